@@ -1,0 +1,291 @@
+package frontier
+
+import "math"
+
+// StrictFront finds the strict Pareto frontier of n = len(data)/k points
+// given row-major with k minimised objectives. It returns, for every point,
+// the index of a point that strictly dominates it, or -1 when none does (the
+// point is on the frontier). Exact duplicates do not dominate each other.
+// The reported dominator is itself on the frontier.
+//
+// Values must be finite. Large inputs are first thinned by a few frontier
+// "pivots" (minimisers of positively weighted sums) in one linear pass;
+// the survivors are then resolved exactly: a sort-and-sweep for k = 2, a
+// sweep with a Fenwick tree of minima for k = 3 (both O(n log n)) and a
+// k-d tree of subtree minima for k >= 4.
+//
+// StrictFront panics if k < 1 or len(data) is not a multiple of k.
+func StrictFront(data []float64, k int) []int32 {
+	if k < 1 || len(data)%k != 0 {
+		panic("frontier: StrictFront: data length is not a multiple of k")
+	}
+	n := len(data) / k
+	dom := make([]int32, n)
+	for i := range dom {
+		dom[i] = -1
+	}
+	if n <= 1 {
+		return dom
+	}
+	rows := pivotFilter(data, k, dom)
+	switch {
+	case k == 1:
+		front1(data, rows, dom)
+	case k == 2:
+		front2(data, rows, dom)
+	case k == 3:
+		front3(data, rows, dom)
+	default:
+		frontKD(data, k, rows, dom)
+	}
+	liftDominators(dom)
+	return dom
+}
+
+// liftDominators replaces every dominated dominator by its own dominator,
+// so that each reported dominator is on the frontier. Strict dominance is
+// acyclic and transitive, so the chains end on the frontier.
+func liftDominators(dom []int32) {
+	for r, d := range dom {
+		for d >= 0 && dom[d] >= 0 {
+			d = dom[d]
+		}
+		dom[r] = d
+	}
+}
+
+// dominates reports whether row a strictly dominates row b.
+func dominates(data []float64, k int, a, b int32) bool {
+	pa, pb := data[int(a)*k:int(a)*k+k], data[int(b)*k:int(b)*k+k]
+	strict := false
+	for c := range pa {
+		if pa[c] > pb[c] {
+			return false
+		}
+		if pa[c] < pb[c] {
+			strict = true
+		}
+	}
+	return strict
+}
+
+// pivotFilterMin is the input size from which pivot thinning pays off.
+const pivotFilterMin = 512
+
+// pivotFilter marks in dom the points dominated by one of k+1 pivots and
+// returns the rows that remain undecided. Each pivot minimises a positively
+// weighted sum of range-normalised objectives, so it lies on the frontier.
+func pivotFilter(data []float64, k int, dom []int32) []int32 {
+	n := len(dom)
+	if n < pivotFilterMin {
+		return allRows(n)
+	}
+	pivots := findPivots(data, k, n)
+	rows := make([]int32, 0, 1024)
+	last := 0
+	for i := range n {
+		r := int32(i)
+		if dominates(data, k, pivots[last], r) {
+			dom[i] = pivots[last]
+			continue
+		}
+		found := false
+		for p, pv := range pivots {
+			if p != last && dominates(data, k, pv, r) {
+				dom[i], last, found = pv, p, true
+				break
+			}
+		}
+		if !found {
+			rows = append(rows, r)
+		}
+	}
+	return rows
+}
+
+func allRows(n int) []int32 {
+	rows := make([]int32, n)
+	for i := range rows {
+		rows[i] = int32(i)
+	}
+	return rows
+}
+
+// findPivots returns the minimisers of k+1 weighted sums: equal weights on
+// range-normalised objectives, and the same with one objective weighted 4×.
+func findPivots(data []float64, k, n int) []int32 {
+	lo := make([]float64, k)
+	hi := make([]float64, k)
+	copy(lo, data[:k])
+	copy(hi, data[:k])
+	for i := 1; i < n; i++ {
+		for c, v := range data[i*k : i*k+k] {
+			lo[c] = min(lo[c], v)
+			hi[c] = max(hi[c], v)
+		}
+	}
+	w := make([]float64, k)
+	for c := range w {
+		w[c] = 1
+		if r := hi[c] - lo[c]; r > 0 && !math.IsInf(r, 0) {
+			w[c] = 1 / r
+		}
+	}
+	best := make([]float64, k+1)
+	arg := make([]int32, k+1)
+	for p := range best {
+		best[p] = math.Inf(1)
+	}
+	for i := range n {
+		row := data[i*k : i*k+k]
+		s := 0.0
+		for c, v := range row {
+			s += (v - lo[c]) * w[c]
+		}
+		if s < best[0] {
+			best[0], arg[0] = s, int32(i)
+		}
+		for c, v := range row {
+			t := s + 3*(v-lo[c])*w[c]
+			if t < best[c+1] {
+				best[c+1], arg[c+1] = t, int32(i)
+			}
+		}
+	}
+	return arg
+}
+
+// front1 resolves one objective: the minimum and its copies survive.
+func front1(data []float64, rows []int32, dom []int32) {
+	best := rows[0]
+	for _, r := range rows {
+		if data[r] < data[best] {
+			best = r
+		}
+	}
+	for _, r := range rows {
+		if data[r] > data[best] {
+			dom[r] = best
+		}
+	}
+}
+
+// front2 sweeps rows in lexicographic order keeping the best second value.
+func front2(data []float64, rows []int32, dom []int32) {
+	sortRowsLex(data, 2, rows)
+	best := rows[0]
+	for _, r := range rows[1:] {
+		x, y := data[2*r], data[2*r+1]
+		bx, by := data[2*best], data[2*best+1]
+		switch {
+		case y < by:
+			best = r
+		case y == by && x == bx:
+			// a copy of a frontier point: a tie, not dominated
+		default:
+			dom[r] = best
+		}
+	}
+}
+
+// front3 sweeps rows in lexicographic order; a Fenwick tree over the ranks
+// of the second coordinate keeps the minimum third coordinate seen so far.
+// Groups of identical points are queried before any of them is inserted,
+// so a hit is always a different, earlier point.
+func front3(data []float64, rows []int32, dom []int32) {
+	sortRowsLex(data, 3, rows)
+	rank, m := ranksOf(data, 3, 1, rows)
+	fw := newMinFenwick(m)
+	for lo := 0; lo < len(rows); {
+		r := rows[lo]
+		hi := lo + 1
+		for hi < len(rows) && sameRow(data, 3, r, rows[hi]) {
+			hi++
+		}
+		z, arg := fw.prefixMin(rank[lo])
+		if z <= data[3*r+2] {
+			for _, d := range rows[lo:hi] {
+				dom[d] = arg
+			}
+		} else {
+			fw.update(rank[lo], data[3*r+2], r)
+		}
+		lo = hi
+	}
+}
+
+// sameRow reports whether rows a and b hold identical vectors.
+func sameRow(data []float64, k int, a, b int32) bool {
+	for c := range k {
+		if data[int(a)*k+c] != data[int(b)*k+c] {
+			return false
+		}
+	}
+	return true
+}
+
+// ranksOf returns, aligned with rows, the 1-based dense rank of each row's
+// value in column col, and the number of distinct values.
+func ranksOf(data []float64, k, col int, rows []int32) ([]int32, int) {
+	keys := make([]uint64, len(rows))
+	pos := make([]int32, len(rows))
+	for i, r := range rows {
+		keys[i] = floatKey(data[int(r)*k+col])
+		pos[i] = int32(i)
+	}
+	sortByKey(keys, pos)
+	rank := make([]int32, len(rows))
+	m := int32(0)
+	for i, p := range pos {
+		if i == 0 || keys[i] != keys[i-1] {
+			m++
+		}
+		rank[p] = m
+	}
+	return rank, int(m)
+}
+
+// minFenwick is a Fenwick tree of prefix minima with the argmin attached.
+type minFenwick struct {
+	val []float64
+	arg []int32
+}
+
+func newMinFenwick(m int) *minFenwick {
+	f := &minFenwick{val: make([]float64, m+1), arg: make([]int32, m+1)}
+	for i := range f.val {
+		f.val[i] = math.Inf(1)
+		f.arg[i] = -1
+	}
+	return f
+}
+
+func (f *minFenwick) update(i int32, v float64, arg int32) {
+	for ; int(i) < len(f.val); i += i & -i {
+		if v < f.val[i] {
+			f.val[i], f.arg[i] = v, arg
+		}
+	}
+}
+
+func (f *minFenwick) prefixMin(i int32) (float64, int32) {
+	v, a := math.Inf(1), int32(-1)
+	for ; i > 0; i -= i & -i {
+		if f.val[i] < v {
+			v, a = f.val[i], f.arg[i]
+		}
+	}
+	return v, a
+}
+
+// frontKD resolves k >= 4 with a k-d tree over the undecided rows: a row
+// is dominated iff some stored point is <= it everywhere and < somewhere.
+func frontKD(data []float64, k int, rows []int32, dom []int32) {
+	ix := newOrthantIndex(data, k, rows)
+	for _, r := range rows {
+		p := data[int(r)*k : int(r)*k+k]
+		if d := ix.find(p, p); d >= 0 {
+			dom[r] = d
+		}
+	}
+}
