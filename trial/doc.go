@@ -1,0 +1,40 @@
+// Package trial is the data model shared by every reader, command and report
+// of pareto: one benchmark run at one load point is a Trial, carrying the
+// labels that identify it, its configuration, its workload and its
+// measurements.
+//
+// # Measurements
+//
+// A Measurement is one number: a metric key (a canonical key of the registry
+// such as "ttft", or the native name of a metric the reader does not know),
+// dimensions (statistic, phase, benchmark, gpu, ...), a value and a unit.
+// Units are normalised on ingest: time in milliseconds ("ms"), token rates in
+// "tokens/s", request rates in "requests/s", per-user rates in
+// "tokens/s/user". Statistics are normalised too: "avg" becomes "mean",
+// "median" becomes "p50", "stddev" becomes "std".
+//
+// # Registry and the ITL/TPOT mapping
+//
+// The registry (Lookup, Metrics, Canonical) lists the canonical keys with
+// their unit and default direction, and maps each tool's native names onto
+// them by definition, not by name: AIPerf's and GenAI-Perf's per-request
+// "inter_token_latency" is what vLLM and SGLang call TPOT and becomes "tpot";
+// vLLM's and SGLang's pooled chunk gap "itl" (AIPerf "inter_chunk_latency",
+// inference-perf "inter_token_latency") stays "itl". The two are never merged.
+//
+// # Selectors and objectives
+//
+// A selector picks one measurement of a trial:
+//
+//	METRIC[.STATISTIC][{dim=value,...}]
+//
+// for example "ttft.p99", "ttft.p99.9", "output_token_throughput" or
+// "ttft{statistic=p99,phase=round_1}". An exact metric or native name always
+// wins over splitting at a dot. An objective adds an optional direction:
+// "ttft.p99:min". See ParseSelector, ParseObjective and Selector.Resolve.
+//
+// # Identity
+//
+// A trial's ID is a content hash of everything that does not depend on where
+// the trial was read from; see ComputeID.
+package trial

@@ -1,0 +1,265 @@
+package trial
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/pareto-llm/pareto/frontier"
+)
+
+// Metric describes a canonical metric key.
+type Metric struct {
+	// Key is the canonical key, e.g. "tpot".
+	Key string
+	// Unit is the normalised unit of its values.
+	Unit string
+	// Direction is the default optimisation direction.
+	Direction frontier.Direction
+	// Ranked is false for metrics that describe the workload rather than
+	// its quality (sequence lengths, counts); they have no default direction.
+	Ranked bool
+	// Description says what is measured, by definition.
+	Description string
+}
+
+// Canonical metric keys.
+const (
+	TTFT                          = "ttft"
+	TTST                          = "ttst"
+	TTFOT                         = "ttfot"
+	TPOT                          = "tpot"
+	ITL                           = "itl"
+	E2EL                          = "e2el"
+	OutputTokenThroughput         = "output_token_throughput"
+	InputTokenThroughput          = "input_token_throughput"
+	RequestThroughput             = "request_throughput"
+	TotalTokenThroughput          = "total_token_throughput"
+	OutputTokenThroughputPerUser  = "output_token_throughput_per_user"
+	OutputTokenThroughputPerAlloc = "output_token_throughput_per_allocated_gpu"
+	OutputTokenThroughputPerServe = "output_token_throughput_per_serving_gpu"
+	TotalTokenThroughputPerUser   = "total_token_throughput_per_user"
+	TotalTokenThroughputPerAlloc  = "total_token_throughput_per_allocated_gpu"
+	TotalTokenThroughputPerServe  = "total_token_throughput_per_serving_gpu"
+	Goodput                       = "goodput"
+	Accuracy                      = "accuracy"
+	InputSequenceLength           = "input_sequence_length"
+	OutputSequenceLength          = "output_sequence_length"
+	RequestCount                  = "request_count"
+	ErrorRequestCount             = "error_request_count"
+	ErrorRate                     = "error_rate"
+	Duration                      = "duration"
+	AchievedConcurrency           = "achieved_concurrency"
+)
+
+// Normalised units.
+const (
+	UnitMs          = "ms"
+	UnitTokensPerS  = "tokens/s"
+	UnitReqPerS     = "requests/s"
+	UnitTokPerSUser = "tokens/s/user"
+	UnitTokPerSGPU  = "tokens/s/gpu"
+	UnitTokens      = "tokens"
+	UnitRequests    = "requests"
+	UnitRatio       = "ratio"
+)
+
+const (
+	lower  = frontier.Minimize
+	higher = frontier.Maximize
+)
+
+var registry = map[string]Metric{}
+
+func init() {
+	for _, m := range []Metric{
+		{TTFT, UnitMs, lower, true, "time to first token: first response minus request start"},
+		{TTST, UnitMs, lower, true, "time to second token"},
+		{TTFOT, UnitMs, lower, true, "time to first output (non-reasoning) token"},
+		{TPOT, UnitMs, lower, true, "time per output token, per request (latency-ttft)/(osl-1); AIPerf/GenAI-Perf inter_token_latency"},
+		{ITL, UnitMs, lower, true, "pooled gap between streamed chunks; vLLM/SGLang itl, AIPerf inter_chunk_latency"},
+		{E2EL, UnitMs, lower, true, "end-to-end request latency"},
+		{OutputTokenThroughput, UnitTokensPerS, higher, true, "output tokens per second, whole run"},
+		{InputTokenThroughput, UnitTokensPerS, higher, true, "input tokens per second, whole run"},
+		{RequestThroughput, UnitReqPerS, higher, true, "successful requests per second"},
+		{TotalTokenThroughput, UnitTokensPerS, higher, true, "input plus output tokens per second"},
+		{OutputTokenThroughputPerUser, UnitTokPerSUser, higher, true, "output tokens per second seen by one request (1/TPOT)"},
+		{OutputTokenThroughputPerAlloc, UnitTokPerSGPU, higher, true, "output token throughput per allocated GPU (nodes x GPUs per node)"},
+		{OutputTokenThroughputPerServe, UnitTokPerSGPU, higher, true, "output token throughput per GPU holding model shards"},
+		{TotalTokenThroughputPerUser, UnitTokPerSUser, higher, true, "total token throughput per user"},
+		{TotalTokenThroughputPerAlloc, UnitTokPerSGPU, higher, true, "total token throughput per allocated GPU"},
+		{TotalTokenThroughputPerServe, UnitTokPerSGPU, higher, true, "total token throughput per serving GPU"},
+		{Goodput, UnitReqPerS, higher, true, "requests per second meeting the goodput SLOs"},
+		{Accuracy, UnitRatio, higher, true, "task accuracy in [0,1]"},
+		{InputSequenceLength, UnitTokens, lower, false, "input tokens per request"},
+		{OutputSequenceLength, UnitTokens, lower, false, "output tokens per request"},
+		{RequestCount, UnitRequests, higher, false, "successful requests"},
+		{ErrorRequestCount, UnitRequests, lower, true, "failed requests"},
+		{ErrorRate, UnitRatio, lower, true, "failed / (succeeded + failed)"},
+		{Duration, UnitMs, lower, false, "benchmark duration"},
+		{AchievedConcurrency, UnitRequests, higher, false, "measured average number of requests in flight"},
+	} {
+		registry[m.Key] = m
+	}
+}
+
+// Lookup returns the registry entry of a canonical key.
+func Lookup(key string) (Metric, bool) {
+	m, ok := registry[key]
+	return m, ok
+}
+
+// Metrics returns every registry entry sorted by key.
+func Metrics() []Metric {
+	out := make([]Metric, 0, len(registry))
+	for _, m := range registry {
+		out = append(out, m)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
+	return out
+}
+
+// Tool names used by Canonical and in the "tool" label.
+const (
+	ToolAIPerf        = "aiperf"
+	ToolGenAIPerf     = "genai-perf"
+	ToolVLLM          = "vllm"
+	ToolSGLang        = "sglang"
+	ToolInferencePerf = "inference-perf"
+	ToolGuideLLM      = "guidellm"
+)
+
+var aiperfNames = map[string]string{
+	"time_to_first_token": TTFT, "ttft": TTFT,
+	"time_to_second_token": TTST, "ttst": TTST,
+	"time_to_first_output_token":          TTFOT,
+	"inter_token_latency":                 TPOT,
+	"inter_chunk_latency":                 ITL,
+	"request_latency":                     E2EL,
+	"output_token_throughput":             OutputTokenThroughput,
+	"request_throughput":                  RequestThroughput,
+	"total_token_throughput":              TotalTokenThroughput,
+	"output_token_throughput_per_user":    OutputTokenThroughputPerUser,
+	"output_token_throughput_per_request": OutputTokenThroughputPerUser,
+	"goodput":                             Goodput,
+	"request_goodput":                     Goodput,
+	"input_sequence_length":               InputSequenceLength,
+	"output_sequence_length":              OutputSequenceLength,
+	"request_count":                       RequestCount,
+	"error_request_count":                 ErrorRequestCount,
+	"benchmark_duration":                  Duration,
+}
+
+var servingNames = map[string]string{ // vLLM and SGLang
+	"ttft": TTFT, "tpot": TPOT, "itl": ITL, "e2el": E2EL, "e2e_latency": E2EL,
+	"request_throughput":     RequestThroughput,
+	"output_throughput":      OutputTokenThroughput,
+	"input_throughput":       InputTokenThroughput,
+	"total_token_throughput": TotalTokenThroughput,
+	"total_throughput":       TotalTokenThroughput,
+	"request_goodput":        Goodput,
+	"request_goodput:":       Goodput,
+	"duration":               Duration,
+	"concurrency":            AchievedConcurrency,
+}
+
+var inferencePerfNames = map[string]string{
+	"time_to_first_token": TTFT, "time_per_output_token": TPOT,
+	"inter_token_latency": ITL, "request_latency": E2EL,
+	"requests_per_sec":      RequestThroughput,
+	"output_tokens_per_sec": OutputTokenThroughput,
+	"input_tokens_per_sec":  InputTokenThroughput,
+	"total_tokens_per_sec":  TotalTokenThroughput,
+	"prompt_len":            InputSequenceLength,
+	"output_len":            OutputSequenceLength,
+}
+
+var guidellmNames = map[string]string{
+	"time_to_first_token_ms": TTFT, "time_per_output_token_ms": TPOT,
+	"inter_token_latency_ms": ITL, "request_latency": E2EL,
+	"requests_per_second":      RequestThroughput,
+	"output_tokens_per_second": OutputTokenThroughput,
+	"tokens_per_second":        TotalTokenThroughput,
+	"request_concurrency":      AchievedConcurrency,
+	"prompt_token_count":       InputSequenceLength,
+	"output_token_count":       OutputSequenceLength,
+}
+
+var toolNames = map[string]map[string]string{
+	ToolAIPerf: aiperfNames, ToolGenAIPerf: aiperfNames,
+	ToolVLLM: servingNames, ToolSGLang: servingNames,
+	ToolInferencePerf: inferencePerfNames, ToolGuideLLM: guidellmNames,
+}
+
+// Canonical maps a tool's native metric name to its canonical key, following
+// the cross-tool mapping of FORMATS.md §7 (by definition, not by name). For
+// vLLM and SGLang the native name is the metric part of "p99_<name>_ms".
+func Canonical(tool, native string) (string, bool) {
+	k, ok := toolNames[tool][native]
+	return k, ok
+}
+
+var statAliases = map[string]string{
+	"avg": "mean", "average": "mean", "mean": "mean",
+	"median": "p50", "std": "std", "stddev": "std", "std_dev": "std",
+	"min": "min", "max": "max", "mode": "mode", "variance": "variance",
+	"count": "count", "sum": "sum", "total_sum": "sum",
+}
+
+// NormalizeStatistic maps statistic spellings onto the canonical names
+// (avg→mean, median→p50, stddev→std, p99.90→p99.9) and reports whether s is a
+// statistic at all.
+func NormalizeStatistic(s string) (string, bool) {
+	if c, ok := statAliases[strings.ToLower(s)]; ok {
+		return c, true
+	}
+	if len(s) < 2 || (s[0] != 'p' && s[0] != 'P') {
+		return s, false
+	}
+	num := s[1:]
+	dot := false
+	for i := 0; i < len(num); i++ {
+		switch c := num[i]; {
+		case c >= '0' && c <= '9':
+		case c == '.' && !dot && i > 0 && i < len(num)-1:
+			dot = true
+		default:
+			return s, false
+		}
+	}
+	if dot {
+		num = strings.TrimRight(num, "0")
+		num = strings.TrimSuffix(num, ".")
+	}
+	for len(num) > 1 && num[0] == '0' && num[1] != '.' {
+		num = num[1:]
+	}
+	if c, ok := commonStats[num]; ok {
+		return c, true
+	}
+	return "p" + num, true
+}
+
+var commonStats = map[string]string{}
+
+// statDims caches one shared Dims per common statistic so readers do not
+// allocate a slice per measurement.
+var statDims = map[string]Dims{}
+
+func init() {
+	for _, s := range []string{"mean", "p50", "std", "min", "max", "count", "sum", "mode", "variance",
+		"p0.1", "p1", "p5", "p10", "p25", "p75", "p90", "p95", "p99", "p99.9"} {
+		statDims[s] = Dims{{DimStatistic, s}}
+		if s[0] == 'p' {
+			commonStats[s[1:]] = s
+		}
+	}
+}
+
+// StatDims returns the Dims holding only the statistic stat (which should
+// already be normalised). The result may be shared: do not modify it.
+func StatDims(stat string) Dims {
+	if d, ok := statDims[stat]; ok {
+		return d
+	}
+	return Dims{{DimStatistic, stat}}
+}

@@ -1,0 +1,195 @@
+package trial
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/pareto-llm/pareto/frontier"
+)
+
+// Selector picks one measurement of a trial. Its text form is
+//
+//	METRIC[.STATISTIC][{dim=value,...}]
+//
+// Name is the text before the braces. When a trial has a measurement whose
+// Metric or Native name equals Name exactly, that wins; otherwise Name is
+// split at a dot into a metric and a statistic (trying each dot from the
+// left, so "ttft.p99.9" is ttft at p99.9).
+type Selector struct {
+	// Raw is the text the selector was parsed from.
+	Raw string
+	// Name is the text before any braces, e.g. "ttft.p99".
+	Name string
+	// Metric and Statistic are the default split of Name ("ttft", "p99");
+	// Statistic is empty when Name has no statistic suffix.
+	Metric    string
+	Statistic string
+	// Dims are the dimensions given in braces, sorted by key.
+	Dims Dims
+}
+
+// SelectorError is a syntax error in a selector or objective.
+type SelectorError struct {
+	// Input is the whole text; Offset is the 0-based byte offset of the error.
+	Input  string
+	Offset int
+	Msg    string
+}
+
+// Error renders `selector "ttft{x": col 6: expected '='`.
+func (e *SelectorError) Error() string {
+	return fmt.Sprintf("selector %q: col %d: %s", e.Input, e.Offset+1, e.Msg)
+}
+
+// ParseSelector parses METRIC[.STATISTIC][{dim=value,...}].
+func ParseSelector(s string) (Selector, error) {
+	sel := Selector{Raw: s}
+	brace := strings.IndexByte(s, '{')
+	name := s
+	if brace >= 0 {
+		name = s[:brace]
+	}
+	if i := strings.IndexAny(name, "},=: \t"); i >= 0 {
+		return sel, &SelectorError{s, i, fmt.Sprintf("unexpected %q in metric name", name[i])}
+	}
+	if name == "" {
+		return sel, &SelectorError{s, 0, "missing metric name"}
+	}
+	if name[len(name)-1] == '.' {
+		return sel, &SelectorError{s, len(name) - 1, "missing statistic after '.'"}
+	}
+	sel.Name = name
+	sel.Metric, sel.Statistic = splitStatistic(name)
+	if brace >= 0 {
+		dims, err := parseDims(s, brace)
+		if err != nil {
+			return sel, err
+		}
+		sel.Dims = dims
+	}
+	if st, ok := sel.Dims.Get(DimStatistic); ok {
+		if sel.Statistic != "" && sel.Statistic != st {
+			return sel, &SelectorError{s, brace, fmt.Sprintf("statistic given twice (%s and %s)", sel.Statistic, st)}
+		}
+	}
+	return sel, nil
+}
+
+// splitStatistic splits at the first dot whose suffix is a statistic.
+func splitStatistic(name string) (metric, stat string) {
+	for i := 0; i < len(name); i++ {
+		if name[i] != '.' || i == 0 {
+			continue
+		}
+		if st, ok := NormalizeStatistic(name[i+1:]); ok {
+			return name[:i], st
+		}
+	}
+	return name, ""
+}
+
+func parseDims(s string, open int) (Dims, error) {
+	if !strings.HasSuffix(s, "}") {
+		return nil, &SelectorError{s, len(s), "missing '}'"}
+	}
+	body := s[open+1 : len(s)-1]
+	if strings.TrimSpace(body) == "" {
+		return nil, &SelectorError{s, open + 1, "empty braces"}
+	}
+	var dims Dims
+	pos := open + 1
+	for _, part := range strings.Split(body, ",") {
+		eq := strings.IndexByte(part, '=')
+		if eq < 0 {
+			return nil, &SelectorError{s, pos + len(part), "expected '=' in dimension"}
+		}
+		k, v := strings.TrimSpace(part[:eq]), strings.TrimSpace(part[eq+1:])
+		if bad := strings.IndexAny(part, "{}"); bad >= 0 {
+			return nil, &SelectorError{s, pos + bad, fmt.Sprintf("unexpected %q", part[bad])}
+		}
+		if k == "" {
+			return nil, &SelectorError{s, pos, "empty dimension name"}
+		}
+		if v == "" {
+			return nil, &SelectorError{s, pos + eq + 1, fmt.Sprintf("empty value for %s", k)}
+		}
+		if k == DimStatistic {
+			if st, ok := NormalizeStatistic(v); ok {
+				v = st
+			}
+		}
+		if _, dup := dims.Get(k); dup {
+			return nil, &SelectorError{s, pos, fmt.Sprintf("dimension %s given twice", k)}
+		}
+		dims = append(dims, Dim{k, v})
+		pos += len(part) + 1
+	}
+	sort.Slice(dims, func(i, j int) bool { return dims[i].Key < dims[j].Key })
+	return dims, nil
+}
+
+// ParseObjective parses SELECTOR[:min|:max]. Without a suffix the direction
+// is the registry's default for the metric (see DefaultDirection); an
+// unknown metric without a suffix is an error.
+func ParseObjective(s string) (Selector, frontier.Direction, error) {
+	text, dirText := s, ""
+	if i := strings.LastIndexByte(s, ':'); i >= 0 && i > strings.LastIndexByte(s, '}') {
+		text, dirText = s[:i], s[i+1:]
+	}
+	sel, err := ParseSelector(text)
+	if err != nil {
+		if se, ok := err.(*SelectorError); ok {
+			se.Input = s
+		}
+		return sel, frontier.Minimize, err
+	}
+	sel.Raw = s
+	if dirText != "" {
+		d, err := frontier.ParseDirection(dirText)
+		if err != nil {
+			return sel, d, &SelectorError{s, len(text) + 1, fmt.Sprintf("unknown direction %q (want min or max)", dirText)}
+		}
+		return sel, d, nil
+	}
+	if d, ok := DefaultDirection(sel.Name); ok {
+		return sel, d, nil
+	}
+	if d, ok := DefaultDirection(sel.Metric); ok {
+		return sel, d, nil
+	}
+	return sel, frontier.Minimize, &SelectorError{s, len(s), fmt.Sprintf("no default direction for %q: add :min or :max", sel.Name)}
+}
+
+// DefaultDirection returns the default direction of a metric name: the
+// registry's for canonical keys, otherwise a guess from the name (latencies
+// and "_ms" minimise, throughputs, "per_s", goodput and accuracy maximise).
+func DefaultDirection(name string) (frontier.Direction, bool) {
+	if m, ok := Lookup(name); ok && m.Ranked {
+		return m.Direction, true
+	}
+	n := strings.ToLower(name)
+	for _, w := range []string{"throughput", "tput", "per_s", "per_sec", "tok/s", "goodput", "accuracy", "tps"} {
+		if strings.Contains(n, w) {
+			return frontier.Maximize, true
+		}
+	}
+	for _, w := range []string{"latency", "_ms", "(ms)", "ttft", "tpot", "itl", "e2el", "error", "fail", "cost", "gpus"} {
+		if strings.Contains(n, w) {
+			return frontier.Minimize, true
+		}
+	}
+	return frontier.Minimize, false
+}
+
+// String returns Raw, or a canonical rendering when Raw is empty.
+func (s Selector) String() string {
+	if s.Raw != "" {
+		return s.Raw
+	}
+	out := s.Name
+	if len(s.Dims) > 0 {
+		out += "{" + s.Dims.String() + "}"
+	}
+	return out
+}

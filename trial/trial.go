@@ -1,0 +1,294 @@
+package trial
+
+import (
+	"encoding/json"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Well-known label keys. Readers set those they know; other keys may appear
+// (for example "label" from vLLM's --label or "tag" from SGLang's --tag).
+const (
+	LabelTestCase      = "test_case"      // CloudAI test id
+	LabelIteration     = "iteration"      // CloudAI iteration directory
+	LabelStep          = "step"           // CloudAI DSE sweep step
+	LabelPhase         = "phase"          // AIPerf phase name
+	LabelTool          = "tool"           // benchmark tool: aiperf, genai-perf, vllm, sglang, inference-perf, guidellm
+	LabelToolVersion   = "tool_version"   // version of the benchmark tool, when recorded
+	LabelModel         = "model"          // served model id
+	LabelEngine        = "engine"         // serving engine or backend (vllm, sglang, openai, ...)
+	LabelEngineVersion = "engine_version" // serving engine version, when known
+	LabelHardware      = "hardware"       // GPU or system name, when known
+	LabelEndpoint      = "endpoint"       // endpoint type (chat, completions, ...)
+	LabelDataset       = "dataset"        // dataset name
+	LabelDate          = "date"           // start time as written by the tool (local time, no zone)
+	LabelBenchmarkID   = "benchmark_id"   // tool-assigned run id
+	LabelStage         = "stage"          // inference-perf stage or guidellm benchmark index
+)
+
+// Dimension keys used by readers.
+const (
+	DimStatistic = "statistic" // mean, p50, p90, p95, p99, p99.9, min, max, std, ...
+	DimPhase     = "phase"     // e.g. "warmup" for AIPerf warmup_metrics
+	DimBenchmark = "benchmark" // sub-benchmark inside one result
+	DimGPU       = "gpu"       // GPU index of a telemetry metric
+	DimDerived   = "derived"   // how a value was derived when the tool did not emit it
+)
+
+// Trial is one benchmark run at one load point.
+type Trial struct {
+	// ID is a short content hash; see ComputeID.
+	ID string `json:"id"`
+	// Source says where the trial was read from.
+	Source Source `json:"source"`
+	// Labels hold context: see the Label* constants for well-known keys.
+	Labels map[string]string `json:"labels,omitempty"`
+	// Params is the flattened configuration, "a.b.c" keys to string values.
+	Params map[string]string `json:"params,omitempty"`
+	// Workload is the configured and achieved load.
+	Workload Workload `json:"workload"`
+	// Succeeded and Failed count requests; Failed is -1 when unknown.
+	Succeeded int64 `json:"succeeded"`
+	Failed    int64 `json:"failed"`
+	// Measurements are sorted by Metric, then Dims (see Sort).
+	Measurements []Measurement `json:"measurements"`
+	// Problem, when not empty, says why the trial must not be used as a
+	// point, e.g. "no successful requests".
+	Problem string `json:"problem,omitempty"`
+	// Warnings are non-fatal oddities found while reading.
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// Problem texts set by readers.
+const (
+	ProblemNoSuccess = "no successful requests"
+)
+
+// Source locates a trial in its input.
+type Source struct {
+	Path          string `json:"path"`
+	Format        string `json:"format"`
+	FormatVersion string `json:"format_version,omitempty"`
+	// Line is the 1-based line of a JSONL record or of a concatenated
+	// object; zero for whole-file formats.
+	Line int `json:"line,omitempty"`
+	// Index is the 0-based position of the trial among those of one file
+	// (sweep arrays, guidellm benchmarks, appended objects).
+	Index int `json:"index,omitempty"`
+}
+
+// Workload is the load a trial was run at. Zero means unknown for every
+// field; RequestRate is +Inf for "as fast as possible".
+type Workload struct {
+	// InputTokens and OutputTokens are the configured mean lengths.
+	InputTokens  float64 `json:"input_tokens,omitempty"`
+	OutputTokens float64 `json:"output_tokens,omitempty"`
+	// MeanInputTokens and MeanOutputTokens are the achieved means.
+	MeanInputTokens  float64 `json:"mean_input_tokens,omitempty"`
+	MeanOutputTokens float64 `json:"mean_output_tokens,omitempty"`
+	// Concurrency is the configured (maximum) concurrency.
+	Concurrency float64 `json:"concurrency,omitempty"`
+	// AchievedConcurrency is the measured average concurrency.
+	AchievedConcurrency float64 `json:"achieved_concurrency,omitempty"`
+	// RequestRate is the configured request rate in requests/s.
+	RequestRate float64 `json:"request_rate,omitempty"`
+	// Users is the configured number of simulated users (AIPerf user_centric).
+	Users float64 `json:"users,omitempty"`
+	// Requests is the configured number of requests (num_prompts).
+	Requests int64 `json:"requests,omitempty"`
+}
+
+// MarshalJSON encodes an infinite request rate as the string "inf".
+func (w Workload) MarshalJSON() ([]byte, error) {
+	type plain Workload
+	if !math.IsInf(w.RequestRate, 0) && !math.IsNaN(w.RequestRate) {
+		return json.Marshal(plain(w))
+	}
+	c := w
+	c.RequestRate = 0
+	b, err := json.Marshal(plain(c))
+	if err != nil {
+		return nil, err
+	}
+	extra := `"request_rate":"inf"`
+	if len(b) > 2 {
+		extra += ","
+	}
+	return append([]byte("{"+extra), b[1:]...), nil
+}
+
+// Measurement is one measured number.
+type Measurement struct {
+	// Metric is a canonical registry key or the native name of an unknown metric.
+	Metric string `json:"metric"`
+	// Dims are sorted by key; they may be shared between measurements and
+	// must not be modified in place.
+	Dims Dims `json:"dims,omitempty"`
+	// Value is always finite.
+	Value float64 `json:"value"`
+	// Unit is the normalised unit ("ms", "tokens/s", ...), empty if none.
+	Unit string `json:"unit,omitempty"`
+	// Native is the name the tool used (e.g. "p99_ttft_ms" or
+	// "time_to_first_token"); selectors match it as well as Metric.
+	Native string `json:"native,omitempty"`
+	// SourceUnit is the unit found in the source before normalisation.
+	SourceUnit string `json:"source_unit,omitempty"`
+}
+
+// Dim is one dimension of a measurement.
+type Dim struct {
+	Key   string `json:"key"`
+	Value string `json:"value"`
+}
+
+// Dims is a list of dimensions sorted by key, without duplicate keys.
+type Dims []Dim
+
+// Get returns the value of key and whether it is present.
+func (d Dims) Get(key string) (string, bool) {
+	for _, x := range d {
+		if x.Key == key {
+			return x.Value, true
+		}
+	}
+	return "", false
+}
+
+// Statistic returns the statistic dimension, or "" if there is none.
+func (d Dims) Statistic() string {
+	s, _ := d.Get(DimStatistic)
+	return s
+}
+
+// With returns a new sorted Dims with key set to value.
+func (d Dims) With(key, value string) Dims {
+	out := make(Dims, 0, len(d)+1)
+	for _, x := range d {
+		if x.Key != key {
+			out = append(out, x)
+		}
+	}
+	out = append(out, Dim{key, value})
+	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
+	return out
+}
+
+// Contains reports whether every dimension of sub is in d with the same value.
+func (d Dims) Contains(sub Dims) bool {
+	for _, s := range sub {
+		if v, ok := d.Get(s.Key); !ok || v != s.Value {
+			return false
+		}
+	}
+	return true
+}
+
+// String renders the dims as "k=v,k=v".
+func (d Dims) String() string {
+	var sb strings.Builder
+	for i, x := range d {
+		if i > 0 {
+			sb.WriteByte(',')
+		}
+		sb.WriteString(x.Key)
+		sb.WriteByte('=')
+		sb.WriteString(x.Value)
+	}
+	return sb.String()
+}
+
+// String renders the measurement's selector, e.g. "ttft.p99" or
+// "ttft.p99{phase=warmup}".
+func (m Measurement) String() string {
+	var sb strings.Builder
+	sb.WriteString(m.Metric)
+	var rest Dims
+	for _, x := range m.Dims {
+		if x.Key == DimStatistic {
+			sb.WriteByte('.')
+			sb.WriteString(x.Value)
+		} else {
+			rest = append(rest, x)
+		}
+	}
+	if len(rest) > 0 {
+		sb.WriteByte('{')
+		sb.WriteString(rest.String())
+		sb.WriteByte('}')
+	}
+	return sb.String()
+}
+
+// Sort orders measurements by metric, then dims, then value.
+func (t *Trial) Sort() {
+	sort.SliceStable(t.Measurements, func(i, j int) bool {
+		return compareMeasurements(&t.Measurements[i], &t.Measurements[j]) < 0
+	})
+}
+
+func compareMeasurements(a, b *Measurement) int {
+	if c := strings.Compare(a.Metric, b.Metric); c != 0 {
+		return c
+	}
+	for i := 0; i < len(a.Dims) && i < len(b.Dims); i++ {
+		if c := strings.Compare(a.Dims[i].Key, b.Dims[i].Key); c != 0 {
+			return c
+		}
+		if c := strings.Compare(a.Dims[i].Value, b.Dims[i].Value); c != 0 {
+			return c
+		}
+	}
+	if len(a.Dims) != len(b.Dims) {
+		return len(a.Dims) - len(b.Dims)
+	}
+	switch {
+	case a.Value < b.Value:
+		return -1
+	case a.Value > b.Value:
+		return 1
+	}
+	return 0
+}
+
+// ErrorRate returns Failed/(Succeeded+Failed), or NaN when unknown.
+func (t *Trial) ErrorRate() float64 {
+	if t.Failed < 0 || t.Succeeded+t.Failed == 0 {
+		return math.NaN()
+	}
+	return float64(t.Failed) / float64(t.Succeeded+t.Failed)
+}
+
+// SetLabel sets a label, ignoring empty values.
+func (t *Trial) SetLabel(key, value string) {
+	if value == "" {
+		return
+	}
+	if t.Labels == nil {
+		t.Labels = make(map[string]string, 8)
+	}
+	t.Labels[key] = value
+}
+
+// SetParam sets a configuration parameter.
+func (t *Trial) SetParam(key, value string) {
+	if t.Params == nil {
+		t.Params = make(map[string]string, 16)
+	}
+	t.Params[key] = value
+}
+
+// FormatFloat renders a float the way params and golden files do: shortest
+// round-trip form, "inf"/"-inf"/"nan" for non-finite values.
+func FormatFloat(v float64) string {
+	switch {
+	case math.IsInf(v, 1):
+		return "inf"
+	case math.IsInf(v, -1):
+		return "-inf"
+	case math.IsNaN(v):
+		return "nan"
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}
