@@ -1,0 +1,71 @@
+package cloudai
+
+import "fmt"
+
+// Spellings of the parallelism options across vLLM, SGLang and Dynamo worker
+// args. Hyphenated forms match too (see child).
+var (
+	tpKeys = []string{"tensor_parallel_size", "tp", "tp_size"}
+	ppKeys = []string{"pipeline_parallel_size", "pp", "pp_size"}
+	dpKeys = []string{"data_parallel_size", "dp", "dp_size"}
+	// Context parallelism that adds GPUs. vLLM's decode_context_parallel_size
+	// reuses the TP GPUs and is deliberately absent.
+	cpKeys = []string{"context_parallel_size", "cp", "cp_size", "prefill_context_parallel_size"}
+)
+
+// parallelism is the parallel layout of one engine instance.
+type parallelism struct {
+	tp, pp, dp, cp int
+	dpAttention    bool
+}
+
+// parseParallelism reads TP/PP/DP/CP and DP-attention from an engine args
+// table; extra is the role's free-form extra-args string. name prefixes
+// errors (for example "decode" or "dynamo.prefill_worker.args").
+func parseParallelism(args map[string]any, extra, name string) (parallelism, error) {
+	var p parallelism
+	var err error
+	if p.tp, err = intField(args, 1, name, tpKeys...); err != nil {
+		return p, err
+	}
+	if p.pp, err = intField(args, 1, name, ppKeys...); err != nil {
+		return p, err
+	}
+	if p.dp, err = intField(args, 1, name, dpKeys...); err != nil {
+		return p, err
+	}
+	if p.cp, err = intField(args, 1, name, cpKeys...); err != nil {
+		return p, err
+	}
+	if p.tp == 0 || p.pp == 0 || p.dp == 0 || p.cp == 0 {
+		return p, fmt.Errorf("%s: parallel sizes must be positive (TP=%d PP=%d DP=%d CP=%d)", name, p.tp, p.pp, p.dp, p.cp)
+	}
+	if v, ok := child(args, "enable_dp_attention"); ok {
+		p.dpAttention = flagSet(v)
+	}
+	if hasCLIFlag(extra, "enable-dp-attention") {
+		p.dpAttention = true
+	}
+	return p, nil
+}
+
+// gpusPerInstance is the engine-specific GPU footprint of one instance:
+// vLLM TP×PP×DP×CP; SGLang TP×PP×CP with DP-attention (DP ranks share the TP
+// GPUs), TP×PP×DP×CP without it (independent DP replicas).
+func (p parallelism) gpusPerInstance(e Engine) int {
+	n := p.tp * p.pp * p.cp
+	if e == EngineSGLang && p.dpAttention {
+		return n
+	}
+	return n * p.dp
+}
+
+// role builds a Role from the parallelism and placement.
+func (p parallelism) role(name string, e Engine, instances, nodesPerInstance, nodes int) Role {
+	return Role{
+		Name: name, Instances: instances, NodesPerInstance: nodesPerInstance, Nodes: nodes,
+		TP: p.tp, PP: p.pp, DP: p.dp, CP: p.cp,
+		DPAttention:     p.dpAttention && e == EngineSGLang,
+		GPUsPerInstance: p.gpusPerInstance(e),
+	}
+}
