@@ -1,0 +1,223 @@
+package table
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// csvReader splits CSV records (RFC 4180: quoted fields may hold commas,
+// doubled quotes and newlines). Lines without quotes take a fast path that
+// slices the reader's buffer without copying.
+type csvReader struct {
+	br     *bufio.Reader
+	name   string
+	line   int // lines consumed so far
+	buf    []byte
+	fields [][]byte
+	cols   []int // 1-based byte column where each field starts
+}
+
+// next returns the fields of the next record and the line it starts on.
+// Blank lines are skipped. It returns io.EOF at the end.
+func (c *csvReader) next() ([][]byte, int, error) {
+	for {
+		raw, err := c.readLine()
+		if err != nil {
+			return nil, 0, err
+		}
+		start := c.line
+		line := trimEOL(raw)
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		if bytes.IndexByte(line, '"') < 0 {
+			c.splitPlain(line)
+			return c.fields, start, nil
+		}
+		if err := c.splitQuoted(line); err != nil {
+			return nil, 0, err
+		}
+		return c.fields, start, nil
+	}
+}
+
+// readLine returns the next line including its newline; the slice is valid
+// until the next call.
+func (c *csvReader) readLine() ([]byte, error) {
+	raw, err := c.br.ReadSlice('\n')
+	if err == bufio.ErrBufferFull {
+		c.buf = append(c.buf[:0], raw...)
+		for err == bufio.ErrBufferFull {
+			raw, err = c.br.ReadSlice('\n')
+			c.buf = append(c.buf, raw...)
+		}
+		raw = c.buf
+	}
+	if err != nil && err != io.EOF {
+		return nil, fmt.Errorf("%s:%d: %w", c.name, c.line+1, err)
+	}
+	if len(raw) == 0 {
+		return nil, io.EOF
+	}
+	c.line++
+	return raw, nil
+}
+
+func trimEOL(b []byte) []byte {
+	if n := len(b); n > 0 && b[n-1] == '\n' {
+		b = b[:n-1]
+	}
+	if n := len(b); n > 0 && b[n-1] == '\r' {
+		b = b[:n-1]
+	}
+	return b
+}
+
+func (c *csvReader) splitPlain(line []byte) {
+	c.fields, c.cols = c.fields[:0], c.cols[:0]
+	pos := 0
+	for {
+		i := bytes.IndexByte(line[pos:], ',')
+		if i < 0 {
+			c.fields = append(c.fields, line[pos:])
+			c.cols = append(c.cols, pos+1)
+			return
+		}
+		c.fields = append(c.fields, line[pos:pos+i])
+		c.cols = append(c.cols, pos+1)
+		pos += i + 1
+	}
+}
+
+// splitQuoted parses a record with quotes into a private buffer, reading
+// further lines while a quoted field is open.
+func (c *csvReader) splitQuoted(line []byte) error {
+	start := c.line
+	src := append([]byte(nil), line...)
+	out := make([]byte, 0, len(src))
+	type span struct{ lo, hi, col int }
+	var spans []span
+	i, fieldStart, col := 0, 0, 1
+	for {
+		if i < len(src) && src[i] == '"' {
+			i++
+			for {
+				if i == len(src) {
+					next, err := c.readLine()
+					if err != nil {
+						return &SyntaxError{File: c.name, Line: start, Col: col, Msg: "quoted field is not closed"}
+					}
+					out = append(out, '\n')
+					src = append(src[:0], trimEOL(next)...)
+					i = 0
+					continue
+				}
+				if src[i] == '"' {
+					if i+1 < len(src) && src[i+1] == '"' {
+						out = append(out, '"')
+						i += 2
+						continue
+					}
+					i++
+					break
+				}
+				out = append(out, src[i])
+				i++
+			}
+			if i < len(src) && src[i] != ',' {
+				return &SyntaxError{File: c.name, Line: c.line, Col: i + 1, Msg: "extra text after a closing quote"}
+			}
+		} else {
+			for i < len(src) && src[i] != ',' {
+				if src[i] == '"' {
+					return &SyntaxError{File: c.name, Line: c.line, Col: i + 1, Msg: `bare " in an unquoted field`}
+				}
+				out = append(out, src[i])
+				i++
+			}
+		}
+		spans = append(spans, span{fieldStart, len(out), col})
+		if i >= len(src) {
+			break
+		}
+		i++ // the comma
+		fieldStart, col = len(out), i+1
+	}
+	c.fields, c.cols = c.fields[:0], c.cols[:0]
+	for _, s := range spans {
+		c.fields = append(c.fields, out[s.lo:s.hi])
+		c.cols = append(c.cols, s.col)
+	}
+	return nil
+}
+
+func readCSV(br *bufio.Reader, t *Table, spec Spec) error {
+	c := &csvReader{br: br, name: t.Name}
+	header, line, err := c.next()
+	if err == io.EOF {
+		return fmt.Errorf("%s: %w", t.Name, ErrEmpty)
+	}
+	if err != nil {
+		return err
+	}
+	cols := newColumns(spec)
+	numAt, textAt, err := csvRoles(t, cols, header, c.cols, line)
+	if err != nil {
+		return err
+	}
+	t.Num = make([][]float64, len(spec.Numeric))
+	t.Text = make([][]string, cols.nText())
+	width := len(header)
+	for {
+		fields, line, err := c.next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if len(fields) != width {
+			return &SyntaxError{File: t.Name, Line: line, Col: 1,
+				Msg: fmt.Sprintf("row has %d fields, header has %d", len(fields), width)}
+		}
+		row := len(t.Lines)
+		t.Lines = append(t.Lines, int32(line))
+		for _, a := range numAt {
+			v, ok := parseNumber(fields[a.field])
+			if !ok {
+				t.CellErrors = append(t.CellErrors, CellError{Row: row, Column: spec.Numeric[a.col],
+					Line: line, Col: c.cols[a.field], Text: string(fields[a.field])})
+			}
+			t.Num[a.col] = append(t.Num[a.col], v)
+		}
+		for _, a := range textAt {
+			t.Text[a.col] = append(t.Text[a.col], string(fields[a.field]))
+		}
+	}
+}
+
+// assign maps a field of the record to a column of the Spec.
+type assign struct{ field, col int }
+
+// csvRoles maps header fields to numeric and text columns of the spec.
+func csvRoles(t *Table, cols *columns, header [][]byte, pos []int, line int) (num, text []assign, err error) {
+	seen := map[string]bool{}
+	for f, h := range header {
+		name := strings.TrimSpace(string(h))
+		if seen[name] {
+			return nil, nil, &SyntaxError{File: t.Name, Line: line, Col: pos[f], Msg: fmt.Sprintf("duplicate column %q", name)}
+		}
+		seen[name] = true
+		t.Columns = append(t.Columns, name)
+		if i, ok := cols.num[name]; ok {
+			num = append(num, assign{f, i})
+		}
+		if i, ok := cols.text[name]; ok {
+			text = append(text, assign{f, i})
+		}
+	}
+	return num, text, missingColumns(t.Name, line, cols.spec, seen, t.Columns)
+}

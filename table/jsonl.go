@@ -1,0 +1,174 @@
+package table
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+)
+
+// readJSONL reads one JSON object per line. Blank lines are skipped.
+func readJSONL(br *bufio.Reader, t *Table, spec Spec) error {
+	c := &csvReader{br: br, name: t.Name}
+	b := newObjectBuilder(t, spec)
+	for {
+		raw, err := c.readLine()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		line := bytes.TrimSpace(raw)
+		if len(line) == 0 {
+			continue
+		}
+		var obj map[string]json.RawMessage
+		if err := json.Unmarshal(line, &obj); err != nil {
+			return jsonError(t.Name, c.line, line, err)
+		}
+		if err := b.add(obj, c.line); err != nil {
+			return err
+		}
+	}
+	return b.finish()
+}
+
+// readJSONArray reads a JSON array of objects.
+func readJSONArray(br *bufio.Reader, t *Table, spec Spec) error {
+	dec := json.NewDecoder(br)
+	b := newObjectBuilder(t, spec)
+	lines := &lineCounter{}
+	if _, err := dec.Token(); err != nil {
+		return fmt.Errorf("%s: %w", t.Name, err)
+	}
+	for dec.More() {
+		var obj map[string]json.RawMessage
+		start := dec.InputOffset()
+		if err := dec.Decode(&obj); err != nil {
+			return &SyntaxError{File: t.Name, Line: 1, Msg: fmt.Sprintf("array element at byte %d: %v", start, err)}
+		}
+		if err := b.add(obj, lines.next()); err != nil {
+			return err
+		}
+	}
+	return b.finish()
+}
+
+// lineCounter numbers array elements when lines are not meaningful.
+type lineCounter struct{ n int }
+
+func (l *lineCounter) next() int { l.n++; return l.n }
+
+// jsonError positions a JSON decoding error within its line.
+func jsonError(name string, line int, text []byte, err error) error {
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return &SyntaxError{File: name, Line: line, Col: int(se.Offset), Msg: "invalid JSON: " + se.Error()}
+	}
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		return &SyntaxError{File: name, Line: line, Col: int(te.Offset), Msg: "want a JSON object per line, got " + te.Value}
+	}
+	return &SyntaxError{File: name, Line: line, Col: 1, Msg: "invalid JSON: " + err.Error()}
+}
+
+// objectBuilder accumulates columns from JSON objects.
+type objectBuilder struct {
+	t     *Table
+	cols  *columns
+	seen  map[string]bool
+	found []bool
+}
+
+func newObjectBuilder(t *Table, spec Spec) *objectBuilder {
+	cols := newColumns(spec)
+	t.Num = make([][]float64, len(spec.Numeric))
+	t.Text = make([][]string, cols.nText())
+	return &objectBuilder{t: t, cols: cols, seen: map[string]bool{}, found: make([]bool, cols.nText())}
+}
+
+func (b *objectBuilder) add(obj map[string]json.RawMessage, line int) error {
+	t := b.t
+	row := len(t.Lines)
+	t.Lines = append(t.Lines, int32(line))
+	for key := range obj {
+		if !b.seen[key] {
+			b.seen[key] = true
+			t.Columns = append(t.Columns, key)
+		}
+	}
+	for i, name := range b.cols.spec.Numeric {
+		v, text, ok := jsonNumber(obj[name])
+		if !ok {
+			t.CellErrors = append(t.CellErrors, CellError{Row: row, Column: name, Line: line, Text: text})
+		}
+		t.Num[i] = append(t.Num[i], v)
+	}
+	for name, i := range b.cols.text {
+		raw, present := obj[name]
+		if present {
+			b.found[i] = true
+		}
+		for len(t.Text[i]) < row {
+			t.Text[i] = append(t.Text[i], "")
+		}
+		t.Text[i] = append(t.Text[i], jsonText(raw))
+	}
+	return nil
+}
+
+// finish checks required columns and drops optional ones never seen.
+func (b *objectBuilder) finish() error {
+	t := b.t
+	if len(t.Lines) == 0 {
+		return fmt.Errorf("%s: %w", t.Name, ErrEmpty)
+	}
+	if err := missingColumns(t.Name, 1, b.cols.spec, b.seen, t.Columns); err != nil {
+		return err
+	}
+	for i, ok := range b.found {
+		if !ok && i >= len(b.cols.spec.Text) {
+			t.Text[i] = nil
+		}
+	}
+	return nil
+}
+
+// jsonNumber reads a numeric cell: a number, a numeric string ("inf"), or
+// null/absent (Missing).
+func jsonNumber(raw json.RawMessage) (float64, string, bool) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return Missing, "", true
+	}
+	if raw[0] == '"' {
+		var s string
+		if json.Unmarshal(raw, &s) != nil {
+			return Missing, string(raw), false
+		}
+		v, ok := parseNumber([]byte(s))
+		return v, s, ok
+	}
+	v, err := strconv.ParseFloat(string(raw), 64)
+	if err != nil {
+		return Missing, string(raw), false
+	}
+	return v, "", true
+}
+
+// jsonText renders a text cell: strings unquoted, other values as written.
+func jsonText(raw json.RawMessage) string {
+	if len(raw) == 0 || string(raw) == "null" {
+		return ""
+	}
+	if raw[0] == '"' {
+		var s string
+		if json.Unmarshal(raw, &s) == nil {
+			return s
+		}
+	}
+	return string(raw)
+}

@@ -1,0 +1,206 @@
+// Package table reads generic trial tables: CSV with a header row, or JSONL
+// with one JSON object per line (a JSON array of objects is accepted too).
+// The format is sniffed from the content. Only the columns a caller asks for
+// are kept: numeric columns as float64 and text columns as strings, so that
+// a million-row table reads in a fraction of a second.
+package table
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+)
+
+// Missing is the value of an absent numeric cell: a NaN with its own
+// payload (it equals frontier.Missing), so that it can be told apart from
+// a NaN written in the data.
+var Missing = math.Float64frombits(0x7ff8_0000_00ba_d0ff)
+
+// Spec names the columns to read.
+type Spec struct {
+	// Numeric columns are parsed as numbers; every one must exist.
+	Numeric []string
+	// Text columns are kept as strings; every one must exist.
+	Text []string
+	// OptionalText columns are kept when present (nil column otherwise).
+	OptionalText []string
+}
+
+// Table holds the requested columns of one input.
+type Table struct {
+	// Name is the input's name as given (a path, or "-" for stdin).
+	Name string
+	// Format is "csv", "jsonl" or "json".
+	Format string
+	// Columns lists every column name seen, in order of appearance.
+	Columns []string
+	// Num[i] holds the values of Spec.Numeric[i], one per row.
+	Num [][]float64
+	// Text[i] holds Spec.Text[i] followed by Spec.OptionalText; an absent
+	// optional column is nil.
+	Text [][]string
+	// Lines[r] is the 1-based line on which row r starts.
+	Lines []int32
+	// CellErrors lists numeric cells that could not be parsed; their value
+	// is Missing.
+	CellErrors []CellError
+}
+
+// Len returns the number of rows.
+func (t *Table) Len() int { return len(t.Lines) }
+
+// CellError is a numeric cell that holds something other than a number.
+type CellError struct {
+	Row    int
+	Column string
+	Line   int
+	Col    int
+	Text   string
+}
+
+// Error renders "line L, column "name": "text" is not a number".
+func (e CellError) Error() string {
+	return fmt.Sprintf("line %d, column %q: %q is not a number", e.Line, e.Column, e.Text)
+}
+
+// SyntaxError is a structural problem in an input, with its position.
+type SyntaxError struct {
+	File string
+	Line int
+	Col  int
+	Msg  string
+}
+
+// Error renders file:line:col: message.
+func (e *SyntaxError) Error() string {
+	if e.Col > 0 {
+		return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
+	}
+	return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
+}
+
+// ErrEmpty is returned for an input with no header and no rows.
+var ErrEmpty = errors.New("empty input")
+
+// Read reads one table from r, sniffing CSV, JSONL or a JSON array from
+// the first non-blank byte.
+func Read(r io.Reader, name string, spec Spec) (*Table, error) {
+	br := bufio.NewReaderSize(r, 1<<20)
+	if head, _ := br.Peek(3); bytes.Equal(head, []byte("\xef\xbb\xbf")) {
+		br.Discard(3)
+	}
+	c, err := firstByte(br)
+	if err != nil {
+		if err == io.EOF {
+			return nil, fmt.Errorf("%s: %w", name, ErrEmpty)
+		}
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	t := &Table{Name: name}
+	switch c {
+	case '{':
+		t.Format = "jsonl"
+		err = readJSONL(br, t, spec)
+	case '[':
+		t.Format = "json"
+		err = readJSONArray(br, t, spec)
+	default:
+		t.Format = "csv"
+		err = readCSV(br, t, spec)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// firstByte returns the first byte that is not white space, unread.
+func firstByte(br *bufio.Reader) (byte, error) {
+	for i := 1; ; i++ {
+		b, err := br.Peek(i)
+		if len(b) < i {
+			if err == nil {
+				err = io.EOF
+			}
+			return 0, err
+		}
+		switch c := b[i-1]; c {
+		case ' ', '\t', '\r', '\n':
+			if i == 4096 {
+				br.Discard(i)
+				i = 0
+			}
+		default:
+			return c, nil
+		}
+	}
+}
+
+// columns maps column names to their role in the Spec.
+type columns struct {
+	spec  Spec
+	num   map[string]int
+	text  map[string]int
+	found []bool
+}
+
+func newColumns(spec Spec) *columns {
+	c := &columns{spec: spec, num: map[string]int{}, text: map[string]int{}}
+	for i, n := range spec.Numeric {
+		c.num[n] = i
+	}
+	for i, n := range append(append([]string(nil), spec.Text...), spec.OptionalText...) {
+		c.text[n] = i
+	}
+	return c
+}
+
+func (c *columns) nText() int { return len(c.spec.Text) + len(c.spec.OptionalText) }
+
+// parseNumber parses a numeric cell; empty means Missing.
+func parseNumber(s []byte) (float64, bool) {
+	s = bytes.TrimSpace(s)
+	if len(s) == 0 {
+		return Missing, true
+	}
+	v, err := strconv.ParseFloat(string(s), 64)
+	if err != nil {
+		var ne *strconv.NumError
+		if errors.As(err, &ne) && ne.Err == strconv.ErrRange {
+			return v, true // ±Inf or 0 on overflow; reported as invalid later
+		}
+		return Missing, false
+	}
+	return v, true
+}
+
+// missingColumns returns an error naming required columns that are absent.
+func missingColumns(name string, line int, spec Spec, seen map[string]bool, have []string) error {
+	for _, group := range [][]string{spec.Numeric, spec.Text} {
+		for _, col := range group {
+			if !seen[col] {
+				return &SyntaxError{File: name, Line: line, Msg: fmt.Sprintf("no column %q (have: %s)", col, list(have))}
+			}
+		}
+	}
+	return nil
+}
+
+func list(cols []string) string {
+	var b bytes.Buffer
+	for i, c := range cols {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		if i == 20 {
+			fmt.Fprintf(&b, "… %d more", len(cols)-20)
+			break
+		}
+		b.WriteString(c)
+	}
+	return b.String()
+}
