@@ -183,10 +183,12 @@ func renderFloat(f float64) string {
 
 // ParamsOf flattens a test definition the way pareto labels runs: cmd_args
 // keys without a prefix (decode.tensor_parallel_size=8), environment variables
-// under extra_env_vars., and the node count as num_nodes when known (> 0).
+// under extra_env_vars., the accuracy run under semantic_eval_cmd_args., and
+// the node count as num_nodes when known (> 0).
 func ParamsOf(def *TestDefinition, nodes int) []Param {
 	out := Flatten("", def.CmdArgs)
 	out = append(out, Flatten("extra_env_vars", def.ExtraEnvVars)...)
+	out = append(out, Flatten("semantic_eval_cmd_args", def.SemanticEvalCmdArgs)...)
 	if nodes > 0 {
 		out = append(out, Param{Key: "num_nodes", Value: strconv.Itoa(nodes)})
 	}

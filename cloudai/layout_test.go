@@ -2,7 +2,6 @@ package cloudai
 
 import (
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 )
@@ -112,4 +111,3 @@ func roleSummary(l *Layout) string {
 	return strings.Join(parts, " ")
 }
 
-func itoa(n int) string { return strconv.Itoa(n) }

@@ -1,0 +1,222 @@
+package cloudai
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	toml "github.com/pelletier/go-toml/v2"
+)
+
+// Run is one point source of a CloudAI results tree: a successful iteration,
+// DSE step or AIPerf phase. A caller reads Files with its format readers and
+// attaches Labels, Params and the GPU counts to every trial:
+//
+//	for _, f := range run.Files {
+//		trials := ingest.ReadFile(f.Path) // one or more trials
+//		// attach run.Labels, run.Params, run.AllocatedGPUs, run.ServingGPUs
+//	}
+type Run struct {
+	// Case is the test case id (scenario [[Tests]] id).
+	Case string `json:"case"`
+	// Iteration is the iteration number (0-based).
+	Iteration int `json:"iteration"`
+	// Step is the DSE step (1..N), 0 for a non-DSE run.
+	Step int `json:"step"`
+	// Phase is the Dynamo AIPerf phase ("aiperf" when no phases are
+	// configured), "" for vLLM, SGLang and GenAI-Perf runs.
+	Phase string `json:"phase,omitempty"`
+	// Benchmark names the benchmark tool: "vllm-bench", "sglang-bench",
+	// "aiperf" or "genai-perf".
+	Benchmark string `json:"benchmark"`
+	// Dir is the run directory; ConfigPath its test-run.toml.
+	Dir        string `json:"dir"`
+	ConfigPath string `json:"config_path"`
+	// Files are the files holding this run's measurements: read all of them
+	// (normally one). Fallbacks hold the same measurements in other formats,
+	// best first, for when a primary file cannot be read.
+	Files     []File `json:"files"`
+	Fallbacks []File `json:"fallbacks,omitempty"`
+	// AccuracyFiles hold the accuracy result when one was configured.
+	AccuracyFiles []File `json:"accuracy_files,omitempty"`
+	// Params are the executed parameters (ParamsOf the test-run.toml).
+	Params []Param `json:"params"`
+	// PhaseParams are the AIPerf phase's own settings (phase runs only).
+	PhaseParams []Param `json:"phase_params,omitempty"`
+	// Labels hold workload, engine, orchestrator, model, hardware, test and
+	// system when known.
+	Labels map[string]string `json:"labels"`
+	// Nodes is the executed node count.
+	Nodes int `json:"nodes"`
+	// Layout is the serving layout; nil when it cannot be derived.
+	Layout *Layout `json:"layout,omitempty"`
+	// AllocatedGPUs is nodes × gpus_per_node; 0 when unknown, with the reason
+	// in AllocatedGPUsUnknown.
+	AllocatedGPUs        int    `json:"allocated_gpus"`
+	AllocatedGPUsUnknown string `json:"allocated_gpus_unknown,omitempty"`
+	// ServingGPUs is Σ instances × GPUs per instance; 0 when unknown, with the
+	// reason in ServingGPUsUnknown.
+	ServingGPUs        int    `json:"serving_gpus"`
+	ServingGPUsUnknown string `json:"serving_gpus_unknown,omitempty"`
+	// CloudAIGPUs is CloudAI's own used_gpus_count, for comparison only
+	// (0 when it cannot be reproduced).
+	CloudAIGPUs int `json:"cloudai_gpus"`
+	// Evidence lists the success markers found.
+	Evidence []string `json:"evidence"`
+	// Warnings are problems that did not exclude the run.
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// ID returns the run's stable point id "case/iteration/step/phase" (step 0
+// and an empty phase for non-DSE and non-phase runs).
+func (r *Run) ID() string {
+	return fmt.Sprintf("%s/%d/%d/%s", r.Case, r.Iteration, r.Step, r.Phase)
+}
+
+// newRun builds the parts of a Run shared by all its points.
+func (w *walker) newRun(p runPos, cfg string, trd *TestRunDetails, wl Workload) Run {
+	def := &trd.TestDefinition
+	r := Run{Case: p.caseID, Iteration: p.iteration, Step: p.step, Dir: p.dir, ConfigPath: cfg}
+	r.Nodes = executedNodes(trd, &r)
+	r.Params = ParamsOf(def, r.Nodes)
+	r.Labels = runLabels(def, wl, w.opts.System)
+	if hw := hardware(p.dir, p.iterDir, w.root); hw != "" {
+		r.Labels["hardware"] = hw
+	}
+	r.countGPUs(def, w.opts.GPUsPerNode)
+	if p.step > 0 && trd.Step != 0 && trd.Step != p.step {
+		r.Warnings = append(r.Warnings, fmt.Sprintf("test-run.toml says step %d but the directory is step %d", trd.Step, p.step))
+	}
+	return r
+}
+
+// executedNodes returns the run's node count: nnodes, else the node list,
+// else the definition's default.
+func executedNodes(trd *TestRunDetails, r *Run) int {
+	if trd.NNodes > 0 {
+		return trd.NNodes
+	}
+	if len(trd.Nodes) > 0 {
+		return len(trd.Nodes)
+	}
+	n, src, err := defaultNodes(&trd.TestDefinition)
+	if err != nil {
+		return 0
+	}
+	r.Warnings = append(r.Warnings, fmt.Sprintf("test-run.toml has no nnodes; using %d from %s", n, src))
+	return n
+}
+
+// countGPUs fills the layout and the GPU counts, or the reasons they are
+// unknown.
+func (r *Run) countGPUs(def *TestDefinition, gpn int) {
+	if n, err := AllocatedGPUs(r.Nodes, gpn); err != nil {
+		r.AllocatedGPUsUnknown = err.Error()
+	} else {
+		r.AllocatedGPUs = n
+	}
+	l, err := DeriveLayout(def, r.Nodes, gpn)
+	if err != nil {
+		r.ServingGPUsUnknown = err.Error()
+	} else if n, err := ServingGPUs(l); err != nil {
+		r.ServingGPUsUnknown = err.Error()
+	} else {
+		r.Layout, r.ServingGPUs = l, n
+		r.Warnings = append(r.Warnings, l.Warnings...)
+	}
+	if n, err := CloudAIUsedGPUs(def, r.Nodes, gpn); err == nil {
+		r.CloudAIGPUs = n
+	}
+}
+
+// runLabels derives the descriptive labels of a run.
+func runLabels(def *TestDefinition, wl Workload, system string) map[string]string {
+	l := map[string]string{"workload": string(wl), "test": def.Name}
+	switch wl {
+	case WorkloadDynamo:
+		l["orchestrator"] = "dynamo"
+		if e, err := dynamoEngine(table(def.CmdArgs, "dynamo")); err == nil {
+			l["engine"] = string(e)
+		}
+	default:
+		l["engine"] = string(wl)
+	}
+	if m := modelOf(def); m != "" {
+		l["model"] = m
+	}
+	if system != "" {
+		l["system"] = system
+	}
+	return l
+}
+
+// modelOf finds the served model in the usual places.
+func modelOf(def *TestDefinition) string {
+	for _, path := range [][]string{
+		{"dynamo", "model"}, {"model"}, {"served_model_name"}, {"decode", "model"}, {"decode", "model_path"},
+	} {
+		if v, ok := lookup(def.CmdArgs, path...); ok {
+			if s := stringValue(v); s != "" {
+				return s
+			}
+		}
+	}
+	return ""
+}
+
+// hardware returns gpu_arch_type from the first metadata/node-*.toml found in
+// the run directory, the iteration directory or the scenario directory.
+func hardware(dirs ...string) string {
+	for _, d := range dirs {
+		files, _ := filepath.Glob(filepath.Join(d, "metadata", "node-*.toml"))
+		slices.Sort(files)
+		for _, f := range files {
+			if v := gpuArch(f); v != "" {
+				return v
+			}
+		}
+	}
+	return ""
+}
+
+// gpuArch reads gpu_arch_type at any depth of a metadata TOML.
+func gpuArch(path string) string {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	var m map[string]any
+	if toml.Unmarshal(data, &m) != nil {
+		return ""
+	}
+	return findKey(m, "gpu_arch_type", 0)
+}
+
+// findKey searches nested tables for key and returns its string value.
+func findKey(m map[string]any, key string, depth int) string {
+	if v, ok := m[key]; ok {
+		return strings.TrimSpace(stringValue(v))
+	}
+	if depth > 4 {
+		return ""
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		if t, ok := m[k].(map[string]any); ok {
+			if v := findKey(t, key, depth+1); v != "" {
+				return v
+			}
+		}
+	}
+	return ""
+}
+
+// itoa is strconv.Itoa, for brevity in messages.
+func itoa(n int) string { return strconv.Itoa(n) }

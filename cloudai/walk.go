@@ -1,0 +1,212 @@
+package cloudai
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+)
+
+// FileKind says which reader a result file needs.
+type FileKind string
+
+// Result file kinds.
+const (
+	KindVLLMJSON      FileKind = "vllm-json"       // vllm-bench.json (vllm bench serve --save-result)
+	KindSGLangJSONL   FileKind = "sglang-jsonl"    // sglang-bench.jsonl (sglang.bench_serving)
+	KindAIPerfJSON    FileKind = "aiperf-json"     // profile_export_aiperf.json
+	KindAIPerfCSV     FileKind = "aiperf-csv"      // profile_export_aiperf.csv and CloudAI's aiperf_*report.csv copies
+	KindGenAIPerfJSON FileKind = "genai-perf-json" // profile_genai_perf.json
+	KindGenAIPerfCSV  FileKind = "genai-perf-csv"  // profile_genai_perf.csv, genai_perf_report.csv (+3 CloudAI rows)
+	KindAccuracyCSV   FileKind = "accuracy-csv"    // Dynamo accuracy_results.csv
+	KindAccuracyJSON  FileKind = "accuracy-json"   // vLLM vllm-gsm8k.json {"accuracy": …}
+	KindAccuracyLog   FileKind = "accuracy-log"    // vllm-/sglang-semantic-eval.log ("Accuracy: 0.9")
+)
+
+// File is one result file of a run.
+type File struct {
+	Path string   `json:"path"`
+	Kind FileKind `json:"kind"`
+}
+
+// Exclusion codes.
+const (
+	ExcludeRunFailed     = "run_failed"     // the run's success marker is absent or a failure marker is present
+	ExcludeResultMissing = "result_missing" // the run succeeded by its markers but has no result file
+	ExcludeConfigError   = "config_error"   // test-run.toml is missing, unreadable or describes no known workload
+	ExcludeNotARun       = "not_a_run"      // a non-numeric directory where iterations or steps live
+)
+
+// Exclusion is a run (or expected point) that yields no trial, with a reason.
+type Exclusion struct {
+	// Path is the run directory (or the offending directory).
+	Path string `json:"path"`
+	// Case is the test case id.
+	Case string `json:"case"`
+	// Iteration is the iteration number, -1 when not known.
+	Iteration int `json:"iteration"`
+	// Step is the DSE step (1..N), 0 for a non-DSE run.
+	Step int `json:"step"`
+	// Phase is the AIPerf phase, "" when not phase-specific.
+	Phase string `json:"phase,omitempty"`
+	// Code is one of the Exclude* codes.
+	Code string `json:"code"`
+	// Reason is a human-readable explanation.
+	Reason string `json:"reason"`
+}
+
+// WalkOptions configures Walk.
+type WalkOptions struct {
+	// GPUsPerNode is the system's gpus_per_node; 0 leaves allocated GPUs
+	// unknown (each run says why).
+	GPUsPerNode int
+	// System names the system in run labels when set.
+	System string
+}
+
+// Walk reads a CloudAI scenario results directory (FORMATS.md §9.1): every
+// <case>/<iteration>[/<step>] directory holding a test-run.toml is a run, and
+// yields one Run per successful point (one per AIPerf phase for Dynamo, one
+// per benchmark when Dynamo runs both AIPerf and GenAI-Perf) or Exclusions
+// saying why it does not. Top-level directories without numeric
+// subdirectories (metadata/, report assets) are ignored; non-numeric
+// directories inside a case are reported as ExcludeNotARun. The error is
+// non-nil only when resultDir itself cannot be read. Runs and exclusions come
+// in case, iteration, step, phase order.
+func Walk(resultDir string, opts WalkOptions) ([]Run, []Exclusion, error) {
+	entries, err := os.ReadDir(resultDir)
+	if err != nil {
+		return nil, nil, fmt.Errorf("walking CloudAI results: %w", err)
+	}
+	w := &walker{root: resultDir, opts: opts}
+	for _, e := range entries {
+		if e.IsDir() && e.Name() != "metadata" {
+			w.walkCase(e.Name())
+		}
+	}
+	return w.runs, w.excl, nil
+}
+
+// walker accumulates the results of one Walk.
+type walker struct {
+	root string
+	opts WalkOptions
+	runs []Run
+	excl []Exclusion
+}
+
+// walkCase walks one test case directory.
+func (w *walker) walkCase(id string) {
+	dir := filepath.Join(w.root, id)
+	iters, other := numericDirs(dir)
+	if len(iters) == 0 {
+		return
+	}
+	for _, name := range other {
+		w.excl = append(w.excl, Exclusion{Path: filepath.Join(dir, name), Case: id, Iteration: -1, Code: ExcludeNotARun,
+			Reason: fmt.Sprintf("directory %q is not an iteration number; skipped", name)})
+	}
+	for _, it := range iters {
+		w.walkIteration(id, it)
+	}
+}
+
+// walkIteration walks one iteration: a run directory, or DSE steps.
+func (w *walker) walkIteration(id string, it int) {
+	dir := filepath.Join(w.root, id, strconv.Itoa(it))
+	steps, other := numericDirs(dir)
+	if len(steps) == 0 {
+		w.walkRun(runPos{caseID: id, iteration: it, dir: dir, iterDir: dir})
+		return
+	}
+	for _, name := range other {
+		if name == "metadata" {
+			continue
+		}
+		w.excl = append(w.excl, Exclusion{Path: filepath.Join(dir, name), Case: id, Iteration: it, Code: ExcludeNotARun,
+			Reason: fmt.Sprintf("directory %q is not a DSE step number; skipped", name)})
+	}
+	for _, s := range steps {
+		w.walkRun(runPos{caseID: id, iteration: it, step: s, dir: filepath.Join(dir, strconv.Itoa(s)), iterDir: dir})
+	}
+}
+
+// numericDirs lists the subdirectories of dir whose names are non-negative
+// integers (sorted numerically) and the other subdirectory names.
+func numericDirs(dir string) ([]int, []string) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, nil
+	}
+	var nums []int
+	var other []string
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		n, err := strconv.Atoi(e.Name())
+		if err != nil || n < 0 || strconv.Itoa(n) != e.Name() {
+			other = append(other, e.Name())
+			continue
+		}
+		nums = append(nums, n)
+	}
+	slices.Sort(nums)
+	return nums, other
+}
+
+// runPos locates one run directory in the tree.
+type runPos struct {
+	caseID    string
+	iteration int
+	step      int
+	dir       string
+	iterDir   string
+}
+
+// exclude builds an Exclusion for the run at p.
+func (p runPos) exclude(phase, code, reason string) Exclusion {
+	return Exclusion{Path: p.dir, Case: p.caseID, Iteration: p.iteration, Step: p.step, Phase: phase, Code: code, Reason: reason}
+}
+
+// walkRun reads one run directory's executed config and dispatches on the
+// workload.
+func (w *walker) walkRun(p runPos) {
+	cfg := filepath.Join(p.dir, "test-run.toml")
+	trd, err := ReadTestRun(cfg)
+	if err != nil {
+		reason := err.Error()
+		if errors.Is(err, fs.ErrNotExist) {
+			reason = "test-run.toml not found: the executed configuration is unknown"
+		}
+		w.excl = append(w.excl, p.exclude("", ExcludeConfigError, reason))
+		return
+	}
+	wl, err := WorkloadOf(&trd.TestDefinition)
+	if err != nil {
+		w.excl = append(w.excl, p.exclude("", ExcludeConfigError, fmt.Sprintf("%s: %v", cfg, err)))
+		return
+	}
+	base := w.newRun(p, cfg, trd, wl)
+	var runs []Run
+	var excl []Exclusion
+	switch wl {
+	case WorkloadVLLM:
+		runs, excl = vllmRuns(p, base)
+	case WorkloadSGLang:
+		runs, excl = sglangRuns(p, base)
+	default:
+		runs, excl = dynamoRuns(p, base, &trd.TestDefinition)
+	}
+	w.runs = append(w.runs, runs...)
+	w.excl = append(w.excl, excl...)
+}
+
+// exists reports whether path names an existing regular file.
+func exists(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.Mode().IsRegular()
+}
