@@ -160,6 +160,8 @@ var servingNames = map[string]string{ // vLLM and SGLang
 	"request_goodput:":       Goodput,
 	"duration":               Duration,
 	"concurrency":            AchievedConcurrency,
+	"completed":              RequestCount,
+	"failed":                 ErrorRequestCount,
 }
 
 var inferencePerfNames = map[string]string{

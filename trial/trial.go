@@ -292,3 +292,32 @@ func FormatFloat(v float64) string {
 	}
 	return strconv.FormatFloat(v, 'g', -1, 64)
 }
+
+// MarshalJSON encodes dims as an object, {"statistic":"p99"}, keys sorted.
+func (d Dims) MarshalJSON() ([]byte, error) {
+	b := []byte{'{'}
+	for i, x := range d {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		k, _ := json.Marshal(x.Key)
+		v, _ := json.Marshal(x.Value)
+		b = append(append(append(b, k...), ':'), v...)
+	}
+	return append(b, '}'), nil
+}
+
+// UnmarshalJSON decodes the object form written by MarshalJSON.
+func (d *Dims) UnmarshalJSON(b []byte) error {
+	var m map[string]string
+	if err := json.Unmarshal(b, &m); err != nil {
+		return err
+	}
+	out := make(Dims, 0, len(m))
+	for k, v := range m {
+		out = append(out, Dim{k, v})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
+	*d = out
+	return nil
+}

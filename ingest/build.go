@@ -1,0 +1,101 @@
+package ingest
+
+import (
+	"math"
+	"strconv"
+
+	"github.com/pareto-llm/pareto/trial"
+)
+
+// builder accumulates one trial.
+type builder struct {
+	t     trial.Trial
+	tool  string
+	known bool // t.Succeeded was set from the file
+}
+
+func newBuilder(tool string, src *source, format Format) *builder {
+	b := &builder{tool: tool}
+	b.t.Source = trial.Source{Path: src.path, Format: string(format)}
+	b.t.Failed = -1
+	b.t.SetLabel(trial.LabelTool, tool)
+	return b
+}
+
+// add appends a measurement after unit normalisation; non-finite values
+// (NaN, Inf, nulls read as NaN) are skipped.
+func (b *builder) add(metric string, dims trial.Dims, v float64, srcUnit, native string) {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return
+	}
+	val, unit := trial.NormalizeUnit(v, srcUnit)
+	if unit == "" {
+		if m, ok := trial.Lookup(metric); ok {
+			unit = m.Unit
+		}
+	}
+	b.t.Measurements = append(b.t.Measurements, trial.Measurement{
+		Metric: metric, Dims: dims, Value: val, Unit: unit, Native: native, SourceUnit: srcUnit,
+	})
+}
+
+// addNative maps a tool's native metric name through the registry and
+// appends it with the statistic stat ("" for a scalar).
+func (b *builder) addNative(native, stat string, v float64, srcUnit string) {
+	metric := native
+	if c, ok := trial.Canonical(b.tool, native); ok {
+		metric = c
+	}
+	var dims trial.Dims
+	if stat != "" {
+		dims = trial.StatDims(stat)
+	}
+	b.add(metric, dims, v, srcUnit, native)
+}
+
+// finish applies the rules shared by all readers: error counts and rate,
+// the all-failed rule, and the ID.
+func (b *builder) finish() trial.Trial {
+	t := &b.t
+	if t.Succeeded == 0 && (b.known || t.Failed > 0) && t.Problem == "" {
+		t.Problem = trial.ProblemNoSuccess
+	}
+	if t.Problem == trial.ProblemNoSuccess {
+		t.Measurements = keepCounts(t.Measurements)
+	}
+	if t.Failed >= 0 && t.Succeeded+t.Failed > 0 {
+		b.add(trial.ErrorRate, nil, t.ErrorRate(), trial.UnitRatio, "")
+	}
+	t.Finalize()
+	return *t
+}
+
+// keepCounts drops every measurement of an all-failed run except request
+// counts, so that zeros written by tools never become latency points.
+func keepCounts(ms []trial.Measurement) []trial.Measurement {
+	out := ms[:0]
+	for _, m := range ms {
+		if m.Metric == trial.RequestCount || m.Metric == trial.ErrorRequestCount {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// setSucceeded records the number of successful requests.
+func (b *builder) setSucceeded(v float64) {
+	if v >= 0 && v < 1<<62 {
+		b.t.Succeeded, b.known = int64(v), true
+	}
+}
+
+// setFailed records the number of failed requests.
+func (b *builder) setFailed(v float64) {
+	if v >= 0 && v < 1<<62 {
+		b.t.Failed = int64(v)
+	}
+}
+
+func ftoa(v float64) string { return trial.FormatFloat(v) }
+
+func itoa(v int64) string { return strconv.FormatInt(v, 10) }

@@ -1,0 +1,120 @@
+package ingest
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// SyntaxError is a problem in a benchmark file, positioned at a line and
+// column (both 1-based; the column counts bytes). It renders as
+// "path:line:col: message".
+type SyntaxError struct {
+	Path string
+	Line int
+	Col  int
+	// Offset is the 0-based byte offset of the problem.
+	Offset int64
+	Msg    string
+	// Err is the underlying error, if any.
+	Err error
+}
+
+// Error renders "path:line:col: message".
+func (e *SyntaxError) Error() string {
+	return fmt.Sprintf("%s:%d:%d: %s", e.Path, e.Line, e.Col, e.Msg)
+}
+
+// Unwrap returns the underlying error.
+func (e *SyntaxError) Unwrap() error { return e.Err }
+
+// ErrUnknownFormat is returned (wrapped) for input no reader recognises.
+var ErrUnknownFormat = errors.New("unknown benchmark format")
+
+// ErrEmpty is returned (wrapped) for empty input.
+var ErrEmpty = errors.New("empty input")
+
+// source gives access to the bytes before an offset, to turn offsets into
+// line and column numbers on the error path only.
+type source struct {
+	path string
+	data []byte   // whole input when read into memory
+	file *os.File // streaming input, re-read on error
+	base int64    // offset of data[0] (or of the stream start) in the file
+}
+
+// lineCol returns the 1-based line and column of off.
+func (s *source) lineCol(off int64) (int, int) {
+	line, col := 1, 1
+	count := func(b []byte) {
+		n := bytes.Count(b, []byte{'\n'})
+		if n > 0 {
+			line += n
+			col = len(b) - bytes.LastIndexByte(b, '\n')
+		} else {
+			col += len(b)
+		}
+	}
+	switch {
+	case s.data != nil:
+		end := min(max(off-s.base, 0), int64(len(s.data)))
+		count(s.data[:end])
+	case s.file != nil:
+		buf := make([]byte, 64<<10)
+		for pos := int64(0); pos < off; {
+			n, err := s.file.ReadAt(buf[:min(int64(len(buf)), off-pos)], pos)
+			count(buf[:n])
+			pos += int64(n)
+			if err != nil || n == 0 {
+				break
+			}
+		}
+	}
+	return line, col
+}
+
+// errorAt builds a SyntaxError at byte offset off.
+func (s *source) errorAt(off int64, err error, format string, args ...any) *SyntaxError {
+	line, col := s.lineCol(off)
+	return &SyntaxError{Path: s.path, Line: line, Col: col, Offset: off, Msg: fmt.Sprintf(format, args...), Err: err}
+}
+
+// wrap converts a decoder error into a SyntaxError; other errors (I/O) are
+// wrapped with the path.
+func (s *source) wrap(err error, fallbackOff int64) error {
+	if err == nil {
+		return nil
+	}
+	var se *SyntaxError
+	if errors.As(err, &se) {
+		return err
+	}
+	var je *jsontext.SyntacticError
+	if errors.As(err, &je) {
+		return s.errorAt(s.base+je.ByteOffset, err, "%s", jsonMessage(je))
+	}
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		return s.errorAt(fallbackOff, err, "unexpected end of input (truncated JSON?)")
+	}
+	return fmt.Errorf("%s: %w", s.path, err)
+}
+
+func jsonMessage(je *jsontext.SyntacticError) string {
+	msg := "invalid JSON"
+	if je.Err != nil {
+		msg = je.Err.Error()
+	}
+	if errors.Is(je.Err, io.ErrUnexpectedEOF) {
+		msg = "unexpected end of input (truncated JSON?)"
+	}
+	msg = strings.TrimPrefix(msg, "jsontext: ")
+	if p := string(je.JSONPointer); p != "" {
+		msg += " within " + p
+	}
+	return msg
+}

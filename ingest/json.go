@@ -1,0 +1,249 @@
+package ingest
+
+// JSON is decoded with github.com/go-json-experiment/json/jsontext (the
+// encoding/json/v2 token layer) rather than encoding/json: it streams tokens
+// without building maps, so a reader keeps only the numbers it needs; its
+// SkipValue walks megabyte per-request arrays token by token without holding
+// them in memory; concatenated objects (vLLM --append-result) and JSONL are
+// just a stream of top-level values; and its SyntacticError carries the byte
+// offset that SyntaxError turns into path:line:col. The semantic layer
+// (Unmarshal) is not used at all.
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+var decOpts = []jsontext.Options{jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true)}
+
+// jreader wraps a jsontext.Decoder with the few operations readers need.
+type jreader struct {
+	d   *jsontext.Decoder
+	src *source
+	key []byte // scratch for unescaped names
+}
+
+// valueStart returns the offset where the last read value v started.
+func (j *jreader) valueStart(v []byte) int64 { return j.d.InputOffset() - int64(len(v)) }
+
+// typeError reports a value of the wrong JSON type.
+func (j *jreader) typeError(name string, v []byte, want string) error {
+	return j.src.errorAt(j.src.base+j.valueStart(v), nil, "%s: want %s, got %s", name, want, kindName(v))
+}
+
+func kindName(v []byte) string {
+	if len(v) == 0 {
+		return "nothing"
+	}
+	switch jsontext.Value(v).Kind() {
+	case '"':
+		return "string " + truncate(string(v), 40)
+	case '0':
+		return "number " + truncate(string(v), 40)
+	case '{':
+		return "object"
+	case '[':
+		return "array"
+	case 'n':
+		return "null"
+	case 't', 'f':
+		return "boolean"
+	}
+	return "invalid value"
+}
+
+func truncate(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "…"
+	}
+	return s
+}
+
+// object reads an object, calling fn for each member name. fn must consume
+// the member's value (read or skip it). The name is only valid until the
+// next decoder call.
+func (j *jreader) object(what string, fn func(name []byte) error) error {
+	if k := j.d.PeekKind(); k != '{' {
+		v, err := j.d.ReadValue()
+		if err != nil {
+			return err
+		}
+		return j.typeError(what, v, "object")
+	}
+	if _, err := j.d.ReadToken(); err != nil {
+		return err
+	}
+	for j.d.PeekKind() != '}' {
+		v, err := j.d.ReadValue()
+		if err != nil {
+			return err
+		}
+		name := v[1 : len(v)-1]
+		if bytes.IndexByte(name, '\\') >= 0 {
+			j.key, err = jsontext.AppendUnquote(j.key[:0], v)
+			if err != nil {
+				return err
+			}
+			name = j.key
+		}
+		if err := fn(name); err != nil {
+			return err
+		}
+	}
+	_, err := j.d.ReadToken()
+	return err
+}
+
+// array reads an array, calling fn for each element; fn must consume it.
+func (j *jreader) array(what string, fn func(i int) error) error {
+	if k := j.d.PeekKind(); k != '[' {
+		v, err := j.d.ReadValue()
+		if err != nil {
+			return err
+		}
+		return j.typeError(what, v, "array")
+	}
+	if _, err := j.d.ReadToken(); err != nil {
+		return err
+	}
+	for i := 0; j.d.PeekKind() != ']'; i++ {
+		if err := fn(i); err != nil {
+			return err
+		}
+	}
+	_, err := j.d.ReadToken()
+	return err
+}
+
+// number reads a number, accepting null (ok=false), the rewritten
+// non-finite literals and numeric strings such as "inf" or "12.5".
+func (j *jreader) number(name string) (v float64, ok bool, err error) {
+	raw, err := j.d.ReadValue()
+	if err != nil {
+		return 0, false, err
+	}
+	switch raw[0] {
+	case 'n':
+		return 0, false, nil
+	case '"':
+		f, ok := parseFloatText(string(raw[1 : len(raw)-1]))
+		if !ok {
+			return 0, false, j.typeError(name, raw, "number")
+		}
+		return f, true, nil
+	case '{', '[', 't', 'f':
+		return 0, false, j.typeError(name, raw, "number")
+	}
+	f, err := strconv.ParseFloat(string(raw), 64)
+	if err != nil {
+		return 0, false, j.typeError(name, raw, "number")
+	}
+	return f, true, nil
+}
+
+// parseFloatText parses the string forms of numbers found in benchmark
+// files: "inf", "Infinity", the rewritten "Infini"/"N", "nan" and plain
+// numbers.
+func parseFloatText(s string) (float64, bool) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "inf", "+inf", "infinity", "+infinity", "infini":
+		return math.Inf(1), true
+	case "-inf", "-infinity", "-infini":
+		return math.Inf(-1), true
+	case "nan", "n":
+		return math.NaN(), true
+	}
+	f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	return f, err == nil
+}
+
+// text reads a scalar and renders it as a string: strings unquoted, numbers
+// and booleans as written, null as ok=false. Objects and arrays are skipped
+// with ok=false.
+func (j *jreader) text() (s string, ok bool, err error) {
+	switch j.d.PeekKind() {
+	case '{', '[':
+		return "", false, j.d.SkipValue()
+	case 'n':
+		_, err := j.d.ReadValue()
+		return "", false, err
+	case '"':
+		tok, err := j.d.ReadToken()
+		if err != nil {
+			return "", false, err
+		}
+		return tok.String(), true, nil
+	}
+	raw, err := j.d.ReadValue()
+	if err != nil {
+		return "", false, err
+	}
+	return string(raw), true, nil
+}
+
+// flatten reads any value into dotted params: objects add ".key", arrays of
+// scalars are joined with ",", arrays of objects add ".index". Empty strings
+// and nulls are dropped (GenAI-Perf writes "" for None).
+func (j *jreader) flatten(prefix string, set func(k, v string)) error {
+	switch j.d.PeekKind() {
+	case '{':
+		return j.object(prefix, func(name []byte) error {
+			return j.flatten(joinKey(prefix, string(name)), set)
+		})
+	case '[':
+		var scalars []string
+		err := j.array(prefix, func(i int) error {
+			if k := j.d.PeekKind(); k == '{' || k == '[' {
+				return j.flatten(joinKey(prefix, strconv.Itoa(i)), set)
+			}
+			s, ok, err := j.text()
+			if ok {
+				scalars = append(scalars, s)
+			}
+			return err
+		})
+		if len(scalars) > 0 {
+			set(prefix, strings.Join(scalars, ","))
+		}
+		return err
+	}
+	s, ok, err := j.text()
+	if ok && s != "" {
+		set(prefix, s)
+	}
+	return err
+}
+
+func joinKey(prefix, k string) string {
+	if prefix == "" {
+		return k
+	}
+	return prefix + "." + k
+}
+
+// expectEnd checks that nothing but whitespace follows the last value.
+func (j *jreader) expectEnd() error {
+	if k := j.d.PeekKind(); k != 0 {
+		v, err := j.d.ReadValue()
+		if err != nil {
+			return err
+		}
+		return j.src.errorAt(j.src.base+j.valueStart(v), nil, "unexpected %s after the end of the document", kindName(v))
+	}
+	_, err := j.d.ReadToken() // surfaces a pending syntax error, io.EOF otherwise
+	if err != nil && !errors.Is(err, io.EOF) {
+		return err
+	}
+	return nil
+}
+
+// errorf reports a semantic problem at the decoder's current offset.
+func (j *jreader) errorf(format string, args ...any) error {
+	return j.src.errorAt(j.src.base+j.d.InputOffset(), nil, format, args...)
+}

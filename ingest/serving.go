@@ -1,0 +1,182 @@
+package ingest
+
+import (
+	"strings"
+
+	"github.com/pareto-llm/pareto/trial"
+)
+
+// Shared reading of vLLM bench serve and SGLang bench_serving records: flat
+// objects of setup keys, result scalars, "<stat>_<metric>_ms" statistics and
+// per-request arrays (skipped).
+
+// servingScalars maps the known result scalars to their source unit.
+var servingScalars = map[string]string{
+	"duration":                        "s",
+	"completed":                       "requests",
+	"failed":                          "requests",
+	"total_input_tokens":              "tokens",
+	"total_output_tokens":             "tokens",
+	"total_output_tokens_retokenized": "tokens",
+	"total_input_text_tokens":         "tokens",
+	"total_input_vision_tokens":       "tokens",
+	"request_throughput":              "requests/s",
+	"request_goodput":                 "requests/s",
+	"request_goodput:":                "requests/s",
+	"output_throughput":               "tokens/s",
+	"input_throughput":                "tokens/s",
+	"total_token_throughput":          "tokens/s",
+	"total_throughput":                "tokens/s",
+	"output_throughput_retokenized":   "tokens/s",
+	"total_throughput_retokenized":    "tokens/s",
+	"max_output_tokens_per_s":         "tokens/s",
+	"max_concurrent_requests":         "requests",
+	"concurrency":                     "requests",
+	"accept_length":                   "",
+	"rtfx":                            "",
+}
+
+// servingArrays are per-request arrays, skipped without being held.
+var servingArrays = map[string]bool{
+	"input_lens": true, "output_lens": true, "ttfts": true, "itls": true,
+	"generated_texts": true, "errors": true, "start_times": true, "rps_change_events": true,
+}
+
+// servingRecord reads one vLLM or SGLang result object.
+type servingRecord struct {
+	b                    *builder
+	completed, numPrompt float64
+	inTok, outTok        float64
+	medianTPOT           float64
+	hasFailed            bool
+}
+
+// parseServingStat splits "p99.9_ttft_ms" into ("p99.9", "ttft").
+func parseServingStat(key string) (stat, metric string, ok bool) {
+	if !strings.HasSuffix(key, "_ms") {
+		return "", "", false
+	}
+	i := strings.IndexByte(key, '_')
+	if i <= 0 || i >= len(key)-4 {
+		return "", "", false
+	}
+	stat, ok = trial.NormalizeStatistic(key[:i])
+	if !ok {
+		return "", "", false
+	}
+	return stat, key[i+1 : len(key)-3], true
+}
+
+// member handles one top-level member; setup keys are handled by the
+// caller-specific setup function first.
+func (s *servingRecord) member(j *jreader, key string) error {
+	if unit, ok := servingScalars[key]; ok {
+		v, ok, err := j.number(key)
+		if err != nil || !ok {
+			return err
+		}
+		return s.scalar(key, unit, v)
+	}
+	if stat, metric, ok := parseServingStat(key); ok {
+		v, ok, err := j.number(key)
+		if err != nil || !ok {
+			return err
+		}
+		if stat == "p50" && metric == "tpot" {
+			s.medianTPOT = v
+		}
+		s.b.addNative(metric, stat, v, "ms")
+		return nil
+	}
+	if servingArrays[key] {
+		return j.d.SkipValue()
+	}
+	return s.param(j, key)
+}
+
+func (s *servingRecord) scalar(key, unit string, v float64) error {
+	switch key {
+	case "completed":
+		s.completed = v
+		s.b.setSucceeded(v)
+	case "failed":
+		s.hasFailed = true
+		s.b.setFailed(v)
+	case "total_input_tokens":
+		s.inTok = v
+	case "total_output_tokens":
+		s.outTok = v
+	case "concurrency":
+		s.b.t.Workload.AchievedConcurrency = v
+	}
+	s.b.addNative(key, "", v, unit)
+	return nil
+}
+
+// param stores an unknown member as a parameter: scalars as text, objects
+// flattened, arrays of scalars joined. Unknown numbers are parameters, not
+// measurements: in vLLM sweep files they are the swept overrides
+// (max_num_seqs, ...), and the result keys of both tools are a closed set.
+func (s *servingRecord) param(j *jreader, key string) error {
+	return j.flatten(key, s.b.t.SetParam)
+}
+
+// setupNumber handles the load-point keys common to both tools.
+func (s *servingRecord) setupNumber(j *jreader, key string) (bool, error) {
+	switch key {
+	case "request_rate", "max_concurrency", "num_prompts":
+	default:
+		return false, nil
+	}
+	if j.d.PeekKind() == '"' {
+		text, _, err := j.text()
+		if err != nil {
+			return true, err
+		}
+		v, ok := parseFloatText(text)
+		if !ok {
+			s.b.t.SetParam(key, text) // e.g. SGLang "trace"
+			return true, nil
+		}
+		s.b.t.SetParam(key, ftoa(v))
+		if key == "request_rate" {
+			s.b.t.Workload.RequestRate = v
+		}
+		return true, nil
+	}
+	v, ok, err := j.number(key)
+	if err != nil || !ok {
+		return true, err
+	}
+	s.b.t.SetParam(key, ftoa(v))
+	switch key {
+	case "request_rate":
+		s.b.t.Workload.RequestRate = v
+	case "max_concurrency":
+		s.b.t.Workload.Concurrency = v
+	case "num_prompts":
+		s.numPrompt = v
+		s.b.t.Workload.Requests = int64(v)
+	}
+	return true, nil
+}
+
+// finish derives what the tools leave implicit and builds the trial.
+func (s *servingRecord) finish() trial.Trial {
+	b := s.b
+	if !s.hasFailed && s.numPrompt > 0 && b.known && s.numPrompt >= s.completed {
+		b.setFailed(s.numPrompt - s.completed)
+	}
+	if s.completed > 0 {
+		b.t.Workload.MeanInputTokens = s.inTok / s.completed
+		b.t.Workload.MeanOutputTokens = s.outTok / s.completed
+	}
+	if s.medianTPOT > 0 {
+		b.add(trial.OutputTokenThroughputPerUser, perUserDims, 1000/s.medianTPOT, trial.UnitTokPerSUser, "")
+	}
+	return b.finish()
+}
+
+// perUserDims marks the per-user rate derived as 1000/median TPOT, which is
+// the median of the per-request rate (FORMATS.md §7.1).
+var perUserDims = trial.Dims{{Key: trial.DimDerived, Value: "1000/tpot"}, {Key: trial.DimStatistic, Value: "p50"}}

@@ -1,0 +1,89 @@
+package ingest
+
+import (
+	"github.com/pareto-llm/pareto/trial"
+)
+
+// readVLLM reads vLLM bench serve / benchmark_serving.py results: one
+// object, several concatenated objects (--append-result), or a JSON array
+// of objects (vllm bench sweep summary.json). Per-request arrays are
+// skipped token by token and never held in memory.
+func readVLLM(j *jreader) ([]trial.Trial, error) {
+	var out []trial.Trial
+	for index := 0; ; {
+		switch j.d.PeekKind() {
+		case 0:
+			return out, j.expectEnd()
+		case '[':
+			err := j.array("summary", func(int) error {
+				t, err := readVLLMRecord(j, index)
+				if err == nil {
+					out = append(out, t)
+					index++
+				}
+				return err
+			})
+			if err != nil {
+				return out, err
+			}
+		default:
+			t, err := readVLLMRecord(j, index)
+			if err != nil {
+				return out, err
+			}
+			out = append(out, t)
+			index++
+		}
+	}
+}
+
+func readVLLMRecord(j *jreader, index int) (trial.Trial, error) {
+	b := newBuilder(trial.ToolVLLM, j.src, FormatVLLM)
+	b.t.Source.Index = index
+	start := j.src.base + j.d.InputOffset()
+	s := &servingRecord{b: b}
+	version := "benchmark_serving"
+	err := j.object("vLLM result", func(name []byte) error {
+		key := string(name)
+		switch key {
+		case "endpoint_type", "failed":
+			version = "bench-serve"
+		case "run_number":
+			version = "bench-sweep"
+		}
+		if ok, err := vllmSetup(j, b, key); ok || err != nil {
+			return err
+		}
+		if ok, err := s.setupNumber(j, key); ok || err != nil {
+			return err
+		}
+		return s.member(j, key)
+	})
+	if err != nil {
+		return trial.Trial{}, err
+	}
+	if index > 0 || j.src.base > 0 {
+		b.t.Source.Line, _ = j.src.lineCol(start + 1)
+	}
+	b.t.Source.FormatVersion = version
+	return s.finish(), nil
+}
+
+// vllmLabels maps setup keys to labels (the value is kept as a param too).
+var vllmLabels = map[string]string{
+	"model_id": trial.LabelModel, "backend": trial.LabelEngine, "endpoint_type": trial.LabelEndpoint,
+	"date": trial.LabelDate, "label": "label", "version": trial.LabelToolVersion,
+}
+
+func vllmSetup(j *jreader, b *builder, key string) (bool, error) {
+	label, ok := vllmLabels[key]
+	if !ok {
+		return false, nil
+	}
+	s, ok, err := j.text()
+	if ok {
+		b.t.SetLabel(label, s)
+		b.t.SetParam(key, s)
+	}
+	return true, err
+}
