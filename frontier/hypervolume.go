@@ -1,0 +1,144 @@
+package frontier
+
+import (
+	"fmt"
+	"math"
+)
+
+// Hypervolume returns the exact hypervolume of the n = len(data)/k points
+// (row-major, every objective minimised) with respect to the reference point
+// ref: the Lebesgue measure of the union of the boxes [p, ref] over the
+// points p.
+//
+// Points that do not strictly dominate ref (p_i < ref_i on every coordinate;
+// NaN never does) contribute nothing and are ignored; HypervolumeDetail
+// reports how many were discarded so that callers can warn, as moocore does.
+// Dominated points and duplicates are allowed. Empty input gives 0. A kept
+// point with a -Inf coordinate, or a +Inf reference coordinate with at least
+// one kept point, gives +Inf.
+//
+// Maximised objectives are the caller's job: negate that column of data and
+// of ref (the hypervolume is invariant under this reflection).
+//
+// Algorithms: k = 2 sort and sweep, k = 3 HV3D dimension sweep, both
+// O(n log n); k = 4 sweep over exclusive 3D contributions, O(n·m log m) with
+// m the size of the 3D front (O(n² log n) worst case); k >= 5 recursive
+// dimension sweep with WFG-style limited sets down to the 4D case
+// (exponential in k in the worst case, fast for fronts of a few thousand
+// points in 5D).
+//
+// Hypervolume panics if k < 1, len(data) is not a multiple of k or
+// len(ref) != k; these are programming errors.
+func Hypervolume(data []float64, k int, ref []float64) float64 {
+	hv, _ := HypervolumeDetail(data, k, ref)
+	return hv
+}
+
+// HypervolumeDetail is Hypervolume that also returns the number of points
+// discarded because they do not strictly dominate ref. It panics under the
+// same conditions as Hypervolume.
+func HypervolumeDetail(data []float64, k int, ref []float64) (hv float64, discarded int) {
+	hvCheckShape("HypervolumeDetail", data, k)
+	if len(ref) != k {
+		panic(fmt.Sprintf("frontier.HypervolumeDetail: len(ref) = %d, want k = %d", len(ref), k))
+	}
+	kept, infinite := hvKeep(data, k, ref)
+	n := len(kept) / k
+	discarded = len(data)/k - n
+	if n == 0 {
+		return 0, discarded
+	}
+	if infinite {
+		return math.Inf(1), discarded
+	}
+	var e hvEngine
+	return e.hvVolume(kept, n, k, ref), discarded
+}
+
+// hvCheckShape panics when data is not a valid row-major matrix with k
+// columns.
+func hvCheckShape(fn string, data []float64, k int) {
+	if k < 1 {
+		panic(fmt.Sprintf("frontier.%s: k = %d, want k >= 1", fn, k))
+	}
+	if len(data)%k != 0 {
+		panic(fmt.Sprintf("frontier.%s: len(data) = %d is not a multiple of k = %d", fn, len(data), k))
+	}
+}
+
+// hvKeep copies the points that strictly dominate ref. infinite reports
+// whether the volume is unbounded (a kept point has a -Inf coordinate or ref
+// has a +Inf coordinate).
+func hvKeep(data []float64, k int, ref []float64) (kept []float64, infinite bool) {
+	refInf := false
+	for _, r := range ref {
+		refInf = refInf || math.IsInf(r, 1)
+	}
+	kept = make([]float64, 0, len(data))
+	for i := 0; i < len(data); i += k {
+		p := data[i : i+k]
+		ok := true
+		for c, v := range p {
+			if !(v < ref[c]) {
+				ok = false
+				break
+			}
+		}
+		if !ok {
+			continue
+		}
+		for _, v := range p {
+			infinite = infinite || math.IsInf(v, -1)
+		}
+		kept = append(kept, p...)
+	}
+	return kept, infinite || (refInf && len(kept) > 0)
+}
+
+// AutoReference returns the reference point used for "--ref auto": for each
+// objective, the worst (largest) finite value plus 10% of the objective's
+// range, max - min, over the finite values. When the range is zero (a single
+// point, or all values equal) 10% of |max| is used instead, and 1 if max is
+// also zero, so the rule is well defined for one point. The result is always
+// strictly greater than every finite value of its column, so every finite
+// point strictly dominates it and counts. An objective without any finite
+// value gets +Inf. Empty input gives nil.
+//
+// Like Hypervolume, AutoReference assumes minimised objectives (negate
+// maximised ones first) and panics if k < 1 or len(data) is not a multiple
+// of k.
+func AutoReference(data []float64, k int) []float64 {
+	hvCheckShape("AutoReference", data, k)
+	if len(data) == 0 {
+		return nil
+	}
+	ref := make([]float64, k)
+	for c := range k {
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for i := c; i < len(data); i += k {
+			if v := data[i]; !math.IsInf(v, 0) && !math.IsNaN(v) {
+				lo, hi = min(lo, v), max(hi, v)
+			}
+		}
+		ref[c] = autoRef(lo, hi)
+	}
+	return ref
+}
+
+func autoRef(lo, hi float64) float64 {
+	if lo > hi {
+		return math.Inf(1)
+	}
+	span := hi - lo
+	if span == 0 || math.IsInf(span, 0) {
+		span = math.Abs(hi)
+	}
+	if span == 0 {
+		span = 1
+	}
+	r := hi + 0.1*span
+	if !(r > hi) {
+		r = math.Nextafter(hi, math.Inf(1))
+	}
+	return r
+}
