@@ -110,4 +110,3 @@ func roleSummary(l *Layout) string {
 	}
 	return strings.Join(parts, " ")
 }
-
