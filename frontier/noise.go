@@ -127,7 +127,30 @@ func NoiseFront(data []float64, objs []Objective) NoiseResult {
 	if res.Cyclic {
 		res.Tied = schwartz(data, m, objs, q, by)
 	}
+	preferFrontierBeaters(m, k, q, by)
 	return res
+}
+
+// preferFrontierBeaters re-points each beaten point at a beater on the
+// frontier when one exists. The relation is not transitive, so the beater
+// found first may itself be off the frontier; naming a frontier member
+// makes the explanation actionable.
+func preferFrontierBeaters(m []float64, k int, q *corners, by []int32) {
+	var front []int32
+	for i, d := range by {
+		if d < 0 {
+			front = append(front, int32(i))
+		}
+	}
+	ix := newOrthantIndex(m, k, front)
+	for i, d := range by {
+		if d >= 0 && by[d] >= 0 {
+			le, lt := q.at(i)
+			if f := ix.find(le, lt); f >= 0 {
+				by[i] = f
+			}
+		}
+	}
 }
 
 func anyBand(objs []Objective) bool {

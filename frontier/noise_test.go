@@ -93,6 +93,13 @@ func TestNoiseFrontMatchesBruteForce(t *testing.T) {
 			if d >= 0 && !Beats(data[int(d)*k:int(d)*k+k], data[i*k:i*k+k], objs) {
 				t.Fatalf("trial %d: reported beater %d does not beat %d", trial, d, i)
 			}
+			if d >= 0 && res.By[d] >= 0 {
+				for f, fd := range res.By {
+					if fd < 0 && Beats(data[f*k:f*k+k], data[i*k:i*k+k], objs) {
+						t.Fatalf("trial %d: point %d explained by off-frontier %d though frontier %d beats it", trial, i, d, f)
+					}
+				}
+			}
 		}
 		if slices.Index(res.By, -1) < 0 && n > 0 {
 			t.Fatalf("trial %d: empty frontier", trial)
