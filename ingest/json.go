@@ -26,7 +26,20 @@ var decOpts = []jsontext.Options{jsontext.AllowDuplicateNames(true), jsontext.Al
 type jreader struct {
 	d   *jsontext.Decoder
 	src *source
-	key []byte // scratch for unescaped names
+	key   []byte            // scratch for unescaped names
+	names map[string]string // interned names, shared across files of one reader
+}
+
+// intern returns b as a string, reusing an earlier copy when possible.
+func (j *jreader) intern(b []byte) string {
+	if s, ok := j.names[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	if j.names != nil && len(j.names) < 4096 {
+		j.names[s] = s
+	}
+	return s
 }
 
 // valueStart returns the offset where the last read value v started.

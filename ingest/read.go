@@ -47,10 +47,11 @@ func ReadBytes(data []byte, name string) ([]trial.Trial, error) {
 // reader holds per-goroutine scratch state reused across files.
 type reader struct {
 	buf []byte
-	dec *jsontext.Decoder
+	dec   *jsontext.Decoder
+	names map[string]string
 }
 
-var readers = sync.Pool{New: func() any { return &reader{dec: jsontext.NewDecoder(emptyReader)} }}
+var readers = sync.Pool{New: func() any { return &reader{dec: jsontext.NewDecoder(emptyReader), names: map[string]string{}} }}
 
 func (r *reader) readFile(path string) ([]trial.Trial, error) {
 	f, err := os.Open(path)
@@ -108,7 +109,7 @@ func (r *reader) readBytes(data []byte, name string) ([]trial.Trial, error) {
 		return nil, nil
 	}
 	r.dec.Reset(bytes.NewBuffer(data), decOpts...)
-	ts, err := readJSON(&jreader{d: r.dec, src: src}, format)
+	ts, err := readJSON(&jreader{d: r.dec, src: src, names: r.names}, format)
 	r.dec.Reset(emptyReader)
 	return ts, src.wrap(err, int64(len(data)))
 }
@@ -134,7 +135,7 @@ func (r *reader) readStream(f *os.File, path string) ([]trial.Trial, error) {
 	}
 	in := newTolerantReader(io.MultiReader(bytes.NewReader(head), f))
 	dec := jsontext.NewDecoder(in, decOpts...)
-	ts, err := readJSON(&jreader{d: dec, src: src}, format)
+	ts, err := readJSON(&jreader{d: dec, src: src, names: r.names}, format)
 	return ts, src.wrap(err, dec.InputOffset())
 }
 

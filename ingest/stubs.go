@@ -2,7 +2,6 @@ package ingest
 
 import "github.com/pareto-llm/pareto/trial"
 
-func readPerfJSON(j *jreader, f Format) ([]trial.Trial, error) { return nil, nil }
 func readInferencePerf(j *jreader) ([]trial.Trial, error)      { return nil, nil }
 func readGuideLLM(j *jreader) ([]trial.Trial, error)           { return nil, nil }
 func readVLLMNightly(j *jreader) ([]trial.Trial, error)        { return nil, nil }

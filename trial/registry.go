@@ -211,6 +211,12 @@ var statAliases = map[string]string{
 // (avg→mean, median→p50, stddev→std, p99.90→p99.9) and reports whether s is a
 // statistic at all.
 func NormalizeStatistic(s string) (string, bool) {
+	if c, ok := statAliases[s]; ok {
+		return c, true
+	}
+	if c, ok := statDimsKey(s); ok {
+		return c, true
+	}
 	if c, ok := statAliases[strings.ToLower(s)]; ok {
 		return c, true
 	}
@@ -255,6 +261,14 @@ func init() {
 			commonStats[s[1:]] = s
 		}
 	}
+}
+
+// statDimsKey returns the interned name of a common canonical statistic.
+func statDimsKey(s string) (string, bool) {
+	if d, ok := statDims[s]; ok {
+		return d[0].Value, true
+	}
+	return "", false
 }
 
 // StatDims returns the Dims holding only the statistic stat (which should

@@ -1,0 +1,205 @@
+package ingest
+
+import (
+	"strings"
+
+	"github.com/pareto-llm/pareto/trial"
+)
+
+// AIPerf layouts (FORMATS.md §2.3), recorded in trial.Source.FormatVersion.
+const (
+	aiperfG0 = "G0" // top-level "records" object (v0.1.x)
+	aiperfG1 = "G1" // top-level metric blocks, no schema_version
+	aiperfG2 = "G2" // schema_version + legacy UserConfig
+	aiperfG3 = "G3" // v2 BenchmarkConfig: input_config.phases / models.items
+)
+
+// perfJSON reads one AIPerf profile_export_aiperf.json or GenAI-Perf
+// profile_export_genai_perf.json document.
+type perfJSON struct {
+	j          *jreader
+	b          *builder
+	stats      []statValue // scratch for one block
+	hasRecords bool
+	hasSchema  bool
+	genai      bool
+	reqCount   float64
+	hasReq     bool
+}
+
+type statValue struct {
+	stat string
+	v    float64
+}
+
+// perfTopLevel lists the top-level keys that are not metric blocks.
+var perfTopLevel = map[string]bool{
+	"schema_version": true, "aiperf_version": true, "benchmark_id": true, "input_config": true,
+	"run_info": true, "telemetry_data": true, "was_cancelled": true, "error_summary": true,
+	"start_time": true, "end_time": true, "warmup_metrics": true, "branch_stats": true,
+	"records": true, "telemetry_stats": true, "sessions": true,
+}
+
+func readPerfJSON(j *jreader, f Format) ([]trial.Trial, error) {
+	tool := trial.ToolAIPerf
+	if f == FormatGenAIPerfJSON {
+		tool = trial.ToolGenAIPerf
+	}
+	p := &perfJSON{j: j, b: newBuilder(tool, j.src, f), genai: f == FormatGenAIPerfJSON}
+	if err := j.object("AIPerf summary", p.member); err != nil {
+		return nil, err
+	}
+	if err := j.expectEnd(); err != nil {
+		return nil, err
+	}
+	return []trial.Trial{p.finish()}, nil
+}
+
+func (p *perfJSON) member(name []byte) error {
+	j, b := p.j, p.b
+	if !perfTopLevel[string(name)] {
+		if j.d.PeekKind() != '{' {
+			return j.flatten(string(name), b.t.SetParam)
+		}
+		return p.block(p.native(name), nil)
+	}
+	switch key := string(name); key {
+	case "records":
+		p.hasRecords = true
+		return j.object(key, func(tag []byte) error { return p.block(p.native(tag), nil) })
+	case "warmup_metrics":
+		return j.object(key, func(tag []byte) error { return p.block(p.native(tag), warmupDims) })
+	case "input_config":
+		return j.flatten("", p.setConfig)
+	case "run_info":
+		return j.flatten("run_info", p.setConfig)
+	case "telemetry_data":
+		return p.telemetry()
+	case "telemetry_stats":
+		p.genai = true
+		return p.telemetryStats()
+	case "error_summary", "sessions", "branch_stats", "end_time":
+		return j.d.SkipValue()
+	case "schema_version", "aiperf_version", "benchmark_id", "start_time", "was_cancelled":
+		p.hasSchema = p.hasSchema || key == "schema_version"
+		v, ok, err := j.text()
+		if ok {
+			b.t.SetParam(key, v)
+			switch key {
+			case "aiperf_version":
+				b.t.SetLabel(trial.LabelToolVersion, v)
+			case "benchmark_id":
+				b.t.SetLabel(trial.LabelBenchmarkID, v)
+			case "start_time":
+				b.t.SetLabel(trial.LabelDate, v)
+			}
+		}
+		return err
+	}
+	return j.d.SkipValue()
+}
+
+// setConfig stores a flattened config value, redacting secrets.
+func (p *perfJSON) setConfig(k, v string) {
+	if strings.HasSuffix(strings.ToLower(k), "api_key") {
+		v = "<redacted>"
+	}
+	p.b.t.SetParam(k, v)
+}
+
+var warmupDims = trial.Dims{{Key: trial.DimPhase, Value: "warmup"}}
+
+// native interns a metric tag.
+func (p *perfJSON) native(name []byte) string { return p.j.intern(name) }
+
+// block reads one metric block {unit, avg, p50, ...}. A block with only avg
+// (derived and aggregate metrics, or all other statistics null) becomes a
+// scalar measurement; otherwise every statistic is a measurement.
+func (p *perfJSON) block(tag string, extra trial.Dims) error {
+	j := p.j
+	if j.d.PeekKind() == 'n' { // whole-block null
+		return j.d.SkipValue()
+	}
+	if j.d.PeekKind() != '{' {
+		return j.d.SkipValue()
+	}
+	unit := ""
+	p.stats = p.stats[:0]
+	err := j.object(tag, func(name []byte) error {
+		switch string(name) {
+		case "unit":
+			s, _, err := j.text()
+			unit = p.j.intern([]byte(s))
+			return err
+		case "tag", "header", "count":
+			return j.d.SkipValue()
+		}
+		stat, ok := trial.NormalizeStatistic(string(name))
+		if !ok || j.d.PeekKind() == '{' || j.d.PeekKind() == '[' {
+			return j.d.SkipValue()
+		}
+		v, ok, err := j.number(tag + "." + string(name))
+		if ok {
+			if stat == string(name) {
+				stat = p.j.intern(name)
+			}
+			p.stats = append(p.stats, statValue{stat, v})
+		}
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	p.emit(tag, unit, extra)
+	return nil
+}
+
+func (p *perfJSON) emit(tag, unit string, extra trial.Dims) {
+	if unit == "" && len(p.stats) == 0 {
+		return
+	}
+	if tag == "output_token_throughput" && unit == "per sec" { // GenAI-Perf before 2025-04
+		unit = "tokens/sec"
+	}
+	scalar := len(p.stats) == 1 && p.stats[0].stat == "mean"
+	for _, s := range p.stats {
+		if scalar {
+			p.addBlockValue(tag, "", s.v, unit, extra)
+			if len(extra) == 0 {
+				p.count(tag, s.v)
+			}
+			continue
+		}
+		p.addBlockValue(tag, s.stat, s.v, unit, extra)
+	}
+}
+
+func (p *perfJSON) addBlockValue(tag, stat string, v float64, unit string, extra trial.Dims) {
+	if len(extra) == 0 {
+		p.b.addNative(tag, stat, v, unit)
+		return
+	}
+	metric := tag
+	if c, ok := trial.Canonical(p.b.tool, tag); ok {
+		metric = c
+	}
+	dims := extra
+	if stat != "" {
+		dims = extra.With(trial.DimStatistic, stat)
+	}
+	p.b.add(metric, dims, v, unit, tag)
+}
+
+// count picks up request counts from scalar blocks.
+func (p *perfJSON) count(tag string, v float64) {
+	switch tag {
+	case "request_count":
+		p.reqCount, p.hasReq = v, true
+		p.b.setSucceeded(v)
+	case "error_request_count":
+		p.b.setFailed(v)
+		if !p.hasReq {
+			p.b.known = true
+		}
+	}
+}

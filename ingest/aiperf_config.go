@@ -1,0 +1,262 @@
+package ingest
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/pareto-llm/pareto/trial"
+)
+
+// telemetry reads AIPerf telemetry_data: per endpoint and GPU metric blocks
+// become measurements with "endpoint" and "gpu" dims; the first GPU name
+// becomes the hardware label.
+func (p *perfJSON) telemetry() error {
+	j := p.j
+	if j.d.PeekKind() != '{' {
+		return j.d.SkipValue()
+	}
+	return j.object("telemetry_data", func(name []byte) error {
+		if string(name) != "endpoints" || j.d.PeekKind() != '{' {
+			return j.d.SkipValue()
+		}
+		return j.object("endpoints", func(ep []byte) error {
+			endpoint := string(ep)
+			return j.object(endpoint, func(name []byte) error {
+				if string(name) != "gpus" || j.d.PeekKind() != '{' {
+					return j.d.SkipValue()
+				}
+				return j.object("gpus", func(gpu []byte) error { return p.gpu(endpoint, string(gpu)) })
+			})
+		})
+	})
+}
+
+func (p *perfJSON) gpu(endpoint, gpu string) error {
+	j := p.j
+	dims := trial.Dims{{Key: "endpoint", Value: endpoint}, {Key: trial.DimGPU, Value: gpu}}
+	return j.object(gpu, func(name []byte) error {
+		switch string(name) {
+		case "gpu_name":
+			s, ok, err := j.text()
+			if ok && p.b.t.Labels[trial.LabelHardware] == "" {
+				p.b.t.SetLabel(trial.LabelHardware, s)
+			}
+			return err
+		case "metrics":
+			return j.object("metrics", func(m []byte) error { return p.block(p.native(m), dims) })
+		}
+		return j.d.SkipValue()
+	})
+}
+
+// telemetryStats reads GenAI-Perf telemetry_stats: {metric: {unit, "0": {stats}, ...}}.
+func (p *perfJSON) telemetryStats() error {
+	j := p.j
+	if j.d.PeekKind() != '{' {
+		return j.d.SkipValue()
+	}
+	return j.object("telemetry_stats", func(m []byte) error {
+		metric := p.native(m)
+		unit := ""
+		if j.d.PeekKind() != '{' {
+			return j.d.SkipValue()
+		}
+		return j.object(metric, func(k []byte) error {
+			if string(k) == "unit" {
+				s, _, err := j.text()
+				unit = s
+				return err
+			}
+			if j.d.PeekKind() != '{' {
+				return j.d.SkipValue()
+			}
+			dims := trial.Dims{{Key: trial.DimGPU, Value: string(k)}}
+			if err := p.blockStats(metric); err != nil {
+				return err
+			}
+			p.emit(metric, unit, dims)
+			return nil
+		})
+	})
+}
+
+// blockStats reads the statistics of an object without a unit.
+func (p *perfJSON) blockStats(tag string) error {
+	j := p.j
+	p.stats = p.stats[:0]
+	return j.object(tag, func(name []byte) error {
+		stat, ok := trial.NormalizeStatistic(string(name))
+		if !ok || j.d.PeekKind() == '{' || j.d.PeekKind() == '[' {
+			return j.d.SkipValue()
+		}
+		v, ok, err := j.number(tag)
+		if ok {
+			p.stats = append(p.stats, statValue{stat, v})
+		}
+		return err
+	})
+}
+
+func (p *perfJSON) finish() trial.Trial {
+	b := p.b
+	prm := b.t.Params
+	g3 := prm["models.items.0.name"] != "" || prm["phases.0.name"] != "" || prm["phases.0.type"] != ""
+	switch {
+	case p.genai || prm["perf_analyzer.stimulus.concurrency"] != "" || prm["service_kind"] != "" || prm["subcommand"] != "":
+		b.tool = trial.ToolGenAIPerf
+		b.t.SetLabel(trial.LabelTool, trial.ToolGenAIPerf)
+		b.t.Source.Format = string(FormatGenAIPerfJSON)
+		b.t.Source.FormatVersion = "flat-config"
+		if _, nested := prm["model_names"]; nested || hasPrefix(prm, "perf_analyzer.") {
+			b.t.Source.FormatVersion = "nested-config"
+		}
+		genaiWorkload(b)
+	case p.hasRecords:
+		b.t.Source.FormatVersion = aiperfG0
+	case g3:
+		b.t.Source.FormatVersion = aiperfG3
+	case p.hasSchema:
+		b.t.Source.FormatVersion = aiperfG2
+	default:
+		b.t.Source.FormatVersion = aiperfG1
+	}
+	if b.tool == trial.ToolAIPerf {
+		aiperfWorkload(b, g3)
+		if p.hasReq && b.t.Failed < 0 {
+			b.t.Failed = 0 // error_request_count is written only when errors occurred
+		}
+	}
+	measuredLengths(b)
+	return b.finish()
+}
+
+func hasPrefix(m map[string]string, prefix string) bool {
+	for k := range m {
+		if strings.HasPrefix(k, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// aiperfWorkload extracts the load point, model and lengths (FORMATS.md §2.5).
+func aiperfWorkload(b *builder, g3 bool) {
+	prm, w := b.t.Params, &b.t.Workload
+	if g3 {
+		profilingPhases(b)
+	} else {
+		w.Concurrency = num(prm["loadgen.concurrency"])
+		w.RequestRate = num(prm["loadgen.request_rate"])
+		w.Requests = int64(num(prm["loadgen.request_count"]))
+	}
+	if w.Concurrency == 0 && w.RequestRate == 0 {
+		for _, k := range []string{"cli_command", "artifacts.cli_command", "run_info.cli_command"} {
+			cliLoad(prm[k], w)
+		}
+	}
+	model := firstOf(prm, "models.items.0.name", "endpoint.model_names")
+	b.t.SetLabel(trial.LabelModel, firstItem(model))
+	b.t.SetLabel(trial.LabelEndpoint, prm["endpoint.type"])
+	w.InputTokens = num(firstOf(prm, "input.prompt.input_tokens.mean", "datasets.0.prompts.isl.mean"))
+	w.OutputTokens = num(firstOf(prm, "input.prompt.output_tokens.mean", "datasets.0.prompts.osl.mean"))
+}
+
+// profilingPhases takes the load of the G3 profiling phase(s).
+func profilingPhases(b *builder) {
+	prm, w := b.t.Params, &b.t.Workload
+	n := 0
+	for i := 0; ; i++ {
+		pre := "phases." + strconv.Itoa(i) + "."
+		name, typ, kind := prm[pre+"name"], prm[pre+"type"], prm[pre+"kind"]
+		if name == "" && typ == "" && kind == "" {
+			break
+		}
+		if kind == "warmup" || prm[pre+"exclude_from_results"] == "true" || (kind == "" && name == "warmup") {
+			continue
+		}
+		n++
+		w.Concurrency = num(prm[pre+"concurrency"])
+		if w.Concurrency == 0 && typ == "concurrency" {
+			w.Concurrency = 1
+		}
+		w.RequestRate = num(prm[pre+"rate"])
+		w.Users = num(prm[pre+"users"])
+		w.Requests = int64(num(prm[pre+"requests"]))
+		b.t.SetLabel(trial.LabelPhase, name)
+	}
+	if n > 1 {
+		b.t.Warnings = append(b.t.Warnings, strconv.Itoa(n)+" profiling phases: this root file aggregates them; prefer phases/<name>/profile_export_aiperf.json")
+		delete(b.t.Labels, trial.LabelPhase)
+	}
+}
+
+var cliFlags = regexp.MustCompile(`--(concurrency|request-rate|num-users)[ =]'?([0-9.]+)`)
+
+// cliLoad fills the load from an aiperf command line when the config lacks it.
+func cliLoad(cmd string, w *trial.Workload) {
+	for _, m := range cliFlags.FindAllStringSubmatch(cmd, -1) {
+		v := num(m[2])
+		switch m[1] {
+		case "concurrency":
+			w.Concurrency = v
+		case "request-rate":
+			w.RequestRate = v
+		case "num-users":
+			w.Users = v
+		}
+	}
+}
+
+// genaiWorkload extracts the load point of GenAI-Perf's flat or nested config.
+func genaiWorkload(b *builder) {
+	prm, w := b.t.Params, &b.t.Workload
+	w.Concurrency = num(firstOf(prm, "perf_analyzer.stimulus.concurrency", "concurrency"))
+	w.RequestRate = num(firstOf(prm, "perf_analyzer.stimulus.request_rate", "request_rate"))
+	w.InputTokens = num(firstOf(prm, "input.synthetic_tokens.mean", "synthetic_input_tokens_mean"))
+	w.OutputTokens = num(firstOf(prm, "input.output_tokens.mean", "output_tokens_mean"))
+	b.t.SetLabel(trial.LabelModel, firstItem(firstOf(prm, "model_names", "model")))
+	b.t.SetLabel(trial.LabelEngine, firstOf(prm, "endpoint.backend", "backend"))
+	b.t.SetLabel(trial.LabelEndpoint, firstOf(prm, "endpoint.type", "endpoint_type"))
+}
+
+// measuredLengths copies the measured mean ISL/OSL into the workload.
+func measuredLengths(b *builder) {
+	for _, m := range b.t.Measurements {
+		if len(m.Dims) != 1 || m.Dims[0].Value != "mean" {
+			continue
+		}
+		switch m.Metric {
+		case trial.InputSequenceLength:
+			b.t.Workload.MeanInputTokens = m.Value
+		case trial.OutputSequenceLength:
+			b.t.Workload.MeanOutputTokens = m.Value
+		}
+	}
+}
+
+func firstOf(m map[string]string, keys ...string) string {
+	for _, k := range keys {
+		if v := m[k]; v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+func firstItem(list string) string {
+	first, _, _ := strings.Cut(list, ",")
+	return first
+}
+
+// num parses a param value; unknown or unparsable values are zero.
+func num(s string) float64 {
+	if s == "" {
+		return 0
+	}
+	v, ok := parseFloatText(s)
+	if !ok {
+		return 0
+	}
+	return v
+}
