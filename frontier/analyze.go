@@ -1,0 +1,323 @@
+package frontier
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+)
+
+// Missing is the value of an absent cell. It is a NaN with a payload of
+// its own, so IsMissing tells it apart from a NaN read from the data.
+var Missing = math.Float64frombits(0x7ff8_0000_00ba_d0ff)
+
+// IsMissing reports whether v is the Missing marker.
+func IsMissing(v float64) bool { return math.Float64bits(v) == 0x7ff8_0000_00ba_d0ff }
+
+// Problem is one frontier question over columnar data: which rows are worth
+// keeping on the objectives, among those that meet every SLO.
+type Problem struct {
+	// Objectives are the axes, in order.
+	Objectives []Objective
+	// Values[o][r] is row r's value on objective o; Missing, NaN, ±Inf and
+	// (on objectives with a band) non-positive values make the row invalid.
+	Values [][]float64
+	// SLOs are feasibility bounds; SLOValues[s][r] is row r's value for SLOs[s].
+	SLOs      []SLO
+	SLOValues [][]float64
+	// Rows restricts the problem to a subset of rows (a group); nil means all.
+	Rows []int32
+	// Rejected holds rows already known to be invalid (for example a cell
+	// that is not a number), with the reason to report.
+	Rejected map[int32]string
+	// Ranks asks for strict non-dominated ranks of the feasible rows.
+	Ranks bool
+	// Reference is the hypervolume reference point (one value per
+	// objective, natural orientation); nil skips the hypervolume unless
+	// AutoReference is set.
+	Reference []float64
+	// AutoReference derives the reference point with AutoReference.
+	AutoReference bool
+}
+
+// Result is the answer to a Problem. Row numbers refer to the Problem's
+// columns. Every row of the problem appears in exactly one list.
+type Result struct {
+	// Frontier lists the rows worth keeping, sorted by objective values.
+	Frontier []Member
+	// Dominated lists feasible rows beaten by another row, in row order.
+	Dominated []Dominated
+	// Infeasible lists rows that violate at least one SLO, in row order.
+	Infeasible []Infeasible
+	// Invalid lists rows whose values cannot be compared, in row order.
+	Invalid []Invalid
+	// Hypervolume is the volume dominated by the frontier up to Reference,
+	// when HasHypervolume.
+	Hypervolume    float64
+	HasHypervolume bool
+	// Reference is the reference point used for the hypervolume.
+	Reference []float64
+	// Cyclic reports that the noise parameters allow dominance cycles.
+	Cyclic bool
+}
+
+// Member is a frontier row.
+type Member struct {
+	Row int32
+	// Rank is the strict non-dominated rank (when ranks were asked for).
+	Rank int32
+	// Ties are other frontier rows with identical objective values.
+	Ties []int32
+	// NoiseTied are the other members of its top cycle: rows it beats and
+	// is beaten by, indistinguishable at the chosen thresholds.
+	NoiseTied []int32
+}
+
+// Dominated is a feasible row that another row beats.
+type Dominated struct {
+	Row  int32
+	Rank int32
+	// By is a row that beats it.
+	By int32
+}
+
+// Infeasible is a row that violates SLO bounds.
+type Infeasible struct {
+	Row        int32
+	Violations []Violation
+}
+
+// Violation is one violated bound and the row's value.
+type Violation struct {
+	SLO   SLO
+	Value float64
+}
+
+// String renders the violation as "ttft=250 (want <=200)".
+func (v Violation) String() string {
+	return fmt.Sprintf("%s=%s (want %s%s)", v.SLO.Name, strconv.FormatFloat(v.Value, 'g', -1, 64),
+		v.SLO.Op, strconv.FormatFloat(v.SLO.Bound, 'g', -1, 64))
+}
+
+// Invalid is a row with a value that cannot be compared.
+type Invalid struct {
+	Row    int32
+	Reason string
+}
+
+// Analyze answers the problem: invalid rows first, then SLO feasibility,
+// then dominance among the feasible rows (strict, or noise-aware when any
+// objective has a band), with explanations, ties, ranks and hypervolume.
+func Analyze(p *Problem) (Result, error) {
+	if err := p.check(); err != nil {
+		return Result{}, err
+	}
+	var res Result
+	rows := p.rows()
+	feasible := make([]int32, 0, len(rows))
+	for _, r := range rows {
+		if reason := p.invalid(r); reason != "" {
+			res.Invalid = append(res.Invalid, Invalid{Row: r, Reason: reason})
+		} else if v := p.violations(r); v != nil {
+			res.Infeasible = append(res.Infeasible, Infeasible{Row: r, Violations: v})
+		} else {
+			feasible = append(feasible, r)
+		}
+	}
+	p.dominance(feasible, &res)
+	return res, nil
+}
+
+func (p *Problem) check() error {
+	if len(p.Objectives) == 0 {
+		return fmt.Errorf("frontier: no objectives")
+	}
+	if len(p.Values) != len(p.Objectives) || len(p.SLOValues) != len(p.SLOs) {
+		return fmt.Errorf("frontier: %d objectives with %d value columns, %d SLOs with %d columns",
+			len(p.Objectives), len(p.Values), len(p.SLOs), len(p.SLOValues))
+	}
+	if p.Reference != nil && len(p.Reference) != len(p.Objectives) {
+		return fmt.Errorf("frontier: reference point has %d values for %d objectives", len(p.Reference), len(p.Objectives))
+	}
+	for _, o := range p.Objectives {
+		if o.Noise < 0 || o.MinImprove < 0 || o.MinImprove >= 1 || math.IsNaN(o.Noise+o.MinImprove) {
+			return fmt.Errorf("frontier: objective %s: noise must be >= 0 and minimum improvement in [0, 1)", o.Name)
+		}
+	}
+	return nil
+}
+
+func (p *Problem) rows() []int32 {
+	if p.Rows != nil {
+		return p.Rows
+	}
+	n := 0
+	if len(p.Values) > 0 {
+		n = len(p.Values[0])
+	}
+	return allRows(n)
+}
+
+// invalid returns why row r cannot be compared, or "".
+func (p *Problem) invalid(r int32) string {
+	if why, ok := p.Rejected[r]; ok {
+		return why
+	}
+	for o, obj := range p.Objectives {
+		if why := badValue(p.Values[o][r], obj.Relative()); why != "" {
+			return obj.Name + ": " + why
+		}
+	}
+	for s, slo := range p.SLOs {
+		if v := p.SLOValues[s][r]; IsMissing(v) || math.IsNaN(v) {
+			return "slo " + slo.Name + ": " + badValue(v, false)
+		}
+	}
+	return ""
+}
+
+func badValue(v float64, relative bool) string {
+	switch {
+	case IsMissing(v):
+		return "missing value"
+	case math.IsNaN(v):
+		return "value is NaN"
+	case math.IsInf(v, 0):
+		return "value is " + strconv.FormatFloat(v, 'g', -1, 64)
+	case relative && v <= 0:
+		return "value " + strconv.FormatFloat(v, 'g', -1, 64) + " is not positive, so a relative noise band cannot apply"
+	}
+	return ""
+}
+
+func (p *Problem) violations(r int32) []Violation {
+	var out []Violation
+	for s, slo := range p.SLOs {
+		if v := p.SLOValues[s][r]; !slo.Holds(v) {
+			out = append(out, Violation{SLO: slo, Value: v})
+		}
+	}
+	return out
+}
+
+// matrix gathers the objective values of rows into a row-major matrix.
+func (p *Problem) matrix(rows []int32) []float64 {
+	k := len(p.Objectives)
+	data := make([]float64, len(rows)*k)
+	for o, col := range p.Values {
+		for i, r := range rows {
+			data[i*k+o] = col[r]
+		}
+	}
+	return data
+}
+
+func (p *Problem) dominance(rows []int32, res *Result) {
+	k := len(p.Objectives)
+	data := p.matrix(rows)
+	nr := NoiseFront(data, p.Objectives)
+	res.Cyclic = nr.Cyclic && anyBand(p.Objectives)
+	var rank []int32
+	if p.Ranks {
+		rank = Ranks(minSpace(data, p.Objectives), k)
+	}
+	tied := make(map[int32][]int32)
+	for _, g := range nr.Tied {
+		for _, i := range g {
+			tied[i] = g
+		}
+	}
+	var front []int32
+	for i, by := range nr.By {
+		if by >= 0 {
+			d := Dominated{Row: rows[i], By: rows[by]}
+			if rank != nil {
+				d.Rank = rank[i]
+			}
+			res.Dominated = append(res.Dominated, d)
+			continue
+		}
+		front = append(front, int32(i))
+	}
+	res.Frontier = p.members(data, rows, front, rank, tied)
+	p.hypervolume(data, front, res)
+}
+
+// members builds the frontier list sorted by objective values (then row),
+// with exact ties and noise ties mapped back to rows.
+func (p *Problem) members(data []float64, rows, front, rank []int32, tied map[int32][]int32) []Member {
+	k := len(p.Objectives)
+	slices.SortFunc(front, func(a, b int32) int {
+		if c := slices.Compare(data[int(a)*k:int(a)*k+k], data[int(b)*k:int(b)*k+k]); c != 0 {
+			return c
+		}
+		return cmp.Compare(rows[a], rows[b])
+	})
+	out := make([]Member, len(front))
+	for i, f := range front {
+		m := Member{Row: rows[f]}
+		if rank != nil {
+			m.Rank = rank[f]
+		}
+		for j := i - 1; j >= 0 && sameRow(data, k, front[j], f); j-- {
+			m.Ties = append(m.Ties, rows[front[j]])
+		}
+		for j := i + 1; j < len(front) && sameRow(data, k, front[j], f); j++ {
+			m.Ties = append(m.Ties, rows[front[j]])
+		}
+		for _, g := range tied[f] {
+			if g != f {
+				m.NoiseTied = append(m.NoiseTied, rows[g])
+			}
+		}
+		slices.Sort(m.Ties)
+		slices.Sort(m.NoiseTied)
+		out[i] = m
+	}
+	return out
+}
+
+func (p *Problem) hypervolume(data []float64, front []int32, res *Result) {
+	if p.Reference == nil && !p.AutoReference {
+		return
+	}
+	k := len(p.Objectives)
+	pts := make([]float64, 0, len(front)*k)
+	for _, f := range front {
+		pts = append(pts, data[int(f)*k:int(f)*k+k]...)
+	}
+	m := minSpace(pts, p.Objectives)
+	var ref []float64
+	if p.Reference != nil {
+		ref = minSpace(p.Reference, p.Objectives)
+	} else if len(front) > 0 {
+		ref = AutoReference(m, k)
+	}
+	if ref == nil {
+		return
+	}
+	res.Reference = minSpace(ref, p.Objectives) // back to natural orientation
+	res.Hypervolume, res.HasHypervolume = Hypervolume(m, k, ref), true
+}
+
+// WinOn returns the objectives on which row by beats row r by more than
+// the minimum improvement (strictly better when there is no band).
+func (p *Problem) WinOn(by, r int32) []int {
+	var out []int
+	for o, obj := range p.Objectives {
+		a, b := p.Values[o][by], p.Values[o][r]
+		if obj.Direction == Maximize && a > b*(1+obj.MinImprove) ||
+			obj.Direction == Minimize && a < b*(1-obj.MinImprove) {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// Delta returns the relative difference (a-b)/|b| of row a against row b on
+// objective o; it is ±Inf or NaN when b is zero.
+func (p *Problem) Delta(o int, a, b int32) float64 {
+	va, vb := p.Values[o][a], p.Values[o][b]
+	return (va - vb) / math.Abs(vb)
+}

@@ -1,0 +1,138 @@
+package cli
+
+import (
+	"bufio"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/pareto-llm/pareto/frontier"
+)
+
+// writeFrontCSV prints one row per trial with its status, values and
+// explanation, for spreadsheets and scripts.
+func writeFrontCSV(out io.Writer, rep *frontReport) error {
+	w := bufio.NewWriterSize(out, 1<<16)
+	objs := rep.query.objectives
+	h := []string{"group", "id", "status"}
+	for _, o := range objs {
+		h = append(h, o.Name)
+	}
+	h = append(h, "rank", "dominated_by", "win_on")
+	for _, o := range objs {
+		h = append(h, "delta_"+o.Name)
+	}
+	h = append(h, "ties", "noise_tied", "reason")
+	var b []byte
+	for i, s := range h {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = csvField(b, s)
+	}
+	w.Write(append(b, '\n'))
+	for g := range rep.results {
+		writeGroupCSV(w, rep, g)
+	}
+	return w.Flush()
+}
+
+// csvRow accumulates one output row.
+type csvRow struct {
+	rep  *frontReport
+	p    *frontier.Problem
+	name string
+	b    []byte
+}
+
+func (c *csvRow) start(id, status string, row int32) {
+	c.b = csvField(c.b[:0], c.name)
+	c.b = append(c.b, ',')
+	c.b = csvField(c.b, id)
+	c.b = append(c.b, ',')
+	c.b = append(c.b, status...)
+	for o := range c.p.Objectives {
+		c.b = append(c.b, ',')
+		if v := c.p.Values[o][row]; !frontier.IsMissing(v) {
+			c.b = strconv.AppendFloat(c.b, v, 'g', -1, 64)
+		}
+	}
+}
+
+func (c *csvRow) rank(r int32) {
+	c.b = append(c.b, ',')
+	if c.rep.ranks {
+		c.b = strconv.AppendInt(c.b, int64(r), 10)
+	}
+}
+
+func (c *csvRow) tail(fields ...string) {
+	for _, f := range fields {
+		c.b = append(c.b, ',')
+		c.b = csvField(c.b, f)
+	}
+	c.b = append(c.b, '\n')
+}
+
+func (c *csvRow) blanks(n int) {
+	for range n {
+		c.b = append(c.b, ',')
+	}
+}
+
+func writeGroupCSV(w *bufio.Writer, rep *frontReport, g int) {
+	res, p, ids := &rep.results[g], rep.problems[g], rep.data.ids
+	k := len(p.Objectives)
+	c := &csvRow{rep: rep, p: p, name: rep.names[g]}
+	for _, m := range res.Frontier {
+		c.start(ids[m.Row], "frontier", m.Row)
+		c.rank(m.Rank)
+		c.blanks(2 + k)
+		c.tail(string(appendIDs(nil, ids, m.Ties)), string(appendIDs(nil, ids, m.NoiseTied)), "")
+		w.Write(c.b)
+	}
+	for _, x := range res.Dominated {
+		c.start(ids[x.Row], "dominated", x.Row)
+		c.rank(x.Rank)
+		c.b = append(c.b, ',')
+		c.b = csvField(c.b, ids[x.By])
+		c.b = append(c.b, ',')
+		var win []string
+		for _, o := range p.WinOn(x.By, x.Row) {
+			win = append(win, p.Objectives[o].Name)
+		}
+		c.b = csvField(c.b, strings.Join(win, ";"))
+		for o := range p.Objectives {
+			c.b = append(c.b, ',')
+			c.b = strconv.AppendFloat(c.b, p.Delta(o, x.By, x.Row), 'g', 6, 64)
+		}
+		c.tail("", "", "")
+		w.Write(c.b)
+	}
+	for _, x := range res.Infeasible {
+		c.start(ids[x.Row], "infeasible", x.Row)
+		c.blanks(3 + k)
+		var v []string
+		for _, vi := range x.Violations {
+			v = append(v, vi.String())
+		}
+		c.tail("", "", strings.Join(v, "; "))
+		w.Write(c.b)
+	}
+	for _, x := range res.Invalid {
+		c.start(ids[x.Row], "invalid", x.Row)
+		c.blanks(3 + k)
+		c.tail("", "", x.Reason)
+		w.Write(c.b)
+	}
+}
+
+// csvField appends s, quoted when it holds a comma, quote or line break.
+func csvField(b []byte, s string) []byte {
+	if !strings.ContainsAny(s, ",\"\r\n") {
+		return append(b, s...)
+	}
+	b = append(b, '"')
+	b = append(b, strings.ReplaceAll(s, `"`, `""`)...)
+	return append(b, '"')
+}

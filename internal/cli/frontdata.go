@@ -1,0 +1,197 @@
+package cli
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+
+	"github.com/pareto-llm/pareto/frontier"
+	"github.com/pareto-llm/pareto/table"
+)
+
+// frontData is every trial read for pareto front, column by column.
+type frontData struct {
+	ids      []string
+	values   [][]float64 // per objective
+	slo      [][]float64 // per SLO
+	group    []string    // nil without --group-by
+	rejected map[int32]string
+}
+
+// frontSpec lists the columns to read: objectives and SLO columns as
+// numbers (each once), the id and group columns as text.
+func frontSpec(o *frontOptions, q *frontQuery) (table.Spec, []int, []int) {
+	var spec table.Spec
+	col := func(name string) int {
+		if i := slices.Index(spec.Numeric, name); i >= 0 {
+			return i
+		}
+		spec.Numeric = append(spec.Numeric, name)
+		return len(spec.Numeric) - 1
+	}
+	objCol := make([]int, len(q.objectives))
+	for i, obj := range q.objectives {
+		objCol[i] = col(obj.Name)
+	}
+	sloCol := make([]int, len(q.slos))
+	for i, s := range q.slos {
+		sloCol[i] = col(s.Name)
+	}
+	if o.id != "" {
+		spec.Text = append(spec.Text, o.id)
+	} else {
+		spec.OptionalText = append(spec.OptionalText, "id")
+	}
+	if o.groupBy != "" {
+		spec.Text = append(spec.Text, o.groupBy)
+	}
+	return spec, objCol, sloCol
+}
+
+// loadTrials reads every input; it prints one error per unreadable input
+// to stderr and returns how many failed.
+func loadTrials(e *env, o *frontOptions, q *frontQuery, paths []string) (*frontData, int) {
+	spec, objCol, sloCol := frontSpec(o, q)
+	d := &frontData{values: make([][]float64, len(q.objectives)), slo: make([][]float64, len(q.slos)),
+		rejected: map[int32]string{}}
+	failed := 0
+	for _, path := range paths {
+		t, err := readTable(e, path, spec)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "pareto front: %v\n", err)
+			failed++
+			continue
+		}
+		d.append(t, o, objCol, sloCol, len(paths) > 1)
+	}
+	return d, failed
+}
+
+func readTable(e *env, path string, spec table.Spec) (*table.Table, error) {
+	r, done, err := openInput(e, path)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	return table.Read(r, path, spec)
+}
+
+func (d *frontData) append(t *table.Table, o *frontOptions, objCol, sloCol []int, several bool) {
+	base := int32(len(d.ids))
+	for i, c := range objCol {
+		d.values[i] = append(d.values[i], t.Num[c]...)
+	}
+	for i, c := range sloCol {
+		d.slo[i] = append(d.slo[i], t.Num[c]...)
+	}
+	// Text columns come in Spec order: Text (the --id column, then the
+	// --group-by column), then OptionalText (the default id column).
+	ids := t.Text[0]
+	if o.groupBy != "" && o.id == "" {
+		ids = t.Text[1]
+	}
+	for r := range t.Len() {
+		switch {
+		case ids != nil:
+			d.ids = append(d.ids, ids[r])
+		case several:
+			d.ids = append(d.ids, t.Name+":"+strconv.Itoa(r+1))
+		default:
+			d.ids = append(d.ids, strconv.Itoa(r+1))
+		}
+	}
+	if o.groupBy != "" {
+		g := 0
+		if o.id != "" {
+			g = 1
+		}
+		d.group = append(d.group, t.Text[g]...)
+	}
+	for _, ce := range t.CellErrors {
+		r := base + int32(ce.Row)
+		if _, dup := d.rejected[r]; !dup {
+			d.rejected[r] = cellReason(t.Name, ce)
+		}
+	}
+}
+
+// groups splits the rows by group label, groups sorted by name.
+func (d *frontData) groups() ([]string, [][]int32) {
+	if d.group == nil {
+		return []string{""}, [][]int32{nil}
+	}
+	byName := map[string][]int32{}
+	for r, g := range d.group {
+		byName[g] = append(byName[g], int32(r))
+	}
+	names := make([]string, 0, len(byName))
+	for g := range byName {
+		names = append(names, g)
+	}
+	slices.Sort(names)
+	rows := make([][]int32, len(names))
+	for i, g := range names {
+		rows[i] = byName[g]
+	}
+	return names, rows
+}
+
+// frontReport is what pareto front prints.
+type frontReport struct {
+	query    *frontQuery
+	data     *frontData
+	problems []*frontier.Problem
+	names    []string
+	results  []frontier.Result
+	ranks    bool
+	grouped  bool
+	warnings []string
+}
+
+func analyzeFront(o *frontOptions, q *frontQuery, d *frontData) *frontReport {
+	rep := &frontReport{query: q, data: d, ranks: o.ranks, grouped: o.groupBy != ""}
+	names, rows := d.groups()
+	for i, name := range names {
+		p := &frontier.Problem{Objectives: q.objectives, Values: d.values, SLOs: q.slos, SLOValues: d.slo,
+			Rows: rows[i], Rejected: d.rejected, Ranks: o.ranks, Reference: q.ref, AutoReference: q.autoRef}
+		if p.Rows == nil {
+			p.Rows = allRows(len(d.ids))
+		}
+		res, err := frontier.Analyze(p)
+		if err != nil {
+			rep.warnings = append(rep.warnings, err.Error())
+			continue
+		}
+		rep.problems = append(rep.problems, p)
+		rep.names = append(rep.names, name)
+		rep.results = append(rep.results, res)
+	}
+	if len(rep.results) > 0 && rep.results[0].Cyclic {
+		rep.warnings = append(rep.warnings, cycleWarning(q.objectives))
+	}
+	return rep
+}
+
+func allRows(n int) []int32 {
+	rows := make([]int32, n)
+	for i := range rows {
+		rows[i] = int32(i)
+	}
+	return rows
+}
+
+func cycleWarning(objs []frontier.Objective) string {
+	return fmt.Sprintf("the noise bands allow dominance cycles (Σ s/(s+d) = %.3f > 1): trials that beat each other "+
+		"around a cycle are all kept and marked noise-tied; a minimum improvement of at least %.2f%% on every objective rules cycles out",
+		frontier.CycleSum(objs), math.Ceil(frontier.AcyclicMinImprove(objs)*1e4)/100)
+}
+
+// cellReason positions a cell that is not a number: file:line[:col].
+func cellReason(name string, ce table.CellError) string {
+	pos := fmt.Sprintf("%s:%d", name, ce.Line)
+	if ce.Col > 0 {
+		pos += fmt.Sprintf(":%d", ce.Col)
+	}
+	return fmt.Sprintf("%s: %s: %q is not a number", pos, ce.Column, ce.Text)
+}

@@ -1,0 +1,224 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/pareto-llm/pareto/frontier"
+)
+
+func writeFront(out io.Writer, format string, rep *frontReport) error {
+	switch format {
+	case "json":
+		return writeFrontJSON(out, rep)
+	case "csv":
+		return writeFrontCSV(out, rep)
+	default:
+		return writeFrontTable(out, rep)
+	}
+}
+
+// cellFunc appends the text of cell (row, col) of a section to buf.
+type cellFunc func(buf []byte, row, col int) []byte
+
+// section prints an aligned table in two passes (widths, then text), so
+// that a million rows need no per-cell allocation.
+func section(w *bufio.Writer, header []string, rows int, cell cellFunc) {
+	width := make([]int, len(header))
+	for c, h := range header {
+		width[c] = utf8Len(h)
+	}
+	var buf []byte
+	for r := range rows {
+		for c := range header {
+			buf = cell(buf[:0], r, c)
+			width[c] = max(width[c], utf8Len(string(buf)))
+		}
+	}
+	var out []byte
+	line := func(text func(c int) []byte) {
+		out = out[:0]
+		for c := range header {
+			t := text(c)
+			out = append(out, t...)
+			if c < len(header)-1 {
+				for range width[c] - utf8Len(string(t)) + 2 {
+					out = append(out, ' ')
+				}
+			}
+		}
+		out = bytes.TrimRight(out, " ")
+		w.Write(append(out, '\n'))
+	}
+	line(func(c int) []byte { return []byte(header[c]) })
+	for r := range rows {
+		line(func(c int) []byte { buf = cell(buf[:0], r, c); return buf })
+	}
+}
+
+func utf8Len(s string) int { return len([]rune(s)) }
+
+func writeFrontTable(out io.Writer, rep *frontReport) error {
+	w := bufio.NewWriterSize(out, 1<<16)
+	for g := range rep.results {
+		if g > 0 {
+			w.WriteByte('\n')
+		}
+		writeGroupTable(w, rep, g)
+	}
+	return w.Flush()
+}
+
+func objectiveHeaders(objs []frontier.Objective) []string {
+	h := make([]string, len(objs))
+	for i, o := range objs {
+		arrow := "↓"
+		if o.Direction == frontier.Maximize {
+			arrow = "↑"
+		}
+		h[i] = o.Name + " " + arrow
+	}
+	return h
+}
+
+func writeGroupTable(w *bufio.Writer, rep *frontReport, g int) {
+	res, p, ids := &rep.results[g], rep.problems[g], rep.data.ids
+	k := len(p.Objectives)
+	if rep.grouped {
+		fmt.Fprintf(w, "== group %s ==\n", rep.names[g])
+	}
+	fmt.Fprintf(w, "%d on the frontier, %d dominated, %d infeasible, %d invalid\n",
+		len(res.Frontier), len(res.Dominated), len(res.Infeasible), len(res.Invalid))
+	if res.HasHypervolume {
+		fmt.Fprintf(w, "hypervolume %s (reference %s)\n", fmtNum(res.Hypervolume), fmtList(res.Reference))
+	}
+	objH := objectiveHeaders(p.Objectives)
+	fmt.Fprintf(w, "\nFRONTIER\n")
+	h := append(append([]string{"id"}, objH...), "ties", "noise-tied")
+	if rep.ranks {
+		h = append(h, "rank")
+	}
+	section(w, h, len(res.Frontier), func(b []byte, r, c int) []byte {
+		m := res.Frontier[r]
+		switch {
+		case c == 0:
+			return append(b, ids[m.Row]...)
+		case c <= k:
+			return appendNum(b, p.Values[c-1][m.Row])
+		case c == k+1:
+			return appendIDs(b, ids, m.Ties)
+		case c == k+2:
+			return appendIDs(b, ids, m.NoiseTied)
+		}
+		return strconv.AppendInt(b, int64(m.Rank), 10)
+	})
+	if len(res.Dominated) > 0 {
+		writeDominatedTable(w, rep, g, objH)
+	}
+	if len(res.Infeasible) > 0 {
+		fmt.Fprintf(w, "\nINFEASIBLE\n")
+		section(w, append(append([]string{"id"}, objH...), "violates"), len(res.Infeasible), func(b []byte, r, c int) []byte {
+			x := res.Infeasible[r]
+			switch {
+			case c == 0:
+				return append(b, ids[x.Row]...)
+			case c <= k:
+				return appendNum(b, p.Values[c-1][x.Row])
+			}
+			for i, v := range x.Violations {
+				if i > 0 {
+					b = append(b, "; "...)
+				}
+				b = append(b, v.String()...)
+			}
+			return b
+		})
+	}
+	if len(res.Invalid) > 0 {
+		fmt.Fprintf(w, "\nINVALID\n")
+		section(w, []string{"id", "reason"}, len(res.Invalid), func(b []byte, r, c int) []byte {
+			if c == 0 {
+				return append(b, ids[res.Invalid[r].Row]...)
+			}
+			return append(b, res.Invalid[r].Reason...)
+		})
+	}
+}
+
+func writeDominatedTable(w *bufio.Writer, rep *frontReport, g int, objH []string) {
+	res, p, ids := &rep.results[g], rep.problems[g], rep.data.ids
+	k := len(p.Objectives)
+	fmt.Fprintf(w, "\nDOMINATED (Δ: the dominating trial relative to this one)\n")
+	h := append(append([]string{"id"}, objH...), "dominated by", "win on")
+	for _, o := range p.Objectives {
+		h = append(h, "Δ"+o.Name)
+	}
+	if rep.ranks {
+		h = append(h, "rank")
+	}
+	section(w, h, len(res.Dominated), func(b []byte, r, c int) []byte {
+		x := res.Dominated[r]
+		switch {
+		case c == 0:
+			return append(b, ids[x.Row]...)
+		case c <= k:
+			return appendNum(b, p.Values[c-1][x.Row])
+		case c == k+1:
+			return append(b, ids[x.By]...)
+		case c == k+2:
+			for i, o := range p.WinOn(x.By, x.Row) {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = append(b, p.Objectives[o].Name...)
+			}
+			return b
+		case c <= 2*k+2:
+			return appendPercent(b, p.Delta(c-k-3, x.By, x.Row))
+		}
+		return strconv.AppendInt(b, int64(x.Rank), 10)
+	})
+}
+
+func appendNum(b []byte, v float64) []byte {
+	if frontier.IsMissing(v) {
+		return append(b, '-')
+	}
+	return strconv.AppendFloat(b, v, 'g', -1, 64)
+}
+
+func appendPercent(b []byte, v float64) []byte {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return append(b, "n/a"...)
+	}
+	if v >= 0 {
+		b = append(b, '+')
+	}
+	b = strconv.AppendFloat(b, 100*v, 'f', 1, 64)
+	return append(b, '%')
+}
+
+func appendIDs(b []byte, ids []string, rows []int32) []byte {
+	for i, r := range rows {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, ids[r]...)
+	}
+	return b
+}
+
+func fmtNum(v float64) string { return string(appendNum(nil, v)) }
+
+func fmtList(vs []float64) string {
+	parts := make([]string, len(vs))
+	for i, v := range vs {
+		parts[i] = fmtNum(v)
+	}
+	return strings.Join(parts, ",")
+}
