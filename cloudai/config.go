@@ -95,16 +95,26 @@ type ScenarioTest struct {
 // TestRunDetails is the executed configuration CloudAI writes to
 // <iteration>[/<step>]/test-run.toml (store_test_run).
 type TestRunDetails struct {
-	Name             string         `toml:"name" json:"name"`
-	NNodes           int            `toml:"nnodes" json:"nnodes"`
-	Nodes            []string       `toml:"nodes" json:"nodes,omitempty"`
-	OutputPath       string         `toml:"output_path" json:"output_path"`
-	Iterations       int            `toml:"iterations" json:"iterations"`
-	CurrentIteration int            `toml:"current_iteration" json:"current_iteration"`
-	Step             int            `toml:"step" json:"step"`
-	TestCmd          string         `toml:"test_cmd" json:"test_cmd,omitempty"`
-	FullCmd          string         `toml:"full_cmd" json:"full_cmd,omitempty"`
-	TestDefinition   TestDefinition `toml:"test_definition" json:"test_definition"`
+	// Name is the test case id.
+	Name string `toml:"name" json:"name"`
+	// NNodes is the number of nodes the run was allocated.
+	NNodes int `toml:"nnodes" json:"nnodes"`
+	// Nodes lists the allocated node names, when recorded.
+	Nodes []string `toml:"nodes" json:"nodes,omitempty"`
+	// OutputPath is the run directory at execution time.
+	OutputPath string `toml:"output_path" json:"output_path"`
+	// Iterations is the configured number of iterations.
+	Iterations int `toml:"iterations" json:"iterations"`
+	// CurrentIteration is this run's iteration.
+	CurrentIteration int `toml:"current_iteration" json:"current_iteration"`
+	// Step is the DSE step (0 outside DSE).
+	Step int `toml:"step" json:"step"`
+	// TestCmd and FullCmd are the generated command lines.
+	TestCmd string `toml:"test_cmd" json:"test_cmd,omitempty"`
+	FullCmd string `toml:"full_cmd" json:"full_cmd,omitempty"`
+	// TestDefinition is the executed test definition (scenario overrides
+	// and DSE values applied).
+	TestDefinition TestDefinition `toml:"test_definition" json:"test_definition"`
 }
 
 // DecodeSystem decodes a system TOML; file names the input in errors.

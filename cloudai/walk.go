@@ -28,7 +28,9 @@ const (
 
 // File is one result file of a run.
 type File struct {
-	Path string   `json:"path"`
+	// Path is the file's path (under the walked results directory).
+	Path string `json:"path"`
+	// Kind selects the reader.
 	Kind FileKind `json:"kind"`
 }
 
