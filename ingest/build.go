@@ -67,7 +67,24 @@ func (b *builder) finish() trial.Trial {
 		b.add(trial.ErrorRate, nil, t.ErrorRate(), trial.UnitRatio, "")
 	}
 	t.Finalize()
+	t.Measurements = dedupe(t.Measurements)
 	return *t
+}
+
+// dedupe drops exact repeats in sorted measurements (guidellm writes the
+// median twice, as median and as percentiles.p50).
+func dedupe(ms []trial.Measurement) []trial.Measurement {
+	out := ms[:0]
+	for i, m := range ms {
+		if i > 0 {
+			p := &out[len(out)-1]
+			if p.Metric == m.Metric && p.Value == m.Value && p.Unit == m.Unit && p.Dims.String() == m.Dims.String() {
+				continue
+			}
+		}
+		out = append(out, m)
+	}
+	return out
 }
 
 // keepCounts drops every measurement of an all-failed run except request

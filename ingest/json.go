@@ -24,8 +24,8 @@ var decOpts = []jsontext.Options{jsontext.AllowDuplicateNames(true), jsontext.Al
 
 // jreader wraps a jsontext.Decoder with the few operations readers need.
 type jreader struct {
-	d   *jsontext.Decoder
-	src *source
+	d     *jsontext.Decoder
+	src   *source
 	key   []byte            // scratch for unescaped names
 	names map[string]string // interned names, shared across files of one reader
 }

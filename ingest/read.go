@@ -46,7 +46,7 @@ func ReadBytes(data []byte, name string) ([]trial.Trial, error) {
 
 // reader holds per-goroutine scratch state reused across files.
 type reader struct {
-	buf []byte
+	buf   []byte
 	dec   *jsontext.Decoder
 	names map[string]string
 }

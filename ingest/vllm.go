@@ -17,6 +17,7 @@ func readVLLM(j *jreader) ([]trial.Trial, error) {
 		case '[':
 			err := j.array("summary", func(int) error {
 				t, err := readVLLMRecord(j, index)
+				t.Source.Line = 0 // array elements are identified by Index
 				if err == nil {
 					out = append(out, t)
 					index++

@@ -1,0 +1,171 @@
+package ingest
+
+import (
+	"bytes"
+	"encoding/csv"
+	"errors"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/pareto-llm/pareto/trial"
+)
+
+// readPerfCSV reads profile_export_aiperf.csv and profile_export_genai_perf.csv
+// (the fallback when no JSON exists): tables whose header row starts with
+// "Metric"; "Metric,Value" rows are scalars; GPU telemetry tables (header
+// "Endpoint,...") are skipped. Columns are mapped by name, never by
+// position (GenAI-Perf writes percentiles in descending order); thousands
+// separators are stripped and "N/A" or empty cells are missing values.
+func readPerfCSV(data []byte, src *source, f Format) ([]trial.Trial, error) {
+	tool := trial.ToolAIPerf
+	if f == FormatGenAIPerfCSV {
+		tool = trial.ToolGenAIPerf
+	}
+	b := newBuilder(tool, src, f)
+	cr := csv.NewReader(bytes.NewReader(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))))
+	cr.FieldsPerRecord = -1
+	cr.ReuseRecord = true
+	var header, statsHeader []string
+	skipping := false
+	hasReq := false
+	for {
+		rec, err := cr.Read()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			var pe *csv.ParseError
+			if errors.As(err, &pe) {
+				return nil, &SyntaxError{Path: src.path, Line: pe.Line, Col: pe.Column, Msg: pe.Err.Error(), Err: err}
+			}
+			return nil, src.wrap(err, 0)
+		}
+		switch {
+		case rec[0] == "Metric":
+			header, skipping = normHeader(rec), false
+			if statsHeader == nil && len(header) > 2 {
+				statsHeader = header
+			}
+			continue
+		case rec[0] == "Endpoint":
+			skipping = true
+			continue
+		case skipping || (len(rec) == 1 && rec[0] == ""):
+			continue
+		case header == nil:
+			line, col := cr.FieldPos(0)
+			return nil, &SyntaxError{Path: src.path, Line: line, Col: col, Msg: "data row before a \"Metric,...\" header"}
+		}
+		tag, unit := splitMetricCell(rec[0], tool)
+		stats, err := csvStats(cr, src, header, rec)
+		if err != nil {
+			return nil, err
+		}
+		if len(stats) == 1 && stats[0].stat == "mean" {
+			b.addNative(tag, "", stats[0].v, unit)
+			switch tag {
+			case "request_count":
+				b.setSucceeded(stats[0].v)
+				hasReq = true
+			case "error_request_count":
+				b.setFailed(stats[0].v)
+				b.known = true
+			}
+			continue
+		}
+		for _, s := range stats {
+			b.addNative(tag, s.stat, s.v, unit)
+		}
+	}
+	if len(b.t.Measurements) == 0 && !b.known {
+		return nil, &SyntaxError{Path: src.path, Line: 1, Col: 1, Msg: "no metric rows"}
+	}
+	if hasReq && b.t.Failed < 0 && tool == trial.ToolAIPerf {
+		b.t.Failed = 0
+	}
+	b.t.Source.FormatVersion = csvVersion(tool, statsHeader)
+	measuredLengths(b)
+	return []trial.Trial{b.finish()}, nil
+}
+
+// normHeader maps header cells to statistic names ("Value" and "avg" = mean).
+func normHeader(rec []string) []string {
+	h := make([]string, len(rec))
+	for i, c := range rec {
+		c = strings.TrimSpace(c)
+		if strings.EqualFold(c, "value") {
+			c = "mean"
+		}
+		if s, ok := trial.NormalizeStatistic(c); ok {
+			c = s
+		} else if i > 0 {
+			c = "" // unknown column: ignored
+		}
+		h[i] = c
+	}
+	return h
+}
+
+func csvVersion(tool string, header []string) string {
+	has := func(s string) bool {
+		for _, h := range header {
+			if h == s {
+				return true
+			}
+		}
+		return false
+	}
+	if tool == trial.ToolGenAIPerf {
+		if has("p1") {
+			return "0.0.14+"
+		}
+		return "pre-0.0.14"
+	}
+	switch {
+	case has("sum"):
+		return "0.8+"
+	case has("p10"):
+		return "2025-10"
+	}
+	return "0.1"
+}
+
+// splitMetricCell turns "Time to First Token (ms)" into ("time_to_first_token", "ms").
+func splitMetricCell(cell, tool string) (tag, unit string) {
+	cell = strings.TrimSpace(cell)
+	name := cell
+	if strings.HasSuffix(cell, ")") {
+		if i := strings.LastIndex(cell, " ("); i > 0 {
+			name, unit = cell[:i], cell[i+2:len(cell)-1]
+		}
+	}
+	tag = strings.ToLower(strings.Join(strings.Fields(name), "_"))
+	if unit == "per sec" { // GenAI-Perf before 2025-04
+		unit = "tokens/sec"
+		if strings.HasPrefix(tag, "request") {
+			unit = "requests/sec"
+		}
+	}
+	if unit == "" && (tag == "request_count" || tag == "error_request_count") {
+		unit = "requests"
+	}
+	return tag, unit
+}
+
+func csvStats(cr *csv.Reader, src *source, header, rec []string) ([]statValue, error) {
+	var out []statValue
+	for i := 1; i < len(rec) && i < len(header); i++ {
+		cell := strings.TrimSpace(rec[i])
+		if header[i] == "" || cell == "" || strings.EqualFold(cell, "N/A") {
+			continue
+		}
+		v, err := strconv.ParseFloat(strings.ReplaceAll(cell, ",", ""), 64)
+		if err != nil {
+			line, col := cr.FieldPos(i)
+			return nil, &SyntaxError{Path: src.path, Line: line, Col: col, Msg: "column " + header[i] + ": not a number: " + strconv.Quote(truncate(cell, 40))}
+		}
+		out = append(out, statValue{header[i], v})
+	}
+	return out, nil
+}
