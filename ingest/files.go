@@ -1,0 +1,43 @@
+package ingest
+
+import (
+	"runtime"
+	"sync"
+
+	"github.com/pareto-llm/pareto/trial"
+)
+
+// ReadFiles reads many files concurrently with up to workers goroutines
+// (GOMAXPROCS when workers <= 0) and calls fn once per file, from one
+// goroutine at a time, in no particular order. An error in one file does
+// not stop the others.
+func ReadFiles(paths []string, workers int, fn func(i int, ts []trial.Trial, err error)) {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	var (
+		next int
+		mu   sync.Mutex
+		wg   sync.WaitGroup
+	)
+	for range min(workers, len(paths)) {
+		wg.Go(func() {
+			r := readers.Get().(*reader)
+			defer readers.Put(r)
+			for {
+				mu.Lock()
+				i := next
+				next++
+				mu.Unlock()
+				if i >= len(paths) {
+					return
+				}
+				ts, err := r.readFile(paths[i])
+				mu.Lock()
+				fn(i, ts, err)
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+}
