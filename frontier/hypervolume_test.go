@@ -308,3 +308,51 @@ func TestAutoReference(t *testing.T) {
 		}
 	}
 }
+
+// TestHypervolumeContributions compares HypervolumeContributions with the
+// definition HV(S) - HV(S without p), on S itself and, with
+// ignoreDominated, on the non-dominated subset (dominated points get 0).
+func TestHypervolumeContributions(t *testing.T) {
+	rng := rand.New(rand.NewPCG(2, 7))
+	for k := 1; k <= 5; k++ {
+		for range 200 {
+			n := rng.IntN(9)
+			data := make([]float64, n*k)
+			for i := range data {
+				data[i] = float64(rng.IntN(5))
+			}
+			ref := hvtOnes(k, 4)
+			rank := Ranks(data, k)
+			for _, ignore := range []bool{false, true} {
+				got := HypervolumeContributions(data, k, ref, ignore)
+				set := make([]int, 0, n)
+				for i := range n {
+					if !ignore || rank[i] == 0 {
+						set = append(set, i)
+					}
+				}
+				total := Hypervolume(hvtRows(data, k, set, -1), k, ref)
+				for i := range n {
+					want := 0.0
+					if !ignore || rank[i] == 0 {
+						want = total - Hypervolume(hvtRows(data, k, set, i), k, ref)
+					}
+					if !hvtClose(got[i], want) {
+						t.Fatalf("k=%d ignore=%v data=%v: contribution %d = %v; want %v", k, ignore, data, i, got[i], want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// hvtRows returns the rows of data listed in set, except row skip.
+func hvtRows(data []float64, k int, set []int, skip int) []float64 {
+	var out []float64
+	for _, i := range set {
+		if i != skip {
+			out = append(out, data[i*k:(i+1)*k]...)
+		}
+	}
+	return out
+}

@@ -43,15 +43,18 @@ func moocoreRows(t *testing.T, suite string) [][]moocore.IndexRow {
 }
 
 // moocoreSets reads the sets of the row's single input file; a missing file
-// falls back to its ".xz" variant.
+// falls back to its ".xz" variant, then to the same name in the parent
+// directory (hv/hvc rows reuse inputs of hv/).
 func moocoreSets(t *testing.T, r moocore.IndexRow) ([]moocore.Set, error) {
 	t.Helper()
 	if len(r.Inputs) != 1 {
 		t.Fatalf("%s#%d: %d inputs; want 1", r.Test, r.Cmd, len(r.Inputs))
 	}
 	path := filepath.Join(moocoreDir, r.Inputs[0])
-	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
-		path += ".xz"
+	for _, alt := range []string{path + ".xz", filepath.Join(filepath.Dir(filepath.Dir(path)), filepath.Base(path))} {
+		if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+			path = alt
+		}
 	}
 	return moocore.ReadSets(path)
 }
@@ -165,6 +168,41 @@ func TestMoocoreHypervolume(t *testing.T) {
 				if l.Kind != moocore.Section {
 					t.Errorf("unconsumed expected line %q", l.Text)
 				}
+			}
+		})
+	}
+}
+
+// TestMoocoreHVContributions runs the "hv/hvc" commands (--contributions):
+// one exclusive contribution per input point, 0 for discarded points;
+// dominated points are ignored (moocore >= 0.17).
+func TestMoocoreHVContributions(t *testing.T) {
+	for _, group := range moocoreRows(t, "hv/hvc") {
+		r := group[0]
+		t.Run(r.Test, func(t *testing.T) {
+			sets, err := moocoreSets(t, r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ref, err := r.RefPoint()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.HasFlag("-u") {
+				sets = []moocore.Set{moocore.Union(sets)}
+			}
+			got := hvOutcome{}
+			for _, s := range sets {
+				_, disc := HypervolumeDetail(s.Data, s.K, ref)
+				got.warn = got.warn || disc > 0
+				got.values = append(got.values, HypervolumeContributions(s.Data, s.K, ref, true)...)
+			}
+			exp, err := moocore.ReadExpected(filepath.Join(moocoreDir, r.Expected))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, l := range checkOutcome(t, r, got, exp) {
+				t.Errorf("unconsumed expected line %q", l.Text)
 			}
 		})
 	}

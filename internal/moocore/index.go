@@ -106,7 +106,8 @@ type LineKind int
 const (
 	// Value is an ordinary output line (stdout).
 	Value LineKind = iota
-	// Warning is an expected "warning:" message on stderr.
+	// Warning is an expected "warning:" message on stderr, or any other
+	// message line starting with "..." that is not an error.
 	Warning
 	// Error is an expected "error:" message on stderr.
 	Error
@@ -144,10 +145,10 @@ func classify(l string) LineKind {
 	switch {
 	case strings.HasPrefix(l, "===") && strings.HasSuffix(l, "==="):
 		return Section
-	case strings.Contains(l, "warning:"):
-		return Warning
 	case strings.Contains(l, "error:"):
 		return Error
+	case strings.Contains(l, "warning:"), strings.HasPrefix(l, "..."):
+		return Warning // moocore also prints "...: some points do not ..."
 	}
 	return Value
 }
