@@ -1,0 +1,155 @@
+package ingest
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pareto-llm/pareto/trial"
+)
+
+var sink []trial.Trial
+
+// BenchmarkRead measures each reader on a representative file (MB/s).
+func BenchmarkRead(b *testing.B) {
+	for _, c := range []struct{ format, path string }{
+		{"vllm", "testdata/vllm/surajssd_llama33-70b_tp8_qps_inf.json"},
+		{"sglang", "testdata/sglang/datacrunch_2024-12_llama_3_3_70b_online_output.jsonl"},
+		{"aiperf-json", "testdata/aiperf/aiperf-repo_tests-artifacts_dev-0.8.0_configV2_mock_c4_profile_export_aiperf.json"},
+		{"genai-perf-json", "testdata/synthetic/synthetic_genai_perf_nested_profile_export_genai_perf.json"},
+		{"aiperf-csv", "testdata/synthetic/synthetic_profile_export_aiperf.csv"},
+		{"inference-perf", "testdata/other/inference-perf_kubecon-na-2025_vllm-batch_size_stage_0_lifecycle_metrics.json"},
+		{"guidellm", "testdata/other/guidellm_report_v2_llm-d-benchmark-fixture_mock.json"},
+	} {
+		fi, err := os.Stat(c.path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run("format="+c.format, func(b *testing.B) {
+			b.SetBytes(fi.Size())
+			b.ReportAllocs()
+			for b.Loop() {
+				sink, _ = ReadFile(c.path)
+			}
+		})
+	}
+}
+
+// BenchmarkReadLargeVLLM reads a generated vLLM file with ~8 MB of
+// per-request arrays; B/op shows the arrays are not held in memory.
+func BenchmarkReadLargeVLLM(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "big.json")
+	var sb strings.Builder
+	sb.WriteString(`{"date": "20250414-141743", "backend": "vllm", "model_id": "m", "num_prompts": 200000, "request_rate": "inf", "completed": 200000, "duration": 100.0, "mean_ttft_ms": 1.5, "p99_ttft_ms": 3.0, "ttfts": [`)
+	for i := range 200000 {
+		if i > 0 {
+			sb.WriteString(", ")
+		}
+		sb.WriteString(strconv.FormatFloat(0.2484128090000013+float64(i)*1e-9, 'g', -1, 64))
+	}
+	sb.WriteString(`], "generated_texts": [`)
+	for i := range 20000 {
+		if i > 0 {
+			sb.WriteString(", ")
+		}
+		sb.WriteString(`"? It\u2019s a great resource for entrepreneurs and business owners who want..."`)
+	}
+	sb.WriteString(`], "output_throughput": 1780.35}`)
+	if err := os.WriteFile(path, []byte(sb.String()), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	b.Run(fmt.Sprintf("size_mb=%d", sb.Len()>>20), func(b *testing.B) {
+		b.SetBytes(int64(sb.Len()))
+		b.ReportAllocs()
+		for b.Loop() {
+			sink, _ = ReadFile(path)
+		}
+	})
+}
+
+// aiperfFile builds a ~14 KB AIPerf JSON file from the real fixture plus
+// extra record-metric blocks, varied by i.
+func aiperfFile(b *testing.B, i int) []byte {
+	base, err := os.ReadFile("testdata/aiperf/aiperf-repo_tests-artifacts_dev-0.8.0_configV2_mock_c4_profile_export_aiperf.json")
+	if err != nil {
+		b.Fatal(err)
+	}
+	var extra bytes.Buffer
+	for _, tag := range []string{"time_to_first_token", "time_to_second_token", "inter_token_latency", "inter_chunk_latency", "output_token_throughput_per_user", "http_req_waiting", "http_req_receiving"} {
+		fmt.Fprintf(&extra, `  "%s": {"unit": "ms", "avg": %d.5, "p1": 1.1, "p5": 1.5, "p10": 2.0, "p25": 2.5, "p50": 3.0, "p75": 3.5, "p90": 4.0, "p95": 4.5, "p99": 5.5, "min": 0.9, "max": 9.9, "std": 0.77, "count": 64, "sum": 1234.5},`+"\n", tag, i)
+	}
+	return bytes.Replace(base, []byte("{\n"), append([]byte("{\n"), extra.Bytes()...), 1)
+}
+
+// BenchmarkReadDir reads a directory of 10,000 generated ~14 KB AIPerf JSON
+// files with ReadFiles (GOMAXPROCS workers) and reports files/s; it also
+// times a plain Python json.load loop over the same files (python_files/s).
+func BenchmarkReadDir(b *testing.B) {
+	const n = 10000
+	dir := b.TempDir()
+	paths := make([]string, n)
+	size := 0
+	for i := range n {
+		paths[i] = filepath.Join(dir, fmt.Sprintf("run_%05d_profile_export_aiperf.json", i))
+		data := aiperfFile(b, i)
+		size = len(data)
+		if err := os.WriteFile(paths[i], data, 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	pyRate := pythonFilesPerSec(dir)
+	b.Run(fmt.Sprintf("files=%d/kb=%d", n, size>>10), func(b *testing.B) {
+		var errs int
+		for b.Loop() {
+			ReadFiles(paths, 0, func(_ int, _ []trial.Trial, err error) {
+				if err != nil {
+					errs++
+				}
+			})
+		}
+		if errs > 0 {
+			b.Fatalf("%d read errors", errs)
+		}
+		b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "files/s")
+		if pyRate > 0 {
+			b.ReportMetric(pyRate, "python_files/s")
+		}
+	})
+}
+
+// pythonFilesPerSec times `json.load` over every file of dir (warm cache,
+// second pass), or returns 0 when python3 is missing.
+func pythonFilesPerSec(dir string) float64 {
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		return 0
+	}
+	script := `import json,os,sys,time
+d=sys.argv[1]; fs=[os.path.join(d,f) for f in os.listdir(d)]
+for f in fs: json.load(open(f))
+t=time.perf_counter()
+for f in fs:
+    with open(f) as h: json.load(h)
+print(len(fs)/(time.perf_counter()-t))`
+	ctx := exec.Command(py, "-c", script, dir)
+	done := make(chan struct{})
+	var out []byte
+	go func() { out, err = ctx.Output(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(2 * time.Minute):
+		ctx.Process.Kill()
+		return 0
+	}
+	if err != nil {
+		return 0
+	}
+	v, _ := strconv.ParseFloat(strings.TrimSpace(string(out)), 64)
+	return v
+}
