@@ -1,0 +1,225 @@
+package report
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"github.com/pareto-llm/pareto/cloudai"
+	"slices"
+	"strings"
+
+	"github.com/pareto-llm/pareto/trial"
+)
+
+// Label keys Build reads besides the trial package's.
+const (
+	// LabelBenchmark names the benchmark tool of a CloudAI run
+	// ("vllm-bench", "aiperf", ...), matched by the benchmark dimension.
+	LabelBenchmark = "benchmark"
+)
+
+// CaseOf returns the test case a trial belongs to: its test_case label,
+// else its source file.
+func CaseOf(t *trial.Trial) string {
+	if c := t.Labels[trial.LabelTestCase]; c != "" {
+		return c
+	}
+	return t.Source.Path
+}
+
+// Build computes the page: for every plot and frontier group the points,
+// their frontier status from frontier.Analyze on the plotted values, ties,
+// and the exclusions (inputs given, unusable trials, and per plot the
+// points whose axes select no single measurement). A frontier that selects
+// no trial is a configuration error (ConfigErrors).
+func Build(cfg *Config, trials []Trial, excl []Exclusion) (*Page, error) {
+	b := &builder{cfg: cfg, trials: trials, page: &Page{Title: cfg.Title, Source: cfg.File,
+		Plots: []PagePlot{}, Layouts: []*cloudai.Layout{}, Configs: []ConfigFile{}}}
+	b.page.Exclusions = append([]Exclusion{}, excl...)
+	b.points()
+	if err := b.checkSelections(); err != nil {
+		return nil, err
+	}
+	for i := range cfg.Plots {
+		pp, err := b.plot(&cfg.Plots[i])
+		if err != nil {
+			return nil, err
+		}
+		b.page.Plots = append(b.page.Plots, pp)
+	}
+	return b.page, nil
+}
+
+type builder struct {
+	cfg    *Config
+	trials []Trial
+	page   *Page
+	usable []bool
+}
+
+// points fills Page.Points (one per trial, same order), the layout and
+// configuration tables, and excludes unusable trials.
+func (b *builder) points() {
+	layouts := map[any]int{}
+	configs := map[string]int{}
+	b.usable = make([]bool, len(b.trials))
+	b.page.Points = make([]PointInfo, len(b.trials))
+	for i := range b.trials {
+		t := &b.trials[i]
+		p := pointInfo(&t.Trial)
+		p.Layout, p.Config = -1, -1
+		if t.Layout != nil {
+			idx, ok := layouts[t.Layout]
+			if !ok {
+				idx = len(b.page.Layouts)
+				layouts[t.Layout] = idx
+				b.page.Layouts = append(b.page.Layouts, t.Layout)
+			}
+			p.Layout = idx
+		}
+		if t.ConfigTOML != "" {
+			key := t.ConfigPath + "\x00" + t.ConfigTOML
+			idx, ok := configs[key]
+			if !ok {
+				idx = len(b.page.Configs)
+				configs[key] = idx
+				b.page.Configs = append(b.page.Configs, ConfigFile{Path: t.ConfigPath, TOML: t.ConfigTOML})
+			}
+			p.Config = idx
+		}
+		b.page.Points[i] = p
+		if t.Problem != "" {
+			b.exclude(i, ExcludeUnusable, t.Problem, nil, "", "")
+			continue
+		}
+		b.usable[i] = true
+	}
+}
+
+// pointInfo extracts the details of a trial.
+func pointInfo(t *trial.Trial) PointInfo {
+	p := PointInfo{ID: t.ID, Case: CaseOf(t), Source: t.Source.Path, Workload: t.Workload,
+		Iteration: t.Labels[trial.LabelIteration], Step: t.Labels[trial.LabelStep],
+		Phase: t.Labels[trial.LabelPhase], Benchmark: t.Labels[LabelBenchmark]}
+	for k, v := range t.Labels {
+		switch k {
+		case trial.LabelTestCase, trial.LabelIteration, trial.LabelStep, trial.LabelPhase, LabelBenchmark:
+			continue
+		}
+		if p.Labels == nil {
+			p.Labels = map[string]string{}
+		}
+		p.Labels[k] = v
+	}
+	return p
+}
+
+// exclude records an exclusion for trial i.
+func (b *builder) exclude(i int, code, reason string, cands []string, plot, axis string) {
+	p := &b.page.Points[i]
+	b.page.Exclusions = append(b.page.Exclusions, Exclusion{Case: p.Case, Iteration: p.Iteration, Step: p.Step,
+		Phase: p.Phase, Path: p.Source, Code: code, Reason: reason, Candidates: cands, Plot: plot, Axis: axis})
+}
+
+// selects reports whether frontier f gathers trial t.
+func selects(f *FrontierSpec, t *trial.Trial) bool {
+	if len(f.Cases) > 0 && !slices.Contains(f.Cases, CaseOf(t)) {
+		return false
+	}
+	for _, d := range f.Match {
+		if contextValue(t, d.Key) != d.Value {
+			return false
+		}
+	}
+	return true
+}
+
+// contextValue returns the point's phase or benchmark.
+func contextValue(t *trial.Trial, key string) string {
+	if key == trial.DimBenchmark {
+		return t.Labels[LabelBenchmark]
+	}
+	return t.Labels[key]
+}
+
+// checkSelections reports frontiers that select no trial at all.
+func (b *builder) checkSelections() error {
+	var errs ConfigErrors
+	for _, p := range b.cfg.Plots {
+		for fi := range p.Frontiers {
+			f := &p.Frontiers[fi]
+			if !slices.ContainsFunc(b.trials, func(t Trial) bool { return selects(f, &t.Trial) }) {
+				errs = append(errs, &ConfigError{File: b.cfg.File, Pos: f.At,
+					Msg: fmt.Sprintf("frontier %q of plot %q selects nothing (%s)", f.Name, p.Name, describeSelection(f))})
+			}
+		}
+	}
+	if len(errs) > 0 {
+		return errs
+	}
+	return nil
+}
+
+func describeSelection(f *FrontierSpec) string {
+	var parts []string
+	if len(f.Cases) > 0 {
+		parts = append(parts, "cases "+strings.Join(f.Cases, ", "))
+	} else {
+		parts = append(parts, "all cases")
+	}
+	for _, d := range f.Match {
+		parts = append(parts, d.Key+"="+d.Value)
+	}
+	return "no result has " + strings.Join(parts, " and ")
+}
+
+// resolve picks the measurement of axis a for t. Point-context dimensions
+// (phase, benchmark) that equal the point's own are satisfied by the point
+// and removed before matching measurement dimensions.
+func resolve(a *Axis, t *Trial) (trial.Measurement, error) {
+	sel := trial.Selector{Name: a.Metric, Metric: a.Metric}
+	for _, d := range a.Match {
+		if d.Key != trial.DimStatistic && contextValue(&t.Trial, d.Key) == d.Value {
+			continue
+		}
+		sel.Dims = append(sel.Dims, d)
+	}
+	sel.Raw = a.Label()
+	return sel.Resolve(&t.Trial)
+}
+
+// axisValue resolves one axis and records why it fails.
+func (b *builder) axisValue(plot *Plot, a *Axis, axis string, i int) (trial.Measurement, bool) {
+	m, err := resolve(a, &b.trials[i])
+	if err == nil {
+		return m, true
+	}
+	var re *trial.ResolveError
+	if !errors.As(err, &re) {
+		b.exclude(i, ExcludeMissing, err.Error(), nil, plot.Name, axis)
+		return m, false
+	}
+	code, reason := ExcludeMissing, fmt.Sprintf("%s: no measurement matches", a.Label())
+	if re.Reason == trial.ReasonAmbiguous {
+		code, reason = ExcludeAmbiguous, fmt.Sprintf("%s: %d measurements match; add a match key to pick one", a.Label(), len(re.Candidates))
+	} else if why := b.trials[i].Unavailable[a.Metric]; why != "" {
+		code, reason = ExcludeUnavailable, fmt.Sprintf("%s: %s", a.Label(), why)
+	}
+	b.exclude(i, code, reason, re.Candidates, plot.Name, axis)
+	return m, false
+}
+
+// sortLine orders frontier points by x, then y.
+func sortLine(s *Series) {
+	slices.SortFunc(s.Line, func(a, c int32) int {
+		if r := cmp.Compare(s.X[a], s.X[c]); r != 0 {
+			return r
+		}
+		return cmp.Compare(s.Y[a], s.Y[c])
+	})
+}
+
+func axisInfo(a *Axis) AxisInfo {
+	return AxisInfo{Label: a.Label(), Metric: a.Metric, Unit: a.Unit, Direction: a.Direction.String(),
+		Log: a.Log, Noise: a.Noise, MinImprove: a.MinImprove}
+}

@@ -1,0 +1,232 @@
+package report
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/pareto-llm/pareto/frontier"
+)
+
+// resolved holds one plot's values for a trial.
+type resolved struct {
+	ok     bool
+	x, y   float64
+	xs, ys int16
+	slo    []float64
+}
+
+// plot builds one chart.
+func (b *builder) plot(p *Plot) (PagePlot, error) {
+	pp := PagePlot{Name: p.Name, X: axisInfo(&p.X), Y: axisInfo(&p.Y)}
+	for _, s := range p.SLOs {
+		pp.SLOs = append(pp.SLOs, s.slo().String())
+	}
+	sels := map[string]int16{}
+	sel := func(s string) int16 {
+		if i, ok := sels[s]; ok {
+			return i
+		}
+		sels[s] = int16(len(pp.Sels))
+		pp.Sels = append(pp.Sels, s)
+		return sels[s]
+	}
+	vals := make([]resolved, len(b.trials))
+	for i := range b.trials {
+		if !b.usable[i] || !slices.ContainsFunc(p.Frontiers, func(f FrontierSpec) bool { return selects(&f, &b.trials[i].Trial) }) {
+			continue
+		}
+		vals[i] = b.resolveAll(p, i, sel)
+	}
+	for fi := range p.Frontiers {
+		for _, g := range b.groups(p, &p.Frontiers[fi], vals) {
+			s, cyclic, err := b.series(p, g, vals)
+			if err != nil {
+				return pp, fmt.Errorf("plot %q: %w", p.Name, err)
+			}
+			pp.Cyclic = pp.Cyclic || cyclic
+			pp.Series = append(pp.Series, s)
+		}
+	}
+	return pp, nil
+}
+
+// resolveAll resolves both axes and the SLOs of trial i.
+func (b *builder) resolveAll(p *Plot, i int, sel func(string) int16) resolved {
+	var r resolved
+	mx, okx := b.axisValue(p, &p.X, "x", i)
+	my, oky := b.axisValue(p, &p.Y, "y", i)
+	if !okx || !oky {
+		return r
+	}
+	r.x, r.y, r.xs, r.ys = mx.Value, my.Value, sel(mx.String()), sel(my.String())
+	for si := range p.SLOs {
+		m, ok := b.axisValue(p, &p.SLOs[si].Axis, "slo "+p.SLOs[si].Label(), i)
+		if !ok {
+			return resolved{}
+		}
+		r.slo = append(r.slo, m.Value)
+	}
+	r.ok = true
+	return r
+}
+
+// group is the trials of one series.
+type group struct {
+	name string
+	rows []int
+}
+
+// groups splits a frontier's resolved trials by the plot's group_by.
+func (b *builder) groups(p *Plot, f *FrontierSpec, vals []resolved) []group {
+	var order []string
+	byKey := map[string]*group{}
+	for i := range b.trials {
+		if !vals[i].ok || !selects(f, &b.trials[i].Trial) {
+			continue
+		}
+		key := ""
+		if p.GroupBy != "" {
+			key = b.groupValue(i, p.GroupBy)
+		}
+		g, ok := byKey[key]
+		if !ok {
+			name := f.Name
+			if p.GroupBy != "" {
+				name = fmt.Sprintf("%s · %s=%s", f.Name, p.GroupBy, key)
+			}
+			g = &group{name: name}
+			byKey[key] = g
+			order = append(order, key)
+		}
+		g.rows = append(g.rows, i)
+	}
+	if len(order) == 0 {
+		return []group{{name: f.Name}}
+	}
+	out := make([]group, 0, len(order))
+	for _, k := range order {
+		out = append(out, *byKey[k])
+	}
+	return out
+}
+
+// groupValue returns a label or parameter value, "(none)" when absent.
+func (b *builder) groupValue(i int, key string) string {
+	t := &b.trials[i]
+	if v, ok := t.Labels[key]; ok {
+		return v
+	}
+	if v, ok := t.Params[key]; ok {
+		return v
+	}
+	if key == "case" || key == "test_case" {
+		return CaseOf(&t.Trial)
+	}
+	return "(none)"
+}
+
+// series computes one frontier group with frontier.Analyze.
+func (b *builder) series(p *Plot, g group, vals []resolved) (Series, bool, error) {
+	n := len(g.rows)
+	s := Series{Name: g.name, X: make([]float64, n), Y: make([]float64, n), P: make([]int32, n),
+		XS: make([]int16, n), YS: make([]int16, n), S: make([]int8, n), T: make([]int8, n), By: make([]int32, n),
+		Line: []int32{}}
+	prob := &frontier.Problem{Objectives: []frontier.Objective{p.X.Objective(), p.Y.Objective()},
+		Values: [][]float64{s.X, s.Y}}
+	for _, slo := range p.SLOs {
+		prob.SLOs = append(prob.SLOs, slo.slo())
+		prob.SLOValues = append(prob.SLOValues, make([]float64, n))
+	}
+	for j, i := range g.rows {
+		v := vals[i]
+		s.X[j], s.Y[j], s.P[j], s.XS[j], s.YS[j], s.By[j] = v.x, v.y, int32(i), v.xs, v.ys, -1
+		for k := range p.SLOs {
+			prob.SLOValues[k][j] = v.slo[k]
+		}
+	}
+	if n == 0 {
+		return s, false, nil
+	}
+	res, err := frontier.Analyze(prob)
+	if err != nil {
+		return s, false, err
+	}
+	return b.apply(p, s, &res), res.Cyclic, nil
+}
+
+// apply copies the analysis into the series, dropping invalid rows into the
+// exclusions.
+func (b *builder) apply(p *Plot, s Series, res *frontier.Result) Series {
+	drop := map[int32]bool{}
+	for _, m := range res.Frontier {
+		s.S[m.Row] = StatusFrontier
+		if len(m.Ties) > 0 {
+			s.T[m.Row] |= TieExact
+		}
+		if len(m.NoiseTied) > 0 {
+			s.T[m.Row] |= TieNoise
+		}
+		s.Line = append(s.Line, m.Row)
+	}
+	for _, d := range res.Dominated {
+		s.S[d.Row], s.By[d.Row] = StatusDominated, d.By
+	}
+	for _, inf := range res.Infeasible {
+		s.S[inf.Row] = StatusInfeasible
+		var parts []string
+		for _, v := range inf.Violations {
+			parts = append(parts, v.String())
+		}
+		if s.Notes == nil {
+			s.Notes = map[int32]string{}
+		}
+		s.Notes[inf.Row] = "violates " + strings.Join(parts, ", ")
+	}
+	for _, inv := range res.Invalid {
+		drop[inv.Row] = true
+		b.exclude(int(s.P[inv.Row]), ExcludeInvalid, inv.Reason, nil, p.Name, "")
+	}
+	s.Frontier = len(res.Frontier)
+	if len(drop) > 0 {
+		s = compact(s, drop)
+	}
+	sortLine(&s)
+	return s
+}
+
+// compact removes dropped rows and renumbers By, Line and Notes.
+func compact(s Series, drop map[int32]bool) Series {
+	newIdx := make([]int32, len(s.X))
+	out := Series{Name: s.Name, Frontier: s.Frontier, Line: []int32{}}
+	for j := range s.X {
+		if drop[int32(j)] {
+			newIdx[j] = -1
+			continue
+		}
+		newIdx[j] = int32(len(out.X))
+		out.X, out.Y, out.P = append(out.X, s.X[j]), append(out.Y, s.Y[j]), append(out.P, s.P[j])
+		out.XS, out.YS, out.S, out.T = append(out.XS, s.XS[j]), append(out.YS, s.YS[j]), append(out.S, s.S[j]), append(out.T, s.T[j])
+		out.By = append(out.By, s.By[j])
+	}
+	for j := range out.By {
+		if out.By[j] >= 0 {
+			out.By[j] = newIdx[out.By[j]]
+		}
+	}
+	for _, r := range s.Line {
+		out.Line = append(out.Line, newIdx[r])
+	}
+	for r, note := range s.Notes {
+		if out.Notes == nil {
+			out.Notes = map[int32]string{}
+		}
+		out.Notes[newIdx[r]] = note
+	}
+	return out
+}
+
+// slo returns the frontier bound of an SLO spec.
+func (s SLOSpec) slo() frontier.SLO {
+	return frontier.SLO{Name: s.Label(), Op: s.Op, Bound: s.Bound}
+}

@@ -1,0 +1,142 @@
+package report
+
+import (
+	"github.com/pareto-llm/pareto/cloudai"
+	"github.com/pareto-llm/pareto/trial"
+)
+
+// Trial is one input point: a trial and the run context its details show.
+type Trial struct {
+	trial.Trial
+	// Layout is the serving layout of the run; nil when unknown.
+	Layout *cloudai.Layout
+	// ConfigPath and ConfigTOML are the executed configuration
+	// (CloudAI's test-run.toml), when known.
+	ConfigPath, ConfigTOML string
+	// Unavailable says why a metric is absent, by metric key (for example
+	// a per-GPU throughput whose GPU count is unknown).
+	Unavailable map[string]string
+}
+
+// Exclusion codes added by Build (CloudAI's walker adds run_failed,
+// result_missing, config_error and not_a_run).
+const (
+	ExcludeParseError  = "parse_error"           // a result file could not be read
+	ExcludeUnusable    = "unusable"              // the trial has a problem (e.g. no successful requests)
+	ExcludeMissing     = "measurement_missing"   // an axis selects no measurement
+	ExcludeAmbiguous   = "measurement_ambiguous" // an axis selects several measurements
+	ExcludeInvalid     = "invalid_value"         // a value the frontier cannot compare
+	ExcludeUnavailable = "gpu_count_unknown"     // a per-GPU metric without a GPU count
+)
+
+// Exclusion is an input that gives no point (in one plot or in all), with
+// the reason and, for selector problems, the candidate measurements.
+type Exclusion struct {
+	Case       string   `json:"case,omitempty"`
+	Iteration  string   `json:"iteration,omitempty"`
+	Step       string   `json:"step,omitempty"`
+	Phase      string   `json:"phase,omitempty"`
+	Path       string   `json:"path,omitempty"`
+	Code       string   `json:"code"`
+	Reason     string   `json:"reason"`
+	Candidates []string `json:"candidates,omitempty"`
+	// Plot names the plot the exclusion applies to; empty for all plots.
+	Plot string `json:"plot,omitempty"`
+	// Axis is "x", "y" or an SLO selector for selector problems.
+	Axis string `json:"axis,omitempty"`
+}
+
+// Page is the data the report embeds: everything the page shows.
+type Page struct {
+	Title      string            `json:"title"`
+	Source     string            `json:"source,omitempty"`
+	Plots      []PagePlot        `json:"plots"`
+	Points     []PointInfo       `json:"points"`
+	Layouts    []*cloudai.Layout `json:"layouts"`
+	Configs    []ConfigFile         `json:"configs"`
+	Exclusions []Exclusion       `json:"exclusions"`
+	Warnings   []string          `json:"warnings,omitempty"`
+}
+
+// ConfigFile is one executed configuration shown in point details.
+type ConfigFile struct {
+	Path string `json:"path"`
+	TOML string `json:"toml"`
+}
+
+// PagePlot is one chart.
+type PagePlot struct {
+	Name string   `json:"name"`
+	X    AxisInfo `json:"x"`
+	Y    AxisInfo `json:"y"`
+	// Sels are the measurement selectors the points resolved to; series
+	// refer to them by index.
+	Sels   []string `json:"sels"`
+	Series []Series `json:"series"`
+	SLOs   []string `json:"slos,omitempty"`
+	// Cyclic says the noise parameters allow dominance cycles.
+	Cyclic bool `json:"cyclic,omitempty"`
+}
+
+// AxisInfo describes an axis.
+type AxisInfo struct {
+	Label      string  `json:"label"`
+	Metric     string  `json:"metric"`
+	Unit       string  `json:"unit,omitempty"`
+	Direction  string  `json:"direction"`
+	Log        bool    `json:"log,omitempty"`
+	Noise      float64 `json:"noise,omitempty"`
+	MinImprove float64 `json:"min_improve,omitempty"`
+}
+
+// Point statuses within a series.
+const (
+	StatusFrontier   = 0
+	StatusDominated  = 1
+	StatusInfeasible = 2
+)
+
+// Tie flags of frontier points.
+const (
+	TieExact = 1 // identical values to another frontier point
+	TieNoise = 2 // in a top cycle of the noise-aware relation
+)
+
+// Series is one frontier group of a plot, stored by column.
+type Series struct {
+	Name string `json:"name"`
+	// Frontier is the number of frontier points.
+	Frontier int `json:"frontier"`
+	// X and Y are the plotted values; P the point index (Page.Points);
+	// XS and YS index Sels; S the status; T the tie flags; By, for
+	// dominated points, the series index of a point that beats it (-1
+	// otherwise).
+	X  []float64 `json:"x"`
+	Y  []float64 `json:"y"`
+	P  []int32   `json:"p"`
+	XS []int16   `json:"xs"`
+	YS []int16   `json:"ys"`
+	S  []int8    `json:"s"`
+	T  []int8    `json:"t"`
+	By []int32   `json:"by"`
+	// Line lists the frontier points in drawing order (by x, then y).
+	Line []int32 `json:"line"`
+	// Notes explain infeasible points, by series index.
+	Notes map[int32]string `json:"notes,omitempty"`
+}
+
+// PointInfo is what the details panel shows about one point.
+type PointInfo struct {
+	ID        string            `json:"id"`
+	Case      string            `json:"case"`
+	Iteration string            `json:"iteration,omitempty"`
+	Step      string            `json:"step,omitempty"`
+	Phase     string            `json:"phase,omitempty"`
+	Benchmark string            `json:"benchmark,omitempty"`
+	Source    string            `json:"source,omitempty"`
+	Labels    map[string]string `json:"labels,omitempty"`
+	Workload  trial.Workload    `json:"workload"`
+	// Layout and Config index Page.Layouts and Page.Configs, -1 for none.
+	Layout int `json:"layout"`
+	Config int `json:"config"`
+}
