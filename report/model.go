@@ -53,7 +53,7 @@ type Page struct {
 	Plots      []PagePlot        `json:"plots"`
 	Points     []PointInfo       `json:"points"`
 	Layouts    []*cloudai.Layout `json:"layouts"`
-	Configs    []ConfigFile         `json:"configs"`
+	Configs    []ConfigFile      `json:"configs"`
 	Exclusions []Exclusion       `json:"exclusions"`
 	Warnings   []string          `json:"warnings,omitempty"`
 }

@@ -1,0 +1,98 @@
+package report
+
+import (
+	"bytes"
+	"embed"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"io"
+	"os"
+	"path/filepath"
+)
+
+// The page's JavaScript, CSS and HTML skeleton are written for this project
+// (no third-party code) and embedded in the binary.
+//
+//go:embed assets/report.js assets/report.css assets/report.html.tmpl
+var assets embed.FS
+
+var pageTemplate = template.Must(template.ParseFS(assets, "assets/report.html.tmpl"))
+
+// CSP is the page's Content-Security-Policy: inline script and style only,
+// images from data: URLs, every network load forbidden.
+const CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:"
+
+// MarshalData encodes the page data as the page embeds it: JSON with <, >
+// and & escaped (so no string can close the script element), indented
+// for golden files when indent is set.
+func MarshalData(p *Page, indent bool) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(true)
+	if indent {
+		enc.SetIndent("", " ")
+	}
+	if err := enc.Encode(p); err != nil {
+		return nil, fmt.Errorf("encoding report data: %w", err)
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+}
+
+// Render writes the self-contained HTML page.
+func Render(w io.Writer, p *Page) error {
+	data, err := MarshalData(p, false)
+	if err != nil {
+		return err
+	}
+	js, err := assets.ReadFile("assets/report.js")
+	if err != nil {
+		return err
+	}
+	css, err := assets.ReadFile("assets/report.css")
+	if err != nil {
+		return err
+	}
+	title := p.Title
+	if title == "" {
+		title = "Pareto report"
+	}
+	return pageTemplate.Execute(w, map[string]any{
+		"Title": title,
+		// data is JSON from the encoder with <, >, & escaped; js and css are
+		// this package's own files.
+		"Data": template.JS(data), //nolint:gosec // see above
+		"JS":   template.JS(js),
+		"CSS":  template.CSS(css),
+	})
+}
+
+// WriteFile renders the page to path atomically: it writes a temporary file
+// in the same directory and renames it over path, so an interrupted run
+// never leaves a partial report.
+func WriteFile(path string, p *Page) (err error) {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("writing report: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	if err = Render(f, p); err != nil {
+		return fmt.Errorf("writing report %s: %w", path, err)
+	}
+	if err = f.Chmod(0o644); err != nil {
+		return fmt.Errorf("writing report: %w", err)
+	}
+	if err = f.Close(); err != nil {
+		return fmt.Errorf("writing report: %w", err)
+	}
+	if err = os.Rename(f.Name(), path); err != nil {
+		return fmt.Errorf("writing report: %w", err)
+	}
+	return nil
+}
