@@ -1,0 +1,137 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/pareto-llm/pareto/trial"
+)
+
+// backend is one Store implementation under test.
+type backend struct {
+	name string
+	// location returns a store location for a test: a fresh SQLite file,
+	// or the shared PostgreSQL database (studies keep tests apart).
+	location func(t testing.TB) string
+	// fresh returns a location of an empty database.
+	fresh func(t testing.TB) string
+}
+
+// backends lists SQLite and, when configured, PostgreSQL. Under CI a
+// missing PARETO_TEST_POSTGRES_URL fails the test instead of skipping.
+func backends(t testing.TB) []backend {
+	bs := []backend{{name: "sqlite", location: sqliteLocation, fresh: sqliteLocation}}
+	if pgURL(t, false) != "" {
+		bs = append(bs, backend{name: "postgres", location: func(t testing.TB) string { return pgURL(t, true) }, fresh: freshPostgres})
+	}
+	return bs
+}
+
+func sqliteLocation(t testing.TB) string { return filepath.Join(t.TempDir(), "pareto.db") }
+
+// pgURL returns the test server's URL. With required set it skips (or,
+// under CI, fails) when there is none.
+func pgURL(t testing.TB, required bool) string {
+	u := os.Getenv("PARETO_TEST_POSTGRES_URL")
+	if u == "" && os.Getenv("CI") != "" {
+		t.Fatal("CI is set but PARETO_TEST_POSTGRES_URL is not: .ci/run must start PostgreSQL")
+	}
+	if u == "" && required {
+		t.Skip("PARETO_TEST_POSTGRES_URL not set")
+	}
+	return u
+}
+
+// freshPostgres creates an empty database for the test and drops it after.
+func freshPostgres(t testing.TB) string {
+	base := pgURL(t, true)
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, base)
+	if err != nil {
+		t.Fatalf("connecting to %s: %v", Redact(base), err)
+	}
+	defer conn.Close(ctx)
+	name := fmt.Sprintf("pareto_test_%d_%d", os.Getpid(), time.Now().UnixNano())
+	if _, err := conn.Exec(ctx, "CREATE DATABASE "+name); err != nil {
+		t.Fatalf("creating database: %v", err)
+	}
+	t.Cleanup(func() {
+		c, err := pgx.Connect(ctx, base)
+		if err == nil {
+			c.Exec(ctx, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)")
+			c.Close(ctx)
+		}
+	})
+	cfg, err := pgx.ParseConfig(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fmt.Sprintf("postgres://%s:%s@%s:%d/%s?sslmode=disable", cfg.User, cfg.Password, cfg.Host, cfg.Port, name)
+}
+
+// studyName returns a study name unique to the test.
+func studyName(t testing.TB) string {
+	return fmt.Sprintf("%s-%d-%d", t.Name(), os.Getpid(), time.Now().UnixNano())
+}
+
+func openT(t testing.TB, loc string) Store {
+	t.Helper()
+	s, err := Open(context.Background(), loc)
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// genTrial returns a deterministic generic trial: a vLLM-like result at
+// one load point with latency percentiles and throughputs.
+func genTrial(i int) trial.Trial {
+	conc := float64(int(1) << (i % 9))
+	tp := 1 << (i % 4)
+	t := trial.Trial{
+		Source:    trial.Source{Path: "gen/" + strconv.Itoa(i/100) + ".json", Format: "vllm", Index: i % 100},
+		Succeeded: int64(100 + i%50), Failed: int64(i % 3),
+		Workload: trial.Workload{InputTokens: 1024, OutputTokens: 128, Concurrency: conc, Requests: 500,
+			RequestRate: math.Inf(1)},
+	}
+	t.SetLabel(trial.LabelTool, "vllm")
+	t.SetLabel(trial.LabelEngine, []string{"vllm", "sglang"}[i%2])
+	t.SetLabel(trial.LabelEngineVersion, []string{"0.8.5", "0.9.0", "0.4.6"}[i%3])
+	t.SetLabel(trial.LabelModel, "meta-llama/Llama-3.1-8B-Instruct")
+	t.SetLabel(trial.LabelHardware, "H100")
+	t.SetParam("tensor_parallel_size", strconv.Itoa(tp))
+	t.SetParam("max_num_seqs", strconv.Itoa(64+i%7*32))
+	t.SetParam("seed", strconv.Itoa(i))
+	x := float64(i%1000) / 1000
+	add := func(metric, stat string, v float64, unit string) {
+		t.Measurements = append(t.Measurements, trial.Measurement{Metric: metric, Dims: trial.StatDims(stat),
+			Value: v, Unit: unit, Native: stat + "_" + metric + "_ms"})
+	}
+	add(trial.TTFT, "p50", 20+conc*3*(1+x), trial.UnitMs)
+	add(trial.TTFT, "p99", 40+conc*5*(1+x), trial.UnitMs)
+	add(trial.TPOT, "p50", 5+conc/float64(tp)*(1+x), trial.UnitMs)
+	add(trial.TPOT, "p99", 8+conc/float64(tp)*(1.5+x), trial.UnitMs)
+	t.Measurements = append(t.Measurements,
+		trial.Measurement{Metric: trial.OutputTokenThroughput, Value: conc * 100 * float64(tp) * (1 + x/3), Unit: trial.UnitTokensPerS},
+		trial.Measurement{Metric: trial.RequestThroughput, Value: conc * (1 + x), Unit: trial.UnitReqPerS})
+	t.Finalize()
+	return t
+}
+
+// genTrials returns trials [from, from+n).
+func genTrials(from, n int) []trial.Trial {
+	out := make([]trial.Trial, n)
+	for i := range out {
+		out[i] = genTrial(from + i)
+	}
+	return out
+}

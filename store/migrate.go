@@ -1,0 +1,111 @@
+package store
+
+import (
+	"embed"
+	"fmt"
+	"io/fs"
+	"path"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+//go:embed migrations/sqlite/*.sql migrations/postgres/*.sql
+var migrationFS embed.FS
+
+// migration is one forward-only schema step.
+type migration struct {
+	Version int
+	Name    string
+	SQL     string
+}
+
+// migrations returns the dialect's migrations in version order. Files are
+// named NNNN_description.sql with consecutive versions from 1.
+func migrations(dialect string) ([]migration, error) {
+	dir := "migrations/" + dialect
+	entries, err := fs.ReadDir(migrationFS, dir)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s migrations: %w", dialect, err)
+	}
+	var out []migration
+	for _, e := range entries {
+		num, _, ok := strings.Cut(e.Name(), "_")
+		v, err := strconv.Atoi(num)
+		if !ok || err != nil || v < 1 {
+			return nil, fmt.Errorf("migration %s: name must start with a version number and '_'", e.Name())
+		}
+		b, err := fs.ReadFile(migrationFS, path.Join(dir, e.Name()))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, migration{Version: v, Name: e.Name(), SQL: string(b)})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Version < out[j].Version })
+	for i, m := range out {
+		if m.Version != i+1 {
+			return nil, fmt.Errorf("migration %s: want version %d", m.Name, i+1)
+		}
+	}
+	return out, nil
+}
+
+// SchemaVersion returns the newest schema version this package knows for
+// the dialect ("sqlite" or "postgres").
+func SchemaVersion(dialect string) int {
+	ms, err := migrations(dialect)
+	if err != nil {
+		return 0
+	}
+	return len(ms)
+}
+
+// schemaTable creates the table recording applied migrations.
+const schemaTable = `CREATE TABLE IF NOT EXISTS schema_migrations (
+	version    INTEGER PRIMARY KEY,
+	name       TEXT NOT NULL,
+	applied_at TEXT NOT NULL
+)`
+
+// migrateStep is what a dialect provides to the runner: within one
+// transaction, read the current version, and apply one migration.
+type migrateStep interface {
+	// step opens a transaction holding the migration lock, calls fn with
+	// the current version, and commits what fn did.
+	step(fn func(current int, apply func(m migration) error) error) error
+}
+
+// migrate applies the pending migrations up to target (all when target
+// is 0), each in its own transaction.
+func migrate(dialect string, s migrateStep, target int) error {
+	ms, err := migrations(dialect)
+	if err != nil {
+		return err
+	}
+	if target == 0 || target > len(ms) {
+		target = len(ms)
+	}
+	for {
+		done := false
+		err := s.step(func(current int, apply func(migration) error) error {
+			if current > len(ms) {
+				return fmt.Errorf("schema version %d is newer than this pareto supports (%d): upgrade pareto", current, len(ms))
+			}
+			if current >= target {
+				done = true
+				return nil
+			}
+			m := ms[current]
+			if err := apply(m); err != nil {
+				return fmt.Errorf("migration %s: %w", m.Name, err)
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		if done {
+			return nil
+		}
+	}
+}

@@ -1,0 +1,11 @@
+-- One row per ingested source: when, and what it added.
+CREATE TABLE sources (
+	id          BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+	study_id    BIGINT NOT NULL REFERENCES studies (id),
+	path        TEXT NOT NULL,
+	added       INTEGER NOT NULL,
+	present     INTEGER NOT NULL,
+	ingested_at TIMESTAMPTZ NOT NULL DEFAULT now()
+);
+CREATE INDEX sources_study ON sources (study_id, path);
+CREATE INDEX trials_engine ON trials (study_id, engine, engine_version);

@@ -1,0 +1,165 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// connectTimeout bounds how long Open waits for an unreachable server.
+const connectTimeout = 10 * time.Second
+
+// migrationLock is the advisory lock key that serialises migrations.
+const migrationLock = 0x7061726574 // "paret"
+
+// pgStore is the PostgreSQL Store.
+type pgStore struct {
+	pool *pgxpool.Pool
+	url  string
+	// afterBatch, when set (tests only), runs after each batch of rows is
+	// written inside an Ingest transaction.
+	afterBatch func()
+}
+
+// openPostgres connects to url and brings the schema up to date.
+func openPostgres(ctx context.Context, url string) (*pgStore, error) {
+	s := &pgStore{url: url}
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return nil, s.wrap("parsing the URL", err)
+	}
+	if cfg.ConnConfig.ConnectTimeout == 0 || cfg.ConnConfig.ConnectTimeout > connectTimeout {
+		cfg.ConnConfig.ConnectTimeout = connectTimeout
+	}
+	if cfg.MaxConns > 4 {
+		cfg.MaxConns = 4
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, s.wrap("connecting", err)
+	}
+	s.pool = pool
+	pctx, cancel := context.WithTimeout(ctx, connectTimeout)
+	defer cancel()
+	if err := pool.Ping(pctx); err != nil {
+		pool.Close()
+		return nil, s.wrap("connecting", err)
+	}
+	if err := s.migrate(ctx, 0); err != nil {
+		pool.Close()
+		return nil, s.wrap("migrating", err)
+	}
+	return s, nil
+}
+
+// wrap adds the redacted URL and the operation to err, and removes the
+// password from its text.
+func (s *pgStore) wrap(op string, err error) error {
+	return scrub(fmt.Errorf("store %s: %s: %w", Redact(s.url), op, err), s.url)
+}
+
+// Close releases the connections.
+func (s *pgStore) Close() error {
+	s.pool.Close()
+	return nil
+}
+
+// migrate brings the schema to target (0: the newest version).
+func (s *pgStore) migrate(ctx context.Context, target int) error {
+	return migrate(kindPostgres, &pgMigrator{s: s, ctx: ctx}, target)
+}
+
+type pgMigrator struct {
+	s   *pgStore
+	ctx context.Context
+}
+
+// step implements migrateStep under a transaction-scoped advisory lock.
+func (m *pgMigrator) step(fn func(int, func(migration) error) error) error {
+	return pgx.BeginFunc(m.ctx, m.s.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(m.ctx, `SELECT pg_advisory_xact_lock($1)`, int64(migrationLock)); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(m.ctx, schemaTable); err != nil {
+			return err
+		}
+		var current int
+		if err := tx.QueryRow(m.ctx, `SELECT COALESCE(MAX(version), 0) FROM schema_migrations`).Scan(&current); err != nil {
+			return err
+		}
+		return fn(current, func(mg migration) error {
+			if _, err := tx.Exec(m.ctx, mg.SQL); err != nil {
+				return err
+			}
+			_, err := tx.Exec(m.ctx, `INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)`,
+				mg.Version, mg.Name, sqliteTime(time.Now()))
+			return err
+		})
+	})
+}
+
+// CreateStudy creates the study if it does not exist yet.
+func (s *pgStore) CreateStudy(ctx context.Context, study string) error {
+	if _, err := s.studyID(ctx, study); err != nil {
+		return s.wrap("creating study "+study, err)
+	}
+	return nil
+}
+
+// studyID returns the study's row id, creating the study in a transaction
+// of its own.
+func (s *pgStore) studyID(ctx context.Context, study string) (int64, error) {
+	if study == "" {
+		return 0, errors.New("empty study name")
+	}
+	if _, err := s.pool.Exec(ctx, `INSERT INTO studies (name) VALUES ($1) ON CONFLICT (name) DO NOTHING`, study); err != nil {
+		return 0, err
+	}
+	var id int64
+	err := s.pool.QueryRow(ctx, `SELECT id FROM studies WHERE name = $1`, study).Scan(&id)
+	return id, err
+}
+
+// Studies lists every study with its trial count and time range.
+func (s *pgStore) Studies(ctx context.Context) ([]Study, error) {
+	rows, err := s.pool.Query(ctx, `SELECT s.name, s.created_at,
+		(SELECT COUNT(*) FROM trials t WHERE t.study_id = s.id),
+		(SELECT COUNT(*) FROM sources o WHERE o.study_id = s.id),
+		(SELECT MIN(ingested_at) FROM trials t WHERE t.study_id = s.id),
+		(SELECT MAX(ingested_at) FROM trials t WHERE t.study_id = s.id)
+		FROM studies s ORDER BY s.name`)
+	if err != nil {
+		return nil, s.wrap("listing studies", err)
+	}
+	defer rows.Close()
+	var out []Study
+	for rows.Next() {
+		var st Study
+		var first, last *time.Time
+		if err := rows.Scan(&st.Name, &st.Created, &st.Trials, &st.Sources, &first, &last); err != nil {
+			return nil, s.wrap("listing studies", err)
+		}
+		if first != nil {
+			st.First, st.Last = *first, *last
+		}
+		out = append(out, st)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, s.wrap("listing studies", err)
+	}
+	return out, nil
+}
+
+// retryable reports a transaction failure that a retry can fix.
+func retryable(err error) bool {
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		return pe.Code == "40P01" || pe.Code == "40001" // deadlock, serialization failure
+	}
+	return false
+}

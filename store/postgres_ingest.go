@@ -1,0 +1,186 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/pareto-llm/pareto/trial"
+)
+
+// pgTrialBatch is the number of trials per INSERT ... SELECT FROM unnest.
+const pgTrialBatch = 1000
+
+// pgInsertTrials inserts a batch given as one array per column and returns
+// the row id and hash of the trials that were not present.
+const pgInsertTrials = `INSERT INTO trials (id, study_id, hash, source_path, source_format, source_format_version,
+	source_line, source_index, labels, params, input_tokens, output_tokens, mean_input_tokens, mean_output_tokens,
+	concurrency, achieved_concurrency, request_rate, users, requests, succeeded, failed,
+	problem, warnings, engine, engine_version, cuda, driver, gpu, host)
+OVERRIDING SYSTEM VALUE
+SELECT id, $1, hash, path, format, version, line, idx, labels::jsonb, params::jsonb, it, ot, mit, mot,
+	conc, aconc, rate, users, requests, succeeded, failed, problem, warnings::jsonb,
+	engine, engine_version, cuda, driver, gpu, host
+FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::bigint[], $8::text[], $9::text[],
+	$10::float8[], $11::float8[], $12::float8[], $13::float8[], $14::float8[], $15::float8[], $16::float8[], $17::float8[],
+	$18::bigint[], $19::bigint[], $20::bigint[], $21::text[], $22::text[],
+	$23::text[], $24::text[], $25::text[], $26::text[], $27::text[], $28::text[], $29::bigint[])
+	AS u(hash, path, format, version, line, idx, labels, params, it, ot, mit, mot, conc, aconc, rate, users,
+	requests, succeeded, failed, problem, warnings, engine, engine_version, cuda, driver, gpu, host, id)
+ORDER BY hash
+ON CONFLICT (study_id, hash) DO NOTHING
+RETURNING id, hash`
+
+// Ingest stores one source's trials in one transaction. Row ids are taken
+// from the sequence in source order (so Trials returns a source's trials
+// in the order given), but rows are written in hash order so that
+// concurrent writers wait on each other instead of deadlocking; a deadlock
+// or serialisation failure retries the source.
+func (s *pgStore) Ingest(ctx context.Context, study, source string, trials []trial.Trial) (added, present int, err error) {
+	ps, dups := prepare(trials)
+	studyID, err := s.studyID(ctx, study)
+	if err != nil {
+		return 0, 0, s.wrap("ingesting "+source, err)
+	}
+	if err := s.reserveIDs(ctx, ps); err != nil {
+		return 0, 0, s.wrap("ingesting "+source, err)
+	}
+	sortByID(ps)
+	for attempt := 0; ; attempt++ {
+		added, err = s.ingestTx(ctx, studyID, source, ps)
+		if err == nil || attempt >= 10 || !retryable(err) {
+			break
+		}
+		time.Sleep(time.Duration(rand.IntN(50)+10) * time.Millisecond)
+	}
+	if err != nil {
+		return 0, 0, s.wrap("ingesting "+source, err)
+	}
+	return added, len(ps) - added + dups, nil
+}
+
+// reserveIDs sets the row id of each trial from the trials sequence, in
+// increasing order.
+func (s *pgStore) reserveIDs(ctx context.Context, ps []prepared) error {
+	rows, err := s.pool.Query(ctx, `SELECT nextval(pg_get_serial_sequence('trials', 'id')) FROM generate_series(1, $1)`, len(ps))
+	if err != nil {
+		return err
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+	if err != nil {
+		return err
+	}
+	if len(ids) != len(ps) {
+		return fmt.Errorf("reserved %d row ids for %d trials", len(ids), len(ps))
+	}
+	slices.Sort(ids)
+	for i := range ps {
+		ps[i].row = ids[i]
+	}
+	return nil
+}
+
+func (s *pgStore) ingestTx(ctx context.Context, studyID int64, source string, ps []prepared) (int, error) {
+	added := 0
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		for start := 0; start < len(ps); start += pgTrialBatch {
+			chunk := ps[start:min(start+pgTrialBatch, len(ps))]
+			ids, err := s.insertTrials(ctx, tx, studyID, chunk)
+			if err != nil {
+				return err
+			}
+			s.batchDone()
+			if err := s.copyMeasurements(ctx, tx, chunk, ids); err != nil {
+				return err
+			}
+			s.batchDone()
+			added += len(ids)
+		}
+		_, err := tx.Exec(ctx, `INSERT INTO sources (study_id, path, added, present) VALUES ($1, $2, $3, $4)`,
+			studyID, source, added, len(ps)-added)
+		return err
+	})
+	return added, err
+}
+
+// insertTrials inserts one batch and maps the hashes of the new trials to
+// their row ids.
+func (s *pgStore) insertTrials(ctx context.Context, tx pgx.Tx, studyID int64, ps []prepared) (map[string]int64, error) {
+	n := len(ps)
+	str := func() []string { return make([]string, n) }
+	i64 := func() []int64 { return make([]int64, n) }
+	f64 := func() []float64 { return make([]float64, n) }
+	hash, path, format, version, labels, params, problem, warnings := str(), str(), str(), str(), str(), str(), str(), str()
+	line, idx, requests, succeeded, failed, rowIDs := i64(), i64(), i64(), i64(), i64(), i64()
+	var wl [8][]float64
+	for k := range wl {
+		wl[k] = f64()
+	}
+	var envs [6][]string
+	for k := range envs {
+		envs[k] = str()
+	}
+	for i := range ps {
+		p := &ps[i]
+		t := p.t
+		hash[i], path[i], format[i], version[i] = p.id, t.Source.Path, t.Source.Format, t.Source.FormatVersion
+		line[i], idx[i], rowIDs[i] = int64(t.Source.Line), int64(t.Source.Index), p.row
+		labels[i], params[i], problem[i], warnings[i] = encodeMap(t.Labels), encodeMap(t.Params), t.Problem, encodeList(t.Warnings)
+		w := &t.Workload
+		for k, v := range [8]float64{w.InputTokens, w.OutputTokens, w.MeanInputTokens, w.MeanOutputTokens,
+			w.Concurrency, w.AchievedConcurrency, w.RequestRate, w.Users} {
+			wl[k][i] = v
+		}
+		requests[i], succeeded[i], failed[i] = w.Requests, t.Succeeded, t.Failed
+		for k, v := range env(t) {
+			envs[k][i] = v
+		}
+	}
+	rows, err := tx.Query(ctx, pgInsertTrials, studyID, hash, path, format, version, line, idx, labels, params,
+		wl[0], wl[1], wl[2], wl[3], wl[4], wl[5], wl[6], wl[7], requests, succeeded, failed, problem, warnings,
+		envs[0], envs[1], envs[2], envs[3], envs[4], envs[5], rowIDs)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	ids := make(map[string]int64, n)
+	for rows.Next() {
+		var id int64
+		var h string
+		if err := rows.Scan(&id, &h); err != nil {
+			return nil, err
+		}
+		ids[h] = id
+	}
+	return ids, rows.Err()
+}
+
+// copyMeasurements writes the measurements of the new trials with COPY.
+func (s *pgStore) copyMeasurements(ctx context.Context, tx pgx.Tx, ps []prepared, ids map[string]int64) error {
+	var rows [][]any
+	for i := range ps {
+		id, ok := ids[ps[i].id]
+		if !ok {
+			continue
+		}
+		for j := range ps[i].t.Measurements {
+			m := &ps[i].t.Measurements[j]
+			rows = append(rows, []any{id, int32(j), m.Metric, ps[i].dims[j], m.Value, m.Unit, m.Native, m.SourceUnit})
+		}
+	}
+	if len(rows) == 0 {
+		return nil
+	}
+	_, err := tx.CopyFrom(ctx, pgx.Identifier{"measurements"}, measurementColumns, pgx.CopyFromRows(rows))
+	return err
+}
+
+func (s *pgStore) batchDone() {
+	if s.afterBatch != nil {
+		s.afterBatch()
+	}
+}

@@ -1,0 +1,82 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/pareto-llm/pareto/trial"
+)
+
+// Trials returns the study's trials in ingest order, filtered by q, from
+// one repeatable-read snapshot.
+func (s *pgStore) Trials(ctx context.Context, study string, q Query) ([]trial.Trial, error) {
+	var out []trial.Trial
+	opts := pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}
+	err := pgx.BeginTxFunc(ctx, s.pool, opts, func(tx pgx.Tx) error {
+		var studyID int64
+		err := tx.QueryRow(ctx, `SELECT id FROM studies WHERE name = $1`, study).Scan(&studyID)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return fmt.Errorf("study %q: %w", study, ErrNoStudy)
+		}
+		if err != nil {
+			return err
+		}
+		c := &collector{q: q}
+		d := newDecoder()
+		if err := pgReadTrials(ctx, tx, studyID, c, d); err != nil {
+			return fmt.Errorf("reading trials: %w", err)
+		}
+		if err := pgReadMeasurements(ctx, tx, studyID, c, d); err != nil {
+			return fmt.Errorf("reading measurements: %w", err)
+		}
+		out = c.trials
+		return nil
+	})
+	if err != nil {
+		return nil, s.wrap("reading "+study, err)
+	}
+	return out, nil
+}
+
+func pgReadTrials(ctx context.Context, tx pgx.Tx, studyID int64, c *collector, d *decoder) error {
+	rows, err := tx.Query(ctx, `SELECT `+readColumns+` FROM trials WHERE study_id = $1 ORDER BY id`, studyID)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	r := newTrialRow()
+	for rows.Next() {
+		id, t, err := r.decode(rows, d)
+		if err != nil {
+			return err
+		}
+		if !c.addTrial(id, t) {
+			break
+		}
+	}
+	return rows.Err()
+}
+
+func pgReadMeasurements(ctx context.Context, tx pgx.Tx, studyID int64, c *collector, d *decoder) error {
+	if len(c.trials) == 0 {
+		return nil
+	}
+	query, args := measurementQuery(studyID, c, true)
+	rows, err := tx.Query(ctx, query, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	r := newMeasurementRow()
+	for rows.Next() {
+		id, m, err := r.decode(rows, d)
+		if err != nil {
+			return err
+		}
+		c.addMeasurement(id, m)
+	}
+	return rows.Err()
+}

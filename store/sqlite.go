@@ -1,0 +1,222 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/ncruces/go-sqlite3"
+	"github.com/ncruces/go-sqlite3/driver"
+)
+
+// ErrNotSQLite is returned by Open for a file that is not a SQLite database.
+var ErrNotSQLite = errors.New("not a SQLite database")
+
+// sqliteHeader starts every SQLite database file.
+const sqliteHeader = "SQLite format 3\x00"
+
+// busyTimeout is how long SQLite waits for another process's lock.
+const busyTimeout = 30 * time.Second
+
+// sqliteStore is the embedded SQLite Store.
+type sqliteStore struct {
+	db   *sql.DB
+	path string
+	// afterBatch, when set (tests only), runs after each batch of rows is
+	// written inside an Ingest transaction.
+	afterBatch func()
+}
+
+// openSQLite opens or creates the database file at path.
+func openSQLite(ctx context.Context, path string) (*sqliteStore, error) {
+	if err := checkSQLiteFile(path); err != nil {
+		return nil, err
+	}
+	db, err := driver.Open(path, func(c *sqlite3.Conn) error {
+		c.BusyTimeout(busyTimeout)
+		return c.Exec(`PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON`)
+	})
+	if err != nil {
+		return nil, sqliteError(path, "opening", err)
+	}
+	db.SetMaxOpenConns(4)
+	db.SetMaxIdleConns(4)
+	s := &sqliteStore{db: db, path: path}
+	if err := s.migrate(ctx, 0); err != nil {
+		db.Close()
+		return nil, sqliteError(path, "migrating", err)
+	}
+	return s, nil
+}
+
+// checkSQLiteFile refuses a file that exists but is not a SQLite database,
+// and a missing directory, before SQLite touches anything.
+func checkSQLiteFile(path string) error {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		dir := filepath.Dir(path)
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+			return fmt.Errorf("store %s: directory %s does not exist", path, dir)
+		}
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("store %s: %w", path, err)
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.IsDir() {
+		return fmt.Errorf("store %s: is a directory", path)
+	}
+	head := make([]byte, len(sqliteHeader))
+	n, err := io.ReadFull(f, head)
+	if n == 0 && (err == io.EOF || err == nil) {
+		return nil // empty file: SQLite makes it a database
+	}
+	if err != nil && err != io.ErrUnexpectedEOF {
+		return fmt.Errorf("store %s: %w", path, err)
+	}
+	if !bytes.Equal(head[:n], []byte(sqliteHeader)) {
+		return fmt.Errorf("store %s: %w", path, ErrNotSQLite)
+	}
+	return nil
+}
+
+// sqliteError adds the path, the operation and a hint for common codes.
+func sqliteError(path, op string, err error) error {
+	hint := ""
+	switch {
+	case errors.Is(err, sqlite3.NOTADB), errors.Is(err, sqlite3.CORRUPT):
+		hint = " (the file is damaged or not a SQLite database)"
+	case errors.Is(err, sqlite3.CANTOPEN), errors.Is(err, sqlite3.READONLY), errors.Is(err, sqlite3.PERM):
+		hint = " (is the file and its directory writable?)"
+	case errors.Is(err, sqlite3.FULL):
+		hint = " (disk full)"
+	case errors.Is(err, sqlite3.IOERR):
+		hint = " (I/O error: disk full or file system problem?)"
+	case errors.Is(err, sqlite3.BUSY):
+		hint = " (database locked by another process for too long)"
+	}
+	return fmt.Errorf("store %s: %s: %w%s", path, op, err, hint)
+}
+
+// Close releases the database.
+func (s *sqliteStore) Close() error { return s.db.Close() }
+
+// step implements migrateStep: one write transaction per migration, which
+// also serialises concurrent openers.
+func (s *sqliteStore) step(fn func(int, func(migration) error) error) error {
+	ctx := context.Background()
+	tx, err := s.db.BeginTx(ctx, nil) // BEGIN IMMEDIATE: takes the write lock
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.Exec(schemaTable); err != nil {
+		return err
+	}
+	var current int
+	if err := tx.QueryRow(`SELECT COALESCE(MAX(version), 0) FROM schema_migrations`).Scan(&current); err != nil {
+		return err
+	}
+	err = fn(current, func(m migration) error {
+		if _, err := tx.Exec(m.SQL); err != nil {
+			return err
+		}
+		_, err := tx.Exec(`INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)`,
+			m.Version, m.Name, sqliteTime(time.Now()))
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// migrate brings the schema to target (0: the newest version).
+func (s *sqliteStore) migrate(ctx context.Context, target int) error {
+	return retryBusy(ctx, func() error { return migrate(kindSQLite, s, target) })
+}
+
+// retryBusy runs fn again while it fails because the database is locked.
+func retryBusy(ctx context.Context, fn func() error) error {
+	delay := 5 * time.Millisecond
+	for attempt := 0; ; attempt++ {
+		err := fn()
+		if err == nil || attempt >= 20 || !(errors.Is(err, sqlite3.BUSY) || errors.Is(err, sqlite3.LOCKED)) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(delay):
+		}
+		delay = min(2*delay, time.Second)
+	}
+}
+
+// CreateStudy creates the study if it does not exist yet.
+func (s *sqliteStore) CreateStudy(ctx context.Context, study string) error {
+	err := retryBusy(ctx, func() error {
+		tx, err := s.db.BeginTx(ctx, nil)
+		if err != nil {
+			return err
+		}
+		defer tx.Rollback()
+		if _, err := s.studyID(ctx, tx, study); err != nil {
+			return err
+		}
+		return tx.Commit()
+	})
+	if err != nil {
+		return sqliteError(s.path, "creating study "+study, err)
+	}
+	return nil
+}
+
+// studyID returns the study's row id, creating the study.
+func (s *sqliteStore) studyID(ctx context.Context, tx *sql.Tx, study string) (int64, error) {
+	if study == "" {
+		return 0, errors.New("empty study name")
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO studies (name, created_at) VALUES (?, ?) ON CONFLICT (name) DO NOTHING`,
+		study, sqliteTime(time.Now())); err != nil {
+		return 0, err
+	}
+	var id int64
+	err := tx.QueryRowContext(ctx, `SELECT id FROM studies WHERE name = ?`, study).Scan(&id)
+	return id, err
+}
+
+// Studies lists every study with its trial count and time range.
+func (s *sqliteStore) Studies(ctx context.Context) ([]Study, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT s.name, s.created_at,
+		(SELECT COUNT(*) FROM trials t WHERE t.study_id = s.id),
+		(SELECT COUNT(*) FROM sources o WHERE o.study_id = s.id),
+		COALESCE((SELECT MIN(ingested_at) FROM trials t WHERE t.study_id = s.id), ''),
+		COALESCE((SELECT MAX(ingested_at) FROM trials t WHERE t.study_id = s.id), '')
+		FROM studies s ORDER BY s.name`)
+	if err != nil {
+		return nil, sqliteError(s.path, "listing studies", err)
+	}
+	defer rows.Close()
+	var out []Study
+	for rows.Next() {
+		var st Study
+		var created, first, last string
+		if err := rows.Scan(&st.Name, &created, &st.Trials, &st.Sources, &first, &last); err != nil {
+			return nil, sqliteError(s.path, "listing studies", err)
+		}
+		st.Created, st.First, st.Last = parseSQLiteTime(created), parseSQLiteTime(first), parseSQLiteTime(last)
+		out = append(out, st)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, sqliteError(s.path, "listing studies", err)
+	}
+	return out, nil
+}

@@ -1,0 +1,124 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/pareto-llm/pareto/trial"
+)
+
+// EnvVar names the environment variable that sets the default location.
+const EnvVar = "PARETO_STORE"
+
+// DefaultLocation is the store used when neither a flag nor EnvVar names one.
+const DefaultLocation = "pareto.db"
+
+// Store keeps studies of trials. Implementations are safe for concurrent
+// use by several goroutines, and by several processes sharing the same
+// database.
+type Store interface {
+	// CreateStudy creates the study if it does not exist yet.
+	CreateStudy(ctx context.Context, study string) error
+	// Ingest stores the trials read from one source in one transaction and
+	// returns how many were added and how many were already present (same
+	// content hash in the study). Trials without an ID get
+	// trial.ComputeID. The study is created if needed.
+	Ingest(ctx context.Context, study, source string, trials []trial.Trial) (added, present int, err error)
+	// Trials returns the study's trials in ingest order, filtered by q.
+	Trials(ctx context.Context, study string, q Query) ([]trial.Trial, error)
+	// Studies lists every study with its trial count and time range.
+	Studies(ctx context.Context) ([]Study, error)
+	// Close releases the database.
+	Close() error
+}
+
+// Study summarises one study.
+type Study struct {
+	// Name identifies the study.
+	Name string
+	// Trials is the number of stored trials.
+	Trials int
+	// Sources is the number of ingests that wrote to the study.
+	Sources int
+	// Created is when the study was created; First and Last are the ingest
+	// times of its oldest and newest trial (zero when it has none).
+	Created, First, Last time.Time
+}
+
+// Query selects trials of a study.
+type Query struct {
+	// Where holds conditions that must all hold; see Condition.
+	Where []Condition
+	// Metrics, when not nil, restricts the measurements returned to those
+	// whose Metric or Native name is in the list (the trials are still
+	// returned even when none matches). Frontier queries use it to read
+	// only the objectives.
+	Metrics []string
+	// Limit caps the number of trials returned; zero means no limit.
+	Limit int
+}
+
+// ErrNoStudy is returned by Trials for a study that does not exist.
+var ErrNoStudy = errors.New("no such study")
+
+// Open opens (creating if needed) the store at location and brings its
+// schema up to date. An empty location means DefaultLocation.
+func Open(ctx context.Context, location string) (Store, error) {
+	kind, target, err := parseLocation(location)
+	if err != nil {
+		return nil, err
+	}
+	switch kind {
+	case kindPostgres:
+		return openPostgres(ctx, target)
+	default:
+		return openSQLite(ctx, target)
+	}
+}
+
+// Location returns the flag value if set, else $PARETO_STORE, else
+// DefaultLocation.
+func Location(flag string) string {
+	if flag != "" {
+		return flag
+	}
+	if v := os.Getenv(EnvVar); v != "" {
+		return v
+	}
+	return DefaultLocation
+}
+
+const (
+	kindSQLite   = "sqlite"
+	kindPostgres = "postgres"
+)
+
+// parseLocation returns the backend and what to pass to it: a file path
+// for SQLite, the URL for PostgreSQL.
+func parseLocation(loc string) (kind, target string, err error) {
+	if loc == "" {
+		loc = DefaultLocation
+	}
+	lower := strings.ToLower(loc)
+	switch {
+	case strings.HasPrefix(lower, "postgres://"), strings.HasPrefix(lower, "postgresql://"):
+		return kindPostgres, loc, nil
+	case strings.HasPrefix(lower, "sqlite://"):
+		p := loc[len("sqlite://"):]
+		if p == "" {
+			return "", "", fmt.Errorf("store %q: missing path after sqlite://", Redact(loc))
+		}
+		return kindSQLite, p, nil
+	case strings.HasPrefix(lower, "sqlite:"):
+		return kindSQLite, loc[len("sqlite:"):], nil
+	case strings.HasPrefix(lower, "file:"):
+		return kindSQLite, strings.TrimPrefix(strings.SplitN(loc[len("file:"):], "?", 2)[0], "//"), nil
+	case strings.Contains(loc, "://"):
+		return "", "", fmt.Errorf("store %q: unknown scheme (want a path, sqlite://PATH or postgres://URL)", Redact(loc))
+	}
+	return kindSQLite, loc, nil
+}

@@ -1,0 +1,223 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"math"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/pareto-llm/pareto/trial"
+)
+
+func TestIngestIdempotent(t *testing.T) {
+	for _, b := range backends(t) {
+		t.Run(b.name, func(t *testing.T) {
+			ctx := context.Background()
+			s := openT(t, b.location(t))
+			study := studyName(t)
+			trials := genTrials(0, 250)
+			check := func(name string, ts []trial.Trial, wantAdded, wantPresent int) {
+				t.Helper()
+				added, present, err := s.Ingest(ctx, study, name, ts)
+				if err != nil {
+					t.Fatalf("Ingest(%s): %v", name, err)
+				}
+				if added != wantAdded || present != wantPresent {
+					t.Errorf("Ingest(%s) = %d added, %d present; want %d, %d", name, added, present, wantAdded, wantPresent)
+				}
+			}
+			check("a.json", trials, 250, 0)
+			check("a.json", trials, 0, 250)
+			check("b.json", append(genTrials(200, 100), genTrial(300)), 51, 50) // 200..249 present, 300 twice
+			got, err := s.Trials(ctx, study, Query{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != 301 {
+				t.Errorf("Trials: %d trials; want 301", len(got))
+			}
+		})
+	}
+}
+
+// roundTripTrials covers every field, including awkward values.
+func roundTripTrials() []trial.Trial {
+	ts := genTrials(0, 20)
+	odd := trial.Trial{
+		Source:    trial.Source{Path: "odd/'quoted\" path ✓.jsonl", Format: "jsonl", FormatVersion: "v2", Line: 7, Index: 3},
+		Labels:    map[string]string{"k,=}{": "v \"quoted\" ✓", "cuda": "12.4", "driver": "550.54", "host": "node-1"},
+		Params:    map[string]string{"a.b.c": "", "empty": ""},
+		Workload:  trial.Workload{RequestRate: math.Inf(1), MeanInputTokens: 1e-300, Users: -0.5, Requests: math.MaxInt64},
+		Succeeded: 0, Failed: -1,
+		Problem:  trial.ProblemNoSuccess,
+		Warnings: []string{"first", "second, with comma"},
+		Measurements: []trial.Measurement{
+			{Metric: "custom metric", Dims: trial.Dims{{Key: "gpu", Value: "0"}, {Key: "phase", Value: "warm,up"}, {Key: "statistic", Value: "p99.9"}},
+				Value: 1.0000000000000002, Unit: "tokens/s", Native: "n", SourceUnit: "tokens/sec"},
+			{Metric: "zero", Value: 0},
+			{Metric: "big", Value: math.MaxFloat64},
+			{Metric: "tiny", Value: -math.SmallestNonzeroFloat64},
+		},
+	}
+	odd.Finalize()
+	noID := genTrial(99)
+	noID.ID = ""
+	return append(ts, odd, noID)
+}
+
+func TestRoundTrip(t *testing.T) {
+	for _, b := range backends(t) {
+		t.Run(b.name, func(t *testing.T) {
+			ctx := context.Background()
+			s := openT(t, b.location(t))
+			study := studyName(t)
+			in := roundTripTrials()
+			if _, _, err := s.Ingest(ctx, study, "src", in); err != nil {
+				t.Fatal(err)
+			}
+			in[len(in)-1].ID = trial.ComputeID(&in[len(in)-1])
+			got, err := s.Trials(ctx, study, Query{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(in, got, cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("Trials differ from what was ingested (-in +got):\n%s", diff)
+			}
+			for i := range got {
+				if id := trial.ComputeID(&got[i]); id != got[i].ID {
+					t.Errorf("trial %d: ComputeID = %s; want stored %s", i, id, got[i].ID)
+				}
+			}
+			// Exported trials re-ingested into a new study are the same.
+			study2 := study + "-copy"
+			if added, _, err := s.Ingest(ctx, study2, "export", got); err != nil || added != len(got) {
+				t.Fatalf("re-ingest: %d added, %v", added, err)
+			}
+			again, err := s.Trials(ctx, study2, Query{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(got, again, cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("re-ingested trials differ (-first +second):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestAtomicPerSource(t *testing.T) {
+	for _, b := range backends(t) {
+		t.Run(b.name, func(t *testing.T) {
+			s := openT(t, b.location(t))
+			study := studyName(t)
+			if _, _, err := s.Ingest(context.Background(), study, "ok", genTrials(0, 10)); err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			setAfterBatch(s, cancel) // the first batch is written, then everything fails
+			_, _, err := s.Ingest(ctx, study, "big", genTrials(10, 3000))
+			if err == nil {
+				t.Fatal("Ingest with a cancelled transaction succeeded")
+			}
+			setAfterBatch(s, nil)
+			got, err := s.Trials(context.Background(), study, Query{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != 10 {
+				t.Errorf("after a failed source: %d trials; want the 10 of the first source", len(got))
+			}
+			if added, _, err := s.Ingest(context.Background(), study, "big", genTrials(10, 3000)); err != nil || added != 3000 {
+				t.Errorf("retry: %d added, %v; want 3000", added, err)
+			}
+		})
+	}
+}
+
+// setAfterBatch installs a hook run after every written batch.
+func setAfterBatch(s Store, fn func()) {
+	switch s := s.(type) {
+	case *sqliteStore:
+		s.afterBatch = fn
+	case *pgStore:
+		s.afterBatch = fn
+	}
+}
+
+func TestQuery(t *testing.T) {
+	for _, b := range backends(t) {
+		t.Run(b.name, func(t *testing.T) {
+			ctx := context.Background()
+			s := openT(t, b.location(t))
+			study := studyName(t)
+			all := genTrials(0, 120)
+			if _, _, err := s.Ingest(ctx, study, "src", all); err != nil {
+				t.Fatal(err)
+			}
+			for _, tt := range []struct {
+				where []string
+				want  int
+			}{
+				{nil, 120},
+				{[]string{"engine_version=0.8.5"}, 40},
+				{[]string{"engine=vllm", "engine_version=0.8.5"}, 20},
+				{[]string{"concurrency>=16"}, 120 * 5 / 9},
+				{[]string{"tensor_parallel_size!=1"}, 90},
+				{[]string{"params.seed<10"}, 10},
+				{[]string{"label.engine=sglang"}, 60},
+				{[]string{"nope=1"}, 0},
+			} {
+				conds, err := ParseConditions(tt.where)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := s.Trials(ctx, study, Query{Where: conds})
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := 0
+				for i := range all {
+					if MatchAll(&all[i], conds) {
+						want++
+					}
+				}
+				if len(got) != want || (tt.want != want && tt.where != nil && tt.where[0] != "concurrency>=16") {
+					t.Errorf("where %v: %d trials; want %d (expected %d)", tt.where, len(got), want, tt.want)
+				}
+				for i := range got {
+					if len(got[i].Measurements) != 6 {
+						t.Errorf("where %v: trial %s has %d measurements; want 6", tt.where, got[i].ID, len(got[i].Measurements))
+					}
+				}
+			}
+			got, err := s.Trials(ctx, study, Query{Metrics: []string{trial.TTFT, "request_throughput"}, Limit: 7})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != 7 || len(got[6].Measurements) != 3 {
+				t.Errorf("Metrics+Limit: %d trials, last with %d measurements; want 7 with 3", len(got), len(got[len(got)-1].Measurements))
+			}
+			if _, err := s.Trials(ctx, study+"-missing", Query{}); !errors.Is(err, ErrNoStudy) {
+				t.Errorf("Trials(missing study) = %v; want ErrNoStudy", err)
+			}
+			studies, err := s.Studies(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			found := false
+			for _, st := range studies {
+				if st.Name == study {
+					found = true
+					if st.Trials != 120 || st.Sources != 1 || st.First.IsZero() || st.Last.Before(st.First) {
+						t.Errorf("Studies: %+v; want 120 trials, 1 source, a time range", st)
+					}
+				}
+			}
+			if !found {
+				t.Errorf("Studies does not list %s", study)
+			}
+		})
+	}
+}
