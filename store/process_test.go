@@ -1,0 +1,179 @@
+package store
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+)
+
+// Helper process protocol: the test binary re-executes itself with
+// -test.run=TestHelperProcess and these variables set.
+const (
+	helperEnv      = "PARETO_STORE_HELPER" // "ingest" or "kill"
+	helperLocEnv   = "PARETO_STORE_HELPER_LOCATION"
+	helperStudyEnv = "PARETO_STORE_HELPER_STUDY"
+	helperProcEnv  = "PARETO_STORE_HELPER_PROC"
+)
+
+const (
+	procTrials = 10_000 // trials per concurrent process
+	procSource = 1_000  // trials per source file
+)
+
+// TestHelperProcess is not a test: it is the body of the helper processes.
+func TestHelperProcess(t *testing.T) {
+	mode := os.Getenv(helperEnv)
+	if mode == "" {
+		t.Skip("helper process only")
+	}
+	ctx := context.Background()
+	s, err := Open(ctx, os.Getenv(helperLocEnv))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(3)
+	}
+	study := os.Getenv(helperStudyEnv)
+	p, _ := strconv.Atoi(os.Getenv(helperProcEnv))
+	switch mode {
+	case "ingest":
+		helperIngest(ctx, s, study, p)
+	case "kill":
+		helperKill(ctx, s, study)
+	}
+	s.Close()
+	os.Exit(0)
+}
+
+// helperIngest writes process p's 10,000 trials in sources of 1,000, then
+// re-ingests the first source of the next process (duplicates).
+func helperIngest(ctx context.Context, s Store, study string, p int) {
+	base := p * procTrials
+	for from := base; from < base+procTrials; from += procSource {
+		src := fmt.Sprintf("proc%d/%d.json", p, from)
+		if _, _, err := s.Ingest(ctx, study, src, genTrials(from, procSource)); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(4)
+		}
+	}
+	next := ((p + 1) % 8) * procTrials
+	if _, _, err := s.Ingest(ctx, study, "dup", genTrials(next, procSource)); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(4)
+	}
+}
+
+// helperKill commits one small source, then starts a big one and says
+// "mid" once its first batch is written, and waits to be killed.
+func helperKill(ctx context.Context, s Store, study string) {
+	if _, _, err := s.Ingest(ctx, study, "committed", genTrials(0, 50)); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(4)
+	}
+	var once sync.Once
+	setAfterBatch(s, func() {
+		once.Do(func() { fmt.Println("mid") })
+		select {} // hold the transaction open until SIGKILL
+	})
+	s.Ingest(ctx, study, "killed", genTrials(50, 5000))
+	os.Exit(5) // unreachable: the hook never returns
+}
+
+func helper(t *testing.T, mode, loc, study string, proc int) *exec.Cmd {
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperProcess$", "-test.count=1")
+	cmd.Env = append(os.Environ(), helperEnv+"="+mode, helperLocEnv+"="+loc, helperStudyEnv+"="+study,
+		helperProcEnv+"="+strconv.Itoa(proc))
+	return cmd
+}
+
+// TestConcurrentProcesses runs 8 processes writing 10,000 trials each
+// (plus 1,000 duplicates each) into one study.
+func TestConcurrentProcesses(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short")
+	}
+	for _, b := range backends(t) {
+		t.Run(b.name, func(t *testing.T) {
+			loc, study := b.location(t), studyName(t)
+			s := openT(t, loc) // create the schema once; helpers race on the rest
+			var wg sync.WaitGroup
+			errs := make([]error, 8)
+			outs := make([][]byte, 8)
+			for p := range 8 {
+				wg.Go(func() {
+					outs[p], errs[p] = helper(t, "ingest", loc, study, p).CombinedOutput()
+				})
+			}
+			wg.Wait()
+			for p, err := range errs {
+				if err != nil {
+					t.Errorf("process %d: %v\n%s", p, err, outs[p])
+				}
+			}
+			assertComplete(t, s, study, 8*procTrials)
+		})
+	}
+}
+
+// assertComplete checks that the study has want distinct trials, each with
+// every measurement.
+func assertComplete(t *testing.T, s Store, study string, want int) {
+	t.Helper()
+	got, err := s.Trials(context.Background(), study, Query{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := map[string]bool{}
+	for i := range got {
+		ids[got[i].ID] = true
+		if n := len(got[i].Measurements); n != 6 {
+			t.Errorf("trial %s has %d measurements; want 6 (partial trial)", got[i].ID, n)
+		}
+	}
+	if len(got) != want || len(ids) != want {
+		t.Errorf("study has %d trials, %d distinct; want %d", len(got), len(ids), want)
+	}
+	t.Logf("%d trials, %d distinct, all complete", len(got), len(ids))
+}
+
+// TestSIGKILLMidIngest kills a process inside an Ingest transaction and
+// checks that no partial trial is left and the store still works.
+func TestSIGKILLMidIngest(t *testing.T) {
+	for _, b := range backends(t) {
+		t.Run(b.name, func(t *testing.T) {
+			loc, study := b.location(t), studyName(t)
+			s := openT(t, loc)
+			cmd := helper(t, "kill", loc, study, 0)
+			out, err := cmd.StdoutPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var stderr strings.Builder
+			cmd.Stderr = &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			line, _ := bufio.NewReader(out).ReadString('\n')
+			if strings.TrimSpace(line) != "mid" {
+				cmd.Process.Kill()
+				cmd.Wait()
+				t.Fatalf("helper said %q, stderr:\n%s", line, stderr.String())
+			}
+			if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+				t.Fatal(err)
+			}
+			cmd.Wait()
+			assertComplete(t, s, study, 50)
+			if added, _, err := s.Ingest(context.Background(), study, "killed", genTrials(50, 5000)); err != nil || added != 5000 {
+				t.Errorf("ingest after the kill: %d added, %v; want 5000", added, err)
+			}
+			assertComplete(t, s, study, 5050)
+		})
+	}
+}
