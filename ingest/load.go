@@ -1,0 +1,290 @@
+package ingest
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+
+	"github.com/pareto-llm/pareto/cloudai"
+	"github.com/pareto-llm/pareto/trial"
+)
+
+// LoadOptions configures Load.
+type LoadOptions struct {
+	// GPUsPerNode is the system's gpus_per_node for CloudAI trees (0: the
+	// per-allocated-GPU metrics are absent and each trial says why).
+	GPUsPerNode int
+	// System names the system in CloudAI run labels.
+	System string
+	// Workers reads files concurrently (0: GOMAXPROCS).
+	Workers int
+}
+
+// Skip is an input that yields no trial, with the reason.
+type Skip struct {
+	// Path is the file or run directory.
+	Path string `json:"path"`
+	// Run is the CloudAI point id (case/iteration/step/phase), if any.
+	Run string `json:"run,omitempty"`
+	// Code classifies the skip: "error" (the input could not be read:
+	// a failure), "unknown_format", or a CloudAI exclusion code.
+	Code string `json:"code"`
+	// Reason explains it.
+	Reason string `json:"reason"`
+}
+
+// Skip codes set by Load besides the CloudAI exclusion codes.
+const (
+	SkipError         = "error"
+	SkipUnknownFormat = "unknown_format"
+)
+
+// Dataset is everything Load found.
+type Dataset struct {
+	Trials  []trial.Trial
+	Skipped []Skip
+}
+
+// Failed reports how many inputs could not be read (code "error").
+func (d *Dataset) Failed() int {
+	n := 0
+	for _, s := range d.Skipped {
+		if s.Code == SkipError {
+			n++
+		}
+	}
+	return n
+}
+
+// Load reads every path: a file of any supported format, a CloudAI
+// scenario results directory, or a directory searched recursively for
+// both. Files whose format is not recognised inside directories are
+// skipped with code "unknown_format"; files that fail to parse are skipped
+// with code "error". The returned error is non-nil only for a path that
+// does not exist or cannot be listed.
+func Load(paths []string, opts LoadOptions) (*Dataset, error) {
+	d := &Dataset{}
+	var files []string
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil {
+			return nil, err
+		}
+		if !st.IsDir() {
+			files = append(files, p)
+			continue
+		}
+		found, err := d.walkDir(p, opts)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, found...)
+	}
+	d.readFiles(files, opts, false)
+	return d, nil
+}
+
+// walkDir collects the result files under root and loads any CloudAI
+// results trees found there directly.
+func (d *Dataset) walkDir(root string, opts LoadOptions) ([]string, error) {
+	var files []string
+	err := filepath.WalkDir(root, func(path string, e fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if e.IsDir() {
+			if isCloudAITree(path) {
+				d.loadCloudAI(path, opts)
+				return filepath.SkipDir
+			}
+			if path != root && e.Name()[0] == '.' {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if e.Type().IsRegular() && e.Name()[0] != '.' {
+			files = append(files, path)
+		}
+		return nil
+	})
+	return files, err
+}
+
+// readFiles reads files concurrently, keeping input order in the result.
+// Inside directories a file of unknown format is skipped, not an error.
+func (d *Dataset) readFiles(files []string, opts LoadOptions, strict bool) {
+	results := make([][]trial.Trial, len(files))
+	errs := make([]error, len(files))
+	ReadFiles(files, opts.Workers, func(i int, ts []trial.Trial, err error) {
+		results[i], errs[i] = ts, err
+	})
+	for i, f := range files {
+		switch err := errs[i]; {
+		case err == nil:
+			d.Trials = append(d.Trials, results[i]...)
+		case errors.Is(err, ErrUnknownFormat) && !strict:
+			d.Skipped = append(d.Skipped, Skip{Path: f, Code: SkipUnknownFormat, Reason: "not a benchmark result this version reads"})
+		default:
+			d.Skipped = append(d.Skipped, Skip{Path: f, Code: SkipError, Reason: err.Error()})
+		}
+	}
+}
+
+// isCloudAITree reports whether dir looks like a CloudAI scenario results
+// directory: <case>/<iteration>[/<step>]/test-run.toml below it.
+func isCloudAITree(dir string) bool {
+	for _, pat := range []string{"*/*/test-run.toml", "*/*/*/test-run.toml"} {
+		if m, _ := filepath.Glob(filepath.Join(globEscape(dir), pat)); len(m) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func globEscape(s string) string {
+	out := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == '*' || c == '?' || c == '[' || c == '\\' {
+			out = append(out, '\\')
+		}
+		out = append(out, s[i])
+	}
+	return string(out)
+}
+
+// loadCloudAI walks a CloudAI results tree and turns each successful point
+// into trials carrying the run's context, configuration and GPU counts.
+func (d *Dataset) loadCloudAI(dir string, opts LoadOptions) {
+	runs, excl, err := cloudai.Walk(dir, cloudai.WalkOptions{GPUsPerNode: opts.GPUsPerNode, System: opts.System})
+	if err != nil {
+		d.Skipped = append(d.Skipped, Skip{Path: dir, Code: SkipError, Reason: err.Error()})
+		return
+	}
+	for _, x := range excl {
+		d.Skipped = append(d.Skipped, Skip{Path: x.Path, Run: exclusionID(x), Code: x.Code, Reason: x.Reason})
+	}
+	for i := range runs {
+		ts, skip := readRun(&runs[i])
+		if skip != nil {
+			d.Skipped = append(d.Skipped, *skip)
+			continue
+		}
+		d.Trials = append(d.Trials, ts...)
+	}
+}
+
+func exclusionID(x cloudai.Exclusion) string {
+	return fmt.Sprintf("%s/%d/%d/%s", x.Case, x.Iteration, x.Step, x.Phase)
+}
+
+// readRun reads a run's files (falling back to the alternates in order) and
+// attaches the run context to every trial.
+func readRun(r *cloudai.Run) ([]trial.Trial, *Skip) {
+	var ts []trial.Trial
+	var firstErr error
+	for _, group := range [][]cloudai.File{r.Files, r.Fallbacks} {
+		for _, f := range group {
+			got, err := ReadFile(f.Path)
+			if err != nil {
+				firstErr = cmpOr(firstErr, err)
+				continue
+			}
+			ts = got
+			break
+		}
+		if ts != nil {
+			break
+		}
+	}
+	if ts == nil {
+		reason := "no result file could be read"
+		if firstErr != nil {
+			reason = firstErr.Error()
+		}
+		return nil, &Skip{Path: r.Dir, Run: r.ID(), Code: SkipError, Reason: reason}
+	}
+	for i := range ts {
+		attachRun(&ts[i], r, len(ts) > 1, i)
+	}
+	return ts, nil
+}
+
+func cmpOr(a, b error) error {
+	if a != nil {
+		return a
+	}
+	return b
+}
+
+// attachRun labels a trial with its CloudAI run, adds the executed
+// parameters and derives the per-GPU throughputs.
+func attachRun(t *trial.Trial, r *cloudai.Run, several bool, i int) {
+	t.SetLabel(trial.LabelTestCase, r.Case)
+	t.SetLabel(trial.LabelIteration, strconv.Itoa(r.Iteration))
+	if r.Step > 0 {
+		t.SetLabel(trial.LabelStep, strconv.Itoa(r.Step))
+	}
+	if r.Phase != "" {
+		t.SetLabel(trial.LabelPhase, r.Phase)
+	}
+	t.SetLabel("run", r.ID())
+	if several {
+		t.SetLabel("run", r.ID()+"#"+strconv.Itoa(i))
+	}
+	t.SetLabel("benchmark", r.Benchmark)
+	keys := make([]string, 0, len(r.Labels))
+	for k := range r.Labels {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		if _, ok := t.Labels[k]; !ok {
+			t.SetLabel(k, r.Labels[k])
+		}
+	}
+	for _, p := range append(append([]cloudai.Param(nil), r.Params...), r.PhaseParams...) {
+		t.SetParam(p.Key, p.Value)
+	}
+	if r.Layout != nil {
+		t.SetLabel("layout", r.Layout.String())
+	}
+	t.Warnings = append(t.Warnings, r.Warnings...)
+	perGPU(t, r)
+	t.Finalize()
+}
+
+// perGPU adds output and total token throughput per allocated and per
+// serving GPU, or a warning saying why a count is unknown.
+func perGPU(t *trial.Trial, r *cloudai.Run) {
+	for _, c := range []struct {
+		gpus     int
+		unknown  string
+		from, to [2]string
+	}{
+		{r.AllocatedGPUs, r.AllocatedGPUsUnknown,
+			[2]string{trial.OutputTokenThroughput, trial.TotalTokenThroughput},
+			[2]string{trial.OutputTokenThroughputPerAlloc, trial.TotalTokenThroughputPerAlloc}},
+		{r.ServingGPUs, r.ServingGPUsUnknown,
+			[2]string{trial.OutputTokenThroughput, trial.TotalTokenThroughput},
+			[2]string{trial.OutputTokenThroughputPerServe, trial.TotalTokenThroughputPerServe}},
+	} {
+		for j := range 2 {
+			if c.gpus <= 0 {
+				t.Warnings = append(t.Warnings, fmt.Sprintf("%s absent: %s", c.to[j], c.unknown))
+				continue
+			}
+			for _, m := range t.Measurements {
+				plain := len(m.Dims) == 0 || len(m.Dims) == 1 && m.Dims[0].Key == trial.DimStatistic
+				if m.Metric == c.from[j] && plain {
+					t.Measurements = append(t.Measurements, trial.Measurement{Metric: c.to[j], Dims: m.Dims,
+						Value: m.Value / float64(c.gpus), Unit: trial.UnitTokPerSGPU,
+						Native: fmt.Sprintf("%s / %d GPUs", m.Metric, c.gpus)})
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,118 @@
+package ingest
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/pareto-llm/pareto/trial"
+)
+
+const cloudaiTree = "../cloudai/testdata/results/scenario_2026-08-06_10-00-00"
+
+// TestLoadCloudAITree loads the synthetic CloudAI tree: one trial per
+// successful iteration, step and phase, with run labels, executed
+// parameters and per-GPU throughput; failed runs become skips.
+func TestLoadCloudAITree(t *testing.T) {
+	d, err := Load([]string{cloudaiTree}, LoadOptions{GPUsPerNode: 8, System: "test-cluster"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, tr := range d.Trials {
+		perServe := "-"
+		if m, err := mustSelector(t, "output_token_throughput_per_serving_gpu").Resolve(&tr); err == nil {
+			perServe = fmt.Sprintf("%.6g", m.Value)
+		}
+		perAlloc := "-"
+		if m, err := mustSelector(t, "output_token_throughput_per_allocated_gpu").Resolve(&tr); err == nil {
+			perAlloc = fmt.Sprintf("%.6g", m.Value)
+		}
+		got = append(got, fmt.Sprintf("%s %s serve=%s alloc=%s", tr.Labels["run"], tr.Source.Format, perServe, perAlloc))
+	}
+	var skips []string
+	for _, s := range d.Skipped {
+		skips = append(skips, s.Run+" "+s.Code)
+	}
+	// The per-GPU values are output tokens/s divided by the run's GPU counts
+	// (see the cloudai package's layout tests for the counts themselves).
+	want := `sglang.dse/0/1/ sglang serve=12412.4 alloc=1551.55
+sglang.dse/0/2/#0 sglang serve=268.707 alloc=67.1768
+sglang.dse/0/2/#1 sglang serve=493.656 alloc=123.414
+sglang.dse/0/2/#2 sglang serve=1023.96 alloc=255.989
+sglang.dse/0/2/#3 sglang serve=1757.51 alloc=439.377
+sglang.dse/0/2/#4 sglang serve=2144.02 alloc=536.006
+sglang.dse/0/2/#5 sglang serve=373.038 alloc=93.2594
+sglang.dse/0/2/#6 sglang serve=735.543 alloc=183.886
+sglang.dse/0/3/#0 sglang serve=126.239 alloc=63.1194
+sglang.dse/0/3/#1 sglang serve=227.786 alloc=113.893
+sglang.dse/0/3/#2 sglang serve=399.661 alloc=199.83
+sglang.dse/0/3/#3 sglang serve=455.163 alloc=227.582
+sglang.dse/0/3/#4 sglang serve=176.253 alloc=88.1267
+sglang.dse/0/3/#5 sglang serve=306.099 alloc=153.049
+test.disagg.1p1d.multinode-wideep/0/0/aiperf aiperf-json serve=63902.7 alloc=31951.3
+test.disagg.single-node/0/0/round_1 aiperf-json serve=127805 alloc=63902.7
+test.disagg.single-node/0/0/round_2 aiperf-json serve=127805 alloc=63902.7
+vllm.agg.1node/0/0/ vllm serve=168.48 alloc=84.2398
+vllm.agg.1node/1/0/ vllm serve=168.48 alloc=84.2398
+vllm.disagg.4nodes/0/0/ vllm serve=42.1199 alloc=21.06`
+	if g := strings.Join(got, "\n"); g != want {
+		t.Errorf("trials:\n%s\nwant:\n%s", g, want)
+	}
+	if g, w := strings.Join(skips, "\n"), "vllm.agg.1node/-1/0/ not_a_run\nvllm.agg.1node/2/0/ run_failed"; g != w {
+		t.Errorf("skips:\n%s\nwant:\n%s", g, w)
+	}
+	for _, tr := range d.Trials {
+		if tr.Labels[trial.LabelTestCase] == "" || tr.Labels["system"] != "test-cluster" || len(tr.Params) == 0 || tr.ID == "" {
+			t.Errorf("trial %s lacks run context: labels %v, %d params", tr.Labels["run"], tr.Labels, len(tr.Params))
+		}
+	}
+}
+
+func mustSelector(t *testing.T, s string) trial.Selector {
+	t.Helper()
+	sel, err := trial.ParseSelector(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sel
+}
+
+// TestLoadMixedDirectory loads a directory of real fixtures of every
+// format plus files of unknown format and a broken file.
+func TestLoadMixedDirectory(t *testing.T) {
+	d, err := Load([]string{"testdata"}, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	formats := map[string]int{}
+	for _, tr := range d.Trials {
+		formats[tr.Source.Format]++
+	}
+	for _, f := range []string{"vllm", "sglang", "aiperf-json", "genai-perf-json", "inference-perf", "guidellm"} {
+		if formats[f] == 0 {
+			t.Errorf("no %s trials read from testdata (got %v)", f, formats)
+		}
+	}
+	var errorsSeen []string
+	for _, s := range d.Skipped {
+		if s.Code == SkipError {
+			errorsSeen = append(errorsSeen, filepath.Base(s.Path))
+		}
+	}
+	slices.Sort(errorsSeen)
+	if !slices.Contains(errorsSeen, "truncated_vllm.json") {
+		t.Errorf("broken files reported: %v; want truncated_vllm.json among them", errorsSeen)
+	}
+	if d.Failed() != len(errorsSeen) {
+		t.Errorf("Failed() = %d, want %d", d.Failed(), len(errorsSeen))
+	}
+}
+
+func TestLoadMissingPath(t *testing.T) {
+	if _, err := Load([]string{"testdata/nope"}, LoadOptions{}); err == nil {
+		t.Fatal("Load of a missing path succeeded")
+	}
+}
