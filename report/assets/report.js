@@ -559,7 +559,7 @@
   }
   function layoutRows(l, row) {
     if (!l) { return; }
-    row('Serving', (l.disaggregated ? 'disaggregated' : 'aggregated') + ', ' + l.nodes + ' node(s)' + (l.engine ? ', ' + l.engine : '') + (l.workload === 'ai_dynamo' ? ' via Dynamo' : ''));
+    row('Layout', (l.disaggregated ? 'disaggregated' : 'aggregated') + ', ' + l.nodes + ' node(s)' + (l.engine ? ', ' + l.engine : '') + (l.workload === 'ai_dynamo' ? ' via Dynamo' : ''));
     (l.roles || []).forEach(function (r) {
       var name = r.name ? r.name.charAt(0).toUpperCase() + r.name.slice(1) : 'Serving';
       row(name, r.instances + ' instance(s) × ' + r.nodes_per_instance + ' node(s) per instance; TP=' + r.tp + ' PP=' + r.pp + ' DP=' + r.dp +
@@ -673,6 +673,7 @@
   renderExclusions();
   window.addEventListener('resize', function () { charts.forEach(function (c) { c.redraw(); }); });
   api.charts = charts;
+  api.data = data;
   api.svg = function (i) { return charts[i].svg(); };
   api.setShowDominated = setShowDominated;
   api.renderMs = performance.now() - t0;

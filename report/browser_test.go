@@ -1,0 +1,245 @@
+package report
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
+
+	"github.com/pareto-llm/pareto/trial"
+)
+
+// chromiumPath finds Debian's Chromium. Without one the browser tests skip,
+// except in CI (CI set), where they must run.
+func chromiumPath(t *testing.T) string {
+	t.Helper()
+	for _, name := range []string{"chromium", "chromium-headless-shell", "chromium-browser"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if os.Getenv("CI") != "" {
+		t.Fatal("no Chromium found (chromium, chromium-headless-shell, chromium-browser); .ci/run installs it")
+	}
+	t.Skip("no Chromium found; install Debian's chromium to run the browser tests")
+	return ""
+}
+
+// tab is one page under test with its console errors and network requests.
+type tab struct {
+	ctx      context.Context
+	mu       sync.Mutex
+	errors   []string
+	requests []string
+}
+
+// openPage starts Chromium with the network disabled and loads the report
+// at path from file://, waiting until the page says it is ready.
+func openPage(t *testing.T, path string) *tab {
+	t.Helper()
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(chromiumPath(t)), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck, chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1280, 1600),
+		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
+	}
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancel := chromedp.NewContext(actx)
+	t.Cleanup(func() { cancel(); cancelA() })
+	tb := &tab{ctx: ctx}
+	if err := chromedp.Do(ctx, offline()); err != nil {
+		t.Fatalf("disabling the network: %v", err)
+	}
+	go tb.watchConsole()
+	go tb.watchRequests()
+	abs, _ := filepath.Abs(path)
+	if err := chromedp.Do(ctx, chromedp.Navigate("file://"+abs)); err != nil {
+		t.Fatalf("loading %s: %v", path, err)
+	}
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`window.__pareto && window.__pareto.ready`, chromedp.WithPollingTimeout(60*time.Second))); err != nil {
+		t.Fatalf("page never became ready: %v (console: %v)", err, tb.consoleErrors())
+	}
+	return tb
+}
+
+// offline enables network events and emulates a disconnected network.
+func offline() chromedp.Action[chromedp.Void] {
+	return func(ctx context.Context, t *chromedp.Target) (chromedp.Void, error) {
+		if _, err := cdp.Call(ctx, t, network.Enable, network.EnableParams{}); err != nil {
+			return chromedp.Void{}, err
+		}
+		_, err := cdp.Call(ctx, t, network.EmulateNetworkConditionsByRule, network.EmulateNetworkConditionsByRuleParams{
+			MatchedNetworkConditions: []*network.Conditions{{Offline: true, DownloadThroughput: -1, UploadThroughput: -1}}})
+		if err != nil {
+			return chromedp.Void{}, err
+		}
+		_, err = cdp.Call(ctx, t, network.OverrideNetworkState, network.OverrideNetworkStateParams{Offline: true, DownloadThroughput: -1, UploadThroughput: -1})
+		return chromedp.Void{}, err
+	}
+}
+
+func (tb *tab) watchConsole() {
+	for m, err := range chromedp.Console(tb.ctx) {
+		if err != nil {
+			return
+		}
+		if m.IsException() || m.Type == "error" || m.Type == "assert" {
+			tb.mu.Lock()
+			tb.errors = append(tb.errors, m.String())
+			tb.mu.Unlock()
+		}
+	}
+}
+
+func (tb *tab) watchRequests() {
+	for ev, err := range chromedp.Events(tb.ctx, network.RequestWillBeSent) {
+		if err != nil {
+			return
+		}
+		tb.mu.Lock()
+		tb.requests = append(tb.requests, ev.Request.URL)
+		tb.mu.Unlock()
+	}
+}
+
+func (tb *tab) consoleErrors() []string {
+	tb.mu.Lock()
+	defer tb.mu.Unlock()
+	return append([]string(nil), tb.errors...)
+}
+
+// externalRequests lists requests other than the page itself.
+func (tb *tab) externalRequests() []string {
+	tb.mu.Lock()
+	defer tb.mu.Unlock()
+	var out []string
+	for _, u := range tb.requests {
+		if !strings.HasPrefix(u, "file://") {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+// eval evaluates a JavaScript expression.
+func eval[T any](t *testing.T, tb *tab, expr string) T {
+	t.Helper()
+	v, err := chromedp.Run(tb.ctx, chromedp.Evaluate[T](expr))
+	if err != nil {
+		t.Fatalf("evaluating %s: %v", expr, err)
+	}
+	return v
+}
+
+func (tb *tab) do(t *testing.T, steps ...chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	if err := chromedp.Do(tb.ctx, steps...); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// screenshot saves a full-page PNG under testdata/screenshots (git-ignored).
+func (tb *tab) screenshot(t *testing.T, name string) {
+	t.Helper()
+	png, err := chromedp.Run(tb.ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Errorf("screenshot: %v", err)
+		return
+	}
+	dir := filepath.Join("testdata", "screenshots")
+	if err := os.MkdirAll(dir, 0o755); err == nil {
+		os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644)
+	}
+}
+
+// finish checks that the page logged no error and loaded nothing.
+func (tb *tab) finish(t *testing.T) {
+	t.Helper()
+	time.Sleep(100 * time.Millisecond)
+	if errs := tb.consoleErrors(); len(errs) > 0 {
+		t.Errorf("console errors: %q", errs)
+	}
+	if reqs := tb.externalRequests(); len(reqs) > 0 {
+		t.Errorf("network requests: %q", reqs)
+	}
+}
+
+// writePage renders page to a temporary file.
+func writePage(t *testing.T, page *Page) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "pareto.html")
+	if err := WriteFile(path, page); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// perf measures the 100,000-point page; timings are printed, not asserted.
+func TestBrowserPerf100k(t *testing.T) {
+	chromiumPath(t)
+	page := syntheticPage(t, 100_000)
+	path := writePage(t, page)
+	st, _ := os.Stat(path)
+	tb := openPage(t, path)
+	render := eval[float64](t, tb, `window.__pareto.renderMs`)
+	redraw := eval[float64](t, tb, `(function(){var t=performance.now(); window.__pareto.setShowDominated(true); return performance.now()-t;})()`)
+	drawn := eval[map[string]map[string]int](t, tb, `window.__pareto.drawnDominated`)
+	total := 0
+	for _, s := range drawn {
+		for _, n := range s {
+			total += n
+		}
+	}
+	msg := fmt.Sprintf("100000 points: html %d bytes; first render %.0f ms (parse, tables, draw); drawing all %d dominated points %.0f ms", st.Size(), render, total, redraw)
+	t.Log(msg)
+	fmt.Println("browser:", msg)
+	tb.screenshot(t, "perf100k")
+	tb.finish(t)
+}
+
+// syntheticPage builds a page of n points in four cases on a latency vs
+// throughput trade-off.
+func syntheticPage(t testing.TB, n int) *Page {
+	rng := rand.New(rand.NewPCG(1, 2))
+	ts := make([]Trial, n)
+	for i := range ts {
+		c := fmt.Sprintf("case%d", i%4)
+		lat := 10 + rng.Float64()*990
+		tput := 5000 * (1 - math.Exp(-lat/300)) * (0.5 + 0.5*rng.Float64())
+		var tr trial.Trial
+		tr.ID = fmt.Sprintf("t%06d", i)
+		tr.SetLabel(trial.LabelTestCase, c)
+		tr.SetLabel(trial.LabelIteration, fmt.Sprint(i/4))
+		tr.Measurements = []trial.Measurement{
+			{Metric: trial.OutputTokenThroughput, Value: tput},
+			{Metric: trial.TTFT, Dims: trial.StatDims("p99"), Value: lat},
+		}
+		ts[i] = Trial{Trial: tr}
+	}
+	cfg, err := ParseConfig("pareto.toml", []byte(`[reports.pareto]
+[[reports.pareto.plots]]
+name = "synthetic"
+x = { metric = "ttft", match = { statistic = "p99" } }
+y = { metric = "output_token_throughput" }
+frontiers = [{ name = "A", cases = ["case0", "case1"] }, { name = "B", cases = ["case2", "case3"] }]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, err := Build(cfg, ts, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return page
+}
