@@ -27,7 +27,7 @@ type pgStore struct {
 }
 
 // openPostgres connects to url and brings the schema up to date.
-func openPostgres(ctx context.Context, url string) (*pgStore, error) {
+func openPostgres(ctx context.Context, url string, version int) (*pgStore, error) {
 	s := &pgStore{url: url}
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
@@ -50,7 +50,7 @@ func openPostgres(ctx context.Context, url string) (*pgStore, error) {
 		pool.Close()
 		return nil, s.wrap("connecting", err)
 	}
-	if err := s.migrate(ctx, 0); err != nil {
+	if err := s.migrate(ctx, version); err != nil {
 		pool.Close()
 		return nil, s.wrap("migrating", err)
 	}
@@ -60,7 +60,7 @@ func openPostgres(ctx context.Context, url string) (*pgStore, error) {
 // wrap adds the redacted URL and the operation to err, and removes the
 // password from its text.
 func (s *pgStore) wrap(op string, err error) error {
-	return scrub(fmt.Errorf("store %s: %s: %w", Redact(s.url), op, err), s.url)
+	return fmt.Errorf("store %s: %s: %w", Redact(s.url), op, scrub(err, s.url))
 }
 
 // Close releases the connections.

@@ -34,7 +34,7 @@ type sqliteStore struct {
 }
 
 // openSQLite opens or creates the database file at path.
-func openSQLite(ctx context.Context, path string) (*sqliteStore, error) {
+func openSQLite(ctx context.Context, path string, version int) (*sqliteStore, error) {
 	if err := checkSQLiteFile(path); err != nil {
 		return nil, err
 	}
@@ -48,7 +48,7 @@ func openSQLite(ctx context.Context, path string) (*sqliteStore, error) {
 	db.SetMaxOpenConns(4)
 	db.SetMaxIdleConns(4)
 	s := &sqliteStore{db: db, path: path}
-	if err := s.migrate(ctx, 0); err != nil {
+	if err := s.migrate(ctx, version); err != nil {
 		db.Close()
 		return nil, sqliteError(path, "migrating", err)
 	}

@@ -68,15 +68,21 @@ var ErrNoStudy = errors.New("no such study")
 // Open opens (creating if needed) the store at location and brings its
 // schema up to date. An empty location means DefaultLocation.
 func Open(ctx context.Context, location string) (Store, error) {
+	return openAt(ctx, location, 0)
+}
+
+// openAt opens the store and migrates its schema up to version (0: the
+// newest); tests use it to create databases of earlier versions.
+func openAt(ctx context.Context, location string, version int) (Store, error) {
 	kind, target, err := parseLocation(location)
 	if err != nil {
 		return nil, err
 	}
 	switch kind {
 	case kindPostgres:
-		return openPostgres(ctx, target)
+		return openPostgres(ctx, target, version)
 	default:
-		return openSQLite(ctx, target)
+		return openSQLite(ctx, target, version)
 	}
 }
 

@@ -1,0 +1,258 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+)
+
+func TestNotSQLite(t *testing.T) {
+	dir := t.TempDir()
+	junk := filepath.Join(dir, "junk.db")
+	content := []byte("name,ttft\nx,1\n")
+	if err := os.WriteFile(junk, content, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Open(context.Background(), junk)
+	if !errors.Is(err, ErrNotSQLite) {
+		t.Errorf("Open(CSV file) = %v; want ErrNotSQLite", err)
+	}
+	if got, _ := os.ReadFile(junk); !bytes.Equal(got, content) {
+		t.Errorf("Open changed the file it refused")
+	}
+	if _, err := Open(context.Background(), dir); err == nil {
+		t.Errorf("Open(directory) succeeded")
+	}
+	if _, err := Open(context.Background(), filepath.Join(dir, "missing", "x.db")); err == nil || !strings.Contains(err.Error(), "does not exist") {
+		t.Errorf("Open(missing directory) = %v; want 'does not exist'", err)
+	}
+}
+
+func TestCorruptSQLite(t *testing.T) {
+	loc := sqliteLocation(t)
+	s := openT(t, loc)
+	if _, _, err := s.Ingest(context.Background(), "s", "src", genTrials(0, 500)); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	b, err := os.ReadFile(loc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 100; i < len(b); i++ { // keep the header, ruin every page
+		b[i] = byte(i * 7)
+	}
+	if err := os.WriteFile(loc, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(loc + "-wal")
+	os.Remove(loc + "-shm")
+	s2, err := Open(context.Background(), loc)
+	if err == nil {
+		_, err = s2.Trials(context.Background(), "s", Query{})
+		s2.Close()
+	}
+	if err == nil || !strings.Contains(err.Error(), loc) {
+		t.Errorf("corrupt database: err = %v; want an error naming the file", err)
+	}
+}
+
+// tmpfs mounts a tmpfs of the given size (e.g. "2m") on a fresh directory.
+// It skips outside CI when mounting is not permitted.
+func tmpfs(t *testing.T, size string) string {
+	dir := t.TempDir()
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size="+size, "tmpfs", dir).CombinedOutput(); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("mount tmpfs: %v: %s", err, out)
+		}
+		t.Skipf("cannot mount a tmpfs (needs root): %v: %s", err, out)
+	}
+	t.Cleanup(func() { exec.Command("umount", "-l", dir).Run() })
+	return dir
+}
+
+func remount(t *testing.T, dir, opts string) {
+	t.Helper()
+	if out, err := exec.Command("mount", "-o", "remount,"+opts, dir).CombinedOutput(); err != nil {
+		t.Fatalf("remount %s: %v: %s", opts, err, out)
+	}
+}
+
+func TestReadOnlyDirectory(t *testing.T) {
+	dir := tmpfs(t, "64m")
+	loc := filepath.Join(dir, "pareto.db")
+	ctx := context.Background()
+	s := openT(t, loc)
+	if _, _, err := s.Ingest(ctx, "s", "a", genTrials(0, 100)); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	remount(t, dir, "ro")
+	fresh := filepath.Join(dir, "new.db")
+	if _, err := Open(ctx, fresh); err == nil {
+		t.Errorf("Open(new file in read-only directory) succeeded")
+	} else {
+		t.Logf("new file: %v", err)
+	}
+	if s, err := Open(ctx, loc); err == nil {
+		_, _, err = s.Ingest(ctx, "s", "b", genTrials(100, 100))
+		s.Close()
+		if err == nil {
+			t.Errorf("Ingest into a read-only directory succeeded")
+		} else {
+			t.Logf("ingest: %v", err)
+		}
+	} else {
+		t.Logf("open: %v", err)
+	}
+	remount(t, dir, "rw")
+	s = openT(t, loc)
+	assertComplete(t, s, "s", 100)
+	if added, _, err := s.Ingest(ctx, "s", "b", genTrials(100, 100)); err != nil || added != 100 {
+		t.Errorf("next run: %d added, %v; want 100", added, err)
+	}
+}
+
+func TestDiskFull(t *testing.T) {
+	dir := tmpfs(t, "1m")
+	loc := filepath.Join(dir, "pareto.db")
+	ctx := context.Background()
+	s := openT(t, loc)
+	if _, _, err := s.Ingest(ctx, "s", "small", genTrials(0, 100)); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err := s.Ingest(ctx, "s", "big", genTrials(100, 20_000))
+	if err == nil {
+		t.Fatal("Ingest of 20,000 trials into a 1 MiB file system succeeded")
+	}
+	if !strings.Contains(err.Error(), "disk full") && !strings.Contains(err.Error(), "I/O error") {
+		t.Errorf("disk full: err = %v; want it to say so", err)
+	}
+	t.Logf("disk full: %v", err)
+	s.Close()
+	remount(t, dir, "size=64m")
+	s = openT(t, loc)
+	assertComplete(t, s, "s", 100)
+	if added, _, err := s.Ingest(ctx, "s", "big", genTrials(100, 20_000)); err != nil || added != 20_000 {
+		t.Errorf("next run: %d added, %v; want 20000", added, err)
+	}
+}
+
+func TestPostgresUnreachable(t *testing.T) {
+	loc := "postgres://pareto:s3cretpw@127.0.0.1:1/pareto?sslmode=disable&connect_timeout=2"
+	_, err := Open(context.Background(), loc)
+	if err == nil {
+		t.Fatal("Open(unreachable server) succeeded")
+	}
+	if strings.Contains(err.Error(), "s3cretpw") {
+		t.Errorf("error shows the password: %v", err)
+	}
+	if !strings.Contains(err.Error(), "connecting") || !strings.Contains(err.Error(), "127.0.0.1") {
+		t.Errorf("err = %v; want it to say it could not connect to 127.0.0.1", err)
+	}
+}
+
+// TestPostgresConnectionLost terminates the server side of an ingest in
+// the middle of its transaction, as a server shutdown would.
+func TestPostgresConnectionLost(t *testing.T) {
+	base := pgURL(t, true)
+	ctx := context.Background()
+	study := studyName(t)
+	app := "pareto_victim_" + itoa(os.Getpid())
+	victim := openT(t, base+"&application_name="+app)
+	if _, _, err := victim.Ingest(ctx, study, "before", genTrials(0, 100)); err != nil {
+		t.Fatal(err)
+	}
+	var once sync.Once
+	setAfterBatch(victim, func() {
+		once.Do(func() {
+			c, err := pgx.Connect(ctx, base)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			defer c.Close(ctx)
+			if _, err := c.Exec(ctx, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1`, app); err != nil {
+				t.Error(err)
+			}
+		})
+	})
+	_, _, err := victim.Ingest(ctx, study, "during", genTrials(100, 5000))
+	if err == nil {
+		t.Fatal("Ingest over a terminated connection succeeded")
+	}
+	t.Logf("connection lost: %v", err)
+	setAfterBatch(victim, nil)
+	s := openT(t, base)
+	assertComplete(t, s, study, 100)
+	if added, _, err := s.Ingest(ctx, study, "during", genTrials(100, 5000)); err != nil || added != 5000 {
+		t.Errorf("next run: %d added, %v; want 5000", added, err)
+	}
+}
+
+func TestRedact(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"postgres://u:secret@db:5432/p?sslmode=disable", "postgres://u:xxxxx@db:5432/p?sslmode=disable"},
+		{"postgres://u@db/p", "postgres://u@db/p"},
+		{"postgres://db/p?password=secret&sslmode=disable", "postgres://db/p?password=xxxxx&sslmode=disable"},
+		{"host=db user=u password=secret dbname=p", "host=db user=u password=xxxxx dbname=p"},
+		{"host=db password='a b' dbname=p", "host=db password=xxxxx dbname=p"},
+		{"pareto.db", "pareto.db"},
+		{"sqlite:///tmp/x.db", "sqlite:///tmp/x.db"},
+	} {
+		if got := Redact(tt.in); got != tt.want {
+			t.Errorf("Redact(%q) = %q; want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestParseLocation(t *testing.T) {
+	for _, tt := range []struct{ in, kind, target string }{
+		{"", kindSQLite, "pareto.db"},
+		{"runs/a.db", kindSQLite, "runs/a.db"},
+		{"sqlite:///abs/a.db", kindSQLite, "/abs/a.db"},
+		{"sqlite://rel.db", kindSQLite, "rel.db"},
+		{"file:x.db?mode=rwc", kindSQLite, "x.db"},
+		{"postgres://h/db", kindPostgres, "postgres://h/db"},
+		{"postgresql://h/db", kindPostgres, "postgresql://h/db"},
+	} {
+		kind, target, err := parseLocation(tt.in)
+		if err != nil || kind != tt.kind || target != tt.target {
+			t.Errorf("parseLocation(%q) = %s, %s, %v; want %s, %s", tt.in, kind, target, err, tt.kind, tt.target)
+		}
+	}
+	if _, _, err := parseLocation("mysql://u:pw@h/db"); err == nil || strings.Contains(err.Error(), "pw@") {
+		t.Errorf("parseLocation(mysql) = %v; want an error without the password", err)
+	}
+}
+
+func TestParseCondition(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want Condition
+		bad  bool
+	}{
+		{in: "engine_version=0.8.5", want: Condition{"engine_version", OpEq, "0.8.5"}},
+		{in: "concurrency>=16", want: Condition{"concurrency", OpGe, "16"}},
+		{in: " tp != 2 ", want: Condition{"tp", OpNe, "2"}},
+		{in: "a<b", want: Condition{"a", OpLt, "b"}},
+		{in: "a<=", want: Condition{"a", OpLe, ""}},
+		{in: "a>1", want: Condition{"a", OpGt, "1"}},
+		{in: "novalue", bad: true},
+		{in: "=1", bad: true},
+		{in: "a!1", bad: true},
+	} {
+		got, err := ParseCondition(tt.in)
+		if (err != nil) != tt.bad || (!tt.bad && got != tt.want) {
+			t.Errorf("ParseCondition(%q) = %+v, %v; want %+v (error %v)", tt.in, got, err, tt.want, tt.bad)
+		}
+	}
+}
