@@ -24,7 +24,7 @@ func upgradeTrial() trial.Trial {
 		Params:    map[string]string{"tensor_parallel_size": "2"},
 		Workload:  trial.Workload{InputTokens: 1024, OutputTokens: 128, Concurrency: 16, RequestRate: math.Inf(1), Requests: 500, MeanInputTokens: math.NaN(), MeanOutputTokens: math.NaN(), AchievedConcurrency: math.NaN(), Users: math.NaN()},
 		Succeeded: 499, Failed: 1,
-		Warnings:  []string{"old warning"},
+		Warnings: []string{"old warning"},
 		Measurements: []trial.Measurement{
 			{Metric: "output_token_throughput", Value: 1234.5, Unit: "tokens/s", Native: "output_throughput"},
 			{Metric: "ttft", Dims: trial.StatDims("p99"), Value: 87.25, Unit: "ms", Native: "p99_ttft_ms", SourceUnit: "ms"},
