@@ -77,8 +77,6 @@ func detectJSON(h []byte, base string) Format {
 		return FormatGenAIPerfJSON
 	case strings.Contains(base, "aiperf"):
 		return FormatAIPerfJSON
-	case strings.HasSuffix(base, ".jsonl"):
-		return FormatSGLang
 	}
 	return FormatUnknown
 }

@@ -135,9 +135,10 @@ func (d *Dataset) readFiles(files []string, opts LoadOptions, strict bool) {
 }
 
 // isCloudAITree reports whether dir looks like a CloudAI scenario results
-// directory: <case>/<iteration>[/<step>]/test-run.toml below it.
+// directory: <case>/<iteration>[/<step>]/test-run.toml below it, with
+// numeric iteration and step directories.
 func isCloudAITree(dir string) bool {
-	for _, pat := range []string{"*/*/test-run.toml", "*/*/*/test-run.toml"} {
+	for _, pat := range []string{"*/[0-9]*/test-run.toml", "*/[0-9]*/[0-9]*/test-run.toml"} {
 		if m, _ := filepath.Glob(filepath.Join(globEscape(dir), pat)); len(m) > 0 {
 			return true
 		}

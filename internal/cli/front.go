@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/pareto-llm/pareto/frontier"
+	"github.com/pareto-llm/pareto/trial"
 	"github.com/spf13/cobra"
 )
 
@@ -131,9 +132,24 @@ func parseFrontQuery(o *frontOptions) (*frontQuery, error) {
 	return q, nil
 }
 
+// parseObjective reads NAME[:min|:max]. Without a suffix the direction is
+// the metric registry's (ttft minimises, output_token_throughput
+// maximises); other names need an explicit direction.
 func parseObjective(s string) (frontier.Objective, error) {
 	name, dir, ok := cutLast(s, ":")
+	if ok && strings.Contains(dir, "}") {
+		name, ok = s, false // a colon inside {...} is not a direction
+	}
 	if !ok {
+		sel, err := trial.ParseSelector(s)
+		if err == nil {
+			if m, found := trial.Lookup(sel.Metric); found && m.Ranked {
+				return frontier.Objective{Name: s, Direction: m.Direction}, nil
+			}
+			if m, found := trial.Lookup(sel.Name); found && m.Ranked {
+				return frontier.Objective{Name: s, Direction: m.Direction}, nil
+			}
+		}
 		return frontier.Objective{}, usagef("objective %q has no direction: write %s:min or %s:max", s, s, s)
 	}
 	d, err := frontier.ParseDirection(dir)
@@ -226,7 +242,7 @@ func runFront(e *env, o *frontOptions, paths []string) error {
 		return err
 	}
 	data, failed := loadTrials(e, o, q, paths)
-	if failed == len(paths) {
+	if failed > 0 && len(data.ids) == 0 {
 		return inputError{err: fmt.Errorf("no input could be read")}
 	}
 	report := analyzeFront(o, q, data)
@@ -239,7 +255,7 @@ func runFront(e *env, o *frontOptions, paths []string) error {
 		}
 	}
 	if failed > 0 && !o.keepGoing {
-		return inputError{err: fmt.Errorf("%d of %d inputs could not be read", failed, len(paths))}
+		return inputError{err: fmt.Errorf("%d inputs could not be read", failed)}
 	}
 	return nil
 }

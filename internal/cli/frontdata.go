@@ -7,11 +7,13 @@ import (
 	"strconv"
 
 	"github.com/pareto-llm/pareto/frontier"
+	"github.com/pareto-llm/pareto/ingest"
 	"github.com/pareto-llm/pareto/table"
 )
 
 // frontData is every trial read for pareto front, column by column.
 type frontData struct {
+	skipped  []ingest.Skip // inputs and runs that yielded no trial
 	ids      []string
 	values   [][]float64 // per objective
 	slo      [][]float64 // per SLO
@@ -49,21 +51,57 @@ func frontSpec(o *frontOptions, q *frontQuery) (table.Spec, []int, []int) {
 	return spec, objCol, sloCol
 }
 
-// loadTrials reads every input; it prints one error per unreadable input
-// to stderr and returns how many failed.
+// loadTrials reads every input: generic CSV/JSONL tables column by
+// column, and benchmark results (files of a known format, directories,
+// CloudAI trees) as trials whose objectives are resolved by selector. It
+// prints one error per unreadable input to stderr and returns how many
+// failed.
 func loadTrials(e *env, o *frontOptions, q *frontQuery, paths []string) (*frontData, int) {
 	spec, objCol, sloCol := frontSpec(o, q)
 	d := &frontData{values: make([][]float64, len(q.objectives)), slo: make([][]float64, len(q.slos)),
 		rejected: map[int32]string{}}
 	failed := 0
+	fail := func(err error) {
+		fmt.Fprintf(e.stderr, "pareto front: %v\n", err)
+		failed++
+	}
+	var bench []string
 	for _, path := range paths {
-		t, err := readTable(e, path, spec)
-		if err != nil {
-			fmt.Fprintf(e.stderr, "pareto front: %v\n", err)
-			failed++
-			continue
+		kind, data, err := sniffInput(e, path)
+		switch {
+		case err != nil:
+			fail(err)
+		case kind == inputBenchmark && data != nil:
+			ts, err := ingest.ReadBytes(data, path)
+			if err != nil {
+				fail(err)
+				continue
+			}
+			d.addTrials(ts, q, o)
+		case kind == inputBenchmark:
+			bench = append(bench, path)
+		default:
+			t, err := table.Read(bytesOrFile(data, path), path, spec)
+			if err != nil {
+				fail(err)
+				continue
+			}
+			d.append(t, o, objCol, sloCol, len(paths) > 1)
 		}
-		d.append(t, o, objCol, sloCol, len(paths) > 1)
+	}
+	if len(bench) > 0 {
+		ds, err := ingest.Load(bench, ingest.LoadOptions{})
+		if err != nil {
+			fail(err)
+			return d, failed
+		}
+		for _, s := range ds.Skipped {
+			if s.Code == ingest.SkipError {
+				fail(fmt.Errorf("%s", s.Reason))
+			}
+		}
+		d.skipped = append(d.skipped, ds.Skipped...)
+		d.addTrials(ds.Trials, q, o)
 	}
 	return d, failed
 }

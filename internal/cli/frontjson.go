@@ -122,6 +122,21 @@ func writeFrontJSON(out io.Writer, rep *frontReport) error {
 			return err
 		}
 	}
+	j.raw(`],"skipped":[`)
+	for i, s := range rep.data.skipped {
+		if i > 0 {
+			j.raw(",")
+		}
+		j.raw(`{"path":`)
+		j.str(s.Path)
+		j.raw(`,"run":`)
+		j.str(s.Run)
+		j.raw(`,"code":`)
+		j.str(s.Code)
+		j.raw(`,"reason":`)
+		j.str(s.Reason)
+		j.raw("}")
+	}
 	j.raw(`],"warnings":[`)
 	for i, s := range rep.warnings {
 		if i > 0 {

@@ -71,6 +71,12 @@ func writeFrontTable(out io.Writer, rep *frontReport) error {
 		}
 		writeGroupTable(w, rep, g)
 	}
+	if sk := rep.data.skipped; len(sk) > 0 {
+		fmt.Fprintf(w, "\nSKIPPED (inputs and runs that yielded no trial)\n")
+		section(w, []string{"path", "run", "code", "reason"}, len(sk), func(b []byte, r, c int) []byte {
+			return append(b, [...]string{sk[r].Path, sk[r].Run, sk[r].Code, sk[r].Reason}[c]...)
+		})
+	}
 	return w.Flush()
 }
 

@@ -1,0 +1,191 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/pareto-llm/pareto/frontier"
+	"github.com/pareto-llm/pareto/ingest"
+	"github.com/pareto-llm/pareto/trial"
+)
+
+type inputKind int
+
+const (
+	inputTable inputKind = iota
+	inputBenchmark
+)
+
+// sniffInput decides whether a path is a generic table or benchmark
+// results. Directories are benchmark results. Standard input is read
+// whole and returned; files are only peeked at.
+func sniffInput(e *env, path string) (inputKind, []byte, error) {
+	if path == "-" {
+		data, err := io.ReadAll(e.stdin)
+		if err != nil {
+			return 0, nil, fmt.Errorf("-: %w", err)
+		}
+		if ingest.Detect(head(data), "-") != ingest.FormatUnknown {
+			return inputBenchmark, data, nil
+		}
+		return inputTable, data, nil
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return 0, nil, err
+	}
+	if st.IsDir() {
+		return inputBenchmark, nil, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer f.Close()
+	buf := make([]byte, ingest.HeadSize)
+	n, err := io.ReadFull(f, buf)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return 0, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if ingest.Detect(buf[:n], path) != ingest.FormatUnknown {
+		return inputBenchmark, nil, nil
+	}
+	return inputTable, nil, nil
+}
+
+func head(data []byte) []byte { return data[:min(len(data), ingest.HeadSize)] }
+
+// bytesOrFile returns a reader over data, or over the file when data is nil.
+func bytesOrFile(data []byte, path string) io.Reader {
+	if data != nil {
+		return bytes.NewReader(data)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return errReader{err}
+	}
+	return f // closed when the process ends; one descriptor per input
+}
+
+type errReader struct{ err error }
+
+func (r errReader) Read([]byte) (int, error) { return 0, r.err }
+
+// addTrials appends benchmark trials as rows, resolving each objective and
+// SLO selector; a trial whose selector matches no measurement, or several,
+// is rejected with the reason and the candidates.
+func (d *frontData) addTrials(ts []trial.Trial, q *frontQuery, o *frontOptions) {
+	objSel := selectors(q.objectives)
+	sloSel := make([]selectorOrErr, len(q.slos))
+	for i, s := range q.slos {
+		sloSel[i] = parseSel(s.Name)
+	}
+	perFile := map[string]int{}
+	for i := range ts {
+		perFile[ts[i].Source.Path]++
+	}
+	seen := map[string]int{}
+	for i := range ts {
+		t := &ts[i]
+		row := int32(len(d.ids))
+		d.ids = append(d.ids, uniqueID(displayID(t, perFile[t.Source.Path] > 1), seen))
+		for c, sel := range objSel {
+			d.values[c] = append(d.values[c], d.resolve(row, t, sel))
+		}
+		for c, sel := range sloSel {
+			d.slo[c] = append(d.slo[c], d.resolve(row, t, sel))
+		}
+		if o.groupBy != "" {
+			d.group = append(d.group, groupOf(t, o.groupBy))
+		}
+	}
+}
+
+type selectorOrErr struct {
+	sel trial.Selector
+	err error
+}
+
+func parseSel(name string) selectorOrErr {
+	sel, err := trial.ParseSelector(name)
+	return selectorOrErr{sel, err}
+}
+
+func selectors(objs []frontier.Objective) []selectorOrErr {
+	out := make([]selectorOrErr, len(objs))
+	for i, o := range objs {
+		out[i] = parseSel(o.Name)
+	}
+	return out
+}
+
+// resolve returns the selector's value in t, or Missing after recording
+// why the row is rejected.
+func (d *frontData) resolve(row int32, t *trial.Trial, s selectorOrErr) float64 {
+	if s.err != nil {
+		d.reject(row, s.err.Error())
+		return frontier.Missing
+	}
+	m, err := s.sel.Resolve(t)
+	if err == nil {
+		return m.Value
+	}
+	var re *trial.ResolveError
+	if errors.As(err, &re) {
+		msg := re.Selector + ": " + re.Reason
+		if re.Detail != "" {
+			msg += " (" + re.Detail + ")"
+		}
+		if len(re.Candidates) > 0 {
+			msg += "; candidates: " + strings.Join(re.Candidates, ", ")
+		}
+		d.reject(row, msg)
+	} else {
+		d.reject(row, err.Error())
+	}
+	return frontier.Missing
+}
+
+func (d *frontData) reject(row int32, why string) {
+	if _, dup := d.rejected[row]; !dup {
+		d.rejected[row] = why
+	}
+}
+
+// displayID names a trial for people: the CloudAI point, else the file
+// (with the line or index when a file holds several trials).
+func displayID(t *trial.Trial, several bool) string {
+	if r := t.Labels["run"]; r != "" {
+		return r
+	}
+	id := t.Source.Path
+	if several {
+		if t.Source.Line > 0 {
+			return id + ":" + strconv.Itoa(t.Source.Line)
+		}
+		return id + "#" + strconv.Itoa(t.Source.Index)
+	}
+	return id
+}
+
+// uniqueID suffixes repeated ids with ~2, ~3, ...
+func uniqueID(id string, seen map[string]int) string {
+	seen[id]++
+	if n := seen[id]; n > 1 {
+		return id + "~" + strconv.Itoa(n)
+	}
+	return id
+}
+
+// groupOf returns a trial's label, else its parameter, named key.
+func groupOf(t *trial.Trial, key string) string {
+	if v, ok := t.Labels[key]; ok {
+		return v
+	}
+	return t.Params[key]
+}

@@ -1,0 +1,178 @@
+package cli
+
+import (
+	"bufio"
+	"cmp"
+	"fmt"
+	"slices"
+	"strconv"
+
+	"github.com/pareto-llm/pareto/cloudai"
+	"github.com/pareto-llm/pareto/ingest"
+	"github.com/spf13/cobra"
+)
+
+const ingestLong = `Ingest reads benchmark results — AIPerf, GenAI-Perf, vLLM bench serve,
+SGLang bench_serving, inference-perf and guidellm files, CloudAI scenario
+results directories, and directories holding any mix of them — and reports,
+per format and version, how many trials were found, and every file or run
+that was skipped, with the reason.
+
+Formats are sniffed from the content, not the file name. In a CloudAI
+results tree each successful iteration, DSE step and AIPerf phase is a
+trial; failed runs are listed as skipped. --system-config (or
+--gpus-per-node) gives gpus_per_node, needed for per-allocated-GPU
+throughput.
+
+Exit status: 0 success, 1 when an input could not be read (after
+reporting everything else; 0 with --keep-going), 2 usage error.`
+
+type ingestOptions struct {
+	format, systemConfig string
+	gpusPerNode          int
+	keepGoing            bool
+}
+
+func newIngestCmd(e *env) *cobra.Command {
+	var o ingestOptions
+	c := &cobra.Command{
+		Use:     "ingest [flags] PATH...",
+		Short:   "Read benchmark results and report what was found",
+		Long:    ingestLong,
+		Example: "  pareto ingest results/\n  pareto ingest scenario_2026-08-06/ --system-config system.toml --format json",
+		RunE: func(_ *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usagef("no paths given")
+			}
+			if o.format != "table" && o.format != "json" {
+				return usagef("unknown --format %q (want table or json)", o.format)
+			}
+			return runIngest(e, &o, args)
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&o.format, "format", "table", "output `table|json`")
+	f.StringVar(&o.systemConfig, "system-config", "", "CloudAI system `TOML` supplying gpus_per_node")
+	f.IntVar(&o.gpusPerNode, "gpus-per-node", 0, "GPUs per node for CloudAI runs (overrides --system-config)")
+	f.BoolVar(&o.keepGoing, "keep-going", false, "exit 0 even when some inputs could not be read")
+	return c
+}
+
+// loadOptions turns the CloudAI flags into ingest options.
+func loadOptions(systemConfig string, gpusPerNode int) (ingest.LoadOptions, error) {
+	opts := ingest.LoadOptions{GPUsPerNode: gpusPerNode}
+	if systemConfig != "" {
+		sys, err := cloudai.ReadSystem(systemConfig)
+		if err != nil {
+			return opts, inputError{err: err}
+		}
+		opts.System = sys.Name
+		if gpusPerNode == 0 {
+			opts.GPUsPerNode = sys.GPUsPerNode
+		}
+	}
+	return opts, nil
+}
+
+func runIngest(e *env, o *ingestOptions, paths []string) error {
+	opts, err := loadOptions(o.systemConfig, o.gpusPerNode)
+	if err != nil {
+		return err
+	}
+	d, err := ingest.Load(paths, opts)
+	if err != nil {
+		return inputError{err: err}
+	}
+	sum := summarize(d)
+	if o.format == "json" {
+		err = writeIngestJSON(e, sum, d)
+	} else {
+		err = writeIngestTable(e, sum, d)
+	}
+	if err != nil {
+		return err
+	}
+	if n := d.Failed(); n > 0 && !o.keepGoing {
+		return inputError{err: fmt.Errorf("%d inputs could not be read", n)}
+	}
+	return nil
+}
+
+// formatCount is the number of trials of one format and version.
+type formatCount struct {
+	Format, Version string
+	Trials          int
+}
+
+func summarize(d *ingest.Dataset) []formatCount {
+	counts := map[[2]string]int{}
+	for _, t := range d.Trials {
+		counts[[2]string{t.Source.Format, t.Source.FormatVersion}]++
+	}
+	var out []formatCount
+	for k, n := range counts {
+		out = append(out, formatCount{k[0], k[1], n})
+	}
+	slices.SortFunc(out, func(a, b formatCount) int {
+		return cmp.Or(cmp.Compare(a.Format, b.Format), cmp.Compare(a.Version, b.Version))
+	})
+	return out
+}
+
+func writeIngestTable(e *env, sum []formatCount, d *ingest.Dataset) error {
+	w := bufio.NewWriter(e.stdout)
+	fmt.Fprintf(w, "%d trials, %d skipped (%d unreadable)\n\n", len(d.Trials), len(d.Skipped), d.Failed())
+	section(w, []string{"format", "version", "trials"}, len(sum), func(b []byte, r, c int) []byte {
+		switch c {
+		case 0:
+			return append(b, sum[r].Format...)
+		case 1:
+			return append(b, cmp.Or(sum[r].Version, "-")...)
+		}
+		return strconv.AppendInt(b, int64(sum[r].Trials), 10)
+	})
+	if sk := d.Skipped; len(sk) > 0 {
+		fmt.Fprintf(w, "\nSKIPPED\n")
+		section(w, []string{"path", "run", "code", "reason"}, len(sk), func(b []byte, r, c int) []byte {
+			return append(b, [...]string{sk[r].Path, sk[r].Run, sk[r].Code, sk[r].Reason}[c]...)
+		})
+	}
+	return w.Flush()
+}
+
+func writeIngestJSON(e *env, sum []formatCount, d *ingest.Dataset) error {
+	j := &jsonBuf{}
+	j.raw(`{"trials":`)
+	j.b = strconv.AppendInt(j.b, int64(len(d.Trials)), 10)
+	j.raw(`,"formats":[`)
+	for i, s := range sum {
+		if i > 0 {
+			j.raw(",")
+		}
+		j.raw(`{"format":`)
+		j.str(s.Format)
+		j.raw(`,"version":`)
+		j.str(s.Version)
+		j.raw(`,"trials":`)
+		j.b = strconv.AppendInt(j.b, int64(s.Trials), 10)
+		j.raw("}")
+	}
+	j.raw(`],"skipped":[`)
+	for i, s := range d.Skipped {
+		if i > 0 {
+			j.raw(",")
+		}
+		j.raw(`{"path":`)
+		j.str(s.Path)
+		j.raw(`,"run":`)
+		j.str(s.Run)
+		j.raw(`,"code":`)
+		j.str(s.Code)
+		j.raw(`,"reason":`)
+		j.str(s.Reason)
+		j.raw("}")
+	}
+	j.raw("]}\n")
+	_, err := e.stdout.Write(j.b)
+	return err
+}
