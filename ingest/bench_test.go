@@ -26,7 +26,14 @@ func BenchmarkRead(b *testing.B) {
 		{"aiperf-csv", "testdata/synthetic/synthetic_profile_export_aiperf.csv"},
 		{"inference-perf", "testdata/other/inference-perf_kubecon-na-2025_vllm-batch_size_stage_0_lifecycle_metrics.json"},
 		{"guidellm", "testdata/other/guidellm_report_v2_llm-d-benchmark-fixture_mock.json"},
+		{"aiperf-json-14kb", ""},
 	} {
+		if c.path == "" { // generated realistic AIPerf file, as in BenchmarkReadDir
+			c.path = filepath.Join(b.TempDir(), "profile_export_aiperf.json")
+			if err := os.WriteFile(c.path, aiperfFile(b, 1), 0o644); err != nil {
+				b.Fatal(err)
+			}
+		}
 		fi, err := os.Stat(c.path)
 		if err != nil {
 			b.Fatal(err)
@@ -73,18 +80,72 @@ func BenchmarkReadLargeVLLM(b *testing.B) {
 	})
 }
 
-// aiperfFile builds a ~14 KB AIPerf JSON file from the real fixture plus
-// extra record-metric blocks, varied by i.
+// aiperfFile builds a realistic ~14 KB AIPerf JSON file (indented like
+// AIPerf's own output) from the real fixture plus the streaming metric
+// blocks, a warmup block, a longer input_config and GPU telemetry for two
+// GPUs, with values varied by i.
 func aiperfFile(b *testing.B, i int) []byte {
 	base, err := os.ReadFile("testdata/aiperf/aiperf-repo_tests-artifacts_dev-0.8.0_configV2_mock_c4_profile_export_aiperf.json")
 	if err != nil {
 		b.Fatal(err)
 	}
 	var extra bytes.Buffer
-	for _, tag := range []string{"time_to_first_token", "time_to_second_token", "inter_token_latency", "inter_chunk_latency", "output_token_throughput_per_user", "http_req_waiting", "http_req_receiving"} {
-		fmt.Fprintf(&extra, `  "%s": {"unit": "ms", "avg": %d.5, "p1": 1.1, "p5": 1.5, "p10": 2.0, "p25": 2.5, "p50": 3.0, "p75": 3.5, "p90": 4.0, "p95": 4.5, "p99": 5.5, "min": 0.9, "max": 9.9, "std": 0.77, "count": 64, "sum": 1234.5},`+"\n", tag, i)
+	for k, tag := range []string{"time_to_first_token", "time_to_second_token", "inter_token_latency", "inter_chunk_latency", "output_token_throughput_per_user", "http_req_waiting"} {
+		extra.WriteString(`  "` + tag + `": `)
+		statBlock(&extra, "  ", "ms", float64(i%97)+float64(k)*1.25)
+		extra.WriteString(",\n")
 	}
-	return bytes.Replace(base, []byte("{\n"), append([]byte("{\n"), extra.Bytes()...), 1)
+	out := bytes.Replace(base, []byte("{\n"), append([]byte("{\n"), extra.Bytes()...), 1)
+	out = bytes.Replace(out, []byte(`"random_seed": 42
+  },`), []byte(`"random_seed": 42,
+    "loadgen": {
+      "arrival_pattern": "concurrency_burst",
+      "benchmark_grace_period": 30.0,
+      "request_cancellation_rate": 0.0
+    },
+    "output": {
+      "artifact_directory": "/aiperf-output/mock-model-openai-chat-concurrency`+strconv.Itoa(i)+`",
+      "slice_duration": null
+    }
+  },`), 1)
+	var tel bytes.Buffer
+	tel.WriteString(",\n  \"warmup_metrics\": {\n    \"time_to_first_token\": ")
+	statBlock(&tel, "    ", "ms", 40+float64(i%11))
+	tel.WriteString(",\n    \"request_latency\": ")
+	statBlock(&tel, "    ", "ms", 900+float64(i%11))
+	tel.WriteString("\n  }")
+	tel.WriteString(",\n  \"telemetry_data\": {\n    \"summary\": {\n      \"endpoints_configured\": [\"http://localhost:9400/metrics\"],\n" +
+		"      \"endpoints_successful\": [\"http://localhost:9400/metrics\"]\n    },\n" +
+		"    \"endpoints\": {\n      \"localhost:9400\": {\n        \"gpus\": {\n")
+	for g := range 2 {
+		fmt.Fprintf(&tel, "          \"gpu_%d\": {\n            \"gpu_index\": %d,\n            \"gpu_name\": \"NVIDIA H100 80GB HBM3\",\n"+
+			"            \"gpu_uuid\": \"GPU-4c0a5e1f-%04d-%d\",\n            \"hostname\": \"node-%d\",\n            \"metrics\": {\n", g, g, i, g, i%8)
+		for k, m := range []struct{ name, unit string }{{"gpu_power_usage", "W"}, {"gpu_utilization", "%"}, {"gpu_memory_used", "GB"}} {
+			if k > 0 {
+				tel.WriteString(",\n")
+			}
+			tel.WriteString(`              "` + m.name + `": `)
+			statBlock(&tel, "              ", m.unit, 100+float64(i%13)+float64(g*10+k))
+		}
+		tel.WriteString("\n            }\n          }")
+		if g == 0 {
+			tel.WriteString(",")
+		}
+		tel.WriteString("\n")
+	}
+	tel.WriteString("        }\n      }\n    }\n  }\n}\n")
+	end := bytes.LastIndexByte(out, '}')
+	return append(bytes.TrimRight(out[:end], " \n"), tel.Bytes()...)
+}
+
+// statBlock writes an indented AIPerf metric block around mean m.
+func statBlock(w *bytes.Buffer, indent, unit string, m float64) {
+	w.WriteString("{\n" + indent + `  "unit": "` + unit + `"`)
+	for k, s := range []string{"avg", "p1", "p5", "p10", "p25", "p50", "p75", "p90", "p95", "p99", "min", "max", "std"} {
+		v := m * (0.61 + float64(k)*0.0731)
+		w.WriteString(",\n" + indent + `  "` + s + `": ` + strconv.FormatFloat(v, 'g', -1, 64))
+	}
+	w.WriteString("\n" + indent + "}")
 }
 
 // BenchmarkReadDir reads a directory of 10,000 generated ~14 KB AIPerf JSON
@@ -104,7 +165,7 @@ func BenchmarkReadDir(b *testing.B) {
 		}
 	}
 	pyRate := pythonFilesPerSec(dir)
-	b.Run(fmt.Sprintf("files=%d/kb=%d", n, size>>10), func(b *testing.B) {
+	b.Run(fmt.Sprintf("files=%d/kb=%d", n, (size+512)>>10), func(b *testing.B) {
 		var errs int
 		for b.Loop() {
 			ReadFiles(paths, 0, func(_ int, _ []trial.Trial, err error) {
