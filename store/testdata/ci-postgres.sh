@@ -6,6 +6,7 @@ set -euo pipefail
 need=()
 command -v pg_ctlcluster >/dev/null 2>&1 || need+=(postgresql)
 /usr/bin/python3 -c 'import optuna' >/dev/null 2>&1 || need+=(python3-optuna)
+/usr/bin/python3 -c 'import psycopg2' >/dev/null 2>&1 || need+=(python3-psycopg2)
 if [ ${#need[@]} -gt 0 ]; then
 	echo "== apt-get install ${need[*]}" >&2
 	export DEBIAN_FRONTEND=noninteractive
