@@ -156,21 +156,40 @@ func (c *csvReader) splitQuoted(line []byte) error {
 
 func readCSV(br *bufio.Reader, t *Table, spec Spec) error {
 	c := &csvReader{br: br, name: t.Name}
-	header, line, err := c.next()
-	if err == io.EOF {
-		return fmt.Errorf("%s: %w", t.Name, ErrEmpty)
-	}
+	p, err := readHeader(c, t, spec)
 	if err != nil {
 		return err
+	}
+	return p.rows(c, t)
+}
+
+// csvPlan is what the header says about every row.
+type csvPlan struct {
+	spec          Spec
+	numAt, textAt []assign
+	width         int
+}
+
+func readHeader(c *csvReader, t *Table, spec Spec) (*csvPlan, error) {
+	header, line, err := c.next()
+	if err == io.EOF {
+		return nil, fmt.Errorf("%s: %w", t.Name, ErrEmpty)
+	}
+	if err != nil {
+		return nil, err
 	}
 	cols := newColumns(spec)
 	numAt, textAt, err := csvRoles(t, cols, header, c.cols, line)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	t.Num = make([][]float64, len(spec.Numeric))
 	t.Text = make([][]string, cols.nText())
-	width := len(header)
+	return &csvPlan{spec: spec, numAt: numAt, textAt: textAt, width: len(header)}, nil
+}
+
+// rows reads the records after the header into t.
+func (p *csvPlan) rows(c *csvReader, t *Table) error {
 	for {
 		fields, line, err := c.next()
 		if err == io.EOF {
@@ -179,21 +198,21 @@ func readCSV(br *bufio.Reader, t *Table, spec Spec) error {
 		if err != nil {
 			return err
 		}
-		if len(fields) != width {
+		if len(fields) != p.width {
 			return &SyntaxError{File: t.Name, Line: line, Col: 1,
-				Msg: fmt.Sprintf("row has %d fields, header has %d", len(fields), width)}
+				Msg: fmt.Sprintf("row has %d fields, header has %d", len(fields), p.width)}
 		}
 		row := len(t.Lines)
 		t.Lines = append(t.Lines, int32(line))
-		for _, a := range numAt {
+		for _, a := range p.numAt {
 			v, ok := parseNumber(fields[a.field])
 			if !ok {
-				t.CellErrors = append(t.CellErrors, CellError{Row: row, Column: spec.Numeric[a.col],
+				t.CellErrors = append(t.CellErrors, CellError{Row: row, Column: p.spec.Numeric[a.col],
 					Line: line, Col: c.cols[a.field], Text: string(fields[a.field])})
 			}
 			t.Num[a.col] = append(t.Num[a.col], v)
 		}
-		for _, a := range textAt {
+		for _, a := range p.textAt {
 			t.Text[a.col] = append(t.Text[a.col], string(fields[a.field]))
 		}
 	}

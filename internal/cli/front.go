@@ -2,9 +2,7 @@ package cli
 
 import (
 	"fmt"
-	"io"
 	"math"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -48,7 +46,7 @@ const frontExample = `  pareto front results.csv -o ttft_p99:min -o output_tps:m
 type frontOptions struct {
 	objectives, noise, minImprove, slos []string
 	id, groupBy, ref, format            string
-	ranks, keepGoing                    bool
+	ranks, keepGoing, frontierOnly      bool
 }
 
 func newFrontCmd(e *env) *cobra.Command {
@@ -77,6 +75,7 @@ func newFrontCmd(e *env) *cobra.Command {
 	f.StringVar(&o.ref, "ref", "", "add hypervolume with reference point `auto|v1,v2,...`")
 	f.StringVar(&o.format, "format", "table", "output `table|json|csv`")
 	f.BoolVar(&o.keepGoing, "keep-going", false, "exit 0 even when some inputs could not be read")
+	f.BoolVar(&o.frontierOnly, "frontier-only", false, "print the frontier and the size of every other list, not its members")
 	return c
 }
 
@@ -258,16 +257,4 @@ func runFront(e *env, o *frontOptions, paths []string) error {
 		return inputError{err: fmt.Errorf("%d inputs could not be read", failed)}
 	}
 	return nil
-}
-
-// openInput opens a path, or standard input for "-".
-func openInput(e *env, path string) (io.Reader, func(), error) {
-	if path == "-" {
-		return e.stdin, func() {}, nil
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, nil, err
-	}
-	return f, func() { f.Close() }, nil
 }

@@ -91,6 +91,9 @@ func writeGroupCSV(w *bufio.Writer, rep *frontReport, g int) {
 		c.tail(string(appendIDs(nil, ids, m.Ties)), string(appendIDs(nil, ids, m.NoiseTied)), "")
 		w.Write(c.b)
 	}
+	if rep.frontierOnly {
+		return
+	}
 	for _, x := range res.Dominated {
 		c.start(ids[x.Row], "dominated", x.Row)
 		c.rank(x.Rank)

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"os"
 	"math"
 	"slices"
 	"strconv"
@@ -81,7 +82,7 @@ func loadTrials(e *env, o *frontOptions, q *frontQuery, paths []string) (*frontD
 		case kind == inputBenchmark:
 			bench = append(bench, path)
 		default:
-			t, err := table.Read(bytesOrFile(data, path), path, spec)
+			t, err := readTableBytes(data, path, spec)
 			if err != nil {
 				fail(err)
 				continue
@@ -106,13 +107,16 @@ func loadTrials(e *env, o *frontOptions, q *frontQuery, paths []string) (*frontD
 	return d, failed
 }
 
-func readTable(e *env, path string, spec table.Spec) (*table.Table, error) {
-	r, done, err := openInput(e, path)
-	if err != nil {
-		return nil, err
+// readTableBytes parses a table from data, or from the whole file when
+// data is nil (in memory, so that large CSVs parse on every core).
+func readTableBytes(data []byte, path string, spec table.Spec) (*table.Table, error) {
+	if data == nil {
+		var err error
+		if data, err = os.ReadFile(path); err != nil {
+			return nil, err
+		}
 	}
-	defer done()
-	return table.Read(r, path, spec)
+	return table.ReadBytes(data, path, spec)
 }
 
 func (d *frontData) append(t *table.Table, o *frontOptions, objCol, sloCol []int, several bool) {
@@ -185,10 +189,12 @@ type frontReport struct {
 	ranks    bool
 	grouped  bool
 	warnings []string
+	// frontierOnly prints the frontier and the sizes of the other lists.
+	frontierOnly bool
 }
 
 func analyzeFront(o *frontOptions, q *frontQuery, d *frontData) *frontReport {
-	rep := &frontReport{query: q, data: d, ranks: o.ranks, grouped: o.groupBy != ""}
+	rep := &frontReport{query: q, data: d, ranks: o.ranks, grouped: o.groupBy != "", frontierOnly: o.frontierOnly}
 	names, rows := d.groups()
 	for i, name := range names {
 		p := &frontier.Problem{Objectives: q.objectives, Values: d.values, SLOs: q.slos, SLOValues: d.slo,

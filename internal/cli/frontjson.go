@@ -177,7 +177,21 @@ func writeGroupJSON(w *bufio.Writer, j *jsonBuf, rep *frontReport, g int) error 
 			return err
 		}
 	}
-	j.raw(`],"dominated":[`)
+	j.raw(`],"counts":{"frontier":`)
+	j.b = strconv.AppendInt(j.b, int64(len(res.Frontier)), 10)
+	j.raw(`,"dominated":`)
+	j.b = strconv.AppendInt(j.b, int64(len(res.Dominated)), 10)
+	j.raw(`,"infeasible":`)
+	j.b = strconv.AppendInt(j.b, int64(len(res.Infeasible)), 10)
+	j.raw(`,"invalid":`)
+	j.b = strconv.AppendInt(j.b, int64(len(res.Invalid)), 10)
+	j.raw(`},"dominated":[`)
+	if rep.frontierOnly {
+		j.raw(`],"infeasible":[],"invalid":[]`)
+		writeHypervolumeJSON(j, res)
+		j.raw("}")
+		return nil
+	}
 	for i, x := range res.Dominated {
 		if i > 0 {
 			j.raw(",")
@@ -221,20 +235,25 @@ func writeGroupJSON(w *bufio.Writer, j *jsonBuf, rep *frontReport, g int) error 
 		j.raw("}")
 	}
 	j.raw("]")
-	if res.HasHypervolume {
-		j.raw(`,"hypervolume":`)
-		j.num(res.Hypervolume)
-		j.raw(`,"reference":[`)
-		for i, v := range res.Reference {
-			if i > 0 {
-				j.raw(",")
-			}
-			j.num(v)
-		}
-		j.raw("]")
-	}
+	writeHypervolumeJSON(j, res)
 	j.raw("}")
 	return nil
+}
+
+func writeHypervolumeJSON(j *jsonBuf, res *frontier.Result) {
+	if !res.HasHypervolume {
+		return
+	}
+	j.raw(`,"hypervolume":`)
+	j.num(res.Hypervolume)
+	j.raw(`,"reference":[`)
+	for i, v := range res.Reference {
+		if i > 0 {
+			j.raw(",")
+		}
+		j.num(v)
+	}
+	j.raw("]")
 }
 
 func writeDominatedJSON(j *jsonBuf, rep *frontReport, p *frontier.Problem, x frontier.Dominated) {

@@ -123,6 +123,9 @@ func writeGroupTable(w *bufio.Writer, rep *frontReport, g int) {
 		}
 		return strconv.AppendInt(b, int64(m.Rank), 10)
 	})
+	if rep.frontierOnly {
+		return
+	}
 	if len(res.Dominated) > 0 {
 		writeDominatedTable(w, rep, g, objH)
 	}

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -59,22 +58,6 @@ func sniffInput(e *env, path string) (inputKind, []byte, error) {
 }
 
 func head(data []byte) []byte { return data[:min(len(data), ingest.HeadSize)] }
-
-// bytesOrFile returns a reader over data, or over the file when data is nil.
-func bytesOrFile(data []byte, path string) io.Reader {
-	if data != nil {
-		return bytes.NewReader(data)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return errReader{err}
-	}
-	return f // closed when the process ends; one descriptor per input
-}
-
-type errReader struct{ err error }
-
-func (r errReader) Read([]byte) (int, error) { return 0, r.err }
 
 // addTrials appends benchmark trials as rows, resolving each objective and
 // SLO selector; a trial whose selector matches no measurement, or several,

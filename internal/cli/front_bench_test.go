@@ -1,0 +1,66 @@
+package cli
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// writeBenchCSV writes n rows of id plus three uniform objectives in
+// (0, 1), printed in shortest form (about 17 significant digits).
+func writeBenchCSV(b *testing.B, n int) string {
+	path := filepath.Join(b.TempDir(), "trials.csv")
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	w := bufio.NewWriter(f)
+	w.WriteString("id,a,b,c\n")
+	rng := rand.New(rand.NewPCG(1, 2))
+	var buf []byte
+	for i := range n {
+		buf = strconv.AppendInt(buf[:0], int64(i), 10)
+		for range 3 {
+			buf = append(buf, ',')
+			buf = strconv.AppendFloat(buf, rng.Float64(), 'g', -1, 64)
+		}
+		w.Write(append(buf, '\n'))
+	}
+	if err := w.Flush(); err != nil {
+		b.Fatal(err)
+	}
+	f.Close()
+	return path
+}
+
+// BenchmarkFrontEndToEnd runs pareto front in process on a CSV file, from
+// reading to the printed result (to io.Discard).
+func BenchmarkFrontEndToEnd(b *testing.B) {
+	for _, n := range []int{10_000, 1_000_000} {
+		path := writeBenchCSV(b, n)
+		for _, out := range []string{"frontier-only", "table", "json"} {
+			args := []string{"front", path, "-o", "a:min", "-o", "b:min", "-o", "c:min"}
+			switch out {
+			case "frontier-only":
+				args = append(args, "--frontier-only")
+			case "json":
+				args = append(args, "--format", "json")
+			}
+			b.Run(fmt.Sprintf("rows=%d/k=3/output=%s", n, out), func(b *testing.B) {
+				for b.Loop() {
+					var stderr strings.Builder
+					if code := Main(args, strings.NewReader(""), io.Discard, &stderr); code != 0 {
+						b.Fatalf("exit %d: %s", code, stderr.String())
+					}
+				}
+				b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+			})
+		}
+	}
+}
