@@ -2,8 +2,8 @@ package cli
 
 import (
 	"fmt"
-	"os"
 	"math"
+	"os"
 	"slices"
 	"strconv"
 
