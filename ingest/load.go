@@ -28,8 +28,13 @@ type LoadOptions struct {
 type Skip struct {
 	// Path is the file or run directory.
 	Path string `json:"path"`
-	// Run is the CloudAI point id (case/iteration/step/phase), if any.
-	Run string `json:"run,omitempty"`
+	// Run is the CloudAI point id (case/iteration/step/phase), if any,
+	// with its parts: Iteration is -1 when unknown, Step 0 outside DSE.
+	Run       string `json:"run,omitempty"`
+	Case      string `json:"case,omitempty"`
+	Iteration int    `json:"iteration,omitempty"`
+	Step      int    `json:"step,omitempty"`
+	Phase     string `json:"phase,omitempty"`
 	// Code classifies the skip: "error" (the input could not be read:
 	// a failure), "unknown_format", or a CloudAI exclusion code.
 	Code string `json:"code"`
@@ -45,8 +50,18 @@ const (
 
 // Dataset is everything Load found.
 type Dataset struct {
-	Trials  []trial.Trial
+	Trials []trial.Trial
+	// Runs holds, aligned with Trials, the CloudAI run each trial came
+	// from (its layout, GPU counts and executed config), or nil.
+	Runs    []*cloudai.Run
 	Skipped []Skip
+}
+
+func (d *Dataset) add(ts []trial.Trial, run *cloudai.Run) {
+	d.Trials = append(d.Trials, ts...)
+	for range ts {
+		d.Runs = append(d.Runs, run)
+	}
 }
 
 // Failed reports how many inputs could not be read (code "error").
@@ -125,7 +140,7 @@ func (d *Dataset) readFiles(files []string, opts LoadOptions, strict bool) {
 	for i, f := range files {
 		switch err := errs[i]; {
 		case err == nil:
-			d.Trials = append(d.Trials, results[i]...)
+			d.add(results[i], nil)
 		case errors.Is(err, ErrUnknownFormat) && !strict:
 			d.Skipped = append(d.Skipped, Skip{Path: f, Code: SkipUnknownFormat, Reason: "not a benchmark result this version reads"})
 		default:
@@ -166,15 +181,18 @@ func (d *Dataset) loadCloudAI(dir string, opts LoadOptions) {
 		return
 	}
 	for _, x := range excl {
-		d.Skipped = append(d.Skipped, Skip{Path: x.Path, Run: exclusionID(x), Code: x.Code, Reason: x.Reason})
+		d.Skipped = append(d.Skipped, Skip{Path: x.Path, Run: exclusionID(x), Case: x.Case, Iteration: x.Iteration,
+			Step: x.Step, Phase: x.Phase, Code: x.Code, Reason: x.Reason})
 	}
 	for i := range runs {
-		ts, skip := readRun(&runs[i])
-		if skip != nil {
-			d.Skipped = append(d.Skipped, *skip)
+		r := &runs[i]
+		ts, err := readRun(r)
+		if err != nil {
+			d.Skipped = append(d.Skipped, Skip{Path: r.Dir, Run: r.ID(), Case: r.Case, Iteration: r.Iteration,
+				Step: r.Step, Phase: r.Phase, Code: SkipError, Reason: err.Error()})
 			continue
 		}
-		d.Trials = append(d.Trials, ts...)
+		d.add(ts, r)
 	}
 }
 
@@ -182,43 +200,37 @@ func exclusionID(x cloudai.Exclusion) string {
 	return fmt.Sprintf("%s/%d/%d/%s", x.Case, x.Iteration, x.Step, x.Phase)
 }
 
-// readRun reads a run's files (falling back to the alternates in order) and
-// attaches the run context to every trial.
-func readRun(r *cloudai.Run) ([]trial.Trial, *Skip) {
-	var ts []trial.Trial
-	var firstErr error
-	for _, group := range [][]cloudai.File{r.Files, r.Fallbacks} {
-		for _, f := range group {
-			got, err := ReadFile(f.Path)
-			if err != nil {
-				firstErr = cmpOr(firstErr, err)
-				continue
-			}
-			ts = got
-			break
+// readRun reads every result file of a run (each falling back to the
+// run's alternates when it cannot be read) and attaches the run context.
+func readRun(r *cloudai.Run) ([]trial.Trial, error) {
+	var all []trial.Trial
+	for _, f := range r.Files {
+		ts, err := ReadFile(f.Path)
+		if err != nil {
+			ts, err = readFallback(r, err)
 		}
-		if ts != nil {
-			break
+		if err != nil {
+			return nil, err
 		}
+		all = append(all, ts...)
 	}
-	if ts == nil {
-		reason := "no result file could be read"
-		if firstErr != nil {
-			reason = firstErr.Error()
-		}
-		return nil, &Skip{Path: r.Dir, Run: r.ID(), Code: SkipError, Reason: reason}
+	if len(all) == 0 {
+		return nil, fmt.Errorf("%s: no result files", r.Dir)
 	}
-	for i := range ts {
-		attachRun(&ts[i], r, len(ts) > 1, i)
+	for i := range all {
+		attachRun(&all[i], r, len(all) > 1, i)
 	}
-	return ts, nil
+	return all, nil
 }
 
-func cmpOr(a, b error) error {
-	if a != nil {
-		return a
+// readFallback reads the first alternate file that yields trials.
+func readFallback(r *cloudai.Run, first error) ([]trial.Trial, error) {
+	for _, f := range r.Fallbacks {
+		if ts, err := ReadFile(f.Path); err == nil && len(ts) > 0 {
+			return ts, nil
+		}
 	}
-	return b
+	return nil, first
 }
 
 // attachRun labels a trial with its CloudAI run, adds the executed
@@ -231,6 +243,8 @@ func attachRun(t *trial.Trial, r *cloudai.Run, several bool, i int) {
 	}
 	if r.Phase != "" {
 		t.SetLabel(trial.LabelPhase, r.Phase)
+	} else {
+		delete(t.Labels, trial.LabelPhase) // the run, not the file, says which phase
 	}
 	t.SetLabel("run", r.ID())
 	if several {
@@ -247,8 +261,11 @@ func attachRun(t *trial.Trial, r *cloudai.Run, several bool, i int) {
 			t.SetLabel(k, r.Labels[k])
 		}
 	}
-	for _, p := range append(append([]cloudai.Param(nil), r.Params...), r.PhaseParams...) {
+	for _, p := range r.Params {
 		t.SetParam(p.Key, p.Value)
+	}
+	for _, p := range r.PhaseParams {
+		t.SetParam("phase."+p.Key, p.Value)
 	}
 	if r.Layout != nil {
 		t.SetLabel("layout", r.Layout.String())

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"fmt"
 	"os"
 	"strconv"
 
@@ -10,148 +9,84 @@ import (
 	"github.com/pareto-llm/pareto/trial"
 )
 
-// LoadCloudAI reads a CloudAI scenario results directory into points: it
-// walks the tree with cloudai.Walk, reads every run's result files (falling
-// back to the run's other formats), labels each trial with its case,
-// iteration, step, phase and benchmark, attaches the executed parameters,
-// the serving layout and the executed TOML, and adds per-GPU throughputs
-// (allocated and serving denominators). Failed runs and unreadable files
-// become exclusions. The error is non-nil only when dir cannot be read.
+// LoadCloudAI reads a CloudAI scenario results directory into points; see
+// Load. The error is non-nil only when dir cannot be read.
 func LoadCloudAI(dir string, opts cloudai.WalkOptions) ([]Trial, []Exclusion, error) {
-	runs, wexcl, err := cloudai.Walk(dir, opts)
+	return Load([]string{dir}, ingest.LoadOptions{GPUsPerNode: opts.GPUsPerNode, System: opts.System})
+}
+
+// Load reads sources with ingest.Load (files of any supported format,
+// directories, CloudAI results trees) into points. CloudAI trials carry
+// their case, iteration, step, phase and benchmark labels, executed
+// parameters, per-GPU throughputs, serving layout and executed TOML; failed
+// runs and unreadable files become exclusions (files of an unknown format
+// inside directories are not points and are left out).
+func Load(paths []string, opts ingest.LoadOptions) ([]Trial, []Exclusion, error) {
+	ds, err := ingest.Load(paths, opts)
 	if err != nil {
 		return nil, nil, err
 	}
-	var out []Trial
 	var excl []Exclusion
-	for _, e := range wexcl {
-		excl = append(excl, walkExclusion(e))
+	for _, s := range ds.Skipped {
+		if s.Code != ingest.SkipUnknownFormat {
+			excl = append(excl, skipExclusion(s))
+		}
 	}
 	tomls := map[string]string{}
-	for i := range runs {
-		r := &runs[i]
-		ts, err := readRun(r)
-		if err != nil {
-			excl = append(excl, runExclusion(r, ExcludeParseError, err.Error()))
-			continue
-		}
-		toml, ok := tomls[r.ConfigPath]
-		if !ok {
-			b, _ := os.ReadFile(r.ConfigPath)
-			toml, tomls[r.ConfigPath] = string(b), string(b)
-		}
-		for _, t := range ts {
-			out = append(out, fromRun(r, t, toml))
+	out := make([]Trial, len(ds.Trials))
+	for i, t := range ds.Trials {
+		out[i] = Trial{Trial: t}
+		if r := ds.Runs[i]; r != nil {
+			out[i].Layout, out[i].ConfigPath = r.Layout, r.ConfigPath
+			out[i].ConfigTOML = readOnce(tomls, r.ConfigPath)
+			out[i].Unavailable = unavailable(r)
 		}
 	}
 	return out, excl, nil
 }
 
-// readRun reads a run's files, trying the fallbacks when a file fails.
-func readRun(r *cloudai.Run) ([]trial.Trial, error) {
-	var all []trial.Trial
-	for _, f := range r.Files {
-		ts, err := ingest.ReadFile(f.Path)
-		if err != nil {
-			ts, err = readFallback(r, err)
-		}
-		if err != nil {
-			return nil, err
-		}
-		all = append(all, ts...)
+// readOnce reads a file once, caching its text (empty when unreadable).
+func readOnce(cache map[string]string, path string) string {
+	text, ok := cache[path]
+	if !ok {
+		b, _ := os.ReadFile(path)
+		text = string(b)
+		cache[path] = text
 	}
-	if len(all) == 0 {
-		return nil, fmt.Errorf("%s: no result files", r.Dir)
-	}
-	return all, nil
+	return text
 }
 
-func readFallback(r *cloudai.Run, first error) ([]trial.Trial, error) {
-	for _, f := range r.Fallbacks {
-		if ts, err := ingest.ReadFile(f.Path); err == nil && len(ts) > 0 {
-			return ts, nil
-		}
+// unavailable says why each per-GPU throughput of a run is absent.
+func unavailable(r *cloudai.Run) map[string]string {
+	m := map[string]string{}
+	if r.AllocatedGPUs <= 0 {
+		m[trial.OutputTokenThroughputPerAlloc] = r.AllocatedGPUsUnknown
+		m[trial.TotalTokenThroughputPerAlloc] = r.AllocatedGPUsUnknown
 	}
-	return nil, first
+	if r.ServingGPUs <= 0 {
+		m[trial.OutputTokenThroughputPerServe] = r.ServingGPUsUnknown
+		m[trial.TotalTokenThroughputPerServe] = r.ServingGPUsUnknown
+	}
+	if len(m) == 0 {
+		return nil
+	}
+	return m
 }
 
-// fromRun attaches a run's context to one trial.
-func fromRun(r *cloudai.Run, t trial.Trial, toml string) Trial {
-	for k, v := range r.Labels {
-		t.SetLabel(k, v)
+// skipExclusion turns an input ingest could not use into an exclusion.
+func skipExclusion(s ingest.Skip) Exclusion {
+	x := Exclusion{Case: s.Case, Phase: s.Phase, Path: s.Path, Code: s.Code, Reason: s.Reason}
+	if s.Code == ingest.SkipError {
+		x.Code = ExcludeParseError
 	}
-	t.SetLabel(trial.LabelTestCase, r.Case)
-	t.SetLabel(trial.LabelIteration, strconv.Itoa(r.Iteration))
-	if r.Step > 0 {
-		t.SetLabel(trial.LabelStep, strconv.Itoa(r.Step))
+	if x.Case == "" {
+		x.Case = s.Path
 	}
-	if r.Phase != "" {
-		t.Labels[trial.LabelPhase] = r.Phase
-	} else {
-		delete(t.Labels, trial.LabelPhase)
+	if s.Run != "" && s.Iteration >= 0 {
+		x.Iteration = strconv.Itoa(s.Iteration)
 	}
-	t.SetLabel(LabelBenchmark, r.Benchmark)
-	for _, p := range r.Params {
-		t.SetParam(p.Key, p.Value)
-	}
-	for _, p := range r.PhaseParams {
-		t.SetParam("phase."+p.Key, p.Value)
-	}
-	t.Warnings = append(t.Warnings, r.Warnings...)
-	rt := Trial{Trial: t, Layout: r.Layout, ConfigPath: r.ConfigPath, ConfigTOML: toml}
-	perGPU(&rt, r)
-	return rt
-}
-
-// perGPU derives the per-allocated-GPU and per-serving-GPU throughputs, or
-// records why they are unavailable.
-func perGPU(t *Trial, r *cloudai.Run) {
-	derived := []struct {
-		from, alloc, serve string
-	}{
-		{trial.OutputTokenThroughput, trial.OutputTokenThroughputPerAlloc, trial.OutputTokenThroughputPerServe},
-		{trial.TotalTokenThroughput, trial.TotalTokenThroughputPerAlloc, trial.TotalTokenThroughputPerServe},
-	}
-	for _, d := range derived {
-		for _, m := range t.Measurements {
-			if m.Metric != d.from {
-				continue
-			}
-			add(t, d.alloc, m, r.AllocatedGPUs, r.AllocatedGPUsUnknown)
-			add(t, d.serve, m, r.ServingGPUs, r.ServingGPUsUnknown)
-		}
-	}
-	t.Sort()
-}
-
-// add appends m divided by gpus as metric key, or notes why it cannot.
-func add(t *Trial, key string, m trial.Measurement, gpus int, unknown string) {
-	if gpus <= 0 {
-		if t.Unavailable == nil {
-			t.Unavailable = map[string]string{}
-		}
-		t.Unavailable[key] = unknown
-		return
-	}
-	t.Measurements = append(t.Measurements, trial.Measurement{Metric: key, Dims: m.Dims,
-		Value: m.Value / float64(gpus), Unit: trial.UnitTokPerSGPU})
-}
-
-func walkExclusion(e cloudai.Exclusion) Exclusion {
-	x := Exclusion{Case: e.Case, Phase: e.Phase, Path: e.Path, Code: e.Code, Reason: e.Reason}
-	if e.Iteration >= 0 {
-		x.Iteration = strconv.Itoa(e.Iteration)
-	}
-	if e.Step > 0 {
-		x.Step = strconv.Itoa(e.Step)
-	}
-	return x
-}
-
-func runExclusion(r *cloudai.Run, code, reason string) Exclusion {
-	x := Exclusion{Case: r.Case, Iteration: strconv.Itoa(r.Iteration), Phase: r.Phase, Path: r.Dir, Code: code, Reason: reason}
-	if r.Step > 0 {
-		x.Step = strconv.Itoa(r.Step)
+	if s.Step > 0 {
+		x.Step = strconv.Itoa(s.Step)
 	}
 	return x
 }

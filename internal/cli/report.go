@@ -185,33 +185,10 @@ func objectiveAxis(s string) (report.Axis, error) {
 	return a, nil
 }
 
-// loadSources reads files with ingest and directories as CloudAI trees;
-// unreadable files become exclusions.
+// loadSources reads any sources pareto reads; unreadable files and
+// failed runs become exclusions.
 func loadSources(paths []string) ([]report.Trial, []report.Exclusion, error) {
-	var trials []report.Trial
-	var excl []report.Exclusion
-	for _, p := range paths {
-		st, err := os.Stat(p)
-		if err != nil {
-			return nil, nil, err
-		}
-		if st.IsDir() {
-			ts, ex, err := report.LoadCloudAI(p, cloudai.WalkOptions{})
-			if err != nil {
-				return nil, nil, err
-			}
-			trials, excl = append(trials, ts...), append(excl, ex...)
-			continue
-		}
-		ts, err := ingest.ReadFile(p)
-		if err != nil {
-			excl = append(excl, report.Exclusion{Case: p, Path: p, Code: report.ExcludeParseError, Reason: err.Error()})
-		}
-		for _, t := range ts {
-			trials = append(trials, report.Trial{Trial: t})
-		}
-	}
-	return trials, excl, nil
+	return report.Load(paths, ingest.LoadOptions{})
 }
 
 func caseIDs(trials []report.Trial) []string {
