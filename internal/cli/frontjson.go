@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/pareto-llm/pareto/frontier"
+	"github.com/pareto-llm/pareto/ingest"
 )
 
 // jsonBuf appends JSON by hand: the frontier of a million trials is
@@ -122,22 +123,9 @@ func writeFrontJSON(out io.Writer, rep *frontReport) error {
 			return err
 		}
 	}
-	j.raw(`],"skipped":[`)
-	for i, s := range rep.data.skipped {
-		if i > 0 {
-			j.raw(",")
-		}
-		j.raw(`{"path":`)
-		j.str(s.Path)
-		j.raw(`,"run":`)
-		j.str(s.Run)
-		j.raw(`,"code":`)
-		j.str(s.Code)
-		j.raw(`,"reason":`)
-		j.str(s.Reason)
-		j.raw("}")
-	}
-	j.raw(`],"warnings":[`)
+	j.raw(`],"skipped":`)
+	j.skips(rep.data.skipped)
+	j.raw(`,"warnings":[`)
 	for i, s := range rep.warnings {
 		if i > 0 {
 			j.raw(",")
@@ -305,6 +293,26 @@ func writeIDs(j *jsonBuf, ids []string, rows []int32) {
 			j.raw(",")
 		}
 		j.str(ids[r])
+	}
+	j.raw("]")
+}
+
+// skips writes the inputs and runs that yielded no trial as an array.
+func (j *jsonBuf) skips(list []ingest.Skip) {
+	j.raw("[")
+	for i, s := range list {
+		if i > 0 {
+			j.raw(",")
+		}
+		j.raw(`{"path":`)
+		j.str(s.Path)
+		j.raw(`,"run":`)
+		j.str(s.Run)
+		j.raw(`,"code":`)
+		j.str(s.Code)
+		j.raw(`,"reason":`)
+		j.str(s.Reason)
+		j.raw("}")
 	}
 	j.raw("]")
 }

@@ -157,22 +157,9 @@ func writeIngestJSON(e *env, sum []formatCount, d *ingest.Dataset) error {
 		j.b = strconv.AppendInt(j.b, int64(s.Trials), 10)
 		j.raw("}")
 	}
-	j.raw(`],"skipped":[`)
-	for i, s := range d.Skipped {
-		if i > 0 {
-			j.raw(",")
-		}
-		j.raw(`{"path":`)
-		j.str(s.Path)
-		j.raw(`,"run":`)
-		j.str(s.Run)
-		j.raw(`,"code":`)
-		j.str(s.Code)
-		j.raw(`,"reason":`)
-		j.str(s.Reason)
-		j.raw("}")
-	}
-	j.raw("]}\n")
+	j.raw(`],"skipped":`)
+	j.skips(d.Skipped)
+	j.raw("}\n")
 	_, err := e.stdout.Write(j.b)
 	return err
 }
