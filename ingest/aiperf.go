@@ -15,21 +15,30 @@ const (
 )
 
 // perfJSON reads one AIPerf profile_export_aiperf.json or GenAI-Perf
-// profile_export_genai_perf.json document.
+// profile_export_genai_perf.json document, through the jsontext reader j
+// or the fast scanner (aiperf_fast.go); both share everything but the
+// tokenizing.
 type perfJSON struct {
-	j          *jreader
+	j          *jreader // nil for the fast scanner
 	b          *builder
-	stats      []statValue // scratch for one block
+	names      map[string]string // interned names
+	stats      []statValue       // scratch for one block
 	hasRecords bool
 	hasSchema  bool
 	genai      bool
 	reqCount   float64
 	hasReq     bool
+	withFor    trial.Dims // the extra dims that with caches statistics for
+	with       []statValue
+	path       []byte // fast scanner: dotted key of flattened config
 }
 
+// statValue is one statistic of a block; dims, when set, are the shared
+// StatDims(stat).
 type statValue struct {
 	stat string
 	v    float64
+	dims trial.Dims
 }
 
 // perfTopLevel lists the top-level keys that are not metric blocks.
@@ -45,7 +54,7 @@ func readPerfJSON(j *jreader, f Format) ([]trial.Trial, error) {
 	if f == FormatGenAIPerfJSON {
 		tool = trial.ToolGenAIPerf
 	}
-	p := &perfJSON{j: j, b: newBuilder(tool, j.src, f), genai: f == FormatGenAIPerfJSON}
+	p := &perfJSON{j: j, b: newBuilder(tool, j.src, f), names: j.names, genai: f == FormatGenAIPerfJSON}
 	if err := j.object("AIPerf summary", p.member); err != nil {
 		return nil, err
 	}
@@ -110,7 +119,7 @@ func (p *perfJSON) setConfig(k, v string) {
 var warmupDims = trial.Dims{{Key: trial.DimPhase, Value: "warmup"}}
 
 // native interns a metric tag.
-func (p *perfJSON) native(name []byte) string { return p.j.intern(name) }
+func (p *perfJSON) native(name []byte) string { return internIn(p.names, name) }
 
 // block reads one metric block {unit, avg, p50, ...}. A block with only avg
 // (derived and aggregate metrics, or all other statistics null) becomes a
@@ -143,7 +152,7 @@ func (p *perfJSON) block(tag string, extra trial.Dims) error {
 			if stat == string(name) {
 				stat = p.j.intern(name)
 			}
-			p.stats = append(p.stats, statValue{stat, v})
+			p.stats = append(p.stats, statValue{stat: stat, v: v})
 		}
 		return err
 	})
@@ -154,6 +163,7 @@ func (p *perfJSON) block(tag string, extra trial.Dims) error {
 	return nil
 }
 
+// emit adds the measurements of one block read into p.stats.
 func (p *perfJSON) emit(tag, unit string, extra trial.Dims) {
 	if unit == "" && len(p.stats) == 0 {
 		return
@@ -161,33 +171,47 @@ func (p *perfJSON) emit(tag, unit string, extra trial.Dims) {
 	if tag == "output_token_throughput" && unit == "per sec" { // GenAI-Perf before 2025-04
 		unit = "tokens/sec"
 	}
-	scalar := len(p.stats) == 1 && p.stats[0].stat == "mean"
-	for _, s := range p.stats {
-		if scalar {
-			p.addBlockValue(tag, "", s.v, unit, extra)
-			if len(extra) == 0 {
-				p.count(tag, s.v)
-			}
-			continue
-		}
-		p.addBlockValue(tag, s.stat, s.v, unit, extra)
-	}
-}
-
-func (p *perfJSON) addBlockValue(tag, stat string, v float64, unit string, extra trial.Dims) {
-	if len(extra) == 0 {
-		p.b.addNative(tag, stat, v, unit)
-		return
-	}
 	metric := tag
 	if c, ok := trial.Canonical(p.b.tool, tag); ok {
 		metric = c
 	}
-	dims := extra
-	if stat != "" {
-		dims = extra.With(trial.DimStatistic, stat)
+	u := p.b.units(metric, unit)
+	scalar := len(p.stats) == 1 && p.stats[0].stat == "mean"
+	for _, s := range p.stats {
+		var dims trial.Dims
+		switch {
+		case scalar:
+			if len(extra) > 0 {
+				dims = extra
+			}
+		case len(extra) > 0:
+			dims = p.withStat(extra, s.stat)
+		case s.dims != nil:
+			dims = s.dims
+		default:
+			dims = trial.StatDims(s.stat)
+		}
+		p.b.addUnits(metric, dims, s.v, u, tag)
+		if scalar && len(extra) == 0 {
+			p.count(tag, s.v)
+		}
 	}
-	p.b.add(metric, dims, v, unit, tag)
+}
+
+// withStat returns extra.With(statistic, stat), shared between the blocks
+// of one set of extra dims.
+func (p *perfJSON) withStat(extra trial.Dims, stat string) trial.Dims {
+	if !sameDims(extra, p.withFor) {
+		p.withFor, p.with = extra, p.with[:0]
+	}
+	for _, w := range p.with {
+		if w.stat == stat {
+			return w.dims
+		}
+	}
+	d := extra.With(trial.DimStatistic, stat)
+	p.with = append(p.with, statValue{stat: stat, dims: d})
+	return d
 }
 
 // count picks up request counts from scalar blocks.

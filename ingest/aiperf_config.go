@@ -92,7 +92,7 @@ func (p *perfJSON) blockStats(tag string) error {
 		}
 		v, ok, err := j.number(tag)
 		if ok {
-			p.stats = append(p.stats, statValue{stat, v})
+			p.stats = append(p.stats, statValue{stat: stat, v: v})
 		}
 		return err
 	})

@@ -39,6 +39,38 @@ func (b *builder) add(metric string, dims trial.Dims, v float64, srcUnit, native
 	})
 }
 
+// unitConv is the normalisation of one source unit, worked out once for
+// the values of a block.
+type unitConv struct {
+	src, unit string // source and normalised unit
+	same      bool   // trial.NormalizeUnit leaves values unchanged
+}
+
+// units works out the normalisation of srcUnit for metric, as add does.
+func (b *builder) units(metric, srcUnit string) unitConv {
+	one, unit := trial.NormalizeUnit(1, srcUnit)
+	other, _ := trial.NormalizeUnit(2.5, srcUnit)
+	if unit == "" {
+		if m, ok := trial.Lookup(metric); ok {
+			unit = m.Unit
+		}
+	}
+	return unitConv{src: srcUnit, unit: unit, same: one == 1 && other == 2.5}
+}
+
+// addUnits is add with the unit normalisation worked out by units.
+func (b *builder) addUnits(metric string, dims trial.Dims, v float64, u unitConv, native string) {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return
+	}
+	if !u.same {
+		v, _ = trial.NormalizeUnit(v, u.src)
+	}
+	b.t.Measurements = append(b.t.Measurements, trial.Measurement{
+		Metric: metric, Dims: dims, Value: v, Unit: u.unit, Native: native, SourceUnit: u.src,
+	})
+}
+
 // addNative maps a tool's native metric name through the registry and
 // appends it with the statistic stat ("" for a scalar).
 func (b *builder) addNative(native, stat string, v float64, srcUnit string) {
@@ -66,6 +98,7 @@ func (b *builder) finish() trial.Trial {
 	if t.Failed >= 0 && t.Succeeded+t.Failed > 0 {
 		b.add(trial.ErrorRate, nil, t.ErrorRate(), trial.UnitRatio, "")
 	}
+	t.Measurements = sortMeasurements(t.Measurements)
 	t.Finalize()
 	t.Measurements = dedupe(t.Measurements)
 	return *t

@@ -31,13 +31,17 @@ type jreader struct {
 }
 
 // intern returns b as a string, reusing an earlier copy when possible.
-func (j *jreader) intern(b []byte) string {
-	if s, ok := j.names[string(b)]; ok {
+func (j *jreader) intern(b []byte) string { return internIn(j.names, b) }
+
+// internIn returns b as a string from names, adding it while names is
+// small (nil names intern nothing).
+func internIn(names map[string]string, b []byte) string {
+	if s, ok := names[string(b)]; ok {
 		return s
 	}
 	s := string(b)
-	if j.names != nil && len(j.names) < 4096 {
-		j.names[s] = s
+	if names != nil && len(names) < 4096 {
+		names[s] = s
 	}
 	return s
 }

@@ -165,7 +165,7 @@ func csvStats(cr *csv.Reader, src *source, header, rec []string) ([]statValue, e
 			line, col := cr.FieldPos(i)
 			return nil, &SyntaxError{Path: src.path, Line: line, Col: col, Msg: "column " + header[i] + ": not a number: " + strconv.Quote(truncate(cell, 40))}
 		}
-		out = append(out, statValue{header[i], v})
+		out = append(out, statValue{stat: header[i], v: v})
 	}
 	return out, nil
 }

@@ -1,0 +1,189 @@
+package ingest
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/pareto-llm/pareto/trial"
+)
+
+// sortMeasurements returns ms in the order trial.Finalize would give them
+// (a stable sort by metric, dims and value), without sorting the 96-byte
+// measurements themselves: every measurement gets a rank for its metric
+// and one for its dims, the small pointer-free keys are sorted, and the
+// measurements are copied once into a new, exactly sized slice. Swapping
+// measurements in place is slow, all the more so while the garbage
+// collector runs, when every pointer they hold needs a write barrier.
+// ms is returned unchanged when it is already sorted; with a NaN value,
+// whose comparisons are not a strict order, the stable sort itself is used.
+func sortMeasurements(ms []trial.Measurement) []trial.Measurement {
+	if len(ms) < 2 || slices.IsSortedFunc(ms, compareMeasurement) {
+		return ms
+	}
+	s := sorters.Get().(*sorter)
+	defer sorters.Put(s)
+	out, ok := s.sort(ms)
+	if !ok {
+		slices.SortStableFunc(ms, compareMeasurement)
+		return ms
+	}
+	return out
+}
+
+// compareMeasurement orders measurements as trial.Finalize does.
+func compareMeasurement(a, b trial.Measurement) int {
+	if c := strings.Compare(a.Metric, b.Metric); c != 0 {
+		return c
+	}
+	if c := compareDims(a.Dims, b.Dims); c != 0 {
+		return c
+	}
+	return compareValue(a.Value, b.Value)
+}
+
+func compareDims(a, b trial.Dims) int {
+	for i := 0; i < len(a) && i < len(b); i++ {
+		if c := strings.Compare(a[i].Key, b[i].Key); c != 0 {
+			return c
+		}
+		if c := strings.Compare(a[i].Value, b[i].Value); c != 0 {
+			return c
+		}
+	}
+	return len(a) - len(b)
+}
+
+func compareValue(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// sorter is the reusable scratch state of sortMeasurements.
+type sorter struct {
+	metricID map[string]int32
+	metrics  []string
+	dimsID   map[dimsKey]int32
+	dims     []trial.Dims
+	mrank    []int32 // by metric id
+	drank    []int32 // by dims id
+	order    []int32
+	keys     []sortKey
+}
+
+// dimsKey identifies a Dims slice: Dims are never modified in place, so
+// one backing array and length always hold the same dims.
+type dimsKey struct {
+	p *trial.Dim
+	n int
+}
+
+type sortKey struct {
+	k uint64 // metric rank << 32 | dims rank
+	v float64
+	i int32
+}
+
+var sorters = sync.Pool{New: func() any {
+	return &sorter{metricID: map[string]int32{}, dimsID: map[dimsKey]int32{}}
+}}
+
+func (s *sorter) sort(ms []trial.Measurement) ([]trial.Measurement, bool) {
+	if len(ms) >= math.MaxInt32 {
+		return nil, false
+	}
+	clear(s.metricID)
+	clear(s.dimsID)
+	s.metrics, s.dims, s.keys = s.metrics[:0], s.dims[:0], s.keys[:0]
+	mid, did := int32(-1), int32(-1)
+	for i := range ms {
+		m := &ms[i]
+		if math.IsNaN(m.Value) {
+			return nil, false
+		}
+		if i == 0 || m.Metric != ms[i-1].Metric {
+			mid = s.metricIndex(m.Metric)
+		}
+		if i == 0 || !sameDims(m.Dims, ms[i-1].Dims) {
+			did = s.dimsIndex(m.Dims)
+		}
+		s.keys = append(s.keys, sortKey{k: uint64(mid)<<32 | uint64(did), v: m.Value, i: int32(i)})
+	}
+	s.mrank = s.ranks(s.mrank, len(s.metrics), func(a, b int32) int { return strings.Compare(s.metrics[a], s.metrics[b]) })
+	s.drank = s.ranks(s.drank, len(s.dims), func(a, b int32) int { return compareDims(s.dims[a], s.dims[b]) })
+	metricRank, dimsRank := s.mrank, s.drank
+	for j := range s.keys {
+		k := &s.keys[j]
+		k.k = uint64(metricRank[k.k>>32])<<32 | uint64(dimsRank[uint32(k.k)])
+	}
+	slices.SortFunc(s.keys, func(a, b sortKey) int {
+		if c := cmp.Compare(a.k, b.k); c != 0 {
+			return c
+		}
+		if c := compareValue(a.v, b.v); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.i, b.i)
+	})
+	out := make([]trial.Measurement, len(ms))
+	for j, k := range s.keys {
+		out[j] = ms[k.i]
+	}
+	clear(s.metrics) // do not pin the strings and dims in the pool
+	clear(s.dims)
+	return out, true
+}
+
+func sameDims(a, b trial.Dims) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
+func (s *sorter) metricIndex(name string) int32 {
+	id, ok := s.metricID[name]
+	if !ok {
+		id = int32(len(s.metrics))
+		s.metricID[name] = id
+		s.metrics = append(s.metrics, name)
+	}
+	return id
+}
+
+func (s *sorter) dimsIndex(d trial.Dims) int32 {
+	var k dimsKey
+	if len(d) > 0 {
+		k = dimsKey{&d[0], len(d)}
+	}
+	id, ok := s.dimsID[k]
+	if !ok {
+		id = int32(len(s.dims))
+		s.dimsID[k] = id
+		s.dims = append(s.dims, d)
+	}
+	return id
+}
+
+// ranks sorts the ids 0..n-1 with cmp and returns each id's rank in dst,
+// equal items sharing a rank.
+func (s *sorter) ranks(dst []int32, n int, cmp func(a, b int32) int) []int32 {
+	s.order = s.order[:0]
+	for i := range n {
+		s.order = append(s.order, int32(i))
+	}
+	slices.SortFunc(s.order, cmp)
+	dst = slices.Grow(dst[:0], n)[:n]
+	r := int32(0)
+	for j, id := range s.order {
+		if j > 0 && cmp(s.order[j-1], id) != 0 {
+			r++
+		}
+		dst[id] = r
+	}
+	return dst
+}
