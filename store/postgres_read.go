@@ -29,7 +29,7 @@ func (s *pgStore) Trials(ctx context.Context, study string, q Query) ([]trial.Tr
 		if err := pgReadTrials(ctx, tx, studyID, c, d); err != nil {
 			return fmt.Errorf("reading trials: %w", err)
 		}
-		if err := pgReadMeasurements(ctx, tx, studyID, c, d); err != nil {
+		if err := pgReadMeasurements(ctx, tx, c, d); err != nil {
 			return fmt.Errorf("reading measurements: %w", err)
 		}
 		out = c.trials
@@ -49,7 +49,7 @@ func pgReadTrials(ctx context.Context, tx pgx.Tx, studyID int64, c *collector, d
 	defer rows.Close()
 	r := newTrialRow()
 	for rows.Next() {
-		id, t, err := r.decode(rows, d)
+		id, t, err := r.decode(rows, d, c.q.Slim && len(c.q.Where) == 0)
 		if err != nil {
 			return err
 		}
@@ -60,11 +60,11 @@ func pgReadTrials(ctx context.Context, tx pgx.Tx, studyID int64, c *collector, d
 	return rows.Err()
 }
 
-func pgReadMeasurements(ctx context.Context, tx pgx.Tx, studyID int64, c *collector, d *decoder) error {
+func pgReadMeasurements(ctx context.Context, tx pgx.Tx, c *collector, d *decoder) error {
 	if len(c.trials) == 0 {
 		return nil
 	}
-	query, args := measurementQuery(studyID, c, true)
+	query, args := measurementQuery(c, true)
 	rows, err := tx.Query(ctx, query, args...)
 	if err != nil {
 		return err

@@ -33,8 +33,8 @@ func newTrialRow() *trialRow {
 	return r
 }
 
-// decode scans one row into a trial.
-func (r *trialRow) decode(rs rowScanner, d *decoder) (int64, trial.Trial, error) {
+// decode scans one row into a trial; slim skips the JSON columns.
+func (r *trialRow) decode(rs rowScanner, d *decoder, slim bool) (int64, trial.Trial, error) {
 	if err := rs.Scan(r.dest...); err != nil {
 		return 0, trial.Trial{}, err
 	}
@@ -43,6 +43,10 @@ func (r *trialRow) decode(rs rowScanner, d *decoder) (int64, trial.Trial, error)
 	t.ID = string(r.hash)
 	t.Source = trial.Source{Path: d.internBytes(r.path), Format: d.internBytes(r.format),
 		FormatVersion: d.internBytes(r.version), Line: int(r.line), Index: int(r.index)}
+	if slim {
+		t.Source = trial.Source{Path: t.Source.Path}
+		return r.id, t, nil
+	}
 	if t.Labels, err = d.decodeMap(r.labels); err != nil {
 		return 0, t, err
 	}

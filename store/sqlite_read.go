@@ -31,7 +31,7 @@ func (s *sqliteStore) Trials(ctx context.Context, study string, q Query) ([]tria
 	if err := s.readTrials(ctx, tx, studyID, c, d); err != nil {
 		return nil, sqliteError(s.path, "reading trials of "+study, err)
 	}
-	if err := s.readMeasurements(ctx, tx, studyID, c, d); err != nil {
+	if err := s.readMeasurements(ctx, tx, c, d); err != nil {
 		return nil, sqliteError(s.path, "reading measurements of "+study, err)
 	}
 	return c.trials, nil
@@ -45,7 +45,7 @@ func (s *sqliteStore) readTrials(ctx context.Context, tx *sql.Tx, studyID int64,
 	defer rows.Close()
 	r := newTrialRow()
 	for rows.Next() {
-		id, t, err := r.decode(rows, d)
+		id, t, err := r.decode(rows, d, c.q.Slim && len(c.q.Where) == 0)
 		if err != nil {
 			return err
 		}
@@ -56,11 +56,11 @@ func (s *sqliteStore) readTrials(ctx context.Context, tx *sql.Tx, studyID int64,
 	return rows.Err()
 }
 
-func (s *sqliteStore) readMeasurements(ctx context.Context, tx *sql.Tx, studyID int64, c *collector, d *decoder) error {
+func (s *sqliteStore) readMeasurements(ctx context.Context, tx *sql.Tx, c *collector, d *decoder) error {
 	if len(c.trials) == 0 {
 		return nil
 	}
-	query, args := measurementQuery(studyID, c, false)
+	query, args := measurementQuery(c, false)
 	rows, err := tx.QueryContext(ctx, query, args...)
 	if err != nil {
 		return err
@@ -77,14 +77,15 @@ func (s *sqliteStore) readMeasurements(ctx context.Context, tx *sql.Tx, studyID 
 	return rows.Err()
 }
 
-// measurementQuery selects the study's measurements in trial order, up to
-// the last kept trial and restricted to the query's metrics.
-func measurementQuery(studyID int64, c *collector, numbered bool) (string, []any) {
-	args := []any{studyID, c.maxRowID()}
+// measurementQuery selects the measurements of the row-id range of the
+// kept trials, restricted to the query's metrics, in primary-key order (no
+// join, no sort); rows of other studies in the range are dropped by the
+// collector.
+func measurementQuery(c *collector, numbered bool) (string, []any) {
+	args := []any{c.rowIDs[0], c.maxRowID()}
 	var sb strings.Builder
-	sb.WriteString(`SELECT m.trial_id, m.metric, m.dims, m.value, m.unit, m.native, m.source_unit
-		FROM trials t JOIN measurements m ON m.trial_id = t.id
-		WHERE t.study_id = ` + placeholder(numbered, 1) + ` AND t.id <= ` + placeholder(numbered, 2))
+	sb.WriteString(`SELECT trial_id, metric, dims, value, unit, native, source_unit FROM measurements
+		WHERE trial_id BETWEEN ` + placeholder(numbered, 1) + ` AND ` + placeholder(numbered, 2))
 	if c.q.Metrics != nil {
 		in := func() string {
 			if len(c.q.Metrics) == 0 {
@@ -97,10 +98,10 @@ func measurementQuery(studyID int64, c *collector, numbered bool) (string, []any
 			}
 			return strings.Join(l, ",")
 		}
-		sb.WriteString(` AND (m.metric IN (` + in() + `)`)
-		sb.WriteString(` OR m.native IN (` + in() + `))`)
+		sb.WriteString(` AND (metric IN (` + in() + `)`)
+		sb.WriteString(` OR native IN (` + in() + `))`)
 	}
-	sb.WriteString(` ORDER BY m.trial_id, m.seq`)
+	sb.WriteString(` ORDER BY trial_id, seq`)
 	return sb.String(), args
 }
 

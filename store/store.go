@@ -60,6 +60,11 @@ type Query struct {
 	Metrics []string
 	// Limit caps the number of trials returned; zero means no limit.
 	Limit int
+	// Slim returns only each trial's ID, source path and measurements,
+	// skipping the decoding of labels, params and warnings; it has no
+	// effect when Where is set (conditions need them). Frontier queries
+	// over large studies use it and fetch full trials only to show them.
+	Slim bool
 }
 
 // ErrNoStudy is returned by Trials for a study that does not exist.
