@@ -84,7 +84,7 @@ func BenchmarkReadLargeVLLM(b *testing.B) {
 // AIPerf's own output) from the real fixture plus the streaming metric
 // blocks, a warmup block, a longer input_config and GPU telemetry for two
 // GPUs, with values varied by i.
-func aiperfFile(b *testing.B, i int) []byte {
+func aiperfFile(b testing.TB, i int) []byte {
 	base, err := os.ReadFile("testdata/aiperf/aiperf-repo_tests-artifacts_dev-0.8.0_configV2_mock_c4_profile_export_aiperf.json")
 	if err != nil {
 		b.Fatal(err)

@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/pareto-llm/pareto/trial"
@@ -12,6 +13,9 @@ type builder struct {
 	t     trial.Trial
 	tool  string
 	known bool // t.Succeeded was set from the file
+	// borrowed says t.Measurements is a reader's scratch slice, which
+	// finish must not return.
+	borrowed bool
 }
 
 func newBuilder(tool string, src *source, format Format) *builder {
@@ -98,7 +102,12 @@ func (b *builder) finish() trial.Trial {
 	if t.Failed >= 0 && t.Succeeded+t.Failed > 0 {
 		b.add(trial.ErrorRate, nil, t.ErrorRate(), trial.UnitRatio, "")
 	}
-	t.Measurements = sortMeasurements(t.Measurements)
+	in := t.Measurements
+	ms := sortMeasurements(in)
+	if b.borrowed && len(ms) == len(in) && (len(ms) == 0 || &ms[0] == &in[0]) {
+		ms = slices.Clone(ms) // never hand out a reader's scratch slice
+	}
+	t.Measurements = ms
 	t.Finalize()
 	t.Measurements = dedupe(t.Measurements)
 	return *t

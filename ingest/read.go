@@ -49,6 +49,12 @@ type reader struct {
 	buf   []byte
 	dec   *jsontext.Decoder
 	names map[string]string
+	// scratch of the fast AIPerf reader
+	meas    []trial.Measurement
+	stats   []statValue
+	path    []byte
+	nparams int  // params of the last file, to size the next map
+	slow    bool // tests: always use the jsontext readers
 }
 
 var readers = sync.Pool{New: func() any { return &reader{dec: jsontext.NewDecoder(emptyReader), names: map[string]string{}} }}
@@ -107,6 +113,11 @@ func (r *reader) readBytes(data []byte, name string) ([]trial.Trial, error) {
 		return nil, unknownFormat(src, data)
 	case FormatPyTorchSidecar:
 		return nil, nil
+	}
+	if (format == FormatAIPerfJSON || format == FormatGenAIPerfJSON) && !r.slow {
+		if ts, ok := readPerfFast(data, src, format, r); ok {
+			return ts, nil
+		}
 	}
 	r.dec.Reset(bytes.NewBuffer(data), decOpts...)
 	ts, err := readJSON(&jreader{d: r.dec, src: src, names: r.names}, format)

@@ -1,0 +1,351 @@
+package ingest
+
+import (
+	"strconv"
+
+	"github.com/pareto-llm/pareto/trial"
+)
+
+// readPerfFast reads an in-memory AIPerf or GenAI-Perf JSON document in one
+// pass with scanner, doing exactly what readPerfJSON does through the
+// jsontext decoder. It returns ok=false, and nothing else, for anything
+// unusual (invalid JSON, a value of the wrong type, names with escapes,
+// ...): the caller then uses readPerfJSON, which gives the same trials or
+// the positioned error.
+func readPerfFast(data []byte, src *source, f Format, r *reader) ([]trial.Trial, bool) {
+	tool := trial.ToolAIPerf
+	if f == FormatGenAIPerfJSON {
+		tool = trial.ToolGenAIPerf
+	}
+	p := &perfJSON{b: newBuilder(tool, src, f), names: r.names, genai: f == FormatGenAIPerfJSON,
+		stats: r.stats[:0], path: r.path[:0]}
+	p.b.t.Params = make(map[string]string, max(r.nparams, 16))
+	p.b.t.Measurements = r.meas[:0]
+	p.b.borrowed = true
+	s := &scanner{data: data}
+	if !s.enter('{') {
+		return nil, false
+	}
+	for first := true; ; first = false {
+		more, ok := s.more(first, '}')
+		if !ok {
+			return nil, false
+		}
+		if !more {
+			break
+		}
+		name, ok := s.name()
+		if !ok || !p.fastMember(s, name) {
+			return nil, false
+		}
+	}
+	if s.ws(); s.pos != len(data) {
+		return nil, false
+	}
+	r.stats, r.path, r.meas = p.stats[:0], p.path[:0], p.b.t.Measurements[:0]
+	r.nparams = len(p.b.t.Params)
+	if len(p.b.t.Params) == 0 { // as if SetParam was never called
+		p.b.t.Params = nil
+	}
+	if len(p.b.t.Measurements) == 0 { // as if nothing was appended
+		p.b.t.Measurements = nil
+	}
+	return []trial.Trial{p.finish()}, true
+}
+
+// object calls fn for each member of the object that follows, which must
+// consume the member's value.
+func (s *scanner) object(fn func(name []byte) bool) bool {
+	if !s.enter('{') {
+		return false
+	}
+	for first := true; ; first = false {
+		more, ok := s.more(first, '}')
+		if !ok {
+			return false
+		}
+		if !more {
+			return true
+		}
+		name, ok := s.name()
+		if !ok || !fn(name) {
+			return false
+		}
+	}
+}
+
+// fastMember is member for the fast scanner.
+func (p *perfJSON) fastMember(s *scanner, name []byte) bool {
+	b := p.b
+	switch string(name) {
+	case "records":
+		p.hasRecords = true
+		return s.object(func(tag []byte) bool { return p.fastBlock(s, p.native(tag), nil) })
+	case "warmup_metrics":
+		return s.object(func(tag []byte) bool { return p.fastBlock(s, p.native(tag), warmupDims) })
+	case "input_config":
+		return p.fastFlatten(s, 0, p.setConfig)
+	case "run_info":
+		p.path = append(p.path[:0], "run_info"...)
+		return p.fastFlatten(s, len(p.path), p.setConfig)
+	case "telemetry_data":
+		return p.fastTelemetry(s)
+	case "telemetry_stats":
+		p.genai = true
+		return p.fastTelemetryStats(s)
+	case "error_summary", "sessions", "branch_stats", "end_time":
+		return s.skip()
+	case "schema_version", "aiperf_version", "benchmark_id", "start_time", "was_cancelled":
+		key := p.native(name)
+		p.hasSchema = p.hasSchema || key == "schema_version"
+		v, set, ok := s.text()
+		if set {
+			b.t.SetParam(key, v)
+			switch key {
+			case "aiperf_version":
+				b.t.SetLabel(trial.LabelToolVersion, v)
+			case "benchmark_id":
+				b.t.SetLabel(trial.LabelBenchmarkID, v)
+			case "start_time":
+				b.t.SetLabel(trial.LabelDate, v)
+			}
+		}
+		return ok
+	}
+	if s.ws() != '{' {
+		p.path = append(p.path[:0], name...)
+		return p.fastFlatten(s, len(p.path), b.t.SetParam)
+	}
+	return p.fastBlock(s, p.native(name), nil)
+}
+
+// fastFlatten is jreader.flatten for the fast scanner; the prefix is
+// p.path[:n].
+func (p *perfJSON) fastFlatten(s *scanner, n int, set func(k, v string)) bool {
+	switch s.ws() {
+	case '{':
+		return s.object(func(name []byte) bool {
+			return p.fastFlatten(s, p.join(n, name), set)
+		})
+	case '[':
+		if !s.enter('[') {
+			return false
+		}
+		var joined []byte
+		count := 0
+		for i := 0; ; i++ {
+			more, ok := s.more(i == 0, ']')
+			if !ok {
+				return false
+			}
+			if !more {
+				break
+			}
+			if c := s.ws(); c == '{' || c == '[' {
+				var num [20]byte
+				if !p.fastFlatten(s, p.join(n, strconv.AppendInt(num[:0], int64(i), 10)), set) {
+					return false
+				}
+				continue
+			}
+			v, isSet, ok := s.text()
+			if !ok {
+				return false
+			}
+			if isSet {
+				if count > 0 {
+					joined = append(joined, ',')
+				}
+				joined = append(joined, v...)
+				count++
+			}
+		}
+		if count > 0 {
+			set(p.native(p.path[:n]), string(joined))
+		}
+		return true
+	}
+	v, isSet, ok := s.text()
+	if isSet && v != "" {
+		set(p.native(p.path[:n]), v)
+	}
+	return ok
+}
+
+// join appends ".name" (or name at the start) to the prefix p.path[:n]
+// and returns the new length.
+func (p *perfJSON) join(n int, name []byte) int {
+	p.path = p.path[:n]
+	if n > 0 {
+		p.path = append(p.path, '.')
+	}
+	p.path = append(p.path, name...)
+	return len(p.path)
+}
+
+// fastBlock is block for the fast scanner.
+func (p *perfJSON) fastBlock(s *scanner, tag string, extra trial.Dims) bool {
+	switch s.ws() {
+	case '{':
+	case 'n':
+		return s.literal("null")
+	default:
+		return s.skip()
+	}
+	unit := ""
+	p.stats = p.stats[:0]
+	ok := s.object(func(name []byte) bool {
+		switch string(name) {
+		case "unit":
+			if s.ws() == '"' {
+				raw, plain, ok := s.str()
+				if ok && !plain {
+					var v string
+					v, ok = unquote(raw, false)
+					raw = []byte(v)
+				}
+				unit = p.native(raw)
+				return ok
+			}
+			v, _, ok := s.text()
+			unit = p.native([]byte(v))
+			return ok
+		case "tag", "header", "count":
+			return s.skip()
+		}
+		return p.fastStat(s, name)
+	})
+	if ok {
+		p.emit(tag, unit, extra)
+	}
+	return ok
+}
+
+// fastStat reads one statistic of a block into p.stats.
+func (p *perfJSON) fastStat(s *scanner, name []byte) bool {
+	st, ok := lookupStat(name)
+	if c := s.ws(); !ok || c == '{' || c == '[' {
+		return s.skip()
+	}
+	var v float64
+	switch s.ws() {
+	case 'n':
+		return s.literal("null")
+	case '"':
+		raw, plain, ok := s.str()
+		if !ok || !plain {
+			return false
+		}
+		if v, ok = parseFloatText(string(raw)); !ok {
+			return false
+		}
+	case 't', 'f':
+		return false
+	default:
+		raw, ok := s.number()
+		if !ok {
+			return false
+		}
+		if v, ok = parseNumber(raw); !ok {
+			return false
+		}
+	}
+	p.stats = append(p.stats, statValue{stat: st.stat, v: v, dims: st.dims})
+	return true
+}
+
+// fastTelemetry is telemetry for the fast scanner.
+func (p *perfJSON) fastTelemetry(s *scanner) bool {
+	if s.ws() != '{' {
+		return s.skip()
+	}
+	return s.object(func(name []byte) bool {
+		if string(name) != "endpoints" || s.ws() != '{' {
+			return s.skip()
+		}
+		return s.object(func(ep []byte) bool {
+			endpoint := string(ep)
+			return s.object(func(name []byte) bool {
+				if string(name) != "gpus" || s.ws() != '{' {
+					return s.skip()
+				}
+				return s.object(func(gpu []byte) bool { return p.fastGPU(s, endpoint, string(gpu)) })
+			})
+		})
+	})
+}
+
+func (p *perfJSON) fastGPU(s *scanner, endpoint, gpu string) bool {
+	dims := trial.Dims{{Key: "endpoint", Value: endpoint}, {Key: trial.DimGPU, Value: gpu}}
+	return s.object(func(name []byte) bool {
+		switch string(name) {
+		case "gpu_name":
+			v, set, ok := s.text()
+			if set && p.b.t.Labels[trial.LabelHardware] == "" {
+				p.b.t.SetLabel(trial.LabelHardware, v)
+			}
+			return ok
+		case "metrics":
+			return s.object(func(m []byte) bool { return p.fastBlock(s, p.native(m), dims) })
+		}
+		return s.skip()
+	})
+}
+
+// fastTelemetryStats is telemetryStats for the fast scanner.
+func (p *perfJSON) fastTelemetryStats(s *scanner) bool {
+	if s.ws() != '{' {
+		return s.skip()
+	}
+	return s.object(func(m []byte) bool {
+		metric := p.native(m)
+		unit := ""
+		if s.ws() != '{' {
+			return s.skip()
+		}
+		return s.object(func(k []byte) bool {
+			if string(k) == "unit" {
+				v, _, ok := s.text()
+				unit = v
+				return ok
+			}
+			if s.ws() != '{' {
+				return s.skip()
+			}
+			dims := trial.Dims{{Key: trial.DimGPU, Value: string(k)}}
+			p.stats = p.stats[:0]
+			if !s.object(func(name []byte) bool { return p.fastStat(s, name) }) {
+				return false
+			}
+			p.emit(metric, unit, dims)
+			return true
+		})
+	})
+}
+
+// statInfo is a normalised statistic and its shared dims.
+type statInfo struct {
+	stat string
+	dims trial.Dims
+}
+
+// commonStats are the statistic names of AIPerf and GenAI-Perf blocks,
+// normalised once by trial.NormalizeStatistic.
+var commonStats = func() map[string]statInfo {
+	m := map[string]statInfo{}
+	for _, n := range []string{"avg", "p1", "p5", "p10", "p25", "p50", "p75", "p90", "p95", "p99",
+		"p99.9", "min", "max", "std", "count", "sum", "mean", "median"} {
+		st, _ := trial.NormalizeStatistic(n)
+		m[n] = statInfo{st, trial.StatDims(st)}
+	}
+	return m
+}()
+
+// lookupStat is trial.NormalizeStatistic for a block member name.
+func lookupStat(name []byte) (statInfo, bool) {
+	if st, ok := commonStats[string(name)]; ok {
+		return st, true
+	}
+	st, ok := trial.NormalizeStatistic(string(name))
+	return statInfo{stat: st}, ok
+}

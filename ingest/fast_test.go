@@ -1,0 +1,130 @@
+package ingest
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/go-json-experiment/json/jsontext"
+	"github.com/pareto-llm/pareto/trial"
+)
+
+// readBoth reads data with the fast AIPerf scanner and with the jsontext
+// reader alone. fastOK says whether the fast path read it (else it gave up).
+func readBoth(data []byte, name string) (fast, slow []trial.Trial, fastOK bool, slowErr error) {
+	newReader := func(slow bool) *reader {
+		return &reader{dec: jsontext.NewDecoder(emptyReader), names: map[string]string{}, slow: slow}
+	}
+	slow, slowErr = newReader(true).readBytes(bytes.Clone(data), name)
+	d := bytes.Clone(data)
+	if needsRewrite(d) {
+		var rw nanRewriter
+		rw.rewrite(d, true)
+	}
+	f := Detect(d[:min(len(d), HeadSize)], name)
+	if f != FormatAIPerfJSON && f != FormatGenAIPerfJSON || len(bytes.TrimSpace(d)) == 0 {
+		return nil, slow, false, slowErr
+	}
+	fast, fastOK = readPerfFast(d, &source{path: name, data: d}, f, newReader(false))
+	return fast, slow, fastOK, slowErr
+}
+
+// checkSame fails when the fast path read data but disagrees with the
+// jsontext reader.
+func checkSame(t *testing.T, data []byte, name string) bool {
+	t.Helper()
+	fast, slow, ok, err := readBoth(data, name)
+	if !ok {
+		return false
+	}
+	if err != nil {
+		t.Fatalf("%s: fast path read what the jsontext reader rejects: %v", name, err)
+	}
+	if !reflect.DeepEqual(fast, slow) {
+		t.Fatalf("%s: fast path differs\nfast %+v\nslow %+v", name, fast, slow)
+	}
+	return true
+}
+
+// TestFastAIPerfSame checks that the fast AIPerf reader reads every AIPerf
+// and GenAI-Perf JSON test file, and generated benchmark files, exactly as
+// the jsontext reader does.
+func TestFastAIPerfSame(t *testing.T) {
+	var files []string
+	for _, g := range []string{"aiperf/*.json", "synthetic/*aiperf*.json", "synthetic/*genai_perf*.json"} {
+		m, _ := filepath.Glob(filepath.Join("testdata", g))
+		files = append(files, m...)
+	}
+	if len(files) < 5 {
+		t.Fatalf("only %d test files", len(files))
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !checkSame(t, data, f) {
+			t.Errorf("%s: fast path gave up", f)
+		}
+	}
+	for i := range 3 {
+		if !checkSame(t, aiperfFile(t, i), "profile_export_aiperf.json") {
+			t.Errorf("generated file %d: fast path gave up", i)
+		}
+	}
+}
+
+// TestFastAIPerfGivesUp checks that the fast path leaves bad and unusual
+// input to the jsontext reader, which reports the positioned error.
+func TestFastAIPerfGivesUp(t *testing.T) {
+	base, err := os.ReadFile("testdata/synthetic/synthetic_aiperf_g1_profile_export_aiperf.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ from, to string }{
+		{`"avg": 50.0`, `"avg": true`},               // wrong type
+		{`"avg": 50.0`, `"avg": "fast"`},             // not a number
+		{`"avg": 50.0`, `"avg": 1e999`},              // out of range
+		{`"avg": 50.0`, `"avg": 50.0,`},              // trailing comma
+		{`"avg": 50.0`, `"avg": 050`},                // leading zero
+		{`"avg": 50.0`, "\"av\\u0067\": 50.0"},       // escaped name
+		{`"type": "chat"`, `"type": "ch\tat"`},       // escape in a value
+		{`"type": "chat"`, "\"type\": \"ch\tat\""},   // control character
+		{`"type": "chat"`, `"type": "chät"`},         // UTF-8 in a value
+		{`"type": "chat"`, "\"type\": \"ch\xffat\""}, // invalid UTF-8
+		{`"type": "chat"`, "\"type\": \"ch\\\"at\""}, // escape in a value
+		{`"gpus": {`, `"gpus": {"x": 1, `},           // GPU not an object
+		{"\n}\n", "\n}\n}"},                          // trailing data
+	} {
+		data := []byte(strings.Replace(string(base), c.from, c.to, 1))
+		fast, slow, ok, err := readBoth(data, "profile_export_aiperf.json")
+		if ok && (err != nil || !reflect.DeepEqual(fast, slow)) {
+			t.Errorf("%q: fast path read it differently (slow error %v)", c.to, err)
+		}
+		if err != nil {
+			if _, isSyntax := err.(*SyntaxError); !isSyntax {
+				t.Errorf("%q: error %v is not positioned", c.to, err)
+			}
+		}
+	}
+}
+
+// FuzzFastAIPerf checks that whenever the fast AIPerf reader reads an
+// input, the jsontext reader reads it too, with the same trials.
+func FuzzFastAIPerf(f *testing.F) {
+	for _, g := range []string{"aiperf/*", "synthetic/*aiperf*.json", "synthetic/*genai_perf*.json", "bad/*aiperf*.json"} {
+		m, _ := filepath.Glob(filepath.Join("testdata", g))
+		for _, p := range m {
+			if data, err := os.ReadFile(p); err == nil {
+				f.Add(data)
+			}
+		}
+	}
+	f.Add(aiperfFile(f, 3))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		checkSame(t, data, "profile_export_aiperf.json")
+	})
+}

@@ -1,0 +1,315 @@
+package ingest
+
+import (
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// scanner is a minimal single-pass JSON scanner over an in-memory
+// document, used by the fast AIPerf reader. It validates what it reads as
+// strictly as the jsontext decoder does, but instead of reporting problems
+// it gives up: every method returns ok=false on anything it does not
+// handle (syntax errors, names with escapes, invalid UTF-8, deep nesting),
+// and the caller then reads the document again with the jsontext reader,
+// which yields the positioned error or the exact result. It never panics.
+type scanner struct {
+	data  []byte
+	pos   int
+	depth int
+}
+
+// maxScanDepth bounds nesting; deeper documents take the jsontext path.
+const maxScanDepth = 64
+
+// strPlain marks the bytes a plain string (no escapes, ASCII, no control
+// characters) may hold.
+var strPlain = func() (t [256]bool) {
+	for c := 0x20; c < 0x80; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+// ws skips JSON whitespace and returns the next byte (0 at the end).
+func (s *scanner) ws() byte {
+	for s.pos < len(s.data) {
+		switch c := s.data[s.pos]; c {
+		case ' ', '\n', '\r', '\t':
+			s.pos++
+		default:
+			return c
+		}
+	}
+	return 0
+}
+
+// str reads a string at s.pos (which holds '"') and returns its raw
+// content (between the quotes) and whether it is plain: without escapes
+// and all ASCII. ok is false for invalid strings.
+func (s *scanner) str() (raw []byte, plain, ok bool) {
+	start := s.pos + 1
+	i := start
+	d := s.data
+	for i < len(d) && strPlain[d[i]] {
+		i++
+	}
+	if i < len(d) && d[i] == '"' {
+		s.pos = i + 1
+		return d[start:i], true, true
+	}
+	for i < len(d) { // escapes, non-ASCII or control characters
+		switch c := d[i]; {
+		case c == '"':
+			s.pos = i + 1
+			return d[start:i], false, validString(d[start-1 : i+1])
+		case c == '\\':
+			i += 2
+		case c < 0x20:
+			return nil, false, false
+		default:
+			i++
+		}
+	}
+	return nil, false, false
+}
+
+// validString reports whether the quoted string q is valid JSON with valid
+// UTF-8, that is, whether jsontext reads it exactly as unquote does.
+func validString(q []byte) bool {
+	_, err := jsontext.AppendUnquote(nil, q)
+	return err == nil
+}
+
+// unquote returns the value of a string read by str.
+func unquote(raw []byte, plain bool) (string, bool) {
+	if plain {
+		return string(raw), true
+	}
+	if !utf8.Valid(raw) {
+		return "", false
+	}
+	b, err := jsontext.AppendUnquote(make([]byte, 0, len(raw)), append(append([]byte{'"'}, raw...), '"'))
+	return string(b), err == nil
+}
+
+// name reads an object member name and the colon after it. Names with
+// escapes or non-ASCII bytes are not handled.
+func (s *scanner) name() ([]byte, bool) {
+	if s.ws() != '"' {
+		return nil, false
+	}
+	raw, plain, ok := s.str()
+	if !ok || !plain || s.ws() != ':' {
+		return nil, false
+	}
+	s.pos++
+	return raw, true
+}
+
+// enter consumes open (after whitespace), counting the depth.
+func (s *scanner) enter(open byte) bool {
+	if s.ws() != open || s.depth >= maxScanDepth {
+		return false
+	}
+	s.pos++
+	s.depth++
+	return true
+}
+
+// more is called before each member or element of an object or array
+// entered with enter: it consumes the separator and reports whether
+// another one follows (more) or the closing byte was consumed.
+func (s *scanner) more(first bool, close byte) (more, ok bool) {
+	c := s.ws()
+	if c == close {
+		s.pos++
+		s.depth--
+		return false, true
+	}
+	if first {
+		return true, c != 0
+	}
+	if c != ',' {
+		return false, false
+	}
+	s.pos++
+	return true, true
+}
+
+// number reads a JSON number and returns its raw bytes.
+func (s *scanner) number() ([]byte, bool) {
+	d, i := s.data, s.pos
+	if i < len(d) && d[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(d) && d[i] == '0':
+		i++
+	case i < len(d) && d[i] >= '1' && d[i] <= '9':
+		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
+			i++
+		}
+	default:
+		return nil, false
+	}
+	if i < len(d) && d[i] == '.' {
+		i++
+		j := i
+		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
+			i++
+		}
+		if i == j {
+			return nil, false
+		}
+	}
+	if i < len(d) && (d[i] == 'e' || d[i] == 'E') {
+		i++
+		if i < len(d) && (d[i] == '+' || d[i] == '-') {
+			i++
+		}
+		j := i
+		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
+			i++
+		}
+		if i == j {
+			return nil, false
+		}
+	}
+	raw := d[s.pos:i]
+	s.pos = i
+	return raw, true
+}
+
+// literal consumes the literal lit (true, false, null) at s.pos.
+func (s *scanner) literal(lit string) bool {
+	if len(s.data)-s.pos < len(lit) || string(s.data[s.pos:s.pos+len(lit)]) != lit {
+		return false
+	}
+	s.pos += len(lit)
+	return true
+}
+
+// skip validates and skips one value.
+func (s *scanner) skip() bool {
+	switch c := s.ws(); c {
+	case '{':
+		if !s.enter('{') {
+			return false
+		}
+		for first := true; ; first = false {
+			more, ok := s.more(first, '}')
+			if !ok {
+				return false
+			}
+			if !more {
+				return true
+			}
+			if _, ok := s.name(); !ok || !s.skip() {
+				return false
+			}
+		}
+	case '[':
+		if !s.enter('[') {
+			return false
+		}
+		for first := true; ; first = false {
+			more, ok := s.more(first, ']')
+			if !ok {
+				return false
+			}
+			if !more {
+				return true
+			}
+			if !s.skip() {
+				return false
+			}
+		}
+	case '"':
+		_, _, ok := s.str()
+		return ok
+	case 't':
+		return s.literal("true")
+	case 'f':
+		return s.literal("false")
+	case 'n':
+		return s.literal("null")
+	}
+	_, ok := s.number()
+	return ok
+}
+
+// text reads a scalar like jreader.text: strings unquoted, numbers and
+// booleans as written, null as set=false; objects and arrays are skipped
+// with set=false.
+func (s *scanner) text() (v string, set, ok bool) {
+	switch s.ws() {
+	case '{', '[':
+		return "", false, s.skip()
+	case 'n':
+		return "", false, s.literal("null")
+	case 't':
+		return "true", true, s.literal("true")
+	case 'f':
+		return "false", true, s.literal("false")
+	case '"':
+		raw, plain, ok := s.str()
+		if !ok {
+			return "", false, false
+		}
+		v, ok := unquote(raw, plain)
+		return v, true, ok
+	}
+	raw, ok := s.number()
+	return string(raw), true, ok
+}
+
+// parseNumber parses the raw bytes of a JSON number exactly as
+// strconv.ParseFloat does, with a fast path for short decimals; ok is false
+// where ParseFloat fails (out of range).
+func parseNumber(raw []byte) (float64, bool) {
+	// Exact fast path: at most 15 significant digits (below 2^53) and at
+	// most 22 fraction digits, where one correctly rounded division by an
+	// exact power of ten gives the correctly rounded result.
+	var mant uint64
+	digits, frac, i := 0, 0, 0
+	neg := len(raw) > 0 && raw[0] == '-'
+	if neg {
+		i++
+	}
+	dot, simple := false, true
+	for ; i < len(raw) && simple; i++ {
+		switch c := raw[i]; {
+		case c >= '0' && c <= '9':
+			if dot {
+				frac++
+			}
+			if mant == 0 && c == '0' {
+				continue
+			}
+			mant = mant*10 + uint64(c-'0')
+			digits++
+			simple = digits <= 15
+		case c == '.':
+			dot = true
+		default: // exponent
+			simple = false
+		}
+	}
+	if simple && frac <= 22 {
+		f := float64(mant)
+		if frac > 0 {
+			f /= pow10[frac]
+		}
+		if neg {
+			f = -f
+		}
+		return f, true
+	}
+	f, err := strconv.ParseFloat(string(raw), 64)
+	return f, err == nil
+}
+
+var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
