@@ -47,9 +47,9 @@ func Detect(head []byte, name string) Format {
 	return detectCSV(trimmed, base)
 }
 
-func has(b []byte, s string) bool { return bytes.Contains(b, []byte(s)) }
-
-func detectJSON(h []byte, base string) Format {
+func detectJSON(head []byte, base string) Format {
+	hd := scanHead(head) // has(h, mark) is bytes.Contains(head, mark), precomputed
+	h, has := &hd, (*headMarks).has
 	switch {
 	case strings.HasSuffix(base, ".pytorch.json"):
 		return FormatPyTorchSidecar
@@ -90,7 +90,7 @@ func detectCSV(h []byte, base string) Format {
 	if !bytes.HasPrefix(line, []byte("Metric,")) {
 		return FormatUnknown
 	}
-	if has(line, ",p99,p95") || strings.Contains(base, "genai_perf") {
+	if bytes.Contains(line, []byte(",p99,p95")) || strings.Contains(base, "genai_perf") {
 		return FormatGenAIPerfCSV
 	}
 	return FormatAIPerfCSV

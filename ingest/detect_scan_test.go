@@ -1,0 +1,22 @@
+package ingest
+
+import (
+	"bytes"
+	"testing"
+)
+
+// FuzzScanHead checks that the one-pass mark scan agrees with
+// bytes.Contains for every mark.
+func FuzzScanHead(f *testing.F) {
+	f.Add([]byte(`{"load_summary": 1, "x_ttft_ms": 2, "Test name": "TTFT (ms)"}`))
+	f.Add([]byte(`""records"""avg""unit"_e2e_latency_ms"`))
+	f.Add([]byte(`"guidellm"guidellm`))
+	f.Fuzz(func(t *testing.T, h []byte) {
+		m := scanHead(h)
+		for _, s := range append(detectMarks, `"other"`) {
+			if got, want := m.has(s), bytes.Contains(h, []byte(s)); got != want {
+				t.Fatalf("has(%q) = %v, bytes.Contains says %v", s, got, want)
+			}
+		}
+	})
+}
