@@ -1,0 +1,33 @@
+// Package decide turns noisy benchmark trials into decisions: which runs are
+// repeats of one configuration, what a configuration measured (the median
+// of its repeats with their spread), how it compares with a baseline
+// measured in the same environment, whether a candidate change is admitted,
+// rejected or needs more runs (Gate), which single configuration to deploy
+// under bounds (Pick), how noisy each metric is (EstimateNoise), and how an
+// environment upgrade moved the baseline (Drift).
+//
+// # Repeats
+//
+// Trials of the same configuration under the same workload and environment
+// are repeats. A trial's configuration is its parameters minus those that
+// describe the run rather than the server (RunParams: dates, run numbers,
+// request counts and the workload parameters, which the Workload carries),
+// or, with explicit keys, only the parameters named. Its environment Scope
+// is engine, engine version, CUDA, driver and GPU model, read from the
+// labels the store copies into its environment columns. Config hashes the
+// configuration and the scope; Key adds the workload.
+//
+// # Statistics
+//
+// Metrics are compared on the log scale, where run-to-run noise is close to
+// a constant coefficient of variation. The difference of two
+// configurations on an objective is the difference of the means of the log
+// values of their repeats, with a Welch t interval built from the repeats of
+// both sides (LogDiff). A threshold is cleared when the whole interval is
+// beyond it and missed when the whole interval is short of it; otherwise
+// the answer is unknown and the interval's half-width, which shrinks as
+// 1/√n, says how many more runs would settle it.
+//
+// Every function is deterministic: outputs depend only on the values and
+// order of the inputs, never on map iteration or time.
+package decide

@@ -1,0 +1,137 @@
+package decide
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/pareto-llm/pareto/trial"
+)
+
+// RunParams are parameters that describe a run rather than the served
+// configuration; Config ignores them. The workload parameters are among
+// them because the Workload is compared on its own.
+var RunParams = []string{
+	"date", "run_number", "num_prompts", "seed", "benchmark_id", "result_dir", "result_filename",
+	"max_concurrency", "request_rate", "burstiness", "dataset_name", "dataset_path",
+	"random_input_len", "random_output_len", "random_range_ratio", "random_prefix_len",
+	"sharegpt_output_len", "sonnet_input_len", "sonnet_output_len", "sonnet_prefix_len",
+}
+
+// KeyLength is the number of hex digits of a configuration key.
+const KeyLength = 12
+
+// Config returns the configuration key of t: a hash of its parameters
+// (all but RunParams, or only keys when keys is not empty) and its Scope.
+func Config(t *trial.Trial, keys []string) string {
+	h := sha256.New()
+	write := func(s string) { h.Write([]byte(s)); h.Write([]byte{0}) }
+	write("pareto-config-v1")
+	for _, v := range ScopeOf(t).fields() {
+		write(v)
+	}
+	for _, k := range configParams(t, keys) {
+		write(k)
+		write(t.Params[k])
+	}
+	return hex.EncodeToString(h.Sum(nil))[:KeyLength]
+}
+
+// configParams returns the sorted parameter names that make up t's
+// configuration.
+func configParams(t *trial.Trial, keys []string) []string {
+	if len(keys) > 0 {
+		out := slices.Clone(keys)
+		sort.Strings(out)
+		return slices.Compact(out)
+	}
+	out := make([]string, 0, len(t.Params))
+	for k := range t.Params {
+		if !slices.Contains(RunParams, k) {
+			out = append(out, k)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Key returns the repeat identity of t: its configuration key and its
+// workload, hashed.
+func Key(config string, w Workload) string {
+	sum := sha256.Sum256([]byte(config + "\x00" + w.String()))
+	return hex.EncodeToString(sum[:])[:KeyLength]
+}
+
+// Group is the set of repeats of one configuration under one workload in
+// one scope.
+type Group struct {
+	// Key identifies the group (configuration and workload); Config the
+	// configuration alone (parameters and scope).
+	Key, Config string
+	Scope       Scope
+	Workload    Workload
+	// Trials are the repeats in input order (oldest first for store reads).
+	Trials []*trial.Trial
+	// Newest is the input position of the group's last trial.
+	Newest int
+}
+
+// Params returns the configuration parameters of the group's first trial
+// (all parameters but RunParams, or keys when not empty).
+func (g *Group) Params(keys []string) map[string]string {
+	out := map[string]string{}
+	if len(g.Trials) == 0 {
+		return out
+	}
+	t := g.Trials[0]
+	for _, k := range configParams(t, keys) {
+		if v, ok := t.Params[k]; ok {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// GroupRepeats groups trials into repeats, keyed by Config(t, keys) and
+// the workload. Groups are ordered by their first trial; trials with a
+// Problem are left out. Trials with the same ID are counted once.
+func GroupRepeats(ts []trial.Trial, keys []string) []Group {
+	index := map[string]int{}
+	seen := map[string]bool{}
+	var out []Group
+	for i := range ts {
+		t := &ts[i]
+		if t.Problem != "" || (t.ID != "" && seen[t.ID]) {
+			continue
+		}
+		seen[t.ID] = true
+		cfg, w := Config(t, keys), WorkloadOf(t)
+		k := Key(cfg, w)
+		j, ok := index[k]
+		if !ok {
+			j = len(out)
+			index[k] = j
+			out = append(out, Group{Key: k, Config: cfg, Scope: ScopeOf(t), Workload: w})
+		}
+		out[j].Trials = append(out[j].Trials, t)
+		out[j].Newest = i
+	}
+	return out
+}
+
+// IDs returns the IDs of the group's trials, sorted.
+func (g *Group) IDs() []string {
+	out := make([]string, len(g.Trials))
+	for i, t := range g.Trials {
+		out[i] = t.ID
+	}
+	sort.Strings(out)
+	return out
+}
+
+// matchesKey reports whether prefix (at least 4 hex digits) starts s.
+func matchesKey(s, prefix string) bool {
+	return len(prefix) >= 4 && strings.HasPrefix(s, strings.ToLower(prefix))
+}

@@ -1,0 +1,67 @@
+package decide
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/pareto-llm/pareto/trial"
+)
+
+func mk(id, version string, params map[string]string, conc float64) trial.Trial {
+	t := trial.Trial{ID: id, Params: params, Workload: trial.Workload{Concurrency: conc}}
+	t.SetLabel(trial.LabelEngine, "vllm")
+	t.SetLabel(trial.LabelEngineVersion, version)
+	t.SetLabel("role", params["role"])
+	return t
+}
+
+func TestGroupRepeats(t *testing.T) {
+	ts := []trial.Trial{
+		mk("a1", "0.8", map[string]string{"max_num_seqs": "64", "date": "1", "role": "baseline"}, 8),
+		mk("a2", "0.8", map[string]string{"max_num_seqs": "64", "date": "2", "role": "baseline"}, 8),
+		mk("a3", "0.8", map[string]string{"max_num_seqs": "64", "date": "3", "role": "baseline"}, 16),
+		mk("b1", "0.8", map[string]string{"max_num_seqs": "128", "date": "4"}, 8),
+		mk("a4", "0.9", map[string]string{"max_num_seqs": "64", "date": "5", "role": "baseline"}, 8),
+		mk("a2", "0.8", map[string]string{"max_num_seqs": "64", "date": "2", "role": "baseline"}, 8),
+	}
+	gs := GroupRepeats(ts, nil)
+	if got := []int{len(gs), len(gs[0].Trials)}; got[0] != 4 || got[1] != 2 {
+		t.Fatalf("GroupRepeats: %d groups, first has %d trials; want 4 and 2", got[0], got[1])
+	}
+	if gs[0].Config != gs[1].Config || gs[0].Key == gs[1].Key {
+		t.Errorf("same configuration on two workloads: config %s/%s key %s/%s", gs[0].Config, gs[1].Config, gs[0].Key, gs[1].Key)
+	}
+	if gs[0].Config == gs[3].Config {
+		t.Errorf("engine versions 0.8 and 0.9 share a configuration key")
+	}
+	if k := GroupRepeats(ts, []string{"role"}); len(k) != 4 || len(k[2].Trials) != 1 {
+		t.Errorf("explicit keys: %d groups; want 4", len(k))
+	}
+	sel, err := ParseSelection("role=baseline")
+	if err != nil {
+		t.Fatal(err)
+	}
+	arm, err := Baseline(gs, sel, Scope{Engine: "vllm", EngineVersion: "0.9"}, false)
+	if err != nil || len(arm.Groups) != 1 || arm.Groups[0].Trials[0].ID != "a4" {
+		t.Errorf("Baseline(0.9) = %+v, %v; want the 0.9 repeats", arm, err)
+	}
+	_, err = Baseline(gs, sel, Scope{Engine: "vllm", EngineVersion: "1.0"}, false)
+	var se *ScopeError
+	want := "candidate and baseline were measured in different environments: engine_version 1.0 (candidate) vs 0.9 (baseline)"
+	if !errors.As(err, &se) || err.Error() != want {
+		t.Errorf("Baseline(1.0) error = %v; want %q", err, want)
+	}
+	if arm, err := Baseline(gs, sel, Scope{Engine: "vllm", EngineVersion: "1.0"}, true); err != nil || arm.Scope.EngineVersion != "0.9" {
+		t.Errorf("Baseline(1.0, allowCross) = %+v, %v; want the newest scope", arm.Scope, err)
+	}
+}
+
+func TestSummarize(t *testing.T) {
+	s := Summarize([]float64{4, 1, 3, 2}, Median)
+	if s.N != 4 || s.Value != 2.5 || s.Min != 1 || s.Max != 4 || s.Q1 != 1.75 || s.Q3 != 3.25 || s.IQR() != 1.5 {
+		t.Errorf("Summarize = %+v", s)
+	}
+	if m := Summarize([]float64{1, 2, 6}, Mean); m.Value != 3 || m.Median != 2 {
+		t.Errorf("Summarize(mean) = %+v", m)
+	}
+}
