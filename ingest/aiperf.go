@@ -29,16 +29,18 @@ type perfJSON struct {
 	reqCount   float64
 	hasReq     bool
 	withFor    trial.Dims // the extra dims that with caches statistics for
+	withForID  uint32
 	with       []statValue
 	path       []byte // fast scanner: dotted key of flattened config
 }
 
 // statValue is one statistic of a block; dims, when set, are the shared
-// StatDims(stat).
+// StatDims(stat), and id, when not 0, their fixed records dims index.
 type statValue struct {
 	stat string
 	v    float64
 	dims trial.Dims
+	id   uint32
 }
 
 // perfTopLevel lists the top-level keys that are not metric blocks.
@@ -177,41 +179,87 @@ func (p *perfJSON) emit(tag, unit string, extra trial.Dims) {
 	}
 	u := p.b.units(metric, unit)
 	scalar := len(p.stats) == 1 && p.stats[0].stat == "mean"
+	rs := p.b.recs
+	var blk uint32
+	if rs != nil {
+		blk = rs.block(metric, tag, u)
+	}
 	for _, s := range p.stats {
 		var dims trial.Dims
+		id := uint32(noDims)
 		switch {
 		case scalar:
 			if len(extra) > 0 {
-				dims = extra
+				dims, id = extra, p.extraID(extra)
 			}
 		case len(extra) > 0:
-			dims = p.withStat(extra, s.stat)
-		case s.dims != nil:
-			dims = s.dims
+			dims, id = p.withStat(extra, s.stat)
+		case s.id != 0:
+			dims, id = s.dims, s.id
 		default:
 			dims = trial.StatDims(s.stat)
+			if rs != nil {
+				id = rs.dimsIndex(dims)
+			}
 		}
-		p.b.addUnits(metric, dims, s.v, u, tag)
+		if rs != nil {
+			rs.add(blk, id, s.v)
+		} else {
+			p.b.addUnits(metric, dims, s.v, u, tag)
+		}
 		if scalar && len(extra) == 0 {
 			p.count(tag, s.v)
 		}
 	}
 }
 
-// withStat returns extra.With(statistic, stat), shared between the blocks
-// of one set of extra dims.
-func (p *perfJSON) withStat(extra trial.Dims, stat string) trial.Dims {
+// extraID switches the withStat cache to extra and returns the records
+// dims index of extra itself (0 without records).
+func (p *perfJSON) extraID(extra trial.Dims) uint32 {
 	if !sameDims(extra, p.withFor) {
-		p.withFor, p.with = extra, p.with[:0]
-	}
-	for _, w := range p.with {
-		if w.stat == stat {
-			return w.dims
+		p.withFor, p.with, p.withForID = extra, p.with[:0], 0
+		if p.b.recs != nil {
+			p.withForID = p.b.recs.dimsIndex(extra)
 		}
 	}
-	d := extra.With(trial.DimStatistic, stat)
-	p.with = append(p.with, statValue{stat: stat, dims: d})
-	return d
+	return p.withForID
+}
+
+// withStat returns extra.With(statistic, stat), shared between the blocks
+// of one set of extra dims, and its records dims index.
+func (p *perfJSON) withStat(extra trial.Dims, stat string) (trial.Dims, uint32) {
+	p.extraID(extra)
+	for _, w := range p.with {
+		if w.stat == stat {
+			return w.dims, w.id
+		}
+	}
+	w := statValue{stat: stat, dims: withStatistic(extra, stat)}
+	if p.b.recs != nil {
+		w.id = p.b.recs.dimsIndex(w.dims)
+	}
+	p.with = append(p.with, w)
+	return w.dims, w.id
+}
+
+// withStatistic is extra.With(trial.DimStatistic, stat) without the
+// general sort, for extra sorted by key without duplicates.
+func withStatistic(extra trial.Dims, stat string) trial.Dims {
+	out := make(trial.Dims, 0, len(extra)+1)
+	st := trial.Dim{Key: trial.DimStatistic, Value: stat}
+	for i, x := range extra {
+		if x.Key == st.Key || i > 0 && extra[i-1].Key >= x.Key {
+			return extra.With(st.Key, stat)
+		}
+		if x.Key > st.Key && len(out) == i {
+			out = append(out, st)
+		}
+		out = append(out, x)
+	}
+	if len(out) == len(extra) {
+		out = append(out, st)
+	}
+	return out
 }
 
 // count picks up request counts from scalar blocks.

@@ -222,6 +222,10 @@ func genaiWorkload(b *builder) {
 
 // measuredLengths copies the measured mean ISL/OSL into the workload.
 func measuredLengths(b *builder) {
+	if b.recs != nil {
+		b.recs.measuredLengths(&b.t.Workload)
+		return
+	}
 	for _, m := range b.t.Measurements {
 		if len(m.Dims) != 1 || m.Dims[0].Value != "mean" {
 			continue

@@ -20,8 +20,8 @@ func readPerfFast(data []byte, src *source, f Format, r *reader) ([]trial.Trial,
 	p := &perfJSON{b: newBuilder(tool, src, f), names: r.names, genai: f == FormatGenAIPerfJSON,
 		stats: r.stats[:0], path: r.path[:0]}
 	p.b.t.Params = make(map[string]string, max(r.nparams, 16))
-	p.b.t.Measurements = r.meas[:0]
-	p.b.borrowed = true
+	r.recs.reset()
+	p.b.recs = &r.recs
 	s := &scanner{data: data}
 	if !s.enter('{') {
 		return nil, false
@@ -42,13 +42,10 @@ func readPerfFast(data []byte, src *source, f Format, r *reader) ([]trial.Trial,
 	if s.ws(); s.pos != len(data) {
 		return nil, false
 	}
-	r.stats, r.path, r.meas = p.stats[:0], p.path[:0], p.b.t.Measurements[:0]
+	r.stats, r.path = p.stats[:0], p.path[:0]
 	r.nparams = len(p.b.t.Params)
 	if len(p.b.t.Params) == 0 { // as if SetParam was never called
 		p.b.t.Params = nil
-	}
-	if len(p.b.t.Measurements) == 0 { // as if nothing was appended
-		p.b.t.Measurements = nil
 	}
 	return []trial.Trial{p.finish()}, true
 }
@@ -250,7 +247,7 @@ func (p *perfJSON) fastStat(s *scanner, name []byte) bool {
 			return false
 		}
 	}
-	p.stats = append(p.stats, statValue{stat: st.stat, v: v, dims: st.dims})
+	p.stats = append(p.stats, statValue{stat: st.stat, v: v, dims: st.dims, id: st.id})
 	return true
 }
 
@@ -323,28 +320,78 @@ func (p *perfJSON) fastTelemetryStats(s *scanner) bool {
 	})
 }
 
-// statInfo is a normalised statistic and its shared dims.
+// statInfo is a normalised statistic, its shared dims and their fixed
+// records dims index (0 when not fixed).
 type statInfo struct {
 	stat string
 	dims trial.Dims
+	id   uint32
 }
 
-// commonStats are the statistic names of AIPerf and GenAI-Perf blocks,
-// normalised once by trial.NormalizeStatistic.
-var commonStats = func() map[string]statInfo {
-	m := map[string]statInfo{}
-	for _, n := range []string{"avg", "p1", "p5", "p10", "p25", "p50", "p75", "p90", "p95", "p99",
-		"p99.9", "min", "max", "std", "count", "sum", "mean", "median"} {
+// commonStatNames are the statistic names of AIPerf and GenAI-Perf
+// blocks; commonStats holds them normalised once by
+// trial.NormalizeStatistic, and fixedDims holds nil (index noDims) and
+// their dims.
+var commonStatNames = []string{"avg", "p1", "p5", "p10", "p25", "p50", "p75", "p90", "p95", "p99",
+	"p99.9", "min", "max", "std", "count", "sum", "mean", "median"}
+
+var commonStats, fixedDims = func() ([]statInfo, []trial.Dims) {
+	stats, fixed := []statInfo{}, []trial.Dims{nil}
+	for _, n := range commonStatNames {
 		st, _ := trial.NormalizeStatistic(n)
-		m[n] = statInfo{st, trial.StatDims(st)}
+		fixed = append(fixed, trial.StatDims(st))
+		stats = append(stats, statInfo{st, fixed[len(fixed)-1], uint32(len(fixed) - 1)})
 	}
-	return m
+	return stats, fixed
 }()
+
+// commonStatIndex returns the index of name in commonStatNames, or -1.
+func commonStatIndex(name []byte) int {
+	switch string(name) {
+	case "avg":
+		return 0
+	case "p1":
+		return 1
+	case "p5":
+		return 2
+	case "p10":
+		return 3
+	case "p25":
+		return 4
+	case "p50":
+		return 5
+	case "p75":
+		return 6
+	case "p90":
+		return 7
+	case "p95":
+		return 8
+	case "p99":
+		return 9
+	case "p99.9":
+		return 10
+	case "min":
+		return 11
+	case "max":
+		return 12
+	case "std":
+		return 13
+	case "count":
+		return 14
+	case "sum":
+		return 15
+	case "mean":
+		return 16
+	case "median":
+		return 17
+	}
+	return -1
+}
 
 // lookupStat is trial.NormalizeStatistic for a block member name.
 func lookupStat(name []byte) (statInfo, bool) {
-	if st, ok := commonStats[string(name)]; ok {
-		return st, true
+	if i := commonStatIndex(name); i >= 0 {
+		return commonStats[i], true
 	}
 	st, ok := trial.NormalizeStatistic(string(name))
 	return statInfo{stat: st}, ok

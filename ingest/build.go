@@ -2,7 +2,6 @@ package ingest
 
 import (
 	"math"
-	"slices"
 	"strconv"
 
 	"github.com/pareto-llm/pareto/trial"
@@ -13,9 +12,9 @@ type builder struct {
 	t     trial.Trial
 	tool  string
 	known bool // t.Succeeded was set from the file
-	// borrowed says t.Measurements is a reader's scratch slice, which
-	// finish must not return.
-	borrowed bool
+	// recs, when set, collects the measurements instead of t.Measurements
+	// (fast AIPerf reader).
+	recs *records
 }
 
 func newBuilder(tool string, src *source, format Format) *builder {
@@ -96,37 +95,100 @@ func (b *builder) finish() trial.Trial {
 	if t.Succeeded == 0 && (b.known || t.Failed > 0) && t.Problem == "" {
 		t.Problem = trial.ProblemNoSuccess
 	}
+	if b.recs != nil {
+		return b.finishRecords()
+	}
 	if t.Problem == trial.ProblemNoSuccess {
 		t.Measurements = keepCounts(t.Measurements)
 	}
 	if t.Failed >= 0 && t.Succeeded+t.Failed > 0 {
 		b.add(trial.ErrorRate, nil, t.ErrorRate(), trial.UnitRatio, "")
 	}
-	in := t.Measurements
-	ms := sortMeasurements(in)
-	if b.borrowed && len(ms) == len(in) && (len(ms) == 0 || &ms[0] == &in[0]) {
-		ms = slices.Clone(ms) // never hand out a reader's scratch slice
+	t.Measurements = sortMeasurements(t.Measurements)
+	t.ID = trial.ComputeID(t) // what t.Finalize does once sorted
+	t.Measurements = dedupe(t.Measurements)
+	return *t
+}
+
+// finishRecords is the rest of finish for measurements in b.recs.
+func (b *builder) finishRecords() trial.Trial {
+	t, r := &b.t, b.recs
+	if t.Problem == trial.ProblemNoSuccess {
+		r.keepCounts()
 	}
-	t.Measurements = ms
-	t.Finalize()
+	if t.Failed >= 0 && t.Succeeded+t.Failed > 0 {
+		r.add(r.block(trial.ErrorRate, "", b.units(trial.ErrorRate, trial.UnitRatio)), noDims, t.ErrorRate())
+	}
+	t.Measurements = r.measurements()
+	t.ID = trial.ComputeID(t)
 	t.Measurements = dedupe(t.Measurements)
 	return *t
 }
 
 // dedupe drops exact repeats in sorted measurements (guidellm writes the
-// median twice, as median and as percentiles.p50).
+// median twice, as median and as percentiles.p50). Dims count as repeated
+// when they render the same (Dims.String).
 func dedupe(ms []trial.Measurement) []trial.Measurement {
-	out := ms[:0]
-	for i, m := range ms {
-		if i > 0 {
-			p := &out[len(out)-1]
-			if p.Metric == m.Metric && p.Value == m.Value && p.Unit == m.Unit && p.Dims.String() == m.Dims.String() {
+	n := 0 // ms[:n] is the result so far
+	for i := range ms {
+		m := &ms[i]
+		if n > 0 {
+			p := &ms[n-1]
+			if p.Metric == m.Metric && p.Value == m.Value && p.Unit == m.Unit && sameDimsString(p.Dims, m.Dims) {
 				continue
 			}
 		}
-		out = append(out, m)
+		if n != i { // copy only once something was dropped
+			ms[n] = *m
+		}
+		n++
 	}
-	return out
+	return ms[:n]
+}
+
+// sameDimsString reports whether a.String() == b.String() without
+// building the strings in the usual cases.
+func sameDimsString(a, b trial.Dims) bool {
+	if sameDims(a, b) {
+		return true
+	}
+	if len(a) == len(b) {
+		same := true
+		for i := range a {
+			if a[i] != b[i] {
+				same = false
+				break
+			}
+		}
+		if same {
+			return true
+		}
+	}
+	if dimsStringLen(a) != dimsStringLen(b) {
+		return false
+	}
+	var ab, bb [128]byte
+	return string(appendDims(ab[:0], a)) == string(appendDims(bb[:0], b))
+}
+
+// appendDims appends d.String() to buf.
+func appendDims(buf []byte, d trial.Dims) []byte {
+	for i, x := range d {
+		if i > 0 {
+			buf = append(buf, ',')
+		}
+		buf = append(append(append(buf, x.Key...), '='), x.Value...)
+	}
+	return buf
+}
+
+// dimsStringLen is len(d.String()).
+func dimsStringLen(d trial.Dims) int {
+	n := max(len(d)-1, 0)
+	for _, x := range d {
+		n += len(x.Key) + 1 + len(x.Value)
+	}
+	return n
 }
 
 // keepCounts drops every measurement of an all-failed run except request

@@ -128,3 +128,21 @@ func FuzzFastAIPerf(f *testing.F) {
 		checkSame(t, data, "profile_export_aiperf.json")
 	})
 }
+
+// TestCommonStats checks the statistic lookup tables.
+func TestCommonStats(t *testing.T) {
+	for i, n := range commonStatNames {
+		st, ok := lookupStat([]byte(n))
+		want, _ := trial.NormalizeStatistic(n)
+		if commonStatIndex([]byte(n)) != i || !ok || st.stat != want || fixedDims[st.id][0].Value != want {
+			t.Errorf("%s: got %+v, want %s at %d", n, st, want, i)
+		}
+	}
+	for _, extra := range []trial.Dims{warmupDims, {{Key: "endpoint", Value: "e"}, {Key: "gpu", Value: "0"}},
+		{{Key: "z", Value: "1"}}, {{Key: "a", Value: "1"}, {Key: "z", Value: "2"}}, {{Key: "statistic", Value: "p1"}},
+		{{Key: "b", Value: "1"}, {Key: "a", Value: "2"}}} {
+		if got, want := withStatistic(extra, "p99"), extra.With(trial.DimStatistic, "p99"); !reflect.DeepEqual(got, want) {
+			t.Errorf("withStatistic(%v) = %v, want %v", extra, got, want)
+		}
+	}
+}

@@ -50,7 +50,7 @@ type reader struct {
 	dec   *jsontext.Decoder
 	names map[string]string
 	// scratch of the fast AIPerf reader
-	meas    []trial.Measurement
+	recs    records
 	stats   []statValue
 	path    []byte
 	nparams int  // params of the last file, to size the next map

@@ -43,3 +43,17 @@ func TestSortMeasurements(t *testing.T) {
 		}
 	}
 }
+
+// TestSameDimsString checks sameDimsString against Dims.String.
+func TestSameDimsString(t *testing.T) {
+	ds := []trial.Dims{nil, {}, trial.StatDims("p1"), trial.StatDims("p5"), {{Key: "statistic", Value: "p1"}},
+		{{Key: "a", Value: "1,b=2"}}, {{Key: "a", Value: "1"}, {Key: "b", Value: "2"}}, {{Key: "a=1,b", Value: "2"}},
+		{{Key: "endpoint", Value: "e"}, {Key: "gpu", Value: "0"}, {Key: "statistic", Value: "mean"}}}
+	for _, a := range ds {
+		for _, b := range ds {
+			if got, want := sameDimsString(a, b), a.String() == b.String(); got != want {
+				t.Errorf("sameDimsString(%v, %v) = %v, want %v", a, b, got, want)
+			}
+		}
+	}
+}

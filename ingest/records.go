@@ -1,0 +1,196 @@
+package ingest
+
+import (
+	"cmp"
+	"math"
+	"slices"
+
+	"github.com/pareto-llm/pareto/trial"
+)
+
+// records collects the measurements of the fast AIPerf reader in a compact,
+// pointer-free form: a value, the block it belongs to (metric, native name
+// and units, shared by all of a block's statistics) and the index of its
+// dims. They are sorted as small integers and turned into
+// trial.Measurements once, in their final order, in an exactly sized
+// slice. Building, filtering and sorting 96-byte measurements full of
+// pointers (which need write barriers whenever the garbage collector is
+// marking) is what made the reader slow.
+type records struct {
+	recs   []rec
+	blocks []recBlock
+	dims   []trial.Dims // by dims index; starts with noDims and commonDims
+	// appended says a measurement was added (and later perhaps dropped):
+	// the result is then an empty slice rather than nil, as with append.
+	appended bool
+	order    []int32 // scratch for sort
+	tmp      []int32
+	count    []int32
+	mrank    []int32 // by block
+	drank    []int32 // by dims index
+}
+
+type rec struct {
+	v    float64
+	blk  uint32
+	dims uint32
+}
+
+type recBlock struct {
+	metric, native string
+	u              unitConv
+}
+
+// Dims indexes fixed for every file: nil, then commonStatList's.
+const noDims = 0
+
+// reset prepares r for a new file.
+func (r *records) reset() {
+	clear(r.blocks) // do not pin the last file's strings
+	clear(r.dims)
+	r.recs, r.blocks, r.appended = r.recs[:0], r.blocks[:0], false
+	r.dims = append(r.dims[:0], fixedDims...)
+}
+
+// block registers the metric, native name and unit of a block's records.
+func (r *records) block(metric, native string, u unitConv) uint32 {
+	r.blocks = append(r.blocks, recBlock{metric, native, u})
+	return uint32(len(r.blocks) - 1)
+}
+
+// dimsIndex registers d and returns its index.
+func (r *records) dimsIndex(d trial.Dims) uint32 {
+	r.dims = append(r.dims, d)
+	return uint32(len(r.dims) - 1)
+}
+
+// add is builder.addUnits for records.
+func (r *records) add(blk, dims uint32, v float64) {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return
+	}
+	if u := &r.blocks[blk].u; !u.same {
+		v, _ = trial.NormalizeUnit(v, u.src)
+	}
+	r.recs = append(r.recs, rec{v, blk, dims})
+	r.appended = true
+}
+
+// measuredLengths is measuredLengths for records.
+func (r *records) measuredLengths(w *trial.Workload) {
+	for _, x := range r.recs {
+		if d := r.dims[x.dims]; len(d) != 1 || d[0].Value != "mean" {
+			continue
+		}
+		switch r.blocks[x.blk].metric {
+		case trial.InputSequenceLength:
+			w.MeanInputTokens = x.v
+		case trial.OutputSequenceLength:
+			w.MeanOutputTokens = x.v
+		}
+	}
+}
+
+// keepCounts is keepCounts for records.
+func (r *records) keepCounts() {
+	out := r.recs[:0]
+	for _, x := range r.recs {
+		if m := r.blocks[x.blk].metric; m == trial.RequestCount || m == trial.ErrorRequestCount {
+			out = append(out, x)
+		}
+	}
+	r.recs = out
+}
+
+// measurements returns the records as measurements in the order of
+// trial.Finalize: a stable sort by metric, dims and value.
+func (r *records) measurements() []trial.Measurement {
+	if len(r.recs) == 0 {
+		if r.appended {
+			return []trial.Measurement{}
+		}
+		return nil
+	}
+	r.mrank = rank(r.mrank, &r.order, len(r.blocks), func(a, b int32) int {
+		return cmp.Compare(r.blocks[a].metric, r.blocks[b].metric)
+	})
+	r.drank = rank(r.drank, &r.order, len(r.dims), func(a, b int32) int { return compareDims(r.dims[a], r.dims[b]) })
+	// Stable LSD radix sort on (metric rank, dims rank), then value order
+	// inside runs of equal keys.
+	n := len(r.recs)
+	r.order = r.order[:0]
+	for i := range n {
+		r.order = append(r.order, int32(i))
+	}
+	r.tmp = append(r.tmp[:0], r.order...)
+	r.countSort(r.order, r.tmp, len(r.dims), func(i int32) int32 { return r.drank[r.recs[i].dims] })
+	r.countSort(r.tmp, r.order, len(r.blocks), func(i int32) int32 { return r.mrank[r.recs[i].blk] })
+	key := func(i int32) (int32, int32) { x := &r.recs[i]; return r.mrank[x.blk], r.drank[x.dims] }
+	for lo := 0; lo < n; {
+		hi := lo + 1
+		m, d := key(r.order[lo])
+		for hi < n {
+			if m2, d2 := key(r.order[hi]); m2 != m || d2 != d {
+				break
+			}
+			hi++
+		}
+		for i := lo + 1; i < hi; i++ { // stable insertion sort by value
+			for j := i; j > lo && compareValue(r.recs[r.order[j-1]].v, r.recs[r.order[j]].v) > 0; j-- {
+				r.order[j-1], r.order[j] = r.order[j], r.order[j-1]
+			}
+		}
+		lo = hi
+	}
+	out := make([]trial.Measurement, n)
+	for j, i := range r.order {
+		x := &r.recs[i]
+		b := &r.blocks[x.blk]
+		m := &out[j]
+		m.Metric, m.Dims, m.Value, m.Unit, m.Native, m.SourceUnit = b.metric, r.dims[x.dims], x.v, b.u.unit, b.native, b.u.src
+	}
+	return out
+}
+
+// countSort stably sorts src into dst by key, whose values are in [0, k).
+func (r *records) countSort(src, dst []int32, k int, key func(int32) int32) {
+	r.count = zeros(r.count, k+1)
+	for _, i := range src {
+		r.count[key(i)+1]++
+	}
+	for j := 1; j <= k; j++ {
+		r.count[j] += r.count[j-1]
+	}
+	for _, i := range src {
+		c := &r.count[key(i)]
+		dst[*c] = i
+		*c++
+	}
+}
+
+// rank returns in dst the rank of each of the items 0..n-1 ordered by cmp,
+// equal items sharing a rank; order is scratch.
+func rank(dst []int32, order *[]int32, n int, cmp func(a, b int32) int) []int32 {
+	o := (*order)[:0]
+	for i := range n {
+		o = append(o, int32(i))
+	}
+	slices.SortFunc(o, cmp)
+	dst = zeros(dst, n)
+	r := int32(0)
+	for j, id := range o {
+		if j > 0 && cmp(o[j-1], id) != 0 {
+			r++
+		}
+		dst[id] = r
+	}
+	*order = o
+	return dst
+}
+
+// zeros returns s resized to n zeros.
+func zeros(s []int32, n int) []int32 {
+	s = slices.Grow(s[:0], n)[:n]
+	clear(s)
+	return s
+}
