@@ -1,0 +1,180 @@
+package decide
+
+import (
+	"cmp"
+	"math"
+	"slices"
+
+	"github.com/pareto-llm/pareto/frontier"
+)
+
+// PickConfig is an ε-constraint question: the best point on Primary among
+// those meeting every SLO, ties broken by Others in order.
+type PickConfig struct {
+	Primary frontier.Objective
+	Others  []frontier.Objective
+	SLOs    []frontier.SLO
+	// Relax is the fraction by which each bound is relaxed to price it
+	// (0.1 when zero).
+	Relax float64
+	// Closest is how many infeasible points to list when nothing is
+	// feasible (3 when zero).
+	Closest int
+}
+
+// PickResult is Pick's answer. Point indices refer to the points given.
+type PickResult struct {
+	// Choice is the chosen point, -1 when nothing is feasible.
+	Choice int
+	// Binding lists the bounds whose relaxation would buy a better primary
+	// value, in SLO order.
+	Binding []Relaxation
+	// Closest lists, when nothing is feasible, the points that violate the
+	// bounds least, with what they violate.
+	Closest []Closest
+}
+
+// Relaxation prices one binding bound.
+type Relaxation struct {
+	SLO, Relaxed frontier.SLO
+	// Choice is the point chosen with the relaxed bound, Value its primary
+	// value and Gain its relative change from the current choice.
+	Choice int
+	Value  float64
+	Gain   float64
+}
+
+// Closest is an infeasible point with its violations and their total
+// relative size.
+type Closest struct {
+	Point      int
+	Violations []frontier.Violation
+	Distance   float64
+}
+
+// Pick answers the question for points whose Stats hold the primary
+// objective, then Others, then the SLO columns, in order. Points with an
+// Err or a missing value are never chosen. It never relaxes a bound by
+// itself: Binding only reports what relaxing would buy.
+func Pick(points []Point, cfg PickConfig) PickResult {
+	if cfg.Relax <= 0 {
+		cfg.Relax = 0.1
+	}
+	if cfg.Closest <= 0 {
+		cfg.Closest = 3
+	}
+	res := PickResult{Choice: best(points, cfg, cfg.SLOs)}
+	if res.Choice < 0 {
+		res.Closest = closest(points, cfg)
+		return res
+	}
+	cur := value(points[res.Choice], 0)
+	for s, slo := range cfg.SLOs {
+		relaxed := slices.Clone(cfg.SLOs)
+		relaxed[s] = relax(slo, cfg.Relax)
+		c := best(points, cfg, relaxed)
+		if c < 0 || c == res.Choice || better(cfg.Primary, cur, value(points[c], 0)) || value(points[c], 0) == cur {
+			continue
+		}
+		v := value(points[c], 0)
+		res.Binding = append(res.Binding, Relaxation{SLO: slo, Relaxed: relaxed[s], Choice: c, Value: v, Gain: Delta(v, cur)})
+	}
+	return res
+}
+
+// relax loosens a bound by frac of its magnitude.
+func relax(s frontier.SLO, frac float64) frontier.SLO {
+	d := frac * math.Abs(s.Bound)
+	if s.Op == frontier.LE || s.Op == frontier.LT {
+		s.Bound += d
+	} else {
+		s.Bound -= d
+	}
+	return s
+}
+
+// best returns the feasible point best on the primary objective, ties
+// broken by the other objectives, then by position; -1 when none.
+func best(points []Point, cfg PickConfig, slos []frontier.SLO) int {
+	choice := -1
+	objs := append([]frontier.Objective{cfg.Primary}, cfg.Others...)
+	for p := range points {
+		if !usable(points[p], len(objs)) || len(violations(points[p], len(objs), slos)) > 0 {
+			continue
+		}
+		if choice < 0 || lexBetter(points[p], points[choice], objs) {
+			choice = p
+		}
+	}
+	return choice
+}
+
+func lexBetter(a, b Point, objs []frontier.Objective) bool {
+	for i, o := range objs {
+		va, vb := value(a, i), value(b, i)
+		if va != vb {
+			return better(o, va, vb)
+		}
+	}
+	return false
+}
+
+// better reports whether a is strictly better than b on o.
+func better(o frontier.Objective, a, b float64) bool {
+	if o.Direction == frontier.Maximize {
+		return a > b
+	}
+	return a < b
+}
+
+func value(p Point, c int) float64 {
+	if c >= len(p.Stats) || p.Stats[c].N == 0 {
+		return math.NaN()
+	}
+	return p.Stats[c].Value
+}
+
+func usable(p Point, k int) bool {
+	if p.Err != "" {
+		return false
+	}
+	for c := range k {
+		if v := value(p, c); math.IsNaN(v) || math.IsInf(v, 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// violations lists the bounds p violates; SLO columns follow the k
+// objective columns. A missing value violates its bound.
+func violations(p Point, k int, slos []frontier.SLO) []frontier.Violation {
+	var out []frontier.Violation
+	for s, slo := range slos {
+		if v := value(p, k+s); math.IsNaN(v) || !slo.Holds(v) {
+			out = append(out, frontier.Violation{SLO: slo, Value: v})
+		}
+	}
+	return out
+}
+
+// closest ranks the usable points by their total relative violation.
+func closest(points []Point, cfg PickConfig) []Closest {
+	k := 1 + len(cfg.Others)
+	var out []Closest
+	for p := range points {
+		if !usable(points[p], k) {
+			continue
+		}
+		c := Closest{Point: p, Violations: violations(points[p], k, cfg.SLOs)}
+		for _, v := range c.Violations {
+			c.Distance += math.Abs(v.Value-v.SLO.Bound) / math.Max(math.Abs(v.SLO.Bound), 1e-12)
+		}
+		if math.IsNaN(c.Distance) {
+			c.Distance = math.Inf(1)
+		}
+		out = append(out, c)
+	}
+	slices.SortStableFunc(out, func(a, b Closest) int { return cmp.Compare(a.Distance, b.Distance) })
+	return out[:min(len(out), cfg.Closest)]
+}

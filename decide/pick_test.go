@@ -1,0 +1,72 @@
+package decide
+
+import (
+	"math"
+	"testing"
+
+	"github.com/pareto-llm/pareto/frontier"
+)
+
+// pt builds a point with one run per value: tps, ttft (objectives), then
+// ttft again as the SLO column.
+func pt(tps, ttft float64) Point {
+	return Point{Stats: []Stat{Summarize([]float64{tps}, Median), Summarize([]float64{ttft}, Median), Summarize([]float64{ttft}, Median)}}
+}
+
+func TestPick(t *testing.T) {
+	points := []Point{pt(1000, 100), pt(1500, 190), pt(1800, 210), pt(2000, 400), pt(1500, 180)}
+	cfg := PickConfig{
+		Primary: frontier.Objective{Name: "tps", Direction: frontier.Maximize},
+		Others:  []frontier.Objective{{Name: "ttft", Direction: frontier.Minimize}},
+	}
+	for _, tt := range []struct {
+		name    string
+		bound   float64
+		choice  int
+		binding float64 // primary value bought by relaxing, 0 if none
+		closest int
+	}{
+		{"binding", 200, 4, 1800, 0},
+		{"loose", 1000, 3, 0, 0},
+		{"infeasible", 50, -1, 0, 0},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg.SLOs = []frontier.SLO{{Name: "ttft", Op: frontier.LE, Bound: tt.bound}}
+			r := Pick(points, cfg)
+			if r.Choice != tt.choice {
+				t.Fatalf("Pick choice = %d; want %d", r.Choice, tt.choice)
+			}
+			switch {
+			case tt.binding != 0 && (len(r.Binding) != 1 || r.Binding[0].Value != tt.binding || math.Abs(r.Binding[0].Gain-0.2) > 1e-9):
+				t.Errorf("Binding = %+v; want value %g (+20%%)", r.Binding, tt.binding)
+			case tt.binding == 0 && len(r.Binding) != 0:
+				t.Errorf("Binding = %+v; want none", r.Binding)
+			}
+			if tt.choice < 0 && (len(r.Closest) != 3 || r.Closest[0].Point != 0) {
+				t.Errorf("Closest = %+v; want 3 points starting with 0", r.Closest)
+			}
+		})
+	}
+}
+
+func TestNoiseAndDrift(t *testing.T) {
+	g := &Group{Trials: nil}
+	var points []Point
+	for _, s := range [][]float64{{100, 102, 98}, {200, 204, 196}, {50}} {
+		points = append(points, Point{Group: g, Stats: []Stat{Summarize(s, Median)}})
+	}
+	rep := EstimateNoise(points, []string{"tps"}, 0.95, 3)
+	e := rep.Metrics[0]
+	if e.DF != 4 || e.Configs != 2 || math.Abs(e.CV-0.02) > 0.001 || !(e.Low < e.CV && e.CV < e.High) || e.Band < 2*e.High {
+		t.Errorf("EstimateNoise = %+v", e)
+	}
+	if len(rep.Few) != 3 { // the test group has no trials
+		t.Errorf("Few = %d; want 3", len(rep.Few))
+	}
+	objs := []frontier.Objective{{Name: "tps", Direction: frontier.Maximize, Noise: 0.03, MinImprove: 0.03},
+		{Name: "ttft", Direction: frontier.Minimize, Noise: 0.05, MinImprove: 0.05}}
+	d := Drift(objs, jittered("0.8", []float64{1000, 100}), jittered("0.9", []float64{1100, 101}), 0.95)
+	if len(d) != 1 || d[0].Objectives[0].Verdict != Improved || d[0].Objectives[1].Verdict != Unchanged {
+		t.Errorf("Drift = %+v", d)
+	}
+}
