@@ -42,6 +42,9 @@ func schwartz(data, m []float64, objs []Objective, q *corners, by []int32) [][]i
 			rest = append(rest, int32(i))
 		}
 	}
+	if len(rest) > explicitLimit {
+		return sourceComponentsImplicit(data, m, objs, q, rest, by)
+	}
 	return sourceComponents(data, objs, rest, by)
 }
 
