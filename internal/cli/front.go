@@ -35,6 +35,10 @@ objective with a relative band) are listed as invalid.
 Percentages are written 15% or as fractions (0.15). --noise 5% without a
 name applies to every objective.
 
+With --study the trials come from a store (--store, default $PARETO_STORE
+or pareto.db), filtered with --where on labels, parameters, workload and
+environment ('engine_version=0.8.5', 'concurrency>=16').
+
 Exit status: 0 success (also when nothing is feasible), 1 bad input or
 I/O error (after printing the result of the inputs that could be read,
 unless --keep-going), 2 usage error.`
@@ -47,6 +51,7 @@ type frontOptions struct {
 	objectives, noise, minImprove, slos []string
 	id, groupBy, ref, format            string
 	ranks, keepGoing, frontierOnly      bool
+	store                               storeFlags
 }
 
 func newFrontCmd(e *env) *cobra.Command {
@@ -57,8 +62,8 @@ func newFrontCmd(e *env) *cobra.Command {
 		Long:    frontLong,
 		Example: frontExample,
 		RunE: func(c *cobra.Command, args []string) error {
-			if len(args) == 0 {
-				return usagef("no input files (use - for standard input)")
+			if len(args) == 0 && o.store.study == "" {
+				return usagef("no input files (use - for standard input) and no --study")
 			}
 			return runFront(e, &o, args)
 		},
@@ -76,6 +81,7 @@ func newFrontCmd(e *env) *cobra.Command {
 	f.StringVar(&o.format, "format", "table", "output `table|json|csv`")
 	f.BoolVar(&o.keepGoing, "keep-going", false, "exit 0 even when some inputs could not be read")
 	f.BoolVar(&o.frontierOnly, "frontier-only", false, "print the frontier and the size of every other list, not its members")
+	addStoreFlags(f, &o.store)
 	return c
 }
 
@@ -241,6 +247,11 @@ func runFront(e *env, o *frontOptions, paths []string) error {
 		return err
 	}
 	data, failed := loadTrials(e, o, q, paths)
+	if o.store.study != "" {
+		if err := loadStudy(o, q, data); err != nil {
+			return err
+		}
+	}
 	if failed > 0 && len(data.ids) == 0 {
 		return inputError{err: fmt.Errorf("no input could be read")}
 	}

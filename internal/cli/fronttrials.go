@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -171,4 +172,24 @@ func groupOf(t *trial.Trial, key string) string {
 		return v
 	}
 	return t.Params[key]
+}
+
+// loadStudy appends the trials of the --study (filtered by --where).
+func loadStudy(o *frontOptions, q *frontQuery, d *frontData) error {
+	query, err := o.store.query()
+	if err != nil {
+		return err
+	}
+	ctx := context.Background()
+	s, err := openStore(ctx, &o.store)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	ts, err := s.Trials(ctx, o.store.study, query)
+	if err != nil {
+		return inputError{err: err}
+	}
+	d.addTrials(ts, q, o)
+	return nil
 }

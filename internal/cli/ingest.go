@@ -3,12 +3,16 @@ package cli
 import (
 	"bufio"
 	"cmp"
+	"context"
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/pareto-llm/pareto/cloudai"
 	"github.com/pareto-llm/pareto/ingest"
+	"github.com/pareto-llm/pareto/store"
+	"github.com/pareto-llm/pareto/trial"
 	"github.com/spf13/cobra"
 )
 
@@ -24,6 +28,12 @@ trial; failed runs are listed as skipped. --system-config (or
 --gpus-per-node) gives gpus_per_node, needed for per-allocated-GPU
 throughput.
 
+With --study the trials are kept in a store (--store, default
+$PARETO_STORE or pareto.db, an embedded SQLite file; postgres://… for a
+shared study). Ingest is idempotent (a trial already in the study is not
+added again) and atomic per source file; it reports how many trials were
+added and how many were already present.
+
 Exit status: 0 success, 1 when an input could not be read (after
 reporting everything else; 0 with --keep-going), 2 usage error.`
 
@@ -31,6 +41,8 @@ type ingestOptions struct {
 	format, systemConfig string
 	gpusPerNode          int
 	keepGoing            bool
+	labels               []string
+	store                storeFlags
 }
 
 func newIngestCmd(e *env) *cobra.Command {
@@ -55,6 +67,8 @@ func newIngestCmd(e *env) *cobra.Command {
 	f.StringVar(&o.systemConfig, "system-config", "", "CloudAI system `TOML` supplying gpus_per_node")
 	f.IntVar(&o.gpusPerNode, "gpus-per-node", 0, "GPUs per node for CloudAI runs (overrides --system-config)")
 	f.BoolVar(&o.keepGoing, "keep-going", false, "exit 0 even when some inputs could not be read")
+	f.StringArrayVar(&o.labels, "label", nil, "add label `k=v` to every trial (repeatable)")
+	addStoreFlags(f, &o.store)
 	return c
 }
 
@@ -79,15 +93,33 @@ func runIngest(e *env, o *ingestOptions, paths []string) error {
 	if err != nil {
 		return err
 	}
+	labels, err := parseLabels(o.labels)
+	if err != nil {
+		return err
+	}
 	d, err := ingest.Load(paths, opts)
 	if err != nil {
 		return inputError{err: err}
 	}
+	for i := range d.Trials {
+		for _, kv := range labels {
+			d.Trials[i].SetLabel(kv[0], kv[1])
+		}
+		if len(labels) > 0 {
+			d.Trials[i].Finalize()
+		}
+	}
+	var st *stored
+	if o.store.study != "" {
+		if st, err = storeTrials(context.Background(), &o.store, d); err != nil {
+			return err
+		}
+	}
 	sum := summarize(d)
 	if o.format == "json" {
-		err = writeIngestJSON(e, sum, d)
+		err = writeIngestJSON(e, sum, d, st)
 	} else {
-		err = writeIngestTable(e, sum, d)
+		err = writeIngestTable(e, sum, d, st)
 	}
 	if err != nil {
 		return err
@@ -119,9 +151,13 @@ func summarize(d *ingest.Dataset) []formatCount {
 	return out
 }
 
-func writeIngestTable(e *env, sum []formatCount, d *ingest.Dataset) error {
+func writeIngestTable(e *env, sum []formatCount, d *ingest.Dataset, st *stored) error {
 	w := bufio.NewWriter(e.stdout)
-	fmt.Fprintf(w, "%d trials, %d skipped (%d unreadable)\n\n", len(d.Trials), len(d.Skipped), d.Failed())
+	fmt.Fprintf(w, "%d trials, %d skipped (%d unreadable)\n", len(d.Trials), len(d.Skipped), d.Failed())
+	if st != nil {
+		fmt.Fprintf(w, "study %s in %s: %d added, %d already present, from %d sources\n", st.study, st.location, st.added, st.present, st.sources)
+	}
+	w.WriteByte('\n')
 	section(w, []string{"format", "version", "trials"}, len(sum), func(b []byte, r, c int) []byte {
 		switch c {
 		case 0:
@@ -140,10 +176,23 @@ func writeIngestTable(e *env, sum []formatCount, d *ingest.Dataset) error {
 	return w.Flush()
 }
 
-func writeIngestJSON(e *env, sum []formatCount, d *ingest.Dataset) error {
+func writeIngestJSON(e *env, sum []formatCount, d *ingest.Dataset, st *stored) error {
 	j := &jsonBuf{}
 	j.raw(`{"trials":`)
 	j.b = strconv.AppendInt(j.b, int64(len(d.Trials)), 10)
+	if st != nil {
+		j.raw(`,"stored":{"store":`)
+		j.str(st.location)
+		j.raw(`,"study":`)
+		j.str(st.study)
+		j.raw(`,"added":`)
+		j.b = strconv.AppendInt(j.b, int64(st.added), 10)
+		j.raw(`,"present":`)
+		j.b = strconv.AppendInt(j.b, int64(st.present), 10)
+		j.raw(`,"sources":`)
+		j.b = strconv.AppendInt(j.b, int64(st.sources), 10)
+		j.raw("}")
+	}
 	j.raw(`,"formats":[`)
 	for i, s := range sum {
 		if i > 0 {
@@ -162,4 +211,53 @@ func writeIngestJSON(e *env, sum []formatCount, d *ingest.Dataset) error {
 	j.raw("}\n")
 	_, err := e.stdout.Write(j.b)
 	return err
+}
+
+// parseLabels reads k=v pairs.
+func parseLabels(list []string) ([][2]string, error) {
+	var out [][2]string
+	for _, s := range list {
+		k, v, ok := strings.Cut(s, "=")
+		if !ok || strings.TrimSpace(k) == "" {
+			return nil, usagef("--label %q: want KEY=VALUE", s)
+		}
+		out = append(out, [2]string{strings.TrimSpace(k), v})
+	}
+	return out, nil
+}
+
+// stored summarises what an ingest added to a store.
+type stored struct {
+	location, study         string
+	added, present, sources int
+}
+
+// storeTrials writes the trials to the store, one transaction per source
+// file (so an interrupted ingest leaves whole sources only).
+func storeTrials(ctx context.Context, f *storeFlags, d *ingest.Dataset) (*stored, error) {
+	s, err := openStore(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	defer s.Close()
+	st := &stored{location: store.Redact(store.Location(f.location)), study: f.study}
+	if err := s.CreateStudy(ctx, f.study); err != nil {
+		return nil, inputError{err: err}
+	}
+	var order []string
+	bySource := map[string][]trial.Trial{}
+	for _, t := range d.Trials {
+		if _, ok := bySource[t.Source.Path]; !ok {
+			order = append(order, t.Source.Path)
+		}
+		bySource[t.Source.Path] = append(bySource[t.Source.Path], t)
+	}
+	for _, src := range order {
+		added, present, err := s.Ingest(ctx, f.study, src, bySource[src])
+		if err != nil {
+			return nil, inputError{err: fmt.Errorf("storing %s: %w", src, err)}
+		}
+		st.added, st.present, st.sources = st.added+added, st.present+present, st.sources+1
+	}
+	return st, nil
 }
