@@ -49,6 +49,9 @@ func TestExplicitValues(t *testing.T) {
 			t.Errorf("vLLM %s = %v %s; want %v %s", c.sel, m.Value, m.Unit, c.want, c.unit)
 		}
 	}
+	if m := value(t, v, "p99_ttft_ms"); m.Value != 450.3786364301777 || m.Metric != "ttft" || m.Native != "p99_ttft_ms" {
+		t.Errorf("vLLM exact native name p99_ttft_ms must select ttft.p99: %+v", m)
+	}
 	if v.Workload.RequestRate != inf || v.Succeeded != 200 || v.Failed != 0 {
 		t.Errorf("vLLM workload %+v succeeded %d failed %d", v.Workload, v.Succeeded, v.Failed)
 	}
@@ -65,7 +68,7 @@ func TestExplicitValues(t *testing.T) {
 	}
 
 	sg := mustOne(t, "testdata/sglang/datacrunch_2024-12_llama_3_3_70b_online_output.jsonl", 0)
-	if m := value(t, sg, "itl.p50"); m.Value != 13.638956006616354 || m.Native != "itl" {
+	if m := value(t, sg, "itl.p50"); m.Value != 13.638956006616354 || m.Native != "median_itl_ms" {
 		t.Errorf("SGLang itl must stay itl: %+v", m)
 	}
 	if _, err := mustSel("tpot.p50").Resolve(sg); !isReason(err, trial.ReasonMissing) {

@@ -85,7 +85,11 @@ func (s *servingRecord) member(j *jreader, key string) error {
 		if stat == "p50" && metric == "tpot" {
 			s.medianTPOT = v
 		}
-		s.b.addNative(metric, stat, v, "ms")
+		canon := metric
+		if c, ok := trial.Canonical(s.b.tool, metric); ok {
+			canon = c
+		}
+		s.b.add(canon, trial.StatDims(stat), v, "ms", key) // Native: the full key, e.g. p99_ttft_ms
 		return nil
 	}
 	if servingArrays[key] {
