@@ -248,7 +248,7 @@ func runFront(e *env, o *frontOptions, paths []string) error {
 	}
 	data, failed := loadTrials(e, o, q, paths)
 	if o.store.study != "" {
-		if err := loadStudy(o, q, data); err != nil {
+		if err := loadFrontStudy(o, q, data); err != nil {
 			return err
 		}
 	}

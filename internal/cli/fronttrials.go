@@ -174,8 +174,8 @@ func groupOf(t *trial.Trial, key string) string {
 	return t.Params[key]
 }
 
-// loadStudy appends the trials of the --study (filtered by --where).
-func loadStudy(o *frontOptions, q *frontQuery, d *frontData) error {
+// loadFrontStudy appends the trials of the --study (filtered by --where).
+func loadFrontStudy(o *frontOptions, q *frontQuery, d *frontData) error {
 	query, err := o.store.query()
 	if err != nil {
 		return err

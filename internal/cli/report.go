@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -42,10 +43,12 @@ Exit status: 0 success, 1 bad configuration, input or I/O error, 2 usage error.`
 
 type generateOptions struct {
 	scenario, resultDir, system, testsDir string
+	store                                 storeFlags
 }
 
 type reportOptions struct {
 	config, out, x, y, groupBy string
+	store                      storeFlags
 }
 
 func newGenerateReportCmd(e *env) *cobra.Command {
@@ -64,6 +67,7 @@ func newGenerateReportCmd(e *env) *cobra.Command {
 	f.StringVar(&o.resultDir, "result-dir", "", "scenario results `DIR`; pareto.html is written there")
 	f.StringVar(&o.system, "system-config", "", "CloudAI system `TOML` (gpus_per_node)")
 	f.StringVar(&o.testsDir, "tests-dir", "", "CloudAI tests `DIR` (accepted for compatibility)")
+	addStoreFlags(f, &o.store)
 	return c
 }
 
@@ -96,6 +100,11 @@ func runGenerateReport(e *env, o *generateOptions) error {
 	if err != nil {
 		return inputError{err: err}
 	}
+	if o.store.study != "" {
+		if trials, err = throughStudy(e, &o.store, trials); err != nil {
+			return err
+		}
+	}
 	return writeReport(e, cfg, trials, excl, filepath.Join(o.resultDir, "pareto.html"))
 }
 
@@ -108,8 +117,8 @@ func newReportCmd(e *env) *cobra.Command {
 		Example: `  pareto report examples/cloudai/results --config examples/cloudai/pareto.toml --out pareto.html
   pareto report results/ -x ttft.p99 -y output_token_throughput --group-by engine`,
 		RunE: func(_ *cobra.Command, args []string) error {
-			if len(args) == 0 {
-				return usagef("no inputs: give result files or CloudAI results directories")
+			if len(args) == 0 && o.store.study == "" {
+				return usagef("no inputs: give result files, CloudAI results directories or --study")
 			}
 			return runReport(e, &o, args)
 		},
@@ -121,6 +130,7 @@ func newReportCmd(e *env) *cobra.Command {
 	f.StringVarP(&o.x, "x", "x", "", "X objective `METRIC[.STAT][:min|:max]` (instead of --config)")
 	f.StringVarP(&o.y, "y", "y", "", "Y objective `METRIC[.STAT][:min|:max]` (instead of --config)")
 	f.StringVar(&o.groupBy, "group-by", "", "with -x/-y: one frontier per value of `LABEL`")
+	addStoreFlags(f, &o.store)
 	return c
 }
 
@@ -132,6 +142,11 @@ func runReport(e *env, o *reportOptions, paths []string) error {
 	trials, excl, err := loadSources(paths)
 	if err != nil {
 		return inputError{err: err}
+	}
+	if o.store.study != "" {
+		if trials, err = throughStudy(e, &o.store, trials); err != nil {
+			return err
+		}
 	}
 	if cfg.Cases == nil && o.config != "" {
 		if err := cfg.CheckCases(caseIDs(trials)); err != nil {
@@ -183,6 +198,47 @@ func objectiveAxis(s string) (report.Axis, error) {
 		a.Unit = m.Unit
 	}
 	return a, nil
+}
+
+// throughStudy keeps the loaded trials in the --study (idempotently, one
+// transaction per source) and returns the study's trials filtered by
+// --where, so that the report shows everything the study holds. Details
+// that are not stored (serving layout, executed TOML) are kept for trials
+// loaded in this run, matched by trial ID.
+func throughStudy(e *env, f *storeFlags, loaded []report.Trial) ([]report.Trial, error) {
+	q, err := f.query()
+	if err != nil {
+		return nil, err
+	}
+	ctx := context.Background()
+	d := &ingest.Dataset{}
+	known := map[string]report.Trial{}
+	for _, t := range loaded {
+		d.Trials = append(d.Trials, t.Trial)
+		known[t.ID] = t
+	}
+	st, err := storeTrials(ctx, f, d)
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(e.stderr, "pareto: study %s in %s: %d added, %d already present\n", st.study, st.location, st.added, st.present)
+	s, err := openStore(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	defer s.Close()
+	ts, err := s.Trials(ctx, f.study, q)
+	if err != nil {
+		return nil, inputError{err: err}
+	}
+	out := make([]report.Trial, len(ts))
+	for i, t := range ts {
+		out[i] = report.Trial{Trial: t}
+		if k, ok := known[t.ID]; ok {
+			out[i] = k
+		}
+	}
+	return out, nil
 }
 
 // loadSources reads any sources pareto reads; unreadable files and
