@@ -31,7 +31,8 @@ type perfJSON struct {
 	withFor    trial.Dims // the extra dims that with caches statistics for
 	withForID  uint32
 	with       []statValue
-	path       []byte // fast scanner: dotted key of flattened config
+	slab       trial.Dims // backing store of the dims made by withStat
+	path       []byte     // fast scanner: dotted key of flattened config
 }
 
 // statValue is one statistic of a block; dims, when set, are the shared
@@ -234,7 +235,17 @@ func (p *perfJSON) withStat(extra trial.Dims, stat string) (trial.Dims, uint32) 
 			return w.dims, w.id
 		}
 	}
-	w := statValue{stat: stat, dims: withStatistic(extra, stat)}
+	n := len(extra) + 1
+	if cap(p.slab)-len(p.slab) < n { // one allocation for many dims
+		p.slab = make(trial.Dims, 0, 16*n)
+	}
+	d, ok := withStatistic(p.slab[len(p.slab):len(p.slab):len(p.slab)+n], extra, stat)
+	if ok {
+		p.slab = p.slab[:len(p.slab)+n]
+	} else {
+		d = extra.With(trial.DimStatistic, stat)
+	}
+	w := statValue{stat: stat, dims: d}
 	if p.b.recs != nil {
 		w.id = p.b.recs.dimsIndex(w.dims)
 	}
@@ -242,14 +253,15 @@ func (p *perfJSON) withStat(extra trial.Dims, stat string) (trial.Dims, uint32) 
 	return w.dims, w.id
 }
 
-// withStatistic is extra.With(trial.DimStatistic, stat) without the
-// general sort, for extra sorted by key without duplicates.
-func withStatistic(extra trial.Dims, stat string) trial.Dims {
-	out := make(trial.Dims, 0, len(extra)+1)
+// withStatistic appends extra.With(trial.DimStatistic, stat) to out
+// (empty, with room for len(extra)+1 dims) without the general sort. It
+// reports false, and the caller must use With, unless extra is sorted by
+// key without duplicates and has no statistic.
+func withStatistic(out, extra trial.Dims, stat string) (trial.Dims, bool) {
 	st := trial.Dim{Key: trial.DimStatistic, Value: stat}
 	for i, x := range extra {
 		if x.Key == st.Key || i > 0 && extra[i-1].Key >= x.Key {
-			return extra.With(st.Key, stat)
+			return nil, false
 		}
 		if x.Key > st.Key && len(out) == i {
 			out = append(out, st)
@@ -259,7 +271,7 @@ func withStatistic(extra trial.Dims, stat string) trial.Dims {
 	if len(out) == len(extra) {
 		out = append(out, st)
 	}
-	return out
+	return out, true
 }
 
 // count picks up request counts from scalar blocks.

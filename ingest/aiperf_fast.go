@@ -18,7 +18,7 @@ func readPerfFast(data []byte, src *source, f Format, r *reader) ([]trial.Trial,
 		tool = trial.ToolGenAIPerf
 	}
 	p := &perfJSON{b: newBuilder(tool, src, f), names: r.names, genai: f == FormatGenAIPerfJSON,
-		stats: r.stats[:0], path: r.path[:0]}
+		stats: r.stats[:0], path: r.path[:0], with: r.with[:0]}
 	p.b.t.Params = make(map[string]string, max(r.nparams, 16))
 	r.recs.reset()
 	p.b.recs = &r.recs
@@ -42,7 +42,7 @@ func readPerfFast(data []byte, src *source, f Format, r *reader) ([]trial.Trial,
 	if s.ws(); s.pos != len(data) {
 		return nil, false
 	}
-	r.stats, r.path = p.stats[:0], p.path[:0]
+	r.stats, r.path, r.with = p.stats[:0], p.path[:0], p.with[:0]
 	r.nparams = len(p.b.t.Params)
 	if len(p.b.t.Params) == 0 { // as if SetParam was never called
 		p.b.t.Params = nil
@@ -221,11 +221,12 @@ func (p *perfJSON) fastBlock(s *scanner, tag string, extra trial.Dims) bool {
 // fastStat reads one statistic of a block into p.stats.
 func (p *perfJSON) fastStat(s *scanner, name []byte) bool {
 	st, ok := lookupStat(name)
-	if c := s.ws(); !ok || c == '{' || c == '[' {
+	c := s.ws()
+	if !ok || c == '{' || c == '[' {
 		return s.skip()
 	}
 	var v float64
-	switch s.ws() {
+	switch c {
 	case 'n':
 		return s.literal("null")
 	case '"':
@@ -346,46 +347,61 @@ var commonStats, fixedDims = func() ([]statInfo, []trial.Dims) {
 }()
 
 // commonStatIndex returns the index of name in commonStatNames, or -1.
+// It switches on the name packed into an integer (statKey), which is much
+// cheaper than a string switch.
 func commonStatIndex(name []byte) int {
-	switch string(name) {
-	case "avg":
+	switch statKey(name) {
+	case 0x0300000000677661: // avg
 		return 0
-	case "p1":
+	case 0x0200000000003170: // p1
 		return 1
-	case "p5":
+	case 0x0200000000003570: // p5
 		return 2
-	case "p10":
+	case 0x0300000000303170: // p10
 		return 3
-	case "p25":
+	case 0x0300000000353270: // p25
 		return 4
-	case "p50":
+	case 0x0300000000303570: // p50
 		return 5
-	case "p75":
+	case 0x0300000000353770: // p75
 		return 6
-	case "p90":
+	case 0x0300000000303970: // p90
 		return 7
-	case "p95":
+	case 0x0300000000353970: // p95
 		return 8
-	case "p99":
+	case 0x0300000000393970: // p99
 		return 9
-	case "p99.9":
+	case 0x050000392e393970: // p99.9
 		return 10
-	case "min":
+	case 0x03000000006e696d: // min
 		return 11
-	case "max":
+	case 0x030000000078616d: // max
 		return 12
-	case "std":
+	case 0x0300000000647473: // std
 		return 13
-	case "count":
+	case 0x050000746e756f63: // count
 		return 14
-	case "sum":
+	case 0x03000000006d7573: // sum
 		return 15
-	case "mean":
+	case 0x040000006e61656d: // mean
 		return 16
-	case "median":
+	case 0x06006e616964656d: // median
 		return 17
 	}
 	return -1
+}
+
+// statKey packs a name of up to 7 bytes into an integer with its length
+// in the top byte; longer names give 0.
+func statKey(name []byte) uint64 {
+	if len(name) > 7 {
+		return 0
+	}
+	k := uint64(len(name)) << 56
+	for i, c := range name {
+		k |= uint64(c) << (8 * i)
+	}
+	return k
 }
 
 // lookupStat is trial.NormalizeStatistic for a block member name.

@@ -141,8 +141,16 @@ func TestCommonStats(t *testing.T) {
 	for _, extra := range []trial.Dims{warmupDims, {{Key: "endpoint", Value: "e"}, {Key: "gpu", Value: "0"}},
 		{{Key: "z", Value: "1"}}, {{Key: "a", Value: "1"}, {Key: "z", Value: "2"}}, {{Key: "statistic", Value: "p1"}},
 		{{Key: "b", Value: "1"}, {Key: "a", Value: "2"}}} {
-		if got, want := withStatistic(extra, "p99"), extra.With(trial.DimStatistic, "p99"); !reflect.DeepEqual(got, want) {
+		want := extra.With(trial.DimStatistic, "p99")
+		if got, ok := withStatistic(make(trial.Dims, 0, len(extra)+1), extra, "p99"); ok && !reflect.DeepEqual(got, want) {
 			t.Errorf("withStatistic(%v) = %v, want %v", extra, got, want)
+		}
+		p := &perfJSON{b: &builder{}}
+		for range 40 { // through several slabs
+			if got, _ := p.withStat(extra, "p99"); !reflect.DeepEqual(got, want) {
+				t.Fatalf("withStat(%v) = %v, want %v", extra, got, want)
+			}
+			p.withFor = nil
 		}
 	}
 }

@@ -52,6 +52,7 @@ type reader struct {
 	// scratch of the fast AIPerf reader
 	recs    records
 	stats   []statValue
+	with    []statValue
 	path    []byte
 	nparams int  // params of the last file, to size the next map
 	slow    bool // tests: always use the jsontext readers
