@@ -25,7 +25,8 @@ import (
 func Gate(cfg GateConfig, cand, base Side, archive []Side) Verdict {
 	cfg = withDefaults(cfg)
 	g := &gate{cfg: cfg, cand: cand, refs: append([]Side{base}, archive...)}
-	g.v = Verdict{Candidate: cand.Name, Baseline: base.Name, Nearest: base.Name, Thresholds: cfg.thresholds()}
+	g.v = Verdict{Candidate: cand.Name, Baseline: base.Name, Nearest: base.Name, Thresholds: cfg.thresholds(),
+		Workloads: []WorkloadResult{}}
 	g.v.Trials = g.trialIDs()
 	g.workloads()
 	switch {

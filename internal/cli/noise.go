@@ -1,0 +1,297 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/pareto-llm/pareto/decide"
+	"github.com/pareto-llm/pareto/frontier"
+	"github.com/pareto-llm/pareto/ingest"
+	"github.com/pareto-llm/pareto/store"
+	"github.com/pareto-llm/pareto/trial"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+const noiseLong = `Noise estimates each metric's run-to-run variation from repeats: trials of
+one configuration under one workload in one environment. The coefficient of
+variation is pooled over configurations (from the variance of the log values,
+weighted by each configuration's repeats minus one) and bounded by a
+chi-square interval at --confidence. The suggested noise band is twice the
+upper bound, rounded up to 0.5%: about 95% of single runs fall within it of
+their configuration's typical value. Configurations with fewer than
+--min-repeats repeats are listed as a warning.
+
+Trials come from the study (--store, --study, --where) and/or from result
+paths. Exit status: 0 success, 1 bad input, 2 usage error.`
+
+type noiseOptions struct {
+	src        decideSource
+	metrics    []string
+	confidence float64
+	minRepeats int
+	format     string
+}
+
+func newNoiseCmd(e *env) *cobra.Command {
+	var o noiseOptions
+	c := &cobra.Command{
+		Use:     "noise -o METRIC... [--store S --study NAME] [PATH...]",
+		Short:   "Estimate run-to-run noise from repeats and suggest noise bands",
+		Long:    noiseLong,
+		Example: "  pareto noise --store runs.db --study tune -o output_token_throughput -o ttft.p99",
+		RunE: func(c *cobra.Command, args []string) error {
+			if len(o.metrics) == 0 {
+				return usagef("no metrics: give at least one -o METRIC")
+			}
+			if o.format != "table" && o.format != "json" {
+				return usagef("unknown --format %q (want table or json)", o.format)
+			}
+			if !(o.confidence > 0 && o.confidence < 1) {
+				return usagef("--confidence must be between 0 and 1")
+			}
+			return runNoise(c.Context(), e, &o, args)
+		},
+	}
+	f := c.Flags()
+	f.SortFlags = false
+	o.src.flags(f)
+	f.StringArrayVarP(&o.metrics, "objective", "o", nil, "metric `SELECTOR` (a direction suffix is ignored), repeatable")
+	f.Float64Var(&o.confidence, "confidence", 0.95, "level of the interval on the coefficient of variation")
+	f.IntVar(&o.minRepeats, "min-repeats", 3, "warn about configurations with fewer repeats")
+	f.StringVar(&o.format, "format", "table", "output `table|json`")
+	return c
+}
+
+func runNoise(ctx context.Context, e *env, o *noiseOptions, paths []string) error {
+	var sels []trial.Selector
+	var names []string
+	for _, m := range o.metrics {
+		name, _, _ := strings.Cut(m, ":")
+		sel, err := trial.ParseSelector(name)
+		if err != nil {
+			return usageError{err}
+		}
+		sels, names = append(sels, sel), append(names, name)
+	}
+	ts, err := loadDecideTrials(ctx, &o.src, paths)
+	if err != nil {
+		return err
+	}
+	groups := decide.GroupRepeats(ts, o.src.keys())
+	ptrs := make([]*decide.Group, len(groups))
+	for i := range groups {
+		ptrs[i] = &groups[i]
+	}
+	rep := decide.EstimateNoise(decide.Measure(ptrs, sels, decide.Median), names, o.confidence, o.minRepeats)
+	if o.format == "json" {
+		return writeNoiseJSON(e, rep, len(groups))
+	}
+	return writeNoiseTable(e, rep, o, len(groups))
+}
+
+func writeNoiseTable(e *env, rep decide.NoiseReport, o *noiseOptions, groups int) error {
+	w := bufio.NewWriter(e.stdout)
+	fmt.Fprintf(w, "%d configurations (configuration × workload × environment)\n\n", groups)
+	ci := fmt.Sprintf("%g%% CI", 100*o.confidence)
+	section(w, []string{"metric", "cv", ci, "configs", "df", "suggested --noise"}, len(rep.Metrics), func(b []byte, r, c int) []byte {
+		m := rep.Metrics[r]
+		switch c {
+		case 0:
+			return append(b, m.Name...)
+		case 1:
+			return appendPct(b, m.CV)
+		case 2:
+			return appendPct(appendPct(b, m.Low), m.High)
+		case 3:
+			return fmt.Appendf(b, "%d", m.Configs)
+		case 4:
+			return fmt.Appendf(b, "%d", m.DF)
+		}
+		return appendPct(b, m.Band)
+	})
+	if len(rep.Few) > 0 {
+		fmt.Fprintf(w, "\nWARNING: %d configurations have fewer than %d repeats\n", len(rep.Few), o.minRepeats)
+		section(w, []string{"config", "workload", "runs"}, len(rep.Few), func(b []byte, r, c int) []byte {
+			f := rep.Few[r]
+			return append(b, [...]string{"key:" + f.Config, f.Workload.String(), fmt.Sprint(f.N)}[c]...)
+		})
+	}
+	return w.Flush()
+}
+
+// appendPct renders a fraction as a percentage with one decimal ("-" for
+// NaN); a second value on the same cell is joined with " to ".
+func appendPct(b []byte, v float64) []byte {
+	if len(b) > 0 && b[len(b)-1] == '%' {
+		b = append(b, " to "...)
+	}
+	if v != v {
+		return append(b, '-')
+	}
+	return fmt.Appendf(b, "%.1f%%", 100*v)
+}
+
+type noiseJSON struct {
+	Configurations int            `json:"configurations"`
+	Metrics        []noiseMetric  `json:"metrics"`
+	FewRepeats     []noiseFewJSON `json:"few_repeats"`
+}
+
+type noiseMetric struct {
+	Name      string     `json:"name"`
+	CV        decide.Num `json:"cv"`
+	Low       decide.Num `json:"cv_low"`
+	High      decide.Num `json:"cv_high"`
+	Configs   int        `json:"configs"`
+	DF        int        `json:"df"`
+	Suggested decide.Num `json:"suggested_noise"`
+}
+
+type noiseFewJSON struct {
+	Config   string `json:"config"`
+	Workload string `json:"workload"`
+	Runs     int    `json:"runs"`
+}
+
+func writeNoiseJSON(e *env, rep decide.NoiseReport, groups int) error {
+	out := noiseJSON{Configurations: groups, Metrics: []noiseMetric{}, FewRepeats: []noiseFewJSON{}}
+	for _, m := range rep.Metrics {
+		out.Metrics = append(out.Metrics, noiseMetric{m.Name, decide.Num(m.CV), decide.Num(m.Low), decide.Num(m.High), m.Configs, m.DF, decide.Num(m.Band)})
+	}
+	for _, f := range rep.Few {
+		out.FewRepeats = append(out.FewRepeats, noiseFewJSON{"key:" + f.Config, f.Workload.String(), f.N})
+	}
+	b, err := json.Marshal(out)
+	if err != nil {
+		return err
+	}
+	_, err = e.stdout.Write(append(b, '\n'))
+	return err
+}
+
+// loadDecideTrials reads trials from result paths and, when a study is
+// named or no path is given, from the store; admission labels are removed.
+func loadDecideTrials(ctx context.Context, src *decideSource, paths []string) ([]trial.Trial, error) {
+	var ts []trial.Trial
+	if src.study != "" || len(paths) == 0 {
+		if src.study == "" {
+			return nil, usagef("give result paths or --study")
+		}
+		if ctx == nil {
+			ctx = context.Background()
+		}
+		st, err := store.Open(ctx, store.Location(src.store))
+		if err != nil {
+			return nil, inputError{err: err}
+		}
+		defer st.Close()
+		if ts, err = decideStudyTrials(ctx, st, src); err != nil {
+			return nil, err
+		}
+	}
+	if len(paths) > 0 {
+		d, err := ingest.Load(paths, ingest.LoadOptions{})
+		if err != nil {
+			return nil, inputError{err: err}
+		}
+		if n := d.Failed(); n > 0 {
+			return nil, inputError{err: fmt.Errorf("%d inputs could not be read", n)}
+		}
+		ts = append(ts, d.Trials...)
+	}
+	ts, _ = stripAdmitted(ts, src.keys())
+	return ts, nil
+}
+
+type decideSource struct {
+	store, study, configKey string
+	where                   []string
+}
+
+func (s *decideSource) flags(f *pflag.FlagSet) {
+	f.StringVar(&s.store, "store", "", "store `LOCATION` (default $PARETO_STORE, else pareto.db)")
+	f.StringVar(&s.study, "study", "", "study `NAME` in the store")
+	f.StringArrayVar(&s.where, "where", nil, "only stored trials matching `KEY OP VALUE`, repeatable")
+	f.StringVar(&s.configKey, "config-key", "", "repeat identity from these params only: `k1,k2,...`")
+}
+
+func (s *decideSource) keys() []string {
+	if s.configKey == "" {
+		return nil
+	}
+	return strings.Split(s.configKey, ",")
+}
+
+// decideObjectives are the objective flags shared by gate and drift.
+type decideObjectives struct {
+	objectives, noise, minImprove, slos []string
+}
+
+func (o *decideObjectives) flags(f *pflag.FlagSet) {
+	f.StringArrayVarP(&o.objectives, "objective", "o", nil, "objective `NAME[:min|:max]`, repeatable, in order")
+	f.StringArrayVar(&o.noise, "noise", nil, "relative noise band `NAME=PCT`, or PCT for every objective (default: the min improvement)")
+	f.StringArrayVar(&o.minImprove, "min-improve", nil, "minimum improvement `NAME=PCT`, or PCT for every objective")
+	f.StringArrayVar(&o.slos, "slo", nil, "bound `NAME<=VALUE` (also <, >=, >), repeatable")
+}
+
+// parse validates the objective flags into objectives, SLOs and the
+// selectors of the objectives followed by those of the SLOs.
+func (o *decideObjectives) parse() ([]frontier.Objective, []frontier.SLO, []trial.Selector, error) {
+	q, err := parseFrontQuery(&frontOptions{objectives: o.objectives, minImprove: o.minImprove, slos: o.slos, format: "table"})
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	objs := q.objectives
+	for i := range objs {
+		objs[i].Noise = objs[i].MinImprove
+	}
+	if err := applyPercents(objs, o.noise, "--noise", func(o *frontier.Objective, v float64) { o.Noise = v }); err != nil {
+		return nil, nil, nil, err
+	}
+	var sels []trial.Selector
+	for _, name := range append(decideObjNames(objs), decideSLONames(q.slos)...) {
+		sel, err := trial.ParseSelector(name)
+		if err != nil {
+			return nil, nil, nil, usageError{err}
+		}
+		sels = append(sels, sel)
+	}
+	return objs, q.slos, sels, nil
+}
+
+func decideObjNames(objs []frontier.Objective) []string {
+	out := make([]string, len(objs))
+	for i, o := range objs {
+		out[i] = o.Name
+	}
+	return out
+}
+
+func decideSLONames(slos []frontier.SLO) []string {
+	out := make([]string, len(slos))
+	for i, s := range slos {
+		out[i] = s.Name
+	}
+	return out
+}
+
+// decideStudyTrials returns the study's trials matching --where.
+func decideStudyTrials(ctx context.Context, st store.Store, src *decideSource) ([]trial.Trial, error) {
+	conds, err := store.ParseConditions(src.where)
+	if err != nil {
+		return nil, usageError{fmt.Errorf("--where: %w", err)}
+	}
+	ts, err := st.Trials(ctx, src.study, store.Query{Where: conds})
+	if errors.Is(err, store.ErrNoStudy) {
+		return nil, inputError{err: fmt.Errorf("study %q does not exist", src.study)}
+	}
+	if err != nil {
+		return nil, inputError{err: err}
+	}
+	return ts, nil
+}

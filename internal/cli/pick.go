@@ -1,0 +1,369 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/pareto-llm/pareto/decide"
+	"github.com/pareto-llm/pareto/frontier"
+	"github.com/pareto-llm/pareto/trial"
+	"github.com/spf13/cobra"
+)
+
+const pickLong = `Pick chooses one configuration to deploy: among the configurations that
+meet every --slo bound, the best on the primary objective (the first
+--maximize, else the first --minimize), ties broken by the other objectives
+in order (an ε-constraint choice, always on the frontier). Repeats are
+aggregated first (--aggregate median|mean|none).
+
+For every binding bound it reports the primary value that relaxing the bound
+by --relax (10%) would buy, and with which configuration. It never relaxes a
+bound by itself: when nothing is feasible it exits 1 and lists the closest
+configurations with what they violate.
+
+--format text prints the choice, its spread and its configuration; json adds
+every detail; toml and env print the configuration only, for deployment.
+
+Exit status: 0 a configuration was chosen, 1 nothing is feasible or bad
+input, 2 usage error.`
+
+const pickExample = `  pareto pick --store runs.db --study tune --maximize output_token_throughput \
+    --minimize ttft.p99 --slo 'ttft.p99<=2000' --format toml`
+
+type pickOptions struct {
+	src                      decideSource
+	maximize, minimize, slos []string
+	aggregate, format, relax string
+}
+
+func newPickCmd(e *env) *cobra.Command {
+	var o pickOptions
+	c := &cobra.Command{
+		Use:     "pick --maximize METRIC [--minimize METRIC] --slo BOUND... [--store S --study NAME] [PATH...]",
+		Short:   "Choose the configuration to deploy under SLO bounds",
+		Long:    pickLong,
+		Example: pickExample,
+		RunE: func(c *cobra.Command, args []string) error {
+			return runPick(c.Context(), e, &o, args)
+		},
+	}
+	f := c.Flags()
+	f.SortFlags = false
+	o.src.flags(f)
+	f.StringArrayVar(&o.maximize, "maximize", nil, "objective `METRIC` to maximise, repeatable (the first is primary)")
+	f.StringArrayVar(&o.minimize, "minimize", nil, "objective `METRIC` to minimise, repeatable")
+	f.StringArrayVar(&o.slos, "slo", nil, "bound `NAME<=VALUE` (also <, >=, >), repeatable")
+	f.StringVar(&o.aggregate, "aggregate", "median", "repeats become `median|mean|none`")
+	f.StringVar(&o.relax, "relax", "10%", "price each binding bound by relaxing it by `PCT`")
+	f.StringVar(&o.format, "format", "text", "output `text|json|toml|env`")
+	return c
+}
+
+// pickQuery is the validated form of the pick flags.
+type pickQuery struct {
+	cfg  decide.PickConfig
+	agg  decide.Aggregation
+	sels []trial.Selector
+}
+
+func parsePick(o *pickOptions) (*pickQuery, error) {
+	q := &pickQuery{}
+	var objs []frontier.Objective
+	for _, m := range o.maximize {
+		objs = append(objs, frontier.Objective{Name: m, Direction: frontier.Maximize})
+	}
+	for _, m := range o.minimize {
+		objs = append(objs, frontier.Objective{Name: m, Direction: frontier.Minimize})
+	}
+	if len(objs) == 0 {
+		return nil, usagef("no objective: give --maximize METRIC or --minimize METRIC")
+	}
+	q.cfg.Primary, q.cfg.Others = objs[0], objs[1:]
+	names := decideObjNames(objs)
+	for _, s := range o.slos {
+		slo, err := frontier.ParseSLO(s)
+		if err != nil {
+			return nil, usageError{err}
+		}
+		q.cfg.SLOs = append(q.cfg.SLOs, slo)
+		names = append(names, slo.Name)
+	}
+	for _, n := range names {
+		sel, err := trial.ParseSelector(n)
+		if err != nil {
+			return nil, usageError{err}
+		}
+		q.sels = append(q.sels, sel)
+	}
+	var err error
+	if q.agg, err = decide.ParseAggregation(o.aggregate); err != nil {
+		return nil, usageError{err}
+	}
+	if q.cfg.Relax, err = parsePercent(o.relax); err != nil || q.cfg.Relax == 0 {
+		return nil, usagef("--relax %q: want a positive percentage such as 10%%", o.relax)
+	}
+	if !slices.Contains([]string{"text", "json", "toml", "env"}, o.format) {
+		return nil, usagef("unknown --format %q (want text, json, toml or env)", o.format)
+	}
+	return q, nil
+}
+
+func runPick(ctx context.Context, e *env, o *pickOptions, paths []string) error {
+	q, err := parsePick(o)
+	if err != nil {
+		return err
+	}
+	ts, err := loadDecideTrials(ctx, &o.src, paths)
+	if err != nil {
+		return err
+	}
+	groups := decide.GroupRepeats(ts, o.src.keys())
+	ptrs := make([]*decide.Group, len(groups))
+	for i := range groups {
+		ptrs[i] = &groups[i]
+	}
+	points := decide.Measure(ptrs, q.sels, q.agg)
+	res := decide.Pick(points, q.cfg)
+	pr := &pickReport{q: q, points: points, res: res, keys: o.src.keys()}
+	if err := pr.write(e.stdout, o.format); err != nil {
+		return err
+	}
+	if res.Choice < 0 {
+		return inputError{err: errors.New("no configuration meets every bound (bounds are never relaxed automatically)")}
+	}
+	return nil
+}
+
+// pickReport renders a pick.
+type pickReport struct {
+	q      *pickQuery
+	points []decide.Point
+	res    decide.PickResult
+	keys   []string
+}
+
+func (r *pickReport) names() []string {
+	return append(decideObjNames(append([]frontier.Objective{r.q.cfg.Primary}, r.q.cfg.Others...)), decideSLONames(r.q.cfg.SLOs)...)
+}
+
+func (r *pickReport) write(out io.Writer, format string) error {
+	w := bufio.NewWriter(out)
+	switch {
+	case format == "json":
+		b, err := json.Marshal(r.json())
+		if err != nil {
+			return err
+		}
+		w.Write(append(b, '\n'))
+	case r.res.Choice < 0:
+		r.writeClosest(w)
+	case format == "toml":
+		r.writeTOML(w)
+	case format == "env":
+		r.writeEnv(w)
+	default:
+		r.writeText(w)
+	}
+	return w.Flush()
+}
+
+func (r *pickReport) label(p int) string {
+	g := r.points[p].Group
+	return fmt.Sprintf("key:%s on %s", g.Config, g.Workload)
+}
+
+func (r *pickReport) writeText(w *bufio.Writer) {
+	p := r.points[r.res.Choice]
+	fmt.Fprintf(w, "chosen: %s (%d runs, %s)\n\n", r.label(r.res.Choice), len(p.Group.Trials), p.Group.Scope)
+	names := r.names()
+	section(w, []string{"metric", "value", "n", "min", "max", "iqr"}, len(names), func(b []byte, row, c int) []byte {
+		s := p.Stats[row]
+		switch c {
+		case 0:
+			return append(b, names[row]...)
+		case 2:
+			return fmt.Appendf(b, "%d", s.N)
+		}
+		return appendNum(b, [...]float64{0, s.Value, 0, s.Min, s.Max, s.IQR()}[c])
+	})
+	if len(r.res.Binding) > 0 {
+		fmt.Fprintf(w, "\nBINDING BOUNDS (relaxing by %g%%)\n", 100*r.q.cfg.Relax)
+		section(w, []string{"bound", "relaxed", r.q.cfg.Primary.Name, "gain", "with"}, len(r.res.Binding), func(b []byte, row, c int) []byte {
+			x := r.res.Binding[row]
+			switch c {
+			case 0:
+				return append(b, x.SLO.String()...)
+			case 1:
+				return append(b, x.Relaxed.String()...)
+			case 2:
+				return appendNum(b, x.Value)
+			case 3:
+				return appendPercent(b, x.Gain)
+			}
+			return append(b, r.label(x.Choice)...)
+		})
+	}
+	params := p.Group.Params(r.keys)
+	fmt.Fprintf(w, "\nCONFIGURATION\n")
+	for _, k := range pickSorted(params) {
+		fmt.Fprintf(w, "%s = %s\n", k, params[k])
+	}
+}
+
+func (r *pickReport) writeClosest(w *bufio.Writer) {
+	fmt.Fprintf(w, "no configuration meets every bound; closest:\n\n")
+	section(w, []string{"config", "violates"}, len(r.res.Closest), func(b []byte, row, c int) []byte {
+		x := r.res.Closest[row]
+		if c == 0 {
+			return append(b, r.label(x.Point)...)
+		}
+		for i, v := range x.Violations {
+			if i > 0 {
+				b = append(b, "; "...)
+			}
+			b = append(b, v.String()...)
+		}
+		return b
+	})
+}
+
+func (r *pickReport) writeTOML(w *bufio.Writer) {
+	p := r.points[r.res.Choice]
+	fmt.Fprintf(w, "# pareto pick: %s\n", r.label(r.res.Choice))
+	for i, n := range r.names() {
+		fmt.Fprintf(w, "# %s = %s (%s of %d runs)\n", n, fmtNum(p.Stats[i].Value), r.q.agg, p.Stats[i].N)
+	}
+	params := p.Group.Params(r.keys)
+	for _, k := range pickSorted(params) {
+		fmt.Fprintf(w, "%s = %s\n", tomlString(k), tomlString(params[k]))
+	}
+}
+
+func (r *pickReport) writeEnv(w *bufio.Writer) {
+	p := r.points[r.res.Choice]
+	fmt.Fprintf(w, "PARETO_CONFIG_KEY=%s\n", p.Group.Config)
+	params := p.Group.Params(r.keys)
+	for _, k := range pickSorted(params) {
+		fmt.Fprintf(w, "%s=%s\n", envName(k), shellQuote(params[k]))
+	}
+}
+
+func pickSorted(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// tomlString quotes s as a TOML basic string.
+func tomlString(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, c := range s {
+		switch {
+		case c == '"' || c == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(c)
+		case c < 0x20 || c == 0x7f:
+			fmt.Fprintf(&b, "\\u%04X", c)
+		default:
+			b.WriteRune(c)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// envName turns a parameter name into an environment variable name.
+func envName(k string) string {
+	b := []byte(strings.ToUpper(k))
+	for i, c := range b {
+		if !(c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			b[i] = '_'
+		}
+	}
+	if len(b) > 0 && b[0] >= '0' && b[0] <= '9' {
+		return "_" + string(b)
+	}
+	return string(b)
+}
+
+// shellQuote quotes s for a POSIX shell.
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+// pickJSON is the JSON form of a pick.
+type pickJSON struct {
+	Feasible bool          `json:"feasible"`
+	Choice   *pickPoint    `json:"choice"`
+	Binding  []pickBinding `json:"binding"`
+	Closest  []pickClosest `json:"closest"`
+}
+
+type pickPoint struct {
+	Config        string               `json:"config"`
+	Workload      string               `json:"workload"`
+	Scope         decide.Scope         `json:"scope"`
+	Trials        []string             `json:"trials"`
+	Values        map[string]pickValue `json:"values"`
+	Configuration map[string]string    `json:"configuration"`
+}
+
+type pickValue struct {
+	Value decide.Num `json:"value"`
+	N     int        `json:"n"`
+	Min   decide.Num `json:"min"`
+	Max   decide.Num `json:"max"`
+	IQR   decide.Num `json:"iqr"`
+}
+
+type pickBinding struct {
+	Bound   string     `json:"bound"`
+	Relaxed string     `json:"relaxed"`
+	Value   decide.Num `json:"value"`
+	Gain    decide.Num `json:"gain"`
+	Config  string     `json:"config"`
+}
+
+type pickClosest struct {
+	Config     string   `json:"config"`
+	Workload   string   `json:"workload"`
+	Violations []string `json:"violations"`
+}
+
+func (r *pickReport) point(p int) *pickPoint {
+	pt := r.points[p]
+	out := &pickPoint{Config: "key:" + pt.Group.Config, Workload: pt.Group.Workload.String(), Scope: pt.Group.Scope,
+		Trials: pt.Group.IDs(), Values: map[string]pickValue{}, Configuration: pt.Group.Params(r.keys)}
+	for i, n := range r.names() {
+		s := pt.Stats[i]
+		out.Values[n] = pickValue{decide.Num(s.Value), s.N, decide.Num(s.Min), decide.Num(s.Max), decide.Num(s.IQR())}
+	}
+	return out
+}
+
+func (r *pickReport) json() pickJSON {
+	out := pickJSON{Feasible: r.res.Choice >= 0, Binding: []pickBinding{}, Closest: []pickClosest{}}
+	if r.res.Choice >= 0 {
+		out.Choice = r.point(r.res.Choice)
+	}
+	for _, b := range r.res.Binding {
+		out.Binding = append(out.Binding, pickBinding{b.SLO.String(), b.Relaxed.String(), decide.Num(b.Value), decide.Num(b.Gain), r.label(b.Choice)})
+	}
+	for _, c := range r.res.Closest {
+		v := []string{}
+		for _, x := range c.Violations {
+			v = append(v, x.String())
+		}
+		g := r.points[c.Point].Group
+		out.Closest = append(out.Closest, pickClosest{"key:" + g.Config, g.Workload.String(), v})
+	}
+	return out
+}
