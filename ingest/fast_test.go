@@ -154,3 +154,26 @@ func TestCommonStats(t *testing.T) {
 		}
 	}
 }
+
+// TestReadFilesSame checks that ReadFiles with several workers (pooled
+// readers and their scratch state) gives what ReadFile gives file by file.
+func TestReadFilesSame(t *testing.T) {
+	dir := t.TempDir()
+	var paths []string
+	for i := range 24 {
+		p := filepath.Join(dir, "run_"+strings.Repeat("x", i%3)+string(rune('a'+i))+"_profile_export_aiperf.json")
+		if err := os.WriteFile(p, aiperfFile(t, i), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	paths = append(paths, goldenInputs(t)...)
+	got := make([][]trial.Trial, len(paths))
+	ReadFiles(paths, 4, func(i int, ts []trial.Trial, _ error) { got[i] = ts })
+	for i, p := range paths {
+		want, _ := ReadFile(p)
+		if !reflect.DeepEqual(got[i], want) {
+			t.Errorf("%s: ReadFiles and ReadFile differ", p)
+		}
+	}
+}
