@@ -113,7 +113,7 @@ func (g *gate) clauses() []clause {
 		out = append(out, clause{
 			p:      notProp{beatenBy(r, ws, objs)},
 			fail:   func() string { return "beaten by " + name + ": " + g.losses(r) },
-			unsure: func() string { return "cannot tell yet whether " + name + " beats it: " + g.losses(r) },
+			unsure: func() string { return "cannot tell yet whether " + name + " beats it" },
 		})
 		if r == 0 {
 			continue

@@ -105,25 +105,42 @@ func tQuantile(p, df float64) float64 {
 	return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: math.Max(df, 1)}.Quantile(p)
 }
 
-// moreRuns estimates how many runs each side needs so that the half-width
-// at conf falls below gap: first with more runs of side a alone, else with
-// both sides scaled alike (the half-width shrinks as 1/√n).
+// moreRuns estimates how many more runs each side needs so that the
+// half-width at conf falls below gap, with the variances measured so far
+// and the t quantile of the grown samples: more runs of side a alone when
+// at most maxAlone of them suffice, else both sides grown in proportion
+// (the half-width shrinks as 1/√n).
 func (iv Interval) moreRuns(conf, gap float64) (a, b int) {
-	if gap <= 0 || math.IsNaN(gap) {
+	if gap <= 0 || math.IsNaN(gap) || iv.HalfWidth(conf) < gap {
 		return 0, 0
 	}
-	h := iv.HalfWidth(conf)
-	if h < gap {
-		return 0, 0
+	if iv.NA < 2 || iv.NB < 2 || iv.VarA+iv.VarB == 0 {
+		return max(2-iv.NA, 1), max(2-iv.NB, 0)
 	}
-	if math.IsInf(h, 1) {
-		return max(2-iv.NA, 0), max(2-iv.NB, 0)
+	fits := func(na, nb int) bool {
+		ea, eb := iv.VarA/float64(na), iv.VarB/float64(nb)
+		return tQuantile((1+conf)/2, welchDF(ea, eb, na, nb))*math.Sqrt(ea+eb) < gap
 	}
-	t := h / iv.SE
-	room := (gap/t)*(gap/t) - iv.VarB/float64(iv.NB)
-	if room > 0 && iv.VarA > 0 {
-		return max(int(math.Ceil(iv.VarA/room))-iv.NA, 1), 0
+	const maxAlone = 1000
+	if fits(iv.NA+maxAlone, iv.NB) {
+		n := smallest(func(n int) bool { return fits(iv.NA+n, iv.NB) }, maxAlone)
+		return n, 0
 	}
-	k := (h / gap) * (h / gap)
-	return max(int(math.Ceil(float64(iv.NA)*k))-iv.NA, 1), max(int(math.Ceil(float64(iv.NB)*k))-iv.NB, 1)
+	k := smallest(func(k int) bool { return fits(iv.NA*(k+1), iv.NB*(k+1)) }, 1<<20)
+	return iv.NA * k, iv.NB * k
+}
+
+// smallest returns the least n in [1, hi] with ok(n), given ok monotone and
+// ok(hi); hi when none is smaller.
+func smallest(ok func(int) bool, hi int) int {
+	lo := 1
+	for lo < hi {
+		mid := (lo + hi) / 2
+		if ok(mid) {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	return lo
 }

@@ -3,7 +3,6 @@ package cli
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -110,12 +109,7 @@ func runDrift(ctx context.Context, e *env, o *driftOptions, paths []string) erro
 		return inputError{err: fmt.Errorf("the baseline shares no workload between %s and %s", from, to)}
 	}
 	if o.format == "json" {
-		b, err := json.Marshal(rep)
-		if err != nil {
-			return err
-		}
-		_, err = e.stdout.Write(append(b, '\n'))
-		return err
+		return writeDecideJSON(e, rep)
 	}
 	return writeDriftTable(e, &rep, o.confidence)
 }

@@ -159,13 +159,14 @@ func runGate(ctx context.Context, e *env, o *gateOptions) error {
 	return j.finish(v)
 }
 
-func writeVerdict(e *env, v decide.Verdict) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	_, err = e.stdout.Write(append(b, '\n'))
-	return err
+func writeVerdict(e *env, v decide.Verdict) error { return writeDecideJSON(e, v) }
+
+// writeDecideJSON writes v as one line of JSON, without HTML escaping (so
+// that bounds read "ttft<=200").
+func writeDecideJSON(e *env, v any) error {
+	enc := json.NewEncoder(e.stdout)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
 }
 
 // decideIsPath reports whether s names an existing file or directory.

@@ -3,7 +3,6 @@ package cli
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -166,12 +165,7 @@ func writeNoiseJSON(e *env, rep decide.NoiseReport, groups int) error {
 	for _, f := range rep.Few {
 		out.FewRepeats = append(out.FewRepeats, noiseFewJSON{"key:" + f.Config, f.Workload.String(), f.N})
 	}
-	b, err := json.Marshal(out)
-	if err != nil {
-		return err
-	}
-	_, err = e.stdout.Write(append(b, '\n'))
-	return err
+	return writeDecideJSON(e, out)
 }
 
 // loadDecideTrials reads trials from result paths and, when a study is

@@ -156,11 +156,11 @@ func (r *pickReport) write(out io.Writer, format string) error {
 	w := bufio.NewWriter(out)
 	switch {
 	case format == "json":
-		b, err := json.Marshal(r.json())
-		if err != nil {
+		enc := json.NewEncoder(w)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(r.json()); err != nil {
 			return err
 		}
-		w.Write(append(b, '\n'))
 	case r.res.Choice < 0:
 		r.writeClosest(w)
 	case format == "toml":
