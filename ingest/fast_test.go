@@ -70,6 +70,22 @@ func TestFastAIPerfSame(t *testing.T) {
 			t.Errorf("%s: fast path gave up", f)
 		}
 	}
+	tricky := `{"aiperf_version": "0.5.0", "request_latency": {"unit": "sec", "avg": 2, "p50": 1, "max": 3, "p1": 1, "std": 0},
+  "request_latency": {"unit": "ms", "avg": 1, "p50": 1, "min": 0.5, "p50": 0.9, "mean": 7, "median": 2, "p99.90": 4, "p0.1": 1},
+  "time_to_first_token": {"unit": "ms", "avg": 5, "p50": 5, "p99": 5, "min": 5, "max": 5, "std": 5, "count": 3, "sum": 15},
+  "inter_token_latency": {"unit": "ns", "avg": 1e6, "p50": "inf", "p90": "12.5", "p95": null, "tag": "x", "weird": 1},
+  "request_count": {"unit": "requests", "avg": 0}, "error_request_count": {"unit": "requests", "avg": 4},
+  "request_throughput": {"unit": "requests/sec", "avg": 0.5}, "extra": [1, "a", {"b": [2, 3]}, [4]], "flag": true,
+  "warmup_metrics": {"request_latency": {"unit": "ms", "avg": 9, "p50": 8}, "ttft": {"unit": "ms", "avg": 1}},
+  "telemetry_data": {"endpoints": {"b:1": {"gpus": {"gpu_1": {"gpu_name": "", "metrics": {"p": {"unit": "W", "avg": 1, "max": 2}}},
+    "gpu_0": {"gpu_name": "H200", "metrics": {"p": {"unit": "W", "avg": 1, "max": 2}, "q": {"avg": 3}}}}},
+    "a:1": {"gpus": {"gpu_0": {"gpu_name": "H100", "metrics": {"p": {"unit": "W", "avg": 0, "p99": 2}}}}}}},
+  "input_config": {"endpoint": {"model_names": ["m1", "m2"], "API_KEY": "s", "type": "chat"}, "loadgen": {"concurrency": 8}, "": {"": 1}}}`
+	for _, doc := range []string{tricky, strings.ReplaceAll(tricky, `"avg": 0}, "error`, `"avg": 10}, "error`)} {
+		if !checkSame(t, []byte(doc), "profile_export_aiperf.json") {
+			t.Errorf("tricky document: fast path gave up")
+		}
+	}
 	for i := range 3 {
 		if !checkSame(t, aiperfFile(t, i), "profile_export_aiperf.json") {
 			t.Errorf("generated file %d: fast path gave up", i)

@@ -28,6 +28,8 @@ type records struct {
 	count    []int32
 	mrank    []int32 // by block
 	drank    []int32 // by dims index
+	mkey     []int32 // by record: mrank, drank of its block and dims
+	dkey     []int32
 }
 
 type rec struct {
@@ -118,21 +120,19 @@ func (r *records) measurements() []trial.Measurement {
 	// Stable LSD radix sort on (metric rank, dims rank), then value order
 	// inside runs of equal keys.
 	n := len(r.recs)
-	r.order = r.order[:0]
-	for i := range n {
-		r.order = append(r.order, int32(i))
+	r.mkey, r.dkey = zeros(r.mkey, n), zeros(r.dkey, n)
+	for i, x := range r.recs {
+		r.mkey[i], r.dkey[i] = r.mrank[x.blk], r.drank[x.dims]
 	}
-	r.tmp = append(r.tmp[:0], r.order...)
-	r.countSort(r.order, r.tmp, len(r.dims), func(i int32) int32 { return r.drank[r.recs[i].dims] })
-	r.countSort(r.tmp, r.order, len(r.blocks), func(i int32) int32 { return r.mrank[r.recs[i].blk] })
-	key := func(i int32) (int32, int32) { x := &r.recs[i]; return r.mrank[x.blk], r.drank[x.dims] }
+	r.order, r.tmp = zeros(r.order, n), zeros(r.tmp, n)
+	for i := range r.order {
+		r.order[i] = int32(i)
+	}
+	r.countSort(r.order, r.tmp, len(r.dims), r.dkey)
+	r.countSort(r.tmp, r.order, len(r.blocks), r.mkey)
 	for lo := 0; lo < n; {
 		hi := lo + 1
-		m, d := key(r.order[lo])
-		for hi < n {
-			if m2, d2 := key(r.order[hi]); m2 != m || d2 != d {
-				break
-			}
+		for hi < n && r.mkey[r.order[hi]] == r.mkey[r.order[lo]] && r.dkey[r.order[hi]] == r.dkey[r.order[lo]] {
 			hi++
 		}
 		for i := lo + 1; i < hi; i++ { // stable insertion sort by value
@@ -152,17 +152,18 @@ func (r *records) measurements() []trial.Measurement {
 	return out
 }
 
-// countSort stably sorts src into dst by key, whose values are in [0, k).
-func (r *records) countSort(src, dst []int32, k int, key func(int32) int32) {
+// countSort stably sorts the indexes src into dst by key[index], whose
+// values are in [0, k).
+func (r *records) countSort(src, dst []int32, k int, key []int32) {
 	r.count = zeros(r.count, k+1)
 	for _, i := range src {
-		r.count[key(i)+1]++
+		r.count[key[i]+1]++
 	}
 	for j := 1; j <= k; j++ {
 		r.count[j] += r.count[j-1]
 	}
 	for _, i := range src {
-		c := &r.count[key(i)]
+		c := &r.count[key[i]]
 		dst[*c] = i
 		*c++
 	}
