@@ -178,19 +178,31 @@ func (r *pickReport) label(p int) string {
 	return fmt.Sprintf("key:%s on %s", g.Config, g.Workload)
 }
 
+// uniqueNames returns each column name once, with its first column.
+func (r *pickReport) uniqueNames() ([]string, []int) {
+	var names []string
+	var cols []int
+	for i, n := range r.names() {
+		if !slices.Contains(names, n) {
+			names, cols = append(names, n), append(cols, i)
+		}
+	}
+	return names, cols
+}
+
 func (r *pickReport) writeText(w *bufio.Writer) {
 	p := r.points[r.res.Choice]
 	fmt.Fprintf(w, "chosen: %s (%d runs, %s)\n\n", r.label(r.res.Choice), len(p.Group.Trials), p.Group.Scope)
-	names := r.names()
+	names, cols := r.uniqueNames()
 	section(w, []string{"metric", "value", "n", "min", "max", "iqr"}, len(names), func(b []byte, row, c int) []byte {
-		s := p.Stats[row]
+		s := p.Stats[cols[row]]
 		switch c {
 		case 0:
 			return append(b, names[row]...)
 		case 2:
 			return fmt.Appendf(b, "%d", s.N)
 		}
-		return appendNum(b, [...]float64{0, s.Value, 0, s.Min, s.Max, s.IQR()}[c])
+		return fmt.Appendf(b, "%.6g", [...]float64{0, s.Value, 0, s.Min, s.Max, s.IQR()}[c])
 	})
 	if len(r.res.Binding) > 0 {
 		fmt.Fprintf(w, "\nBINDING BOUNDS (relaxing by %g%%)\n", 100*r.q.cfg.Relax)
@@ -236,8 +248,9 @@ func (r *pickReport) writeClosest(w *bufio.Writer) {
 func (r *pickReport) writeTOML(w *bufio.Writer) {
 	p := r.points[r.res.Choice]
 	fmt.Fprintf(w, "# pareto pick: %s\n", r.label(r.res.Choice))
-	for i, n := range r.names() {
-		fmt.Fprintf(w, "# %s = %s (%s of %d runs)\n", n, fmtNum(p.Stats[i].Value), r.q.agg, p.Stats[i].N)
+	names, cols := r.uniqueNames()
+	for i, n := range names {
+		fmt.Fprintf(w, "# %s = %.6g (%s of %d runs)\n", n, p.Stats[cols[i]].Value, r.q.agg, p.Stats[cols[i]].N)
 	}
 	params := p.Group.Params(r.keys)
 	for _, k := range pickSorted(params) {
@@ -329,7 +342,7 @@ type pickBinding struct {
 	Relaxed string     `json:"relaxed"`
 	Value   decide.Num `json:"value"`
 	Gain    decide.Num `json:"gain"`
-	Config  string     `json:"config"`
+	With    string     `json:"with"`
 }
 
 type pickClosest struct {
@@ -342,8 +355,9 @@ func (r *pickReport) point(p int) *pickPoint {
 	pt := r.points[p]
 	out := &pickPoint{Config: "key:" + pt.Group.Config, Workload: pt.Group.Workload.String(), Scope: pt.Group.Scope,
 		Trials: pt.Group.IDs(), Values: map[string]pickValue{}, Configuration: pt.Group.Params(r.keys)}
-	for i, n := range r.names() {
-		s := pt.Stats[i]
+	names, cols := r.uniqueNames()
+	for i, n := range names {
+		s := pt.Stats[cols[i]]
 		out.Values[n] = pickValue{decide.Num(s.Value), s.N, decide.Num(s.Min), decide.Num(s.Max), decide.Num(s.IQR())}
 	}
 	return out
