@@ -2,11 +2,9 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
-	"os"
 	"strings"
 	"time"
 
@@ -161,20 +159,6 @@ func runGate(ctx context.Context, e *env, o *gateOptions) error {
 
 func writeVerdict(e *env, v decide.Verdict) error { return writeDecideJSON(e, v) }
 
-// writeDecideJSON writes v as one line of JSON, without HTML escaping (so
-// that bounds read "ttft<=200").
-func writeDecideJSON(e *env, v any) error {
-	enc := json.NewEncoder(e.stdout)
-	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
-}
-
-// decideIsPath reports whether s names an existing file or directory.
-func decideIsPath(s string) bool {
-	_, err := os.Stat(s)
-	return err == nil
-}
-
 // gateJob carries one gate run: the store, the recorded candidate and
 // baseline trials and the study's groups.
 type gateJob struct {
@@ -204,16 +188,6 @@ func (j *gateJob) record() error {
 		j.baseFiles, err = j.ingest([]string{j.o.baseline})
 	}
 	return err
-}
-
-func pathsOf(list []string) []string {
-	var out []string
-	for _, s := range list {
-		if decideIsPath(s) {
-			out = append(out, s)
-		}
-	}
-	return out
 }
 
 // ingest reads result paths and records their trials, one source per path.
@@ -250,28 +224,6 @@ func (j *gateJob) load() error {
 	ts, j.admitted = stripAdmitted(ts, j.o.src.keys())
 	j.groups = decide.GroupRepeats(ts, j.o.src.keys())
 	return nil
-}
-
-// stripAdmitted removes the admission label, drops the labelled copies of
-// trials stored without it, and returns the admitted configuration keys.
-func stripAdmitted(ts []trial.Trial, keys []string) ([]trial.Trial, map[string]bool) {
-	admitted := map[string]bool{}
-	seen := map[string]bool{}
-	out := ts[:0]
-	for _, t := range ts {
-		if t.Labels[admittedKey] == admittedValue {
-			admitted[decide.Config(&t, keys)] = true
-			labels := maps.Clone(t.Labels)
-			delete(labels, admittedKey)
-			t.Labels = labels
-			t.ID = trial.ComputeID(&t)
-		}
-		if !seen[t.ID] {
-			seen[t.ID] = true
-			out = append(out, t)
-		}
-	}
-	return out, admitted
 }
 
 // sides builds the candidate, the baseline and the archive, measured on

@@ -3,8 +3,11 @@ package cli
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"os"
 	"strings"
 
 	"github.com/pareto-llm/pareto/decide"
@@ -288,4 +291,50 @@ func decideStudyTrials(ctx context.Context, st store.Store, src *decideSource) (
 		return nil, inputError{err: err}
 	}
 	return ts, nil
+}
+
+// writeDecideJSON writes v as one line of JSON, without HTML escaping (so
+// that bounds read "ttft<=200").
+func writeDecideJSON(e *env, v any) error {
+	enc := json.NewEncoder(e.stdout)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+// decideIsPath reports whether s names an existing file or directory.
+func decideIsPath(s string) bool {
+	_, err := os.Stat(s)
+	return err == nil
+}
+
+func pathsOf(list []string) []string {
+	var out []string
+	for _, s := range list {
+		if decideIsPath(s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// stripAdmitted removes the admission label, drops the labelled copies of
+// trials stored without it, and returns the admitted configuration keys.
+func stripAdmitted(ts []trial.Trial, keys []string) ([]trial.Trial, map[string]bool) {
+	admitted := map[string]bool{}
+	seen := map[string]bool{}
+	out := ts[:0]
+	for _, t := range ts {
+		if t.Labels[admittedKey] == admittedValue {
+			admitted[decide.Config(&t, keys)] = true
+			labels := maps.Clone(t.Labels)
+			delete(labels, admittedKey)
+			t.Labels = labels
+			t.ID = trial.ComputeID(&t)
+		}
+		if !seen[t.ID] {
+			seen[t.ID] = true
+			out = append(out, t)
+		}
+	}
+	return out, admitted
 }
