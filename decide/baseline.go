@@ -12,6 +12,7 @@ import (
 // (KEY=VALUE, as store.ParseCondition), "key:HEX" for a configuration or
 // repeat key prefix, or "id:HEX" for a trial ID prefix.
 type Selection struct {
+	// Raw is the text the selection was parsed from.
 	Raw  string
 	cond *store.Condition
 	key  string
