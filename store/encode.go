@@ -4,8 +4,12 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
+	"unicode/utf8"
+	"unsafe"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -50,19 +54,6 @@ func env(t *trial.Trial) [6]string {
 	return out
 }
 
-// encodeMap renders a flat string map as a JSON object with sorted keys
-// ("{}" when empty).
-func encodeMap(m map[string]string) string {
-	if len(m) == 0 {
-		return "{}"
-	}
-	b, err := json.Marshal(m, json.Deterministic(true))
-	if err != nil { // invalid UTF-8 is replaced, not rejected, below
-		b, _ = json.Marshal(m, json.Deterministic(true), jsontext.AllowInvalidUTF8(true))
-	}
-	return string(b)
-}
-
 // encodeList renders warnings as a JSON array ("[]" when empty).
 func encodeList(l []string) string {
 	if len(l) == 0 {
@@ -72,13 +63,31 @@ func encodeList(l []string) string {
 	return string(b)
 }
 
-// encodeDims renders dims as a JSON object (keys already sorted).
+// encodeDims renders dims as a JSON object (keys already sorted), byte for
+// byte as trial.Dims.MarshalJSON does: stored dims are matched as strings.
 func encodeDims(d trial.Dims) string {
 	if len(d) == 0 {
 		return ""
 	}
-	b, _ := d.MarshalJSON()
-	return string(b)
+	n := 2
+	for _, x := range d {
+		if !dimsSafe(x.Key) || !dimsSafe(x.Value) {
+			b, _ := d.MarshalJSON()
+			return string(b)
+		}
+		n += len(x.Key) + len(x.Value) + 6
+	}
+	b := make([]byte, 0, n)
+	b = append(b, '{')
+	for i, x := range d {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(append(append(b, '"'), x.Key...), '"', ':', '"')
+		b = append(append(b, x.Value...), '"')
+	}
+	b = append(b, '}')
+	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 
 // nullable maps NaN, which SQL engines store as NULL or reject, to nil.
@@ -181,41 +190,166 @@ func truncate(b []byte) string {
 	return string(b)
 }
 
-// prepared is a trial ready to be written: ID set, measurements sorted.
+// prepared is a trial ready to be written: ID set, labels, params and
+// dims encoded.
 type prepared struct {
-	t    *trial.Trial
-	id   string
-	dims []string
-	row  int64 // row id reserved by the PostgreSQL store
+	t              *trial.Trial
+	id             string
+	labels, params string
+	dims           []string
+	row            int64 // row id reserved by the PostgreSQL store
 }
 
-// prepare computes missing IDs and encodes dims, dropping duplicates of a
-// content hash within the source (counted as present).
+// prepare computes missing IDs and encodes labels, params and dims, in
+// parallel, then drops duplicates of a content hash within the source
+// (counted as present).
 func prepare(trials []trial.Trial) (out []prepared, dups int) {
+	all := make([]prepared, len(trials))
+	workers := min(runtime.GOMAXPROCS(0), 1+len(trials)/512)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			encodeTrials(trials, all, len(trials)*w/workers, len(trials)*(w+1)/workers)
+		}()
+	}
+	wg.Wait()
 	seen := make(map[string]bool, len(trials))
-	out = make([]prepared, 0, len(trials))
-	for i := range trials {
-		t := &trials[i]
-		id := t.ID
-		if id == "" {
-			id = trial.ComputeID(t)
-		}
-		if seen[id] {
+	out = all[:0]
+	for _, p := range all {
+		if seen[p.id] {
 			dups++
 			continue
 		}
-		seen[id] = true
-		p := prepared{t: t, id: id, dims: make([]string, len(t.Measurements))}
-		for j := range t.Measurements {
-			p.dims[j] = encodeDims(t.Measurements[j].Dims)
-		}
+		seen[p.id] = true
 		out = append(out, p)
 	}
 	return out, dups
+}
+
+// encodeTrials fills out[from:to] from trials[from:to].
+func encodeTrials(trials []trial.Trial, out []prepared, from, to int) {
+	type dimsKey struct {
+		p *trial.Dim
+		n int
+	}
+	encoded := map[dimsKey]string{} // dims slices are shared and immutable
+	var enc jsonEncoder
+	for i := from; i < to; i++ {
+		t := &trials[i]
+		p := &out[i]
+		p.t, p.id = t, t.ID
+		if p.id == "" {
+			p.id = trial.ComputeID(t)
+		}
+		p.labels = strings.Clone(enc.mapString(t.Labels))
+		p.params = strings.Clone(enc.mapString(t.Params))
+		p.dims = make([]string, len(t.Measurements))
+		for j := range t.Measurements {
+			d := t.Measurements[j].Dims
+			if len(d) == 0 {
+				continue
+			}
+			k := dimsKey{unsafe.SliceData(d), len(d)}
+			e, ok := encoded[k]
+			if !ok {
+				e = encodeDims(d)
+				encoded[k] = e
+			}
+			p.dims[j] = e
+		}
+	}
 }
 
 // sortByID orders prepared trials by content hash, so that concurrent
 // writers lock unique-index entries in one order.
 func sortByID(ps []prepared) {
 	slices.SortFunc(ps, func(a, b prepared) int { return strings.Compare(a.id, b.id) })
+}
+
+// jsonEncoder renders flat string maps as JSON objects with sorted keys,
+// reusing its buffers; the result is valid until the next call.
+type jsonEncoder struct {
+	keys []string
+	buf  []byte
+}
+
+// mapString renders m ("{}" when empty); the string shares the encoder's
+// buffer and is only valid until the next call.
+func (e *jsonEncoder) mapString(m map[string]string) string {
+	if len(m) == 0 {
+		return "{}"
+	}
+	e.keys = e.keys[:0]
+	for k := range m {
+		e.keys = append(e.keys, k)
+	}
+	slices.Sort(e.keys)
+	b := append(e.buf[:0], '{')
+	for i, k := range e.keys {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendJSONString(b, k)
+		b = append(b, ':')
+		b = appendJSONString(b, m[k])
+	}
+	e.buf = append(b, '}')
+	return unsafe.String(unsafe.SliceData(e.buf), len(e.buf))
+}
+
+// appendJSONString appends s as a JSON string; invalid UTF-8 becomes U+FFFD.
+func appendJSONString(b []byte, s string) []byte {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
+			i++
+			continue
+		}
+		if c >= utf8.RuneSelf {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r != utf8.RuneError || size != 1 {
+				i += size
+				continue
+			}
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i++
+			start = i
+			continue
+		}
+		b = append(b, s[start:i]...)
+		switch c {
+		case '"', '\\':
+			b = append(b, '\\', c)
+		case '\n':
+			b = append(b, '\\', 'n')
+		case '\r':
+			b = append(b, '\\', 'r')
+		case '\t':
+			b = append(b, '\\', 't')
+		default:
+			b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+		}
+		i++
+		start = i
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
+
+const hexDigits = "0123456789abcdef"
+
+// dimsSafe reports whether Dims.MarshalJSON writes s unescaped.
+func dimsSafe(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c < 0x20 || c >= utf8.RuneSelf, c == '"', c == '\\', c == '<', c == '>', c == '&':
+			return false
+		}
+	}
+	return true
 }

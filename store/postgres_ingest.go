@@ -129,7 +129,7 @@ func (s *pgStore) insertTrials(ctx context.Context, tx pgx.Tx, studyID int64, ps
 		t := p.t
 		hash[i], path[i], format[i], version[i] = p.id, t.Source.Path, t.Source.Format, t.Source.FormatVersion
 		line[i], idx[i], rowIDs[i] = int64(t.Source.Line), int64(t.Source.Index), p.row
-		labels[i], params[i], problem[i], warnings[i] = encodeMap(t.Labels), encodeMap(t.Params), t.Problem, encodeList(t.Warnings)
+		labels[i], params[i], problem[i], warnings[i] = p.labels, p.params, t.Problem, encodeList(t.Warnings)
 		w := &t.Workload
 		for k, v := range [8]float64{w.InputTokens, w.OutputTokens, w.MeanInputTokens, w.MeanOutputTokens,
 			w.Concurrency, w.AchievedConcurrency, w.RequestRate, w.Users} {

@@ -24,6 +24,10 @@ const sqliteHeader = "SQLite format 3\x00"
 // busyTimeout is how long SQLite waits for another process's lock.
 const busyTimeout = 30 * time.Second
 
+// cacheKiB is the page cache of each connection: enough to keep the
+// (study, hash) index of a million trials in memory while ingesting.
+const cacheKiB = 64 << 10
+
 // sqliteStore is the embedded SQLite Store.
 type sqliteStore struct {
 	db   *sql.DB
@@ -40,7 +44,8 @@ func openSQLite(ctx context.Context, path string, version int) (*sqliteStore, er
 	}
 	db, err := driver.Open(path, func(c *sqlite3.Conn) error {
 		c.BusyTimeout(busyTimeout)
-		return c.Exec(`PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON`)
+		return c.Exec(`PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;
+			PRAGMA temp_store=MEMORY; PRAGMA cache_size=-` + itoa(cacheKiB))
 	})
 	if err != nil {
 		return nil, sqliteError(path, "opening", err)

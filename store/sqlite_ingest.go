@@ -2,18 +2,23 @@ package store
 
 import (
 	"context"
-	"database/sql"
+	"database/sql/driver"
+	"errors"
+	"math"
 	"strings"
 	"time"
+
+	"github.com/ncruces/go-sqlite3"
+	sqlitedriver "github.com/ncruces/go-sqlite3/driver"
 
 	"github.com/pareto-llm/pareto/trial"
 )
 
-// Batch sizes of the multi-row statements.
+// Rows per multi-row INSERT statement of the SQLite store. Each statement
+// is prepared once per transaction and rebound for every batch.
 const (
-	trialBatch       = 100
-	measurementBatch = 500
-	lookupBatch      = 500
+	trialBatch       = 50
+	measurementBatch = 200
 )
 
 // Ingest stores one source's trials in one transaction.
@@ -29,150 +34,367 @@ func (s *sqliteStore) Ingest(ctx context.Context, study, source string, trials [
 	return added, present + dups, nil
 }
 
+// raw runs fn on a connection of the pool with the low-level API; ctx
+// interrupts the statements fn runs.
+func (s *sqliteStore) raw(ctx context.Context, fn func(c *sqlite3.Conn) error) error {
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	return conn.Raw(func(dc any) error {
+		c := dc.(sqlitedriver.Conn).Raw()
+		old := c.SetInterrupt(ctx)
+		defer c.SetInterrupt(old)
+		return fn(c)
+	})
+}
+
+// inTx runs fn in a transaction begun with begin ("BEGIN IMMEDIATE" for
+// writes, "BEGIN" for reads), committing if fn succeeds and rolling back
+// otherwise, even when ctx is done.
+func inTx(c *sqlite3.Conn, begin string, fn func() error) (err error) {
+	if err := c.Exec(begin); err != nil {
+		return err
+	}
+	defer func() {
+		if err == nil {
+			if err = c.Exec("COMMIT"); err == nil {
+				return
+			}
+		}
+		ctx := c.SetInterrupt(context.Background())
+		if rerr := c.Exec("ROLLBACK"); rerr != nil && !c.GetAutocommit() {
+			err = errors.Join(err, driver.ErrBadConn) // never pool a connection left in a transaction
+		}
+		c.SetInterrupt(ctx)
+	}()
+	return fn()
+}
+
 // ingestTx writes the new trials of ps in one write transaction. Write
 // transactions are serialised by SQLite (BEGIN IMMEDIATE), so the hashes
 // looked up at its start stay valid and row ids can be assigned here.
 func (s *sqliteStore) ingestTx(ctx context.Context, study, source string, ps []prepared) (added, present int, err error) {
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return 0, 0, err
-	}
-	defer tx.Rollback()
-	studyID, err := s.studyID(ctx, tx, study)
-	if err != nil {
-		return 0, 0, err
-	}
-	exists, err := s.existing(ctx, tx, studyID, ps)
-	if err != nil {
-		return 0, 0, err
-	}
-	fresh := make([]prepared, 0, len(ps)-len(exists))
-	for _, p := range ps {
-		if !exists[p.id] {
-			fresh = append(fresh, p)
+	err = s.raw(ctx, func(c *sqlite3.Conn) (err error) {
+		// The row ids written are those just inserted, so the foreign
+		// keys hold by construction: checking them would cost a lookup in
+		// trials for every measurement. The pragma is a no-op inside a
+		// transaction, hence its place here.
+		if err := c.Exec("PRAGMA foreign_keys=OFF"); err != nil {
+			return err
 		}
-	}
-	var next int64
-	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(id), 0) + 1 FROM trials`).Scan(&next); err != nil {
-		return 0, 0, err
-	}
-	now := sqliteTime(time.Now())
-	if err := s.insertTrials(ctx, tx, studyID, fresh, next, now); err != nil {
-		return 0, 0, err
-	}
-	if err := s.insertMeasurements(ctx, tx, fresh, next); err != nil {
-		return 0, 0, err
-	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO sources (study_id, path, added, present, ingested_at) VALUES (?, ?, ?, ?, ?)`,
-		studyID, source, len(fresh), len(exists), now); err != nil {
-		return 0, 0, err
-	}
-	return len(fresh), len(exists), tx.Commit()
+		defer func() {
+			ctx := c.SetInterrupt(context.Background())
+			if ferr := c.Exec("PRAGMA foreign_keys=ON"); ferr != nil {
+				err = errors.Join(err, ferr, driver.ErrBadConn)
+			}
+			c.SetInterrupt(ctx)
+		}()
+		return inTx(c, "BEGIN IMMEDIATE", func() error {
+			w := &sqliteWriter{c: c, s: s, now: sqliteTime(time.Now())}
+			defer w.close()
+			studyID, err := w.studyID(study)
+			if err != nil {
+				return err
+			}
+			fresh, err := w.fresh(studyID, ps)
+			if err != nil {
+				return err
+			}
+			next, err := w.queryInt(`SELECT COALESCE(MAX(id), 0) + 1 FROM trials`)
+			if err != nil {
+				return err
+			}
+			if err := w.insertTrials(studyID, fresh, next); err != nil {
+				return err
+			}
+			if err := w.insertMeasurements(fresh, next); err != nil {
+				return err
+			}
+			added, present = len(fresh), len(ps)-len(fresh)
+			return w.exec(`INSERT INTO sources (study_id, path, added, present, ingested_at) VALUES (?, ?, ?, ?, ?)`,
+				studyID, source, int64(added), int64(present), w.now)
+		})
+	})
+	return added, present, err
 }
 
-// existing returns the hashes of ps already stored in the study.
-func (s *sqliteStore) existing(ctx context.Context, tx *sql.Tx, studyID int64, ps []prepared) (map[string]bool, error) {
-	out := map[string]bool{}
-	args := make([]any, 0, lookupBatch+1)
-	for start := 0; start < len(ps); start += lookupBatch {
-		chunk := ps[start:min(start+lookupBatch, len(ps))]
-		args = append(args[:0], studyID)
-		for _, p := range chunk {
-			args = append(args, p.id)
+// sqliteWriter holds the statements of one ingest transaction.
+type sqliteWriter struct {
+	c     *sqlite3.Conn
+	s     *sqliteStore
+	now   string
+	stmts []*sqlite3.Stmt
+}
+
+func (w *sqliteWriter) close() {
+	for _, st := range w.stmts {
+		st.Close()
+	}
+}
+
+func (w *sqliteWriter) prepare(query string) (*sqlite3.Stmt, error) {
+	st, _, err := w.c.Prepare(query)
+	if err != nil {
+		return nil, err
+	}
+	w.stmts = append(w.stmts, st)
+	return st, nil
+}
+
+// exec runs a one-off statement with int64 and string arguments.
+func (w *sqliteWriter) exec(query string, args ...any) error {
+	st, err := w.prepare(query)
+	if err != nil {
+		return err
+	}
+	for i, a := range args {
+		switch a := a.(type) {
+		case int64:
+			err = st.BindInt64(i+1, a)
+		case string:
+			err = st.BindText(i+1, a)
 		}
-		q := `SELECT hash FROM trials WHERE study_id = ? AND hash IN (?` + strings.Repeat(",?", len(chunk)-1) + `)`
-		rows, err := tx.QueryContext(ctx, q, args...)
 		if err != nil {
+			return err
+		}
+	}
+	return st.Exec()
+}
+
+// queryInt returns the first column of the first row of a query.
+func (w *sqliteWriter) queryInt(query string, args ...any) (int64, error) {
+	st, err := w.prepare(query)
+	if err != nil {
+		return 0, err
+	}
+	for i, a := range args {
+		if s, ok := a.(string); ok {
+			err = st.BindText(i+1, s)
+		} else {
+			err = st.BindInt64(i+1, a.(int64))
+		}
+		if err != nil {
+			return 0, err
+		}
+	}
+	if !st.Step() {
+		if err := st.Err(); err != nil {
+			return 0, err
+		}
+		return 0, errors.New("no row")
+	}
+	return st.ColumnInt64(0), st.Reset()
+}
+
+// studyID returns the study's row id, creating the study.
+func (w *sqliteWriter) studyID(study string) (int64, error) {
+	if study == "" {
+		return 0, errors.New("empty study name")
+	}
+	if err := w.exec(`INSERT INTO studies (name, created_at) VALUES (?, ?) ON CONFLICT (name) DO NOTHING`, study, w.now); err != nil {
+		return 0, err
+	}
+	return w.queryInt(`SELECT id FROM studies WHERE name = ?`, study)
+}
+
+// fresh returns the trials of ps whose hash is not yet in the study.
+func (w *sqliteWriter) fresh(studyID int64, ps []prepared) ([]prepared, error) {
+	st, err := w.prepare(`SELECT 1 FROM trials WHERE study_id = ? AND hash = ?`)
+	if err != nil {
+		return nil, err
+	}
+	if err := st.BindInt64(1, studyID); err != nil {
+		return nil, err
+	}
+	out := ps[:0:0]
+	for i := range ps {
+		if err := st.BindText(2, ps[i].id); err != nil {
 			return nil, err
 		}
-		for rows.Next() {
-			var h string
-			if err := rows.Scan(&h); err != nil {
-				rows.Close()
-				return nil, err
+		found := st.Step()
+		if err := st.Reset(); err != nil {
+			return nil, err
+		}
+		if found {
+			if out == nil {
+				out = append(make([]prepared, 0, len(ps)), ps[:i]...)
 			}
-			out[h] = true
+			continue
 		}
-		if err := rows.Close(); err != nil {
-			return nil, err
+		if out != nil {
+			out = append(out, ps[i])
 		}
+	}
+	if out == nil {
+		return ps, nil
 	}
 	return out, nil
 }
 
+// batchStmt prepares "INSERT INTO table (cols) VALUES" for rows rows.
+func (w *sqliteWriter) batchStmt(table string, cols []string, rows int) (*sqlite3.Stmt, error) {
+	return w.prepare("INSERT INTO " + table + " (" + strings.Join(cols, ", ") + ") VALUES " + valuesList(rows, len(cols), false))
+}
+
+// stmt returns the statement inserting rows rows into table, reusing
+// *full for batches of batch rows. OR FAIL keeps the rows a failing
+// statement wrote before the failure, which spares SQLite a statement
+// journal; the failure rolls the whole transaction back anyway.
+func (w *sqliteWriter) stmt(full **sqlite3.Stmt, table string, cols []string, rows, batch int) (*sqlite3.Stmt, error) {
+	if rows == batch && *full != nil {
+		return *full, nil
+	}
+	st, err := w.prepare("INSERT OR FAIL INTO " + table + " (" + strings.Join(cols, ", ") + ") VALUES " + valuesList(rows, len(cols), false))
+	if err == nil && rows == batch {
+		*full = st
+	}
+	return st, err
+}
+
 // insertTrials writes ps with row ids first, first+1, ...
-func (s *sqliteStore) insertTrials(ctx context.Context, tx *sql.Tx, studyID int64, ps []prepared, first int64, now string) error {
-	cols := "id, " + strings.Join(trialColumns, ", ")
-	n := len(trialColumns) + 1
-	var full *sql.Stmt
-	args := make([]any, 0, trialBatch*n)
+func (w *sqliteWriter) insertTrials(studyID int64, ps []prepared, first int64) error {
+	cols := append([]string{"id"}, trialColumns...)
+	var full *sqlite3.Stmt
 	for start := 0; start < len(ps); start += trialBatch {
 		chunk := ps[start:min(start+trialBatch, len(ps))]
-		args = args[:0]
-		for i := range chunk {
-			args = append(args, first+int64(start+i))
-			args = trialArgs(args, studyID, &chunk[i], now)
-		}
-		stmt, err := s.batchStmt(ctx, tx, &full, "trials", cols, len(chunk), n, trialBatch)
+		st, err := w.stmt(&full, "trials", cols, len(chunk), trialBatch)
 		if err != nil {
 			return err
 		}
-		if _, err := stmt.ExecContext(ctx, args...); err != nil {
+		b := binder{st: st}
+		for i := range chunk {
+			b.int(first + int64(start+i))
+			bindTrial(&b, studyID, &chunk[i], w.now)
+		}
+		if err := b.exec(); err != nil {
 			return err
 		}
-		s.batchDone()
+		w.s.batchDone()
 	}
 	return nil
 }
 
 // insertMeasurements writes the measurements of ps, whose trials have row
 // ids first, first+1, ...
-func (s *sqliteStore) insertMeasurements(ctx context.Context, tx *sql.Tx, ps []prepared, first int64) error {
-	cols := strings.Join(measurementColumns, ", ")
-	n := len(measurementColumns)
-	var full *sql.Stmt
-	args := make([]any, 0, measurementBatch*n)
-	rows := 0
-	flush := func() error {
-		if rows == 0 {
-			return nil
-		}
-		stmt, err := s.batchStmt(ctx, tx, &full, "measurements", cols, rows, n, measurementBatch)
-		if err != nil {
-			return err
-		}
-		_, err = stmt.ExecContext(ctx, args...)
-		args, rows = args[:0], 0
-		s.batchDone()
-		return err
+func (w *sqliteWriter) insertMeasurements(ps []prepared, first int64) error {
+	left := 0
+	for i := range ps {
+		left += len(ps[i].t.Measurements)
 	}
+	var full *sqlite3.Stmt
+	var b binder
+	rows, batch := 0, 0
 	for i := range ps {
 		for j := range ps[i].t.Measurements {
-			args = measurementArgs(args, first+int64(i), &ps[i], j)
-			if rows++; rows == measurementBatch {
-				if err := flush(); err != nil {
+			if rows == 0 {
+				batch = min(measurementBatch, left)
+				st, err := w.stmt(&full, "measurements", measurementColumns, batch, measurementBatch)
+				if err != nil {
 					return err
 				}
+				b = binder{st: st}
+			}
+			bindMeasurement(&b, first+int64(i), &ps[i], j)
+			left--
+			if rows++; rows == batch {
+				if err := b.exec(); err != nil {
+					return err
+				}
+				rows = 0
+				w.s.batchDone()
 			}
 		}
 	}
-	return flush()
+	return nil
 }
 
-// batchStmt returns the INSERT statement for rows rows of n columns,
-// preparing the full-batch statement once per transaction.
-func (s *sqliteStore) batchStmt(ctx context.Context, tx *sql.Tx, full **sql.Stmt, table, cols string, rows, n, batch int) (*sql.Stmt, error) {
-	if rows == batch && *full != nil {
-		return *full, nil
+// binder binds the parameters of a statement in order, keeping the first
+// error.
+type binder struct {
+	st   *sqlite3.Stmt
+	next int
+	err  error
+}
+
+func (b *binder) int(v int64) {
+	b.next++
+	if b.err == nil {
+		b.err = b.st.BindInt64(b.next, v)
 	}
-	stmt, err := tx.PrepareContext(ctx, "INSERT INTO "+table+" ("+cols+") VALUES "+valuesList(rows, n, false))
-	if err != nil {
-		return nil, err
+}
+
+func (b *binder) text(v string) {
+	b.next++
+	if b.err == nil {
+		b.err = b.st.BindText(b.next, v)
 	}
-	if rows == batch {
-		*full = stmt
+}
+
+// float binds v, NaN as NULL (see nullable).
+func (b *binder) float(v float64) {
+	b.next++
+	if b.err != nil {
+		return
 	}
-	return stmt, nil
+	if math.IsNaN(v) {
+		b.err = b.st.BindNull(b.next)
+	} else {
+		b.err = b.st.BindFloat(b.next, v)
+	}
+}
+
+// exec runs the statement once all its parameters are bound.
+func (b *binder) exec() error {
+	if b.err != nil {
+		return b.err
+	}
+	b.next = 0
+	return b.st.Exec()
+}
+
+// bindTrial binds the values of trialColumns for p.
+func bindTrial(b *binder, studyID int64, p *prepared, now string) {
+	t := p.t
+	w := &t.Workload
+	e := env(t)
+	b.int(studyID)
+	b.text(p.id)
+	b.text(t.Source.Path)
+	b.text(t.Source.Format)
+	b.text(t.Source.FormatVersion)
+	b.int(int64(t.Source.Line))
+	b.int(int64(t.Source.Index))
+	b.text(p.labels)
+	b.text(p.params)
+	for _, v := range [...]float64{w.InputTokens, w.OutputTokens, w.MeanInputTokens, w.MeanOutputTokens,
+		w.Concurrency, w.AchievedConcurrency, w.RequestRate, w.Users} {
+		b.float(v)
+	}
+	b.int(w.Requests)
+	b.int(t.Succeeded)
+	b.int(t.Failed)
+	b.text(t.Problem)
+	b.text(encodeList(t.Warnings))
+	for _, v := range e {
+		b.text(v)
+	}
+	b.text(now)
+}
+
+// bindMeasurement binds the values of measurementColumns for the j-th
+// measurement of p, stored under trial row id.
+func bindMeasurement(b *binder, id int64, p *prepared, j int) {
+	m := &p.t.Measurements[j]
+	b.int(id)
+	b.int(int64(j))
+	b.text(m.Metric)
+	b.text(p.dims[j])
+	b.float(m.Value)
+	b.text(m.Unit)
+	b.text(m.Native)
+	b.text(m.SourceUnit)
 }
 
 func (s *sqliteStore) batchDone() {
