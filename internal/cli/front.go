@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/frontier"
 	"github.com/pareto-llm/pareto/trial"
 	"github.com/spf13/cobra"
@@ -39,6 +40,16 @@ With --study the trials come from a store (--store, default $PARETO_STORE
 or pareto.db), filtered with --where on labels, parameters, workload and
 environment ('engine_version=0.8.5', 'concurrency>=16').
 
+Benchmark trials of the same configuration under the same workload and
+environment are repeats: by default each objective is their median
+(--aggregate), reported with n, min, max and quartiles. The identity is
+the hash of the configuration parameters, the workload and the
+environment scope, or of --config-key parameters. --baseline grounds every
+trial to a baseline (label k=v, key:HEX or id:ID) measured under the same
+workload: the relative delta on each objective is printed; a baseline from
+another engine, CUDA, driver or GPU version is refused unless
+--allow-cross-scope.
+
 Exit status: 0 success (also when nothing is feasible), 1 bad input or
 I/O error (after printing the result of the inputs that could be read,
 unless --keep-going), 2 usage error.`
@@ -52,6 +63,9 @@ type frontOptions struct {
 	id, groupBy, ref, format            string
 	ranks, keepGoing, frontierOnly      bool
 	store                               storeFlags
+	aggregate, baseline                 string
+	configKeys                          []string
+	allowCrossScope                     bool
 }
 
 func newFrontCmd(e *env) *cobra.Command {
@@ -81,6 +95,10 @@ func newFrontCmd(e *env) *cobra.Command {
 	f.StringVar(&o.format, "format", "table", "output `table|json|csv`")
 	f.BoolVar(&o.keepGoing, "keep-going", false, "exit 0 even when some inputs could not be read")
 	f.BoolVar(&o.frontierOnly, "frontier-only", false, "print the frontier and the size of every other list, not its members")
+	f.StringVar(&o.aggregate, "aggregate", "median", "combine repeats of a configuration: `median|mean|none`")
+	f.StringSliceVar(&o.configKeys, "config-key", nil, "parameters that identify a configuration (`k1,k2`; default: all but run parameters)")
+	f.StringVar(&o.baseline, "baseline", "", "state every trial's delta to the baseline `SEL` (label k=v, key:HEX or id:ID)")
+	f.BoolVar(&o.allowCrossScope, "allow-cross-scope", false, "allow a baseline measured with another engine, CUDA, driver or GPU")
 	addStoreFlags(f, &o.store)
 	return c
 }
@@ -255,6 +273,9 @@ func runFront(e *env, o *frontOptions, paths []string) error {
 	if failed > 0 && len(data.ids) == 0 {
 		return inputError{err: fmt.Errorf("no input could be read")}
 	}
+	if err := applyRepeats(o, data); err != nil {
+		return err
+	}
 	report := analyzeFront(o, q, data)
 	if err := writeFront(e.stdout, o.format, report); err != nil {
 		return err
@@ -266,6 +287,22 @@ func runFront(e *env, o *frontOptions, paths []string) error {
 	}
 	if failed > 0 && !o.keepGoing {
 		return inputError{err: fmt.Errorf("%d inputs could not be read", failed)}
+	}
+	return nil
+}
+
+// applyRepeats combines repeats and grounds trials to the baseline.
+func applyRepeats(o *frontOptions, d *frontData) error {
+	agg, err := decide.ParseAggregation(o.aggregate)
+	if err != nil {
+		return usageError{fmt.Errorf("--aggregate: %w", err)}
+	}
+	if !slices.ContainsFunc(d.trials, func(t *trial.Trial) bool { return t != nil }) && o.baseline == "" {
+		return nil // table rows only: each row is its own configuration
+	}
+	d.aggregate(agg, o.configKeys)
+	if o.baseline != "" {
+		return d.baselineDeltas(o.baseline, o.allowCrossScope)
 	}
 	return nil
 }

@@ -10,16 +10,23 @@ import (
 	"github.com/pareto-llm/pareto/frontier"
 	"github.com/pareto-llm/pareto/ingest"
 	"github.com/pareto-llm/pareto/table"
+	"github.com/pareto-llm/pareto/trial"
 )
 
 // frontData is every trial read for pareto front, column by column.
 type frontData struct {
-	skipped  []ingest.Skip // inputs and runs that yielded no trial
+	skipped  []ingest.Skip  // inputs and runs that yielded no trial
+	trials   []*trial.Trial // the trial of each row; nil for table rows
 	ids      []string
 	values   [][]float64 // per objective
 	slo      [][]float64 // per SLO
 	group    []string    // nil without --group-by
 	rejected map[int32]string
+	// After aggregation: points[i] describes row i; memberIDs are the ids
+	// of the rows as read; baseline lists the baseline rows.
+	points    []point
+	memberIDs []string
+	baseline  []int
 }
 
 // frontSpec lists the columns to read: objectives and SLO columns as
@@ -129,6 +136,7 @@ func (d *frontData) append(t *table.Table, o *frontOptions, objCol, sloCol []int
 	}
 	// Text columns come in Spec order: Text (the --id column, then the
 	// --group-by column), then OptionalText (the default id column).
+	d.trials = append(d.trials, make([]*trial.Trial, t.Len())...)
 	ids := t.Text[0]
 	if o.groupBy != "" && o.id == "" {
 		ids = t.Text[1]
@@ -191,10 +199,16 @@ type frontReport struct {
 	warnings []string
 	// frontierOnly prints the frontier and the sizes of the other lists.
 	frontierOnly bool
+	// aggregate names how repeats were combined; baselineSpec is --baseline.
+	aggregate, baselineSpec string
 }
 
 func analyzeFront(o *frontOptions, q *frontQuery, d *frontData) *frontReport {
-	rep := &frontReport{query: q, data: d, ranks: o.ranks, grouped: o.groupBy != "", frontierOnly: o.frontierOnly}
+	rep := &frontReport{query: q, data: d, ranks: o.ranks, grouped: o.groupBy != "", frontierOnly: o.frontierOnly,
+		aggregate: o.aggregate, baselineSpec: o.baseline}
+	if d.points == nil {
+		rep.aggregate = "none"
+	}
 	names, rows := d.groups()
 	for i, name := range names {
 		p := &frontier.Problem{Objectives: q.objectives, Values: d.values, SLOs: q.slos, SLOValues: d.slo,

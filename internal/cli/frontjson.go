@@ -114,7 +114,21 @@ func writeFrontJSON(out io.Writer, rep *frontReport) error {
 		}
 		j.str(s.String())
 	}
-	j.raw(`],"groups":[`)
+	j.raw(`],"aggregate":`)
+	j.str(rep.aggregate)
+	if d := rep.data; d.baseline != nil {
+		j.raw(`,"baseline":{"selector":`)
+		j.str(rep.baselineSpec)
+		j.raw(`,"ids":[`)
+		for i, b := range d.baseline {
+			if i > 0 {
+				j.raw(",")
+			}
+			j.str(d.ids[b])
+		}
+		j.raw("]}")
+	}
+	j.raw(`,"groups":[`)
 	for g := range rep.results {
 		if g > 0 {
 			j.raw(",")
@@ -152,6 +166,7 @@ func writeGroupJSON(w *bufio.Writer, j *jsonBuf, rep *frontReport, g int) error 
 		j.str(d.ids[m.Row])
 		j.raw(`,"values":`)
 		writeValues(j, p, m.Row)
+		writeRepeatsJSON(j, rep, m.Row)
 		if rep.ranks {
 			j.raw(`,"rank":`)
 			j.b = strconv.AppendInt(j.b, int64(m.Rank), 10)
@@ -198,6 +213,7 @@ func writeGroupJSON(w *bufio.Writer, j *jsonBuf, rep *frontReport, g int) error 
 		j.str(d.ids[x.Row])
 		j.raw(`,"values":`)
 		writeValues(j, p, x.Row)
+		writeRepeatsJSON(j, rep, x.Row)
 		j.raw(`,"violations":[`)
 		for k, v := range x.Violations {
 			if k > 0 {
@@ -250,6 +266,7 @@ func writeDominatedJSON(j *jsonBuf, rep *frontReport, p *frontier.Problem, x fro
 	j.str(ids[x.Row])
 	j.raw(`,"values":`)
 	writeValues(j, p, x.Row)
+	writeRepeatsJSON(j, rep, x.Row)
 	if rep.ranks {
 		j.raw(`,"rank":`)
 		j.b = strconv.AppendInt(j.b, int64(x.Rank), 10)
@@ -315,4 +332,62 @@ func (j *jsonBuf) skips(list []ingest.Skip) {
 		j.raw("}")
 	}
 	j.raw("]")
+}
+
+// writeRepeatsJSON writes n, and for several runs the spread of each
+// objective and the member ids; with a baseline, the relative deltas.
+func writeRepeatsJSON(j *jsonBuf, rep *frontReport, r int32) {
+	d := rep.data
+	j.raw(`,"n":`)
+	j.b = strconv.AppendInt(j.b, int64(d.n(r)), 10)
+	if d.n(r) > 1 {
+		j.raw(`,"spread":{`)
+		for o, obj := range rep.query.objectives {
+			if o > 0 {
+				j.raw(",")
+			}
+			st := d.stat(r, o)
+			j.key(obj.Name)
+			j.raw(`{"min":`)
+			j.num(st.Min)
+			j.raw(`,"q1":`)
+			j.num(st.Q1)
+			j.raw(`,"median":`)
+			j.num(st.Median)
+			j.raw(`,"q3":`)
+			j.num(st.Q3)
+			j.raw(`,"max":`)
+			j.num(st.Max)
+			j.raw("}")
+		}
+		j.raw(`},"members":[`)
+		for i, m := range d.points[r].members {
+			if i > 0 {
+				j.raw(",")
+			}
+			j.str(d.memberIDs[m])
+		}
+		j.raw("]")
+	}
+	if d.baseline == nil {
+		return
+	}
+	if d.isBaseline(r) {
+		j.raw(`,"baseline":true`)
+	}
+	j.raw(`,"baseline_deltas":`)
+	delta := d.points[r].delta
+	if delta == nil {
+		j.raw("null")
+		return
+	}
+	j.raw("{")
+	for o, obj := range rep.query.objectives {
+		if o > 0 {
+			j.raw(",")
+		}
+		j.key(obj.Name)
+		j.rel(delta[o])
+	}
+	j.raw("}")
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"bufio"
 	"bytes"
+	"slices"
 	"fmt"
 	"io"
 	"math"
@@ -109,7 +110,8 @@ func writeGroupTable(w *bufio.Writer, rep *frontReport, g int) {
 	if rep.ranks {
 		h = append(h, "rank")
 	}
-	section(w, h, len(res.Frontier), func(b []byte, r, c int) []byte {
+	xh, xcell := extraColumns(rep)
+	section(w, append(h, xh...), len(res.Frontier), func(b []byte, r, c int) []byte {
 		m := res.Frontier[r]
 		switch {
 		case c == 0:
@@ -120,8 +122,10 @@ func writeGroupTable(w *bufio.Writer, rep *frontReport, g int) {
 			return appendIDs(b, ids, m.Ties)
 		case c == k+2:
 			return appendIDs(b, ids, m.NoiseTied)
+		case c == k+3 && rep.ranks:
+			return strconv.AppendInt(b, int64(m.Rank), 10)
 		}
-		return strconv.AppendInt(b, int64(m.Rank), 10)
+		return xcell(b, m.Row, c-len(h))
 	})
 	if rep.frontierOnly {
 		return
@@ -230,4 +234,48 @@ func fmtList(vs []float64) string {
 		parts[i] = fmtNum(v)
 	}
 	return strings.Join(parts, ",")
+}
+
+// extraColumns returns the repeat and baseline columns: n and the spread
+// (min..max) when repeats were combined, and the delta to the baseline on
+// every objective when --baseline is set.
+func extraColumns(rep *frontReport) ([]string, func(b []byte, row int32, c int) []byte) {
+	d := rep.data
+	objs := rep.query.objectives
+	var h []string
+	repeats := d.points != nil && slices.ContainsFunc(d.points, func(p point) bool { return len(p.members) > 1 })
+	if repeats {
+		h = append(h, "n")
+		for _, o := range objs {
+			h = append(h, o.Name+" min..max")
+		}
+	}
+	if d.baseline != nil {
+		for _, o := range objs {
+			h = append(h, "Δbase "+o.Name)
+		}
+	}
+	cell := func(b []byte, r int32, c int) []byte {
+		if repeats {
+			if c == 0 {
+				return strconv.AppendInt(b, int64(d.n(r)), 10)
+			}
+			if c <= len(objs) {
+				if d.n(r) == 1 {
+					return b
+				}
+				st := d.stat(r, c-1)
+				return appendNum(append(appendNum(b, st.Min), ".."...), st.Max)
+			}
+			c -= 1 + len(objs)
+		}
+		if d.isBaseline(r) {
+			return append(b, "baseline"...)
+		}
+		if delta := d.points[r].delta; delta != nil {
+			return appendPercent(b, delta[c])
+		}
+		return append(b, "n/a"...)
+	}
+	return h, cell
 }

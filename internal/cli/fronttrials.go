@@ -78,6 +78,7 @@ func (d *frontData) addTrials(ts []trial.Trial, q *frontQuery, o *frontOptions) 
 		t := &ts[i]
 		row := int32(len(d.ids))
 		d.ids = append(d.ids, uniqueID(displayID(t, perFile[t.Source.Path] > 1), seen))
+		d.trials = append(d.trials, t)
 		for c, sel := range objSel {
 			d.values[c] = append(d.values[c], d.resolve(row, t, sel))
 		}
