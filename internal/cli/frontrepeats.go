@@ -256,4 +256,3 @@ func (d *frontData) isBaseline(r int32) bool {
 	}
 	return false
 }
-

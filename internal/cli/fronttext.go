@@ -3,10 +3,10 @@ package cli
 import (
 	"bufio"
 	"bytes"
-	"slices"
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
