@@ -64,8 +64,18 @@ func BenchmarkIngest(b *testing.B) {
 }
 
 // BenchmarkFrontier measures a frontier query end to end: open the store,
-// read the objectives of every trial, resolve them, and analyse.
+// read the objectives of every trial with Columns, and analyse.
 func BenchmarkFrontier(b *testing.B) {
+	benchFrontier(b, frontierQuery)
+}
+
+// BenchmarkFrontierTrials is BenchmarkFrontier through Trials and
+// per-trial selector resolution, the path before Columns.
+func BenchmarkFrontierTrials(b *testing.B) {
+	benchFrontier(b, frontierQueryTrials)
+}
+
+func benchFrontier(b *testing.B, query func(b *testing.B, loc, study string) frontier.Result) {
 	n := benchTrials()
 	for _, be := range benchBackends(b) {
 		b.Run(fmt.Sprintf("store=%s/trials=%d", be.name, n), func(b *testing.B) {
@@ -75,7 +85,7 @@ func BenchmarkFrontier(b *testing.B) {
 			ingestGenerated(b, s, "bench", n)
 			b.StartTimer()
 			for b.Loop() {
-				res := frontierQuery(b, loc, "bench")
+				res := query(b, loc, "bench")
 				if len(res.Frontier) == 0 {
 					b.Fatal("empty frontier")
 				}
@@ -85,10 +95,43 @@ func BenchmarkFrontier(b *testing.B) {
 	}
 }
 
-// frontierQuery is what `pareto front --store` does: p99 TTFT against
+// frontierProblem is what `pareto front --store` asks: p99 TTFT against
 // output throughput with an SLO, strict (noise is the frontier package's
 // cost: see its benchmarks).
+func frontierProblem() *frontier.Problem {
+	return &frontier.Problem{
+		Objectives: []frontier.Objective{{Name: "ttft.p99"}, {Name: trial.OutputTokenThroughput, Direction: frontier.Maximize}},
+		SLOs:       []frontier.SLO{{Name: "ttft.p99", Op: frontier.LE, Bound: 1000}},
+	}
+}
+
+// frontierQuery reads the objective and SLO columns with Columns, the
+// selectors resolved to exact (metric, dims) pairs.
 func frontierQuery(b *testing.B, loc, study string) frontier.Result {
+	ctx := context.Background()
+	s, err := Open(ctx, loc)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	specs := []ColumnSpec{{Metric: trial.TTFT, Dims: trial.StatDims("p99")}, {Metric: trial.OutputTokenThroughput},
+		{Metric: trial.TTFT, Dims: trial.StatDims("p99")}}
+	cols, err := s.Columns(ctx, study, specs, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	p := frontierProblem()
+	p.Values = cols.Values[:2]
+	p.SLOValues = cols.Values[2:]
+	res, err := frontier.Analyze(p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return res
+}
+
+// frontierQueryTrials reads slim trials and resolves the selectors.
+func frontierQueryTrials(b *testing.B, loc, study string) frontier.Result {
 	ctx := context.Background()
 	s, err := Open(ctx, loc)
 	if err != nil {
@@ -99,10 +142,7 @@ func frontierQuery(b *testing.B, loc, study string) frontier.Result {
 	if err != nil {
 		b.Fatal(err)
 	}
-	p := &frontier.Problem{
-		Objectives: []frontier.Objective{{Name: "ttft.p99"}, {Name: trial.OutputTokenThroughput, Direction: frontier.Maximize}},
-		SLOs:       []frontier.SLO{{Name: "ttft.p99", Op: frontier.LE, Bound: 1000}},
-	}
+	p := frontierProblem()
 	for _, name := range []string{"ttft.p99", trial.OutputTokenThroughput, "ttft.p99"} {
 		sel, err := trial.ParseSelector(name)
 		if err != nil {

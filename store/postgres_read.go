@@ -61,7 +61,7 @@ func pgReadTrials(ctx context.Context, tx pgx.Tx, studyID int64, c *collector, d
 }
 
 func pgReadMeasurements(ctx context.Context, tx pgx.Tx, c *collector, d *decoder) error {
-	if len(c.trials) == 0 {
+	if len(c.trials) == 0 || (c.q.Metrics != nil && len(c.q.Metrics) == 0) {
 		return nil
 	}
 	query, args := measurementQuery(c, true)

@@ -57,7 +57,7 @@ func (s *sqliteStore) readTrials(ctx context.Context, tx *sql.Tx, studyID int64,
 }
 
 func (s *sqliteStore) readMeasurements(ctx context.Context, tx *sql.Tx, c *collector, d *decoder) error {
-	if len(c.trials) == 0 {
+	if len(c.trials) == 0 || (c.q.Metrics != nil && len(c.q.Metrics) == 0) {
 		return nil
 	}
 	query, args := measurementQuery(c, false)

@@ -30,6 +30,12 @@ type Store interface {
 	Ingest(ctx context.Context, study, source string, trials []trial.Trial) (added, present int, err error)
 	// Trials returns the study's trials in ingest order, filtered by q.
 	Trials(ctx context.Context, study string, q Query) ([]trial.Trial, error)
+	// Columns reads, for every trial of the study that satisfies where (in
+	// ingest order), its ID and the value of each spec, without building
+	// trials: frontier queries over large studies use it. See ColumnSpec
+	// for how a spec matches and Columns for the values of absent,
+	// ambiguous and unusable measurements.
+	Columns(ctx context.Context, study string, specs []ColumnSpec, where []Condition) (*Columns, error)
 	// Studies lists every study with its trial count and time range.
 	Studies(ctx context.Context) ([]Study, error)
 	// Close releases the database.
