@@ -221,6 +221,7 @@ func syntheticPage(t testing.TB, n int) *Page {
 		tr.ID = fmt.Sprintf("t%06d", i)
 		tr.SetLabel(trial.LabelTestCase, c)
 		tr.SetLabel(trial.LabelIteration, fmt.Sprint(i/4))
+		tr.SetParam("max_num_seqs", fmt.Sprint(i)) // no repeats
 		tr.Measurements = []trial.Measurement{
 			{Metric: trial.OutputTokenThroughput, Value: tput},
 			{Metric: trial.TTFT, Dims: trial.StatDims("p99"), Value: lat},
@@ -237,7 +238,7 @@ frontiers = [{ name = "A", cases = ["case0", "case1"] }, { name = "B", cases = [
 	if err != nil {
 		t.Fatal(err)
 	}
-	page, err := Build(cfg, ts, nil)
+	page, err := Build(cfg, ts, nil, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

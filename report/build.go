@@ -4,10 +4,11 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"github.com/pareto-llm/pareto/cloudai"
 	"slices"
 	"strings"
 
+	"github.com/pareto-llm/pareto/cloudai"
+	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -27,17 +28,27 @@ func CaseOf(t *trial.Trial) string {
 	return t.Source.Path
 }
 
-// Build computes the page: for every plot and frontier group the points,
-// their frontier status from frontier.Analyze on the plotted values, ties,
-// and the exclusions (inputs given, unusable trials, and per plot the
-// points whose axes select no single measurement). A frontier that selects
-// no trial is a configuration error (ConfigErrors).
-func Build(cfg *Config, trials []Trial, excl []Exclusion) (*Page, error) {
-	b := &builder{cfg: cfg, trials: trials, page: &Page{Title: cfg.Title, Source: cfg.File,
-		Plots: []PagePlot{}, Layouts: []*cloudai.Layout{}, Configs: []ConfigFile{}}}
+// Build computes the page: for every plot and frontier group the points
+// (the repeats of one configuration aggregated as opts says), their
+// frontier status from frontier.Analyze on the plotted values, ties, the
+// deltas to the baseline, and the exclusions (inputs given, unusable
+// trials, and per plot the trials whose axes select no single
+// measurement). A frontier that selects no trial is a configuration error
+// (ConfigErrors); a baseline that selects no usable trial is an error, and
+// so is a baseline measured in another environment than a point compared
+// with it (a *decide.ScopeError) unless opts.AllowCrossScope.
+func Build(cfg *Config, trials []Trial, excl []Exclusion, opts Options) (*Page, error) {
+	b := &builder{cfg: cfg, trials: trials, opts: opts, page: &Page{Title: cfg.Title, Source: cfg.File,
+		Plots: []PagePlot{}, Layouts: []*cloudai.Layout{}, Configs: []ConfigFile{}, Aggregate: opts.Aggregate.String()}}
+	if opts.Baseline != nil {
+		b.page.Baseline = opts.Baseline.Raw
+	}
 	b.page.Exclusions = append([]Exclusion{}, excl...)
 	b.points()
 	if err := b.checkSelections(); err != nil {
+		return nil, err
+	}
+	if err := b.checkBaseline(); err != nil {
 		return nil, err
 	}
 	for i := range cfg.Plots {
@@ -53,8 +64,13 @@ func Build(cfg *Config, trials []Trial, excl []Exclusion) (*Page, error) {
 type builder struct {
 	cfg    *Config
 	trials []Trial
+	opts   Options
 	page   *Page
 	usable []bool
+	// config and key are each usable trial's configuration and repeat
+	// keys (decide.Config, decide.Key).
+	config, key []string
+	warned      map[string]bool
 }
 
 // points fills Page.Points (one per trial, same order), the layout and
@@ -63,6 +79,7 @@ func (b *builder) points() {
 	layouts := map[any]int{}
 	configs := map[string]int{}
 	b.usable = make([]bool, len(b.trials))
+	b.config, b.key = make([]string, len(b.trials)), make([]string, len(b.trials))
 	b.page.Points = make([]PointInfo, len(b.trials))
 	for i := range b.trials {
 		t := &b.trials[i]
@@ -93,6 +110,8 @@ func (b *builder) points() {
 			continue
 		}
 		b.usable[i] = true
+		b.config[i] = decide.Config(&t.Trial, b.opts.ConfigKeys)
+		b.key[i] = decide.Key(b.config[i], decide.WorkloadOf(&t.Trial))
 	}
 }
 
@@ -176,22 +195,26 @@ func describeSelection(f *FrontierSpec) string {
 // resolve picks the measurement of axis a for t. Point-context dimensions
 // (phase, benchmark) that equal the point's own are satisfied by the point
 // and removed before matching measurement dimensions.
-func resolve(a *Axis, t *Trial) (trial.Measurement, error) {
+func resolve(a *Axis, t *trial.Trial) (trial.Measurement, error) {
 	sel := trial.Selector{Name: a.Metric, Metric: a.Metric}
 	for _, d := range a.Match {
-		if d.Key != trial.DimStatistic && contextValue(&t.Trial, d.Key) == d.Value {
+		if d.Key != trial.DimStatistic && contextValue(t, d.Key) == d.Value {
 			continue
 		}
 		sel.Dims = append(sel.Dims, d)
 	}
 	sel.Raw = a.Label()
-	return sel.Resolve(&t.Trial)
+	return sel.Resolve(t)
 }
 
 // axisValue resolves one axis and records why it fails.
 func (b *builder) axisValue(plot *Plot, a *Axis, axis string, i int) (trial.Measurement, bool) {
-	m, err := resolve(a, &b.trials[i])
+	m, err := resolve(a, &b.trials[i].Trial)
 	if err == nil {
+		if why := badValue(m.Value, axis != "x" && axis != "y"); why != "" {
+			b.exclude(i, ExcludeInvalid, a.Label()+": "+why, nil, plot.Name, axis)
+			return m, false
+		}
 		return m, true
 	}
 	var re *trial.ResolveError

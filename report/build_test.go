@@ -48,6 +48,9 @@ func point(caseID, iter string, ttft, tput float64) Trial {
 	t.SetLabel(trial.LabelIteration, iter)
 	t.SetLabel(trial.LabelEngine, "vllm")
 	t.Workload = trial.Workload{Concurrency: 16, InputTokens: 1024, OutputTokens: 128}
+	// Every fixture point is a configuration of its own.
+	t.SetParam("tensor_parallel_size", strings.TrimPrefix(caseID, "vllm.tp"))
+	t.SetParam("max_num_seqs", iter)
 	for _, st := range []string{"mean", "p50", "p99"} {
 		f := map[string]float64{"mean": 0.8, "p50": 0.7, "p99": 1}[st]
 		t.Measurements = append(t.Measurements, trial.Measurement{Metric: trial.TTFT, Dims: trial.StatDims(st), Value: ttft * f, Unit: trial.UnitMs})
@@ -102,7 +105,7 @@ func buildFixture(t testing.TB) *Page {
 		t.Fatal(err)
 	}
 	ts, excl := fixture()
-	page, err := Build(cfg, ts, excl)
+	page, err := Build(cfg, ts, excl, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +149,7 @@ func TestBuildFrontierSelectsNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	ts, _ := fixture()
-	_, err = Build(cfg, ts, nil)
+	_, err = Build(cfg, ts, nil, Options{})
 	want := `pareto.toml:6:54: frontier "None" of plot "TTFT vs throughput" selects nothing (no result has all cases and phase=nope)`
 	if err == nil || err.Error() != want {
 		t.Errorf("Build error = %v; want %s", err, want)

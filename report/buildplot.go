@@ -44,6 +44,9 @@ func (b *builder) plot(p *Plot) (PagePlot, error) {
 			if err != nil {
 				return pp, fmt.Errorf("plot %q: %w", p.Name, err)
 			}
+			if err := b.baseline(p, &p.Frontiers[fi], g, &s); err != nil {
+				return pp, fmt.Errorf("plot %q, frontier %q: %w", p.Name, s.Name, err)
+			}
 			pp.Cyclic = pp.Cyclic || cyclic
 			pp.Series = append(pp.Series, s)
 		}
@@ -74,6 +77,8 @@ func (b *builder) resolveAll(p *Plot, i int, sel func(string) int16) resolved {
 // group is the trials of one series.
 type group struct {
 	name string
+	// key is the group_by value ("" without group_by).
+	key  string
 	rows []int
 }
 
@@ -95,7 +100,7 @@ func (b *builder) groups(p *Plot, f *FrontierSpec, vals []resolved) []group {
 			if p.GroupBy != "" {
 				name = fmt.Sprintf("%s · %s=%s", f.Name, p.GroupBy, key)
 			}
-			g = &group{name: name}
+			g = &group{name: name, key: key}
 			byKey[key] = g
 			order = append(order, key)
 		}
@@ -126,9 +131,11 @@ func (b *builder) groupValue(i int, key string) string {
 	return "(none)"
 }
 
-// series computes one frontier group with frontier.Analyze.
+// series aggregates the repeats of one frontier group and computes its
+// frontier with frontier.Analyze.
 func (b *builder) series(p *Plot, g group, vals []resolved) (Series, bool, error) {
-	n := len(g.rows)
+	pts := b.aggregate(p, g.rows, vals)
+	n := len(pts)
 	s := Series{Name: g.name, X: make([]float64, n), Y: make([]float64, n), P: make([]int32, n),
 		XS: make([]int16, n), YS: make([]int16, n), S: make([]int8, n), T: make([]int8, n), By: make([]int32, n),
 		Line: []int32{}}
@@ -138,11 +145,16 @@ func (b *builder) series(p *Plot, g group, vals []resolved) (Series, bool, error
 		prob.SLOs = append(prob.SLOs, slo.slo())
 		prob.SLOValues = append(prob.SLOValues, make([]float64, n))
 	}
-	for j, i := range g.rows {
-		v := vals[i]
-		s.X[j], s.Y[j], s.P[j], s.XS[j], s.YS[j], s.By[j] = v.x, v.y, int32(i), v.xs, v.ys, -1
+	for j, a := range pts {
+		s.X[j], s.Y[j], s.P[j], s.XS[j], s.YS[j], s.By[j] = a.x.Value, a.y.Value, int32(a.rows[0]), a.xs, a.ys, -1
 		for k := range p.SLOs {
-			prob.SLOValues[k][j] = v.slo[k]
+			prob.SLOValues[k][j] = a.slo[k]
+		}
+		if len(a.rows) > 1 {
+			if s.R == nil {
+				s.R = map[int32]Repeats{}
+			}
+			s.R[int32(j)] = Repeats{M: int32s(a.rows), X: spread(a.x), Y: spread(a.y)}
 		}
 	}
 	if n == 0 {
@@ -185,7 +197,9 @@ func (b *builder) apply(p *Plot, s Series, res *frontier.Result) Series {
 	}
 	for _, inv := range res.Invalid {
 		drop[inv.Row] = true
-		b.exclude(int(s.P[inv.Row]), ExcludeInvalid, inv.Reason, nil, p.Name, "")
+		for _, i := range members(&s, inv.Row) {
+			b.exclude(int(i), ExcludeInvalid, inv.Reason, nil, p.Name, "")
+		}
 	}
 	s.Frontier = len(res.Frontier)
 	if len(drop) > 0 {
@@ -222,6 +236,15 @@ func compact(s Series, drop map[int32]bool) Series {
 			out.Notes = map[int32]string{}
 		}
 		out.Notes[newIdx[r]] = note
+	}
+	for r, rep := range s.R {
+		if newIdx[r] < 0 {
+			continue
+		}
+		if out.R == nil {
+			out.R = map[int32]Repeats{}
+		}
+		out.R[newIdx[r]] = rep
 	}
 	return out
 }

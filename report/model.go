@@ -56,6 +56,10 @@ type Page struct {
 	Configs    []ConfigFile      `json:"configs"`
 	Exclusions []Exclusion       `json:"exclusions"`
 	Warnings   []string          `json:"warnings,omitempty"`
+	// Aggregate says how repeats became points: median, mean or none.
+	Aggregate string `json:"aggregate"`
+	// Baseline is the baseline selection, when one was given.
+	Baseline string `json:"baseline,omitempty"`
 }
 
 // ConfigFile is one executed configuration shown in point details.
@@ -123,6 +127,69 @@ type Series struct {
 	Line []int32 `json:"line"`
 	// Notes explain infeasible points, by series index.
 	Notes map[int32]string `json:"notes,omitempty"`
+	// R holds, by series index, the repeats of the points aggregated
+	// from more than one trial; a point not in R is a single run (n=1).
+	R map[int32]Repeats `json:"r,omitempty"`
+	// Base holds the deltas to the baseline when one was chosen.
+	Base *SeriesBase `json:"base,omitempty"`
+}
+
+// Repeats describes the trials one point aggregates. A repeat counts when
+// both axes and every SLO resolve on it, so n is the same on every axis.
+type Repeats struct {
+	// M are the member trials (Page.Points indexes) in input order; P
+	// of the series holds the first.
+	M []int32 `json:"m"`
+	X Spread  `json:"x"`
+	Y Spread  `json:"y"`
+}
+
+// Spread is the distribution of one axis over a point's repeats, with the
+// quartiles interpolated linearly between order statistics.
+type Spread struct {
+	Min float64 `json:"min"`
+	Q1  float64 `json:"q1"`
+	Q3  float64 `json:"q3"`
+	Max float64 `json:"max"`
+}
+
+// SeriesBase compares every point of a series with the baseline measured
+// in the same frontier group, the same environment scope and the same
+// workload.
+type SeriesBase struct {
+	// Note says why the series has no baseline at all.
+	Note string `json:"note,omitempty"`
+	// Bases are the baseline measurements the points refer to.
+	Bases []BaseValue `json:"bases"`
+	// B indexes Bases for each point, -1 when the point has no baseline
+	// (Why says why).
+	B []int32 `json:"b"`
+	// DX and DY are the relative deltas (v-base)/|base| on X and Y; null
+	// when there is no baseline value.
+	DX []*float64 `json:"dx"`
+	DY []*float64 `json:"dy"`
+	// Why explains, by series index, a point without a baseline.
+	Why map[int32]string `json:"why,omitempty"`
+}
+
+// BaseValue is the baseline of one workload in one series.
+type BaseValue struct {
+	Workload string `json:"workload"`
+	Scope    string `json:"scope"`
+	// IDs are the baseline's trial IDs; N how many resolved each axis.
+	IDs []string `json:"ids"`
+	NX  int      `json:"nx"`
+	NY  int      `json:"ny"`
+	// X and Y are the aggregated values; null with NoteX or NoteY saying
+	// why.
+	X     *float64 `json:"x"`
+	Y     *float64 `json:"y"`
+	NoteX string   `json:"note_x,omitempty"`
+	NoteY string   `json:"note_y,omitempty"`
+	// Row is the series index of the baseline point, -1 when the
+	// baseline is not a point of the series (an axis or SLO did not
+	// resolve on it).
+	Row int32 `json:"row"`
 }
 
 // PointInfo is what the details panel shows about one point.

@@ -2,15 +2,17 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/pareto-llm/pareto/cloudai"
+	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/ingest"
 	"github.com/pareto-llm/pareto/report"
 	"github.com/pareto-llm/pareto/trial"
@@ -26,7 +28,8 @@ The flags are CloudAI's. --system-config supplies gpus_per_node for the
 per-allocated-GPU metrics; --tests-dir is accepted for compatibility.
 As in CloudAI the report is opt-in: without enable = true nothing is
 written. Unlike CloudAI, a broken configuration is an error (exit 1) with
-file:line:col positions.
+file:line:col positions. --aggregate, --config-key, --baseline and
+--allow-cross-scope are as in 'pareto report'.
 
 Exit status: 0 success, 1 bad configuration, input or I/O error, 2 usage error.`
 
@@ -39,16 +42,65 @@ of a CloudAI scenario, or from -x and -y (objectives METRIC[.STAT][:min|:max]
 as in 'pareto front -o'), which draw one plot with one frontier, or one per
 value of --group-by.
 
+Repeats (trials of one configuration under one workload in one environment;
+--config-key names the params that identify a configuration) become one
+point: the per-axis median (--aggregate mean, or none for one point per
+run), drawn with error bars (min-max whiskers, interquartile box) and with n
+in the details. --baseline SEL (KEY=VALUE on labels or params, key:HEX or
+id:HEX) marks the baseline and gives every point its relative delta to it
+on each axis, within the point's frontier group and workload. A baseline
+measured in another environment (engine, CUDA, driver or GPU) is refused,
+naming the values that differ, unless --allow-cross-scope.
+
 Exit status: 0 success, 1 bad configuration, input or I/O error, 2 usage error.`
 
 type generateOptions struct {
 	scenario, resultDir, system, testsDir string
 	store                                 storeFlags
+	repeats                               repeatFlags
 }
 
 type reportOptions struct {
 	config, out, x, y, groupBy string
 	store                      storeFlags
+	repeats                    repeatFlags
+}
+
+// repeatFlags say how a report aggregates repeats and what it compares
+// points with.
+type repeatFlags struct {
+	aggregate, configKey, baseline string
+	allowCrossScope                bool
+}
+
+func (r *repeatFlags) add(f *pflag.FlagSet) {
+	f.StringVar(&r.aggregate, "aggregate", "median", "how repeats of a configuration become one point: `median|mean|none`")
+	f.StringVar(&r.configKey, "config-key", "", "repeat identity from these params only: `k1,k2,...`")
+	f.StringVar(&r.baseline, "baseline", "", "baseline `SEL` (KEY=VALUE, key:HEX or id:HEX); every point shows its delta to it")
+	f.BoolVar(&r.allowCrossScope, "allow-cross-scope", false, "compare with a baseline measured in another environment")
+}
+
+// options parses the flags into report.Options.
+func (r *repeatFlags) options() (report.Options, error) {
+	var o report.Options
+	agg, err := decide.ParseAggregation(r.aggregate)
+	if err != nil {
+		return o, usageError{err}
+	}
+	o.Aggregate, o.AllowCrossScope = agg, r.allowCrossScope
+	for _, k := range strings.Split(r.configKey, ",") {
+		if k = strings.TrimSpace(k); k != "" {
+			o.ConfigKeys = append(o.ConfigKeys, k)
+		}
+	}
+	if r.baseline != "" {
+		sel, err := decide.ParseSelection(r.baseline)
+		if err != nil {
+			return o, usageError{err}
+		}
+		o.Baseline = &sel
+	}
+	return o, nil
 }
 
 func newGenerateReportCmd(e *env) *cobra.Command {
@@ -67,6 +119,7 @@ func newGenerateReportCmd(e *env) *cobra.Command {
 	f.StringVar(&o.resultDir, "result-dir", "", "scenario results `DIR`; pareto.html is written there")
 	f.StringVar(&o.system, "system-config", "", "CloudAI system `TOML` (gpus_per_node)")
 	f.StringVar(&o.testsDir, "tests-dir", "", "CloudAI tests `DIR` (accepted for compatibility)")
+	o.repeats.add(f)
 	addStoreFlags(f, &o.store)
 	return c
 }
@@ -74,6 +127,10 @@ func newGenerateReportCmd(e *env) *cobra.Command {
 func runGenerateReport(e *env, o *generateOptions) error {
 	if o.scenario == "" || o.resultDir == "" {
 		return usagef("--test-scenario and --result-dir are required")
+	}
+	ropts, err := o.repeats.options()
+	if err != nil {
+		return err
 	}
 	cfg, err := report.ReadConfig(o.scenario)
 	if err != nil {
@@ -105,7 +162,7 @@ func runGenerateReport(e *env, o *generateOptions) error {
 			return err
 		}
 	}
-	return writeReport(e, cfg, trials, excl, filepath.Join(o.resultDir, "pareto.html"))
+	return writeReport(e, cfg, trials, excl, ropts, filepath.Join(o.resultDir, "pareto.html"))
 }
 
 func newReportCmd(e *env) *cobra.Command {
@@ -130,12 +187,17 @@ func newReportCmd(e *env) *cobra.Command {
 	f.StringVarP(&o.x, "x", "x", "", "X objective `METRIC[.STAT][:min|:max]` (instead of --config)")
 	f.StringVarP(&o.y, "y", "y", "", "Y objective `METRIC[.STAT][:min|:max]` (instead of --config)")
 	f.StringVar(&o.groupBy, "group-by", "", "with -x/-y: one frontier per value of `LABEL`")
+	o.repeats.add(f)
 	addStoreFlags(f, &o.store)
 	return c
 }
 
 func runReport(e *env, o *reportOptions, paths []string) error {
 	cfg, err := reportConfig(o)
+	if err != nil {
+		return err
+	}
+	opts, err := o.repeats.options()
 	if err != nil {
 		return err
 	}
@@ -153,7 +215,7 @@ func runReport(e *env, o *reportOptions, paths []string) error {
 			return inputError{err: err}
 		}
 	}
-	return writeReport(e, cfg, trials, excl, o.out)
+	return writeReport(e, cfg, trials, excl, opts, o.out)
 }
 
 // reportConfig reads --config or builds a one-plot configuration from -x/-y.
@@ -258,14 +320,13 @@ func caseIDs(trials []report.Trial) []string {
 }
 
 // writeReport builds the page and writes it atomically.
-func writeReport(e *env, cfg *report.Config, trials []report.Trial, excl []report.Exclusion, out string) error {
-	page, err := report.Build(cfg, trials, excl)
+func writeReport(e *env, cfg *report.Config, trials []report.Trial, excl []report.Exclusion, opts report.Options, out string) error {
+	page, err := report.Build(cfg, trials, excl, opts)
 	if err != nil {
-		var ce report.ConfigErrors
-		if errors.As(err, &ce) {
-			return inputError{err: err}
-		}
-		return err
+		return inputError{err: err}
+	}
+	for _, w := range page.Warnings {
+		fmt.Fprintf(e.stderr, "pareto: warning: %s\n", w)
 	}
 	if err := report.WriteFile(out, page); err != nil {
 		return inputError{err: err}
