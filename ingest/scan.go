@@ -266,50 +266,64 @@ func (s *scanner) text() (v string, set, ok bool) {
 }
 
 // parseNumber parses the raw bytes of a JSON number exactly as
-// strconv.ParseFloat does, with a fast path for short decimals; ok is false
-// where ParseFloat fails (out of range).
+// strconv.ParseFloat does; ok is false where ParseFloat fails (out of
+// range). Numbers of up to 19 significant digits with a decimal exponent
+// in [minPow10, maxPow10] take exact fast paths (see float.go); anything
+// else goes to strconv.
 func parseNumber(raw []byte) (float64, bool) {
-	// Exact fast path: at most 15 significant digits (below 2^53) and at
-	// most 22 fraction digits, where one correctly rounded division by an
-	// exact power of ten gives the correctly rounded result.
 	var mant uint64
-	digits, frac, i := 0, 0, 0
+	digits, q, i := 0, 0, 0
 	neg := len(raw) > 0 && raw[0] == '-'
 	if neg {
 		i++
 	}
-	dot, simple := false, true
-	for ; i < len(raw) && simple; i++ {
-		switch c := raw[i]; {
-		case c >= '0' && c <= '9':
-			if dot {
-				frac++
-			}
-			if mant == 0 && c == '0' {
-				continue
-			}
-			mant = mant*10 + uint64(c-'0')
-			digits++
-			simple = digits <= 15
-		case c == '.':
+	dot := false
+	for ; i < len(raw); i++ {
+		c := raw[i]
+		if c == '.' {
 			dot = true
-		default: // exponent
-			simple = false
+			continue
 		}
+		if c < '0' || c > '9' {
+			break
+		}
+		if dot {
+			q--
+		}
+		if mant == 0 && c == '0' {
+			continue
+		}
+		if digits == 19 {
+			return parseSlow(raw)
+		}
+		mant = mant*10 + uint64(c-'0')
+		digits++
 	}
-	if simple && frac <= 22 {
-		f := float64(mant)
-		if frac > 0 {
-			f /= pow10[frac]
+	if i < len(raw) { // exponent: [eE][+-]?digits, validated by the scanner
+		i++
+		eneg := i < len(raw) && raw[i] == '-'
+		if i < len(raw) && (raw[i] == '+' || raw[i] == '-') {
+			i++
 		}
-		if neg {
-			f = -f
+		e := 0
+		for ; i < len(raw); i++ {
+			if c := raw[i]; c < '0' || c > '9' || e > 10000 {
+				return parseSlow(raw)
+			}
+			e = e*10 + int(raw[i]-'0')
 		}
+		if eneg {
+			e = -e
+		}
+		q += e
+	}
+	if f, ok := exactFloat(mant, q, digits, neg); ok {
 		return f, true
 	}
+	return parseSlow(raw)
+}
+
+func parseSlow(raw []byte) (float64, bool) {
 	f, err := strconv.ParseFloat(string(raw), 64)
 	return f, err == nil
 }
-
-var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
-	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
