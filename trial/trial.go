@@ -2,6 +2,7 @@ package trial
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"sort"
 	"strconv"
@@ -100,23 +101,95 @@ type Workload struct {
 	Requests int64 `json:"requests,omitempty"`
 }
 
-// MarshalJSON encodes an infinite request rate as the string "inf".
+// floats returns the JSON names of the float fields of w and pointers to
+// them, in field order.
+func (w *Workload) floats() [8]struct {
+	name string
+	p    *float64
+} {
+	return [8]struct {
+		name string
+		p    *float64
+	}{{"input_tokens", &w.InputTokens}, {"output_tokens", &w.OutputTokens},
+		{"mean_input_tokens", &w.MeanInputTokens}, {"mean_output_tokens", &w.MeanOutputTokens},
+		{"concurrency", &w.Concurrency}, {"achieved_concurrency", &w.AchievedConcurrency},
+		{"request_rate", &w.RequestRate}, {"users", &w.Users}}
+}
+
+// MarshalJSON encodes non-finite fields as the strings "inf", "-inf" and
+// "nan" (FormatFloat), placed first: an infinite request rate is
+// {"request_rate":"inf",...}.
 func (w Workload) MarshalJSON() ([]byte, error) {
 	type plain Workload
-	if !math.IsInf(w.RequestRate, 0) && !math.IsNaN(w.RequestRate) {
-		return json.Marshal(plain(w))
+	var extra []byte
+	for _, f := range w.floats() {
+		if v := *f.p; math.IsInf(v, 0) || math.IsNaN(v) {
+			extra = append(extra, `"`+f.name+`":"`+FormatFloat(v)+`",`...)
+			*f.p = 0
+		}
 	}
-	c := w
-	c.RequestRate = 0
-	b, err := json.Marshal(plain(c))
-	if err != nil {
-		return nil, err
+	b, err := json.Marshal(plain(w))
+	if err != nil || len(extra) == 0 {
+		return b, err
 	}
-	extra := `"request_rate":"inf"`
-	if len(b) > 2 {
-		extra += ","
+	if len(b) <= 2 {
+		extra = extra[:len(extra)-1]
 	}
-	return append([]byte("{"+extra), b[1:]...), nil
+	return append(append([]byte{'{'}, extra...), b[1:]...), nil
+}
+
+// UnmarshalJSON decodes what MarshalJSON writes: float fields may be
+// numbers or strings that strconv.ParseFloat accepts ("inf", "-inf",
+// "nan", "+Inf", ...).
+func (w *Workload) UnmarshalJSON(b []byte) error {
+	var aux struct {
+		InputTokens         jsonFloat `json:"input_tokens"`
+		OutputTokens        jsonFloat `json:"output_tokens"`
+		MeanInputTokens     jsonFloat `json:"mean_input_tokens"`
+		MeanOutputTokens    jsonFloat `json:"mean_output_tokens"`
+		Concurrency         jsonFloat `json:"concurrency"`
+		AchievedConcurrency jsonFloat `json:"achieved_concurrency"`
+		RequestRate         jsonFloat `json:"request_rate"`
+		Users               jsonFloat `json:"users"`
+		Requests            int64     `json:"requests"`
+	}
+	if err := json.Unmarshal(b, &aux); err != nil {
+		return err
+	}
+	*w = Workload{InputTokens: float64(aux.InputTokens), OutputTokens: float64(aux.OutputTokens),
+		MeanInputTokens: float64(aux.MeanInputTokens), MeanOutputTokens: float64(aux.MeanOutputTokens),
+		Concurrency: float64(aux.Concurrency), AchievedConcurrency: float64(aux.AchievedConcurrency),
+		RequestRate: float64(aux.RequestRate), Users: float64(aux.Users), Requests: aux.Requests}
+	return nil
+}
+
+// jsonFloat decodes a JSON number, or a string holding a float such as
+// "inf" or "NaN".
+type jsonFloat float64
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (f *jsonFloat) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		return nil
+	}
+	if len(b) > 0 && b[0] == '"' {
+		var s string
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		v, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			return fmt.Errorf("value %q is not a number", s)
+		}
+		*f = jsonFloat(v)
+		return nil
+	}
+	var v float64
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*f = jsonFloat(v)
+	return nil
 }
 
 // Measurement is one measured number.
@@ -126,7 +199,8 @@ type Measurement struct {
 	// Dims are sorted by key; they may be shared between measurements and
 	// must not be modified in place.
 	Dims Dims `json:"dims,omitempty"`
-	// Value is always finite.
+	// Value is finite when read from a benchmark result; JSON writes a
+	// non-finite value as the string "NaN", "+Inf" or "-Inf".
 	Value float64 `json:"value"`
 	// Unit is the normalised unit ("ms", "tokens/s", ...), empty if none.
 	Unit string `json:"unit,omitempty"`
@@ -135,6 +209,47 @@ type Measurement struct {
 	Native string `json:"native,omitempty"`
 	// SourceUnit is the unit found in the source before normalisation.
 	SourceUnit string `json:"source_unit,omitempty"`
+}
+
+// MarshalJSON writes a non-finite Value as the string "NaN", "+Inf" or
+// "-Inf", which encoding/json cannot write as a number.
+func (m Measurement) MarshalJSON() ([]byte, error) {
+	type plain Measurement
+	if !math.IsInf(m.Value, 0) && !math.IsNaN(m.Value) {
+		return json.Marshal(plain(m))
+	}
+	aux := struct {
+		plain
+		Value string `json:"value"`
+	}{plain(m), nonFinite(m.Value)}
+	aux.plain.Value = 0
+	return json.Marshal(aux)
+}
+
+func nonFinite(v float64) string {
+	switch {
+	case math.IsInf(v, 1):
+		return "+Inf"
+	case math.IsInf(v, -1):
+		return "-Inf"
+	}
+	return "NaN"
+}
+
+// UnmarshalJSON reads a Value given as a number or as a string that
+// strconv.ParseFloat accepts ("NaN", "+Inf", "-Inf", ...).
+func (m *Measurement) UnmarshalJSON(b []byte) error {
+	type plain Measurement
+	var aux struct {
+		plain
+		Value jsonFloat `json:"value"`
+	}
+	if err := json.Unmarshal(b, &aux); err != nil {
+		return err
+	}
+	*m = Measurement(aux.plain)
+	m.Value = float64(aux.Value)
+	return nil
 }
 
 // Dim is one dimension of a measurement.
