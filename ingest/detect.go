@@ -53,6 +53,8 @@ func detectJSON(head []byte, base string) Format {
 	switch {
 	case strings.HasSuffix(base, ".pytorch.json"):
 		return FormatPyTorchSidecar
+	case isParetoJSONL(head):
+		return FormatParetoJSONL
 	case has(h, `"load_summary"`) || (has(h, `"successes"`) && has(h, `"failures"`)):
 		return FormatInferencePerf
 	case has(h, `"benchmarks"`) && (has(h, `"guidellm`) || has(h, `"metadata"`)):

@@ -1,0 +1,57 @@
+package ingest
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"os"
+
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/pareto-llm/pareto/trial"
+)
+
+// FormatParetoJSONL is what `pareto trials --format jsonl` writes: one
+// trial.Trial JSON object per line. Its trials are read back as they were
+// exported, IDs and sources included, so an export ingested again adds
+// nothing new to a study that holds it.
+const FormatParetoJSONL Format = "pareto-jsonl"
+
+// isParetoJSONL reports whether a (trimmed) head starts like an encoded
+// trial.Trial: its fields in declaration order, ID first.
+func isParetoJSONL(head []byte) bool {
+	return bytes.HasPrefix(head, []byte(`{"id":"`)) && bytes.Contains(head, []byte(`,"source":{"path":`)) &&
+		bytes.Contains(head, []byte(`"measurements":`))
+}
+
+// ReadParetoJSONL reads a `pareto trials --format jsonl` export from r;
+// name is used in errors. Non-finite measurement values and workload
+// fields, written as strings, are read back (see trial.Measurement and
+// trial.Workload).
+func ReadParetoJSONL(r io.Reader, name string) ([]trial.Trial, error) {
+	dec := jsontext.NewDecoder(r, decOpts...)
+	src := &source{path: name}
+	if f, ok := r.(*os.File); ok { // errors re-read the file for their line
+		if off, err := f.Seek(0, io.SeekCurrent); err == nil {
+			src.file, src.base = f, off
+		}
+	}
+	ts, err := readParetoJSONL(&jreader{d: dec, src: src, names: map[string]string{}})
+	return ts, src.wrap(err, dec.InputOffset())
+}
+
+// readParetoJSONL decodes one trial per top-level value.
+func readParetoJSONL(j *jreader) ([]trial.Trial, error) {
+	var out []trial.Trial
+	for j.d.PeekKind() != 0 {
+		v, err := j.d.ReadValue()
+		if err != nil {
+			return out, err
+		}
+		out = append(out, trial.Trial{})
+		if err := json.Unmarshal(v, &out[len(out)-1]); err != nil {
+			return out[:len(out)-1], j.src.errorAt(j.src.base+j.valueStart(v), nil, "trial %d: %v", len(out), err)
+		}
+	}
+	return out, j.expectEnd()
+}
