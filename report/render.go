@@ -14,7 +14,7 @@ import (
 // The page's JavaScript, CSS and HTML skeleton are written for this project
 // (no third-party code) and embedded in the binary.
 //
-//go:embed assets/report.js assets/report.css assets/report.html.tmpl
+//go:embed assets/repeats.js assets/report.js assets/report.css assets/report.html.tmpl
 var assets embed.FS
 
 var pageTemplate = template.Must(template.ParseFS(assets, "assets/report.html.tmpl"))
@@ -45,7 +45,7 @@ func Render(w io.Writer, p *Page) error {
 	if err != nil {
 		return err
 	}
-	js, err := assets.ReadFile("assets/report.js")
+	js, err := script()
 	if err != nil {
 		return err
 	}
@@ -65,6 +65,20 @@ func Render(w io.Writer, p *Page) error {
 		"JS":   template.JS(js),
 		"CSS":  template.CSS(css),
 	})
+}
+
+// script returns the page's JavaScript: the repeats helpers, then the
+// report, in one script element.
+func script() ([]byte, error) {
+	var out []byte
+	for _, name := range []string{"assets/repeats.js", "assets/report.js"} {
+		b, err := assets.ReadFile(name)
+		if err != nil {
+			return nil, err
+		}
+		out = append(append(out, b...), '\n')
+	}
+	return out, nil
 }
 
 // WriteFile renders the page to path atomically: it writes a temporary file

@@ -9,7 +9,8 @@
   var PALETTE = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', '#D55E00', '#8C6D1F', '#999999'];
   var SHAPES = ['circle', 'square', 'triangle', 'diamond'];
   var STATUS = ['frontier', 'dominated', 'infeasible'];
-  var api = { ready: false, drawn: {}, drawnDominated: {}, renderMs: 0, redrawMs: 0, lastCopied: null };
+  var R = ParetoRepeats;
+  var api = { ready: false, drawn: {}, drawnDominated: {}, errorBars: {}, baselineDrawn: {}, renderMs: 0, redrawMs: 0, lastCopied: null };
   window.__pareto = api;
   var charts = [];
   var state = { showDominated: false };
@@ -111,7 +112,13 @@
       });
       self.legend.appendChild(b);
     });
+    if (data.baseline) {
+      this.legend.appendChild(el('span', { class: 'legend-baseline' }, el('span', { class: 'base-swatch', text: '◇' }), 'baseline: ' + data.baseline));
+    }
     this.root.appendChild(this.legend);
+    plot.series.forEach(function (s) {
+      if (s.base && s.base.note) { self.root.appendChild(el('p', { class: 'note', text: s.name + ': ' + s.base.note })); }
+    });
     this.canvas = el('canvas', { role: 'img', 'aria-label': plot.name });
     this.tip = el('div', { class: 'tooltip' });
     this.root.appendChild(el('div', { class: 'chart' }, this.canvas, this.tip));
@@ -124,15 +131,20 @@
   };
 
   // reset fits the view to every point (dominated ones too, so toggling
-  // them does not move the frontier).
+  // them does not move the frontier) and its error bars.
   Chart.prototype.reset = function () {
     var self = this, bx = [Infinity, -Infinity], by = [Infinity, -Infinity];
+    function fit(b, v) { if (isFinite(v)) { b[0] = Math.min(b[0], v); b[1] = Math.max(b[1], v); } }
     this.plot.series.forEach(function (s) {
       for (var i = 0; i < s.x.length; i++) {
-        var x = self.tx(s.x[i], 'x'), y = self.tx(s.y[i], 'y');
-        if (isFinite(x)) { bx[0] = Math.min(bx[0], x); bx[1] = Math.max(bx[1], x); }
-        if (isFinite(y)) { by[0] = Math.min(by[0], y); by[1] = Math.max(by[1], y); }
+        fit(bx, self.tx(s.x[i], 'x'));
+        fit(by, self.tx(s.y[i], 'y'));
       }
+      Object.keys(s.r || {}).forEach(function (k) {
+        var r = s.r[k];
+        fit(bx, self.tx(r.x.min, 'x')); fit(bx, self.tx(r.x.max, 'x'));
+        fit(by, self.tx(r.y.min, 'y')); fit(by, self.tx(r.y.max, 'y'));
+      });
     });
     function pad(b) {
       if (!isFinite(b[0])) { return [0, 1]; }
@@ -178,7 +190,7 @@
     ctx.rect(b.l, b.t, b.r - b.l, b.b - b.t);
     ctx.clip();
     this.grid = new Grid(b.w, b.h);
-    var drawn = {}, drawnDom = {};
+    var drawn = {}, drawnDom = {}, bars = 0, bases = 0;
     for (var si = 0; si < this.plot.series.length; si++) {
       var s = this.plot.series[si];
       drawn[s.name] = 0;
@@ -186,12 +198,16 @@
       if (this.hidden[si]) { continue; }
       if (state.showDominated) { drawnDom[s.name] = this.drawDominated(ctx, s, si); }
       this.drawLine(ctx, s, si);
+      bars += this.drawBars(ctx, s, si);
       drawn[s.name] = this.drawFrontier(ctx, s, si);
+      bases += this.drawBases(ctx, s, si);
     }
     this.drawSelection(ctx);
     ctx.restore();
     api.drawn[this.plot.name] = drawn;
     api.drawnDominated[this.plot.name] = drawnDom;
+    api.errorBars[this.plot.name] = bars;
+    api.baselineDrawn[this.plot.name] = bases;
     api.redrawMs = performance.now() - t;
   };
 
@@ -282,6 +298,43 @@
       this.grid.add(x, y, si, i);
       n++;
     }
+    return n;
+  };
+
+  // drawBars draws the error bars of the visible points with repeats and
+  // returns how many it drew.
+  Chart.prototype.drawBars = function (ctx, s, si) {
+    if (!s.r) { return 0; }
+    var self = this, n = 0, px = function (v, ax) { return self.px(v, ax); };
+    Object.keys(s.r).forEach(function (k) {
+      var i = Number(k);
+      if (s.s[i] !== 0 && !state.showDominated) { return; }
+      var x = self.px(s.x[i], 'x'), y = self.px(s.y[i], 'y');
+      if (!isFinite(x) || !isFinite(y)) { return; }
+      R.drawBars(ctx, s.r[k], x, y, px, color(si));
+      n++;
+    });
+    return n;
+  };
+
+  // drawBases outlines the baseline points of a series (drawn even when
+  // dominated points are hidden) and returns how many it drew.
+  Chart.prototype.drawBases = function (ctx, s, si) {
+    if (!s.base || !s.base.bases) { return 0; }
+    var self = this, n = 0;
+    s.base.bases.forEach(function (bv) {
+      var i = bv.row;
+      if (i < 0) { return; }
+      var x = self.px(s.x[i], 'x'), y = self.px(s.y[i], 'y');
+      if (!isFinite(x) || !isFinite(y)) { return; }
+      if (s.s[i] !== 0 && !state.showDominated) {
+        ctx.fillStyle = color(si);
+        ctx.fillRect(x - 2.5, y - 2.5, 5, 5);
+        self.grid.add(x, y, si, i);
+      }
+      R.drawBaseMarker(ctx, x, y, cssVar('--fg'), cssVar('--muted'));
+      n++;
+    });
     return n;
   };
 
@@ -391,9 +444,15 @@
     var hit = this.grid && this.grid.nearest(p.x, p.y, 9);
     if (!hit) { this.tip.style.display = 'none'; return; }
     var s = this.plot.series[hit.s], pt = data.points[s.p[hit.i]];
-    this.tip.textContent = s.name + '\n' + pointName(pt) + '\n' +
-      this.plot.sels[s.xs[hit.i]] + ' = ' + fmt(s.x[hit.i]) + '\n' + this.plot.sels[s.ys[hit.i]] + ' = ' + fmt(s.y[hit.i]) +
-      '\n' + STATUS[s.s[hit.i]];
+    var lines = [s.name, pointName(pt), this.plot.sels[s.xs[hit.i]] + ' = ' + fmt(s.x[hit.i]), this.plot.sels[s.ys[hit.i]] + ' = ' + fmt(s.y[hit.i]),
+      STATUS[s.s[hit.i]] + (R.isBase(s, hit.i) ? ' · baseline' : '')];
+    var n = R.count(s, hit.i);
+    lines.push(n > 1 ? 'n=' + n + ' (' + data.aggregate + ' of repeats)' : 'n=1');
+    var b = R.base(s, hit.i);
+    if (b && b.why) { lines.push('Δ vs baseline: ' + b.why); } else if (b) {
+      lines.push('Δ vs baseline: X ' + (R.pct(b.dx) || 'n/a') + ', Y ' + (R.pct(b.dy) || 'n/a'));
+    }
+    this.tip.textContent = lines.join('\n');
     this.tip.style.display = 'block';
     var left = Math.min(p.x + 14, this.box.w - this.tip.offsetWidth - 4);
     this.tip.style.left = Math.max(0, left) + 'px';
@@ -428,18 +487,21 @@
     return [
       { key: 'series', title: 'Frontier' }, { key: 'case', title: 'Case' }, { key: 'iteration', title: 'Iter' },
       { key: 'step', title: 'Step' }, { key: 'phase', title: 'Phase' },
-      { key: 'x', title: p.x.label, num: true }, { key: 'y', title: p.y.label, num: true },
-      { key: 'status', title: 'Status' }, { key: 'tie', title: 'Tie' }
-    ];
+      { key: 'x', title: p.x.label, num: true }, { key: 'y', title: p.y.label, num: true }, { key: 'n', title: 'n', num: true }
+    ].concat(data.baseline ? [{ key: 'dx', title: 'Δ ' + p.x.label, num: true, format: R.pct }, { key: 'dy', title: 'Δ ' + p.y.label, num: true, format: R.pct }] : [],
+      [{ key: 'status', title: 'Status' }, { key: 'tie', title: 'Tie' }]);
   };
 
   Chart.prototype.measureRows = function () {
     var rows = [];
     this.plot.series.forEach(function (s, si) {
       for (var i = 0; i < s.x.length; i++) {
-        var pt = data.points[s.p[i]];
-        rows.push({ s: si, i: i, series: s.name, case: pt.case, iteration: pt.iteration || '', step: pt.step || '',
-          phase: pt.phase || '', x: s.x[i], y: s.y[i], status: (s.s[i] === 0 ? '★ ' : '') + STATUS[s.s[i]],
+        var pt = data.points[s.p[i]], rep = R.reps(s, i), b = R.base(s, i);
+        var iters = rep ? rep.m.map(function (k) { return data.points[k].iteration || ''; }).filter(function (v, k, a) { return v && a.indexOf(v) === k; }).join(',') : pt.iteration || '';
+        rows.push({ s: si, i: i, series: s.name, case: pt.case, iteration: iters, step: pt.step || '',
+          phase: pt.phase || '', x: s.x[i], y: s.y[i], n: R.count(s, i),
+          dx: b && !b.why && b.dx !== null ? b.dx : '', dy: b && !b.why && b.dy !== null ? b.dy : '',
+          status: (s.s[i] === 0 ? '★ ' : '') + STATUS[s.s[i]] + (R.isBase(s, i) ? ' · baseline' : ''),
           tie: (s.t[i] & 1 ? 'tie ' : '') + (s.t[i] & 2 ? 'noise-tie' : '') });
       }
     });
@@ -474,6 +536,8 @@
     this.rows.sort(function (a, b) {
       var x = a[key], y = b[key];
       if (typeof x === 'number' && typeof y === 'number') { return (x - y) * dir; }
+      if (typeof x === 'number' && y === '') { return -1; }
+      if (x === '' && typeof y === 'number') { return 1; }
       return String(x).localeCompare(String(y), undefined, { numeric: true }) * dir;
     });
     this.render();
@@ -486,7 +550,8 @@
       if (this.isSelected(row)) { tr.className = 'selected'; }
       this.columns.forEach(function (c) {
         var v = row[c.key];
-        tr.appendChild(el('td', { class: (c.num ? 'num ' : '') + c.key, text: c.num ? fmt(v) : (Array.isArray(v) ? v.join(', ') : String(v == null ? '' : v)) }));
+        var text = c.format ? c.format(v) : c.num ? (v === '' ? '' : fmt(v)) : (Array.isArray(v) ? v.join(', ') : String(v == null ? '' : v));
+        tr.appendChild(el('td', { class: (c.num ? 'num ' : '') + c.key, text: text }));
       });
       if (this.onClick) { tr.addEventListener('click', this.onClick.bind(null, row)); }
       frag.appendChild(tr);
@@ -523,9 +588,11 @@
     if (s.notes && s.notes[i]) { status += ' — ' + s.notes[i]; }
     if (s.t[i] & 1) { status += ' (tie: identical values to another frontier point)'; }
     if (s.t[i] & 2) { status += ' (noise-tie: within noise of another frontier point)'; }
+    if (R.isBase(s, i)) { status += ' (baseline)'; }
     row('Status', status);
     row('X', plot.sels[s.xs[i]] + ' = ' + fmt(s.x[i]) + (plot.x.unit ? ' ' + plot.x.unit : ''));
     row('Y', plot.sels[s.ys[i]] + ' = ' + fmt(s.y[i]) + (plot.y.unit ? ' ' + plot.y.unit : ''));
+    repeatRows(plot, s, i, row);
     workloadRows(pt.workload || {}, row);
     if (pt.layout >= 0) { layoutRows(data.layouts[pt.layout], row); }
     Object.keys(pt.labels || {}).sort().forEach(function (k) { row(k, pt.labels[k]); });
@@ -541,6 +608,24 @@
       d.appendChild(el('div', null, btn, ' ', status2));
       d.appendChild(el('pre', { class: 'toml', text: cfg.toml }));
     }
+  }
+
+  // repeatRows adds n, the spread and the runs of a point, and its deltas
+  // to the baseline.
+  function repeatRows(plot, s, i, row) {
+    var rep = R.reps(s, i);
+    row('Repeats', rep ? 'n=' + rep.m.length + ', ' + data.aggregate + ' of the repeats' : 'n=1 (single run)');
+    if (rep) {
+      row('X spread', R.spreadText(rep, 'x', s.x[i], data.aggregate, fmt));
+      row('Y spread', R.spreadText(rep, 'y', s.y[i], data.aggregate, fmt));
+      row('Repeat runs', rep.m.map(function (k) { return pointName(data.points[k]) + ' (' + data.points[k].id + ')'; }).join('; '));
+    }
+    var b = R.base(s, i);
+    if (!b) { return; }
+    if (b.why) { row('Δ vs baseline', b.why); return; }
+    row('Δ X vs baseline', R.deltaLine(b, 'x', plot.x, fmt));
+    row('Δ Y vs baseline', R.deltaLine(b, 'y', plot.y, fmt));
+    row('Baseline', data.baseline + ': ' + b.value.ids.join(', ') + ' · ' + b.value.scope + ' · ' + b.value.workload);
   }
 
   function workloadRows(w, row) {
@@ -633,13 +718,24 @@
         pts.push('<circle class="frontier" cx="' + n(sx(s.x[i])) + '" cy="' + n(sy(s.y[i])) + '" r="4.5" fill="' + c + '" stroke="#fff"/>');
       });
       if (path.length > 1) { out.push('<path d="' + path.join(' ') + '" fill="none" stroke="' + c + '" stroke-width="1.8"/>'); }
+      Object.keys(s.r || {}).forEach(function (k) {
+        var i = Number(k);
+        if (s.s[i] === 0 || state.showDominated) { out.push(R.svgBars(s.r[k], sx(s.x[i]), sy(s.y[i]), sx, sy, c, n)); }
+      });
       out.push(pts.join(''));
+      ((s.base && s.base.bases) || []).forEach(function (bv) {
+        if (bv.row >= 0) { out.push(R.svgBaseMarker(sx(s.x[bv.row]), sy(s.y[bv.row]), n)); }
+      });
     });
     out.push('</g>');
     this.plot.series.forEach(function (s, si) {
       var y = b.t + 10 + si * 18;
       out.push('<rect x="' + (b.r + 14) + '" y="' + (y - 9) + '" width="10" height="10" fill="' + color(si) + '"/><text x="' + (b.r + 30) + '" y="' + y + '">' + esc(s.name) + '</text>');
     });
+    if (data.baseline) {
+      var ly = b.t + 10 + this.plot.series.length * 18;
+      out.push('<text x="' + (b.r + 14) + '" y="' + ly + '">' + esc('◇ baseline: ' + data.baseline) + '</text>');
+    }
     out.push('</svg>');
     return out.join('\n');
   };
@@ -662,6 +758,14 @@
   }
 
   // ---- start ------------------------------------------------------------------
+  var meta = document.getElementById('aggregation');
+  if (meta) {
+    meta.textContent = (data.aggregate === 'none' ? 'Repeats are not aggregated: every run is a point.' :
+      'Repeats of a configuration (same parameters, workload and environment) are one point: their ' + data.aggregate +
+      ', with error bars (min–max whiskers, interquartile range thicker) and n in the details.') +
+      (data.baseline ? ' Baseline ' + data.baseline + ' (◇): every point shows its relative delta Δ to it.' : '');
+    (data.warnings || []).forEach(function (w) { meta.parentNode.insertBefore(el('p', { class: 'meta warning', text: 'Warning: ' + w }), meta.nextSibling); });
+  }
   var main = document.getElementById('plots');
   if (!data.plots.length) { main.appendChild(el('p', { text: 'No plots configured.' })); }
   data.plots.forEach(function (p, i) {
