@@ -194,21 +194,25 @@ func front2(data []float64, rows []int32, dom []int32) {
 // so a hit is always a different, earlier point.
 func front3(data []float64, rows []int32, dom []int32) {
 	sortRowsLex(data, 3, rows)
-	rank, m := ranksOf(data, 3, 1, rows)
+	// Gather the sorted points once: every later pass is then sequential.
+	pts := make([]float64, 3*len(rows))
+	for i, r := range rows {
+		copy(pts[3*i:3*i+3], data[3*r:3*r+3])
+	}
+	rank, m := ranksOf(pts, 3, 1, allRows(len(rows)))
 	fw := newMinFenwick(m)
 	for lo := 0; lo < len(rows); {
-		r := rows[lo]
 		hi := lo + 1
-		for hi < len(rows) && sameRow(data, 3, r, rows[hi]) {
+		for hi < len(rows) && pts[3*hi] == pts[3*lo] && pts[3*hi+1] == pts[3*lo+1] && pts[3*hi+2] == pts[3*lo+2] {
 			hi++
 		}
-		z, arg := fw.prefixMin(rank[lo])
-		if z <= data[3*r+2] {
+		z := pts[3*lo+2]
+		if best, arg := fw.prefixMin(rank[lo]); best <= z {
 			for _, d := range rows[lo:hi] {
-				dom[d] = arg
+				dom[d] = rows[arg]
 			}
 		} else {
-			fw.update(rank[lo], data[3*r+2], r)
+			fw.update(rank[lo], z, int32(lo))
 		}
 		lo = hi
 	}
