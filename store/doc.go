@@ -28,6 +28,9 @@
 // copy well-known labels (see EnvLabels) so that SQL users can index and
 // query them; the labels stay the source of truth.
 //
+// Two covering indexes serve columnar reads: measurements_metric (metric,
+// dims, trial_id, value) and trials_study (study_id, id, hash, problem).
+//
 // The schema is versioned by embedded, forward-only migrations
 // (migrations/sqlite, migrations/postgres), applied in order on Open, each
 // in its own transaction, and recorded in schema_migrations.
@@ -45,6 +48,27 @@
 // <=, >, >=) are applied in Go after the rows are read, which keeps one
 // semantics for both backends: comparisons are numeric when both sides
 // parse as numbers, else textual. See Condition for how keys resolve.
+//
+// Columns applies conditions on environment columns with non-numeric
+// values in SQL (a label present with an empty value counts as absent
+// there), and the others with the same Go filter, over the trials read by
+// Trials.
+//
+// # Columnar reads
+//
+// Columns returns the trial IDs of a study and one float64 column per
+// (metric, dims) pair, from one scan of trials_study and one UNION ALL of
+// measurements_metric ranges in a single read snapshot, without building
+// trials: a frontier over a million trials reads about three million
+// index entries. The SQLite store scans with the low-level ncruces API;
+// the PostgreSQL store decodes binary rows without Scan.
+//
+// # Ingest
+//
+// The SQLite store writes through the low-level API with multi-row
+// INSERT OR FAIL statements prepared once per transaction, foreign-key
+// checks off for the transaction (the row ids written are those it just
+// inserted), a 64 MiB page cache and checkpoints every 64 MiB of WAL.
 //
 // Passwords in locations are never printed: Redact removes them, and every
 // error this package returns has them removed.

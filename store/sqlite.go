@@ -28,6 +28,12 @@ const busyTimeout = 30 * time.Second
 // (study, hash) index of a million trials in memory while ingesting.
 const cacheKiB = 64 << 10
 
+// walPages is the WAL size, in pages, that triggers a checkpoint. Each
+// large ingest rewrites pages all over the (study, hash) index; letting
+// several transactions accumulate in the WAL copies each page to the
+// database once instead of once per transaction.
+const walPages = 16 << 10
+
 // sqliteStore is the embedded SQLite Store.
 type sqliteStore struct {
 	db   *sql.DB
@@ -45,7 +51,7 @@ func openSQLite(ctx context.Context, path string, version int) (*sqliteStore, er
 	db, err := driver.Open(path, func(c *sqlite3.Conn) error {
 		c.BusyTimeout(busyTimeout)
 		return c.Exec(`PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;
-			PRAGMA temp_store=MEMORY; PRAGMA cache_size=-` + itoa(cacheKiB))
+			PRAGMA temp_store=MEMORY; PRAGMA cache_size=-` + itoa(cacheKiB) + `; PRAGMA wal_autocheckpoint=` + itoa(walPages))
 	})
 	if err != nil {
 		return nil, sqliteError(path, "opening", err)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql/driver"
 	"errors"
-	"math"
 	"strings"
 	"time"
 
@@ -308,93 +307,6 @@ func (w *sqliteWriter) insertMeasurements(ps []prepared, first int64) error {
 		}
 	}
 	return nil
-}
-
-// binder binds the parameters of a statement in order, keeping the first
-// error.
-type binder struct {
-	st   *sqlite3.Stmt
-	next int
-	err  error
-}
-
-func (b *binder) int(v int64) {
-	b.next++
-	if b.err == nil {
-		b.err = b.st.BindInt64(b.next, v)
-	}
-}
-
-func (b *binder) text(v string) {
-	b.next++
-	if b.err == nil {
-		b.err = b.st.BindText(b.next, v)
-	}
-}
-
-// float binds v, NaN as NULL (see nullable).
-func (b *binder) float(v float64) {
-	b.next++
-	if b.err != nil {
-		return
-	}
-	if math.IsNaN(v) {
-		b.err = b.st.BindNull(b.next)
-	} else {
-		b.err = b.st.BindFloat(b.next, v)
-	}
-}
-
-// exec runs the statement once all its parameters are bound.
-func (b *binder) exec() error {
-	if b.err != nil {
-		return b.err
-	}
-	b.next = 0
-	return b.st.Exec()
-}
-
-// bindTrial binds the values of trialColumns for p.
-func bindTrial(b *binder, studyID int64, p *prepared, now string) {
-	t := p.t
-	w := &t.Workload
-	e := env(t)
-	b.int(studyID)
-	b.text(p.id)
-	b.text(t.Source.Path)
-	b.text(t.Source.Format)
-	b.text(t.Source.FormatVersion)
-	b.int(int64(t.Source.Line))
-	b.int(int64(t.Source.Index))
-	b.text(p.labels)
-	b.text(p.params)
-	for _, v := range [...]float64{w.InputTokens, w.OutputTokens, w.MeanInputTokens, w.MeanOutputTokens,
-		w.Concurrency, w.AchievedConcurrency, w.RequestRate, w.Users} {
-		b.float(v)
-	}
-	b.int(w.Requests)
-	b.int(t.Succeeded)
-	b.int(t.Failed)
-	b.text(t.Problem)
-	b.text(encodeList(t.Warnings))
-	for _, v := range e {
-		b.text(v)
-	}
-	b.text(now)
-}
-
-// bindMeasurement binds the values of measurementColumns for the j-th
-// measurement of p, stored under trial row id.
-func bindMeasurement(b *binder, id int64, p *prepared, j int) {
-	m := &p.t.Measurements[j]
-	b.int(id)
-	b.int(int64(j))
-	b.text(m.Metric)
-	b.text(p.dims[j])
-	b.float(m.Value)
-	b.text(m.Unit)
-	b.text(m.Native)
-	b.text(m.SourceUnit)
 }
 
 func (s *sqliteStore) batchDone() {
