@@ -9,9 +9,6 @@ import (
 // TestParseNumber compares parseNumber with strconv.ParseFloat on random
 // JSON numbers of 1 to 22 digits with fractions and exponents.
 func TestParseNumber(t *testing.T) {
-	if powers128[43-minPow10][0] != 0xE596B7B0C643C719 { // strconv's documented example
-		t.Fatalf("1e43 mantissa %#x", powers128[43-minPow10][0])
-	}
 	rng := rand.New(rand.NewPCG(3, 4))
 	cases := []string{"0", "-0", "0.0", "-0.0", "1e400", "-1e400", "1e-400", "4.9e-324", "2.2250738585072011e-308",
 		"9007199254740993", "0.1", "0.39693579999999995", "1022443.0554692096", "1.7976931348623157e308",
