@@ -129,10 +129,10 @@ func readTableBytes(data []byte, path string, spec table.Spec) (*table.Table, er
 func (d *frontData) append(t *table.Table, o *frontOptions, objCol, sloCol []int, several bool) {
 	base := int32(len(d.ids))
 	for i, c := range objCol {
-		d.values[i] = append(d.values[i], t.Num[c]...)
+		d.values[i] = appendOrTake(d.values[i], t.Num[c])
 	}
 	for i, c := range sloCol {
-		d.slo[i] = append(d.slo[i], t.Num[c]...)
+		d.slo[i] = appendOrTake(d.slo[i], t.Num[c])
 	}
 	// Text columns come in Spec order: Text (the --id column, then the
 	// --group-by column), then OptionalText (the default id column).
@@ -141,10 +141,12 @@ func (d *frontData) append(t *table.Table, o *frontOptions, objCol, sloCol []int
 	if o.groupBy != "" && o.id == "" {
 		ids = t.Text[1]
 	}
+	if ids != nil {
+		d.ids = appendOrTake(d.ids, ids)
+	}
 	for r := range t.Len() {
 		switch {
 		case ids != nil:
-			d.ids = append(d.ids, ids[r])
 		case several:
 			d.ids = append(d.ids, t.Name+":"+strconv.Itoa(r+1))
 		default:
@@ -252,4 +254,13 @@ func cellReason(name string, ce table.CellError) string {
 		pos += fmt.Sprintf(":%d", ce.Col)
 	}
 	return fmt.Sprintf("%s: %s: %q is not a number", pos, ce.Column, ce.Text)
+}
+
+// appendOrTake appends src to dst, or takes src itself when dst is empty
+// (the first input's columns are used without a copy; they are only read).
+func appendOrTake[T any](dst, src []T) []T {
+	if len(dst) == 0 {
+		return src
+	}
+	return append(dst, src...)
 }
