@@ -126,3 +126,31 @@ func checkColumns(t *testing.T, where, selectors []string, ts []trial.Trial, got
 		}
 	}
 }
+
+func TestColumnsEmpty(t *testing.T) {
+	for _, b := range backends(t) {
+		t.Run(b.name, func(t *testing.T) {
+			ctx := context.Background()
+			s := openT(t, b.location(t))
+			study := studyName(t)
+			if err := s.CreateStudy(ctx, study); err != nil {
+				t.Fatal(err)
+			}
+			specs := []ColumnSpec{{Metric: trial.TTFT, Dims: trial.StatDims("p99")}}
+			got, err := s.Columns(ctx, study, specs, nil)
+			if err != nil || len(got.IDs) != 0 || len(got.Values) != 1 || len(got.Values[0]) != 0 {
+				t.Errorf("empty study: %+v, %v", got, err)
+			}
+			if _, _, err := s.Ingest(ctx, study, "a", genTrials(0, 3)); err != nil {
+				t.Fatal(err)
+			}
+			got, err = s.Columns(ctx, study, nil, nil)
+			if err != nil || len(got.IDs) != 3 || len(got.Values) != 0 {
+				t.Errorf("no specs: %+v, %v", got, err)
+			}
+			if s := specs[0].String(); s != "ttft.p99" {
+				t.Errorf("spec String = %q", s)
+			}
+		})
+	}
+}
