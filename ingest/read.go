@@ -176,6 +176,8 @@ func readJSON(j *jreader, f Format) ([]trial.Trial, error) {
 		return readGuideLLM(j)
 	case FormatVLLMNightly:
 		return readVLLMNightly(j)
+	case FormatParetoJSONL:
+		return readParetoJSONL(j)
 	}
 	return nil, fmt.Errorf("%w %q", ErrUnknownFormat, f)
 }
