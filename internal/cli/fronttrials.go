@@ -11,6 +11,7 @@ import (
 
 	"github.com/pareto-llm/pareto/frontier"
 	"github.com/pareto-llm/pareto/ingest"
+	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -176,6 +177,10 @@ func groupOf(t *trial.Trial, key string) string {
 }
 
 // loadFrontStudy appends the trials of the --study (filtered by --where).
+// With --aggregate none and neither --group-by nor --baseline, only the
+// objective and SLO columns are read (Store.Columns): the fast path for
+// studies of millions of trials, where a selector must name its metric and
+// statistic exactly as stored.
 func loadFrontStudy(o *frontOptions, q *frontQuery, d *frontData) error {
 	query, err := o.store.query()
 	if err != nil {
@@ -187,10 +192,66 @@ func loadFrontStudy(o *frontOptions, q *frontQuery, d *frontData) error {
 		return err
 	}
 	defer s.Close()
+	if o.aggregate == "none" && o.groupBy == "" && o.baseline == "" {
+		if specs, ok := columnSpecs(q); ok {
+			return loadColumns(ctx, s, o, specs, query, d, len(q.objectives))
+		}
+	}
 	ts, err := s.Trials(ctx, o.store.study, query)
 	if err != nil {
 		return inputError{err: err}
 	}
 	d.addTrials(ts, q, o)
+	return nil
+}
+
+// columnSpecs maps every objective and SLO selector to a stored (metric,
+// dims) column, or reports that one cannot be mapped exactly.
+func columnSpecs(q *frontQuery) ([]store.ColumnSpec, bool) {
+	var specs []store.ColumnSpec
+	names := make([]string, 0, len(q.objectives)+len(q.slos))
+	for _, o := range q.objectives {
+		names = append(names, o.Name)
+	}
+	for _, s := range q.slos {
+		names = append(names, s.Name)
+	}
+	for _, n := range names {
+		sel, err := trial.ParseSelector(n)
+		if err != nil {
+			return nil, false
+		}
+		if _, known := trial.Lookup(sel.Metric); !known {
+			return nil, false
+		}
+		dims := sel.Dims
+		if sel.Statistic != "" {
+			dims = dims.With(trial.DimStatistic, sel.Statistic)
+		}
+		specs = append(specs, store.ColumnSpec{Metric: sel.Metric, Dims: dims})
+	}
+	return specs, true
+}
+
+// loadColumns appends the study's trials as rows read column by column.
+func loadColumns(ctx context.Context, s store.Store, o *frontOptions, specs []store.ColumnSpec, query store.Query,
+	d *frontData, nObj int) error {
+	cols, err := s.Columns(ctx, o.store.study, specs, query.Where)
+	if err != nil {
+		return inputError{err: err}
+	}
+	base := int32(len(d.ids))
+	d.ids = append(d.ids, cols.IDs...)
+	d.trials = append(d.trials, make([]*trial.Trial, len(cols.IDs))...)
+	for k, col := range cols.Values {
+		if k < nObj {
+			d.values[k] = append(d.values[k], col...)
+		} else {
+			d.slo[k-nObj] = append(d.slo[k-nObj], col...)
+		}
+	}
+	for i, why := range cols.Problems {
+		d.reject(base+int32(i), "unusable ("+why+")")
+	}
 	return nil
 }
