@@ -50,6 +50,13 @@ workload: the relative delta on each objective is printed; a baseline from
 another engine, CUDA, driver or GPU version is refused unless
 --allow-cross-scope.
 
+--optuna reads the complete trials of a study someone ran with Optuna
+(its RDB storage: a SQLite file or a PostgreSQL URL): objective values under
+the study's metric names (values_0, values_1, ... when unnamed), parameters,
+user attributes and constraints (constraint_0, ...; Optuna's feasibility,
+every constraint <= 0, is applied as SLOs), so that noise bands, SLOs and
+groups work over it.
+
 Exit status: 0 success (also when nothing is feasible), 1 bad input or
 I/O error (after printing the result of the inputs that could be read,
 unless --keep-going), 2 usage error.`
@@ -66,6 +73,7 @@ type frontOptions struct {
 	aggregate, baseline                 string
 	configKeys                          []string
 	allowCrossScope                     bool
+	optuna, optunaStudy                 string
 }
 
 func newFrontCmd(e *env) *cobra.Command {
@@ -76,7 +84,7 @@ func newFrontCmd(e *env) *cobra.Command {
 		Long:    frontLong,
 		Example: frontExample,
 		RunE: func(c *cobra.Command, args []string) error {
-			if len(args) == 0 && o.store.study == "" {
+			if len(args) == 0 && o.store.study == "" && o.optuna == "" {
 				return usagef("no input files (use - for standard input) and no --study")
 			}
 			return runFront(e, &o, args)
@@ -99,6 +107,8 @@ func newFrontCmd(e *env) *cobra.Command {
 	f.StringSliceVar(&o.configKeys, "config-key", nil, "parameters that identify a configuration (`k1,k2`; default: all but run parameters)")
 	f.StringVar(&o.baseline, "baseline", "", "state every trial's delta to the baseline `SEL` (label k=v, key:HEX or id:ID)")
 	f.BoolVar(&o.allowCrossScope, "allow-cross-scope", false, "allow a baseline measured with another engine, CUDA, driver or GPU")
+	f.StringVar(&o.optuna, "optuna", "", "read an Optuna RDB `STORAGE` (SQLite file or postgresql:// URL; read only)")
+	f.StringVar(&o.optunaStudy, "optuna-study", "", "the Optuna study `NAME` (default: the only study in the storage)")
 	addStoreFlags(f, &o.store)
 	return c
 }
@@ -260,6 +270,11 @@ func (q *frontQuery) parseRef(s string) error {
 }
 
 func runFront(e *env, o *frontOptions, paths []string) error {
+	if o.optuna != "" && len(o.objectives) == 0 {
+		if err := optunaObjectives(o); err != nil {
+			return err
+		}
+	}
 	q, err := parseFrontQuery(o)
 	if err != nil {
 		return err
@@ -267,6 +282,11 @@ func runFront(e *env, o *frontOptions, paths []string) error {
 	data, failed := loadTrials(e, o, q, paths)
 	if o.store.study != "" {
 		if err := loadFrontStudy(o, q, data); err != nil {
+			return err
+		}
+	}
+	if o.optuna != "" {
+		if err := loadOptuna(e, o, q, data); err != nil {
 			return err
 		}
 	}

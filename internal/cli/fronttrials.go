@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"slices"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/pareto-llm/pareto/frontier"
 	"github.com/pareto-llm/pareto/ingest"
+	"github.com/pareto-llm/pareto/optuna"
 	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/trial"
 )
@@ -252,6 +254,66 @@ func loadColumns(ctx context.Context, s store.Store, o *frontOptions, specs []st
 	}
 	for i, why := range cols.Problems {
 		d.reject(base+int32(i), "unusable ("+why+")")
+	}
+	return nil
+}
+
+// loadOptuna appends the complete trials of an Optuna study and adds its
+// constraints (constraint_i <= 0) to the SLOs.
+func loadOptuna(e *env, o *frontOptions, q *frontQuery, d *frontData) error {
+	st, name, err := readOptuna(o)
+	if err != nil {
+		return err
+	}
+	for _, slo := range st.SLOs() {
+		if !slices.Contains(q.slos, slo) {
+			q.slos = append(q.slos, slo)
+			d.slo = append(d.slo, make([]float64, len(d.ids)))
+			for r := range d.ids {
+				d.slo[len(d.slo)-1][r] = frontier.Missing
+			}
+		}
+	}
+	fmt.Fprintf(e.stderr, "pareto front: optuna study %s: %d complete trials, metrics %s\n", name, len(st.Trials), strings.Join(st.Metrics, ", "))
+	d.addTrials(st.Trials, q, o)
+	return nil
+}
+
+// readOptuna reads the --optuna study (the only one when --optuna-study
+// is not given).
+func readOptuna(o *frontOptions) (*optuna.Study, string, error) {
+	ctx := context.Background()
+	name := o.optunaStudy
+	if name == "" {
+		names, err := optuna.Studies(ctx, o.optuna)
+		if err != nil {
+			return nil, "", inputError{err: err}
+		}
+		if len(names) != 1 {
+			return nil, "", usagef("--optuna-study is required: the storage holds %d studies (%s)", len(names), strings.Join(names, ", "))
+		}
+		name = names[0]
+	}
+	st, err := optuna.Read(ctx, o.optuna, name)
+	if err != nil {
+		return nil, "", inputError{err: err}
+	}
+	return st, name, nil
+}
+
+// optunaObjectives uses the study's own objectives and directions when no
+// -o is given.
+func optunaObjectives(o *frontOptions) error {
+	st, _, err := readOptuna(o)
+	if err != nil {
+		return err
+	}
+	for _, obj := range st.Objectives() {
+		dir := "min"
+		if obj.Direction == frontier.Maximize {
+			dir = "max"
+		}
+		o.objectives = append(o.objectives, obj.Name+":"+dir)
 	}
 	return nil
 }
