@@ -2,11 +2,11 @@ package cli
 
 import (
 	"context"
-	"slices"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
