@@ -1,7 +1,6 @@
 package store
 
 import (
-	"context"
 	"slices"
 	"strconv"
 
@@ -200,21 +199,11 @@ func envWhere(sqlConds []Condition, first int, numbered bool, collate string) (s
 	return string(sb), args
 }
 
-// filteredIDs returns the hashes of the trials that satisfy goConds, read
-// with Trials and its Go filter (no measurements); nil when there are no
-// such conditions. Trials are never changed once stored, so the scan that
-// follows in another snapshot keeps exactly these.
-func filteredIDs(ctx context.Context, s Store, study string, goConds []Condition) (map[string]bool, error) {
-	if len(goConds) == 0 {
-		return nil, nil
+// keepIDs returns the hashes of the trials a collector kept.
+func keepIDs(c *collector) map[string]bool {
+	keep := make(map[string]bool, len(c.trials))
+	for i := range c.trials {
+		keep[c.trials[i].ID] = true
 	}
-	ts, err := s.Trials(ctx, study, Query{Where: goConds, Metrics: []string{}})
-	if err != nil {
-		return nil, err
-	}
-	keep := make(map[string]bool, len(ts))
-	for i := range ts {
-		keep[ts[i].ID] = true
-	}
-	return keep, nil
+	return keep
 }

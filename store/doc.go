@@ -42,6 +42,14 @@
 // content hash (trial.ComputeID) is already in the study is counted as
 // present and not written again, so re-ingesting a file adds nothing.
 //
+// # Labels set later
+//
+// SetLabels merges labels into stored trials (pareto gate records
+// admission this way) and updates their environment columns in the same
+// transaction. It changes nothing else: a trial's ID stays the content
+// hash of what was ingested, so a labelled trial is still one trial, and
+// re-ingesting its source still finds it present.
+//
 // # Filters
 //
 // A Query's Where conditions (ParseCondition: KEY OP VALUE with =, !=, <,
@@ -51,8 +59,8 @@
 //
 // Columns applies conditions on environment columns with non-numeric
 // values in SQL (a label present with an empty value counts as absent
-// there), and the others with the same Go filter, over the trials read by
-// Trials.
+// there), and the others with the same Go filter, over the trials read as
+// Trials reads them, in the same snapshot.
 //
 // # Columnar reads
 //

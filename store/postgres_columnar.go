@@ -14,23 +14,18 @@ import (
 // Columns reads, for every trial of the study that satisfies where, its ID
 // and the value of each spec; see Columns. Conditions on environment
 // columns with non-numeric values are applied in SQL (in byte order, as Go
-// compares), the others by reading the trials with Trials and filtering
-// them in Go.
+// compares), the others by reading the trials as Trials does and filtering
+// them in Go, in the same snapshot.
 //
-// Both statements run in one repeatable-read snapshot: the study's trials
+// Every statement runs in one repeatable-read snapshot: the study's trials
 // from the trials_study index, then one UNION ALL of an index-only range
 // of measurements_metric per spec. Rows are decoded from their binary
 // form without Scan.
 func (s *pgStore) Columns(ctx context.Context, study string, specs []ColumnSpec, where []Condition) (*Columns, error) {
 	sqlConds, goConds := splitConditions(where)
-	keep, err := filteredIDs(ctx, s, study, goConds)
-	if err != nil {
-		return nil, err
-	}
 	b := newColumnsBuilder(specs)
-	b.keep = keep
 	opts := pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}
-	err = pgx.BeginTxFunc(ctx, s.pool, opts, func(tx pgx.Tx) error {
+	err := pgx.BeginTxFunc(ctx, s.pool, opts, func(tx pgx.Tx) error {
 		var studyID int64
 		err := tx.QueryRow(ctx, `SELECT id FROM studies WHERE name = $1`, study).Scan(&studyID)
 		if errors.Is(err, pgx.ErrNoRows) {
@@ -38,6 +33,13 @@ func (s *pgStore) Columns(ctx context.Context, study string, specs []ColumnSpec,
 		}
 		if err != nil {
 			return err
+		}
+		if len(goConds) > 0 {
+			c := &collector{q: Query{Where: goConds, Metrics: []string{}}}
+			if err := pgReadTrials(ctx, tx, studyID, c, newDecoder()); err != nil {
+				return fmt.Errorf("reading trials: %w", err)
+			}
+			b.keep = keepIDs(c)
 		}
 		if err := pgColumnTrials(ctx, tx, b, studyID, sqlConds); err != nil {
 			return fmt.Errorf("reading trials: %w", err)

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"math"
 	"strings"
@@ -12,21 +13,17 @@ import (
 // Columns reads, for every trial of the study that satisfies where, its ID
 // and the value of each spec; see Columns. Conditions on environment
 // columns with non-numeric values are applied in SQL, the others by
-// reading the trials with Trials and filtering them in Go.
+// reading the trials as Trials does and filtering them in Go.
 //
-// It runs two statements in one read transaction with the low-level API:
-// the study's trials from the trials_study index, then one UNION ALL of a
+// It runs in one read transaction with the low-level API: the trials
+// that the Go conditions keep, if any, then the study's trials from the
+// trials_study index, then one UNION ALL of a
 // range of the measurements_metric index per spec; SQLite has no merge
 // join, so the join on the trial row id is done in Go.
 func (s *sqliteStore) Columns(ctx context.Context, study string, specs []ColumnSpec, where []Condition) (*Columns, error) {
 	sqlConds, goConds := splitConditions(where)
-	keep, err := filteredIDs(ctx, s, study, goConds)
-	if err != nil {
-		return nil, err
-	}
 	b := newColumnsBuilder(specs)
-	b.keep = keep
-	err = s.raw(ctx, func(c *sqlite3.Conn) error {
+	err := s.raw(ctx, func(c *sqlite3.Conn) error {
 		return inTx(c, "BEGIN", func() error {
 			st, _, err := c.Prepare(`SELECT id FROM studies WHERE name = ?`)
 			if err != nil {
@@ -43,6 +40,13 @@ func (s *sqliteStore) Columns(ctx context.Context, study string, specs []ColumnS
 				return fmt.Errorf("study %q: %w", study, ErrNoStudy)
 			}
 			studyID := st.ColumnInt64(0)
+			if len(goConds) > 0 {
+				coll := &collector{q: Query{Where: goConds, Metrics: []string{}}}
+				if err := sqliteRawTrials(c, studyID, coll, newDecoder()); err != nil {
+					return fmt.Errorf("reading trials of %s: %w", study, err)
+				}
+				b.keep = keepIDs(coll)
+			}
 			if err := sqliteColumnTrials(c, b, studyID, sqlConds); err != nil {
 				return fmt.Errorf("reading trials of %s: %w", study, err)
 			}
@@ -137,6 +141,56 @@ func errorsJoin(errs ...error) error {
 	for _, err := range errs {
 		if err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// sqliteRawTrials reads the study's trials (without measurements) into c
+// with the low-level API, as readTrials does.
+func sqliteRawTrials(c *sqlite3.Conn, studyID int64, coll *collector, d *decoder) error {
+	st, _, err := c.Prepare(`SELECT ` + readColumns + ` FROM trials WHERE study_id = ? ORDER BY id`)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if err := st.BindInt64(1, studyID); err != nil {
+		return err
+	}
+	r := newTrialRow()
+	rs := stmtScanner{st}
+	for st.Step() {
+		id, t, err := r.decode(rs, d, coll.q.Slim && len(coll.q.Where) == 0)
+		if err != nil {
+			return err
+		}
+		if !coll.addTrial(id, t) {
+			break
+		}
+	}
+	return st.Err()
+}
+
+// stmtScanner scans the current row of a low-level statement into the
+// targets trialRow uses: *int64, *[]byte (valid until the next step) and
+// *sql.NullFloat64.
+type stmtScanner struct{ st *sqlite3.Stmt }
+
+func (s stmtScanner) Scan(dest ...any) error {
+	for i, d := range dest {
+		switch d := d.(type) {
+		case *int64:
+			*d = s.st.ColumnInt64(i)
+		case *[]byte:
+			*d = s.st.ColumnRawText(i)
+		case *sql.NullFloat64:
+			if s.st.ColumnType(i) == sqlite3.NULL {
+				*d = sql.NullFloat64{}
+			} else {
+				*d = sql.NullFloat64{Float64: s.st.ColumnFloat(i), Valid: true}
+			}
+		default:
+			return fmt.Errorf("column %d: cannot scan into %T", i, d)
 		}
 	}
 	return nil

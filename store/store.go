@@ -28,6 +28,22 @@ type Store interface {
 	// content hash in the study). Trials without an ID get
 	// trial.ComputeID. The study is created if needed.
 	Ingest(ctx context.Context, study, source string, trials []trial.Trial) (added, present int, err error)
+	// SetLabels merges labels into the stored labels of the study's trials
+	// whose IDs are in ids, in one transaction: a non-empty value sets the
+	// label, an empty value removes it, other labels are kept. The
+	// environment columns copied from labels (EnvLabels) follow. It returns
+	// how many of the study's trials ids names (each counted once, whether
+	// or not its labels changed, so setting the same labels again returns
+	// the same count); IDs of no trial of the study are ignored, so a count
+	// below the number of distinct ids tells that some are unknown. A study
+	// that does not exist is ErrNoStudy; an empty label key is an error.
+	//
+	// A trial's ID stays the content hash computed when it was ingested
+	// (trial.ComputeID of what was ingested): IDs identify what was
+	// ingested, and labels set later are annotations. Re-ingesting the same
+	// result therefore still finds it present, and trial.ComputeID of a
+	// trial read back after SetLabels may differ from its ID.
+	SetLabels(ctx context.Context, study string, ids []string, labels map[string]string) (int, error)
 	// Trials returns the study's trials in ingest order, filtered by q.
 	Trials(ctx context.Context, study string, q Query) ([]trial.Trial, error)
 	// Columns reads, for every trial of the study that satisfies where (in

@@ -1,0 +1,65 @@
+package store
+
+import (
+	"errors"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/pareto-llm/pareto/trial"
+)
+
+// labelBatch is the number of trial IDs looked up per statement by
+// SetLabels.
+const labelBatch = 500
+
+// checkLabels refuses an empty label key.
+func checkLabels(labels map[string]string) error {
+	if _, ok := labels[""]; ok {
+		return errors.New("empty label key")
+	}
+	return nil
+}
+
+// uniqueIDs returns ids sorted, without duplicates and empty strings.
+func uniqueIDs(ids []string) []string {
+	out := slices.Clone(ids)
+	slices.Sort(out)
+	out = slices.Compact(out)
+	if len(out) > 0 && out[0] == "" {
+		out = out[1:]
+	}
+	return out
+}
+
+// labelUpdate is the new state of one stored trial after SetLabels.
+type labelUpdate struct {
+	row    int64
+	labels string
+	env    [6]string
+}
+
+// mergeLabels merges set into the stored labels (JSON) of trial row row:
+// a non-empty value sets the label, an empty one removes it. It reports
+// false when the labels are unchanged.
+func mergeLabels(d *decoder, enc *jsonEncoder, row int64, stored []byte, set map[string]string) (labelUpdate, bool, error) {
+	before, err := d.decodeMap(stored)
+	if err != nil {
+		return labelUpdate{}, false, err
+	}
+	after := maps.Clone(before)
+	if after == nil {
+		after = make(map[string]string, len(set))
+	}
+	for k, v := range set {
+		if v == "" {
+			delete(after, k)
+		} else {
+			after[k] = v
+		}
+	}
+	if maps.Equal(before, after) {
+		return labelUpdate{}, false, nil
+	}
+	return labelUpdate{row: row, labels: strings.Clone(enc.mapString(after)), env: env(&trial.Trial{Labels: after})}, true, nil
+}

@@ -1,0 +1,103 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// pgUpdateLabels writes new labels and environment columns, one array per
+// column.
+const pgUpdateLabels = `UPDATE trials AS t SET labels = u.labels::jsonb, engine = u.engine,
+	engine_version = u.engine_version, cuda = u.cuda, driver = u.driver, gpu = u.gpu, host = u.host
+FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])
+	AS u(id, labels, engine, engine_version, cuda, driver, gpu, host)
+WHERE t.id = u.id`
+
+// SetLabels merges labels into the stored labels of the study's trials
+// named by ids, and updates their environment columns, in one
+// transaction. The rows are locked in row-id order; a deadlock or
+// serialisation failure retries the transaction.
+func (s *pgStore) SetLabels(ctx context.Context, study string, ids []string, labels map[string]string) (int, error) {
+	if err := checkLabels(labels); err != nil {
+		return 0, s.wrap("setting labels in "+study, err)
+	}
+	ids = uniqueIDs(ids)
+	var n int
+	var err error
+	for attempt := 0; ; attempt++ {
+		n, err = s.setLabelsTx(ctx, study, ids, labels)
+		if err == nil || attempt >= 10 || !retryable(err) {
+			break
+		}
+		time.Sleep(time.Duration(rand.IntN(50)+10) * time.Millisecond)
+	}
+	if err != nil {
+		return 0, s.wrap("setting labels in "+study, err)
+	}
+	return n, nil
+}
+
+func (s *pgStore) setLabelsTx(ctx context.Context, study string, ids []string, labels map[string]string) (int, error) {
+	matched := 0
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		matched = 0
+		var studyID int64
+		err := tx.QueryRow(ctx, `SELECT id FROM studies WHERE name = $1`, study).Scan(&studyID)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return fmt.Errorf("study %q: %w", study, ErrNoStudy)
+		}
+		if err != nil {
+			return err
+		}
+		rows, err := tx.Query(ctx, `SELECT id, labels::text FROM trials WHERE study_id = $1 AND hash = ANY($2::text[])
+			ORDER BY id FOR UPDATE`, studyID, ids)
+		if err != nil {
+			return err
+		}
+		d, enc := newDecoder(), &jsonEncoder{}
+		var updates []labelUpdate
+		for rows.Next() {
+			var row int64
+			var stored []byte
+			if err := rows.Scan(&row, &stored); err != nil {
+				rows.Close()
+				return err
+			}
+			matched++
+			u, changed, err := mergeLabels(d, enc, row, stored, labels)
+			if err != nil {
+				rows.Close()
+				return err
+			}
+			if changed {
+				updates = append(updates, u)
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		if len(updates) == 0 {
+			return nil
+		}
+		rowIDs := make([]int64, len(updates))
+		cols := make([][]string, 7)
+		for k := range cols {
+			cols[k] = make([]string, len(updates))
+		}
+		for i, u := range updates {
+			rowIDs[i], cols[0][i] = u.row, u.labels
+			for k, v := range u.env {
+				cols[k+1][i] = v
+			}
+		}
+		_, err = tx.Exec(ctx, pgUpdateLabels, rowIDs, cols[0], cols[1], cols[2], cols[3], cols[4], cols[5], cols[6])
+		return err
+	})
+	return matched, err
+}

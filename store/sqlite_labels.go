@@ -1,0 +1,97 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// SetLabels merges labels into the stored labels of the study's trials
+// named by ids, and updates their environment columns, in one write
+// transaction.
+func (s *sqliteStore) SetLabels(ctx context.Context, study string, ids []string, labels map[string]string) (int, error) {
+	if err := checkLabels(labels); err != nil {
+		return 0, fmt.Errorf("store %s: setting labels in %s: %w", s.path, study, err)
+	}
+	ids = uniqueIDs(ids)
+	var n int
+	err := retryBusy(ctx, func() (err error) {
+		n, err = s.setLabelsTx(ctx, study, ids, labels)
+		return err
+	})
+	if err != nil {
+		return 0, sqliteError(s.path, "setting labels in "+study, err)
+	}
+	return n, nil
+}
+
+func (s *sqliteStore) setLabelsTx(ctx context.Context, study string, ids []string, labels map[string]string) (int, error) {
+	tx, err := s.db.BeginTx(ctx, nil) // BEGIN IMMEDIATE: takes the write lock
+	if err != nil {
+		return 0, err
+	}
+	defer tx.Rollback()
+	var studyID int64
+	err = tx.QueryRowContext(ctx, `SELECT id FROM studies WHERE name = ?`, study).Scan(&studyID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, fmt.Errorf("study %q: %w", study, ErrNoStudy)
+	}
+	if err != nil {
+		return 0, err
+	}
+	d, enc := newDecoder(), &jsonEncoder{}
+	var updates []labelUpdate
+	matched := 0
+	for start := 0; start < len(ids); start += labelBatch {
+		chunk := ids[start:min(start+labelBatch, len(ids))]
+		args := make([]any, 0, len(chunk)+1)
+		args = append(args, studyID)
+		for _, id := range chunk {
+			args = append(args, id)
+		}
+		rows, err := tx.QueryContext(ctx, `SELECT id, labels FROM trials WHERE study_id = ? AND hash IN (?`+
+			strings.Repeat(",?", len(chunk)-1)+`)`, args...)
+		if err != nil {
+			return 0, err
+		}
+		for rows.Next() {
+			var row int64
+			var stored []byte
+			if err := rows.Scan(&row, &stored); err != nil {
+				rows.Close()
+				return 0, err
+			}
+			matched++
+			u, changed, err := mergeLabels(d, enc, row, stored, labels)
+			if err != nil {
+				rows.Close()
+				return 0, err
+			}
+			if changed {
+				updates = append(updates, u)
+			}
+		}
+		if err := rows.Close(); err != nil {
+			return 0, err
+		}
+		if err := rows.Err(); err != nil {
+			return 0, err
+		}
+	}
+	if len(updates) > 0 {
+		st, err := tx.PrepareContext(ctx, `UPDATE trials SET labels = ?, `+strings.Join(envColumns, " = ?, ")+` = ? WHERE id = ?`)
+		if err != nil {
+			return 0, err
+		}
+		defer st.Close()
+		for _, u := range updates {
+			e := u.env
+			if _, err := st.ExecContext(ctx, u.labels, e[0], e[1], e[2], e[3], e[4], e[5], u.row); err != nil {
+				return 0, err
+			}
+		}
+	}
+	return matched, tx.Commit()
+}
