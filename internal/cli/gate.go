@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"strings"
 	"time"
 
@@ -44,13 +43,16 @@ Repeats are trials of one configuration (parameters, or only those named by
 on the log scale from the repeats of both sides (Welch t intervals): a fact
 favouring admission must hold at --confidence, a fact against it at
 --futility. --noise defaults to each objective's --min-improve.
-Admission is recorded as the label gate=admitted on the candidate's trials.`
+Admission is recorded as the label gate=admitted on the candidate's stored
+trials (pareto trials --where gate=admitted lists them); their IDs and the
+number of stored trials do not change.`
 
 const gateExample = `  pareto gate --store runs.db --study tune --candidate results/try7/ --baseline role=baseline \
     -o output_token_throughput:max -o ttft.p99:min --min-improve output_token_throughput=3% \
     --min-improve ttft.p99=5% --slo 'ttft.p99<=2000' --min-repeats 3`
 
-// AdmittedLabel marks the trials of admitted candidates.
+// admittedKey=admittedValue is the label that marks the stored trials of
+// admitted candidates.
 const admittedKey, admittedValue = "gate", "admitted"
 
 // exitInconclusive is gate's status for an inconclusive verdict.
@@ -214,14 +216,19 @@ func (j *gateJob) ingest(paths []string) ([]trial.Trial, error) {
 	return all, nil
 }
 
-// load reads the study and groups its trials into repeats. Copies of
-// trials recorded with the admission label count once, as admitted.
+// load reads the study, groups its trials into repeats and notes the
+// configurations with trials labelled as admitted.
 func (j *gateJob) load() error {
 	ts, err := decideStudyTrials(j.ctx, j.st, &j.o.src)
 	if err != nil {
 		return err
 	}
-	ts, j.admitted = stripAdmitted(ts, j.o.src.keys())
+	j.admitted = map[string]bool{}
+	for i := range ts {
+		if ts[i].Labels[admittedKey] == admittedValue {
+			j.admitted[decide.Config(&ts[i], j.o.src.keys())] = true
+		}
+	}
 	j.groups = decide.GroupRepeats(ts, j.o.src.keys())
 	return nil
 }
@@ -362,20 +369,16 @@ func (j *gateJob) finish(v decide.Verdict) error {
 	}
 }
 
-// label records the admission as a label on copies of the candidate's
-// trials (the store has no way to update a stored trial's labels).
+// label records the admission as a label on the stored trials of the
+// candidate's runs; their IDs stay those they were ingested with.
 func (j *gateJob) label() error {
-	var ts []trial.Trial
+	var ids []string
 	for _, g := range j.cand.Groups {
 		for _, t := range g.Trials {
-			c := *t
-			c.Labels = maps.Clone(t.Labels)
-			c.SetLabel(admittedKey, admittedValue)
-			c.ID = trial.ComputeID(&c)
-			ts = append(ts, c)
+			ids = append(ids, t.ID)
 		}
 	}
-	if _, _, err := j.st.Ingest(j.ctx, j.o.src.study, "pareto gate: admitted "+j.cand.Name, ts); err != nil {
+	if _, err := j.st.SetLabels(j.ctx, j.o.src.study, ids, map[string]string{admittedKey: admittedValue}); err != nil {
 		return inputError{err: fmt.Errorf("recording admission: %w", err), code: exitUsage}
 	}
 	return nil

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
 	"os"
 	"strings"
 
@@ -172,7 +171,7 @@ func writeNoiseJSON(e *env, rep decide.NoiseReport, groups int) error {
 }
 
 // loadDecideTrials reads trials from result paths and, when a study is
-// named or no path is given, from the store; admission labels are removed.
+// named or no path is given, from the store.
 func loadDecideTrials(ctx context.Context, src *decideSource, paths []string) ([]trial.Trial, error) {
 	var ts []trial.Trial
 	if src.study != "" || len(paths) == 0 {
@@ -201,7 +200,6 @@ func loadDecideTrials(ctx context.Context, src *decideSource, paths []string) ([
 		}
 		ts = append(ts, d.Trials...)
 	}
-	ts, _ = stripAdmitted(ts, src.keys())
 	return ts, nil
 }
 
@@ -315,26 +313,4 @@ func pathsOf(list []string) []string {
 		}
 	}
 	return out
-}
-
-// stripAdmitted removes the admission label, drops the labelled copies of
-// trials stored without it, and returns the admitted configuration keys.
-func stripAdmitted(ts []trial.Trial, keys []string) ([]trial.Trial, map[string]bool) {
-	admitted := map[string]bool{}
-	seen := map[string]bool{}
-	out := ts[:0]
-	for _, t := range ts {
-		if t.Labels[admittedKey] == admittedValue {
-			admitted[decide.Config(&t, keys)] = true
-			labels := maps.Clone(t.Labels)
-			delete(labels, admittedKey)
-			t.Labels = labels
-			t.ID = trial.ComputeID(&t)
-		}
-		if !seen[t.ID] {
-			seen[t.ID] = true
-			out = append(out, t)
-		}
-	}
-	return out, admitted
 }
