@@ -150,3 +150,71 @@ func checkStoredLabels(t *testing.T, s Store, study, step string, model []trial.
 		}
 	}
 }
+
+// TestSetLabelsConcurrent runs SetLabels on overlapping trials, in
+// different orders, alongside an ingest into the same study: every call
+// succeeds and every label lands.
+func TestSetLabelsConcurrent(t *testing.T) {
+	for _, b := range backends(t) {
+		t.Run(b.name, func(t *testing.T) {
+			ctx := context.Background()
+			s := openT(t, b.location(t))
+			study := studyName(t)
+			ts := genTrials(0, 200)
+			if _, _, err := s.Ingest(ctx, study, "a", ts); err != nil {
+				t.Fatal(err)
+			}
+			ids := make([]string, len(ts))
+			for i := range ts {
+				ids[i] = ts[i].ID
+			}
+			const writers = 4
+			errs := make(chan error, writers+1)
+			for w := range writers {
+				go func() {
+					mine := slices.Clone(ids)
+					if w%2 == 1 {
+						slices.Reverse(mine)
+					}
+					for round := range 5 {
+						n, err := s.SetLabels(ctx, study, mine, map[string]string{"w" + itoa(w): itoa(round)})
+						if err == nil && n != len(ids) {
+							err = errors.New("SetLabels = " + itoa(n) + "; want " + itoa(len(ids)))
+						}
+						if err != nil {
+							errs <- err
+							return
+						}
+					}
+					errs <- nil
+				}()
+			}
+			go func() {
+				_, _, err := s.Ingest(ctx, study, "b", genTrials(200, 500))
+				errs <- err
+			}()
+			for range writers + 1 {
+				if err := <-errs; err != nil {
+					t.Error(err)
+				}
+			}
+			got, err := s.Trials(ctx, study, Query{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != 700 {
+				t.Errorf("%d trials; want 700", len(got))
+			}
+			for i := range got[:200] {
+				for w := range writers {
+					if v := got[i].Labels["w"+itoa(w)]; v != "4" {
+						t.Fatalf("trial %s: label w%d = %q; want 4", got[i].ID, w, v)
+					}
+				}
+				if got[i].ID != ids[i] {
+					t.Fatalf("trial %d: ID %s; want %s", i, got[i].ID, ids[i])
+				}
+			}
+		})
+	}
+}
