@@ -23,9 +23,14 @@ func TestImplicitComponentsMatchBruteForce(t *testing.T) {
 		}
 		groups := sourceComponentsImplicit(data, m, objs, newCorners(data, objs), allRows(n), by)
 		want := bruteSchwartz(data, objs)
+		byRounds := make([]int32, n)
+		sourceComponentsByRounds(data, m, objs, newCorners(data, objs), allRows(n), byRounds)
 		for i := range n {
 			if (by[i] < 0) != want[i] {
 				t.Fatalf("trial %d k=%d: point %d in a source component=%v, want %v", trial, k, i, by[i] < 0, want[i])
+			}
+			if (byRounds[i] < 0) != want[i] {
+				t.Fatalf("trial %d k=%d: by rounds, point %d in a source component=%v, want %v", trial, k, i, byRounds[i] < 0, want[i])
 			}
 		}
 		if len(groups) > 0 {
@@ -50,6 +55,29 @@ func TestNoiseFrontLargeRemainder(t *testing.T) {
 	for i, d := range res.By {
 		if (d < 0) != (ref[i] < 0) {
 			t.Fatalf("point %d on frontier=%v, want %v", i, d < 0, ref[i] < 0)
+		}
+	}
+}
+
+// TestRoundsFallback forces the rounds search to give up on a large worst
+// set and finish with the implicit Kosaraju search; the answer must not
+// change.
+func TestRoundsFallback(t *testing.T) {
+	defer func(v int) { maxWorst = v }(maxWorst)
+	maxWorst = 1
+	rng := rand.New(rand.NewPCG(23, 24))
+	for trial := range 100 {
+		k := 2 + trial%3
+		n := 1 + rng.IntN(100)
+		objs := randomObjectives(rng, k, true)
+		data := clusteredPoints(rng, n, k)
+		by := make([]int32, n)
+		sourceComponentsByRounds(data, minSpace(data, objs), objs, newCorners(data, objs), allRows(n), by)
+		want := bruteSchwartz(data, objs)
+		for i := range n {
+			if (by[i] < 0) != want[i] {
+				t.Fatalf("trial %d: point %d in a source component=%v, want %v", trial, i, by[i] < 0, want[i])
+			}
 		}
 	}
 }

@@ -43,7 +43,7 @@ func schwartz(data, m []float64, objs []Objective, q *corners, by []int32) [][]i
 		}
 	}
 	if len(rest) > explicitLimit {
-		return sourceComponentsImplicit(data, m, objs, q, rest, by)
+		return sourceComponentsByRounds(data, m, objs, q, rest, by)
 	}
 	return sourceComponents(data, objs, rest, by)
 }
