@@ -51,8 +51,32 @@ func HypervolumeDetail(data []float64, k int, ref []float64) (hv float64, discar
 	if infinite {
 		return math.Inf(1), discarded
 	}
+	kept, n = thinDominated(kept, k)
 	var e hvEngine
 	return e.hvVolume(kept, n, k, ref), discarded
+}
+
+// thinDominated drops points dominated by a frontier pivot (one linear
+// pass; see pivotFilter): they add no volume, and on random data they are
+// almost all of them. It returns the kept points and their count.
+func thinDominated(pts []float64, k int) ([]float64, int) {
+	n := len(pts) / k
+	if n < pivotFilterMin || k < 2 {
+		return pts, n
+	}
+	dom := make([]int32, n)
+	for i := range dom {
+		dom[i] = -1
+	}
+	rows := pivotFilter(pts, k, dom)
+	if len(rows) == n {
+		return pts, n
+	}
+	out := make([]float64, 0, len(rows)*k)
+	for _, r := range rows {
+		out = append(out, pts[int(r)*k:int(r)*k+k]...)
+	}
+	return out, len(rows)
 }
 
 // hvCheckShape panics when data is not a valid row-major matrix with k
