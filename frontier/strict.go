@@ -1,6 +1,10 @@
 package frontier
 
-import "math"
+import (
+	"math"
+	"slices"
+	"sync"
+)
 
 // StrictFront finds the strict Pareto frontier of n = len(data)/k points
 // given row-major with k minimised objectives. It returns, for every point,
@@ -193,26 +197,39 @@ func front2(data []float64, rows []int32, dom []int32) {
 // Groups of identical points are queried before any of them is inserted,
 // so a hit is always a different, earlier point.
 func front3(data []float64, rows []int32, dom []int32) {
+	// The lexicographic sort and the ranks of the second coordinate are
+	// independent: compute them on both cores.
+	rankOf := make([]int32, len(data)/3)
+	var m int
+	var wg sync.WaitGroup
+	orig := slices.Clone(rows)
+	wg.Go(func() {
+		var rank []int32
+		rank, m = ranksOf(data, 3, 1, orig)
+		for i, r := range orig {
+			rankOf[r] = rank[i]
+		}
+	})
 	sortRowsLex(data, 3, rows)
 	// Gather the sorted points once: every later pass is then sequential.
 	pts := make([]float64, 3*len(rows))
 	for i, r := range rows {
 		copy(pts[3*i:3*i+3], data[3*r:3*r+3])
 	}
-	rank, m := ranksOf(pts, 3, 1, allRows(len(rows)))
+	wg.Wait()
 	fw := newMinFenwick(m)
 	for lo := 0; lo < len(rows); {
 		hi := lo + 1
 		for hi < len(rows) && pts[3*hi] == pts[3*lo] && pts[3*hi+1] == pts[3*lo+1] && pts[3*hi+2] == pts[3*lo+2] {
 			hi++
 		}
-		z := pts[3*lo+2]
-		if best, arg := fw.prefixMin(rank[lo]); best <= z {
+		z, rank := pts[3*lo+2], rankOf[rows[lo]]
+		if best, arg := fw.prefixMin(rank); best <= z {
 			for _, d := range rows[lo:hi] {
 				dom[d] = rows[arg]
 			}
 		} else {
-			fw.update(rank[lo], z, int32(lo))
+			fw.update(rank, z, int32(lo))
 		}
 		lo = hi
 	}
@@ -272,14 +289,20 @@ func (f *minFenwick) update(i int32, v float64, arg int32) {
 	}
 }
 
+// prefixMin returns the minimum over ranks 1..i and the argument stored
+// with it. Only the values are read while scanning (one array, fewer cache
+// misses); the argument is looked up once at the end.
 func (f *minFenwick) prefixMin(i int32) (float64, int32) {
-	v, a := math.Inf(1), int32(-1)
+	v, at := math.Inf(1), int32(0)
 	for ; i > 0; i -= i & -i {
-		if f.val[i] < v {
-			v, a = f.val[i], f.arg[i]
+		if x := f.val[i]; x < v {
+			v, at = x, i
 		}
 	}
-	return v, a
+	if at == 0 {
+		return v, -1
+	}
+	return v, f.arg[at]
 }
 
 // frontKD resolves k >= 4 with a k-d tree over the undecided rows: a row
