@@ -80,7 +80,7 @@ func newFrontCmd(e *env) *cobra.Command {
 	var o frontOptions
 	c := &cobra.Command{
 		Use:     "front [flags] FILE...",
-		Short:   "Compute strict or noise-aware Pareto frontiers of trial tables",
+		Short:   "Compute strict or noise-aware Pareto frontiers of results, tables and studies",
 		Long:    frontLong,
 		Example: frontExample,
 		RunE: func(c *cobra.Command, args []string) error {
