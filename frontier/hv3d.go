@@ -25,10 +25,10 @@ func (w *hv3Work) grow(n int) {
 func (w *hv3Work) sortCoord(pts []float64, n, c int, dst []int32) {
 	keys := w.keys[:n]
 	for i := range n {
-		keys[i] = hvKey(pts[3*i+c])
+		keys[i] = floatKey(pts[3*i+c])
 		dst[i] = int32(i)
 	}
-	hvSortKeys(keys, dst[:n], w.tk, w.ti)
+	sortByKeyBuf(keys, dst[:n], w.tk, w.ti)
 }
 
 // volume returns the hypervolume of the n stride-3 points in pts, each of

@@ -86,9 +86,9 @@ func (e *hvEngine) hvc2(kept, ref []float64, keep []int32, out []float64) {
 	copy(order, e.sortBy(kept, n, 2, 1))
 	keys := make([]uint64, n)
 	for j, i := range order {
-		keys[j] = hvKey(kept[2*i])
+		keys[j] = floatKey(kept[2*i])
 	}
-	hvSortKeys(keys, order, make([]uint64, n), make([]int32, n))
+	sortByKeyBuf(keys, order, make([]uint64, n), make([]int32, n))
 	var stair []int32 // staircase in x order, y strictly decreasing
 	var dup []bool    // the staircase point has a copy
 	for j, i := range order {

@@ -26,10 +26,10 @@ func (e *hvEngine) sortBy(pts []float64, n, k, c int) []int32 {
 	}
 	idx, keys := e.order[k][:n], e.keys[:n]
 	for i := range n {
-		keys[i] = hvKey(pts[k*i+c])
+		keys[i] = floatKey(pts[k*i+c])
 		idx[i] = int32(i)
 	}
-	hvSortKeys(keys, idx, e.tk, e.ti)
+	sortByKeyBuf(keys, idx, e.tk, e.ti)
 	return idx
 }
 

@@ -23,23 +23,41 @@ func floatKey(v float64) uint64 {
 const smallSort = 64
 
 // sortByKey sorts keys ascending, stably, permuting idx alongside (idx[i]
-// belongs to keys[i]). It is an LSD radix sort over 16-bit digits that
-// skips digits shared by every key.
+// belongs to keys[i]).
 func sortByKey(keys []uint64, idx []int32) {
+	sortByKeyBuf(keys, idx, nil, nil)
+}
+
+// sortByKeyBuf is sortByKey with scratch buffers (grown when shorter than
+// keys). It is an LSD radix sort that skips digits shared by every key:
+// 8-bit digits below 2^14 keys (the histogram stays tiny), 16-bit digits
+// above (half the passes).
+func sortByKeyBuf(keys []uint64, idx []int32, tk []uint64, ti []int32) {
 	n := len(keys)
 	if n < smallSort {
 		insertionSortKeys(keys, idx)
 		return
 	}
+	if len(tk) < n {
+		tk = make([]uint64, n)
+	}
+	if len(ti) < n {
+		ti = make([]int32, n)
+	}
+	bitsPer := uint(16)
+	if n < 1<<14 {
+		bitsPer = 8
+	}
+	mask := uint64(1)<<bitsPer - 1
+	count := make([]int, 1<<bitsPer)
 	srcK, srcI := keys, idx
-	dstK, dstI := make([]uint64, n), make([]int32, n)
-	count := make([]int, 1<<16)
-	for shift := uint(0); shift < 64; shift += 16 {
+	dstK, dstI := tk[:n], ti[:n]
+	for shift := uint(0); shift < 64; shift += bitsPer {
 		clear(count)
 		for _, k := range srcK {
-			count[(k>>shift)&0xffff]++
+			count[(k>>shift)&mask]++
 		}
-		if count[(srcK[0]>>shift)&0xffff] == n {
+		if count[(srcK[0]>>shift)&mask] == n {
 			continue
 		}
 		sum := 0
@@ -48,7 +66,7 @@ func sortByKey(keys []uint64, idx []int32) {
 			sum += c
 		}
 		for i, k := range srcK {
-			d := (k >> shift) & 0xffff
+			d := (k >> shift) & mask
 			p := count[d]
 			count[d]++
 			dstK[p] = k

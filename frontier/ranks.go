@@ -52,7 +52,7 @@ func rkKey(v float64) uint64 {
 	if math.IsNaN(v) {
 		return math.MaxUint64
 	}
-	return hvKey(v)
+	return floatKey(v)
 }
 
 // rkCoordRanks returns, for each coordinate, the dense rank of every point
@@ -65,7 +65,7 @@ func rkCoordRanks(data []float64, k, n int) [][]int32 {
 		for i := range n {
 			keys[i], idx[i] = rkKey(data[i*k+c]), int32(i)
 		}
-		hvSortKeys(keys, idx, tk, ti)
+		sortByKeyBuf(keys, idx, tk, ti)
 		r := make([]int32, n)
 		d := int32(0)
 		for j, i := range idx {
@@ -94,7 +94,7 @@ func rkUnique(cr [][]int32, n int) (uniq []int32, u [][]int32) {
 		for j, i := range order {
 			keys[j] = uint64(cr[c][i])
 		}
-		hvSortKeys(keys, order, tk, ti)
+		sortByKeyBuf(keys, order, tk, ti)
 	}
 	uniq = make([]int32, n)
 	u = make([][]int32, k)

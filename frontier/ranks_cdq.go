@@ -91,7 +91,7 @@ func (s *rkSolver) sortItems(items []int32, d int) {
 	for j, it := range items {
 		keys[j] = uint64(col[it>>1])<<1 | uint64(it&1)
 	}
-	hvSortKeys(keys, items, s.tk, s.ti)
+	sortByKeyBuf(keys, items, s.tk, s.ti)
 }
 
 // cross raises best[q] to rank[p] for every query q and source p in items
