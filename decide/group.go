@@ -34,10 +34,48 @@ func Config(t *trial.Trial, keys []string) string {
 	}
 	for _, k := range configParams(t, keys) {
 		write(k)
-		write(t.Params[k])
+		write(paramOrLabel(t, k))
 	}
 	return hex.EncodeToString(h.Sum(nil))[:KeyLength]
 }
+
+// paramOrLabel returns parameter k, or label k when no parameter has that
+// name (so that --config-key can name a label set at ingest, such as
+// config=tp4).
+func paramOrLabel(t *trial.Trial, k string) string {
+	if v, ok := t.Params[k]; ok {
+		return v
+	}
+	return t.Labels[k]
+}
+
+// KnownConfig reports whether t records the configuration it was measured
+// with, so that trials can be recognised as repeats: explicit keys were
+// given, t comes from a CloudAI run (its executed test-run.toml) or an
+// Optuna study (its parameters are the configuration), or its parameters
+// include server settings (serverHints, e.g. SGLang's server_info). A
+// result file that records only the benchmark client's settings (a vLLM
+// bench serve file, say) cannot tell two server configurations apart, so
+// two such files at the same load are not assumed to be repeats.
+func KnownConfig(t *trial.Trial, keys []string) bool {
+	if len(keys) > 0 || t.Labels[trial.LabelTestCase] != "" || t.Source.Format == "optuna" {
+		return true
+	}
+	for k := range t.Params {
+		for _, h := range serverHints {
+			if strings.Contains(k, h) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// serverHints are parameter-name fragments that only server settings have.
+var serverHints = []string{"server_info.", "server_args.", "tensor_parallel", "tensor-parallel", "tp_size",
+	"dp_size", "pp_size", "pipeline_parallel", "pipeline-parallel", "max_num_seqs", "max-num-seqs",
+	"max_num_batched_tokens", "max-num-batched-tokens", "gpu_memory_utilization", "gpu-memory-utilization",
+	"kv_cache", "kv-cache", "quantization", "max_model_len", "max-model-len"}
 
 // configParams returns the sorted parameter names that make up t's
 // configuration.

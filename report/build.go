@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/pareto-llm/pareto/cloudai"
@@ -112,6 +113,11 @@ func (b *builder) points() {
 		b.usable[i] = true
 		b.config[i] = decide.Config(&t.Trial, b.opts.ConfigKeys)
 		b.key[i] = decide.Key(b.config[i], decide.WorkloadOf(&t.Trial))
+		if !decide.KnownConfig(&t.Trial, b.opts.ConfigKeys) {
+			// A result file alone does not record the serving configuration:
+			// it is never assumed to repeat another one.
+			b.key[i] = "trial:" + strconv.Itoa(i)
+		}
 	}
 }
 

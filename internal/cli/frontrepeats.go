@@ -23,13 +23,13 @@ type point struct {
 // aggregate replaces repeated rows by one row each holding the median (or
 // mean) of the repeats, keeping the spread. Rows whose values cannot be
 // compared (missing, ambiguous, NaN) are not merged: they stay rows of
-// their own and are listed as invalid. Table rows are repeats only when
-// --config-key names their identifying columns (not supported yet: each
-// table row is its own configuration).
+// their own and are listed as invalid. Only trials whose configuration is
+// recorded are merged (decide.KnownConfig: CloudAI runs, or --config-key);
+// table rows are each their own configuration.
 func (d *frontData) aggregate(agg decide.Aggregation, keys []string) {
 	keyOf := func(r int) string {
 		t := d.trials[r]
-		if t == nil || !d.comparable(int32(r)) {
+		if t == nil || !d.comparable(int32(r)) || !decide.KnownConfig(t, keys) {
 			return "row\x00" + strconv.Itoa(r)
 		}
 		g := ""
