@@ -18,6 +18,25 @@ var RunParams = []string{
 	"max_concurrency", "request_rate", "burstiness", "dataset_name", "dataset_path",
 	"random_input_len", "random_output_len", "random_range_ratio", "random_prefix_len",
 	"sharegpt_output_len", "sonnet_input_len", "sonnet_output_len", "sonnet_prefix_len",
+	"start_time", "end_time", "random_seed", "was_cancelled",
+}
+
+// runParamPrefixes are prefixes of parameter names that describe a run
+// (AIPerf's output locations and UI settings, say); Config ignores them too.
+var runParamPrefixes = []string{"artifacts.", "runtime.", "output."}
+
+// isRunParam reports whether parameter k describes the run, not the
+// configuration.
+func isRunParam(k string) bool {
+	if slices.Contains(RunParams, k) {
+		return true
+	}
+	for _, p := range runParamPrefixes {
+		if strings.HasPrefix(k, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // KeyLength is the number of hex digits of a configuration key.
@@ -87,7 +106,7 @@ func configParams(t *trial.Trial, keys []string) []string {
 	}
 	out := make([]string, 0, len(t.Params))
 	for k := range t.Params {
-		if !slices.Contains(RunParams, k) {
+		if !isRunParam(k) {
 			out = append(out, k)
 		}
 	}

@@ -1,0 +1,28 @@
+package decide
+
+import (
+	"testing"
+
+	"github.com/pareto-llm/pareto/trial"
+)
+
+// TestConfigIgnoresRunParams: two AIPerf runs of one configuration differ
+// in their start time, artifact directory and seed, not in configuration.
+func TestConfigIgnoresRunParams(t *testing.T) {
+	a := &trial.Trial{Params: map[string]string{"endpoint.type": "chat", "phases.0.concurrency": "8",
+		"start_time": "2026-11-30T05:00:00", "artifacts.dir": "/runs/1", "random_seed": "1", "runtime.ui": "none"}}
+	b := &trial.Trial{Params: map[string]string{"endpoint.type": "chat", "phases.0.concurrency": "8",
+		"start_time": "2026-11-30T06:00:00", "artifacts.dir": "/runs/2", "random_seed": "2", "runtime.ui": "dashboard"}}
+	if Config(a, nil) != Config(b, nil) {
+		t.Errorf("runs differing only in run parameters have different configuration keys")
+	}
+	c := &trial.Trial{Params: map[string]string{"endpoint.type": "chat", "phases.0.concurrency": "16"}}
+	if Config(a, nil) == Config(c, nil) {
+		t.Errorf("different concurrency settings share a configuration key")
+	}
+	d := &trial.Trial{Params: map[string]string{"x": "1"}, Labels: map[string]string{"config": "tp4"}}
+	e := &trial.Trial{Params: map[string]string{"x": "2"}, Labels: map[string]string{"config": "tp4"}}
+	if Config(d, []string{"config"}) != Config(e, []string{"config"}) {
+		t.Errorf("--config-key naming a label does not identify the configuration by it")
+	}
+}
