@@ -167,7 +167,7 @@ func parseNumber(s []byte) (float64, bool) {
 	if len(s) == 0 {
 		return Missing, true
 	}
-	v, err := strconv.ParseFloat(string(s), 64)
+	v, err := parseFloat(s)
 	if err != nil {
 		var ne *strconv.NumError
 		if errors.As(err, &ne) && ne.Err == strconv.ErrRange {
