@@ -1,18 +1,18 @@
 package ingest
 
 // exactFloat returns mant * 10^q correctly rounded, as strconv.ParseFloat
-// would, when Clinger's fast path applies: a mantissa of at most 15 digits
+// would, when Clinger's fast path applies: a mantissa of at most 2^53
 // (exact in a float64) times or divided by an exactly representable power
 // of ten (10^0 … 10^22), one correctly rounded operation. ok is false
 // otherwise and the caller falls back to strconv.ParseFloat.
-func exactFloat(mant uint64, q, digits int, neg bool) (float64, bool) {
+func exactFloat(mant uint64, q, _ int, neg bool) (float64, bool) {
 	var f float64
 	switch {
 	case mant == 0:
 		f = 0
-	case digits <= 15 && q >= 0 && q <= 22:
+	case mant <= 1<<53 && q >= 0 && q <= 22:
 		f = float64(mant) * pow10[q]
-	case digits <= 15 && q < 0 && q >= -22:
+	case mant <= 1<<53 && q < 0 && q >= -22:
 		f = float64(mant) / pow10[-q]
 	default:
 		return 0, false
