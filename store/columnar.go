@@ -1,6 +1,11 @@
 package store
 
 import (
+	"cmp"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
 	"slices"
 	"strconv"
 
@@ -42,26 +47,27 @@ type Columns struct {
 	Problems map[int]string
 }
 
-// columnsBuilder assembles Columns from a trial scan in row-id order and
-// measurement rows in any order.
+// columnsBuilder assembles Columns from the blocks of a study (see
+// block), read in any order, and their value columns.
 type columnsBuilder struct {
 	specs  []ColumnSpec
 	dims   []string // encoded dims of each spec
 	unique []int    // index of each spec in the deduplicated list
-	keep   map[string]bool
 
+	// keepSQL and keepGo, when not nil, hold the row ids of the trials
+	// that satisfy the SQL and the Go conditions.
+	keepSQL, keepGo map[int64]bool
+
+	spans    map[int64][2]int // block id -> offset and number of trials
 	rowIDs   []int64
 	arena    []byte
 	ends     []int32
-	problems map[int]string
-
-	values [][]float64 // per unique spec
-	state  [][]uint8   // per unique spec: 0 unset, 1 set, 2 ambiguous or unusable
-	hint   []int
+	problems map[int]string // by offset
+	values   [][]float64    // per unique spec, by offset
 }
 
 func newColumnsBuilder(specs []ColumnSpec) *columnsBuilder {
-	b := &columnsBuilder{specs: specs, unique: make([]int, len(specs))}
+	b := &columnsBuilder{specs: specs, unique: make([]int, len(specs)), spans: map[int64][2]int{}}
 	seen := map[[2]string]int{}
 	for k, s := range specs {
 		key := [2]string{s.Metric, encodeDims(s.Dims)}
@@ -76,91 +82,137 @@ func newColumnsBuilder(specs []ColumnSpec) *columnsBuilder {
 	return b
 }
 
-// addTrial records the next trial of the scan; hash and problem may be
-// reused by the caller after the call.
-func (b *columnsBuilder) addTrial(rowID int64, hash, problem []byte) {
-	if b.keep != nil && !b.keep[string(hash)] {
-		return
-	}
-	if len(problem) > 0 {
-		if b.problems == nil {
-			b.problems = map[int]string{}
+// metric returns the metric of unique spec u.
+func (b *columnsBuilder) metric(u int) string {
+	for k, x := range b.unique {
+		if x == u {
+			return b.specs[k].Metric
 		}
-		b.problems[len(b.rowIDs)] = string(problem)
 	}
-	b.rowIDs = append(b.rowIDs, rowID)
-	b.arena = append(b.arena, hash...)
-	b.ends = append(b.ends, int32(len(b.arena)))
+	return ""
 }
 
-// startValues allocates the columns once every trial is known.
+// addBlock records the trials of a block from its row_ids, ids and
+// problems; the slices may be reused by the caller after the call.
+func (b *columnsBuilder) addBlock(id int64, n int, rowIDs, ids, problems []byte) error {
+	off := len(b.rowIDs)
+	rows, names, probs := unpacker{b: rowIDs}, unpacker{b: ids}, unpacker{b: problems}
+	row := int64(0)
+	for i := range n {
+		row += int64(rows.uvarint())
+		b.rowIDs = append(b.rowIDs, row)
+		b.arena = names.nextID(b.arena)
+		b.ends = append(b.ends, int32(len(b.arena)))
+		if p := probs.bytes(); len(p) > 0 {
+			if b.problems == nil {
+				b.problems = map[int]string{}
+			}
+			b.problems[off+i] = string(p)
+		}
+	}
+	if err := errors.Join(rows.err, names.err, probs.err); err != nil {
+		return fmt.Errorf("block %d: %w", id, err)
+	}
+	b.spans[id] = [2]int{off, n}
+	return nil
+}
+
+// startValues allocates the columns once every block is known.
 func (b *columnsBuilder) startValues() {
-	n := len(b.rowIDs)
 	b.values = make([][]float64, len(b.dims))
-	b.state = make([][]uint8, len(b.dims))
-	b.hint = make([]int, len(b.dims))
 	for u := range b.values {
-		col := make([]float64, n)
+		col := make([]float64, len(b.rowIDs))
 		for i := range col {
 			col[i] = frontier.Missing
 		}
-		st := make([]uint8, n)
-		for i := range b.problems {
-			st[i] = 2
-		}
-		b.values[u], b.state[u] = col, st
+		b.values[u] = col
 	}
 }
 
-// addValue records the value of unique spec u for trial row rowID; rows of
-// trials outside the scan (other studies, filtered out) are ignored.
-func (b *columnsBuilder) addValue(u int, rowID int64, v float64) {
-	i, ids := b.hint[u], b.rowIDs
-	switch {
-	case i < len(ids) && ids[i] == rowID:
-	case i+1 < len(ids) && ids[i+1] == rowID:
-		i++
-	default:
-		var ok bool
-		if i, ok = slices.BinarySearch(ids, rowID); !ok {
-			return
+// addValues copies the values of unique spec u in a block; values of
+// blocks not read (other studies) are ignored.
+func (b *columnsBuilder) addValues(u int, blockID int64, vals []byte) error {
+	span, ok := b.spans[blockID]
+	if !ok {
+		return nil
+	}
+	if len(vals) != 8*span[1] {
+		return fmt.Errorf("block %d: %d bytes of values for %d trials: %w", blockID, len(vals), span[1], errPacked)
+	}
+	col := b.values[u][span[0] : span[0]+span[1]]
+	for i := range col {
+		col[i] = math.Float64frombits(binary.LittleEndian.Uint64(vals[8*i:]))
+	}
+	return nil
+}
+
+// order returns the offsets of the trials kept, in row-id order.
+func (b *columnsBuilder) order() []int {
+	out := make([]int, 0, len(b.rowIDs))
+	for i, row := range b.rowIDs {
+		if (b.keepSQL == nil || b.keepSQL[row]) && (b.keepGo == nil || b.keepGo[row]) {
+			out = append(out, i)
 		}
 	}
-	b.hint[u] = i + 1
-	switch b.state[u][i] {
-	case 0:
-		b.values[u][i], b.state[u][i] = v, 1
-	case 1:
-		b.values[u][i], b.state[u][i] = frontier.Missing, 2
+	if !slices.IsSortedFunc(out, func(i, j int) int { return cmp.Compare(b.rowIDs[i], b.rowIDs[j]) }) {
+		slices.SortFunc(out, func(i, j int) int { return cmp.Compare(b.rowIDs[i], b.rowIDs[j]) })
 	}
+	return out
 }
 
 // result returns the Columns, one column per spec as given.
 func (b *columnsBuilder) result() *Columns {
-	out := &Columns{IDs: make([]string, len(b.rowIDs)), Values: make([][]float64, len(b.specs)), Problems: b.problems}
-	all := string(b.arena)
-	start := int32(0)
-	for i, end := range b.ends {
-		out.IDs[i] = all[start:end]
-		start = end
+	if b.values == nil {
+		b.startValues()
 	}
-	used := make([]bool, len(b.values))
+	order := b.order()
+	identity := len(order) == len(b.rowIDs) && (len(order) == 0 || order[len(order)-1] == len(order)-1)
+	out := &Columns{IDs: make([]string, len(order)), Values: make([][]float64, len(b.specs))}
+	all := string(b.arena)
+	for i, k := range order {
+		start := int32(0)
+		if k > 0 {
+			start = b.ends[k-1]
+		}
+		out.IDs[i] = all[start:b.ends[k]]
+		if p, ok := b.problems[k]; ok {
+			if out.Problems == nil {
+				out.Problems = map[int]string{}
+			}
+			out.Problems[i] = p
+		}
+	}
+	cols := make([][]float64, len(b.values))
+	for u, v := range b.values {
+		cols[u] = v
+		if !identity {
+			cols[u] = make([]float64, len(order))
+			for i, k := range order {
+				cols[u][i] = v[k]
+			}
+		}
+		for i := range out.Problems {
+			cols[u][i] = frontier.Missing
+		}
+	}
+	used := make([]bool, len(cols))
 	for k, u := range b.unique {
 		if used[u] {
-			out.Values[k] = slices.Clone(b.values[u])
+			out.Values[k] = slices.Clone(cols[u])
 		} else {
-			out.Values[k], used[u] = b.values[u], true
+			out.Values[k], used[u] = cols[u], true
 		}
 	}
 	return out
 }
 
-// maxRowID is the last trial's row id, or -1.
-func (b *columnsBuilder) maxRowID() int64 {
-	if len(b.rowIDs) == 0 {
-		return -1
+// rowSet returns the set of row ids.
+func rowSet(rows []int64) map[int64]bool {
+	m := make(map[int64]bool, len(rows))
+	for _, r := range rows {
+		m[r] = true
 	}
-	return b.rowIDs[len(b.rowIDs)-1]
+	return m
 }
 
 // splitConditions returns the conditions a Columns query can apply in SQL
@@ -197,13 +249,4 @@ func envWhere(sqlConds []Condition, first int, numbered bool, collate string) (s
 		sb = append(sb, " AND "+c.Key+" <> '' AND "+c.Key+collate+" "+op+" "+placeholder(numbered, first+len(args)-1)...)
 	}
 	return string(sb), args
-}
-
-// keepIDs returns the hashes of the trials a collector kept.
-func keepIDs(c *collector) map[string]bool {
-	keep := make(map[string]bool, len(c.trials))
-	for i := range c.trials {
-		keep[c.trials[i].ID] = true
-	}
-	return keep
 }

@@ -11,17 +11,14 @@ var trialColumns = []string{
 	"study_id", "hash", "source_path", "source_format", "source_format_version", "source_line", "source_index",
 	"labels", "params", "input_tokens", "output_tokens", "mean_input_tokens", "mean_output_tokens",
 	"concurrency", "achieved_concurrency", "request_rate", "users", "requests", "succeeded", "failed",
-	"problem", "warnings", "engine", "engine_version", "cuda", "driver", "gpu", "host", "ingested_at",
+	"problem", "warnings", "engine", "engine_version", "cuda", "driver", "gpu", "host", "ingested_at", "measurements",
 }
-
-// measurementColumns are the columns of the measurements table, in the
-// order bindMeasurement binds their values.
-var measurementColumns = []string{"trial_id", "seq", "metric", "dims", "value", "unit", "native", "source_unit"}
 
 // readColumns are the trials columns Trials reads, in scan order.
 const readColumns = `id, hash, source_path, source_format, source_format_version, source_line, source_index,
 	labels, params, input_tokens, output_tokens, mean_input_tokens, mean_output_tokens,
-	concurrency, achieved_concurrency, request_rate, users, requests, succeeded, failed, problem, warnings`
+	concurrency, achieved_concurrency, request_rate, users, requests, succeeded, failed, problem, warnings,
+	measurements`
 
 // valuesList renders "(?,?,?),(?,?,?)" for rows of n columns, or with
 // numbered placeholders "($1,$2),($3,$4)" when numbered is set.

@@ -197,7 +197,8 @@ type prepared struct {
 	id             string
 	labels, params string
 	dims           []string
-	row            int64 // row id reserved by the PostgreSQL store
+	packed         []byte // the measurements, see packMeasurements
+	row            int64  // row id reserved by the PostgreSQL store
 }
 
 // prepare computes missing IDs and encodes labels, params and dims, in
@@ -259,6 +260,7 @@ func encodeTrials(trials []trial.Trial, out []prepared, from, to int) {
 			}
 			p.dims[j] = e
 		}
+		p.packed = packMeasurements(make([]byte, 0, 48*len(t.Measurements)), t.Measurements, p.dims) // never nil: NULL is not allowed
 	}
 }
 

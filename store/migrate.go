@@ -67,6 +67,32 @@ const schemaTable = `CREATE TABLE IF NOT EXISTS schema_migrations (
 	applied_at TEXT NOT NULL
 )`
 
+// fillMarker splits a migration's SQL around the Go code that converts
+// existing data (see fills): the statements before it run first, then the
+// conversion, then the statements after it.
+const fillMarker = "-- pareto:fill"
+
+// fills maps a schema version to the Go code that converts existing data
+// in the migration's transaction.
+var fills = map[int]func(tx fillTx) error{5: fillPacked}
+
+// runMigration applies m with exec, running its fill at the marker.
+func runMigration(m migration, exec func(sql string) error, tx fillTx) error {
+	before, after, found := strings.Cut(m.SQL, fillMarker)
+	if err := exec(before); err != nil {
+		return err
+	}
+	if !found {
+		return nil
+	}
+	if fill := fills[m.Version]; fill != nil {
+		if err := fill(tx); err != nil {
+			return fmt.Errorf("converting data: %w", err)
+		}
+	}
+	return exec(after)
+}
+
 // migrateStep is what a dialect provides to the runner: within one
 // transaction, read the current version, and apply one migration.
 type migrateStep interface {

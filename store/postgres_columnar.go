@@ -2,13 +2,10 @@ package store
 
 import (
 	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
-	"math"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // Columns reads, for every trial of the study that satisfies where, its ID
@@ -17,12 +14,10 @@ import (
 // compares), the others by reading the trials as Trials does and filtering
 // them in Go, in the same snapshot.
 //
-// Every statement runs in one repeatable-read snapshot: the study's trials
-// from the trials_study index, then one UNION ALL of an index-only range
-// of measurements_metric per spec. Rows are decoded from their binary
-// form without Scan.
+// Every statement runs in one repeatable-read snapshot: the row ids the
+// conditions keep, if any, then the study's blocks, then each spec's
+// values in every block (one blob per block).
 func (s *pgStore) Columns(ctx context.Context, study string, specs []ColumnSpec, where []Condition) (*Columns, error) {
-	sqlConds, goConds := splitConditions(where)
 	b := newColumnsBuilder(specs)
 	opts := pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}
 	err := pgx.BeginTxFunc(ctx, s.pool, opts, func(tx pgx.Tx) error {
@@ -34,18 +29,11 @@ func (s *pgStore) Columns(ctx context.Context, study string, specs []ColumnSpec,
 		if err != nil {
 			return err
 		}
-		if len(goConds) > 0 {
-			c := &collector{q: Query{Where: goConds, Metrics: []string{}}}
-			if err := pgReadTrials(ctx, tx, studyID, c, newDecoder()); err != nil {
-				return fmt.Errorf("reading trials: %w", err)
-			}
-			b.keep = keepIDs(c)
-		}
-		if err := pgColumnTrials(ctx, tx, b, studyID, sqlConds); err != nil {
+		if err := pgColumnFilters(ctx, tx, b, studyID, where); err != nil {
 			return fmt.Errorf("reading trials: %w", err)
 		}
-		if err := pgColumnValues(ctx, tx, b); err != nil {
-			return fmt.Errorf("reading measurements: %w", err)
+		if err := pgColumnBlocks(ctx, tx, b, studyID); err != nil {
+			return fmt.Errorf("reading blocks: %w", err)
 		}
 		return nil
 	})
@@ -55,78 +43,58 @@ func (s *pgStore) Columns(ctx context.Context, study string, specs []ColumnSpec,
 	return b.result(), nil
 }
 
-func pgColumnTrials(ctx context.Context, tx pgx.Tx, b *columnsBuilder, studyID int64, sqlConds []Condition) error {
+// pgColumnFilters sets the row ids that the conditions keep.
+func pgColumnFilters(ctx context.Context, tx pgx.Tx, b *columnsBuilder, studyID int64, where []Condition) error {
+	sqlConds, goConds := splitConditions(where)
+	if len(goConds) > 0 {
+		c := &collector{q: Query{Where: goConds, Metrics: []string{}}}
+		if err := pgReadTrials(ctx, tx, studyID, c, newDecoder()); err != nil {
+			return err
+		}
+		b.keepGo = rowSet(c.rowIDs)
+	}
+	if len(sqlConds) == 0 {
+		return nil
+	}
 	cond, args := envWhere(sqlConds, 2, true, ` COLLATE "C"`)
-	rows, err := tx.Query(ctx, `SELECT id, hash, problem FROM trials WHERE study_id = $1`+cond+` ORDER BY id`,
-		append([]any{studyID}, args...)...)
+	rows, err := tx.Query(ctx, `SELECT id FROM trials WHERE study_id = $1`+cond, append([]any{studyID}, args...)...)
 	if err != nil {
 		return err
 	}
-	defer rows.Close()
-	fds := rows.FieldDescriptions()
-	for rows.Next() {
-		raw := rows.RawValues()
-		id, err := pgInt(fds[0], raw[0])
-		if err != nil {
-			return err
-		}
-		b.addTrial(id, raw[1], raw[2])
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+	b.keepSQL = rowSet(ids)
+	return err
+}
+
+// pgColumnBlocks reads the study's blocks, then each spec's values.
+func pgColumnBlocks(ctx context.Context, tx pgx.Tx, b *columnsBuilder, studyID int64) error {
+	rows, err := tx.Query(ctx, `SELECT id, trials, row_ids, ids, problems FROM blocks WHERE study_id = $1 ORDER BY first_trial`, studyID)
+	if err != nil {
+		return err
 	}
-	if err := rows.Err(); err != nil {
+	var id int64
+	var n int
+	var rowIDs, ids, problems []byte
+	_, err = pgx.ForEachRow(rows, []any{&id, &n, &rowIDs, &ids, &problems}, func() error {
+		return b.addBlock(id, n, rowIDs, ids, problems)
+	})
+	if err != nil {
 		return err
 	}
 	b.startValues()
-	return nil
-}
-
-func pgColumnValues(ctx context.Context, tx pgx.Tx, b *columnsBuilder) error {
-	if len(b.rowIDs) == 0 || len(b.dims) == 0 {
+	if len(b.rowIDs) == 0 {
 		return nil
 	}
-	lo, hi := b.rowIDs[0], b.maxRowID()
-	var args []any
+	var vals []byte
 	for u, d := range b.dims {
-		args = append(args, b.specs[indexOf(b.unique, u)].Metric, d, lo, hi)
-	}
-	rows, err := tx.Query(ctx, columnValuesQuery(len(b.dims), true), args...)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	fds := rows.FieldDescriptions()
-	for rows.Next() {
-		raw := rows.RawValues()
-		u, err := pgInt(fds[0], raw[0])
+		rows, err := tx.Query(ctx, numberPlaceholders(blockValuesQuery), studyID, b.metric(u), d)
 		if err != nil {
 			return err
 		}
-		id, err := pgInt(fds[1], raw[1])
+		_, err = pgx.ForEachRow(rows, []any{&id, &vals}, func() error { return b.addValues(u, id, vals) })
 		if err != nil {
 			return err
 		}
-		v := math.NaN()
-		if raw[2] != nil {
-			if fds[2].Format != pgx.BinaryFormatCode || len(raw[2]) != 8 {
-				return fmt.Errorf("value: unexpected encoding")
-			}
-			v = math.Float64frombits(binary.BigEndian.Uint64(raw[2]))
-		}
-		b.addValue(int(u), id, v)
 	}
-	return rows.Err()
-}
-
-// pgInt decodes a binary int2, int4 or int8 column.
-func pgInt(fd pgconn.FieldDescription, raw []byte) (int64, error) {
-	if fd.Format == pgx.BinaryFormatCode {
-		switch len(raw) {
-		case 8:
-			return int64(binary.BigEndian.Uint64(raw)), nil
-		case 4:
-			return int64(int32(binary.BigEndian.Uint32(raw))), nil
-		case 2:
-			return int64(int16(binary.BigEndian.Uint16(raw))), nil
-		}
-	}
-	return 0, fmt.Errorf("column %s: unexpected encoding", fd.Name)
+	return nil
 }

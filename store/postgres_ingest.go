@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math/rand/v2"
@@ -20,17 +21,17 @@ const pgTrialBatch = 1000
 const pgInsertTrials = `INSERT INTO trials (id, study_id, hash, source_path, source_format, source_format_version,
 	source_line, source_index, labels, params, input_tokens, output_tokens, mean_input_tokens, mean_output_tokens,
 	concurrency, achieved_concurrency, request_rate, users, requests, succeeded, failed,
-	problem, warnings, engine, engine_version, cuda, driver, gpu, host)
+	problem, warnings, engine, engine_version, cuda, driver, gpu, host, measurements)
 OVERRIDING SYSTEM VALUE
 SELECT id, $1, hash, path, format, version, line, idx, labels::jsonb, params::jsonb, it, ot, mit, mot,
 	conc, aconc, rate, users, requests, succeeded, failed, problem, warnings::jsonb,
-	engine, engine_version, cuda, driver, gpu, host
+	engine, engine_version, cuda, driver, gpu, host, packed
 FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::bigint[], $8::text[], $9::text[],
 	$10::float8[], $11::float8[], $12::float8[], $13::float8[], $14::float8[], $15::float8[], $16::float8[], $17::float8[],
 	$18::bigint[], $19::bigint[], $20::bigint[], $21::text[], $22::text[],
-	$23::text[], $24::text[], $25::text[], $26::text[], $27::text[], $28::text[], $29::bigint[])
+	$23::text[], $24::text[], $25::text[], $26::text[], $27::text[], $28::text[], $29::bigint[], $30::bytea[])
 	AS u(hash, path, format, version, line, idx, labels, params, it, ot, mit, mot, conc, aconc, rate, users,
-	requests, succeeded, failed, problem, warnings, engine, engine_version, cuda, driver, gpu, host, id)
+	requests, succeeded, failed, problem, warnings, engine, engine_version, cuda, driver, gpu, host, id, packed)
 ORDER BY hash
 ON CONFLICT (study_id, hash) DO NOTHING
 RETURNING id, hash`
@@ -94,7 +95,7 @@ func (s *pgStore) ingestTx(ctx context.Context, studyID int64, source string, ps
 				return err
 			}
 			s.batchDone()
-			if err := s.copyMeasurements(ctx, tx, chunk, ids); err != nil {
+			if err := insertBlock(ctx, tx, studyID, chunk, ids); err != nil {
 				return err
 			}
 			s.batchDone()
@@ -116,6 +117,7 @@ func (s *pgStore) insertTrials(ctx context.Context, tx pgx.Tx, studyID int64, ps
 	f64 := func() []float64 { return make([]float64, n) }
 	hash, path, format, version, labels, params, problem, warnings := str(), str(), str(), str(), str(), str(), str(), str()
 	line, idx, requests, succeeded, failed, rowIDs := i64(), i64(), i64(), i64(), i64(), i64()
+	packed := make([][]byte, n)
 	var wl [8][]float64
 	for k := range wl {
 		wl[k] = f64()
@@ -128,7 +130,7 @@ func (s *pgStore) insertTrials(ctx context.Context, tx pgx.Tx, studyID int64, ps
 		p := &ps[i]
 		t := p.t
 		hash[i], path[i], format[i], version[i] = p.id, t.Source.Path, t.Source.Format, t.Source.FormatVersion
-		line[i], idx[i], rowIDs[i] = int64(t.Source.Line), int64(t.Source.Index), p.row
+		line[i], idx[i], rowIDs[i], packed[i] = int64(t.Source.Line), int64(t.Source.Index), p.row, p.packed
 		labels[i], params[i], problem[i], warnings[i] = p.labels, p.params, t.Problem, encodeList(t.Warnings)
 		w := &t.Workload
 		for k, v := range [8]float64{w.InputTokens, w.OutputTokens, w.MeanInputTokens, w.MeanOutputTokens,
@@ -142,7 +144,7 @@ func (s *pgStore) insertTrials(ctx context.Context, tx pgx.Tx, studyID int64, ps
 	}
 	rows, err := tx.Query(ctx, pgInsertTrials, studyID, hash, path, format, version, line, idx, labels, params,
 		wl[0], wl[1], wl[2], wl[3], wl[4], wl[5], wl[6], wl[7], requests, succeeded, failed, problem, warnings,
-		envs[0], envs[1], envs[2], envs[3], envs[4], envs[5], rowIDs)
+		envs[0], envs[1], envs[2], envs[3], envs[4], envs[5], rowIDs, packed)
 	if err != nil {
 		return nil, err
 	}
@@ -159,24 +161,21 @@ func (s *pgStore) insertTrials(ctx context.Context, tx pgx.Tx, studyID int64, ps
 	return ids, rows.Err()
 }
 
-// copyMeasurements writes the measurements of the new trials with COPY.
-func (s *pgStore) copyMeasurements(ctx context.Context, tx pgx.Tx, ps []prepared, ids map[string]int64) error {
-	var rows [][]any
+// insertBlock writes the block of the new trials of ps, whose row ids
+// are in ids, in row-id order.
+func insertBlock(ctx context.Context, tx pgx.Tx, studyID int64, ps []prepared, ids map[string]int64) error {
+	var fresh []*prepared
 	for i := range ps {
-		id, ok := ids[ps[i].id]
-		if !ok {
-			continue
-		}
-		for j := range ps[i].t.Measurements {
-			m := &ps[i].t.Measurements[j]
-			rows = append(rows, []any{id, int32(j), m.Metric, ps[i].dims[j], m.Value, m.Unit, m.Native, m.SourceUnit})
+		if _, ok := ids[ps[i].id]; ok {
+			fresh = append(fresh, &ps[i])
 		}
 	}
-	if len(rows) == 0 {
-		return nil
+	slices.SortFunc(fresh, func(a, b *prepared) int { return cmp.Compare(a.row, b.row) })
+	b := newBlock()
+	for _, p := range fresh {
+		b.add(p.row, p.id, p.t.Problem, p.t.Measurements, p.dims)
 	}
-	_, err := tx.CopyFrom(ctx, pgx.Identifier{"measurements"}, measurementColumns, pgx.CopyFromRows(rows))
-	return err
+	return writeBlock(pgFillTx{ctx, tx}, studyID, b)
 }
 
 func (s *pgStore) batchDone() {

@@ -29,9 +29,6 @@ func (s *pgStore) Trials(ctx context.Context, study string, q Query) ([]trial.Tr
 		if err := pgReadTrials(ctx, tx, studyID, c, d); err != nil {
 			return fmt.Errorf("reading trials: %w", err)
 		}
-		if err := pgReadMeasurements(ctx, tx, c, d); err != nil {
-			return fmt.Errorf("reading measurements: %w", err)
-		}
 		out = c.trials
 		return nil
 	})
@@ -49,34 +46,13 @@ func pgReadTrials(ctx context.Context, tx pgx.Tx, studyID int64, c *collector, d
 	defer rows.Close()
 	r := newTrialRow()
 	for rows.Next() {
-		id, t, err := r.decode(rows, d, c.q.Slim && len(c.q.Where) == 0)
+		id, t, err := r.decode(rows, d, &c.q, c.q.Slim && len(c.q.Where) == 0)
 		if err != nil {
 			return err
 		}
 		if !c.addTrial(id, t) {
 			break
 		}
-	}
-	return rows.Err()
-}
-
-func pgReadMeasurements(ctx context.Context, tx pgx.Tx, c *collector, d *decoder) error {
-	if len(c.trials) == 0 || (c.q.Metrics != nil && len(c.q.Metrics) == 0) {
-		return nil
-	}
-	query, args := measurementQuery(c, true)
-	rows, err := tx.Query(ctx, query, args...)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	r := newMeasurementRow()
-	for rows.Next() {
-		id, m, err := r.decode(rows, d)
-		if err != nil {
-			return err
-		}
-		c.addMeasurement(id, m)
 	}
 	return rows.Err()
 }

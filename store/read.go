@@ -20,6 +20,7 @@ type trialRow struct {
 	labels, params, warnings, problem []byte
 	workload                          [8]sql.NullFloat64
 	requests, succeeded, failed       int64
+	measurements                      []byte
 	dest                              []any
 }
 
@@ -29,17 +30,23 @@ func newTrialRow() *trialRow {
 	for i := range r.workload {
 		r.dest = append(r.dest, &r.workload[i])
 	}
-	r.dest = append(r.dest, &r.requests, &r.succeeded, &r.failed, &r.problem, &r.warnings)
+	r.dest = append(r.dest, &r.requests, &r.succeeded, &r.failed, &r.problem, &r.warnings, &r.measurements)
 	return r
 }
 
-// decode scans one row into a trial; slim skips the JSON columns.
-func (r *trialRow) decode(rs rowScanner, d *decoder, slim bool) (int64, trial.Trial, error) {
+// decode scans one row into a trial with the measurements q asks for;
+// slim skips the JSON columns.
+func (r *trialRow) decode(rs rowScanner, d *decoder, q *Query, slim bool) (int64, trial.Trial, error) {
 	if err := rs.Scan(r.dest...); err != nil {
 		return 0, trial.Trial{}, err
 	}
 	var t trial.Trial
 	var err error
+	if q.Metrics == nil || len(q.Metrics) > 0 {
+		if t.Measurements, err = unpackMeasurements(r.measurements, d, metricFilter(q.Metrics)); err != nil {
+			return 0, t, err
+		}
+	}
 	t.ID = string(r.hash)
 	t.Source = trial.Source{Path: d.internBytes(r.path), Format: d.internBytes(r.format),
 		FormatVersion: d.internBytes(r.version), Line: int(r.line), Index: int(r.index)}
@@ -73,40 +80,27 @@ func orNaN(v sql.NullFloat64) float64 {
 	return v.Float64
 }
 
-// measurementRow holds the scan targets of a measurements query:
-// trial_id, metric, dims, value, unit, native, source_unit.
-type measurementRow struct {
-	trialID                                int64
-	metric, dims, unit, native, sourceUnit []byte
-	value                                  sql.NullFloat64
-	dest                                   []any
-}
-
-func newMeasurementRow() *measurementRow {
-	r := &measurementRow{}
-	r.dest = []any{&r.trialID, &r.metric, &r.dims, &r.value, &r.unit, &r.native, &r.sourceUnit}
-	return r
-}
-
-// decode scans one row into a measurement of trial row trialID.
-func (r *measurementRow) decode(rs rowScanner, d *decoder) (int64, trial.Measurement, error) {
-	if err := rs.Scan(r.dest...); err != nil {
-		return 0, trial.Measurement{}, err
+// metricFilter keeps the measurements whose metric or native name is in
+// metrics; nil keeps all.
+func metricFilter(metrics []string) func(metric, native []byte) bool {
+	if metrics == nil {
+		return nil
 	}
-	dims, err := d.decodeDims(r.dims)
-	if err != nil {
-		return 0, trial.Measurement{}, err
+	return func(metric, native []byte) bool {
+		for _, m := range metrics {
+			if m == string(metric) || m == string(native) {
+				return true
+			}
+		}
+		return false
 	}
-	return r.trialID, trial.Measurement{Metric: d.internBytes(r.metric), Dims: dims, Value: orNaN(r.value),
-		Unit: d.internBytes(r.unit), Native: d.internBytes(r.native), SourceUnit: d.internBytes(r.sourceUnit)}, nil
 }
 
-// collector assembles trials and their measurements read in row-id order.
+// collector keeps the trials read in row-id order that a query selects.
 type collector struct {
 	q      Query
 	trials []trial.Trial
 	rowIDs []int64
-	next   int // index in trials of the next measurement's trial
 }
 
 // addTrial keeps t if it passes the query's conditions and limit; it
@@ -120,18 +114,6 @@ func (c *collector) addTrial(rowID int64, t trial.Trial) bool {
 		c.rowIDs = append(c.rowIDs, rowID)
 	}
 	return true
-}
-
-// addMeasurement appends m to its trial; measurements of trials that were
-// filtered out are dropped. Measurements arrive ordered by trial row id.
-func (c *collector) addMeasurement(rowID int64, m trial.Measurement) {
-	for c.next < len(c.rowIDs) && c.rowIDs[c.next] < rowID {
-		c.next++
-	}
-	if c.next < len(c.rowIDs) && c.rowIDs[c.next] == rowID {
-		t := &c.trials[c.next]
-		t.Measurements = append(t.Measurements, m)
-	}
 }
 
 // maxRowID is the last kept trial's row id, or -1.

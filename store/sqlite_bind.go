@@ -28,6 +28,17 @@ func (b *binder) text(v string) {
 	}
 }
 
+// blob binds v, an empty one as a zero-length blob (not NULL).
+func (b *binder) blob(v []byte) {
+	b.next++
+	if b.err == nil {
+		if v == nil {
+			v = []byte{}
+		}
+		b.err = b.st.BindBlob(b.next, v)
+	}
+}
+
 // float binds v, NaN as NULL (see nullable).
 func (b *binder) float(v float64) {
 	b.next++
@@ -77,18 +88,5 @@ func bindTrial(b *binder, studyID int64, p *prepared, now string) {
 		b.text(v)
 	}
 	b.text(now)
-}
-
-// bindMeasurement binds the values of measurementColumns for the j-th
-// measurement of p, stored under trial row id.
-func bindMeasurement(b *binder, id int64, p *prepared, j int) {
-	m := &p.t.Measurements[j]
-	b.int(id)
-	b.int(int64(j))
-	b.text(m.Metric)
-	b.text(p.dims[j])
-	b.float(m.Value)
-	b.text(m.Unit)
-	b.text(m.Native)
-	b.text(m.SourceUnit)
+	b.blob(p.packed)
 }

@@ -4,8 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"math"
-	"strings"
 
 	"github.com/ncruces/go-sqlite3"
 )
@@ -15,43 +13,22 @@ import (
 // columns with non-numeric values are applied in SQL, the others by
 // reading the trials as Trials does and filtering them in Go.
 //
-// It runs in one read transaction with the low-level API: the trials
-// that the Go conditions keep, if any, then the study's trials from the
-// trials_study index, then one UNION ALL of a
-// range of the measurements_metric index per spec; SQLite has no merge
-// join, so the join on the trial row id is done in Go.
+// It runs in one read transaction with the low-level API: the row ids of
+// the trials that the conditions keep, if any, then the study's blocks,
+// then each spec's values in every block (one blob per block).
 func (s *sqliteStore) Columns(ctx context.Context, study string, specs []ColumnSpec, where []Condition) (*Columns, error) {
-	sqlConds, goConds := splitConditions(where)
 	b := newColumnsBuilder(specs)
 	err := s.raw(ctx, func(c *sqlite3.Conn) error {
 		return inTx(c, "BEGIN", func() error {
-			st, _, err := c.Prepare(`SELECT id FROM studies WHERE name = ?`)
+			studyID, err := sqliteStudyID(c, study)
 			if err != nil {
 				return err
 			}
-			defer st.Close()
-			if err := st.BindText(1, study); err != nil {
-				return err
-			}
-			if !st.Step() {
-				if err := st.Err(); err != nil {
-					return err
-				}
-				return fmt.Errorf("study %q: %w", study, ErrNoStudy)
-			}
-			studyID := st.ColumnInt64(0)
-			if len(goConds) > 0 {
-				coll := &collector{q: Query{Where: goConds, Metrics: []string{}}}
-				if err := sqliteRawTrials(c, studyID, coll, newDecoder()); err != nil {
-					return fmt.Errorf("reading trials of %s: %w", study, err)
-				}
-				b.keep = keepIDs(coll)
-			}
-			if err := sqliteColumnTrials(c, b, studyID, sqlConds); err != nil {
+			if err := sqliteColumnFilters(c, b, studyID, where); err != nil {
 				return fmt.Errorf("reading trials of %s: %w", study, err)
 			}
-			if err := sqliteColumnValues(c, b); err != nil {
-				return fmt.Errorf("reading measurements of %s: %w", study, err)
+			if err := sqliteColumnBlocks(c, b, studyID); err != nil {
+				return fmt.Errorf("reading blocks of %s: %w", study, err)
 			}
 			return nil
 		})
@@ -62,9 +39,56 @@ func (s *sqliteStore) Columns(ctx context.Context, study string, specs []ColumnS
 	return b.result(), nil
 }
 
-func sqliteColumnTrials(c *sqlite3.Conn, b *columnsBuilder, studyID int64, sqlConds []Condition) error {
+func sqliteStudyID(c *sqlite3.Conn, study string) (int64, error) {
+	st, _, err := c.Prepare(`SELECT id FROM studies WHERE name = ?`)
+	if err != nil {
+		return 0, err
+	}
+	defer st.Close()
+	if err := st.BindText(1, study); err != nil {
+		return 0, err
+	}
+	if !st.Step() {
+		if err := st.Err(); err != nil {
+			return 0, err
+		}
+		return 0, fmt.Errorf("study %q: %w", study, ErrNoStudy)
+	}
+	return st.ColumnInt64(0), nil
+}
+
+// sqliteColumnFilters sets the row ids that the conditions keep.
+func sqliteColumnFilters(c *sqlite3.Conn, b *columnsBuilder, studyID int64, where []Condition) error {
+	sqlConds, goConds := splitConditions(where)
+	if len(goConds) > 0 {
+		coll := &collector{q: Query{Where: goConds, Metrics: []string{}}}
+		if err := sqliteRawTrials(c, studyID, coll, newDecoder()); err != nil {
+			return err
+		}
+		b.keepGo = rowSet(coll.rowIDs)
+	}
+	if len(sqlConds) == 0 {
+		return nil
+	}
 	cond, args := envWhere(sqlConds, 2, false, "")
-	st, _, err := c.Prepare(`SELECT id, hash, problem FROM trials WHERE study_id = ?` + cond + ` ORDER BY id`)
+	st, _, err := c.Prepare(`SELECT id FROM trials WHERE study_id = ?` + cond)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if err := bindArgs(st, append([]any{studyID}, args...)); err != nil {
+		return err
+	}
+	b.keepSQL = map[int64]bool{}
+	for st.Step() {
+		b.keepSQL[st.ColumnInt64(0)] = true
+	}
+	return st.Err()
+}
+
+// sqliteColumnBlocks reads the study's blocks, then each spec's values.
+func sqliteColumnBlocks(c *sqlite3.Conn, b *columnsBuilder, studyID int64) error {
+	st, _, err := c.Prepare(`SELECT id, trials, row_ids, ids, problems FROM blocks WHERE study_id = ? ORDER BY first_trial`)
 	if err != nil {
 		return err
 	}
@@ -72,79 +96,43 @@ func sqliteColumnTrials(c *sqlite3.Conn, b *columnsBuilder, studyID int64, sqlCo
 	if err := st.BindInt64(1, studyID); err != nil {
 		return err
 	}
-	for i, a := range args {
-		if err := st.BindText(i+2, a.(string)); err != nil {
+	for st.Step() {
+		if err := b.addBlock(st.ColumnInt64(0), st.ColumnInt(1), st.ColumnRawBlob(2), st.ColumnRawBlob(3), st.ColumnRawBlob(4)); err != nil {
 			return err
 		}
-	}
-	for st.Step() {
-		b.addTrial(st.ColumnInt64(0), st.ColumnRawText(1), st.ColumnRawText(2))
 	}
 	if err := st.Err(); err != nil {
 		return err
 	}
 	b.startValues()
-	return nil
-}
-
-func sqliteColumnValues(c *sqlite3.Conn, b *columnsBuilder) error {
-	if len(b.rowIDs) == 0 || len(b.dims) == 0 {
+	if len(b.rowIDs) == 0 {
 		return nil
 	}
-	st, _, err := c.Prepare(columnValuesQuery(len(b.dims), false))
+	vs, _, err := c.Prepare(blockValuesQuery)
 	if err != nil {
 		return err
 	}
-	defer st.Close()
-	lo, hi := b.rowIDs[0], b.maxRowID()
+	defer vs.Close()
 	for u, d := range b.dims {
-		metric := b.specs[indexOf(b.unique, u)].Metric
-		p := 4*u + 1
-		if err := errorsJoin(st.BindText(p, metric), st.BindText(p+1, d), st.BindInt64(p+2, lo), st.BindInt64(p+3, hi)); err != nil {
+		if err := bindArgs(vs, []any{studyID, b.metric(u), d}); err != nil {
 			return err
 		}
-	}
-	for st.Step() {
-		v := st.ColumnFloat(2)
-		if v == 0 && st.ColumnType(2) == sqlite3.NULL {
-			v = math.NaN()
+		for vs.Step() {
+			if err := b.addValues(u, vs.ColumnInt64(0), vs.ColumnRawBlob(1)); err != nil {
+				return err
+			}
 		}
-		b.addValue(st.ColumnInt(0), st.ColumnInt64(1), v)
-	}
-	return st.Err()
-}
-
-// columnValuesQuery selects (spec, trial row id, value) for n specs, each a
-// range of the measurements_metric index: parameters metric, dims, first
-// and last trial row id per spec.
-func columnValuesQuery(n int, numbered bool) string {
-	parts := make([]string, n)
-	for u := range parts {
-		p := 4*u + 1
-		parts[u] = "SELECT " + itoa(u) + " AS spec, trial_id, value FROM measurements WHERE metric = " + placeholder(numbered, p) +
-			" AND dims = " + placeholder(numbered, p+1) + " AND trial_id BETWEEN " + placeholder(numbered, p+2) + " AND " + placeholder(numbered, p+3)
-	}
-	return strings.Join(parts, "\nUNION ALL\n")
-}
-
-// indexOf returns the first k with unique[k] == u.
-func indexOf(unique []int, u int) int {
-	for k, x := range unique {
-		if x == u {
-			return k
-		}
-	}
-	return -1
-}
-
-func errorsJoin(errs ...error) error {
-	for _, err := range errs {
-		if err != nil {
+		if err := vs.Reset(); err != nil {
 			return err
 		}
 	}
 	return nil
 }
+
+// blockValuesQuery selects the values of one (metric, dims) pair in every
+// block of a study: parameters study id, metric, dims.
+const blockValuesQuery = `SELECT v.block_id, v.vals FROM blocks b JOIN block_values v ON v.block_id = b.id
+	WHERE b.study_id = ? AND v.metric = ? AND v.dims = ?`
 
 // sqliteRawTrials reads the study's trials (without measurements) into c
 // with the low-level API, as readTrials does.
@@ -160,7 +148,7 @@ func sqliteRawTrials(c *sqlite3.Conn, studyID int64, coll *collector, d *decoder
 	r := newTrialRow()
 	rs := stmtScanner{st}
 	for st.Step() {
-		id, t, err := r.decode(rs, d, coll.q.Slim && len(coll.q.Where) == 0)
+		id, t, err := r.decode(rs, d, &coll.q, coll.q.Slim && len(coll.q.Where) == 0)
 		if err != nil {
 			return err
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql/driver"
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 
@@ -15,10 +16,7 @@ import (
 
 // Rows per multi-row INSERT statement of the SQLite store. Each statement
 // is prepared once per transaction and rebound for every batch.
-const (
-	trialBatch       = 50
-	measurementBatch = 200
-)
+const trialBatch = 50
 
 // Ingest stores one source's trials in one transaction.
 func (s *sqliteStore) Ingest(ctx context.Context, study, source string, trials []trial.Trial) (added, present int, err error) {
@@ -108,7 +106,7 @@ func (s *sqliteStore) ingestTx(ctx context.Context, study, source string, ps []p
 			if err := w.insertTrials(studyID, fresh, next); err != nil {
 				return err
 			}
-			if err := w.insertMeasurements(fresh, next); err != nil {
+			if err := w.insertBlocks(studyID, fresh, next); err != nil {
 				return err
 			}
 			added, present = len(fresh), len(ps)-len(fresh)
@@ -142,22 +140,14 @@ func (w *sqliteWriter) prepare(query string) (*sqlite3.Stmt, error) {
 	return st, nil
 }
 
-// exec runs a one-off statement with int64 and string arguments.
+// exec runs a one-off statement with int64, string and []byte arguments.
 func (w *sqliteWriter) exec(query string, args ...any) error {
 	st, err := w.prepare(query)
 	if err != nil {
 		return err
 	}
-	for i, a := range args {
-		switch a := a.(type) {
-		case int64:
-			err = st.BindInt64(i+1, a)
-		case string:
-			err = st.BindText(i+1, a)
-		}
-		if err != nil {
-			return err
-		}
+	if err := bindArgs(st, args); err != nil {
+		return err
 	}
 	return st.Exec()
 }
@@ -168,15 +158,8 @@ func (w *sqliteWriter) queryInt(query string, args ...any) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	for i, a := range args {
-		if s, ok := a.(string); ok {
-			err = st.BindText(i+1, s)
-		} else {
-			err = st.BindInt64(i+1, a.(int64))
-		}
-		if err != nil {
-			return 0, err
-		}
+	if err := bindArgs(st, args); err != nil {
+		return 0, err
 	}
 	if !st.Step() {
 		if err := st.Err(); err != nil {
@@ -185,6 +168,27 @@ func (w *sqliteWriter) queryInt(query string, args ...any) (int64, error) {
 		return 0, errors.New("no row")
 	}
 	return st.ColumnInt64(0), st.Reset()
+}
+
+// bindArgs binds int64, string and []byte arguments in order.
+func bindArgs(st *sqlite3.Stmt, args []any) error {
+	for i, a := range args {
+		var err error
+		switch a := a.(type) {
+		case int64:
+			err = st.BindInt64(i+1, a)
+		case string:
+			err = st.BindText(i+1, a)
+		case []byte:
+			err = st.BindBlob(i+1, a)
+		default:
+			err = fmt.Errorf("cannot bind %T", a)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // studyID returns the study's row id, creating the study.
@@ -275,36 +279,18 @@ func (w *sqliteWriter) insertTrials(studyID int64, ps []prepared, first int64) e
 	return nil
 }
 
-// insertMeasurements writes the measurements of ps, whose trials have row
-// ids first, first+1, ...
-func (w *sqliteWriter) insertMeasurements(ps []prepared, first int64) error {
-	left := 0
-	for i := range ps {
-		left += len(ps[i].t.Measurements)
-	}
-	var full *sqlite3.Stmt
-	var b binder
-	rows, batch := 0, 0
-	for i := range ps {
-		for j := range ps[i].t.Measurements {
-			if rows == 0 {
-				batch = min(measurementBatch, left)
-				st, err := w.stmt(&full, "measurements", measurementColumns, batch, measurementBatch)
-				if err != nil {
-					return err
-				}
-				b = binder{st: st}
-			}
-			bindMeasurement(&b, first+int64(i), &ps[i], j)
-			left--
-			if rows++; rows == batch {
-				if err := b.exec(); err != nil {
-					return err
-				}
-				rows = 0
-				w.s.batchDone()
-			}
+// insertBlocks writes the blocks of ps, whose trials have row ids first,
+// first+1, ...
+func (w *sqliteWriter) insertBlocks(studyID int64, ps []prepared, first int64) error {
+	for start := 0; start < len(ps); start += blockTrials {
+		b := newBlock()
+		for i, p := range ps[start:min(start+blockTrials, len(ps))] {
+			b.add(first+int64(start+i), p.id, p.t.Problem, p.t.Measurements, p.dims)
 		}
+		if err := writeBlock(w, studyID, b); err != nil {
+			return err
+		}
+		w.s.batchDone()
 	}
 	return nil
 }

@@ -1,0 +1,119 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// blockTx is what writing blocks needs from a transaction of either
+// dialect. Queries are written with '?' placeholders.
+type blockTx interface {
+	exec(query string, args ...any) error
+	queryInt(query string, args ...any) (int64, error)
+}
+
+// fillTx is what a migration's data conversion needs from a transaction.
+type fillTx interface {
+	blockTx
+	query(query string, args ...any) (fillRows, error)
+	// numbered reports PostgreSQL, whose statements the caller may batch
+	// with arrays.
+	numbered() bool
+}
+
+// fillRows iterates over the rows of a query.
+type fillRows interface {
+	Next() bool
+	Scan(dest ...any) error
+	Err() error
+	Close()
+}
+
+// sqlFillTx adapts a database/sql transaction of the SQLite store.
+type sqlFillTx struct{ tx *sql.Tx }
+
+func (t sqlFillTx) exec(query string, args ...any) error {
+	_, err := t.tx.Exec(query, args...)
+	return err
+}
+
+func (t sqlFillTx) queryInt(query string, args ...any) (n int64, err error) {
+	err = t.tx.QueryRow(query, args...).Scan(&n)
+	return n, err
+}
+
+func (t sqlFillTx) query(query string, args ...any) (fillRows, error) {
+	rows, err := t.tx.Query(query, args...)
+	if err != nil {
+		return nil, err
+	}
+	return sqlRows{rows}, nil
+}
+
+func (sqlFillTx) numbered() bool { return false }
+
+type sqlRows struct{ *sql.Rows }
+
+func (r sqlRows) Close() { r.Rows.Close() }
+
+// pgFillTx adapts a pgx transaction.
+type pgFillTx struct {
+	ctx context.Context
+	tx  pgx.Tx
+}
+
+func (t pgFillTx) exec(query string, args ...any) error {
+	_, err := t.tx.Exec(t.ctx, numberPlaceholders(query), args...)
+	return err
+}
+
+func (t pgFillTx) queryInt(query string, args ...any) (n int64, err error) {
+	err = t.tx.QueryRow(t.ctx, numberPlaceholders(query), args...).Scan(&n)
+	return n, err
+}
+
+func (t pgFillTx) query(query string, args ...any) (fillRows, error) {
+	return t.tx.Query(t.ctx, numberPlaceholders(query), args...)
+}
+
+func (pgFillTx) numbered() bool { return true }
+
+// numberPlaceholders turns each '?' of query into $1, $2, ...
+func numberPlaceholders(query string) string {
+	var sb strings.Builder
+	k := 0
+	for {
+		i := strings.IndexByte(query, '?')
+		if i < 0 {
+			sb.WriteString(query)
+			return sb.String()
+		}
+		k++
+		sb.WriteString(query[:i])
+		sb.WriteString("$" + itoa(k))
+		query = query[i+1:]
+	}
+}
+
+// writeBlock stores b, a block of the study's trials.
+func writeBlock(tx blockTx, studyID int64, b *block) error {
+	if b.n == 0 {
+		return nil
+	}
+	id, err := tx.queryInt(`INSERT INTO blocks (study_id, first_trial, trials, row_ids, ids, problems)
+		VALUES (?, ?, ?, ?, ?, ?) RETURNING id`, studyID, b.first, int64(b.n), b.rowIDs, b.ids, b.problems)
+	if err != nil {
+		return err
+	}
+	for _, k := range b.order {
+		err := tx.exec(`INSERT INTO block_values (block_id, metric, dims, vals) VALUES (?, ?, ?, ?)`,
+			id, k.metric, k.dims, b.column(k))
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
