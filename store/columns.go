@@ -14,6 +14,9 @@ var trialColumns = []string{
 	"problem", "warnings", "engine", "engine_version", "cuda", "driver", "gpu", "host", "ingested_at", "measurements",
 }
 
+// sqliteTrialColumns are trialColumns and the SQLite store's hkey.
+var sqliteTrialColumns = append(append([]string{}, trialColumns...), "hkey")
+
 // readColumns are the trials columns Trials reads, in scan order.
 const readColumns = `id, hash, source_path, source_format, source_format_version, source_line, source_index,
 	labels, params, input_tokens, output_tokens, mean_input_tokens, mean_output_tokens,

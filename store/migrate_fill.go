@@ -97,7 +97,8 @@ func readFillChunk(tx fillTx, after int64) ([]fillTrial, error) {
 	return out, rows.Err()
 }
 
-// writePacked stores the packed measurements of ts.
+// writePacked stores the packed measurements of ts and, in SQLite, their
+// hash keys.
 func writePacked(tx fillTx, ts []fillTrial) error {
 	if tx.numbered() {
 		ids := make([]int64, len(ts))
@@ -109,8 +110,8 @@ func writePacked(tx fillTx, ts []fillTrial) error {
 			WHERE t.id = u.id`, ids, blobs)
 	}
 	for i := range ts {
-		if err := tx.exec(`UPDATE trials SET measurements = ? WHERE id = ?`,
-			packMeasurements([]byte{}, ts[i].ms, ts[i].dims), ts[i].row); err != nil {
+		if err := tx.exec(`UPDATE trials SET measurements = ?, hkey = ? WHERE id = ?`,
+			packMeasurements([]byte{}, ts[i].ms, ts[i].dims), hashKey(ts[i].id), ts[i].row); err != nil {
 			return err
 		}
 	}

@@ -1,10 +1,12 @@
 package store
 
 import (
+	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"math"
+	"strconv"
 
 	"github.com/pareto-llm/pareto/frontier"
 	"github.com/pareto-llm/pareto/trial"
@@ -204,6 +206,18 @@ func hexHash(id string) bool {
 		}
 	}
 	return true
+}
+
+// hashKey returns the 64-bit key under which the SQLite store indexes a
+// trial ID: the first 16 digits of a hex hash, else the first 8 bytes of
+// the ID's SHA-256.
+func hashKey(id string) int64 {
+	if hexHash(id) {
+		k, _ := strconv.ParseUint(id[:16], 16, 64)
+		return int64(k)
+	}
+	sum := sha256.Sum256([]byte(id))
+	return int64(binary.BigEndian.Uint64(sum[:8]))
 }
 
 // nextID decodes an ID written by appendID, appending its text to arena.

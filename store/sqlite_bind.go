@@ -61,7 +61,7 @@ func (b *binder) exec() error {
 	return b.st.Exec()
 }
 
-// bindTrial binds the values of trialColumns for p.
+// bindTrial binds the values of sqliteTrialColumns for p.
 func bindTrial(b *binder, studyID int64, p *prepared, now string) {
 	t := p.t
 	w := &t.Workload
@@ -89,4 +89,5 @@ func bindTrial(b *binder, studyID int64, p *prepared, now string) {
 	}
 	b.text(now)
 	b.blob(p.packed)
+	b.int(hashKey(p.id))
 }

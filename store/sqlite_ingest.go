@@ -202,9 +202,10 @@ func (w *sqliteWriter) studyID(study string) (int64, error) {
 	return w.queryInt(`SELECT id FROM studies WHERE name = ?`, study)
 }
 
-// fresh returns the trials of ps whose hash is not yet in the study.
+// fresh returns the trials of ps whose hash is not yet in the study: the
+// trials of the study under the same hash key are compared in full.
 func (w *sqliteWriter) fresh(studyID int64, ps []prepared) ([]prepared, error) {
-	st, err := w.prepare(`SELECT 1 FROM trials WHERE study_id = ? AND hash = ?`)
+	st, err := w.prepare(`SELECT hash FROM trials WHERE study_id = ? AND hkey = ?`)
 	if err != nil {
 		return nil, err
 	}
@@ -213,11 +214,8 @@ func (w *sqliteWriter) fresh(studyID int64, ps []prepared) ([]prepared, error) {
 	}
 	out := ps[:0:0]
 	for i := range ps {
-		if err := st.BindText(2, ps[i].id); err != nil {
-			return nil, err
-		}
-		found := st.Step()
-		if err := st.Reset(); err != nil {
+		found, err := w.stored(st, ps[i].id)
+		if err != nil {
 			return nil, err
 		}
 		if found {
@@ -234,6 +232,18 @@ func (w *sqliteWriter) fresh(studyID int64, ps []prepared) ([]prepared, error) {
 		return ps, nil
 	}
 	return out, nil
+}
+
+// stored reports whether st, the lookup by hash key, finds id.
+func (w *sqliteWriter) stored(st *sqlite3.Stmt, id string) (bool, error) {
+	if err := st.BindInt64(2, hashKey(id)); err != nil {
+		return false, err
+	}
+	found := false
+	for !found && st.Step() {
+		found = string(st.ColumnRawText(0)) == id
+	}
+	return found, st.Reset()
 }
 
 // batchStmt prepares "INSERT INTO table (cols) VALUES" for rows rows.
@@ -258,7 +268,7 @@ func (w *sqliteWriter) stmt(full **sqlite3.Stmt, table string, cols []string, ro
 
 // insertTrials writes ps with row ids first, first+1, ...
 func (w *sqliteWriter) insertTrials(studyID int64, ps []prepared, first int64) error {
-	cols := append([]string{"id"}, trialColumns...)
+	cols := append([]string{"id"}, sqliteTrialColumns...)
 	var full *sqlite3.Stmt
 	for start := 0; start < len(ps); start += trialBatch {
 		chunk := ps[start:min(start+trialBatch, len(ps))]

@@ -48,20 +48,25 @@ func (s *sqliteStore) setLabelsTx(ctx context.Context, study string, ids []strin
 		chunk := ids[start:min(start+labelBatch, len(ids))]
 		args := make([]any, 0, len(chunk)+1)
 		args = append(args, studyID)
+		want := make(map[string]bool, len(chunk))
 		for _, id := range chunk {
-			args = append(args, id)
+			args = append(args, hashKey(id))
+			want[id] = true
 		}
-		rows, err := tx.QueryContext(ctx, `SELECT id, labels FROM trials WHERE study_id = ? AND hash IN (?`+
+		rows, err := tx.QueryContext(ctx, `SELECT id, hash, labels FROM trials WHERE study_id = ? AND hkey IN (?`+
 			strings.Repeat(",?", len(chunk)-1)+`)`, args...)
 		if err != nil {
 			return 0, err
 		}
 		for rows.Next() {
 			var row int64
-			var stored []byte
-			if err := rows.Scan(&row, &stored); err != nil {
+			var hash, stored []byte
+			if err := rows.Scan(&row, &hash, &stored); err != nil {
 				rows.Close()
 				return 0, err
+			}
+			if !want[string(hash)] {
+				continue // another ID under the same key
 			}
 			matched++
 			u, changed, err := mergeLabels(d, enc, row, stored, labels)
