@@ -18,8 +18,9 @@ const idVersion = "pareto-trial-v2"
 
 // idEncoder is the reusable state of ComputeID.
 type idEncoder struct {
-	b    []byte
-	keys []string // scratch: map keys
+	b []byte
+	// Sorted keys of the labels and params last encoded (see appendMap).
+	labelKeys, paramKeys []string
 }
 
 var idEncoders = sync.Pool{New: func() any { return &idEncoder{b: make([]byte, 0, 8<<10)} }}
@@ -44,8 +45,8 @@ var idEncoders = sync.Pool{New: func() any { return &idEncoder{b: make([]byte, 0
 func ComputeID(t *Trial) string {
 	e := idEncoders.Get().(*idEncoder)
 	e.b = append(e.b[:0], idVersion...)
-	e.appendMap(t.Labels)
-	e.appendMap(t.Params)
+	e.appendMap(&e.labelKeys, t.Labels)
+	e.appendMap(&e.paramKeys, t.Params)
 	w := t.Workload
 	for _, f := range [...]float64{w.InputTokens, w.OutputTokens, w.MeanInputTokens, w.MeanOutputTokens,
 		w.Concurrency, w.AchievedConcurrency, w.RequestRate, w.Users} {
@@ -140,20 +141,38 @@ func appendString(b []byte, s string) []byte {
 }
 
 // appendMap appends the number of entries of m, then each key and value
-// in key order.
-func (e *idEncoder) appendMap(m map[string]string) {
-	keys := e.keys[:0]
-	for k := range m {
-		keys = append(keys, k)
+// in key order. keys holds the sorted keys of the map last encoded at this
+// place: the labels and params of trials read from similar files have the
+// same keys, which are then looked up instead of collected and sorted.
+func (e *idEncoder) appendMap(keys *[]string, m map[string]string) {
+	start := len(e.b)
+	e.b = binary.LittleEndian.AppendUint32(e.b, uint32(len(m)))
+	if len(*keys) == len(m) {
+		ok := true
+		for _, k := range *keys {
+			v, in := m[k]
+			if !in {
+				ok = false
+				break
+			}
+			e.b = appendString(e.b, k)
+			e.b = appendString(e.b, v)
+		}
+		if ok {
+			return
+		}
+		e.b = e.b[:start+4]
 	}
-	slices.Sort(keys)
-	e.b = binary.LittleEndian.AppendUint32(e.b, uint32(len(keys)))
-	for _, k := range keys {
+	ks := (*keys)[:0]
+	for k := range m {
+		ks = append(ks, k)
+	}
+	slices.Sort(ks)
+	for _, k := range ks {
 		e.b = appendString(e.b, k)
 		e.b = appendString(e.b, m[k])
 	}
-	clear(keys)
-	e.keys = keys[:0]
+	*keys = ks
 }
 
 // Finalize sorts the measurements and sets the ID. Readers call it last.
