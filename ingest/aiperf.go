@@ -31,7 +31,7 @@ type perfJSON struct {
 	withFor    trial.Dims // the extra dims that with caches statistics for
 	withForID  uint32
 	with       []statValue
-	slab       trial.Dims // backing store of the dims made by withStat
+	dims       *dimsCache // dims shared between files; nil: build them every time
 	path       []byte     // fast scanner: dotted key of flattened config
 }
 
@@ -235,15 +235,16 @@ func (p *perfJSON) withStat(extra trial.Dims, stat string) (trial.Dims, uint32) 
 			return w.dims, w.id
 		}
 	}
-	n := len(extra) + 1
-	if cap(p.slab)-len(p.slab) < n { // one allocation for many dims
-		p.slab = make(trial.Dims, 0, 16*n)
+	var key []byte
+	if p.dims != nil {
+		key = p.dims.key(keyStatistic, extra, stat)
 	}
-	d, ok := withStatistic(p.slab[len(p.slab):len(p.slab):len(p.slab)+n], extra, stat)
-	if ok {
-		p.slab = p.slab[:len(p.slab)+n]
-	} else {
-		d = extra.With(trial.DimStatistic, stat)
+	d, ok := p.dims.get(key)
+	if !ok {
+		if d, ok = withStatistic(make(trial.Dims, 0, len(extra)+1), extra, stat); !ok {
+			d = extra.With(trial.DimStatistic, stat)
+		}
+		p.dims.put(key, d)
 	}
 	w := statValue{stat: stat, dims: d}
 	if p.b.recs != nil {

@@ -17,7 +17,7 @@ func readPerfFast(data []byte, src *source, f Format, r *reader) ([]trial.Trial,
 	if f == FormatGenAIPerfJSON {
 		tool = trial.ToolGenAIPerf
 	}
-	p := &perfJSON{b: newBuilder(tool, src, f), names: r.names, genai: f == FormatGenAIPerfJSON,
+	p := &perfJSON{b: newBuilder(tool, src, f), names: r.names, dims: &r.dims, genai: f == FormatGenAIPerfJSON,
 		stats: r.stats[:0], path: r.path[:0], with: r.with[:0]}
 	p.b.t.Params = make(map[string]string, max(r.nparams, 16))
 	r.recs.reset()
@@ -274,7 +274,12 @@ func (p *perfJSON) fastTelemetry(s *scanner) bool {
 }
 
 func (p *perfJSON) fastGPU(s *scanner, endpoint, gpu string) bool {
-	dims := trial.Dims{{Key: "endpoint", Value: endpoint}, {Key: trial.DimGPU, Value: gpu}}
+	key := p.dims.key(keyGPU, trial.Dims{{Key: "endpoint", Value: endpoint}}, gpu)
+	dims, ok := p.dims.get(key)
+	if !ok {
+		dims = trial.Dims{{Key: "endpoint", Value: endpoint}, {Key: trial.DimGPU, Value: gpu}}
+		p.dims.put(key, dims)
+	}
 	return s.object(func(name []byte) bool {
 		switch string(name) {
 		case "gpu_name":

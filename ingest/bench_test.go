@@ -158,9 +158,17 @@ func statBlock(w *bytes.Buffer, indent, unit string, m float64) {
 // On a shared machine the wall-clock rates depend on the load; cpu_files/s
 // and python_cpu_files/s divide by the CPU time used instead (for the Go
 // side, of the whole process, garbage collector included).
+//
+// With PARETO_BENCH_AIPERF_DIR set, the files are written to (and left in)
+// that directory, to time the pareto command on the same files.
 func BenchmarkReadDir(b *testing.B) {
 	const n = 10000
-	dir := b.TempDir()
+	dir := os.Getenv("PARETO_BENCH_AIPERF_DIR")
+	if dir == "" {
+		dir = b.TempDir()
+	} else if err := os.MkdirAll(dir, 0o755); err != nil {
+		b.Fatal(err)
+	}
 	paths := make([]string, n)
 	size := 0
 	for i := range n {

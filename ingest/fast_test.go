@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"bytes"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -190,6 +191,34 @@ func TestReadFilesSame(t *testing.T) {
 		want, _ := ReadFile(p)
 		if !reflect.DeepEqual(got[i], want) {
 			t.Errorf("%s: ReadFiles and ReadFile differ", p)
+		}
+	}
+}
+
+// TestScannerWS compares ws with a byte-at-a-time reference on random runs
+// of whitespace of every length, followed by a token or by the end.
+func TestScannerWS(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for range 20000 {
+		var b []byte
+		for range rng.IntN(40) {
+			b = append(b, " \n\r\t"[rng.IntN(4)])
+			if rng.IntN(3) == 0 {
+				b = append(b, bytes.Repeat([]byte{' '}, rng.IntN(20))...)
+			}
+		}
+		want := len(b)
+		if rng.IntN(2) == 0 {
+			b = append(b, '"', ' ')
+		}
+		start := rng.IntN(len(b) + 1)
+		if start > want {
+			start = want
+		}
+		s := &scanner{data: b, pos: start}
+		c := s.ws()
+		if s.pos != want || (want < len(b)) != (c == '"') {
+			t.Fatalf("ws(%q from %d) = %q at %d; want %d", b, start, c, s.pos, want)
 		}
 	}
 }

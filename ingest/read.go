@@ -54,6 +54,7 @@ type reader struct {
 	stats   []statValue
 	with    []statValue
 	path    []byte
+	dims    dimsCache
 	nparams int  // params of the last file, to size the next map
 	slow    bool // tests: always use the jsontext readers
 }

@@ -30,6 +30,16 @@ type records struct {
 	drank    []int32 // by dims index
 	mkey     []int32 // by record: mrank, drank of its block and dims
 	dkey     []int32
+	memo     sortMemo
+}
+
+// sortMemo is the key order of the last layout sorted (see sameLayout).
+type sortMemo struct {
+	keys    []uint64 // block<<32 | dims of every record
+	metrics []string // by block
+	dims    []trial.Dims
+	order   []int32 // records by (metric, dims), stable
+	runs    []int32 // [lo, hi) pairs: runs of order with equal keys, longer than one
 }
 
 type rec struct {
@@ -113,12 +123,40 @@ func (r *records) measurements() []trial.Measurement {
 		}
 		return nil
 	}
+	n := len(r.recs)
+	if !r.sameLayout() {
+		r.sortKeys()
+	}
+	// Stable insertion sort by value inside each run of equal keys, from
+	// the key order.
+	r.order = append(r.order[:0], r.memo.order...)
+	for k := 0; k < len(r.memo.runs); k += 2 {
+		lo, hi := int(r.memo.runs[k]), int(r.memo.runs[k+1])
+		for i := lo + 1; i < hi; i++ {
+			for j := i; j > lo && compareValue(r.recs[r.order[j-1]].v, r.recs[r.order[j]].v) > 0; j-- {
+				r.order[j-1], r.order[j] = r.order[j], r.order[j-1]
+			}
+		}
+	}
+	out := make([]trial.Measurement, n)
+	for j, i := range r.order {
+		x := &r.recs[i]
+		b := &r.blocks[x.blk]
+		m := &out[j]
+		m.Metric, m.Dims, m.Value, m.Unit, m.Native, m.SourceUnit = b.metric, r.dims[x.dims], x.v, b.u.unit, b.native, b.u.src
+	}
+	return out
+}
+
+// sortKeys computes, and keeps in r.memo with the layout it is for, the
+// stable order of the records by (metric, dims) and the runs of records
+// with equal keys.
+func (r *records) sortKeys() {
 	r.mrank = rank(r.mrank, &r.order, len(r.blocks), func(a, b int32) int {
 		return cmp.Compare(r.blocks[a].metric, r.blocks[b].metric)
 	})
 	r.drank = rank(r.drank, &r.order, len(r.dims), func(a, b int32) int { return compareDims(r.dims[a], r.dims[b]) })
-	// Stable LSD radix sort on (metric rank, dims rank), then value order
-	// inside runs of equal keys.
+	// Stable LSD radix sort on (metric rank, dims rank).
 	n := len(r.recs)
 	r.mkey, r.dkey = zeros(r.mkey, n), zeros(r.dkey, n)
 	for i, x := range r.recs {
@@ -130,26 +168,57 @@ func (r *records) measurements() []trial.Measurement {
 	}
 	r.countSort(r.order, r.tmp, len(r.dims), r.dkey)
 	r.countSort(r.tmp, r.order, len(r.blocks), r.mkey)
+	m := &r.memo
+	m.order, m.runs = append(m.order[:0], r.order...), m.runs[:0]
 	for lo := 0; lo < n; {
 		hi := lo + 1
 		for hi < n && r.mkey[r.order[hi]] == r.mkey[r.order[lo]] && r.dkey[r.order[hi]] == r.dkey[r.order[lo]] {
 			hi++
 		}
-		for i := lo + 1; i < hi; i++ { // stable insertion sort by value
-			for j := i; j > lo && compareValue(r.recs[r.order[j-1]].v, r.recs[r.order[j]].v) > 0; j-- {
-				r.order[j-1], r.order[j] = r.order[j], r.order[j-1]
-			}
+		if hi-lo > 1 {
+			m.runs = append(m.runs, int32(lo), int32(hi))
 		}
 		lo = hi
 	}
-	out := make([]trial.Measurement, n)
-	for j, i := range r.order {
-		x := &r.recs[i]
-		b := &r.blocks[x.blk]
-		m := &out[j]
-		m.Metric, m.Dims, m.Value, m.Unit, m.Native, m.SourceUnit = b.metric, r.dims[x.dims], x.v, b.u.unit, b.native, b.u.src
+	m.keys = m.keys[:0]
+	for _, x := range r.recs {
+		m.keys = append(m.keys, uint64(x.blk)<<32|uint64(x.dims))
 	}
-	return out
+	clear(m.metrics)
+	m.metrics = m.metrics[:0]
+	for _, b := range r.blocks {
+		m.metrics = append(m.metrics, b.metric)
+	}
+	clear(m.dims)
+	m.dims = append(m.dims[:0], r.dims...)
+}
+
+// sameLayout reports whether the records have the layout r.memo was
+// computed for: the same (block, dims) for every record, the same metric
+// for every block and the same dims for every dims index. Files written by
+// one tool version for one configuration share their layout, so the order
+// is computed once for a directory of them.
+func (r *records) sameLayout() bool {
+	m := &r.memo
+	if len(m.keys) != len(r.recs) || len(m.metrics) != len(r.blocks) || len(m.dims) != len(r.dims) {
+		return false
+	}
+	for i, x := range r.recs {
+		if m.keys[i] != uint64(x.blk)<<32|uint64(x.dims) {
+			return false
+		}
+	}
+	for i := range r.blocks {
+		if m.metrics[i] != r.blocks[i].metric {
+			return false
+		}
+	}
+	for i, d := range r.dims {
+		if !slices.Equal(m.dims[i], d) {
+			return false
+		}
+	}
+	return true
 }
 
 // countSort stably sorts the indexes src into dst by key[index], whose

@@ -1,6 +1,8 @@
 package ingest
 
 import (
+	"encoding/binary"
+	"math/bits"
 	"strconv"
 	"unicode/utf8"
 
@@ -33,16 +35,37 @@ var strPlain = func() (t [256]bool) {
 }()
 
 // ws skips JSON whitespace and returns the next byte (0 at the end).
+// Runs of spaces (the indentation of pretty-printed files) are skipped
+// eight bytes at a time.
 func (s *scanner) ws() byte {
-	for s.pos < len(s.data) {
-		switch c := s.data[s.pos]; c {
-		case ' ', '\n', '\r', '\t':
-			s.pos++
+	d, i := s.data, s.pos
+	for i < len(d) {
+		switch c := d[i]; c {
+		case ' ':
+			i += spaces(d, i)
+		case '\n', '\r', '\t':
+			i++
 		default:
+			s.pos = i
 			return c
 		}
 	}
+	s.pos = i
 	return 0
+}
+
+// spaces returns the length of the run of spaces at d[i], which is one.
+func spaces(d []byte, i int) int {
+	n := 0
+	for ; i+n+8 <= len(d); n += 8 {
+		if x := binary.LittleEndian.Uint64(d[i+n:]) ^ 0x2020202020202020; x != 0 {
+			return n + bits.TrailingZeros64(x)/8
+		}
+	}
+	for i+n < len(d) && d[i+n] == ' ' {
+		n++
+	}
+	return n
 }
 
 // str reads a string at s.pos (which holds '"') and returns its raw

@@ -1,15 +1,14 @@
 package table
 
-import "strconv"
+import (
+	"strconv"
 
-// pow10 holds the powers of ten that are exact in a float64.
-var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
-	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+	"github.com/pareto-llm/pareto/internal/decimal"
+)
 
 // parseFloat parses a decimal number exactly as strconv.ParseFloat does.
-// Plain decimals whose digits form an integer below 2^53 scaled by an exact
-// power of ten (Clinger's fast path: one correctly rounded multiplication
-// or division) are converted directly; everything else (more digits, large
+// Plain decimals of up to 19 significant digits with small exponents are
+// converted directly by decimal.Float; everything else (more digits, large
 // exponents, inf, nan, hex, underscores) goes to strconv.
 func parseFloat(s []byte) (float64, error) {
 	if v, ok := fastFloat(s); ok {
@@ -62,23 +61,10 @@ func fastFloat(s []byte) (float64, bool) {
 		exp += e
 		i = len(s)
 	}
-	if i != len(s) || mant > 1<<53 {
+	if i != len(s) {
 		return 0, false
 	}
-	f := float64(mant)
-	switch {
-	case mant == 0:
-	case exp >= 0 && exp <= 22:
-		f *= pow10[exp]
-	case exp < 0 && exp >= -22:
-		f /= pow10[-exp]
-	default:
-		return 0, false
-	}
-	if neg {
-		f = -f
-	}
-	return f, true
+	return decimal.Float(mant, exp, neg)
 }
 
 // parseExponent reads [+-]?digits (at most 4 digits).

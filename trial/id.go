@@ -6,14 +6,24 @@ import (
 	"encoding/hex"
 	"math"
 	"slices"
-	"sort"
 	"sync"
 )
 
 // IDLength is the number of hex digits of a trial ID.
 const IDLength = 16
 
-var idBufs = sync.Pool{New: func() any { b := make([]byte, 0, 32<<10); return &b }}
+// idVersion starts every encoding hashed by ComputeID; it changes whenever
+// the encoding does (v1 spelled out every measurement's metric and unit).
+const idVersion = "pareto-trial-v2"
+
+// idEncoder is the reusable state of ComputeID.
+type idEncoder struct {
+	b []byte
+	// Sorted keys of the labels and params last encoded (see appendMap).
+	labelKeys, paramKeys []string
+}
+
+var idEncoders = sync.Pool{New: func() any { return &idEncoder{b: make([]byte, 0, 8<<10)} }}
 
 // ComputeID returns the content hash of t: the first IDLength hex digits of
 // the SHA-256 of a canonical encoding of
@@ -29,68 +39,145 @@ var idBufs = sync.Pool{New: func() any { b := make([]byte, 0, 32<<10); return &b
 // string is length-prefixed, so the encoding is unambiguous; it does not
 // depend on map iteration order. If t.Measurements is not sorted, a sorted
 // copy is hashed.
+//
+// The encoding is compact: a measurement spells out its metric and unit
+// only when they differ from the previous measurement's.
 func ComputeID(t *Trial) string {
-	bp := idBufs.Get().(*[]byte)
-	b := (*bp)[:0]
-	b = append(b, "pareto-trial-v1"...)
-	b = appendMap(b, t.Labels)
-	b = appendMap(b, t.Params)
+	e := idEncoders.Get().(*idEncoder)
+	e.b = append(e.b[:0], idVersion...)
+	e.appendMap(&e.labelKeys, t.Labels)
+	e.appendMap(&e.paramKeys, t.Params)
 	w := t.Workload
-	for _, f := range []float64{w.InputTokens, w.OutputTokens, w.MeanInputTokens, w.MeanOutputTokens,
+	for _, f := range [...]float64{w.InputTokens, w.OutputTokens, w.MeanInputTokens, w.MeanOutputTokens,
 		w.Concurrency, w.AchievedConcurrency, w.RequestRate, w.Users} {
-		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(f))
+		e.b = binary.LittleEndian.AppendUint64(e.b, math.Float64bits(f))
 	}
-	b = binary.LittleEndian.AppendUint64(b, uint64(w.Requests))
-	b = binary.LittleEndian.AppendUint64(b, uint64(t.Succeeded))
-	b = binary.LittleEndian.AppendUint64(b, uint64(t.Failed))
-	b = appendString(b, t.Problem)
+	e.b = binary.LittleEndian.AppendUint64(e.b, uint64(w.Requests))
+	e.b = binary.LittleEndian.AppendUint64(e.b, uint64(t.Succeeded))
+	e.b = binary.LittleEndian.AppendUint64(e.b, uint64(t.Failed))
+	e.b = appendString(e.b, t.Problem)
 	ms := t.Measurements
-	if !slices.IsSortedFunc(ms, cmpMeasurement) {
+	if !measurementsSorted(ms) {
 		ms = slices.Clone(ms)
 		slices.SortStableFunc(ms, cmpMeasurement)
 	}
-	b = binary.LittleEndian.AppendUint64(b, uint64(len(ms)))
-	for i := range ms {
-		m := &ms[i]
-		b = appendString(b, m.Metric)
-		b = binary.LittleEndian.AppendUint32(b, uint32(len(m.Dims)))
-		for _, d := range m.Dims {
-			b = appendString(b, d.Key)
-			b = appendString(b, d.Value)
-		}
-		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(m.Value))
-		b = appendString(b, m.Unit)
-	}
-	sum := sha256.Sum256(b)
-	*bp = b
-	idBufs.Put(bp)
+	e.measurements(ms)
+	sum := sha256.Sum256(e.b)
+	idEncoders.Put(e)
 	return hex.EncodeToString(sum[:IDLength/2])
 }
 
+// measurements appends the count of ms, then for each measurement a flag
+// byte (1 when the metric and unit follow, because they differ from the
+// previous measurement's; 0 otherwise), its dims (appendDims) and its
+// value.
+func (e *idEncoder) measurements(ms []Measurement) {
+	e.b = binary.LittleEndian.AppendUint64(e.b, uint64(len(ms)))
+	for i := range ms {
+		m := &ms[i]
+		if i == 0 || m.Metric != ms[i-1].Metric || m.Unit != ms[i-1].Unit {
+			e.b = append(e.b, 1)
+			e.b = appendShort(e.b, m.Metric)
+			e.b = appendShort(e.b, m.Unit)
+		} else {
+			e.b = append(e.b, 0)
+		}
+		e.b = appendDims(e.b, m.Dims)
+		e.b = binary.LittleEndian.AppendUint64(e.b, math.Float64bits(m.Value))
+	}
+}
+
 func cmpMeasurement(a, b Measurement) int { return compareMeasurements(&a, &b) }
+
+// measurementsSorted reports whether ms is in the order of Sort.
+func measurementsSorted(ms []Measurement) bool {
+	for i := 1; i < len(ms); i++ {
+		if compareMeasurements(&ms[i-1], &ms[i]) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// appendDims appends the number of dims, then each key (as a byte coding
+// a well-known key, or 0 and the key) and value, with uvarint lengths.
+func appendDims(b []byte, d Dims) []byte {
+	b = append(b, byte(len(d))) // Dims hold a handful of keys; more only in crafted input
+	if len(d) > 127 {
+		b = binary.AppendUvarint(b[:len(b)-1], uint64(len(d)))
+	}
+	for _, x := range d {
+		switch x.Key {
+		case DimStatistic:
+			b = append(b, 1)
+		case DimPhase:
+			b = append(b, 2)
+		case DimGPU:
+			b = append(b, 3)
+		case DimBenchmark:
+			b = append(b, 4)
+		default:
+			b = append(b, 0)
+			b = appendShort(b, x.Key)
+		}
+		b = appendShort(b, x.Value)
+	}
+	return b
+}
+
+// appendShort appends s with its length as a uvarint.
+func appendShort(b []byte, s string) []byte {
+	if len(s) < 128 {
+		b = append(b, byte(len(s)))
+	} else {
+		b = binary.AppendUvarint(b, uint64(len(s)))
+	}
+	return append(b, s...)
+}
 
 func appendString(b []byte, s string) []byte {
 	b = binary.LittleEndian.AppendUint32(b, uint32(len(s)))
 	return append(b, s...)
 }
 
-func appendMap(b []byte, m map[string]string) []byte {
-	keys := make([]string, 0, len(m))
+// appendMap appends the number of entries of m, then each key and value
+// in key order. keys holds the sorted keys of the map last encoded at this
+// place: the labels and params of trials read from similar files have the
+// same keys, which are then looked up instead of collected and sorted.
+func (e *idEncoder) appendMap(keys *[]string, m map[string]string) {
+	start := len(e.b)
+	e.b = binary.LittleEndian.AppendUint32(e.b, uint32(len(m)))
+	if len(*keys) == len(m) {
+		ok := true
+		for _, k := range *keys {
+			v, in := m[k]
+			if !in {
+				ok = false
+				break
+			}
+			e.b = appendString(e.b, k)
+			e.b = appendString(e.b, v)
+		}
+		if ok {
+			return
+		}
+		e.b = e.b[:start+4]
+	}
+	ks := (*keys)[:0]
 	for k := range m {
-		keys = append(keys, k)
+		ks = append(ks, k)
 	}
-	sort.Strings(keys)
-	b = binary.LittleEndian.AppendUint32(b, uint32(len(keys)))
-	for _, k := range keys {
-		b = appendString(b, k)
-		b = appendString(b, m[k])
+	slices.Sort(ks)
+	for _, k := range ks {
+		e.b = appendString(e.b, k)
+		e.b = appendString(e.b, m[k])
 	}
-	return b
+	*keys = ks
 }
 
 // Finalize sorts the measurements and sets the ID. Readers call it last.
 func (t *Trial) Finalize() {
-	if !slices.IsSortedFunc(t.Measurements, cmpMeasurement) {
+	if !measurementsSorted(t.Measurements) {
 		slices.SortStableFunc(t.Measurements, cmpMeasurement)
 	}
 	t.ID = ComputeID(t)

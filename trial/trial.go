@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unsafe"
 )
 
 // Well-known label keys. Readers set those they know; other keys may appear
@@ -347,16 +348,10 @@ func compareMeasurements(a, b *Measurement) int {
 	if c := strings.Compare(a.Metric, b.Metric); c != 0 {
 		return c
 	}
-	for i := 0; i < len(a.Dims) && i < len(b.Dims); i++ {
-		if c := strings.Compare(a.Dims[i].Key, b.Dims[i].Key); c != 0 {
+	if len(a.Dims) != len(b.Dims) || unsafe.SliceData(a.Dims) != unsafe.SliceData(b.Dims) {
+		if c := compareDims(a.Dims, b.Dims); c != 0 {
 			return c
 		}
-		if c := strings.Compare(a.Dims[i].Value, b.Dims[i].Value); c != 0 {
-			return c
-		}
-	}
-	if len(a.Dims) != len(b.Dims) {
-		return len(a.Dims) - len(b.Dims)
 	}
 	switch {
 	case a.Value < b.Value:
@@ -365,6 +360,19 @@ func compareMeasurements(a, b *Measurement) int {
 		return 1
 	}
 	return 0
+}
+
+// compareDims orders dims by their pairs, then by length.
+func compareDims(a, b Dims) int {
+	for i := 0; i < len(a) && i < len(b); i++ {
+		if c := strings.Compare(a[i].Key, b[i].Key); c != 0 {
+			return c
+		}
+		if c := strings.Compare(a[i].Value, b[i].Value); c != 0 {
+			return c
+		}
+	}
+	return len(a) - len(b)
 }
 
 // ErrorRate returns Failed/(Succeeded+Failed), or NaN when unknown.
