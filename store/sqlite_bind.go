@@ -2,6 +2,7 @@ package store
 
 import (
 	"math"
+	"strings"
 
 	"github.com/ncruces/go-sqlite3"
 )
@@ -10,6 +11,7 @@ import (
 // error.
 type binder struct {
 	st   *sqlite3.Stmt
+	base int // parameters below base are bound once per statement
 	next int
 	err  error
 }
@@ -21,9 +23,17 @@ func (b *binder) int(v int64) {
 	}
 }
 
+// text binds v, an empty one as NULL: the statements that take text
+// through a binder read it as ifnull(?, ”), which spares SQLite an
+// allocation per empty string.
 func (b *binder) text(v string) {
 	b.next++
-	if b.err == nil {
+	if b.err != nil {
+		return
+	}
+	if v == "" {
+		b.err = b.st.BindNull(b.next)
+	} else {
 		b.err = b.st.BindText(b.next, v)
 	}
 }
@@ -57,17 +67,72 @@ func (b *binder) exec() error {
 	if b.err != nil {
 		return b.err
 	}
-	b.next = 0
+	b.next = b.base
 	return b.st.Exec()
 }
 
-// bindTrial binds the values of sqliteTrialColumns for p.
-func bindTrial(b *binder, studyID int64, p *prepared, now string) {
+// sqliteTrialColumns are the columns the SQLite store writes in trials,
+// in the order of trialValues, with the kind of their parameter: 's' for
+// the study id and 'n' for the ingest time (bound once per statement as
+// ?1 and ?2), 't' for text (see binder.text), '-' for others.
+var sqliteTrialColumns = []struct {
+	name string
+	kind byte
+}{
+	{"study_id", 's'}, {"ingested_at", 'n'}, {"id", '-'}, {"hash", 't'}, {"hkey", '-'},
+	{"source_path", 't'}, {"source_format", 't'}, {"source_format_version", 't'}, {"source_line", '-'}, {"source_index", '-'},
+	{"labels", 't'}, {"params", 't'}, {"input_tokens", '-'}, {"output_tokens", '-'}, {"mean_input_tokens", '-'},
+	{"mean_output_tokens", '-'}, {"concurrency", '-'}, {"achieved_concurrency", '-'}, {"request_rate", '-'}, {"users", '-'},
+	{"requests", '-'}, {"succeeded", '-'}, {"failed", '-'}, {"problem", 't'}, {"warnings", 't'},
+	{"engine", 't'}, {"engine_version", 't'}, {"cuda", 't'}, {"driver", 't'}, {"gpu", 't'}, {"host", 't'},
+	{"measurements", '-'},
+}
+
+// trialInsert returns the statement inserting rows trials.
+func trialInsert(rows int) string {
+	var sb strings.Builder
+	sb.WriteString("INSERT OR FAIL INTO trials (")
+	for i, c := range sqliteTrialColumns {
+		if i > 0 {
+			sb.WriteString(", ")
+		}
+		sb.WriteString(c.name)
+	}
+	sb.WriteString(") VALUES ")
+	k := 2
+	for r := range rows {
+		if r > 0 {
+			sb.WriteByte(',')
+		}
+		for i, c := range sqliteTrialColumns {
+			sb.WriteString([]string{"(", ","}[min(i, 1)])
+			switch c.kind {
+			case 's':
+				sb.WriteString("?1")
+			case 'n':
+				sb.WriteString("?2")
+			case 't':
+				k++
+				sb.WriteString("ifnull(?" + itoa(k) + ",'')")
+			default:
+				k++
+				sb.WriteString("?" + itoa(k))
+			}
+		}
+		sb.WriteByte(')')
+	}
+	return sb.String()
+}
+
+// bindTrial binds the per-trial values of sqliteTrialColumns for p,
+// stored under row id.
+func bindTrial(b *binder, id int64, p *prepared) {
 	t := p.t
 	w := &t.Workload
 	e := env(t)
-	b.int(studyID)
+	b.int(id)
 	b.text(p.id)
+	b.int(hashKey(p.id))
 	b.text(t.Source.Path)
 	b.text(t.Source.Format)
 	b.text(t.Source.FormatVersion)
@@ -87,7 +152,5 @@ func bindTrial(b *binder, studyID int64, p *prepared, now string) {
 	for _, v := range e {
 		b.text(v)
 	}
-	b.text(now)
 	b.blob(p.packed)
-	b.int(hashKey(p.id))
 }

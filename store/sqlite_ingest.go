@@ -202,84 +202,79 @@ func (w *sqliteWriter) studyID(study string) (int64, error) {
 	return w.queryInt(`SELECT id FROM studies WHERE name = ?`, study)
 }
 
+// freshBatch is the number of hash keys fresh looks up per statement.
+const freshBatch = 250
+
 // fresh returns the trials of ps whose hash is not yet in the study: the
-// trials of the study under the same hash key are compared in full.
+// trials of the study under the same hash keys are read, a batch of keys
+// per statement, and their hashes compared in full.
 func (w *sqliteWriter) fresh(studyID int64, ps []prepared) ([]prepared, error) {
-	st, err := w.prepare(`SELECT hash FROM trials WHERE study_id = ? AND hkey = ?`)
-	if err != nil {
-		return nil, err
-	}
-	if err := st.BindInt64(1, studyID); err != nil {
-		return nil, err
-	}
-	out := ps[:0:0]
-	for i := range ps {
-		found, err := w.stored(st, ps[i].id)
-		if err != nil {
+	stored := map[string]bool{}
+	var full *sqlite3.Stmt
+	for start := 0; start < len(ps); start += freshBatch {
+		chunk := ps[start:min(start+freshBatch, len(ps))]
+		st := full
+		if st == nil || len(chunk) < freshBatch {
+			var err error
+			if st, err = w.prepare(`SELECT hash FROM trials WHERE study_id = ? AND hkey IN (?` +
+				strings.Repeat(",?", len(chunk)-1) + `)`); err != nil {
+				return nil, err
+			}
+			if len(chunk) == freshBatch {
+				full = st
+			}
+		}
+		b := binder{st: st}
+		b.int(studyID)
+		for i := range chunk {
+			b.int(hashKey(chunk[i].id))
+		}
+		if b.err != nil {
+			return nil, b.err
+		}
+		for st.Step() {
+			stored[string(st.ColumnRawText(0))] = true
+		}
+		if err := st.Reset(); err != nil {
 			return nil, err
 		}
-		if found {
-			if out == nil {
-				out = append(make([]prepared, 0, len(ps)), ps[:i]...)
-			}
-			continue
-		}
-		if out != nil {
-			out = append(out, ps[i])
-		}
 	}
-	if out == nil {
+	if len(stored) == 0 {
 		return ps, nil
+	}
+	out := make([]prepared, 0, len(ps))
+	for _, p := range ps {
+		if !stored[p.id] {
+			out = append(out, p)
+		}
 	}
 	return out, nil
 }
 
-// stored reports whether st, the lookup by hash key, finds id.
-func (w *sqliteWriter) stored(st *sqlite3.Stmt, id string) (bool, error) {
-	if err := st.BindInt64(2, hashKey(id)); err != nil {
-		return false, err
-	}
-	found := false
-	for !found && st.Step() {
-		found = string(st.ColumnRawText(0)) == id
-	}
-	return found, st.Reset()
-}
-
-// batchStmt prepares "INSERT INTO table (cols) VALUES" for rows rows.
-func (w *sqliteWriter) batchStmt(table string, cols []string, rows int) (*sqlite3.Stmt, error) {
-	return w.prepare("INSERT INTO " + table + " (" + strings.Join(cols, ", ") + ") VALUES " + valuesList(rows, len(cols), false))
-}
-
-// stmt returns the statement inserting rows rows into table, reusing
-// *full for batches of batch rows. OR FAIL keeps the rows a failing
-// statement wrote before the failure, which spares SQLite a statement
-// journal; the failure rolls the whole transaction back anyway.
-func (w *sqliteWriter) stmt(full **sqlite3.Stmt, table string, cols []string, rows, batch int) (*sqlite3.Stmt, error) {
-	if rows == batch && *full != nil {
-		return *full, nil
-	}
-	st, err := w.prepare("INSERT OR FAIL INTO " + table + " (" + strings.Join(cols, ", ") + ") VALUES " + valuesList(rows, len(cols), false))
-	if err == nil && rows == batch {
-		*full = st
-	}
-	return st, err
-}
-
-// insertTrials writes ps with row ids first, first+1, ...
+// insertTrials writes ps with row ids first, first+1, ... OR FAIL keeps
+// the rows a failing statement wrote before the failure, which spares
+// SQLite a statement journal; the failure rolls the whole transaction
+// back anyway.
 func (w *sqliteWriter) insertTrials(studyID int64, ps []prepared, first int64) error {
-	cols := append([]string{"id"}, sqliteTrialColumns...)
 	var full *sqlite3.Stmt
 	for start := 0; start < len(ps); start += trialBatch {
 		chunk := ps[start:min(start+trialBatch, len(ps))]
-		st, err := w.stmt(&full, "trials", cols, len(chunk), trialBatch)
-		if err != nil {
-			return err
+		st := full
+		if st == nil || len(chunk) < trialBatch {
+			var err error
+			if st, err = w.prepare(trialInsert(len(chunk))); err != nil {
+				return err
+			}
+			if err := errors.Join(st.BindInt64(1, studyID), st.BindText(2, w.now)); err != nil {
+				return err
+			}
+			if len(chunk) == trialBatch {
+				full = st
+			}
 		}
-		b := binder{st: st}
+		b := binder{st: st, base: 2, next: 2}
 		for i := range chunk {
-			b.int(first + int64(start+i))
-			bindTrial(&b, studyID, &chunk[i], w.now)
+			bindTrial(&b, first+int64(start+i), &chunk[i])
 		}
 		if err := b.exec(); err != nil {
 			return err
