@@ -250,3 +250,11 @@ func envWhere(sqlConds []Condition, first int, numbered bool, collate string) (s
 	}
 	return string(sb), args
 }
+
+// placeholder renders parameter i: "$i" when numbered, else "?".
+func placeholder(numbered bool, i int) string {
+	if numbered {
+		return "$" + itoa(i)
+	}
+	return "?"
+}

@@ -208,10 +208,12 @@ func (s *sqliteStore) studyID(ctx context.Context, tx *sql.Tx, study string) (in
 // Studies lists every study with its trial count and time range.
 func (s *sqliteStore) Studies(ctx context.Context) ([]Study, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT s.name, s.created_at,
-		(SELECT COUNT(*) FROM trials t WHERE t.study_id = s.id),
+		(SELECT COALESCE(SUM(trials), 0) FROM blocks b WHERE b.study_id = s.id),
 		(SELECT COUNT(*) FROM sources o WHERE o.study_id = s.id),
-		COALESCE((SELECT MIN(ingested_at) FROM trials t WHERE t.study_id = s.id), ''),
-		COALESCE((SELECT MAX(ingested_at) FROM trials t WHERE t.study_id = s.id), '')
+		COALESCE((SELECT MIN(t.ingested_at) FROM blocks b CROSS JOIN trials t
+			ON t.id BETWEEN b.first_trial AND b.last_trial WHERE b.study_id = s.id AND +t.study_id = s.id), ''),
+		COALESCE((SELECT MAX(t.ingested_at) FROM blocks b CROSS JOIN trials t
+			ON t.id BETWEEN b.first_trial AND b.last_trial WHERE b.study_id = s.id AND +t.study_id = s.id), '')
 		FROM studies s ORDER BY s.name`)
 	if err != nil {
 		return nil, sqliteError(s.path, "listing studies", err)

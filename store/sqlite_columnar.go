@@ -70,20 +70,12 @@ func sqliteColumnFilters(c *sqlite3.Conn, b *columnsBuilder, studyID int64, wher
 	if len(sqlConds) == 0 {
 		return nil
 	}
-	cond, args := envWhere(sqlConds, 2, false, "")
-	st, _, err := c.Prepare(`SELECT id FROM trials WHERE study_id = ?` + cond)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	if err := bindArgs(st, append([]any{studyID}, args...)); err != nil {
-		return err
-	}
+	cond, args := envWhere(sqlConds, 4, false, "")
 	b.keepSQL = map[int64]bool{}
-	for st.Step() {
+	return sqliteEachTrial(c, studyID, "id", cond, args, func(st *sqlite3.Stmt) (bool, error) {
 		b.keepSQL[st.ColumnInt64(0)] = true
-	}
-	return st.Err()
+		return true, nil
+	})
 }
 
 // sqliteColumnBlocks reads the study's blocks, then each spec's values.
@@ -133,31 +125,6 @@ func sqliteColumnBlocks(c *sqlite3.Conn, b *columnsBuilder, studyID int64) error
 // block of a study: parameters study id, metric, dims.
 const blockValuesQuery = `SELECT v.block_id, v.vals FROM blocks b JOIN block_values v ON v.block_id = b.id
 	WHERE b.study_id = ? AND v.metric = ? AND v.dims = ?`
-
-// sqliteRawTrials reads the study's trials (without measurements) into c
-// with the low-level API, as readTrials does.
-func sqliteRawTrials(c *sqlite3.Conn, studyID int64, coll *collector, d *decoder) error {
-	st, _, err := c.Prepare(`SELECT ` + readColumns + ` FROM trials WHERE study_id = ? ORDER BY id`)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	if err := st.BindInt64(1, studyID); err != nil {
-		return err
-	}
-	r := newTrialRow()
-	rs := stmtScanner{st}
-	for st.Step() {
-		id, t, err := r.decode(rs, d, &coll.q, coll.q.Slim && len(coll.q.Where) == 0)
-		if err != nil {
-			return err
-		}
-		if !coll.addTrial(id, t) {
-			break
-		}
-	}
-	return st.Err()
-}
 
 // stmtScanner scans the current row of a low-level statement into the
 // targets trialRow uses: *int64, *[]byte (valid until the next step) and

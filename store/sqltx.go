@@ -103,8 +103,8 @@ func writeBlock(tx blockTx, studyID int64, b *block) error {
 	if b.n == 0 {
 		return nil
 	}
-	id, err := tx.queryInt(`INSERT INTO blocks (study_id, first_trial, trials, row_ids, ids, problems)
-		VALUES (?, ?, ?, ?, ?, ?) RETURNING id`, studyID, b.first, int64(b.n), b.rowIDs, b.ids, b.problems)
+	id, err := tx.queryInt(`INSERT INTO blocks (study_id, first_trial, last_trial, trials, row_ids, ids, problems)
+		VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`, studyID, b.first, b.last, int64(b.n), b.rowIDs, b.ids, b.problems)
 	if err != nil {
 		return err
 	}

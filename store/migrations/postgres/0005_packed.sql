@@ -9,6 +9,7 @@ CREATE TABLE blocks (
 	id          BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
 	study_id    BIGINT NOT NULL REFERENCES studies (id),
 	first_trial BIGINT NOT NULL,
+	last_trial  BIGINT NOT NULL,
 	trials      INTEGER NOT NULL,
 	row_ids     BYTEA NOT NULL,
 	ids         BYTEA NOT NULL,
