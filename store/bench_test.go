@@ -69,6 +69,14 @@ func BenchmarkFrontier(b *testing.B) {
 	benchFrontier(b, frontierQuery)
 }
 
+// BenchmarkFrontierWhere is BenchmarkFrontier restricted to one engine,
+// a condition on an environment column that Columns applies in SQL.
+func BenchmarkFrontierWhere(b *testing.B) {
+	benchFrontier(b, func(b *testing.B, loc, study string) frontier.Result {
+		return frontierQueryWhere(b, loc, study, []Condition{{Key: "engine", Op: OpEq, Value: "vllm"}})
+	})
+}
+
 // BenchmarkFrontierTrials is BenchmarkFrontier through Trials and
 // per-trial selector resolution, the path before Columns.
 func BenchmarkFrontierTrials(b *testing.B) {
@@ -108,6 +116,11 @@ func frontierProblem() *frontier.Problem {
 // frontierQuery reads the objective and SLO columns with Columns, the
 // selectors resolved to exact (metric, dims) pairs.
 func frontierQuery(b *testing.B, loc, study string) frontier.Result {
+	return frontierQueryWhere(b, loc, study, nil)
+}
+
+// frontierQueryWhere is frontierQuery over the trials that satisfy where.
+func frontierQueryWhere(b *testing.B, loc, study string, where []Condition) frontier.Result {
 	ctx := context.Background()
 	s, err := Open(ctx, loc)
 	if err != nil {
@@ -116,7 +129,7 @@ func frontierQuery(b *testing.B, loc, study string) frontier.Result {
 	defer s.Close()
 	specs := []ColumnSpec{{Metric: trial.TTFT, Dims: trial.StatDims("p99")}, {Metric: trial.OutputTokenThroughput},
 		{Metric: trial.TTFT, Dims: trial.StatDims("p99")}}
-	cols, err := s.Columns(ctx, study, specs, nil)
+	cols, err := s.Columns(ctx, study, specs, where)
 	if err != nil {
 		b.Fatal(err)
 	}

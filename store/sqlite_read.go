@@ -47,13 +47,15 @@ func sqliteRawTrials(c *sqlite3.Conn, studyID int64, coll *collector, d *decoder
 // sqliteEachTrial selects cols of the study's trials that satisfy cond
 // (" AND ..." with args after the study id), in row-id order, and calls
 // fn on each row until it returns false. The SQLite store has no index on
-// the study: its trials are found through the row-id ranges of its blocks.
+// the study: its trials are found through the row-id ranges of its blocks
+// (the unary + keeps SQLite from using trials_key for the study id
+// instead of the row-id range).
 func sqliteEachTrial(c *sqlite3.Conn, studyID int64, cols, cond string, args []any, fn func(*sqlite3.Stmt) (bool, error)) error {
 	ranges, err := sqliteStudyRanges(c, studyID)
 	if err != nil || len(ranges) == 0 {
 		return err
 	}
-	st, _, err := c.Prepare(`SELECT ` + cols + ` FROM trials WHERE id BETWEEN ? AND ? AND study_id = ?` + cond + ` ORDER BY id`)
+	st, _, err := c.Prepare(`SELECT ` + cols + ` FROM trials WHERE id BETWEEN ? AND ? AND +study_id = ?` + cond + ` ORDER BY id`)
 	if err != nil {
 		return err
 	}
