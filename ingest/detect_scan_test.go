@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"bytes"
+	"fmt"
 	"testing"
 )
 
@@ -17,6 +18,17 @@ func FuzzScanHead(f *testing.F) {
 			if got, want := m.has(s), bytes.Contains(h, []byte(s)); got != want {
 				t.Fatalf("has(%q) = %v, bytes.Contains says %v", s, got, want)
 			}
+		}
+	})
+}
+
+// BenchmarkScanHead sniffs the generated 14 KB AIPerf file.
+func BenchmarkScanHead(b *testing.B) {
+	h := aiperfFile(b, 1)
+	b.Run(fmt.Sprintf("kb=%d", len(h)>>10), func(b *testing.B) {
+		b.SetBytes(int64(len(h)))
+		for b.Loop() {
+			scanHead(h)
 		}
 	})
 }
