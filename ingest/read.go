@@ -55,11 +55,14 @@ type reader struct {
 	with    []statValue
 	path    []byte
 	dims    dimsCache
+	blocks  map[blockKey]blockUnits
 	nparams int  // params of the last file, to size the next map
 	slow    bool // tests: always use the jsontext readers
 }
 
-var readers = sync.Pool{New: func() any { return &reader{dec: jsontext.NewDecoder(emptyReader), names: map[string]string{}} }}
+var readers = sync.Pool{New: func() any {
+	return &reader{dec: jsontext.NewDecoder(emptyReader), names: map[string]string{}, blocks: map[blockKey]blockUnits{}}
+}}
 
 func (r *reader) readFile(path string) ([]trial.Trial, error) {
 	f, err := os.Open(path)

@@ -7,6 +7,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/pareto-llm/pareto/internal/decimal"
 )
 
 // scanner is a minimal single-pass JSON scanner over an in-memory
@@ -203,6 +205,56 @@ func (s *scanner) number() ([]byte, bool) {
 	raw := d[s.pos:i]
 	s.pos = i
 	return raw, true
+}
+
+// float reads a JSON number and returns its value exactly as
+// number followed by parseNumber would. Plain decimals (no exponent, at
+// most 19 significant digits) are scanned and converted in one pass; other
+// numbers are read again by those two.
+func (s *scanner) float() (float64, bool) {
+	d, i := s.data, s.pos
+	neg := i < len(d) && d[i] == '-'
+	if neg {
+		i++
+	}
+	var mant uint64
+	digits, q := 0, 0
+	switch {
+	case i < len(d) && d[i] == '0':
+		i++
+	case i < len(d) && d[i] >= '1' && d[i] <= '9':
+		for ; i < len(d) && d[i] >= '0' && d[i] <= '9'; i++ {
+			mant = mant*10 + uint64(d[i]-'0')
+			digits++
+		}
+	default:
+		return 0, false
+	}
+	if i < len(d) && d[i] == '.' {
+		i++
+		j := i
+		for ; i < len(d) && d[i] >= '0' && d[i] <= '9'; i++ {
+			if mant != 0 || d[i] != '0' {
+				digits++
+			}
+			mant = mant*10 + uint64(d[i]-'0')
+		}
+		if i == j {
+			return 0, false
+		}
+		q = j - i
+	}
+	if digits <= 19 && (i == len(d) || d[i] != 'e' && d[i] != 'E') {
+		if f, ok := decimal.Float(mant, q, neg); ok {
+			s.pos = i
+			return f, true
+		}
+	}
+	raw, ok := s.number()
+	if !ok {
+		return 0, false
+	}
+	return parseNumber(raw)
 }
 
 // literal consumes the literal lit (true, false, null) at s.pos.
