@@ -12,7 +12,7 @@ import (
 // unusual (invalid JSON, a value of the wrong type, names with escapes,
 // ...): the caller then uses readPerfJSON, which gives the same trials or
 // the positioned error.
-func readPerfFast(data []byte, src *source, f Format, r *reader) ([]trial.Trial, bool) {
+func readPerfFast(data []byte, src *source, f Format, r *reader, marks *headMarks) ([]trial.Trial, bool) {
 	tool := trial.ToolAIPerf
 	if f == FormatGenAIPerfJSON {
 		tool = trial.ToolGenAIPerf
@@ -22,7 +22,7 @@ func readPerfFast(data []byte, src *source, f Format, r *reader) ([]trial.Trial,
 	p.b.t.Params = make(map[string]string, max(r.nparams, 16))
 	r.recs.reset()
 	p.b.recs = &r.recs
-	s := &scanner{data: data}
+	s := &scanner{data: data, marks: marks}
 	if !s.enter('{') {
 		return nil, false
 	}

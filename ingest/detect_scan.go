@@ -130,6 +130,32 @@ func (m *headMarks) before(ks []mark, i int) {
 	}
 }
 
+// plain records the marks found around one plain string token (no escapes,
+// no quotes inside: a JSON string the scanner accepted) with content c:
+// exactly those scanHead finds at its two quotes, since a mark's bytes
+// other than its quotes are never quotes or structural characters. (Marks
+// at the opening quote need the bytes after it; at the closing quote, the
+// bytes before it.)
+func (m *headMarks) plain(c []byte) {
+	if len(c) == 0 {
+		return
+	}
+	for _, k := range marksAfter[c[0]] {
+		if w := k.s[1:]; w[len(w)-1] == '"' {
+			if len(c) == len(w)-1 && string(c) == w[:len(w)-1] {
+				m.found |= k.bit
+			}
+		} else if bytes.HasPrefix(c, []byte(w)) {
+			m.found |= k.bit
+		}
+	}
+	for _, k := range marksBefore[c[len(c)-1]] {
+		if bytes.HasSuffix(c, []byte(k.s[:len(k.s)-1])) {
+			m.found |= k.bit
+		}
+	}
+}
+
 // has reports whether s occurs in the head, like bytes.Contains.
 func (m *headMarks) has(s string) bool {
 	if bit, ok := markBits[s]; ok {

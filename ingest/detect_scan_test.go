@@ -3,6 +3,8 @@ package ingest
 import (
 	"bytes"
 	"fmt"
+	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -31,4 +33,28 @@ func BenchmarkScanHead(b *testing.B) {
 			scanHead(h)
 		}
 	})
+}
+
+// TestPlainMarks checks the marks found in one plain string token against
+// scanHead over the quoted token, on random contents made of pieces of the
+// marks.
+func TestPlainMarks(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	var pieces []string
+	for _, s := range detectMarks {
+		w := strings.Trim(s, `"`)
+		pieces = append(pieces, w, w[:len(w)/2], w[len(w)/2:])
+	}
+	pieces = append(pieces, "x", "_", " ", "ms")
+	for range 200000 {
+		var c []byte
+		for range rng.IntN(4) {
+			c = append(c, pieces[rng.IntN(len(pieces))]...)
+		}
+		var m headMarks
+		m.plain(c)
+		if want := scanHead([]byte(`"` + string(c) + `"`)).found; m.found != want {
+			t.Fatalf("plain(%q) found %b; scanHead %b", c, m.found, want)
+		}
+	}
 }

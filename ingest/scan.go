@@ -22,6 +22,9 @@ type scanner struct {
 	data  []byte
 	pos   int
 	depth int
+	// marks, when set, collects the detection marks (scanHead) of every
+	// string read, for readGuessed.
+	marks *headMarks
 }
 
 // maxScanDepth bounds nesting; deeper documents take the jsontext path.
@@ -82,12 +85,18 @@ func (s *scanner) str() (raw []byte, plain, ok bool) {
 	}
 	if i < len(d) && d[i] == '"' {
 		s.pos = i + 1
+		if s.marks != nil {
+			s.marks.plain(d[start:i])
+		}
 		return d[start:i], true, true
 	}
 	for i < len(d) { // escapes, non-ASCII or control characters
 		switch c := d[i]; {
 		case c == '"':
 			s.pos = i + 1
+			if s.marks != nil {
+				s.marks.found |= scanHead(d[start-1 : i+1]).found
+			}
 			return d[start:i], false, validString(d[start-1 : i+1])
 		case c == '\\':
 			i += 2
