@@ -68,6 +68,11 @@ var readers = sync.Pool{New: func() any {
 }}
 
 func (r *reader) readFile(path string) ([]trial.Trial, error) {
+	data, grown, ok := readSmall(path, r.buf)
+	r.buf = grown[:0]
+	if ok {
+		return r.readBytes(data, path)
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
