@@ -31,8 +31,9 @@ type perfJSON struct {
 	withFor    trial.Dims // the extra dims that with caches statistics for
 	withForID  uint32
 	with       []statValue
-	dims       *dimsCache // dims shared between files; nil: build them every time
-	path       []byte     // fast scanner: dotted key of flattened config
+	dims       *dimsCache              // dims shared between files; nil: build them every time
+	blocks     map[blockKey]blockUnits // metricUnits cache shared between files; nil: none
+	path       []byte                  // fast scanner: dotted key of flattened config
 }
 
 // statValue is one statistic of a block; dims, when set, are the shared
@@ -174,11 +175,7 @@ func (p *perfJSON) emit(tag, unit string, extra trial.Dims) {
 	if tag == "output_token_throughput" && unit == "per sec" { // GenAI-Perf before 2025-04
 		unit = "tokens/sec"
 	}
-	metric := tag
-	if c, ok := trial.Canonical(p.b.tool, tag); ok {
-		metric = c
-	}
-	u := p.b.units(metric, unit)
+	metric, u := p.metricUnits(tag, unit)
 	scalar := len(p.stats) == 1 && p.stats[0].stat == "mean"
 	rs := p.b.recs
 	var blk uint32
@@ -213,6 +210,39 @@ func (p *perfJSON) emit(tag, unit string, extra trial.Dims) {
 		}
 	}
 }
+
+// metricUnits returns the canonical metric of a block's tag and its unit
+// conversion, from the reader's cache when there is one.
+func (p *perfJSON) metricUnits(tag, unit string) (string, unitConv) {
+	k := blockKey{p.b.tool, tag, unit}
+	if mu, ok := p.blocks[k]; ok {
+		return mu.metric, mu.u
+	}
+	metric := tag
+	if c, ok := trial.Canonical(p.b.tool, tag); ok {
+		metric = c
+	}
+	u := p.b.units(metric, unit)
+	if p.blocks != nil {
+		if len(p.blocks) >= maxBlockCache {
+			clear(p.blocks)
+		}
+		p.blocks[k] = blockUnits{metric, u}
+	}
+	return metric, u
+}
+
+// blockKey identifies a metric block for metricUnits: tool, tag and unit.
+type blockKey struct{ tool, tag, unit string }
+
+// blockUnits is what metricUnits derives from a blockKey.
+type blockUnits struct {
+	metric string
+	u      unitConv
+}
+
+// maxBlockCache bounds the reader's cache of blockUnits.
+const maxBlockCache = 4096
 
 // extraID switches the withStat cache to extra and returns the records
 // dims index of extra itself (0 without records).

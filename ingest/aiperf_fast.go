@@ -12,17 +12,17 @@ import (
 // unusual (invalid JSON, a value of the wrong type, names with escapes,
 // ...): the caller then uses readPerfJSON, which gives the same trials or
 // the positioned error.
-func readPerfFast(data []byte, src *source, f Format, r *reader) ([]trial.Trial, bool) {
+func readPerfFast(data []byte, src *source, f Format, r *reader, marks *headMarks) ([]trial.Trial, bool) {
 	tool := trial.ToolAIPerf
 	if f == FormatGenAIPerfJSON {
 		tool = trial.ToolGenAIPerf
 	}
-	p := &perfJSON{b: newBuilder(tool, src, f), names: r.names, dims: &r.dims, genai: f == FormatGenAIPerfJSON,
+	p := &perfJSON{b: newBuilder(tool, src, f), names: r.names, dims: &r.dims, blocks: r.blocks, genai: f == FormatGenAIPerfJSON,
 		stats: r.stats[:0], path: r.path[:0], with: r.with[:0]}
 	p.b.t.Params = make(map[string]string, max(r.nparams, 16))
 	r.recs.reset()
 	p.b.recs = &r.recs
-	s := &scanner{data: data}
+	s := &scanner{data: data, marks: marks}
 	if !s.enter('{') {
 		return nil, false
 	}
@@ -240,11 +240,8 @@ func (p *perfJSON) fastStat(s *scanner, name []byte) bool {
 	case 't', 'f':
 		return false
 	default:
-		raw, ok := s.number()
-		if !ok {
-			return false
-		}
-		if v, ok = parseNumber(raw); !ok {
+		var ok bool
+		if v, ok = s.float(); !ok {
 			return false
 		}
 	}

@@ -1,6 +1,8 @@
 package ingest
 
 import (
+	"runtime/debug"
+
 	"bytes"
 	"fmt"
 	"os"
@@ -11,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pareto-llm/pareto/internal/gcpolicy"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -155,6 +158,8 @@ func statBlock(w *bytes.Buffer, indent, unit string, m float64) {
 // BenchmarkReadDir reads a directory of 10,000 generated ~14 KB AIPerf JSON
 // files with ReadFiles (GOMAXPROCS workers) and reports files/s; it also
 // times a plain Python json.load loop over the same files (python_files/s).
+// gc=default runs with the test binary's garbage collector settings,
+// gc=batch with the GOGC of the pareto command (internal/gcpolicy).
 // On a shared machine the wall-clock rates depend on the load; cpu_files/s
 // and python_cpu_files/s divide by the CPU time used instead (for the Go
 // side, of the whole process, garbage collector included).
@@ -180,30 +185,35 @@ func BenchmarkReadDir(b *testing.B) {
 		}
 	}
 	pyRate, pyCPURate := pythonFilesPerSec(dir)
-	b.Run(fmt.Sprintf("files=%d/kb=%d", n, (size+512)>>10), func(b *testing.B) {
-		var errs int
-		cpu := cpuTime()
-		for b.Loop() {
-			ReadFiles(paths, 0, func(_ int, _ []trial.Trial, err error) {
-				if err != nil {
-					errs++
-				}
-			})
-		}
-		cpu = cpuTime() - cpu
-		if errs > 0 {
-			b.Fatalf("%d read errors", errs)
-		}
-		files := float64(n) * float64(b.N)
-		b.ReportMetric(files/b.Elapsed().Seconds(), "files/s")
-		if cpu > 0 {
-			b.ReportMetric(files/cpu.Seconds(), "cpu_files/s")
-		}
-		if pyRate > 0 {
-			b.ReportMetric(pyRate, "python_files/s")
-			b.ReportMetric(pyCPURate, "python_cpu_files/s")
-		}
-	})
+	for _, gc := range []string{"default", "batch"} {
+		b.Run(fmt.Sprintf("files=%d/kb=%d/gc=%s", n, (size+512)>>10, gc), func(b *testing.B) {
+			if gc == "batch" { // as the pareto command runs (gcpolicy.Batch)
+				defer debug.SetGCPercent(debug.SetGCPercent(gcpolicy.Percent))
+			}
+			var errs int
+			cpu := cpuTime()
+			for b.Loop() {
+				ReadFiles(paths, 0, func(_ int, _ []trial.Trial, err error) {
+					if err != nil {
+						errs++
+					}
+				})
+			}
+			cpu = cpuTime() - cpu
+			if errs > 0 {
+				b.Fatalf("%d read errors", errs)
+			}
+			files := float64(n) * float64(b.N)
+			b.ReportMetric(files/b.Elapsed().Seconds(), "files/s")
+			if cpu > 0 {
+				b.ReportMetric(files/cpu.Seconds(), "cpu_files/s")
+			}
+			if pyRate > 0 {
+				b.ReportMetric(pyRate, "python_files/s")
+				b.ReportMetric(pyCPURate, "python_cpu_files/s")
+			}
+		})
+	}
 }
 
 // pythonFilesPerSec times `json.load` over every file of dir (warm cache,

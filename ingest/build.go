@@ -105,7 +105,7 @@ func (b *builder) finish() trial.Trial {
 		b.add(trial.ErrorRate, nil, t.ErrorRate(), trial.UnitRatio, "")
 	}
 	t.Measurements = sortMeasurements(t.Measurements)
-	t.ID = trial.ComputeID(t) // what t.Finalize does once sorted
+	t.ID = trial.ComputeIDSorted(t) // what t.Finalize does once sorted
 	t.Measurements = dedupe(t.Measurements)
 	return *t
 }
@@ -120,7 +120,7 @@ func (b *builder) finishRecords() trial.Trial {
 		r.add(r.block(trial.ErrorRate, "", b.units(trial.ErrorRate, trial.UnitRatio)), noDims, t.ErrorRate())
 	}
 	t.Measurements = r.measurements()
-	t.ID = trial.ComputeID(t)
+	t.ID = trial.ComputeIDSorted(t) // records.measurements gives the order of trial.Sort
 	t.Measurements = dedupe(t.Measurements)
 	return *t
 }

@@ -49,7 +49,12 @@ func Detect(head []byte, name string) Format {
 
 func detectJSON(head []byte, base string) Format {
 	hd := scanHead(head) // has(h, mark) is bytes.Contains(head, mark), precomputed
-	h, has := &hd, (*headMarks).has
+	return detectFromMarks(&hd, base)
+}
+
+// detectFromMarks is detectJSON for the marks of h.h found in h.
+func detectFromMarks(h *headMarks, base string) Format {
+	head, has := h.h, (*headMarks).has
 	switch {
 	case strings.HasSuffix(base, ".pytorch.json"):
 		return FormatPyTorchSidecar

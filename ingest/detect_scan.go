@@ -26,30 +26,49 @@ var detectMarks = []string{
 	`"input_config"`,
 }
 
+// mark is one of detectMarks, with up to eight of its bytes next to its
+// quote as a little-endian word and the mask of the bytes used, so that
+// most candidates are rejected by one comparison.
 type mark struct {
-	s   string
-	bit uint64
+	s          string
+	bit        uint64
+	word, mask uint64
 }
 
 var (
 	markBits = map[string]uint64{}
-	// marksAfter[c] are the marks `"c...`; marksBefore[c] those `...c"`.
+	// marksAfter[c] are the marks `"c...` (word: the first bytes);
+	// marksBefore[c] those `...c"` (word: the last bytes).
 	marksAfter, marksBefore [256][]mark
 )
 
 func init() {
 	for i, s := range detectMarks {
 		bit := uint64(1) << i
+		n := min(len(s), 8)
 		switch {
 		case len(s) >= 2 && s[0] == '"':
-			marksAfter[s[1]] = append(marksAfter[s[1]], mark{s, bit})
+			word, mask := wordOf(s[:n])
+			marksAfter[s[1]] = append(marksAfter[s[1]], mark{s, bit, word, mask})
 		case len(s) >= 2 && s[len(s)-1] == '"':
-			marksBefore[s[len(s)-2]] = append(marksBefore[s[len(s)-2]], mark{s, bit})
+			word, mask := wordOf(s[len(s)-n:])
+			word, mask = word<<(64-8*n), mask<<(64-8*n) // in the top bytes of the word ending at the quote
+			marksBefore[s[len(s)-2]] = append(marksBefore[s[len(s)-2]], mark{s, bit, word, mask})
 		default:
 			continue // left to bytes.Contains
 		}
 		markBits[s] = bit
 	}
+}
+
+// wordOf returns the bytes of s (at most eight) as a little-endian word
+// and the mask of those bytes.
+func wordOf(s string) (word, mask uint64) {
+	for i := range len(s) {
+		word |= uint64(s[i]) << (8 * i)
+		mask |= 0xff << (8 * i)
+	}
+	return word, mask
 }
 
 // scanHead finds the detectMarks in h.
@@ -60,21 +79,81 @@ func scanHead(h []byte) headMarks {
 			break
 		}
 		if i+1 < len(h) {
-			for _, k := range marksAfter[h[i+1]] {
-				if m.found&k.bit == 0 && bytes.HasPrefix(h[i:], []byte(k.s)) {
-					m.found |= k.bit
-				}
+			if ks := marksAfter[h[i+1]]; len(ks) > 0 {
+				m.after(ks, i)
 			}
 		}
 		if i > 0 {
-			for _, k := range marksBefore[h[i-1]] {
-				if m.found&k.bit == 0 && bytes.HasSuffix(h[:i+1], []byte(k.s)) {
-					m.found |= k.bit
-				}
+			if ks := marksBefore[h[i-1]]; len(ks) > 0 {
+				m.before(ks, i)
 			}
 		}
 	}
 	return m
+}
+
+// after records the marks of ks that start at h[i].
+func (m *headMarks) after(ks []mark, i int) {
+	h := m.h
+	if i+8 <= len(h) {
+		w := binary.LittleEndian.Uint64(h[i:])
+		for _, k := range ks {
+			if w&k.mask == k.word && (len(k.s) <= 8 || bytes.HasPrefix(h[i+8:], []byte(k.s[8:]))) {
+				m.found |= k.bit
+			}
+		}
+		return
+	}
+	for _, k := range ks {
+		if bytes.HasPrefix(h[i:], []byte(k.s)) {
+			m.found |= k.bit
+		}
+	}
+}
+
+// before records the marks of ks that end at h[i].
+func (m *headMarks) before(ks []mark, i int) {
+	h := m.h
+	if i >= 7 {
+		w := binary.LittleEndian.Uint64(h[i-7:])
+		for _, k := range ks {
+			if w&k.mask == k.word && (len(k.s) <= 8 || bytes.HasSuffix(h[:i-7], []byte(k.s[:len(k.s)-8]))) {
+				m.found |= k.bit
+			}
+		}
+		return
+	}
+	for _, k := range ks {
+		if bytes.HasSuffix(h[:i+1], []byte(k.s)) {
+			m.found |= k.bit
+		}
+	}
+}
+
+// plain records the marks found around one plain string token (no escapes,
+// no quotes inside: a JSON string the scanner accepted) with content c:
+// exactly those scanHead finds at its two quotes, since a mark's bytes
+// other than its quotes are never quotes or structural characters. (Marks
+// at the opening quote need the bytes after it; at the closing quote, the
+// bytes before it.)
+func (m *headMarks) plain(c []byte) {
+	if len(c) == 0 {
+		return
+	}
+	for _, k := range marksAfter[c[0]] {
+		if w := k.s[1:]; w[len(w)-1] == '"' {
+			if len(c) == len(w)-1 && string(c) == w[:len(w)-1] {
+				m.found |= k.bit
+			}
+		} else if bytes.HasPrefix(c, []byte(w)) {
+			m.found |= k.bit
+		}
+	}
+	for _, k := range marksBefore[c[len(c)-1]] {
+		if bytes.HasSuffix(c, []byte(k.s[:len(k.s)-1])) {
+			m.found |= k.bit
+		}
+	}
 }
 
 // has reports whether s occurs in the head, like bytes.Contains.

@@ -2,6 +2,9 @@ package ingest
 
 import (
 	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -19,4 +22,39 @@ func FuzzScanHead(f *testing.F) {
 			}
 		}
 	})
+}
+
+// BenchmarkScanHead sniffs the generated 14 KB AIPerf file.
+func BenchmarkScanHead(b *testing.B) {
+	h := aiperfFile(b, 1)
+	b.Run(fmt.Sprintf("kb=%d", len(h)>>10), func(b *testing.B) {
+		b.SetBytes(int64(len(h)))
+		for b.Loop() {
+			scanHead(h)
+		}
+	})
+}
+
+// TestPlainMarks checks the marks found in one plain string token against
+// scanHead over the quoted token, on random contents made of pieces of the
+// marks.
+func TestPlainMarks(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	var pieces []string
+	for _, s := range detectMarks {
+		w := strings.Trim(s, `"`)
+		pieces = append(pieces, w, w[:len(w)/2], w[len(w)/2:])
+	}
+	pieces = append(pieces, "x", "_", " ", "ms")
+	for range 200000 {
+		var c []byte
+		for range rng.IntN(4) {
+			c = append(c, pieces[rng.IntN(len(pieces))]...)
+		}
+		var m headMarks
+		m.plain(c)
+		if want := scanHead([]byte(`"` + string(c) + `"`)).found; m.found != want {
+			t.Fatalf("plain(%q) found %b; scanHead %b", c, m.found, want)
+		}
+	}
 }

@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -15,7 +16,10 @@ import (
 
 // readBoth reads data with the fast AIPerf scanner and with the jsontext
 // reader alone. fastOK says whether the fast path read it (else it gave up).
-func readBoth(data []byte, name string) (fast, slow []trial.Trial, fastOK bool, slowErr error) {
+//
+// It also checks the detection marks the fast scanner collects (for
+// readGuessed) against scanHead over the whole document.
+func readBoth(t testing.TB, data []byte, name string) (fast, slow []trial.Trial, fastOK bool, slowErr error) {
 	newReader := func(slow bool) *reader {
 		return &reader{dec: jsontext.NewDecoder(emptyReader), names: map[string]string{}, slow: slow}
 	}
@@ -29,7 +33,12 @@ func readBoth(data []byte, name string) (fast, slow []trial.Trial, fastOK bool, 
 	if f != FormatAIPerfJSON && f != FormatGenAIPerfJSON || len(bytes.TrimSpace(d)) == 0 {
 		return nil, slow, false, slowErr
 	}
-	fast, fastOK = readPerfFast(d, &source{path: name, data: d}, f, newReader(false))
+	trimmed := bytes.TrimLeft(d, " \t\r\n")
+	marks := headMarks{h: trimmed}
+	fast, fastOK = readPerfFast(d, &source{path: name, data: d}, f, newReader(false), &marks)
+	if want := scanHead(trimmed).found; fastOK && marks.found != want {
+		t.Fatalf("%s: marks of the scanned strings %b, scanHead %b", name, marks.found, want)
+	}
 	return fast, slow, fastOK, slowErr
 }
 
@@ -37,7 +46,7 @@ func readBoth(data []byte, name string) (fast, slow []trial.Trial, fastOK bool, 
 // jsontext reader.
 func checkSame(t *testing.T, data []byte, name string) bool {
 	t.Helper()
-	fast, slow, ok, err := readBoth(data, name)
+	fast, slow, ok, err := readBoth(t, data, name)
 	if !ok {
 		return false
 	}
@@ -117,7 +126,7 @@ func TestFastAIPerfGivesUp(t *testing.T) {
 		{"\n}\n", "\n}\n}"},                          // trailing data
 	} {
 		data := []byte(strings.Replace(string(base), c.from, c.to, 1))
-		fast, slow, ok, err := readBoth(data, "profile_export_aiperf.json")
+		fast, slow, ok, err := readBoth(t, data, "profile_export_aiperf.json")
 		if ok && (err != nil || !reflect.DeepEqual(fast, slow)) {
 			t.Errorf("%q: fast path read it differently (slow error %v)", c.to, err)
 		}
@@ -184,13 +193,38 @@ func TestReadFilesSame(t *testing.T) {
 		}
 		paths = append(paths, p)
 	}
+	// AIPerf-shaped files that Detect calls inference-perf because of a
+	// string value, plainly or after an escaped quote.
+	for i, note := range []string{`"load_summary"`, `"x\"load_summary"`, `"x\"load_summary\" y"`} {
+		p := filepath.Join(dir, fmt.Sprintf("note_%d_profile_export_aiperf.json", i))
+		data := bytes.Replace(aiperfFile(t, i), []byte(`"loadgen": {`), []byte(`"loadgen": {"note": `+note+`, `), 1)
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	for _, p := range paths[len(paths)-3:] {
+		data, _ := os.ReadFile(p)
+		if f := Detect(data, p); f != FormatInferencePerf && !strings.Contains(p, "note_2") {
+			t.Fatalf("%s detected as %s", p, f)
+		}
+	}
 	paths = append(paths, goldenInputs(t)...)
-	got := make([][]trial.Trial, len(paths))
-	ReadFiles(paths, 4, func(i int, ts []trial.Trial, _ error) { got[i] = ts })
-	for i, p := range paths {
-		want, _ := ReadFile(p)
-		if !reflect.DeepEqual(got[i], want) {
-			t.Errorf("%s: ReadFiles and ReadFile differ", p)
+	// One worker reads the files in several orders, so that every format
+	// follows an AIPerf file (readGuessed) and every other.
+	rng := rand.New(rand.NewPCG(9, 10))
+	for round, workers := range []int{4, 1, 1, 1} {
+		if round > 0 {
+			rng.Shuffle(len(paths), func(i, j int) { paths[i], paths[j] = paths[j], paths[i] })
+		}
+		got := make([][]trial.Trial, len(paths))
+		errs := make([]error, len(paths))
+		ReadFiles(paths, workers, func(i int, ts []trial.Trial, err error) { got[i], errs[i] = ts, err })
+		for i, p := range paths {
+			want, err := ReadFile(p)
+			if !reflect.DeepEqual(got[i], want) || fmt.Sprint(errs[i]) != fmt.Sprint(err) {
+				t.Errorf("round %d: %s: ReadFiles and ReadFile differ (errors %v and %v)", round, p, errs[i], err)
+			}
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"math"
 	"math/rand/v2"
 	"strconv"
 	"testing"
@@ -46,6 +47,50 @@ func TestParseNumber(t *testing.T) {
 		}
 		if ok != (err == nil) || ok && got != want || ok && (got == 0) && (1/got != 1/want) {
 			t.Fatalf("parseNumber(%s) = %v, %v; strconv %v, %v", c, got, ok, want, err)
+		}
+	}
+}
+
+// TestScannerFloat checks that scanner.float reads what number and
+// parseNumber read, and stops at the same place, on random numbers
+// followed by a delimiter or garbage.
+func TestScannerFloat(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 300000 {
+		var b []byte
+		if rng.IntN(4) == 0 {
+			b = append(b, '-')
+		}
+		for i := range rng.IntN(24) {
+			if i == 0 && rng.IntN(3) == 0 {
+				b = append(b, '0')
+				continue
+			}
+			b = append(b, byte('0'+rng.IntN(10)))
+		}
+		if rng.IntN(2) == 0 {
+			b = append(b, '.')
+			for range rng.IntN(22) {
+				b = append(b, byte('0'+rng.IntN(10)))
+			}
+		}
+		if rng.IntN(4) == 0 {
+			b = append(b, "eE"[rng.IntN(2)])
+			if rng.IntN(2) == 0 {
+				b = append(b, "+-"[rng.IntN(2)])
+			}
+			b = strconv.AppendInt(b, int64(rng.IntN(400)), 10)
+		}
+		b = append(b, ",}x."[rng.IntN(4)])
+		a, c := &scanner{data: b}, &scanner{data: b}
+		got, gotOK := a.float()
+		raw, wantOK := c.number()
+		var want float64
+		if wantOK {
+			want, wantOK = parseNumber(raw)
+		}
+		if gotOK != wantOK || gotOK && (math.Float64bits(got) != math.Float64bits(want) || a.pos != c.pos) {
+			t.Fatalf("float(%q) = %v, %v at %d; number+parseNumber: %v, %v at %d", b, got, gotOK, a.pos, want, wantOK, c.pos)
 		}
 	}
 }

@@ -45,6 +45,11 @@ func TestGolden(t *testing.T) {
 		name := strings.ReplaceAll(strings.TrimPrefix(path, "testdata"+string(filepath.Separator)), string(filepath.Separator), "__")
 		t.Run(name, func(t *testing.T) {
 			ts, err := ReadFile(path)
+			for i := range ts { // the readers give measurements in canonical order (they use ComputeIDSorted)
+				if trial.ComputeIDSorted(&ts[i]) != trial.ComputeID(&ts[i]) {
+					t.Errorf("trial %d: measurements not in the order of trial.Sort", i)
+				}
+			}
 			g := golden{Trials: ts}
 			if err != nil {
 				g.Error = err.Error()

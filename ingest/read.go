@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -55,13 +57,22 @@ type reader struct {
 	with    []statValue
 	path    []byte
 	dims    dimsCache
-	nparams int  // params of the last file, to size the next map
-	slow    bool // tests: always use the jsontext readers
+	blocks  map[blockKey]blockUnits
+	nparams int    // params of the last file, to size the next map
+	guess   Format // format of the last file read (readGuessed)
+	slow    bool   // tests: always use the jsontext readers
 }
 
-var readers = sync.Pool{New: func() any { return &reader{dec: jsontext.NewDecoder(emptyReader), names: map[string]string{}} }}
+var readers = sync.Pool{New: func() any {
+	return &reader{dec: jsontext.NewDecoder(emptyReader), names: map[string]string{}, blocks: map[blockKey]blockUnits{}}
+}}
 
 func (r *reader) readFile(path string) ([]trial.Trial, error) {
+	data, grown, ok := readSmall(path, r.buf)
+	r.buf = grown[:0]
+	if ok {
+		return r.readBytes(data, path)
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -103,7 +114,13 @@ func (r *reader) readBytes(data []byte, name string) ([]trial.Trial, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, &SyntaxError{Path: name, Line: 1, Col: 1, Msg: "empty file", Err: ErrEmpty}
 	}
+	if r.guess == FormatAIPerfJSON && !r.slow {
+		if ts, ok := r.readGuessed(data, src); ok {
+			return ts, nil
+		}
+	}
 	format := Detect(data[:min(len(data), HeadSize)], name)
+	r.guess = format
 	if isJSON(format) && needsRewrite(data) {
 		var rw nanRewriter
 		rw.rewrite(data, true)
@@ -117,7 +134,7 @@ func (r *reader) readBytes(data []byte, name string) ([]trial.Trial, error) {
 		return nil, nil
 	}
 	if (format == FormatAIPerfJSON || format == FormatGenAIPerfJSON) && !r.slow {
-		if ts, ok := readPerfFast(data, src, format, r); ok {
+		if ts, ok := readPerfFast(data, src, format, r, nil); ok {
 			return ts, nil
 		}
 	}
@@ -125,6 +142,25 @@ func (r *reader) readBytes(data []byte, name string) ([]trial.Trial, error) {
 	ts, err := readJSON(&jreader{d: r.dec, src: src, names: r.names}, format)
 	r.dec.Reset(emptyReader)
 	return ts, src.wrap(err, int64(len(data)))
+}
+
+// readGuessed reads data as an AIPerf JSON file, as the previous file
+// was, detecting the format from the marks of the strings the fast reader
+// scans (detectFromMarks) instead of in a pass of its own. ok is false, and
+// readBytes goes on as usual, unless the fast reader read the whole
+// document and Detect would have said AIPerf JSON.
+func (r *reader) readGuessed(data []byte, src *source) ([]trial.Trial, bool) {
+	base := strings.ToLower(filepath.Base(src.path))
+	trimmed := bytes.TrimLeft(data, " \t\r\n")
+	if len(data) > HeadSize || strings.HasSuffix(base, ".pytorch.json") || len(trimmed) == 0 || trimmed[0] != '{' {
+		return nil, false
+	}
+	marks := headMarks{h: trimmed}
+	ts, ok := readPerfFast(data, src, FormatAIPerfJSON, r, &marks)
+	if !ok || detectFromMarks(&marks, base) != FormatAIPerfJSON {
+		return nil, false
+	}
+	return ts, true
 }
 
 func (r *reader) readStream(f *os.File, path string) ([]trial.Trial, error) {

@@ -7,6 +7,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/pareto-llm/pareto/internal/decimal"
 )
 
 // scanner is a minimal single-pass JSON scanner over an in-memory
@@ -20,6 +22,9 @@ type scanner struct {
 	data  []byte
 	pos   int
 	depth int
+	// marks, when set, collects the detection marks (scanHead) of every
+	// string read, for readGuessed.
+	marks *headMarks
 }
 
 // maxScanDepth bounds nesting; deeper documents take the jsontext path.
@@ -80,12 +85,18 @@ func (s *scanner) str() (raw []byte, plain, ok bool) {
 	}
 	if i < len(d) && d[i] == '"' {
 		s.pos = i + 1
+		if s.marks != nil {
+			s.marks.plain(d[start:i])
+		}
 		return d[start:i], true, true
 	}
 	for i < len(d) { // escapes, non-ASCII or control characters
 		switch c := d[i]; {
 		case c == '"':
 			s.pos = i + 1
+			if s.marks != nil {
+				s.marks.found |= scanHead(d[start-1 : i+1]).found
+			}
 			return d[start:i], false, validString(d[start-1 : i+1])
 		case c == '\\':
 			i += 2
@@ -203,6 +214,56 @@ func (s *scanner) number() ([]byte, bool) {
 	raw := d[s.pos:i]
 	s.pos = i
 	return raw, true
+}
+
+// float reads a JSON number and returns its value exactly as
+// number followed by parseNumber would. Plain decimals (no exponent, at
+// most 19 significant digits) are scanned and converted in one pass; other
+// numbers are read again by those two.
+func (s *scanner) float() (float64, bool) {
+	d, i := s.data, s.pos
+	neg := i < len(d) && d[i] == '-'
+	if neg {
+		i++
+	}
+	var mant uint64
+	digits, q := 0, 0
+	switch {
+	case i < len(d) && d[i] == '0':
+		i++
+	case i < len(d) && d[i] >= '1' && d[i] <= '9':
+		for ; i < len(d) && d[i] >= '0' && d[i] <= '9'; i++ {
+			mant = mant*10 + uint64(d[i]-'0')
+			digits++
+		}
+	default:
+		return 0, false
+	}
+	if i < len(d) && d[i] == '.' {
+		i++
+		j := i
+		for ; i < len(d) && d[i] >= '0' && d[i] <= '9'; i++ {
+			if mant != 0 || d[i] != '0' {
+				digits++
+			}
+			mant = mant*10 + uint64(d[i]-'0')
+		}
+		if i == j {
+			return 0, false
+		}
+		q = j - i
+	}
+	if digits <= 19 && (i == len(d) || d[i] != 'e' && d[i] != 'E') {
+		if f, ok := decimal.Float(mant, q, neg); ok {
+			s.pos = i
+			return f, true
+		}
+	}
+	raw, ok := s.number()
+	if !ok {
+		return 0, false
+	}
+	return parseNumber(raw)
 }
 
 // literal consumes the literal lit (true, false, null) at s.pos.

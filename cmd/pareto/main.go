@@ -7,8 +7,10 @@ import (
 	"os"
 
 	"github.com/pareto-llm/pareto/internal/cli"
+	"github.com/pareto-llm/pareto/internal/gcpolicy"
 )
 
 func main() {
+	gcpolicy.Batch(os.Getenv)
 	os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }

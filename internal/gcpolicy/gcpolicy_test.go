@@ -1,0 +1,41 @@
+package gcpolicy
+
+import (
+	"math"
+	"runtime"
+	"runtime/debug"
+	"testing"
+)
+
+func TestBatch(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(math.MaxInt64))
+
+	env := map[string]string{}
+	getenv := func(k string) string { return env[k] }
+	if old, _ := Batch(getenv); old != 100 {
+		t.Errorf("previous GC percent = %d; want 100", old)
+	}
+	if got := debug.SetGCPercent(100); got != Percent {
+		t.Errorf("GC percent = %d; want %d", got, Percent)
+	}
+	limit := debug.SetMemoryLimit(-1) // reads the limit
+	if runtime.GOOS == "linux" {
+		if m := physicalMemory(); m == 0 || limit != int64(m/2) {
+			t.Errorf("memory limit = %d; want half of %d", limit, m)
+		}
+	}
+
+	// The user's settings win.
+	debug.SetMemoryLimit(math.MaxInt64)
+	env["GOGC"], env["GOMEMLIMIT"] = "50", "1GiB"
+	if p, l := Batch(getenv); p != -1 || l != -1 {
+		t.Errorf("Batch with GOGC and GOMEMLIMIT set changed (%d, %d)", p, l)
+	}
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Errorf("GC percent = %d; want the untouched 100", got)
+	}
+	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
+		t.Errorf("memory limit = %d; want the untouched default", got)
+	}
+}
