@@ -146,17 +146,20 @@ func (b *columnsBuilder) addValues(u int, blockID int64, vals []byte) error {
 	return nil
 }
 
-// order returns the offsets of the trials kept, in row-id order.
+// order returns the offsets of the trials kept, in row-id order, or nil
+// when that is every trial in the order read.
 func (b *columnsBuilder) order() []int {
+	byRow := func(i, j int) int { return cmp.Compare(b.rowIDs[i], b.rowIDs[j]) }
+	if b.keepSQL == nil && b.keepGo == nil && slices.IsSorted(b.rowIDs) {
+		return nil
+	}
 	out := make([]int, 0, len(b.rowIDs))
 	for i, row := range b.rowIDs {
 		if (b.keepSQL == nil || b.keepSQL[row]) && (b.keepGo == nil || b.keepGo[row]) {
 			out = append(out, i)
 		}
 	}
-	if !slices.IsSortedFunc(out, func(i, j int) int { return cmp.Compare(b.rowIDs[i], b.rowIDs[j]) }) {
-		slices.SortFunc(out, func(i, j int) int { return cmp.Compare(b.rowIDs[i], b.rowIDs[j]) })
-	}
+	slices.SortFunc(out, byRow)
 	return out
 }
 
@@ -166,7 +169,13 @@ func (b *columnsBuilder) result() *Columns {
 		b.startValues()
 	}
 	order := b.order()
-	identity := len(order) == len(b.rowIDs) && (len(order) == 0 || order[len(order)-1] == len(order)-1)
+	identity := order == nil
+	if identity {
+		order = make([]int, len(b.rowIDs))
+		for i := range order {
+			order[i] = i
+		}
+	}
 	out := &Columns{IDs: make([]string, len(order)), Values: make([][]float64, len(b.specs))}
 	all := string(b.arena)
 	for i, k := range order {

@@ -88,6 +88,8 @@ func (s *pgStore) reserveIDs(ctx context.Context, ps []prepared) error {
 func (s *pgStore) ingestTx(ctx context.Context, studyID int64, source string, ps []prepared) (int, error) {
 	added := 0
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		added = 0
+		var fresh []*prepared
 		for start := 0; start < len(ps); start += pgTrialBatch {
 			chunk := ps[start:min(start+pgTrialBatch, len(ps))]
 			ids, err := s.insertTrials(ctx, tx, studyID, chunk)
@@ -95,12 +97,17 @@ func (s *pgStore) ingestTx(ctx context.Context, studyID int64, source string, ps
 				return err
 			}
 			s.batchDone()
-			if err := insertBlock(ctx, tx, studyID, chunk, ids); err != nil {
-				return err
+			for i := range chunk {
+				if _, ok := ids[chunk[i].id]; ok {
+					fresh = append(fresh, &chunk[i])
+				}
 			}
-			s.batchDone()
 			added += len(ids)
 		}
+		if err := insertBlocks(ctx, tx, studyID, fresh); err != nil {
+			return err
+		}
+		s.batchDone()
 		_, err := tx.Exec(ctx, `INSERT INTO sources (study_id, path, added, present) VALUES ($1, $2, $3, $4)`,
 			studyID, source, added, len(ps)-added)
 		return err
@@ -161,21 +168,19 @@ func (s *pgStore) insertTrials(ctx context.Context, tx pgx.Tx, studyID int64, ps
 	return ids, rows.Err()
 }
 
-// insertBlock writes the block of the new trials of ps, whose row ids
-// are in ids, in row-id order.
-func insertBlock(ctx context.Context, tx pgx.Tx, studyID int64, ps []prepared, ids map[string]int64) error {
-	var fresh []*prepared
-	for i := range ps {
-		if _, ok := ids[ps[i].id]; ok {
-			fresh = append(fresh, &ps[i])
+// insertBlocks writes the blocks of the new trials, in row-id order.
+func insertBlocks(ctx context.Context, tx pgx.Tx, studyID int64, fresh []*prepared) error {
+	slices.SortFunc(fresh, func(a, b *prepared) int { return cmp.Compare(a.row, b.row) })
+	for start := 0; start < len(fresh); start += blockTrials {
+		b := newBlock()
+		for _, p := range fresh[start:min(start+blockTrials, len(fresh))] {
+			b.add(p.row, p.id, p.t.Problem, p.t.Measurements, p.dims)
+		}
+		if err := writeBlock(pgFillTx{ctx, tx}, studyID, b); err != nil {
+			return err
 		}
 	}
-	slices.SortFunc(fresh, func(a, b *prepared) int { return cmp.Compare(a.row, b.row) })
-	b := newBlock()
-	for _, p := range fresh {
-		b.add(p.row, p.id, p.t.Problem, p.t.Measurements, p.dims)
-	}
-	return writeBlock(pgFillTx{ctx, tx}, studyID, b)
+	return nil
 }
 
 func (s *pgStore) batchDone() {
