@@ -19,17 +19,27 @@
 //
 // # Schema
 //
-// studies (name, creation time); trials (content hash unique per study,
-// source, labels, params, workload, counts, problem, warnings, environment
-// columns derived from labels, ingest time); measurements (trial, position,
-// metric, dims, value, unit, native name, source unit); sources (one row per
-// ingested source, with the counts it added). There is no frontier table.
-// The environment columns (engine, engine_version, cuda, driver, gpu, host)
-// copy well-known labels (see EnvLabels) so that SQL users can index and
-// query them; the labels stay the source of truth.
+// studies (name, creation time); trials (content hash, source, labels,
+// params, workload, counts, problem, warnings, environment columns derived
+// from labels, ingest time, and the trial's measurements packed in one
+// blob: metric, dims, unit, native name, source unit and value of each, in
+// order); blocks (the trials one ingest added, up to 65,536: their row
+// ids, IDs and problems, packed) with block_values (per block and
+// (metric, dims) pair, the values of its trials in row-id order, packed as
+// float64s, frontier.Missing where a trial has no such measurement,
+// several, or a problem); sources (one row per ingested source, with the
+// counts it added). There is no frontier table. The environment columns
+// (engine, engine_version, cuda, driver, gpu, host) copy well-known labels
+// (see EnvLabels) so that SQL users can index and query them; the labels
+// stay the source of truth.
 //
-// Two covering indexes serve columnar reads: measurements_metric (metric,
-// dims, trial_id, value) and trials_study (study_id, id, hash, problem).
+// The PostgreSQL store keeps the content hash UNIQUE per study and
+// indexes trials by (study, id) and (study, engine, engine_version). The
+// SQLite store indexes only the first 64 bits of the hash (trials_key on
+// study and hkey): its writer holds the database's write lock and
+// compares full hashes among the trials under the same key. It finds a
+// study's trials through the row-id ranges of its blocks (first_trial to
+// last_trial), so that an ingest updates one index per trial.
 //
 // The schema is versioned by embedded, forward-only migrations
 // (migrations/sqlite, migrations/postgres), applied in order on Open, each
@@ -38,7 +48,8 @@
 // # Idempotence and atomicity
 //
 // Ingest writes one source in one transaction: either every new trial of
-// the source is stored with all its measurements, or none is. A trial whose
+// the source is stored with all its measurements and its blocks, or none
+// is. A trial whose
 // content hash (trial.ComputeID) is already in the study is counted as
 // present and not written again, so re-ingesting a file adds nothing.
 //
@@ -65,18 +76,23 @@
 // # Columnar reads
 //
 // Columns returns the trial IDs of a study and one float64 column per
-// (metric, dims) pair, from one scan of trials_study and one UNION ALL of
-// measurements_metric ranges in a single read snapshot, without building
-// trials: a frontier over a million trials reads about three million
-// index entries. The SQLite store scans with the low-level ncruces API;
-// the PostgreSQL store decodes binary rows without Scan.
+// (metric, dims) pair from the study's blocks and their block_values, in
+// a single read snapshot, without building trials: a frontier over a
+// million trials reads a few blobs per block (about a hundred blocks).
+// Conditions, if any, select row ids first (see Filters). Blocks written
+// by concurrent PostgreSQL ingests may interleave in row ids; the columns
+// are put in row-id (ingest) order.
 //
 // # Ingest
 //
-// The SQLite store writes through the low-level API with multi-row
-// INSERT OR FAIL statements prepared once per transaction, foreign-key
-// checks off for the transaction (the row ids written are those it just
-// inserted), a 64 MiB page cache and checkpoints every 64 MiB of WAL.
+// Measurements are packed, and the blocks built, in Go. The SQLite store
+// writes through the low-level API with multi-row INSERT OR FAIL
+// statements prepared once per transaction (the study id and ingest time
+// bound once per statement, empty text as NULL), looks the source's hash
+// keys up 250 per statement, keeps foreign-key checks off for the
+// transaction (the row ids written are those it just inserted), and runs
+// with a 64 MiB page cache and checkpoints every 64 MiB of WAL. The
+// PostgreSQL store inserts trials 1,000 per INSERT ... SELECT FROM unnest.
 //
 // Passwords in locations are never printed: Redact removes them, and every
 // error this package returns has them removed.
