@@ -35,7 +35,7 @@
 //
 // The PostgreSQL store keeps the content hash UNIQUE per study and
 // indexes trials by (study, id) and (study, engine, engine_version). The
-// SQLite store indexes only the first 64 bits of the hash (trials_key on
+// SQLite store indexes only 32 bits of the hash (trials_key on
 // study and hkey): its writer holds the database's write lock and
 // compares full hashes among the trials under the same key. It finds a
 // study's trials through the row-id ranges of its blocks (first_trial to

@@ -208,16 +208,17 @@ func hexHash(id string) bool {
 	return true
 }
 
-// hashKey returns the 64-bit key under which the SQLite store indexes a
-// trial ID: the first 16 digits of a hex hash, else the first 8 bytes of
-// the ID's SHA-256.
+// hashKey returns the key under which the SQLite store indexes a trial
+// ID: 32 bits of it (the first 8 digits of a hex hash, else of the ID's
+// SHA-256), which SQLite stores in 4 bytes. Keys only narrow the search:
+// IDs under the same key are compared in full.
 func hashKey(id string) int64 {
 	if hexHash(id) {
-		k, _ := strconv.ParseUint(id[:16], 16, 64)
-		return int64(k)
+		k, _ := strconv.ParseUint(id[:8], 16, 32)
+		return int64(int32(k))
 	}
 	sum := sha256.Sum256([]byte(id))
-	return int64(binary.BigEndian.Uint64(sum[:8]))
+	return int64(int32(binary.BigEndian.Uint32(sum[:4])))
 }
 
 // nextID decodes an ID written by appendID, appending its text to arena.

@@ -74,7 +74,8 @@ func (b *binder) exec() error {
 // sqliteTrialColumns are the columns the SQLite store writes in trials,
 // in the order of trialValues, with the kind of their parameter: 's' for
 // the study id and 'n' for the ingest time (bound once per statement as
-// ?1 and ?2), 't' for text (see binder.text), '-' for others.
+// ?1 and ?2), 't' for text (see binder.text), 'w' for a JSON list ("[]"
+// when bound as NULL), '-' for others.
 var sqliteTrialColumns = []struct {
 	name string
 	kind byte
@@ -83,7 +84,7 @@ var sqliteTrialColumns = []struct {
 	{"source_path", 't'}, {"source_format", 't'}, {"source_format_version", 't'}, {"source_line", '-'}, {"source_index", '-'},
 	{"labels", 't'}, {"params", 't'}, {"input_tokens", '-'}, {"output_tokens", '-'}, {"mean_input_tokens", '-'},
 	{"mean_output_tokens", '-'}, {"concurrency", '-'}, {"achieved_concurrency", '-'}, {"request_rate", '-'}, {"users", '-'},
-	{"requests", '-'}, {"succeeded", '-'}, {"failed", '-'}, {"problem", 't'}, {"warnings", 't'},
+	{"requests", '-'}, {"succeeded", '-'}, {"failed", '-'}, {"problem", 't'}, {"warnings", 'w'},
 	{"engine", 't'}, {"engine_version", 't'}, {"cuda", 't'}, {"driver", 't'}, {"gpu", 't'}, {"host", 't'},
 	{"measurements", '-'},
 }
@@ -114,6 +115,9 @@ func trialInsert(rows int) string {
 			case 't':
 				k++
 				sb.WriteString("ifnull(?" + itoa(k) + ",'')")
+			case 'w':
+				k++
+				sb.WriteString("ifnull(?" + itoa(k) + ",'[]')")
 			default:
 				k++
 				sb.WriteString("?" + itoa(k))
@@ -148,7 +152,11 @@ func bindTrial(b *binder, id int64, p *prepared) {
 	b.int(t.Succeeded)
 	b.int(t.Failed)
 	b.text(t.Problem)
-	b.text(encodeList(t.Warnings))
+	if len(t.Warnings) == 0 {
+		b.text("") // NULL: "[]"
+	} else {
+		b.text(encodeList(t.Warnings))
+	}
 	for _, v := range e {
 		b.text(v)
 	}

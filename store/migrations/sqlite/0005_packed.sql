@@ -6,7 +6,7 @@
 -- last_trial).
 --
 -- The content hash is no longer indexed as 64 characters: trials_key
--- indexes its first 64 bits (hkey, see hashKey), and the writer, which
+-- indexes 32 bits of it (hkey, see hashKey), and the writer, which
 -- holds the write lock, compares full hashes among the trials of that
 -- key. The UNIQUE constraint cannot be dropped in place, so the table is
 -- rebuilt without it, and without trials_engine: an index whose inserts
