@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/pareto-llm/pareto/trial"
 )
@@ -114,10 +115,21 @@ func (p *perfJSON) member(name []byte) error {
 
 // setConfig stores a flattened config value, redacting secrets.
 func (p *perfJSON) setConfig(k, v string) {
-	if strings.HasSuffix(strings.ToLower(k), "api_key") {
+	if isSecretKey(k) {
 		v = "<redacted>"
 	}
 	p.b.t.SetParam(k, v)
+}
+
+// isSecretKey reports whether the lower-cased k ends with "api_key",
+// without lower-casing ASCII keys.
+func isSecretKey(k string) bool {
+	for i := 0; i < len(k); i++ {
+		if k[i] >= utf8.RuneSelf {
+			return strings.HasSuffix(strings.ToLower(k), "api_key")
+		}
+	}
+	return len(k) >= 7 && strings.EqualFold(k[len(k)-7:], "api_key")
 }
 
 var warmupDims = trial.Dims{{Key: trial.DimPhase, Value: "warmup"}}

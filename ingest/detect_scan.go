@@ -59,6 +59,7 @@ func init() {
 		}
 		markBits[s] = bit
 	}
+	initPlainFilter()
 }
 
 // wordOf returns the bytes of s (at most eight) as a little-endian word
@@ -137,20 +138,58 @@ func (m *headMarks) before(ks []mark, i int) {
 // at the opening quote need the bytes after it; at the closing quote, the
 // bytes before it.)
 func (m *headMarks) plain(c []byte) {
-	if len(c) == 0 {
+	n := len(c)
+	if n == 0 {
 		return
 	}
+	if f := &plainFilter[c[0]]; f.prefix || n < 64 && f.lens>>n&1 != 0 {
+		m.plainAfter(c)
+	}
+	if n >= plainFilter[c[n-1]].minSuffix {
+		for _, k := range marksBefore[c[n-1]] {
+			if bytes.HasSuffix(c, []byte(k.s[:len(k.s)-1])) {
+				m.found |= k.bit
+			}
+		}
+	}
+}
+
+// plainFilter tells, by byte, which plain strings can hold a mark: those
+// starting with it whose content length is one of lens (a bit per length)
+// or any length when a prefix mark starts with it, and those ending with
+// it that are at least minSuffix long.
+var plainFilter [256]struct {
+	lens      uint64
+	prefix    bool
+	minSuffix int
+}
+
+// initPlainFilter fills plainFilter from marksAfter and marksBefore.
+func initPlainFilter() {
+	f := &plainFilter
+	for c := range f {
+		f[c].minSuffix = 1 << 30
+		for _, k := range marksAfter[c] {
+			if w := k.s[1:]; w[len(w)-1] == '"' && len(w)-1 < 64 {
+				f[c].lens |= 1 << (len(w) - 1)
+			} else {
+				f[c].prefix = true // or too long for lens: always looked at
+			}
+		}
+		for _, k := range marksBefore[c] {
+			f[c].minSuffix = min(f[c].minSuffix, len(k.s)-1)
+		}
+	}
+}
+
+// plainAfter is plain for the marks at the opening quote.
+func (m *headMarks) plainAfter(c []byte) {
 	for _, k := range marksAfter[c[0]] {
 		if w := k.s[1:]; w[len(w)-1] == '"' {
 			if len(c) == len(w)-1 && string(c) == w[:len(w)-1] {
 				m.found |= k.bit
 			}
 		} else if bytes.HasPrefix(c, []byte(w)) {
-			m.found |= k.bit
-		}
-	}
-	for _, k := range marksBefore[c[len(c)-1]] {
-		if bytes.HasSuffix(c, []byte(k.s[:len(k.s)-1])) {
 			m.found |= k.bit
 		}
 	}

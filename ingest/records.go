@@ -40,6 +40,10 @@ type sortMemo struct {
 	dims    []trial.Dims
 	order   []int32 // records by (metric, dims), stable
 	runs    []int32 // [lo, hi) pairs: runs of order with equal keys, longer than one
+	// The measurements built for this layout and the blocks they were
+	// built from (template).
+	tmpl   []trial.Measurement
+	blocks []recBlock
 }
 
 type rec struct {
@@ -127,6 +131,7 @@ func (r *records) measurements() []trial.Measurement {
 	if !r.sameLayout() {
 		r.sortKeys()
 	}
+	tmpl := r.template()
 	// Stable insertion sort by value inside each run of equal keys, from
 	// the key order.
 	r.order = append(r.order[:0], r.memo.order...)
@@ -138,6 +143,13 @@ func (r *records) measurements() []trial.Measurement {
 			}
 		}
 	}
+	if tmpl != nil { // all but the values as in the last file
+		out := slices.Clone(tmpl)
+		for j, i := range r.order {
+			out[j].Value = r.recs[i].v
+		}
+		return out
+	}
 	out := make([]trial.Measurement, n)
 	for j, i := range r.order {
 		x := &r.recs[i]
@@ -145,7 +157,27 @@ func (r *records) measurements() []trial.Measurement {
 		m := &out[j]
 		m.Metric, m.Dims, m.Value, m.Unit, m.Native, m.SourceUnit = b.metric, r.dims[x.dims], x.v, b.u.unit, b.native, b.u.src
 	}
+	m := &r.memo
+	m.tmpl = append(m.tmpl[:0], out...)
+	m.blocks = append(m.blocks[:0], r.blocks...)
 	return out
+}
+
+// template returns the measurements last built for the memoised layout
+// when the blocks (metric, native name, units) are also the same, so that
+// only the values differ; nil otherwise. Dims need not be checked:
+// sameLayout compared their contents.
+func (r *records) template() []trial.Measurement {
+	m := &r.memo
+	if len(m.tmpl) != len(r.recs) || len(m.blocks) != len(r.blocks) {
+		return nil
+	}
+	for i := range r.blocks {
+		if r.blocks[i] != m.blocks[i] {
+			return nil
+		}
+	}
+	return m.tmpl
 }
 
 // sortKeys computes, and keeps in r.memo with the layout it is for, the
@@ -169,6 +201,7 @@ func (r *records) sortKeys() {
 	r.countSort(r.order, r.tmp, len(r.dims), r.dkey)
 	r.countSort(r.tmp, r.order, len(r.blocks), r.mkey)
 	m := &r.memo
+	m.tmpl, m.blocks = m.tmpl[:0], m.blocks[:0]
 	m.order, m.runs = append(m.order[:0], r.order...), m.runs[:0]
 	for lo := 0; lo < n; {
 		hi := lo + 1
