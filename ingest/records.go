@@ -31,6 +31,7 @@ type records struct {
 	mkey     []int32 // by record: mrank, drank of its block and dims
 	dkey     []int32
 	memo     sortMemo
+	id       trial.IDTemplate // the IDs of files with the same layout
 }
 
 // sortMemo is the key order of the last layout sorted (see sameLayout).

@@ -37,17 +37,17 @@ type dimsSlot struct {
 	off, n uint32
 }
 
-// appendDims appends appendDims(d) to e.b, from the cache when d is a slice
-// seen recently.
-func (e *idEncoder) appendDims(d Dims) []byte {
+// appendDimsCached appends appendDims(d) to b, from the cache when d is a
+// slice seen recently.
+func (e *idEncoder) appendDimsCached(b []byte, d Dims) []byte {
 	if len(d) == 0 {
-		return append(e.b, 0)
+		return append(b, 0)
 	}
 	p := unsafe.SliceData(d)
 	h := (uint64(uintptr(unsafe.Pointer(p)))>>4 ^ uint64(len(d))) * 0x9e3779b97f4a7c15 >> 58
 	slot := &e.dims[h]
 	if unsafe.SliceData(slot.d) == p && len(slot.d) == len(d) {
-		return append(e.b, e.arena[slot.off:slot.off+slot.n]...)
+		return append(b, e.arena[slot.off:slot.off+slot.n]...)
 	}
 	if len(e.arena) > 64<<10 {
 		e.arena = e.arena[:0]
@@ -56,7 +56,7 @@ func (e *idEncoder) appendDims(d Dims) []byte {
 	off := len(e.arena)
 	e.arena = appendDims(e.arena, d)
 	*slot = dimsSlot{d: d, off: uint32(off), n: uint32(len(e.arena) - off)}
-	return append(e.b, e.arena[off:]...)
+	return append(b, e.arena[off:]...)
 }
 
 var idEncoders = sync.Pool{New: func() any { return &idEncoder{b: make([]byte, 0, 8<<10)} }}
@@ -95,6 +95,13 @@ func ComputeIDSorted(t *Trial) string { return computeID(t, t.Measurements) }
 // computeID is ComputeID with the measurements of t in canonical order.
 func computeID(t *Trial, ms []Measurement) string {
 	e := idEncoders.Get().(*idEncoder)
+	e.header(t)
+	e.b, _ = e.appendMeasurements(e.b, ms, nil, false)
+	return e.sum()
+}
+
+// header starts e.b with everything ComputeID hashes but the measurements.
+func (e *idEncoder) header(t *Trial) {
 	e.b = append(e.b[:0], idVersion...)
 	e.appendMap(&e.labelKeys, t.Labels)
 	e.appendMap(&e.paramKeys, t.Params)
@@ -107,30 +114,38 @@ func computeID(t *Trial, ms []Measurement) string {
 	e.b = binary.LittleEndian.AppendUint64(e.b, uint64(t.Succeeded))
 	e.b = binary.LittleEndian.AppendUint64(e.b, uint64(t.Failed))
 	e.b = appendString(e.b, t.Problem)
-	e.measurements(ms)
+}
+
+// sum returns the ID of the encoding in e.b and puts e back in the pool.
+func (e *idEncoder) sum() string {
 	sum := sha256.Sum256(e.b)
 	idEncoders.Put(e)
 	return hex.EncodeToString(sum[:IDLength/2])
 }
 
-// measurements appends the count of ms, then for each measurement a flag
-// byte (1 when the metric and unit follow, because they differ from the
-// previous measurement's; 0 otherwise), its dims (appendDims) and its
-// value.
-func (e *idEncoder) measurements(ms []Measurement) {
-	e.b = binary.LittleEndian.AppendUint64(e.b, uint64(len(ms)))
+// appendMeasurements appends to b the count of ms, then for each
+// measurement a flag byte (1 when the metric and unit follow, because they
+// differ from the previous measurement's; 0 otherwise), its dims
+// (appendDims) and its value. With record set, the offset in b of each
+// value is appended to offs.
+func (e *idEncoder) appendMeasurements(b []byte, ms []Measurement, offs []int32, record bool) ([]byte, []int32) {
+	b = binary.LittleEndian.AppendUint64(b, uint64(len(ms)))
 	for i := range ms {
 		m := &ms[i]
 		if i == 0 || m.Metric != ms[i-1].Metric || m.Unit != ms[i-1].Unit {
-			e.b = append(e.b, 1)
-			e.b = appendShort(e.b, m.Metric)
-			e.b = appendShort(e.b, m.Unit)
+			b = append(b, 1)
+			b = appendShort(b, m.Metric)
+			b = appendShort(b, m.Unit)
 		} else {
-			e.b = append(e.b, 0)
+			b = append(b, 0)
 		}
-		e.b = e.appendDims(m.Dims)
-		e.b = binary.LittleEndian.AppendUint64(e.b, math.Float64bits(m.Value))
+		b = e.appendDimsCached(b, m.Dims)
+		if record {
+			offs = append(offs, int32(len(b)))
+		}
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(m.Value))
 	}
+	return b, offs
 }
 
 func cmpMeasurement(a, b Measurement) int { return compareMeasurements(&a, &b) }

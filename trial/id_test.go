@@ -113,3 +113,37 @@ func BenchmarkComputeID(b *testing.B) {
 		})
 	}
 }
+
+// TestIDTemplate checks IDTemplate against ComputeIDSorted over a series
+// of trials that repeat the previous one's measurements with new values
+// (the template's fast path), share its strings and dims but not their
+// order, or are new.
+func TestIDTemplate(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	var p IDTemplate
+	prev := randomTrial(r, true)
+	for i := range 100000 {
+		var tr Trial
+		switch r.IntN(4) {
+		case 0, 1: // same keys, new values and labels
+			tr = prev
+			tr.Measurements = slices.Clone(prev.Measurements)
+			for j := range tr.Measurements {
+				tr.Measurements[j].Value = float64(r.IntN(3))
+			}
+			tr.Labels = map[string]string{"i": fmt.Sprint(i % 3)}
+		case 2: // same strings, shuffled or shortened
+			tr = prev
+			tr.Measurements = slices.Clone(prev.Measurements)
+			r.Shuffle(len(tr.Measurements), func(a, b int) { tr.Measurements[a], tr.Measurements[b] = tr.Measurements[b], tr.Measurements[a] })
+			tr.Measurements = tr.Measurements[:r.IntN(len(tr.Measurements)+1)]
+		default:
+			tr = randomTrial(r, r.IntN(2) == 0)
+		}
+		tr.Sort()
+		if got, want := p.ComputeIDSorted(&tr), ComputeIDSorted(&tr); got != want {
+			t.Fatalf("trial %d: template ID %s, ComputeIDSorted %s:\n%s", i, got, want, spelledOut(&tr))
+		}
+		prev = tr
+	}
+}
