@@ -91,13 +91,20 @@ func BenchmarkReadLargeVLLM(b *testing.B) {
 // AIPerf's own output) from the real fixture plus the streaming metric
 // blocks, a warmup block, a longer input_config and GPU telemetry for two
 // GPUs, with values varied by i.
-func aiperfFile(b testing.TB, i int) []byte {
+func aiperfFile(b testing.TB, i int) []byte { return aiperfFileWithout(b, i, "") }
+
+// aiperfFileWithout is aiperfFile without the extra metric block drop, a
+// second layout.
+func aiperfFileWithout(b testing.TB, i int, drop string) []byte {
 	base, err := os.ReadFile("testdata/aiperf/aiperf-repo_tests-artifacts_dev-0.8.0_configV2_mock_c4_profile_export_aiperf.json")
 	if err != nil {
 		b.Fatal(err)
 	}
 	var extra bytes.Buffer
 	for k, tag := range []string{"time_to_first_token", "time_to_second_token", "inter_token_latency", "inter_chunk_latency", "output_token_throughput_per_user", "http_req_waiting"} {
+		if tag == drop {
+			continue
+		}
 		extra.WriteString(`  "` + tag + `": `)
 		statBlock(&extra, "  ", "ms", float64(i%97)+float64(k)*1.25)
 		extra.WriteString(",\n")
@@ -160,6 +167,9 @@ func statBlock(w *bytes.Buffer, indent, unit string, m float64) {
 // times a plain Python json.load loop over the same files (python_files/s).
 // gc=default runs with the test binary's garbage collector settings,
 // gc=batch with the GOGC of the pareto command (internal/gcpolicy).
+// layouts=1 reads files of one layout (one tool version and
+// configuration: what the readers' per-layout memos speed up); layouts=2
+// alternates two layouts, so that no file repeats the previous one's.
 // On a shared machine the wall-clock rates depend on the load; cpu_files/s
 // and python_cpu_files/s divide by the CPU time used instead (for the Go
 // side, of the whole process, garbage collector included).
@@ -184,9 +194,29 @@ func BenchmarkReadDir(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+	// The same files, every other one in a second layout (one metric block
+	// fewer): no two consecutive files share their layout.
+	mixed := make([]string, n)
+	mdir := b.TempDir()
+	for i := range n {
+		mixed[i] = paths[i]
+		if i%2 == 1 {
+			mixed[i] = filepath.Join(mdir, fmt.Sprintf("run_%05d_profile_export_aiperf.json", i))
+			if err := os.WriteFile(mixed[i], aiperfFileWithout(b, i, "time_to_second_token"), 0o644); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
 	pyRate, pyCPURate := pythonFilesPerSec(dir)
-	for _, gc := range []string{"default", "batch"} {
-		b.Run(fmt.Sprintf("files=%d/kb=%d/gc=%s", n, (size+512)>>10, gc), func(b *testing.B) {
+	for _, c := range []struct {
+		layouts int
+		gc      string
+	}{{1, "default"}, {1, "batch"}, {2, "batch"}} {
+		gc, paths := c.gc, paths
+		if c.layouts == 2 {
+			paths = mixed
+		}
+		b.Run(fmt.Sprintf("files=%d/kb=%d/layouts=%d/gc=%s", n, (size+512)>>10, c.layouts, gc), func(b *testing.B) {
 			if gc == "batch" { // as the pareto command runs (gcpolicy.Batch)
 				defer debug.SetGCPercent(debug.SetGCPercent(gcpolicy.Percent))
 			}

@@ -120,7 +120,7 @@ func (b *builder) finishRecords() trial.Trial {
 		r.add(r.block(trial.ErrorRate, "", b.units(trial.ErrorRate, trial.UnitRatio)), noDims, t.ErrorRate())
 	}
 	t.Measurements = r.measurements()
-	t.ID = r.id.ComputeIDSorted(t) // records.measurements gives the order of trial.Sort
+	t.ID = r.idTemplate().ComputeIDSorted(t) // records.measurements gives the order of trial.Sort
 	t.Measurements = dedupe(t.Measurements)
 	return *t
 }

@@ -186,9 +186,11 @@ func TestCommonStats(t *testing.T) {
 func TestReadFilesSame(t *testing.T) {
 	dir := t.TempDir()
 	var paths []string
+	// Several layouts, interleaved: more than a reader remembers.
+	drops := []string{"", "time_to_second_token", "inter_chunk_latency", "http_req_waiting", "inter_token_latency", "time_to_first_token"}
 	for i := range 24 {
 		p := filepath.Join(dir, "run_"+strings.Repeat("x", i%3)+string(rune('a'+i))+"_profile_export_aiperf.json")
-		if err := os.WriteFile(p, aiperfFile(t, i), 0o644); err != nil {
+		if err := os.WriteFile(p, aiperfFileWithout(t, i, drops[i%len(drops)]), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		paths = append(paths, p)

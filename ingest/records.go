@@ -30,14 +30,23 @@ type records struct {
 	drank    []int32 // by dims index
 	mkey     []int32 // by record: mrank, drank of its block and dims
 	dkey     []int32
-	memo     sortMemo
-	id       trial.IDTemplate // the IDs of files with the same layout
+	// memos keeps the sort orders (and more) of the last few layouts;
+	// memo is the one of the current file.
+	memos [layoutMemos]sortMemo
+	memo  *sortMemo
+	tick  uint64
 }
 
-// sortMemo is the key order of the last layout sorted (see sameLayout).
+// layoutMemos is how many layouts a reader remembers: a directory may
+// interleave the results of a few tool versions or configurations.
+const layoutMemos = 4
+
+// sortMemo is the key order of a layout (see sameLayout).
 type sortMemo struct {
-	keys    []uint64 // block<<32 | dims of every record
-	metrics []string // by block
+	used    uint64           // r.tick when last used
+	id      trial.IDTemplate // the IDs of this layout's files
+	keys    []uint64         // block<<32 | dims of every record
+	metrics []string         // by block
 	dims    []trial.Dims
 	order   []int32 // records by (metric, dims), stable
 	runs    []int32 // [lo, hi) pairs: runs of order with equal keys, longer than one
@@ -129,9 +138,7 @@ func (r *records) measurements() []trial.Measurement {
 		return nil
 	}
 	n := len(r.recs)
-	if !r.sameLayout() {
-		r.sortKeys()
-	}
+	r.findLayout()
 	tmpl := r.template()
 	// Stable insertion sort by value inside each run of equal keys, from
 	// the key order.
@@ -158,7 +165,7 @@ func (r *records) measurements() []trial.Measurement {
 		m := &out[j]
 		m.Metric, m.Dims, m.Value, m.Unit, m.Native, m.SourceUnit = b.metric, r.dims[x.dims], x.v, b.u.unit, b.native, b.u.src
 	}
-	m := &r.memo
+	m := r.memo
 	m.tmpl = append(m.tmpl[:0], out...)
 	m.blocks = append(m.blocks[:0], r.blocks...)
 	return out
@@ -169,7 +176,7 @@ func (r *records) measurements() []trial.Measurement {
 // only the values differ; nil otherwise. Dims need not be checked:
 // sameLayout compared their contents.
 func (r *records) template() []trial.Measurement {
-	m := &r.memo
+	m := r.memo
 	if len(m.tmpl) != len(r.recs) || len(m.blocks) != len(r.blocks) {
 		return nil
 	}
@@ -181,10 +188,37 @@ func (r *records) template() []trial.Measurement {
 	return m.tmpl
 }
 
-// sortKeys computes, and keeps in r.memo with the layout it is for, the
-// stable order of the records by (metric, dims) and the runs of records
-// with equal keys.
-func (r *records) sortKeys() {
+// findLayout sets r.memo to the memo of the records' layout, computing it
+// in place of the least recently used one when it is not remembered.
+func (r *records) findLayout() {
+	r.tick++
+	lru := &r.memos[0]
+	for i := range r.memos {
+		m := &r.memos[i]
+		if r.sameLayout(m) {
+			m.used, r.memo = r.tick, m
+			return
+		}
+		if m.used < lru.used {
+			lru = m
+		}
+	}
+	r.sortKeys(lru)
+	lru.used, r.memo = r.tick, lru
+}
+
+// idTemplate returns the ID template of the current layout.
+func (r *records) idTemplate() *trial.IDTemplate {
+	if r.memo == nil {
+		r.memo = &r.memos[0]
+	}
+	return &r.memo.id
+}
+
+// sortKeys computes, and keeps in m with the layout it is for, the stable
+// order of the records by (metric, dims) and the runs of records with
+// equal keys.
+func (r *records) sortKeys(m *sortMemo) {
 	r.mrank = rank(r.mrank, &r.order, len(r.blocks), func(a, b int32) int {
 		return cmp.Compare(r.blocks[a].metric, r.blocks[b].metric)
 	})
@@ -201,7 +235,6 @@ func (r *records) sortKeys() {
 	}
 	r.countSort(r.order, r.tmp, len(r.dims), r.dkey)
 	r.countSort(r.tmp, r.order, len(r.blocks), r.mkey)
-	m := &r.memo
 	m.tmpl, m.blocks = m.tmpl[:0], m.blocks[:0]
 	m.order, m.runs = append(m.order[:0], r.order...), m.runs[:0]
 	for lo := 0; lo < n; {
@@ -227,14 +260,13 @@ func (r *records) sortKeys() {
 	m.dims = append(m.dims[:0], r.dims...)
 }
 
-// sameLayout reports whether the records have the layout r.memo was
-// computed for: the same (block, dims) for every record, the same metric
+// sameLayout reports whether the records have the layout m was computed
+// for: the same (block, dims) for every record, the same metric
 // for every block and the same dims for every dims index. Files written by
 // one tool version for one configuration share their layout, so the order
 // is computed once for a directory of them.
-func (r *records) sameLayout() bool {
-	m := &r.memo
-	if len(m.keys) != len(r.recs) || len(m.metrics) != len(r.blocks) || len(m.dims) != len(r.dims) {
+func (r *records) sameLayout(m *sortMemo) bool {
+	if m.used == 0 || len(m.keys) != len(r.recs) || len(m.metrics) != len(r.blocks) || len(m.dims) != len(r.dims) {
 		return false
 	}
 	for i, x := range r.recs {
