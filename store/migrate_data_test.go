@@ -52,8 +52,8 @@ func TestUpgradePacked(t *testing.T) {
 }
 
 // upgradeData returns the trials of TestUpgradePacked: the Columns edge
-// cases, a trial whose ID is not a hex hash, and trials with non-finite
-// values.
+// cases, a trial whose ID is not a hex hash, a trial with non-finite
+// values and one without measurements.
 func upgradeData() []trial.Trial {
 	ts := columnsTrials()[290:]
 	ts = append(ts, upgradeTrial())
@@ -61,7 +61,9 @@ func upgradeData() []trial.Trial {
 	odd.Measurements[0].Value = math.Inf(-1)
 	odd.Measurements[1].Value = math.NaN()
 	odd.Workload.Users = math.NaN()
-	ts = append(ts, odd)
+	bare := genTrial(7001)
+	bare.Measurements = nil
+	ts = append(ts, odd, bare)
 	for i := range ts {
 		if ts[i].ID == "" {
 			ts[i].ID = trial.ComputeID(&ts[i])

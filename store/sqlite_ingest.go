@@ -131,6 +131,9 @@ func (w *sqliteWriter) close() {
 	}
 }
 
+// numbered implements blockTx: SQLite statements take '?' parameters.
+func (w *sqliteWriter) numbered() bool { return false }
+
 func (w *sqliteWriter) prepare(query string) (*sqlite3.Stmt, error) {
 	st, _, err := w.c.Prepare(query)
 	if err != nil {

@@ -13,15 +13,15 @@ import (
 type blockTx interface {
 	exec(query string, args ...any) error
 	queryInt(query string, args ...any) (int64, error)
+	// numbered reports PostgreSQL, whose statements the caller may batch
+	// with arrays.
+	numbered() bool
 }
 
 // fillTx is what a migration's data conversion needs from a transaction.
 type fillTx interface {
 	blockTx
 	query(query string, args ...any) (fillRows, error)
-	// numbered reports PostgreSQL, whose statements the caller may batch
-	// with arrays.
-	numbered() bool
 }
 
 // fillRows iterates over the rows of a query.
@@ -98,10 +98,24 @@ func numberPlaceholders(query string) string {
 	}
 }
 
+// pgInsertBlock inserts a block and its values in one statement (one
+// round trip).
+const pgInsertBlock = `WITH b AS (INSERT INTO blocks (study_id, first_trial, last_trial, trials, row_ids, ids, problems)
+	VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id)
+INSERT INTO block_values (block_id, metric, dims, vals)
+SELECT b.id, u.metric, u.dims, u.vals FROM b, unnest(?::text[], ?::text[], ?::bytea[]) AS u(metric, dims, vals)`
+
 // writeBlock stores b, a block of the study's trials.
 func writeBlock(tx blockTx, studyID int64, b *block) error {
 	if b.n == 0 {
 		return nil
+	}
+	if tx.numbered() {
+		metrics, dims, vals := make([]string, len(b.order)), make([]string, len(b.order)), make([][]byte, len(b.order))
+		for i, k := range b.order {
+			metrics[i], dims[i], vals[i] = k.metric, k.dims, b.column(k)
+		}
+		return tx.exec(pgInsertBlock, studyID, b.first, b.last, int64(b.n), b.rowIDs, b.ids, b.problems, metrics, dims, vals)
 	}
 	id, err := tx.queryInt(`INSERT INTO blocks (study_id, first_trial, last_trial, trials, row_ids, ids, problems)
 		VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`, studyID, b.first, b.last, int64(b.n), b.rowIDs, b.ids, b.problems)
