@@ -185,19 +185,22 @@ func padMissing(c []byte, n int) []byte {
 	return c
 }
 
-// appendID appends a trial ID: a 64-digit lowercase hex hash as 0 and its
-// 32 bytes, any other as its length plus one and its bytes.
+// appendID appends a trial ID: a uvarint x, then, when x is odd, the
+// (x-1)/2 bytes of an ID made of lowercase hex digit pairs (a content
+// hash, see trial.ComputeID), else the x/2 bytes of the ID as is.
 func appendID(b []byte, id string) []byte {
-	if hexHash(id) {
-		b, _ = hex.AppendDecode(append(b, 0), []byte(id)) // hexHash checked the digits
+	if lowerHex(id) {
+		b = binary.AppendUvarint(b, uint64(len(id))+1) // 2*(len/2)+1
+		b, _ = hex.AppendDecode(b, []byte(id))         // lowerHex checked the digits
 		return b
 	}
-	return append(binary.AppendUvarint(b, uint64(len(id))+1), id...)
+	return append(binary.AppendUvarint(b, 2*uint64(len(id))), id...)
 }
 
-// hexHash reports whether id is 64 lowercase hex digits.
-func hexHash(id string) bool {
-	if len(id) != 64 {
+// lowerHex reports whether id is a non-empty, even number of lowercase
+// hex digits.
+func lowerHex(id string) bool {
+	if len(id) == 0 || len(id)%2 != 0 {
 		return false
 	}
 	for i := 0; i < len(id); i++ {
@@ -213,7 +216,7 @@ func hexHash(id string) bool {
 // SHA-256), which SQLite stores in 4 bytes. Keys only narrow the search:
 // IDs under the same key are compared in full.
 func hashKey(id string) int64 {
-	if hexHash(id) {
+	if len(id) >= 8 && lowerHex(id) {
 		k, _ := strconv.ParseUint(id[:8], 16, 32)
 		return int64(int32(k))
 	}
@@ -223,23 +226,17 @@ func hashKey(id string) int64 {
 
 // nextID decodes an ID written by appendID, appending its text to arena.
 func (u *unpacker) nextID(arena []byte) []byte {
-	n := u.uvarint()
-	switch {
-	case u.err != nil:
-		return arena
-	case n == 0:
-		if len(u.b) < 32 {
-			u.err, u.b = errPacked, nil
-			return arena
-		}
-		arena = hex.AppendEncode(arena, u.b[:32])
-		u.b = u.b[32:]
-		return arena
-	case uint64(len(u.b)) < n-1:
+	x := u.uvarint()
+	n := x / 2
+	if u.err != nil || uint64(len(u.b)) < n {
 		u.err, u.b = errPacked, nil
 		return arena
 	}
-	arena = append(arena, u.b[:n-1]...)
-	u.b = u.b[n-1:]
+	if x%2 == 1 {
+		arena = hex.AppendEncode(arena, u.b[:n])
+	} else {
+		arena = append(arena, u.b[:n]...)
+	}
+	u.b = u.b[n:]
 	return arena
 }

@@ -42,7 +42,7 @@ func TestPackMeasurements(t *testing.T) {
 
 func TestAppendID(t *testing.T) {
 	hash := strings.Repeat("0123456789abcdef", 4)
-	ids := []string{hash, "0123456789abcdef", strings.ToUpper(hash), "", strings.Repeat("z", 200), hash[:63] + "g"}
+	ids := []string{hash, "0123456789abcdef", strings.ToUpper(hash), "", strings.Repeat("z", 200), hash[:63] + "g", "abc", "0a"}
 	var b []byte
 	for _, id := range ids {
 		b = appendID(b, id)
@@ -56,7 +56,7 @@ func TestAppendID(t *testing.T) {
 	if len(u.b) != 0 {
 		t.Errorf("%d bytes left", len(u.b))
 	}
-	if hashKey(hash) == hashKey(strings.ToUpper(hash)) || hashKey("a") == hashKey("b") {
+	if hashKey(hash) == hashKey(strings.ToUpper(hash)) || hashKey("a") == hashKey("b") || hashKey("0a") == hashKey("0b") {
 		t.Error("hashKey collides on distinct IDs")
 	}
 }
