@@ -5,7 +5,7 @@
 -- study's trials are the row-id ranges of its blocks (first_trial to
 -- last_trial).
 --
--- The content hash is no longer indexed as 64 characters: trials_key
+-- The content hash is no longer indexed as text: trials_key
 -- indexes 32 bits of it (hkey, see hashKey), and the writer, which
 -- holds the write lock, compares full hashes among the trials of that
 -- key. The UNIQUE constraint cannot be dropped in place, so the table is
