@@ -17,14 +17,16 @@ import (
 // a non-zero mant with exp outside [-22, 22], or outside [-19, 19] when mant
 // is above 2^53.
 //
-// Three exact methods are used. Clinger's fast path: a significand of at
-// most 2^53 is exact in a float64, and so is 10^|exp| up to 10^22, so one
-// multiplication or division, correctly rounded by the hardware, gives the
-// answer. Otherwise the significand times 10^exp (exp ≥ 0) is computed as
-// an exact 128-bit integer, or the significand, shifted left, is divided
-// by 10^-exp (exp < 0) as a 128-by-64-bit division whose quotient has 63
-// or 64 bits and whose remainder says whether anything was cut off; either
-// is then rounded to 53 bits, half to even.
+// Clinger's fast path handles a significand of at most 2^53: it is exact
+// in a float64, and so is 10^|exp| up to 10^22, so one multiplication or
+// division, correctly rounded by the hardware, gives the answer. Otherwise
+// the significand times 10^exp (exp ≥ 0) is computed as an exact 128-bit
+// integer and rounded to 53 bits, half to even. For exp < 0 the significand
+// is multiplied by a 128-bit reciprocal of 10^-exp (see reciprocal.go),
+// which rounds correctly unless the decimal is exactly a float64 or exactly
+// half-way between two; only then is the significand, shifted left, divided
+// by 10^-exp as a 128-by-64-bit division whose quotient has 63 or 64 bits
+// and whose remainder says whether anything was cut off.
 func Float(mant uint64, exp int, neg bool) (f float64, ok bool) {
 	switch {
 	case mant == 0:
@@ -36,7 +38,9 @@ func Float(mant uint64, exp int, neg bool) (f float64, ok bool) {
 		hi, lo := bits.Mul64(mant, pow10u[exp])
 		f = round128(hi, lo, false, 0)
 	case exp < 0 && -exp < len(pow10u):
-		f = quotient(mant, pow10u[-exp])
+		if f, ok = divPow10(mant, -exp); !ok {
+			f = quotient(mant, pow10u[-exp])
+		}
 	default:
 		return 0, false
 	}
@@ -66,41 +70,41 @@ func quotient(m, d uint64) float64 {
 // round128 returns (hi·2^64 + lo + ε)·2^scale rounded to the nearest
 // float64, ties to even, where ε is a positive amount below one when
 // inexact is set and zero otherwise; inexact may only be set when the
-// integer has more than 53 bits. The result must be a normal number.
+// integer has more than 53 bits. The integer must be non-zero and the
+// result a normal number.
 func round128(hi, lo uint64, inexact bool, scale int) float64 {
-	n := bits.Len64(lo)
+	// Normalise: top·2^64 + low = (hi·2^64 + lo)·2^(64-e) with the top bit
+	// of top set, so the integer is (top + low/2^64)·2^e.
+	var top, low uint64
+	var e int
 	if hi != 0 {
-		n = 64 + bits.Len64(hi)
+		s := bits.LeadingZeros64(hi)
+		top, low, e = hi<<s|lo>>(64-s), lo<<s, 64-s
+	} else {
+		s := bits.LeadingZeros64(lo)
+		top, e = lo<<s, -s
 	}
-	if n <= 53 { // exact
-		return math.Ldexp(float64(lo), scale)
+	// Keep the top 53 bits of top; bit 10 is the first dropped one, and the
+	// ten below it, low and ε are sticky. Round up when the first dropped
+	// bit is set and either a sticky bit or the last kept bit is: computed
+	// without branches, as the first dropped bit is a coin toss.
+	mant := top >> 11
+	sticky := top&(1<<10-1) | low | mant&1
+	if inexact {
+		sticky = 1
 	}
-	drop := n - 53
-	var mant, rest, half uint64 // kept bits, dropped bits, and their half-way value
-	switch {
-	case drop < 64:
-		mant = lo>>drop | hi<<(64-drop)
-		rest, half = lo&(1<<drop-1), 1<<(drop-1)
-	default: // 64 < n ≤ 128, so 11 ≤ drop ≤ 75 and hi holds every kept bit
-		mant = hi >> (drop - 64)
-		half = 1 << 63
-		rest = lo
-		if drop > 64 {
-			// Fold the bits of hi below the kept ones into a sticky bit of
-			// rest, after scaling them to compare with half = 2^63.
-			below := hi & (1<<(drop-64) - 1)
-			rest, half = below, 1<<(drop-65)
-			inexact = inexact || lo != 0
-		}
-	}
-	if rest > half || rest == half && (inexact || mant&1 == 1) {
-		mant++
-		if mant == 1<<53 {
-			mant >>= 1
-			drop++
-		}
-	}
-	return math.Ldexp(float64(mant), drop+scale)
+	nonzero := (sticky | -sticky) >> 63 // 1 iff sticky != 0
+	mant += top >> 10 & nonzero
+	return compose(mant, e+11+scale)
+}
+
+// compose returns mant·2^e for 2^52 ≤ mant ≤ 2^53 when the result is a
+// normal float64. The biased exponent of mant·2^e is e+52+1023, and adding
+// mant (whose bit 52 is the implicit one) to (e+1074)·2^52 both sets the
+// fraction and adds that one; mant = 2^53, from rounding up, carries into
+// the exponent.
+func compose(mant uint64, e int) float64 {
+	return math.Float64frombits(uint64(e+1074)<<52 + mant)
 }
 
 // pow10f holds the powers of ten exact in a float64.
