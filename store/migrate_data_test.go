@@ -3,7 +3,9 @@ package store
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -44,6 +46,15 @@ func TestUpgradePacked(t *testing.T) {
 			}
 			old.Close()
 			s := openT(t, loc)
+			want = currentWant(want, func(i int) string {
+				if i%7 == 3 {
+					return other
+				}
+				return study
+			})
+			if n := len(want); want[n-1].ID == trial.ComputeID(&want[n-1]) || want[n-2].ID != trial.ComputeID(&want[n-2]) {
+				t.Fatal("the test data lost its legacy trials")
+			}
 			checkUpgraded(t, s, study, pick(want, func(i int) bool { return i%7 != 3 }))
 			checkUpgraded(t, s, other, pick(want, func(i int) bool { return i%7 == 3 }))
 			checkAfterUpgrade(t, s, study, pick(want, func(i int) bool { return i%7 != 3 }))
@@ -69,7 +80,40 @@ func upgradeData() []trial.Trial {
 			ts[i].ID = trial.ComputeID(&ts[i])
 		}
 	}
+	// Trials stored by earlier versions, whose IDs are the content hashes
+	// of then (legacyID): the upgrade gives them the current ones, unless
+	// a trial of the study has it already (the last one: the same content
+	// as the first trial, stored under the legacy ID too).
+	for k, i := range []int{0, len(ts) - 1, len(ts) - 2, 0} {
+		old := ts[i]
+		if k < 3 {
+			old.Labels = maps.Clone(old.Labels)
+			old.Labels["stored_by"] = "v1"
+		}
+		old.ID = legacyID(&old)
+		ts = append(ts, old)
+	}
 	return ts
+}
+
+// currentWant is what Trials returns after the upgrade for trials stored
+// by insertV4 in the studies study(i): the legacy content hashes replaced
+// by the current ones where no other trial of the study has those.
+func currentWant(ts []trial.Trial, study func(int) string) []trial.Trial {
+	out := slices.Clone(ts)
+	for i := range out {
+		if out[i].ID != legacyID(&out[i]) {
+			continue
+		}
+		id, taken := trial.ComputeID(&out[i]), false
+		for j := range ts {
+			taken = taken || j != i && study(j) == study(i) && ts[j].ID == id
+		}
+		if !taken {
+			out[i].ID = id
+		}
+	}
+	return out
 }
 
 func pick(ts []trial.Trial, keep func(int) bool) []trial.Trial {
@@ -110,6 +154,15 @@ func checkAfterUpgrade(t *testing.T, s Store, study string, ts []trial.Trial) {
 	added, present, err := s.Ingest(ctx, study, "again", ts)
 	if err != nil || added != 0 || present != len(ts) {
 		t.Errorf("re-ingest after upgrade = %d added, %d present, %v; want 0, %d", added, present, err, len(ts))
+	}
+	// The same results read again (IDs computed anew) are present too,
+	// whatever version stored them.
+	fresh := slices.Clone(ts)
+	for i := range fresh {
+		fresh[i].ID = ""
+	}
+	if added, _, err := s.Ingest(ctx, study, "read again", fresh[len(fresh)-3:]); err != nil || added != 0 {
+		t.Errorf("ingest of the last trials read again = %d added, %v; want 0", added, err)
 	}
 	ids := []string{ts[0].ID, ts[len(ts)-1].ID}
 	if n, err := s.SetLabels(ctx, study, ids, map[string]string{"gate": "admitted"}); err != nil || n != 2 {

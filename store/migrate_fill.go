@@ -2,6 +2,7 @@ package store
 
 import (
 	"database/sql"
+	"strings"
 
 	"github.com/pareto-llm/pareto/trial"
 )
@@ -10,27 +11,36 @@ import (
 // measurements reads at a time.
 const fillChunk = 10_000
 
-// fillTrial is a trial read by fillPacked.
+// fillTrial is a trial read by fillPacked: its row, study, ID and
+// measurements, and the columns its content hash covers.
 type fillTrial struct {
-	row, study  int64
-	id, problem string
-	ms          []trial.Measurement
-	dims        []string
+	row, study                  int64
+	id, problem                 string
+	ms                          []trial.Measurement
+	dims                        []string
+	labels, params              []byte
+	workload                    [8]sql.NullFloat64
+	requests, succeeded, failed int64
 }
 
 // fillPacked converts the measurements rows of schema version 4 into
 // packed blobs and blocks (schema version 5): trials are read in row-id
 // order, a chunk at a time, and each study's trials are grouped into
-// blocks of up to blockTrials.
+// blocks of up to blockTrials. Trials whose ID is the content hash of an
+// earlier version get the current one (currentIDs).
 func fillPacked(tx fillTx) error {
 	open := map[int64]*block{}
 	var studies []int64
+	d := newDecoder()
 	for after := int64(0); ; {
 		ts, err := readFillChunk(tx, after)
 		if err != nil || len(ts) == 0 {
 			if err == nil {
 				err = flushBlocks(tx, studies, open)
 			}
+			return err
+		}
+		if err := currentIDs(tx, ts, d); err != nil {
 			return err
 		}
 		if err := writePacked(tx, ts); err != nil {
@@ -68,8 +78,10 @@ func flushBlocks(tx fillTx, studies []int64, open map[int64]*block) error {
 // readFillChunk reads the next fillChunk trials after row id after, with
 // their measurements.
 func readFillChunk(tx fillTx, after int64) ([]fillTrial, error) {
-	rows, err := tx.query(`SELECT t.id, t.study_id, t.hash, t.problem, m.metric, m.dims, m.value, m.unit, m.native, m.source_unit
-		FROM (SELECT id, study_id, hash, problem FROM trials WHERE id > ? ORDER BY id LIMIT ?) AS t
+	rows, err := tx.query(`SELECT t.id, t.study_id, t.hash, t.problem, t.labels, t.params, t.input_tokens, t.output_tokens,
+		t.mean_input_tokens, t.mean_output_tokens, t.concurrency, t.achieved_concurrency, t.request_rate, t.users,
+		t.requests, t.succeeded, t.failed, m.metric, m.dims, m.value, m.unit, m.native, m.source_unit
+		FROM (SELECT * FROM trials WHERE id > ? ORDER BY id LIMIT ?) AS t
 		LEFT JOIN measurements m ON m.trial_id = t.id ORDER BY t.id, m.seq`, after, int64(fillChunk))
 	if err != nil {
 		return nil, err
@@ -77,14 +89,22 @@ func readFillChunk(tx fillTx, after int64) ([]fillTrial, error) {
 	defer rows.Close()
 	var out []fillTrial
 	var t fillTrial
+	var labels, params string
 	var metric, dims, unit, native, src sql.NullString
 	var value sql.NullFloat64
+	dest := []any{&t.row, &t.study, &t.id, &t.problem, &labels, &params}
+	for i := range t.workload {
+		dest = append(dest, &t.workload[i])
+	}
+	dest = append(dest, &t.requests, &t.succeeded, &t.failed, &metric, &dims, &value, &unit, &native, &src)
 	for rows.Next() {
-		if err := rows.Scan(&t.row, &t.study, &t.id, &t.problem, &metric, &dims, &value, &unit, &native, &src); err != nil {
+		if err := rows.Scan(dest...); err != nil {
 			return nil, err
 		}
 		if len(out) == 0 || out[len(out)-1].row != t.row {
-			out = append(out, fillTrial{row: t.row, study: t.study, id: t.id, problem: t.problem})
+			out = append(out, fillTrial{row: t.row, study: t.study, id: t.id, problem: t.problem,
+				labels: []byte(labels), params: []byte(params), workload: t.workload,
+				requests: t.requests, succeeded: t.succeeded, failed: t.failed})
 		}
 		if !metric.Valid {
 			continue
@@ -97,8 +117,91 @@ func readFillChunk(tx fillTx, after int64) ([]fillTrial, error) {
 	return out, rows.Err()
 }
 
-// writePacked stores the packed measurements of ts and, in SQLite, their
-// hash keys.
+// currentIDs gives the current content hash (trial.ComputeID) to the
+// trials of ts whose ID is the content hash of an earlier version
+// (legacyID), so that ingesting the same results again finds them
+// present. Other IDs (set by the caller of Ingest, or trials whose labels
+// SetLabels changed) are kept.
+func currentIDs(tx fillTx, ts []fillTrial, d *decoder) error {
+	legacy := map[int64]map[string]int{} // study -> current ID -> index in ts
+	for i := range ts {
+		f := &ts[i]
+		t := trial.Trial{Succeeded: f.succeeded, Failed: f.failed, Problem: f.problem}
+		var err error
+		if t.Labels, err = d.decodeMap(f.labels); err != nil {
+			return err
+		}
+		if t.Params, err = d.decodeMap(f.params); err != nil {
+			return err
+		}
+		w := &t.Workload
+		for j, p := range []*float64{&w.InputTokens, &w.OutputTokens, &w.MeanInputTokens, &w.MeanOutputTokens,
+			&w.Concurrency, &w.AchievedConcurrency, &w.RequestRate, &w.Users} {
+			*p = orNaN(f.workload[j])
+		}
+		w.Requests = f.requests
+		t.Measurements = make([]trial.Measurement, len(f.ms))
+		for j, m := range f.ms {
+			if m.Dims, err = d.decodeDims([]byte(f.dims[j])); err != nil {
+				return err
+			}
+			t.Measurements[j] = m
+		}
+		if legacyID(&t) == f.id {
+			if legacy[f.study] == nil {
+				legacy[f.study] = map[string]int{}
+			}
+			legacy[f.study][trial.ComputeID(&t)] = i
+		}
+	}
+	for study, ids := range legacy {
+		taken, err := existingIDs(tx, study, ids)
+		if err != nil {
+			return err
+		}
+		for id, i := range ids {
+			if !taken[id] { // a trial of the study has it already: keep the old ID
+				ts[i].id = id
+			}
+		}
+	}
+	return nil
+}
+
+// existingIDs returns which of ids some trial of the study has.
+func existingIDs(tx fillTx, study int64, ids map[string]int) (map[string]bool, error) {
+	list := make([]string, 0, len(ids))
+	for id := range ids {
+		list = append(list, id)
+	}
+	var rows fillRows
+	var err error
+	if tx.numbered() {
+		rows, err = tx.query(`SELECT hash FROM trials WHERE study_id = ? AND hash = ANY(?::text[])`, study, list)
+	} else {
+		args := []any{study}
+		for _, id := range list {
+			args = append(args, id)
+		}
+		rows, err = tx.query(`SELECT hash FROM trials WHERE study_id = ? AND hash IN (?`+strings.Repeat(", ?", len(list)-1)+`)`, args...)
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	taken := map[string]bool{}
+	for rows.Next() {
+		var h string
+		if err := rows.Scan(&h); err != nil {
+			return nil, err
+		}
+		taken[h] = true
+	}
+	return taken, rows.Err()
+}
+
+// writePacked stores the packed measurements of ts, their IDs (which
+// currentIDs may have changed) and, in SQLite, their hash keys.
 func writePacked(tx fillTx, ts []fillTrial) error {
 	if tx.numbered() {
 		ids := make([]int64, len(ts))
@@ -106,12 +209,16 @@ func writePacked(tx fillTx, ts []fillTrial) error {
 		for i := range ts {
 			ids[i], blobs[i] = ts[i].row, packMeasurements([]byte{}, ts[i].ms, ts[i].dims)
 		}
-		return tx.exec(`UPDATE trials AS t SET measurements = u.m FROM unnest(?::bigint[], ?::bytea[]) AS u(id, m)
-			WHERE t.id = u.id`, ids, blobs)
+		hashes := make([]string, len(ts))
+		for i := range ts {
+			hashes[i] = ts[i].id
+		}
+		return tx.exec(`UPDATE trials AS t SET measurements = u.m, hash = u.h
+			FROM unnest(?::bigint[], ?::bytea[], ?::text[]) AS u(id, m, h) WHERE t.id = u.id`, ids, blobs, hashes)
 	}
 	for i := range ts {
-		if err := tx.exec(`UPDATE trials SET measurements = ?, hkey = ? WHERE id = ?`,
-			packMeasurements([]byte{}, ts[i].ms, ts[i].dims), hashKey(ts[i].id), ts[i].row); err != nil {
+		if err := tx.exec(`UPDATE trials SET measurements = ?, hkey = ?, hash = ? WHERE id = ?`,
+			packMeasurements([]byte{}, ts[i].ms, ts[i].dims), hashKey(ts[i].id), ts[i].id, ts[i].row); err != nil {
 			return err
 		}
 	}

@@ -28,7 +28,8 @@ CREATE TABLE block_values (
 ALTER TABLE block_values ALTER COLUMN vals SET STORAGE EXTERNAL;
 ALTER TABLE blocks ALTER COLUMN ids SET STORAGE EXTERNAL;
 
--- Go code packs the existing measurements at the next line.
+-- Go code packs the existing measurements at the next line, and gives the
+-- trials whose ID is an earlier version's content hash the current one.
 -- pareto:fill
 
 DROP TABLE measurements;

@@ -36,7 +36,8 @@ CREATE TABLE block_values (
 	PRIMARY KEY (block_id, metric, dims)
 );
 
--- Go code packs the existing measurements at the next line.
+-- Go code packs the existing measurements at the next line, and gives the
+-- trials whose ID is an earlier version's content hash the current one.
 -- pareto:fill
 
 DROP INDEX measurements_metric;
