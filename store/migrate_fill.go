@@ -8,8 +8,9 @@ import (
 )
 
 // fillChunk is the number of trials the conversion to packed
-// measurements reads at a time.
-const fillChunk = 10_000
+// measurements reads at a time (with an AIPerf file's 325 measurements
+// each, about 60 MB).
+const fillChunk = 1_000
 
 // fillTrial is a trial read by fillPacked: its row, study, ID and
 // measurements, and the columns its content hash covers.
@@ -76,43 +77,63 @@ func flushBlocks(tx fillTx, studies []int64, open map[int64]*block) error {
 }
 
 // readFillChunk reads the next fillChunk trials after row id after, with
-// their measurements.
+// their measurements: the trials' columns, then the measurements of their
+// row-id range.
 func readFillChunk(tx fillTx, after int64) ([]fillTrial, error) {
-	rows, err := tx.query(`SELECT t.id, t.study_id, t.hash, t.problem, t.labels, t.params, t.input_tokens, t.output_tokens,
-		t.mean_input_tokens, t.mean_output_tokens, t.concurrency, t.achieved_concurrency, t.request_rate, t.users,
-		t.requests, t.succeeded, t.failed, m.metric, m.dims, m.value, m.unit, m.native, m.source_unit
-		FROM (SELECT * FROM trials WHERE id > ? ORDER BY id LIMIT ?) AS t
-		LEFT JOIN measurements m ON m.trial_id = t.id ORDER BY t.id, m.seq`, after, int64(fillChunk))
+	out, err := readFillTrials(tx, after)
+	if err != nil || len(out) == 0 {
+		return out, err
+	}
+	rows, err := tx.query(`SELECT trial_id, metric, dims, value, unit, native, source_unit FROM measurements
+		WHERE trial_id > ? AND trial_id <= ? ORDER BY trial_id, seq`, after, out[len(out)-1].row)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var row int64
+	var metric, dims, unit, native, src string
+	var value sql.NullFloat64
+	i := 0
+	for rows.Next() {
+		if err := rows.Scan(&row, &metric, &dims, &value, &unit, &native, &src); err != nil {
+			return nil, err
+		}
+		for i < len(out) && out[i].row < row {
+			i++
+		}
+		if i == len(out) || out[i].row != row {
+			continue // a measurement of no trial: dropped with its table
+		}
+		t := &out[i]
+		t.ms = append(t.ms, trial.Measurement{Metric: metric, Value: orNaN(value), Unit: unit, Native: native, SourceUnit: src})
+		t.dims = append(t.dims, dims)
+	}
+	return out, rows.Err()
+}
+
+// readFillTrials reads the columns of the next fillChunk trials after row
+// id after that their content hash covers.
+func readFillTrials(tx fillTx, after int64) ([]fillTrial, error) {
+	rows, err := tx.query(`SELECT id, study_id, hash, problem, labels, params, input_tokens, output_tokens,
+		mean_input_tokens, mean_output_tokens, concurrency, achieved_concurrency, request_rate, users,
+		requests, succeeded, failed FROM trials WHERE id > ? ORDER BY id LIMIT ?`, after, int64(fillChunk))
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
 	var out []fillTrial
-	var t fillTrial
 	var labels, params string
-	var metric, dims, unit, native, src sql.NullString
-	var value sql.NullFloat64
-	dest := []any{&t.row, &t.study, &t.id, &t.problem, &labels, &params}
-	for i := range t.workload {
-		dest = append(dest, &t.workload[i])
-	}
-	dest = append(dest, &t.requests, &t.succeeded, &t.failed, &metric, &dims, &value, &unit, &native, &src)
 	for rows.Next() {
-		if err := rows.Scan(dest...); err != nil {
+		var t fillTrial
+		dest := []any{&t.row, &t.study, &t.id, &t.problem, &labels, &params}
+		for i := range t.workload {
+			dest = append(dest, &t.workload[i])
+		}
+		if err := rows.Scan(append(dest, &t.requests, &t.succeeded, &t.failed)...); err != nil {
 			return nil, err
 		}
-		if len(out) == 0 || out[len(out)-1].row != t.row {
-			out = append(out, fillTrial{row: t.row, study: t.study, id: t.id, problem: t.problem,
-				labels: []byte(labels), params: []byte(params), workload: t.workload,
-				requests: t.requests, succeeded: t.succeeded, failed: t.failed})
-		}
-		if !metric.Valid {
-			continue
-		}
-		last := &out[len(out)-1]
-		last.ms = append(last.ms, trial.Measurement{Metric: metric.String, Value: orNaN(value), Unit: unit.String,
-			Native: native.String, SourceUnit: src.String})
-		last.dims = append(last.dims, dims.String)
+		t.labels, t.params = []byte(labels), []byte(params)
+		out = append(out, t)
 	}
 	return out, rows.Err()
 }

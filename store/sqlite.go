@@ -59,7 +59,7 @@ func openSQLite(ctx context.Context, path string, version int) (*sqliteStore, er
 	db.SetMaxOpenConns(4)
 	db.SetMaxIdleConns(4)
 	s := &sqliteStore{db: db, path: path}
-	if err := s.migrate(ctx, version); err != nil {
+	if err := s.migrateSafely(ctx, version); err != nil {
 		db.Close()
 		return nil, sqliteError(path, "migrating", err)
 	}
@@ -121,9 +121,22 @@ func (s *sqliteStore) Close() error { return s.db.Close() }
 
 // step implements migrateStep: one write transaction per migration, which
 // also serialises concurrent openers.
+//
+// A migration may rewrite every table: its temporary data (statement
+// journals, sorts) goes to files rather than to the connection's memory,
+// which SQLite compiled to WebAssembly caps at 256 MiB.
 func (s *sqliteStore) step(fn func(int, func(migration) error) error) error {
 	ctx := context.Background()
-	tx, err := s.db.BeginTx(ctx, nil) // BEGIN IMMEDIATE: takes the write lock
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "PRAGMA temp_store=FILE"); err != nil {
+		return err
+	}
+	defer conn.ExecContext(ctx, "PRAGMA temp_store=MEMORY")
+	tx, err := conn.BeginTx(ctx, nil) // BEGIN IMMEDIATE: takes the write lock
 	if err != nil {
 		return err
 	}
@@ -148,6 +161,18 @@ func (s *sqliteStore) step(fn func(int, func(migration) error) error) error {
 		return err
 	}
 	return tx.Commit()
+}
+
+// migrateSafely is migrate, with a panic of the SQLite driver (which it
+// raises when SQLite runs out of memory) turned into an error: the
+// migration's transaction is then rolled back with the connection.
+func (s *sqliteStore) migrateSafely(ctx context.Context, target int) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%v", r)
+		}
+	}()
+	return s.migrate(ctx, target)
 }
 
 // migrate brings the schema to target (0: the newest version).
