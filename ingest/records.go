@@ -222,7 +222,7 @@ func (r *records) sortKeys(m *sortMemo) {
 	r.mrank = rank(r.mrank, &r.order, len(r.blocks), func(a, b int32) int {
 		return cmp.Compare(r.blocks[a].metric, r.blocks[b].metric)
 	})
-	r.drank = rank(r.drank, &r.order, len(r.dims), func(a, b int32) int { return compareDims(r.dims[a], r.dims[b]) })
+	r.drank = rank(r.drank, &r.order, len(r.dims), func(a, b int32) int { return trial.CompareDims(r.dims[a], r.dims[b]) })
 	// Stable LSD radix sort on (metric rank, dims rank).
 	n := len(r.recs)
 	r.mkey, r.dkey = zeros(r.mkey, n), zeros(r.dkey, n)

@@ -38,22 +38,10 @@ func compareMeasurement(a, b trial.Measurement) int {
 	if c := strings.Compare(a.Metric, b.Metric); c != 0 {
 		return c
 	}
-	if c := compareDims(a.Dims, b.Dims); c != 0 {
+	if c := trial.CompareDims(a.Dims, b.Dims); c != 0 {
 		return c
 	}
 	return compareValue(a.Value, b.Value)
-}
-
-func compareDims(a, b trial.Dims) int {
-	for i := 0; i < len(a) && i < len(b); i++ {
-		if c := strings.Compare(a[i].Key, b[i].Key); c != 0 {
-			return c
-		}
-		if c := strings.Compare(a[i].Value, b[i].Value); c != 0 {
-			return c
-		}
-	}
-	return len(a) - len(b)
 }
 
 func compareValue(a, b float64) int {
@@ -117,7 +105,7 @@ func (s *sorter) sort(ms []trial.Measurement) ([]trial.Measurement, bool) {
 		s.keys = append(s.keys, sortKey{k: uint64(mid)<<32 | uint64(did), v: m.Value, i: int32(i)})
 	}
 	s.mrank = s.ranks(s.mrank, len(s.metrics), func(a, b int32) int { return strings.Compare(s.metrics[a], s.metrics[b]) })
-	s.drank = s.ranks(s.drank, len(s.dims), func(a, b int32) int { return compareDims(s.dims[a], s.dims[b]) })
+	s.drank = s.ranks(s.drank, len(s.dims), func(a, b int32) int { return trial.CompareDims(s.dims[a], s.dims[b]) })
 	metricRank, dimsRank := s.mrank, s.drank
 	for j := range s.keys {
 		k := &s.keys[j]

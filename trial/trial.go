@@ -349,7 +349,7 @@ func compareMeasurements(a, b *Measurement) int {
 		return c
 	}
 	if len(a.Dims) != len(b.Dims) || unsafe.SliceData(a.Dims) != unsafe.SliceData(b.Dims) {
-		if c := compareDims(a.Dims, b.Dims); c != 0 {
+		if c := CompareDims(a.Dims, b.Dims); c != 0 {
 			return c
 		}
 	}
@@ -362,8 +362,9 @@ func compareMeasurements(a, b *Measurement) int {
 	return 0
 }
 
-// compareDims orders dims by their pairs, then by length.
-func compareDims(a, b Dims) int {
+// CompareDims orders dims as Sort does: by their pairs (key, then value),
+// then by length.
+func CompareDims(a, b Dims) int {
 	for i := 0; i < len(a) && i < len(b); i++ {
 		if c := strings.Compare(a[i].Key, b[i].Key); c != 0 {
 			return c
