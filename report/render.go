@@ -14,8 +14,20 @@ import (
 // The page's JavaScript, CSS and HTML skeleton are written for this project
 // (no third-party code) and embedded in the binary.
 //
-//go:embed assets/repeats.js assets/report.js assets/report.css assets/report.html.tmpl
+//go:embed assets/repeats.js assets/report-*.js assets/report.css assets/report.html.tmpl
 var assets embed.FS
+
+// reportScripts are the report's JavaScript files, split by concern, in the
+// order they run: shared state and helpers first, start-up last.
+var reportScripts = []string{
+	"assets/report-core.js",    // page data, shared state, helpers
+	"assets/report-chart.js",   // Chart: view state, section, mouse
+	"assets/report-draw.js",    // canvas drawing, hover grid
+	"assets/report-svg.js",     // SVG export
+	"assets/report-tables.js",  // measurement and exclusion tables
+	"assets/report-details.js", // details of the selected point
+	"assets/report-main.js",    // start-up
+}
 
 var pageTemplate = template.Must(template.ParseFS(assets, "assets/report.html.tmpl"))
 
@@ -67,18 +79,25 @@ func Render(w io.Writer, p *Page) error {
 	})
 }
 
-// script returns the page's JavaScript: the repeats helpers, then the
-// report, in one script element.
+// script returns the page's JavaScript for its one script element: the
+// repeats helpers, then the report's files wrapped in one strict-mode
+// function, so that they share one scope (no modules, no bundler) without
+// adding names to the page's globals.
 func script() ([]byte, error) {
-	var out []byte
-	for _, name := range []string{"assets/repeats.js", "assets/report.js"} {
+	b, err := assets.ReadFile("assets/repeats.js")
+	if err != nil {
+		return nil, err
+	}
+	out := append(b, '\n')
+	out = append(out, "(function () {\n'use strict';\n"...)
+	for _, name := range reportScripts {
 		b, err := assets.ReadFile(name)
 		if err != nil {
 			return nil, err
 		}
 		out = append(append(out, b...), '\n')
 	}
-	return out, nil
+	return append(out, "}());\n"...), nil
 }
 
 // WriteFile renders the page to path atomically: it writes a temporary file

@@ -1,5 +1,5 @@
 // pareto.html: repeats (error bars, n) and deltas to the baseline. Written
-// for this project, no third-party code. It is placed before report.js in
+// for this project, no third-party code. It is placed before report-*.js in
 // the page's one script element; it returns text and draws, and never
 // builds HTML from data (the SVG helpers escape through the caller's esc).
 var ParetoRepeats = (function () {

@@ -1,0 +1,28 @@
+// pareto.html: start-up (part of the report-*.js files, see report-core.js,
+// and the last of them): the aggregation note and warnings, one Chart per
+// plot, the exclusions, the resize handler, and the test hook's ready flag.
+
+var meta = document.getElementById('aggregation');
+if (meta) {
+  meta.textContent = (data.aggregate === 'none' ? 'Repeats are not aggregated: every run is a point.' :
+    'Repeats of a configuration (same parameters, workload and environment) are one point: their ' + data.aggregate +
+    ', with error bars (min–max whiskers, interquartile range thicker) and n in the details.') +
+    (data.baseline ? ' Baseline ' + data.baseline + ' (◇): every point shows its relative delta Δ to it.' : '');
+  (data.warnings || []).forEach(function (w) { meta.parentNode.insertBefore(el('p', { class: 'meta warning', text: 'Warning: ' + w }), meta.nextSibling); });
+}
+var main = document.getElementById('plots');
+if (!data.plots.length) { main.appendChild(el('p', { text: 'No plots configured.' })); }
+data.plots.forEach(function (p, i) {
+  var c = new Chart(p, i);
+  main.appendChild(c.root);
+  charts.push(c);
+});
+charts.forEach(function (c) { c.draw(); });
+renderExclusions();
+window.addEventListener('resize', function () { charts.forEach(function (c) { c.redraw(); }); });
+api.charts = charts;
+api.data = data;
+api.svg = function (i) { return charts[i].svg(); };
+api.setShowDominated = setShowDominated;
+api.renderMs = performance.now() - t0;
+api.ready = true;
