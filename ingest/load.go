@@ -22,6 +22,13 @@ type LoadOptions struct {
 	System string
 	// Workers reads files concurrently (0: GOMAXPROCS).
 	Workers int
+	// Each, when set, receives the trials of each input (a file, or a
+	// CloudAI run with its run) in the order Load would list them, as soon
+	// as they are read, and the Dataset keeps none (Trials and Runs stay
+	// empty; Skipped is filled as usual): a large directory is then never
+	// held in memory whole. An error from Each ends the loading (inputs
+	// being read are finished, none is handed over) and Load returns it.
+	Each func(ts []trial.Trial, run *cloudai.Run) error
 }
 
 // Skip is an input that yields no trial, with the reason.
@@ -55,12 +62,21 @@ type Dataset struct {
 	// from (its layout, GPU counts and executed config), or nil.
 	Runs    []*cloudai.Run
 	Skipped []Skip
+
+	each func([]trial.Trial, *cloudai.Run) error // LoadOptions.Each
+	err  error                                   // the first error of each
 }
 
 func (d *Dataset) add(ts []trial.Trial, run *cloudai.Run) {
-	d.Trials = append(d.Trials, ts...)
-	for range ts {
-		d.Runs = append(d.Runs, run)
+	switch {
+	case d.err != nil:
+	case d.each != nil:
+		d.err = d.each(ts, run)
+	default:
+		d.Trials = append(d.Trials, ts...)
+		for range ts {
+			d.Runs = append(d.Runs, run)
+		}
 	}
 }
 
@@ -80,9 +96,9 @@ func (d *Dataset) Failed() int {
 // both. Files whose format is not recognised inside directories are
 // skipped with code "unknown_format"; files that fail to parse are skipped
 // with code "error". The returned error is non-nil only for a path that
-// does not exist or cannot be listed.
+// does not exist or cannot be listed, or when LoadOptions.Each fails.
 func Load(paths []string, opts LoadOptions) (*Dataset, error) {
-	d := &Dataset{}
+	d := &Dataset{each: opts.Each}
 	var files []string
 	for _, p := range paths {
 		st, err := os.Stat(p)
@@ -100,7 +116,7 @@ func Load(paths []string, opts LoadOptions) (*Dataset, error) {
 		files = append(files, found...)
 	}
 	d.readFiles(files, opts, false)
-	return d, nil
+	return d, d.err
 }
 
 // walkDir collects the result files under root and loads any CloudAI
@@ -129,23 +145,32 @@ func (d *Dataset) walkDir(root string, opts LoadOptions) ([]string, error) {
 	return files, err
 }
 
-// readFiles reads files concurrently, keeping input order in the result.
-// Inside directories a file of unknown format is skipped, not an error.
+// readFiles reads files concurrently, adding each file's trials, or its
+// skip, in input order as soon as the files before it are done. Inside
+// directories a file of unknown format is skipped, not an error.
 func (d *Dataset) readFiles(files []string, opts LoadOptions, strict bool) {
 	results := make([][]trial.Trial, len(files))
 	errs := make([]error, len(files))
+	done := make([]bool, len(files))
+	next := 0
 	ReadFiles(files, opts.Workers, func(i int, ts []trial.Trial, err error) {
-		results[i], errs[i] = ts, err
-	})
-	for i, f := range files {
-		switch err := errs[i]; {
-		case err == nil:
-			d.add(results[i], nil)
-		case errors.Is(err, ErrUnknownFormat) && !strict:
-			d.Skipped = append(d.Skipped, Skip{Path: f, Code: SkipUnknownFormat, Reason: "not a benchmark result this version reads"})
-		default:
-			d.Skipped = append(d.Skipped, Skip{Path: f, Code: SkipError, Reason: err.Error()})
+		results[i], errs[i], done[i] = ts, err, true
+		for ; next < len(files) && done[next]; next++ {
+			d.addFile(files[next], results[next], errs[next], strict)
+			results[next] = nil
 		}
+	})
+}
+
+// addFile adds the trials of file f, or its skip.
+func (d *Dataset) addFile(f string, ts []trial.Trial, err error, strict bool) {
+	switch {
+	case err == nil:
+		d.add(ts, nil)
+	case errors.Is(err, ErrUnknownFormat) && !strict:
+		d.Skipped = append(d.Skipped, Skip{Path: f, Code: SkipUnknownFormat, Reason: "not a benchmark result this version reads"})
+	default:
+		d.Skipped = append(d.Skipped, Skip{Path: f, Code: SkipError, Reason: err.Error()})
 	}
 }
 

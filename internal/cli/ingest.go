@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -97,29 +98,49 @@ func runIngest(e *env, o *ingestOptions, paths []string) error {
 	if err != nil {
 		return err
 	}
-	d, err := ingest.Load(paths, opts)
-	if err != nil {
-		return inputError{err: err}
-	}
-	for i := range d.Trials {
-		for _, kv := range labels {
-			d.Trials[i].SetLabel(kv[0], kv[1])
-		}
-		if len(labels) > 0 {
-			d.Trials[i].Finalize()
-		}
-	}
-	var st *stored
+	// Trials are counted, and stored, as they are read: none is kept.
+	var sink *ingestSink
 	if o.store.study != "" {
-		if st, err = storeTrials(context.Background(), &o.store, d); err != nil {
+		if sink, err = openSink(context.Background(), &o.store); err != nil {
 			return err
 		}
+		defer sink.s.Close()
 	}
-	sum := summarize(d)
+	counts := map[[2]string]int{}
+	total := 0
+	opts.Each = func(ts []trial.Trial, _ *cloudai.Run) error {
+		for i := range ts {
+			for _, kv := range labels {
+				ts[i].SetLabel(kv[0], kv[1])
+			}
+			if len(labels) > 0 {
+				ts[i].Finalize()
+			}
+			counts[[2]string{ts[i].Source.Format, ts[i].Source.FormatVersion}]++
+		}
+		total += len(ts)
+		if sink != nil {
+			return sink.store(ts)
+		}
+		return nil
+	}
+	d, err := ingest.Load(paths, opts)
+	if err != nil {
+		var ie inputError
+		if errors.As(err, &ie) {
+			return err
+		}
+		return inputError{err: err}
+	}
+	var st *stored
+	if sink != nil {
+		st = &sink.stored
+	}
+	sum := summarize(counts)
 	if o.format == "json" {
-		err = writeIngestJSON(e, sum, d, st)
+		err = writeIngestJSON(e, total, sum, d, st)
 	} else {
-		err = writeIngestTable(e, sum, d, st)
+		err = writeIngestTable(e, total, sum, d, st)
 	}
 	if err != nil {
 		return err
@@ -136,11 +157,8 @@ type formatCount struct {
 	Trials          int
 }
 
-func summarize(d *ingest.Dataset) []formatCount {
-	counts := map[[2]string]int{}
-	for _, t := range d.Trials {
-		counts[[2]string{t.Source.Format, t.Source.FormatVersion}]++
-	}
+// summarize lists the trial counts by (format, version).
+func summarize(counts map[[2]string]int) []formatCount {
 	var out []formatCount
 	for k, n := range counts {
 		out = append(out, formatCount{k[0], k[1], n})
@@ -151,9 +169,9 @@ func summarize(d *ingest.Dataset) []formatCount {
 	return out
 }
 
-func writeIngestTable(e *env, sum []formatCount, d *ingest.Dataset, st *stored) error {
+func writeIngestTable(e *env, total int, sum []formatCount, d *ingest.Dataset, st *stored) error {
 	w := bufio.NewWriter(e.stdout)
-	fmt.Fprintf(w, "%d trials, %d skipped (%d unreadable)\n", len(d.Trials), len(d.Skipped), d.Failed())
+	fmt.Fprintf(w, "%d trials, %d skipped (%d unreadable)\n", total, len(d.Skipped), d.Failed())
 	if st != nil {
 		fmt.Fprintf(w, "study %s in %s: %d added, %d already present, from %d sources\n", st.study, st.location, st.added, st.present, st.sources)
 	}
@@ -176,10 +194,10 @@ func writeIngestTable(e *env, sum []formatCount, d *ingest.Dataset, st *stored) 
 	return w.Flush()
 }
 
-func writeIngestJSON(e *env, sum []formatCount, d *ingest.Dataset, st *stored) error {
+func writeIngestJSON(e *env, total int, sum []formatCount, d *ingest.Dataset, st *stored) error {
 	j := &jsonBuf{}
 	j.raw(`{"trials":`)
-	j.b = strconv.AppendInt(j.b, int64(len(d.Trials)), 10)
+	j.b = strconv.AppendInt(j.b, int64(total), 10)
 	if st != nil {
 		j.raw(`,"stored":{"store":`)
 		j.str(st.location)
@@ -232,32 +250,45 @@ type stored struct {
 	added, present, sources int
 }
 
-// storeTrials writes the trials to the store, one transaction per source
-// file (so an interrupted ingest leaves whole sources only).
-func storeTrials(ctx context.Context, f *storeFlags, d *ingest.Dataset) (*stored, error) {
+// ingestSink writes trials to a study as they are read, one transaction
+// per source file (so an interrupted ingest leaves whole sources only).
+type ingestSink struct {
+	ctx   context.Context
+	s     store.Store
+	study string
+	stored
+}
+
+// openSink opens the store and creates the study.
+func openSink(ctx context.Context, f *storeFlags) (*ingestSink, error) {
 	s, err := openStore(ctx, f)
 	if err != nil {
 		return nil, err
 	}
-	defer s.Close()
-	st := &stored{location: store.Redact(store.Location(f.location)), study: f.study}
 	if err := s.CreateStudy(ctx, f.study); err != nil {
+		s.Close()
 		return nil, inputError{err: err}
 	}
+	return &ingestSink{ctx: ctx, s: s, study: f.study,
+		stored: stored{location: store.Redact(store.Location(f.location)), study: f.study}}, nil
+}
+
+// store writes ts grouped by source path, in order of first appearance.
+func (k *ingestSink) store(ts []trial.Trial) error {
 	var order []string
 	bySource := map[string][]trial.Trial{}
-	for _, t := range d.Trials {
+	for _, t := range ts {
 		if _, ok := bySource[t.Source.Path]; !ok {
 			order = append(order, t.Source.Path)
 		}
 		bySource[t.Source.Path] = append(bySource[t.Source.Path], t)
 	}
 	for _, src := range order {
-		added, present, err := s.Ingest(ctx, f.study, src, bySource[src])
+		added, present, err := k.s.Ingest(k.ctx, k.study, src, bySource[src])
 		if err != nil {
-			return nil, inputError{err: fmt.Errorf("storing %s: %w", src, err)}
+			return inputError{err: fmt.Errorf("storing %s: %w", src, err)}
 		}
-		st.added, st.present, st.sources = st.added+added, st.present+present, st.sources+1
+		k.added, k.present, k.sources = k.added+added, k.present+present, k.sources+1
 	}
-	return st, nil
+	return nil
 }

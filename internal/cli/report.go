@@ -273,23 +273,23 @@ func throughStudy(e *env, f *storeFlags, loaded []report.Trial) ([]report.Trial,
 		return nil, err
 	}
 	ctx := context.Background()
-	d := &ingest.Dataset{}
 	known := map[string]report.Trial{}
+	all := make([]trial.Trial, 0, len(loaded))
 	for _, t := range loaded {
-		d.Trials = append(d.Trials, t.Trial)
+		all = append(all, t.Trial)
 		known[t.ID] = t
 	}
-	st, err := storeTrials(ctx, f, d)
+	sink, err := openSink(ctx, f)
 	if err != nil {
 		return nil, err
 	}
+	defer sink.s.Close()
+	if err := sink.store(all); err != nil {
+		return nil, err
+	}
+	st := &sink.stored
 	fmt.Fprintf(e.stderr, "pareto: study %s in %s: %d added, %d already present\n", st.study, st.location, st.added, st.present)
-	s, err := openStore(ctx, f)
-	if err != nil {
-		return nil, err
-	}
-	defer s.Close()
-	ts, err := s.Trials(ctx, f.study, q)
+	ts, err := sink.s.Trials(ctx, f.study, q)
 	if err != nil {
 		return nil, inputError{err: err}
 	}
