@@ -1,12 +1,15 @@
 package ingest
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/pareto-llm/pareto/cloudai"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -114,5 +117,46 @@ func TestLoadMixedDirectory(t *testing.T) {
 func TestLoadMissingPath(t *testing.T) {
 	if _, err := Load([]string{"testdata/nope"}, LoadOptions{}); err == nil {
 		t.Fatal("Load of a missing path succeeded")
+	}
+}
+
+// TestLoadEach checks that LoadOptions.Each receives exactly the trials
+// and runs Load keeps without it, in the same order, with the same skips,
+// and that its error ends the loading.
+func TestLoadEach(t *testing.T) {
+	paths := []string{cloudaiTree, "testdata"}
+	want, err := Load(paths, LoadOptions{GPUsPerNode: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []trial.Trial
+	var runs []*cloudai.Run
+	d, err := Load(paths, LoadOptions{GPUsPerNode: 8, Workers: 2, Each: func(ts []trial.Trial, r *cloudai.Run) error {
+		got = append(got, ts...)
+		for range ts {
+			runs = append(runs, r)
+		}
+		return nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Trials) != 0 || len(d.Runs) != 0 {
+		t.Errorf("Dataset kept %d trials with Each set", len(d.Trials))
+	}
+	if !reflect.DeepEqual(got, want.Trials) || !reflect.DeepEqual(runs, want.Runs) || !reflect.DeepEqual(d.Skipped, want.Skipped) {
+		t.Errorf("Each got %d trials, Load keeps %d (or runs or skips differ)", len(got), len(want.Trials))
+	}
+	stop := errors.New("stop")
+	calls := 0
+	_, err = Load(paths, LoadOptions{GPUsPerNode: 8, Each: func([]trial.Trial, *cloudai.Run) error {
+		calls++
+		if calls == 3 {
+			return stop
+		}
+		return nil
+	}})
+	if !errors.Is(err, stop) || calls != 3 {
+		t.Errorf("Load = %v after %d calls; want the error of the third", err, calls)
 	}
 }
