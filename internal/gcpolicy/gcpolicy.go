@@ -13,9 +13,11 @@ import "runtime/debug"
 const Percent = 400
 
 // Batch sets GOGC to Percent unless the GOGC environment variable is set,
-// and, unless GOMEMLIMIT is set, a soft memory limit of half the machine's
-// physical memory (when it is known), so that a large live set makes the
-// collector run more often instead of letting the heap grow fivefold.
+// and, unless GOMEMLIMIT is set, a soft memory limit of three quarters of
+// the machine's physical memory (when it is known), so that a large live
+// set makes the collector run more often instead of letting the heap grow
+// fivefold past the RAM. (A job whose live data alone approaches the limit
+// is collected often, as it would be by Go's default at that size.)
 // getenv is os.Getenv. It returns the settings it changed, for logs and
 // tests: the previous GC percentage (or -1 when untouched) and memory limit
 // (or -1).
@@ -26,7 +28,7 @@ func Batch(getenv func(string) string) (oldPercent int, oldLimit int64) {
 	}
 	if getenv("GOMEMLIMIT") == "" {
 		if m := physicalMemory(); m > 0 {
-			oldLimit = debug.SetMemoryLimit(int64(m / 2))
+			oldLimit = debug.SetMemoryLimit(int64(m / 4 * 3))
 		}
 	}
 	return oldPercent, oldLimit

@@ -21,8 +21,8 @@ func TestBatch(t *testing.T) {
 	}
 	limit := debug.SetMemoryLimit(-1) // reads the limit
 	if runtime.GOOS == "linux" {
-		if m := physicalMemory(); m == 0 || limit != int64(m/2) {
-			t.Errorf("memory limit = %d; want half of %d", limit, m)
+		if m := physicalMemory(); m == 0 || limit != int64(m/4*3) {
+			t.Errorf("memory limit = %d; want three quarters of %d", limit, m)
 		}
 	}
 
