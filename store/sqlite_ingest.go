@@ -123,6 +123,28 @@ type sqliteWriter struct {
 	s     *sqliteStore
 	now   string
 	stmts []*sqlite3.Stmt
+	// oneOff holds the statements of exec and queryInt by text: a block
+	// inserts one block_values row per (metric, dims), hundreds for a
+	// file of AIPerf results, and preparing each was most of the time.
+	oneOff map[string]*sqlite3.Stmt
+}
+
+// cached returns the statement for query, prepared once per transaction
+// and reset for each use.
+func (w *sqliteWriter) cached(query string) (*sqlite3.Stmt, error) {
+	if st, ok := w.oneOff[query]; ok {
+		st.Reset() // its error is the previous use's, already reported
+		return st, nil
+	}
+	st, err := w.prepare(query)
+	if err != nil {
+		return nil, err
+	}
+	if w.oneOff == nil {
+		w.oneOff = map[string]*sqlite3.Stmt{}
+	}
+	w.oneOff[query] = st
+	return st, nil
 }
 
 func (w *sqliteWriter) close() {
@@ -145,7 +167,7 @@ func (w *sqliteWriter) prepare(query string) (*sqlite3.Stmt, error) {
 
 // exec runs a one-off statement with int64, string and []byte arguments.
 func (w *sqliteWriter) exec(query string, args ...any) error {
-	st, err := w.prepare(query)
+	st, err := w.cached(query)
 	if err != nil {
 		return err
 	}
@@ -157,7 +179,7 @@ func (w *sqliteWriter) exec(query string, args ...any) error {
 
 // queryInt returns the first column of the first row of a query.
 func (w *sqliteWriter) queryInt(query string, args ...any) (int64, error) {
-	st, err := w.prepare(query)
+	st, err := w.cached(query)
 	if err != nil {
 		return 0, err
 	}
