@@ -122,12 +122,20 @@ func writeBlock(tx blockTx, studyID int64, b *block) error {
 	if err != nil {
 		return err
 	}
-	for _, k := range b.order {
-		err := tx.exec(`INSERT INTO block_values (block_id, metric, dims, vals) VALUES (?, ?, ?, ?)`,
-			id, k.metric, k.dims, b.column(k))
+	for start := 0; start < len(b.order); start += valuesBatch {
+		keys := b.order[start:min(start+valuesBatch, len(b.order))]
+		args := make([]any, 0, 4*len(keys))
+		for _, k := range keys {
+			args = append(args, id, k.metric, k.dims, b.column(k))
+		}
+		err := tx.exec(`INSERT INTO block_values (block_id, metric, dims, vals) VALUES (?, ?, ?, ?)`+
+			strings.Repeat(", (?, ?, ?, ?)", len(keys)-1), args...)
 		if err != nil {
 			return err
 		}
 	}
 	return nil
 }
+
+// valuesBatch is the number of block_values rows per SQLite INSERT.
+const valuesBatch = 64
