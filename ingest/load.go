@@ -3,6 +3,7 @@ package ingest
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -29,25 +30,17 @@ type LoadOptions struct {
 	// held in memory whole. An error from Each ends the loading (inputs
 	// being read are finished, none is handed over) and Load returns it.
 	Each func(ts []trial.Trial, run *cloudai.Run) error
+	// Stdin is read for the path "-" (nil: no standard input).
+	Stdin io.Reader
+	// Table says how the rows of generic tables become trials. A file
+	// named on the command line (not one found inside a directory) that
+	// is no benchmark result is read as a generic CSV/JSONL table
+	// (ReadTable), one trial per row.
+	Table TableOptions
 }
 
-// Skip is an input that yields no trial, with the reason.
-type Skip struct {
-	// Path is the file or run directory.
-	Path string `json:"path"`
-	// Run is the CloudAI point id (case/iteration/step/phase), if any,
-	// with its parts: Iteration is -1 when unknown, Step 0 outside DSE.
-	Run       string `json:"run,omitempty"`
-	Case      string `json:"case,omitempty"`
-	Iteration int    `json:"iteration,omitempty"`
-	Step      int    `json:"step,omitempty"`
-	Phase     string `json:"phase,omitempty"`
-	// Code classifies the skip: "error" (the input could not be read:
-	// a failure), "unknown_format", or a CloudAI exclusion code.
-	Code string `json:"code"`
-	// Reason explains it.
-	Reason string `json:"reason"`
-}
+// Skip is an input that yields no trial, with the reason (trial.Skip).
+type Skip = trial.Skip
 
 // Skip codes set by Load besides the CloudAI exclusion codes.
 const (
@@ -63,8 +56,10 @@ type Dataset struct {
 	Runs    []*cloudai.Run
 	Skipped []Skip
 
-	each func([]trial.Trial, *cloudai.Run) error // LoadOptions.Each
-	err  error                                   // the first error of each
+	each  func([]trial.Trial, *cloudai.Run) error // LoadOptions.Each
+	err   error                                   // the first error of each
+	table TableOptions                            // LoadOptions.Table
+	named map[string]bool                         // files named by the caller, read as tables when no result
 }
 
 func (d *Dataset) add(ts []trial.Trial, run *cloudai.Run) {
@@ -98,15 +93,20 @@ func (d *Dataset) Failed() int {
 // with code "error". The returned error is non-nil only for a path that
 // does not exist or cannot be listed, or when LoadOptions.Each fails.
 func Load(paths []string, opts LoadOptions) (*Dataset, error) {
-	d := &Dataset{each: opts.Each}
+	d := &Dataset{each: opts.Each, table: opts.Table, named: map[string]bool{}}
 	var files []string
 	for _, p := range paths {
+		if p == "-" {
+			d.readStdin(opts)
+			continue
+		}
 		st, err := os.Stat(p)
 		if err != nil {
 			return nil, err
 		}
 		if !st.IsDir() {
 			files = append(files, p)
+			d.named[p] = true
 			continue
 		}
 		found, err := d.walkDir(p, opts)
@@ -167,10 +167,54 @@ func (d *Dataset) addFile(f string, ts []trial.Trial, err error, strict bool) {
 	switch {
 	case err == nil:
 		d.add(ts, nil)
+	case errors.Is(err, ErrUnknownFormat) && d.named[f]:
+		d.addTable(f, nil, err)
 	case errors.Is(err, ErrUnknownFormat) && !strict:
-		d.Skipped = append(d.Skipped, Skip{Path: f, Code: SkipUnknownFormat, Reason: "not a benchmark result this version reads"})
+		d.Skipped = append(d.Skipped, Skip{Path: f, Code: SkipUnknownFormat,
+			Reason: "not a benchmark result this version reads (a generic CSV/JSONL table is read when named on its own, not inside a directory)"})
 	default:
 		d.Skipped = append(d.Skipped, Skip{Path: f, Code: SkipError, Reason: err.Error()})
+	}
+}
+
+// addTable reads a named file that is no benchmark result as a generic
+// table (data is nil: read the file), or skips it with both reasons.
+func (d *Dataset) addTable(f string, data []byte, notResult error) {
+	if data == nil {
+		var err error
+		if data, err = os.ReadFile(f); err != nil {
+			d.Skipped = append(d.Skipped, Skip{Path: f, Code: SkipError, Reason: err.Error()})
+			return
+		}
+	}
+	ts, err := ReadTable(data, f, d.table)
+	if err != nil {
+		d.Skipped = append(d.Skipped, Skip{Path: f, Code: SkipError,
+			Reason: fmt.Sprintf("%v; read as a generic table: %v", notResult, err)})
+		return
+	}
+	d.add(ts, nil)
+}
+
+// readStdin reads standard input as a benchmark result, else as a table.
+func (d *Dataset) readStdin(opts LoadOptions) {
+	if opts.Stdin == nil {
+		d.Skipped = append(d.Skipped, Skip{Path: "-", Code: SkipError, Reason: "-: no standard input"})
+		return
+	}
+	data, err := io.ReadAll(opts.Stdin)
+	if err != nil {
+		d.Skipped = append(d.Skipped, Skip{Path: "-", Code: SkipError, Reason: "-: " + err.Error()})
+		return
+	}
+	ts, err := ReadBytes(slices.Clone(data), "-")
+	switch {
+	case errors.Is(err, ErrUnknownFormat):
+		d.addTable("-", data, err)
+	case err != nil:
+		d.Skipped = append(d.Skipped, Skip{Path: "-", Code: SkipError, Reason: err.Error()})
+	default:
+		d.add(ts, nil)
 	}
 }
 

@@ -445,3 +445,21 @@ func (d *Dims) UnmarshalJSON(b []byte) error {
 	*d = out
 	return nil
 }
+
+// Skip is an input that yields no trial, with the reason.
+type Skip struct {
+	// Path is the file or run directory.
+	Path string `json:"path"`
+	// Run is the CloudAI point id (case/iteration/step/phase), if any,
+	// with its parts: Iteration is -1 when unknown, Step 0 outside DSE.
+	Run       string `json:"run,omitempty"`
+	Case      string `json:"case,omitempty"`
+	Iteration int    `json:"iteration,omitempty"`
+	Step      int    `json:"step,omitempty"`
+	Phase     string `json:"phase,omitempty"`
+	// Code classifies the skip: "error" (the input could not be read:
+	// a failure), "unknown_format", or a CloudAI exclusion code.
+	Code string `json:"code"`
+	// Reason explains it.
+	Reason string `json:"reason"`
+}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/pareto-llm/pareto/decide"
+	"github.com/pareto-llm/pareto/internal/enc"
 	"github.com/spf13/cobra"
 )
 
@@ -193,7 +194,7 @@ func writeDriftTable(e *env, rep *driftJSON, conf float64) error {
 		}
 	}
 	ci := fmt.Sprintf("%g%% CI", 100*conf)
-	section(w, []string{"workload", "objective", "from", "to", "change", ci, "verdict"}, len(rows), func(b []byte, r, c int) []byte {
+	enc.Section(w, []string{"workload", "objective", "from", "to", "change", ci, "verdict"}, len(rows), func(b []byte, r, c int) []byte {
 		x := rows[r]
 		switch c {
 		case 0:
@@ -201,13 +202,13 @@ func writeDriftTable(e *env, rep *driftJSON, conf float64) error {
 		case 1:
 			return append(b, x.o.Name...)
 		case 2:
-			return appendNum(b, float64(x.o.From))
+			return enc.AppendNum(b, float64(x.o.From))
 		case 3:
-			return appendNum(b, float64(x.o.To))
+			return enc.AppendNum(b, float64(x.o.To))
 		case 4:
-			return appendPercent(b, float64(x.o.Delta))
+			return enc.AppendPercent(b, float64(x.o.Delta))
 		case 5:
-			return appendPercent(append(appendPercent(b, float64(x.o.Low)), " to "...), float64(x.o.High))
+			return enc.AppendPercent(append(enc.AppendPercent(b, float64(x.o.Low)), " to "...), float64(x.o.High))
 		}
 		return append(b, x.o.Verdict...)
 	})

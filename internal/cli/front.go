@@ -1,15 +1,14 @@
 package cli
 
 import (
+	"context"
+	"errors"
 	"fmt"
-	"math"
-	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/frontier"
-	"github.com/pareto-llm/pareto/trial"
+	"github.com/pareto-llm/pareto/query"
+	"github.com/pareto-llm/pareto/source"
 	"github.com/spf13/cobra"
 )
 
@@ -113,49 +112,50 @@ func newFrontCmd(e *env) *cobra.Command {
 	return c
 }
 
-// frontQuery is the validated form of the flags.
-type frontQuery struct {
-	objectives []frontier.Objective
-	slos       []frontier.SLO
-	ref        []float64
-	autoRef    bool
-}
-
-func parseFrontQuery(o *frontOptions) (*frontQuery, error) {
-	q := &frontQuery{}
+// parseFrontQuery validates the flags into a query.
+func parseFrontQuery(o *frontOptions) (*query.Query, error) {
+	q := &query.Query{ID: o.id, GroupBy: o.groupBy, Ranks: o.ranks, FrontierOnly: o.frontierOnly,
+		ConfigKeys: o.configKeys, Baseline: o.baseline, AllowCrossScope: o.allowCrossScope}
 	if len(o.objectives) == 0 {
 		return nil, usagef("no objectives: give at least one -o NAME:min or -o NAME:max")
 	}
 	for _, s := range o.objectives {
-		obj, err := parseObjective(s)
+		obj, err := query.ParseObjective(s)
 		if err != nil {
-			return nil, err
+			return nil, queryUsage(err)
 		}
-		if slices.ContainsFunc(q.objectives, func(x frontier.Objective) bool { return x.Name == obj.Name }) {
-			return nil, usagef("objective %q given twice", obj.Name)
+		if err := q.AddObjective(obj); err != nil {
+			return nil, queryUsage(err)
 		}
-		q.objectives = append(q.objectives, obj)
 	}
-	if err := applyPercents(q.objectives, o.noise, "--noise", func(o *frontier.Objective, v float64) { o.Noise = v }); err != nil {
-		return nil, err
+	if err := query.ApplyPercents(q.Objectives, o.noise, "--noise", func(o *frontier.Objective, v float64) { o.Noise = v }); err != nil {
+		return nil, queryUsage(err)
 	}
-	if err := applyPercents(q.objectives, o.minImprove, "--min-improve", func(o *frontier.Objective, v float64) { o.MinImprove = v }); err != nil {
-		return nil, err
+	if err := query.ApplyPercents(q.Objectives, o.minImprove, "--min-improve", func(o *frontier.Objective, v float64) { o.MinImprove = v }); err != nil {
+		return nil, queryUsage(err)
 	}
-	for _, obj := range q.objectives {
-		if obj.MinImprove >= 1 {
-			return nil, usagef("--min-improve for %s must be below 100%%", obj.Name)
-		}
+	if err := q.Check(); err != nil {
+		return nil, queryUsage(err)
 	}
 	for _, s := range o.slos {
 		slo, err := frontier.ParseSLO(s)
 		if err != nil {
 			return nil, usageError{err}
 		}
-		q.slos = append(q.slos, slo)
+		q.SLOs = append(q.SLOs, slo)
 	}
-	if err := q.parseRef(o.ref); err != nil {
-		return nil, err
+	if err := q.ParseReference(o.ref); err != nil {
+		return nil, queryUsage(err)
+	}
+	agg, err := decide.ParseAggregation(o.aggregate)
+	if err != nil {
+		return nil, usageError{fmt.Errorf("--aggregate: %w", err)}
+	}
+	q.Aggregate = agg
+	if o.baseline != "" {
+		if _, err := decide.ParseSelection(o.baseline); err != nil {
+			return nil, usageError{fmt.Errorf("--baseline: %w", err)}
+		}
 	}
 	switch o.format {
 	case "table", "json", "csv":
@@ -165,164 +165,87 @@ func parseFrontQuery(o *frontOptions) (*frontQuery, error) {
 	return q, nil
 }
 
-// parseObjective reads NAME[:min|:max]. Without a suffix the direction is
-// the metric registry's (ttft minimises, output_token_throughput
-// maximises); other names need an explicit direction.
-func parseObjective(s string) (frontier.Objective, error) {
-	name, dir, ok := cutLast(s, ":")
-	if ok && strings.Contains(dir, "}") {
-		name, ok = s, false // a colon inside {...} is not a direction
+// queryUsage turns a query.ErrUsage error into a usage error (exit 2).
+func queryUsage(err error) error {
+	if query.IsUsage(err) {
+		return usageError{errors.New(query.UsageMessage(err))}
 	}
-	if !ok {
-		sel, err := trial.ParseSelector(s)
-		if err == nil {
-			if m, found := trial.Lookup(sel.Metric); found && m.Ranked {
-				return frontier.Objective{Name: s, Direction: m.Direction}, nil
-			}
-			if m, found := trial.Lookup(sel.Name); found && m.Ranked {
-				return frontier.Objective{Name: s, Direction: m.Direction}, nil
-			}
-		}
-		return frontier.Objective{}, usagef("objective %q has no direction: write %s:min or %s:max", s, s, s)
-	}
-	d, err := frontier.ParseDirection(dir)
-	if err != nil || name == "" {
-		return frontier.Objective{}, usagef("objective %q: want NAME:min or NAME:max", s)
-	}
-	return frontier.Objective{Name: name, Direction: d}, nil
-}
-
-func cutLast(s, sep string) (string, string, bool) {
-	i := strings.LastIndex(s, sep)
-	if i < 0 {
-		return s, "", false
-	}
-	return s[:i], s[i+len(sep):], true
-}
-
-// applyPercents sets a per-objective percentage from NAME=PCT or PCT flags.
-func applyPercents(objs []frontier.Objective, vals []string, flag string, set func(*frontier.Objective, float64)) error {
-	for _, s := range vals {
-		name, pct, named := cutLast(s, "=")
-		if !named {
-			pct = s
-		}
-		v, err := parsePercent(pct)
-		if err != nil {
-			return usagef("%s %q: %v", flag, s, err)
-		}
-		hit := false
-		for i := range objs {
-			if !named || objs[i].Name == name {
-				set(&objs[i], v)
-				hit = true
-			}
-		}
-		if !hit {
-			return usagef("%s %q: %q is not an objective (have %s)", flag, s, name, objectiveNames(objs))
-		}
-	}
-	return nil
-}
-
-func objectiveNames(objs []frontier.Objective) string {
-	names := make([]string, len(objs))
-	for i, o := range objs {
-		names[i] = o.Name
-	}
-	return strings.Join(names, ", ")
-}
-
-// parsePercent reads "15%" as 0.15 and "0.15" as 0.15.
-func parsePercent(s string) (float64, error) {
-	s = strings.TrimSpace(s)
-	scale := 1.0
-	if t, ok := strings.CutSuffix(s, "%"); ok {
-		s, scale = t, 0.01
-	}
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
-		return 0, fmt.Errorf("want a non-negative percentage such as 5%% or 0.05")
-	}
-	return v * scale, nil
-}
-
-func (q *frontQuery) parseRef(s string) error {
-	switch s {
-	case "":
-		return nil
-	case "auto":
-		q.autoRef = true
-		return nil
-	}
-	parts := strings.Split(s, ",")
-	if len(parts) != len(q.objectives) {
-		return usagef("--ref has %d values for %d objectives", len(parts), len(q.objectives))
-	}
-	for _, p := range parts {
-		v, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
-		if err != nil || math.IsNaN(v) {
-			return usagef("--ref value %q is not a number", p)
-		}
-		q.ref = append(q.ref, v)
-	}
-	return nil
+	return err
 }
 
 func runFront(e *env, o *frontOptions, paths []string) error {
+	ctx := context.Background()
 	if o.optuna != "" && len(o.objectives) == 0 {
-		if err := optunaObjectives(o); err != nil {
-			return err
+		objs, _, err := source.OptunaObjectives(ctx, o.optuna, o.optunaStudy)
+		if err != nil {
+			return optunaError(err)
+		}
+		for _, obj := range objs {
+			dir := "min"
+			if obj.Direction == frontier.Maximize {
+				dir = "max"
+			}
+			o.objectives = append(o.objectives, obj.Name+":"+dir)
 		}
 	}
 	q, err := parseFrontQuery(o)
 	if err != nil {
 		return err
 	}
-	data, failed := loadTrials(e, o, q, paths)
-	if o.store.study != "" {
-		if err := loadFrontStudy(o, q, data); err != nil {
-			return err
-		}
-	}
-	if o.optuna != "" {
-		if err := loadOptuna(e, o, q, data); err != nil {
-			return err
-		}
-	}
-	if failed > 0 && len(data.ids) == 0 {
-		return inputError{err: fmt.Errorf("no input could be read")}
-	}
-	if err := applyRepeats(o, data); err != nil {
+	spec, err := o.sourceSpec(e, paths)
+	if err != nil {
 		return err
 	}
-	report := analyzeFront(o, q, data)
-	if err := writeFront(e.stdout, o.format, report); err != nil {
+	rows := query.NewRows(q)
+	spec.Note = func(s string) { fmt.Fprintf(e.stderr, "pareto front: %s\n", s) }
+	bad, err := source.Rows(ctx, spec, q, rows)
+	for _, b := range bad {
+		fmt.Fprintf(e.stderr, "pareto front: %s\n", b.Reason)
+	}
+	if err != nil {
+		var se *source.Error
+		if errors.As(err, &se) {
+			return inputError{err: fmt.Errorf("no input could be read")}
+		}
+		return optunaError(err)
+	}
+	res, err := query.Run(q, rows)
+	if err != nil {
+		return inputError{err: err}
+	}
+	if err := res.Write(e.stdout, o.format); err != nil {
 		return err
 	}
 	if o.format == "table" {
-		for _, w := range report.warnings {
+		for _, w := range res.Warnings() {
 			fmt.Fprintf(e.stderr, "pareto front: warning: %s\n", w)
 		}
 	}
-	if failed > 0 && !o.keepGoing {
-		return inputError{err: fmt.Errorf("%d inputs could not be read", failed)}
+	if len(bad) > 0 && !o.keepGoing {
+		return inputError{err: source.Unreadable(bad)}
 	}
 	return nil
 }
 
-// applyRepeats combines repeats and grounds trials to the baseline.
-func applyRepeats(o *frontOptions, d *frontData) error {
-	agg, err := decide.ParseAggregation(o.aggregate)
-	if err != nil {
-		return usageError{fmt.Errorf("--aggregate: %w", err)}
+// sourceSpec names the command's inputs.
+func (o *frontOptions) sourceSpec(e *env, paths []string) (source.Spec, error) {
+	spec := source.Spec{Paths: paths, Stdin: e.stdin, Store: o.store.location, Study: o.store.study,
+		Optuna: o.optuna, OptunaStudy: o.optunaStudy}
+	spec.Load.Table.ID = o.id
+	if o.store.study != "" {
+		sq, err := o.store.query()
+		if err != nil {
+			return spec, err
+		}
+		spec.Where = sq.Where
 	}
-	if !slices.ContainsFunc(d.trials, func(t *trial.Trial) bool { return t != nil }) && o.baseline == "" {
-		return nil // table rows only: each row is its own configuration
+	return spec, nil
+}
+
+// optunaError maps a failure to read an Optuna storage to its exit status.
+func optunaError(err error) error {
+	if errors.Is(err, source.ErrOptunaStudy) {
+		return usagef("--optuna-study is required: %v", err)
 	}
-	d.aggregate(agg, o.configKeys)
-	if o.baseline != "" {
-		return d.baselineDeltas(o.baseline, o.allowCrossScope)
-	}
-	return nil
+	return inputError{err: err}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/pareto-llm/pareto/cloudai"
 	"github.com/pareto-llm/pareto/ingest"
+	"github.com/pareto-llm/pareto/internal/enc"
 	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/trial"
 	"github.com/spf13/cobra"
@@ -176,7 +177,7 @@ func writeIngestTable(e *env, total int, sum []formatCount, d *ingest.Dataset, s
 		fmt.Fprintf(w, "study %s in %s: %d added, %d already present, from %d sources\n", st.study, st.location, st.added, st.present, st.sources)
 	}
 	w.WriteByte('\n')
-	section(w, []string{"format", "version", "trials"}, len(sum), func(b []byte, r, c int) []byte {
+	enc.Section(w, []string{"format", "version", "trials"}, len(sum), func(b []byte, r, c int) []byte {
 		switch c {
 		case 0:
 			return append(b, sum[r].Format...)
@@ -187,7 +188,7 @@ func writeIngestTable(e *env, total int, sum []formatCount, d *ingest.Dataset, s
 	})
 	if sk := d.Skipped; len(sk) > 0 {
 		fmt.Fprintf(w, "\nSKIPPED\n")
-		section(w, []string{"path", "run", "code", "reason"}, len(sk), func(b []byte, r, c int) []byte {
+		enc.Section(w, []string{"path", "run", "code", "reason"}, len(sk), func(b []byte, r, c int) []byte {
 			return append(b, [...]string{sk[r].Path, sk[r].Run, sk[r].Code, sk[r].Reason}[c]...)
 		})
 	}
@@ -195,40 +196,43 @@ func writeIngestTable(e *env, total int, sum []formatCount, d *ingest.Dataset, s
 }
 
 func writeIngestJSON(e *env, total int, sum []formatCount, d *ingest.Dataset, st *stored) error {
-	j := &jsonBuf{}
-	j.raw(`{"trials":`)
-	j.b = strconv.AppendInt(j.b, int64(total), 10)
+	j := &enc.JSON{}
+	j.Raw(`{"trials":`)
+	j.Int(int64(total))
 	if st != nil {
-		j.raw(`,"stored":{"store":`)
-		j.str(st.location)
-		j.raw(`,"study":`)
-		j.str(st.study)
-		j.raw(`,"added":`)
-		j.b = strconv.AppendInt(j.b, int64(st.added), 10)
-		j.raw(`,"present":`)
-		j.b = strconv.AppendInt(j.b, int64(st.present), 10)
-		j.raw(`,"sources":`)
-		j.b = strconv.AppendInt(j.b, int64(st.sources), 10)
-		j.raw("}")
+		j.Raw(`,"stored":{"store":`)
+		j.Str(st.location)
+		j.Raw(`,"study":`)
+		j.Str(st.study)
+		j.Raw(`,"added":`)
+		j.Int(int64(st.added))
+		j.Raw(`,"present":`)
+		j.Int(int64(st.present))
+		j.Raw(`,"sources":`)
+		j.Int(int64(st.sources))
+		j.Raw("}")
 	}
-	j.raw(`,"formats":[`)
+	j.Raw(`,"formats":[`)
 	for i, s := range sum {
 		if i > 0 {
-			j.raw(",")
+			j.Raw(",")
 		}
-		j.raw(`{"format":`)
-		j.str(s.Format)
-		j.raw(`,"version":`)
-		j.str(s.Version)
-		j.raw(`,"trials":`)
-		j.b = strconv.AppendInt(j.b, int64(s.Trials), 10)
-		j.raw("}")
+		j.Raw(`{"format":`)
+		j.Str(s.Format)
+		j.Raw(`,"version":`)
+		j.Str(s.Version)
+		j.Raw(`,"trials":`)
+		j.Int(int64(s.Trials))
+		j.Raw("}")
 	}
-	j.raw(`],"skipped":`)
-	j.skips(d.Skipped)
-	j.raw("}\n")
-	_, err := e.stdout.Write(j.b)
-	return err
+	j.Raw(`],"skipped":`)
+	j.Skips(d.Skipped)
+	j.Raw("}\n")
+	w := bufio.NewWriter(e.stdout)
+	if err := j.Flush(w, true); err != nil {
+		return err
+	}
+	return w.Flush()
 }
 
 // parseLabels reads k=v pairs.

@@ -12,6 +12,8 @@ import (
 	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/frontier"
 	"github.com/pareto-llm/pareto/ingest"
+	"github.com/pareto-llm/pareto/internal/enc"
+	"github.com/pareto-llm/pareto/query"
 	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/trial"
 	"github.com/spf13/cobra"
@@ -99,7 +101,7 @@ func writeNoiseTable(e *env, rep decide.NoiseReport, o *noiseOptions, groups int
 	w := bufio.NewWriter(e.stdout)
 	fmt.Fprintf(w, "%d configurations (configuration × workload × environment)\n\n", groups)
 	ci := fmt.Sprintf("%g%% CI", 100*o.confidence)
-	section(w, []string{"metric", "cv", ci, "configs", "df", "suggested --noise"}, len(rep.Metrics), func(b []byte, r, c int) []byte {
+	enc.Section(w, []string{"metric", "cv", ci, "configs", "df", "suggested --noise"}, len(rep.Metrics), func(b []byte, r, c int) []byte {
 		m := rep.Metrics[r]
 		switch c {
 		case 0:
@@ -117,7 +119,7 @@ func writeNoiseTable(e *env, rep decide.NoiseReport, o *noiseOptions, groups int
 	})
 	if len(rep.Few) > 0 {
 		fmt.Fprintf(w, "\nWARNING: %d configurations have fewer than %d repeats\n", len(rep.Few), o.minRepeats)
-		section(w, []string{"config", "workload", "runs"}, len(rep.Few), func(b []byte, r, c int) []byte {
+		enc.Section(w, []string{"config", "workload", "runs"}, len(rep.Few), func(b []byte, r, c int) []byte {
 			f := rep.Few[r]
 			return append(b, [...]string{"key:" + f.Config, f.Workload.String(), fmt.Sprint(f.N)}[c]...)
 		})
@@ -241,22 +243,22 @@ func (o *decideObjectives) parse() ([]frontier.Objective, []frontier.SLO, []tria
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	objs := q.objectives
+	objs := q.Objectives
 	for i := range objs {
 		objs[i].Noise = objs[i].MinImprove
 	}
-	if err := applyPercents(objs, o.noise, "--noise", func(o *frontier.Objective, v float64) { o.Noise = v }); err != nil {
-		return nil, nil, nil, err
+	if err := query.ApplyPercents(objs, o.noise, "--noise", func(o *frontier.Objective, v float64) { o.Noise = v }); err != nil {
+		return nil, nil, nil, queryUsage(err)
 	}
 	var sels []trial.Selector
-	for _, name := range append(decideObjNames(objs), decideSLONames(q.slos)...) {
+	for _, name := range append(decideObjNames(objs), decideSLONames(q.SLOs)...) {
 		sel, err := trial.ParseSelector(name)
 		if err != nil {
 			return nil, nil, nil, usageError{err}
 		}
 		sels = append(sels, sel)
 	}
-	return objs, q.slos, sels, nil
+	return objs, q.SLOs, sels, nil
 }
 
 func decideObjNames(objs []frontier.Objective) []string {

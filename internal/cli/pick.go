@@ -12,6 +12,8 @@ import (
 
 	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/frontier"
+	"github.com/pareto-llm/pareto/internal/enc"
+	"github.com/pareto-llm/pareto/query"
 	"github.com/pareto-llm/pareto/trial"
 	"github.com/spf13/cobra"
 )
@@ -105,7 +107,7 @@ func parsePick(o *pickOptions) (*pickQuery, error) {
 	if q.agg, err = decide.ParseAggregation(o.aggregate); err != nil {
 		return nil, usageError{err}
 	}
-	if q.cfg.Relax, err = parsePercent(o.relax); err != nil || q.cfg.Relax == 0 {
+	if q.cfg.Relax, err = query.ParsePercent(o.relax); err != nil || q.cfg.Relax == 0 {
 		return nil, usagef("--relax %q: want a positive percentage such as 10%%", o.relax)
 	}
 	if !slices.Contains([]string{"text", "json", "toml", "env"}, o.format) {
@@ -194,7 +196,7 @@ func (r *pickReport) writeText(w *bufio.Writer) {
 	p := r.points[r.res.Choice]
 	fmt.Fprintf(w, "chosen: %s (%d runs, %s)\n\n", r.label(r.res.Choice), len(p.Group.Trials), p.Group.Scope)
 	names, cols := r.uniqueNames()
-	section(w, []string{"metric", "value", "n", "min", "max", "iqr"}, len(names), func(b []byte, row, c int) []byte {
+	enc.Section(w, []string{"metric", "value", "n", "min", "max", "iqr"}, len(names), func(b []byte, row, c int) []byte {
 		s := p.Stats[cols[row]]
 		switch c {
 		case 0:
@@ -206,7 +208,7 @@ func (r *pickReport) writeText(w *bufio.Writer) {
 	})
 	if len(r.res.Binding) > 0 {
 		fmt.Fprintf(w, "\nBINDING BOUNDS (relaxing by %g%%)\n", 100*r.q.cfg.Relax)
-		section(w, []string{"bound", "relaxed", r.q.cfg.Primary.Name, "gain", "with"}, len(r.res.Binding), func(b []byte, row, c int) []byte {
+		enc.Section(w, []string{"bound", "relaxed", r.q.cfg.Primary.Name, "gain", "with"}, len(r.res.Binding), func(b []byte, row, c int) []byte {
 			x := r.res.Binding[row]
 			switch c {
 			case 0:
@@ -214,9 +216,9 @@ func (r *pickReport) writeText(w *bufio.Writer) {
 			case 1:
 				return append(b, x.Relaxed.String()...)
 			case 2:
-				return appendNum(b, x.Value)
+				return enc.AppendNum(b, x.Value)
 			case 3:
-				return appendPercent(b, x.Gain)
+				return enc.AppendPercent(b, x.Gain)
 			}
 			return append(b, r.label(x.Choice)...)
 		})
@@ -230,7 +232,7 @@ func (r *pickReport) writeText(w *bufio.Writer) {
 
 func (r *pickReport) writeClosest(w *bufio.Writer) {
 	fmt.Fprintf(w, "no configuration meets every bound; closest:\n\n")
-	section(w, []string{"config", "violates"}, len(r.res.Closest), func(b []byte, row, c int) []byte {
+	enc.Section(w, []string{"config", "violates"}, len(r.res.Closest), func(b []byte, row, c int) []byte {
 		x := r.res.Closest[row]
 		if c == 0 {
 			return append(b, r.label(x.Point)...)

@@ -1,70 +1,18 @@
-package cli
+package query
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
 	"io"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/pareto-llm/pareto/frontier"
+	"github.com/pareto-llm/pareto/internal/enc"
 )
 
-func writeFront(out io.Writer, format string, rep *frontReport) error {
-	switch format {
-	case "json":
-		return writeFrontJSON(out, rep)
-	case "csv":
-		return writeFrontCSV(out, rep)
-	default:
-		return writeFrontTable(out, rep)
-	}
-}
-
-// cellFunc appends the text of cell (row, col) of a section to buf.
-type cellFunc func(buf []byte, row, col int) []byte
-
-// section prints an aligned table in two passes (widths, then text), so
-// that a million rows need no per-cell allocation.
-func section(w *bufio.Writer, header []string, rows int, cell cellFunc) {
-	width := make([]int, len(header))
-	for c, h := range header {
-		width[c] = utf8Len(h)
-	}
-	var buf []byte
-	for r := range rows {
-		for c := range header {
-			buf = cell(buf[:0], r, c)
-			width[c] = max(width[c], utf8Len(string(buf)))
-		}
-	}
-	var out []byte
-	line := func(text func(c int) []byte) {
-		out = out[:0]
-		for c := range header {
-			t := text(c)
-			out = append(out, t...)
-			if c < len(header)-1 {
-				for range width[c] - utf8Len(string(t)) + 2 {
-					out = append(out, ' ')
-				}
-			}
-		}
-		out = bytes.TrimRight(out, " ")
-		w.Write(append(out, '\n'))
-	}
-	line(func(c int) []byte { return []byte(header[c]) })
-	for r := range rows {
-		line(func(c int) []byte { buf = cell(buf[:0], r, c); return buf })
-	}
-}
-
-func utf8Len(s string) int { return len([]rune(s)) }
-
-func writeFrontTable(out io.Writer, rep *frontReport) error {
+func writeFrontTable(out io.Writer, rep *Result) error {
 	w := bufio.NewWriterSize(out, 1<<16)
 	for g := range rep.results {
 		if g > 0 {
@@ -74,7 +22,7 @@ func writeFrontTable(out io.Writer, rep *frontReport) error {
 	}
 	if sk := rep.data.skipped; len(sk) > 0 {
 		fmt.Fprintf(w, "\nSKIPPED (inputs and runs that yielded no trial)\n")
-		section(w, []string{"path", "run", "code", "reason"}, len(sk), func(b []byte, r, c int) []byte {
+		enc.Section(w, []string{"path", "run", "code", "reason"}, len(sk), func(b []byte, r, c int) []byte {
 			return append(b, [...]string{sk[r].Path, sk[r].Run, sk[r].Code, sk[r].Reason}[c]...)
 		})
 	}
@@ -93,7 +41,7 @@ func objectiveHeaders(objs []frontier.Objective) []string {
 	return h
 }
 
-func writeGroupTable(w *bufio.Writer, rep *frontReport, g int) {
+func writeGroupTable(w *bufio.Writer, rep *Result, g int) {
 	res, p, ids := &rep.results[g], rep.problems[g], rep.data.ids
 	k := len(p.Objectives)
 	if rep.grouped {
@@ -111,13 +59,13 @@ func writeGroupTable(w *bufio.Writer, rep *frontReport, g int) {
 		h = append(h, "rank")
 	}
 	xh, xcell := extraColumns(rep)
-	section(w, append(h, xh...), len(res.Frontier), func(b []byte, r, c int) []byte {
+	enc.Section(w, append(h, xh...), len(res.Frontier), func(b []byte, r, c int) []byte {
 		m := res.Frontier[r]
 		switch {
 		case c == 0:
 			return append(b, ids[m.Row]...)
 		case c <= k:
-			return appendNum(b, p.Values[c-1][m.Row])
+			return enc.AppendNum(b, p.Values[c-1][m.Row])
 		case c == k+1:
 			return appendIDs(b, ids, m.Ties)
 		case c == k+2:
@@ -135,13 +83,13 @@ func writeGroupTable(w *bufio.Writer, rep *frontReport, g int) {
 	}
 	if len(res.Infeasible) > 0 {
 		fmt.Fprintf(w, "\nINFEASIBLE\n")
-		section(w, append(append([]string{"id"}, objH...), "violates"), len(res.Infeasible), func(b []byte, r, c int) []byte {
+		enc.Section(w, append(append([]string{"id"}, objH...), "violates"), len(res.Infeasible), func(b []byte, r, c int) []byte {
 			x := res.Infeasible[r]
 			switch {
 			case c == 0:
 				return append(b, ids[x.Row]...)
 			case c <= k:
-				return appendNum(b, p.Values[c-1][x.Row])
+				return enc.AppendNum(b, p.Values[c-1][x.Row])
 			}
 			for i, v := range x.Violations {
 				if i > 0 {
@@ -154,7 +102,7 @@ func writeGroupTable(w *bufio.Writer, rep *frontReport, g int) {
 	}
 	if len(res.Invalid) > 0 {
 		fmt.Fprintf(w, "\nINVALID\n")
-		section(w, []string{"id", "reason"}, len(res.Invalid), func(b []byte, r, c int) []byte {
+		enc.Section(w, []string{"id", "reason"}, len(res.Invalid), func(b []byte, r, c int) []byte {
 			if c == 0 {
 				return append(b, ids[res.Invalid[r].Row]...)
 			}
@@ -163,7 +111,7 @@ func writeGroupTable(w *bufio.Writer, rep *frontReport, g int) {
 	}
 }
 
-func writeDominatedTable(w *bufio.Writer, rep *frontReport, g int, objH []string) {
+func writeDominatedTable(w *bufio.Writer, rep *Result, g int, objH []string) {
 	res, p, ids := &rep.results[g], rep.problems[g], rep.data.ids
 	k := len(p.Objectives)
 	fmt.Fprintf(w, "\nDOMINATED (Δ: the dominating trial relative to this one)\n")
@@ -174,13 +122,13 @@ func writeDominatedTable(w *bufio.Writer, rep *frontReport, g int, objH []string
 	if rep.ranks {
 		h = append(h, "rank")
 	}
-	section(w, h, len(res.Dominated), func(b []byte, r, c int) []byte {
+	enc.Section(w, h, len(res.Dominated), func(b []byte, r, c int) []byte {
 		x := res.Dominated[r]
 		switch {
 		case c == 0:
 			return append(b, ids[x.Row]...)
 		case c <= k:
-			return appendNum(b, p.Values[c-1][x.Row])
+			return enc.AppendNum(b, p.Values[c-1][x.Row])
 		case c == k+1:
 			return append(b, ids[x.By]...)
 		case c == k+2:
@@ -192,28 +140,10 @@ func writeDominatedTable(w *bufio.Writer, rep *frontReport, g int, objH []string
 			}
 			return b
 		case c <= 2*k+2:
-			return appendPercent(b, p.Delta(c-k-3, x.By, x.Row))
+			return enc.AppendPercent(b, p.Delta(c-k-3, x.By, x.Row))
 		}
 		return strconv.AppendInt(b, int64(x.Rank), 10)
 	})
-}
-
-func appendNum(b []byte, v float64) []byte {
-	if frontier.IsMissing(v) {
-		return append(b, '-')
-	}
-	return strconv.AppendFloat(b, v, 'g', -1, 64)
-}
-
-func appendPercent(b []byte, v float64) []byte {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return append(b, "n/a"...)
-	}
-	if v >= 0 {
-		b = append(b, '+')
-	}
-	b = strconv.AppendFloat(b, 100*v, 'f', 1, 64)
-	return append(b, '%')
 }
 
 func appendIDs(b []byte, ids []string, rows []int32) []byte {
@@ -226,7 +156,7 @@ func appendIDs(b []byte, ids []string, rows []int32) []byte {
 	return b
 }
 
-func fmtNum(v float64) string { return string(appendNum(nil, v)) }
+func fmtNum(v float64) string { return string(enc.AppendNum(nil, v)) }
 
 func fmtList(vs []float64) string {
 	parts := make([]string, len(vs))
@@ -239,9 +169,9 @@ func fmtList(vs []float64) string {
 // extraColumns returns the repeat and baseline columns: n and the spread
 // (min..max) when repeats were combined, and the delta to the baseline on
 // every objective when --baseline is set.
-func extraColumns(rep *frontReport) ([]string, func(b []byte, row int32, c int) []byte) {
+func extraColumns(rep *Result) ([]string, func(b []byte, row int32, c int) []byte) {
 	d := rep.data
-	objs := rep.query.objectives
+	objs := rep.query.Objectives
 	var h []string
 	repeats := d.points != nil && slices.ContainsFunc(d.points, func(p point) bool { return len(p.members) > 1 })
 	if repeats {
@@ -265,7 +195,7 @@ func extraColumns(rep *frontReport) ([]string, func(b []byte, row int32, c int) 
 					return b
 				}
 				st := d.stat(r, c-1)
-				return appendNum(append(appendNum(b, st.Min), ".."...), st.Max)
+				return enc.AppendNum(append(enc.AppendNum(b, st.Min), ".."...), st.Max)
 			}
 			c -= 1 + len(objs)
 		}
@@ -273,7 +203,7 @@ func extraColumns(rep *frontReport) ([]string, func(b []byte, row int32, c int) 
 			return append(b, "baseline"...)
 		}
 		if delta := d.points[r].delta; delta != nil {
-			return appendPercent(b, delta[c])
+			return enc.AppendPercent(b, delta[c])
 		}
 		return append(b, "n/a"...)
 	}

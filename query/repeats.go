@@ -1,4 +1,4 @@
-package cli
+package query
 
 import (
 	"fmt"
@@ -26,7 +26,7 @@ type point struct {
 // their own and are listed as invalid. Only trials whose configuration is
 // recorded are merged (decide.KnownConfig: CloudAI runs, or --config-key);
 // table rows are each their own configuration.
-func (d *frontData) aggregate(agg decide.Aggregation, keys []string) {
+func (d *Rows) aggregate(agg decide.Aggregation, keys []string) {
 	keyOf := func(r int) string {
 		t := d.trials[r]
 		if t == nil || !d.comparable(int32(r)) || !decide.KnownConfig(t, keys) {
@@ -69,7 +69,7 @@ func perRow(n int) ([]string, map[string][]int32) {
 
 // comparable reports whether row r has a value on every objective and
 // SLO column that the frontier can compare.
-func (d *frontData) comparable(r int32) bool {
+func (d *Rows) comparable(r int32) bool {
 	if _, bad := d.rejected[r]; bad {
 		return false
 	}
@@ -81,7 +81,7 @@ func (d *frontData) comparable(r int32) bool {
 	return true
 }
 
-func (d *frontData) newPoint(members []int32, agg decide.Aggregation, keys []string) point {
+func (d *Rows) newPoint(members []int32, agg decide.Aggregation, keys []string) point {
 	p := point{members: members, spread: make([]decide.Stat, len(d.values))}
 	for o, col := range d.values {
 		p.spread[o] = decide.Summarize(gather(col, members), agg)
@@ -105,7 +105,7 @@ func gather(col []float64, rows []int32) []float64 {
 }
 
 // collapse rewrites the row columns so that row i is point i.
-func (d *frontData) collapse() {
+func (d *Rows) collapse() {
 	n := len(d.points)
 	ids, trials := make([]string, n), make([]*trial.Trial, n)
 	values, slo := make([][]float64, len(d.values)), make([][]float64, len(d.slo))
@@ -155,10 +155,10 @@ func aggregateSLO(col []float64, members []int32, first int32) float64 {
 // its relative delta to the baseline of the same group and workload. A
 // baseline measured in another environment scope is refused unless
 // allowCross.
-func (d *frontData) baselineDeltas(spec string, allowCross bool) error {
+func (d *Rows) baselineDeltas(spec string, allowCross bool) error {
 	sel, err := decide.ParseSelection(spec)
 	if err != nil {
-		return usageError{fmt.Errorf("--baseline: %w", err)}
+		return &Error{Err: fmt.Errorf("--baseline: %w", err)}
 	}
 	var base []int
 	for i := range d.points {
@@ -167,7 +167,7 @@ func (d *frontData) baselineDeltas(spec string, allowCross bool) error {
 		}
 	}
 	if len(base) == 0 {
-		return inputError{err: fmt.Errorf("--baseline %s selects no trial", spec)}
+		return inputErrorf("--baseline %s selects no trial", spec)
 	}
 	d.baseline = base
 	for i := range d.points {
@@ -191,7 +191,7 @@ func (d *frontData) baselineDeltas(spec string, allowCross bool) error {
 // selects reports whether point i matches the selection: for trials by
 // label, parameter, workload, configuration key or trial ID; for table
 // rows by id:ID.
-func (d *frontData) selects(sel decide.Selection, i int) bool {
+func (d *Rows) selects(sel decide.Selection, i int) bool {
 	p := &d.points[i]
 	if len(p.group.Trials) == 0 {
 		id, ok := strings.CutPrefix(sel.Raw, "id:")
@@ -207,7 +207,7 @@ func (d *frontData) selects(sel decide.Selection, i int) bool {
 
 // baselineFor returns the baseline point for point i: in the same group
 // and under the same workload, the newest when several match.
-func (d *frontData) baselineFor(base []int, i int) (int, bool) {
+func (d *Rows) baselineFor(base []int, i int) (int, bool) {
 	best := -1
 	for _, b := range base {
 		if d.group != nil && d.group[b] != d.group[i] {
@@ -221,18 +221,18 @@ func (d *frontData) baselineFor(base []int, i int) (int, bool) {
 	return best, best >= 0
 }
 
-func (d *frontData) sameScope(b, i int, allowCross bool) error {
+func (d *Rows) sameScope(b, i int, allowCross bool) error {
 	pb, pi := &d.points[b], &d.points[i]
 	if allowCross || pb.group.Scope == pi.group.Scope {
 		return nil
 	}
-	return inputError{err: fmt.Errorf("baseline %s (%s) and %s (%s) were measured in different environments; "+
+	return inputErrorf("baseline %s (%s) and %s (%s) were measured in different environments; "+
 		"restrict the comparison with --where or --group-by, or pass --allow-cross-scope",
-		d.ids[b], pb.group.Scope, d.ids[i], pi.group.Scope)}
+		d.ids[b], pb.group.Scope, d.ids[i], pi.group.Scope)
 }
 
 // stat returns the spread of row r on objective o (n = 1 for a single run).
-func (d *frontData) stat(r int32, o int) decide.Stat {
+func (d *Rows) stat(r int32, o int) decide.Stat {
 	if d.points == nil {
 		return decide.Stat{N: 1}
 	}
@@ -240,7 +240,7 @@ func (d *frontData) stat(r int32, o int) decide.Stat {
 }
 
 // n returns how many runs row r aggregates.
-func (d *frontData) n(r int32) int {
+func (d *Rows) n(r int32) int {
 	if d.points == nil {
 		return 1
 	}
@@ -248,7 +248,7 @@ func (d *frontData) n(r int32) int {
 }
 
 // isBaseline reports whether row r is a baseline point.
-func (d *frontData) isBaseline(r int32) bool {
+func (d *Rows) isBaseline(r int32) bool {
 	for _, b := range d.baseline {
 		if int32(b) == r {
 			return true

@@ -1,4 +1,4 @@
-package cli
+package query
 
 import (
 	"bufio"
@@ -11,9 +11,9 @@ import (
 
 // writeFrontCSV prints one row per trial with its status, values and
 // explanation, for spreadsheets and scripts.
-func writeFrontCSV(out io.Writer, rep *frontReport) error {
+func writeFrontCSV(out io.Writer, rep *Result) error {
 	w := bufio.NewWriterSize(out, 1<<16)
-	objs := rep.query.objectives
+	objs := rep.query.Objectives
 	h := []string{"group", "id", "status"}
 	for _, o := range objs {
 		h = append(h, o.Name)
@@ -39,7 +39,7 @@ func writeFrontCSV(out io.Writer, rep *frontReport) error {
 
 // csvRow accumulates one output row.
 type csvRow struct {
-	rep  *frontReport
+	rep  *Result
 	p    *frontier.Problem
 	name string
 	b    []byte
@@ -80,7 +80,7 @@ func (c *csvRow) blanks(n int) {
 	}
 }
 
-func writeGroupCSV(w *bufio.Writer, rep *frontReport, g int) {
+func writeGroupCSV(w *bufio.Writer, rep *Result, g int) {
 	res, p, ids := &rep.results[g], rep.problems[g], rep.data.ids
 	k := len(p.Objectives)
 	c := &csvRow{rep: rep, p: p, name: rep.names[g]}

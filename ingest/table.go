@@ -1,0 +1,107 @@
+package ingest
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/pareto-llm/pareto/table"
+	"github.com/pareto-llm/pareto/trial"
+)
+
+// FormatTable is the trial.Source.Format of a row of a generic CSV or
+// JSONL table (the user's own harness output); FormatVersion is "csv",
+// "jsonl" or "json" (an array of objects).
+const FormatTable = "table"
+
+// LabelID is the label that holds a table row's id column (see
+// TableOptions.ID); commands name the trial by it.
+const LabelID = "id"
+
+// TableOptions says how the rows of a generic table become trials.
+type TableOptions struct {
+	// ID names the column that identifies a row (its value becomes the
+	// label "id", not a parameter). Empty means "id" when the table has
+	// such a column.
+	ID string
+}
+
+// tableWorkload maps table columns to the trial's workload: rows at
+// different loads of one configuration are different points, and
+// baselines are compared at the same load.
+var tableWorkload = map[string]func(*trial.Workload, float64){
+	"concurrency":     func(w *trial.Workload, v float64) { w.Concurrency = v },
+	"max_concurrency": func(w *trial.Workload, v float64) { w.Concurrency = v },
+	"request_rate":    func(w *trial.Workload, v float64) { w.RequestRate = v },
+	"input_tokens":    func(w *trial.Workload, v float64) { w.InputTokens = v },
+	"output_tokens":   func(w *trial.Workload, v float64) { w.OutputTokens = v },
+}
+
+// ReadTable reads a generic CSV (header row) or JSONL (one object per
+// line, as Python's json.dumps writes them) table into one trial per row:
+// every column but the id column is a parameter holding the cell as
+// written, and every cell that is a finite number is also a measurement
+// named by its column (so selectors and objectives name columns). Empty
+// cells are neither. The columns concurrency, max_concurrency,
+// request_rate, input_tokens and output_tokens also set the workload.
+// Errors are *table.SyntaxError values naming the file, line and column.
+func ReadTable(data []byte, name string, opts TableOptions) ([]trial.Trial, error) {
+	head, err := table.ReadBytes(data, name, table.Spec{})
+	if err != nil {
+		return nil, err
+	}
+	if len(head.Columns) == 0 {
+		return nil, &table.SyntaxError{File: name, Line: 1, Col: 1, Msg: "no columns"}
+	}
+	idCol := opts.ID
+	if idCol == "" && slices.Contains(head.Columns, LabelID) {
+		idCol = LabelID
+	}
+	if idCol != "" && !slices.Contains(head.Columns, idCol) {
+		return nil, &table.SyntaxError{File: name, Line: 1, Col: 1,
+			Msg: fmt.Sprintf("no id column %q (have: %s)", idCol, strings.Join(head.Columns, ", "))}
+	}
+	t, err := table.ReadBytes(data, name, table.Spec{OptionalText: head.Columns})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]trial.Trial, t.Len())
+	for r := range out {
+		tr := &out[r]
+		tr.Source = trial.Source{Path: name, Format: FormatTable, FormatVersion: t.Format, Line: int(t.Lines[r]), Index: r}
+		tr.Failed = -1
+		for c, col := range head.Columns {
+			if t.Text[c] == nil {
+				continue
+			}
+			cell := strings.TrimSpace(t.Text[c][r])
+			if cell == "" {
+				continue
+			}
+			if col == idCol {
+				tr.SetLabel(LabelID, cell)
+				continue
+			}
+			tr.SetParam(col, cell)
+			v, err := strconv.ParseFloat(cell, 64)
+			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+				continue
+			}
+			tr.Measurements = append(tr.Measurements, trial.Measurement{Metric: col, Value: v, Native: col})
+			if set := tableWorkload[col]; set != nil {
+				set(&tr.Workload, v)
+			}
+		}
+		if tr.Measurements == nil {
+			tr.Measurements = []trial.Measurement{}
+		}
+		tr.Finalize()
+	}
+	if len(out) == 0 {
+		return nil, &table.SyntaxError{File: name, Line: 2, Col: 1, Msg: "the table has a header but no rows"}
+	}
+	return out, nil
+}
+

@@ -1,0 +1,241 @@
+// Package query is the one pipeline every command's answer goes through:
+// rows read from any source (benchmark trials resolved by selector, or the
+// columns of a generic table) and a Query — objectives, SLOs, groups, how
+// repeats are aggregated, what identifies a configuration, a baseline —
+// give one typed Result: per group the points (with their spread, members
+// and baseline deltas), the frontier, the dominated points with what
+// beats them, the infeasible and the invalid ones, and the warnings.
+// Result's encoders write it as JSON, CSV or an aligned table.
+//
+// The data flow is source (package source) → query → encoders; the
+// report, pick and the command line all use it, so they cannot disagree.
+package query
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/pareto-llm/pareto/decide"
+	"github.com/pareto-llm/pareto/frontier"
+	"github.com/pareto-llm/pareto/trial"
+)
+
+// Query says what to compute.
+type Query struct {
+	// Objectives are the frontier's axes, in order; SLOs the feasibility
+	// bounds applied first.
+	Objectives []frontier.Objective
+	SLOs       []frontier.SLO
+	// Reference is the hypervolume reference point (one value per
+	// objective), or AutoReference for frontier.AutoReference; neither
+	// means no hypervolume.
+	Reference     []float64
+	AutoReference bool
+	// Ranks computes strict non-dominated ranks.
+	Ranks bool
+	// GroupBy, when set, gives one frontier per value of this label,
+	// parameter or table column.
+	GroupBy string
+	// ID names the table column (or trial label or parameter) that names
+	// a row; empty means "id" when present, else the source position.
+	ID string
+	// Aggregate says how repeats of a configuration become one point.
+	Aggregate decide.Aggregation
+	// ConfigKeys, when not empty, are the parameters (or labels) that
+	// identify a configuration (decide.Config); by default every
+	// parameter but decide.RunParams does, and only trials that record
+	// their configuration (decide.KnownConfig) are merged.
+	ConfigKeys []string
+	// Baseline, when set, grounds every point to the baseline point of its
+	// group measured under the same workload (a decide.Selection: k=v,
+	// key:HEX or id:ID).
+	Baseline string
+	// AllowCrossScope compares with a baseline measured in another
+	// environment scope instead of refusing.
+	AllowCrossScope bool
+	// FrontierOnly makes the encoders print the frontier and the sizes
+	// of the other lists only.
+	FrontierOnly bool
+}
+
+// Error is a problem with the query or its inputs that is the user's to
+// fix (a baseline that selects nothing, say); commands exit 1 on it.
+type Error struct{ Err error }
+
+// Error implements error.
+func (e *Error) Error() string { return e.Err.Error() }
+
+// Unwrap returns the cause.
+func (e *Error) Unwrap() error { return e.Err }
+
+// ErrUsage marks a malformed query value (ParseObjective, ParsePercent,
+// ApplyPercents); commands exit 2 on it.
+var ErrUsage = errors.New("usage")
+
+func usagef(format string, args ...any) error {
+	return fmt.Errorf("%w: "+format, append([]any{ErrUsage}, args...)...)
+}
+
+// UsageMessage strips the ErrUsage marker from an error's text.
+func UsageMessage(err error) string {
+	return strings.TrimPrefix(err.Error(), ErrUsage.Error()+": ")
+}
+
+// ParseObjective reads NAME[:min|:max]. Without a suffix the direction is
+// the metric registry's (ttft minimises, output_token_throughput
+// maximises); other names need an explicit direction. NAME is a column
+// or a selector (METRIC[.STAT][{dims}]). This is the one objective
+// parser: front -o, report -x/-y, pick, gate and drift use it.
+func ParseObjective(s string) (frontier.Objective, error) {
+	name, dir, ok := cutLast(s, ":")
+	if ok && strings.Contains(dir, "}") {
+		name, ok = s, false // a colon inside {...} is not a direction
+	}
+	if !ok {
+		if d, found := RegistryDirection(s); found {
+			return frontier.Objective{Name: s, Direction: d}, nil
+		}
+		return frontier.Objective{}, usagef("objective %q has no direction: write %s:min or %s:max", s, s, s)
+	}
+	d, err := frontier.ParseDirection(dir)
+	if err != nil || name == "" {
+		return frontier.Objective{}, usagef("objective %q: want NAME:min or NAME:max", s)
+	}
+	return frontier.Objective{Name: name, Direction: d}, nil
+}
+
+// RegistryDirection returns the direction the metric registry gives the
+// selector s, and whether it gives one.
+func RegistryDirection(s string) (frontier.Direction, bool) {
+	sel, err := trial.ParseSelector(s)
+	if err != nil {
+		return 0, false
+	}
+	if m, found := trial.Lookup(sel.Metric); found && m.Ranked {
+		return m.Direction, true
+	}
+	if m, found := trial.Lookup(sel.Name); found && m.Ranked {
+		return m.Direction, true
+	}
+	return 0, false
+}
+
+func cutLast(s, sep string) (string, string, bool) {
+	i := strings.LastIndex(s, sep)
+	if i < 0 {
+		return s, "", false
+	}
+	return s[:i], s[i+len(sep):], true
+}
+
+// ApplyPercents sets a per-objective percentage from NAME=PCT or PCT
+// values (flag names the option in errors).
+func ApplyPercents(objs []frontier.Objective, vals []string, flag string, set func(*frontier.Objective, float64)) error {
+	for _, s := range vals {
+		name, pct, named := cutLast(s, "=")
+		if !named {
+			pct = s
+		}
+		v, err := ParsePercent(pct)
+		if err != nil {
+			return usagef("%s %q: %v", flag, s, UsageMessage(err))
+		}
+		hit := false
+		for i := range objs {
+			if !named || objs[i].Name == name {
+				set(&objs[i], v)
+				hit = true
+			}
+		}
+		if !hit {
+			return usagef("%s %q: %q is not an objective (have %s)", flag, s, name, objectiveNames(objs))
+		}
+	}
+	return nil
+}
+
+func objectiveNames(objs []frontier.Objective) string {
+	names := make([]string, len(objs))
+	for i, o := range objs {
+		names[i] = o.Name
+	}
+	return strings.Join(names, ", ")
+}
+
+// ParsePercent reads "15%" as 0.15 and "0.15" as 0.15.
+func ParsePercent(s string) (float64, error) {
+	s = strings.TrimSpace(s)
+	scale := 1.0
+	if t, ok := strings.CutSuffix(s, "%"); ok {
+		s, scale = t, 0.01
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+		return 0, usagef("want a non-negative percentage such as 5%% or 0.05")
+	}
+	return v * scale, nil
+}
+
+// ParseReference reads a --ref value: "", "auto" or one number per
+// objective.
+func (q *Query) ParseReference(s string) error {
+	switch s {
+	case "":
+		return nil
+	case "auto":
+		q.AutoReference = true
+		return nil
+	}
+	parts := strings.Split(s, ",")
+	if len(parts) != len(q.Objectives) {
+		return usagef("--ref has %d values for %d objectives", len(parts), len(q.Objectives))
+	}
+	for _, p := range parts {
+		v, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
+		if err != nil || math.IsNaN(v) {
+			return usagef("--ref value %q is not a number", p)
+		}
+		q.Reference = append(q.Reference, v)
+	}
+	return nil
+}
+
+// AddObjective appends an objective, refusing one given twice.
+func (q *Query) AddObjective(obj frontier.Objective) error {
+	if slices.ContainsFunc(q.Objectives, func(x frontier.Objective) bool { return x.Name == obj.Name }) {
+		return usagef("objective %q given twice", obj.Name)
+	}
+	q.Objectives = append(q.Objectives, obj)
+	return nil
+}
+
+// Check validates the objectives' bands.
+func (q *Query) Check() error {
+	if len(q.Objectives) == 0 {
+		return usagef("no objectives: give at least one -o NAME:min or -o NAME:max")
+	}
+	for _, obj := range q.Objectives {
+		if obj.MinImprove >= 1 {
+			return usagef("--min-improve for %s must be below 100%%", obj.Name)
+		}
+	}
+	return nil
+}
+
+// NeedsTrials reports whether generic table rows must be read as trials
+// (AddTrials) rather than columns (AddTable): configuration keys merge
+// rows into repeats and a baseline selects by label or parameter. Without
+// either, every table row is its own point and both give the same rows.
+func (q *Query) NeedsTrials() bool {
+	return q.Baseline != "" || len(q.ConfigKeys) > 0
+}
+
+func cycleWarning(objs []frontier.Objective) string {
+	return fmt.Sprintf("the noise bands allow dominance cycles (Σ s/(s+d) = %.3f > 1): trials that beat each other "+
+		"around a cycle are all kept and marked noise-tied; a minimum improvement of at least %.2f%% on every objective rules cycles out",
+		frontier.CycleSum(objs), math.Ceil(frontier.AcyclicMinImprove(objs)*1e4)/100)
+}

@@ -1,0 +1,167 @@
+package query
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/pareto-llm/pareto/decide"
+	"github.com/pareto-llm/pareto/frontier"
+	"github.com/pareto-llm/pareto/trial"
+)
+
+// Result is a query's answer: per group the frontier analysis of its
+// points. Encode it with Write (or WriteJSON, WriteCSV, WriteTable); read
+// it with Groups and Points.
+type Result struct {
+	query    *Query
+	data     *Rows
+	problems []*frontier.Problem
+	names    []string
+	results  []frontier.Result
+	ranks    bool
+	grouped  bool
+	warnings []string
+	// frontierOnly prints the frontier and the sizes of the other lists.
+	frontierOnly bool
+	// aggregate names how repeats were combined; baselineSpec is the
+	// baseline selection.
+	aggregate, baselineSpec string
+}
+
+// Run combines repeats, grounds points to the baseline and computes each
+// group's frontier. Its errors are *Error values (a baseline that selects
+// nothing or is measured in another scope).
+func Run(q *Query, d *Rows) (*Result, error) {
+	if err := d.applyRepeats(); err != nil {
+		return nil, err
+	}
+	rep := &Result{query: q, data: d, ranks: q.Ranks, grouped: q.GroupBy != "", frontierOnly: q.FrontierOnly,
+		aggregate: q.Aggregate.String(), baselineSpec: q.Baseline}
+	if d.points == nil {
+		rep.aggregate = "none"
+	}
+	names, rows := d.groups()
+	for i, name := range names {
+		p := &frontier.Problem{Objectives: q.Objectives, Values: d.values, SLOs: q.SLOs, SLOValues: d.slo,
+			Rows: rows[i], Rejected: d.rejected, Ranks: q.Ranks, Reference: q.Reference, AutoReference: q.AutoReference}
+		if p.Rows == nil {
+			p.Rows = allRows(len(d.ids))
+		}
+		res, err := frontier.Analyze(p)
+		if err != nil {
+			rep.warnings = append(rep.warnings, err.Error())
+			continue
+		}
+		rep.problems = append(rep.problems, p)
+		rep.names = append(rep.names, name)
+		rep.results = append(rep.results, res)
+	}
+	if len(rep.results) > 0 && rep.results[0].Cyclic {
+		rep.warnings = append(rep.warnings, cycleWarning(q.Objectives))
+	}
+	return rep, nil
+}
+
+// applyRepeats combines repeats and grounds points to the baseline.
+// Generic table rows (no trial) are each their own configuration unless
+// the query names configuration keys.
+func (d *Rows) applyRepeats() error {
+	q := d.q
+	if !slices.ContainsFunc(d.trials, func(t *trial.Trial) bool { return t != nil }) && q.Baseline == "" {
+		return nil
+	}
+	d.aggregate(q.Aggregate, q.ConfigKeys)
+	if q.Baseline != "" {
+		return d.baselineDeltas(q.Baseline, q.AllowCrossScope)
+	}
+	return nil
+}
+
+// Warnings returns the result's warnings (noise cycles, groups that could
+// not be analysed).
+func (r *Result) Warnings() []string { return r.warnings }
+
+// Skipped returns the inputs that yielded no trial.
+func (r *Result) Skipped() []trial.Skip { return r.data.skipped }
+
+// Group is one group's answer in plain values.
+type Group struct {
+	// Name is the group's value of Query.GroupBy ("" without it).
+	Name string
+	// Frontier, Dominated, Infeasible and Invalid list the points by
+	// display id; Frontier in the frontier's order, the others in input
+	// order.
+	Frontier, Dominated, Infeasible, Invalid []Point
+	// Analysis is the frontier analysis; its rows index Points.
+	Analysis *frontier.Result
+}
+
+// Point is one point of a group: a row, or the repeats of one
+// configuration under one workload.
+type Point struct {
+	// ID names the point (its first member's display id).
+	ID string
+	// Values are the objective values (the aggregate of the repeats);
+	// SLOValues the SLO columns, aggregated the same way.
+	Values, SLOValues []float64
+	// Spread is, per objective, the summary of the members' values.
+	Spread []decide.Stat
+	// Members are the display ids of the runs the point aggregates.
+	Members []string
+	// Reason says why an invalid point cannot be compared.
+	Reason string
+	// Deltas are the relative deltas to the baseline, nil without one.
+	Deltas []float64
+	// Trial is the first member's trial (nil for table rows).
+	Trial *trial.Trial
+}
+
+// Groups returns every group's points in plain values.
+func (r *Result) Groups() []Group {
+	out := make([]Group, len(r.results))
+	for g := range r.results {
+		res := &r.results[g]
+		gr := Group{Name: r.names[g], Analysis: res}
+		for _, m := range res.Frontier {
+			gr.Frontier = append(gr.Frontier, r.point(m.Row, ""))
+		}
+		for _, m := range res.Dominated {
+			gr.Dominated = append(gr.Dominated, r.point(m.Row, ""))
+		}
+		for _, m := range res.Infeasible {
+			gr.Infeasible = append(gr.Infeasible, r.point(m.Row, ""))
+		}
+		for _, m := range res.Invalid {
+			gr.Invalid = append(gr.Invalid, r.point(m.Row, m.Reason))
+		}
+		out[g] = gr
+	}
+	return out
+}
+
+func (r *Result) point(row int32, reason string) Point {
+	d := r.data
+	p := Point{ID: d.ids[row], Reason: reason, Trial: d.trials[row]}
+	for o := range d.values {
+		p.Values = append(p.Values, d.values[o][row])
+		p.Spread = append(p.Spread, d.stat(row, o))
+	}
+	for s := range d.slo {
+		p.SLOValues = append(p.SLOValues, d.slo[s][row])
+	}
+	if d.points != nil {
+		for _, m := range d.points[row].members {
+			p.Members = append(p.Members, d.memberIDs[m])
+		}
+		p.Deltas = d.points[row].delta
+	} else {
+		p.Members = []string{p.ID}
+	}
+	return p
+}
+
+// IsUsage reports whether err is a malformed query value (exit 2).
+func IsUsage(err error) bool { return errors.Is(err, ErrUsage) }
+
+func inputErrorf(format string, args ...any) error { return &Error{Err: fmt.Errorf(format, args...)} }

@@ -1,0 +1,411 @@
+// Package source opens every input pareto reads — benchmark result files,
+// directories and CloudAI results trees (package ingest), generic CSV/JSONL
+// tables, a study of a store filtered with conditions, an Optuna storage —
+// as one stream of trials, with the inputs that yielded nothing listed as
+// skips that say why. Trials reads them as trials; Rows reads them into a
+// query's rows, taking a generic table's columns directly (a million-row
+// table in a fraction of a second) when the query needs no trial.
+//
+// The data flow is source → query (package query) → encoders.
+package source
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/pareto-llm/pareto/cloudai"
+	"github.com/pareto-llm/pareto/decide"
+	"github.com/pareto-llm/pareto/frontier"
+	"github.com/pareto-llm/pareto/ingest"
+	"github.com/pareto-llm/pareto/optuna"
+	"github.com/pareto-llm/pareto/query"
+	"github.com/pareto-llm/pareto/store"
+	"github.com/pareto-llm/pareto/table"
+	"github.com/pareto-llm/pareto/trial"
+)
+
+// Spec names the inputs.
+type Spec struct {
+	// Paths are files, directories and "-" (Stdin).
+	Paths []string
+	Stdin io.Reader
+	// Load configures the readers (GPUs per node of a CloudAI system,
+	// the id column of generic tables, ...). Its Each and Stdin are set by
+	// Trials and Rows.
+	Load ingest.LoadOptions
+	// Store (a location, see store.Location) and Study name a stored
+	// study; Where filters its trials.
+	Store, Study string
+	Where        []store.Condition
+	// Optuna is an Optuna RDB storage (a SQLite file or a postgresql://
+	// URL) and OptunaStudy its study (default: the only one).
+	Optuna, OptunaStudy string
+	// Note, when set, receives things worth telling the user (what an
+	// Optuna study holds).
+	Note func(string)
+}
+
+func (s *Spec) note(msg string) {
+	if s.Note != nil {
+		s.Note(msg)
+	}
+}
+
+// Set is what Trials read.
+type Set struct {
+	// Trials in input order: paths, then the study, then Optuna.
+	Trials []trial.Trial
+	// Runs holds, aligned with Trials, the CloudAI run each trial came
+	// from, or nil.
+	Runs []*cloudai.Run
+	// Skipped lists the inputs and runs that yielded no trial.
+	Skipped []trial.Skip
+	// Notes are things worth telling the user (an Optuna study's metrics).
+	Notes []string
+}
+
+// Failed returns the skips of inputs that could not be read.
+func (s *Set) Failed() []trial.Skip { return failed(s.Skipped) }
+
+func failed(skips []trial.Skip) []trial.Skip {
+	var out []trial.Skip
+	for _, k := range skips {
+		if k.Code == ingest.SkipError {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// Error says, per input, why nothing usable was read: the command exits 1.
+type Error struct {
+	// Skips are the inputs and why each yielded nothing.
+	Skips []trial.Skip
+	// Msg summarises.
+	Msg string
+}
+
+// Error renders the summary and one line per input.
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString(e.Msg)
+	for _, s := range e.Skips {
+		b.WriteString("\n  ")
+		b.WriteString(s.Path)
+		if s.Run != "" {
+			b.WriteString(" (" + s.Run + ")")
+		}
+		b.WriteString(": ")
+		b.WriteString(strings.TrimPrefix(s.Reason, s.Path+": "))
+	}
+	return b.String()
+}
+
+// Unreadable returns an *Error listing the inputs of skips that could not
+// be read, or nil when every input was read.
+func Unreadable(skips []trial.Skip) error {
+	f := failed(skips)
+	if len(f) == 0 {
+		return nil
+	}
+	noun := "inputs"
+	if len(f) == 1 {
+		noun = "input"
+	}
+	return &Error{Skips: f, Msg: fmt.Sprintf("%d %s could not be read:", len(f), noun)}
+}
+
+// Nothing returns the *Error of a read that gave no trial at all.
+func Nothing(skips []trial.Skip) error {
+	if len(skips) == 0 {
+		return &Error{Msg: "no trial in any input"}
+	}
+	return &Error{Skips: skips, Msg: "no trial in any input:"}
+}
+
+// Trials reads every input of spec as trials (generic table rows
+// included). The error is non-nil for an input that does not exist, a
+// store or Optuna storage that cannot be read, or when no input yields a
+// trial (an *Error naming each input and why); inputs that could not be
+// read are in Skipped (code "error").
+func Trials(ctx context.Context, spec Spec) (*Set, error) {
+	set := &Set{}
+	if len(spec.Paths) > 0 {
+		opts := spec.Load
+		opts.Stdin = spec.Stdin
+		d, err := ingest.Load(spec.Paths, opts)
+		if err != nil {
+			return nil, err
+		}
+		set.Trials, set.Runs, set.Skipped = d.Trials, d.Runs, d.Skipped
+	}
+	if spec.Study != "" {
+		ts, err := StudyTrials(ctx, spec.Store, spec.Study, store.Query{Where: spec.Where})
+		if err != nil {
+			return nil, err
+		}
+		set.add(ts)
+	}
+	if spec.Optuna != "" {
+		st, name, err := ReadOptuna(ctx, spec.Optuna, spec.OptunaStudy)
+		if err != nil {
+			return nil, err
+		}
+		set.Notes = append(set.Notes, optunaNote(st, name))
+		spec.note(optunaNote(st, name))
+		set.add(st.Trials)
+	}
+	if len(set.Trials) == 0 {
+		return set, Nothing(set.Skipped)
+	}
+	return set, nil
+}
+
+func (s *Set) add(ts []trial.Trial) {
+	s.Trials = append(s.Trials, ts...)
+	for range ts {
+		s.Runs = append(s.Runs, nil)
+	}
+}
+
+// StudyTrials reads a study's trials from the store at location (opened
+// read-only in intent: nothing is written).
+func StudyTrials(ctx context.Context, location, study string, q store.Query) ([]trial.Trial, error) {
+	s, err := store.Open(ctx, store.Location(location))
+	if err != nil {
+		return nil, err
+	}
+	defer s.Close()
+	return s.Trials(ctx, study, q)
+}
+
+// Rows reads every input of spec into rows for q. Generic tables are read
+// column by column when q needs no trial (no configuration keys, no
+// baseline, no aggregation of repeats across rows); otherwise as trials.
+// A study is read column by column under the same condition when every
+// objective names a stored metric exactly. It returns the inputs that could
+// not be read (the others are in rows); the error is non-nil for a store
+// or Optuna storage that cannot be read, or when nothing at all was read.
+func Rows(ctx context.Context, spec Spec, q *query.Query, rows *query.Rows) ([]trial.Skip, error) {
+	var bench []string
+	var bad []trial.Skip
+	fail := func(path string, err error) {
+		bad = append(bad, trial.Skip{Path: path, Code: ingest.SkipError, Reason: err.Error()})
+	}
+	columnar := !q.NeedsTrials()
+	rows.SetInputs(len(spec.Paths))
+	for _, path := range spec.Paths {
+		kind, data, err := sniff(spec.Stdin, path)
+		switch {
+		case err != nil:
+			fail(path, err)
+		case kind == kindTable && columnar:
+			t, err := readTable(data, path, q.TableSpec())
+			if err != nil {
+				fail(path, err)
+				continue
+			}
+			rows.AddTable(t)
+		case data != nil:
+			opts := spec.Load
+			opts.Stdin = strings.NewReader(string(data))
+			d, err := ingest.Load([]string{"-"}, opts)
+			if err != nil {
+				fail(path, err)
+				continue
+			}
+			bad = append(bad, failed(d.Skipped)...)
+			rows.AddTrials(d.Trials)
+		default:
+			bench = append(bench, path)
+		}
+	}
+	if len(bench) > 0 {
+		d, err := ingest.Load(bench, spec.Load)
+		if err != nil {
+			return bad, err
+		}
+		bad = append(bad, failed(d.Skipped)...)
+		rows.Skip(d.Skipped...)
+		rows.AddTrials(d.Trials)
+	}
+	if spec.Study != "" {
+		if err := studyRows(ctx, spec, q, rows); err != nil {
+			return bad, err
+		}
+	}
+	if spec.Optuna != "" {
+		st, name, err := ReadOptuna(ctx, spec.Optuna, spec.OptunaStudy)
+		if err != nil {
+			return bad, err
+		}
+		spec.note(optunaNote(st, name))
+		for _, slo := range st.SLOs() {
+			rows.AddSLO(slo)
+		}
+		rows.AddTrials(st.Trials)
+	}
+	if rows.Len() == 0 && len(bad) > 0 {
+		return bad, Nothing(bad)
+	}
+	return bad, nil
+}
+
+type inputKind int
+
+const (
+	kindBenchmark inputKind = iota
+	kindTable
+)
+
+// sniff decides whether a path is a generic table or benchmark results.
+// Directories are benchmark results. Standard input is read whole and
+// returned; files are only peeked at.
+func sniff(stdin io.Reader, path string) (inputKind, []byte, error) {
+	if path == "-" {
+		if stdin == nil {
+			return 0, nil, errors.New("-: no standard input")
+		}
+		data, err := io.ReadAll(stdin)
+		if err != nil {
+			return 0, nil, fmt.Errorf("-: %w", err)
+		}
+		if ingest.Detect(head(data), "-") != ingest.FormatUnknown {
+			return kindBenchmark, data, nil
+		}
+		return kindTable, data, nil
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return 0, nil, err
+	}
+	if st.IsDir() {
+		return kindBenchmark, nil, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer f.Close()
+	buf := make([]byte, ingest.HeadSize)
+	n, err := io.ReadFull(f, buf)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return 0, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if ingest.Detect(buf[:n], path) != ingest.FormatUnknown {
+		return kindBenchmark, nil, nil
+	}
+	return kindTable, nil, nil
+}
+
+func head(data []byte) []byte { return data[:min(len(data), ingest.HeadSize)] }
+
+// readTable parses a table from data, or from the whole file when data is
+// nil (in memory, so that large CSVs parse on every core).
+func readTable(data []byte, path string, spec table.Spec) (*table.Table, error) {
+	if data == nil {
+		var err error
+		if data, err = os.ReadFile(path); err != nil {
+			return nil, err
+		}
+	}
+	return table.ReadBytes(data, path, spec)
+}
+
+// studyRows appends the trials of the study (filtered by Where). Without
+// repeats to combine and without groups, only the objective and SLO
+// columns are read (Store.Columns): the fast path for studies of millions
+// of trials, where a selector must name its metric and statistic exactly
+// as stored.
+func studyRows(ctx context.Context, spec Spec, q *query.Query, rows *query.Rows) error {
+	s, err := store.Open(ctx, store.Location(spec.Store))
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	if q.Aggregate == decide.None && q.Baseline == "" && q.GroupBy == "" && q.ID == "" {
+		if specs, ok := columnSpecs(q); ok {
+			cols, err := s.Columns(ctx, spec.Study, specs, spec.Where)
+			if err != nil {
+				return err
+			}
+			rows.AddColumns(cols.IDs, cols.Values, cols.Problems)
+			return nil
+		}
+	}
+	ts, err := s.Trials(ctx, spec.Study, store.Query{Where: spec.Where})
+	if err != nil {
+		return err
+	}
+	rows.AddTrials(ts)
+	return nil
+}
+
+// columnSpecs maps every objective and SLO selector to a stored (metric,
+// dims) column, or reports that one cannot be mapped exactly.
+func columnSpecs(q *query.Query) ([]store.ColumnSpec, bool) {
+	var specs []store.ColumnSpec
+	names := make([]string, 0, len(q.Objectives)+len(q.SLOs))
+	for _, o := range q.Objectives {
+		names = append(names, o.Name)
+	}
+	for _, s := range q.SLOs {
+		names = append(names, s.Name)
+	}
+	for _, n := range names {
+		sel, err := trial.ParseSelector(n)
+		if err != nil {
+			return nil, false
+		}
+		if _, known := trial.Lookup(sel.Metric); !known {
+			return nil, false
+		}
+		dims := sel.Dims
+		if sel.Statistic != "" {
+			dims = dims.With(trial.DimStatistic, sel.Statistic)
+		}
+		specs = append(specs, store.ColumnSpec{Metric: sel.Metric, Dims: dims})
+	}
+	return specs, true
+}
+
+// ReadOptuna reads an Optuna study (the only one of the storage when name
+// is empty).
+func ReadOptuna(ctx context.Context, storage, name string) (*optuna.Study, string, error) {
+	if name == "" {
+		names, err := optuna.Studies(ctx, storage)
+		if err != nil {
+			return nil, "", err
+		}
+		if len(names) != 1 {
+			return nil, "", fmt.Errorf("%w: the storage holds %d studies (%s): name one", ErrOptunaStudy, len(names), strings.Join(names, ", "))
+		}
+		name = names[0]
+	}
+	st, err := optuna.Read(ctx, storage, name)
+	if err != nil {
+		return nil, "", err
+	}
+	return st, name, nil
+}
+
+// ErrOptunaStudy is returned when an Optuna storage holds several studies
+// and none was named.
+var ErrOptunaStudy = errors.New("optuna study required")
+
+// OptunaObjectives returns the study's own objectives and directions.
+func OptunaObjectives(ctx context.Context, storage, name string) ([]frontier.Objective, string, error) {
+	st, name, err := ReadOptuna(ctx, storage, name)
+	if err != nil {
+		return nil, "", err
+	}
+	return st.Objectives(), optunaNote(st, name), nil
+}
+
+func optunaNote(st *optuna.Study, name string) string {
+	return fmt.Sprintf("optuna study %s: %d complete trials, metrics %s", name, len(st.Trials), strings.Join(st.Metrics, ", "))
+}
