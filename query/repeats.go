@@ -54,7 +54,7 @@ func (d *Rows) aggregate(agg decide.Aggregation, keys []string) {
 	for i, k := range order {
 		d.points[i] = d.newPoint(rows[k], agg, keys)
 	}
-	d.collapse()
+	d.collapse(agg)
 }
 
 func perRow(n int) ([]string, map[string][]int32) {
@@ -105,7 +105,7 @@ func gather(col []float64, rows []int32) []float64 {
 }
 
 // collapse rewrites the row columns so that row i is point i.
-func (d *Rows) collapse() {
+func (d *Rows) collapse(agg decide.Aggregation) {
 	n := len(d.points)
 	ids, trials := make([]string, n), make([]*trial.Trial, n)
 	values, slo := make([][]float64, len(d.values)), make([][]float64, len(d.slo))
@@ -136,19 +136,20 @@ func (d *Rows) collapse() {
 			}
 		}
 		for s := range slo {
-			slo[s][i] = aggregateSLO(d.slo[s], p.members, first)
+			slo[s][i] = aggregateSLO(d.slo[s], p.members, first, agg)
 		}
 	}
-	d.memberIDs = d.ids
+	d.memberIDs, d.orig, d.origSLO = d.ids, d.values, d.slo
 	d.ids, d.trials, d.values, d.slo, d.group, d.rejected = ids, trials, values, slo, group, rejected
 }
 
-// aggregateSLO returns the median of an SLO column over the repeats.
-func aggregateSLO(col []float64, members []int32, first int32) float64 {
+// aggregateSLO aggregates an SLO column over the repeats as the
+// objectives are (a point's bound is checked on the value it shows).
+func aggregateSLO(col []float64, members []int32, first int32, agg decide.Aggregation) float64 {
 	if len(members) == 1 {
 		return col[first]
 	}
-	return decide.Summarize(gather(col, members), decide.Median).Median
+	return decide.Summarize(gather(col, members), agg).Value
 }
 
 // baselineDeltas marks the baseline points and gives every other point

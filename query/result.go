@@ -165,3 +165,58 @@ func (r *Result) point(row int32, reason string) Point {
 func IsUsage(err error) bool { return errors.Is(err, ErrUsage) }
 
 func inputErrorf(format string, args ...any) error { return &Error{Err: fmt.Errorf(format, args...)} }
+
+// Len returns the number of points (rows of every group's analysis).
+func (r *Result) Len() int { return len(r.data.ids) }
+
+// Analysis returns group g's frontier analysis; its rows are points.
+func (r *Result) Analysis(g int) *frontier.Result { return &r.results[g] }
+
+// Members returns the input rows (in the order they were added) that
+// point p aggregates.
+func (r *Result) Members(p int32) []int32 {
+	if r.data.points == nil {
+		return []int32{p}
+	}
+	return r.data.points[p].members
+}
+
+// Value returns point p's value on objective o.
+func (r *Result) Value(p int32, o int) float64 { return r.data.values[o][p] }
+
+// Stat returns the summary of point p's members on objective o.
+func (r *Result) Stat(p int32, o int) decide.Stat { return r.data.stat(p, o) }
+
+// DecidePoints returns every point as decide sees it (for decide.Pick):
+// its repeats as a decide.Group, and one Stat per objective then per SLO,
+// aggregated as the query says; a point that cannot be compared carries
+// the reason in Err. Rows without a trial (table columns) have an empty
+// group.
+func (r *Result) DecidePoints() []decide.Point {
+	d := r.data
+	out := make([]decide.Point, len(d.ids))
+	for i := range out {
+		row := int32(i)
+		p := decide.Point{Group: &decide.Group{}}
+		members := []int32{row}
+		orig := d.values
+		origSLO := d.slo
+		if d.points != nil {
+			g := d.points[i].group
+			p.Group = &g
+			members = d.points[i].members
+			orig, origSLO = d.orig, d.origSLO
+		}
+		for o := range d.values {
+			p.Stats = append(p.Stats, decide.Summarize(gather(orig[o], members), r.query.Aggregate))
+		}
+		for s := range d.slo {
+			p.Stats = append(p.Stats, decide.Summarize(gather(origSLO[s], members), r.query.Aggregate))
+		}
+		if why, bad := d.rejected[row]; bad {
+			p.Err = why
+		}
+		out[i] = p
+	}
+	return out
+}

@@ -27,6 +27,8 @@ type Rows struct {
 	points    []point
 	memberIDs []string
 	baseline  []int
+	// orig and origSLO are the columns of the rows as read.
+	orig, origSLO [][]float64
 	// objCol and sloCol map objectives and SLOs to TableSpec columns.
 	objCol, sloCol []int
 	seen           map[string]int // display ids given so far

@@ -163,3 +163,28 @@ func (d *Rows) AddColumns(ids []string, cols [][]float64, problems map[int]strin
 		d.reject(base+int32(i), "unusable ("+why+")")
 	}
 }
+
+// AddValues appends one row whose objective and SLO values the caller
+// resolved itself (the report resolves axes in a point's context), named
+// id; reject, when not empty, says why the row cannot be compared.
+func (d *Rows) AddValues(t *trial.Trial, id string, values, slo []float64, reject string) {
+	row := int32(len(d.ids))
+	d.ids = append(d.ids, uniqueID(id, d.seen))
+	d.trials = append(d.trials, t)
+	for c := range d.values {
+		d.values[c] = append(d.values[c], values[c])
+	}
+	for c := range d.slo {
+		d.slo[c] = append(d.slo[c], slo[c])
+	}
+	if d.q.GroupBy != "" {
+		g := ""
+		if t != nil {
+			g = groupOf(t, d.q.GroupBy)
+		}
+		d.group = append(d.group, g)
+	}
+	if reject != "" {
+		d.reject(row, reject)
+	}
+}

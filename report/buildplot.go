@@ -3,9 +3,11 @@ package report
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/pareto-llm/pareto/frontier"
+	"github.com/pareto-llm/pareto/query"
 )
 
 // resolved holds one plot's values for a trial.
@@ -132,39 +134,50 @@ func (b *builder) groupValue(i int, key string) string {
 }
 
 // series aggregates the repeats of one frontier group and computes its
-// frontier with frontier.Analyze.
+// frontier through the query pipeline (package query), as pareto front
+// does: the same repeat identity, the same aggregation of objectives and
+// SLO columns, the same frontier.
 func (b *builder) series(p *Plot, g group, vals []resolved) (Series, bool, error) {
-	pts := b.aggregate(p, g.rows, vals)
-	n := len(pts)
-	s := Series{Name: g.name, X: make([]float64, n), Y: make([]float64, n), P: make([]int32, n),
-		XS: make([]int16, n), YS: make([]int16, n), S: make([]int8, n), T: make([]int8, n), By: make([]int32, n),
-		Line: []int32{}}
-	prob := &frontier.Problem{Objectives: []frontier.Objective{p.X.Objective(), p.Y.Objective()},
-		Values: [][]float64{s.X, s.Y}}
+	q := &query.Query{Objectives: []frontier.Objective{p.X.Objective(), p.Y.Objective()},
+		Aggregate: b.opts.Aggregate, ConfigKeys: b.opts.ConfigKeys}
 	for _, slo := range p.SLOs {
-		prob.SLOs = append(prob.SLOs, slo.slo())
-		prob.SLOValues = append(prob.SLOValues, make([]float64, n))
+		q.SLOs = append(q.SLOs, slo.slo())
 	}
-	for j, a := range pts {
-		s.X[j], s.Y[j], s.P[j], s.XS[j], s.YS[j], s.By[j] = a.x.Value, a.y.Value, int32(a.rows[0]), a.xs, a.ys, -1
-		for k := range p.SLOs {
-			prob.SLOValues[k][j] = a.slo[k]
-		}
-		if len(a.rows) > 1 {
-			if s.R == nil {
-				s.R = map[int32]Repeats{}
-			}
-			s.R[int32(j)] = Repeats{M: int32s(a.rows), X: spread(a.x), Y: spread(a.y)}
-		}
+	rows := query.NewRows(q)
+	for _, i := range g.rows {
+		rows.AddValues(&b.trials[i].Trial, strconv.Itoa(i), []float64{vals[i].x, vals[i].y}, vals[i].slo, "")
 	}
-	if n == 0 {
+	s := Series{Name: g.name, Line: []int32{}}
+	if len(g.rows) == 0 {
+		s.X, s.Y, s.P, s.XS, s.YS, s.S, s.T, s.By = []float64{}, []float64{}, []int32{}, []int16{}, []int16{}, []int8{}, []int8{}, []int32{}
 		return s, false, nil
 	}
-	res, err := frontier.Analyze(prob)
+	res, err := query.Run(q, rows)
 	if err != nil {
 		return s, false, err
 	}
-	return b.apply(p, s, &res), res.Cyclic, nil
+	n := res.Len()
+	s.X, s.Y, s.P = make([]float64, n), make([]float64, n), make([]int32, n)
+	s.XS, s.YS, s.S, s.T, s.By = make([]int16, n), make([]int16, n), make([]int8, n), make([]int8, n), make([]int32, n)
+	for j := range n {
+		pt := int32(j)
+		members := res.Members(pt)
+		first := g.rows[members[0]]
+		s.X[j], s.Y[j], s.P[j], s.By[j] = res.Value(pt, 0), res.Value(pt, 1), int32(first), -1
+		s.XS[j], s.YS[j] = vals[first].xs, vals[first].ys
+		if len(members) > 1 {
+			if s.R == nil {
+				s.R = map[int32]Repeats{}
+			}
+			m := make([]int32, len(members))
+			for k, r := range members {
+				m[k] = int32(g.rows[r])
+			}
+			s.R[pt] = Repeats{M: m, X: spread(res.Stat(pt, 0)), Y: spread(res.Stat(pt, 1))}
+		}
+	}
+	an := res.Analysis(0)
+	return b.apply(p, s, an), an.Cyclic, nil
 }
 
 // apply copies the analysis into the series, dropping invalid rows into the

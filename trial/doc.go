@@ -31,7 +31,7 @@
 // for example "ttft.p99", "ttft.p99.9", "output_token_throughput" or
 // "ttft{statistic=p99,phase=round_1}". An exact metric or native name always
 // wins over splitting at a dot. An objective adds an optional direction:
-// "ttft.p99:min". See ParseSelector, ParseObjective and Selector.Resolve.
+// "ttft.p99:min". See ParseSelector and Selector.Resolve (objectives with a direction are query.ParseObjective).
 //
 // # Identity
 //

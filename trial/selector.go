@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-
-	"github.com/pareto-llm/pareto/frontier"
 )
 
 // Selector picks one measurement of a trial. Its text form is
@@ -127,59 +125,6 @@ func parseDims(s string, open int) (Dims, error) {
 	}
 	sort.Slice(dims, func(i, j int) bool { return dims[i].Key < dims[j].Key })
 	return dims, nil
-}
-
-// ParseObjective parses SELECTOR[:min|:max]. Without a suffix the direction
-// is the registry's default for the metric (see DefaultDirection); an
-// unknown metric without a suffix is an error.
-func ParseObjective(s string) (Selector, frontier.Direction, error) {
-	text, dirText := s, ""
-	if i := strings.LastIndexByte(s, ':'); i >= 0 && i > strings.LastIndexByte(s, '}') {
-		text, dirText = s[:i], s[i+1:]
-	}
-	sel, err := ParseSelector(text)
-	if err != nil {
-		if se, ok := err.(*SelectorError); ok {
-			se.Input = s
-		}
-		return sel, frontier.Minimize, err
-	}
-	sel.Raw = s
-	if dirText != "" {
-		d, err := frontier.ParseDirection(dirText)
-		if err != nil {
-			return sel, d, &SelectorError{s, len(text) + 1, fmt.Sprintf("unknown direction %q (want min or max)", dirText)}
-		}
-		return sel, d, nil
-	}
-	if d, ok := DefaultDirection(sel.Name); ok {
-		return sel, d, nil
-	}
-	if d, ok := DefaultDirection(sel.Metric); ok {
-		return sel, d, nil
-	}
-	return sel, frontier.Minimize, &SelectorError{s, len(s), fmt.Sprintf("no default direction for %q: add :min or :max", sel.Name)}
-}
-
-// DefaultDirection returns the default direction of a metric name: the
-// registry's for canonical keys, otherwise a guess from the name (latencies
-// and "_ms" minimise, throughputs, "per_s", goodput and accuracy maximise).
-func DefaultDirection(name string) (frontier.Direction, bool) {
-	if m, ok := Lookup(name); ok && m.Ranked {
-		return m.Direction, true
-	}
-	n := strings.ToLower(name)
-	for _, w := range []string{"throughput", "tput", "per_s", "per_sec", "tok/s", "goodput", "accuracy", "tps"} {
-		if strings.Contains(n, w) {
-			return frontier.Maximize, true
-		}
-	}
-	for _, w := range []string{"latency", "_ms", "(ms)", "ttft", "tpot", "itl", "e2el", "error", "fail", "cost", "gpus"} {
-		if strings.Contains(n, w) {
-			return frontier.Minimize, true
-		}
-	}
-	return frontier.Minimize, false
 }
 
 // String returns Raw, or a canonical rendering when Raw is empty.

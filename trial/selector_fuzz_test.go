@@ -17,6 +17,5 @@ func FuzzParseSelector(f *testing.F) {
 			sel.Resolve(tr)
 			_ = sel.String()
 		}
-		ParseObjective(s)
 	})
 }

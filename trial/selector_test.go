@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/pareto-llm/pareto/frontier"
 )
 
 func TestParseSelector(t *testing.T) {
@@ -71,37 +70,6 @@ func TestParseSelectorErrors(t *testing.T) {
 			}
 			if se.Offset+1 != tt.col || !strings.Contains(se.Msg, tt.msg) {
 				t.Errorf("ParseSelector(%q) = %v; want col %d, %q", tt.in, err, tt.col, tt.msg)
-			}
-		})
-	}
-}
-
-func TestParseObjective(t *testing.T) {
-	for _, tt := range []struct {
-		in   string
-		name string
-		dir  frontier.Direction
-		bad  bool
-	}{
-		{"ttft.p99", "ttft.p99", frontier.Minimize, false},
-		{"ttft.p99:max", "ttft.p99", frontier.Maximize, false},
-		{"output_token_throughput", "output_token_throughput", frontier.Maximize, false},
-		{"output_token_throughput:min", "output_token_throughput", frontier.Minimize, false},
-		{"ttft{statistic=p99,phase=a:b}", "ttft", frontier.Minimize, false},
-		{"ttft{phase=x}:maximize", "ttft", frontier.Maximize, false},
-		{"my_score", "", 0, true},
-		{"ttft:sideways", "", 0, true},
-	} {
-		t.Run(tt.in, func(t *testing.T) {
-			s, d, err := ParseObjective(tt.in)
-			if tt.bad {
-				if err == nil {
-					t.Fatalf("ParseObjective(%q) = nil error", tt.in)
-				}
-				return
-			}
-			if err != nil || s.Name != tt.name || d != tt.dir {
-				t.Errorf("ParseObjective(%q) = %q, %v, %v; want %q, %v", tt.in, s.Name, d, err, tt.name, tt.dir)
 			}
 		})
 	}

@@ -11,9 +11,9 @@ import (
 
 	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/frontier"
-	"github.com/pareto-llm/pareto/ingest"
 	"github.com/pareto-llm/pareto/internal/enc"
 	"github.com/pareto-llm/pareto/query"
+	"github.com/pareto-llm/pareto/source"
 	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/trial"
 	"github.com/spf13/cobra"
@@ -172,37 +172,43 @@ func writeNoiseJSON(e *env, rep decide.NoiseReport, groups int) error {
 	return writeDecideJSON(e, out)
 }
 
+// loadSourceTrials reads the trials of result paths (tables included) and,
+// when a study is named or no path is given, of the store, through the
+// source layer; inputs that cannot be read, or that yield nothing, are an
+// error naming each.
+func loadSourceTrials(ctx context.Context, e *env, src *decideSource, paths []string) (*source.Set, error) {
+	if src.study == "" && len(paths) == 0 {
+		return nil, usagef("give result paths or --study")
+	}
+	conds, err := store.ParseConditions(src.where)
+	if err != nil {
+		return nil, usageError{fmt.Errorf("--where: %w", err)}
+	}
+	spec := source.Spec{Paths: paths, Stdin: e.stdin, Store: src.store, Study: src.study, Where: conds}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	set, err := source.Trials(ctx, spec)
+	if errors.Is(err, store.ErrNoStudy) {
+		return nil, inputError{err: fmt.Errorf("study %q does not exist", src.study)}
+	}
+	if err != nil {
+		return nil, inputError{err: err}
+	}
+	if err := source.Unreadable(set.Skipped); err != nil {
+		return nil, inputError{err: err}
+	}
+	return set, nil
+}
+
 // loadDecideTrials reads trials from result paths and, when a study is
-// named or no path is given, from the store.
+// named or no path is given, from the store (loadSourceTrials).
 func loadDecideTrials(ctx context.Context, src *decideSource, paths []string) ([]trial.Trial, error) {
-	var ts []trial.Trial
-	if src.study != "" || len(paths) == 0 {
-		if src.study == "" {
-			return nil, usagef("give result paths or --study")
-		}
-		if ctx == nil {
-			ctx = context.Background()
-		}
-		st, err := store.Open(ctx, store.Location(src.store))
-		if err != nil {
-			return nil, inputError{err: err}
-		}
-		defer st.Close()
-		if ts, err = decideStudyTrials(ctx, st, src); err != nil {
-			return nil, err
-		}
+	set, err := loadSourceTrials(ctx, &env{}, src, paths)
+	if err != nil {
+		return nil, err
 	}
-	if len(paths) > 0 {
-		d, err := ingest.Load(paths, ingest.LoadOptions{})
-		if err != nil {
-			return nil, inputError{err: err}
-		}
-		if n := d.Failed(); n > 0 {
-			return nil, inputError{err: fmt.Errorf("%d inputs could not be read", n)}
-		}
-		ts = append(ts, d.Trials...)
-	}
-	return ts, nil
+	return set.Trials, nil
 }
 
 type decideSource struct {

@@ -121,22 +121,25 @@ func runPick(ctx context.Context, e *env, o *pickOptions, paths []string) error 
 	if err != nil {
 		return err
 	}
-	ts, err := loadDecideTrials(ctx, &o.src, paths)
+	set, err := loadSourceTrials(ctx, e, &o.src, paths)
 	if err != nil {
 		return err
 	}
-	groups := decide.GroupRepeats(ts, o.src.keys())
-	ptrs := make([]*decide.Group, len(groups))
-	for i := range groups {
-		ptrs[i] = &groups[i]
+	pq := &query.Query{Objectives: append([]frontier.Objective{q.cfg.Primary}, q.cfg.Others...), SLOs: q.cfg.SLOs,
+		Aggregate: q.agg, ConfigKeys: o.src.keys()}
+	rows := query.NewRows(pq)
+	rows.AddTrials(set.Trials)
+	res, err := query.Run(pq, rows)
+	if err != nil {
+		return inputError{err: err}
 	}
-	points := decide.Measure(ptrs, q.sels, q.agg)
-	res := decide.Pick(points, q.cfg)
-	pr := &pickReport{q: q, points: points, res: res, keys: o.src.keys()}
+	points := res.DecidePoints()
+	pick := decide.Pick(points, q.cfg)
+	pr := &pickReport{q: q, points: points, res: pick, keys: o.src.keys()}
 	if err := pr.write(e.stdout, o.format); err != nil {
 		return err
 	}
-	if res.Choice < 0 {
+	if pick.Choice < 0 {
 		return inputError{err: errors.New("no configuration meets every bound (bounds are never relaxed automatically)")}
 	}
 	return nil

@@ -14,6 +14,7 @@ import (
 	"github.com/pareto-llm/pareto/cloudai"
 	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/ingest"
+	"github.com/pareto-llm/pareto/query"
 	"github.com/pareto-llm/pareto/report"
 	"github.com/pareto-llm/pareto/trial"
 )
@@ -248,11 +249,15 @@ func reportConfig(o *reportOptions) (*report.Config, error) {
 
 // objectiveAxis turns an objective such as "ttft.p99:min" into an axis.
 func objectiveAxis(s string) (report.Axis, error) {
-	sel, dir, err := trial.ParseObjective(s)
+	obj, err := query.ParseObjective(s)
+	if err != nil {
+		return report.Axis{}, queryUsage(err)
+	}
+	sel, err := trial.ParseSelector(obj.Name)
 	if err != nil {
 		return report.Axis{}, usageError{err}
 	}
-	a := report.Axis{Metric: sel.Metric, Match: sel.Dims, Direction: dir}
+	a := report.Axis{Metric: sel.Metric, Match: sel.Dims, Direction: obj.Direction}
 	if sel.Statistic != "" {
 		a.Match = a.Match.With(trial.DimStatistic, sel.Statistic)
 	}

@@ -1,0 +1,68 @@
+package query
+
+import (
+	"testing"
+
+	"github.com/pareto-llm/pareto/frontier"
+)
+
+func TestParseObjective(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		name string
+		dir  frontier.Direction
+		bad  bool
+	}{
+		{"ttft.p99", "ttft.p99", frontier.Minimize, false},
+		{"ttft.p99:max", "ttft.p99", frontier.Maximize, false},
+		{"output_token_throughput", "output_token_throughput", frontier.Maximize, false},
+		{"output_token_throughput:min", "output_token_throughput", frontier.Minimize, false},
+		{"ttft{statistic=p99,phase=a:b}", "ttft{statistic=p99,phase=a:b}", frontier.Minimize, false},
+		{"ttft{phase=x}:maximize", "ttft{phase=x}", frontier.Maximize, false},
+		{"ttft (ms):min", "ttft (ms)", frontier.Minimize, false}, // a table column need not be a selector
+		{"my_score", "", 0, true},                                 // unknown metrics need a direction
+		{"ttft_p99_latency_ms", "", 0, true},                      // no guessing from the name
+		{"ttft:sideways", "", 0, true},
+		{":min", "", 0, true},
+	} {
+		t.Run(tt.in, func(t *testing.T) {
+			o, err := ParseObjective(tt.in)
+			if tt.bad {
+				if err == nil || !IsUsage(err) {
+					t.Fatalf("ParseObjective(%q) = %v, %v; want a usage error", tt.in, o, err)
+				}
+				return
+			}
+			if err != nil || o.Name != tt.name || o.Direction != tt.dir {
+				t.Errorf("ParseObjective(%q) = %q, %v, %v; want %q, %v", tt.in, o.Name, o.Direction, err, tt.name, tt.dir)
+			}
+		})
+	}
+}
+
+func TestParsePercent(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want float64
+		bad  bool
+	}{{"5%", 0.05, false}, {"0.05", 0.05, false}, {" 12.5% ", 0.125, false}, {"-1%", 0, true}, {"x", 0, true}, {"NaN", 0, true}} {
+		got, err := ParsePercent(tt.in)
+		if (err != nil) != tt.bad || (!tt.bad && got != tt.want) {
+			t.Errorf("ParsePercent(%q) = %v, %v; want %v (error %v)", tt.in, got, err, tt.want, tt.bad)
+		}
+	}
+}
+
+// FuzzParseObjective checks that objective parsing never panics and that
+// an accepted objective has a name and a direction.
+func FuzzParseObjective(f *testing.F) {
+	for _, s := range []string{"ttft.p99", "ttft.p99:max", "x{a=b:c}:min", ":", "ttft{", "a:b:c"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		o, err := ParseObjective(s)
+		if err == nil && o.Name == "" {
+			t.Fatalf("ParseObjective(%q) accepted an empty name", s)
+		}
+	})
+}
