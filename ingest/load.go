@@ -44,8 +44,8 @@ type Skip = trial.Skip
 
 // Skip codes set by Load besides the CloudAI exclusion codes.
 const (
-	SkipError         = "error"
-	SkipUnknownFormat = "unknown_format"
+	SkipError         = trial.SkipError
+	SkipUnknownFormat = trial.SkipUnknownFormat
 )
 
 // Dataset is everything Load found.
@@ -168,7 +168,7 @@ func (d *Dataset) addFile(f string, ts []trial.Trial, err error, strict bool) {
 	case err == nil:
 		d.add(ts, nil)
 	case errors.Is(err, ErrUnknownFormat) && d.named[f]:
-		d.addTable(f, nil, err)
+		d.addTable(f, nil)
 	case errors.Is(err, ErrUnknownFormat) && !strict:
 		d.Skipped = append(d.Skipped, Skip{Path: f, Code: SkipUnknownFormat,
 			Reason: "not a benchmark result this version reads (a generic CSV/JSONL table is read when named on its own, not inside a directory)"})
@@ -178,8 +178,8 @@ func (d *Dataset) addFile(f string, ts []trial.Trial, err error, strict bool) {
 }
 
 // addTable reads a named file that is no benchmark result as a generic
-// table (data is nil: read the file), or skips it with both reasons.
-func (d *Dataset) addTable(f string, data []byte, notResult error) {
+// table (data is nil: read the file), or skips it with the table's error.
+func (d *Dataset) addTable(f string, data []byte) {
 	if data == nil {
 		var err error
 		if data, err = os.ReadFile(f); err != nil {
@@ -190,7 +190,7 @@ func (d *Dataset) addTable(f string, data []byte, notResult error) {
 	ts, err := ReadTable(data, f, d.table)
 	if err != nil {
 		d.Skipped = append(d.Skipped, Skip{Path: f, Code: SkipError,
-			Reason: fmt.Sprintf("%v; read as a generic table: %v", notResult, err)})
+			Reason: fmt.Sprintf("%v (read as a generic CSV/JSONL table, as it is no benchmark result pareto recognises)", err)})
 		return
 	}
 	d.add(ts, nil)
@@ -210,7 +210,7 @@ func (d *Dataset) readStdin(opts LoadOptions) {
 	ts, err := ReadBytes(slices.Clone(data), "-")
 	switch {
 	case errors.Is(err, ErrUnknownFormat):
-		d.addTable("-", data, err)
+		d.addTable("-", data)
 	case err != nil:
 		d.Skipped = append(d.Skipped, Skip{Path: "-", Code: SkipError, Reason: err.Error()})
 	default:

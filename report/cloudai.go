@@ -9,40 +9,32 @@ import (
 	"github.com/pareto-llm/pareto/trial"
 )
 
-// LoadCloudAI reads a CloudAI scenario results directory into points; see
-// Load. The error is non-nil only when dir cannot be read.
-func LoadCloudAI(dir string, opts cloudai.WalkOptions) ([]Trial, []Exclusion, error) {
-	return Load([]string{dir}, ingest.LoadOptions{GPUsPerNode: opts.GPUsPerNode, System: opts.System})
-}
-
-// Load reads sources with ingest.Load (files of any supported format,
-// directories, CloudAI results trees) into points. CloudAI trials carry
-// their case, iteration, step, phase and benchmark labels, executed
-// parameters, per-GPU throughputs, serving layout and executed TOML; failed
-// runs and unreadable files become exclusions (files of an unknown format
-// inside directories are not points and are left out).
-func Load(paths []string, opts ingest.LoadOptions) ([]Trial, []Exclusion, error) {
-	ds, err := ingest.Load(paths, opts)
-	if err != nil {
-		return nil, nil, err
-	}
+// Inputs turns what the source layer read (package source: trials, the
+// CloudAI run of each or nil, and the inputs that yielded nothing) into
+// points and exclusions. CloudAI trials carry their case, iteration, step,
+// phase and benchmark labels, executed parameters, per-GPU throughputs,
+// serving layout and executed TOML; failed runs and unreadable files
+// become exclusions (files of an unknown format inside directories are not
+// points and are left out).
+func Inputs(trials []trial.Trial, runs []*cloudai.Run, skipped []trial.Skip) ([]Trial, []Exclusion) {
 	var excl []Exclusion
-	for _, s := range ds.Skipped {
-		if s.Code != ingest.SkipUnknownFormat {
+	for _, s := range skipped {
+		if s.Code != trial.SkipUnknownFormat {
 			excl = append(excl, skipExclusion(s))
 		}
 	}
 	tomls := map[string]string{}
-	out := make([]Trial, len(ds.Trials))
-	for i, t := range ds.Trials {
+	out := make([]Trial, len(trials))
+	for i, t := range trials {
 		out[i] = Trial{Trial: t}
-		if r := ds.Runs[i]; r != nil {
+		if i < len(runs) && runs[i] != nil {
+			r := runs[i]
 			out[i].Layout, out[i].ConfigPath = r.Layout, r.ConfigPath
 			out[i].ConfigTOML = readOnce(tomls, r.ConfigPath)
 			out[i].Unavailable = unavailable(r)
 		}
 	}
-	return out, excl, nil
+	return out, excl
 }
 
 // readOnce reads a file once, caching its text (empty when unreadable).
@@ -76,7 +68,7 @@ func unavailable(r *cloudai.Run) map[string]string {
 // skipExclusion turns an input ingest could not use into an exclusion.
 func skipExclusion(s ingest.Skip) Exclusion {
 	x := Exclusion{Case: s.Case, Phase: s.Phase, Path: s.Path, Code: s.Code, Reason: s.Reason}
-	if s.Code == ingest.SkipError {
+	if s.Code == trial.SkipError {
 		x.Code = ExcludeParseError
 	}
 	if x.Case == "" {

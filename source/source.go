@@ -95,12 +95,14 @@ func (e *Error) Error() string {
 	b.WriteString(e.Msg)
 	for _, s := range e.Skips {
 		b.WriteString("\n  ")
-		b.WriteString(s.Path)
-		if s.Run != "" {
-			b.WriteString(" (" + s.Run + ")")
+		if s.Run != "" || !strings.HasPrefix(s.Reason, s.Path+":") {
+			b.WriteString(s.Path)
+			if s.Run != "" {
+				b.WriteString(" (" + s.Run + ")")
+			}
+			b.WriteString(": ")
 		}
-		b.WriteString(": ")
-		b.WriteString(strings.TrimPrefix(s.Reason, s.Path+": "))
+		b.WriteString(s.Reason)
 	}
 	return b.String()
 }

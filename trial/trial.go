@@ -463,3 +463,11 @@ type Skip struct {
 	// Reason explains it.
 	Reason string `json:"reason"`
 }
+
+// Skip codes besides the CloudAI exclusion codes.
+const (
+	// SkipError is an input that could not be read: a failure.
+	SkipError = "error"
+	// SkipUnknownFormat is a file inside a directory that is no result.
+	SkipUnknownFormat = "unknown_format"
+)

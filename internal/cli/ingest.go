@@ -13,6 +13,7 @@ import (
 	"github.com/pareto-llm/pareto/cloudai"
 	"github.com/pareto-llm/pareto/ingest"
 	"github.com/pareto-llm/pareto/internal/enc"
+	"github.com/pareto-llm/pareto/source"
 	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/trial"
 	"github.com/spf13/cobra"
@@ -23,6 +24,14 @@ SGLang bench_serving, inference-perf and guidellm files, CloudAI scenario
 results directories, and directories holding any mix of them — and reports,
 per format and version, how many trials were found, and every file or run
 that was skipped, with the reason.
+
+A file named on the command line that is no benchmark result is read as a
+generic table (your own harness's output): CSV with a header row, or JSONL
+with one object per line. Each row is a trial: every column but the id
+column (--id, default id) is a parameter, and every numeric cell is also a
+measurement named by its column, so that -o, --slo, --where, --group-by and
+--config-key name columns; concurrency, request_rate, input_tokens and
+output_tokens also set the workload. "-" reads standard input.
 
 Formats are sniffed from the content, not the file name. In a CloudAI
 results tree each successful iteration, DSE step and AIPerf phase is a
@@ -37,14 +46,15 @@ added again) and atomic per source file; it reports how many trials were
 added and how many were already present.
 
 Exit status: 0 success, 1 when an input could not be read (after
-reporting everything else; 0 with --keep-going), 2 usage error.`
+reporting everything else; 0 with --keep-going) or when no input yielded
+a trial (each input is listed with why), 2 usage error.`
 
 type ingestOptions struct {
-	format, systemConfig string
-	gpusPerNode          int
-	keepGoing            bool
-	labels               []string
-	store                storeFlags
+	format, systemConfig, id string
+	gpusPerNode              int
+	keepGoing                bool
+	labels                   []string
+	store                    storeFlags
 }
 
 func newIngestCmd(e *env) *cobra.Command {
@@ -70,6 +80,7 @@ func newIngestCmd(e *env) *cobra.Command {
 	f.IntVar(&o.gpusPerNode, "gpus-per-node", 0, "GPUs per node for CloudAI runs (overrides --system-config)")
 	f.BoolVar(&o.keepGoing, "keep-going", false, "exit 0 even when some inputs could not be read")
 	f.StringArrayVar(&o.labels, "label", nil, "add label `k=v` to every trial (repeatable)")
+	f.StringVar(&o.id, "id", "", "the id `COLUMN` of generic CSV/JSONL tables (default: id when present)")
 	addStoreFlags(f, &o.store)
 	return c
 }
@@ -125,6 +136,7 @@ func runIngest(e *env, o *ingestOptions, paths []string) error {
 		}
 		return nil
 	}
+	opts.Stdin, opts.Table.ID = e.stdin, o.id
 	d, err := ingest.Load(paths, opts)
 	if err != nil {
 		var ie inputError
@@ -146,8 +158,11 @@ func runIngest(e *env, o *ingestOptions, paths []string) error {
 	if err != nil {
 		return err
 	}
-	if n := d.Failed(); n > 0 && !o.keepGoing {
-		return inputError{err: fmt.Errorf("%d inputs could not be read", n)}
+	if total == 0 {
+		return inputError{err: source.Nothing(d.Skipped)}
+	}
+	if err := source.Unreadable(d.Skipped); err != nil && !o.keepGoing {
+		return inputError{err: err}
 	}
 	return nil
 }

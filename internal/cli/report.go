@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -16,6 +17,7 @@ import (
 	"github.com/pareto-llm/pareto/ingest"
 	"github.com/pareto-llm/pareto/query"
 	"github.com/pareto-llm/pareto/report"
+	"github.com/pareto-llm/pareto/source"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -32,7 +34,9 @@ written. Unlike CloudAI, a broken configuration is an error (exit 1) with
 file:line:col positions. --aggregate, --config-key, --baseline and
 --allow-cross-scope are as in 'pareto report'.
 
-Exit status: 0 success, 1 bad configuration, input or I/O error, 2 usage error.`
+Exit status: 0 success, 1 bad configuration, input or I/O error (also when
+some result files could not be read: the page is still written, listing
+them, and every one is named on stderr; 0 with --keep-going), 2 usage error.`
 
 const reportLong = `Report writes a self-contained interactive pareto.html (no network, all
 data, JavaScript and CSS inline) for any sources pareto reads: benchmark
@@ -53,16 +57,20 @@ on each axis, within the point's frontier group and workload. A baseline
 measured in another environment (engine, CUDA, driver or GPU) is refused,
 naming the values that differ, unless --allow-cross-scope.
 
-Exit status: 0 success, 1 bad configuration, input or I/O error, 2 usage error.`
+Exit status: 0 success, 1 bad configuration, input or I/O error (also when
+some result files could not be read: the page is still written, listing
+them, and every one is named on stderr; 0 with --keep-going), 2 usage error.`
 
 type generateOptions struct {
 	scenario, resultDir, system, testsDir string
+	keepGoing                             bool
 	store                                 storeFlags
 	repeats                               repeatFlags
 }
 
 type reportOptions struct {
 	config, out, x, y, groupBy string
+	keepGoing                  bool
 	store                      storeFlags
 	repeats                    repeatFlags
 }
@@ -120,6 +128,7 @@ func newGenerateReportCmd(e *env) *cobra.Command {
 	f.StringVar(&o.resultDir, "result-dir", "", "scenario results `DIR`; pareto.html is written there")
 	f.StringVar(&o.system, "system-config", "", "CloudAI system `TOML` (gpus_per_node)")
 	f.StringVar(&o.testsDir, "tests-dir", "", "CloudAI tests `DIR` (accepted for compatibility)")
+	f.BoolVar(&o.keepGoing, "keep-going", false, "exit 0 even when some result files could not be read")
 	o.repeats.add(f)
 	addStoreFlags(f, &o.store)
 	return c
@@ -154,16 +163,19 @@ func runGenerateReport(e *env, o *generateOptions) error {
 			return inputError{err: fmt.Errorf("--tests-dir: %w", err)}
 		}
 	}
-	trials, excl, err := report.LoadCloudAI(o.resultDir, opts)
+	trials, excl, bad, err := loadSources(e, []string{o.resultDir}, ingest.LoadOptions{GPUsPerNode: opts.GPUsPerNode, System: opts.System})
 	if err != nil {
-		return inputError{err: err}
+		return err
 	}
 	if o.store.study != "" {
 		if trials, err = throughStudy(e, &o.store, trials); err != nil {
 			return err
 		}
 	}
-	return writeReport(e, cfg, trials, excl, ropts, filepath.Join(o.resultDir, "pareto.html"))
+	if err := writeReport(e, cfg, trials, excl, ropts, filepath.Join(o.resultDir, "pareto.html")); err != nil {
+		return err
+	}
+	return unreadable(bad, o.keepGoing)
 }
 
 func newReportCmd(e *env) *cobra.Command {
@@ -188,6 +200,7 @@ func newReportCmd(e *env) *cobra.Command {
 	f.StringVarP(&o.x, "x", "x", "", "X objective `METRIC[.STAT][:min|:max]` (instead of --config)")
 	f.StringVarP(&o.y, "y", "y", "", "Y objective `METRIC[.STAT][:min|:max]` (instead of --config)")
 	f.StringVar(&o.groupBy, "group-by", "", "with -x/-y: one frontier per value of `LABEL`")
+	f.BoolVar(&o.keepGoing, "keep-going", false, "exit 0 even when some inputs could not be read")
 	o.repeats.add(f)
 	addStoreFlags(f, &o.store)
 	return c
@@ -202,9 +215,9 @@ func runReport(e *env, o *reportOptions, paths []string) error {
 	if err != nil {
 		return err
 	}
-	trials, excl, err := loadSources(paths)
-	if err != nil {
-		return inputError{err: err}
+	trials, excl, bad, err := loadSources(e, paths, ingest.LoadOptions{})
+	if err != nil && !(o.store.study != "" && isNothing(err)) {
+		return err
 	}
 	if o.store.study != "" {
 		if trials, err = throughStudy(e, &o.store, trials); err != nil {
@@ -216,7 +229,26 @@ func runReport(e *env, o *reportOptions, paths []string) error {
 			return inputError{err: err}
 		}
 	}
-	return writeReport(e, cfg, trials, excl, opts, o.out)
+	if err := writeReport(e, cfg, trials, excl, opts, o.out); err != nil {
+		return err
+	}
+	return unreadable(bad, o.keepGoing)
+}
+
+// unreadable fails, after the report is written, when inputs could not be
+// read (naming each), unless keepGoing.
+func unreadable(bad []trial.Skip, keepGoing bool) error {
+	if err := source.Unreadable(bad); err != nil && !keepGoing {
+		return inputError{err: err}
+	}
+	return nil
+}
+
+// isNothing reports whether err says no input yielded a trial.
+func isNothing(err error) bool {
+	var ie inputError
+	var se *source.Error
+	return errors.As(err, &ie) && errors.As(ie.err, &se)
 }
 
 // reportConfig reads --config or builds a one-plot configuration from -x/-y.
@@ -308,10 +340,20 @@ func throughStudy(e *env, f *storeFlags, loaded []report.Trial) ([]report.Trial,
 	return out, nil
 }
 
-// loadSources reads any sources pareto reads; unreadable files and
-// failed runs become exclusions.
-func loadSources(paths []string) ([]report.Trial, []report.Exclusion, error) {
-	return report.Load(paths, ingest.LoadOptions{})
+// loadSources reads any sources pareto reads through the source layer;
+// unreadable files and failed runs become exclusions, and the unreadable
+// ones are returned too. Inputs that yield no trial at all are an error
+// naming each.
+func loadSources(e *env, paths []string, opts ingest.LoadOptions) ([]report.Trial, []report.Exclusion, []trial.Skip, error) {
+	if len(paths) == 0 {
+		return nil, nil, nil, nil
+	}
+	set, err := source.Trials(context.Background(), source.Spec{Paths: paths, Stdin: e.stdin, Load: opts})
+	if err != nil {
+		return nil, nil, nil, inputError{err: err}
+	}
+	trials, excl := report.Inputs(set.Trials, set.Runs, set.Skipped)
+	return trials, excl, set.Failed(), nil
 }
 
 func caseIDs(trials []report.Trial) []string {
