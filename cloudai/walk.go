@@ -35,10 +35,10 @@ type File struct {
 
 // Exclusion codes.
 const (
-	ExcludeRunFailed     = "run_failed"     // the run's success marker is absent or a failure marker is present
-	ExcludeResultMissing = "result_missing" // the run succeeded by its markers but has no result file
-	ExcludeConfigError   = "config_error"   // the run's configuration is unknown, unreadable or describes no known workload
-	ExcludeNotARun       = "not_a_run"      // a non-numeric directory where iterations or steps live
+	ExcludeRunFailed     = "run_failed"      // the run's success marker is absent or a failure marker is present
+	ExcludeResultMissing = "result_missing"  // the run succeeded by its markers but has no result file, or a scenario case has no runs
+	ExcludeConfigError   = "config_error"    // the run's configuration is unknown, unreadable or describes no known workload
+	ExcludeNotARun       = "not_a_run"       // a non-numeric directory where iterations or steps live
 	ExcludeNotInScenario = "not_in_scenario" // a results directory of no test case of the scenario
 	ExcludeTestUnknown   = "test_unknown"    // no test-run.toml, and the test TOML the scenario names was not given
 )

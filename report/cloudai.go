@@ -10,9 +10,12 @@ import (
 )
 
 // LoadCloudAI reads a CloudAI scenario results directory into points; see
-// Load. The error is non-nil only when dir cannot be read.
+// Load. With opts.Scenario the walk follows the scenario's test cases and
+// runs need no test-run.toml (cloudai.WalkOptions). The error is non-nil
+// only when dir cannot be read.
 func LoadCloudAI(dir string, opts cloudai.WalkOptions) ([]Trial, []Exclusion, error) {
-	return Load([]string{dir}, ingest.LoadOptions{GPUsPerNode: opts.GPUsPerNode, System: opts.System})
+	return Load([]string{dir}, ingest.LoadOptions{GPUsPerNode: opts.GPUsPerNode, System: opts.System,
+		Scenario: opts.Scenario, Tests: opts.Tests})
 }
 
 // Load reads sources with ingest.Load (files of any supported format,
@@ -47,6 +50,9 @@ func Load(paths []string, opts ingest.LoadOptions) ([]Trial, []Exclusion, error)
 
 // readOnce reads a file once, caching its text (empty when unreadable).
 func readOnce(cache map[string]string, path string) string {
+	if path == "" {
+		return ""
+	}
 	text, ok := cache[path]
 	if !ok {
 		b, _ := os.ReadFile(path)
