@@ -123,7 +123,7 @@ func newGenerateReportCmd(e *env) *cobra.Command {
 		Use:     "generate-report --test-scenario SCENARIO.toml --result-dir DIR",
 		Short:   "Write pareto.html for a CloudAI scenario results directory",
 		Long:    generateLong,
-		Example: "  pareto generate-report --test-scenario examples/cloudai/scenario.toml --system-config examples/cloudai/system.toml --result-dir examples/cloudai/results",
+		Example: "  pareto generate-report --test-scenario examples/cloudai/scenario.toml --system-config examples/cloudai/system.toml --tests-dir examples/cloudai/tests --result-dir examples/cloudai/results",
 		Args:    noArgs,
 		RunE:    func(*cobra.Command, []string) error { return runGenerateReport(e, &o) },
 	}
