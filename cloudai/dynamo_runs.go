@@ -36,12 +36,12 @@ type aiperfPhase struct {
 
 // dynamoRuns checks the Dynamo markers and yields one run per AIPerf phase
 // and one per GenAI-Perf workload.
-func dynamoRuns(p runPos, r Run, def *TestDefinition) ([]Run, []Exclusion) {
-	ca := def.CmdArgs
+func dynamoRuns(p runPos, r Run, cfg *runConfig) ([]Run, []Exclusion) {
+	ca := cfg.def.CmdArgs
 	workloads := dynamoWorkloads(ca)
 	phases, err := aiperfPhases(ca)
 	if err != nil {
-		return nil, []Exclusion{p.exclude("", ExcludeConfigError, fmt.Sprintf("%s: %v", r.ConfigPath, err))}
+		return nil, []Exclusion{p.exclude("", ExcludeConfigError, fmt.Sprintf("%s: %v", cfg.source(), err))}
 	}
 	if reason := dynamoFailure(p.dir); reason != "" {
 		return nil, excludeAll(p, workloads, phases, ExcludeRunFailed, reason)

@@ -32,9 +32,13 @@ type Run struct {
 	// Benchmark names the benchmark tool: "vllm-bench", "sglang-bench",
 	// "aiperf" or "genai-perf".
 	Benchmark string `json:"benchmark"`
-	// Dir is the run directory; ConfigPath its test-run.toml.
+	// Dir is the run directory; ConfigPath its test-run.toml, "" when it
+	// has none.
 	Dir        string `json:"dir"`
 	ConfigPath string `json:"config_path"`
+	// ConfigFrom says where Params, Nodes and Layout come from:
+	// ConfigFromTestRun (the executed configuration) or ConfigFromScenario.
+	ConfigFrom string `json:"config_from"`
 	// Files are the files holding this run's measurements: read all of them
 	// (normally one). Fallbacks hold the same measurements in other formats,
 	// best first, for when a primary file cannot be read.
@@ -42,7 +46,7 @@ type Run struct {
 	Fallbacks []File `json:"fallbacks,omitempty"`
 	// AccuracyFiles hold the accuracy result when one was configured.
 	AccuracyFiles []File `json:"accuracy_files,omitempty"`
-	// Params are the executed parameters (ParamsOf the test-run.toml).
+	// Params are the run's parameters (ParamsOf its configuration).
 	Params []Param `json:"params"`
 	// PhaseParams are the AIPerf phase's own settings (phase runs only).
 	PhaseParams []Param `json:"phase_params,omitempty"`
@@ -77,37 +81,18 @@ func (r *Run) ID() string {
 }
 
 // newRun builds the parts of a Run shared by all its points.
-func (w *walker) newRun(p runPos, cfg string, trd *TestRunDetails, wl Workload) Run {
-	def := &trd.TestDefinition
-	r := Run{Case: p.caseID, Iteration: p.iteration, Step: p.step, Dir: p.dir, ConfigPath: cfg}
-	r.Nodes = executedNodes(trd, &r)
+func (w *walker) newRun(p runPos, cfg *runConfig, wl Workload) Run {
+	def := &cfg.def
+	r := Run{Case: p.caseID, Iteration: p.iteration, Step: p.step, Dir: p.dir, ConfigPath: cfg.path, ConfigFrom: cfg.from()}
+	r.Nodes = cfg.nodes
+	r.Warnings = append(r.Warnings, cfg.warnings...)
 	r.Params = ParamsOf(def, r.Nodes)
 	r.Labels = runLabels(def, wl, w.opts.System)
 	if hw := hardware(p.dir, p.iterDir, w.root); hw != "" {
 		r.Labels["hardware"] = hw
 	}
 	r.countGPUs(def, w.opts.GPUsPerNode)
-	if p.step > 0 && trd.Step != 0 && trd.Step != p.step {
-		r.Warnings = append(r.Warnings, fmt.Sprintf("test-run.toml says step %d but the directory is step %d", trd.Step, p.step))
-	}
 	return r
-}
-
-// executedNodes returns the run's node count: nnodes, else the node list,
-// else the definition's default.
-func executedNodes(trd *TestRunDetails, r *Run) int {
-	if trd.NNodes > 0 {
-		return trd.NNodes
-	}
-	if len(trd.Nodes) > 0 {
-		return len(trd.Nodes)
-	}
-	n, src, err := defaultNodes(&trd.TestDefinition)
-	if err != nil {
-		return 0
-	}
-	r.Warnings = append(r.Warnings, fmt.Sprintf("test-run.toml has no nnodes; using %d from %s", n, src))
-	return n
 }
 
 // countGPUs fills the layout and the GPU counts, or the reasons they are

@@ -3,7 +3,6 @@ package cloudai
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -36,10 +35,12 @@ type File struct {
 
 // Exclusion codes.
 const (
-	ExcludeRunFailed     = "run_failed"     // the run's success marker is absent or a failure marker is present
-	ExcludeResultMissing = "result_missing" // the run succeeded by its markers but has no result file
-	ExcludeConfigError   = "config_error"   // test-run.toml is missing, unreadable or describes no known workload
-	ExcludeNotARun       = "not_a_run"      // a non-numeric directory where iterations or steps live
+	ExcludeRunFailed     = "run_failed"      // the run's success marker is absent or a failure marker is present
+	ExcludeResultMissing = "result_missing"  // the run succeeded by its markers but has no result file, or a scenario case has no runs
+	ExcludeConfigError   = "config_error"    // the run's configuration is unknown, unreadable or describes no known workload
+	ExcludeNotARun       = "not_a_run"       // a non-numeric directory where iterations or steps live
+	ExcludeNotInScenario = "not_in_scenario" // a results directory of no test case of the scenario
+	ExcludeTestUnknown   = "test_unknown"    // no test-run.toml, and the test TOML the scenario names was not given
 )
 
 // Exclusion is a run (or expected point) that yields no trial, with a reason.
@@ -67,26 +68,45 @@ type WalkOptions struct {
 	GPUsPerNode int
 	// System names the system in run labels when set.
 	System string
+	// Scenario, when set, drives the walk as CloudAI's reporter does: its
+	// [[Tests]] are the cases, in file order, and test-run.toml is
+	// optional. A run with one keeps its executed configuration; a run
+	// without one takes its test's configuration from the scenario entry
+	// merged over the test TOML it names (Tests), and a DSE step's swept
+	// values from the iteration's trajectory.csv (or trajectory.jsonl).
+	Scenario *Scenario
+	// Tests are the test TOMLs by name (LoadTests) that the scenario's
+	// test_name entries refer to; only runs without test-run.toml need
+	// them.
+	Tests map[string]*TestDefinition
 }
 
 // Walk reads a CloudAI scenario results directory (FORMATS.md §9.1): every
-// <case>/<iteration>[/<step>] directory holding a test-run.toml is a run, and
-// yields one Run per successful point (one per AIPerf phase for Dynamo, one
-// per benchmark when Dynamo runs both AIPerf and GenAI-Perf) or Exclusions
-// saying why it does not. Top-level directories without numeric
-// subdirectories (metadata/, report assets) are ignored; non-numeric
-// directories inside a case are reported as ExcludeNotARun. The error is
-// non-nil only when resultDir itself cannot be read. Runs and exclusions come
-// in case, iteration, step, phase order.
+// <case>/<iteration>[/<step>] directory is a run, and yields one Run per
+// successful point (one per AIPerf phase for Dynamo, one per benchmark when
+// Dynamo runs both AIPerf and GenAI-Perf) or Exclusions saying why it does
+// not. Without opts.Scenario the cases are the top-level directories and a
+// run needs its test-run.toml; directories without numeric subdirectories
+// (metadata/, report assets) are ignored. With opts.Scenario the cases are
+// its [[Tests]] (see WalkOptions): a case without a results directory is an
+// ExcludeResultMissing, a top-level directory of iterations that is no case
+// an ExcludeNotInScenario. Non-numeric directories inside a case are
+// reported as ExcludeNotARun. The error is non-nil only when resultDir
+// itself cannot be read. Runs and exclusions come in case, iteration, step,
+// phase order (the scenario's case order when it is given).
 func Walk(resultDir string, opts WalkOptions) ([]Run, []Exclusion, error) {
 	entries, err := os.ReadDir(resultDir)
 	if err != nil {
 		return nil, nil, fmt.Errorf("walking CloudAI results: %w", err)
 	}
-	w := &walker{root: resultDir, opts: opts}
+	w := &walker{root: resultDir, opts: opts, trajectories: map[string]trajectory{}}
+	if opts.Scenario != nil {
+		w.walkScenario(entries)
+		return w.runs, w.excl, nil
+	}
 	for _, e := range entries {
 		if e.IsDir() && e.Name() != "metadata" {
-			w.walkCase(e.Name())
+			w.walkCase(e.Name(), nil)
 		}
 	}
 	return w.runs, w.excl, nil
@@ -98,30 +118,70 @@ type walker struct {
 	opts WalkOptions
 	runs []Run
 	excl []Exclusion
+	// trajectories caches the DSE trajectory of each iteration directory.
+	trajectories map[string]trajectory
 }
 
-// walkCase walks one test case directory.
-func (w *walker) walkCase(id string) {
+// trajectory is the DSE trajectory of one iteration, or why it is unknown.
+type trajectory struct {
+	actions map[int]map[string]any
+	err     error
+}
+
+// walkScenario walks the scenario's test cases, then reports the
+// directories of iterations that belong to none.
+func (w *walker) walkScenario(entries []os.DirEntry) {
+	cases := map[string]bool{}
+	for i := range w.opts.Scenario.Tests {
+		t := &w.opts.Scenario.Tests[i]
+		cases[t.ID] = true
+		dir := filepath.Join(w.root, t.ID)
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+			w.excl = append(w.excl, Exclusion{Path: dir, Case: t.ID, Iteration: -1, Code: ExcludeResultMissing,
+				Reason: fmt.Sprintf("test case %q has no results directory", t.ID)})
+			continue
+		}
+		w.walkCase(t.ID, t)
+	}
+	for _, e := range entries {
+		if !e.IsDir() || cases[e.Name()] {
+			continue
+		}
+		dir := filepath.Join(w.root, e.Name())
+		if iters, _ := numericDirs(dir); len(iters) > 0 {
+			w.excl = append(w.excl, Exclusion{Path: dir, Case: e.Name(), Iteration: -1, Code: ExcludeNotInScenario,
+				Reason: fmt.Sprintf("directory %q holds iterations but is no test case of scenario %q; skipped", e.Name(), w.opts.Scenario.Name)})
+		}
+	}
+}
+
+// walkCase walks one test case directory; test is its scenario entry, nil
+// without a scenario.
+func (w *walker) walkCase(id string, test *ScenarioTest) {
 	dir := filepath.Join(w.root, id)
 	iters, other := numericDirs(dir)
-	if len(iters) == 0 {
+	if len(iters) == 0 && test == nil {
 		return
 	}
 	for _, name := range other {
 		w.excl = append(w.excl, Exclusion{Path: filepath.Join(dir, name), Case: id, Iteration: -1, Code: ExcludeNotARun,
 			Reason: fmt.Sprintf("directory %q is not an iteration number; skipped", name)})
 	}
+	if len(iters) == 0 {
+		w.excl = append(w.excl, Exclusion{Path: dir, Case: id, Iteration: -1, Code: ExcludeResultMissing,
+			Reason: fmt.Sprintf("test case %q has no iteration directories", id)})
+	}
 	for _, it := range iters {
-		w.walkIteration(id, it)
+		w.walkIteration(id, it, test)
 	}
 }
 
 // walkIteration walks one iteration: a run directory, or DSE steps.
-func (w *walker) walkIteration(id string, it int) {
+func (w *walker) walkIteration(id string, it int, test *ScenarioTest) {
 	dir := filepath.Join(w.root, id, strconv.Itoa(it))
 	steps, other := numericDirs(dir)
 	if len(steps) == 0 {
-		w.walkRun(runPos{caseID: id, iteration: it, dir: dir, iterDir: dir})
+		w.walkRun(runPos{caseID: id, iteration: it, dir: dir, iterDir: dir, test: test})
 		return
 	}
 	for _, name := range other {
@@ -132,7 +192,7 @@ func (w *walker) walkIteration(id string, it int) {
 			Reason: fmt.Sprintf("directory %q is not a DSE step number; skipped", name)})
 	}
 	for _, s := range steps {
-		w.walkRun(runPos{caseID: id, iteration: it, step: s, dir: filepath.Join(dir, strconv.Itoa(s)), iterDir: dir})
+		w.walkRun(runPos{caseID: id, iteration: it, step: s, dir: filepath.Join(dir, strconv.Itoa(s)), iterDir: dir, test: test})
 	}
 }
 
@@ -167,6 +227,8 @@ type runPos struct {
 	step      int
 	dir       string
 	iterDir   string
+	// test is the case's scenario entry, nil without a scenario.
+	test *ScenarioTest
 }
 
 // exclude builds an Exclusion for the run at p.
@@ -174,25 +236,24 @@ func (p runPos) exclude(phase, code, reason string) Exclusion {
 	return Exclusion{Path: p.dir, Case: p.caseID, Iteration: p.iteration, Step: p.step, Phase: phase, Code: code, Reason: reason}
 }
 
-// walkRun reads one run directory's executed config and dispatches on the
+// walkRun reads one run directory's configuration and dispatches on the
 // workload.
 func (w *walker) walkRun(p runPos) {
-	cfg := filepath.Join(p.dir, "test-run.toml")
-	trd, err := ReadTestRun(cfg)
+	cfg, err := w.runConfig(p)
 	if err != nil {
-		reason := err.Error()
-		if errors.Is(err, fs.ErrNotExist) {
-			reason = "test-run.toml not found: the executed configuration is unknown"
+		code := ExcludeConfigError
+		if errors.Is(err, errTestUnknown) {
+			code = ExcludeTestUnknown
 		}
-		w.excl = append(w.excl, p.exclude("", ExcludeConfigError, reason))
+		w.excl = append(w.excl, p.exclude("", code, err.Error()))
 		return
 	}
-	wl, err := WorkloadOf(&trd.TestDefinition)
+	wl, err := WorkloadOf(&cfg.def)
 	if err != nil {
-		w.excl = append(w.excl, p.exclude("", ExcludeConfigError, fmt.Sprintf("%s: %v", cfg, err)))
+		w.excl = append(w.excl, p.exclude("", ExcludeConfigError, fmt.Sprintf("%s: %v", cfg.source(), err)))
 		return
 	}
-	base := w.newRun(p, cfg, trd, wl)
+	base := w.newRun(p, cfg, wl)
 	var runs []Run
 	var excl []Exclusion
 	switch wl {
@@ -201,7 +262,7 @@ func (w *walker) walkRun(p runPos) {
 	case WorkloadSGLang:
 		runs, excl = sglangRuns(p, base)
 	default:
-		runs, excl = dynamoRuns(p, base, &trd.TestDefinition)
+		runs, excl = dynamoRuns(p, base, cfg)
 	}
 	w.runs = append(w.runs, runs...)
 	w.excl = append(w.excl, excl...)

@@ -21,6 +21,13 @@ type LoadOptions struct {
 	GPUsPerNode int
 	// System names the system in CloudAI run labels.
 	System string
+	// Scenario, when set, makes every directory path a CloudAI scenario
+	// results directory walked as that scenario's reporter does (see
+	// cloudai.WalkOptions.Scenario): test-run.toml is then optional.
+	Scenario *cloudai.Scenario
+	// Tests are the test TOMLs the scenario's test_name entries refer to
+	// (cloudai.LoadTests), for runs without test-run.toml.
+	Tests map[string]*cloudai.TestDefinition
 	// Workers reads files concurrently (0: GOMAXPROCS).
 	Workers int
 	// Each, when set, receives the trials of each input (a file, or a
@@ -90,8 +97,10 @@ func (d *Dataset) Failed() int {
 // scenario results directory, or a directory searched recursively for
 // both. Files whose format is not recognised inside directories are
 // skipped with code "unknown_format"; files that fail to parse are skipped
-// with code "error". The returned error is non-nil only for a path that
-// does not exist or cannot be listed, or when LoadOptions.Each fails.
+// with code "error". With LoadOptions.Scenario every directory path is
+// that scenario's results directory. The returned error is non-nil only
+// for a path that does not exist or cannot be listed, or when
+// LoadOptions.Each fails.
 func Load(paths []string, opts LoadOptions) (*Dataset, error) {
 	d := &Dataset{each: opts.Each, table: opts.Table, named: map[string]bool{}}
 	var files []string
@@ -107,6 +116,10 @@ func Load(paths []string, opts LoadOptions) (*Dataset, error) {
 		if !st.IsDir() {
 			files = append(files, p)
 			d.named[p] = true
+			continue
+		}
+		if opts.Scenario != nil {
+			d.loadCloudAI(p, opts)
 			continue
 		}
 		found, err := d.walkDir(p, opts)
@@ -244,7 +257,8 @@ func globEscape(s string) string {
 // loadCloudAI walks a CloudAI results tree and turns each successful point
 // into trials carrying the run's context, configuration and GPU counts.
 func (d *Dataset) loadCloudAI(dir string, opts LoadOptions) {
-	runs, excl, err := cloudai.Walk(dir, cloudai.WalkOptions{GPUsPerNode: opts.GPUsPerNode, System: opts.System})
+	runs, excl, err := cloudai.Walk(dir, cloudai.WalkOptions{GPUsPerNode: opts.GPUsPerNode, System: opts.System,
+		Scenario: opts.Scenario, Tests: opts.Tests})
 	if err != nil {
 		d.Skipped = append(d.Skipped, Skip{Path: dir, Code: SkipError, Reason: err.Error()})
 		return

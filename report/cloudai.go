@@ -39,6 +39,9 @@ func Inputs(trials []trial.Trial, runs []*cloudai.Run, skipped []trial.Skip) ([]
 
 // readOnce reads a file once, caching its text (empty when unreadable).
 func readOnce(cache map[string]string, path string) string {
+	if path == "" {
+		return ""
+	}
 	text, ok := cache[path]
 	if !ok {
 		b, _ := os.ReadFile(path)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -27,12 +26,22 @@ one chart per [[reports.pareto.plots]], one frontier per frontiers entry,
 point details with the serving layout and the executed TOML, a
 measurements table and the exclusions with their reasons.
 
+The results tree is read as CloudAI's reporter reads it: the cases are
+the scenario's [[Tests]], each numbered iteration directory (and DSE step
+directory) is a run, and every successful iteration or step is a point.
+A run's test-run.toml, when present, gives its executed parameters;
+without it they come from the scenario's test case merged over the test
+TOML it names in --tests-dir, and a DSE step's swept values from the
+iteration's trajectory.csv. Failed runs are listed as exclusions with the
+reason.
+
 The flags are CloudAI's. --system-config supplies gpus_per_node for the
-per-allocated-GPU metrics; --tests-dir is accepted for compatibility.
-As in CloudAI the report is opt-in: without enable = true nothing is
-written. Unlike CloudAI, a broken configuration is an error (exit 1) with
-file:line:col positions. --aggregate, --config-key, --baseline and
---allow-cross-scope are as in 'pareto report'.
+per-allocated-GPU metrics. As in CloudAI the report is opt-in: without
+enable = true nothing is written. Unlike CloudAI, a broken configuration
+is an error (exit 1) with file:line:col positions. --config-key,
+--baseline and --allow-cross-scope are as in 'pareto report'; as in
+CloudAI every iteration is its own point (--aggregate none) unless
+--aggregate median or mean merges the repeats of a configuration.
 
 Exit status: 0 success, 1 bad configuration, input or I/O error (also when
 some result files could not be read: the page is still written, listing
@@ -41,6 +50,10 @@ them, and every one is named on stderr; 0 with --keep-going), 2 usage error.`
 const reportLong = `Report writes a self-contained interactive pareto.html (no network, all
 data, JavaScript and CSS inline) for any sources pareto reads: benchmark
 result files, and directories holding CloudAI results trees.
+
+--system-config reads gpus_per_node from a CloudAI system TOML for the
+per-allocated-GPU metrics of CloudAI trees (without it they are absent,
+and each point says why).
 
 Plots come from --config, a pareto.toml with the [reports.pareto] tables
 of a CloudAI scenario, or from -x and -y (objectives METRIC[.STAT][:min|:max]
@@ -69,10 +82,10 @@ type generateOptions struct {
 }
 
 type reportOptions struct {
-	config, out, x, y, groupBy string
-	keepGoing                  bool
-	store                      storeFlags
-	repeats                    repeatFlags
+	config, out, x, y, groupBy, system string
+	keepGoing                          bool
+	store                              storeFlags
+	repeats                            repeatFlags
 }
 
 // repeatFlags say how a report aggregates repeats and what it compares
@@ -82,8 +95,9 @@ type repeatFlags struct {
 	allowCrossScope                bool
 }
 
-func (r *repeatFlags) add(f *pflag.FlagSet) {
-	f.StringVar(&r.aggregate, "aggregate", "median", "how repeats of a configuration become one point: `median|mean|none`")
+// add defines the flags; aggregate is the --aggregate default.
+func (r *repeatFlags) add(f *pflag.FlagSet, aggregate string) {
+	f.StringVar(&r.aggregate, "aggregate", aggregate, "how repeats of a configuration become one point: `median|mean|none`")
 	f.StringVar(&r.configKey, "config-key", "", "repeat identity from these params only: `k1,k2,...`")
 	f.StringVar(&r.baseline, "baseline", "", "baseline `SEL` (KEY=VALUE, key:HEX or id:HEX); every point shows its delta to it")
 	f.BoolVar(&r.allowCrossScope, "allow-cross-scope", false, "compare with a baseline measured in another environment")
@@ -118,7 +132,7 @@ func newGenerateReportCmd(e *env) *cobra.Command {
 		Use:     "generate-report --test-scenario SCENARIO.toml --result-dir DIR",
 		Short:   "Write pareto.html for a CloudAI scenario results directory",
 		Long:    generateLong,
-		Example: "  pareto generate-report --test-scenario examples/cloudai/scenario.toml --system-config examples/cloudai/system.toml --result-dir examples/cloudai/results",
+		Example: "  pareto generate-report --test-scenario examples/cloudai/scenario.toml --system-config examples/cloudai/system.toml --tests-dir examples/cloudai/tests --result-dir examples/cloudai/results",
 		Args:    noArgs,
 		RunE:    func(*cobra.Command, []string) error { return runGenerateReport(e, &o) },
 	}
@@ -127,9 +141,9 @@ func newGenerateReportCmd(e *env) *cobra.Command {
 	f.StringVar(&o.scenario, "test-scenario", "", "CloudAI test-scenario `TOML` with a [reports.pareto] table")
 	f.StringVar(&o.resultDir, "result-dir", "", "scenario results `DIR`; pareto.html is written there")
 	f.StringVar(&o.system, "system-config", "", "CloudAI system `TOML` (gpus_per_node)")
-	f.StringVar(&o.testsDir, "tests-dir", "", "CloudAI tests `DIR` (accepted for compatibility)")
+	f.StringVar(&o.testsDir, "tests-dir", "", "CloudAI tests `DIR`: the test TOMLs of runs without test-run.toml")
 	f.BoolVar(&o.keepGoing, "keep-going", false, "exit 0 even when some result files could not be read")
-	o.repeats.add(f)
+	o.repeats.add(f, "none")
 	addStoreFlags(f, &o.store)
 	return c
 }
@@ -150,22 +164,17 @@ func runGenerateReport(e *env, o *generateOptions) error {
 		fmt.Fprintf(e.stderr, "pareto: %s: [reports.pareto] is not enabled (set enable = true); nothing written\n", o.scenario)
 		return nil
 	}
-	var opts cloudai.WalkOptions
-	if o.system != "" {
-		sys, err := cloudai.ReadSystem(o.system)
-		if err != nil {
-			return inputError{err: err}
-		}
-		opts.GPUsPerNode, opts.System = sys.GPUsPerNode, sys.Name
-	}
-	if o.testsDir != "" {
-		if _, err := os.Stat(o.testsDir); err != nil {
-			return inputError{err: fmt.Errorf("--tests-dir: %w", err)}
-		}
-	}
-	trials, excl, bad, err := loadSources(e, []string{o.resultDir}, ingest.LoadOptions{GPUsPerNode: opts.GPUsPerNode, System: opts.System})
+	opts, err := walkOptions(o)
 	if err != nil {
 		return err
+	}
+	trials, excl, bad, err := loadSources(e, []string{o.resultDir}, ingest.LoadOptions{GPUsPerNode: opts.GPUsPerNode,
+		System: opts.System, Scenario: opts.Scenario, Tests: opts.Tests})
+	if err != nil {
+		return err
+	}
+	if n := countCode(excl, cloudai.ExcludeTestUnknown); n > 0 && o.testsDir == "" {
+		fmt.Fprintf(e.stderr, "pareto: %d run(s) have no test-run.toml and take their configuration from test TOMLs: give --tests-dir\n", n)
 	}
 	if o.store.study != "" {
 		if trials, err = throughStudy(e, &o.store, trials); err != nil {
@@ -176,6 +185,52 @@ func runGenerateReport(e *env, o *generateOptions) error {
 		return err
 	}
 	return unreadable(bad, o.keepGoing)
+}
+
+// walkOptions reads the scenario, the system and the tests of
+// generate-report.
+func walkOptions(o *generateOptions) (cloudai.WalkOptions, error) {
+	var opts cloudai.WalkOptions
+	var err error
+	if opts.GPUsPerNode, opts.System, err = readSystem(o.system); err != nil {
+		return opts, err
+	}
+	if opts.Scenario, err = cloudai.ReadScenario(o.scenario); err != nil {
+		return opts, inputError{err: err}
+	}
+	if o.testsDir != "" {
+		if opts.Tests, err = cloudai.LoadTests(o.testsDir); err != nil {
+			return opts, inputError{err: fmt.Errorf("--tests-dir: %w", err)}
+		}
+		if _, err := cloudai.Resolve(opts.Scenario, opts.Tests); err != nil {
+			return opts, inputError{err: fmt.Errorf("%s: %w in --tests-dir %s", o.scenario, err, o.testsDir)}
+		}
+	}
+	return opts, nil
+}
+
+// readSystem returns gpus_per_node and the name of a CloudAI system TOML
+// (zero values without one).
+func readSystem(path string) (int, string, error) {
+	if path == "" {
+		return 0, "", nil
+	}
+	sys, err := cloudai.ReadSystem(path)
+	if err != nil {
+		return 0, "", inputError{err: err}
+	}
+	return sys.GPUsPerNode, sys.Name, nil
+}
+
+// countCode counts the exclusions with code.
+func countCode(excl []report.Exclusion, code string) int {
+	n := 0
+	for _, x := range excl {
+		if x.Code == code {
+			n++
+		}
+	}
+	return n
 }
 
 func newReportCmd(e *env) *cobra.Command {
@@ -200,8 +255,9 @@ func newReportCmd(e *env) *cobra.Command {
 	f.StringVarP(&o.x, "x", "x", "", "X objective `METRIC[.STAT][:min|:max]` (instead of --config)")
 	f.StringVarP(&o.y, "y", "y", "", "Y objective `METRIC[.STAT][:min|:max]` (instead of --config)")
 	f.StringVar(&o.groupBy, "group-by", "", "with -x/-y: one frontier per value of `LABEL`")
+	f.StringVar(&o.system, "system-config", "", "CloudAI system `TOML` (gpus_per_node) for CloudAI trees")
 	f.BoolVar(&o.keepGoing, "keep-going", false, "exit 0 even when some inputs could not be read")
-	o.repeats.add(f)
+	o.repeats.add(f, "median")
 	addStoreFlags(f, &o.store)
 	return c
 }
@@ -215,7 +271,11 @@ func runReport(e *env, o *reportOptions, paths []string) error {
 	if err != nil {
 		return err
 	}
-	trials, excl, bad, err := loadSources(e, paths, ingest.LoadOptions{})
+	var lo ingest.LoadOptions
+	if lo.GPUsPerNode, lo.System, err = readSystem(o.system); err != nil {
+		return err
+	}
+	trials, excl, bad, err := loadSources(e, paths, lo)
 	if err != nil && !(o.store.study != "" && isNothing(err)) {
 		return err
 	}
