@@ -65,6 +65,11 @@ type Axis struct {
 	Unit string
 	// At is the position of the axis key.
 	At Pos
+	// Custom says Metric is not a registry metric (a column of a generic
+	// table): Config.CheckMetrics checks it against the data; MetricAt is
+	// the position of its name.
+	Custom   bool
+	MetricAt Pos
 }
 
 // FrontierSpec is one named comparison group of a plot.
@@ -280,6 +285,31 @@ func (d *decoder) checkCases(cfg *Config) {
 			}
 		}
 	}
+}
+
+// CheckMetrics reports the axes whose metric is neither a registry
+// metric nor one of known (the metrics of the data read); nil when all
+// are found.
+func (c *Config) CheckMetrics(known []string) error {
+	var errs ConfigErrors
+	check := func(a *Axis) {
+		if a.Custom && !slices.Contains(known, a.Metric) {
+			errs = append(errs, &ConfigError{File: c.File, Pos: a.MetricAt,
+				Msg: fmt.Sprintf("unknown metric %q (pareto's metrics: %s; metrics in the data: %s)", a.Metric, metricKeys(), strings.Join(known, ", "))})
+		}
+	}
+	for i := range c.Plots {
+		p := &c.Plots[i]
+		check(&p.X)
+		check(&p.Y)
+		for j := range p.SLOs {
+			check(&p.SLOs[j].Axis)
+		}
+	}
+	if len(errs) > 0 {
+		return errs
+	}
+	return nil
 }
 
 // CheckCases reports frontier case ids not in known, for standalone

@@ -66,8 +66,13 @@ func (d *decoder) axis(path string, v any, objective bool) Axis {
 	}
 	reg, known := trial.Lookup(a.Metric)
 	if !known {
-		d.errorf(join(path, "metric"), "unknown metric %q (available metrics: %s)", a.Metric, metricKeys())
-		return a
+		// A column of the user's own table, say: checked against the data
+		// once it is read (Config.CheckMetrics); it needs a direction.
+		a.Custom, a.MetricAt = true, d.ix[join(path, "metric")]
+		if _, ok := m["direction"]; objective && !ok {
+			d.errorf(join(path, "metric"), "unknown metric %q (available metrics: %s; a column of your own table needs direction = \"minimize\" or \"maximize\")", a.Metric, metricKeys())
+			return a
+		}
 	}
 	a.Unit, a.Direction = reg.Unit, reg.Direction
 	a.Match = d.match(join(path, "match"), m["match"], a.Metric, MatchKeys(a.Metric))
@@ -76,7 +81,7 @@ func (d *decoder) axis(path string, v any, objective bool) Axis {
 	}
 	if v, ok := m["direction"]; ok {
 		a.Direction = d.direction(join(path, "direction"), v)
-	} else if !reg.Ranked {
+	} else if !reg.Ranked && known {
 		d.errorf(join(path, "metric"), "metric %q has no default direction: set direction = \"minimize\" or \"maximize\"", a.Metric)
 	}
 	a.Noise = d.fraction(join(path, "noise"), m["noise"], false)

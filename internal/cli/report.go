@@ -181,6 +181,9 @@ func runGenerateReport(e *env, o *generateOptions) error {
 			return err
 		}
 	}
+	if err := cfg.CheckMetrics(metricNames(trials)); err != nil {
+		return inputError{err: err}
+	}
 	if err := writeReport(e, cfg, trials, excl, ropts, filepath.Join(o.resultDir, "pareto.html")); err != nil {
 		return err
 	}
@@ -288,6 +291,9 @@ func runReport(e *env, o *reportOptions, paths []string) error {
 		if err := cfg.CheckCases(caseIDs(trials)); err != nil {
 			return inputError{err: err}
 		}
+	}
+	if err := cfg.CheckMetrics(metricNames(trials)); err != nil {
+		return inputError{err: err}
 	}
 	if err := writeReport(e, cfg, trials, excl, opts, o.out); err != nil {
 		return err
@@ -414,6 +420,17 @@ func loadSources(e *env, paths []string, opts ingest.LoadOptions) ([]report.Tria
 	}
 	trials, excl := report.Inputs(set.Trials, set.Runs, set.Skipped)
 	return trials, excl, set.Failed(), nil
+}
+
+// metricNames lists the metrics the trials measure, sorted.
+func metricNames(trials []report.Trial) []string {
+	seen := map[string]bool{}
+	for i := range trials {
+		for _, m := range trials[i].Measurements {
+			seen[m.Metric] = true
+		}
+	}
+	return sortedKeys(seen)
 }
 
 func caseIDs(trials []report.Trial) []string {
