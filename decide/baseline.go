@@ -42,6 +42,10 @@ func ParseSelection(s string) (Selection, error) {
 	return sel, nil
 }
 
+// empty reports whether s is the zero Selection, which selects nothing
+// meaningful.
+func (s Selection) empty() bool { return s.cond == nil && s.key == "" && s.id == "" }
+
 // Match reports whether trial t of group g is selected.
 func (s Selection) Match(g *Group, t *trial.Trial) bool {
 	switch {
