@@ -23,8 +23,8 @@ import (
 // (internal/cli/testdata/script/gate_*.txtar), so that the library is held
 // to the verdicts the command prints.
 
-// gateFiles returns the files of a gate script.
-func gateFiles(t *testing.T, script string) map[string][]byte {
+// scriptFiles returns the files of one of the command's scripts.
+func scriptFiles(t *testing.T, script string) map[string][]byte {
 	t.Helper()
 	a, err := txtar.ParseFile(filepath.Join("..", "internal", "cli", "testdata", "script", script+".txtar"))
 	if err != nil {
@@ -133,7 +133,7 @@ func stored(t *testing.T, st store.Selecting, cond string) []trial.Trial {
 // is beaten by it.
 func TestRunGateArchive(t *testing.T) {
 	ctx := context.Background()
-	files := gateFiles(t, "gate_admit")
+	files := scriptFiles(t, "gate_admit")
 	st := gateStudy(t, files)
 	for run := range 2 { // the same question gets the same bytes
 		v, err := RunGate(ctx, st, gateRequest(t, files, "good.jsonl"))
@@ -178,7 +178,7 @@ func TestRunGateArchive(t *testing.T) {
 // turn the verdict into a reject, refusals first, and record no label.
 func TestRunGateRefusals(t *testing.T) {
 	ctx := context.Background()
-	files := gateFiles(t, "gate_reject")
+	files := scriptFiles(t, "gate_reject")
 	for _, tt := range []struct {
 		name        string
 		minDuration time.Duration
@@ -227,7 +227,7 @@ func TestRunGateRefusals(t *testing.T) {
 // trials, a baseline given as files, and the errors.
 func TestRunGateSides(t *testing.T) {
 	ctx := context.Background()
-	files := gateFiles(t, "gate_errors")
+	files := scriptFiles(t, "gate_errors")
 	selection := func(s string) GateSide {
 		sel, err := ParseSelection(s)
 		if err != nil {

@@ -113,7 +113,7 @@ func (o *gateOptions) validate() error {
 // request turns the flags into the library's question, reading the sides
 // given as result paths.
 func (o *gateOptions) request() (decide.GateRequest, error) {
-	objs, slos, _, err := o.obj.parse()
+	objs, slos, err := o.obj.parse()
 	if err != nil {
 		return decide.GateRequest{}, err
 	}

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -67,9 +66,8 @@ func newPickCmd(e *env) *cobra.Command {
 
 // pickQuery is the validated form of the pick flags.
 type pickQuery struct {
-	cfg  decide.PickConfig
-	agg  decide.Aggregation
-	sels []trial.Selector
+	cfg decide.PickConfig
+	agg decide.Aggregation
 }
 
 func parsePick(o *pickOptions) (*pickQuery, error) {
@@ -95,11 +93,9 @@ func parsePick(o *pickOptions) (*pickQuery, error) {
 		names = append(names, slo.Name)
 	}
 	for _, n := range names {
-		sel, err := trial.ParseSelector(n)
-		if err != nil {
+		if _, err := trial.ParseSelector(n); err != nil {
 			return nil, usageError{err}
 		}
-		q.sels = append(q.sels, sel)
 	}
 	var err error
 	if q.agg, err = decide.ParseAggregation(o.aggregate); err != nil {
@@ -123,19 +119,16 @@ func runPick(ctx context.Context, e *env, o *pickOptions, paths []string) error 
 	if err != nil {
 		return err
 	}
-	groups := decide.GroupRepeats(ts, o.src.keys())
-	ptrs := make([]*decide.Group, len(groups))
-	for i := range groups {
-		ptrs[i] = &groups[i]
+	rep, err := decide.RunPick(ts, decide.PickRequest{ConfigKeys: o.src.keys(), Aggregation: q.agg, Pick: q.cfg})
+	if err != nil {
+		return inputError{err: err}
 	}
-	points := decide.Measure(ptrs, q.sels, q.agg)
-	res := decide.Pick(points, q.cfg)
-	pr := &pickReport{q: q, points: points, res: res, keys: o.src.keys()}
+	pr := &pickReport{q: q, points: rep.Points, res: rep.PickResult, keys: o.src.keys()}
 	if err := pr.write(e.stdout, o.format); err != nil {
 		return err
 	}
-	if res.Choice < 0 {
-		return inputError{err: errors.New("no configuration meets every bound (bounds are never relaxed automatically)")}
+	if !rep.Feasible() {
+		return outcomeError{outcomeInfeasible, "no configuration meets every bound (bounds are never relaxed automatically)"}
 	}
 	return nil
 }
