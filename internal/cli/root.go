@@ -176,7 +176,11 @@ func newRoot(e *env) *cobra.Command {
 		Long: `pareto reads the results of LLM serving benchmarks and computes which
 configurations are worth keeping: strict and noise-aware Pareto frontiers
 over throughput, latency, GPU count and accuracy, with SLO feasibility first
-and an explanation for every trial left out.`,
+and an explanation for every trial left out.
+
+Exit status: 0 success; 1 bad input or an I/O error, or a "no" (gate's
+reject, pick's nothing feasible); 2 usage error (on gate, any failure to
+reach a verdict); 3 gate's inconclusive verdict.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Args:          noArgs,
