@@ -4,17 +4,16 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/trial"
 )
 
 // Selection picks trials: a condition on labels, parameters or workload
-// (KEY=VALUE, as store.ParseCondition), "key:HEX" for a configuration or
+// (KEY=VALUE, as trial.ParseCondition), "key:HEX" for a configuration or
 // repeat key prefix, or "id:HEX" for a trial ID prefix.
 type Selection struct {
 	// Raw is the text the selection was parsed from.
 	Raw  string
-	cond *store.Condition
+	cond *trial.Condition
 	key  string
 	id   string
 }
@@ -34,7 +33,7 @@ func ParseSelection(s string) (Selection, error) {
 			return sel, fmt.Errorf("selection %q: want at least 4 hex digits after id:", s)
 		}
 	default:
-		c, err := store.ParseCondition(s)
+		c, err := trial.ParseCondition(s)
 		if err != nil {
 			return sel, fmt.Errorf("selection %q: want KEY=VALUE, key:HEX or id:HEX", s)
 		}
@@ -42,6 +41,10 @@ func ParseSelection(s string) (Selection, error) {
 	}
 	return sel, nil
 }
+
+// empty reports whether s is the zero Selection, which selects nothing
+// meaningful.
+func (s Selection) empty() bool { return s.cond == nil && s.key == "" && s.id == "" }
 
 // Match reports whether trial t of group g is selected.
 func (s Selection) Match(g *Group, t *trial.Trial) bool {

@@ -28,6 +28,16 @@
 // the answer is unknown and the interval's half-width, which shrinks as
 // 1/√n, says how many more runs would settle it.
 //
+// # Questions of trials
+//
+// RunGate, RunPick, RunNoise and RunDrift answer a whole question: they
+// group the trials into repeats, measure the groups, choose the sides and
+// decide, so that every caller gets the answer the command line prints.
+// RunGate works on a study through Store (read with a filter, record,
+// label), which package store provides as store.Selecting; the others take
+// trials already read. The package links no database driver: conditions
+// are trial.Condition.
+//
 // Every function is deterministic: outputs depend only on the values and
 // order of the inputs, never on map iteration or time.
 package decide

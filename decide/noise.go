@@ -32,7 +32,10 @@ type FewRepeats struct {
 
 // NoiseReport is EstimateNoise's answer.
 type NoiseReport struct {
-	Metrics []NoiseEstimate
+	// Configurations is the number of points (configuration × workload ×
+	// environment) measured.
+	Configurations int
+	Metrics        []NoiseEstimate
 	// Few lists the groups with fewer than the wanted repeats.
 	Few []FewRepeats
 }
@@ -42,7 +45,7 @@ type NoiseReport struct {
 // coefficient of variation at level conf. Points with fewer than minRepeats
 // repeats are listed in Few.
 func EstimateNoise(points []Point, names []string, conf float64, minRepeats int) NoiseReport {
-	var rep NoiseReport
+	rep := NoiseReport{Configurations: len(points)}
 	for _, p := range points {
 		if n := p.Group.runs(); n < minRepeats {
 			rep.Few = append(rep.Few, FewRepeats{p.Group.Key, p.Group.Config, p.Group.Workload, n})

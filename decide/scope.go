@@ -17,24 +17,15 @@ type Scope struct {
 	GPU           string `json:"gpu,omitempty"`
 }
 
-// scopeLabels lists, per Scope field, the labels it is read from, first
-// present wins (the labels the store copies into its environment columns).
-var scopeLabels = [5][]string{
-	{trial.LabelEngine},
-	{trial.LabelEngineVersion},
-	{"cuda", "cuda_version"},
-	{"driver", "driver_version"},
-	{"gpu", "gpu_model", trial.LabelHardware},
-}
-
 // scopeNames are the field names used in messages, in Scope order.
 var scopeNames = [5]string{"engine", "engine_version", "cuda", "driver", "gpu"}
 
-// ScopeOf returns the environment scope recorded in t's labels.
+// ScopeOf returns the environment scope recorded in t's labels: the first
+// five environment fields of trial.EnvLabels (the host is not part of it).
 func ScopeOf(t *trial.Trial) Scope {
 	var v [5]string
-	for i, labels := range scopeLabels {
-		for _, l := range labels {
+	for i, e := range trial.EnvLabels[:len(v)] {
+		for _, l := range e.Labels {
 			if x := t.Labels[l]; x != "" {
 				v[i] = x
 				break

@@ -20,8 +20,8 @@ func TestParseObjective(t *testing.T) {
 		{"ttft{statistic=p99,phase=a:b}", "ttft{statistic=p99,phase=a:b}", frontier.Minimize, false},
 		{"ttft{phase=x}:maximize", "ttft{phase=x}", frontier.Maximize, false},
 		{"ttft (ms):min", "ttft (ms)", frontier.Minimize, false}, // a table column need not be a selector
-		{"my_score", "", 0, true},                                 // unknown metrics need a direction
-		{"ttft_p99_latency_ms", "", 0, true},                      // no guessing from the name
+		{"my_score", "", 0, true},            // unknown metrics need a direction
+		{"ttft_p99_latency_ms", "", 0, true}, // no guessing from the name
 		{"ttft:sideways", "", 0, true},
 		{":min", "", 0, true},
 	} {

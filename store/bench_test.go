@@ -73,7 +73,7 @@ func BenchmarkFrontier(b *testing.B) {
 // a condition on an environment column that Columns applies in SQL.
 func BenchmarkFrontierWhere(b *testing.B) {
 	benchFrontier(b, func(b *testing.B, loc, study string) frontier.Result {
-		return frontierQueryWhere(b, loc, study, []Condition{{Key: "engine", Op: OpEq, Value: "vllm"}})
+		return frontierQueryWhere(b, loc, study, []trial.Condition{{Key: "engine", Op: trial.OpEq, Value: "vllm"}})
 	})
 }
 

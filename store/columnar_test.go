@@ -73,7 +73,7 @@ func TestColumns(t *testing.T) {
 			}
 			for _, where := range [][]string{nil, {"engine=vllm"}, {"engine!=sglang", "gpu>=H1"},
 				{"tensor_parallel_size=2"}, {"engine=vllm", "engine_version>0.8", "max_num_seqs<=128"}, {"host=x"}} {
-				conds, err := ParseConditions(where)
+				conds, err := trial.ParseConditions(where)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -30,7 +30,7 @@
 // several, or a problem); sources (one row per ingested source, with the
 // counts it added). There is no frontier table. The environment columns
 // (engine, engine_version, cuda, driver, gpu, host) copy well-known labels
-// (see EnvLabels) so that SQL users can index and query them; the labels
+// (see trial.EnvLabels) so that SQL users can index and query them; the labels
 // stay the source of truth.
 //
 // The PostgreSQL store keeps the content hash UNIQUE per study and
@@ -63,10 +63,10 @@
 //
 // # Filters
 //
-// A Query's Where conditions (ParseCondition: KEY OP VALUE with =, !=, <,
+// A Query's Where conditions (trial.ParseCondition: KEY OP VALUE with =, !=, <,
 // <=, >, >=) are applied in Go after the rows are read, which keeps one
 // semantics for both backends: comparisons are numeric when both sides
-// parse as numbers, else textual. See Condition for how keys resolve.
+// parse as numbers, else textual. See trial.Condition for how keys resolve.
 //
 // Columns applies conditions on environment columns with non-numeric
 // values in SQL (a label present with an empty value counts as absent

@@ -17,20 +17,6 @@ import (
 	"github.com/pareto-llm/pareto/trial"
 )
 
-// EnvLabels maps each environment column of the trials table to the labels
-// it is copied from, first present wins.
-var EnvLabels = []struct {
-	Column string
-	Labels []string
-}{
-	{"engine", []string{trial.LabelEngine}},
-	{"engine_version", []string{trial.LabelEngineVersion}},
-	{"cuda", []string{"cuda", "cuda_version"}},
-	{"driver", []string{"driver", "driver_version"}},
-	{"gpu", []string{"gpu", "gpu_model", trial.LabelHardware}},
-	{"host", []string{"host", "hostname"}},
-}
-
 // envColumns lists the environment columns in table order.
 var envColumns = func() []string {
 	out := make([]string, len(EnvLabels))

@@ -233,26 +233,3 @@ func TestParseLocation(t *testing.T) {
 		t.Errorf("parseLocation(mysql) = %v; want an error without the password", err)
 	}
 }
-
-func TestParseCondition(t *testing.T) {
-	for _, tt := range []struct {
-		in   string
-		want Condition
-		bad  bool
-	}{
-		{in: "engine_version=0.8.5", want: Condition{"engine_version", OpEq, "0.8.5"}},
-		{in: "concurrency>=16", want: Condition{"concurrency", OpGe, "16"}},
-		{in: " tp != 2 ", want: Condition{"tp", OpNe, "2"}},
-		{in: "a<b", want: Condition{"a", OpLt, "b"}},
-		{in: "a<=", want: Condition{"a", OpLe, ""}},
-		{in: "a>1", want: Condition{"a", OpGt, "1"}},
-		{in: "novalue", bad: true},
-		{in: "=1", bad: true},
-		{in: "a!1", bad: true},
-	} {
-		got, err := ParseCondition(tt.in)
-		if (err != nil) != tt.bad || (!tt.bad && got != tt.want) {
-			t.Errorf("ParseCondition(%q) = %+v, %v; want %+v (error %v)", tt.in, got, err, tt.want, tt.bad)
-		}
-	}
-}

@@ -120,13 +120,13 @@ func checkStoredLabels(t *testing.T, s Store, study, step string, model []trial.
 	for _, where := range [][]string{{"gate=admitted"}, {"label.gate=admitted"}, {"gate!=admitted"},
 		{"engine=trt-llm"}, {"engine!=vllm"}, {"cuda=12.8"}, {"cuda>=12.9"}, {"cuda=12.9"},
 		{"engine=vllm", "gate=admitted"}, {"round=2"}, {"batch=x", "engine_version=0.8.5"}} {
-		conds, err := ParseConditions(where)
+		conds, err := trial.ParseConditions(where)
 		if err != nil {
 			t.Fatal(err)
 		}
 		var want []string
 		for i := range model {
-			if MatchAll(&model[i], conds) {
+			if trial.MatchAll(&model[i], conds) {
 				want = append(want, model[i].ID)
 			}
 		}

@@ -109,7 +109,7 @@ func (c *collector) addTrial(rowID int64, t trial.Trial) bool {
 	if c.q.Limit > 0 && len(c.trials) >= c.q.Limit {
 		return false
 	}
-	if MatchAll(&t, c.q.Where) {
+	if trial.MatchAll(&t, c.q.Where) {
 		c.trials = append(c.trials, t)
 		c.rowIDs = append(c.rowIDs, rowID)
 	}

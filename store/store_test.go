@@ -169,7 +169,7 @@ func TestQuery(t *testing.T) {
 				{[]string{"label.engine=sglang"}, 60},
 				{[]string{"nope=1"}, 0},
 			} {
-				conds, err := ParseConditions(tt.where)
+				conds, err := trial.ParseConditions(tt.where)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -179,7 +179,7 @@ func TestQuery(t *testing.T) {
 				}
 				want := 0
 				for i := range all {
-					if MatchAll(&all[i], conds) {
+					if trial.MatchAll(&all[i], conds) {
 						want++
 					}
 				}

@@ -3,6 +3,7 @@ package cli
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -66,117 +67,41 @@ func newDriftCmd(e *env) *cobra.Command {
 	return c
 }
 
-// driftJSON is the JSON form of a drift report.
-type driftJSON struct {
-	Baseline  string                 `json:"baseline"`
-	From      decide.Scope           `json:"from"`
-	To        decide.Scope           `json:"to"`
-	Differs   []decide.ScopeDiff     `json:"differs"`
-	Workloads []decide.DriftWorkload `json:"workloads"`
-}
-
 func runDrift(ctx context.Context, e *env, o *driftOptions, paths []string) error {
-	objs, _, sels, err := o.obj.parse()
+	objs, _, err := o.obj.parse()
 	if err != nil {
 		return err
 	}
-	sel, err := decide.ParseSelection(o.baseline)
-	if err != nil {
+	req := decide.DriftRequest{ConfigKeys: o.src.keys(), Objectives: objs, Confidence: o.confidence}
+	if req.Baseline, err = decide.ParseSelection(o.baseline); err != nil {
 		return usageError{fmt.Errorf("--baseline: %w", err)}
+	}
+	if o.from != "" {
+		if req.From, err = decide.ParseSelection(o.from); err != nil {
+			return usageError{err}
+		}
+		if req.To, err = decide.ParseSelection(o.to); err != nil {
+			return usageError{err}
+		}
 	}
 	ts, err := loadDecideTrials(ctx, &o.src, paths)
 	if err != nil {
 		return err
 	}
-	groups := decide.GroupRepeats(ts, o.src.keys())
-	from, to, err := driftScopes(groups, sel, o)
-	if err != nil {
-		return err
-	}
-	sides := make([]decide.Side, 2)
-	for i, sc := range []decide.Scope{from, to} {
-		arm, err := decide.Baseline(groups, sel, sc, false)
-		if err != nil {
-			return inputError{err: err}
-		}
-		arm.Name = sc.String()
-		if sides[i], err = decide.MeasureArm(arm, sels); err != nil {
-			return inputError{err: err}
-		}
-	}
-	rep := driftJSON{Baseline: o.baseline, From: from, To: to, Differs: from.Diff(to),
-		Workloads: decide.Drift(objs, sides[0], sides[1], o.confidence)}
-	if len(rep.Workloads) == 0 {
-		return inputError{err: fmt.Errorf("the baseline shares no workload between %s and %s", from, to)}
-	}
-	if o.format == "json" {
+	rep, err := decide.RunDrift(ts, req)
+	var ee *decide.EnvironmentsError
+	switch {
+	case errors.As(err, &ee):
+		return usagef("%v; name two with --from and --to", err)
+	case err != nil:
+		return inputError{err: err}
+	case o.format == "json":
 		return writeDecideJSON(e, rep)
 	}
 	return writeDriftTable(e, &rep, o.confidence)
 }
 
-// driftScopes returns the two environments to compare: those named by
-// --from and --to, else the only two the baseline was measured in.
-func driftScopes(groups []decide.Group, sel decide.Selection, o *driftOptions) (decide.Scope, decide.Scope, error) {
-	var none decide.Scope
-	matched := decide.Select(groups, sel)
-	if len(matched) == 0 {
-		return none, none, inputError{err: fmt.Errorf("baseline %q matches no trial", o.baseline)}
-	}
-	if o.from != "" {
-		from, err := scopeOf(matched, o.from)
-		if err != nil {
-			return none, none, err
-		}
-		to, err := scopeOf(matched, o.to)
-		return from, to, err
-	}
-	var scopes []decide.Scope
-	for _, g := range matched {
-		if !containsScope(scopes, g.Scope) {
-			scopes = append(scopes, g.Scope)
-		}
-	}
-	if len(scopes) != 2 {
-		names := make([]string, len(scopes))
-		for i, s := range scopes {
-			names[i] = s.String()
-		}
-		return none, none, usagef("the baseline was measured in %d environments (%s); name two with --from and --to", len(scopes), strings.Join(names, "; "))
-	}
-	return scopes[0], scopes[1], nil
-}
-
-// scopeOf returns the one environment of the baseline groups selected by s.
-func scopeOf(groups []*decide.Group, s string) (decide.Scope, error) {
-	sel, err := decide.ParseSelection(s)
-	if err != nil {
-		return decide.Scope{}, usageError{err}
-	}
-	var scopes []decide.Scope
-	for _, g := range groups {
-		for _, t := range g.Trials {
-			if sel.Match(g, t) && !containsScope(scopes, g.Scope) {
-				scopes = append(scopes, g.Scope)
-			}
-		}
-	}
-	if len(scopes) != 1 {
-		return decide.Scope{}, inputError{err: fmt.Errorf("%q selects the baseline in %d environments; want one", s, len(scopes))}
-	}
-	return scopes[0], nil
-}
-
-func containsScope(list []decide.Scope, s decide.Scope) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
-func writeDriftTable(e *env, rep *driftJSON, conf float64) error {
+func writeDriftTable(e *env, rep *decide.DriftReport, conf float64) error {
 	w := bufio.NewWriter(e.stdout)
 	var diffs []string
 	for _, d := range rep.Differs {

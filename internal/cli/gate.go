@@ -45,18 +45,14 @@ favouring admission must hold at --confidence, a fact against it at
 --futility. --noise defaults to each objective's --min-improve.
 Admission is recorded as the label gate=admitted on the candidate's stored
 trials (pareto trials --where gate=admitted lists them); their IDs and the
-number of stored trials do not change.`
+number of stored trials do not change.
+
+The decision is the library's (decide.RunGate): a program calling it on the
+same store gets the same verdict.`
 
 const gateExample = `  pareto gate --store runs.db --study tune --candidate results/try7/ --baseline role=baseline \
     -o output_token_throughput:max -o ttft.p99:min --min-improve output_token_throughput=3% \
     --min-improve ttft.p99=5% --slo 'ttft.p99<=2000' --min-repeats 3`
-
-// admittedKey=admittedValue is the label that marks the stored trials of
-// admitted candidates.
-const admittedKey, admittedValue = "gate", "admitted"
-
-// exitInconclusive is gate's status for an inconclusive verdict.
-const exitInconclusive = 3
 
 type gateOptions struct {
 	src                      decideSource
@@ -79,13 +75,7 @@ func newGateCmd(e *env) *cobra.Command {
 		Example: gateExample,
 		Args:    noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			err := runGate(c.Context(), e, &o)
-			var ue usageError
-			var ie inputError
-			if errors.As(err, &ue) || errors.As(err, &ie) && ie.code == 0 {
-				return inputError{err: err, code: exitUsage}
-			}
-			return err
+			return runGate(c.Context(), e, &o)
 		},
 	}
 	f := c.Flags()
@@ -120,81 +110,52 @@ func (o *gateOptions) validate() error {
 	return nil
 }
 
-func runGate(ctx context.Context, e *env, o *gateOptions) error {
-	if err := o.validate(); err != nil {
-		return err
-	}
-	objs, slos, sels, err := o.obj.parse()
+// request turns the flags into the library's question, reading the sides
+// given as result paths.
+func (o *gateOptions) request() (decide.GateRequest, error) {
+	objs, slos, err := o.obj.parse()
 	if err != nil {
-		return err
+		return decide.GateRequest{}, err
 	}
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	st, err := store.Open(ctx, store.Location(o.src.store))
+	where, err := trial.ParseConditions(o.src.where)
 	if err != nil {
-		return inputError{err: err}
+		return decide.GateRequest{}, usageError{fmt.Errorf("--where: %w", err)}
 	}
-	defer st.Close()
-	j := &gateJob{o: o, st: st, ctx: ctx}
-	if err := j.record(); err != nil {
-		return err
+	req := decide.GateRequest{Study: o.src.study, Where: where, ConfigKeys: o.src.keys(),
+		Gate:        decide.GateConfig{Objectives: objs, SLOs: slos, MinRepeats: o.minRepeats, Confidence: o.confidence, Futility: o.futility},
+		MinDuration: o.minDuration, MinRequests: o.minRequests, AllowCrossScope: o.allowCrossScope, NoLabel: o.noLabel}
+	if req.Candidate, err = gateSide("--candidate", o.candidate); err != nil {
+		return req, err
 	}
-	if err := j.load(); err != nil {
-		return err
-	}
-	cand, base, archive, err := j.sides(sels)
-	if err != nil {
-		return err
-	}
-	cfg := decide.GateConfig{Objectives: objs, SLOs: slos, MinRepeats: o.minRepeats, Confidence: o.confidence, Futility: o.futility}
-	v := decide.Gate(cfg, cand, base, archive)
-	if refused := j.refused(); len(refused) > 0 {
-		v.Decision, v.Reasons = decide.Reject, append(refused, v.Reasons...)
-	}
-	v.Thresholds.MinDuration, v.Thresholds.MinRequests = decide.Num(o.minDuration.Seconds()), o.minRequests
-	if err := writeVerdict(e, v); err != nil {
-		return err
-	}
-	return j.finish(v)
+	req.Baseline, err = gateSide("--baseline", []string{o.baseline})
+	return req, err
 }
 
-func writeVerdict(e *env, v decide.Verdict) error { return writeDecideJSON(e, v) }
-
-// gateJob carries one gate run: the store, the recorded candidate and
-// baseline trials and the study's groups.
-type gateJob struct {
-	o   *gateOptions
-	st  store.Store
-	ctx context.Context
-	// candFiles and baseFiles are the trials read from paths.
-	candFiles, baseFiles []trial.Trial
-	groups               []decide.Group
-	admitted             map[string]bool // configuration keys
-	cand                 decide.Arm
+// gateSide reads a side given as result paths, or parses its selection.
+func gateSide(flag string, specs []string) (decide.GateSide, error) {
+	side := decide.GateSide{Name: strings.Join(specs, " ")}
+	paths := pathsOf(specs)
+	switch {
+	case len(paths) > 0 && len(paths) != len(specs):
+		return side, usagef("%s mixes paths and selections", flag)
+	case len(paths) > 0:
+		var err error
+		side.Sources, err = readSources(paths)
+		return side, err
+	case len(specs) > 1:
+		return side, usagef("%s: give one selection, or result paths", flag)
+	}
+	sel, err := decide.ParseSelection(specs[0])
+	if err != nil {
+		return side, usageError{fmt.Errorf("%s: %w", flag, err)}
+	}
+	side.Selection = sel
+	return side, nil
 }
 
-// record reads the candidate (and a baseline given as paths) and stores
-// their runs in the study.
-func (j *gateJob) record() error {
-	var err error
-	if paths := pathsOf(j.o.candidate); len(paths) > 0 {
-		if len(paths) != len(j.o.candidate) {
-			return usagef("--candidate mixes paths and selections")
-		}
-		if j.candFiles, err = j.ingest(paths); err != nil {
-			return err
-		}
-	}
-	if decideIsPath(j.o.baseline) {
-		j.baseFiles, err = j.ingest([]string{j.o.baseline})
-	}
-	return err
-}
-
-// ingest reads result paths and records their trials, one source per path.
-func (j *gateJob) ingest(paths []string) ([]trial.Trial, error) {
-	var all []trial.Trial
+// readSources reads result paths, one source per path.
+func readSources(paths []string) ([]decide.Source, error) {
+	var out []decide.Source
 	for _, p := range paths {
 		d, err := ingest.Load([]string{p}, ingest.LoadOptions{})
 		if err != nil {
@@ -208,178 +169,63 @@ func (j *gateJob) ingest(paths []string) ([]trial.Trial, error) {
 		if len(d.Trials) == 0 {
 			return nil, inputError{err: fmt.Errorf("%s: no trials found", p)}
 		}
-		if _, _, err := j.st.Ingest(j.ctx, j.o.src.study, p, d.Trials); err != nil {
-			return nil, inputError{err: fmt.Errorf("recording %s: %w", p, err)}
-		}
-		all = append(all, d.Trials...)
+		out = append(out, decide.Source{Path: p, Trials: d.Trials})
 	}
-	return all, nil
+	return out, nil
 }
 
-// load reads the study, groups its trials into repeats and notes the
-// configurations with trials labelled as admitted.
-func (j *gateJob) load() error {
-	ts, err := decideStudyTrials(j.ctx, j.st, &j.o.src)
+func runGate(ctx context.Context, e *env, o *gateOptions) error {
+	if err := o.validate(); err != nil {
+		return err
+	}
+	req, err := o.request()
 	if err != nil {
 		return err
 	}
-	j.admitted = map[string]bool{}
-	for i := range ts {
-		if ts[i].Labels[admittedKey] == admittedValue {
-			j.admitted[decide.Config(&ts[i], j.o.src.keys())] = true
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	st, err := store.Open(ctx, store.Location(o.src.store))
+	if err != nil {
+		return inputError{err: err}
+	}
+	defer st.Close()
+	v, err := decide.RunGate(ctx, store.Selecting{Store: st}, req)
+	if v.Decision != "" {
+		if werr := writeDecideJSON(e, v); werr != nil {
+			return werr
 		}
 	}
-	j.groups = decide.GroupRepeats(ts, j.o.src.keys())
-	return nil
+	if err != nil {
+		return inputError{err: gateHint(err)}
+	}
+	return gateOutcome(v.Decision)
 }
 
-// sides builds the candidate, the baseline and the archive, measured on
-// sels.
-func (j *gateJob) sides(sels []trial.Selector) (decide.Side, decide.Side, []decide.Side, error) {
-	var none decide.Side
-	cand, err := j.candidate()
-	if err != nil {
-		return none, none, nil, err
-	}
-	base, err := j.baselineArm(cand.Scope)
-	if err != nil {
-		return none, none, nil, err
-	}
-	if base.Config == cand.Config {
-		return none, none, nil, inputError{err: fmt.Errorf("the candidate is the baseline configuration (%s)", cand.Name)}
-	}
-	cs, err := decide.MeasureArm(cand, sels)
-	if err != nil {
-		return none, none, nil, inputError{err: err}
-	}
-	bs, err := decide.MeasureArm(base, sels)
-	if err != nil {
-		return none, none, nil, inputError{err: err}
-	}
-	var archive []decide.Side
-	for _, a := range j.archive(cand, base) {
-		if s, err := decide.MeasureArm(a, sels); err == nil {
-			archive = append(archive, s)
-		}
-	}
-	return cs, bs, archive, nil
-}
-
-// candidate returns the candidate's configuration: that of the recorded
-// files, or the one selected among the stored trials.
-func (j *gateJob) candidate() (decide.Arm, error) {
-	var groups []*decide.Group
-	if len(j.candFiles) > 0 {
-		configs := map[string]bool{}
-		for i := range j.candFiles {
-			configs[decide.Config(&j.candFiles[i], j.o.src.keys())] = true
-		}
-		for i := range j.groups {
-			if configs[j.groups[i].Config] {
-				groups = append(groups, &j.groups[i])
-			}
-		}
-	} else {
-		sel, err := decide.ParseSelection(j.o.candidate[0])
-		if err != nil {
-			return decide.Arm{}, usageError{fmt.Errorf("--candidate: %w", err)}
-		}
-		groups = decide.Select(j.groups, sel)
-	}
-	arms := decide.Arms(groups)
+// gateHint adds to an error of the library what the flags can do about it.
+func gateHint(err error) error {
+	var se *decide.SideError
+	var sc *decide.ScopeError
 	switch {
-	case len(arms) == 0:
-		return decide.Arm{}, inputError{err: fmt.Errorf("--candidate %s matches no usable trial", strings.Join(j.o.candidate, " "))}
-	case len(arms) > 1:
-		return decide.Arm{}, inputError{err: fmt.Errorf("--candidate holds %d configurations (%s); give one, or name the params that identify it with --config-key",
-			len(arms), armNames(arms))}
+	case errors.As(err, &se) && len(se.Configs) == 0:
+		return fmt.Errorf("--candidate %s matches no usable trial", se.Name)
+	case errors.As(err, &se):
+		return fmt.Errorf("--candidate holds %d configurations (%s); give one, or name the params that identify it with --config-key",
+			len(se.Configs), strings.Join(se.Configs, ", "))
+	case errors.As(err, &sc):
+		return fmt.Errorf("%w (re-benchmark the baseline in this environment, or pass --allow-cross-scope)", err)
 	}
-	j.cand = arms[0]
-	return arms[0], nil
+	return err
 }
 
-func armNames(arms []decide.Arm) string {
-	names := make([]string, len(arms))
-	for i, a := range arms {
-		names[i] = a.Name
-	}
-	return strings.Join(names, ", ")
-}
-
-// baselineArm chooses the baseline in the candidate's scope.
-func (j *gateJob) baselineArm(scope decide.Scope) (decide.Arm, error) {
-	spec := j.o.baseline
-	if len(j.baseFiles) > 0 {
-		spec = "key:" + decide.Config(&j.baseFiles[0], j.o.src.keys())
-	}
-	sel, err := decide.ParseSelection(spec)
-	if err != nil {
-		return decide.Arm{}, usageError{fmt.Errorf("--baseline: %w", err)}
-	}
-	arm, err := decide.Baseline(j.groups, sel, scope, j.o.allowCrossScope)
-	if err != nil {
-		var se *decide.ScopeError
-		if errors.As(err, &se) {
-			err = fmt.Errorf("%w (re-benchmark the baseline in this environment, or pass --allow-cross-scope)", err)
-		}
-		return decide.Arm{}, inputError{err: err}
-	}
-	arm.Name = j.o.baseline
-	return arm, nil
-}
-
-// archive returns the admitted configurations measured in the
-// candidate's scope, other than the candidate and the baseline.
-func (j *gateJob) archive(cand, base decide.Arm) []decide.Arm {
-	var groups []*decide.Group
-	for i := range j.groups {
-		g := &j.groups[i]
-		if j.admitted[g.Config] && g.Scope == cand.Scope && g.Config != cand.Config && g.Config != base.Config {
-			groups = append(groups, g)
-		}
-	}
-	return decide.Arms(groups)
-}
-
-// refused lists candidate runs too short to be steady state.
-func (j *gateJob) refused() []string {
-	var out []string
-	for _, g := range j.cand.Groups {
-		for _, t := range g.Trials {
-			if why := decide.TooShort(t, j.o.minDuration, j.o.minRequests); why != "" {
-				out = append(out, fmt.Sprintf("run %s on %s refused: %s", t.ID, g.Workload, why))
-			}
-		}
-	}
-	return out
-}
-
-// finish records admission and turns the decision into the exit status.
-func (j *gateJob) finish(v decide.Verdict) error {
-	switch v.Decision {
+// gateOutcome turns a decision into the command's outcome.
+func gateOutcome(d decide.Decision) error {
+	switch d {
 	case decide.Admit:
-		if j.o.noLabel {
-			return nil
-		}
-		return j.label()
+		return nil
 	case decide.Reject:
-		return inputError{err: errors.New("candidate rejected"), code: exitInput}
+		return outcomeError{outcomeRejected, "candidate rejected"}
 	default:
-		return inputError{err: errors.New("inconclusive: more runs needed"), code: exitInconclusive}
+		return outcomeError{outcomeInconclusive, "inconclusive: more runs needed"}
 	}
-}
-
-// label records the admission as a label on the stored trials of the
-// candidate's runs; their IDs stay those they were ingested with.
-func (j *gateJob) label() error {
-	var ids []string
-	for _, g := range j.cand.Groups {
-		for _, t := range g.Trials {
-			ids = append(ids, t.ID)
-		}
-	}
-	if _, err := j.st.SetLabels(j.ctx, j.o.src.study, ids, map[string]string{admittedKey: admittedValue}); err != nil {
-		return inputError{err: fmt.Errorf("recording admission: %w", err), code: exitUsage}
-	}
-	return nil
 }

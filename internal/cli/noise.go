@@ -71,35 +71,31 @@ func newNoiseCmd(e *env) *cobra.Command {
 }
 
 func runNoise(ctx context.Context, e *env, o *noiseOptions, paths []string) error {
-	var sels []trial.Selector
 	var names []string
 	for _, m := range o.metrics {
 		name, _, _ := strings.Cut(m, ":")
-		sel, err := trial.ParseSelector(name)
-		if err != nil {
+		if _, err := trial.ParseSelector(name); err != nil {
 			return usageError{err}
 		}
-		sels, names = append(sels, sel), append(names, name)
+		names = append(names, name)
 	}
 	ts, err := loadDecideTrials(ctx, &o.src, paths)
 	if err != nil {
 		return err
 	}
-	groups := decide.GroupRepeats(ts, o.src.keys())
-	ptrs := make([]*decide.Group, len(groups))
-	for i := range groups {
-		ptrs[i] = &groups[i]
+	rep, err := decide.RunNoise(ts, decide.NoiseRequest{ConfigKeys: o.src.keys(), Metrics: names, Confidence: o.confidence, MinRepeats: o.minRepeats})
+	if err != nil {
+		return inputError{err: err}
 	}
-	rep := decide.EstimateNoise(decide.Measure(ptrs, sels, decide.Median), names, o.confidence, o.minRepeats)
 	if o.format == "json" {
-		return writeNoiseJSON(e, rep, len(groups))
+		return writeNoiseJSON(e, rep)
 	}
-	return writeNoiseTable(e, rep, o, len(groups))
+	return writeNoiseTable(e, rep, o)
 }
 
-func writeNoiseTable(e *env, rep decide.NoiseReport, o *noiseOptions, groups int) error {
+func writeNoiseTable(e *env, rep decide.NoiseReport, o *noiseOptions) error {
 	w := bufio.NewWriter(e.stdout)
-	fmt.Fprintf(w, "%d configurations (configuration × workload × environment)\n\n", groups)
+	fmt.Fprintf(w, "%d configurations (configuration × workload × environment)\n\n", rep.Configurations)
 	ci := fmt.Sprintf("%g%% CI", 100*o.confidence)
 	enc.Section(w, []string{"metric", "cv", ci, "configs", "df", "suggested --noise"}, len(rep.Metrics), func(b []byte, r, c int) []byte {
 		m := rep.Metrics[r]
@@ -161,8 +157,8 @@ type noiseFewJSON struct {
 	Runs     int    `json:"runs"`
 }
 
-func writeNoiseJSON(e *env, rep decide.NoiseReport, groups int) error {
-	out := noiseJSON{Configurations: groups, Metrics: []noiseMetric{}, FewRepeats: []noiseFewJSON{}}
+func writeNoiseJSON(e *env, rep decide.NoiseReport) error {
+	out := noiseJSON{Configurations: rep.Configurations, Metrics: []noiseMetric{}, FewRepeats: []noiseFewJSON{}}
 	for _, m := range rep.Metrics {
 		out.Metrics = append(out.Metrics, noiseMetric{m.Name, decide.Num(m.CV), decide.Num(m.Low), decide.Num(m.High), m.Configs, m.DF, decide.Num(m.Band)})
 	}
@@ -242,29 +238,26 @@ func (o *decideObjectives) flags(f *pflag.FlagSet) {
 	f.StringArrayVar(&o.slos, "slo", nil, "bound `NAME<=VALUE` (also <, >=, >), repeatable")
 }
 
-// parse validates the objective flags into objectives, SLOs and the
-// selectors of the objectives followed by those of the SLOs.
-func (o *decideObjectives) parse() ([]frontier.Objective, []frontier.SLO, []trial.Selector, error) {
+// parse validates the objective flags into objectives and SLOs, whose
+// names must be metric selectors.
+func (o *decideObjectives) parse() ([]frontier.Objective, []frontier.SLO, error) {
 	q, err := parseFrontQuery(&frontOptions{objectives: o.objectives, minImprove: o.minImprove, slos: o.slos, format: "table"})
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
 	objs := q.Objectives
 	for i := range objs {
 		objs[i].Noise = objs[i].MinImprove
 	}
 	if err := query.ApplyPercents(objs, o.noise, "--noise", func(o *frontier.Objective, v float64) { o.Noise = v }); err != nil {
-		return nil, nil, nil, queryUsage(err)
+		return nil, nil, queryUsage(err)
 	}
-	var sels []trial.Selector
 	for _, name := range append(decideObjNames(objs), decideSLONames(q.SLOs)...) {
-		sel, err := trial.ParseSelector(name)
-		if err != nil {
-			return nil, nil, nil, usageError{err}
+		if _, err := trial.ParseSelector(name); err != nil {
+			return nil, nil, usageError{err}
 		}
-		sels = append(sels, sel)
 	}
-	return objs, q.SLOs, sels, nil
+	return objs, q.SLOs, nil
 }
 
 func decideObjNames(objs []frontier.Objective) []string {

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -69,9 +68,8 @@ func newPickCmd(e *env) *cobra.Command {
 
 // pickQuery is the validated form of the pick flags.
 type pickQuery struct {
-	cfg  decide.PickConfig
-	agg  decide.Aggregation
-	sels []trial.Selector
+	cfg decide.PickConfig
+	agg decide.Aggregation
 }
 
 func parsePick(o *pickOptions) (*pickQuery, error) {
@@ -97,11 +95,9 @@ func parsePick(o *pickOptions) (*pickQuery, error) {
 		names = append(names, slo.Name)
 	}
 	for _, n := range names {
-		sel, err := trial.ParseSelector(n)
-		if err != nil {
+		if _, err := trial.ParseSelector(n); err != nil {
 			return nil, usageError{err}
 		}
-		q.sels = append(q.sels, sel)
 	}
 	var err error
 	if q.agg, err = decide.ParseAggregation(o.aggregate); err != nil {
@@ -125,22 +121,16 @@ func runPick(ctx context.Context, e *env, o *pickOptions, paths []string) error 
 	if err != nil {
 		return err
 	}
-	pq := &query.Query{Objectives: append([]frontier.Objective{q.cfg.Primary}, q.cfg.Others...), SLOs: q.cfg.SLOs,
-		Aggregate: q.agg, ConfigKeys: o.src.keys()}
-	rows := query.NewRows(pq)
-	rows.AddTrials(set.Trials)
-	res, err := query.Run(pq, rows)
+	rep, err := query.Pick(set.Trials, decide.PickRequest{ConfigKeys: o.src.keys(), Aggregation: q.agg, Pick: q.cfg})
 	if err != nil {
 		return inputError{err: err}
 	}
-	points := res.DecidePoints()
-	pick := decide.Pick(points, q.cfg)
-	pr := &pickReport{q: q, points: points, res: pick, keys: o.src.keys()}
+	pr := &pickReport{q: q, points: rep.Points, res: rep.PickResult, keys: o.src.keys()}
 	if err := pr.write(e.stdout, o.format); err != nil {
 		return err
 	}
-	if pick.Choice < 0 {
-		return inputError{err: errors.New("no configuration meets every bound (bounds are never relaxed automatically)")}
+	if !rep.Feasible() {
+		return outcomeError{outcomeInfeasible, "no configuration meets every bound (bounds are never relaxed automatically)"}
 	}
 	return nil
 }

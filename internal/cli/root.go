@@ -12,12 +12,30 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// Exit statuses shared by every command.
+// Exit statuses. exitStatus is the one place that maps how a command
+// ended to one of them:
+//
+//	0  success; gate: admit; pick: a configuration was chosen
+//	1  bad input or an I/O error (inputError, or any other error); an
+//	   outcome that is a "no" (outcomeError): gate's reject, pick's
+//	   nothing feasible
+//	2  usage error (usageError, or cobra's flag and argument errors); on a
+//	   command whose status 1 is a verdict (verdictCommands: gate), every
+//	   other failure too, so that 1 always means reject
+//	3  an inconclusive outcome: gate's "more runs needed"
+//
+// Commands return typed errors and never choose a status themselves; each
+// command's help text states the statuses it can end with.
 const (
-	exitOK    = 0
-	exitInput = 1 // bad input or I/O error
-	exitUsage = 2 // bad flags, arguments or command
+	exitOK           = 0
+	exitFailure      = 1
+	exitUsage        = 2
+	exitInconclusive = 3
 )
+
+// verdictCommands are the commands whose status 1 means a verdict (gate:
+// reject); any failure of theirs that is not an outcome exits 2.
+var verdictCommands = map[string]bool{"gate": true}
 
 // Version is the program version, set at build time with
 // -ldflags "-X github.com/pareto-llm/pareto/internal/cli.Version=v1.2.3".
@@ -39,7 +57,8 @@ type env struct {
 
 // Main runs the pareto command line with args (without the program name)
 // and returns the process exit status: 0 success, 1 bad input or I/O
-// error, 2 usage error.
+// error (or a "no": gate's reject, pick's nothing feasible), 2 usage
+// error, 3 gate's inconclusive verdict (see exitOK).
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
 	root := newRoot(e)
@@ -52,35 +71,86 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if cmd != nil && cmd != root {
 		name = cmd.CommandPath()
 	}
+	if kindOf(err) == kindUsage {
+		fmt.Fprintf(stderr, "%s: %v (see '%s --help')\n", name, firstLine(err), name)
+	} else {
+		fmt.Fprintf(stderr, "%s: %v\n", name, err)
+	}
+	return exitStatus(cmd, err)
+}
+
+// errKind classifies how a command ended with an error.
+type errKind int
+
+const (
+	kindInput        errKind = iota // bad input, I/O, anything untyped
+	kindUsage                       // bad flags, arguments or command
+	kindRejected                    // an outcome that is a "no"
+	kindInconclusive                // an outcome that needs more runs
+)
+
+// kindOf classifies err by its type (cobra's own parse errors by their
+// text).
+func kindOf(err error) errKind {
+	var oe outcomeError
 	var ue usageError
 	var ie inputError
 	switch {
+	case errors.As(err, &oe):
+		if oe.outcome == outcomeInconclusive {
+			return kindInconclusive
+		}
+		return kindRejected
+	case errors.As(err, &ue):
+		return kindUsage
 	case errors.As(err, &ie):
-		fmt.Fprintf(stderr, "%s: %v\n", name, err)
-		return ie.status()
-	case errors.As(err, &ue) || isCobraUsage(err):
-		fmt.Fprintf(stderr, "%s: %v (see '%s --help')\n", name, firstLine(err), name)
-		return exitUsage
-	default:
-		fmt.Fprintf(stderr, "%s: %v\n", name, err)
-		return exitInput
+		return kindInput
+	case isCobraUsage(err):
+		return kindUsage
 	}
+	return kindInput
 }
 
-// inputError is a failure caused by the input or the file system.
-type inputError struct {
-	err  error
-	code int
+// exitStatus maps how cmd ended, with err, to the process exit status
+// (see exitOK).
+func exitStatus(cmd *cobra.Command, err error) int {
+	if err == nil {
+		return exitOK
+	}
+	switch k := kindOf(err); {
+	case k == kindInconclusive:
+		return exitInconclusive
+	case k == kindRejected:
+		return exitFailure
+	case k == kindUsage, cmd != nil && verdictCommands[cmd.Name()]:
+		return exitUsage
+	}
+	return exitFailure
 }
+
+// outcome is an answer that a command wrote out and that its exit status
+// must tell apart from success.
+type outcome int
+
+const (
+	outcomeRejected     outcome = iota + 1 // gate: the candidate is rejected
+	outcomeInconclusive                    // gate: more runs are needed
+	outcomeInfeasible                      // pick: nothing meets every bound
+)
+
+// outcomeError reports an outcome; msg goes to standard error.
+type outcomeError struct {
+	outcome outcome
+	msg     string
+}
+
+func (e outcomeError) Error() string { return e.msg }
+
+// inputError is a failure caused by the input or the file system.
+type inputError struct{ err error }
 
 func (e inputError) Error() string { return e.err.Error() }
 func (e inputError) Unwrap() error { return e.err }
-func (e inputError) status() int {
-	if e.code != 0 {
-		return e.code
-	}
-	return exitInput
-}
 
 // isCobraUsage recognises the errors cobra raises while parsing.
 func isCobraUsage(err error) bool {
@@ -106,7 +176,11 @@ func newRoot(e *env) *cobra.Command {
 		Long: `pareto reads the results of LLM serving benchmarks and computes which
 configurations are worth keeping: strict and noise-aware Pareto frontiers
 over throughput, latency, GPU count and accuracy, with SLO feasibility first
-and an explanation for every trial left out.`,
+and an explanation for every trial left out.
+
+Exit status: 0 success; 1 bad input or an I/O error, or a "no" (gate's
+reject, pick's nothing feasible); 2 usage error (on gate, any failure to
+reach a verdict); 3 gate's inconclusive verdict.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Args:          noArgs,

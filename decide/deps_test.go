@@ -1,0 +1,76 @@
+package decide
+
+import (
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// TestDependencies checks that the decision library and the report link no
+// database driver: decisions take a store interface (Store), the report
+// renders results. It runs go list -deps on each package; store, which
+// links both drivers, shows that the check sees them.
+func TestDependencies(t *testing.T) {
+	drivers := []string{"github.com/jackc/pgx", "github.com/ncruces/go-sqlite3", "database/sql"}
+	t.Run("store", func(t *testing.T) {
+		deps := listDeps(t, "github.com/pareto-llm/pareto/store")
+		for _, d := range drivers[:2] {
+			if matching(deps, d) == "" {
+				t.Errorf("store does not depend on %s; the check below could not see a driver", d)
+			}
+		}
+	})
+	for _, tt := range []struct {
+		pkg       string
+		forbidden []string
+	}{
+		{"github.com/pareto-llm/pareto/decide", append([]string{"github.com/pareto-llm/pareto/store", "github.com/pareto-llm/pareto/ingest"}, drivers...)},
+		{"github.com/pareto-llm/pareto/report", drivers},
+	} {
+		t.Run(tt.pkg[strings.LastIndex(tt.pkg, "/")+1:], func(t *testing.T) {
+			deps := listDeps(t, tt.pkg)
+			for _, f := range tt.forbidden {
+				if dep := matching(deps, f); dep != "" {
+					t.Errorf("%s depends on %s (forbidden: %s)", tt.pkg, dep, f)
+				}
+			}
+		})
+	}
+}
+
+// listDeps returns the packages pkg links (go list -deps, tests excluded).
+func listDeps(t *testing.T, pkg string) []string {
+	t.Helper()
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("no go command in PATH: %v", err)
+		}
+		t.Skipf("SKIP: no go command in PATH (%v)", err)
+	}
+	out, err := exec.Command(goCmd, "list", "-deps", pkg).Output()
+	if err != nil {
+		var stderr []byte
+		if ee, ok := err.(*exec.ExitError); ok {
+			stderr = ee.Stderr
+		}
+		t.Fatalf("go list -deps %s: %v\n%s", pkg, err, stderr)
+	}
+	deps := strings.Fields(string(out))
+	if len(deps) == 0 || deps[len(deps)-1] != pkg {
+		t.Fatalf("go list -deps %s listed %d packages, not ending with the package itself", pkg, len(deps))
+	}
+	return deps
+}
+
+// matching returns the first of deps that is the package path prefix or
+// lies under it ("github.com/jackc/pgx" matches ".../pgx/v5/pgconn"), or "".
+func matching(deps []string, prefix string) string {
+	for _, d := range deps {
+		if d == prefix || strings.HasPrefix(d, prefix+"/") || strings.HasPrefix(d, prefix+"-") {
+			return d
+		}
+	}
+	return ""
+}

@@ -1,0 +1,359 @@
+package decide
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/pareto-llm/pareto/frontier"
+	"github.com/pareto-llm/pareto/trial"
+)
+
+// AdmittedLabel=AdmittedValue is the label RunGate sets on the stored
+// trials of an admitted candidate; the archive is the configurations that
+// carry it.
+const AdmittedLabel, AdmittedValue = "gate", "admitted"
+
+// Store is what RunGate asks of a trial store. Package store provides it
+// as store.Selecting{Store: st}; decide itself links no database driver.
+type Store interface {
+	// Select returns the study's trials that satisfy every condition of
+	// where, in ingest order. A study that does not exist is an error.
+	Select(ctx context.Context, study string, where []trial.Condition) ([]trial.Trial, error)
+	// Ingest records the trials read from one source in the study
+	// (created if needed), keeping trials already present once, and
+	// returns how many were added and how many were present.
+	Ingest(ctx context.Context, study, source string, trials []trial.Trial) (added, present int, err error)
+	// SetLabels merges labels into the stored labels of the study's trials
+	// whose IDs are in ids, without changing their IDs, and returns how
+	// many trials ids names.
+	SetLabels(ctx context.Context, study string, ids []string, labels map[string]string) (int, error)
+}
+
+// Source is the trials read from one result path.
+type Source struct {
+	// Path names the source in the store.
+	Path   string
+	Trials []trial.Trial
+}
+
+// GateSide is the candidate or the baseline of a GateRequest: runs read
+// from result paths, which RunGate records in the study first, or a
+// selection of the stored trials.
+type GateSide struct {
+	// Name is how the side was given (its paths or its selection), for
+	// messages; the verdict's Baseline is the baseline's Name. Empty means
+	// Selection.Raw.
+	Name string
+	// Sources are the runs to record. When there are any, the side is the
+	// configuration of their trials (for the baseline, that of the first
+	// trial) and Selection is not used.
+	Sources []Source
+	// Selection picks the side among the stored trials.
+	Selection Selection
+}
+
+func (s *GateSide) name() string {
+	if s.Name != "" {
+		return s.Name
+	}
+	return s.Selection.Raw
+}
+
+// GateRequest is one gate question on a study.
+type GateRequest struct {
+	Study string
+	// Where restricts the stored trials considered: the candidate's, the
+	// baseline's and the archive's.
+	Where []trial.Condition
+	// ConfigKeys, when set, are the only params that identify a
+	// configuration (see Config).
+	ConfigKeys []string
+	// Candidate and Baseline are the two sides; the candidate must be one
+	// configuration.
+	Candidate, Baseline GateSide
+	// Gate holds the objectives (whose names are metric selectors), the
+	// SLOs and the levels of the decision.
+	Gate GateConfig
+	// MinDuration and MinRequests refuse candidate runs too short to be
+	// steady state (see TooShort); zero means no minimum.
+	MinDuration time.Duration
+	MinRequests int64
+	// AllowCrossScope uses the newest baseline measured in another
+	// environment when there is none in the candidate's (see Baseline).
+	AllowCrossScope bool
+	// NoLabel leaves an admitted candidate without AdmittedLabel, so that
+	// it does not join the archive (its runs are recorded all the same).
+	NoLabel bool
+}
+
+// ErrCandidateIsBaseline refuses a gate whose candidate is the baseline
+// configuration.
+var ErrCandidateIsBaseline = errors.New("the candidate is the baseline configuration")
+
+// SideError is a candidate that is not exactly one configuration.
+type SideError struct {
+	// Side is "candidate"; Name is how it was given.
+	Side, Name string
+	// Configs names the configurations it holds (key:HEX), none when it
+	// matches no usable trial.
+	Configs []string
+}
+
+// Error renders "candidate key:ffff matches no usable trial" or
+// "candidate holds 2 configurations (key:…, key:…)".
+func (e *SideError) Error() string {
+	if len(e.Configs) == 0 {
+		return fmt.Sprintf("%s %s matches no usable trial", e.Side, e.Name)
+	}
+	return fmt.Sprintf("%s holds %d configurations (%s)", e.Side, len(e.Configs), strings.Join(e.Configs, ", "))
+}
+
+// RunGate answers req on the study in st. It records the runs of a side
+// given as sources, reads the study's trials (filtered by Where), groups
+// them into repeats, resolves the candidate, the baseline measured in the
+// candidate's environment and the archive (the configurations labelled
+// AdmittedLabel=AdmittedValue in that environment, other than the two
+// sides), and decides with Gate. Candidate runs that TooShort refuses turn
+// the decision into Reject, their reasons first. An admitted candidate's
+// stored runs are labelled AdmittedLabel=AdmittedValue unless NoLabel.
+//
+// The verdict depends only on the study's trials and req. An error before
+// the decision returns the zero Verdict; failing to record the admission
+// returns the verdict with the error. Errors resolving the sides are a
+// *SideError, a *ScopeError (the baseline was measured only elsewhere) or
+// ErrCandidateIsBaseline.
+func RunGate(ctx context.Context, st Store, req GateRequest) (Verdict, error) {
+	r := &gateRun{ctx: ctx, st: st, req: &req}
+	cand, base, archive, err := r.sides()
+	if err != nil {
+		return Verdict{}, err
+	}
+	v := Gate(req.Gate, cand, base, archive)
+	if refused := r.refused(); len(refused) > 0 {
+		v.Decision, v.Reasons = Reject, append(refused, v.Reasons...)
+	}
+	v.Thresholds.MinDuration, v.Thresholds.MinRequests = Num(req.MinDuration.Seconds()), req.MinRequests
+	if v.Decision == Admit && !req.NoLabel {
+		if err := r.label(); err != nil {
+			return v, err
+		}
+	}
+	return v, nil
+}
+
+// gateRun carries one RunGate: the study's repeats and the candidate.
+type gateRun struct {
+	ctx    context.Context
+	st     Store
+	req    *GateRequest
+	groups []Group
+	// admitted holds the configuration keys labelled as admitted.
+	admitted map[string]bool
+	cand     Arm
+}
+
+// sides records the sources, reads the study and measures the candidate,
+// the baseline and the archive.
+func (r *gateRun) sides() (cand, base Side, archive []Side, err error) {
+	if err := r.req.check(); err != nil {
+		return cand, base, nil, err
+	}
+	sels, err := selectors(r.req.Gate.Objectives, r.req.Gate.SLOs)
+	if err != nil {
+		return cand, base, nil, err
+	}
+	for _, side := range []*GateSide{&r.req.Candidate, &r.req.Baseline} {
+		if err := r.record(side.Sources); err != nil {
+			return cand, base, nil, err
+		}
+	}
+	if err := r.load(); err != nil {
+		return cand, base, nil, err
+	}
+	ca, err := r.candidate()
+	if err != nil {
+		return cand, base, nil, err
+	}
+	ba, err := r.baseline(ca.Scope)
+	if err != nil {
+		return cand, base, nil, err
+	}
+	if ba.Config == ca.Config {
+		return cand, base, nil, fmt.Errorf("%w (%s)", ErrCandidateIsBaseline, ca.Name)
+	}
+	if cand, err = MeasureArm(ca, sels); err != nil {
+		return cand, base, nil, err
+	}
+	if base, err = MeasureArm(ba, sels); err != nil {
+		return cand, base, nil, err
+	}
+	for _, a := range r.archive(ca, ba) {
+		if s, err := MeasureArm(a, sels); err == nil {
+			archive = append(archive, s)
+		}
+	}
+	return cand, base, archive, nil
+}
+
+// check refuses a request that names no study or leaves a side empty.
+func (req *GateRequest) check() error {
+	switch {
+	case req.Study == "":
+		return errors.New("gate: no study")
+	case len(req.Candidate.Sources) == 0 && req.Candidate.Selection.empty():
+		return errors.New("gate: no candidate (give sources or a selection)")
+	case len(req.Baseline.Sources) == 0 && req.Baseline.Selection.empty():
+		return errors.New("gate: no baseline (give sources or a selection)")
+	}
+	return nil
+}
+
+// record stores the trials of each source, one source per path.
+func (r *gateRun) record(sources []Source) error {
+	for _, s := range sources {
+		if _, _, err := r.st.Ingest(r.ctx, r.req.Study, s.Path, s.Trials); err != nil {
+			return fmt.Errorf("recording %s: %w", s.Path, err)
+		}
+	}
+	return nil
+}
+
+// load reads the study, groups its trials into repeats and notes the
+// configurations with trials labelled as admitted.
+func (r *gateRun) load() error {
+	ts, err := r.st.Select(r.ctx, r.req.Study, r.req.Where)
+	if err != nil {
+		return fmt.Errorf("reading study %q: %w", r.req.Study, err)
+	}
+	r.admitted = map[string]bool{}
+	for i := range ts {
+		if ts[i].Labels[AdmittedLabel] == AdmittedValue {
+			r.admitted[Config(&ts[i], r.req.ConfigKeys)] = true
+		}
+	}
+	r.groups = GroupRepeats(ts, r.req.ConfigKeys)
+	return nil
+}
+
+// candidate returns the candidate's configuration: that of the recorded
+// sources, or the one selected among the stored trials.
+func (r *gateRun) candidate() (Arm, error) {
+	side := &r.req.Candidate
+	var groups []*Group
+	if len(side.Sources) > 0 {
+		configs := map[string]bool{}
+		for _, s := range side.Sources {
+			for i := range s.Trials {
+				configs[Config(&s.Trials[i], r.req.ConfigKeys)] = true
+			}
+		}
+		for i := range r.groups {
+			if configs[r.groups[i].Config] {
+				groups = append(groups, &r.groups[i])
+			}
+		}
+	} else {
+		groups = Select(r.groups, side.Selection)
+	}
+	arms := Arms(groups)
+	if len(arms) != 1 {
+		e := &SideError{Side: "candidate", Name: side.name()}
+		for _, a := range arms {
+			e.Configs = append(e.Configs, a.Name)
+		}
+		return Arm{}, e
+	}
+	r.cand = arms[0]
+	return arms[0], nil
+}
+
+// baseline chooses the baseline in the candidate's scope: the
+// configuration of the recorded sources, or the selected one.
+func (r *gateRun) baseline(scope Scope) (Arm, error) {
+	side := &r.req.Baseline
+	sel := side.Selection
+	if len(side.Sources) > 0 {
+		first, ok := firstTrial(side.Sources)
+		if !ok {
+			return Arm{}, fmt.Errorf("baseline %s holds no trial", side.name())
+		}
+		var err error
+		if sel, err = ParseSelection("key:" + Config(first, r.req.ConfigKeys)); err != nil {
+			return Arm{}, err
+		}
+	}
+	arm, err := Baseline(r.groups, sel, scope, r.req.AllowCrossScope)
+	if err != nil {
+		return Arm{}, err
+	}
+	arm.Name = side.name()
+	return arm, nil
+}
+
+func firstTrial(sources []Source) (*trial.Trial, bool) {
+	for _, s := range sources {
+		if len(s.Trials) > 0 {
+			return &s.Trials[0], true
+		}
+	}
+	return nil, false
+}
+
+// archive returns the admitted configurations measured in the
+// candidate's scope, other than the candidate and the baseline.
+func (r *gateRun) archive(cand, base Arm) []Arm {
+	var groups []*Group
+	for i := range r.groups {
+		g := &r.groups[i]
+		if r.admitted[g.Config] && g.Scope == cand.Scope && g.Config != cand.Config && g.Config != base.Config {
+			groups = append(groups, g)
+		}
+	}
+	return Arms(groups)
+}
+
+// refused lists the candidate runs too short to be steady state.
+func (r *gateRun) refused() []string {
+	var out []string
+	for _, g := range r.cand.Groups {
+		for _, t := range g.Trials {
+			if why := TooShort(t, r.req.MinDuration, r.req.MinRequests); why != "" {
+				out = append(out, fmt.Sprintf("run %s on %s refused: %s", t.ID, g.Workload, why))
+			}
+		}
+	}
+	return out
+}
+
+// label records the admission on the stored trials of the candidate's
+// runs; their IDs stay those they were ingested with.
+func (r *gateRun) label() error {
+	if _, err := r.st.SetLabels(r.ctx, r.req.Study, r.cand.IDs(), map[string]string{AdmittedLabel: AdmittedValue}); err != nil {
+		return fmt.Errorf("recording admission: %w", err)
+	}
+	return nil
+}
+
+// selectors parses the names of the objectives, then those of the SLOs:
+// the columns Gate, Drift and Pick read.
+func selectors(objs []frontier.Objective, slos []frontier.SLO) ([]trial.Selector, error) {
+	names := make([]string, 0, len(objs)+len(slos))
+	for _, o := range objs {
+		names = append(names, o.Name)
+	}
+	for _, s := range slos {
+		names = append(names, s.Name)
+	}
+	out := make([]trial.Selector, len(names))
+	for i, n := range names {
+		sel, err := trial.ParseSelector(n)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = sel
+	}
+	return out, nil
+}

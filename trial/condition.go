@@ -1,0 +1,219 @@
+package trial
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// EnvLabels maps each environment field of a trial (the environment
+// columns of the store's trials table, and the fields a Condition may name
+// directly) to the labels it is read from, first present wins.
+var EnvLabels = []struct {
+	Column string
+	Labels []string
+}{
+	{"engine", []string{LabelEngine}},
+	{"engine_version", []string{LabelEngineVersion}},
+	{"cuda", []string{"cuda", "cuda_version"}},
+	{"driver", []string{"driver", "driver_version"}},
+	{"gpu", []string{"gpu", "gpu_model", LabelHardware}},
+	{"host", []string{"host", "hostname"}},
+}
+
+// Op is the comparison of a Condition.
+type Op string
+
+// Comparison operators of a Condition.
+const (
+	OpEq Op = "="
+	OpNe Op = "!="
+	OpLt Op = "<"
+	OpLe Op = "<="
+	OpGt Op = ">"
+	OpGe Op = ">="
+)
+
+// Condition is one filter KEY OP VALUE, as given to --where.
+//
+// The key names a label, a parameter or a workload field. A prefix picks
+// the namespace: "label." (or "labels."), "param." (or "params."),
+// "workload."; the environment field names (engine, engine_version, cuda,
+// driver, gpu, host) look up the labels listed in EnvLabels. A bare key is
+// looked up among the labels, then the params, then the workload fields
+// (input_tokens, output_tokens, mean_input_tokens, mean_output_tokens,
+// concurrency, achieved_concurrency, request_rate, users, requests), and
+// finally "source" (the source path) and "id".
+//
+// The comparison is numeric when both the trial's value and Value parse as
+// numbers, textual otherwise. A trial without the key matches no condition,
+// not even "!=".
+type Condition struct {
+	Key   string
+	Op    Op
+	Value string
+}
+
+// String renders the condition as it is written, so that ParseCondition
+// reads it back (a space keeps "<" and a value starting with "=" apart).
+func (c Condition) String() string {
+	if (c.Op == OpLt || c.Op == OpGt) && strings.HasPrefix(c.Value, "=") {
+		return c.Key + string(c.Op) + " " + c.Value
+	}
+	return c.Key + string(c.Op) + c.Value
+}
+
+// ParseCondition parses KEY=VALUE, KEY!=VALUE, KEY<VALUE, KEY<=VALUE,
+// KEY>VALUE or KEY>=VALUE. Spaces around the key and value are ignored.
+func ParseCondition(s string) (Condition, error) {
+	i := strings.IndexAny(s, "=!<>")
+	if i < 0 {
+		return Condition{}, fmt.Errorf("condition %q: want KEY OP VALUE with OP one of = != < <= > >=", s)
+	}
+	op := Op(s[i : i+1])
+	if i+1 < len(s) && s[i+1] == '=' && s[i] != '=' {
+		op = Op(s[i : i+2])
+	}
+	if op == "!" {
+		return Condition{}, fmt.Errorf("condition %q: '!' must be followed by '='", s)
+	}
+	c := Condition{Key: strings.TrimSpace(s[:i]), Op: op, Value: strings.TrimSpace(s[i+len(op):])}
+	if c.Key == "" {
+		return Condition{}, fmt.Errorf("condition %q: missing key", s)
+	}
+	return c, nil
+}
+
+// ParseConditions parses every condition of list.
+func ParseConditions(list []string) ([]Condition, error) {
+	out := make([]Condition, 0, len(list))
+	for _, s := range list {
+		c, err := ParseCondition(s)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// Match reports whether t satisfies the condition.
+func (c Condition) Match(t *Trial) bool {
+	v, ok := lookup(t, c.Key)
+	if !ok {
+		return false
+	}
+	a, errA := strconv.ParseFloat(v, 64)
+	b, errB := strconv.ParseFloat(c.Value, 64)
+	var cmp int
+	if errA == nil && errB == nil {
+		switch {
+		case a < b:
+			cmp = -1
+		case a > b:
+			cmp = 1
+		case a != b: // NaN
+			return c.Op == OpNe
+		}
+	} else {
+		cmp = strings.Compare(v, c.Value)
+	}
+	switch c.Op {
+	case OpEq:
+		return cmp == 0
+	case OpNe:
+		return cmp != 0
+	case OpLt:
+		return cmp < 0
+	case OpLe:
+		return cmp <= 0
+	case OpGt:
+		return cmp > 0
+	default:
+		return cmp >= 0
+	}
+}
+
+// MatchAll reports whether t satisfies every condition.
+func MatchAll(t *Trial, conds []Condition) bool {
+	for _, c := range conds {
+		if !c.Match(t) {
+			return false
+		}
+	}
+	return true
+}
+
+// lookup resolves a condition key on t.
+func lookup(t *Trial, key string) (string, bool) {
+	ns, rest, found := strings.Cut(key, ".")
+	if found {
+		switch ns {
+		case "label", "labels":
+			v, ok := t.Labels[rest]
+			return v, ok
+		case "param", "params":
+			v, ok := t.Params[rest]
+			return v, ok
+		case "workload":
+			return workloadField(&t.Workload, rest)
+		}
+	}
+	for _, e := range EnvLabels {
+		if e.Column == key {
+			for _, l := range e.Labels {
+				if v, ok := t.Labels[l]; ok {
+					return v, true
+				}
+			}
+			return "", false
+		}
+	}
+	if v, ok := t.Labels[key]; ok {
+		return v, true
+	}
+	if v, ok := t.Params[key]; ok {
+		return v, true
+	}
+	if v, ok := workloadField(&t.Workload, key); ok {
+		return v, true
+	}
+	switch key {
+	case "source":
+		return t.Source.Path, true
+	case "id":
+		return t.ID, true
+	}
+	return "", false
+}
+
+// workloadField returns a known workload field; zero (unknown) is absent.
+func workloadField(w *Workload, name string) (string, bool) {
+	var v float64
+	switch name {
+	case "input_tokens":
+		v = w.InputTokens
+	case "output_tokens":
+		v = w.OutputTokens
+	case "mean_input_tokens":
+		v = w.MeanInputTokens
+	case "mean_output_tokens":
+		v = w.MeanOutputTokens
+	case "concurrency":
+		v = w.Concurrency
+	case "achieved_concurrency":
+		v = w.AchievedConcurrency
+	case "request_rate":
+		v = w.RequestRate
+	case "users":
+		v = w.Users
+	case "requests":
+		v = float64(w.Requests)
+	default:
+		return "", false
+	}
+	if v == 0 {
+		return "", false
+	}
+	return FormatFloat(v), true
+}
