@@ -47,7 +47,7 @@ Admission is recorded as the label gate=admitted on the candidate's stored
 trials (pareto trials --where gate=admitted lists them); their IDs and the
 number of stored trials do not change.`
 
-const gateExample = `  pareto gate --store runs.db --study tune --candidate results/try7/ --baseline role=baseline \
+const gateExample = `  pareto gate --store runs.db --study tune --candidate examples/decide/candidate-sglang-0.5.6.jsonl --baseline role=baseline \
     -o output_token_throughput:max -o ttft.p99:min --min-improve output_token_throughput=3% \
     --min-improve ttft.p99=5% --slo 'ttft.p99<=2000' --min-repeats 3`
 
