@@ -207,7 +207,10 @@ func BenchmarkReadDir(b *testing.B) {
 			}
 		}
 	}
-	pyRate, pyCPURate := pythonFilesPerSec(dir)
+	pyRate, pyCPURate, pyErr := pythonFilesPerSec(dir)
+	if pyErr != nil {
+		b.Logf("no python_files/s reference: %v", pyErr)
+	}
 	for _, c := range []struct {
 		layouts int
 		gc      string
@@ -248,11 +251,11 @@ func BenchmarkReadDir(b *testing.B) {
 
 // pythonFilesPerSec times `json.load` over every file of dir (warm cache,
 // second pass) and returns files per second of wall-clock and of CPU time,
-// or zeros when python3 is missing.
-func pythonFilesPerSec(dir string) (wall, cpu float64) {
+// or why it could not (no python3, a timeout, unexpected output).
+func pythonFilesPerSec(dir string) (wall, cpu float64, err error) {
 	py, err := exec.LookPath("python3")
 	if err != nil {
-		return 0, 0
+		return 0, 0, err
 	}
 	script := `import json,os,sys,time
 d=sys.argv[1]; fs=[os.path.join(d,f) for f in os.listdir(d)]
@@ -269,16 +272,17 @@ print(len(fs)/(time.perf_counter()-t), len(fs)/(time.process_time()-c))`
 	case <-done:
 	case <-time.After(2 * time.Minute):
 		ctx.Process.Kill()
-		return 0, 0
+		<-done
+		return 0, 0, fmt.Errorf("%s took over 2 minutes", py)
 	}
 	if err != nil {
-		return 0, 0
+		return 0, 0, fmt.Errorf("%s: %w", py, err)
 	}
 	f := strings.Fields(string(out))
 	if len(f) != 2 {
-		return 0, 0
+		return 0, 0, fmt.Errorf("%s printed %q", py, out)
 	}
 	wall, _ = strconv.ParseFloat(f[0], 64)
 	cpu, _ = strconv.ParseFloat(f[1], 64)
-	return wall, cpu
+	return wall, cpu, nil
 }

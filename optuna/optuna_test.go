@@ -15,24 +15,18 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/pareto-llm/pareto/frontier"
+	"github.com/pareto-llm/pareto/internal/testenv"
 	"github.com/pareto-llm/pareto/trial"
 )
-
-// python is Debian's interpreter, which has python3-optuna (the one first
-// on PATH may not).
-const python = "/usr/bin/python3"
 
 // makeStudy runs testdata/make_study.py against storage and returns the
 // number of complete trials and the feasible strict front it computed.
 func makeStudy(t *testing.T, storage string) (complete int, front []int) {
 	t.Helper()
-	if err := exec.Command(python, "-c", "import optuna").Run(); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("CI: %s has no optuna (.ci/run installs python3-optuna): %v", python, err)
-		}
-		t.Skipf("%s has no optuna: %v", python, err)
-	}
-	cmd := exec.Command(python, "-W", "ignore", filepath.Join("testdata", "make_study.py"), storage, "serving")
+	python := testenv.Optuna(t)
+	// Isolated (-I): the script's folder, not the working directory (this
+	// package, named optuna), is on sys.path.
+	cmd := exec.Command(python, "-I", "-W", "ignore", filepath.Join("testdata", "make_study.py"), storage, "serving")
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -141,16 +135,8 @@ func checkStudy(t *testing.T, st *Study, complete int, want []int) {
 }
 
 func TestReadPostgres(t *testing.T) {
-	base := os.Getenv("PARETO_TEST_POSTGRES_URL")
-	if base == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal("CI is set but PARETO_TEST_POSTGRES_URL is not")
-		}
-		t.Skip("PARETO_TEST_POSTGRES_URL not set")
-	}
-	if err := exec.Command(python, "-c", "import psycopg2").Run(); err != nil && os.Getenv("CI") == "" {
-		t.Skipf("%s has no psycopg2", python)
-	}
+	base := testenv.PostgresURL(t)
+	testenv.Psycopg2(t)
 	url := freshDB(t, base)
 	complete, want := makeStudy(t, strings.Replace(url, "postgres://", "postgresql+psycopg2://", 1))
 	st, err := Read(context.Background(), url, "serving")

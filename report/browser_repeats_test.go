@@ -5,13 +5,15 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/pareto-llm/pareto/internal/testenv"
 )
 
 // TestBrowserRepeats loads a page whose points aggregate repeats and carry
 // deltas to a baseline: error bars are drawn for every visible point with
 // n>1, the baseline is marked, and the details, table and SVG show n and Δ.
 func TestBrowserRepeats(t *testing.T) {
-	chromiumPath(t)
+	testenv.Chromium(t)
 	page := repeatsPage(t)
 	page.Baseline = "role=" + payloadImg // shown as text only
 	tb := openPage(t, writePage(t, page))

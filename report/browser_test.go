@@ -6,7 +6,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -17,24 +16,9 @@ import (
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 
+	"github.com/pareto-llm/pareto/internal/testenv"
 	"github.com/pareto-llm/pareto/trial"
 )
-
-// chromiumPath finds Debian's Chromium. Without one the browser tests skip,
-// except in CI (CI set), where they must run.
-func chromiumPath(t *testing.T) string {
-	t.Helper()
-	for _, name := range []string{"chromium", "chromium-headless-shell", "chromium-browser"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	if os.Getenv("CI") != "" {
-		t.Fatal("no Chromium found (chromium, chromium-headless-shell, chromium-browser); .ci/run installs it")
-	}
-	t.Skip("no Chromium found; install Debian's chromium to run the browser tests")
-	return ""
-}
 
 // tab is one page under test with its console errors and network requests.
 type tab struct {
@@ -49,7 +33,7 @@ type tab struct {
 func openPage(t *testing.T, path string) *tab {
 	t.Helper()
 	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(chromiumPath(t)), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
+		chromedp.ExecPath(testenv.Chromium(t)), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
 		chromedp.NoDefaultBrowserCheck, chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1280, 1600),
 		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
@@ -149,7 +133,8 @@ func (tb *tab) do(t *testing.T, steps ...chromedp.Action[chromedp.Void]) {
 	}
 }
 
-// screenshot saves a full-page PNG under testdata/screenshots (git-ignored).
+// screenshot saves a full-page PNG in the test's artifact directory (kept
+// with go test -artifacts, removed otherwise), never in the checkout.
 func (tb *tab) screenshot(t *testing.T, name string) {
 	t.Helper()
 	png, err := chromedp.Run(tb.ctx, chromedp.FullScreenshot(100))
@@ -157,9 +142,9 @@ func (tb *tab) screenshot(t *testing.T, name string) {
 		t.Errorf("screenshot: %v", err)
 		return
 	}
-	dir := filepath.Join("testdata", "screenshots")
-	if err := os.MkdirAll(dir, 0o755); err == nil {
-		os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644)
+	path := filepath.Join(t.ArtifactDir(), name+".png")
+	if err := os.WriteFile(path, png, 0o644); err != nil {
+		t.Errorf("screenshot: %v", err)
 	}
 }
 
@@ -187,7 +172,7 @@ func writePage(t *testing.T, page *Page) string {
 
 // perf measures the 100,000-point page; timings are printed, not asserted.
 func TestBrowserPerf100k(t *testing.T) {
-	chromiumPath(t)
+	testenv.Chromium(t)
 	page := syntheticPage(t, 100_000)
 	path := writePage(t, page)
 	st, _ := os.Stat(path)

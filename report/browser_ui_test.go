@@ -6,13 +6,15 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/pareto-llm/pareto/internal/testenv"
 )
 
 // TestBrowserReport loads the fixture page (with injection payloads in case
 // ids, parameters, labels, TOML and reasons) in headless Chromium with the
 // network disabled and exercises every interaction.
 func TestBrowserReport(t *testing.T) {
-	chromiumPath(t)
+	testenv.Chromium(t)
 	page := buildFixture(t)
 	tb := openPage(t, writePage(t, page))
 

@@ -1,28 +1,57 @@
 # Sourced by scripts/test.sh: makes the test dependencies available.
-# As root on Debian (CI, a fresh machine) it installs and starts what is
-# missing: Chromium for the report's browser tests, PostgreSQL and Optuna
-# for the store tests. Otherwise it says what is missing; those tests then
-# skip locally and fail in CI (CI=true), never silently.
+# As root on Debian (CI, a fresh machine) it installs with apt-get, in one
+# go, what is missing: Chromium for the report's browser tests, a
+# PostgreSQL server for the store tests, python3-optuna and
+# python3-psycopg2 for the Optuna reader tests; then it starts PostgreSQL
+# and exports PARETO_TEST_POSTGRES_URL. Otherwise it says what is missing;
+# those tests then skip with the reason, and fail under CI=true
+# (internal/testenv), never silently.
+#
+# Every check looks for the real thing, outside the repository tree: from
+# the repository root Python would import the Go package folder optuna/ as
+# a namespace package, so Python is asked from / in isolated mode (-I) for
+# the module's __version__.
 can_install() { [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; }
+have_python_module() { (cd / && /usr/bin/python3 -I -c "import $1 as m; assert m.__version__") >/dev/null 2>&1; }
+have_chromium() { command -v chromium >/dev/null 2>&1 && (cd / && chromium --version) >/dev/null 2>&1; }
+have_postgres_server() { compgen -G '/usr/lib/postgresql/*/bin/postgres' >/dev/null && command -v pg_ctlcluster >/dev/null 2>&1; }
 
-if ! command -v chromium >/dev/null 2>&1; then
+deps_missing=() # Debian packages
+have_chromium || deps_missing+=(chromium fonts-liberation)
+if [ -z "${PARETO_TEST_POSTGRES_URL:-}" ]; then
+	have_postgres_server || deps_missing+=(postgresql)
+fi
+have_python_module optuna || deps_missing+=(python3-optuna)
+have_python_module psycopg2 || deps_missing+=(python3-psycopg2)
+
+if [ ${#deps_missing[@]} -gt 0 ]; then
 	if can_install; then
-		echo "== apt-get install chromium (browser tests of report/)"
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+		echo "== apt-get install ${deps_missing[*]}"
+		for i in 1 2 3 4 5; do
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+				"${deps_missing[@]}" >/dev/null && break
+			[ "$i" = 5 ] && { echo "apt-get install failed 5 times"; exit 1; }
+			echo "apt-get failed (attempt $i), retrying"
+			sleep 10
+		done
 	else
-		echo "note: chromium is not installed: the browser tests will be skipped (they fail under CI=true)"
+		echo "note: missing ${deps_missing[*]} (install them as root with apt-get, or run this as root):" \
+			"the tests that need them are skipped (they fail under CI=true)"
 	fi
 fi
+have_chromium || echo "note: no working chromium: the browser tests of report/ will be skipped (they fail under CI=true)"
+have_python_module optuna || echo "note: /usr/bin/python3 has no optuna: the Optuna tests will be skipped (they fail under CI=true)"
 
 if [ -z "${PARETO_TEST_POSTGRES_URL:-}" ]; then
-	if can_install; then
-		echo "== postgresql and optuna for the store tests"
+	if can_install && have_postgres_server; then
+		echo "== starting PostgreSQL for the store tests"
 		PARETO_TEST_POSTGRES_URL="$(bash store/testdata/ci-postgres.sh)"
 		export PARETO_TEST_POSTGRES_URL
 	else
 		echo "note: PARETO_TEST_POSTGRES_URL is not set: the PostgreSQL tests will be skipped (they fail under CI=true)"
 	fi
 fi
+unset deps_missing
 
 # The benchmark smoke run ingests this many trials per store benchmark
 # (recorded figures use the default, 10^6).

@@ -2,11 +2,14 @@
 # The whole test suite: installs or reports the test dependencies
 # (scripts/deps.sh), then vet, every package's tests, and a one-iteration
 # smoke run of every benchmark so that none rots. The README's test command
-# and what .ci/run runs.
+# and what .ci/run runs. Tests write only to temporary directories: the
+# checkout's git status (ignored files included) must be the same after.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="/usr/local/go/bin:$PATH"
 source scripts/deps.sh
+tree_status() { git status --porcelain --ignored 2>/dev/null || true; }
+status_before="$(tree_status)"
 echo "== go: $(go version)"
 go vet ./...
 go test -count=1 ./...
@@ -17,3 +20,9 @@ if ! go test -count=1 -run '^$' -bench . -benchtime 1x ./... > "$log" 2>&1; then
 	exit 1
 fi
 echo "benchmarks: smoke run ok ($(grep -c '^Benchmark' "$log") benchmarks)"
+rm -f "$log"
+if [ "$(tree_status)" != "$status_before" ]; then
+	echo "the tests changed the checkout (git status --ignored, before and after):"
+	diff <(echo "$status_before") <(tree_status) || true
+	exit 1
+fi

@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/pareto-llm/pareto/internal/testenv"
 )
 
 func TestNotSQLite(t *testing.T) {
@@ -66,14 +68,11 @@ func TestCorruptSQLite(t *testing.T) {
 }
 
 // tmpfs mounts a tmpfs of the given size (e.g. "2m") on a fresh directory.
-// It skips outside CI when mounting is not permitted.
+// Where mounting is not permitted it skips, or fails under CI.
 func tmpfs(t *testing.T, size string) string {
 	dir := t.TempDir()
 	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size="+size, "tmpfs", dir).CombinedOutput(); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("mount tmpfs: %v: %s", err, out)
-		}
-		t.Skipf("cannot mount a tmpfs (needs root): %v: %s", err, out)
+		testenv.Missing(t, "cannot mount a tmpfs (needs root): %v: %s", err, bytes.TrimSpace(out))
 	}
 	t.Cleanup(func() { exec.Command("umount", "-l", dir).Run() })
 	return dir
@@ -163,7 +162,7 @@ func TestPostgresUnreachable(t *testing.T) {
 // TestPostgresConnectionLost terminates the server side of an ingest in
 // the middle of its transaction, as a server shutdown would.
 func TestPostgresConnectionLost(t *testing.T) {
-	base := pgURL(t, true)
+	base := testenv.PostgresURL(t)
 	ctx := context.Background()
 	study := studyName(t)
 	app := "pareto_victim_" + itoa(os.Getpid())

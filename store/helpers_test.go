@@ -12,6 +12,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/pareto-llm/pareto/internal/testenv"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -25,34 +26,21 @@ type backend struct {
 	fresh func(t testing.TB) string
 }
 
-// backends lists SQLite and, when configured, PostgreSQL. Under CI a
-// missing PARETO_TEST_POSTGRES_URL fails the test instead of skipping.
-func backends(t testing.TB) []backend {
-	bs := []backend{{name: "sqlite", location: sqliteLocation, fresh: sqliteLocation}}
-	if pgURL(t, false) != "" {
-		bs = append(bs, backend{name: "postgres", location: func(t testing.TB) string { return pgURL(t, true) }, fresh: freshPostgres})
+// backends lists SQLite and PostgreSQL. The PostgreSQL subtests need
+// PARETO_TEST_POSTGRES_URL: without it they skip with the reason, or fail
+// under CI (testenv.PostgresURL).
+func backends(testing.TB) []backend {
+	return []backend{
+		{name: "sqlite", location: sqliteLocation, fresh: sqliteLocation},
+		{name: "postgres", location: testenv.PostgresURL, fresh: freshPostgres},
 	}
-	return bs
 }
 
 func sqliteLocation(t testing.TB) string { return filepath.Join(t.TempDir(), "pareto.db") }
 
-// pgURL returns the test server's URL. With required set it skips (or,
-// under CI, fails) when there is none.
-func pgURL(t testing.TB, required bool) string {
-	u := os.Getenv("PARETO_TEST_POSTGRES_URL")
-	if u == "" && os.Getenv("CI") != "" {
-		t.Fatal("CI is set but PARETO_TEST_POSTGRES_URL is not: .ci/run must start PostgreSQL")
-	}
-	if u == "" && required {
-		t.Skip("PARETO_TEST_POSTGRES_URL not set")
-	}
-	return u
-}
-
 // freshPostgres creates an empty database for the test and drops it after.
 func freshPostgres(t testing.TB) string {
-	base := pgURL(t, true)
+	base := testenv.PostgresURL(t)
 	ctx := context.Background()
 	conn, err := pgx.Connect(ctx, base)
 	if err != nil {

@@ -60,9 +60,10 @@ Exit status: 0 success (also when nothing is feasible), 1 bad input or
 I/O error (after printing the result of the inputs that could be read,
 unless --keep-going), 2 usage error.`
 
-const frontExample = `  pareto front results.csv -o ttft_p99:min -o output_tps:max
-  pareto front results.csv -o ttft_p99:min -o output_tps:max --noise ttft_p99=10% --noise output_tps=3% --min-improve 5%
-  pareto front results.jsonl -o tpot:min -o tps:max --slo 'ttft<=500' --group-by engine --format json`
+const frontExample = `  pareto front examples/trials.csv -o ttft_p99_ms:min -o output_tps:max
+  pareto front examples/trials.csv -o ttft_p99_ms:min -o output_tps:max --noise ttft_p99_ms=10% --noise output_tps=3% --min-improve 5%
+  pareto front examples/trials.csv -o tpot_mean_ms:min -o output_tps_per_gpu:max --slo 'ttft_p99_ms<=500' --group-by engine --format json
+  pareto front --store runs.db --study tune -o ttft.p99 -o output_token_throughput`
 
 type frontOptions struct {
 	objectives, noise, minImprove, slos []string

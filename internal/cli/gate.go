@@ -50,7 +50,7 @@ number of stored trials do not change.
 The decision is the library's (decide.RunGate): a program calling it on the
 same store gets the same verdict.`
 
-const gateExample = `  pareto gate --store runs.db --study tune --candidate results/try7/ --baseline role=baseline \
+const gateExample = `  pareto gate --store runs.db --study tune --candidate examples/decide/candidate-sglang-0.5.6.jsonl --baseline role=baseline \
     -o output_token_throughput:max -o ttft.p99:min --min-improve output_token_throughput=3% \
     --min-improve ttft.p99=5% --slo 'ttft.p99<=2000' --min-repeats 3`
 

@@ -49,6 +49,16 @@ Exit status: 0 success, 1 when an input could not be read (after
 reporting everything else; 0 with --keep-going) or when no input yielded
 a trial (each input is listed with why), 2 usage error.`
 
+// ingestExample runs from the repository root on the data in examples/;
+// its last two lines make the store runs.db that the examples of gate,
+// pick, noise, drift, studies and trials read (TestHelpExamples runs them
+// all, in that order).
+const ingestExample = `  pareto ingest examples/cloudai/results --system-config examples/cloudai/system.toml
+  pareto ingest examples/cloudai/results --system-config examples/cloudai/system.toml --format json
+  pareto ingest examples/decide/baseline-sglang-0.5.6.jsonl examples/decide/baseline-sglang-0.6.0.jsonl \
+    --store runs.db --study tune --label role=baseline
+  pareto ingest examples/decide/tries-sglang-0.6.0.jsonl --store runs.db --study tune`
+
 type ingestOptions struct {
 	format, systemConfig, id string
 	gpusPerNode              int
@@ -63,7 +73,7 @@ func newIngestCmd(e *env) *cobra.Command {
 		Use:     "ingest [flags] PATH...",
 		Short:   "Read benchmark results and report what was found",
 		Long:    ingestLong,
-		Example: "  pareto ingest results/\n  pareto ingest scenario_2026-08-06/ --system-config system.toml --format json",
+		Example: ingestExample,
 		RunE: func(_ *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usagef("no paths given")

@@ -242,8 +242,9 @@ func newReportCmd(e *env) *cobra.Command {
 		Use:   "report [flags] PATH...",
 		Short: "Write an interactive, offline pareto.html for result files and CloudAI trees",
 		Long:  reportLong,
-		Example: `  pareto report examples/cloudai/results --config examples/cloudai/pareto.toml --out pareto.html
-  pareto report results/ -x ttft.p99 -y output_token_throughput --group-by engine`,
+		Example: `  pareto report examples/cloudai/results --config examples/cloudai/scenario.toml --out pareto.html
+  pareto report examples/cloudai/results -x ttft.p99 -y output_token_throughput --group-by engine --out engines.html
+  pareto report --store runs.db --study tune -x ttft.p99 -y output_token_throughput --group-by engine_version --out tune.html`,
 		RunE: func(_ *cobra.Command, args []string) error {
 			if len(args) == 0 && o.store.study == "" {
 				return usagef("no inputs: give result files, CloudAI results directories or --study")

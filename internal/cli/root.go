@@ -207,21 +207,55 @@ func noArgs(_ *cobra.Command, args []string) error {
 func newVersionCmd(e *env) *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",
-		Short: "Print the pareto version",
-		Args:  noArgs,
+		Short: "Print the pareto version and the source revision it was built from",
+		Long: `version prints the module version and the version-control revision Go
+recorded when the binary was built (commit, commit time, and whether the
+working tree had uncommitted changes). A binary built without that record
+(go build -buildvcs=false, a source tree without .git, a git worktree, a
+test binary) says "unknown revision" instead of guessing.`,
+		Example: "  pareto version",
+		Args:    noArgs,
 		RunE: func(*cobra.Command, []string) error {
-			_, err := fmt.Fprintf(e.stdout, "pareto %s\n", version())
+			bi, ok := debug.ReadBuildInfo()
+			_, err := fmt.Fprintln(e.stdout, versionLine(bi, ok))
 			return err
 		},
 	}
 }
 
-func version() string {
-	if Version != "" {
-		return Version
+// versionLine describes a build: Version when set at build time, else the
+// module version Go recorded ("devel" for a local build without one), and
+// the vcs.revision, vcs.time and vcs.modified settings of bi.
+func versionLine(bi *debug.BuildInfo, ok bool) string {
+	v := Version
+	if v == "" && ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		v = bi.Main.Version
 	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
+	if v == "" {
+		v = "devel"
 	}
-	return "devel"
+	var rev, when, modified string
+	if ok {
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				rev = s.Value
+			case "vcs.time":
+				when = s.Value
+			case "vcs.modified":
+				modified = s.Value
+			}
+		}
+	}
+	if rev == "" {
+		return "pareto " + v + " (unknown revision: built without version control information)"
+	}
+	line := "pareto " + v + " (revision " + rev
+	if when != "" {
+		line += ", committed " + when
+	}
+	if modified == "true" {
+		line += ", with uncommitted changes"
+	}
+	return line + ")"
 }

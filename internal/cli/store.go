@@ -63,9 +63,10 @@ func (f *storeFlags) requireStudy() error {
 func newStudiesCmd(e *env) *cobra.Command {
 	var f storeFlags
 	cmd := &cobra.Command{
-		Use:   "studies [--store S]",
-		Short: "List the studies of a store with trial counts and time ranges",
-		Args:  noArgs,
+		Use:     "studies [--store S]",
+		Short:   "List the studies of a store with trial counts and time ranges",
+		Example: "  pareto studies --store runs.db",
+		Args:    noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			s, err := openStore(c.Context(), &f)
 			if err != nil {
@@ -111,7 +112,9 @@ func newTrialsCmd(e *env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "trials --store S --study NAME [--where K=V ...] [--format jsonl|csv]",
 		Short: "Export a study's trials (jsonl is lossless and can be ingested again)",
-		Args:  noArgs,
+		Example: `  pareto trials --store runs.db --study tune --where role=baseline --format csv
+  pareto trials --store runs.db --study tune`,
+		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			if err := f.requireStudy(); err != nil {
 				return err
