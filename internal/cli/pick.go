@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/pareto-llm/pareto/decide"
@@ -324,12 +326,27 @@ type pickPoint struct {
 	Configuration map[string]string    `json:"configuration"`
 }
 
+// pickValue is a measured value: exact, as pareto front prints it (IQR,
+// derived, has 6 significant digits).
 type pickValue struct {
-	Value decide.Num `json:"value"`
+	Value exactNum   `json:"value"`
 	N     int        `json:"n"`
-	Min   decide.Num `json:"min"`
-	Max   decide.Num `json:"max"`
+	Min   exactNum   `json:"min"`
+	Max   exactNum   `json:"max"`
 	IQR   decide.Num `json:"iqr"`
+}
+
+// exactNum renders a number in shortest round-trip form, null when not
+// finite.
+type exactNum float64
+
+// MarshalJSON implements json.Marshaler.
+func (n exactNum) MarshalJSON() ([]byte, error) {
+	v := float64(n)
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return []byte("null"), nil
+	}
+	return strconv.AppendFloat(nil, v, 'g', -1, 64), nil
 }
 
 type pickBinding struct {
@@ -353,7 +370,7 @@ func (r *pickReport) point(p int) *pickPoint {
 	names, cols := r.uniqueNames()
 	for i, n := range names {
 		s := pt.Stats[cols[i]]
-		out.Values[n] = pickValue{decide.Num(s.Value), s.N, decide.Num(s.Min), decide.Num(s.Max), decide.Num(s.IQR())}
+		out.Values[n] = pickValue{exactNum(s.Value), s.N, exactNum(s.Min), exactNum(s.Max), decide.Num(s.IQR())}
 	}
 	return out
 }
