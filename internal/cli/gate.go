@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/pareto-llm/pareto/decide"
-	"github.com/pareto-llm/pareto/ingest"
+	"github.com/pareto-llm/pareto/source"
 	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/trial"
 	"github.com/spf13/cobra"
@@ -153,23 +153,20 @@ func gateSide(flag string, specs []string) (decide.GateSide, error) {
 	return side, nil
 }
 
-// readSources reads result paths, one source per path.
+// readSources reads result paths (tables included) through the source
+// layer, one source per path; an input that cannot be read, or yields no
+// trial, is an error naming it.
 func readSources(paths []string) ([]decide.Source, error) {
 	var out []decide.Source
 	for _, p := range paths {
-		d, err := ingest.Load([]string{p}, ingest.LoadOptions{})
+		set, err := source.Trials(context.Background(), source.Spec{Paths: []string{p}})
 		if err != nil {
 			return nil, inputError{err: err}
 		}
-		for _, s := range d.Skipped {
-			if s.Code == ingest.SkipError {
-				return nil, inputError{err: fmt.Errorf("%s: %s", s.Path, s.Reason)}
-			}
+		if err := source.Unreadable(set.Skipped); err != nil {
+			return nil, inputError{err: err}
 		}
-		if len(d.Trials) == 0 {
-			return nil, inputError{err: fmt.Errorf("%s: no trials found", p)}
-		}
-		out = append(out, decide.Source{Path: p, Trials: d.Trials})
+		out = append(out, decide.Source{Path: p, Trials: set.Trials})
 	}
 	return out, nil
 }
