@@ -235,7 +235,6 @@ func writeIDs(j *enc.JSON, ids []string, rows []int32) {
 	j.Raw("]")
 }
 
-// skips writes the inputs and runs that yielded no trial as an array.
 
 // writeRepeatsJSON writes n, and for several runs the spread of each
 // objective and the member ids; with a baseline, the relative deltas.
