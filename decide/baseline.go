@@ -185,3 +185,34 @@ func newestPerWorkload(name string, groups []*Group) Arm {
 	}
 	return arm
 }
+
+// BaselineAt chooses the baseline a point measured in scope at workload w
+// is compared with, among the selected groups (Select): the newest
+// measured in scope at w. When the baseline was measured at w only in
+// other scopes the result is a *ScopeError naming the differing values,
+// unless allowCross, which takes the newest of them (cross reports it).
+// It is nil, with no error, when the baseline was never measured at w.
+func BaselineAt(selected []*Group, scope Scope, w Workload, allowCross bool) (g *Group, cross bool, err error) {
+	var same, other *Group
+	for _, h := range selected {
+		if h.Workload != w {
+			continue
+		}
+		if h.Scope == scope {
+			if same == nil || h.Newest > same.Newest {
+				same = h
+			}
+		} else if other == nil || h.Newest > other.Newest {
+			other = h
+		}
+	}
+	switch {
+	case same != nil:
+		return same, false, nil
+	case other == nil:
+		return nil, false, nil
+	case allowCross:
+		return other, true, nil
+	}
+	return nil, false, &ScopeError{A: "candidate", B: "baseline", Diffs: scope.Diff(other.Scope)}
+}

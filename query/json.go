@@ -235,7 +235,6 @@ func writeIDs(j *enc.JSON, ids []string, rows []int32) {
 	j.Raw("]")
 }
 
-
 // writeRepeatsJSON writes n, and for several runs the spread of each
 // objective and the member ids; with a baseline, the relative deltas.
 func writeRepeatsJSON(j *enc.JSON, rep *Result, r int32) {
@@ -281,6 +280,10 @@ func writeRepeatsJSON(j *enc.JSON, rep *Result, r int32) {
 	delta := d.points[r].delta
 	if delta == nil {
 		j.Raw("null")
+		if why := d.points[r].baseWhy; why != "" {
+			j.Raw(`,"baseline_why":`)
+			j.Str(why)
+		}
 		return
 	}
 	j.Raw("{")

@@ -57,6 +57,10 @@ type Query struct {
 	// AllowCrossScope compares with a baseline measured in another
 	// environment scope instead of refusing.
 	AllowCrossScope bool
+	// BaselineMayBeAbsent makes a baseline that selects no point a reason
+	// on every point (Result.Baseline) instead of an error: the report
+	// checks the selection across all its frontiers first.
+	BaselineMayBeAbsent bool
 	// FrontierOnly makes the encoders print the frontier and the sizes
 	// of the other lists only.
 	FrontierOnly bool

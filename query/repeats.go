@@ -3,8 +3,8 @@ package query
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/trial"
@@ -13,11 +13,14 @@ import (
 // point is one aggregated row: the repeats of one configuration under one
 // workload in one scope (and one --group-by group).
 type point struct {
-	members []int32        // rows of the repeats, in input order
-	spread  []decide.Stat  // per objective, over the members' values
-	group   decide.Group   // the repeats as decide sees them (trials only)
-	base    map[int]string // objective -> why no baseline delta, when unknown
-	delta   []float64      // per objective relative delta to the baseline; nil without one
+	members []int32       // rows of the repeats, in input order
+	spread  []decide.Stat // per objective, over the members' values
+	group   decide.Group  // the repeats as decide sees them (trials only)
+	// base is the baseline this point is compared with (nil without one,
+	// and baseWhy says why); delta the relative delta on each objective.
+	base    *Base
+	baseWhy string
+	delta   []float64
 }
 
 // aggregate replaces repeated rows by one row each holding the median (or
@@ -87,13 +90,25 @@ func (d *Rows) newPoint(members []int32, agg decide.Aggregation, keys []string) 
 		p.spread[o] = decide.Summarize(gather(col, members), agg)
 	}
 	if t := d.trials[members[0]]; t != nil {
-		p.group = decide.Group{Config: decide.Config(t, keys), Scope: decide.ScopeOf(t), Workload: decide.WorkloadOf(t)}
+		p.group = decide.Group{Config: configOf(t, keys), Scope: decide.ScopeOf(t), Workload: decide.WorkloadOf(t),
+			Newest: int(members[len(members)-1])}
 		p.group.Key = decide.Key(p.group.Config, p.group.Workload)
 		for _, m := range members {
 			p.group.Trials = append(p.group.Trials, d.trials[m])
 		}
 	}
 	return p
+}
+
+// configOf is t's configuration key: decide.Config when t records its
+// configuration (decide.KnownConfig), else a key of the run alone, which
+// is then never taken for another configuration (a baseline selected by
+// one vLLM run is that run, not every run with the same client settings).
+func configOf(t *trial.Trial, keys []string) string {
+	if decide.KnownConfig(t, keys) || len(t.ID) < decide.KeyLength {
+		return decide.Config(t, keys)
+	}
+	return t.ID[:decide.KeyLength]
 }
 
 func gather(col []float64, rows []int32) []float64 {
@@ -139,7 +154,7 @@ func (d *Rows) collapse(agg decide.Aggregation) {
 			slo[s][i] = aggregateSLO(d.slo[s], p.members, first, agg)
 		}
 	}
-	d.memberIDs, d.orig, d.origSLO = d.ids, d.values, d.slo
+	d.memberIDs, d.orig, d.origSLO, d.origTrials = d.ids, d.values, d.slo, d.trials
 	d.ids, d.trials, d.values, d.slo, d.group, d.rejected = ids, trials, values, slo, group, rejected
 }
 
@@ -152,84 +167,185 @@ func aggregateSLO(col []float64, members []int32, first int32, agg decide.Aggreg
 	return decide.Summarize(gather(col, members), agg).Value
 }
 
-// baselineDeltas marks the baseline points and gives every other point
-// its relative delta to the baseline of the same group and workload. A
-// baseline measured in another environment scope is refused unless
-// allowCross.
+// baselineDeltas compares every point with the baseline of its group
+// (--group-by) measured at the point's workload (decide.BaselineAt: the
+// newest selected point measured there in the point's environment scope).
+// A baseline measured at that workload only in another scope is refused
+// (a *decide.ScopeError) unless allowCross, which compares with it and
+// warns; a point whose workload the baseline was never measured at gets no
+// delta and the reason. A baseline that selects no point is an error.
 func (d *Rows) baselineDeltas(spec string, allowCross bool) error {
 	sel, err := decide.ParseSelection(spec)
 	if err != nil {
 		return &Error{Err: fmt.Errorf("--baseline: %w", err)}
 	}
-	var base []int
-	for i := range d.points {
-		if d.selects(sel, i) {
-			base = append(base, i)
+	names, rows := d.groups()
+	found := false
+	for g := range names {
+		pts := rows[g]
+		if pts == nil {
+			pts = allRows(len(d.points))
 		}
-	}
-	if len(base) == 0 {
-		return inputErrorf("--baseline %s selects no trial", spec)
-	}
-	d.baseline = base
-	for i := range d.points {
-		b, ok := d.baselineFor(base, i)
-		if !ok {
-			d.points[i].delta = nil
-			continue
-		}
-		if err := d.sameScope(b, i, allowCross); err != nil {
+		ok, err := d.groupBaseline(sel, pts, allowCross)
+		if err != nil {
 			return err
 		}
-		p := &d.points[i]
-		p.delta = make([]float64, len(d.values))
-		for o := range d.values {
-			p.delta[o] = decide.Delta(d.values[o][i], d.values[o][b])
-		}
+		found = found || ok
+	}
+	if !found && !d.q.BaselineMayBeAbsent {
+		return inputErrorf("--baseline %s selects no trial", spec)
 	}
 	return nil
 }
 
-// selects reports whether point i matches the selection: for trials by
-// label, parameter, workload, configuration key or trial ID; for table
-// rows by id:ID.
-func (d *Rows) selects(sel decide.Selection, i int) bool {
-	p := &d.points[i]
-	if len(p.group.Trials) == 0 {
-		id, ok := strings.CutPrefix(sel.Raw, "id:")
-		return ok && d.ids[i] == id
-	}
-	for _, t := range p.group.Trials {
-		if sel.Match(&p.group, t) {
-			return true
-		}
-	}
-	return false
-}
-
-// baselineFor returns the baseline point for point i: in the same group
-// and under the same workload, the newest when several match.
-func (d *Rows) baselineFor(base []int, i int) (int, bool) {
-	best := -1
-	for _, b := range base {
-		if d.group != nil && d.group[b] != d.group[i] {
+// groupBaseline grounds the points pts of one group; ok is false when the
+// baseline is not among them.
+func (d *Rows) groupBaseline(sel decide.Selection, pts []int32, allowCross bool) (bool, error) {
+	// The decide groups are the points' repeat keys: a baseline run on which
+	// an objective does not resolve is a point of its own (invalid), but
+	// still part of the baseline, measured on the other objectives.
+	var groups []decide.Group
+	var pointsOf [][]int32
+	index := map[string]int{}
+	for _, i := range pts {
+		p := &d.points[i]
+		if p.group.Trials == nil {
 			continue
 		}
-		if d.points[b].group.Workload != d.points[i].group.Workload {
+		k, ok := index[p.group.Key]
+		if !ok {
+			k = len(groups)
+			index[p.group.Key] = k
+			g := p.group
+			g.Trials = nil
+			groups, pointsOf = append(groups, g), append(pointsOf, nil)
+		}
+		g := &groups[k]
+		g.Trials = append(g.Trials, p.group.Trials...)
+		g.Newest = max(g.Newest, p.group.Newest)
+		pointsOf[k] = append(pointsOf[k], i)
+	}
+	selected := decide.Select(groups, sel)
+	if len(selected) == 0 {
+		for _, i := range pts {
+			d.points[i].baseWhy = baselineAbsent(sel.Raw)
+		}
+		return false, nil
+	}
+	bases := map[*decide.Group]*Base{}
+	warned := map[[2]decide.Scope]bool{}
+	for _, i := range pts {
+		p := &d.points[i]
+		if p.group.Trials == nil {
+			p.baseWhy = "a table row without a trial"
 			continue
 		}
-		best = b
+		bg, cross, err := decide.BaselineAt(selected, p.group.Scope, p.group.Workload, allowCross)
+		if err != nil {
+			return true, &Error{Err: fmt.Errorf("%s (%s) and the baseline %s at %s: %w; restrict the comparison with --where or --group-by, or pass --allow-cross-scope",
+				d.ids[i], p.group.Scope, sel.Raw, p.group.Workload, err)}
+		}
+		if bg == nil {
+			p.baseWhy = fmt.Sprintf("the baseline %s was not measured at workload %s", sel.Raw, p.group.Workload)
+			continue
+		}
+		if k := [2]decide.Scope{p.group.Scope, bg.Scope}; cross && !warned[k] {
+			warned[k] = true
+			d.warnings = append(d.warnings, fmt.Sprintf("points measured in %s are compared with the baseline %s measured in %s (cross-scope comparison allowed)",
+				p.group.Scope, sel.Raw, bg.Scope))
+		}
+		base, ok := bases[bg]
+		if !ok {
+			base = d.measureBase(bg, pointsOf[index[bg.Key]])
+			bases[bg] = base
+			if base.Point >= 0 && !slices.Contains(d.baseline, int(base.Point)) {
+				d.baseline = append(d.baseline, int(base.Point))
+			}
+		}
+		p.base = base
+		p.delta = make([]float64, len(d.values))
+		for o := range d.values {
+			p.delta[o] = decide.Delta(d.values[o][i], base.Values[o])
+		}
 	}
-	return best, best >= 0
+	slices.Sort(d.baseline)
+	return true, nil
 }
 
-func (d *Rows) sameScope(b, i int, allowCross bool) error {
-	pb, pi := &d.points[b], &d.points[i]
-	if allowCross || pb.group.Scope == pi.group.Scope {
-		return nil
+// Base is the baseline a point is compared with: one configuration's runs
+// at the point's workload.
+type Base struct {
+	// Point is the baseline's point among the result's points, -1 when
+	// none of its runs can be compared on every objective.
+	Point int32
+	// Values holds, per objective, the aggregate of the baseline's runs on
+	// which that objective resolves (NaN when none does; Why then says
+	// why), and N how many runs that is. Without aggregation the newest
+	// run alone is the baseline.
+	Values []float64
+	N      []int
+	Why    []string
+	// IDs are the trial IDs of the baseline's runs.
+	IDs []string
+	// Workload and Scope are where the baseline was measured.
+	Workload decide.Workload
+	Scope    decide.Scope
+}
+
+// measureBase measures the baseline group g, whose points are pts.
+func (d *Rows) measureBase(g *decide.Group, pts []int32) *Base {
+	b := &Base{Point: -1, Workload: g.Workload, Scope: g.Scope, Values: make([]float64, len(d.values)),
+		N: make([]int, len(d.values)), Why: make([]string, len(d.values))}
+	var rows []int32
+	for _, i := range pts {
+		if _, bad := d.rejected[i]; !bad && (b.Point < 0 || len(d.points[i].members) > len(d.points[b.Point].members)) {
+			b.Point = i
+		}
+		rows = append(rows, d.points[i].members...)
 	}
-	return inputErrorf("baseline %s (%s) and %s (%s) were measured in different environments; "+
-		"restrict the comparison with --where or --group-by, or pass --allow-cross-scope",
-		d.ids[b], pb.group.Scope, d.ids[i], pi.group.Scope)
+	slices.Sort(rows)
+	if d.q.Aggregate == decide.None {
+		rows = rows[len(rows)-1:]
+		b.Point = -1
+		for _, i := range pts {
+			if d.points[i].members[0] == rows[0] {
+				if _, bad := d.rejected[i]; !bad {
+					b.Point = i
+				}
+			}
+		}
+	}
+	for _, r := range rows {
+		b.IDs = append(b.IDs, d.origTrials[r].ID)
+	}
+	for o := range d.values {
+		var vs []float64
+		for _, r := range rows {
+			if v := d.orig[o][r]; !math.IsNaN(v) && !math.IsInf(v, 0) {
+				vs = append(vs, v)
+			} else if b.Why[o] == "" {
+				b.Why[o] = d.rowReason(r)
+			}
+		}
+		b.N[o] = len(vs)
+		b.Values[o] = decide.Summarize(vs, d.q.Aggregate).Value
+		if len(vs) > 0 {
+			b.Why[o] = ""
+		}
+	}
+	return b
+}
+
+// rowReason says why input row r has no value (its point's rejection).
+func (d *Rows) rowReason(r int32) string {
+	for i := range d.points {
+		if slices.Contains(d.points[i].members, r) {
+			if why, bad := d.rejected[int32(i)]; bad {
+				return why
+			}
+		}
+	}
+	return "no value"
 }
 
 // stat returns the spread of row r on objective o (n = 1 for a single run).

@@ -41,6 +41,7 @@ func Run(q *Query, d *Rows) (*Result, error) {
 	if d.points == nil {
 		rep.aggregate = "none"
 	}
+	rep.warnings = append(rep.warnings, d.warnings...)
 	names, rows := d.groups()
 	for i, name := range names {
 		p := &frontier.Problem{Objectives: q.Objectives, Values: d.values, SLOs: q.SLOs, SLOValues: d.slo,
@@ -77,6 +78,9 @@ func (d *Rows) applyRepeats() error {
 	}
 	return nil
 }
+
+// Query returns the query the result answers.
+func (r *Result) Query() *Query { return r.query }
 
 // Warnings returns the result's warnings (noise cycles, groups that could
 // not be analysed).
@@ -180,6 +184,37 @@ func (r *Result) Members(p int32) []int32 {
 	}
 	return r.data.points[p].members
 }
+
+// Baseline returns the baseline point p is compared with, or nil and why
+// it has none (empty without a baseline).
+func (r *Result) Baseline(p int32) (*Base, string) {
+	if r.data.points == nil {
+		return nil, ""
+	}
+	pt := &r.data.points[p]
+	return pt.base, pt.baseWhy
+}
+
+// BaselineAbsent is the reason Baseline gives for the points of a group
+// the baseline is not in (with Query.BaselineMayBeAbsent).
+func (r *Result) BaselineAbsent() string { return baselineAbsent(r.query.Baseline) }
+
+func baselineAbsent(spec string) string { return "the baseline " + spec + " is not in this group" }
+
+// Trial returns point p's first member's trial (nil for table rows).
+func (r *Result) Trial(p int32) *trial.Trial { return r.data.trials[p] }
+
+// MemberTrial returns the trial of input row m (Members' rows).
+func (r *Result) MemberTrial(m int32) *trial.Trial {
+	if r.data.points == nil {
+		return r.data.trials[m]
+	}
+	return r.data.origTrials[m]
+}
+
+// IsBaseline reports whether point p is a baseline some point is compared
+// with.
+func (r *Result) IsBaseline(p int32) bool { return r.data.isBaseline(p) }
 
 // Value returns point p's value on objective o.
 func (r *Result) Value(p int32, o int) float64 { return r.data.values[o][p] }

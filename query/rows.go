@@ -29,6 +29,8 @@ type Rows struct {
 	baseline  []int
 	// orig and origSLO are the columns of the rows as read.
 	orig, origSLO [][]float64
+	origTrials    []*trial.Trial
+	warnings      []string // from combining repeats and the baseline
 	// objCol and sloCol map objectives and SLOs to TableSpec columns.
 	objCol, sloCol []int
 	seen           map[string]int // display ids given so far

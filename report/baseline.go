@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/pareto-llm/pareto/decide"
-	"github.com/pareto-llm/pareto/trial"
+	"github.com/pareto-llm/pareto/query"
 )
 
 // checkBaseline fails when the baseline selects no usable trial.
@@ -21,139 +21,55 @@ func (b *builder) checkBaseline() error {
 	return fmt.Errorf("baseline %q matches no usable trial", sel.Raw)
 }
 
-// repeatGroups gathers the usable trials of a frontier group (whether or
-// not their axes resolve) into decide groups, and maps their trials back to
-// builder indexes.
-func (b *builder) repeatGroups(p *Plot, f *FrontierSpec, key string) ([]decide.Group, map[*trial.Trial]int) {
-	var out []decide.Group
-	idx := map[*trial.Trial]int{}
-	index := map[string]int{}
-	for i := range b.trials {
-		t := &b.trials[i].Trial
-		if !b.usable[i] || !selects(f, t) || (p.GroupBy != "" && b.groupValue(i, p.GroupBy) != key) {
-			continue
-		}
-		j, ok := index[b.key[i]]
-		if !ok {
-			j = len(out)
-			index[b.key[i]] = j
-			out = append(out, decide.Group{Key: b.key[i], Config: b.config[i], Scope: decide.ScopeOf(t), Workload: decide.WorkloadOf(t)})
-		}
-		out[j].Trials = append(out[j].Trials, t)
-		out[j].Newest = i
-		idx[t] = i
-	}
-	return out, idx
-}
-
-// baseline compares every point of s with the baseline of its frontier
-// group measured in the point's scope and workload (decide.Baseline: the
-// newest selected configuration). A baseline measured only in another
-// scope is a *decide.ScopeError unless Options.AllowCrossScope.
-func (b *builder) baseline(p *Plot, f *FrontierSpec, g group, s *Series) error {
-	sel := b.opts.Baseline
-	if sel == nil {
-		return nil
-	}
+// seriesBase turns the query's baseline of every point (query.Result:
+// the baseline of the point's frontier group measured in its environment
+// scope at its workload) into the series' columns, indexed like the
+// query's points.
+func seriesBase(res *query.Result, s *Series, xLabel, yLabel string) *SeriesBase {
 	n := len(s.X)
 	base := &SeriesBase{Bases: []BaseValue{}, B: make([]int32, n), DX: make([]*float64, n), DY: make([]*float64, n)}
-	s.Base = base
-	groups, idx := b.repeatGroups(p, f, g.key)
-	if len(decide.Select(groups, *sel)) == 0 {
-		base.Note = fmt.Sprintf("the baseline %s is not in this frontier group", sel.Raw)
-		for j := range base.B {
-			base.B[j] = -1
-		}
-		return nil
-	}
-	rowOf := map[int]int32{}
-	for j := range s.X {
-		for _, i := range members(s, int32(j)) {
-			rowOf[int(i)] = int32(j)
-		}
-	}
-	arms := map[decide.Scope]*decide.Arm{}
-	bases := map[string]int32{}
-	for j := range s.X {
-		t := &b.trials[s.P[j]].Trial
-		sc := decide.ScopeOf(t)
-		arm, ok := arms[sc]
-		if !ok {
-			a, err := decide.Baseline(groups, *sel, sc, b.opts.AllowCrossScope)
-			if err != nil {
-				return fmt.Errorf("point %s: %w", b.pointName(int(s.P[j])), err)
-			}
-			arm, arms[sc] = &a, &a
-			if a.Scope != sc {
-				b.warn(fmt.Sprintf("plot %q, frontier %q: points measured in %s are compared with the baseline %s measured in %s (cross-scope comparison allowed)",
-					p.Name, s.Name, sc, sel.Raw, a.Scope))
-			}
-		}
-		w := decide.WorkloadOf(t)
-		bg := arm.Workload(w)
-		if bg == nil {
+	index := map[*query.Base]int32{}
+	absent := n > 0
+	for j := range n {
+		bv, why := res.Baseline(int32(j))
+		if bv == nil {
 			base.B[j] = -1
 			if base.Why == nil {
 				base.Why = map[int32]string{}
 			}
-			base.Why[int32(j)] = fmt.Sprintf("the baseline %s was not measured at workload %s", sel.Raw, w)
+			base.Why[int32(j)] = why
+			absent = absent && why == res.BaselineAbsent()
 			continue
 		}
-		k, ok := bases[bg.Key]
+		absent = false
+		k, ok := index[bv]
 		if !ok {
 			k = int32(len(base.Bases))
-			bases[bg.Key] = k
-			base.Bases = append(base.Bases, b.baseValue(p, bg, idx, rowOf))
+			index[bv] = k
+			base.Bases = append(base.Bases, baseValue(bv, xLabel, yLabel))
 		}
 		base.B[j] = k
 		base.DX[j], base.DY[j] = delta(s.X[j], base.Bases[k].X), delta(s.Y[j], base.Bases[k].Y)
 	}
-	return nil
+	if absent {
+		base.Note, base.Why = "the baseline "+res.Query().Baseline+" is not in this frontier group", nil
+	}
+	return base
 }
 
-// baseValue measures the baseline group bg on both axes: the aggregate of
-// the repeats on which each axis resolves (with decide.None, the newest
-// run alone, as it is a point of its own).
-func (b *builder) baseValue(p *Plot, bg *decide.Group, idx map[*trial.Trial]int, rowOf map[int]int32) BaseValue {
-	ts := bg.Trials
-	if b.opts.Aggregate == decide.None {
-		ts = ts[len(ts)-1:]
-	}
-	v := BaseValue{Workload: bg.Workload.String(), Scope: bg.Scope.String(), Row: -1}
-	for _, t := range ts {
-		v.IDs = append(v.IDs, t.ID)
-		if r, ok := rowOf[idx[t]]; ok && v.Row < 0 {
-			v.Row = r
+// baseValue describes a baseline on the series' two axes.
+func baseValue(b *query.Base, xLabel, yLabel string) BaseValue {
+	v := BaseValue{Workload: b.Workload.String(), Scope: b.Scope.String(), IDs: b.IDs, Row: b.Point, NX: b.N[0], NY: b.N[1]}
+	axis := func(o int, name string) (*float64, string) {
+		if b.N[o] == 0 {
+			return nil, "the baseline has no " + name + " value (" + b.Why[o] + ")"
 		}
+		x := b.Values[o]
+		return &x, ""
 	}
-	v.X, v.NX, v.NoteX = b.baseAxis(&p.X, ts)
-	v.Y, v.NY, v.NoteY = b.baseAxis(&p.Y, ts)
+	v.X, v.NoteX = axis(0, xLabel)
+	v.Y, v.NoteY = axis(1, yLabel)
 	return v
-}
-
-// baseAxis aggregates axis a over the baseline trials ts, or says why it
-// has no value.
-func (b *builder) baseAxis(a *Axis, ts []*trial.Trial) (*float64, int, string) {
-	var vs []float64
-	why := ""
-	for _, t := range ts {
-		m, err := resolve(a, t)
-		if err == nil {
-			if bad := badValue(m.Value, false); bad == "" {
-				vs = append(vs, m.Value)
-				continue
-			} else if why == "" {
-				why = a.Label() + ": " + bad
-			}
-		} else if why == "" {
-			why = err.Error()
-		}
-	}
-	if len(vs) == 0 {
-		return nil, 0, "the baseline has no " + a.Label() + " value (" + why + ")"
-	}
-	val := decide.Summarize(vs, b.opts.Aggregate).Value
-	return &val, len(vs), ""
 }
 
 // delta is the relative delta of v to base, nil without a base or when

@@ -2,8 +2,8 @@ package report
 
 import (
 	"fmt"
+	"math"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/pareto-llm/pareto/frontier"
@@ -12,10 +12,15 @@ import (
 
 // resolved holds one plot's values for a trial.
 type resolved struct {
-	ok     bool
-	x, y   float64
-	xs, ys int16
-	slo    []float64
+	// ok says every axis and SLO resolved; tried that the trial is usable
+	// and selected by one of the plot's frontiers, so that x and y hold
+	// what did resolve (NaN otherwise: a baseline is measured on the axes
+	// that resolve on it).
+	ok, tried bool
+	why       string // why an axis or SLO did not resolve
+	x, y      float64
+	xs, ys    int16
+	slo       []float64
 }
 
 // plot builds one chart.
@@ -44,10 +49,7 @@ func (b *builder) plot(p *Plot) (PagePlot, error) {
 		for _, g := range b.groups(p, &p.Frontiers[fi], vals) {
 			s, cyclic, err := b.series(p, g, vals)
 			if err != nil {
-				return pp, fmt.Errorf("plot %q: %w", p.Name, err)
-			}
-			if err := b.baseline(p, &p.Frontiers[fi], g, &s); err != nil {
-				return pp, fmt.Errorf("plot %q, frontier %q: %w", p.Name, s.Name, err)
+				return pp, fmt.Errorf("plot %q, frontier %q: %w", p.Name, g.name, err)
 			}
 			pp.Cyclic = pp.Cyclic || cyclic
 			pp.Series = append(pp.Series, s)
@@ -58,22 +60,39 @@ func (b *builder) plot(p *Plot) (PagePlot, error) {
 
 // resolveAll resolves both axes and the SLOs of trial i.
 func (b *builder) resolveAll(p *Plot, i int, sel func(string) int16) resolved {
-	var r resolved
+	r := resolved{tried: true, x: math.NaN(), y: math.NaN()}
 	mx, okx := b.axisValue(p, &p.X, "x", i)
 	my, oky := b.axisValue(p, &p.Y, "y", i)
+	if okx {
+		r.x = mx.Value
+	}
+	if oky {
+		r.y = my.Value
+	}
 	if !okx || !oky {
+		r.why = b.lastExclusion()
 		return r
 	}
-	r.x, r.y, r.xs, r.ys = mx.Value, my.Value, sel(mx.String()), sel(my.String())
+	r.xs, r.ys = sel(mx.String()), sel(my.String())
 	for si := range p.SLOs {
 		m, ok := b.axisValue(p, &p.SLOs[si].Axis, "slo "+p.SLOs[si].Label(), i)
 		if !ok {
-			return resolved{}
+			r.why = b.lastExclusion()
+			return r
 		}
 		r.slo = append(r.slo, m.Value)
 	}
 	r.ok = true
 	return r
+}
+
+// lastExclusion renders the reason of the exclusion recorded last.
+func (b *builder) lastExclusion() string {
+	x := b.page.Exclusions[len(b.page.Exclusions)-1]
+	if len(x.Candidates) > 0 {
+		return x.Reason + " (candidates: " + strings.Join(x.Candidates, ", ") + ")"
+	}
+	return x.Reason
 }
 
 // group is the trials of one series.
@@ -111,9 +130,26 @@ func (b *builder) groups(p *Plot, f *FrontierSpec, vals []resolved) []group {
 	if len(order) == 0 {
 		return []group{{name: f.Name}}
 	}
+	// Trials on which an axis does not resolve are excluded already; they
+	// join their group's query only so that a baseline among them is
+	// measured on the axes that do resolve.
+	for i := range b.trials {
+		if !vals[i].tried || vals[i].ok || !selects(f, &b.trials[i].Trial) {
+			continue
+		}
+		key := ""
+		if p.GroupBy != "" {
+			key = b.groupValue(i, p.GroupBy)
+		}
+		if g, ok := byKey[key]; ok {
+			g.rows = append(g.rows, i)
+		}
+	}
 	out := make([]group, 0, len(order))
 	for _, k := range order {
-		out = append(out, *byKey[k])
+		g := byKey[k]
+		slices.Sort(g.rows)
+		out = append(out, *g)
 	}
 	return out
 }
@@ -139,13 +175,24 @@ func (b *builder) groupValue(i int, key string) string {
 // SLO columns, the same frontier.
 func (b *builder) series(p *Plot, g group, vals []resolved) (Series, bool, error) {
 	q := &query.Query{Objectives: []frontier.Objective{p.X.Objective(), p.Y.Objective()},
-		Aggregate: b.opts.Aggregate, ConfigKeys: b.opts.ConfigKeys}
+		Aggregate: b.opts.Aggregate, ConfigKeys: b.opts.ConfigKeys, AllowCrossScope: b.opts.AllowCrossScope,
+		BaselineMayBeAbsent: true}
+	if b.opts.Baseline != nil {
+		q.Baseline = b.opts.Baseline.Raw
+	}
 	for _, slo := range p.SLOs {
 		q.SLOs = append(q.SLOs, slo.slo())
 	}
 	rows := query.NewRows(q)
 	for _, i := range g.rows {
-		rows.AddValues(&b.trials[i].Trial, strconv.Itoa(i), []float64{vals[i].x, vals[i].y}, vals[i].slo, "")
+		slo, why := vals[i].slo, ""
+		if !vals[i].ok {
+			slo, why = make([]float64, len(p.SLOs)), vals[i].why
+			for k := range slo {
+				slo[k] = math.NaN()
+			}
+		}
+		rows.AddValues(&b.trials[i].Trial, b.pointName(i), []float64{vals[i].x, vals[i].y}, slo, why)
 	}
 	s := Series{Name: g.name, Line: []int32{}}
 	if len(g.rows) == 0 {
@@ -176,13 +223,21 @@ func (b *builder) series(p *Plot, g group, vals []resolved) (Series, bool, error
 			s.R[pt] = Repeats{M: m, X: spread(res.Stat(pt, 0)), Y: spread(res.Stat(pt, 1))}
 		}
 	}
+	for _, w := range res.Warnings() {
+		if !strings.HasPrefix(w, "the noise bands allow") {
+			b.warn(fmt.Sprintf("plot %q, frontier %q: %s", p.Name, s.Name, w))
+		}
+	}
+	if b.opts.Baseline != nil {
+		s.Base = seriesBase(res, &s, p.X.Label(), p.Y.Label())
+	}
 	an := res.Analysis(0)
-	return b.apply(p, s, an), an.Cyclic, nil
+	return b.apply(p, s, an, vals), an.Cyclic, nil
 }
 
 // apply copies the analysis into the series, dropping invalid rows into the
 // exclusions.
-func (b *builder) apply(p *Plot, s Series, res *frontier.Result) Series {
+func (b *builder) apply(p *Plot, s Series, res *frontier.Result, vals []resolved) Series {
 	drop := map[int32]bool{}
 	for _, m := range res.Frontier {
 		s.S[m.Row] = StatusFrontier
@@ -211,7 +266,9 @@ func (b *builder) apply(p *Plot, s Series, res *frontier.Result) Series {
 	for _, inv := range res.Invalid {
 		drop[inv.Row] = true
 		for _, i := range members(&s, inv.Row) {
-			b.exclude(int(i), ExcludeInvalid, inv.Reason, nil, p.Name, "")
+			if vals[i].ok { // the others are excluded with their reason already
+				b.exclude(int(i), ExcludeInvalid, inv.Reason, nil, p.Name, "")
+			}
 		}
 	}
 	s.Frontier = len(res.Frontier)
@@ -250,6 +307,9 @@ func compact(s Series, drop map[int32]bool) Series {
 		}
 		out.Notes[newIdx[r]] = note
 	}
+	if s.Base != nil {
+		out.Base = compactBase(s.Base, drop, newIdx)
+	}
 	for r, rep := range s.R {
 		if newIdx[r] < 0 {
 			continue
@@ -265,4 +325,30 @@ func compact(s Series, drop map[int32]bool) Series {
 // slo returns the frontier bound of an SLO spec.
 func (s SLOSpec) slo() frontier.SLO {
 	return frontier.SLO{Name: s.Label(), Op: s.Op, Bound: s.Bound}
+}
+
+// compactBase removes dropped rows from a series' baseline columns and
+// renumbers the baseline rows.
+func compactBase(b *SeriesBase, drop map[int32]bool, newIdx []int32) *SeriesBase {
+	out := &SeriesBase{Note: b.Note, Bases: b.Bases, B: []int32{}, DX: []*float64{}, DY: []*float64{}}
+	for j := range b.B {
+		if drop[int32(j)] {
+			continue
+		}
+		out.B, out.DX, out.DY = append(out.B, b.B[j]), append(out.DX, b.DX[j]), append(out.DY, b.DY[j])
+	}
+	for r, why := range b.Why {
+		if newIdx[r] >= 0 {
+			if out.Why == nil {
+				out.Why = map[int32]string{}
+			}
+			out.Why[newIdx[r]] = why
+		}
+	}
+	for k := range out.Bases {
+		if r := out.Bases[k].Row; r >= 0 {
+			out.Bases[k].Row = newIdx[r]
+		}
+	}
+	return out
 }
