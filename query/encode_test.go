@@ -299,3 +299,112 @@ func TestCSVRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestRepeatsBruteForce checks the pipeline against a direct computation
+// over random inputs: every comparable run belongs to exactly one point,
+// a point's runs share their configuration and workload, its value is the
+// median of theirs (SLO columns too), and the strict frontier is exactly
+// the feasible points no other feasible point dominates.
+func TestRepeatsBruteForce(t *testing.T) {
+	for seed := range uint64(40) {
+		r := rand.New(rand.NewPCG(seed, 99))
+		slo, _ := frontier.ParseSLO("b>=" + strconv.Itoa(10+r.IntN(300)))
+		q := &Query{Objectives: []frontier.Objective{{Name: "a", Direction: frontier.Minimize}, {Name: "b", Direction: frontier.Maximize}},
+			SLOs: []frontier.SLO{slo}, ConfigKeys: []string{"config"}}
+		ts := randomTrials(r, 1+r.IntN(80), 1+r.IntN(10))
+		rows := NewRows(q)
+		rows.AddTrials(ts)
+		res, err := Run(q, rows)
+		if err != nil {
+			t.Fatal(err)
+		}
+		value := func(t *trial.Trial, m string) (float64, bool) {
+			for _, x := range t.Measurements {
+				if x.Metric == m {
+					return x.Value, true
+				}
+			}
+			return 0, false
+		}
+		seen := make([]int, len(ts))
+		type pt struct {
+			a, b     float64
+			feasible bool
+		}
+		var valid []pt
+		for p := range int32(res.Len()) {
+			members := res.Members(p)
+			first := &ts[members[0]]
+			var as, bs []float64
+			for _, m := range members {
+				seen[m]++
+				tm := &ts[m]
+				if tm.Params["config"] != first.Params["config"] || tm.Workload != first.Workload {
+					t.Fatalf("seed %d: point %d mixes %v and %v", seed, p, first.Params, tm.Params)
+				}
+				a, okA := value(tm, "a")
+				b, _ := value(tm, "b")
+				if !okA {
+					if len(members) > 1 {
+						t.Fatalf("seed %d: run %d without a is merged into point %d", seed, m, p)
+					}
+					continue
+				}
+				as, bs = append(as, a), append(bs, b)
+			}
+			if len(as) == 0 {
+				continue
+			}
+			wantA, wantB := decide.Summarize(as, decide.Median).Value, decide.Summarize(bs, decide.Median).Value
+			if res.Value(p, 0) != wantA || res.Value(p, 1) != wantB {
+				t.Fatalf("seed %d: point %d = (%v, %v); want medians (%v, %v)", seed, p, res.Value(p, 0), res.Value(p, 1), wantA, wantB)
+			}
+			valid = append(valid, pt{wantA, wantB, wantB >= slo.Bound})
+		}
+		for i, n := range seen {
+			if n != 1 {
+				t.Fatalf("seed %d: run %d is in %d points", seed, i, n)
+			}
+		}
+		var want [][2]float64
+		for i, p := range valid {
+			if !p.feasible {
+				continue
+			}
+			dominated := false
+			for j, o := range valid {
+				if j != i && o.feasible && o.a <= p.a && o.b >= p.b && (o.a < p.a || o.b > p.b) {
+					dominated = true
+				}
+			}
+			if !dominated {
+				want = append(want, [2]float64{p.a, p.b})
+			}
+		}
+		var got [][2]float64
+		for _, m := range res.Analysis(0).Frontier {
+			got = append(got, [2]float64{res.Value(m.Row, 0), res.Value(m.Row, 1)})
+		}
+		slices.SortFunc(want, func(x, y [2]float64) int { return cmpPair(x, y) })
+		slices.SortFunc(got, func(x, y [2]float64) int { return cmpPair(x, y) })
+		if !slices.Equal(got, want) {
+			t.Fatalf("seed %d: frontier %v; want %v", seed, got, want)
+		}
+	}
+}
+
+func cmpPair(x, y [2]float64) int {
+	if x[0] != y[0] {
+		if x[0] < y[0] {
+			return -1
+		}
+		return 1
+	}
+	switch {
+	case x[1] < y[1]:
+		return -1
+	case x[1] > y[1]:
+		return 1
+	}
+	return 0
+}
