@@ -63,8 +63,9 @@ type Dataset struct {
 	Runs    []*cloudai.Run
 	Skipped []Skip
 
-	each func([]trial.Trial, *cloudai.Run) error // LoadOptions.Each
-	err  error                                   // the first error of each
+	each  func([]trial.Trial, *cloudai.Run) error // LoadOptions.Each
+	err   error                                   // the first error of each
+	place *placer                                 // names files for trial.Source.Key
 }
 
 func (d *Dataset) add(ts []trial.Trial, run *cloudai.Run) {
@@ -97,15 +98,33 @@ func (d *Dataset) Failed() int {
 // skipped with code "unknown_format"; files that fail to parse are skipped
 // with code "error". The returned error is non-nil only for a path that
 // does not exist or cannot be listed, or when LoadOptions.Each fails.
+//
+// Every trial's Source.Key names its file independently of the working
+// directory and of how the path was written (absolute or relative), for
+// its ID (trial.ComputeID): it is the file's path, with '/' separators,
+// from the parent of the ingest root, the deepest directory holding every
+// path given (a directory given alone is its own root, so its name starts
+// the keys; a file given alone is under its directory). The files of a
+// CloudAI results tree are named from the tree's parent instead, whatever
+// was given: "scenario_2026-08-06_10-00-00/case/0/..." whether the tree,
+// its parent or several trees were named. So reading "runs", "./runs",
+// "/abs/runs", "runs/*" or "runs/*/*.json" gives the same keys, and the
+// same IDs; reading "runs/a" alone after "runs" does not (it names a's
+// files "a/..."). Source.Key is left empty where it equals Source.Path.
 func Load(paths []string, opts LoadOptions) (*Dataset, error) {
 	d := &Dataset{each: opts.Each}
-	var files []string
-	for _, p := range paths {
+	dirs := make([]bool, len(paths))
+	for i, p := range paths {
 		st, err := os.Stat(p)
 		if err != nil {
 			return nil, err
 		}
-		if !st.IsDir() {
+		dirs[i] = st.IsDir()
+	}
+	d.place = newPlacer(paths, dirs)
+	var files []string
+	for i, p := range paths {
+		if !dirs[i] {
 			files = append(files, p)
 			continue
 		}
@@ -153,7 +172,11 @@ func (d *Dataset) readFiles(files []string, opts LoadOptions, strict bool) {
 	errs := make([]error, len(files))
 	done := make([]bool, len(files))
 	next := 0
-	ReadFiles(files, opts.Workers, func(i int, ts []trial.Trial, err error) {
+	keys := make([]string, len(files))
+	for i, f := range files {
+		keys[i] = d.place.key(d.place.base, f)
+	}
+	readFiles(files, keys, opts.Workers, func(i int, ts []trial.Trial, err error) {
 		results[i], errs[i], done[i] = ts, err, true
 		for ; next < len(files) && done[next]; next++ {
 			d.addFile(files[next], results[next], errs[next], strict)
@@ -209,9 +232,11 @@ func (d *Dataset) loadCloudAI(dir string, opts LoadOptions) {
 		d.Skipped = append(d.Skipped, Skip{Path: x.Path, Run: exclusionID(x), Case: x.Case, Iteration: x.Iteration,
 			Step: x.Step, Phase: x.Phase, Code: x.Code, Reason: x.Reason})
 	}
+	base := filepath.Dir(d.place.abs(dir))
+	key := func(f string) string { return d.place.key(base, f) }
 	for i := range runs {
 		r := &runs[i]
-		ts, err := readRun(r)
+		ts, err := readRun(r, key)
 		if err != nil {
 			d.Skipped = append(d.Skipped, Skip{Path: r.Dir, Run: r.ID(), Case: r.Case, Iteration: r.Iteration,
 				Step: r.Step, Phase: r.Phase, Code: SkipError, Reason: err.Error()})
@@ -226,13 +251,14 @@ func exclusionID(x cloudai.Exclusion) string {
 }
 
 // readRun reads every result file of a run (each falling back to the
-// run's alternates when it cannot be read) and attaches the run context.
-func readRun(r *cloudai.Run) ([]trial.Trial, error) {
+// run's alternates when it cannot be read), with key naming the files for
+// trial.Source.Key, and attaches the run context.
+func readRun(r *cloudai.Run, key func(path string) string) ([]trial.Trial, error) {
 	var all []trial.Trial
 	for _, f := range r.Files {
-		ts, err := ReadFile(f.Path)
+		ts, err := readFileAt(f.Path, key(f.Path))
 		if err != nil {
-			ts, err = readFallback(r, err)
+			ts, err = readFallback(r, key, err)
 		}
 		if err != nil {
 			return nil, err
@@ -249,9 +275,9 @@ func readRun(r *cloudai.Run) ([]trial.Trial, error) {
 }
 
 // readFallback reads the first alternate file that yields trials.
-func readFallback(r *cloudai.Run, first error) ([]trial.Trial, error) {
+func readFallback(r *cloudai.Run, key func(string) string, first error) ([]trial.Trial, error) {
 	for _, f := range r.Fallbacks {
-		if ts, err := ReadFile(f.Path); err == nil && len(ts) > 0 {
+		if ts, err := readFileAt(f.Path, key(f.Path)); err == nil && len(ts) > 0 {
 			return ts, nil
 		}
 	}

@@ -5,7 +5,7 @@ import (
 )
 
 // readColumns are the trials columns Trials reads, in scan order.
-const readColumns = `id, hash, source_path, source_format, source_format_version, source_line, source_index,
+const readColumns = `id, hash, source_path, source_format, source_format_version, source_line, source_index, source_key,
 	labels, params, input_tokens, output_tokens, mean_input_tokens, mean_output_tokens,
 	concurrency, achieved_concurrency, request_rate, users, requests, succeeded, failed, problem, warnings,
 	measurements`

@@ -202,7 +202,7 @@ type prepared struct {
 }
 
 // prepare computes missing IDs and encodes labels, params and dims, in
-// parallel, then drops duplicates of a content hash within the source
+// parallel, then drops duplicates of an ID within the source
 // (counted as present).
 func prepare(trials []trial.Trial) (out []prepared, dups int) {
 	all := make([]prepared, len(trials))
@@ -264,7 +264,7 @@ func encodeTrials(trials []trial.Trial, out []prepared, from, to int) {
 	}
 }
 
-// sortByID orders prepared trials by content hash, so that concurrent
+// sortByID orders prepared trials by ID, so that concurrent
 // writers lock unique-index entries in one order.
 func sortByID(ps []prepared) {
 	slices.SortFunc(ps, func(a, b prepared) int { return strings.Compare(a.id, b.id) })

@@ -15,7 +15,7 @@ type rowScanner interface {
 // trialRow holds the scan targets of readColumns.
 type trialRow struct {
 	id                                int64
-	hash, path, format, version       []byte
+	hash, path, format, version, key  []byte
 	line, index                       int64
 	labels, params, warnings, problem []byte
 	workload                          [8]sql.NullFloat64
@@ -26,7 +26,7 @@ type trialRow struct {
 
 func newTrialRow() *trialRow {
 	r := &trialRow{}
-	r.dest = []any{&r.id, &r.hash, &r.path, &r.format, &r.version, &r.line, &r.index, &r.labels, &r.params}
+	r.dest = []any{&r.id, &r.hash, &r.path, &r.format, &r.version, &r.line, &r.index, &r.key, &r.labels, &r.params}
 	for i := range r.workload {
 		r.dest = append(r.dest, &r.workload[i])
 	}
@@ -49,7 +49,7 @@ func (r *trialRow) decode(rs rowScanner, d *decoder, q *Query, slim bool) (int64
 	}
 	t.ID = string(r.hash)
 	t.Source = trial.Source{Path: d.internBytes(r.path), Format: d.internBytes(r.format),
-		FormatVersion: d.internBytes(r.version), Line: int(r.line), Index: int(r.index)}
+		FormatVersion: d.internBytes(r.version), Line: int(r.line), Index: int(r.index), Key: string(r.key)}
 	if slim {
 		t.Source = trial.Source{Path: t.Source.Path}
 		return r.id, t, nil

@@ -81,7 +81,7 @@ var sqliteTrialColumns = []struct {
 	kind byte
 }{
 	{"study_id", 's'}, {"ingested_at", 'n'}, {"id", '-'}, {"hash", 't'}, {"hkey", '-'},
-	{"source_path", 't'}, {"source_format", 't'}, {"source_format_version", 't'}, {"source_line", '-'}, {"source_index", '-'},
+	{"source_path", 't'}, {"source_format", 't'}, {"source_format_version", 't'}, {"source_line", '-'}, {"source_index", '-'}, {"source_key", 't'},
 	{"labels", 't'}, {"params", 't'}, {"input_tokens", '-'}, {"output_tokens", '-'}, {"mean_input_tokens", '-'},
 	{"mean_output_tokens", '-'}, {"concurrency", '-'}, {"achieved_concurrency", '-'}, {"request_rate", '-'}, {"users", '-'},
 	{"requests", '-'}, {"succeeded", '-'}, {"failed", '-'}, {"problem", 't'}, {"warnings", 'w'},
@@ -142,6 +142,7 @@ func bindTrial(b *binder, id int64, p *prepared) {
 	b.text(t.Source.FormatVersion)
 	b.int(int64(t.Source.Line))
 	b.int(int64(t.Source.Index))
+	b.text(t.Source.Key)
 	b.text(p.labels)
 	b.text(p.params)
 	for _, v := range [...]float64{w.InputTokens, w.OutputTokens, w.MeanInputTokens, w.MeanOutputTokens,

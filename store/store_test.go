@@ -47,7 +47,8 @@ func TestIngestIdempotent(t *testing.T) {
 func roundTripTrials() []trial.Trial {
 	ts := genTrials(0, 20)
 	odd := trial.Trial{
-		Source:    trial.Source{Path: "odd/'quoted\" path ✓.jsonl", Format: "jsonl", FormatVersion: "v2", Line: 7, Index: 3},
+		Source: trial.Source{Path: "/abs/odd/'quoted\" path ✓.jsonl", Format: "jsonl", FormatVersion: "v2", Line: 7, Index: 3,
+			Key: "odd/'quoted\" path ✓.jsonl"},
 		Labels:    map[string]string{"k,=}{": "v \"quoted\" ✓", "cuda": "12.4", "driver": "550.54", "host": "node-1"},
 		Params:    map[string]string{"a.b.c": "", "empty": ""},
 		Workload:  trial.Workload{RequestRate: math.Inf(1), MeanInputTokens: 1e-300, Users: -0.5, Requests: math.MaxInt64},

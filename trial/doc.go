@@ -35,6 +35,8 @@
 //
 // # Identity
 //
-// A trial's ID is a content hash of everything that does not depend on where
-// the trial was read from; see ComputeID.
+// A trial's ID hashes its content and its position: the file it was read
+// from, named independently of the working directory (Source.Key), and its
+// index among that file's trials. Two runs with identical numbers are two
+// trials; the same file read again gives the same IDs. See ComputeID.
 package trial
