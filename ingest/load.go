@@ -268,8 +268,9 @@ func readRun(r *cloudai.Run, key func(path string) string) ([]trial.Trial, error
 	if len(all) == 0 {
 		return nil, fmt.Errorf("%s: no result files", r.Dir)
 	}
+	dep := deployment(r)
 	for i := range all {
-		attachRun(&all[i], r, len(all) > 1, i)
+		attachRun(&all[i], r, dep, len(all) > 1, i)
 	}
 	return all, nil
 }
@@ -284,9 +285,32 @@ func readFallback(r *cloudai.Run, key func(string) string, first error) ([]trial
 	return nil, first
 }
 
+// deployment returns what ran r: its layout, GPU counts and executed
+// configuration, whose text is read as is (empty when unreadable).
+func deployment(r *cloudai.Run) *trial.Deployment {
+	d := &trial.Deployment{AllocatedGPUs: r.AllocatedGPUs, AllocatedGPUsUnknown: r.AllocatedGPUsUnknown,
+		ServingGPUs: r.ServingGPUs, ServingGPUsUnknown: r.ServingGPUsUnknown, ConfigPath: r.ConfigPath}
+	if r.ConfigPath != "" {
+		if b, err := os.ReadFile(r.ConfigPath); err == nil {
+			d.Config = string(b)
+		}
+	}
+	if l := r.Layout; l != nil {
+		d.Layout = &trial.Layout{Workload: string(l.Workload), Engine: string(l.Engine), Disaggregated: l.Disaggregated,
+			SharedNodes: l.SharedNodes, Nodes: l.Nodes, Warnings: slices.Clone(l.Warnings)}
+		for _, ro := range l.Roles {
+			d.Layout.Roles = append(d.Layout.Roles, trial.LayoutRole{Name: ro.Name, Instances: ro.Instances,
+				NodesPerInstance: ro.NodesPerInstance, Nodes: ro.Nodes, TP: ro.TP, PP: ro.PP, DP: ro.DP, CP: ro.CP,
+				DPAttention: ro.DPAttention, GPUsPerInstance: ro.GPUsPerInstance, GPUIDs: slices.Clone(ro.GPUIDs)})
+		}
+	}
+	return d
+}
+
 // attachRun labels a trial with its CloudAI run, adds the executed
-// parameters and derives the per-GPU throughputs.
-func attachRun(t *trial.Trial, r *cloudai.Run, several bool, i int) {
+// parameters and the deployment (shared by the run's trials) and derives
+// the per-GPU throughputs.
+func attachRun(t *trial.Trial, r *cloudai.Run, dep *trial.Deployment, several bool, i int) {
 	t.SetLabel(trial.LabelTestCase, r.Case)
 	t.SetLabel(trial.LabelIteration, strconv.Itoa(r.Iteration))
 	if r.Step > 0 {
@@ -322,6 +346,7 @@ func attachRun(t *trial.Trial, r *cloudai.Run, several bool, i int) {
 		t.SetLabel("layout", r.Layout.String())
 	}
 	t.Warnings = append(t.Warnings, r.Warnings...)
+	t.Deployment = dep
 	perGPU(t, r)
 	t.Finalize()
 }

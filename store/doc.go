@@ -19,11 +19,13 @@
 //
 // # Schema
 //
-// studies (name, creation time); trials (ID, source, labels,
-// params, workload, counts, problem, warnings, environment columns derived
-// from labels, ingest time, and the trial's measurements packed in one
+// studies (name, creation time); trials (ID, source with its key,
+// labels, params, workload, counts, problem, warnings, environment columns
+// derived from labels, ingest time, the trial's measurements packed in one
 // blob: metric, dims, unit, native name, source unit and value of each, in
-// order); blocks (the trials one ingest added, up to 65,536: their row
+// order, and its deployment: serving layout as JSON, allocated and serving
+// GPU counts with the reasons when unknown, and the executed configuration's
+// path and text, kept byte for byte in a BLOB or BYTEA); blocks (the trials one ingest added, up to 65,536: their row
 // ids, IDs and problems, packed) with block_values (per block and
 // (metric, dims) pair, the values of its trials in row-id order, packed as
 // float64s, frontier.Missing where a trial has no such measurement,

@@ -21,7 +21,10 @@ type trialRow struct {
 	workload                          [8]sql.NullFloat64
 	requests, succeeded, failed       int64
 	measurements                      []byte
-	dest                              []any
+	// the deployment columns
+	layout, allocWhy, servingWhy, configPath, config []byte
+	alloc, serving                                   int64
+	dest                                             []any
 }
 
 func newTrialRow() *trialRow {
@@ -30,7 +33,8 @@ func newTrialRow() *trialRow {
 	for i := range r.workload {
 		r.dest = append(r.dest, &r.workload[i])
 	}
-	r.dest = append(r.dest, &r.requests, &r.succeeded, &r.failed, &r.problem, &r.warnings, &r.measurements)
+	r.dest = append(r.dest, &r.requests, &r.succeeded, &r.failed, &r.problem, &r.warnings, &r.measurements,
+		&r.layout, &r.alloc, &r.allocWhy, &r.serving, &r.servingWhy, &r.configPath, &r.config)
 	return r
 }
 
@@ -68,6 +72,9 @@ func (r *trialRow) decode(rs rowScanner, d *decoder, q *Query, slim bool) (int64
 	w.Requests, t.Succeeded, t.Failed = r.requests, r.succeeded, r.failed
 	t.Problem = d.internBytes(r.problem)
 	if t.Warnings, err = decodeList(r.warnings); err != nil {
+		return 0, t, err
+	}
+	if t.Deployment, err = d.deployment(r.layout, r.alloc, r.allocWhy, r.serving, r.servingWhy, r.configPath, r.config); err != nil {
 		return 0, t, err
 	}
 	return r.id, t, nil

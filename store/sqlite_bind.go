@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/ncruces/go-sqlite3"
+
+	"github.com/pareto-llm/pareto/trial"
 )
 
 // binder binds the parameters of a statement in order, keeping the first
@@ -86,7 +88,8 @@ var sqliteTrialColumns = []struct {
 	{"mean_output_tokens", '-'}, {"concurrency", '-'}, {"achieved_concurrency", '-'}, {"request_rate", '-'}, {"users", '-'},
 	{"requests", '-'}, {"succeeded", '-'}, {"failed", '-'}, {"problem", 't'}, {"warnings", 'w'},
 	{"engine", 't'}, {"engine_version", 't'}, {"cuda", 't'}, {"driver", 't'}, {"gpu", 't'}, {"host", 't'},
-	{"measurements", '-'},
+	{"measurements", '-'}, {"layout", 't'}, {"allocated_gpus", '-'}, {"allocated_gpus_unknown", 't'},
+	{"serving_gpus", '-'}, {"serving_gpus_unknown", 't'}, {"config_path", 't'}, {"config", '-'},
 }
 
 // trialInsert returns the statement inserting rows trials.
@@ -162,4 +165,15 @@ func bindTrial(b *binder, id int64, p *prepared) {
 		b.text(v)
 	}
 	b.blob(p.packed)
+	var dep trial.Deployment
+	if t.Deployment != nil {
+		dep = *t.Deployment
+	}
+	b.text(p.layout)
+	b.int(int64(dep.AllocatedGPUs))
+	b.text(dep.AllocatedGPUsUnknown)
+	b.int(int64(dep.ServingGPUs))
+	b.text(dep.ServingGPUsUnknown)
+	b.text(dep.ConfigPath)
+	b.blob([]byte(dep.Config))
 }

@@ -77,8 +77,9 @@ var idEncoders = sync.Pool{New: func() any { return &idEncoder{b: make([]byte, 0
 // repeats of one configuration often do once rounded) are two trials when
 // they come from two files or two records of one file, and the same file
 // read again gives the same IDs. Source.Line is not hashed (in a given
-// file it follows from Index), nor are the format, ID, Warnings and each
-// measurement's Native name and SourceUnit. Every string is length-prefixed, so the
+// file it follows from Index), nor are the format, ID, Warnings,
+// Deployment (derived from the configuration) and each measurement's
+// Native name and SourceUnit. Every string is length-prefixed, so the
 // encoding is unambiguous; it does not depend on map iteration order. If
 // t.Measurements is not sorted, a sorted copy is hashed.
 //

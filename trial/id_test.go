@@ -163,6 +163,7 @@ func TestComputeIDPosition(t *testing.T) {
 		func(t *Trial) { t.Source.Path, t.Source.Key = "/elsewhere/runs/a.json", "runs/a.json" },
 		func(t *Trial) { t.Source.Line = 7 },
 		func(t *Trial) { t.Source.Format, t.Source.FormatVersion = "sglang", "x" },
+		func(t *Trial) { t.Deployment = &Deployment{ServingGPUs: 8, Config: "x = 1"} },
 		func(t *Trial) { t.Warnings = []string{"w"} },
 	}
 	for i, f := range same {

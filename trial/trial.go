@@ -62,6 +62,10 @@ type Trial struct {
 	Problem string `json:"problem,omitempty"`
 	// Warnings are non-fatal oddities found while reading.
 	Warnings []string `json:"warnings,omitempty"`
+	// Deployment is what ran the trial, when its source says (CloudAI
+	// runs); nil otherwise. The trials of one run may share it: do not
+	// modify it in place.
+	Deployment *Deployment `json:"deployment,omitempty"`
 }
 
 // Problem texts set by readers.
@@ -84,8 +88,9 @@ type Source struct {
 	Index int `json:"index,omitempty"`
 	// Key names the file independently of where it was read from, with
 	// '/' separators: ingest.Load sets it to the file's path from the
-	// parent of the ingest root (see ingest.Load). Empty means Path.
-	// ComputeID hashes it (or Path) with Index as the trial's position.
+	// parent of the ingest root (see ingest.Load); the Optuna reader to
+	// "optuna:" and the study's name. Empty means Path. ComputeID hashes
+	// it (or Path) with Index as the trial's position.
 	Key string `json:"key,omitempty"`
 }
 
