@@ -390,7 +390,9 @@ func (d *decoder) deployment(layout []byte, alloc int64, allocWhy []byte, servin
 			if err := stdjson.Unmarshal(layout, l); err != nil {
 				return nil, fmt.Errorf("decoding layout %q: %w", truncate(layout), err)
 			}
-			d.layouts[string(layout)] = l
+			if len(d.layouts) < 1<<12 {
+				d.layouts[string(layout)] = l
+			}
 		}
 		dep.Layout = l
 	}

@@ -53,7 +53,7 @@ func (r *trialRow) decode(rs rowScanner, d *decoder, q *Query, slim bool) (int64
 	}
 	t.ID = string(r.hash)
 	t.Source = trial.Source{Path: d.internBytes(r.path), Format: d.internBytes(r.format),
-		FormatVersion: d.internBytes(r.version), Line: int(r.line), Index: int(r.index), Key: string(r.key)}
+		FormatVersion: d.internBytes(r.version), Line: int(r.line), Index: int(r.index), Key: d.internBytes(r.key)}
 	if slim {
 		t.Source = trial.Source{Path: t.Source.Path}
 		return r.id, t, nil
