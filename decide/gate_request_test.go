@@ -24,13 +24,16 @@ import (
 // to the verdicts the command prints.
 
 // scriptFiles returns the files of one of the command's scripts.
+// scriptKey holds, in scriptFiles' map, the script's name.
+const scriptKey = "\x00script"
+
 func scriptFiles(t *testing.T, script string) map[string][]byte {
 	t.Helper()
 	a, err := txtar.ParseFile(filepath.Join("..", "internal", "cli", "testdata", "script", script+".txtar"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	files := map[string][]byte{}
+	files := map[string][]byte{scriptKey: []byte(script)}
 	for _, f := range a.Files {
 		files[f.Name] = f.Data
 	}
@@ -64,7 +67,13 @@ func readSource(t *testing.T, files map[string][]byte, name string) Source {
 	if !ok {
 		t.Fatalf("script has no file %s", name)
 	}
-	p := filepath.Join(t.TempDir(), name)
+	// Trial IDs hash the file's name from its directory's parent: the
+	// script's work directory is named script-NAME, as testscript names it.
+	dir := filepath.Join(t.TempDir(), "script-"+string(files[scriptKey]))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, name)
 	if err := os.WriteFile(p, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +174,7 @@ func TestRunGateArchive(t *testing.T) {
 	if v.Decision != Reject || !strings.Contains(reasons, "not better than the baseline") || !strings.Contains(reasons, "beaten by archive member key:") {
 		t.Errorf("RunGate(same.jsonl) = %s %q; want reject, not better than the baseline and beaten by the archive", v.Decision, v.Reasons)
 	}
-	if len(v.Trials.Archive) != 6 || v.Trials.Archive[0] != "0aaae6a76615634b" {
+	if len(v.Trials.Archive) != 6 || v.Trials.Archive[0] != "041c2cc6f09b6e36" {
 		t.Errorf("RunGate(same.jsonl) archive trials %q; want the 6 admitted runs", v.Trials.Archive)
 	}
 	if got := len(stored(t, st, AdmittedLabel+"="+AdmittedValue)); got != 6 {

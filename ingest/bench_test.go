@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pareto-llm/pareto/cloudai"
 	"github.com/pareto-llm/pareto/internal/gcpolicy"
 	"github.com/pareto-llm/pareto/trial"
 )
@@ -285,4 +286,40 @@ print(len(fs)/(time.perf_counter()-t), len(fs)/(time.process_time()-c))`
 	wall, _ = strconv.ParseFloat(f[0], 64)
 	cpu, _ = strconv.ParseFloat(f[1], 64)
 	return wall, cpu, nil
+}
+
+// BenchmarkLoad measures Load on a directory of 10 000 AIPerf JSON files
+// of one layout (as BenchmarkReadDir's layouts=1), with the garbage
+// collector set as the pareto command sets it: what `pareto ingest DIR`
+// does before counting or storing, file keys (trial.Source.Key) and IDs
+// included. Each is set, as the command sets it, so no trial is kept.
+func BenchmarkLoad(b *testing.B) {
+	const n = 10000
+	dir := filepath.Join(b.TempDir(), "runs")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	for i := range n {
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("run_%05d_profile_export_aiperf.json", i)), aiperfFile(b, i), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	defer debug.SetGCPercent(debug.SetGCPercent(gcpolicy.Percent))
+	cpu := cpuTime()
+	for b.Loop() {
+		got := 0
+		d, err := Load([]string{dir}, LoadOptions{Each: func(ts []trial.Trial, _ *cloudai.Run) error {
+			got += len(ts)
+			return nil
+		}})
+		if err != nil || got != n || len(d.Skipped) > 0 {
+			b.Fatalf("Load = %d trials, %d skipped, %v; want %d", got, len(d.Skipped), err, n)
+		}
+	}
+	cpu = cpuTime() - cpu
+	files := float64(n) * float64(b.N)
+	b.ReportMetric(files/b.Elapsed().Seconds(), "files/s")
+	if cpu > 0 {
+		b.ReportMetric(files/cpu.Seconds(), "cpu_files/s")
+	}
 }

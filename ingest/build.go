@@ -19,7 +19,7 @@ type builder struct {
 
 func newBuilder(tool string, src *source, format Format) *builder {
 	b := &builder{tool: tool}
-	b.t.Source = trial.Source{Path: src.path, Format: string(format)}
+	b.t.Source = trial.Source{Path: src.path, Key: src.key, Format: string(format)}
 	b.t.Failed = -1
 	b.t.SetLabel(trial.LabelTool, tool)
 	return b

@@ -12,6 +12,12 @@ import (
 // goroutine at a time, in no particular order. An error in one file does
 // not stop the others.
 func ReadFiles(paths []string, workers int, fn func(i int, ts []trial.Trial, err error)) {
+	readFiles(paths, nil, workers, fn)
+}
+
+// readFiles is ReadFiles with keys[i] (when keys is not nil) as the
+// trial.Source.Key of the trials of paths[i].
+func readFiles(paths, keys []string, workers int, fn func(i int, ts []trial.Trial, err error)) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
@@ -31,6 +37,10 @@ func ReadFiles(paths []string, workers int, fn func(i int, ts []trial.Trial, err
 				mu.Unlock()
 				if i >= len(paths) {
 					return
+				}
+				r.key = ""
+				if keys != nil {
+					r.key = keys[i]
 				}
 				ts, err := r.readFile(paths[i])
 				mu.Lock()

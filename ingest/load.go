@@ -67,6 +67,7 @@ type Dataset struct {
 	err   error                                   // the first error of each
 	table TableOptions                            // LoadOptions.Table
 	named map[string]bool                         // files named by the caller, read as tables when no result
+	place *placer                                 // names files for trial.Source.Key
 }
 
 func (d *Dataset) add(ts []trial.Trial, run *cloudai.Run) {
@@ -98,22 +99,47 @@ func (d *Dataset) Failed() int {
 // both. Files whose format is not recognised inside directories are
 // skipped with code "unknown_format"; files that fail to parse are skipped
 // with code "error". With LoadOptions.Scenario every directory path is
-// that scenario's results directory. The returned error is non-nil only
-// for a path that does not exist or cannot be listed, or when
-// LoadOptions.Each fails.
+// that scenario's results directory. A file named in paths (not found in
+// a directory) that is no benchmark result is read as a generic table,
+// and "-" reads LoadOptions.Stdin. The returned error is non-nil only for
+// a path that does not exist or cannot be listed, or when LoadOptions.Each
+// fails.
+//
+// Every trial's Source.Key names its file independently of the working
+// directory and of how the path was written (absolute or relative), for
+// its ID (trial.ComputeID): it is the file's path, with '/' separators,
+// from the parent of the ingest root, the deepest directory holding every
+// path given (a directory given alone is its own root, so its name starts
+// the keys; a file given alone is under its directory). The files of a
+// CloudAI results tree are named from the tree's parent instead, whatever
+// was given: "scenario_2026-08-06_10-00-00/case/0/..." whether the tree,
+// its parent or several trees were named. So reading "runs", "./runs",
+// "/abs/runs", "runs/*" or "runs/*/*.json" gives the same keys, and the
+// same IDs; reading "runs/a" alone after "runs" does not (it names a's
+// files "a/..."). Source.Key is left empty where it equals Source.Path.
 func Load(paths []string, opts LoadOptions) (*Dataset, error) {
 	d := &Dataset{each: opts.Each, table: opts.Table, named: map[string]bool{}}
-	var files []string
+	var onDisk []string
 	for _, p := range paths {
-		if p == "-" {
-			d.readStdin(opts)
-			continue
+		if p != "-" {
+			onDisk = append(onDisk, p)
 		}
+	}
+	dirs := make([]bool, len(onDisk))
+	for i, p := range onDisk {
 		st, err := os.Stat(p)
 		if err != nil {
 			return nil, err
 		}
-		if !st.IsDir() {
+		dirs[i] = st.IsDir()
+	}
+	d.place = newPlacer(onDisk, dirs)
+	if len(onDisk) < len(paths) {
+		d.readStdin(opts)
+	}
+	var files []string
+	for i, p := range onDisk {
+		if !dirs[i] {
 			files = append(files, p)
 			d.named[p] = true
 			continue
@@ -166,7 +192,11 @@ func (d *Dataset) readFiles(files []string, opts LoadOptions, strict bool) {
 	errs := make([]error, len(files))
 	done := make([]bool, len(files))
 	next := 0
-	ReadFiles(files, opts.Workers, func(i int, ts []trial.Trial, err error) {
+	keys := make([]string, len(files))
+	for i, f := range files {
+		keys[i] = d.place.key(d.place.base, f)
+	}
+	readFiles(files, keys, opts.Workers, func(i int, ts []trial.Trial, err error) {
 		results[i], errs[i], done[i] = ts, err, true
 		for ; next < len(files) && done[next]; next++ {
 			d.addFile(files[next], results[next], errs[next], strict)
@@ -200,7 +230,11 @@ func (d *Dataset) addTable(f string, data []byte) {
 			return
 		}
 	}
-	ts, err := ReadTable(data, f, d.table)
+	opts := d.table
+	if f != "-" {
+		opts.key = d.place.key(d.place.base, f)
+	}
+	ts, err := ReadTable(data, f, opts)
 	if err != nil {
 		d.Skipped = append(d.Skipped, Skip{Path: f, Code: SkipError,
 			Reason: fmt.Sprintf("%v (read as a generic CSV/JSONL table, as it is no benchmark result pareto recognises)", err)})
@@ -267,9 +301,11 @@ func (d *Dataset) loadCloudAI(dir string, opts LoadOptions) {
 		d.Skipped = append(d.Skipped, Skip{Path: x.Path, Run: exclusionID(x), Case: x.Case, Iteration: x.Iteration,
 			Step: x.Step, Phase: x.Phase, Code: x.Code, Reason: x.Reason})
 	}
+	base := filepath.Dir(d.place.abs(dir))
+	key := func(f string) string { return d.place.key(base, f) }
 	for i := range runs {
 		r := &runs[i]
-		ts, err := readRun(r)
+		ts, err := readRun(r, key)
 		if err != nil {
 			d.Skipped = append(d.Skipped, Skip{Path: r.Dir, Run: r.ID(), Case: r.Case, Iteration: r.Iteration,
 				Step: r.Step, Phase: r.Phase, Code: SkipError, Reason: err.Error()})
@@ -284,13 +320,14 @@ func exclusionID(x cloudai.Exclusion) string {
 }
 
 // readRun reads every result file of a run (each falling back to the
-// run's alternates when it cannot be read) and attaches the run context.
-func readRun(r *cloudai.Run) ([]trial.Trial, error) {
+// run's alternates when it cannot be read), with key naming the files for
+// trial.Source.Key, and attaches the run context.
+func readRun(r *cloudai.Run, key func(path string) string) ([]trial.Trial, error) {
 	var all []trial.Trial
 	for _, f := range r.Files {
-		ts, err := ReadFile(f.Path)
+		ts, err := readFileAt(f.Path, key(f.Path))
 		if err != nil {
-			ts, err = readFallback(r, err)
+			ts, err = readFallback(r, key, err)
 		}
 		if err != nil {
 			return nil, err
@@ -300,25 +337,49 @@ func readRun(r *cloudai.Run) ([]trial.Trial, error) {
 	if len(all) == 0 {
 		return nil, fmt.Errorf("%s: no result files", r.Dir)
 	}
+	dep := deployment(r)
 	for i := range all {
-		attachRun(&all[i], r, len(all) > 1, i)
+		attachRun(&all[i], r, dep, len(all) > 1, i)
 	}
 	return all, nil
 }
 
 // readFallback reads the first alternate file that yields trials.
-func readFallback(r *cloudai.Run, first error) ([]trial.Trial, error) {
+func readFallback(r *cloudai.Run, key func(string) string, first error) ([]trial.Trial, error) {
 	for _, f := range r.Fallbacks {
-		if ts, err := ReadFile(f.Path); err == nil && len(ts) > 0 {
+		if ts, err := readFileAt(f.Path, key(f.Path)); err == nil && len(ts) > 0 {
 			return ts, nil
 		}
 	}
 	return nil, first
 }
 
+// deployment returns what ran r: its layout, GPU counts and executed
+// configuration, whose text is read as is (empty when unreadable).
+func deployment(r *cloudai.Run) *trial.Deployment {
+	d := &trial.Deployment{AllocatedGPUs: r.AllocatedGPUs, AllocatedGPUsUnknown: r.AllocatedGPUsUnknown,
+		ServingGPUs: r.ServingGPUs, ServingGPUsUnknown: r.ServingGPUsUnknown, ConfigPath: r.ConfigPath}
+	if r.ConfigPath != "" {
+		if b, err := os.ReadFile(r.ConfigPath); err == nil {
+			d.Config = string(b)
+		}
+	}
+	if l := r.Layout; l != nil {
+		d.Layout = &trial.Layout{Workload: string(l.Workload), Engine: string(l.Engine), Disaggregated: l.Disaggregated,
+			SharedNodes: l.SharedNodes, Nodes: l.Nodes, Warnings: slices.Clone(l.Warnings)}
+		for _, ro := range l.Roles {
+			d.Layout.Roles = append(d.Layout.Roles, trial.LayoutRole{Name: ro.Name, Instances: ro.Instances,
+				NodesPerInstance: ro.NodesPerInstance, Nodes: ro.Nodes, TP: ro.TP, PP: ro.PP, DP: ro.DP, CP: ro.CP,
+				DPAttention: ro.DPAttention, GPUsPerInstance: ro.GPUsPerInstance, GPUIDs: slices.Clone(ro.GPUIDs)})
+		}
+	}
+	return d
+}
+
 // attachRun labels a trial with its CloudAI run, adds the executed
-// parameters and derives the per-GPU throughputs.
-func attachRun(t *trial.Trial, r *cloudai.Run, several bool, i int) {
+// parameters and the deployment (shared by the run's trials) and derives
+// the per-GPU throughputs.
+func attachRun(t *trial.Trial, r *cloudai.Run, dep *trial.Deployment, several bool, i int) {
 	t.SetLabel(trial.LabelTestCase, r.Case)
 	t.SetLabel(trial.LabelIteration, strconv.Itoa(r.Iteration))
 	if r.Step > 0 {
@@ -354,6 +415,7 @@ func attachRun(t *trial.Trial, r *cloudai.Run, several bool, i int) {
 		t.SetLabel("layout", r.Layout.String())
 	}
 	t.Warnings = append(t.Warnings, r.Warnings...)
+	t.Deployment = dep
 	perGPU(t, r)
 	t.Finalize()
 }

@@ -1,8 +1,11 @@
 package ingest
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -158,5 +161,58 @@ func TestLoadEach(t *testing.T) {
 	}})
 	if !errors.Is(err, stop) || calls != 3 {
 		t.Errorf("Load = %v after %d calls; want the error of the third", err, calls)
+	}
+}
+
+// TestLoadDeployment checks that CloudAI trials carry their run's
+// layout, GPU counts and executed TOML, and other trials none.
+func TestLoadDeployment(t *testing.T) {
+	d, err := Load([]string{cloudaiTree, "testdata/vllm"}, LoadOptions{GPUsPerNode: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	layouts := 0
+	for i, tr := range d.Trials {
+		r, dep := d.Runs[i], tr.Deployment
+		if r == nil {
+			if dep != nil {
+				t.Errorf("%s: deployment %+v outside CloudAI", tr.Source.Path, dep)
+			}
+			continue
+		}
+		if dep == nil {
+			t.Fatalf("%s: no deployment", tr.Labels["run"])
+		}
+		text, err := os.ReadFile(r.ConfigPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if dep.ConfigPath != r.ConfigPath || dep.Config != string(text) || !strings.HasSuffix(dep.ConfigPath, "test-run.toml") {
+			t.Errorf("%s: config %s (%d bytes); want %s as read", tr.Labels["run"], dep.ConfigPath, len(dep.Config), r.ConfigPath)
+		}
+		if dep.AllocatedGPUs != r.AllocatedGPUs || dep.AllocatedGPUsUnknown != r.AllocatedGPUsUnknown ||
+			dep.ServingGPUs != r.ServingGPUs || dep.ServingGPUsUnknown != r.ServingGPUsUnknown {
+			t.Errorf("%s: GPUs %+v; run has %d (%q), %d (%q)", tr.Labels["run"], dep, r.AllocatedGPUs,
+				r.AllocatedGPUsUnknown, r.ServingGPUs, r.ServingGPUsUnknown)
+		}
+		// trial.Layout mirrors cloudai.Layout: the same JSON.
+		got, _ := json.Marshal(dep.Layout)
+		want, _ := json.Marshal(r.Layout)
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s: layout\n%s\nwant\n%s", tr.Labels["run"], got, want)
+		}
+		if dep.Layout != nil {
+			layouts++
+			sum := 0
+			for _, ro := range dep.Layout.Roles {
+				sum += ro.GPUs()
+			}
+			if sum != dep.ServingGPUs {
+				t.Errorf("%s: roles hold %d GPUs; serving %d", tr.Labels["run"], sum, dep.ServingGPUs)
+			}
+		}
+	}
+	if layouts == 0 {
+		t.Error("no CloudAI trial has a layout")
 	}
 }

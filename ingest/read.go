@@ -22,9 +22,13 @@ const StreamThreshold = 512 << 10
 // from its content. On a problem it returns a *SyntaxError
 // ("path:line:col: message"); for multi-record files (JSONL, appended
 // objects) the trials read before the problem are returned with the error.
-func ReadFile(path string) ([]trial.Trial, error) {
+func ReadFile(path string) ([]trial.Trial, error) { return readFileAt(path, "") }
+
+// readFileAt is ReadFile with key as the trial.Source.Key of the trials.
+func readFileAt(path, key string) ([]trial.Trial, error) {
 	r := readers.Get().(*reader)
 	defer readers.Put(r)
+	r.key = key
 	return r.readFile(path)
 }
 
@@ -43,11 +47,13 @@ func Read(r io.Reader, name string) ([]trial.Trial, error) {
 func ReadBytes(data []byte, name string) ([]trial.Trial, error) {
 	r := readers.Get().(*reader)
 	defer readers.Put(r)
+	r.key = ""
 	return r.readBytes(data, name)
 }
 
 // reader holds per-goroutine scratch state reused across files.
 type reader struct {
+	key   string // trial.Source.Key of the next file's trials (see Load)
 	buf   []byte
 	dec   *jsontext.Decoder
 	names map[string]string
@@ -110,7 +116,7 @@ func (r *reader) readFile(path string) ([]trial.Trial, error) {
 }
 
 func (r *reader) readBytes(data []byte, name string) ([]trial.Trial, error) {
-	src := &source{path: name, data: data}
+	src := &source{path: name, key: r.key, data: data}
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, &SyntaxError{Path: name, Line: 1, Col: 1, Msg: "empty file", Err: ErrEmpty}
 	}
@@ -170,7 +176,7 @@ func (r *reader) readStream(f *os.File, path string) ([]trial.Trial, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	head = head[:n]
-	src := &source{path: path, file: f}
+	src := &source{path: path, key: r.key, file: f}
 	format := Detect(head, path)
 	if !isJSON(format) || format == FormatUnknown || format == FormatPyTorchSidecar {
 		if _, err := f.Seek(0, io.SeekStart); err != nil {

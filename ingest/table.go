@@ -26,6 +26,8 @@ type TableOptions struct {
 	// label "id", not a parameter). Empty means "id" when the table has
 	// such a column.
 	ID string
+	// key is the file's trial.Source.Key (set by Load).
+	key string
 }
 
 // tableWorkload maps table columns to the trial's workload: rows at
@@ -70,7 +72,7 @@ func ReadTable(data []byte, name string, opts TableOptions) ([]trial.Trial, erro
 	out := make([]trial.Trial, t.Len())
 	for r := range out {
 		tr := &out[r]
-		tr.Source = trial.Source{Path: name, Format: FormatTable, FormatVersion: t.Format, Line: int(t.Lines[r]), Index: r}
+		tr.Source = trial.Source{Path: name, Key: opts.key, Format: FormatTable, FormatVersion: t.Format, Line: int(t.Lines[r]), Index: r}
 		tr.Failed = -1
 		for c, col := range head.Columns {
 			if t.Text[c] == nil {

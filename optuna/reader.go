@@ -154,7 +154,10 @@ func (r *reader) trials(id int64, st *Study) error {
 			if err := rows.Scan(&tid, &num); err != nil {
 				return err
 			}
-			t := trial.Trial{Source: trial.Source{Path: r.d.loc + "#" + st.Name, Format: "optuna",
+			// The study's name, not its storage, places the trial (with its
+			// number as Index): the same study copied from SQLite to
+			// PostgreSQL has the same trial IDs.
+			t := trial.Trial{Source: trial.Source{Path: r.d.loc + "#" + st.Name, Key: "optuna:" + st.Name, Format: "optuna",
 				FormatVersion: strconv.Itoa(st.SchemaVersion), Index: int(num)}, Failed: -1}
 			t.SetLabel(trial.LabelTool, "optuna")
 			t.SetLabel(trial.LabelToolVersion, st.LibraryVersion)

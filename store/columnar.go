@@ -36,7 +36,7 @@ func (c ColumnSpec) String() string {
 // Columns is a columnar read of a study: for each trial, in ingest order,
 // its ID and the value of every ColumnSpec.
 type Columns struct {
-	// IDs are the trials' content hashes (trial.Trial.ID), in ingest order.
+	// IDs are the trials' IDs (trial.Trial.ID), in ingest order.
 	IDs []string
 	// Values[k][i] is the value of spec k for trial IDs[i]. It is
 	// frontier.Missing when the trial has no measurement matching the spec,

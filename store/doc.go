@@ -13,17 +13,19 @@
 // with a busy timeout, and Ingest retries a source whose transaction found
 // the database locked, so several processes on one host can share a file.
 // The PostgreSQL store lets many hosts write to one study at once: trials
-// are inserted with ON CONFLICT DO NOTHING on the study's content hash, in
+// are inserted with ON CONFLICT DO NOTHING on the trial ID in the study, in
 // hash order, and a transaction that deadlocks or fails to serialise is
 // retried.
 //
 // # Schema
 //
-// studies (name, creation time); trials (content hash, source, labels,
-// params, workload, counts, problem, warnings, environment columns derived
-// from labels, ingest time, and the trial's measurements packed in one
+// studies (name, creation time); trials (ID, source with its key,
+// labels, params, workload, counts, problem, warnings, environment columns
+// derived from labels, ingest time, the trial's measurements packed in one
 // blob: metric, dims, unit, native name, source unit and value of each, in
-// order); blocks (the trials one ingest added, up to 65,536: their row
+// order, and its deployment: serving layout as JSON, allocated and serving
+// GPU counts with the reasons when unknown, and the executed configuration's
+// path and text, kept byte for byte in a BLOB or BYTEA); blocks (the trials one ingest added, up to 65,536: their row
 // ids, IDs and problems, packed) with block_values (per block and
 // (metric, dims) pair, the values of its trials in row-id order, packed as
 // float64s, frontier.Missing where a trial has no such measurement,
@@ -33,7 +35,7 @@
 // (see trial.EnvLabels) so that SQL users can index and query them; the labels
 // stay the source of truth.
 //
-// The PostgreSQL store keeps the content hash UNIQUE per study and
+// The PostgreSQL store keeps the trial ID UNIQUE per study and
 // indexes trials by (study, id) and (study, engine, engine_version). The
 // SQLite store indexes only 32 bits of the hash (trials_key on
 // study and hkey): its writer holds the database's write lock and
@@ -49,16 +51,26 @@
 //
 // Ingest writes one source in one transaction: either every new trial of
 // the source is stored with all its measurements and its blocks, or none
-// is. A trial whose
-// content hash (trial.ComputeID) is already in the study is counted as
-// present and not written again, so re-ingesting a file adds nothing.
+// is. A trial whose ID (trial.ComputeID: a hash of its content and of its
+// position, the file named by Source.Key and the index in it) is already
+// in the study is counted as present and not written again, so
+// re-ingesting a file adds nothing, while runs whose numbers agree, in two
+// files or two records of one file, are two trials.
+//
+// # Upgrades
+//
+// Schema version 5 gave trials whose ID was an earlier version's content
+// hash the "pareto-trial-v2" one; version 6 gives trials whose ID is that
+// content hash the current ID of the same content at its position, with a
+// Source.Key derived from the stored path (see fillPositions and
+// legacyKey), unless another trial of the study has it.
 //
 // # Labels set later
 //
 // SetLabels merges labels into stored trials (pareto gate records
 // admission this way) and updates their environment columns in the same
-// transaction. It changes nothing else: a trial's ID stays the content
-// hash of what was ingested, so a labelled trial is still one trial, and
+// transaction. It changes nothing else: a trial's ID stays the hash of
+// what was ingested, so a labelled trial is still one trial, and
 // re-ingesting its source still finds it present.
 //
 // # Filters

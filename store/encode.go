@@ -1,6 +1,7 @@
 package store
 
 import (
+	stdjson "encoding/json"
 	"fmt"
 	"maps"
 	"math"
@@ -87,6 +88,7 @@ func nullable(v float64) any {
 // decoder turns stored text back into trial values, caching repeated
 // values: a study has few distinct dims, units and label sets.
 type decoder struct {
+	layouts map[string]*trial.Layout
 	dims    map[string]trial.Dims
 	maps    map[string]map[string]string
 	strs    map[string]string
@@ -94,7 +96,8 @@ type decoder struct {
 }
 
 func newDecoder() *decoder {
-	return &decoder{dims: map[string]trial.Dims{}, maps: map[string]map[string]string{}, strs: map[string]string{}}
+	return &decoder{dims: map[string]trial.Dims{}, maps: map[string]map[string]string{}, strs: map[string]string{},
+		layouts: map[string]*trial.Layout{}}
 }
 
 // intern returns a shared copy of s.
@@ -184,11 +187,12 @@ type prepared struct {
 	labels, params string
 	dims           []string
 	packed         []byte // the measurements, see packMeasurements
+	layout         string // the deployment's layout as JSON, "" when none
 	row            int64  // row id reserved by the PostgreSQL store
 }
 
 // prepare computes missing IDs and encodes labels, params and dims, in
-// parallel, then drops duplicates of a content hash within the source
+// parallel, then drops duplicates of an ID within the source
 // (counted as present).
 func prepare(trials []trial.Trial) (out []prepared, dups int) {
 	all := make([]prepared, len(trials))
@@ -247,10 +251,13 @@ func encodeTrials(trials []trial.Trial, out []prepared, from, to int) {
 			p.dims[j] = e
 		}
 		p.packed = packMeasurements(make([]byte, 0, 48*len(t.Measurements)), t.Measurements, p.dims) // never nil: NULL is not allowed
+		if t.Deployment != nil {
+			p.layout = encodeLayout(t.Deployment.Layout)
+		}
 	}
 }
 
-// sortByID orders prepared trials by content hash, so that concurrent
+// sortByID orders prepared trials by ID, so that concurrent
 // writers lock unique-index entries in one order.
 func sortByID(ps []prepared) {
 	slices.SortFunc(ps, func(a, b prepared) int { return strings.Compare(a.id, b.id) })
@@ -340,4 +347,40 @@ func dimsSafe(s string) bool {
 		}
 	}
 	return true
+}
+
+// encodeLayout renders a serving layout as JSON ("" for none), with
+// encoding/json, as trial.Trial's JSON has it: a nil list stays null.
+func encodeLayout(l *trial.Layout) string {
+	if l == nil {
+		return ""
+	}
+	b, _ := stdjson.Marshal(l) // strings, numbers and bools only
+	return string(b)
+}
+
+// deployment returns the stored deployment columns of a trial as
+// trial.Deployment, nil when they are all empty; layouts are decoded once
+// per distinct text and shared.
+func (d *decoder) deployment(layout []byte, alloc int64, allocWhy []byte, serving int64, servingWhy, path, config []byte) (*trial.Deployment, error) {
+	if len(layout) == 0 && alloc == 0 && serving == 0 && len(allocWhy) == 0 && len(servingWhy) == 0 && len(path) == 0 && len(config) == 0 {
+		return nil, nil
+	}
+	dep := &trial.Deployment{AllocatedGPUs: int(alloc), AllocatedGPUsUnknown: d.internBytes(allocWhy),
+		ServingGPUs: int(serving), ServingGPUsUnknown: d.internBytes(servingWhy), ConfigPath: string(path),
+		Config: string(config)}
+	if len(layout) > 0 {
+		l, ok := d.layouts[string(layout)]
+		if !ok {
+			l = new(trial.Layout)
+			if err := stdjson.Unmarshal(layout, l); err != nil {
+				return nil, fmt.Errorf("decoding layout %q: %w", truncate(layout), err)
+			}
+			if len(d.layouts) < 1<<12 {
+				d.layouts[string(layout)] = l
+			}
+		}
+		dep.Layout = l
+	}
+	return dep, nil
 }

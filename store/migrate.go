@@ -74,7 +74,7 @@ const fillMarker = "-- pareto:fill"
 
 // fills maps a schema version to the Go code that converts existing data
 // in the migration's transaction.
-var fills = map[int]func(tx fillTx) error{5: fillPacked}
+var fills = map[int]func(tx fillTx) error{5: fillPacked, 6: fillPositions}
 
 // runMigration applies m with exec, running its fill at the marker.
 func runMigration(m migration, exec func(sql string) error, tx fillTx) error {
@@ -89,6 +89,9 @@ func runMigration(m migration, exec func(sql string) error, tx fillTx) error {
 		if err := fill(tx); err != nil {
 			return fmt.Errorf("converting data: %w", err)
 		}
+	}
+	if strings.TrimSpace(after) == "" {
+		return nil
 	}
 	return exec(after)
 }

@@ -98,21 +98,32 @@ func upgradeData() []trial.Trial {
 
 // currentWant is what Trials returns after the upgrade for trials stored
 // by insertV4 in the studies study(i): the legacy content hashes replaced
-// by the current ones where no other trial of the study has those.
+// by the v2 ones (schema version 5), then the v2 ones by the current IDs
+// (schema version 6), each where no other trial of the study has the new
+// ID. All the trials fit in one chunk of the conversions, so "has" is
+// before each conversion.
 func currentWant(ts []trial.Trial, study func(int) string) []trial.Trial {
 	out := slices.Clone(ts)
-	for i := range out {
-		if out[i].ID != legacyID(&out[i]) {
-			continue
+	convert := func(from, to func(*trial.Trial) string) {
+		before := make([]string, len(out))
+		for i := range out {
+			before[i] = out[i].ID
 		}
-		id, taken := trial.ComputeID(&out[i]), false
-		for j := range ts {
-			taken = taken || j != i && study(j) == study(i) && ts[j].ID == id
-		}
-		if !taken {
-			out[i].ID = id
+		for i := range out {
+			if out[i].ID != from(&out[i]) {
+				continue
+			}
+			id, taken := to(&out[i]), false
+			for j := range out {
+				taken = taken || j != i && study(j) == study(i) && before[j] == id
+			}
+			if !taken {
+				out[i].ID = id
+			}
 		}
 	}
+	convert(legacyID, contentID)
+	convert(contentID, trial.ComputeID)
 	return out
 }
 

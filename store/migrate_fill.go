@@ -28,7 +28,8 @@ type fillTrial struct {
 // packed blobs and blocks (schema version 5): trials are read in row-id
 // order, a chunk at a time, and each study's trials are grouped into
 // blocks of up to blockTrials. Trials whose ID is the content hash of an
-// earlier version get the current one (currentIDs).
+// earlier version get the v2 one (currentIDs), which the conversion to
+// schema version 6 replaces in turn (fillPositions).
 func fillPacked(tx fillTx) error {
 	open := map[int64]*block{}
 	var studies []int64
@@ -138,11 +139,11 @@ func readFillTrials(tx fillTx, after int64) ([]fillTrial, error) {
 	return out, rows.Err()
 }
 
-// currentIDs gives the current content hash (trial.ComputeID) to the
-// trials of ts whose ID is the content hash of an earlier version
-// (legacyID), so that ingesting the same results again finds them
-// present. Other IDs (set by the caller of Ingest, or trials whose labels
-// SetLabels changed) are kept.
+// currentIDs gives the v2 content hash (contentID, the ID of schema
+// version 5) to the trials of ts whose ID is the content hash of an
+// earlier version (legacyID), so that ingesting the same results again
+// finds them present. Other IDs (set by the caller of Ingest, or trials
+// whose labels SetLabels changed) are kept.
 func currentIDs(tx fillTx, ts []fillTrial, d *decoder) error {
 	legacy := map[int64]map[string]int{} // study -> current ID -> index in ts
 	for i := range ts {
@@ -172,7 +173,7 @@ func currentIDs(tx fillTx, ts []fillTrial, d *decoder) error {
 			if legacy[f.study] == nil {
 				legacy[f.study] = map[string]int{}
 			}
-			legacy[f.study][trial.ComputeID(&t)] = i
+			legacy[f.study][contentID(&t)] = i
 		}
 	}
 	for study, ids := range legacy {

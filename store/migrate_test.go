@@ -68,6 +68,21 @@ func TestUpgrade(t *testing.T) {
 				if _, _, err := s.Ingest(ctx, "upgrade", "new", genTrials(0, 3)); err != nil {
 					t.Errorf("ingest after upgrade: %v", err)
 				}
+				// Trials with every newer field (keys, deployments) go in and
+				// come out.
+				all := roundTripTrials()
+				newer := all[len(all)-4:]
+				newer[0].Source.Key = "k/run.json"
+				newer[0].ID = trial.ComputeID(&newer[0])
+				if _, _, err := s.Ingest(ctx, "upgrade", "newer", newer); err != nil {
+					t.Fatalf("ingest after upgrade: %v", err)
+				}
+				if got, err = s.Trials(ctx, "upgrade", Query{}); err != nil || len(got) != 1+3+len(newer) {
+					t.Fatalf("after ingest: %d trials, %v; want %d", len(got), err, 1+3+len(newer))
+				}
+				if diff := cmp.Diff(newer, got[4:], cmpopts.EquateEmpty()); diff != "" {
+					t.Errorf("newer fields after upgrade (-want +got):\n%s", diff)
+				}
 			})
 		}
 	}

@@ -19,19 +19,23 @@ const pgTrialBatch = 1000
 // pgInsertTrials inserts a batch given as one array per column and returns
 // the row id and hash of the trials that were not present.
 const pgInsertTrials = `INSERT INTO trials (id, study_id, hash, source_path, source_format, source_format_version,
-	source_line, source_index, labels, params, input_tokens, output_tokens, mean_input_tokens, mean_output_tokens,
+	source_line, source_index, source_key, labels, params, input_tokens, output_tokens, mean_input_tokens, mean_output_tokens,
 	concurrency, achieved_concurrency, request_rate, users, requests, succeeded, failed,
-	problem, warnings, engine, engine_version, cuda, driver, gpu, host, measurements)
+	problem, warnings, engine, engine_version, cuda, driver, gpu, host, measurements,
+	layout, allocated_gpus, allocated_gpus_unknown, serving_gpus, serving_gpus_unknown, config_path, config)
 OVERRIDING SYSTEM VALUE
-SELECT id, $1, hash, path, format, version, line, idx, labels::jsonb, params::jsonb, it, ot, mit, mot,
+SELECT id, $1, hash, path, format, version, line, idx, skey, labels::jsonb, params::jsonb, it, ot, mit, mot,
 	conc, aconc, rate, users, requests, succeeded, failed, problem, warnings::jsonb,
-	engine, engine_version, cuda, driver, gpu, host, packed
+	engine, engine_version, cuda, driver, gpu, host, packed,
+	NULLIF(layout, '')::jsonb, alloc, alloc_why, serving, serving_why, config_path, config
 FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::bigint[], $8::text[], $9::text[],
 	$10::float8[], $11::float8[], $12::float8[], $13::float8[], $14::float8[], $15::float8[], $16::float8[], $17::float8[],
 	$18::bigint[], $19::bigint[], $20::bigint[], $21::text[], $22::text[],
-	$23::text[], $24::text[], $25::text[], $26::text[], $27::text[], $28::text[], $29::bigint[], $30::bytea[])
+	$23::text[], $24::text[], $25::text[], $26::text[], $27::text[], $28::text[], $29::bigint[], $30::bytea[],
+	$31::text[], $32::text[], $33::bigint[], $34::text[], $35::bigint[], $36::text[], $37::text[], $38::bytea[])
 	AS u(hash, path, format, version, line, idx, labels, params, it, ot, mit, mot, conc, aconc, rate, users,
-	requests, succeeded, failed, problem, warnings, engine, engine_version, cuda, driver, gpu, host, id, packed)
+	requests, succeeded, failed, problem, warnings, engine, engine_version, cuda, driver, gpu, host, id, packed, skey,
+	layout, alloc, alloc_why, serving, serving_why, config_path, config)
 ORDER BY hash
 ON CONFLICT (study_id, hash) DO NOTHING
 RETURNING id, hash`
@@ -123,6 +127,9 @@ func (s *pgStore) insertTrials(ctx context.Context, tx pgx.Tx, studyID int64, ps
 	i64 := func() []int64 { return make([]int64, n) }
 	f64 := func() []float64 { return make([]float64, n) }
 	hash, path, format, version, labels, params, problem, warnings := str(), str(), str(), str(), str(), str(), str(), str()
+	keys, layouts, allocWhy, servingWhy, configPaths := str(), str(), str(), str(), str()
+	alloc, serving := i64(), i64()
+	configs := make([][]byte, n)
 	line, idx, requests, succeeded, failed, rowIDs := i64(), i64(), i64(), i64(), i64(), i64()
 	packed := make([][]byte, n)
 	var wl [8][]float64
@@ -138,6 +145,13 @@ func (s *pgStore) insertTrials(ctx context.Context, tx pgx.Tx, studyID int64, ps
 		t := p.t
 		hash[i], path[i], format[i], version[i] = p.id, t.Source.Path, t.Source.Format, t.Source.FormatVersion
 		line[i], idx[i], rowIDs[i], packed[i] = int64(t.Source.Line), int64(t.Source.Index), p.row, p.packed
+		keys[i] = t.Source.Key
+		configs[i] = []byte{} // NOT NULL
+		if d := t.Deployment; d != nil {
+			layouts[i], alloc[i], allocWhy[i], serving[i], servingWhy[i] = p.layout, int64(d.AllocatedGPUs),
+				d.AllocatedGPUsUnknown, int64(d.ServingGPUs), d.ServingGPUsUnknown
+			configPaths[i], configs[i] = d.ConfigPath, []byte(d.Config)
+		}
 		labels[i], params[i], problem[i], warnings[i] = p.labels, p.params, t.Problem, encodeList(t.Warnings)
 		w := &t.Workload
 		for k, v := range [8]float64{w.InputTokens, w.OutputTokens, w.MeanInputTokens, w.MeanOutputTokens,
@@ -151,7 +165,8 @@ func (s *pgStore) insertTrials(ctx context.Context, tx pgx.Tx, studyID int64, ps
 	}
 	rows, err := tx.Query(ctx, pgInsertTrials, studyID, hash, path, format, version, line, idx, labels, params,
 		wl[0], wl[1], wl[2], wl[3], wl[4], wl[5], wl[6], wl[7], requests, succeeded, failed, problem, warnings,
-		envs[0], envs[1], envs[2], envs[3], envs[4], envs[5], rowIDs, packed)
+		envs[0], envs[1], envs[2], envs[3], envs[4], envs[5], rowIDs, packed, keys,
+		layouts, alloc, allocWhy, serving, servingWhy, configPaths, configs)
 	if err != nil {
 		return nil, err
 	}

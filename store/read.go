@@ -15,22 +15,26 @@ type rowScanner interface {
 // trialRow holds the scan targets of readColumns.
 type trialRow struct {
 	id                                int64
-	hash, path, format, version       []byte
+	hash, path, format, version, key  []byte
 	line, index                       int64
 	labels, params, warnings, problem []byte
 	workload                          [8]sql.NullFloat64
 	requests, succeeded, failed       int64
 	measurements                      []byte
-	dest                              []any
+	// the deployment columns
+	layout, allocWhy, servingWhy, configPath, config []byte
+	alloc, serving                                   int64
+	dest                                             []any
 }
 
 func newTrialRow() *trialRow {
 	r := &trialRow{}
-	r.dest = []any{&r.id, &r.hash, &r.path, &r.format, &r.version, &r.line, &r.index, &r.labels, &r.params}
+	r.dest = []any{&r.id, &r.hash, &r.path, &r.format, &r.version, &r.line, &r.index, &r.key, &r.labels, &r.params}
 	for i := range r.workload {
 		r.dest = append(r.dest, &r.workload[i])
 	}
-	r.dest = append(r.dest, &r.requests, &r.succeeded, &r.failed, &r.problem, &r.warnings, &r.measurements)
+	r.dest = append(r.dest, &r.requests, &r.succeeded, &r.failed, &r.problem, &r.warnings, &r.measurements,
+		&r.layout, &r.alloc, &r.allocWhy, &r.serving, &r.servingWhy, &r.configPath, &r.config)
 	return r
 }
 
@@ -49,7 +53,7 @@ func (r *trialRow) decode(rs rowScanner, d *decoder, q *Query, slim bool) (int64
 	}
 	t.ID = string(r.hash)
 	t.Source = trial.Source{Path: d.internBytes(r.path), Format: d.internBytes(r.format),
-		FormatVersion: d.internBytes(r.version), Line: int(r.line), Index: int(r.index)}
+		FormatVersion: d.internBytes(r.version), Line: int(r.line), Index: int(r.index), Key: d.internBytes(r.key)}
 	if slim {
 		t.Source = trial.Source{Path: t.Source.Path}
 		return r.id, t, nil
@@ -68,6 +72,9 @@ func (r *trialRow) decode(rs rowScanner, d *decoder, q *Query, slim bool) (int64
 	w.Requests, t.Succeeded, t.Failed = r.requests, r.succeeded, r.failed
 	t.Problem = d.internBytes(r.problem)
 	if t.Warnings, err = decodeList(r.warnings); err != nil {
+		return 0, t, err
+	}
+	if t.Deployment, err = d.deployment(r.layout, r.alloc, r.allocWhy, r.serving, r.servingWhy, r.configPath, r.config); err != nil {
 		return 0, t, err
 	}
 	return r.id, t, nil

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/ncruces/go-sqlite3"
+
+	"github.com/pareto-llm/pareto/trial"
 )
 
 // binder binds the parameters of a statement in order, keeping the first
@@ -81,12 +83,13 @@ var sqliteTrialColumns = []struct {
 	kind byte
 }{
 	{"study_id", 's'}, {"ingested_at", 'n'}, {"id", '-'}, {"hash", 't'}, {"hkey", '-'},
-	{"source_path", 't'}, {"source_format", 't'}, {"source_format_version", 't'}, {"source_line", '-'}, {"source_index", '-'},
+	{"source_path", 't'}, {"source_format", 't'}, {"source_format_version", 't'}, {"source_line", '-'}, {"source_index", '-'}, {"source_key", 't'},
 	{"labels", 't'}, {"params", 't'}, {"input_tokens", '-'}, {"output_tokens", '-'}, {"mean_input_tokens", '-'},
 	{"mean_output_tokens", '-'}, {"concurrency", '-'}, {"achieved_concurrency", '-'}, {"request_rate", '-'}, {"users", '-'},
 	{"requests", '-'}, {"succeeded", '-'}, {"failed", '-'}, {"problem", 't'}, {"warnings", 'w'},
 	{"engine", 't'}, {"engine_version", 't'}, {"cuda", 't'}, {"driver", 't'}, {"gpu", 't'}, {"host", 't'},
-	{"measurements", '-'},
+	{"measurements", '-'}, {"layout", 't'}, {"allocated_gpus", '-'}, {"allocated_gpus_unknown", 't'},
+	{"serving_gpus", '-'}, {"serving_gpus_unknown", 't'}, {"config_path", 't'}, {"config", '-'},
 }
 
 // trialInsert returns the statement inserting rows trials.
@@ -142,6 +145,7 @@ func bindTrial(b *binder, id int64, p *prepared) {
 	b.text(t.Source.FormatVersion)
 	b.int(int64(t.Source.Line))
 	b.int(int64(t.Source.Index))
+	b.text(t.Source.Key)
 	b.text(p.labels)
 	b.text(p.params)
 	for _, v := range [...]float64{w.InputTokens, w.OutputTokens, w.MeanInputTokens, w.MeanOutputTokens,
@@ -161,4 +165,15 @@ func bindTrial(b *binder, id int64, p *prepared) {
 		b.text(v)
 	}
 	b.blob(p.packed)
+	var dep trial.Deployment
+	if t.Deployment != nil {
+		dep = *t.Deployment
+	}
+	b.text(p.layout)
+	b.int(int64(dep.AllocatedGPUs))
+	b.text(dep.AllocatedGPUsUnknown)
+	b.int(int64(dep.ServingGPUs))
+	b.text(dep.ServingGPUsUnknown)
+	b.text(dep.ConfigPath)
+	b.blob([]byte(dep.Config))
 }

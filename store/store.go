@@ -25,7 +25,7 @@ type Store interface {
 	CreateStudy(ctx context.Context, study string) error
 	// Ingest stores the trials read from one source in one transaction and
 	// returns how many were added and how many were already present (same
-	// content hash in the study). Trials without an ID get
+	// ID in the study). Trials without an ID get
 	// trial.ComputeID. The study is created if needed.
 	Ingest(ctx context.Context, study, source string, trials []trial.Trial) (added, present int, err error)
 	// SetLabels merges labels into the stored labels of the study's trials
@@ -38,7 +38,7 @@ type Store interface {
 	// below the number of distinct ids tells that some are unknown. A study
 	// that does not exist is ErrNoStudy; an empty label key is an error.
 	//
-	// A trial's ID stays the content hash computed when it was ingested
+	// A trial's ID stays the hash computed when it was ingested
 	// (trial.ComputeID of what was ingested): IDs identify what was
 	// ingested, and labels set later are annotations. Re-ingesting the same
 	// result therefore still finds it present, and trial.ComputeID of a

@@ -47,7 +47,8 @@ func TestIngestIdempotent(t *testing.T) {
 func roundTripTrials() []trial.Trial {
 	ts := genTrials(0, 20)
 	odd := trial.Trial{
-		Source:    trial.Source{Path: "odd/'quoted\" path ✓.jsonl", Format: "jsonl", FormatVersion: "v2", Line: 7, Index: 3},
+		Source: trial.Source{Path: "/abs/odd/'quoted\" path ✓.jsonl", Format: "jsonl", FormatVersion: "v2", Line: 7, Index: 3,
+			Key: "odd/'quoted\" path ✓.jsonl"},
 		Labels:    map[string]string{"k,=}{": "v \"quoted\" ✓", "cuda": "12.4", "driver": "550.54", "host": "node-1"},
 		Params:    map[string]string{"a.b.c": "", "empty": ""},
 		Workload:  trial.Workload{RequestRate: math.Inf(1), MeanInputTokens: 1e-300, Users: -0.5, Requests: math.MaxInt64},
@@ -65,7 +66,26 @@ func roundTripTrials() []trial.Trial {
 	odd.Finalize()
 	noID := genTrial(99)
 	noID.ID = ""
-	return append(ts, odd, noID)
+	// CloudAI trials: a layout shared by two runs, an executed TOML kept
+	// byte for byte (a NUL, invalid UTF-8, CRLF), and a run whose GPU
+	// counts are unknown.
+	layout := &trial.Layout{Workload: "ai_dynamo", Engine: "vllm", Disaggregated: true, Nodes: 2,
+		Roles: []trial.LayoutRole{
+			{Name: "prefill", Instances: 2, NodesPerInstance: 1, Nodes: 1, TP: 4, PP: 1, DP: 1, CP: 1, GPUsPerInstance: 4, GPUIDs: []string{"0", "1"}},
+			{Name: "decode", Instances: 1, NodesPerInstance: 1, Nodes: 1, TP: 8, PP: 1, DP: 2, CP: 1, DPAttention: true, GPUsPerInstance: 8},
+		}, Warnings: []string{"shared nodes"}}
+	cloud := make([]trial.Trial, 3)
+	for i := range cloud {
+		cloud[i] = genTrial(200 + i)
+	}
+	cloud[0].Deployment = &trial.Deployment{Layout: layout, AllocatedGPUs: 16, ServingGPUs: 16,
+		ConfigPath: "results/case/0/test-run.toml", Config: "name = \"x\"\r\nsecret = \"a\x00b\xff\xfe\"\n"}
+	cloud[1].Deployment = &trial.Deployment{Layout: layout, AllocatedGPUs: 16, ServingGPUs: 16,
+		ConfigPath: "results/case/1/test-run.toml", Config: "name = \"y\"\n"}
+	cloud[2].Deployment = &trial.Deployment{AllocatedGPUsUnknown: "gpus_per_node unknown",
+		ServingGPUsUnknown: "cannot determine serving layout: unsupported test template \"nccl\"",
+		ConfigPath:         "results/case2/0/test-run.toml"}
+	return append(append(ts, odd, noID), cloud...)
 }
 
 func TestRoundTrip(t *testing.T) {
@@ -78,7 +98,11 @@ func TestRoundTrip(t *testing.T) {
 			if _, _, err := s.Ingest(ctx, study, "src", in); err != nil {
 				t.Fatal(err)
 			}
-			in[len(in)-1].ID = trial.ComputeID(&in[len(in)-1])
+			for i := range in {
+				if in[i].ID == "" {
+					in[i].ID = trial.ComputeID(&in[i])
+				}
+			}
 			got, err := s.Trials(ctx, study, Query{})
 			if err != nil {
 				t.Fatal(err)

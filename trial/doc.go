@@ -35,6 +35,17 @@
 //
 // # Identity
 //
-// A trial's ID is a content hash of everything that does not depend on where
-// the trial was read from; see ComputeID.
+// A trial's ID hashes its content and its position: the file it was read
+// from, named independently of the working directory (Source.Key), and its
+// index among that file's trials. Two runs with identical numbers are two
+// trials; the same file read again gives the same IDs. See ComputeID.
+//
+// # Deployment
+//
+// A trial read from a result tree that records how it was run (CloudAI)
+// carries a Deployment: the serving Layout (roles, instances, TP/PP/DP/CP,
+// GPUs per instance), the allocated and serving GPU counts or why each is
+// unknown, and the executed configuration's path and text. It is kept in
+// the store with the trial, so that everything shown about a trial can be
+// drawn from a study alone.
 package trial

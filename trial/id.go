@@ -14,8 +14,10 @@ import (
 const IDLength = 16
 
 // idVersion starts every encoding hashed by ComputeID; it changes whenever
-// the encoding does (v1 spelled out every measurement's metric and unit).
-const idVersion = "pareto-trial-v2"
+// the encoding does (v1 spelled out every measurement's metric and unit;
+// v2 hashed the content alone, so that repeats with identical numbers got
+// one ID).
+const idVersion = "pareto-trial-v3"
 
 // idEncoder is the reusable state of ComputeID.
 type idEncoder struct {
@@ -61,20 +63,25 @@ func (e *idEncoder) appendDimsCached(b []byte, d Dims) []byte {
 
 var idEncoders = sync.Pool{New: func() any { return &idEncoder{b: make([]byte, 0, 8<<10)} }}
 
-// ComputeID returns the content hash of t: the first IDLength hex digits of
-// the SHA-256 of a canonical encoding of
+// ComputeID returns the ID of t: the first IDLength hex digits of the
+// SHA-256 of a canonical encoding of
 //
+//   - the trial's position: its file (Source.File: Key, else Path) and
+//     Source.Index, its place among the trials of that file;
 //   - the labels and the params, each sorted by key;
 //   - every Workload field, the Succeeded and Failed counts and Problem;
 //   - every measurement's metric, dims, value (IEEE-754 bits) and unit, in
 //     the canonical order of Sort.
 //
-// Not included: ID, Source (path, format, line), Warnings, and each
-// measurement's Native name and SourceUnit, so the same result read from two
-// places, or from JSON and CSV exports that agree, gets the same ID. Every
-// string is length-prefixed, so the encoding is unambiguous; it does not
-// depend on map iteration order. If t.Measurements is not sorted, a sorted
-// copy is hashed.
+// A run is its content at its position: two runs whose numbers agree (as
+// repeats of one configuration often do once rounded) are two trials when
+// they come from two files or two records of one file, and the same file
+// read again gives the same IDs. Source.Line is not hashed (in a given
+// file it follows from Index), nor are the format, ID, Warnings,
+// Deployment (derived from the configuration) and each measurement's
+// Native name and SourceUnit. Every string is length-prefixed, so the
+// encoding is unambiguous; it does not depend on map iteration order. If
+// t.Measurements is not sorted, a sorted copy is hashed.
 //
 // The encoding is compact: a measurement spells out its metric and unit
 // only when they differ from the previous measurement's.
@@ -103,6 +110,8 @@ func computeID(t *Trial, ms []Measurement) string {
 // header starts e.b with everything ComputeID hashes but the measurements.
 func (e *idEncoder) header(t *Trial) {
 	e.b = append(e.b[:0], idVersion...)
+	e.b = appendString(e.b, t.Source.File())
+	e.b = binary.LittleEndian.AppendUint64(e.b, uint64(t.Source.Index))
 	e.appendMap(&e.labelKeys, t.Labels)
 	e.appendMap(&e.paramKeys, t.Params)
 	w := t.Workload

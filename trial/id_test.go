@@ -13,7 +13,8 @@ import (
 // order. Two trials must get the same ID exactly when these agree.
 func spelledOut(t *Trial) string {
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "%q %q %v %d %d %q\n", t.Labels, t.Params, t.Workload, t.Succeeded, t.Failed, t.Problem)
+	fmt.Fprintf(&sb, "%q %d %q %q %v %d %d %q\n", t.Source.File(), t.Source.Index, t.Labels, t.Params, t.Workload,
+		t.Succeeded, t.Failed, t.Problem)
 	ms := slices.Clone(t.Measurements)
 	slices.SortStableFunc(ms, cmpMeasurement)
 	for _, m := range ms {
@@ -30,6 +31,8 @@ func randomTrial(r *rand.Rand, share bool) Trial {
 	dimsPool := []Dims{nil, {{"statistic", "mean"}}, {{"statistic", "p99"}},
 		{{"phase", "warmup"}, {"statistic", "mean"}}, {{"gpu", "0"}, {"statistic", "avg"}}}
 	t := Trial{Labels: map[string]string{}, Params: map[string]string{}, Succeeded: int64(r.IntN(2)), Failed: -1}
+	t.Source.Path = pick("a.json", "b.json")
+	t.Source.Index = r.IntN(2)
 	if r.IntN(2) == 0 {
 		t.Labels["tool"] = pick("aiperf", "vllm")
 	}
@@ -145,5 +148,41 @@ func TestIDTemplate(t *testing.T) {
 			t.Fatalf("trial %d: template ID %s, ComputeIDSorted %s:\n%s", i, got, want, spelledOut(&tr))
 		}
 		prev = tr
+	}
+}
+
+// TestComputeIDPosition checks that the position (Source.File and Index)
+// is part of the ID, and nothing else of Source.
+func TestComputeIDPosition(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	base := randomTrial(r, true)
+	base.Source = Source{Path: "runs/a.json", Format: "vllm"}
+	id := ComputeID(&base)
+	same := []func(*Trial){
+		func(t *Trial) { t.Source.Key = "runs/a.json" }, // the key Path stands for
+		func(t *Trial) { t.Source.Path, t.Source.Key = "/elsewhere/runs/a.json", "runs/a.json" },
+		func(t *Trial) { t.Source.Line = 7 },
+		func(t *Trial) { t.Source.Format, t.Source.FormatVersion = "sglang", "x" },
+		func(t *Trial) { t.Deployment = &Deployment{ServingGPUs: 8, Config: "x = 1"} },
+		func(t *Trial) { t.Warnings = []string{"w"} },
+	}
+	for i, f := range same {
+		c := base
+		f(&c)
+		if got := ComputeID(&c); got != id {
+			t.Errorf("change %d: ID %s; want %s", i, got, id)
+		}
+	}
+	differ := []func(*Trial){
+		func(t *Trial) { t.Source.Path = "runs/b.json" },
+		func(t *Trial) { t.Source.Key = "other/a.json" },
+		func(t *Trial) { t.Source.Index = 1 },
+	}
+	for i, f := range differ {
+		c := base
+		f(&c)
+		if got := ComputeID(&c); got == id {
+			t.Errorf("position change %d: same ID %s", i, got)
+		}
 	}
 }

@@ -165,15 +165,16 @@ func TestComputeIDStable(t *testing.T) {
 	a := sampleTrial()
 	a.Labels = map[string]string{"model": "m", "tool": "vllm", "x": "1"}
 	a.Params = map[string]string{"p": "1", "q": "2"}
+	a.Source = Source{Path: "runs/x.json", Format: "vllm"}
 	b := *a
 	b.Measurements = append([]Measurement(nil), a.Measurements...)
 	for i, j := 0, len(b.Measurements)-1; i < j; i, j = i+1, j-1 {
 		b.Measurements[i], b.Measurements[j] = b.Measurements[j], b.Measurements[i]
 	}
 	b.Labels = map[string]string{"x": "1", "tool": "vllm", "model": "m"}
-	b.Source = Source{Path: "elsewhere.json"}
+	b.Source = Source{Path: "/elsewhere/" + a.Source.Path, Key: a.Source.Path, Format: "other", Line: 3}
 	if ComputeID(a) != ComputeID(&b) {
-		t.Errorf("ComputeID differs with order or source: %s vs %s", ComputeID(a), ComputeID(&b))
+		t.Errorf("ComputeID differs with order or where the file was opened: %s vs %s", ComputeID(a), ComputeID(&b))
 	}
 	if got := ComputeID(a); len(got) != IDLength {
 		t.Errorf("len(ComputeID) = %d; want %d", len(got), IDLength)

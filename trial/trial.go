@@ -41,7 +41,8 @@ const (
 
 // Trial is one benchmark run at one load point.
 type Trial struct {
-	// ID is a short content hash; see ComputeID.
+	// ID is a short hash of the trial's content and its position in its
+	// source; see ComputeID.
 	ID string `json:"id"`
 	// Source says where the trial was read from.
 	Source Source `json:"source"`
@@ -61,6 +62,10 @@ type Trial struct {
 	Problem string `json:"problem,omitempty"`
 	// Warnings are non-fatal oddities found while reading.
 	Warnings []string `json:"warnings,omitempty"`
+	// Deployment is what ran the trial, when its source says (CloudAI
+	// runs); nil otherwise. The trials of one run may share it: do not
+	// modify it in place.
+	Deployment *Deployment `json:"deployment,omitempty"`
 }
 
 // Problem texts set by readers.
@@ -70,6 +75,8 @@ const (
 
 // Source locates a trial in its input.
 type Source struct {
+	// Path is the file as it was opened (relative to the working
+	// directory of the reading process, or absolute): what to show.
 	Path          string `json:"path"`
 	Format        string `json:"format"`
 	FormatVersion string `json:"format_version,omitempty"`
@@ -77,8 +84,23 @@ type Source struct {
 	// object; zero for whole-file formats.
 	Line int `json:"line,omitempty"`
 	// Index is the 0-based position of the trial among those of one file
-	// (sweep arrays, guidellm benchmarks, appended objects).
+	// (sweep arrays, guidellm benchmarks, appended objects, JSONL records).
 	Index int `json:"index,omitempty"`
+	// Key names the file independently of where it was read from, with
+	// '/' separators: ingest.Load sets it to the file's path from the
+	// parent of the ingest root (see ingest.Load); the Optuna reader to
+	// "optuna:" and the study's name. Empty means Path. ComputeID hashes
+	// it (or Path) with Index as the trial's position.
+	Key string `json:"key,omitempty"`
+}
+
+// File returns the name ComputeID hashes as the trial's file: Key, or
+// Path when Key is empty.
+func (s *Source) File() string {
+	if s.Key != "" {
+		return s.Key
+	}
+	return s.Path
 }
 
 // Workload is the load a trial was run at. Zero means unknown for every

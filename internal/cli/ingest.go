@@ -43,7 +43,12 @@ With --study the trials are kept in a store (--store, default
 $PARETO_STORE or pareto.db, an embedded SQLite file; postgres://… for a
 shared study). Ingest is idempotent (a trial already in the study is not
 added again) and atomic per source file; it reports how many trials were
-added and how many were already present.
+added and how many were already present. A trial is its content at its
+position: runs whose numbers agree, in two files or two records of one
+file, are two trials. Files are named from the parent of the deepest
+directory holding every PATH (CloudAI results trees from their own
+parent), whatever the working directory: ingest the same directory, or
+paths below it, each time.
 
 Exit status: 0 success, 1 when an input could not be read (after
 reporting everything else; 0 with --keep-going) or when no input yielded
