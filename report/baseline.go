@@ -14,7 +14,7 @@ func (b *builder) checkBaseline() error {
 		return nil
 	}
 	for i := range b.trials {
-		if b.usable[i] && sel.Match(&decide.Group{Key: b.key[i], Config: b.config[i]}, &b.trials[i].Trial) {
+		if b.usable[i] && sel.Match(&decide.Group{Key: b.key[i], Config: b.config[i]}, &b.trials[i]) {
 			return nil
 		}
 	}

@@ -211,7 +211,7 @@ func syntheticPage(t testing.TB, n int) *Page {
 			{Metric: trial.OutputTokenThroughput, Value: tput},
 			{Metric: trial.TTFT, Dims: trial.StatDims("p99"), Value: lat},
 		}
-		ts[i] = Trial{Trial: tr}
+		ts[i] = tr
 	}
 	cfg, err := ParseConfig("pareto.toml", []byte(`[reports.pareto]
 [[reports.pareto.plots]]

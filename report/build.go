@@ -2,13 +2,13 @@ package report
 
 import (
 	"cmp"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 
-	"github.com/pareto-llm/pareto/cloudai"
 	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/trial"
 )
@@ -40,7 +40,7 @@ func CaseOf(t *trial.Trial) string {
 // with it (a *decide.ScopeError) unless opts.AllowCrossScope.
 func Build(cfg *Config, trials []Trial, excl []Exclusion, opts Options) (*Page, error) {
 	b := &builder{cfg: cfg, trials: trials, opts: opts, page: &Page{Title: cfg.Title, Source: cfg.File,
-		Plots: []PagePlot{}, Layouts: []*cloudai.Layout{}, Configs: []ConfigFile{}, Aggregate: opts.Aggregate.String()}}
+		Plots: []PagePlot{}, Layouts: []*trial.Layout{}, Configs: []ConfigFile{}, Aggregate: opts.Aggregate.String()}}
 	if opts.Baseline != nil {
 		b.page.Baseline = opts.Baseline.Raw
 	}
@@ -77,31 +77,36 @@ type builder struct {
 // points fills Page.Points (one per trial, same order), the layout and
 // configuration tables, and excludes unusable trials.
 func (b *builder) points() {
-	layouts := map[any]int{}
+	layouts := map[string]int{}
 	configs := map[string]int{}
 	b.usable = make([]bool, len(b.trials))
 	b.config, b.key = make([]string, len(b.trials)), make([]string, len(b.trials))
 	b.page.Points = make([]PointInfo, len(b.trials))
 	for i := range b.trials {
 		t := &b.trials[i]
-		p := pointInfo(&t.Trial)
+		p := pointInfo(t)
 		p.Layout, p.Config = -1, -1
-		if t.Layout != nil {
-			idx, ok := layouts[t.Layout]
+		dep := t.Deployment
+		if dep == nil {
+			dep = &trial.Deployment{}
+		}
+		if dep.Layout != nil {
+			key, _ := json.Marshal(dep.Layout)
+			idx, ok := layouts[string(key)]
 			if !ok {
 				idx = len(b.page.Layouts)
-				layouts[t.Layout] = idx
-				b.page.Layouts = append(b.page.Layouts, t.Layout)
+				layouts[string(key)] = idx
+				b.page.Layouts = append(b.page.Layouts, dep.Layout)
 			}
 			p.Layout = idx
 		}
-		if t.ConfigTOML != "" {
-			key := t.ConfigPath + "\x00" + t.ConfigTOML
+		if dep.Config != "" {
+			key := dep.ConfigPath + "\x00" + dep.Config
 			idx, ok := configs[key]
 			if !ok {
 				idx = len(b.page.Configs)
 				configs[key] = idx
-				b.page.Configs = append(b.page.Configs, ConfigFile{Path: t.ConfigPath, TOML: t.ConfigTOML})
+				b.page.Configs = append(b.page.Configs, ConfigFile{Path: dep.ConfigPath, TOML: dep.Config})
 			}
 			p.Config = idx
 		}
@@ -111,9 +116,9 @@ func (b *builder) points() {
 			continue
 		}
 		b.usable[i] = true
-		b.config[i] = decide.Config(&t.Trial, b.opts.ConfigKeys)
-		b.key[i] = decide.Key(b.config[i], decide.WorkloadOf(&t.Trial))
-		if !decide.KnownConfig(&t.Trial, b.opts.ConfigKeys) {
+		b.config[i] = decide.Config(t, b.opts.ConfigKeys)
+		b.key[i] = decide.Key(b.config[i], decide.WorkloadOf(t))
+		if !decide.KnownConfig(t, b.opts.ConfigKeys) {
 			// A result file alone does not record the serving configuration:
 			// it is never assumed to repeat another one.
 			b.key[i] = "trial:" + strconv.Itoa(i)
@@ -173,7 +178,7 @@ func (b *builder) checkSelections() error {
 	for _, p := range b.cfg.Plots {
 		for fi := range p.Frontiers {
 			f := &p.Frontiers[fi]
-			if !slices.ContainsFunc(b.trials, func(t Trial) bool { return selects(f, &t.Trial) }) {
+			if !slices.ContainsFunc(b.trials, func(t Trial) bool { return selects(f, &t) }) {
 				errs = append(errs, &ConfigError{File: b.cfg.File, Pos: f.At,
 					Msg: fmt.Sprintf("frontier %q of plot %q selects nothing (%s)", f.Name, p.Name, describeSelection(f))})
 			}
@@ -215,7 +220,7 @@ func resolve(a *Axis, t *trial.Trial) (trial.Measurement, error) {
 
 // axisValue resolves one axis and records why it fails.
 func (b *builder) axisValue(plot *Plot, a *Axis, axis string, i int) (trial.Measurement, bool) {
-	m, err := resolve(a, &b.trials[i].Trial)
+	m, err := resolve(a, &b.trials[i])
 	if err == nil {
 		if why := badValue(m.Value, axis != "x" && axis != "y"); why != "" {
 			b.exclude(i, ExcludeInvalid, a.Label()+": "+why, nil, plot.Name, axis)
@@ -231,7 +236,7 @@ func (b *builder) axisValue(plot *Plot, a *Axis, axis string, i int) (trial.Meas
 	code, reason := ExcludeMissing, fmt.Sprintf("%s: no measurement matches", a.Label())
 	if re.Reason == trial.ReasonAmbiguous {
 		code, reason = ExcludeAmbiguous, fmt.Sprintf("%s: %d measurements match; add a match key to pick one", a.Label(), len(re.Candidates))
-	} else if why := b.trials[i].Unavailable[a.Metric]; why != "" {
+	} else if why := unavailable(&b.trials[i], a.Metric); why != "" {
 		code, reason = ExcludeUnavailable, fmt.Sprintf("%s: %s", a.Label(), why)
 	}
 	b.exclude(i, code, reason, re.Candidates, plot.Name, axis)

@@ -57,7 +57,7 @@ func point(caseID, iter string, ttft, tput float64) Trial {
 	}
 	t.Measurements = append(t.Measurements, trial.Measurement{Metric: trial.OutputTokenThroughput, Value: tput, Unit: trial.UnitTokensPerS})
 	t.Sort()
-	return Trial{Trial: t}
+	return t
 }
 
 // fixture is a small data set with a tie, dominated points, an infeasible
@@ -73,9 +73,9 @@ func fixture() ([]Trial, []Exclusion) {
 	}
 	ts[5].SetParam("note", payloadImg)
 	ts[5].SetLabel("model", payloadURL)
-	ts[5].ConfigPath, ts[5].ConfigTOML = "x/test-run.toml", "name = \""+payloadScript+"\"\n# "+payloadImg+"\n"
-	ts[5].Layout = &cloudai.Layout{Workload: cloudai.WorkloadVLLM, Engine: cloudai.EngineVLLM, Nodes: 1,
-		Roles: []cloudai.Role{{Name: cloudai.RoleServing, Instances: 1, NodesPerInstance: 1, Nodes: 1, TP: 8, PP: 1, DP: 1, GPUsPerInstance: 8}}}
+	ts[5].Deployment = &trial.Deployment{ConfigPath: "x/test-run.toml", Config: "name = \"" + payloadScript + "\"\n# " + payloadImg + "\n",
+		Layout: &trial.Layout{Workload: "vllm", Engine: "vllm", Nodes: 1,
+			Roles: []trial.LayoutRole{{Name: "serving", Instances: 1, NodesPerInstance: 1, Nodes: 1, TP: 8, PP: 1, DP: 1, GPUsPerInstance: 8}}}}
 	miss := point("vllm.tp4", "2", 70, 800)
 	miss.Measurements = miss.Measurements[:3] // no throughput
 	bad := point("vllm.tp4", "3", 70, 800)

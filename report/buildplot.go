@@ -40,7 +40,7 @@ func (b *builder) plot(p *Plot) (PagePlot, error) {
 	}
 	vals := make([]resolved, len(b.trials))
 	for i := range b.trials {
-		if !b.usable[i] || !slices.ContainsFunc(p.Frontiers, func(f FrontierSpec) bool { return selects(&f, &b.trials[i].Trial) }) {
+		if !b.usable[i] || !slices.ContainsFunc(p.Frontiers, func(f FrontierSpec) bool { return selects(&f, &b.trials[i]) }) {
 			continue
 		}
 		vals[i] = b.resolveAll(p, i, sel)
@@ -108,7 +108,7 @@ func (b *builder) groups(p *Plot, f *FrontierSpec, vals []resolved) []group {
 	var order []string
 	byKey := map[string]*group{}
 	for i := range b.trials {
-		if !vals[i].ok || !selects(f, &b.trials[i].Trial) {
+		if !vals[i].ok || !selects(f, &b.trials[i]) {
 			continue
 		}
 		key := ""
@@ -134,7 +134,7 @@ func (b *builder) groups(p *Plot, f *FrontierSpec, vals []resolved) []group {
 	// join their group's query only so that a baseline among them is
 	// measured on the axes that do resolve.
 	for i := range b.trials {
-		if !vals[i].tried || vals[i].ok || !selects(f, &b.trials[i].Trial) {
+		if !vals[i].tried || vals[i].ok || !selects(f, &b.trials[i]) {
 			continue
 		}
 		key := ""
@@ -164,7 +164,7 @@ func (b *builder) groupValue(i int, key string) string {
 		return v
 	}
 	if key == "case" || key == "test_case" {
-		return CaseOf(&t.Trial)
+		return CaseOf(t)
 	}
 	return "(none)"
 }
@@ -192,7 +192,7 @@ func (b *builder) series(p *Plot, g group, vals []resolved) (Series, bool, error
 				slo[k] = math.NaN()
 			}
 		}
-		rows.AddValues(&b.trials[i].Trial, b.pointName(i), []float64{vals[i].x, vals[i].y}, slo, why)
+		rows.AddValues(&b.trials[i], b.pointName(i), []float64{vals[i].x, vals[i].y}, slo, why)
 	}
 	s := Series{Name: g.name, Line: []int32{}}
 	if len(g.rows) == 0 {

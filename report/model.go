@@ -1,22 +1,13 @@
 package report
 
 import (
-	"github.com/pareto-llm/pareto/cloudai"
 	"github.com/pareto-llm/pareto/trial"
 )
 
-// Trial is one input point: a trial and the run context its details show.
-type Trial struct {
-	trial.Trial
-	// Layout is the serving layout of the run; nil when unknown.
-	Layout *cloudai.Layout
-	// ConfigPath and ConfigTOML are the executed configuration
-	// (CloudAI's test-run.toml), when known.
-	ConfigPath, ConfigTOML string
-	// Unavailable says why a metric is absent, by metric key (for example
-	// a per-GPU throughput whose GPU count is unknown).
-	Unavailable map[string]string
-}
+// Trial is one input point: a trial, with the run context its details
+// show in trial.Deployment (serving layout, GPU counts or why unknown, the
+// executed configuration).
+type Trial = trial.Trial
 
 // Exclusion codes added by Build (CloudAI's walker adds run_failed,
 // result_missing, config_error and not_a_run).
@@ -48,14 +39,14 @@ type Exclusion struct {
 
 // Page is the data the report embeds: everything the page shows.
 type Page struct {
-	Title      string            `json:"title"`
-	Source     string            `json:"source,omitempty"`
-	Plots      []PagePlot        `json:"plots"`
-	Points     []PointInfo       `json:"points"`
-	Layouts    []*cloudai.Layout `json:"layouts"`
-	Configs    []ConfigFile      `json:"configs"`
-	Exclusions []Exclusion       `json:"exclusions"`
-	Warnings   []string          `json:"warnings,omitempty"`
+	Title      string          `json:"title"`
+	Source     string          `json:"source,omitempty"`
+	Plots      []PagePlot      `json:"plots"`
+	Points     []PointInfo     `json:"points"`
+	Layouts    []*trial.Layout `json:"layouts"`
+	Configs    []ConfigFile    `json:"configs"`
+	Exclusions []Exclusion     `json:"exclusions"`
+	Warnings   []string        `json:"warnings,omitempty"`
 	// Aggregate says how repeats became points: median, mean or none.
 	Aggregate string `json:"aggregate"`
 	// Baseline is the baseline selection, when one was given.

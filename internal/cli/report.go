@@ -368,27 +368,27 @@ func objectiveAxis(s string) (report.Axis, error) {
 
 // throughStudy keeps the loaded trials in the --study (idempotently, one
 // transaction per source) and returns the study's trials filtered by
-// --where, so that the report shows everything the study holds. Details
-// that are not stored (serving layout, executed TOML) are kept for trials
-// loaded in this run, matched by trial ID.
-func throughStudy(e *env, f *storeFlags, loaded []report.Trial) ([]report.Trial, error) {
+// --where, so that the report shows everything the study holds, deployment
+// details included. A trial stored before the store kept deployments gets
+// the one read in this run, matched by trial ID.
+func throughStudy(e *env, f *storeFlags, loaded []trial.Trial) ([]trial.Trial, error) {
 	q, err := f.query()
 	if err != nil {
 		return nil, err
 	}
 	ctx := context.Background()
-	known := map[string]report.Trial{}
-	all := make([]trial.Trial, 0, len(loaded))
-	for _, t := range loaded {
-		all = append(all, t.Trial)
-		known[t.ID] = t
+	known := map[string]*trial.Deployment{}
+	for i := range loaded {
+		if d := loaded[i].Deployment; d != nil {
+			known[loaded[i].ID] = d
+		}
 	}
 	sink, err := openSink(ctx, f)
 	if err != nil {
 		return nil, err
 	}
 	defer sink.s.Close()
-	if err := sink.store(all); err != nil {
+	if err := sink.store(loaded); err != nil {
 		return nil, err
 	}
 	st := &sink.stored
@@ -397,21 +397,19 @@ func throughStudy(e *env, f *storeFlags, loaded []report.Trial) ([]report.Trial,
 	if err != nil {
 		return nil, inputError{err: err}
 	}
-	out := make([]report.Trial, len(ts))
-	for i, t := range ts {
-		out[i] = report.Trial{Trial: t}
-		if k, ok := known[t.ID]; ok {
-			out[i] = k
+	for i := range ts {
+		if d, ok := known[ts[i].ID]; ok && ts[i].Deployment == nil {
+			ts[i].Deployment = d
 		}
 	}
-	return out, nil
+	return ts, nil
 }
 
 // loadSources reads any sources pareto reads through the source layer;
 // unreadable files and failed runs become exclusions, and the unreadable
 // ones are returned too. Inputs that yield no trial at all are an error
 // naming each.
-func loadSources(e *env, paths []string, opts ingest.LoadOptions) ([]report.Trial, []report.Exclusion, []trial.Skip, error) {
+func loadSources(e *env, paths []string, opts ingest.LoadOptions) ([]trial.Trial, []report.Exclusion, []trial.Skip, error) {
 	if len(paths) == 0 {
 		return nil, nil, nil, nil
 	}
@@ -419,12 +417,11 @@ func loadSources(e *env, paths []string, opts ingest.LoadOptions) ([]report.Tria
 	if err != nil {
 		return nil, nil, nil, inputError{err: err}
 	}
-	trials, excl := report.Inputs(set.Trials, set.Runs, set.Skipped)
-	return trials, excl, set.Failed(), nil
+	return set.Trials, report.Exclusions(set.Skipped), set.Failed(), nil
 }
 
 // metricNames lists the metrics the trials measure, sorted.
-func metricNames(trials []report.Trial) []string {
+func metricNames(trials []trial.Trial) []string {
 	seen := map[string]bool{}
 	for i := range trials {
 		for _, m := range trials[i].Measurements {
@@ -434,10 +431,10 @@ func metricNames(trials []report.Trial) []string {
 	return sortedKeys(seen)
 }
 
-func caseIDs(trials []report.Trial) []string {
+func caseIDs(trials []trial.Trial) []string {
 	var ids []string
 	for i := range trials {
-		if c := report.CaseOf(&trials[i].Trial); !slices.Contains(ids, c) {
+		if c := report.CaseOf(&trials[i]); !slices.Contains(ids, c) {
 			ids = append(ids, c)
 		}
 	}
@@ -445,7 +442,7 @@ func caseIDs(trials []report.Trial) []string {
 }
 
 // writeReport builds the page and writes it atomically.
-func writeReport(e *env, cfg *report.Config, trials []report.Trial, excl []report.Exclusion, opts report.Options, out string) error {
+func writeReport(e *env, cfg *report.Config, trials []trial.Trial, excl []report.Exclusion, opts report.Options, out string) error {
 	page, err := report.Build(cfg, trials, excl, opts)
 	if err != nil {
 		return inputError{err: err}
