@@ -7,9 +7,10 @@ import (
 	"testing"
 )
 
-// TestDependencies checks that the decision library and the report link no
-// database driver: decisions take a store interface (Store), the report
-// renders results. It runs go list -deps on each package; store, which
+// TestDependencies checks that the decision library, the query pipeline and
+// the report link no database driver, and the report and the query no
+// reader: decisions take a store interface (Store), the query takes rows
+// the source layer read, the report renders trials and results. It runs go list -deps on each package; store, which
 // links both drivers, shows that the check sees them.
 func TestDependencies(t *testing.T) {
 	drivers := []string{"github.com/jackc/pgx", "github.com/ncruces/go-sqlite3", "database/sql"}
@@ -26,7 +27,10 @@ func TestDependencies(t *testing.T) {
 		forbidden []string
 	}{
 		{"github.com/pareto-llm/pareto/decide", append([]string{"github.com/pareto-llm/pareto/store", "github.com/pareto-llm/pareto/ingest"}, drivers...)},
-		{"github.com/pareto-llm/pareto/report", drivers},
+		{"github.com/pareto-llm/pareto/report", append([]string{"github.com/pareto-llm/pareto/store", "github.com/pareto-llm/pareto/ingest",
+			"github.com/pareto-llm/pareto/cloudai", "github.com/pareto-llm/pareto/source"}, drivers...)},
+		{"github.com/pareto-llm/pareto/query", append([]string{"github.com/pareto-llm/pareto/store", "github.com/pareto-llm/pareto/ingest",
+			"github.com/pareto-llm/pareto/cloudai", "github.com/pareto-llm/pareto/source"}, drivers...)},
 	} {
 		t.Run(tt.pkg[strings.LastIndex(tt.pkg, "/")+1:], func(t *testing.T) {
 			deps := listDeps(t, tt.pkg)
