@@ -107,8 +107,7 @@ func newFrontCmd(e *env) *cobra.Command {
 	f.StringSliceVar(&o.configKeys, "config-key", nil, "parameters that identify a configuration (`k1,k2`; default: all but run parameters)")
 	f.StringVar(&o.baseline, "baseline", "", "state every trial's delta to the baseline `SEL` (label k=v, key:HEX or id:ID)")
 	f.BoolVar(&o.allowCrossScope, "allow-cross-scope", false, "allow a baseline measured with another engine, CUDA, driver or GPU")
-	f.StringVar(&o.optuna, "optuna", "", "read an Optuna RDB `STORAGE` (SQLite file or postgresql:// URL; read only)")
-	f.StringVar(&o.optunaStudy, "optuna-study", "", "the Optuna study `NAME` (default: the only study in the storage)")
+	addOptunaFlags(f, &o.optuna, &o.optunaStudy)
 	addStoreFlags(f, &o.store)
 	return c
 }

@@ -63,6 +63,7 @@ func newNoiseCmd(e *env) *cobra.Command {
 	f := c.Flags()
 	f.SortFlags = false
 	o.src.flags(f)
+	o.src.optunaFlags(f)
 	f.StringArrayVarP(&o.metrics, "objective", "o", nil, "metric `SELECTOR` (a direction suffix is ignored), repeatable")
 	f.Float64Var(&o.confidence, "confidence", 0.95, "level of the interval on the coefficient of variation")
 	f.IntVar(&o.minRepeats, "min-repeats", 3, "warn about configurations with fewer repeats")
@@ -173,18 +174,22 @@ func writeNoiseJSON(e *env, rep decide.NoiseReport) error {
 // source layer; inputs that cannot be read, or that yield nothing, are an
 // error naming each.
 func loadSourceTrials(ctx context.Context, e *env, src *decideSource, paths []string) (*source.Set, error) {
-	if src.study == "" && len(paths) == 0 {
-		return nil, usagef("give result paths or --study")
+	if src.study == "" && len(paths) == 0 && src.optuna == "" {
+		return nil, usagef("give result paths, --study or --optuna")
 	}
 	conds, err := store.ParseConditions(src.where)
 	if err != nil {
 		return nil, usageError{fmt.Errorf("--where: %w", err)}
 	}
-	spec := source.Spec{Paths: paths, Stdin: e.stdin, Store: src.store, Study: src.study, Where: conds}
+	spec := source.Spec{Paths: paths, Stdin: e.stdin, Store: src.store, Study: src.study, Where: conds,
+		Optuna: src.optuna, OptunaStudy: src.optunaStudy}
 	if ctx == nil {
 		ctx = context.Background()
 	}
 	set, err := source.Trials(ctx, spec)
+	if errors.Is(err, source.ErrOptunaStudy) {
+		return nil, usagef("--optuna-study is required: %v", err)
+	}
 	if errors.Is(err, store.ErrNoStudy) {
 		return nil, inputError{err: fmt.Errorf("study %q does not exist", src.study)}
 	}
@@ -210,6 +215,19 @@ func loadDecideTrials(ctx context.Context, src *decideSource, paths []string) ([
 type decideSource struct {
 	store, study, configKey string
 	where                   []string
+	optuna, optunaStudy     string
+}
+
+// optunaFlags adds --optuna and --optuna-study: an Optuna study as one
+// more source of trials.
+func (s *decideSource) optunaFlags(f *pflag.FlagSet) {
+	addOptunaFlags(f, &s.optuna, &s.optunaStudy)
+}
+
+// addOptunaFlags registers --optuna and --optuna-study.
+func addOptunaFlags(f *pflag.FlagSet, storage, study *string) {
+	f.StringVar(storage, "optuna", "", "read an Optuna RDB `STORAGE` (SQLite file or postgresql:// URL; read only)")
+	f.StringVar(study, "optuna-study", "", "the Optuna study `NAME` (default: the only study in the storage)")
 }
 
 func (s *decideSource) flags(f *pflag.FlagSet) {

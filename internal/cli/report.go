@@ -83,6 +83,7 @@ type generateOptions struct {
 
 type reportOptions struct {
 	config, out, x, y, groupBy, system string
+	optuna, optunaStudy                string
 	keepGoing                          bool
 	store                              storeFlags
 	repeats                            repeatFlags
@@ -168,8 +169,8 @@ func runGenerateReport(e *env, o *generateOptions) error {
 	if err != nil {
 		return err
 	}
-	trials, excl, bad, err := loadSources(e, []string{o.resultDir}, ingest.LoadOptions{GPUsPerNode: opts.GPUsPerNode,
-		System: opts.System, Scenario: opts.Scenario, Tests: opts.Tests})
+	trials, excl, bad, err := loadSources(e, source.Spec{Paths: []string{o.resultDir}, Load: ingest.LoadOptions{GPUsPerNode: opts.GPUsPerNode,
+		System: opts.System, Scenario: opts.Scenario, Tests: opts.Tests}})
 	if err != nil {
 		return err
 	}
@@ -246,7 +247,7 @@ func newReportCmd(e *env) *cobra.Command {
   pareto report examples/cloudai/results -x ttft.p99 -y output_token_throughput --group-by engine --out engines.html
   pareto report --store runs.db --study tune -x ttft.p99 -y output_token_throughput --group-by engine_version --out tune.html`,
 		RunE: func(_ *cobra.Command, args []string) error {
-			if len(args) == 0 && o.store.study == "" {
+			if len(args) == 0 && o.store.study == "" && o.optuna == "" {
 				return usagef("no inputs: give result files, CloudAI results directories or --study")
 			}
 			return runReport(e, &o, args)
@@ -260,6 +261,7 @@ func newReportCmd(e *env) *cobra.Command {
 	f.StringVarP(&o.y, "y", "y", "", "Y objective `METRIC[.STAT][:min|:max]` (instead of --config)")
 	f.StringVar(&o.groupBy, "group-by", "", "with -x/-y: one frontier per value of `LABEL`")
 	f.StringVar(&o.system, "system-config", "", "CloudAI system `TOML` (gpus_per_node) for CloudAI trees")
+	addOptunaFlags(f, &o.optuna, &o.optunaStudy)
 	f.BoolVar(&o.keepGoing, "keep-going", false, "exit 0 even when some inputs could not be read")
 	o.repeats.add(f, "median")
 	addStoreFlags(f, &o.store)
@@ -279,7 +281,7 @@ func runReport(e *env, o *reportOptions, paths []string) error {
 	if lo.GPUsPerNode, lo.System, err = readSystem(o.system); err != nil {
 		return err
 	}
-	trials, excl, bad, err := loadSources(e, paths, lo)
+	trials, excl, bad, err := loadSources(e, source.Spec{Paths: paths, Load: lo, Optuna: o.optuna, OptunaStudy: o.optunaStudy})
 	if err != nil && !(o.store.study != "" && isNothing(err)) {
 		return err
 	}
@@ -409,11 +411,16 @@ func throughStudy(e *env, f *storeFlags, loaded []trial.Trial) ([]trial.Trial, e
 // unreadable files and failed runs become exclusions, and the unreadable
 // ones are returned too. Inputs that yield no trial at all are an error
 // naming each.
-func loadSources(e *env, paths []string, opts ingest.LoadOptions) ([]trial.Trial, []report.Exclusion, []trial.Skip, error) {
-	if len(paths) == 0 {
+func loadSources(e *env, spec source.Spec) ([]trial.Trial, []report.Exclusion, []trial.Skip, error) {
+	if len(spec.Paths) == 0 && spec.Optuna == "" {
 		return nil, nil, nil, nil
 	}
-	set, err := source.Trials(context.Background(), source.Spec{Paths: paths, Stdin: e.stdin, Load: opts})
+	spec.Stdin = e.stdin
+	spec.Note = func(s string) { fmt.Fprintf(e.stderr, "pareto: %s\n", s) }
+	set, err := source.Trials(context.Background(), spec)
+	if errors.Is(err, source.ErrOptunaStudy) {
+		return nil, nil, nil, usagef("--optuna-study is required: %v", err)
+	}
 	if err != nil {
 		return nil, nil, nil, inputError{err: err}
 	}
