@@ -179,8 +179,7 @@ func (b *builder) checkSelections() error {
 		for fi := range p.Frontiers {
 			f := &p.Frontiers[fi]
 			if !slices.ContainsFunc(b.trials, func(t Trial) bool { return selects(f, &t) }) {
-				errs = append(errs, &ConfigError{File: b.cfg.File, Pos: f.At,
-					Msg: fmt.Sprintf("frontier %q of plot %q selects nothing (%s)", f.Name, p.Name, describeSelection(f))})
+				errs = append(errs, configError(b.cfg.File, f.At, fmt.Sprintf("frontier %q of plot %q selects nothing (%s)", f.Name, p.Name, describeSelection(f))))
 			}
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	toml "github.com/pelletier/go-toml/v2"
 
 	"github.com/pareto-llm/pareto/frontier"
+	"github.com/pareto-llm/pareto/internal/position"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -124,7 +125,7 @@ func ParseConfig(file string, data []byte) (*Config, error) {
 	if err := toml.Unmarshal(data, &doc); err != nil {
 		return nil, decodeError(file, err)
 	}
-	d := &decoder{file: file, ix: buildIndex(data)}
+	d := &decoder{file: file, ix: position.IndexTOML(data)}
 	cfg := d.document(doc)
 	if len(d.errs) > 0 {
 		slices.SortStableFunc(d.errs, func(a, b *ConfigError) int {
@@ -141,12 +142,12 @@ func ParseConfig(file string, data []byte) (*Config, error) {
 // decoder walks the generic TOML tree, collecting positioned errors.
 type decoder struct {
 	file string
-	ix   posIndex
+	ix   position.TOMLIndex
 	errs ConfigErrors
 }
 
 func (d *decoder) errorf(path, format string, args ...any) {
-	d.errs = append(d.errs, &ConfigError{File: d.file, Pos: d.ix[path], Msg: fmt.Sprintf(format, args...)})
+	d.errs = append(d.errs, configError(d.file, d.ix[path], fmt.Sprintf(format, args...)))
 }
 
 // document decodes the top level: [[Tests]] (scenario) and [reports.pareto].
@@ -201,8 +202,7 @@ func (d *decoder) testIDs(v any) []string {
 func (d *decoder) plots(v any) []Plot {
 	const path = "reports.pareto.plots"
 	if v == nil {
-		d.errs = append(d.errs, &ConfigError{File: d.file, Pos: d.ix["reports.pareto"],
-			Msg: "reports.pareto has no plots: add a [[reports.pareto.plots]] table"})
+		d.errs = append(d.errs, configError(d.file, d.ix["reports.pareto"], "reports.pareto has no plots: add a [[reports.pareto.plots]] table"))
 		return nil
 	}
 	list, ok := v.([]any)
@@ -279,8 +279,7 @@ func (d *decoder) checkCases(cfg *Config) {
 		for _, f := range p.Frontiers {
 			for i, c := range f.Cases {
 				if !slices.Contains(cfg.Cases, c) {
-					d.errs = append(d.errs, &ConfigError{File: d.file, Pos: f.CasePos[i],
-						Msg: fmt.Sprintf("unknown case id %q (scenario test ids: %s)", c, strings.Join(cfg.Cases, ", "))})
+					d.errs = append(d.errs, configError(d.file, f.CasePos[i], fmt.Sprintf("unknown case id %q (scenario test ids: %s)", c, strings.Join(cfg.Cases, ", "))))
 				}
 			}
 		}
@@ -294,8 +293,7 @@ func (c *Config) CheckMetrics(known []string) error {
 	var errs ConfigErrors
 	check := func(a *Axis) {
 		if a.Custom && !slices.Contains(known, a.Metric) {
-			errs = append(errs, &ConfigError{File: c.File, Pos: a.MetricAt,
-				Msg: fmt.Sprintf("unknown metric %q (pareto's metrics: %s; metrics in the data: %s)", a.Metric, metricKeys(), strings.Join(known, ", "))})
+			errs = append(errs, configError(c.File, a.MetricAt, fmt.Sprintf("unknown metric %q (pareto's metrics: %s; metrics in the data: %s)", a.Metric, metricKeys(), strings.Join(known, ", "))))
 		}
 	}
 	for i := range c.Plots {
@@ -320,8 +318,7 @@ func (c *Config) CheckCases(known []string) error {
 		for _, f := range p.Frontiers {
 			for i, id := range f.Cases {
 				if !slices.Contains(known, id) {
-					errs = append(errs, &ConfigError{File: c.File, Pos: f.CasePos[i],
-						Msg: fmt.Sprintf("unknown case id %q (cases in the data: %s)", id, strings.Join(known, ", "))})
+					errs = append(errs, configError(c.File, f.CasePos[i], fmt.Sprintf("unknown case id %q (cases in the data: %s)", id, strings.Join(known, ", "))))
 				}
 			}
 		}

@@ -99,8 +99,8 @@ group_by = "engine"
 		t.Errorf("y = %+v", p.Y)
 	}
 	wantF := []FrontierSpec{
-		{Name: "A", Cases: []string{"a"}, CasePos: []Pos{{16, 37}}, Match: trial.Dims{{Key: "phase", Value: "round_1"}}, At: Pos{16, 14}},
-		{Name: "All", At: Pos{16, 76}},
+		{Name: "A", Cases: []string{"a"}, CasePos: []Pos{{Line: 16, Col: 37}}, Match: trial.Dims{{Key: "phase", Value: "round_1"}}, At: Pos{Line: 16, Col: 14}},
+		{Name: "All", At: Pos{Line: 16, Col: 76}},
 	}
 	if d := cmp.Diff(wantF, p.Frontiers); d != "" {
 		t.Errorf("frontiers (-want +got):\n%s", d)

@@ -13,6 +13,8 @@ import (
 	"io"
 	"math"
 	"strconv"
+
+	"github.com/pareto-llm/pareto/internal/position"
 )
 
 // Missing is the value of an absent numeric cell: a NaN with its own
@@ -67,21 +69,9 @@ func (e CellError) Error() string {
 	return fmt.Sprintf("line %d, column %q: %q is not a number", e.Line, e.Column, e.Text)
 }
 
-// SyntaxError is a structural problem in an input, with its position.
-type SyntaxError struct {
-	File string
-	Line int
-	Col  int
-	Msg  string
-}
-
-// Error renders file:line:col: message.
-func (e *SyntaxError) Error() string {
-	if e.Col > 0 {
-		return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
-	}
-	return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
-}
+// SyntaxError is a structural problem in an input, with its position
+// (position.Error: "file:line:col: message").
+type SyntaxError = position.Error
 
 // ErrEmpty is returned for an input with no header and no rows.
 var ErrEmpty = errors.New("empty input")
