@@ -74,6 +74,7 @@ type frontOptions struct {
 	configKeys                          []string
 	allowCrossScope                     bool
 	optuna, optunaStudy                 string
+	systemConfig                        string
 }
 
 func newFrontCmd(e *env) *cobra.Command {
@@ -108,6 +109,7 @@ func newFrontCmd(e *env) *cobra.Command {
 	f.StringVar(&o.baseline, "baseline", "", "state every trial's delta to the baseline `SEL` (label k=v, key:HEX or id:ID)")
 	f.BoolVar(&o.allowCrossScope, "allow-cross-scope", false, "allow a baseline measured with another engine, CUDA, driver or GPU")
 	addOptunaFlags(f, &o.optuna, &o.optunaStudy)
+	f.StringVar(&o.systemConfig, "system-config", "", "CloudAI system `TOML` (gpus_per_node, for per-allocated-GPU metrics of CloudAI trees)")
 	addStoreFlags(f, &o.store)
 	return c
 }
@@ -231,6 +233,11 @@ func runFront(e *env, o *frontOptions, paths []string) error {
 func (o *frontOptions) sourceSpec(e *env, paths []string) (source.Spec, error) {
 	spec := source.Spec{Paths: paths, Stdin: e.stdin, Store: o.store.location, Study: o.store.study,
 		Optuna: o.optuna, OptunaStudy: o.optunaStudy}
+	lo, err := loadOptions(o.systemConfig, 0)
+	if err != nil {
+		return spec, err
+	}
+	spec.Load = lo
 	spec.Load.Table.ID = o.id
 	if o.store.study != "" {
 		sq, err := o.store.query()

@@ -181,7 +181,11 @@ func loadSourceTrials(ctx context.Context, e *env, src *decideSource, paths []st
 	if err != nil {
 		return nil, usageError{fmt.Errorf("--where: %w", err)}
 	}
-	spec := source.Spec{Paths: paths, Stdin: e.stdin, Store: src.store, Study: src.study, Where: conds,
+	lo, err := loadOptions(src.systemConfig, 0)
+	if err != nil {
+		return nil, err
+	}
+	spec := source.Spec{Paths: paths, Stdin: e.stdin, Load: lo, Store: src.store, Study: src.study, Where: conds,
 		Optuna: src.optuna, OptunaStudy: src.optunaStudy}
 	if ctx == nil {
 		ctx = context.Background()
@@ -216,6 +220,7 @@ type decideSource struct {
 	store, study, configKey string
 	where                   []string
 	optuna, optunaStudy     string
+	systemConfig            string
 }
 
 // optunaFlags adds --optuna and --optuna-study: an Optuna study as one
@@ -235,6 +240,7 @@ func (s *decideSource) flags(f *pflag.FlagSet) {
 	f.StringVar(&s.study, "study", "", "study `NAME` in the store")
 	f.StringArrayVar(&s.where, "where", nil, "only stored trials matching `KEY OP VALUE`, repeatable")
 	f.StringVar(&s.configKey, "config-key", "", "repeat identity from these params only: `k1,k2,...`")
+	f.StringVar(&s.systemConfig, "system-config", "", "CloudAI system `TOML` (gpus_per_node, for per-allocated-GPU metrics of CloudAI trees)")
 }
 
 func (s *decideSource) keys() []string {

@@ -196,9 +196,11 @@ func runGenerateReport(e *env, o *generateOptions) error {
 func walkOptions(o *generateOptions) (cloudai.WalkOptions, error) {
 	var opts cloudai.WalkOptions
 	var err error
-	if opts.GPUsPerNode, opts.System, err = readSystem(o.system); err != nil {
+	lo, err := loadOptions(o.system, 0)
+	if err != nil {
 		return opts, err
 	}
+	opts.GPUsPerNode, opts.System = lo.GPUsPerNode, lo.System
 	if opts.Scenario, err = cloudai.ReadScenario(o.scenario); err != nil {
 		return opts, inputError{err: err}
 	}
@@ -211,19 +213,6 @@ func walkOptions(o *generateOptions) (cloudai.WalkOptions, error) {
 		}
 	}
 	return opts, nil
-}
-
-// readSystem returns gpus_per_node and the name of a CloudAI system TOML
-// (zero values without one).
-func readSystem(path string) (int, string, error) {
-	if path == "" {
-		return 0, "", nil
-	}
-	sys, err := cloudai.ReadSystem(path)
-	if err != nil {
-		return 0, "", inputError{err: err}
-	}
-	return sys.GPUsPerNode, sys.Name, nil
 }
 
 // countCode counts the exclusions with code.
@@ -277,8 +266,8 @@ func runReport(e *env, o *reportOptions, paths []string) error {
 	if err != nil {
 		return err
 	}
-	var lo ingest.LoadOptions
-	if lo.GPUsPerNode, lo.System, err = readSystem(o.system); err != nil {
+	lo, err := loadOptions(o.system, 0)
+	if err != nil {
 		return err
 	}
 	trials, excl, bad, err := loadSources(e, source.Spec{Paths: paths, Load: lo, Optuna: o.optuna, OptunaStudy: o.optunaStudy})
