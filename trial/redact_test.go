@@ -20,7 +20,7 @@ func TestIsSecretKey(t *testing.T) {
 		{"api-key", true},
 		{"apikey", true},
 		{"x.Api_Key", true},
-		{"a\u212Api_key", false},     // "akpi_key"
+		{"a\u212Api_key", false},        // "akpi_key"
 		{"endpoint.api_\u212Aey", true}, // Kelvin sign folds to k
 		{"server_info.api_key", true},
 		{"server_info.admin_api_key", true},
