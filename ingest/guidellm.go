@@ -38,10 +38,7 @@ func readGuideLLM(j *jreader) ([]trial.Trial, error) {
 	out := make([]trial.Trial, 0, len(bs))
 	for _, b := range bs {
 		for k, v := range shared {
-			if k == "config.spec.backend.api_key" {
-				v = "<redacted>"
-			}
-			b.t.SetParam(k, v)
+			b.t.SetParam(k, v) // redacts secrets
 		}
 		b.t.SetLabel(trial.LabelToolVersion, version)
 		b.t.SetLabel(trial.LabelModel, firstOf(shared, "config.spec.backend.model", "config.backend.model"))

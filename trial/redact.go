@@ -35,12 +35,16 @@ const Redacted = "<redacted>"
 // as "max_tokens", "time_to_first_token", "eos_token" or "tokenizer" are
 // not secret, nor is a plain "key".
 func IsSecretKey(key string) bool {
-	for i := 0; i < len(key); i++ {
-		if key[i] >= utf8.RuneSelf {
-			key = strings.Map(foldASCII, key)
-			break
-		}
+	maybe, ascii := scanKey(key, false)
+	if !ascii {
+		key = strings.Map(foldASCII, key)
+		maybe, _ = scanKey(key, false)
 	}
+	return maybe && secretKey(key)
+}
+
+// secretKey applies the rules of IsSecretKey to every part of key.
+func secretKey(key string) bool {
 	prev := "" // last word of the previous part
 	start := 0
 	for i := 0; i <= len(key); i++ {
@@ -57,6 +61,104 @@ func IsSecretKey(key string) bool {
 			}
 		}
 		start = i + 1
+	}
+	return false
+}
+
+// Byte classes of scanKey.
+const (
+	cWord     = iota // ASCII letter or digit other than w
+	cW               // w and W, which may end "passw"
+	cJoin            // '_' and '-': inside a word's part
+	cOther           // ends a word
+	cPart            // separates the parts of a flattened key (isPartSep)
+	cNonASCII        // a byte of a non-ASCII rune
+)
+
+// byteClass classifies every byte for scanKey.
+var byteClass = func() (t [256]uint8) {
+	for c := range 256 {
+		switch b := byte(c); {
+		case b >= utf8.RuneSelf:
+			t[c] = cNonASCII
+		case b|0x20 == 'w':
+			t[c] = cW
+		case isWordCh(b):
+			t[c] = cWord
+		case b == '_' || b == '-':
+			t[c] = cJoin
+		case isPartSep(b):
+			t[c] = cPart
+		default:
+			t[c] = cOther
+		}
+	}
+	return t
+}()
+
+// scanKey is a quick test that IsSecretKey's rules can hold for key (text
+// false) or for a name inside s (text true): some part ends with the last
+// three letters of a secret word, or "passw" occurs. Readers call
+// IsSecretKey for every parameter, and almost every key fails this test.
+// It gives up (maybe and not ascii) at the first non-ASCII byte.
+func scanKey(s string, text bool) (maybe, ascii bool) {
+	const passw = 'p'<<32 | 'a'<<24 | 's'<<16 | 's'<<8 | 'w'
+	var tail uint64 // the last eight letters or digits of the part (or name), lower-cased, the last one lowest
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		k := byteClass[c]
+		if k <= cW {
+			tail = tail<<8 | uint64(c|0x20)
+			if k == cW && tail&0xFFFFFFFFFF == passw {
+				return true, true
+			}
+			continue
+		}
+		switch {
+		case k == cNonASCII:
+			return true, false
+		case k == cJoin || tail == 0:
+		case secretEnding(tail):
+			return true, true
+		case k == cPart || text: // a text's names end at any other byte
+			tail = 0
+		}
+	}
+	return tail != 0 && secretEnding(tail), true
+}
+
+// secretEnding reports whether the letters tail (packed by scanKey) end one
+// of the words of IsSecretKey's rules.
+func secretEnding(tail uint64) bool {
+	switch tail & 0xFFFFFF {
+	case 'k'<<16 | 'e'<<8 | 'y', 'p'<<16 | 'w'<<8 | 'd', 'j'<<16 | 'w'<<8 | 't':
+		return true
+	case 'k'<<16 | 'e'<<8 | 'n':
+		return tail&0xFFFFFFFFFF == 't'<<32|'o'<<24|'k'<<16|'e'<<8|'n'
+	case 'r'<<16 | 'e'<<8 | 't':
+		return tail&0xFFFFFFFFFFFF == 's'<<40|'e'<<32|'c'<<24|'r'<<16|'e'<<8|'t'
+	case 'o'<<16 | 'r'<<8 | 'd':
+		return tail&0xFFFFFFFFFFFFFFFF == 'p'<<56|'a'<<48|'s'<<40|'s'<<32|'w'<<24|'o'<<16|'r'<<8|'d'
+	case 's'<<16 | 'w'<<8 | 'd':
+		return tail&0xFFFFFFFFFFFF == 'p'<<40|'a'<<32|'s'<<24|'s'<<16|'w'<<8|'d'
+	case 'a'<<16 | 's'<<8 | 'e':
+		return tail&0xFFFFFFFFFFFF == 'p'<<40|'h'<<32|'r'<<24|'a'<<16|'s'<<8|'e'
+	case 'i'<<16 | 'a'<<8 | 'l':
+		return tail&0xFFFFFFFFFFFFFF == 'd'<<48|'e'<<40|'n'<<32|'t'<<24|'i'<<16|'a'<<8|'l'
+	case 'a'<<16 | 'l'<<8 | 's':
+		return tail&0xFFFFFFFFFFFFFFFF == 'd'<<56|'e'<<48|'n'<<40|'t'<<32|'i'<<24|'a'<<16|'l'<<8|'s'
+	case 'i'<<16 | 'o'<<8 | 'n':
+		return tail&0xFFFFFFFFFFFFFFFF == 'r'<<56|'i'<<48|'z'<<40|'a'<<32|'t'<<24|'i'<<16|'o'<<8|'n'
+	case 'k'<<16 | 'i'<<8 | 'e':
+		return tail&0xFFFFFFFFFFFF == 'c'<<40|'o'<<32|'o'<<24|'k'<<16|'i'<<8|'e'
+	case 'i'<<16 | 'e'<<8 | 's':
+		return tail&0xFFFFFFFFFFFFFF == 'c'<<48|'o'<<40|'o'<<32|'k'<<24|'i'<<16|'e'<<8|'s'
+	case 'u'<<16 | 't'<<8 | 'h':
+		return tail&0xFFFFFFFF == 'a'<<24|'u'<<16|'t'<<8|'h'
+	case 'r'<<16 | 'e'<<8 | 'r':
+		return tail&0xFFFFFFFFFFFF == 'b'<<40|'e'<<32|'a'<<24|'r'<<16|'e'<<8|'r'
+	case 'a'<<16 | 's'<<8 | 's':
+		return tail&0xFFFFFFFF == 'p'<<24|'a'<<16|'s'<<8|'s'
 	}
 	return false
 }

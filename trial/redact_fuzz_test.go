@@ -36,9 +36,13 @@ func FuzzRedactText(f *testing.F) {
 	f.Add("x --api-key \\\n", "s3cret", "", 0)
 	f.Add("Authorization: '", "s3cret", "'", 7)
 	f.Fuzz(func(t *testing.T, prefix, secret, suffix string, which int) {
-		out := RedactText(prefix + secret + suffix) // arbitrary text: no panic
+		text := prefix + secret + suffix
+		out := RedactText(text) // arbitrary text: no panic
+		if !mayHoldSecret(text) && len(secretSpans(text, nil)) > 0 {
+			t.Fatalf("mayHoldSecret(%q) = false, but it holds %v", text, secretSpans(text, nil))
+		}
 		if again := RedactText(out); again != out {
-			t.Fatalf("RedactText not idempotent on %q: %q then %q", prefix+secret+suffix, out, again)
+			t.Fatalf("RedactText not idempotent on %q: %q then %q", text, out, again)
 		}
 		tpl := redactTemplates[uint(which)%uint(len(redactTemplates))]
 		if !plantable(secret) || strings.Contains(prefix+" "+tpl+" "+suffix, secret) {
@@ -69,4 +73,19 @@ func plantable(s string) bool {
 		}
 	}
 	return true
+}
+
+// FuzzIsSecretKey checks that IsSecretKey never panics and that its quick
+// test (maybeSecret) never rejects a key the rules call secret.
+func FuzzIsSecretKey(f *testing.F) {
+	for _, k := range []string{"endpoint.headers.Authorization", "api_key", "HF_TOKEN", "x.Api-Key", "time_to_first_token",
+		"a\u212Api_key", "pass_word", "credentials.user", "REDIS_PASS", "jwt", "bearer"} {
+		f.Add(k)
+	}
+	f.Fuzz(func(t *testing.T, key string) {
+		got := IsSecretKey(key)
+		if want := secretKey(strings.Map(foldASCII, key)); got != want {
+			t.Fatalf("IsSecretKey(%q) = %v; the rules say %v", key, got, want)
+		}
+	})
 }

@@ -28,7 +28,7 @@ import (
 // keys (command lines, URLs, header lists) and what the report applies to
 // the executed CloudAI configuration (test-run.toml).
 func RedactText(s string) string {
-	if !strings.ContainsAny(s, "=: \t\n,") {
+	if !mayHoldSecret(s) {
 		return s
 	}
 	spans := secretSpans(s, nil)
@@ -36,6 +36,31 @@ func RedactText(s string) string {
 		return s
 	}
 	return replaceSpans(s, spans)
+}
+
+// mayHoldSecret is a quick test that s can hold a secret RedactText finds:
+// a separator ("=", ":", ",", a blank or a newline) and either a URL with
+// user info or a name scanKey lets through. The shortest secret text,
+// "pwd=x", has five bytes.
+func mayHoldSecret(s string) bool {
+	if len(s) < 5 {
+		return false
+	}
+	sep := false
+	for i := 0; i < len(s) && !sep; i++ {
+		switch s[i] {
+		case '=', ':', ',', ' ', '\t', '\n':
+			sep = true
+		}
+	}
+	if !sep {
+		return false
+	}
+	if strings.Contains(s, "://") && strings.IndexByte(s, '@') >= 0 {
+		return true
+	}
+	maybe, _ := scanKey(s, true)
+	return maybe
 }
 
 // Secrets returns the secret values RedactText would hide in s, in order
