@@ -101,7 +101,7 @@ func (b *builder) points() {
 			if !ok {
 				idx = len(b.page.Configs)
 				configs[key] = idx
-				b.page.Configs = append(b.page.Configs, ConfigFile{Path: t.ConfigPath, TOML: t.ConfigTOML})
+				b.page.Configs = append(b.page.Configs, ConfigFile{Path: t.ConfigPath, TOML: trial.RedactText(t.ConfigTOML)})
 			}
 			p.Config = idx
 		}

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"os"
 	"strconv"
 
 	"github.com/pareto-llm/pareto/cloudai"
@@ -13,7 +12,7 @@ import (
 // CloudAI run of each or nil, and the inputs that yielded nothing) into
 // points and exclusions. CloudAI trials carry their case, iteration, step,
 // phase and benchmark labels, executed parameters, per-GPU throughputs,
-// serving layout and executed TOML; failed runs and unreadable files
+// serving layout and executed TOML (secrets redacted); failed runs and unreadable files
 // become exclusions (files of an unknown format inside directories are not
 // points and are left out).
 func Inputs(trials []trial.Trial, runs []*cloudai.Run, skipped []trial.Skip) ([]Trial, []Exclusion) {
@@ -37,15 +36,15 @@ func Inputs(trials []trial.Trial, runs []*cloudai.Run, skipped []trial.Skip) ([]
 	return out, excl
 }
 
-// readOnce reads a file once, caching its text (empty when unreadable).
+// readOnce reads an executed configuration once, secrets redacted
+// (cloudai.ReadConfigText), caching its text (empty when unreadable).
 func readOnce(cache map[string]string, path string) string {
 	if path == "" {
 		return ""
 	}
 	text, ok := cache[path]
 	if !ok {
-		b, _ := os.ReadFile(path)
-		text = string(b)
+		text, _ = cloudai.ReadConfigText(path)
 		cache[path] = text
 	}
 	return text

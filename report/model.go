@@ -11,7 +11,8 @@ type Trial struct {
 	// Layout is the serving layout of the run; nil when unknown.
 	Layout *cloudai.Layout
 	// ConfigPath and ConfigTOML are the executed configuration
-	// (CloudAI's test-run.toml), when known.
+	// (CloudAI's test-run.toml), when known; the page shows ConfigTOML
+	// with its secrets redacted (trial.RedactText).
 	ConfigPath, ConfigTOML string
 	// Unavailable says why a metric is absent, by metric key (for example
 	// a per-GPU throughput whose GPU count is unknown).
