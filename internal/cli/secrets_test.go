@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/pareto-llm/pareto/internal/testenv"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -398,6 +400,60 @@ func TestNoSecretLeaks(t *testing.T) {
 	for _, want := range []string{`HF_TOKEN = \"\u003credacted\u003e\"`, `--api-key \u003credacted\u003e`} {
 		if !strings.Contains(gen, want) {
 			t.Errorf("generate-report page lacks the redacted executed TOML %s", want)
+		}
+	}
+}
+
+// TestNoSecretLeaksOptuna plants secrets in an Optuna study (a categorical
+// parameter, user attributes) made by Debian's python3-optuna and reads it
+// with front --optuna.
+func TestNoSecretLeaksOptuna(t *testing.T) {
+	if _, err := testenv.PythonModule("optuna"); err != nil {
+		testenv.Missing(t, "python3-optuna is not installed: %v", err)
+	}
+	p := &planted{t: t, names: map[string]string{}}
+	dir := t.TempDir()
+	key, token, pass, cmd := p.secret("optuna param api_key"), p.secret("optuna user attr hf_token"),
+		p.secret("optuna user attr endpoint password"), p.secret("optuna user attr cmd --api-key")
+	script := fmt.Sprintf(`import sys, optuna
+optuna.logging.set_verbosity(optuna.logging.WARNING)
+def objective(trial):
+    x = trial.suggest_int("concurrency", 1, 64)
+    trial.suggest_categorical("api_key", [%q])
+    trial.set_user_attr("hf_token", %q)
+    trial.set_user_attr("endpoint", "https://bench:%s@serve.example/v1")
+    trial.set_user_attr("cmd", "vllm serve --api-key %s")
+    return 10.0 + x, 100.0 * x
+s = optuna.create_study(storage=sys.argv[1], study_name="leak", directions=["minimize", "maximize"],
+                        sampler=optuna.samplers.RandomSampler(seed=1))
+s.optimize(objective, n_trials=6)
+`, key, token, pass, cmd)
+	db := filepath.Join(dir, "optuna.db")
+	out, err := exec.Command(testenv.Python, "-I", "-W", "ignore", "-c", script, "sqlite:///"+db).CombinedOutput()
+	if err != nil {
+		t.Fatalf("making the study: %v\n%s", err, out)
+	}
+	// front is the command that reads Optuna; its groups are named by the
+	// value of a label or parameter, which shows what was read.
+	var all strings.Builder
+	for _, args := range [][]string{
+		{"front", "--optuna", db, "--aggregate", "none", "--format", "json"},
+		{"front", "--optuna", db, "--aggregate", "none", "--format", "csv", "--group-by", "hf_token"},
+		{"front", "--optuna", db, "--aggregate", "none", "--format", "json", "--group-by", "endpoint"},
+		{"front", "--optuna", db, "--aggregate", "none", "--format", "json", "--group-by", "cmd"},
+		{"front", "--optuna", db, "--aggregate", "none", "--group-by", "api_key"},
+	} {
+		stdout, stderr, code := runMain(args...)
+		if code != 0 || stdout == "" {
+			t.Errorf("pareto %s: exit %d, stdout %q, stderr %q", strings.Join(args, " "), code, stdout, stderr)
+		}
+		p.check("pareto "+strings.Join(args, " "), stdout+stderr)
+		all.WriteString(stdout)
+	}
+	for _, want := range []string{trial.Redacted, "https://bench:" + trial.Redacted + "@serve.example/v1",
+		"vllm serve --api-key " + trial.Redacted} {
+		if !strings.Contains(strings.ReplaceAll(strings.ReplaceAll(all.String(), `\u003c`, "<"), `\u003e`, ">"), want) {
+			t.Errorf("the fronts show no group %q:\n%.800s", want, all.String())
 		}
 	}
 }
