@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"strings"
+
+	"github.com/pareto-llm/pareto/trial"
 )
 
 // SystemConfig is a CloudAI system TOML (conf/common/system/*.toml). Only the
@@ -213,13 +215,29 @@ func (t *ScenarioTest) NodeCount() (int, error) {
 	return n, nil
 }
 
-// DecodeTestRun decodes an executed test-run.toml.
+// DecodeTestRun decodes an executed test-run.toml. The command lines
+// (TestCmd, FullCmd) are redacted (trial.RedactText); the tables keep their
+// values, and Flatten redacts them into parameters.
 func DecodeTestRun(file string, data []byte) (*TestRunDetails, error) {
 	var d TestRunDetails
 	if err := decodeTOML(file, data, &d); err != nil {
 		return nil, err
 	}
+	d.TestCmd, d.FullCmd = trial.RedactText(d.TestCmd), trial.RedactText(d.FullCmd)
 	return &d, nil
+}
+
+// ReadConfigText reads an executed configuration (test-run.toml) for
+// display, with every secret redacted (trial.RedactText): the values of
+// secret keys (api_key = "<redacted>", HF_TOKEN = "<redacted>" under
+// extra_env_vars) and the secret arguments inside full_cmd, test_cmd and
+// cmd_args strings. The rest of the text is unchanged, byte for byte.
+func ReadConfigText(path string) (string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", fmt.Errorf("reading %s: %w", path, err)
+	}
+	return trial.RedactText(string(b)), nil
 }
 
 // ReadSystem reads and decodes a system TOML file.

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	toml "github.com/pelletier/go-toml/v2"
+
+	"github.com/pareto-llm/pareto/trial"
 )
 
 // Param is one flattened configuration value: a dotted key and its rendered
@@ -29,7 +31,10 @@ func (p Param) String() string {
 	return p.Key + "=" + v
 }
 
-// Flatten turns nested tables into key=value parameters sorted by key.
+// Flatten turns nested tables into key=value parameters sorted by key,
+// secrets redacted (trial.RedactParam: the value of a key like api_key or
+// HF_TOKEN is trial.Redacted, and so is the password of a URL or the
+// argument of --api-key inside a value).
 // Nested tables become dotted keys (prefix.a.b); key parts that are not bare
 // TOML keys are quoted. Lists of scalars are rendered as one value like
 // [8, 16] or ["0", "1"]; lists of tables (aiperf_phases) are indexed:
@@ -59,14 +64,14 @@ func flattenValue(out *[]Param, key string, v any) {
 		flattenInto(out, key, x)
 	case []any:
 		if !allTables(x) {
-			*out = append(*out, Param{Key: key, Value: renderValue(x)})
+			*out = append(*out, Param{Key: key, Value: trial.RedactParam(key, renderValue(x))})
 			return
 		}
 		for i, e := range x {
 			flattenValue(out, fmt.Sprintf("%s[%d]", key, i), e)
 		}
 	default:
-		*out = append(*out, Param{Key: key, Value: renderScalar(v)})
+		*out = append(*out, Param{Key: key, Value: trial.RedactParam(key, renderScalar(v))})
 	}
 }
 

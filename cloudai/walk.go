@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+
+	"github.com/pareto-llm/pareto/trial"
 )
 
 // FileKind says which reader a result file needs.
@@ -233,7 +235,8 @@ type runPos struct {
 
 // exclude builds an Exclusion for the run at p.
 func (p runPos) exclude(phase, code, reason string) Exclusion {
-	return Exclusion{Path: p.dir, Case: p.caseID, Iteration: p.iteration, Step: p.step, Phase: phase, Code: code, Reason: reason}
+	return Exclusion{Path: p.dir, Case: p.caseID, Iteration: p.iteration, Step: p.step, Phase: phase, Code: code,
+		Reason: trial.RedactText(reason)} // a failure marker's line may quote a command
 }
 
 // walkRun reads one run directory's configuration and dispatches on the

@@ -1,9 +1,6 @@
 package ingest
 
 import (
-	"strings"
-	"unicode/utf8"
-
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -84,9 +81,9 @@ func (p *perfJSON) member(name []byte) error {
 	case "warmup_metrics":
 		return j.object(key, func(tag []byte) error { return p.block(p.native(tag), warmupDims) })
 	case "input_config":
-		return j.flatten("", p.setConfig)
+		return j.flatten("", p.b.t.SetParam)
 	case "run_info":
-		return j.flatten("run_info", p.setConfig)
+		return j.flatten("run_info", p.b.t.SetParam)
 	case "telemetry_data":
 		return p.telemetry()
 	case "telemetry_stats":
@@ -111,25 +108,6 @@ func (p *perfJSON) member(name []byte) error {
 		return err
 	}
 	return j.d.SkipValue()
-}
-
-// setConfig stores a flattened config value, redacting secrets.
-func (p *perfJSON) setConfig(k, v string) {
-	if isSecretKey(k) {
-		v = "<redacted>"
-	}
-	p.b.t.SetParam(k, v)
-}
-
-// isSecretKey reports whether the lower-cased k ends with "api_key",
-// without lower-casing ASCII keys.
-func isSecretKey(k string) bool {
-	for i := 0; i < len(k); i++ {
-		if k[i] >= utf8.RuneSelf {
-			return strings.HasSuffix(strings.ToLower(k), "api_key")
-		}
-	}
-	return len(k) >= 7 && strings.EqualFold(k[len(k)-7:], "api_key")
 }
 
 var warmupDims = trial.Dims{{Key: trial.DimPhase, Value: "warmup"}}

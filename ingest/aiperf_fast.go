@@ -81,10 +81,10 @@ func (p *perfJSON) fastMember(s *scanner, name []byte) bool {
 	case "warmup_metrics":
 		return s.object(func(tag []byte) bool { return p.fastBlock(s, p.native(tag), warmupDims) })
 	case "input_config":
-		return p.fastFlatten(s, 0, p.setConfig)
+		return p.fastFlatten(s, 0, b.t.SetParam)
 	case "run_info":
 		p.path = append(p.path[:0], "run_info"...)
-		return p.fastFlatten(s, len(p.path), p.setConfig)
+		return p.fastFlatten(s, len(p.path), b.t.SetParam)
 	case "telemetry_data":
 		return p.fastTelemetry(s)
 	case "telemetry_stats":

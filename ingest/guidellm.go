@@ -16,13 +16,13 @@ func readGuideLLM(j *jreader) ([]trial.Trial, error) {
 		switch key := string(name); key {
 		case "metadata":
 			return j.flatten("metadata", func(k, v string) {
-				shared[k] = v
+				shared[k] = trial.RedactParam(k, v) // once, not per benchmark
 				if k == "metadata.guidellm_version" {
 					version = v
 				}
 			})
 		case "config":
-			return j.flatten("config", func(k, v string) { shared[k] = v })
+			return j.flatten("config", func(k, v string) { shared[k] = trial.RedactParam(k, v) })
 		case "benchmarks":
 			return j.array(key, func(i int) error {
 				b, err := guidellmBenchmark(j, i)
@@ -37,11 +37,11 @@ func readGuideLLM(j *jreader) ([]trial.Trial, error) {
 	}
 	out := make([]trial.Trial, 0, len(bs))
 	for _, b := range bs {
+		if b.t.Params == nil && len(shared) > 0 {
+			b.t.Params = make(map[string]string, len(shared)+16)
+		}
 		for k, v := range shared {
-			if k == "config.spec.backend.api_key" {
-				v = "<redacted>"
-			}
-			b.t.SetParam(k, v)
+			b.t.Params[k] = v // redacted when read
 		}
 		b.t.SetLabel(trial.LabelToolVersion, version)
 		b.t.SetLabel(trial.LabelModel, firstOf(shared, "config.spec.backend.model", "config.backend.model"))

@@ -355,13 +355,14 @@ func readFallback(r *cloudai.Run, key func(string) string, first error) ([]trial
 }
 
 // deployment returns what ran r: its layout, GPU counts and executed
-// configuration, whose text is read as is (empty when unreadable).
+// configuration, whose text is read with its secrets redacted
+// (cloudai.ReadConfigText; empty when unreadable) and otherwise as is.
 func deployment(r *cloudai.Run) *trial.Deployment {
 	d := &trial.Deployment{AllocatedGPUs: r.AllocatedGPUs, AllocatedGPUsUnknown: r.AllocatedGPUsUnknown,
 		ServingGPUs: r.ServingGPUs, ServingGPUsUnknown: r.ServingGPUsUnknown, ConfigPath: r.ConfigPath}
 	if r.ConfigPath != "" {
-		if b, err := os.ReadFile(r.ConfigPath); err == nil {
-			d.Config = string(b)
+		if text, err := cloudai.ReadConfigText(r.ConfigPath); err == nil {
+			d.Config = text
 		}
 	}
 	if l := r.Layout; l != nil {

@@ -25,7 +25,8 @@ func isParetoJSONL(head []byte) bool {
 }
 
 // ReadParetoJSONL reads a `pareto trials --format jsonl` export from r;
-// name is used in errors. Non-finite measurement values and workload
+// name is used in errors. Secrets in its parameters, labels and warnings
+// are redacted (trial.Trial.Redact); IDs are kept as written. Non-finite measurement values and workload
 // fields, written as strings, are read back (see trial.Measurement and
 // trial.Workload).
 func ReadParetoJSONL(r io.Reader, name string) ([]trial.Trial, error) {
@@ -52,6 +53,7 @@ func readParetoJSONL(j *jreader) ([]trial.Trial, error) {
 		if err := json.Unmarshal(v, &out[len(out)-1]); err != nil {
 			return out[:len(out)-1], j.src.errorAt(j.src.base+j.valueStart(v), nil, "trial %d: %v", len(out), err)
 		}
+		out[len(out)-1].Redact() // a hand-made or older export may hold secrets
 	}
 	return out, j.expectEnd()
 }

@@ -87,6 +87,9 @@ func ReadTable(data []byte, name string, opts TableOptions) ([]trial.Trial, erro
 				continue
 			}
 			tr.SetParam(col, cell)
+			if tr.Params[col] == trial.Redacted {
+				continue // a secret column is no measurement
+			}
 			v, err := strconv.ParseFloat(cell, 64)
 			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
 				continue

@@ -256,14 +256,23 @@ func (r *reader) constraints(id int64, st *Study) error {
 		})
 }
 
-// scrub hides the password of url in err's text.
+// scrub hides the password of url (and any other secret trial.Secrets
+// finds in it) in err's text.
 func scrub(err error, url string) error {
 	if err == nil {
 		return nil
 	}
-	cfg, perr := pgx.ParseConfig(url)
-	if perr != nil || cfg.Password == "" {
+	secrets := trial.Secrets(url)
+	if cfg, perr := pgx.ParseConfig(url); perr == nil && cfg.Password != "" {
+		secrets = append(secrets, cfg.Password)
+	}
+	msg := err.Error()
+	out := msg
+	for _, s := range secrets {
+		out = strings.ReplaceAll(out, s, trial.Redacted)
+	}
+	if out == msg {
 		return err
 	}
-	return errors.New(strings.ReplaceAll(err.Error(), cfg.Password, "xxxxx"))
+	return errors.New(out)
 }

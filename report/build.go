@@ -106,7 +106,7 @@ func (b *builder) points() {
 			if !ok {
 				idx = len(b.page.Configs)
 				configs[key] = idx
-				b.page.Configs = append(b.page.Configs, ConfigFile{Path: dep.ConfigPath, TOML: dep.Config})
+				b.page.Configs = append(b.page.Configs, ConfigFile{Path: dep.ConfigPath, TOML: trial.RedactText(dep.Config)})
 			}
 			p.Config = idx
 		}

@@ -199,11 +199,11 @@ func TestPostgresConnectionLost(t *testing.T) {
 
 func TestRedact(t *testing.T) {
 	for _, tt := range []struct{ in, want string }{
-		{"postgres://u:secret@db:5432/p?sslmode=disable", "postgres://u:xxxxx@db:5432/p?sslmode=disable"},
+		{"postgres://u:secret@db:5432/p?sslmode=disable", "postgres://u:<redacted>@db:5432/p?sslmode=disable"},
 		{"postgres://u@db/p", "postgres://u@db/p"},
-		{"postgres://db/p?password=secret&sslmode=disable", "postgres://db/p?password=xxxxx&sslmode=disable"},
-		{"host=db user=u password=secret dbname=p", "host=db user=u password=xxxxx dbname=p"},
-		{"host=db password='a b' dbname=p", "host=db password=xxxxx dbname=p"},
+		{"postgres://db/p?password=secret&sslmode=disable", "postgres://db/p?password=<redacted>&sslmode=disable"},
+		{"host=db user=u password=secret dbname=p", "host=db user=u password=<redacted> dbname=p"},
+		{"host=db password='a b' dbname=p", "host=db password='<redacted>' dbname=p"},
 		{"pareto.db", "pareto.db"},
 		{"sqlite:///tmp/x.db", "sqlite:///tmp/x.db"},
 	} {

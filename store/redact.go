@@ -3,56 +3,30 @@ package store
 import (
 	"errors"
 	"net/url"
-	"regexp"
 	"strings"
+
+	"github.com/pareto-llm/pareto/trial"
 )
 
-// redacted replaces a password wherever one would be printed.
-const redacted = "xxxxx"
+// Redact returns location with every secret replaced by trial.Redacted,
+// by the one policy of trial.RedactText: the password of a URL's user
+// info, a password= (or other secret) query parameter and a password=...
+// keyword of a key/value connection string. Locations without a secret
+// are returned unchanged.
+func Redact(location string) string { return trial.RedactText(location) }
 
-var keywordPassword = regexp.MustCompile(`(?i)(password\s*=\s*)('(?:[^'\\]|\\.)*'|\S+)`)
-
-// Redact returns location with any password replaced by "xxxxx": the
-// password of a URL's user info, a password= query parameter and a
-// password=... keyword of a key/value connection string. Locations without
-// a password are returned unchanged.
-func Redact(location string) string {
-	if u, err := url.Parse(location); err == nil && u.Scheme != "" && u.Host != "" {
-		if _, has := u.User.Password(); has {
-			u.User = url.UserPassword(u.User.Username(), redacted)
-		}
-		q := u.Query()
-		changed := false
-		for k := range q {
-			if strings.EqualFold(k, "password") {
-				q.Set(k, redacted)
-				changed = true
-			}
-		}
-		if changed {
-			u.RawQuery = q.Encode()
-		}
-		return u.String()
-	}
-	return keywordPassword.ReplaceAllString(location, "${1}"+redacted)
-}
-
-// secrets returns the passwords contained in location, to scrub them from
-// driver error messages.
+// secrets returns the secrets contained in location, as written and
+// URL-decoded or encoded, to scrub them from driver error messages.
 func secrets(location string) []string {
 	var out []string
-	if u, err := url.Parse(location); err == nil {
-		if p, has := u.User.Password(); has && p != "" {
-			out = append(out, p, url.QueryEscape(p), url.PathEscape(p))
+	for _, s := range trial.Secrets(location) {
+		out = append(out, s, url.QueryEscape(s), url.PathEscape(s))
+		if u, err := url.PathUnescape(s); err == nil {
+			out = append(out, u)
 		}
-		for k, vs := range u.Query() {
-			if strings.EqualFold(k, "password") {
-				out = append(out, vs...)
-			}
+		if u, err := url.QueryUnescape(s); err == nil {
+			out = append(out, u)
 		}
-	}
-	for _, m := range keywordPassword.FindAllStringSubmatch(location, -1) {
-		out = append(out, strings.Trim(m[2], "'"))
 	}
 	return out
 }
@@ -74,8 +48,8 @@ func scrub(err error, location string) error {
 	msg := err.Error()
 	out := msg
 	for _, s := range secrets(location) {
-		if len(s) >= 1 {
-			out = strings.ReplaceAll(out, s, redacted)
+		if s != "" {
+			out = strings.ReplaceAll(out, s, trial.Redacted)
 		}
 	}
 	if out == msg {

@@ -48,4 +48,22 @@
 // unknown, and the executed configuration's path and text. It is kept in
 // the store with the trial, so that everything shown about a trial can be
 // drawn from a study alone.
+//
+// # Secrets
+//
+// Benchmark results carry credentials (API keys, tokens, passwords in URLs
+// and command lines), and none may reach a store, an export, a report or a
+// log. The policy is in one place, here: IsSecretKey says whether a key,
+// header name, flag or environment variable names a credential (at any
+// depth of a flattened key, ignoring case and separators), RedactText hides
+// the credentials written inside a text (URL passwords, secret query
+// parameters, --api-key X, Authorization: Bearer X, HF_TOKEN=X, the values
+// of secret keys in TOML, JSON and YAML), and RedactParam combines the two
+// for one parameter. A secret value becomes Redacted ("<redacted>"), the
+// key stays. SetParam and SetLabel apply RedactParam, so every reader is
+// covered when it builds a trial (before its ID is computed); Trial.Redact
+// does the same for trials decoded or assembled by hand. The CloudAI
+// walker applies it to flattened parameters and exclusion reasons, the
+// report to the executed TOML it shows, the store to its locations and
+// driver errors.
 package trial

@@ -406,7 +406,8 @@ func (t *Trial) ErrorRate() float64 {
 	return float64(t.Failed) / float64(t.Succeeded+t.Failed)
 }
 
-// SetLabel sets a label, ignoring empty values.
+// SetLabel sets a label, ignoring empty values. Secrets are redacted (see
+// RedactParam).
 func (t *Trial) SetLabel(key, value string) {
 	if value == "" {
 		return
@@ -414,15 +415,17 @@ func (t *Trial) SetLabel(key, value string) {
 	if t.Labels == nil {
 		t.Labels = make(map[string]string, 8)
 	}
-	t.Labels[key] = value
+	t.Labels[key] = RedactParam(key, value)
 }
 
-// SetParam sets a configuration parameter.
+// SetParam sets a configuration parameter. The value of a secret key
+// becomes Redacted and credentials inside other values are redacted (see
+// RedactParam), so that no secret reaches a store, an export or a report.
 func (t *Trial) SetParam(key, value string) {
 	if t.Params == nil {
 		t.Params = make(map[string]string, 16)
 	}
-	t.Params[key] = value
+	t.Params[key] = RedactParam(key, value)
 }
 
 // FormatFloat renders a float the way params and golden files do: shortest
