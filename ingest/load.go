@@ -44,6 +44,9 @@ type LoadOptions struct {
 	// is no benchmark result is read as a generic CSV/JSONL table
 	// (ReadTable), one trial per row.
 	Table TableOptions
+	// Limits bound the size of each input and of each record read (zero:
+	// the defaults).
+	Limits Limits
 }
 
 // Skip is an input that yields no trial, with the reason (trial.Skip).
@@ -66,6 +69,7 @@ type Dataset struct {
 	each  func([]trial.Trial, *cloudai.Run) error // LoadOptions.Each
 	err   error                                   // the first error of each
 	table TableOptions                            // LoadOptions.Table
+	lim   Limits                                  // LoadOptions.Limits
 	named map[string]bool                         // files named by the caller, read as tables when no result
 }
 
@@ -96,13 +100,15 @@ func (d *Dataset) Failed() int {
 // Load reads every path: a file of any supported format, a CloudAI
 // scenario results directory, or a directory searched recursively for
 // both. Files whose format is not recognised inside directories are
-// skipped with code "unknown_format"; files that fail to parse are skipped
-// with code "error". With LoadOptions.Scenario every directory path is
-// that scenario's results directory. The returned error is non-nil only
-// for a path that does not exist or cannot be listed, or when
-// LoadOptions.Each fails.
+// skipped with code "unknown_format"; files that fail to parse, are over
+// the LoadOptions.Limits, are not regular files (named pipes, devices,
+// sockets) or make a reader panic (a bug: a *safe.InternalError naming the
+// file) are skipped with code "error". With LoadOptions.Scenario every
+// directory path is that scenario's results directory. The returned error
+// is non-nil only for a path that does not exist or cannot be listed, or
+// when LoadOptions.Each fails.
 func Load(paths []string, opts LoadOptions) (*Dataset, error) {
-	d := &Dataset{each: opts.Each, table: opts.Table, named: map[string]bool{}}
+	d := &Dataset{each: opts.Each, table: opts.Table, lim: opts.Limits, named: map[string]bool{}}
 	var files []string
 	for _, p := range paths {
 		if p == "-" {
@@ -166,7 +172,7 @@ func (d *Dataset) readFiles(files []string, opts LoadOptions, strict bool) {
 	errs := make([]error, len(files))
 	done := make([]bool, len(files))
 	next := 0
-	ReadFiles(files, opts.Workers, func(i int, ts []trial.Trial, err error) {
+	readFiles(files, opts.Workers, d.lim, func(i int, ts []trial.Trial, err error) {
 		results[i], errs[i], done[i] = ts, err, true
 		for ; next < len(files) && done[next]; next++ {
 			d.addFile(files[next], results[next], errs[next], strict)
@@ -180,7 +186,7 @@ func (d *Dataset) addFile(f string, ts []trial.Trial, err error, strict bool) {
 	switch {
 	case err == nil:
 		d.add(ts, nil)
-	case errors.Is(err, ErrUnknownFormat) && d.named[f]:
+	case errors.Is(err, ErrUnknownFormat) && d.named[f] && !errors.Is(err, ErrBinary):
 		d.addTable(f, nil)
 	case errors.Is(err, ErrUnknownFormat) && !strict:
 		d.Skipped = append(d.Skipped, Skip{Path: f, Code: SkipUnknownFormat,
@@ -195,12 +201,12 @@ func (d *Dataset) addFile(f string, ts []trial.Trial, err error, strict bool) {
 func (d *Dataset) addTable(f string, data []byte) {
 	if data == nil {
 		var err error
-		if data, err = os.ReadFile(f); err != nil {
+		if data, err = d.lim.ReadFile(f); err != nil {
 			d.Skipped = append(d.Skipped, Skip{Path: f, Code: SkipError, Reason: err.Error()})
 			return
 		}
 	}
-	ts, err := ReadTable(data, f, d.table)
+	ts, err := readTable(data, f, d.table, d.lim)
 	if err != nil {
 		d.Skipped = append(d.Skipped, Skip{Path: f, Code: SkipError,
 			Reason: fmt.Sprintf("%v (read as a generic CSV/JSONL table, as it is no benchmark result pareto recognises)", err)})
@@ -215,14 +221,14 @@ func (d *Dataset) readStdin(opts LoadOptions) {
 		d.Skipped = append(d.Skipped, Skip{Path: "-", Code: SkipError, Reason: "-: no standard input"})
 		return
 	}
-	data, err := io.ReadAll(opts.Stdin)
+	data, err := d.lim.ReadAll(opts.Stdin, "-")
 	if err != nil {
-		d.Skipped = append(d.Skipped, Skip{Path: "-", Code: SkipError, Reason: "-: " + err.Error()})
+		d.Skipped = append(d.Skipped, Skip{Path: "-", Code: SkipError, Reason: err.Error()})
 		return
 	}
-	ts, err := ReadBytes(slices.Clone(data), "-")
+	ts, err := readBytesLimited(slices.Clone(data), "-", d.lim)
 	switch {
-	case errors.Is(err, ErrUnknownFormat):
+	case errors.Is(err, ErrUnknownFormat) && !errors.Is(err, ErrBinary):
 		d.addTable("-", data)
 	case err != nil:
 		d.Skipped = append(d.Skipped, Skip{Path: "-", Code: SkipError, Reason: err.Error()})
@@ -269,7 +275,7 @@ func (d *Dataset) loadCloudAI(dir string, opts LoadOptions) {
 	}
 	for i := range runs {
 		r := &runs[i]
-		ts, err := readRun(r)
+		ts, err := readRun(r, d.lim)
 		if err != nil {
 			d.Skipped = append(d.Skipped, Skip{Path: r.Dir, Run: r.ID(), Case: r.Case, Iteration: r.Iteration,
 				Step: r.Step, Phase: r.Phase, Code: SkipError, Reason: err.Error()})
@@ -285,12 +291,12 @@ func exclusionID(x cloudai.Exclusion) string {
 
 // readRun reads every result file of a run (each falling back to the
 // run's alternates when it cannot be read) and attaches the run context.
-func readRun(r *cloudai.Run) ([]trial.Trial, error) {
+func readRun(r *cloudai.Run, lim Limits) ([]trial.Trial, error) {
 	var all []trial.Trial
 	for _, f := range r.Files {
-		ts, err := ReadFile(f.Path)
+		ts, err := readFileLimited(f.Path, lim)
 		if err != nil {
-			ts, err = readFallback(r, err)
+			ts, err = readFallback(r, err, lim)
 		}
 		if err != nil {
 			return nil, err
@@ -307,9 +313,9 @@ func readRun(r *cloudai.Run) ([]trial.Trial, error) {
 }
 
 // readFallback reads the first alternate file that yields trials.
-func readFallback(r *cloudai.Run, first error) ([]trial.Trial, error) {
+func readFallback(r *cloudai.Run, first error, lim Limits) ([]trial.Trial, error) {
 	for _, f := range r.Fallbacks {
-		if ts, err := ReadFile(f.Path); err == nil && len(ts) > 0 {
+		if ts, err := readFileLimited(f.Path, lim); err == nil && len(ts) > 0 {
 			return ts, nil
 		}
 	}

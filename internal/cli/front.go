@@ -74,6 +74,7 @@ type frontOptions struct {
 	configKeys                          []string
 	allowCrossScope                     bool
 	optuna, optunaStudy                 string
+	limits                              limitFlags
 }
 
 func newFrontCmd(e *env) *cobra.Command {
@@ -110,6 +111,7 @@ func newFrontCmd(e *env) *cobra.Command {
 	f.StringVar(&o.optuna, "optuna", "", "read an Optuna RDB `STORAGE` (SQLite file or postgresql:// URL; read only)")
 	f.StringVar(&o.optunaStudy, "optuna-study", "", "the Optuna study `NAME` (default: the only study in the storage)")
 	addStoreFlags(f, &o.store)
+	addLimitFlags(f, &o.limits)
 	return c
 }
 
@@ -233,6 +235,10 @@ func (o *frontOptions) sourceSpec(e *env, paths []string) (source.Spec, error) {
 	spec := source.Spec{Paths: paths, Stdin: e.stdin, Store: o.store.location, Study: o.store.study,
 		Optuna: o.optuna, OptunaStudy: o.optunaStudy}
 	spec.Load.Table.ID = o.id
+	var err error
+	if spec.Load.Limits, err = o.limits.limits(); err != nil {
+		return spec, err
+	}
 	if o.store.study != "" {
 		sq, err := o.store.query()
 		if err != nil {

@@ -124,15 +124,19 @@ func (o *gateOptions) request() (decide.GateRequest, error) {
 	req := decide.GateRequest{Study: o.src.study, Where: where, ConfigKeys: o.src.keys(),
 		Gate:        decide.GateConfig{Objectives: objs, SLOs: slos, MinRepeats: o.minRepeats, Confidence: o.confidence, Futility: o.futility},
 		MinDuration: o.minDuration, MinRequests: o.minRequests, AllowCrossScope: o.allowCrossScope, NoLabel: o.noLabel}
-	if req.Candidate, err = gateSide("--candidate", o.candidate); err != nil {
+	lim, err := o.src.limits.limits()
+	if err != nil {
 		return req, err
 	}
-	req.Baseline, err = gateSide("--baseline", []string{o.baseline})
+	if req.Candidate, err = gateSide("--candidate", o.candidate, lim); err != nil {
+		return req, err
+	}
+	req.Baseline, err = gateSide("--baseline", []string{o.baseline}, lim)
 	return req, err
 }
 
 // gateSide reads a side given as result paths, or parses its selection.
-func gateSide(flag string, specs []string) (decide.GateSide, error) {
+func gateSide(flag string, specs []string, lim ingest.Limits) (decide.GateSide, error) {
 	side := decide.GateSide{Name: strings.Join(specs, " ")}
 	paths := pathsOf(specs)
 	switch {
@@ -140,7 +144,7 @@ func gateSide(flag string, specs []string) (decide.GateSide, error) {
 		return side, usagef("%s mixes paths and selections", flag)
 	case len(paths) > 0:
 		var err error
-		side.Sources, err = readSources(paths)
+		side.Sources, err = readSources(paths, lim)
 		return side, err
 	case len(specs) > 1:
 		return side, usagef("%s: give one selection, or result paths", flag)
@@ -154,10 +158,10 @@ func gateSide(flag string, specs []string) (decide.GateSide, error) {
 }
 
 // readSources reads result paths, one source per path.
-func readSources(paths []string) ([]decide.Source, error) {
+func readSources(paths []string, lim ingest.Limits) ([]decide.Source, error) {
 	var out []decide.Source
 	for _, p := range paths {
-		d, err := ingest.Load([]string{p}, ingest.LoadOptions{})
+		d, err := ingest.Load([]string{p}, ingest.LoadOptions{Limits: lim})
 		if err != nil {
 			return nil, inputError{err: err}
 		}

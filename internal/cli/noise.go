@@ -181,6 +181,9 @@ func loadSourceTrials(ctx context.Context, e *env, src *decideSource, paths []st
 		return nil, usageError{fmt.Errorf("--where: %w", err)}
 	}
 	spec := source.Spec{Paths: paths, Stdin: e.stdin, Store: src.store, Study: src.study, Where: conds}
+	if spec.Load.Limits, err = src.limits.limits(); err != nil {
+		return nil, err
+	}
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -210,6 +213,7 @@ func loadDecideTrials(ctx context.Context, src *decideSource, paths []string) ([
 type decideSource struct {
 	store, study, configKey string
 	where                   []string
+	limits                  limitFlags
 }
 
 func (s *decideSource) flags(f *pflag.FlagSet) {
@@ -217,6 +221,7 @@ func (s *decideSource) flags(f *pflag.FlagSet) {
 	f.StringVar(&s.study, "study", "", "study `NAME` in the store")
 	f.StringArrayVar(&s.where, "where", nil, "only stored trials matching `KEY OP VALUE`, repeatable")
 	f.StringVar(&s.configKey, "config-key", "", "repeat identity from these params only: `k1,k2,...`")
+	addLimitFlags(f, &s.limits)
 }
 
 func (s *decideSource) keys() []string {

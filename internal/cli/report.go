@@ -79,6 +79,7 @@ type generateOptions struct {
 	keepGoing                             bool
 	store                                 storeFlags
 	repeats                               repeatFlags
+	limits                                limitFlags
 }
 
 type reportOptions struct {
@@ -86,6 +87,7 @@ type reportOptions struct {
 	keepGoing                          bool
 	store                              storeFlags
 	repeats                            repeatFlags
+	limits                             limitFlags
 }
 
 // repeatFlags say how a report aggregates repeats and what it compares
@@ -145,6 +147,7 @@ func newGenerateReportCmd(e *env) *cobra.Command {
 	f.BoolVar(&o.keepGoing, "keep-going", false, "exit 0 even when some result files could not be read")
 	o.repeats.add(f, "none")
 	addStoreFlags(f, &o.store)
+	addLimitFlags(f, &o.limits)
 	return c
 }
 
@@ -168,8 +171,12 @@ func runGenerateReport(e *env, o *generateOptions) error {
 	if err != nil {
 		return err
 	}
+	lim, err := o.limits.limits()
+	if err != nil {
+		return err
+	}
 	trials, excl, bad, err := loadSources(e, []string{o.resultDir}, ingest.LoadOptions{GPUsPerNode: opts.GPUsPerNode,
-		System: opts.System, Scenario: opts.Scenario, Tests: opts.Tests})
+		System: opts.System, Scenario: opts.Scenario, Tests: opts.Tests, Limits: lim})
 	if err != nil {
 		return err
 	}
@@ -263,6 +270,7 @@ func newReportCmd(e *env) *cobra.Command {
 	f.BoolVar(&o.keepGoing, "keep-going", false, "exit 0 even when some inputs could not be read")
 	o.repeats.add(f, "median")
 	addStoreFlags(f, &o.store)
+	addLimitFlags(f, &o.limits)
 	return c
 }
 
@@ -277,6 +285,9 @@ func runReport(e *env, o *reportOptions, paths []string) error {
 	}
 	var lo ingest.LoadOptions
 	if lo.GPUsPerNode, lo.System, err = readSystem(o.system); err != nil {
+		return err
+	}
+	if lo.Limits, err = o.limits.limits(); err != nil {
 		return err
 	}
 	trials, excl, bad, err := loadSources(e, paths, lo)
