@@ -125,4 +125,3 @@ func readTableRows(data []byte, name string, opts TableOptions, lim Limits) ([]t
 	}
 	return out, nil
 }
-
