@@ -138,28 +138,37 @@ func (l Limits) ReadFile(path string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return l.readAll(f, path, st.Size())
+	return l.readAll(f, path, st.Size(), false)
 }
 
 // ReadAll reads r (standard input, a pipe) up to the input size limit;
-// name is used in errors.
+// name is used in errors. Binary data (CheckHead) is an error as soon as
+// the first bytes are read, so that an endless stream of zeros is not
+// read up to the limit.
 func (l Limits) ReadAll(r io.Reader, name string) ([]byte, error) {
-	return l.readAll(r, name, 0)
+	return l.readAll(r, name, 0, true)
 }
 
-// readAll reads r whole, with room for size bytes first.
-func (l Limits) readAll(r io.Reader, name string, size int64) ([]byte, error) {
-	max := l.maxInput()
-	if max >= 0 {
-		r = io.LimitReader(r, max+1)
+// readAll reads r whole, with room for size bytes first; head says r
+// starts at the start of the input, to be checked with CheckHead.
+func (l Limits) readAll(r io.Reader, name string, size int64, head bool) ([]byte, error) {
+	limit := l.maxInput()
+	if limit >= 0 {
+		r = io.LimitReader(r, limit+1)
 	}
-	buf := make([]byte, 0, min(size+1, 1<<30))
+	buf := make([]byte, 0, max(min(size+1, 1<<30), 1024))
 	for {
 		n, err := r.Read(buf[len(buf):cap(buf)])
 		buf = buf[:len(buf)+n]
-		if max >= 0 && int64(len(buf)) > max {
+		if head && (len(buf) >= 512 || err != nil) {
+			head = false
+			if err := CheckHead(buf, name); err != nil {
+				return nil, err
+			}
+		}
+		if limit >= 0 && int64(len(buf)) > limit {
 			return nil, fmt.Errorf("%s: more than %s, %w (raise it with --max-input-size or $PARETO_MAX_INPUT_SIZE)",
-				name, textin.Size(max), ErrTooLarge)
+				name, textin.Size(limit), ErrTooLarge)
 		}
 		if err == io.EOF {
 			return buf, nil

@@ -186,7 +186,9 @@ func (d *Dataset) addFile(f string, ts []trial.Trial, err error, strict bool) {
 	switch {
 	case err == nil:
 		d.add(ts, nil)
-	case errors.Is(err, ErrUnknownFormat) && d.named[f] && !errors.Is(err, ErrBinary):
+	case errors.Is(err, ErrBinary) && d.named[f]:
+		d.Skipped = append(d.Skipped, Skip{Path: f, Code: SkipError, Reason: err.Error()})
+	case errors.Is(err, ErrUnknownFormat) && d.named[f]:
 		d.addTable(f, nil)
 	case errors.Is(err, ErrUnknownFormat) && !strict:
 		d.Skipped = append(d.Skipped, Skip{Path: f, Code: SkipUnknownFormat,

@@ -21,12 +21,13 @@ import (
 // separators are stripped and "N/A" or empty cells are missing values.
 //
 // A truncated file is an error, not a smaller trial, wherever the cut
-// shows (see perfCSVTruncation): a last line without its line end (a row
-// or a number cut in the middle), a row with fewer fields than its header,
-// a "Metric" section without rows, or statistics without the
-// "Metric,Value" section that always follows them. A file cut exactly
-// between two rows of its last section cannot be told from a complete
-// one: the tools write no end mark.
+// shows: a last line without its line end (a row or a number cut in the
+// middle, see perfCSVTruncation), a row with fewer fields than its header,
+// a "Metric" section without rows, statistics without the "Metric,Value"
+// section that always follows them, or a "Metric,Value" section without
+// the request count the tools always write. A file cut exactly between two
+// rows of the "Metric,Value" section, after its request count, cannot be
+// told from a complete one: the tools write no end mark.
 func readPerfCSV(data []byte, src *source, f Format, maxRecord int) ([]trial.Trial, error) {
 	tool := trial.ToolAIPerf
 	if f == FormatGenAIPerfCSV {
@@ -47,6 +48,9 @@ func readPerfCSV(data []byte, src *source, f Format, maxRecord int) ([]trial.Tri
 	// section came after it.
 	sectionLine, sectionRows := 0, true
 	statsLine, scalars := 0, false
+	// The line of the "Metric,Value" section, and whether it held a
+	// request count (the tools always write one).
+	scalarsLine, counted := 0, false
 	endSection := func() error {
 		if !sectionRows {
 			return &SyntaxError{Path: src.path, Line: sectionLine, Col: 1,
@@ -89,7 +93,7 @@ func readPerfCSV(data []byte, src *source, f Format, maxRecord int) ([]trial.Tri
 			if len(header) > 2 {
 				statsLine, scalars = sectionLine, false
 			} else {
-				scalars = true
+				scalars, scalarsLine = true, sectionLine
 			}
 			continue
 		case rec[0] == "Endpoint":
@@ -124,10 +128,10 @@ func readPerfCSV(data []byte, src *source, f Format, maxRecord int) ([]trial.Tri
 			switch tag {
 			case "request_count":
 				b.setSucceeded(stats[0].v)
-				hasReq = true
+				hasReq, counted = true, true
 			case "error_request_count":
 				b.setFailed(stats[0].v)
-				b.known = true
+				b.known, counted = true, true
 			}
 			continue
 		}
@@ -141,6 +145,10 @@ func readPerfCSV(data []byte, src *source, f Format, maxRecord int) ([]trial.Tri
 	if statsLine > 0 && !scalars {
 		return nil, &SyntaxError{Path: src.path, Line: statsLine, Col: 1,
 			Msg: "statistics without the \"Metric,Value\" section that follows them (the file may be truncated)"}
+	}
+	if scalarsLine > 0 && !counted {
+		return nil, &SyntaxError{Path: src.path, Line: scalarsLine, Col: 1,
+			Msg: "a \"Metric,Value\" section without its Request Count or Error Request Count row (the file may be truncated)"}
 	}
 	if len(b.t.Measurements) == 0 && !b.known {
 		return nil, &SyntaxError{Path: src.path, Line: 1, Col: 1, Msg: "no metric rows"}

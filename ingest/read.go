@@ -158,7 +158,7 @@ func (r *reader) readFile(path string) ([]trial.Trial, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if n == len(buf) { // grew since Stat
-		rest, err := r.lim.readAll(f, path, 0)
+		rest, err := r.lim.readAll(f, path, 0, false)
 		if err != nil {
 			return nil, err
 		}
@@ -268,7 +268,7 @@ func (r *reader) readStream(f *os.File, path string) ([]trial.Trial, error) {
 		if _, err := f.Seek(0, io.SeekStart); err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
-		data, err := r.lim.readAll(f, path, int64(n))
+		data, err := r.lim.readAll(f, path, int64(n), false)
 		if err != nil {
 			return nil, err
 		}

@@ -230,7 +230,7 @@ func (p *csvPlan) rows(c *csvReader, t *Table) error {
 			v, ok := parseNumber(fields[a.field])
 			if !ok {
 				t.CellErrors = append(t.CellErrors, CellError{Row: row, Column: p.spec.Numeric[a.col],
-					Line: line, Col: c.cols[a.field], Text: cellText(fields[a.field])})
+					Line: line, Col: c.cols[a.field], Text: textin.Cut(fields[a.field])})
 			}
 			t.Num[a.col] = append(t.Num[a.col], v)
 		}

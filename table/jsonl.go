@@ -110,7 +110,7 @@ func (b *objectBuilder) add(obj map[string]json.RawMessage, line int) error {
 	for i, name := range b.cols.spec.Numeric {
 		v, text, ok := jsonNumber(obj[name])
 		if !ok {
-			t.CellErrors = append(t.CellErrors, CellError{Row: row, Column: name, Line: line, Text: cellText(text)})
+			t.CellErrors = append(t.CellErrors, CellError{Row: row, Column: name, Line: line, Text: textin.Cut(text)})
 		}
 		t.Num[i] = append(t.Num[i], v)
 	}

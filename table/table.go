@@ -75,20 +75,8 @@ type CellError struct {
 	Line   int
 	Col    int
 	// Text is the cell's text, cut after textin.ExcerptLen bytes (with
-	// "…") when longer.
+	// "…") when longer (textin.Cut).
 	Text string
-}
-
-// cellText is the Text of a CellError for a cell.
-func cellText[T string | []byte](b T) string {
-	if len(b) <= textin.ExcerptLen {
-		return string(b)
-	}
-	n := textin.ExcerptLen
-	for n > 0 && b[n]&0xc0 == 0x80 {
-		n--
-	}
-	return string(b[:n]) + "…"
 }
 
 // Error renders "line L, column "name": "text" is not a number".

@@ -174,17 +174,31 @@ func Binary(head []byte) (int, bool) {
 const ExcerptLen = 40
 
 // Excerpt quotes the first ExcerptLen bytes of b (cut at a character
-// boundary) as a Go string, followed by "…" and the total size when b is
-// longer: what an error message may embed of an input.
+// boundary) as a Go string, followed by "…" when b is longer: what an
+// error message may embed of an input.
 func Excerpt[T string | []byte](b T) string {
 	if len(b) <= ExcerptLen {
 		return strconv.Quote(string(b))
 	}
+	return strconv.Quote(string(b[:cutLen(b)])) + "…"
+}
+
+// Cut is b, cut like Excerpt but not quoted.
+func Cut[T string | []byte](b T) string {
+	if len(b) <= ExcerptLen {
+		return string(b)
+	}
+	return string(b[:cutLen(b)]) + "…"
+}
+
+// cutLen is where Excerpt cuts b: at most ExcerptLen bytes, at the start
+// of a character.
+func cutLen[T string | []byte](b T) int {
 	n := ExcerptLen
 	for n > ExcerptLen-utf8.UTFMax && !utf8.RuneStart(b[n]) {
 		n--
 	}
-	return strconv.Quote(string(b[:n])) + "… (" + Size(int64(len(b))) + ")"
+	return n
 }
 
 // Names lists names for a message, comma-separated: the first 20, each
