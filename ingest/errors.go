@@ -94,7 +94,7 @@ func (s *source) wrap(err error, fallbackOff int64) error {
 	}
 	var se *SyntaxError
 	if errors.As(err, &se) {
-		return err
+		return se // also when a decoder wrapped it (the token guard's, read through the decoder)
 	}
 	var je *jsontext.SyntacticError
 	if errors.As(err, &je) {

@@ -45,12 +45,12 @@ func (g *tokenGuard) scan(p []byte) error {
 		}
 		g.inStr = false
 		if n := g.off + int64(q) - g.start - 1; n > g.max {
-			return g.tooLong(n)
+			return g.tooLong("of", n)
 		}
 	}
 	g.off += int64(len(p))
 	if g.inStr && g.off-g.start-1 > g.max {
-		return g.tooLong(g.off - g.start - 1)
+		return g.tooLong("of more than", g.off-g.start-1)
 	}
 	return nil
 }
@@ -68,9 +68,10 @@ func trailingBackslashes(b []byte, carry int) int {
 	return n
 }
 
-func (g *tokenGuard) tooLong(n int64) error {
-	return g.src.errorAt(g.start, ErrTooLarge, "a JSON string of more than %s, over the record size limit of %s (raise it with --max-record-size or $PARETO_MAX_RECORD_SIZE)",
-		textin.Size(n), textin.Size(g.max))
+// tooLong reports the current string, of (or of more than) n bytes.
+func (g *tokenGuard) tooLong(of string, n int64) error {
+	return g.src.errorAt(g.start, ErrTooLarge, "a JSON string %s %s, over the record size limit of %s (raise it with --max-record-size or $PARETO_MAX_RECORD_SIZE)",
+		of, textin.Size(n), textin.Size(g.max))
 }
 
 // guardReader passes a stream through a tokenGuard.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/frontier"
+	"github.com/pareto-llm/pareto/internal/enc"
 	"github.com/pareto-llm/pareto/query"
 	"github.com/pareto-llm/pareto/source"
 	"github.com/spf13/cobra"
@@ -200,10 +201,10 @@ func runFront(e *env, o *frontOptions, paths []string) error {
 		return err
 	}
 	rows := query.NewRows(q)
-	spec.Note = func(s string) { fmt.Fprintf(e.stderr, "pareto front: %s\n", s) }
+	spec.Note = func(s string) { fmt.Fprintf(e.stderr, "pareto front: %s\n", enc.SafeLines(s)) }
 	bad, err := source.Rows(ctx, spec, q, rows)
 	for _, b := range bad {
-		fmt.Fprintf(e.stderr, "pareto front: %s\n", b.Reason)
+		fmt.Fprintf(e.stderr, "pareto front: %s\n", enc.SafeLines(b.Reason))
 	}
 	if err != nil {
 		var se *source.Error
@@ -221,7 +222,7 @@ func runFront(e *env, o *frontOptions, paths []string) error {
 	}
 	if o.format == "table" {
 		for _, w := range res.Warnings() {
-			fmt.Fprintf(e.stderr, "pareto front: warning: %s\n", w)
+			fmt.Fprintf(e.stderr, "pareto front: warning: %s\n", enc.SafeLines(w))
 		}
 	}
 	if len(bad) > 0 && !o.keepGoing {

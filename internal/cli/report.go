@@ -14,6 +14,7 @@ import (
 	"github.com/pareto-llm/pareto/cloudai"
 	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/ingest"
+	"github.com/pareto-llm/pareto/internal/enc"
 	"github.com/pareto-llm/pareto/query"
 	"github.com/pareto-llm/pareto/report"
 	"github.com/pareto-llm/pareto/source"
@@ -462,7 +463,7 @@ func writeReport(e *env, cfg *report.Config, trials []report.Trial, excl []repor
 		return inputError{err: err}
 	}
 	for _, w := range page.Warnings {
-		fmt.Fprintf(e.stderr, "pareto: warning: %s\n", w)
+		fmt.Fprintf(e.stderr, "pareto: warning: %s\n", enc.SafeLines(w))
 	}
 	if err := report.WriteFile(out, page); err != nil {
 		return inputError{err: err}

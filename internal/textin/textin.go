@@ -42,12 +42,12 @@ func UTF16(head []byte) (Order, int) {
 	case len(head) < 4:
 		return NotUTF16, 0
 	}
-	// No mark: ASCII text has a NUL in every other byte.
+	// No mark: ASCII (and Latin-1) text has a NUL in every other byte.
 	n := min(len(head), 64) &^ 1
 	le, be := true, true
 	for i := 0; i < n && (le || be); i += 2 {
-		le = le && head[i] != 0 && head[i] < 0x80 && head[i+1] == 0
-		be = be && head[i] == 0 && head[i+1] != 0 && head[i+1] < 0x80
+		le = le && head[i] != 0 && head[i+1] == 0
+		be = be && head[i] == 0 && head[i+1] != 0
 	}
 	switch {
 	case le:
