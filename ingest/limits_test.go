@@ -320,7 +320,7 @@ func toUTF16(b []byte, bigEndian, bom bool) []byte {
 func TestErrorsQuoteLittle(t *testing.T) {
 	huge := strings.Repeat("é", 64<<10)
 	for _, in := range []string{
-		`{"aiperf_version": "1", "` + huge + `": {"unit": "ms", "avg": [}`, // a syntax error within a huge member
+		`{"aiperf_version": "1", "` + huge + `": {"unit": "ms", "avg": [}`,    // a syntax error within a huge member
 		`{"aiperf_version": "1", "x": {"unit": "ms", "avg": "` + huge + `"}}`, // a huge non-number
 		"Metric,avg\r\nx (ms)," + huge + "\r\n\r\nMetric,Value\r\nRequest Count,1\r\n",
 		`{"completed": 1, "duration": "` + huge + `"}`,

@@ -17,7 +17,7 @@ func TestReadEnds(t *testing.T) {
 	spec := Spec{Numeric: []string{"ttft"}}
 	for _, tt := range []struct {
 		name, in, err string
-		rows      int
+		rows          int
 	}{
 		{"newline", "ttft,b\n1,2\n3,4\n", "", 2},
 		{"CR only", "ttft,b\r\n1,2\r\n3,4\r", "", 2},
