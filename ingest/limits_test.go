@@ -152,6 +152,12 @@ func TestRecordLimits(t *testing.T) {
 			}
 		})
 	}
+	// A trial of a pareto JSONL export is read whole: bounded as a record.
+	export := `{"id":"x","source":{"path":"p"},"measurements":[` + strings.Repeat(`{"metric":"m","value":1},`, 12000) + `{"metric":"m","value":2}]}` + "\n"
+	if _, err := readBytesLimited([]byte(`{"id":"a","source":{"path":"p"},"measurements":[]}`+"\n"+export), "export.jsonl", lim); err == nil ||
+		!strings.HasPrefix(err.Error(), "export.jsonl:2:1: trial 2: 293 KiB, over the record size limit of 256 KiB") {
+		t.Errorf("pareto JSONL: %v", err)
+	}
 	// In memory (standard input), the same string in the same place.
 	_, err = readBytesLimited(slices.Clone(streamed), "-", lim)
 	if want := fmt.Sprintf("-:1:%d: a JSON string of 300 KiB, over the record size limit of 256 KiB", i+1); err == nil || !strings.HasPrefix(err.Error(), want) {

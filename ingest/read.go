@@ -223,7 +223,7 @@ func (r *reader) readData(data []byte, name string) ([]trial.Trial, error) {
 		}
 	}
 	r.dec.Reset(bytes.NewBuffer(data), decOpts...)
-	ts, err := readJSON(&jreader{d: r.dec, src: src, names: r.names}, format)
+	ts, err := readJSON(&jreader{d: r.dec, src: src, names: r.names, max: r.lim.maxRecord()}, format)
 	r.dec.Reset(emptyReader)
 	return ts, src.wrap(err, int64(len(data)))
 }
@@ -277,7 +277,7 @@ func (r *reader) readStream(f *os.File, path string) ([]trial.Trial, error) {
 	g := &tokenGuard{max: int64(r.lim.maxRecord()), src: src}
 	in := newTolerantReader(&guardReader{r: io.MultiReader(bytes.NewReader(head), f), g: g})
 	dec := jsontext.NewDecoder(in, decOpts...)
-	ts, err := readJSON(&jreader{d: dec, src: src, names: r.names}, format)
+	ts, err := readJSON(&jreader{d: dec, src: src, names: r.names, max: r.lim.maxRecord()}, format)
 	if err == nil {
 		err = checkTrials(ts, src)
 	}
