@@ -146,7 +146,7 @@ func (r *reader) readFile(path string) ([]trial.Trial, error) {
 		return nil, fmt.Errorf("%s: is a directory", path)
 	}
 	if fi.Size() > StreamThreshold {
-		return r.readStream(f, path)
+		return r.readStream(f, path, fi.Size())
 	}
 	need := int(fi.Size()) + 1
 	if cap(r.buf) < need {
@@ -247,7 +247,9 @@ func (r *reader) readGuessed(data []byte, src *source) ([]trial.Trial, bool) {
 	return ts, true
 }
 
-func (r *reader) readStream(f *os.File, path string) ([]trial.Trial, error) {
+// readStream reads the file f of size bytes: JSON through the decoder, as
+// it streams; anything else in memory, once its head says it is worth it.
+func (r *reader) readStream(f *os.File, path string, size int64) ([]trial.Trial, error) {
 	head := make([]byte, HeadSize)
 	n, err := io.ReadFull(f, head)
 	if err != nil && err != io.ErrUnexpectedEOF {
@@ -264,11 +266,14 @@ func (r *reader) readStream(f *os.File, path string) ([]trial.Trial, error) {
 	} else if format == FormatUnknown {
 		return nil, unknownFormat(src, head)
 	}
-	if !isJSON(format) || format == FormatUnknown || format == FormatPyTorchSidecar {
+	if format == FormatPyTorchSidecar {
+		return nil, nil
+	}
+	if !isJSON(format) || format == FormatUnknown {
 		if _, err := f.Seek(0, io.SeekStart); err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
-		data, err := r.lim.readAll(f, path, int64(n), false)
+		data, err := r.lim.readAll(f, path, size, false)
 		if err != nil {
 			return nil, err
 		}
