@@ -192,59 +192,65 @@ func CheckHead(head []byte, name string) error {
 }
 
 // checkTrials reports the first name or value of ts longer than its
-// bound (MaxNameLen, MaxLabelLen, MaxParamLen), positioned where src
-// holds it when it can be found.
-func checkTrials(ts []trial.Trial, src *source) error {
+// bound (MaxNameLen, MaxLabelLen, MaxParamLen), positioned where the input
+// (data in memory, or file) holds it when it can be found.
+func checkTrials(ts []trial.Trial, path string, data []byte, file *os.File) error {
 	for i := range ts {
-		if err := checkTrial(&ts[i], src); err != nil {
-			return err
+		if what, v, max := overLong(&ts[i]); what != "" {
+			src := &source{path: path, data: data, file: file}
+			return src.tooLong(what, v, max)
 		}
 	}
 	return nil
 }
 
-func checkTrial(t *trial.Trial, src *source) error {
+// overLong returns the first name or value of t longer than its bound:
+// what it is, the text and the bound ("" when there is none).
+func overLong(t *trial.Trial) (what, v string, max int) {
 	var lastDims trial.Dims
 	for i := range t.Measurements {
 		m := &t.Measurements[i]
-		if len(m.Metric) > MaxNameLen || len(m.Unit) > MaxNameLen || len(m.SourceUnit) > MaxNameLen || len(m.Native) > MaxNameLen {
+		// The OR of the lengths is at least each of them (and, MaxNameLen
+		// being a power of two, below it when all are): one test.
+		if len(m.Metric)|len(m.Unit)|len(m.SourceUnit)|len(m.Native) >= MaxNameLen {
 			switch {
 			case len(m.Native) > MaxNameLen:
-				return src.tooLong("metric name", m.Native, MaxNameLen)
+				return "metric name", m.Native, MaxNameLen
 			case len(m.Metric) > MaxNameLen:
-				return src.tooLong("metric name", m.Metric, MaxNameLen)
+				return "metric name", m.Metric, MaxNameLen
 			case len(m.SourceUnit) > MaxNameLen:
-				return src.tooLong("unit", m.SourceUnit, MaxNameLen)
+				return "unit", m.SourceUnit, MaxNameLen
+			case len(m.Unit) > MaxNameLen:
+				return "unit", m.Unit, MaxNameLen
 			}
-			return src.tooLong("unit", m.Unit, MaxNameLen)
 		}
 		if len(m.Dims) > 0 && !sameDims(m.Dims, lastDims) {
 			lastDims = m.Dims
 			for _, d := range m.Dims {
 				if len(d.Key) > MaxNameLen {
-					return src.tooLong("dimension name", d.Key, MaxNameLen)
+					return "dimension name", d.Key, MaxNameLen
 				}
 				if len(d.Value) > MaxLabelLen {
-					return src.tooLong("dimension value", d.Value, MaxLabelLen)
+					return "dimension value", d.Value, MaxLabelLen
 				}
 			}
 		}
 	}
 	for k, v := range t.Labels {
 		if len(k) > MaxNameLen {
-			return src.tooLong("label name", k, MaxNameLen)
+			return "label name", k, MaxNameLen
 		}
 		if len(v) > MaxLabelLen {
-			return src.tooLong("label "+textin.Excerpt(k)+" value", v, MaxLabelLen)
+			return "label " + textin.Excerpt(k) + " value", v, MaxLabelLen
 		}
 	}
 	for k, v := range t.Params {
 		if len(k) > MaxNameLen {
-			return src.tooLong("parameter name", k, MaxNameLen)
+			return "parameter name", k, MaxNameLen
 		}
 		if len(v) > MaxParamLen {
-			return src.tooLong("parameter "+textin.Excerpt(k)+" value", v, MaxParamLen)
+			return "parameter " + textin.Excerpt(k) + " value", v, MaxParamLen
 		}
 	}
-	return nil
+	return "", "", 0
 }

@@ -40,7 +40,7 @@ func ReadParetoJSONL(r io.Reader, name string) ([]trial.Trial, error) {
 	dec := jsontext.NewDecoder(&guardReader{r: r, g: &tokenGuard{max: int64(max), src: src, off: src.base}}, decOpts...)
 	ts, err := readParetoJSONL(&jreader{d: dec, src: src, names: map[string]string{}, max: max})
 	if err == nil {
-		err = checkTrials(ts, src)
+		err = checkTrials(ts, name, nil, src.file)
 	}
 	return ts, src.wrap(err, dec.InputOffset())
 }

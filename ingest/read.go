@@ -77,13 +77,13 @@ func isInternal(err error) bool {
 
 // safeReadFile is readFile with a panic turned into an error for path.
 func (r *reader) safeReadFile(path string) (ts []trial.Trial, err error) {
-	defer safe.Recover(&err, "reading "+path)
+	defer safe.Recover(&err, "reading", path)
 	return r.readFile(path)
 }
 
 // safeReadBytes is readBytes with a panic turned into an error for name.
 func (r *reader) safeReadBytes(data []byte, name string) (ts []trial.Trial, err error) {
-	defer safe.Recover(&err, "reading "+name)
+	defer safe.Recover(&err, "reading", name)
 	return r.readBytes(data, name)
 }
 
@@ -181,7 +181,7 @@ func (r *reader) readBytes(data []byte, name string) ([]trial.Trial, error) {
 	}
 	ts, err := r.readData(data, name)
 	if err == nil {
-		err = checkTrials(ts, &source{path: name, data: data})
+		err = checkTrials(ts, name, data, nil)
 	}
 	return ts, err
 }
@@ -284,7 +284,7 @@ func (r *reader) readStream(f *os.File, path string, size int64) ([]trial.Trial,
 	dec := jsontext.NewDecoder(in, decOpts...)
 	ts, err := readJSON(&jreader{d: dec, src: src, names: r.names, max: r.lim.maxRecord()}, format)
 	if err == nil {
-		err = checkTrials(ts, src)
+		err = checkTrials(ts, path, nil, f)
 	}
 	return ts, src.wrap(err, dec.InputOffset())
 }

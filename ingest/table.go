@@ -56,13 +56,13 @@ func ReadTable(data []byte, name string, opts TableOptions) ([]trial.Trial, erro
 // readTable is ReadTable within lim; a panic while reading becomes a
 // *safe.InternalError.
 func readTable(data []byte, name string, opts TableOptions, lim Limits) (out []trial.Trial, err error) {
-	defer safe.Recover(&err, "reading "+name)
+	defer safe.Recover(&err, "reading", name)
 	if panicHook != nil {
 		panicHook(name)
 	}
 	out, err = readTableRows(data, name, opts, lim)
 	if err == nil {
-		err = checkTrials(out, &source{path: name, data: data})
+		err = checkTrials(out, name, data, nil)
 	}
 	return out, err
 }

@@ -313,7 +313,7 @@ func head(data []byte) []byte { return data[:min(len(data), ingest.HeadSize)] }
 // nil (in memory, so that large CSVs parse on every core), within lim. A
 // panic while reading becomes a *safe.InternalError for path.
 func readTable(data []byte, path string, spec table.Spec, lim ingest.Limits) (t *table.Table, err error) {
-	defer safe.Recover(&err, "reading "+path)
+	defer safe.Recover(&err, "reading", path)
 	if data == nil {
 		if data, err = lim.ReadFile(path); err != nil {
 			return nil, err

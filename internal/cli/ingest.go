@@ -343,7 +343,7 @@ func (k *ingestSink) store(ts []trial.Trial) error {
 
 // ingest stores one source's trials, a panic becoming an error for it.
 func (k *ingestSink) ingest(src string, ts []trial.Trial) (added, present int, err error) {
-	defer safe.Recover(&err, "storing "+src)
+	defer safe.Recover(&err, "storing", src)
 	if storeHook != nil {
 		storeHook(src)
 	}

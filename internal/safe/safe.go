@@ -17,18 +17,20 @@ const TraceEnv = "PARETO_PANIC_TRACE"
 
 // InternalError is a panic recovered while doing something to one input.
 type InternalError struct {
-	// Doing says what was being done: "reading PATH", "storing PATH".
+	// Doing says what was being done: "reading", "storing".
 	Doing string
+	// Input names the input (a path).
+	Input string
 	// Value is the value the code panicked with.
 	Value any
 	// Stack is the stack trace of the panic.
 	Stack []byte
 }
 
-// Error renders "internal error DOING: VALUE", with the stack trace when
-// TraceEnv is set.
+// Error renders "internal error DOING INPUT: VALUE", with the stack trace
+// when TraceEnv is set.
 func (e *InternalError) Error() string {
-	msg := fmt.Sprintf("internal error %s: %v", e.Doing, e.Value)
+	msg := fmt.Sprintf("internal error %s %s: %v", e.Doing, e.Input, e.Value)
 	if os.Getenv(TraceEnv) != "" {
 		return msg + "\n" + string(e.Stack)
 	}
@@ -38,9 +40,9 @@ func (e *InternalError) Error() string {
 // Recover, deferred directly, turns a panic of the function deferring it
 // into an *InternalError stored in *err:
 //
-//	defer safe.Recover(&err, "reading "+path)
-func Recover(err *error, doing string) {
+//	defer safe.Recover(&err, "reading", path)
+func Recover(err *error, doing, input string) {
 	if p := recover(); p != nil {
-		*err = &InternalError{Doing: doing, Value: p, Stack: debug.Stack()}
+		*err = &InternalError{Doing: doing, Input: input, Value: p, Stack: debug.Stack()}
 	}
 }
