@@ -25,32 +25,36 @@ type CellFunc func(buf []byte, row, col int) []byte
 // headers and cells are escaped (AppendSafe).
 func Section(w *bufio.Writer, header []string, rows int, cell CellFunc) {
 	var buf, esc []byte
-	text := func(r, c int) []byte {
+	// text returns cell (r, c) (r < 0: the header) as printed, and its
+	// width.
+	text := func(r, c int) ([]byte, int) {
 		if r < 0 {
 			buf = append(buf[:0], header[c]...)
 		} else {
 			buf = cell(buf[:0], r, c)
 		}
-		if !needsEscape(buf) {
-			return buf
+		width, escape := scan(buf)
+		if !escape {
+			return buf, width
 		}
 		esc = AppendSafe(esc[:0], buf)
-		return esc
+		return esc, utf8.RuneCount(esc)
 	}
 	width := make([]int, len(header))
 	for r := -1; r < rows; r++ {
 		for c := range header {
-			width[c] = max(width[c], utf8.RuneCount(text(r, c)))
+			_, n := text(r, c)
+			width[c] = max(width[c], n)
 		}
 	}
 	var out []byte
 	for r := -1; r < rows; r++ {
 		out = out[:0]
 		for c := range header {
-			t := text(r, c)
+			t, n := text(r, c)
 			out = append(out, t...)
 			if c < len(header)-1 {
-				for range width[c] - utf8.RuneCount(t) + 2 {
+				for range width[c] - n + 2 {
 					out = append(out, ' ')
 				}
 			}
@@ -62,6 +66,41 @@ func Section(w *bufio.Writer, header []string, rows int, cell CellFunc) {
 
 // UTF8Len counts the runes of s (its width in a terminal).
 func UTF8Len(s string) int { return utf8.RuneCountInString(s) }
+
+// Byte classes of scan: a byte that is escaped, one that starts or
+// continues a multi-byte character.
+const (
+	classControl  = 1
+	classNonASCII = 2
+)
+
+var byteClass = func() (t [256]uint8) {
+	for c := range t {
+		switch {
+		case c < 0x20 || c == 0x7f:
+			t[c] = classControl
+		case c >= utf8.RuneSelf:
+			t[c] = classNonASCII
+		}
+	}
+	return t
+}()
+
+// scan returns the width of b in a terminal (its runes) and whether
+// AppendSafe would change it, in one branch-free pass over ASCII text.
+func scan(b []byte) (width int, escape bool) {
+	var f uint8
+	for _, c := range b {
+		f |= byteClass[c]
+	}
+	switch {
+	case f == 0:
+		return len(b), false
+	case f&classNonASCII == 0:
+		return len(b), true
+	}
+	return utf8.RuneCount(b), f&classControl != 0 || needsEscapeRunes(b)
+}
 
 // needsEscape reports whether AppendSafe would change b.
 func needsEscape[T string | []byte](b T) bool {
