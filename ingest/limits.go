@@ -46,6 +46,9 @@ const (
 	MaxLabelLen = 64 << 10
 	// MaxParamLen bounds parameter values.
 	MaxParamLen = 1 << 20
+	// MaxTrialText bounds the total of a trial's parameter and label
+	// names and values (the store holds them in one row).
+	MaxTrialText = 16 << 20
 )
 
 // maxInput returns the input size limit (-1: none).
@@ -196,7 +199,12 @@ func CheckHead(head []byte, name string) error {
 // (data in memory, or file) holds it when it can be found.
 func checkTrials(ts []trial.Trial, path string, data []byte, file *os.File) error {
 	for i := range ts {
-		if what, v, max := overLong(&ts[i]); what != "" {
+		what, v, max := overLong(&ts[i])
+		switch {
+		case what == "":
+		case v == "":
+			return fmt.Errorf("%s: trial %d: %s: %w", path, i+1, what, ErrTooLarge)
+		default:
 			src := &source{path: path, data: data, file: file}
 			return src.tooLong(what, v, max)
 		}
@@ -205,7 +213,8 @@ func checkTrials(ts []trial.Trial, path string, data []byte, file *os.File) erro
 }
 
 // overLong returns the first name or value of t longer than its bound:
-// what it is, the text and the bound ("" when there is none).
+// what it is, the text and the bound ("" when there is none; only what
+// when the parameters and labels are too long together).
 func overLong(t *trial.Trial) (what, v string, max int) {
 	var lastDims trial.Dims
 	for i := range t.Measurements {
@@ -236,7 +245,9 @@ func overLong(t *trial.Trial) (what, v string, max int) {
 			}
 		}
 	}
+	total := 0
 	for k, v := range t.Labels {
+		total += len(k) + len(v)
 		if len(k) > MaxNameLen {
 			return "label name", k, MaxNameLen
 		}
@@ -245,12 +256,16 @@ func overLong(t *trial.Trial) (what, v string, max int) {
 		}
 	}
 	for k, v := range t.Params {
+		total += len(k) + len(v)
 		if len(k) > MaxNameLen {
 			return "parameter name", k, MaxNameLen
 		}
 		if len(v) > MaxParamLen {
 			return "parameter " + textin.Excerpt(k) + " value", v, MaxParamLen
 		}
+	}
+	if total > MaxTrialText {
+		return fmt.Sprintf("its parameters and labels hold %s, more than %s", textin.Size(int64(total)), textin.Size(MaxTrialText)), "", 0
 	}
 	return "", "", 0
 }

@@ -58,7 +58,7 @@ func TestLimitsRefuse(t *testing.T) {
 		want  string
 	}{
 		{"over the input size", []string{small}, LoadOptions{Limits: Limits{MaxInputSize: 1000}},
-			small + ": 7.0 KiB, over the size limit of 1000 bytes (raise it with --max-input-size or $PARETO_MAX_INPUT_SIZE)"},
+			small + ": 7 KiB, over the size limit of 1000 bytes (raise it with --max-input-size or $PARETO_MAX_INPUT_SIZE)"},
 		{"stdin over the input size", []string{"-"}, LoadOptions{Stdin: bytes.NewReader(data), Limits: Limits{MaxInputSize: 1000}},
 			"-: more than 1000 bytes, over the size limit (raise it with --max-input-size or $PARETO_MAX_INPUT_SIZE)"},
 		{"stdin of zeros", []string{"-"}, LoadOptions{Stdin: nulStream{}},
@@ -195,11 +195,19 @@ func TestNamesBounded(t *testing.T) {
 			`label "tool_version" value of 100 KiB is longer than 64 KiB`},
 		{"CSV metric", "profile_export_aiperf.csv", []byte("Metric,Value\r\n" + huge + ",1\r\nRequest Count,1\r\n"), `metric name of 2 MiB is longer than 1 KiB`},
 		{"table column", "table.csv", []byte("id," + huge + "\na,1\n"), `metric name of 2 MiB is longer than 1 KiB`},
+		{"parameters together", "profile_export_aiperf.json", insert(manyParams(20, huge[:MaxParamLen-2])), ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p := filepath.Join(t.TempDir(), c.file)
 			if err := os.WriteFile(p, c.data, 0o644); err != nil {
 				t.Fatal(err)
+			}
+			if c.want == "" { // not one name or value: the whole trial
+				reason, _ := loadOne(t, []string{p}, LoadOptions{})
+				if want := p + ": trial 1: its parameters and labels hold 20 MiB, more than 16 MiB: over the size limit"; reason != want {
+					t.Errorf("skip %q; want %q", reason, want)
+				}
+				return
 			}
 			// The error is where the file first holds the long name or value.
 			at := bytes.Index(c.data, []byte(huge[:64]))
@@ -212,6 +220,18 @@ func TestNamesBounded(t *testing.T) {
 			}
 		})
 	}
+}
+
+// manyParams renders n members "pI": v, a parameter each.
+func manyParams(n int, v string) string {
+	var b strings.Builder
+	for i := range n {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%q: %q", fmt.Sprint("p", i), v)
+	}
+	return b.String()
 }
 
 // TestPanicBecomesError makes reading one file panic (panicHook) and checks

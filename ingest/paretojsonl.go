@@ -39,10 +39,10 @@ func ReadParetoJSONL(r io.Reader, name string) ([]trial.Trial, error) {
 	max := Limits{}.maxRecord()
 	dec := jsontext.NewDecoder(&guardReader{r: r, g: &tokenGuard{max: int64(max), src: src, off: src.base}}, decOpts...)
 	ts, err := readParetoJSONL(&jreader{d: dec, src: src, names: map[string]string{}, max: max})
-	if err == nil {
-		err = checkTrials(ts, name, nil, src.file)
+	if err != nil {
+		return ts, src.wrap(err, dec.InputOffset())
 	}
-	return ts, src.wrap(err, dec.InputOffset())
+	return ts, checkTrials(ts, name, nil, src.file)
 }
 
 // readParetoJSONL decodes one trial per top-level value.

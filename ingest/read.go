@@ -283,10 +283,10 @@ func (r *reader) readStream(f *os.File, path string, size int64) ([]trial.Trial,
 	in := newTolerantReader(&guardReader{r: io.MultiReader(bytes.NewReader(head), f), g: g})
 	dec := jsontext.NewDecoder(in, decOpts...)
 	ts, err := readJSON(&jreader{d: dec, src: src, names: r.names, max: r.lim.maxRecord()}, format)
-	if err == nil {
-		err = checkTrials(ts, path, nil, f)
+	if err != nil {
+		return ts, src.wrap(err, dec.InputOffset())
 	}
-	return ts, src.wrap(err, dec.InputOffset())
+	return ts, checkTrials(ts, path, nil, f)
 }
 
 func isJSON(f Format) bool { return f != FormatAIPerfCSV && f != FormatGenAIPerfCSV }

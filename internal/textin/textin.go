@@ -238,8 +238,8 @@ func Size(n int64) string {
 }
 
 func trim(v float64) string {
-	if v >= 100 || v == float64(int64(v)) {
+	if v >= 100 {
 		return strconv.FormatFloat(v, 'f', 0, 64)
 	}
-	return strconv.FormatFloat(v, 'f', 1, 64)
+	return strings.TrimSuffix(strconv.FormatFloat(v, 'f', 1, 64), ".0")
 }
