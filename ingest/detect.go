@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"path/filepath"
 	"strings"
+
+	"github.com/pareto-llm/pareto/internal/textin"
 )
 
 // Format names a benchmark output format. The reader may refine the format
@@ -32,9 +34,13 @@ const HeadSize = 64 << 10
 
 // Detect sniffs the format from the first bytes of a file (up to HeadSize)
 // and, as a tie-breaker only, its name. It returns FormatUnknown for
-// anything it does not recognise.
+// anything it does not recognise. UTF-16 text is sniffed as the UTF-8 it
+// is read as.
 func Detect(head []byte, name string) Format {
 	base := strings.ToLower(filepath.Base(name))
+	if o, bom := textin.UTF16(head); o != textin.NotUTF16 {
+		head = textin.Decode(head, o, bom)
+	}
 	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
 	trimmed := bytes.TrimLeft(head, " \t\r\n")
 	if len(trimmed) == 0 {

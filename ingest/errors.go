@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/pareto-llm/pareto/internal/textin"
 )
 
 // SyntaxError is a problem in a benchmark file, positioned at a line and
@@ -93,7 +95,7 @@ func (s *source) wrap(err error, fallbackOff int64) error {
 	}
 	var se *SyntaxError
 	if errors.As(err, &se) {
-		return err
+		return se // also when a decoder wrapped it (the token guard's, read through the decoder)
 	}
 	var je *jsontext.SyntacticError
 	if errors.As(err, &je) {
@@ -115,7 +117,46 @@ func jsonMessage(je *jsontext.SyntacticError) string {
 	}
 	msg = strings.TrimPrefix(msg, "jsontext: ")
 	if p := string(je.JSONPointer); p != "" {
+		if len(p) > 2*textin.ExcerptLen { // the pointer holds member names, which may be huge
+			p = textin.Excerpt(p)
+		}
 		msg += " within " + p
 	}
 	return msg
+}
+
+// tooLong reports a name or value read from s that is longer than max,
+// positioned at its first occurrence in s when it is found there (names
+// with escapes or rewritten by a reader are not).
+func (s *source) tooLong(what, v string, max int) error {
+	msg := fmt.Sprintf("%s of %s is longer than %s: %s", what, textin.Size(int64(len(v))), textin.Size(int64(max)), textin.Excerpt(v))
+	if off := s.find([]byte(v[:min(len(v), 64)])); off >= 0 {
+		return s.errorAt(off, ErrTooLarge, "%s", msg)
+	}
+	return fmt.Errorf("%s: %s: %w", s.path, msg, ErrTooLarge)
+}
+
+// find returns the offset of the first occurrence of needle in s, or -1.
+func (s *source) find(needle []byte) int64 {
+	switch {
+	case len(needle) == 0:
+		return -1
+	case s.data != nil:
+		if i := bytes.Index(s.data, needle); i >= 0 {
+			return s.base + int64(i)
+		}
+	case s.file != nil:
+		buf := make([]byte, 64<<10+len(needle))
+		for pos := int64(0); ; {
+			n, err := s.file.ReadAt(buf, pos)
+			if i := bytes.Index(buf[:n], needle); i >= 0 {
+				return pos + int64(i)
+			}
+			if err != nil || n < len(buf) {
+				return -1
+			}
+			pos += int64(n - len(needle) + 1)
+		}
+	}
+	return -1
 }

@@ -8,16 +8,17 @@ import (
 )
 
 // ReadFiles reads many files concurrently with up to workers goroutines
-// (GOMAXPROCS when workers <= 0) and calls fn once per file, from one
-// goroutine at a time, in no particular order. An error in one file does
-// not stop the others.
+// (GOMAXPROCS when workers <= 0), within the default Limits, and calls fn
+// once per file, from one goroutine at a time, in no particular order. An
+// error in one file, or a panic while reading it (a *safe.InternalError
+// for that file), does not stop the others.
 func ReadFiles(paths []string, workers int, fn func(i int, ts []trial.Trial, err error)) {
-	readFiles(paths, nil, workers, fn)
+	readFiles(paths, nil, workers, Limits{}, fn)
 }
 
-// readFiles is ReadFiles with keys[i] (when keys is not nil) as the
-// trial.Source.Key of the trials of paths[i].
-func readFiles(paths, keys []string, workers int, fn func(i int, ts []trial.Trial, err error)) {
+// readFiles is ReadFiles within lim, with keys[i] (when keys is not nil)
+// as the trial.Source.Key of the trials of paths[i].
+func readFiles(paths, keys []string, workers int, lim Limits, fn func(i int, ts []trial.Trial, err error)) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
@@ -29,7 +30,8 @@ func readFiles(paths, keys []string, workers int, fn func(i int, ts []trial.Tria
 	for range min(workers, len(paths)) {
 		wg.Go(func() {
 			r := readers.Get().(*reader)
-			defer readers.Put(r)
+			r.lim = lim
+			defer func() { readers.Put(r) }()
 			for {
 				mu.Lock()
 				i := next
@@ -42,7 +44,11 @@ func readFiles(paths, keys []string, workers int, fn func(i int, ts []trial.Tria
 				if keys != nil {
 					r.key = keys[i]
 				}
-				ts, err := r.readFile(paths[i])
+				ts, err := r.safeReadFile(paths[i])
+				if isInternal(err) { // its scratch state may be inconsistent
+					r = newReader()
+					r.lim = lim
+				}
 				mu.Lock()
 				fn(i, ts, err)
 				mu.Unlock()

@@ -1,10 +1,14 @@
 package ingest
 
 import (
+	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
+	"unicode/utf8"
 )
 
 // fuzzRead seeds a fuzz target with the small files of the given globs and
@@ -19,7 +23,10 @@ func fuzzRead(f *testing.F, name string, globs ...string) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		ts, _ := ReadBytes(append([]byte(nil), data...), name)
+		ts, err := ReadBytes(append([]byte(nil), data...), name)
+		if err != nil && len(err.Error()) > 2048 {
+			t.Fatalf("an error of %d bytes: %.200s…", len(err.Error()), err)
+		}
 		for _, tr := range ts {
 			for _, m := range tr.Measurements {
 				if math.IsNaN(m.Value) || math.IsInf(m.Value, 0) {
@@ -90,4 +97,85 @@ func (c *chunky) Read(p []byte) (int, error) {
 	n := copy(p[:min(len(p), 5)], c.data)
 	c.data = c.data[n:]
 	return n, nil
+}
+
+// FuzzTokenGuard checks the JSON string guard of streamed files against a
+// plain byte-by-byte scan: fed in pieces of any size, it reports a string
+// longer than its limit exactly when there is one, at its opening quote.
+func FuzzTokenGuard(f *testing.F) {
+	f.Add([]byte(`{"a": "0123456789", "b": "x\\"}`), uint8(3), uint8(8))
+	f.Add([]byte(`["\"quoted\" and \\\\", "short"]`), uint8(1), uint8(5))
+	f.Add([]byte(`{"k": "`+string(make([]byte, 40))+`"}`), uint8(7), uint8(16))
+	f.Fuzz(func(t *testing.T, data []byte, piece, limit uint8) {
+		max := int64(limit)
+		wantOff, wantLong := longString(data, max)
+		g := tokenGuard{max: max, src: &source{path: "f", data: data}}
+		var err error
+		for p := data; len(p) > 0 && err == nil; {
+			n := min(len(p), int(piece)+1)
+			err, p = g.scan(p[:n]), p[n:]
+		}
+		var se *SyntaxError
+		switch {
+		case wantLong && !errors.As(err, &se):
+			t.Fatalf("a string longer than %d at %d not reported (%v)", max, wantOff, err)
+		case wantLong && se.Offset != wantOff:
+			t.Fatalf("reported at %d; the string starts at %d", se.Offset, wantOff)
+		case !wantLong && err != nil:
+			t.Fatalf("reported %v; no string is longer than %d", err, max)
+		}
+	})
+}
+
+// longString is the reference of tokenGuard: the offset of the first
+// string (after the opening quote, counting raw bytes up to the closing
+// quote or the end) longer than max.
+func longString(data []byte, max int64) (int64, bool) {
+	in, esc := false, false
+	start := 0
+	for i, c := range data {
+		switch {
+		case !in && c == '"':
+			in, start = true, i
+		case in && esc:
+			esc = false
+		case in && c == '\\':
+			esc = true
+		case in && c == '"':
+			in = false
+			if int64(i-start-1) > max {
+				return int64(start), true
+			}
+		}
+		if in && int64(i-start) > max { // i-start bytes after the quote so far
+			return int64(start), true
+		}
+	}
+	return 0, false
+}
+
+// FuzzReadUTF16 checks that a result file written in UTF-16 reads exactly
+// as its UTF-8 text does (errors included: columns count UTF-8 bytes).
+func FuzzReadUTF16(f *testing.F) {
+	for _, g := range []string{"synthetic/*", "sglang/*", "aiperf/*"} {
+		m, _ := filepath.Glob(filepath.Join("testdata", g))
+		for _, p := range m {
+			if data, err := os.ReadFile(p); err == nil && len(data) < 16<<10 {
+				f.Add(data, filepath.Base(p), false)
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte, name string, bigEndian bool) {
+		if !utf8.Valid(data) {
+			return // UTF-16 cannot hold it
+		}
+		want, werr := ReadBytes(slices.Clone(data), name)
+		got, gerr := ReadBytes(toUTF16(data, bigEndian, true), name)
+		if fmt.Sprint(werr) != fmt.Sprint(gerr) {
+			t.Fatalf("UTF-16: error %v; UTF-8: %v", gerr, werr)
+		}
+		if a, b := fmt.Sprint(got), fmt.Sprint(want); a != b {
+			t.Fatalf("UTF-16 trials differ:\n%s\n%s", a, b)
+		}
+	})
 }

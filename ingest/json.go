@@ -28,6 +28,7 @@ type jreader struct {
 	src   *source
 	key   []byte            // scratch for unescaped names
 	names map[string]string // interned names, shared across files of one reader
+	max   int               // the record size limit, for values read whole
 }
 
 // intern returns b as a string, reusing an earlier copy when possible.

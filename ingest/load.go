@@ -44,6 +44,9 @@ type LoadOptions struct {
 	// is no benchmark result is read as a generic CSV/JSONL table
 	// (ReadTable), one trial per row.
 	Table TableOptions
+	// Limits bound the size of each input and of each record read (zero:
+	// the defaults).
+	Limits Limits
 }
 
 // Skip is an input that yields no trial, with the reason (trial.Skip).
@@ -66,6 +69,7 @@ type Dataset struct {
 	each  func([]trial.Trial, *cloudai.Run) error // LoadOptions.Each
 	err   error                                   // the first error of each
 	table TableOptions                            // LoadOptions.Table
+	lim   Limits                                  // LoadOptions.Limits
 	named map[string]bool                         // files named by the caller, read as tables when no result
 	place *placer                                 // names files for trial.Source.Key
 }
@@ -97,8 +101,10 @@ func (d *Dataset) Failed() int {
 // Load reads every path: a file of any supported format, a CloudAI
 // scenario results directory, or a directory searched recursively for
 // both. Files whose format is not recognised inside directories are
-// skipped with code "unknown_format"; files that fail to parse are skipped
-// with code "error". With LoadOptions.Scenario every directory path is
+// skipped with code "unknown_format"; files that fail to parse, are over
+// the LoadOptions.Limits, are not regular files (named pipes, devices,
+// sockets) or make a reader panic (a bug: a *safe.InternalError naming the
+// file) are skipped with code "error". With LoadOptions.Scenario every directory path is
 // that scenario's results directory. A file named in paths (not found in
 // a directory) that is no benchmark result is read as a generic table,
 // and "-" reads LoadOptions.Stdin. The returned error is non-nil only for
@@ -118,7 +124,7 @@ func (d *Dataset) Failed() int {
 // same IDs; reading "runs/a" alone after "runs" does not (it names a's
 // files "a/..."). Source.Key is left empty where it equals Source.Path.
 func Load(paths []string, opts LoadOptions) (*Dataset, error) {
-	d := &Dataset{each: opts.Each, table: opts.Table, named: map[string]bool{}}
+	d := &Dataset{each: opts.Each, table: opts.Table, lim: opts.Limits, named: map[string]bool{}}
 	var onDisk []string
 	for _, p := range paths {
 		if p != "-" {
@@ -196,7 +202,7 @@ func (d *Dataset) readFiles(files []string, opts LoadOptions, strict bool) {
 	for i, f := range files {
 		keys[i] = d.place.key(d.place.base, f)
 	}
-	readFiles(files, keys, opts.Workers, func(i int, ts []trial.Trial, err error) {
+	readFiles(files, keys, opts.Workers, d.lim, func(i int, ts []trial.Trial, err error) {
 		results[i], errs[i], done[i] = ts, err, true
 		for ; next < len(files) && done[next]; next++ {
 			d.addFile(files[next], results[next], errs[next], strict)
@@ -210,6 +216,8 @@ func (d *Dataset) addFile(f string, ts []trial.Trial, err error, strict bool) {
 	switch {
 	case err == nil:
 		d.add(ts, nil)
+	case errors.Is(err, ErrBinary) && d.named[f]:
+		d.Skipped = append(d.Skipped, Skip{Path: f, Code: SkipError, Reason: err.Error()})
 	case errors.Is(err, ErrUnknownFormat) && d.named[f]:
 		d.addTable(f, nil)
 	case errors.Is(err, ErrUnknownFormat) && !strict:
@@ -225,7 +233,7 @@ func (d *Dataset) addFile(f string, ts []trial.Trial, err error, strict bool) {
 func (d *Dataset) addTable(f string, data []byte) {
 	if data == nil {
 		var err error
-		if data, err = os.ReadFile(f); err != nil {
+		if data, err = d.lim.ReadFile(f); err != nil {
 			d.Skipped = append(d.Skipped, Skip{Path: f, Code: SkipError, Reason: err.Error()})
 			return
 		}
@@ -234,7 +242,7 @@ func (d *Dataset) addTable(f string, data []byte) {
 	if f != "-" {
 		opts.key = d.place.key(d.place.base, f)
 	}
-	ts, err := ReadTable(data, f, opts)
+	ts, err := readTable(data, f, opts, d.lim)
 	if err != nil {
 		d.Skipped = append(d.Skipped, Skip{Path: f, Code: SkipError,
 			Reason: fmt.Sprintf("%v (read as a generic CSV/JSONL table, as it is no benchmark result pareto recognises)", err)})
@@ -249,14 +257,14 @@ func (d *Dataset) readStdin(opts LoadOptions) {
 		d.Skipped = append(d.Skipped, Skip{Path: "-", Code: SkipError, Reason: "-: no standard input"})
 		return
 	}
-	data, err := io.ReadAll(opts.Stdin)
+	data, err := d.lim.ReadAll(opts.Stdin, "-")
 	if err != nil {
-		d.Skipped = append(d.Skipped, Skip{Path: "-", Code: SkipError, Reason: "-: " + err.Error()})
+		d.Skipped = append(d.Skipped, Skip{Path: "-", Code: SkipError, Reason: err.Error()})
 		return
 	}
-	ts, err := ReadBytes(slices.Clone(data), "-")
+	ts, err := readBytesLimited(slices.Clone(data), "-", d.lim)
 	switch {
-	case errors.Is(err, ErrUnknownFormat):
+	case errors.Is(err, ErrUnknownFormat) && !errors.Is(err, ErrBinary):
 		d.addTable("-", data)
 	case err != nil:
 		d.Skipped = append(d.Skipped, Skip{Path: "-", Code: SkipError, Reason: err.Error()})
@@ -305,7 +313,7 @@ func (d *Dataset) loadCloudAI(dir string, opts LoadOptions) {
 	key := func(f string) string { return d.place.key(base, f) }
 	for i := range runs {
 		r := &runs[i]
-		ts, err := readRun(r, key)
+		ts, err := readRun(r, key, d.lim)
 		if err != nil {
 			d.Skipped = append(d.Skipped, Skip{Path: r.Dir, Run: r.ID(), Case: r.Case, Iteration: r.Iteration,
 				Step: r.Step, Phase: r.Phase, Code: SkipError, Reason: err.Error()})
@@ -322,12 +330,12 @@ func exclusionID(x cloudai.Exclusion) string {
 // readRun reads every result file of a run (each falling back to the
 // run's alternates when it cannot be read), with key naming the files for
 // trial.Source.Key, and attaches the run context.
-func readRun(r *cloudai.Run, key func(path string) string) ([]trial.Trial, error) {
+func readRun(r *cloudai.Run, key func(path string) string, lim Limits) ([]trial.Trial, error) {
 	var all []trial.Trial
 	for _, f := range r.Files {
-		ts, err := readFileAt(f.Path, key(f.Path))
+		ts, err := readFileAt(f.Path, key(f.Path), lim)
 		if err != nil {
-			ts, err = readFallback(r, key, err)
+			ts, err = readFallback(r, key, err, lim)
 		}
 		if err != nil {
 			return nil, err
@@ -345,9 +353,9 @@ func readRun(r *cloudai.Run, key func(path string) string) ([]trial.Trial, error
 }
 
 // readFallback reads the first alternate file that yields trials.
-func readFallback(r *cloudai.Run, key func(string) string, first error) ([]trial.Trial, error) {
+func readFallback(r *cloudai.Run, key func(string) string, first error, lim Limits) ([]trial.Trial, error) {
 	for _, f := range r.Fallbacks {
-		if ts, err := readFileAt(f.Path, key(f.Path)); err == nil && len(ts) > 0 {
+		if ts, err := readFileAt(f.Path, key(f.Path), lim); err == nil && len(ts) > 0 {
 			return ts, nil
 		}
 	}

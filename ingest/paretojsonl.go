@@ -8,6 +8,7 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/pareto-llm/pareto/internal/textin"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -24,21 +25,26 @@ func isParetoJSONL(head []byte) bool {
 		bytes.Contains(head, []byte(`"measurements":`))
 }
 
-// ReadParetoJSONL reads a `pareto trials --format jsonl` export from r;
-// name is used in errors. Secrets in its parameters, labels and warnings
-// are redacted (trial.Trial.Redact); IDs are kept as written. Non-finite measurement values and workload
-// fields, written as strings, are read back (see trial.Measurement and
+// ReadParetoJSONL reads a `pareto trials --format jsonl` export from r,
+// within the default Limits; name is used in errors. Secrets in its
+// parameters, labels and warnings are redacted (trial.Trial.Redact); IDs
+// are kept as written. Non-finite measurement values and workload fields,
+// written as strings, are read back (see trial.Measurement and
 // trial.Workload).
 func ReadParetoJSONL(r io.Reader, name string) ([]trial.Trial, error) {
-	dec := jsontext.NewDecoder(r, decOpts...)
 	src := &source{path: name}
 	if f, ok := r.(*os.File); ok { // errors re-read the file for their line
 		if off, err := f.Seek(0, io.SeekCurrent); err == nil {
 			src.file, src.base = f, off
 		}
 	}
-	ts, err := readParetoJSONL(&jreader{d: dec, src: src, names: map[string]string{}})
-	return ts, src.wrap(err, dec.InputOffset())
+	max := Limits{}.maxRecord()
+	dec := jsontext.NewDecoder(&guardReader{r: r, g: &tokenGuard{max: int64(max), src: src, off: src.base}}, decOpts...)
+	ts, err := readParetoJSONL(&jreader{d: dec, src: src, names: map[string]string{}, max: max})
+	if err != nil {
+		return ts, src.wrap(err, dec.InputOffset())
+	}
+	return ts, checkTrials(ts, name, nil, src.file)
 }
 
 // readParetoJSONL decodes one trial per top-level value.
@@ -48,6 +54,10 @@ func readParetoJSONL(j *jreader) ([]trial.Trial, error) {
 		v, err := j.d.ReadValue()
 		if err != nil {
 			return out, err
+		}
+		if j.max > 0 && len(v) > j.max {
+			return out, j.src.errorAt(j.src.base+j.valueStart(v), ErrTooLarge, "trial %d: %s, over the record size limit of %s (raise it with --max-record-size or $PARETO_MAX_RECORD_SIZE)",
+				len(out)+1, textin.Size(int64(len(v))), textin.Size(int64(j.max)))
 		}
 		out = append(out, trial.Trial{})
 		if err := json.Unmarshal(v, &out[len(out)-1]); err != nil {

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"encoding/csv"
 	"errors"
+	"fmt"
 	"io"
 	"strconv"
 	"strings"
 
+	"github.com/pareto-llm/pareto/internal/textin"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -17,10 +19,22 @@ import (
 // "Endpoint,...") are skipped. Columns are mapped by name, never by
 // position (GenAI-Perf writes percentiles in descending order); thousands
 // separators are stripped and "N/A" or empty cells are missing values.
-func readPerfCSV(data []byte, src *source, f Format) ([]trial.Trial, error) {
+//
+// A truncated file is an error, not a smaller trial, wherever the cut
+// shows: a last line without its line end (a row or a number cut in the
+// middle, see perfCSVTruncation), a row with fewer fields than its header,
+// a "Metric" section without rows, statistics without the "Metric,Value"
+// section that always follows them, or a "Metric,Value" section without
+// the request count the tools always write. A file cut exactly between two
+// rows of the "Metric,Value" section, after its request count, cannot be
+// told from a complete one: the tools write no end mark.
+func readPerfCSV(data []byte, src *source, f Format, maxRecord int) ([]trial.Trial, error) {
 	tool := trial.ToolAIPerf
 	if f == FormatGenAIPerfCSV {
 		tool = trial.ToolGenAIPerf
+	}
+	if err := perfCSVTruncation(data, src); err != nil {
+		return nil, err
 	}
 	b := newBuilder(tool, src, f)
 	cr := csv.NewReader(bytes.NewReader(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))))
@@ -29,8 +43,32 @@ func readPerfCSV(data []byte, src *source, f Format) ([]trial.Trial, error) {
 	var header, statsHeader []string
 	skipping := false
 	hasReq := false
+	// The section being read: its header's line and whether a row followed;
+	// the line of the last statistics section and whether a "Metric,Value"
+	// section came after it.
+	sectionLine, sectionRows := 0, true
+	statsLine, scalars := 0, false
+	// The line of the "Metric,Value" section, and whether it held a
+	// request count (the tools always write one).
+	scalarsLine, counted := 0, false
+	endSection := func() error {
+		if !sectionRows {
+			return &SyntaxError{Path: src.path, Line: sectionLine, Col: 1,
+				Msg: "a \"Metric\" section without rows (the file may be truncated)"}
+		}
+		return nil
+	}
+	var prev int64
 	for {
 		rec, err := cr.Read()
+		if off := cr.InputOffset(); off-prev > int64(maxRecord) {
+			line, _ := src.lineCol(prev)
+			return nil, &SyntaxError{Path: src.path, Line: line, Col: 1, Offset: prev, Err: ErrTooLarge,
+				Msg: fmt.Sprintf("a line of %s, over the record size limit of %s (raise it with --max-record-size or $PARETO_MAX_RECORD_SIZE)",
+					textin.Size(off-prev), textin.Size(int64(maxRecord)))}
+		} else {
+			prev = off
+		}
 		if errors.Is(err, io.EOF) {
 			break
 		}
@@ -43,12 +81,25 @@ func readPerfCSV(data []byte, src *source, f Format) ([]trial.Trial, error) {
 		}
 		switch {
 		case rec[0] == "Metric":
+			if err := endSection(); err != nil {
+				return nil, err
+			}
 			header, skipping = normHeader(rec), false
+			sectionLine, _ = cr.FieldPos(0)
+			sectionRows = false
 			if statsHeader == nil && len(header) > 2 {
 				statsHeader = header
 			}
+			if len(header) > 2 {
+				statsLine, scalars = sectionLine, false
+			} else {
+				scalars, scalarsLine = true, sectionLine
+			}
 			continue
 		case rec[0] == "Endpoint":
+			if err := endSection(); err != nil {
+				return nil, err
+			}
 			skipping = true
 			continue
 		case skipping || (len(rec) == 1 && rec[0] == ""):
@@ -56,7 +107,17 @@ func readPerfCSV(data []byte, src *source, f Format) ([]trial.Trial, error) {
 		case header == nil:
 			line, col := cr.FieldPos(0)
 			return nil, &SyntaxError{Path: src.path, Line: line, Col: col, Msg: "data row before a \"Metric,...\" header"}
+		case len(rec) < len(header):
+			line, _ := cr.FieldPos(0)
+			_, col := cr.FieldPos(len(rec) - 1)
+			return nil, &SyntaxError{Path: src.path, Line: line, Col: col,
+				Msg: fmt.Sprintf("a row of %d fields under a header of %d (the file may be truncated)", len(rec), len(header))}
+		case len(rec[0]) > MaxNameLen:
+			line, col := cr.FieldPos(0)
+			return nil, &SyntaxError{Path: src.path, Line: line, Col: col, Err: ErrTooLarge,
+				Msg: fmt.Sprintf("metric name of %s is longer than %s: %s", textin.Size(int64(len(rec[0]))), textin.Size(MaxNameLen), textin.Excerpt(rec[0]))}
 		}
+		sectionRows = true
 		tag, unit := splitMetricCell(rec[0], tool)
 		stats, err := csvStats(cr, src, header, rec)
 		if err != nil {
@@ -67,16 +128,27 @@ func readPerfCSV(data []byte, src *source, f Format) ([]trial.Trial, error) {
 			switch tag {
 			case "request_count":
 				b.setSucceeded(stats[0].v)
-				hasReq = true
+				hasReq, counted = true, true
 			case "error_request_count":
 				b.setFailed(stats[0].v)
-				b.known = true
+				b.known, counted = true, true
 			}
 			continue
 		}
 		for _, s := range stats {
 			b.addNative(tag, s.stat, s.v, unit)
 		}
+	}
+	if err := endSection(); err != nil {
+		return nil, err
+	}
+	if statsLine > 0 && !scalars {
+		return nil, &SyntaxError{Path: src.path, Line: statsLine, Col: 1,
+			Msg: "statistics without the \"Metric,Value\" section that follows them (the file may be truncated)"}
+	}
+	if scalarsLine > 0 && !counted {
+		return nil, &SyntaxError{Path: src.path, Line: scalarsLine, Col: 1,
+			Msg: "a \"Metric,Value\" section without its Request Count or Error Request Count row (the file may be truncated)"}
 	}
 	if len(b.t.Measurements) == 0 && !b.known {
 		return nil, &SyntaxError{Path: src.path, Line: 1, Col: 1, Msg: "no metric rows"}
@@ -87,6 +159,19 @@ func readPerfCSV(data []byte, src *source, f Format) ([]trial.Trial, error) {
 	b.t.Source.FormatVersion = csvVersion(tool, statsHeader)
 	measuredLengths(b)
 	return []trial.Trial{b.finish()}, nil
+}
+
+// perfCSVTruncation reports a file whose last line has no line end: the
+// tools end every row with one, so the row (perhaps a number) was cut.
+func perfCSVTruncation(data []byte, src *source) error {
+	end := bytes.TrimRight(data, " \t")
+	if len(end) == 0 || end[len(end)-1] == '\n' || end[len(end)-1] == '\r' {
+		return nil
+	}
+	off := int64(len(end))
+	line, col := src.lineCol(off)
+	return &SyntaxError{Path: src.path, Line: line, Col: col, Offset: off,
+		Msg: "the last line ends without a line end: the file is truncated"}
 }
 
 // normHeader maps header cells to statistic names ("Value" and "avg" = mean).

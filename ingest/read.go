@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -10,6 +11,9 @@ import (
 	"sync"
 
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/pareto-llm/pareto/internal/safe"
+	"github.com/pareto-llm/pareto/internal/textin"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -19,25 +23,29 @@ import (
 const StreamThreshold = 512 << 10
 
 // ReadFile reads every trial of one benchmark file, detecting the format
-// from its content. On a problem it returns a *SyntaxError
-// ("path:line:col: message"); for multi-record files (JSONL, appended
-// objects) the trials read before the problem are returned with the error.
-func ReadFile(path string) ([]trial.Trial, error) { return readFileAt(path, "") }
+// from its content, within the default Limits. On a problem it returns a
+// *SyntaxError ("path:line:col: message"); for multi-record files (JSONL,
+// appended objects) the trials read before the problem are returned with
+// the error. Named pipes, devices and sockets are refused (ErrNotRegular),
+// and a panic while reading becomes a *safe.InternalError.
+func ReadFile(path string) ([]trial.Trial, error) { return readFileAt(path, "", Limits{}) }
 
-// readFileAt is ReadFile with key as the trial.Source.Key of the trials.
-func readFileAt(path, key string) ([]trial.Trial, error) {
-	r := readers.Get().(*reader)
-	defer readers.Put(r)
-	r.key = key
-	return r.readFile(path)
+// readFileAt is ReadFile within lim, with key as the trial.Source.Key of
+// the trials.
+func readFileAt(path, key string, lim Limits) ([]trial.Trial, error) {
+	return withReader(lim, func(r *reader) ([]trial.Trial, error) {
+		r.key = key
+		return r.safeReadFile(path)
+	})
 }
 
 // Read reads every trial from r; name is used for error messages, in
-// trial.Source.Path and as a format hint. The input is read into memory.
+// trial.Source.Path and as a format hint. The input is read into memory,
+// up to the default input size limit.
 func Read(r io.Reader, name string) ([]trial.Trial, error) {
-	data, err := io.ReadAll(r)
+	data, err := Limits{}.ReadAll(r, name)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, err
 	}
 	return ReadBytes(data, name)
 }
@@ -45,11 +53,47 @@ func Read(r io.Reader, name string) ([]trial.Trial, error) {
 // ReadBytes reads every trial from data. Bare Infinity/NaN literals in data
 // are rewritten in place (see FORMATS.md §1), so data is modified.
 func ReadBytes(data []byte, name string) ([]trial.Trial, error) {
+	return readBytesLimited(data, name, Limits{})
+}
+
+func readBytesLimited(data []byte, name string, lim Limits) ([]trial.Trial, error) {
+	return withReader(lim, func(r *reader) ([]trial.Trial, error) { return r.safeReadBytes(data, name) })
+}
+
+// withReader runs fn with a pooled reader set to lim. A reader that
+// panicked is dropped rather than pooled: its scratch state may be
+// inconsistent.
+func withReader(lim Limits, fn func(r *reader) ([]trial.Trial, error)) ([]trial.Trial, error) {
 	r := readers.Get().(*reader)
-	defer readers.Put(r)
-	r.key = ""
+	r.lim, r.key = lim, ""
+	ts, err := fn(r)
+	if !isInternal(err) {
+		readers.Put(r)
+	}
+	return ts, err
+}
+
+func isInternal(err error) bool {
+	var ie *safe.InternalError
+	return err != nil && errors.As(err, &ie)
+}
+
+// safeReadFile is readFile with a panic turned into an error for path.
+func (r *reader) safeReadFile(path string) (ts []trial.Trial, err error) {
+	defer safe.Recover(&err, "reading", path)
+	return r.readFile(path)
+}
+
+// safeReadBytes is readBytes with a panic turned into an error for name.
+func (r *reader) safeReadBytes(data []byte, name string) (ts []trial.Trial, err error) {
+	defer safe.Recover(&err, "reading", name)
 	return r.readBytes(data, name)
 }
+
+// panicHook, set by tests only, is called with the name of every input
+// read in memory (readBytes, ReadTable), so that a test can make reading
+// one of them panic.
+var panicHook func(name string)
 
 // reader holds per-goroutine scratch state reused across files.
 type reader struct {
@@ -67,17 +111,28 @@ type reader struct {
 	nparams int    // params of the last file, to size the next map
 	guess   Format // format of the last file read (readGuessed)
 	slow    bool   // tests: always use the jsontext readers
+	lim     Limits // of the current read
 }
 
-var readers = sync.Pool{New: func() any {
+var readers = sync.Pool{New: func() any { return newReader() }}
+
+func newReader() *reader {
 	return &reader{dec: jsontext.NewDecoder(emptyReader), names: map[string]string{}, blocks: map[blockKey]blockUnits{}}
-}}
+}
 
 func (r *reader) readFile(path string) ([]trial.Trial, error) {
-	data, grown, ok := readSmall(path, r.buf)
+	data, grown, ok := readSmall(path, r.buf, r.lim.maxInput())
 	r.buf = grown[:0]
 	if ok {
 		return r.readBytes(data, path)
+	}
+	// Checked before opening: opening a named pipe waits for a writer.
+	st, err := r.lim.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if st.IsDir() {
+		return nil, fmt.Errorf("%s: is a directory", path)
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -88,11 +143,14 @@ func (r *reader) readFile(path string) ([]trial.Trial, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
+	if err := r.lim.check(path, fi); err != nil {
+		return nil, err
+	}
 	if fi.IsDir() {
 		return nil, fmt.Errorf("%s: is a directory", path)
 	}
 	if fi.Size() > StreamThreshold {
-		return r.readStream(f, path)
+		return r.readStream(f, path, fi.Size())
 	}
 	need := int(fi.Size()) + 1
 	if cap(r.buf) < need {
@@ -104,18 +162,36 @@ func (r *reader) readFile(path string) ([]trial.Trial, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if n == len(buf) { // grew since Stat
-		rest, err := io.ReadAll(f)
+		rest, err := r.lim.readAll(f, path, 0, false)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
+			return nil, err
 		}
 		buf = append(buf, rest...)
 		n = len(buf)
+		if err := r.lim.checkSize(path, int64(n)); err != nil {
+			return nil, err
+		}
 	}
 	r.buf = buf[:0]
 	return r.readBytes(buf[:n], path)
 }
 
 func (r *reader) readBytes(data []byte, name string) ([]trial.Trial, error) {
+	if panicHook != nil {
+		panicHook(name)
+	}
+	if o, bom := textin.UTF16(data); o != textin.NotUTF16 {
+		data = textin.Decode(data, o, bom)
+	}
+	ts, err := r.readData(data, name)
+	if err == nil {
+		err = checkTrials(ts, name, data, nil)
+	}
+	return ts, err
+}
+
+// readData is readBytes for UTF-8 data, without the checks of names.
+func (r *reader) readData(data []byte, name string) ([]trial.Trial, error) {
 	src := &source{path: name, key: r.key, data: data}
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, &SyntaxError{Path: name, Line: 1, Col: 1, Msg: "empty file", Err: ErrEmpty}
@@ -133,11 +209,17 @@ func (r *reader) readBytes(data []byte, name string) ([]trial.Trial, error) {
 	}
 	switch format {
 	case FormatAIPerfCSV, FormatGenAIPerfCSV:
-		return readPerfCSV(data, src, format)
+		return readPerfCSV(data, src, format, r.lim.maxRecord())
 	case FormatUnknown:
 		return nil, unknownFormat(src, data)
 	case FormatPyTorchSidecar:
 		return nil, nil
+	}
+	if max := r.lim.maxRecord(); len(data) > max {
+		g := tokenGuard{max: int64(max), src: src}
+		if err := g.scan(data); err != nil {
+			return nil, err
+		}
 	}
 	if (format == FormatAIPerfJSON || format == FormatGenAIPerfJSON) && !r.slow {
 		if ts, ok := readPerfFast(data, src, format, r, nil); ok {
@@ -145,7 +227,7 @@ func (r *reader) readBytes(data []byte, name string) ([]trial.Trial, error) {
 		}
 	}
 	r.dec.Reset(bytes.NewBuffer(data), decOpts...)
-	ts, err := readJSON(&jreader{d: r.dec, src: src, names: r.names}, format)
+	ts, err := readJSON(&jreader{d: r.dec, src: src, names: r.names, max: r.lim.maxRecord()}, format)
 	r.dec.Reset(emptyReader)
 	return ts, src.wrap(err, int64(len(data)))
 }
@@ -169,39 +251,67 @@ func (r *reader) readGuessed(data []byte, src *source) ([]trial.Trial, bool) {
 	return ts, true
 }
 
-func (r *reader) readStream(f *os.File, path string) ([]trial.Trial, error) {
-	head := make([]byte, 4<<10)
+// readStream reads the file f of size bytes: JSON through the decoder, as
+// it streams; anything else in memory, once its head says it is worth it.
+func (r *reader) readStream(f *os.File, path string, size int64) ([]trial.Trial, error) {
+	head := make([]byte, HeadSize)
 	n, err := io.ReadFull(f, head)
 	if err != nil && err != io.ErrUnexpectedEOF {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	head = head[:n]
 	src := &source{path: path, key: r.key, file: f}
-	format := Detect(head, path)
-	if !isJSON(format) || format == FormatUnknown || format == FormatPyTorchSidecar {
+	format := Detect(head[:min(n, 4<<10)], path)
+	if format == FormatUnknown { // as readBytes would see it
+		format = Detect(head, path)
+	}
+	if o, _ := textin.UTF16(head); o != textin.NotUTF16 {
+		format = FormatUnknown // transcoded by readBytes
+	} else if format == FormatUnknown {
+		return nil, unknownFormat(src, head)
+	}
+	if format == FormatPyTorchSidecar {
+		return nil, nil
+	}
+	if !isJSON(format) || format == FormatUnknown {
 		if _, err := f.Seek(0, io.SeekStart); err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
-		data, err := io.ReadAll(f)
+		data, err := r.lim.readAll(f, path, size, false)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
+			return nil, err
 		}
 		return r.readBytes(data, path)
 	}
-	in := newTolerantReader(io.MultiReader(bytes.NewReader(head), f))
+	g := &tokenGuard{max: int64(r.lim.maxRecord()), src: src}
+	in := newTolerantReader(&guardReader{r: io.MultiReader(bytes.NewReader(head), f), g: g})
 	dec := jsontext.NewDecoder(in, decOpts...)
-	ts, err := readJSON(&jreader{d: dec, src: src, names: r.names}, format)
-	return ts, src.wrap(err, dec.InputOffset())
+	ts, err := readJSON(&jreader{d: dec, src: src, names: r.names, max: r.lim.maxRecord()}, format)
+	if err != nil {
+		return ts, src.wrap(err, dec.InputOffset())
+	}
+	return ts, checkTrials(ts, path, nil, f)
 }
 
 func isJSON(f Format) bool { return f != FormatAIPerfCSV && f != FormatGenAIPerfCSV }
 
 func unknownFormat(src *source, data []byte) error {
-	msg := "not a recognised benchmark result (vLLM, SGLang, AIPerf, GenAI-Perf, inference-perf, guidellm)"
-	if bytes.IndexByte(data[:min(len(data), 512)], 0) >= 0 {
-		msg = "binary data, not a benchmark result"
+	if i, ok := textin.Binary(data[:min(len(data), 512)]); ok {
+		return binaryError(src, i)
 	}
+	msg := "not a recognised benchmark result (vLLM, SGLang, AIPerf, GenAI-Perf, inference-perf, guidellm)"
 	return &SyntaxError{Path: src.path, Line: 1, Col: 1, Msg: msg, Err: ErrUnknownFormat}
+}
+
+// ErrBinary is returned (wrapped, with ErrUnknownFormat) for input that
+// holds NUL bytes near its start: binary data, read neither as a result
+// nor as a table.
+var ErrBinary = errors.New("binary data")
+
+// binaryError reports binary data with its first NUL at offset off.
+func binaryError(src *source, off int) error {
+	return src.errorAt(int64(off), errors.Join(ErrBinary, ErrUnknownFormat),
+		"binary data (a NUL byte), not a benchmark result or a CSV/JSONL table")
 }
 
 // readJSON dispatches a JSON format to its reader.

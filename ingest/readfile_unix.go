@@ -5,19 +5,20 @@ package ingest
 import "syscall"
 
 // readSmall reads the regular file at path, of at most StreamThreshold
-// bytes, into buf (grown if needed) with four system calls (open, fstat,
-// read, close) and no os.File. ok is false, and the caller must use the
-// os package (which also gives the errors their usual text), when anything
-// is unusual: an error, not a regular file, a large file, or a file that
-// grew since fstat.
-func readSmall(path string, buf []byte) (data, newBuf []byte, ok bool) {
-	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+// and max bytes (max < 0: no limit), into buf (grown if needed) with four
+// system calls (open, fstat, read, close) and no os.File. ok is false, and
+// the caller must use the os package (which also gives the errors their
+// usual text), when anything is unusual: an error, not a regular file, a
+// large file, or a file that grew since fstat. The file is opened
+// non-blocking, so that a named pipe is not waited on.
+func readSmall(path string, buf []byte, max int64) (data, newBuf []byte, ok bool) {
+	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, buf, false
 	}
 	defer syscall.Close(fd)
 	var st syscall.Stat_t
-	if syscall.Fstat(fd, &st) != nil || st.Mode&syscall.S_IFMT != syscall.S_IFREG || st.Size > StreamThreshold {
+	if syscall.Fstat(fd, &st) != nil || st.Mode&syscall.S_IFMT != syscall.S_IFREG || st.Size > StreamThreshold || max >= 0 && st.Size > max {
 		return nil, buf, false
 	}
 	size := int(st.Size)

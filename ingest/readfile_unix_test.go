@@ -21,7 +21,7 @@ func TestReadSmall(t *testing.T) {
 		if err := os.WriteFile(p, want, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		got, grown, ok := readSmall(p, buf)
+		got, grown, ok := readSmall(p, buf, -1)
 		if !ok || !bytes.Equal(got, want) {
 			t.Fatalf("size %d: ok %v, %d bytes", size, ok, len(got))
 		}
@@ -32,7 +32,7 @@ func TestReadSmall(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, p := range []string{big, dir, filepath.Join(dir, "missing")} {
-		if _, _, ok := readSmall(p, buf); ok {
+		if _, _, ok := readSmall(p, buf, -1); ok {
 			t.Errorf("%s: readSmall read it", p)
 		}
 	}

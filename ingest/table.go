@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pareto-llm/pareto/internal/safe"
+	"github.com/pareto-llm/pareto/internal/textin"
 	"github.com/pareto-llm/pareto/table"
 	"github.com/pareto-llm/pareto/trial"
 )
@@ -50,7 +52,26 @@ var tableWorkload = map[string]func(*trial.Workload, float64){
 // request_rate, input_tokens and output_tokens also set the workload.
 // Errors are *table.SyntaxError values naming the file, line and column.
 func ReadTable(data []byte, name string, opts TableOptions) ([]trial.Trial, error) {
-	head, err := table.ReadBytes(data, name, table.Spec{})
+	return readTable(data, name, opts, Limits{})
+}
+
+// readTable is ReadTable within lim; a panic while reading becomes a
+// *safe.InternalError.
+func readTable(data []byte, name string, opts TableOptions, lim Limits) (out []trial.Trial, err error) {
+	defer safe.Recover(&err, "reading", name)
+	if panicHook != nil {
+		panicHook(name)
+	}
+	out, err = readTableRows(data, name, opts, lim)
+	if err == nil {
+		err = checkTrials(out, name, data, nil)
+	}
+	return out, err
+}
+
+func readTableRows(data []byte, name string, opts TableOptions, lim Limits) ([]trial.Trial, error) {
+	max := lim.maxRecord()
+	head, err := table.ReadBytes(data, name, table.Spec{MaxRecordSize: max})
 	if err != nil {
 		return nil, err
 	}
@@ -63,9 +84,9 @@ func ReadTable(data []byte, name string, opts TableOptions) ([]trial.Trial, erro
 	}
 	if idCol != "" && !slices.Contains(head.Columns, idCol) {
 		return nil, &table.SyntaxError{File: name, Line: 1, Col: 1,
-			Msg: fmt.Sprintf("no id column %q (have: %s)", idCol, strings.Join(head.Columns, ", "))}
+			Msg: fmt.Sprintf("no id column %s (have: %s)", textin.Excerpt(idCol), textin.Names(head.Columns))}
 	}
-	t, err := table.ReadBytes(data, name, table.Spec{OptionalText: head.Columns})
+	t, err := table.ReadBytes(data, name, table.Spec{OptionalText: head.Columns, MaxRecordSize: max})
 	if err != nil {
 		return nil, err
 	}
@@ -109,4 +130,3 @@ func ReadTable(data []byte, name string, opts TableOptions) ([]trial.Trial, erro
 	}
 	return out, nil
 }
-

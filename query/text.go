@@ -45,7 +45,7 @@ func writeGroupTable(w *bufio.Writer, rep *Result, g int) {
 	res, p, ids := &rep.results[g], rep.problems[g], rep.data.ids
 	k := len(p.Objectives)
 	if rep.grouped {
-		fmt.Fprintf(w, "== group %s ==\n", rep.names[g])
+		fmt.Fprintf(w, "== group %s ==\n", enc.Safe(rep.names[g]))
 	}
 	fmt.Fprintf(w, "%d on the frontier, %d dominated, %d infeasible, %d invalid\n",
 		len(res.Frontier), len(res.Dominated), len(res.Infeasible), len(res.Invalid))

@@ -21,6 +21,7 @@ import (
 	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/frontier"
 	"github.com/pareto-llm/pareto/ingest"
+	"github.com/pareto-llm/pareto/internal/safe"
 	"github.com/pareto-llm/pareto/optuna"
 	"github.com/pareto-llm/pareto/query"
 	"github.com/pareto-llm/pareto/store"
@@ -200,13 +201,14 @@ func Rows(ctx context.Context, spec Spec, q *query.Query, rows *query.Rows) ([]t
 	}
 	columnar := !q.NeedsTrials()
 	rows.SetInputs(len(spec.Paths))
+	lim := spec.Load.Limits
 	for _, path := range spec.Paths {
-		kind, data, err := sniff(spec.Stdin, path)
+		kind, data, err := sniff(spec.Stdin, path, lim)
 		switch {
 		case err != nil:
 			fail(path, err)
 		case kind == kindTable && columnar:
-			t, err := readTable(data, path, q.TableSpec())
+			t, err := readTable(data, path, q.TableSpec(), lim)
 			if err != nil {
 				fail(path, err)
 				continue
@@ -265,23 +267,24 @@ const (
 )
 
 // sniff decides whether a path is a generic table or benchmark results.
-// Directories are benchmark results. Standard input is read whole and
-// returned; files are only peeked at.
-func sniff(stdin io.Reader, path string) (inputKind, []byte, error) {
+// Directories are benchmark results. Standard input is read whole (up to
+// the input size limit) and returned; files are only peeked at, and
+// binary data is an error.
+func sniff(stdin io.Reader, path string, lim ingest.Limits) (inputKind, []byte, error) {
 	if path == "-" {
 		if stdin == nil {
 			return 0, nil, errors.New("-: no standard input")
 		}
-		data, err := io.ReadAll(stdin)
+		data, err := lim.ReadAll(stdin, "-")
 		if err != nil {
-			return 0, nil, fmt.Errorf("-: %w", err)
+			return 0, nil, err
 		}
 		if ingest.Detect(head(data), "-") != ingest.FormatUnknown {
 			return kindBenchmark, data, nil
 		}
-		return kindTable, data, nil
+		return kindTable, data, ingest.CheckHead(data, "-")
 	}
-	st, err := os.Stat(path)
+	st, err := lim.Stat(path) // named pipes, devices and huge files are refused before opening
 	if err != nil {
 		return 0, nil, err
 	}
@@ -301,20 +304,22 @@ func sniff(stdin io.Reader, path string) (inputKind, []byte, error) {
 	if ingest.Detect(buf[:n], path) != ingest.FormatUnknown {
 		return kindBenchmark, nil, nil
 	}
-	return kindTable, nil, nil
+	return kindTable, nil, ingest.CheckHead(buf[:n], path)
 }
 
 func head(data []byte) []byte { return data[:min(len(data), ingest.HeadSize)] }
 
 // readTable parses a table from data, or from the whole file when data is
-// nil (in memory, so that large CSVs parse on every core).
-func readTable(data []byte, path string, spec table.Spec) (*table.Table, error) {
+// nil (in memory, so that large CSVs parse on every core), within lim. A
+// panic while reading becomes a *safe.InternalError for path.
+func readTable(data []byte, path string, spec table.Spec, lim ingest.Limits) (t *table.Table, err error) {
+	defer safe.Recover(&err, "reading", path)
 	if data == nil {
-		var err error
-		if data, err = os.ReadFile(path); err != nil {
+		if data, err = lim.ReadFile(path); err != nil {
 			return nil, err
 		}
 	}
+	spec.MaxRecordSize = lim.RecordLimit()
 	return table.ReadBytes(data, path, spec)
 }
 

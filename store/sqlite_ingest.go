@@ -49,12 +49,19 @@ func (s *sqliteStore) raw(ctx context.Context, fn func(c *sqlite3.Conn) error) e
 
 // inTx runs fn in a transaction begun with begin ("BEGIN IMMEDIATE" for
 // writes, "BEGIN" for reads), committing if fn succeeds and rolling back
-// otherwise, even when ctx is done.
+// otherwise, even when ctx is done, and when fn panics (the panic goes on:
+// database/sql then discards the connection).
 func inTx(c *sqlite3.Conn, begin string, fn func() error) (err error) {
 	if err := c.Exec(begin); err != nil {
 		return err
 	}
+	panicked := true
 	defer func() {
+		if panicked {
+			c.SetInterrupt(context.Background())
+			c.Exec("ROLLBACK")
+			return
+		}
 		if err == nil {
 			if err = c.Exec("COMMIT"); err == nil {
 				return
@@ -66,7 +73,9 @@ func inTx(c *sqlite3.Conn, begin string, fn func() error) (err error) {
 		}
 		c.SetInterrupt(ctx)
 	}()
-	return fn()
+	err = fn()
+	panicked = false
+	return err
 }
 
 // ingestTx writes the new trials of ps in one write transaction. Write

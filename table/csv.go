@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/pareto-llm/pareto/internal/textin"
 )
 
 // csvReader splits CSV records (RFC 4180: quoted fields may hold commas,
@@ -14,10 +16,20 @@ import (
 type csvReader struct {
 	br     *bufio.Reader
 	name   string
+	max    int // longest line accepted (Spec.MaxRecordSize)
 	line   int // lines consumed so far
 	buf    []byte
 	fields [][]byte
 	cols   []int // 1-based byte column where each field starts
+	// open says the last line read has no line end (it ends the input),
+	// and openLen is its length.
+	open    bool
+	openLen int
+}
+
+// newCSVReader returns a csvReader of br for spec.
+func newCSVReader(br *bufio.Reader, name string, spec Spec) *csvReader {
+	return &csvReader{br: br, name: name, max: spec.maxRecord()}
 }
 
 // next returns the fields of the next record and the line it starts on.
@@ -35,10 +47,12 @@ func (c *csvReader) next() ([][]byte, int, error) {
 		}
 		if bytes.IndexByte(line, '"') < 0 {
 			c.splitPlain(line)
-			return c.fields, start, nil
-		}
-		if err := c.splitQuoted(line); err != nil {
+		} else if err := c.splitQuoted(line); err != nil {
 			return nil, 0, err
+		}
+		if c.open {
+			return nil, 0, &SyntaxError{File: c.name, Line: c.line, Col: c.openLen + 1,
+				Msg: "the last line ends without a line end: the file may be truncated (end it with a newline if it is complete)"}
 		}
 		return c.fields, start, nil
 	}
@@ -50,11 +64,16 @@ func (c *csvReader) readLine() ([]byte, error) {
 	raw, err := c.br.ReadSlice('\n')
 	if err == bufio.ErrBufferFull {
 		c.buf = append(c.buf[:0], raw...)
-		for err == bufio.ErrBufferFull {
+		for err == bufio.ErrBufferFull && len(c.buf) <= c.max {
 			raw, err = c.br.ReadSlice('\n')
 			c.buf = append(c.buf, raw...)
 		}
 		raw = c.buf
+	}
+	if c.max > 0 && len(raw) > c.max {
+		return nil, &SyntaxError{File: c.name, Line: c.line + 1, Col: 1,
+			Msg: fmt.Sprintf("a line of more than %s, over the record size limit of %s (raise it with --max-record-size or $PARETO_MAX_RECORD_SIZE)",
+				textin.Size(int64(c.max)), textin.Size(int64(c.max)))}
 	}
 	if err != nil && err != io.EOF {
 		return nil, fmt.Errorf("%s:%d: %w", c.name, c.line+1, err)
@@ -63,6 +82,9 @@ func (c *csvReader) readLine() ([]byte, error) {
 		return nil, io.EOF
 	}
 	c.line++
+	if last := raw[len(raw)-1]; last != '\n' && last != '\r' {
+		c.open, c.openLen = true, len(raw)
+	}
 	return raw, nil
 }
 
@@ -155,7 +177,7 @@ func (c *csvReader) splitQuoted(line []byte) error {
 }
 
 func readCSV(br *bufio.Reader, t *Table, spec Spec) error {
-	c := &csvReader{br: br, name: t.Name}
+	c := newCSVReader(br, t.Name, spec)
 	p, err := readHeader(c, t, spec)
 	if err != nil {
 		return err
@@ -208,7 +230,7 @@ func (p *csvPlan) rows(c *csvReader, t *Table) error {
 			v, ok := parseNumber(fields[a.field])
 			if !ok {
 				t.CellErrors = append(t.CellErrors, CellError{Row: row, Column: p.spec.Numeric[a.col],
-					Line: line, Col: c.cols[a.field], Text: string(fields[a.field])})
+					Line: line, Col: c.cols[a.field], Text: textin.Cut(fields[a.field])})
 			}
 			t.Num[a.col] = append(t.Num[a.col], v)
 		}
@@ -227,7 +249,7 @@ func csvRoles(t *Table, cols *columns, header [][]byte, pos []int, line int) (nu
 	for f, h := range header {
 		name := strings.TrimSpace(string(h))
 		if seen[name] {
-			return nil, nil, &SyntaxError{File: t.Name, Line: line, Col: pos[f], Msg: fmt.Sprintf("duplicate column %q", name)}
+			return nil, nil, &SyntaxError{File: t.Name, Line: line, Col: pos[f], Msg: "duplicate column " + textin.Excerpt(name)}
 		}
 		seen[name] = true
 		t.Columns = append(t.Columns, name)

@@ -8,11 +8,13 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+
+	"github.com/pareto-llm/pareto/internal/textin"
 )
 
 // readJSONL reads one JSON object per line. Blank lines are skipped.
 func readJSONL(br *bufio.Reader, t *Table, spec Spec) error {
-	c := &csvReader{br: br, name: t.Name}
+	c := newCSVReader(br, t.Name, spec)
 	b := newObjectBuilder(t, spec)
 	for {
 		raw, err := c.readLine()
@@ -50,6 +52,10 @@ func readJSONArray(br *bufio.Reader, t *Table, spec Spec) error {
 		start := dec.InputOffset()
 		if err := dec.Decode(&obj); err != nil {
 			return &SyntaxError{File: t.Name, Line: 1, Msg: fmt.Sprintf("array element at byte %d: %v", start, err)}
+		}
+		if n := dec.InputOffset() - start; n > int64(spec.maxRecord()) {
+			return &SyntaxError{File: t.Name, Line: 1, Msg: fmt.Sprintf("array element at byte %d: %s, over the record size limit of %s (raise it with --max-record-size or $PARETO_MAX_RECORD_SIZE)",
+				start, textin.Size(n), textin.Size(int64(spec.maxRecord())))}
 		}
 		if err := b.add(obj, lines.next()); err != nil {
 			return err
@@ -104,7 +110,7 @@ func (b *objectBuilder) add(obj map[string]json.RawMessage, line int) error {
 	for i, name := range b.cols.spec.Numeric {
 		v, text, ok := jsonNumber(obj[name])
 		if !ok {
-			t.CellErrors = append(t.CellErrors, CellError{Row: row, Column: name, Line: line, Text: text})
+			t.CellErrors = append(t.CellErrors, CellError{Row: row, Column: name, Line: line, Text: textin.Cut(text)})
 		}
 		t.Num[i] = append(t.Num[i], v)
 	}

@@ -5,6 +5,8 @@ import (
 	"bytes"
 	"runtime"
 	"sync"
+
+	"github.com/pareto-llm/pareto/internal/textin"
 )
 
 // parallelMin is the input size from which CSV rows are parsed by several
@@ -15,6 +17,11 @@ const parallelMin = 4 << 20
 // fields are split at line boundaries and parsed on every core; the result
 // is the same as Read's.
 func ReadBytes(data []byte, name string, spec Spec) (*Table, error) {
+	if o, bom := textin.UTF16(data); o != textin.NotUTF16 {
+		data = textin.Decode(data, o, bom)
+	} else if i, ok := textin.Binary(data[:min(len(data), 512)]); ok {
+		return nil, binaryError(name, data, i)
+	}
 	body := bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	first := bytes.TrimLeft(body, " \t\r\n")
 	workers := runtime.GOMAXPROCS(0)
@@ -23,7 +30,7 @@ func ReadBytes(data []byte, name string, spec Spec) (*Table, error) {
 		return Read(bytes.NewReader(data), name, spec)
 	}
 	t := &Table{Name: name, Format: "csv"}
-	c := &csvReader{br: bufio.NewReaderSize(bytes.NewReader(body), 64<<10), name: name}
+	c := newCSVReader(bufio.NewReaderSize(bytes.NewReader(body), 64<<10), name, spec)
 	p, err := readHeader(c, t, spec)
 	if err != nil {
 		return nil, err
@@ -55,7 +62,7 @@ func parseChunks(t *Table, p *csvPlan, rest []byte, base, workers int) (*Table, 
 	for i, ch := range chunks {
 		wg.Go(func() {
 			part := presized(t, p, bytes.Count(ch, []byte{'\n'})+1)
-			c := &csvReader{br: bufio.NewReaderSize(bytes.NewReader(ch), 64<<10), name: t.Name}
+			c := newCSVReader(bufio.NewReaderSize(bytes.NewReader(ch), 64<<10), t.Name, p.spec)
 			errs[i] = p.rows(c, part)
 			parts[i] = part
 		})

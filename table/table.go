@@ -15,6 +15,7 @@ import (
 	"strconv"
 
 	"github.com/pareto-llm/pareto/internal/position"
+	"github.com/pareto-llm/pareto/internal/textin"
 )
 
 // Missing is the value of an absent numeric cell: a NaN with its own
@@ -30,6 +31,19 @@ type Spec struct {
 	Text []string
 	// OptionalText columns are kept when present (nil column otherwise).
 	OptionalText []string
+	// MaxRecordSize bounds a line, and an element of a JSON array, in
+	// bytes (0: DefaultMaxRecordSize): a longer one is an error.
+	MaxRecordSize int
+}
+
+// DefaultMaxRecordSize is the default of Spec.MaxRecordSize.
+const DefaultMaxRecordSize = 64 << 20
+
+func (s Spec) maxRecord() int {
+	if s.MaxRecordSize <= 0 {
+		return DefaultMaxRecordSize
+	}
+	return s.MaxRecordSize
 }
 
 // Table holds the requested columns of one input.
@@ -61,7 +75,9 @@ type CellError struct {
 	Column string
 	Line   int
 	Col    int
-	Text   string
+	// Text is the cell's text, cut after textin.ExcerptLen bytes (with
+	// "…") when longer (textin.Cut).
+	Text string
 }
 
 // Error renders "line L, column "name": "text" is not a number".
@@ -77,9 +93,17 @@ type SyntaxError = position.Error
 var ErrEmpty = errors.New("empty input")
 
 // Read reads one table from r, sniffing CSV, JSONL or a JSON array from
-// the first non-blank byte.
+// the first non-blank byte. UTF-16 text is read as UTF-8 (see package
+// textin); binary data (a NUL byte near the start) is an error.
 func Read(r io.Reader, name string, spec Spec) (*Table, error) {
 	br := bufio.NewReaderSize(r, 1<<20)
+	head, _ := br.Peek(512)
+	if o, bom := textin.UTF16(head); o != textin.NotUTF16 {
+		br.Discard(bom)
+		br = bufio.NewReaderSize(textin.NewReader(br, o), 1<<20)
+	} else if i, ok := textin.Binary(head); ok {
+		return nil, binaryError(name, head, i)
+	}
 	if head, _ := br.Peek(3); bytes.Equal(head, []byte("\xef\xbb\xbf")) {
 		br.Discard(3)
 	}
@@ -106,6 +130,13 @@ func Read(r io.Reader, name string, spec Spec) (*Table, error) {
 		return nil, err
 	}
 	return t, nil
+}
+
+// binaryError reports binary data, its first NUL at head[i].
+func binaryError(name string, head []byte, i int) error {
+	line := 1 + bytes.Count(head[:i], []byte{'\n'})
+	col := i + 1 - (bytes.LastIndexByte(head[:i], '\n') + 1)
+	return &SyntaxError{File: name, Line: line, Col: col, Msg: "binary data (a NUL byte), not a CSV or JSONL table"}
 }
 
 // firstByte returns the first byte that is not white space, unread.
@@ -173,24 +204,9 @@ func missingColumns(name string, line int, spec Spec, seen map[string]bool, have
 	for _, group := range [][]string{spec.Numeric, spec.Text} {
 		for _, col := range group {
 			if !seen[col] {
-				return &SyntaxError{File: name, Line: line, Msg: fmt.Sprintf("no column %q (have: %s)", col, list(have))}
+				return &SyntaxError{File: name, Line: line, Msg: fmt.Sprintf("no column %s (have: %s)", textin.Excerpt(col), textin.Names(have))}
 			}
 		}
 	}
 	return nil
-}
-
-func list(cols []string) string {
-	var b bytes.Buffer
-	for i, c := range cols {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		if i == 20 {
-			fmt.Fprintf(&b, "… %d more", len(cols)-20)
-			break
-		}
-		b.WriteString(c)
-	}
-	return b.String()
 }

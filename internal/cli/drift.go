@@ -107,7 +107,7 @@ func writeDriftTable(e *env, rep *decide.DriftReport, conf float64) error {
 	for _, d := range rep.Differs {
 		diffs = append(diffs, fmt.Sprintf("%s %s → %s", d.Field, orDash(d.A), orDash(d.B)))
 	}
-	fmt.Fprintf(w, "baseline %s: %s\n\n", rep.Baseline, strings.Join(diffs, ", "))
+	fmt.Fprintf(w, "baseline %s: %s\n\n", enc.Safe(rep.Baseline), enc.Safe(strings.Join(diffs, ", ")))
 	type row struct {
 		w string
 		o decide.DriftObjective

@@ -7,6 +7,7 @@ import (
 
 	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/frontier"
+	"github.com/pareto-llm/pareto/internal/enc"
 	"github.com/pareto-llm/pareto/query"
 	"github.com/pareto-llm/pareto/source"
 	"github.com/spf13/cobra"
@@ -75,6 +76,7 @@ type frontOptions struct {
 	allowCrossScope                     bool
 	optuna, optunaStudy                 string
 	systemConfig                        string
+	limits                              limitFlags
 }
 
 func newFrontCmd(e *env) *cobra.Command {
@@ -111,6 +113,7 @@ func newFrontCmd(e *env) *cobra.Command {
 	addOptunaFlags(f, &o.optuna, &o.optunaStudy)
 	f.StringVar(&o.systemConfig, "system-config", "", "CloudAI system `TOML` (gpus_per_node, for per-allocated-GPU metrics of CloudAI trees)")
 	addStoreFlags(f, &o.store)
+	addLimitFlags(f, &o.limits)
 	return c
 }
 
@@ -199,10 +202,10 @@ func runFront(e *env, o *frontOptions, paths []string) error {
 		return err
 	}
 	rows := query.NewRows(q)
-	spec.Note = func(s string) { fmt.Fprintf(e.stderr, "pareto front: %s\n", s) }
+	spec.Note = func(s string) { fmt.Fprintf(e.stderr, "pareto front: %s\n", enc.SafeLines(s)) }
 	bad, err := source.Rows(ctx, spec, q, rows)
 	for _, b := range bad {
-		fmt.Fprintf(e.stderr, "pareto front: %s\n", b.Reason)
+		fmt.Fprintf(e.stderr, "pareto front: %s\n", enc.SafeLines(b.Reason))
 	}
 	if err != nil {
 		var se *source.Error
@@ -220,7 +223,7 @@ func runFront(e *env, o *frontOptions, paths []string) error {
 	}
 	if o.format == "table" {
 		for _, w := range res.Warnings() {
-			fmt.Fprintf(e.stderr, "pareto front: warning: %s\n", w)
+			fmt.Fprintf(e.stderr, "pareto front: warning: %s\n", enc.SafeLines(w))
 		}
 	}
 	if len(bad) > 0 && !o.keepGoing {
@@ -239,6 +242,9 @@ func (o *frontOptions) sourceSpec(e *env, paths []string) (source.Spec, error) {
 	}
 	spec.Load = lo
 	spec.Load.Table.ID = o.id
+	if spec.Load.Limits, err = o.limits.limits(); err != nil {
+		return spec, err
+	}
 	if o.store.study != "" {
 		sq, err := o.store.query()
 		if err != nil {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/pareto-llm/pareto/decide"
+	"github.com/pareto-llm/pareto/ingest"
 	"github.com/pareto-llm/pareto/source"
 	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/trial"
@@ -124,15 +125,19 @@ func (o *gateOptions) request() (decide.GateRequest, error) {
 	req := decide.GateRequest{Study: o.src.study, Where: where, ConfigKeys: o.src.keys(),
 		Gate:        decide.GateConfig{Objectives: objs, SLOs: slos, MinRepeats: o.minRepeats, Confidence: o.confidence, Futility: o.futility},
 		MinDuration: o.minDuration, MinRequests: o.minRequests, AllowCrossScope: o.allowCrossScope, NoLabel: o.noLabel}
-	if req.Candidate, err = gateSide("--candidate", o.candidate); err != nil {
+	lim, err := o.src.limits.limits()
+	if err != nil {
 		return req, err
 	}
-	req.Baseline, err = gateSide("--baseline", []string{o.baseline})
+	if req.Candidate, err = gateSide("--candidate", o.candidate, lim); err != nil {
+		return req, err
+	}
+	req.Baseline, err = gateSide("--baseline", []string{o.baseline}, lim)
 	return req, err
 }
 
 // gateSide reads a side given as result paths, or parses its selection.
-func gateSide(flag string, specs []string) (decide.GateSide, error) {
+func gateSide(flag string, specs []string, lim ingest.Limits) (decide.GateSide, error) {
 	side := decide.GateSide{Name: strings.Join(specs, " ")}
 	paths := pathsOf(specs)
 	switch {
@@ -140,7 +145,7 @@ func gateSide(flag string, specs []string) (decide.GateSide, error) {
 		return side, usagef("%s mixes paths and selections", flag)
 	case len(paths) > 0:
 		var err error
-		side.Sources, err = readSources(paths)
+		side.Sources, err = readSources(paths, lim)
 		return side, err
 	case len(specs) > 1:
 		return side, usagef("%s: give one selection, or result paths", flag)
@@ -154,12 +159,12 @@ func gateSide(flag string, specs []string) (decide.GateSide, error) {
 }
 
 // readSources reads result paths (tables included) through the source
-// layer, one source per path; an input that cannot be read, or yields no
-// trial, is an error naming it.
-func readSources(paths []string) ([]decide.Source, error) {
+// layer within lim, one source per path; an input that cannot be read, or
+// yields no trial, is an error naming it.
+func readSources(paths []string, lim ingest.Limits) ([]decide.Source, error) {
 	var out []decide.Source
 	for _, p := range paths {
-		set, err := source.Trials(context.Background(), source.Spec{Paths: []string{p}})
+		set, err := source.Trials(context.Background(), source.Spec{Paths: []string{p}, Load: ingest.LoadOptions{Limits: lim}})
 		if err != nil {
 			return nil, inputError{err: err}
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/pareto-llm/pareto/cloudai"
 	"github.com/pareto-llm/pareto/ingest"
 	"github.com/pareto-llm/pareto/internal/enc"
+	"github.com/pareto-llm/pareto/internal/safe"
 	"github.com/pareto-llm/pareto/source"
 	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/trial"
@@ -70,6 +71,7 @@ type ingestOptions struct {
 	keepGoing                bool
 	labels                   []string
 	store                    storeFlags
+	limits                   limitFlags
 }
 
 func newIngestCmd(e *env) *cobra.Command {
@@ -97,6 +99,7 @@ func newIngestCmd(e *env) *cobra.Command {
 	f.StringArrayVar(&o.labels, "label", nil, "add label `k=v` to every trial (repeatable)")
 	f.StringVar(&o.id, "id", "", "the id `COLUMN` of generic CSV/JSONL tables (default: id when present)")
 	addStoreFlags(f, &o.store)
+	addLimitFlags(f, &o.limits)
 	return c
 }
 
@@ -119,6 +122,9 @@ func loadOptions(systemConfig string, gpusPerNode int) (ingest.LoadOptions, erro
 func runIngest(e *env, o *ingestOptions, paths []string) error {
 	opts, err := loadOptions(o.systemConfig, o.gpusPerNode)
 	if err != nil {
+		return err
+	}
+	if opts.Limits, err = o.limits.limits(); err != nil {
 		return err
 	}
 	labels, err := parseLabels(o.labels)
@@ -163,6 +169,7 @@ func runIngest(e *env, o *ingestOptions, paths []string) error {
 	var st *stored
 	if sink != nil {
 		st = &sink.stored
+		d.Skipped = append(d.Skipped, sink.failed...)
 	}
 	sum := summarize(counts)
 	if o.format == "json" {
@@ -291,7 +298,14 @@ type ingestSink struct {
 	s     store.Store
 	study string
 	stored
+	// failed lists the sources whose storing panicked (a bug): reported as
+	// unreadable, while the other sources are stored.
+	failed []trial.Skip
 }
+
+// storeHook, set by tests only, is called before each source is stored,
+// so that a test can make storing one of them panic.
+var storeHook func(src string)
 
 // openSink opens the store and creates the study.
 func openSink(ctx context.Context, f *storeFlags) (*ingestSink, error) {
@@ -318,11 +332,25 @@ func (k *ingestSink) store(ts []trial.Trial) error {
 		bySource[t.Source.Path] = append(bySource[t.Source.Path], t)
 	}
 	for _, src := range order {
-		added, present, err := k.s.Ingest(k.ctx, k.study, src, bySource[src])
+		added, present, err := k.ingest(src, bySource[src])
+		var ie *safe.InternalError
+		if errors.As(err, &ie) { // nothing of src was stored; the next sources are
+			k.failed = append(k.failed, trial.Skip{Path: src, Code: ingest.SkipError, Reason: err.Error()})
+			continue
+		}
 		if err != nil {
 			return inputError{err: fmt.Errorf("storing %s: %w", src, err)}
 		}
 		k.added, k.present, k.sources = k.added+added, k.present+present, k.sources+1
 	}
 	return nil
+}
+
+// ingest stores one source's trials, a panic becoming an error for it.
+func (k *ingestSink) ingest(src string, ts []trial.Trial) (added, present int, err error) {
+	defer safe.Recover(&err, "storing", src)
+	if storeHook != nil {
+		storeHook(src)
+	}
+	return k.s.Ingest(k.ctx, k.study, src, ts)
 }

@@ -185,6 +185,9 @@ func loadSourceTrials(ctx context.Context, e *env, src *decideSource, paths []st
 	if err != nil {
 		return nil, err
 	}
+	if lo.Limits, err = src.limits.limits(); err != nil {
+		return nil, err
+	}
 	spec := source.Spec{Paths: paths, Stdin: e.stdin, Load: lo, Store: src.store, Study: src.study, Where: conds,
 		Optuna: src.optuna, OptunaStudy: src.optunaStudy}
 	if ctx == nil {
@@ -221,6 +224,7 @@ type decideSource struct {
 	where                   []string
 	optuna, optunaStudy     string
 	systemConfig            string
+	limits                  limitFlags
 }
 
 // optunaFlags adds --optuna and --optuna-study: an Optuna study as one
@@ -241,6 +245,7 @@ func (s *decideSource) flags(f *pflag.FlagSet) {
 	f.StringArrayVar(&s.where, "where", nil, "only stored trials matching `KEY OP VALUE`, repeatable")
 	f.StringVar(&s.configKey, "config-key", "", "repeat identity from these params only: `k1,k2,...`")
 	f.StringVar(&s.systemConfig, "system-config", "", "CloudAI system `TOML` (gpus_per_node, for per-allocated-GPU metrics of CloudAI trees)")
+	addLimitFlags(f, &s.limits)
 }
 
 func (s *decideSource) keys() []string {

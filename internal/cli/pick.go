@@ -190,7 +190,7 @@ func (r *pickReport) uniqueNames() ([]string, []int) {
 
 func (r *pickReport) writeText(w *bufio.Writer) {
 	p := r.points[r.res.Choice]
-	fmt.Fprintf(w, "chosen: %s (%d runs, %s)\n\n", r.label(r.res.Choice), len(p.Group.Trials), p.Group.Scope)
+	fmt.Fprintf(w, "chosen: %s (%d runs, %s)\n\n", enc.Safe(r.label(r.res.Choice)), len(p.Group.Trials), enc.Safe(p.Group.Scope.String()))
 	names, cols := r.uniqueNames()
 	enc.Section(w, []string{"metric", "value", "n", "min", "max", "iqr"}, len(names), func(b []byte, row, c int) []byte {
 		s := p.Stats[cols[row]]
@@ -222,7 +222,7 @@ func (r *pickReport) writeText(w *bufio.Writer) {
 	params := p.Group.Params(r.keys)
 	fmt.Fprintf(w, "\nCONFIGURATION\n")
 	for _, k := range pickSorted(params) {
-		fmt.Fprintf(w, "%s = %s\n", k, params[k])
+		fmt.Fprintf(w, "%s = %s\n", enc.Safe(k), enc.Safe(params[k]))
 	}
 }
 

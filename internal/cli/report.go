@@ -14,6 +14,7 @@ import (
 	"github.com/pareto-llm/pareto/cloudai"
 	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/ingest"
+	"github.com/pareto-llm/pareto/internal/enc"
 	"github.com/pareto-llm/pareto/query"
 	"github.com/pareto-llm/pareto/report"
 	"github.com/pareto-llm/pareto/source"
@@ -79,6 +80,7 @@ type generateOptions struct {
 	keepGoing                             bool
 	store                                 storeFlags
 	repeats                               repeatFlags
+	limits                                limitFlags
 }
 
 type reportOptions struct {
@@ -87,6 +89,7 @@ type reportOptions struct {
 	keepGoing                          bool
 	store                              storeFlags
 	repeats                            repeatFlags
+	limits                             limitFlags
 }
 
 // repeatFlags say how a report aggregates repeats and what it compares
@@ -146,6 +149,7 @@ func newGenerateReportCmd(e *env) *cobra.Command {
 	f.BoolVar(&o.keepGoing, "keep-going", false, "exit 0 even when some result files could not be read")
 	o.repeats.add(f, "none")
 	addStoreFlags(f, &o.store)
+	addLimitFlags(f, &o.limits)
 	return c
 }
 
@@ -169,8 +173,12 @@ func runGenerateReport(e *env, o *generateOptions) error {
 	if err != nil {
 		return err
 	}
+	lim, err := o.limits.limits()
+	if err != nil {
+		return err
+	}
 	trials, excl, bad, err := loadSources(e, source.Spec{Paths: []string{o.resultDir}, Load: ingest.LoadOptions{GPUsPerNode: opts.GPUsPerNode,
-		System: opts.System, Scenario: opts.Scenario, Tests: opts.Tests}})
+		System: opts.System, Scenario: opts.Scenario, Tests: opts.Tests, Limits: lim}})
 	if err != nil {
 		return err
 	}
@@ -254,6 +262,7 @@ func newReportCmd(e *env) *cobra.Command {
 	f.BoolVar(&o.keepGoing, "keep-going", false, "exit 0 even when some inputs could not be read")
 	o.repeats.add(f, "median")
 	addStoreFlags(f, &o.store)
+	addLimitFlags(f, &o.limits)
 	return c
 }
 
@@ -268,6 +277,9 @@ func runReport(e *env, o *reportOptions, paths []string) error {
 	}
 	lo, err := loadOptions(o.system, 0)
 	if err != nil {
+		return err
+	}
+	if lo.Limits, err = o.limits.limits(); err != nil {
 		return err
 	}
 	trials, excl, bad, err := loadSources(e, source.Spec{Paths: paths, Load: lo, Optuna: o.optuna, OptunaStudy: o.optunaStudy})
@@ -444,7 +456,7 @@ func writeReport(e *env, cfg *report.Config, trials []trial.Trial, excl []report
 		return inputError{err: err}
 	}
 	for _, w := range page.Warnings {
-		fmt.Fprintf(e.stderr, "pareto: warning: %s\n", w)
+		fmt.Fprintf(e.stderr, "pareto: warning: %s\n", enc.SafeLines(w))
 	}
 	if err := report.WriteFile(out, page); err != nil {
 		return inputError{err: err}

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/pareto-llm/pareto/internal/enc"
 )
 
 // Exit statuses. exitStatus is the one place that maps how a command
@@ -72,9 +74,9 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		name = cmd.CommandPath()
 	}
 	if kindOf(err) == kindUsage {
-		fmt.Fprintf(stderr, "%s: %v (see '%s --help')\n", name, firstLine(err), name)
+		fmt.Fprintf(stderr, "%s: %s (see '%s --help')\n", name, enc.Safe(firstLine(err)), name)
 	} else {
-		fmt.Fprintf(stderr, "%s: %v\n", name, err)
+		fmt.Fprintf(stderr, "%s: %s\n", name, enc.SafeLines(err.Error()))
 	}
 	return exitStatus(cmd, err)
 }

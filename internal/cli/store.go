@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/pareto-llm/pareto/internal/enc"
 	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/trial"
 )
@@ -101,7 +102,7 @@ func writeStudies(w io.Writer, studies []store.Study) error {
 		return t.UTC().Format(time.RFC3339)
 	}
 	for _, s := range studies {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\n", s.Name, s.Trials, s.Sources, ts(s.First), ts(s.Last))
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\n", enc.Safe(s.Name), s.Trials, s.Sources, ts(s.First), ts(s.Last))
 	}
 	return tw.Flush()
 }

@@ -1,5 +1,8 @@
 // Package enc holds the byte-level encoders the command line and the
 // query results share: aligned text sections and an appending JSON buffer.
+// Text for terminals goes through Safe (Section does it for every cell):
+// names and values read from inputs may hold escape sequences that would
+// drive the terminal.
 package enc
 
 import (
@@ -7,6 +10,7 @@ import (
 	"bytes"
 	"math"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/pareto-llm/pareto/frontier"
@@ -17,27 +21,40 @@ import (
 type CellFunc func(buf []byte, row, col int) []byte
 
 // Section prints an aligned table in two passes (widths, then text), so
-// that a million rows need no per-cell allocation.
+// that a million rows need no per-cell allocation. Control characters in
+// headers and cells are escaped (AppendSafe).
 func Section(w *bufio.Writer, header []string, rows int, cell CellFunc) {
-	width := make([]int, len(header))
-	for c, h := range header {
-		width[c] = UTF8Len(h)
-	}
-	var buf []byte
-	for r := range rows {
-		for c := range header {
+	var buf, esc []byte
+	// text returns cell (r, c) (r < 0: the header) as printed, and its
+	// width.
+	text := func(r, c int) ([]byte, int) {
+		if r < 0 {
+			buf = append(buf[:0], header[c]...)
+		} else {
 			buf = cell(buf[:0], r, c)
-			width[c] = max(width[c], UTF8Len(string(buf)))
+		}
+		width, escape := scan(buf)
+		if !escape {
+			return buf, width
+		}
+		esc = AppendSafe(esc[:0], buf)
+		return esc, utf8.RuneCount(esc)
+	}
+	width := make([]int, len(header))
+	for r := -1; r < rows; r++ {
+		for c := range header {
+			_, n := text(r, c)
+			width[c] = max(width[c], n)
 		}
 	}
 	var out []byte
-	line := func(text func(c int) []byte) {
+	for r := -1; r < rows; r++ {
 		out = out[:0]
 		for c := range header {
-			t := text(c)
+			t, n := text(r, c)
 			out = append(out, t...)
 			if c < len(header)-1 {
-				for range width[c] - UTF8Len(string(t)) + 2 {
+				for range width[c] - n + 2 {
 					out = append(out, ' ')
 				}
 			}
@@ -45,14 +62,141 @@ func Section(w *bufio.Writer, header []string, rows int, cell CellFunc) {
 		out = bytes.TrimRight(out, " ")
 		w.Write(append(out, '\n'))
 	}
-	line(func(c int) []byte { return []byte(header[c]) })
-	for r := range rows {
-		line(func(c int) []byte { buf = cell(buf[:0], r, c); return buf })
-	}
 }
 
 // UTF8Len counts the runes of s (its width in a terminal).
-func UTF8Len(s string) int { return len([]rune(s)) }
+func UTF8Len(s string) int { return utf8.RuneCountInString(s) }
+
+// Byte classes of scan: a byte that is escaped, one that starts or
+// continues a multi-byte character.
+const (
+	classControl  = 1
+	classNonASCII = 2
+)
+
+var byteClass = func() (t [256]uint8) {
+	for c := range t {
+		switch {
+		case c < 0x20 || c == 0x7f:
+			t[c] = classControl
+		case c >= utf8.RuneSelf:
+			t[c] = classNonASCII
+		}
+	}
+	return t
+}()
+
+// scan returns the width of b in a terminal (its runes) and whether
+// AppendSafe would change it, in one branch-free pass over ASCII text.
+func scan(b []byte) (width int, escape bool) {
+	var f uint8
+	for _, c := range b {
+		f |= byteClass[c]
+	}
+	switch {
+	case f == 0:
+		return len(b), false
+	case f&classNonASCII == 0:
+		return len(b), true
+	}
+	return utf8.RuneCount(b), f&classControl != 0 || needsEscapeRunes(b)
+}
+
+// needsEscape reports whether AppendSafe would change b.
+func needsEscape[T string | []byte](b T) bool {
+	for i := 0; i < len(b); i++ {
+		if c := b[i]; c < 0x20 || c == 0x7f {
+			return true
+		} else if c >= utf8.RuneSelf {
+			return needsEscapeRunes(b[i:])
+		}
+	}
+	return false
+}
+
+func needsEscapeRunes[T string | []byte](b T) bool {
+	for i := 0; i < len(b); {
+		r, size := decodeRune(b[i:])
+		if unsafeRune(r, size) {
+			return true
+		}
+		i += size
+	}
+	return false
+}
+
+func decodeRune[T string | []byte](b T) (rune, int) {
+	if c := b[0]; c < utf8.RuneSelf {
+		return rune(c), 1
+	}
+	return utf8.DecodeRuneInString(string(b[:min(len(b), utf8.UTFMax)]))
+}
+
+// unsafeRune reports whether r (size bytes, utf8.RuneError of size 1 for
+// a byte that is not UTF-8) must be escaped: C0 and C1 controls, DEL,
+// invalid bytes, and the bidirectional controls that reorder what a
+// terminal shows.
+func unsafeRune(r rune, size int) bool {
+	switch {
+	case r < 0x20, r >= 0x7f && r < 0xa0, r == utf8.RuneError && size == 1:
+		return true
+	case r == 0x061c, r == 0x200e, r == 0x200f, r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
+		return true
+	}
+	return false
+}
+
+// AppendSafe appends s for a terminal: control characters escaped as Go
+// writes them (\n, \t, \r, \x1b, \u0085, \u202e) and bytes that are not
+// UTF-8 as \xff; everything else, backslashes included, as is.
+func AppendSafe[T string | []byte](dst []byte, s T) []byte {
+	const hex = "0123456789abcdef"
+	for i := 0; i < len(s); {
+		r, size := decodeRune(s[i:])
+		if !unsafeRune(r, size) {
+			dst = append(dst, s[i:i+size]...)
+			i += size
+			continue
+		}
+		switch {
+		case r == '\n':
+			dst = append(dst, `\n`...)
+		case r == '\t':
+			dst = append(dst, `\t`...)
+		case r == '\r':
+			dst = append(dst, `\r`...)
+		case size == 1: // C0, DEL, or a byte that is not UTF-8
+			dst = append(dst, '\\', 'x', hex[s[i]>>4], hex[s[i]&0xf])
+		default:
+			dst = append(dst, '\\', 'u', hex[r>>12&0xf], hex[r>>8&0xf], hex[r>>4&0xf], hex[r&0xf])
+		}
+		i += size
+	}
+	return dst
+}
+
+// Safe is AppendSafe as a string (s itself when nothing needs escaping).
+func Safe(s string) string {
+	if !needsEscape(s) {
+		return s
+	}
+	return string(AppendSafe(nil, s))
+}
+
+// SafeLines is Safe for a message of several lines: its newlines stay.
+func SafeLines(s string) string {
+	if !needsEscape(s) {
+		return s
+	}
+	var b []byte
+	for i, line := range strings.Split(s, "\n") {
+		if i > 0 {
+			b = append(b, '\n')
+		}
+		b = AppendSafe(b, line)
+	}
+	return string(b)
+}
 
 // AppendNum appends v in shortest round-trip form, "-" when missing.
 func AppendNum(b []byte, v float64) []byte {

@@ -1,0 +1,111 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/pareto-llm/pareto/ingest"
+)
+
+// Environment variables giving the input limits when the flags are not
+// set.
+const (
+	envMaxInputSize  = "PARETO_MAX_INPUT_SIZE"
+	envMaxRecordSize = "PARETO_MAX_RECORD_SIZE"
+)
+
+// limitFlags are --max-input-size and --max-record-size, the flags of every
+// command that reads input files.
+type limitFlags struct{ input, record string }
+
+// addLimitFlags registers the limit flags on f.
+func addLimitFlags(f *pflag.FlagSet, l *limitFlags) {
+	f.StringVar(&l.input, "max-input-size", "", "refuse input files larger than `SIZE` (e.g. 2GiB; -1: no limit; default $"+
+		envMaxInputSize+", else "+sizeString(ingest.DefaultMaxInputSize)+")")
+	f.StringVar(&l.record, "max-record-size", "", "refuse lines and JSON strings longer than `SIZE` (default $"+
+		envMaxRecordSize+", else "+sizeString(ingest.DefaultMaxRecordSize)+")")
+}
+
+// limits returns the limits the flags, else the environment, set.
+func (l limitFlags) limits() (ingest.Limits, error) {
+	var lim ingest.Limits
+	in, err := sizeSetting("--max-input-size", l.input, envMaxInputSize, true)
+	if err != nil {
+		return lim, err
+	}
+	rec, err := sizeSetting("--max-record-size", l.record, envMaxRecordSize, false)
+	if err != nil {
+		return lim, err
+	}
+	lim.MaxInputSize, lim.MaxRecordSize = in, int(min(rec, 1<<40))
+	return lim, nil
+}
+
+// sizeSetting parses the flag's value, else the environment variable's
+// (0 when neither is set).
+func sizeSetting(flag, value, env string, negative bool) (int64, error) {
+	from := flag
+	if value == "" {
+		value, from = os.Getenv(env), "$"+env
+	}
+	if value == "" {
+		return 0, nil
+	}
+	n, err := parseSize(value)
+	if err == nil && n < 0 && !(negative && n == -1) {
+		err = fmt.Errorf("want a positive size")
+	}
+	if err != nil {
+		return 0, usagef("%s %q: %v", from, value, err)
+	}
+	return n, nil
+}
+
+// sizeUnits are the suffixes parseSize accepts, longest first.
+var sizeUnits = []struct {
+	suffix string
+	n      int64
+}{
+	{"kib", 1 << 10}, {"mib", 1 << 20}, {"gib", 1 << 30}, {"tib", 1 << 40},
+	{"kb", 1e3}, {"mb", 1e6}, {"gb", 1e9}, {"tb", 1e12},
+	{"k", 1 << 10}, {"m", 1 << 20}, {"g", 1 << 30}, {"t", 1 << 40}, {"b", 1},
+}
+
+// parseSize reads a byte count: digits with an optional unit (K, M, G, T
+// and KiB, MiB, GiB, TiB are powers of 1024; KB, MB, GB, TB of 1000), or
+// -1.
+func parseSize(s string) (int64, error) {
+	t := strings.ToLower(strings.TrimSpace(s))
+	if t == "-1" {
+		return -1, nil
+	}
+	mult := int64(1)
+	for _, u := range sizeUnits {
+		if strings.HasSuffix(t, u.suffix) {
+			t, mult = strings.TrimSpace(strings.TrimSuffix(t, u.suffix)), u.n
+			break
+		}
+	}
+	v, err := strconv.ParseFloat(t, 64)
+	if err != nil || v <= 0 || v*float64(mult) > 1<<62 {
+		return 0, fmt.Errorf("want a positive size such as 512MiB or 2GB")
+	}
+	return int64(v * float64(mult)), nil
+}
+
+// sizeString renders a power-of-two size the way parseSize reads it.
+func sizeString(n int64) string {
+	for _, u := range []struct {
+		s string
+		n int64
+	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
+		if n%u.n == 0 {
+			return strconv.FormatInt(n/u.n, 10) + u.s
+		}
+	}
+	return strconv.FormatInt(n, 10)
+}

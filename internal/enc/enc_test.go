@@ -1,0 +1,50 @@
+package enc
+
+import (
+	"bufio"
+	"bytes"
+	"strings"
+	"testing"
+)
+
+func TestSafe(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"plain ascii, with \\ and é ↓", "plain ascii, with \\ and é ↓"},
+		{"\x1b[2J\x1b]0;title\x07", `\x1b[2J\x1b]0;title\x07`},
+		{"a\nb\tc\rd\x7f", `a\nb\tc\rd\x7f`},
+		{"c1 \u0085 \u009b31m", `c1 \u0085 \u009b31m`},
+		{"bidi \u202eevil\u202c \u2066x\u2069 \u200f", `bidi \u202eevil\u202c \u2066x\u2069 \u200f`},
+		{"bad \xff\xfe utf-8 \xc2", `bad \xff\xfe utf-8 \xc2`},
+		{"", ""},
+	} {
+		if got := Safe(tt.in); got != tt.want {
+			t.Errorf("Safe(%q) = %q; want %q", tt.in, got, tt.want)
+		}
+		if got := string(AppendSafe([]byte("x"), []byte(tt.in))); got != "x"+tt.want {
+			t.Errorf("AppendSafe(%q) = %q; want %q", tt.in, got, "x"+tt.want)
+		}
+	}
+	if got, want := SafeLines("line 1 \x1b[31m\nline 2\x07"), "line 1 \\x1b[31m\nline 2\\x07"; got != want {
+		t.Errorf("SafeLines = %q; want %q", got, want)
+	}
+}
+
+// TestSectionEscapes checks that a table escapes what its cells and
+// headers hold, and aligns on the escaped text.
+func TestSectionEscapes(t *testing.T) {
+	var buf bytes.Buffer
+	w := bufio.NewWriter(&buf)
+	cells := [][]string{{"\x1b[2Jtrial", "1"}, {"b", "2"}}
+	Section(w, []string{"id\x1b", "v"}, len(cells), func(b []byte, r, c int) []byte { return append(b, cells[r][c]...) })
+	w.Flush()
+	want := `id\x1b        v
+\x1b[2Jtrial  1
+b             2
+`
+	if buf.String() != want {
+		t.Errorf("Section:\n%s\nwant:\n%s", buf.String(), want)
+	}
+	if strings.ContainsRune(buf.String(), 0x1b) {
+		t.Errorf("an escape character reached the output")
+	}
+}
