@@ -10,30 +10,14 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/pareto-llm/pareto/internal/position"
 	"github.com/pareto-llm/pareto/internal/textin"
 )
 
 // SyntaxError is a problem in a benchmark file, positioned at a line and
-// column (both 1-based; the column counts bytes). It renders as
-// "path:line:col: message".
-type SyntaxError struct {
-	Path string
-	Line int
-	Col  int
-	// Offset is the 0-based byte offset of the problem.
-	Offset int64
-	Msg    string
-	// Err is the underlying error, if any.
-	Err error
-}
-
-// Error renders "path:line:col: message".
-func (e *SyntaxError) Error() string {
-	return fmt.Sprintf("%s:%d:%d: %s", e.Path, e.Line, e.Col, e.Msg)
-}
-
-// Unwrap returns the underlying error.
-func (e *SyntaxError) Unwrap() error { return e.Err }
+// column (both 1-based; the column counts bytes), with the byte Offset
+// (position.Error: "file:line:col: message").
+type SyntaxError = position.Error
 
 // ErrUnknownFormat is returned (wrapped) for input no reader recognises.
 var ErrUnknownFormat = errors.New("unknown benchmark format")
@@ -84,7 +68,7 @@ func (s *source) lineCol(off int64) (int, int) {
 // errorAt builds a SyntaxError at byte offset off.
 func (s *source) errorAt(off int64, err error, format string, args ...any) *SyntaxError {
 	line, col := s.lineCol(off)
-	return &SyntaxError{Path: s.path, Line: line, Col: col, Offset: off, Msg: fmt.Sprintf(format, args...), Err: err}
+	return &SyntaxError{File: s.path, Line: line, Col: col, Offset: off, Msg: fmt.Sprintf(format, args...), Err: err}
 }
 
 // wrap converts a decoder error into a SyntaxError; other errors (I/O) are

@@ -53,7 +53,7 @@ func readPerfCSV(data []byte, src *source, f Format, maxRecord int) ([]trial.Tri
 	scalarsLine, counted := 0, false
 	endSection := func() error {
 		if !sectionRows {
-			return &SyntaxError{Path: src.path, Line: sectionLine, Col: 1,
+			return &SyntaxError{File: src.path, Line: sectionLine, Col: 1,
 				Msg: "a \"Metric\" section without rows (the file may be truncated)"}
 		}
 		return nil
@@ -63,7 +63,7 @@ func readPerfCSV(data []byte, src *source, f Format, maxRecord int) ([]trial.Tri
 		rec, err := cr.Read()
 		if off := cr.InputOffset(); off-prev > int64(maxRecord) {
 			line, _ := src.lineCol(prev)
-			return nil, &SyntaxError{Path: src.path, Line: line, Col: 1, Offset: prev, Err: ErrTooLarge,
+			return nil, &SyntaxError{File: src.path, Line: line, Col: 1, Offset: prev, Err: ErrTooLarge,
 				Msg: fmt.Sprintf("a line of %s, over the record size limit of %s (raise it with --max-record-size or $PARETO_MAX_RECORD_SIZE)",
 					textin.Size(off-prev), textin.Size(int64(maxRecord)))}
 		} else {
@@ -75,7 +75,7 @@ func readPerfCSV(data []byte, src *source, f Format, maxRecord int) ([]trial.Tri
 		if err != nil {
 			var pe *csv.ParseError
 			if errors.As(err, &pe) {
-				return nil, &SyntaxError{Path: src.path, Line: pe.Line, Col: pe.Column, Msg: pe.Err.Error(), Err: err}
+				return nil, &SyntaxError{File: src.path, Line: pe.Line, Col: pe.Column, Msg: pe.Err.Error(), Err: err}
 			}
 			return nil, src.wrap(err, 0)
 		}
@@ -106,15 +106,15 @@ func readPerfCSV(data []byte, src *source, f Format, maxRecord int) ([]trial.Tri
 			continue
 		case header == nil:
 			line, col := cr.FieldPos(0)
-			return nil, &SyntaxError{Path: src.path, Line: line, Col: col, Msg: "data row before a \"Metric,...\" header"}
+			return nil, &SyntaxError{File: src.path, Line: line, Col: col, Msg: "data row before a \"Metric,...\" header"}
 		case len(rec) < len(header):
 			line, _ := cr.FieldPos(0)
 			_, col := cr.FieldPos(len(rec) - 1)
-			return nil, &SyntaxError{Path: src.path, Line: line, Col: col,
+			return nil, &SyntaxError{File: src.path, Line: line, Col: col,
 				Msg: fmt.Sprintf("a row of %d fields under a header of %d (the file may be truncated)", len(rec), len(header))}
 		case len(rec[0]) > MaxNameLen:
 			line, col := cr.FieldPos(0)
-			return nil, &SyntaxError{Path: src.path, Line: line, Col: col, Err: ErrTooLarge,
+			return nil, &SyntaxError{File: src.path, Line: line, Col: col, Err: ErrTooLarge,
 				Msg: fmt.Sprintf("metric name of %s is longer than %s: %s", textin.Size(int64(len(rec[0]))), textin.Size(MaxNameLen), textin.Excerpt(rec[0]))}
 		}
 		sectionRows = true
@@ -143,15 +143,15 @@ func readPerfCSV(data []byte, src *source, f Format, maxRecord int) ([]trial.Tri
 		return nil, err
 	}
 	if statsLine > 0 && !scalars {
-		return nil, &SyntaxError{Path: src.path, Line: statsLine, Col: 1,
+		return nil, &SyntaxError{File: src.path, Line: statsLine, Col: 1,
 			Msg: "statistics without the \"Metric,Value\" section that follows them (the file may be truncated)"}
 	}
 	if scalarsLine > 0 && !counted {
-		return nil, &SyntaxError{Path: src.path, Line: scalarsLine, Col: 1,
+		return nil, &SyntaxError{File: src.path, Line: scalarsLine, Col: 1,
 			Msg: "a \"Metric,Value\" section without its Request Count or Error Request Count row (the file may be truncated)"}
 	}
 	if len(b.t.Measurements) == 0 && !b.known {
-		return nil, &SyntaxError{Path: src.path, Line: 1, Col: 1, Msg: "no metric rows"}
+		return nil, &SyntaxError{File: src.path, Line: 1, Col: 1, Msg: "no metric rows"}
 	}
 	if hasReq && b.t.Failed < 0 && tool == trial.ToolAIPerf {
 		b.t.Failed = 0
@@ -170,7 +170,7 @@ func perfCSVTruncation(data []byte, src *source) error {
 	}
 	off := int64(len(end))
 	line, col := src.lineCol(off)
-	return &SyntaxError{Path: src.path, Line: line, Col: col, Offset: off,
+	return &SyntaxError{File: src.path, Line: line, Col: col, Offset: off,
 		Msg: "the last line ends without a line end: the file is truncated"}
 }
 
@@ -248,7 +248,7 @@ func csvStats(cr *csv.Reader, src *source, header, rec []string) ([]statValue, e
 		v, err := strconv.ParseFloat(strings.ReplaceAll(cell, ",", ""), 64)
 		if err != nil {
 			line, col := cr.FieldPos(i)
-			return nil, &SyntaxError{Path: src.path, Line: line, Col: col, Msg: "column " + header[i] + ": not a number: " + strconv.Quote(truncate(cell, 40))}
+			return nil, &SyntaxError{File: src.path, Line: line, Col: col, Msg: "column " + header[i] + ": not a number: " + strconv.Quote(truncate(cell, 40))}
 		}
 		out = append(out, statValue{stat: header[i], v: v})
 	}

@@ -194,7 +194,7 @@ func (r *reader) readBytes(data []byte, name string) ([]trial.Trial, error) {
 func (r *reader) readData(data []byte, name string) ([]trial.Trial, error) {
 	src := &source{path: name, key: r.key, data: data}
 	if len(bytes.TrimSpace(data)) == 0 {
-		return nil, &SyntaxError{Path: name, Line: 1, Col: 1, Msg: "empty file", Err: ErrEmpty}
+		return nil, &SyntaxError{File: name, Line: 1, Col: 1, Msg: "empty file", Err: ErrEmpty}
 	}
 	if r.guess == FormatAIPerfJSON && !r.slow {
 		if ts, ok := r.readGuessed(data, src); ok {
@@ -300,7 +300,7 @@ func unknownFormat(src *source, data []byte) error {
 		return binaryError(src, i)
 	}
 	msg := "not a recognised benchmark result (vLLM, SGLang, AIPerf, GenAI-Perf, inference-perf, guidellm)"
-	return &SyntaxError{Path: src.path, Line: 1, Col: 1, Msg: msg, Err: ErrUnknownFormat}
+	return &SyntaxError{File: src.path, Line: 1, Col: 1, Msg: msg, Err: ErrUnknownFormat}
 }
 
 // ErrBinary is returned (wrapped, with ErrUnknownFormat) for input that
