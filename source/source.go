@@ -209,6 +209,9 @@ func Rows(ctx context.Context, spec Spec, q *query.Query, rows *query.Rows) ([]t
 			fail(path, err)
 		case kind == kindTable && columnar:
 			t, err := readTable(data, path, q.TableSpec(), lim)
+			if err == nil && t.Len() == 0 { // as ingest.ReadTable says
+				err = &table.SyntaxError{File: path, Line: 2, Col: 1, Msg: "the table has a header but no rows"}
+			}
 			if err != nil {
 				fail(path, err)
 				continue
