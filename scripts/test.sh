@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite: installs or reports the test dependencies
 # (scripts/deps.sh), then vet, every package's tests, and a one-iteration
-# smoke run of every benchmark so that none rots. The README's test command
+# smoke run of every benchmark so that none rots, and a bounded mutation
+# fuzz of every Fuzz target (scripts/fuzz.sh). The README's test command
 # and what .ci/run runs. Tests write only to temporary directories: the
 # checkout's git status (ignored files included) must be the same after.
 set -euo pipefail
@@ -21,6 +22,7 @@ if ! go test -count=1 -run '^$' -bench . -benchtime 1x ./... > "$log" 2>&1; then
 fi
 echo "benchmarks: smoke run ok ($(grep -c '^Benchmark' "$log") benchmarks)"
 rm -f "$log"
+bash scripts/fuzz.sh
 if [ "$(tree_status)" != "$status_before" ]; then
 	echo "the tests changed the checkout (git status --ignored, before and after):"
 	diff <(echo "$status_before") <(tree_status) || true
