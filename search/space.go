@@ -1,0 +1,649 @@
+package search
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/pareto-llm/pareto/internal/position"
+)
+
+// Kind is a parameter's type.
+type Kind int8
+
+const (
+	// Categorical parameters take one of a list of values.
+	Categorical Kind = iota + 1
+	// Int parameters take the integers Low, Low+Step, ..., High.
+	Int
+	// Float parameters take any number in [Low, High], or Low, Low+Step,
+	// ..., High with a Step.
+	Float
+)
+
+var kindNames = map[Kind]string{Categorical: "categorical", Int: "int", Float: "float"}
+
+// String returns "categorical", "int" or "float".
+func (k Kind) String() string { return kindNames[k] }
+
+// Knob says what changing a parameter needs.
+type Knob int8
+
+const (
+	// Server parameters need the server restarted (the default).
+	Server Knob = iota + 1
+	// Client parameters change only the benchmark client's load.
+	Client
+)
+
+// String returns "server" or "client".
+func (k Knob) String() string {
+	if k == Client {
+		return "client"
+	}
+	return "server"
+}
+
+// MaxGrid is the most values a parameter may take on a grid, and the most
+// configurations a grid may have.
+const MaxGrid = 10_000_000
+
+// Param is one dimension of a search space.
+type Param struct {
+	// Name is how configurations, constraints and command templates refer
+	// to the parameter: a letter or _, then letters, digits or _.
+	Name string
+	Kind Kind
+	// Values are a categorical parameter's values, at least one, distinct.
+	Values []Value
+	// Low and High bound an int or float parameter (Low < High).
+	Low, High float64
+	// Step is the spacing of an int (default 1) or a float parameter (0:
+	// continuous); High - Low must be a multiple of it.
+	Step float64
+	// Log samples an int or float parameter uniformly in log space
+	// (Low > 0; not with a Step other than 1).
+	Log bool
+	// Knob is Server (restart needed; the default) or Client.
+	Knob Knob
+	// When lists the conditions under which the parameter exists; every
+	// one must hold. A parameter whose conditions fail (inactive) has no
+	// value in the configuration.
+	When []Condition
+	// Default, when HasDefault, is the parameter's value in the baseline
+	// configuration (Space.Defaults).
+	Default    Value
+	HasDefault bool
+	// At is the position of the parameter's definition, if read from a
+	// file.
+	At position.Pos
+
+	fieldPos map[string]position.Pos // positions of its fields, for errors
+	broken   bool                    // its definition could not be decoded (already reported)
+	n        int                     // number of grid points (Int, stepped Float)
+	decimals int                     // decimal places of Low and Step
+}
+
+// Condition holds when the parameter Param is active and has one of
+// Values.
+type Condition struct {
+	Param  string
+	Values []Value
+	At     position.Pos
+}
+
+// Constraint is a relation between parameters that every configuration
+// must satisfy, such as "tp * pp * dp <= gpus" (the language is described
+// at parseComparison). A constraint that names an inactive parameter
+// holds.
+type Constraint struct {
+	// Text is the constraint as written.
+	Text string
+	// At is the position of its first character, if read from a file.
+	At position.Pos
+
+	cmp   *comparison
+	exact bool // At is the first character, so offsets map to columns
+}
+
+// Space is a search space: parameters, constraints between them and the
+// constants the constraints use.
+type Space struct {
+	// File names the file the space was read from ("" if built in Go).
+	File        string
+	Params      []Param
+	Constraints []Constraint
+	// Constants are named numbers for the constraints (gpus = 8).
+	Constants map[string]float64
+
+	index map[string]int
+}
+
+// NewSpace checks and compiles a space built in Go: params in order (a
+// condition may only name an earlier parameter), constraints as text.
+func NewSpace(params []Param, constraints []string, constants map[string]float64) (*Space, error) {
+	s := &Space{Params: slices.Clone(params), Constants: constants}
+	for _, c := range constraints {
+		s.Constraints = append(s.Constraints, Constraint{Text: c})
+	}
+	if err := s.compile(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Param returns the parameter named name.
+func (s *Space) Param(name string) (*Param, bool) {
+	i, ok := s.index[name]
+	if !ok {
+		return nil, false
+	}
+	return &s.Params[i], true
+}
+
+// compile validates every part of the space and prepares it for
+// sampling; it returns every problem found, positioned when the space
+// came from a file.
+func (s *Space) compile() error {
+	var errs position.List
+	fail := func(at position.Pos, format string, args ...any) {
+		errs = append(errs, &position.Error{File: s.fileName(), Line: at.Line, Col: at.Col, Msg: fmt.Sprintf(format, args...)})
+	}
+	if len(s.Params) == 0 {
+		fail(position.Pos{}, "the space has no parameters: add a [params.NAME] table")
+	}
+	s.index = map[string]int{}
+	for name := range s.Constants {
+		if !validName(name) {
+			fail(position.Pos{}, "constant %q: a name is a letter or _, then letters, digits or _", name)
+		}
+		if v := s.Constants[name]; math.IsNaN(v) || math.IsInf(v, 0) {
+			fail(position.Pos{}, "constant %s must be a finite number", name)
+		}
+	}
+	for i := range s.Params {
+		p := &s.Params[i]
+		if _, dup := s.index[p.Name]; dup {
+			fail(p.At, "parameter %s is defined twice", p.Name)
+			continue
+		}
+		if _, ok := s.Constants[p.Name]; ok {
+			fail(p.At, "%s is both a parameter and a constant", p.Name)
+		}
+		s.index[p.Name] = i
+		if p.broken {
+			continue
+		}
+		for _, msg := range p.check() {
+			fail(p.pos(msg.field), "parameter %s: %s", p.Name, msg.text)
+		}
+		for _, c := range p.When {
+			q, ok := s.Param(c.Param)
+			at := c.At
+			if at == (position.Pos{}) {
+				at = p.pos("when")
+			}
+			switch {
+			case c.Param == p.Name:
+				fail(at, "parameter %s: a condition cannot name the parameter itself", p.Name)
+			case !ok || s.index[c.Param] >= i:
+				fail(at, "parameter %s: the condition names %q, which is not an earlier parameter", p.Name, c.Param)
+			case q.broken:
+			case len(c.Values) == 0:
+				fail(at, "parameter %s: the condition on %s has no values", p.Name, c.Param)
+			default:
+				for _, v := range c.Values {
+					if !q.Contains(v) {
+						fail(at, "parameter %s: the condition's value %s is not one %s takes", p.Name, v, c.Param)
+					}
+				}
+			}
+		}
+	}
+	for i := range s.Constraints {
+		s.compileConstraint(&s.Constraints[i], fail)
+	}
+	if len(errs) > 0 {
+		sort.SliceStable(errs, func(i, j int) bool {
+			if errs[i].Line != errs[j].Line {
+				return errs[i].Line < errs[j].Line
+			}
+			return errs[i].Col < errs[j].Col
+		})
+		return errs
+	}
+	return nil
+}
+
+func (s *Space) fileName() string {
+	if s.File == "" {
+		return "search space"
+	}
+	return s.File
+}
+
+// compileConstraint parses one constraint and checks its names.
+func (s *Space) compileConstraint(c *Constraint, fail func(position.Pos, string, ...any)) {
+	at := func(off int) position.Pos {
+		if c.exact && c.At.Line > 0 {
+			return position.Pos{Line: c.At.Line, Col: c.At.Col + off}
+		}
+		return c.At
+	}
+	cmp, err := parseComparison(c.Text)
+	if err != nil {
+		e := err.(*ExprError)
+		fail(at(e.Offset), "constraint %q: %s", c.Text, e.Msg)
+		return
+	}
+	ok := true
+	names := func(n *node) {
+		n.names(func(name string, off int) {
+			if _, isConst := s.Constants[name]; isConst {
+				return
+			}
+			p, isParam := s.Param(name)
+			switch {
+			case !isParam:
+				fail(at(off), "constraint %q: %q is neither a parameter nor a constant", c.Text, name)
+				ok = false
+			case p.broken:
+			case !p.numeric():
+				fail(at(off), "constraint %q: parameter %s is not numeric", c.Text, name)
+				ok = false
+			}
+		})
+	}
+	names(cmp.l)
+	names(cmp.r)
+	if ok {
+		c.cmp = cmp
+	}
+}
+
+type fieldMsg struct{ field, text string }
+
+// check validates a parameter's own fields and prepares its grid.
+func (p *Param) check() []fieldMsg {
+	var out []fieldMsg
+	bad := func(field, format string, args ...any) {
+		out = append(out, fieldMsg{field, fmt.Sprintf(format, args...)})
+	}
+	if !validName(p.Name) {
+		bad("", "a name is a letter or _, then letters, digits or _")
+	}
+	if p.Knob == 0 {
+		p.Knob = Server
+	}
+	switch p.Kind {
+	case Categorical:
+		if len(p.Values) == 0 {
+			bad("values", "a categorical parameter needs at least one value")
+		}
+		for i, v := range p.Values {
+			if x, ok := v.Float(); ok && (math.IsNaN(x) || math.IsInf(x, 0)) {
+				bad("values", "value %d is not finite", i+1)
+			}
+			for _, w := range p.Values[:i] {
+				if v.Equal(w) {
+					bad("values", "value %s is listed twice", v)
+				}
+			}
+		}
+		if p.Log || p.Step != 0 || p.Low != 0 || p.High != 0 {
+			bad("values", "a categorical parameter takes values, not low, high, step or log")
+		}
+	case Int, Float:
+		out = append(out, p.checkRange()...)
+	default:
+		bad("", "unknown kind")
+	}
+	if p.HasDefault && !p.Contains(p.Default) {
+		bad("default", "the default %s is not a value the parameter takes", p.Default)
+	}
+	return out
+}
+
+func (p *Param) checkRange() []fieldMsg {
+	var out []fieldMsg
+	bad := func(field, format string, args ...any) {
+		out = append(out, fieldMsg{field, fmt.Sprintf(format, args...)})
+	}
+	finite := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+	if !finite(p.Low) || !finite(p.High) || !finite(p.Step) {
+		bad("low", "low, high and step must be finite numbers")
+		return out
+	}
+	if !(p.Low < p.High) {
+		bad("high", "high (%g) must be greater than low (%g); use values = [%g] for a fixed value", p.High, p.Low, p.Low)
+		return out
+	}
+	if p.Kind == Int {
+		if p.Step == 0 {
+			p.Step = 1
+		}
+		if p.Low != math.Trunc(p.Low) || p.High != math.Trunc(p.High) || p.Step != math.Trunc(p.Step) {
+			bad("low", "an int parameter's low, high and step must be integers")
+			return out
+		}
+	}
+	if p.Step < 0 {
+		bad("step", "step must be positive")
+		return out
+	}
+	if p.Log {
+		if p.Low <= 0 {
+			bad("low", "a log-scale parameter needs low > 0")
+		}
+		if p.Step != 0 && !(p.Kind == Int && p.Step == 1) {
+			bad("step", "a log-scale parameter cannot have a step")
+		}
+	}
+	if p.Step > 0 {
+		n := (p.High - p.Low) / p.Step
+		if math.Abs(n-math.Round(n)) > 1e-9*math.Max(1, n) {
+			bad("step", "high - low (%g) is not a multiple of step %g", p.High-p.Low, p.Step)
+		}
+		if n+1 > MaxGrid {
+			bad("step", "%g values are more than %d", n+1, MaxGrid)
+		}
+		p.n = int(math.Round(n)) + 1
+		p.decimals = max(decimals(p.Low), decimals(p.Step))
+	}
+	return out
+}
+
+// decimals returns the number of decimal places of v's shortest form.
+func decimals(v float64) int {
+	s := strconv.FormatFloat(v, 'f', -1, 64)
+	if i := strings.IndexByte(s, '.'); i >= 0 {
+		return len(s) - i - 1
+	}
+	return 0
+}
+
+func (p *Param) pos(field string) position.Pos {
+	if at, ok := p.fieldPos[field]; ok {
+		return at
+	}
+	return p.At
+}
+
+// numeric reports whether every value of p is a number.
+func (p *Param) numeric() bool {
+	if p.Kind != Categorical {
+		return true
+	}
+	for _, v := range p.Values {
+		if !v.IsNum() {
+			return false
+		}
+	}
+	return true
+}
+
+// Contains reports whether p takes the value v.
+func (p *Param) Contains(v Value) bool {
+	if p.Kind == Categorical {
+		return slices.ContainsFunc(p.Values, v.Equal)
+	}
+	x, ok := v.Float()
+	if !ok || !(x >= p.Low && x <= p.High) {
+		return false
+	}
+	if p.Kind == Int && x != math.Trunc(x) {
+		return false
+	}
+	if p.Step > 0 {
+		k := (x - p.Low) / p.Step
+		return math.Abs(k-math.Round(k)) <= 1e-9*math.Max(1, k)
+	}
+	return true
+}
+
+// gridValue returns the i-th of p's n grid points.
+func (p *Param) gridValue(i int) Value {
+	v := p.Low + float64(i)*p.Step
+	if p.Kind == Float {
+		v, _ = strconv.ParseFloat(strconv.FormatFloat(v, 'f', p.decimals, 64), 64)
+	}
+	return Num(min(v, p.High))
+}
+
+// count returns how many values p takes on a grid, or 0 when it is
+// continuous.
+func (p *Param) count() int {
+	switch {
+	case p.Kind == Categorical:
+		return len(p.Values)
+	case p.Step > 0:
+		return p.n
+	}
+	return 0
+}
+
+// bounds returns the interval of p's internal coordinate: a category's
+// index in [0, len), a grid point's index in [-0.5, n-0.5], the
+// logarithm of a log-scale value, or the value itself.
+func (p *Param) bounds() (lo, hi float64) {
+	switch {
+	case p.Kind == Categorical:
+		return 0, float64(len(p.Values))
+	case p.Log && p.Kind == Int:
+		return math.Log(p.Low - 0.5), math.Log(p.High + 0.5)
+	case p.Log:
+		return math.Log(p.Low), math.Log(p.High)
+	case p.Step > 0:
+		return -0.5, float64(p.n) - 0.5
+	}
+	return p.Low, p.High
+}
+
+// fromCoord returns the value at internal coordinate x (clamped to the
+// bounds).
+func (p *Param) fromCoord(x float64) Value {
+	switch {
+	case p.Kind == Categorical:
+		return p.Values[clampIndex(math.Floor(x), len(p.Values))]
+	case p.Log && p.Kind == Int:
+		return Num(math.Min(math.Max(math.Round(math.Exp(x)), p.Low), p.High))
+	case p.Log:
+		return Num(math.Min(math.Max(math.Exp(x), p.Low), p.High))
+	case p.Step > 0:
+		return p.gridValue(clampIndex(math.Round(x), p.n))
+	}
+	return Num(math.Min(math.Max(x, p.Low), p.High))
+}
+
+// toCoord returns the internal coordinate of a value p takes.
+func (p *Param) toCoord(v Value) float64 {
+	x, _ := v.Float()
+	switch {
+	case p.Kind == Categorical:
+		return float64(slices.IndexFunc(p.Values, v.Equal))
+	case p.Log:
+		return math.Log(x)
+	case p.Step > 0:
+		return math.Round((x - p.Low) / p.Step)
+	}
+	return x
+}
+
+// fromUnit returns the value at u in [0, 1): uniform over p's values, or
+// log-uniform with Log.
+func (p *Param) fromUnit(u float64) Value {
+	lo, hi := p.bounds()
+	return p.fromCoord(lo + u*(hi-lo))
+}
+
+func clampIndex(x float64, n int) int {
+	switch {
+	case !(x >= 0):
+		return 0
+	case x >= float64(n):
+		return n - 1
+	}
+	return int(x)
+}
+
+// active reports whether p's conditions hold in c (which must already
+// hold the values of the parameters before p).
+func (p *Param) active(c Config) bool {
+	for _, cond := range p.When {
+		v, ok := c[cond.Param]
+		if !ok || !slices.ContainsFunc(cond.Values, v.Equal) {
+			return false
+		}
+	}
+	return true
+}
+
+// assemble turns one value per parameter (in Params order) into a
+// configuration: inactive parameters are dropped.
+func (s *Space) assemble(values []Value) Config {
+	c := make(Config, len(values))
+	for i := range s.Params {
+		if p := &s.Params[i]; p.active(c) {
+			c[p.Name] = values[i]
+		}
+	}
+	return c
+}
+
+// Violated returns the constraints c violates.
+func (s *Space) Violated(c Config) []*Constraint {
+	lookup := func(name string) (float64, bool) {
+		if v, ok := s.Constants[name]; ok {
+			return v, true
+		}
+		v, ok := c[name]
+		if !ok {
+			return 0, false
+		}
+		return v.Float()
+	}
+	var out []*Constraint
+	for i := range s.Constraints {
+		if k := &s.Constraints[i]; k.cmp != nil && !k.cmp.holds(lookup) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// Feasible reports whether c satisfies every constraint.
+func (s *Space) Feasible(c Config) bool { return len(s.Violated(c)) == 0 }
+
+// Check reports whether c is a configuration of the space: every active
+// parameter has a value it takes, no other parameter has one, and every
+// constraint holds.
+func (s *Space) Check(c Config) error {
+	seen := Config{}
+	for i := range s.Params {
+		p := &s.Params[i]
+		v, has := c[p.Name]
+		switch active := p.active(seen); {
+		case active && !has:
+			return fmt.Errorf("parameter %s has no value", p.Name)
+		case !active && has:
+			return fmt.Errorf("parameter %s is inactive (its condition fails) but has the value %s", p.Name, v)
+		case has && !p.Contains(v):
+			return fmt.Errorf("parameter %s: %s is not a value it takes", p.Name, v)
+		case has:
+			seen[p.Name] = v
+		}
+	}
+	if len(seen) != len(c) {
+		for _, k := range c.Names() {
+			if _, ok := s.index[k]; !ok {
+				return fmt.Errorf("%q is not a parameter of the space", k)
+			}
+		}
+	}
+	if v := s.Violated(c); len(v) > 0 {
+		return fmt.Errorf("the constraint %q does not hold", v[0].Text)
+	}
+	return nil
+}
+
+// Defaults returns the baseline configuration: every active parameter at
+// its default. It fails when an active parameter has none or the
+// defaults violate a constraint.
+func (s *Space) Defaults() (Config, error) {
+	c := Config{}
+	for i := range s.Params {
+		p := &s.Params[i]
+		if !p.active(c) {
+			continue
+		}
+		if !p.HasDefault {
+			return nil, fmt.Errorf("parameter %s has no default", p.Name)
+		}
+		c[p.Name] = p.Default
+	}
+	if v := s.Violated(c); len(v) > 0 {
+		return nil, fmt.Errorf("the defaults violate the constraint %q", v[0].Text)
+	}
+	return c, nil
+}
+
+// SameServer reports whether a and b agree on every server parameter, so
+// that going from one to the other needs no restart.
+func (s *Space) SameServer(a, b Config) bool {
+	for i := range s.Params {
+		p := &s.Params[i]
+		if p.Knob != Server {
+			continue
+		}
+		v, okA := a[p.Name]
+		w, okB := b[p.Name]
+		if okA != okB || okA && !v.Equal(w) {
+			return false
+		}
+	}
+	return true
+}
+
+// Fingerprint identifies the space's content (not its file name or
+// positions): a sampler's saved state is only resumed on the same space.
+func (s *Space) Fingerprint() string {
+	type param struct {
+		Name       string
+		Kind       Kind
+		Values     []Value
+		Low, High  float64
+		Step       float64
+		Log        bool
+		Knob       Knob
+		When       [][]any
+		Default    *Value
+		HasDefault bool
+	}
+	doc := struct {
+		Params      []param
+		Constraints []string
+		Constants   map[string]float64
+	}{Constants: s.Constants}
+	for _, p := range s.Params {
+		q := param{Name: p.Name, Kind: p.Kind, Values: p.Values, Low: p.Low, High: p.High, Step: p.Step, Log: p.Log, Knob: p.Knob, HasDefault: p.HasDefault}
+		if p.HasDefault {
+			q.Default = &p.Default
+		}
+		for _, c := range p.When {
+			q.When = append(q.When, []any{c.Param, c.Values})
+		}
+		doc.Params = append(doc.Params, q)
+	}
+	for _, c := range s.Constraints {
+		doc.Constraints = append(doc.Constraints, c.Text)
+	}
+	b, _ := json.Marshal(doc) // map keys are sorted
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:8])
+}
