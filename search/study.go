@@ -25,7 +25,8 @@ var Samplers = []string{NSGA2, Sobol, Random, Grid}
 var ErrExhausted = errors.New("search: every configuration of the grid has been asked")
 
 // ErrInfeasible is returned by Ask when the constraints reject every
-// configuration the sampler tried.
+// configuration the sampler tried (10 000 of them): the constraints leave
+// almost nothing of the space.
 var ErrInfeasible = errors.New("search: the constraints reject every configuration tried")
 
 // Options configure a study. The zero value of a numeric field means its
@@ -153,6 +154,8 @@ type Study struct {
 
 	// Derived state, rebuilt on resume.
 	asked  map[string]bool
+	done   int   // complete trials of the current generation
+	fresh  []int // complete trials not pooled yet, in ID order
 	sobol  *sobolSeq
 	grid   *gridOrder
 	ranked *ranked // of parents
@@ -181,8 +184,16 @@ func (s *Study) prepare() error {
 		}
 	}
 	s.asked = map[string]bool{}
+	s.done, s.fresh = 0, nil
 	for i := range s.trials {
-		s.asked[s.trials[i].Config.Key()] = true
+		t := &s.trials[i]
+		s.asked[t.Config.Key()] = true
+		if t.State == Complete && t.Generation == s.gen {
+			s.done++
+		}
+		if t.State == Complete && !t.pooled {
+			s.fresh = append(s.fresh, t.ID)
+		}
 	}
 	switch o.Sampler {
 	case NSGA2:
@@ -320,6 +331,11 @@ func (s *Study) Tell(id int, r Result) error {
 		return fmt.Errorf("search: trial %d: violation %v must be a non-negative number", id, r.Violation)
 	}
 	t.State, t.Values, t.Violation = Complete, slices.Clone(r.Values), r.Violation
+	i, _ := slices.BinarySearch(s.fresh, id)
+	s.fresh = slices.Insert(s.fresh, i, id)
+	if t.Generation == s.gen {
+		s.done++
+	}
 	if s.opts.Sampler == NSGA2 {
 		s.advance()
 	}
@@ -369,7 +385,7 @@ func (s *Study) fromUnit(u []float64) ([]float64, Config) {
 // maxInfeasibleTries.
 const (
 	maxDuplicateTries  = 100
-	maxInfeasibleTries = 100_000
+	maxInfeasibleTries = 10_000
 )
 
 // propose samples a new configuration.
@@ -515,23 +531,12 @@ func (s *Study) objectives(t *Trial) []float64 {
 // met: the parents and every complete trial not yet pooled compete, and
 // the survivors become the next parents.
 func (s *Study) advance() {
-	for {
-		done := 0
-		for i := range s.trials {
-			if t := &s.trials[i]; t.State == Complete && t.Generation == s.gen {
-				done++
-			}
+	for s.done >= s.opts.Population {
+		pool := append(slices.Clone(s.parents), s.fresh...)
+		for _, id := range s.fresh {
+			s.trials[id].pooled = true
 		}
-		if done < s.opts.Population {
-			return
-		}
-		pool := slices.Clone(s.parents)
-		for i := range s.trials {
-			if t := &s.trials[i]; t.State == Complete && !t.pooled {
-				t.pooled = true
-				pool = append(pool, t.ID)
-			}
-		}
+		s.fresh = nil
 		pop := s.individuals(pool)
 		var next []int
 		for _, i := range selectSurvivors(pop, len(s.opts.Objectives), s.opts.Population) {
@@ -540,6 +545,12 @@ func (s *Study) advance() {
 		slices.Sort(next)
 		s.parents = next
 		s.gen++
+		s.done = 0
+		for i := range s.trials {
+			if t := &s.trials[i]; t.State == Complete && t.Generation == s.gen {
+				s.done++
+			}
+		}
 		s.rankParents()
 	}
 }
