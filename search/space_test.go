@@ -198,11 +198,11 @@ func TestExpressions(t *testing.T) {
 		{"-tp + 4 == 0", true},
 		{"- -tp == 4", true},
 		{"gpus / tp / pp == 1", true},
-		{"gpus / x > 1", false},        // division by zero fails
-		{"tp - pp - dp == 1", true},    // left associative
-		{"1e1 >= 10 ", true},           // exponent
-		{".5 * 2 != 1", false},         // leading dot
-		{"missing * 2 <= 1", true},     // an inactive parameter: holds
+		{"gpus / x > 1", false},     // division by zero fails
+		{"tp - pp - dp == 1", true}, // left associative
+		{"1e1 >= 10 ", true},        // exponent
+		{".5 * 2 != 1", false},      // leading dot
+		{"missing * 2 <= 1", true},  // an inactive parameter: holds
 		{"tp >= 4", true},
 		{"tp > 4", false},
 	} {
