@@ -178,7 +178,7 @@ func runOptuna(t testing.TB, python string, space *Space, seed uint64) []evaluat
 		if err := json.Unmarshal(sc.Bytes(), &msg); err != nil {
 			t.Fatalf("the Optuna driver said %q: %v", sc.Text(), err)
 		}
-		e := evaluate(space, optunaConfig(space, msg.Params), seed, i)
+		e := evaluate(space, msg.Params, seed, i) // Optuna's booleans and numbers are JSON's, as ours
 		if e.failed {
 			send(map[string]any{"failed": true})
 		} else {
@@ -190,16 +190,6 @@ func runOptuna(t testing.TB, python string, space *Space, seed uint64) []evaluat
 	io.Copy(io.Discard, stdout)
 	if err := cmd.Wait(); err != nil {
 		t.Fatalf("the Optuna driver: %v\n%s", err, stderr.String())
-	}
-	return out
-}
-
-// optunaConfig maps Optuna's values onto the space's (its booleans are
-// JSON booleans, its numbers JSON numbers, as ours).
-func optunaConfig(space *Space, c Config) Config {
-	out := Config{}
-	for k, v := range c {
-		out[k] = v
 	}
 	return out
 }
