@@ -174,10 +174,8 @@ func (k *costs) at(x float64) state {
 // bisection finds it.
 func (k *costs) rate(n float64) (float64, state) {
 	lo, hi := 0.0, 1.0
-	var hs state
 	for {
-		hs = k.at(hi)
-		if !hs.ok || hs.running >= n {
+		if s := k.at(hi); !s.ok || s.running >= n {
 			break
 		}
 		lo, hi = hi, 2*hi
