@@ -248,3 +248,24 @@ func (p *Param) active(c Config) bool {
 	}
 	return true
 }
+
+// parse reads one of p's values from its text.
+func (p *Param) parse(t string) (Value, error) {
+	if p.Kind == Categorical {
+		for _, v := range p.Values {
+			if v.String() == t {
+				return v, nil
+			}
+		}
+		var names []string
+		for _, v := range p.Values {
+			names = append(names, v.String())
+		}
+		return Value{}, fmt.Errorf("parameter %s: %q is not one of %s", p.Name, t, strings.Join(names, ", "))
+	}
+	x, err := strconv.ParseFloat(t, 64)
+	if err != nil || !p.Contains(Num(x)) {
+		return Value{}, fmt.Errorf("parameter %s: %q is not a value it takes", p.Name, t)
+	}
+	return Num(x), nil
+}

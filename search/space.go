@@ -8,6 +8,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/pareto-llm/pareto/internal/position"
 )
@@ -331,6 +332,28 @@ func (s *Space) Check(c Config) error {
 		return fmt.Errorf("the constraint %q does not hold", v[0].Text)
 	}
 	return nil
+}
+
+// ParseConfig reads a configuration from the text of its values (as
+// Value.String renders them, or a command line gives them: "4", "0.85",
+// "true", "fp8"), typed by each parameter, and checks it (Check).
+func (s *Space) ParseConfig(text map[string]string) (Config, error) {
+	c := Config{}
+	for name, t := range text {
+		p, ok := s.Param(name)
+		if !ok {
+			return nil, fmt.Errorf("%q is not a parameter of the space", name)
+		}
+		v, err := p.parse(strings.TrimSpace(t))
+		if err != nil {
+			return nil, err
+		}
+		c[name] = v
+	}
+	if err := s.Check(c); err != nil {
+		return nil, err
+	}
+	return c, nil
 }
 
 // Defaults returns the baseline configuration: every active parameter at

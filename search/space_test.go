@@ -2,6 +2,7 @@ package search
 
 import (
 	"errors"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -106,6 +107,29 @@ func TestCheck(t *testing.T) {
 	}
 	if !s.SameServer(with(), with("max_concurrency", Num(256))) || s.SameServer(with(), with("max_num_seqs", Num(64))) {
 		t.Errorf("SameServer: a client knob needs no restart, a server knob does")
+	}
+}
+
+func TestParseConfig(t *testing.T) {
+	s, err := ReadSpace(filepath.Join("..", "examples", "search", "vllm.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, _ := s.Defaults()
+	text := map[string]string{}
+	for k, v := range d {
+		text[k] = v.String()
+	}
+	c, err := s.ParseConfig(text)
+	if err != nil || !c.Equal(d) {
+		t.Fatalf("ParseConfig(%v) = %s, %v; want the defaults", text, c, err)
+	}
+	for k, bad := range map[string]string{"tensor_parallel_size": "3", "enable_chunked_prefill": "yes", "max_num_seqs": "many", "nope": "1"} {
+		m := maps.Clone(text)
+		m[k] = bad
+		if _, err := s.ParseConfig(m); err == nil {
+			t.Errorf("ParseConfig with %s=%s succeeded", k, bad)
+		}
 	}
 }
 
