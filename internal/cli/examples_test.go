@@ -190,6 +190,10 @@ func outputs(cmd string, args []string) []string {
 		out = append(out, flag("out", "pareto.html"))
 	case "generate-report":
 		out = append(out, filepath.Join(flag("result-dir", ""), "pareto.html"))
+	case "simulate":
+		if o := flag("out", "-"); o != "-" {
+			out = append(out, o)
+		}
 	case "ingest", "gate":
 	default:
 		return nil

@@ -1,0 +1,33 @@
+package atomicfile
+
+import (
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestWrite(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "out.json")
+	if err := Write(path, func(w io.Writer) error { _, err := io.WriteString(w, "one"); return err }); err != nil {
+		t.Fatal(err)
+	}
+	boom := errors.New("boom")
+	err := Write(path, func(w io.Writer) error { io.WriteString(w, "half"); return boom })
+	if !errors.Is(err, boom) {
+		t.Fatalf("Write = %v; want the writer's error", err)
+	}
+	got, _ := os.ReadFile(path)
+	if string(got) != "one" {
+		t.Errorf("after a failed write the file holds %q; want the earlier %q", got, "one")
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("%d files in the directory; want only out.json (no temporary left)", len(entries))
+	}
+	if st, _ := os.Stat(path); st.Mode().Perm() != 0o644 {
+		t.Errorf("mode %v; want 0644", st.Mode().Perm())
+	}
+}
