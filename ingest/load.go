@@ -72,6 +72,7 @@ type Dataset struct {
 	lim   Limits                                  // LoadOptions.Limits
 	named map[string]bool                         // files named by the caller, read as tables when no result
 	place *placer                                 // names files for trial.Source.Key
+	twins twins                                   // CSV exports held back until their JSON twin may be read
 }
 
 func (d *Dataset) add(ts []trial.Trial, run *cloudai.Run) {
@@ -205,10 +206,11 @@ func (d *Dataset) readFiles(files []string, opts LoadOptions, strict bool) {
 	readFiles(files, keys, opts.Workers, d.lim, func(i int, ts []trial.Trial, err error) {
 		results[i], errs[i], done[i] = ts, err, true
 		for ; next < len(files) && done[next]; next++ {
-			d.addFile(files[next], results[next], errs[next], strict)
+			d.addFileTwins(files[next], results[next], errs[next], strict)
 			results[next] = nil
 		}
 	})
+	d.flushTwins("")
 }
 
 // addFile adds the trials of file f, or its skip.
