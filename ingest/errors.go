@@ -22,6 +22,16 @@ type SyntaxError = position.Error
 // ErrUnknownFormat is returned (wrapped) for input no reader recognises.
 var ErrUnknownFormat = errors.New("unknown benchmark format")
 
+// NotResultError is a file recognised as no benchmark result (per-request
+// records, the requests a benchmark sends, a dashboard): Load skips it with
+// code trial.SkipNotResult, also when it is named on its own.
+type NotResultError struct {
+	Path string
+	What string // what the file is
+}
+
+func (e *NotResultError) Error() string { return e.Path + ": " + e.What }
+
 // ErrEmpty is returned (wrapped) for empty input.
 var ErrEmpty = errors.New("empty input")
 

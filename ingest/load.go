@@ -215,9 +215,12 @@ func (d *Dataset) readFiles(files []string, opts LoadOptions, strict bool) {
 
 // addFile adds the trials of file f, or its skip.
 func (d *Dataset) addFile(f string, ts []trial.Trial, err error, strict bool) {
+	var nr *NotResultError
 	switch {
 	case err == nil:
 		d.add(ts, nil)
+	case errors.As(err, &nr):
+		d.Skipped = append(d.Skipped, Skip{Path: f, Code: trial.SkipNotResult, Reason: nr.What})
 	case errors.Is(err, ErrBinary) && d.named[f]:
 		d.Skipped = append(d.Skipped, Skip{Path: f, Code: SkipError, Reason: err.Error()})
 	case errors.Is(err, ErrUnknownFormat) && d.named[f]:
@@ -265,7 +268,10 @@ func (d *Dataset) readStdin(opts LoadOptions) {
 		return
 	}
 	ts, err := readBytesLimited(slices.Clone(data), "-", d.lim)
+	var nr *NotResultError
 	switch {
+	case errors.As(err, &nr):
+		d.Skipped = append(d.Skipped, Skip{Path: "-", Code: trial.SkipNotResult, Reason: nr.What})
 	case errors.Is(err, ErrUnknownFormat) && !errors.Is(err, ErrBinary):
 		d.addTable("-", data)
 	case err != nil:
