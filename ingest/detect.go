@@ -25,7 +25,7 @@ const (
 	FormatAIPerfCSV      Format = "aiperf-csv"        // profile_export_aiperf.csv
 	FormatGenAIPerfCSV   Format = "genai-perf-csv"    // profile_export_genai_perf.csv
 	FormatInferencePerf  Format = "inference-perf"    // stage_N / summary lifecycle metrics
-	FormatGuideLLM       Format = "guidellm"          // guidellm report v2
+	FormatGuideLLM       Format = "guidellm"          // guidellm report v2, and the benchmarks report before it
 	FormatPyTorchSidecar Format = "pytorch-benchmark" // vLLM *.pytorch.json sidecar: not a result, skipped
 
 	// Files that are recognised as no result: Load skips them with code
@@ -99,7 +99,7 @@ func detectFromMarks(h *headMarks, base string) Format {
 		return FormatGenAIPerfInputs
 	case has(h, `"load_summary"`) || (has(h, `"successes"`) && has(h, `"failures"`)):
 		return FormatInferencePerf
-	case has(h, `"benchmarks"`) && (has(h, `"guidellm`) || has(h, `"metadata"`)):
+	case has(h, `"benchmarks"`) && (has(h, `"guidellm`) || has(h, `"metadata"`) || has(h, `"generative_benchmark"`)):
 		return FormatGuideLLM
 	case has(h, `"Test name"`) && has(h, `TTFT (ms)"`):
 		return FormatVLLMNightly

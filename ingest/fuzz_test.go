@@ -62,7 +62,7 @@ func FuzzReadInferencePerf(f *testing.F) {
 }
 
 func FuzzReadGuideLLM(f *testing.F) {
-	fuzzRead(f, "guidellm.json", "other/guidellm*")
+	fuzzRead(f, "guidellm.json", "other/guidellm*", "synthetic/*guidellm*")
 }
 
 func FuzzTolerantReader(f *testing.F) {
