@@ -54,3 +54,25 @@ func TestGuideLLMLayouts(t *testing.T) {
 }
 
 func approxEqual(a, b float64) bool { return a-b < 1e-9*(1+b) && b-a < 1e-9*(1+b) }
+
+// TestEngineIsTheServer: the engine label names the serving engine a
+// client backend value stands for, and none for an API name (the backend
+// stays a parameter).
+func TestEngineIsTheServer(t *testing.T) {
+	for _, c := range []struct{ backend, want string }{
+		{"vllm", "vllm"}, {"openai", ""}, {"openai-chat", ""}, {"sglang-oai", "sglang"}, {"sglang", "sglang"},
+		{"tensorrtllm", "tensorrt-llm"}, {"TRT-LLM", "tensorrt-llm"}, {"tgi", "tgi"}, {"", ""},
+	} {
+		if got := engineOf(c.backend); got != c.want {
+			t.Errorf("engineOf(%q) = %q, want %q", c.backend, got, c.want)
+		}
+	}
+	// a real SGLang file: backend "sglang" is the engine and a parameter
+	ts, err := ReadFile("testdata/sglang/datacrunch_2024-12_llama_405b_online_output.jsonl")
+	if err != nil || len(ts) == 0 {
+		t.Fatal(err)
+	}
+	if ts[0].Labels[trial.LabelEngine] != "sglang" || ts[0].Params["backend"] != "sglang" {
+		t.Errorf("engine %q, backend param %q", ts[0].Labels[trial.LabelEngine], ts[0].Params["backend"])
+	}
+}

@@ -418,7 +418,7 @@ func attachRun(t *trial.Trial, r *cloudai.Run, dep *trial.Deployment, several bo
 	}
 	slices.Sort(keys)
 	for _, k := range keys {
-		if _, ok := t.Labels[k]; !ok {
+		if _, ok := t.Labels[k]; !ok || k == trial.LabelEngine { // the CloudAI test knows the server
 			t.SetLabel(k, r.Labels[k])
 		}
 	}
