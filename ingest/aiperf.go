@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"bytes"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -72,14 +73,14 @@ func (p *perfJSON) member(name []byte) error {
 		if j.d.PeekKind() != '{' {
 			return j.flatten(string(name), b.t.SetParam)
 		}
-		return p.block(p.native(name), nil)
+		return p.block(p.blockTag(name), nil)
 	}
 	switch key := string(name); key {
 	case "records":
 		p.hasRecords = true
-		return j.object(key, func(tag []byte) error { return p.block(p.native(tag), nil) })
+		return j.object(key, func(tag []byte) error { return p.block(p.blockTag(tag), nil) })
 	case "warmup_metrics":
-		return j.object(key, func(tag []byte) error { return p.block(p.native(tag), warmupDims) })
+		return j.object(key, func(tag []byte) error { return p.block(p.blockTag(tag), warmupDims) })
 	case "input_config":
 		return j.flatten("", p.b.t.SetParam)
 	case "run_info":
@@ -114,6 +115,18 @@ var warmupDims = trial.Dims{{Key: trial.DimPhase, Value: "warmup"}}
 
 // native interns a metric tag.
 func (p *perfJSON) native(name []byte) string { return internIn(p.names, name) }
+
+// blockTag is the native name of a metric block keyed name: the key, or
+// for a key that is a display name (early AIPerf builds wrote "Time to
+// First Token" where later ones write time_to_first_token) the tag the
+// CSV exports derive from the same display name (splitMetricCell).
+func (p *perfJSON) blockTag(name []byte) string {
+	if bytes.IndexByte(name, ' ') < 0 {
+		return p.native(name)
+	}
+	tag, _ := splitMetricCell(string(name), "")
+	return p.native([]byte(tag))
+}
 
 // block reads one metric block {unit, avg, p50, ...}. A block with only avg
 // (derived and aggregate metrics, or all other statistics null) becomes a

@@ -216,7 +216,7 @@ func genaiWorkload(b *builder) {
 	w.InputTokens = num(firstOf(prm, "input.synthetic_tokens.mean", "synthetic_input_tokens_mean"))
 	w.OutputTokens = num(firstOf(prm, "input.output_tokens.mean", "output_tokens_mean"))
 	b.t.SetLabel(trial.LabelModel, firstItem(firstOf(prm, "model_names", "model")))
-	b.t.SetLabel(trial.LabelEngine, firstOf(prm, "endpoint.backend", "backend"))
+	b.t.SetLabel(trial.LabelEngine, engineOf(firstOf(prm, "endpoint.backend", "backend")))
 	b.t.SetLabel(trial.LabelEndpoint, firstOf(prm, "endpoint.type", "endpoint_type"))
 }
 

@@ -77,9 +77,9 @@ func (p *perfJSON) fastMember(s *scanner, name []byte) bool {
 	switch string(name) {
 	case "records":
 		p.hasRecords = true
-		return s.object(func(tag []byte) bool { return p.fastBlock(s, p.native(tag), nil) })
+		return s.object(func(tag []byte) bool { return p.fastBlock(s, p.blockTag(tag), nil) })
 	case "warmup_metrics":
-		return s.object(func(tag []byte) bool { return p.fastBlock(s, p.native(tag), warmupDims) })
+		return s.object(func(tag []byte) bool { return p.fastBlock(s, p.blockTag(tag), warmupDims) })
 	case "input_config":
 		return p.fastFlatten(s, 0, b.t.SetParam)
 	case "run_info":
@@ -113,7 +113,7 @@ func (p *perfJSON) fastMember(s *scanner, name []byte) bool {
 		p.path = append(p.path[:0], name...)
 		return p.fastFlatten(s, len(p.path), b.t.SetParam)
 	}
-	return p.fastBlock(s, p.native(name), nil)
+	return p.fastBlock(s, p.blockTag(name), nil)
 }
 
 // fastFlatten is jreader.flatten for the fast scanner; the prefix is

@@ -323,3 +323,45 @@ func BenchmarkLoad(b *testing.B) {
 		b.ReportMetric(files/cpu.Seconds(), "cpu_files/s")
 	}
 }
+
+// BenchmarkReadJSONL100k reads 100,000 JSONL records, SGLang bench_serving
+// lines and vLLM --append-result objects (the lines of the real datacrunch
+// and synthetic files, repeated): reading is linear in the records (it was
+// quadratic, each record's line counted from byte 0), with the pareto
+// command's garbage collector setting.
+func BenchmarkReadJSONL100k(b *testing.B) {
+	for _, c := range []struct{ format, path string }{
+		{"sglang", "testdata/sglang/datacrunch_2024-12_llama_3_3_70b_online_output.jsonl"},
+		{"vllm-append", "testdata/synthetic/synthetic_vllm_bench_serve_append.json"},
+	} {
+		data, err := os.ReadFile(c.path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		lines := bytes.Split(bytes.TrimSpace(data), []byte("\n"))
+		var buf bytes.Buffer
+		for i := 0; i < 100_000; i++ {
+			buf.Write(bytes.TrimSpace(lines[i%len(lines)]))
+			buf.WriteByte('\n')
+		}
+		p := filepath.Join(b.TempDir(), "records.jsonl")
+		if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		b.Run("format="+c.format, func(b *testing.B) {
+			defer debug.SetGCPercent(debug.SetGCPercent(gcpolicy.Percent)) // as the pareto command runs
+			b.SetBytes(int64(buf.Len()))
+			cpu := cpuTime()
+			for b.Loop() {
+				ts, err := ReadFile(p)
+				if err != nil || len(ts) != 100_000 {
+					b.Fatalf("%d trials, %v; want 100000", len(ts), err)
+				}
+				sink = ts
+			}
+			if cpu := cpuTime() - cpu; cpu > 0 {
+				b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms/op")
+			}
+		})
+	}
+}

@@ -23,7 +23,8 @@ var detectMarks = []string{
 	`"Test name"`, `TTFT (ms)"`, `"aiperf_version"`, `"records"`, `"was_cancelled"`,
 	`"perf_analyzer"`, `"telemetry_stats"`, `"formatted_model_name"`, `_ttft_ms"`,
 	`_e2e_latency_ms"`, `"completed"`, `"duration"`, `"dataset_name"`, `"unit"`, `"avg"`,
-	`"input_config"`,
+	`"input_config"`, `"x_request_id"`, `"payload`, `"panels"`,
+	`"generative_benchmark"`,
 }
 
 // mark is one of detectMarks, with up to eight of its bytes next to its

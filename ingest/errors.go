@@ -22,6 +22,16 @@ type SyntaxError = position.Error
 // ErrUnknownFormat is returned (wrapped) for input no reader recognises.
 var ErrUnknownFormat = errors.New("unknown benchmark format")
 
+// NotResultError is a file recognised as no benchmark result (per-request
+// records, the requests a benchmark sends, a dashboard): Load skips it with
+// code trial.SkipNotResult, also when it is named on its own.
+type NotResultError struct {
+	Path string
+	What string // what the file is
+}
+
+func (e *NotResultError) Error() string { return e.Path + ": " + e.What }
+
 // ErrEmpty is returned (wrapped) for empty input.
 var ErrEmpty = errors.New("empty input")
 
@@ -33,11 +43,27 @@ type source struct {
 	data []byte   // whole input when read into memory
 	file *os.File // streaming input, re-read on error
 	base int64    // offset of data[0] (or of the stream start) in the file
+
+	// the last position lineCol counted to, from which it counts on when
+	// asked for a later one (the readers ask for the line of each record,
+	// in order: counting from byte 0 each time was quadratic)
+	memoOff           int64
+	memoLine, memoCol int
 }
 
 // lineCol returns the 1-based line and column of off.
 func (s *source) lineCol(off int64) (int, int) {
 	line, col := 1, 1
+	from := int64(0)
+	if s.memoOff > 0 && s.memoOff <= off {
+		from, line, col = s.memoOff, s.memoLine, s.memoCol
+	}
+	reached := true
+	defer func() {
+		if reached {
+			s.memoOff, s.memoLine, s.memoCol = off, line, col
+		}
+	}()
 	count := func(b []byte) {
 		n := bytes.Count(b, []byte{'\n'})
 		if n > 0 {
@@ -49,15 +75,17 @@ func (s *source) lineCol(off int64) (int, int) {
 	}
 	switch {
 	case s.data != nil:
+		begin := min(max(from-s.base, 0), int64(len(s.data)))
 		end := min(max(off-s.base, 0), int64(len(s.data)))
-		count(s.data[:end])
+		count(s.data[begin:end])
 	case s.file != nil:
-		buf := make([]byte, 64<<10)
-		for pos := int64(0); pos < off; {
+		buf := make([]byte, min(64<<10, max(off-from, 0))) // the bytes since the last record, not 64 KiB each
+		for pos := from; pos < off; {
 			n, err := s.file.ReadAt(buf[:min(int64(len(buf)), off-pos)], pos)
 			count(buf[:n])
 			pos += int64(n)
 			if err != nil || n == 0 {
+				reached = pos >= off
 				break
 			}
 		}

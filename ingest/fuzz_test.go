@@ -46,7 +46,7 @@ func FuzzReadSGLang(f *testing.F) {
 }
 
 func FuzzReadAIPerfJSON(f *testing.F) {
-	fuzzRead(f, "profile_export_aiperf.json", "aiperf/*", "synthetic/*aiperf*.json", "bad/*aiperf*.json")
+	fuzzRead(f, "profile_export_aiperf.json", "aiperf/*", "synthetic/*aiperf*.json", "bad/*aiperf*.json", "notresults/*.json*")
 }
 
 func FuzzReadGenAIPerfJSON(f *testing.F) {
@@ -54,7 +54,7 @@ func FuzzReadGenAIPerfJSON(f *testing.F) {
 }
 
 func FuzzReadPerfCSV(f *testing.F) {
-	fuzzRead(f, "profile_export_aiperf.csv", "synthetic/*.csv", "bad/*.csv")
+	fuzzRead(f, "profile_export_aiperf.csv", "synthetic/*.csv", "bad/*.csv", "twins/*/*.csv")
 }
 
 func FuzzReadInferencePerf(f *testing.F) {
@@ -62,7 +62,7 @@ func FuzzReadInferencePerf(f *testing.F) {
 }
 
 func FuzzReadGuideLLM(f *testing.F) {
-	fuzzRead(f, "guidellm.json", "other/guidellm*")
+	fuzzRead(f, "guidellm.json", "other/guidellm*", "synthetic/*guidellm*")
 }
 
 func FuzzTolerantReader(f *testing.F) {

@@ -174,8 +174,12 @@ func TestNamesBounded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	insert := func(member string) []byte { // as the first member of the document
-		return slices.Concat([]byte("{"+member+","), bytes.TrimPrefix(bytes.TrimSpace(base), []byte("{")))
+	// after the version members, which say what the file is (the format is
+	// read from the content, not the name)
+	versions := []byte(`"aiperf_version": "0.8.0",`)
+	insert := func(member string) []byte {
+		at := bytes.Index(base, versions) + len(versions)
+		return slices.Concat(base[:at], []byte(member+","), base[at:])
 	}
 	add := func(member string) []byte { // as the last member, so that it wins over the file's own
 		return slices.Concat(bytes.TrimSuffix(bytes.TrimSpace(base), []byte("}")), []byte(", "+member+"}"))

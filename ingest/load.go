@@ -72,6 +72,7 @@ type Dataset struct {
 	lim   Limits                                  // LoadOptions.Limits
 	named map[string]bool                         // files named by the caller, read as tables when no result
 	place *placer                                 // names files for trial.Source.Key
+	twins twins                                   // CSV exports held back until their JSON twin may be read
 }
 
 func (d *Dataset) add(ts []trial.Trial, run *cloudai.Run) {
@@ -205,17 +206,21 @@ func (d *Dataset) readFiles(files []string, opts LoadOptions, strict bool) {
 	readFiles(files, keys, opts.Workers, d.lim, func(i int, ts []trial.Trial, err error) {
 		results[i], errs[i], done[i] = ts, err, true
 		for ; next < len(files) && done[next]; next++ {
-			d.addFile(files[next], results[next], errs[next], strict)
+			d.addFileTwins(files[next], results[next], errs[next], strict)
 			results[next] = nil
 		}
 	})
+	d.flushTwins("")
 }
 
 // addFile adds the trials of file f, or its skip.
 func (d *Dataset) addFile(f string, ts []trial.Trial, err error, strict bool) {
+	var nr *NotResultError
 	switch {
 	case err == nil:
 		d.add(ts, nil)
+	case errors.As(err, &nr):
+		d.Skipped = append(d.Skipped, Skip{Path: f, Code: trial.SkipNotResult, Reason: nr.What})
 	case errors.Is(err, ErrBinary) && d.named[f]:
 		d.Skipped = append(d.Skipped, Skip{Path: f, Code: SkipError, Reason: err.Error()})
 	case errors.Is(err, ErrUnknownFormat) && d.named[f]:
@@ -263,7 +268,10 @@ func (d *Dataset) readStdin(opts LoadOptions) {
 		return
 	}
 	ts, err := readBytesLimited(slices.Clone(data), "-", d.lim)
+	var nr *NotResultError
 	switch {
+	case errors.As(err, &nr):
+		d.Skipped = append(d.Skipped, Skip{Path: "-", Code: trial.SkipNotResult, Reason: nr.What})
 	case errors.Is(err, ErrUnknownFormat) && !errors.Is(err, ErrBinary):
 		d.addTable("-", data)
 	case err != nil:
@@ -410,7 +418,7 @@ func attachRun(t *trial.Trial, r *cloudai.Run, dep *trial.Deployment, several bo
 	}
 	slices.Sort(keys)
 	for _, k := range keys {
-		if _, ok := t.Labels[k]; !ok {
+		if _, ok := t.Labels[k]; !ok || k == trial.LabelEngine { // the CloudAI test knows the server
 			t.SetLabel(k, r.Labels[k])
 		}
 	}

@@ -215,6 +215,9 @@ func (r *reader) readData(data []byte, name string) ([]trial.Trial, error) {
 	case FormatPyTorchSidecar:
 		return nil, nil
 	}
+	if what := notResult(format); what != "" {
+		return nil, &NotResultError{Path: src.path, What: what}
+	}
 	if max := r.lim.maxRecord(); len(data) > max {
 		g := tokenGuard{max: int64(max), src: src}
 		if err := g.scan(data); err != nil {
@@ -272,6 +275,9 @@ func (r *reader) readStream(f *os.File, path string, size int64) ([]trial.Trial,
 	}
 	if format == FormatPyTorchSidecar {
 		return nil, nil
+	}
+	if what := notResult(format); what != "" {
+		return nil, &NotResultError{Path: path, What: what}
 	}
 	if !isJSON(format) || format == FormatUnknown {
 		if _, err := f.Seek(0, io.SeekStart); err != nil {

@@ -184,3 +184,23 @@ func (s *servingRecord) finish() trial.Trial {
 // perUserDims marks the per-user rate derived as 1000/median TPOT, which is
 // the median of the per-request rate (FORMATS.md §7.1).
 var perUserDims = trial.Dims{{Key: trial.DimDerived, Value: "1000/tpot"}, {Key: trial.DimStatistic, Value: "p50"}}
+
+// engineOf returns the serving engine a benchmark client's backend value
+// names (vLLM and SGLang bench_serving --backend, GenAI-Perf's Triton
+// backend), or "" for a backend that names only an API (openai,
+// openai-chat, …): the engine label is the server, the backend stays a
+// parameter.
+func engineOf(backend string) string {
+	b := strings.ToLower(strings.TrimSpace(backend))
+	switch {
+	case b == "vllm" || strings.HasPrefix(b, "vllm-"):
+		return "vllm"
+	case b == "sglang" || strings.HasPrefix(b, "sglang-"):
+		return "sglang"
+	case b == "tensorrt-llm" || b == "tensorrtllm" || b == "trt-llm" || b == "trtllm":
+		return "tensorrt-llm"
+	case b == "tgi", b == "lmdeploy", b == "deepspeed-mii", b == "scalellm", b == "dynamo", b == "llama.cpp":
+		return b
+	}
+	return ""
+}

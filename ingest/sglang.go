@@ -61,7 +61,11 @@ func (s *sglangRecord) setup(j *jreader, key string) (bool, error) {
 		v, ok, err := j.text()
 		if ok {
 			b.t.SetParam(key, v)
-			b.t.SetLabel(map[string]string{"backend": trial.LabelEngine, "dataset_name": trial.LabelDataset, "tag": "tag"}[key], v)
+			if key == "backend" {
+				b.t.SetLabel(trial.LabelEngine, engineOf(v)) // the server, not the client backend
+			} else {
+				b.t.SetLabel(map[string]string{"dataset_name": trial.LabelDataset, "tag": "tag"}[key], v)
+			}
 			s.random = s.random || (key == "dataset_name" && v == "random")
 		}
 		return true, err

@@ -83,7 +83,11 @@ func vllmSetup(j *jreader, b *builder, key string) (bool, error) {
 	}
 	s, ok, err := j.text()
 	if ok {
-		b.t.SetLabel(label, s)
+		if label == trial.LabelEngine {
+			b.t.SetLabel(label, engineOf(s)) // the server, not the client backend
+		} else {
+			b.t.SetLabel(label, s)
+		}
 		b.t.SetParam(key, s)
 	}
 	return true, err

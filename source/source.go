@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/pareto-llm/pareto/cloudai"
@@ -51,7 +52,7 @@ type Spec struct {
 }
 
 func (s *Spec) note(msg string) {
-	if s.Note != nil {
+	if s.Note != nil && msg != "" {
 		s.Note(msg)
 	}
 }
@@ -152,6 +153,12 @@ func Trials(ctx context.Context, spec Spec) (*Set, error) {
 			return nil, err
 		}
 		set.add(ts)
+		if len(ts) == 0 && len(spec.Where) > 0 {
+			if s, err := store.Open(ctx, store.Location(spec.Store)); err == nil {
+				spec.note(whereMisses(ctx, s, spec.Study, spec.Where))
+				s.Close()
+			}
+		}
 	}
 	if spec.Optuna != "" {
 		st, name, err := ReadOptuna(ctx, spec.Optuna, spec.OptunaStudy)
@@ -344,6 +351,9 @@ func studyRows(ctx context.Context, spec Spec, q *query.Query, rows *query.Rows)
 				return err
 			}
 			rows.AddColumns(cols.IDs, cols.Values, cols.Problems)
+			if len(cols.IDs) == 0 {
+				spec.note(whereMisses(ctx, s, spec.Study, spec.Where))
+			}
 			return nil
 		}
 	}
@@ -352,7 +362,47 @@ func studyRows(ctx context.Context, spec Spec, q *query.Query, rows *query.Rows)
 		return err
 	}
 	rows.AddTrials(ts)
+	if len(ts) == 0 {
+		spec.note(whereMisses(ctx, s, spec.Study, spec.Where))
+	}
 	return nil
+}
+
+// whereMisses is the warning for a --where that matches no trial of the
+// study: the values each condition's key has there (at most 10 each), or
+// "" when there are no conditions or the study itself is empty.
+func whereMisses(ctx context.Context, s store.Store, study string, where []store.Condition) string {
+	if len(where) == 0 {
+		return ""
+	}
+	all, err := s.Trials(ctx, study, store.Query{})
+	if err != nil || len(all) == 0 {
+		return ""
+	}
+	conds := make([]string, len(where))
+	var parts []string
+	for i, c := range where {
+		conds[i] = c.String()
+		seen := map[string]bool{}
+		var vals []string
+		for k := range all {
+			if v, ok := c.ValueOf(&all[k]); ok && !seen[v] {
+				seen[v] = true
+				vals = append(vals, v)
+			}
+		}
+		slices.Sort(vals)
+		switch {
+		case len(vals) == 0:
+			parts = append(parts, fmt.Sprintf("no trial has %s", c.Key))
+		case len(vals) > 10:
+			parts = append(parts, fmt.Sprintf("%s is one of %s, … (%d values)", c.Key, strings.Join(vals[:10], ", "), len(vals)))
+		default:
+			parts = append(parts, fmt.Sprintf("%s is one of %s", c.Key, strings.Join(vals, ", ")))
+		}
+	}
+	return fmt.Sprintf("warning: --where %s matches none of the %d trials of study %q: %s",
+		strings.Join(conds, " --where "), len(all), study, strings.Join(parts, "; "))
 }
 
 // columnSpecs maps every objective and SLO selector to a stored (metric,

@@ -144,6 +144,10 @@ func MatchAll(t *Trial, conds []Condition) bool {
 	return true
 }
 
+// ValueOf returns the value the condition's key has on t (a label, a
+// parameter, a workload field, as Match resolves it), and whether t has it.
+func (c Condition) ValueOf(t *Trial) (string, bool) { return lookup(t, c.Key) }
+
 // lookup resolves a condition key on t.
 func lookup(t *Trial, key string) (string, bool) {
 	ns, rest, found := strings.Cut(key, ".")

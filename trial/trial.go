@@ -495,4 +495,7 @@ const (
 	SkipError = "error"
 	// SkipUnknownFormat is a file inside a directory that is no result.
 	SkipUnknownFormat = "unknown_format"
+	// SkipNotResult is a file recognised as no benchmark result (per-request
+	// records, a benchmark's inputs, a dashboard), named or in a directory.
+	SkipNotResult = "not_a_result"
 )

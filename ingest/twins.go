@@ -1,0 +1,130 @@
+package ingest
+
+import (
+	"fmt"
+	"math"
+	"path/filepath"
+	"strings"
+
+	"github.com/pareto-llm/pareto/trial"
+)
+
+// SkipDuplicate is a file holding the same run as another file read: the
+// CSV export AIPerf and GenAI-Perf write beside their JSON export, or a
+// CloudAI aiperf_report.csv copy. The JSON (the exact values) is kept.
+const SkipDuplicate = "duplicate_of"
+
+// twins holds, per directory, the AIPerf/GenAI-Perf files read so far, so
+// that a CSV export and the JSON export of the same run in one directory
+// give one trial: the CSV is held back until its directory is done, then
+// added unless a JSON export of the same run was found there.
+type twins struct {
+	json    map[string][]twinFile // directory -> JSON exports added
+	pending []twinFile            // CSV exports not yet added, in input order
+}
+
+type twinFile struct {
+	path string
+	ts   []trial.Trial
+}
+
+// isTwinCSV reports whether ts is the trial of an AIPerf/GenAI-Perf CSV
+// summary export; isTwinJSON the same for a JSON summary export.
+func isTwinCSV(ts []trial.Trial) bool {
+	return len(ts) == 1 && (ts[0].Source.Format == string(FormatAIPerfCSV) ||
+		ts[0].Source.Format == string(FormatGenAIPerfCSV))
+}
+
+func isTwinJSON(ts []trial.Trial) bool {
+	return len(ts) == 1 && (ts[0].Source.Format == string(FormatAIPerfJSON) ||
+		ts[0].Source.Format == string(FormatGenAIPerfJSON))
+}
+
+// sameRun reports whether the CSV trial c and the JSON trial j measure the
+// same run: every measurement they share (at least three) agrees to the
+// CSV's two decimals in the CSV's unit, or to 0.05 % for large values.
+func sameRun(c, j *trial.Trial) bool {
+	type key struct{ metric, dims string }
+	jv := make(map[key]float64, len(j.Measurements))
+	for _, m := range j.Measurements {
+		jv[key{m.Metric, m.Dims.String()}] = m.Value
+	}
+	shared := 0
+	for _, m := range c.Measurements {
+		v, ok := jv[key{m.Metric, m.Dims.String()}]
+		if !ok {
+			continue
+		}
+		scale := 1.0 // the CSV rounds in its own unit: 0.005 s is 5 ms
+		if m.SourceUnit != "" {
+			scale, _ = trial.NormalizeUnit(1, m.SourceUnit)
+		}
+		tol := math.Max(0.00501*math.Abs(scale), 5e-4*math.Max(math.Abs(v), math.Abs(m.Value)))
+		if math.Abs(v-m.Value) > tol {
+			return false
+		}
+		shared++
+	}
+	return shared >= 3
+}
+
+// under reports whether path is in directory dir or below it.
+func under(path, dir string) bool {
+	d := filepath.Dir(path)
+	return d == dir || strings.HasPrefix(d, dir+string(filepath.Separator))
+}
+
+// addFileTwins is addFile with the twin rule: it holds CSV exports back
+// until the walk has left their directory and skips those whose run a
+// JSON export in the same directory holds.
+func (d *Dataset) addFileTwins(f string, ts []trial.Trial, err error, strict bool) {
+	d.flushTwins(f)
+	switch {
+	case err == nil && isTwinCSV(ts):
+		if d.twins.json == nil {
+			d.twins.json = map[string][]twinFile{}
+		}
+		d.twins.pending = append(d.twins.pending, twinFile{f, ts})
+		return
+	case err == nil && isTwinJSON(ts):
+		if d.twins.json == nil {
+			d.twins.json = map[string][]twinFile{}
+		}
+		dir := filepath.Dir(f)
+		d.twins.json[dir] = append(d.twins.json[dir], twinFile{f, ts})
+	}
+	d.addFile(f, ts, err, strict)
+}
+
+// flushTwins adds the held-back CSV exports whose directory the file next
+// (empty: the end of the input) is not in.
+func (d *Dataset) flushTwins(next string) {
+	keep := d.twins.pending[:0]
+	for _, c := range d.twins.pending {
+		dir := filepath.Dir(c.path)
+		if next != "" && under(next, dir) {
+			keep = append(keep, c)
+			continue
+		}
+		d.addTwinCSV(c)
+	}
+	d.twins.pending = keep
+	for dir := range d.twins.json { // the walk never comes back to a directory it left
+		if next == "" || !under(next, dir) {
+			delete(d.twins.json, dir)
+		}
+	}
+}
+
+// addTwinCSV adds a CSV export, or skips it as the duplicate of a JSON
+// export of the same run in its directory.
+func (d *Dataset) addTwinCSV(c twinFile) {
+	for _, j := range d.twins.json[filepath.Dir(c.path)] {
+		if sameRun(&c.ts[0], &j.ts[0]) {
+			d.Skipped = append(d.Skipped, Skip{Path: c.path, Code: SkipDuplicate,
+				Reason: fmt.Sprintf("the same run as %s, which holds its exact values (this CSV export rounds them)", j.path)})
+			return
+		}
+	}
+	d.addFile(c.path, c.ts, nil, false)
+}

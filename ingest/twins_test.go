@@ -1,0 +1,106 @@
+package ingest
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/pareto-llm/pareto/cloudai"
+	"github.com/pareto-llm/pareto/trial"
+)
+
+// copyFile copies src to dst for a test.
+func copyFile(t *testing.T, src, dst string) {
+	t.Helper()
+	data, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dst, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestLoadTwins: a folder with the JSON and CSV export of each of two real
+// AIPerf runs gives one trial per run, from the JSON, and lists each CSV
+// as the duplicate of its JSON; a CloudAI aiperf_report.csv copy is a twin
+// too, while the CSV of another run beside a JSON is kept (added once its
+// directory is done, after the JSON).
+func TestLoadTwins(t *testing.T) {
+	const twinDir = "testdata/twins"
+	other := t.TempDir()
+	copyFile(t, twinDir+"/bare/profile_export_aiperf.json", filepath.Join(other, "cloudai/profile_export_aiperf.json"))
+	copyFile(t, twinDir+"/bare/profile_export_aiperf.csv", filepath.Join(other, "cloudai/aiperf_report.csv"))
+	copyFile(t, twinDir+"/bare/profile_export_aiperf.json", filepath.Join(other, "mixed/profile_export_aiperf.json"))
+	copyFile(t, twinDir+"/operator/profile_export_aiperf.csv", filepath.Join(other, "mixed/profile_export_aiperf.csv"))
+	for _, c := range []struct {
+		name, dir string
+		trials    []string // format of each trial, with its file
+		skips     []string // code and path of each skip, and the kept file
+	}{
+		{"two runs", twinDir,
+			[]string{"aiperf-json bare/profile_export_aiperf.json", "aiperf-json operator/profile_export_aiperf.json"},
+			[]string{"unknown_format twins/README.md ", "duplicate_of bare/profile_export_aiperf.csv bare/profile_export_aiperf.json",
+				"duplicate_of operator/profile_export_aiperf.csv operator/profile_export_aiperf.json"}},
+		{"cloudai copy", filepath.Join(other, "cloudai"),
+			[]string{"aiperf-json cloudai/profile_export_aiperf.json"},
+			[]string{"duplicate_of cloudai/aiperf_report.csv cloudai/profile_export_aiperf.json"}},
+		{"another run's csv", filepath.Join(other, "mixed"),
+			[]string{"aiperf-json mixed/profile_export_aiperf.json", "aiperf-csv mixed/profile_export_aiperf.csv"}, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			for _, workers := range []int{1, 4} {
+				var streamed int
+				for _, each := range []bool{false, true} {
+					opts := LoadOptions{Workers: workers}
+					if each {
+						opts.Each = func(ts []trial.Trial, _ *cloudai.Run) error { streamed += len(ts); return nil }
+					}
+					d, err := Load([]string{c.dir}, opts)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if each {
+						if streamed != len(c.trials) {
+							t.Errorf("workers=%d Each: %d trials, want %d", workers, streamed, len(c.trials))
+						}
+					} else {
+						var got []string
+						for _, tr := range d.Trials {
+							got = append(got, tr.Source.Format+" "+tail(tr.Source.Path))
+						}
+						if strings.Join(got, "\n") != strings.Join(c.trials, "\n") {
+							t.Errorf("workers=%d trials:\n%s\nwant\n%s", workers, strings.Join(got, "\n"), strings.Join(c.trials, "\n"))
+						}
+					}
+					var skips []string
+					for _, s := range d.Skipped {
+						kept := ""
+						if i := strings.Index(s.Reason, "same run as "); i >= 0 {
+							kept = tail(strings.Fields(s.Reason[i+len("same run as "):])[0])
+							kept = strings.TrimSuffix(kept, ",")
+						}
+						skips = append(skips, s.Code+" "+tail(s.Path)+" "+kept)
+					}
+					if strings.Join(skips, "\n") != strings.Join(c.skips, "\n") {
+						t.Errorf("workers=%d each=%v skips:\n%s\nwant\n%s", workers, each, strings.Join(skips, "\n"), strings.Join(c.skips, "\n"))
+					}
+				}
+			}
+		})
+	}
+}
+
+// tail is the last two elements of a slash path.
+func tail(p string) string {
+	p = filepath.ToSlash(p)
+	parts := strings.Split(p, "/")
+	if len(parts) < 2 {
+		return p
+	}
+	return strings.Join(parts[len(parts)-2:], "/")
+}
