@@ -1,6 +1,7 @@
 package query
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -234,6 +235,7 @@ func (d *Rows) groupBaseline(sel decide.Selection, pts []int32, allowCross bool)
 	}
 	bases := map[*decide.Group]*Base{}
 	warned := map[[2]decide.Scope]bool{}
+	warnedScope := map[decide.Scope]bool{}
 	for _, i := range pts {
 		p := &d.points[i]
 		if p.group.Trials == nil {
@@ -241,6 +243,16 @@ func (d *Rows) groupBaseline(sel decide.Selection, pts []int32, allowCross bool)
 			continue
 		}
 		bg, cross, err := decide.BaselineAt(selected, p.group.Scope, p.group.Workload, allowCross)
+		var se *decide.ScopeError
+		if errors.As(err, &se) && d.q.BaselineScopeAsReason {
+			p.baseWhy = fmt.Sprintf("the baseline %s at %s: %v; --allow-cross-scope compares with it", sel.Raw, p.group.Workload, se)
+			if !warnedScope[p.group.Scope] {
+				warnedScope[p.group.Scope] = true
+				d.warnings = append(d.warnings, fmt.Sprintf("points measured in %s have no delta: the baseline %s was measured only in another environment (%v); --allow-cross-scope compares with it",
+					p.group.Scope, sel.Raw, se))
+			}
+			continue
+		}
 		if err != nil {
 			return true, &Error{Err: fmt.Errorf("%s (%s) and the baseline %s at %s: %w; restrict the comparison with --where or --group-by, or pass --allow-cross-scope",
 				d.ids[i], p.group.Scope, sel.Raw, p.group.Workload, err)}

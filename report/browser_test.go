@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 
@@ -22,39 +23,83 @@ import (
 
 // tab is one page under test with its console errors and network requests.
 type tab struct {
-	ctx      context.Context
+	ctx context.Context
+	// loaded is the time from navigating to data-state="ready".
+	loaded   time.Duration
 	mu       sync.Mutex
 	errors   []string
 	requests []string
 }
 
+// view says how a page is shown: the window size and the colour scheme.
+type view struct {
+	width, height int
+	dark          bool
+}
+
+// desktop is the default view: 1400×900, light.
+var desktop = view{width: 1400, height: 900}
+
 // openPage starts Chromium with the network disabled and loads the report
-// at path from file://, waiting until the page says it is ready.
-func openPage(t *testing.T, path string) *tab {
+// at path from file:// in v (desktop when omitted), waiting until the page
+// says it is ready (data-state="ready" on <html>); a script error fails at
+// once with the console.
+func openPage(t *testing.T, path string, vs ...view) *tab {
 	t.Helper()
+	v := desktop
+	if len(vs) > 0 {
+		v = vs[0]
+	}
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(testenv.Chromium(t)), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck, chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1280, 1600),
+		chromedp.NoDefaultBrowserCheck, chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(v.width, v.height),
 		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
+		chromedp.Flag("hide-scrollbars", true),
 	}
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancel := chromedp.NewContext(actx)
 	t.Cleanup(func() { cancel(); cancelA() })
 	tb := &tab{ctx: ctx}
-	if err := chromedp.Do(ctx, offline()); err != nil {
-		t.Fatalf("disabling the network: %v", err)
+	if err := chromedp.Do(ctx, offline(), chromedp.EmulateViewport(int64(v.width), int64(v.height)), colorScheme(v.dark)); err != nil {
+		t.Fatalf("setting up the tab: %v", err)
 	}
 	go tb.watchConsole()
 	go tb.watchRequests()
 	abs, _ := filepath.Abs(path)
+	start := time.Now()
 	if err := chromedp.Do(ctx, chromedp.Navigate("file://"+abs)); err != nil {
 		t.Fatalf("loading %s: %v", path, err)
 	}
-	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`window.__pareto && window.__pareto.ready`, chromedp.WithPollingTimeout(60*time.Second))); err != nil {
-		t.Fatalf("page never became ready: %v (console: %v)", err, tb.consoleErrors())
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		state, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.documentElement.getAttribute('data-state') || ''`))
+		if err == nil && state == "ready" {
+			break
+		}
+		if errs := tb.consoleErrors(); len(errs) > 0 {
+			t.Fatalf("page failed before it was ready: %q", errs)
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("page never became ready (state %q, %v)", state, err)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
+	tb.loaded = time.Since(start)
 	return tb
+}
+
+// colorScheme emulates prefers-color-scheme.
+func colorScheme(dark bool) chromedp.Action[chromedp.Void] {
+	scheme := "light"
+	if dark {
+		scheme = "dark"
+	}
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}})
+		return err
+	})
 }
 
 // offline enables network events and emulates a disconnected network.
@@ -145,6 +190,12 @@ func (tb *tab) screenshot(t *testing.T, name string) {
 	path := filepath.Join(t.ArtifactDir(), name+".png")
 	if err := os.WriteFile(path, png, 0o644); err != nil {
 		t.Errorf("screenshot: %v", err)
+	}
+	// PARETO_SHOTS names a directory that keeps a copy, for looking at.
+	if dir := os.Getenv("PARETO_SHOTS"); dir != "" {
+		if err := os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644); err != nil {
+			t.Errorf("screenshot: %v", err)
+		}
 	}
 }
 

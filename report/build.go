@@ -35,9 +35,11 @@ func CaseOf(t *trial.Trial) string {
 // deltas to the baseline, and the exclusions (inputs given, unusable
 // trials, and per plot the trials whose axes select no single
 // measurement). A frontier that selects no trial is a configuration error
-// (ConfigErrors); a baseline that selects no usable trial is an error, and
-// so is a baseline measured in another environment than a point compared
-// with it (a *decide.ScopeError) unless opts.AllowCrossScope.
+// (ConfigErrors); a baseline that selects no usable trial is an error. A
+// point whose baseline was measured only in another environment (engine,
+// CUDA, driver, GPU) gets no delta and says why, unless
+// opts.AllowCrossScope compares with it: one engine's baseline still
+// grounds that engine's points in an "All configurations" frontier.
 func Build(cfg *Config, trials []Trial, excl []Exclusion, opts Options) (*Page, error) {
 	b := &builder{cfg: cfg, trials: trials, opts: opts, page: &Page{Title: cfg.Title, Source: cfg.File,
 		Plots: []PagePlot{}, Layouts: []*trial.Layout{}, Configs: []ConfigFile{}, Aggregate: opts.Aggregate.String()}}
@@ -130,7 +132,7 @@ func (b *builder) points() {
 func pointInfo(t *trial.Trial) PointInfo {
 	p := PointInfo{ID: t.ID, Case: CaseOf(t), Source: t.Source.Path, Workload: t.Workload,
 		Iteration: t.Labels[trial.LabelIteration], Step: t.Labels[trial.LabelStep],
-		Phase: t.Labels[trial.LabelPhase], Benchmark: t.Labels[LabelBenchmark]}
+		Phase: t.Labels[trial.LabelPhase], Benchmark: t.Labels[LabelBenchmark], Line: t.Source.Line, Index: t.Source.Index}
 	for k, v := range t.Labels {
 		switch k {
 		case trial.LabelTestCase, trial.LabelIteration, trial.LabelStep, trial.LabelPhase, LabelBenchmark:
@@ -148,7 +150,7 @@ func pointInfo(t *trial.Trial) PointInfo {
 func (b *builder) exclude(i int, code, reason string, cands []string, plot, axis string) {
 	p := &b.page.Points[i]
 	b.page.Exclusions = append(b.page.Exclusions, Exclusion{Case: p.Case, Iteration: p.Iteration, Step: p.Step,
-		Phase: p.Phase, Path: p.Source, Code: code, Reason: reason, Candidates: cands, Plot: plot, Axis: axis})
+		Phase: p.Phase, Path: p.Source, Line: p.Line, Index: p.Index, Code: code, Reason: reason, Candidates: cands, Plot: plot, Axis: axis})
 }
 
 // selects reports whether frontier f gathers trial t.

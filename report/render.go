@@ -14,19 +14,22 @@ import (
 // The page's JavaScript, CSS and HTML skeleton are written for this project
 // (no third-party code) and embedded in the binary.
 //
-//go:embed assets/repeats.js assets/report-*.js assets/report.css assets/report.html.tmpl
+//go:embed assets/repeats.js assets/frontier.js assets/report-*.js assets/report.css assets/report.html.tmpl
 var assets embed.FS
 
 // reportScripts are the report's JavaScript files, split by concern, in the
 // order they run: shared state and helpers first, start-up last.
 var reportScripts = []string{
-	"assets/report-core.js",    // page data, shared state, helpers
-	"assets/report-chart.js",   // Chart: view state, section, mouse
-	"assets/report-draw.js",    // canvas drawing, hover grid
-	"assets/report-svg.js",     // SVG export
-	"assets/report-tables.js",  // measurement and exclusion tables
-	"assets/report-details.js", // details of the selected point
-	"assets/report-main.js",    // start-up
+	"assets/report-core.js",     // page data, shared state, helpers, ticks
+	"assets/report-paint.js",    // canvas and SVG painters, marker shapes
+	"assets/report-chart.js",    // Chart: view state, section, controls
+	"assets/report-draw.js",     // the picture, hover grid
+	"assets/report-interact.js", // mouse, touch, wheel and keyboard
+	"assets/report-svg.js",      // SVG export
+	"assets/report-tables.js",   // measurement and exclusion tables
+	"assets/report-details.js",  // details of the pinned point
+	"assets/report-sim.js",      // frontier simulator
+	"assets/report-main.js",     // start-up
 }
 
 var pageTemplate = template.Must(template.ParseFS(assets, "assets/report.html.tmpl"))
@@ -80,15 +83,18 @@ func Render(w io.Writer, p *Page) error {
 }
 
 // script returns the page's JavaScript for its one script element: the
-// repeats helpers, then the report's files wrapped in one strict-mode
+// repeats helpers and the frontier relation, then the report's files wrapped in one strict-mode
 // function, so that they share one scope (no modules, no bundler) without
 // adding names to the page's globals.
 func script() ([]byte, error) {
-	b, err := assets.ReadFile("assets/repeats.js")
-	if err != nil {
-		return nil, err
+	var out []byte
+	for _, name := range []string{"assets/repeats.js", "assets/frontier.js"} {
+		b, err := assets.ReadFile(name)
+		if err != nil {
+			return nil, err
+		}
+		out = append(append(out, b...), '\n')
 	}
-	out := append(b, '\n')
 	out = append(out, "(function () {\n'use strict';\n"...)
 	for _, name := range reportScripts {
 		b, err := assets.ReadFile(name)

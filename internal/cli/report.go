@@ -66,9 +66,10 @@ point: the per-axis median (--aggregate mean, or none for one point per
 run), drawn with error bars (min-max whiskers, interquartile box) and with n
 in the details. --baseline SEL (KEY=VALUE on labels or params, key:HEX or
 id:HEX) marks the baseline and gives every point its relative delta to it
-on each axis, within the point's frontier group and workload. A baseline
-measured in another environment (engine, CUDA, driver or GPU) is refused,
-naming the values that differ, unless --allow-cross-scope.
+on each axis, within the point's frontier group and workload. A point
+measured only in another environment (engine, CUDA, driver or GPU) than the
+baseline gets no delta and says why, naming the values that differ, unless
+--allow-cross-scope compares with it.
 
 Exit status: 0 success, 1 bad configuration, input or I/O error (also when
 some result files could not be read: the page is still written, listing

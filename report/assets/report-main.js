@@ -1,6 +1,8 @@
 // pareto.html: start-up (part of the report-*.js files, see report-core.js,
 // and the last of them): the aggregation note and warnings, one Chart per
-// plot, the exclusions, the resize handler, and the test hook's ready flag.
+// plot, the exclusions, the resize handler, and the ready flags: the test
+// hook's api.ready and data-state="ready" on <html> once every chart is
+// drawn.
 
 var meta = document.getElementById('aggregation');
 if (meta) {
@@ -19,10 +21,19 @@ data.plots.forEach(function (p, i) {
 });
 charts.forEach(function (c) { c.draw(); });
 renderExclusions();
-window.addEventListener('resize', function () { charts.forEach(function (c) { c.redraw(); }); });
+var lastWidth = window.innerWidth;
+window.addEventListener('resize', function () {
+  if (window.innerWidth === lastWidth) { return; }
+  lastWidth = window.innerWidth;
+  charts.forEach(function (c) { c.redraw(); });
+});
+window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', function () { charts.forEach(function (c) { c.redraw(); }); });
 api.charts = charts;
 api.data = data;
+api.point = pt;
 api.svg = function (i) { return charts[i].svg(); };
-api.setShowDominated = setShowDominated;
+api.setShowDominated = function (on) { charts.forEach(function (c) { c.setShowDominated(on); }); };
 api.renderMs = performance.now() - t0;
+api.readyMs = performance.now();
 api.ready = true;
+document.documentElement.setAttribute('data-state', 'ready');
