@@ -18,6 +18,9 @@ var ParetoFrontier = (function () {
   'use strict';
 
   var EXPLICIT_LIMIT = 2048, MAX_WORST = 512;
+  // path records how the last analysis found its frontier (for tests):
+  // strict, noise (acyclic), explicit (cycles, graph built), rounds.
+  var path = '';
 
   // objective: {dir: 'minimize'|'maximize', noise: σ, improve: δ}.
   function relative(o) { return o.noise !== 0 || o.improve !== 0; }
@@ -161,7 +164,9 @@ var ParetoFrontier = (function () {
     var sb = strictFront(mx, my, ids);
     for (var k = 0; k < ids.length; k++) { by[ids[k]] = sb[k]; if (sb[k] < 0) { front.push(ids[k]); } }
     var out = { tied: [], cyclic: cycleSum(objs) > 1 };
+    path = 'strict';
     if (!objs.some(relative)) { return out; }
+    path = 'noise';
     var st = new Staircase(mx, my, front);
     ids.forEach(function (i) { by[i] = query(st, x, y, i, objs); });
     if (out.cyclic) { out.tied = schwartz(x, y, mx, my, ids, objs, by); }
@@ -195,7 +200,8 @@ var ParetoFrontier = (function () {
       reach = reach.concat(added);
     }
     var rest = ids.filter(function (i) { return !reached.has(i); });
-    if (rest.length > EXPLICIT_LIMIT) { return byRounds(x, y, mx, my, objs, rest, by); }
+    path = 'explicit ' + rest.length;
+    if (rest.length > EXPLICIT_LIMIT) { path = 'rounds ' + rest.length; return byRounds(x, y, mx, my, objs, rest, by); }
     return sourceComponents(x, y, objs, rest, by);
   }
 
@@ -320,7 +326,7 @@ var ParetoFrontier = (function () {
   // row, 2: in a top cycle), reason (invalid rows) and violated (indexes of
   // the violated SLOs of infeasible rows); and tied (the top cycles),
   // line (frontier rows by x, then y), cyclic, cycleSum and, when cyclic,
-  // acyclicDelta.
+  // acyclicDelta; path says how the frontier was found.
   function analyze(p) {
     var n = p.x.length, objs = p.objs, slos = p.slos || [];
     var res = { status: new Int8Array(n), by: new Int32Array(n).fill(-1), tie: new Int8Array(n), reason: {}, violated: {},
@@ -348,6 +354,7 @@ var ParetoFrontier = (function () {
     }
     var by = new Int32Array(n).fill(-1);
     var nf = noiseFront(p.x, p.y, mx, my, feasible, objs, by);
+    res.path = path;
     res.cyclic = nf.cyclic && objs.some(relative);
     if (res.cyclic) { res.acyclicDelta = acyclicMinImprove(objs); }
     res.tied = nf.tied;
