@@ -233,6 +233,9 @@ func (r *Result) Stat(p int32, o int) decide.Stat { return r.data.stat(p, o) }
 // group.
 func (r *Result) DecidePoints() []decide.Point {
 	d := r.data
+	if d.points != nil {
+		d.describeGroups()
+	}
 	out := make([]decide.Point, len(d.ids))
 	for i := range out {
 		row := int32(i)

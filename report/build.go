@@ -6,10 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
-	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -70,10 +68,7 @@ type builder struct {
 	opts   Options
 	page   *Page
 	usable []bool
-	// config and key are each usable trial's configuration and repeat
-	// keys (decide.Config, decide.Key).
-	config, key []string
-	warned      map[string]bool
+	warned map[string]bool
 }
 
 // points fills Page.Points (one per trial, same order), the layout and
@@ -82,7 +77,6 @@ func (b *builder) points() {
 	layouts := map[string]int{}
 	configs := map[string]int{}
 	b.usable = make([]bool, len(b.trials))
-	b.config, b.key = make([]string, len(b.trials)), make([]string, len(b.trials))
 	b.page.Points = make([]PointInfo, len(b.trials))
 	for i := range b.trials {
 		t := &b.trials[i]
@@ -118,24 +112,28 @@ func (b *builder) points() {
 			continue
 		}
 		b.usable[i] = true
-		b.config[i] = decide.Config(t, b.opts.ConfigKeys)
-		b.key[i] = decide.Key(b.config[i], decide.WorkloadOf(t))
-		if !decide.KnownConfig(t, b.opts.ConfigKeys) {
-			// A result file alone does not record the serving configuration:
-			// it is never assumed to repeat another one.
-			b.key[i] = "trial:" + strconv.Itoa(i)
-		}
 	}
 }
+
+// pointLabels are the labels PointInfo has fields for.
+var pointLabels = []string{trial.LabelTestCase, trial.LabelIteration, trial.LabelStep, trial.LabelPhase, LabelBenchmark}
 
 // pointInfo extracts the details of a trial.
 func pointInfo(t *trial.Trial) PointInfo {
 	p := PointInfo{ID: t.ID, Case: CaseOf(t), Source: t.Source.Path, Workload: t.Workload,
 		Iteration: t.Labels[trial.LabelIteration], Step: t.Labels[trial.LabelStep],
 		Phase: t.Labels[trial.LabelPhase], Benchmark: t.Labels[LabelBenchmark], Line: t.Source.Line, Index: t.Source.Index}
+	// The details show the other labels. A trial without the ones above
+	// shares its map (the page only reads it): 100,000 table rows make no
+	// 100,000 copies.
+	if !slices.ContainsFunc(pointLabels, func(k string) bool { _, ok := t.Labels[k]; return ok }) {
+		if len(t.Labels) > 0 {
+			p.Labels = t.Labels
+		}
+		return p
+	}
 	for k, v := range t.Labels {
-		switch k {
-		case trial.LabelTestCase, trial.LabelIteration, trial.LabelStep, trial.LabelPhase, LabelBenchmark:
+		if slices.Contains(pointLabels, k) {
 			continue
 		}
 		if p.Labels == nil {

@@ -62,6 +62,9 @@ func newTextColumn(n int, get func(int) string) *textColumn {
 		empty = false
 		k, ok := dict[v]
 		if !ok {
+			if len(order)*2 >= n {
+				return rawColumn(n, get) // mostly distinct (trial IDs): no dictionary
+			}
 			k = int32(len(order))
 			dict[v] = k
 			order = append(order, v)
@@ -71,16 +74,15 @@ func newTextColumn(n int, get func(int) string) *textColumn {
 	if empty {
 		return nil
 	}
-	if len(order)*2 > n {
-		raw := make([]string, n)
-		for i, k := range idx {
-			if k >= 0 {
-				raw[i] = order[k]
-			}
-		}
-		return &textColumn{Raw: raw}
-	}
 	return &textColumn{Dict: order, Idx: idx}
+}
+
+func rawColumn(n int, get func(int) string) *textColumn {
+	raw := make([]string, n)
+	for i := range raw {
+		raw[i] = get(i)
+	}
+	return &textColumn{Raw: raw}
 }
 
 // at returns value i ("" for a nil column).
@@ -118,7 +120,10 @@ func intColumn(n int, get func(int) int) []int32 {
 }
 
 // MarshalJSON encodes the points column by column.
-func (ps Points) MarshalJSON() ([]byte, error) {
+func (ps Points) MarshalJSON() ([]byte, error) { return json.Marshal(ps.columns()) }
+
+// columns returns the column form of the points.
+func (ps Points) columns() pointColumns {
 	n := len(ps)
 	c := pointColumns{N: n, Workload: make([]int32, n), Workloads: []trial.Workload{}}
 	text := func(f func(*PointInfo) string) *textColumn {
@@ -162,7 +167,7 @@ func (ps Points) MarshalJSON() ([]byte, error) {
 	c.Config = intColumn(n, func(i int) int { return ps[i].Config + 1 })
 	c.Line = intColumn(n, func(i int) int { return ps[i].Line })
 	c.Index = intColumn(n, func(i int) int { return ps[i].Index })
-	return json.Marshal(c)
+	return c
 }
 
 func sortedLabelKeys(m map[string]bool) []string {

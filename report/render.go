@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bufio"
 	"bytes"
 	"embed"
 	"encoding/json"
@@ -54,12 +55,14 @@ func MarshalData(p *Page, indent bool) ([]byte, error) {
 	return bytes.TrimRight(buf.Bytes(), "\n"), nil
 }
 
-// Render writes the self-contained HTML page.
+// dataMark stands for the page data in the rendered template; Render
+// streams the data in its place.
+const dataMark = "\x00pareto-data\x00"
+
+// Render writes the self-contained HTML page. The page data is encoded
+// straight into w (buffered), not built as one string first: a
+// 100,000-point page holds no extra copies of its ten megabytes.
 func Render(w io.Writer, p *Page) error {
-	data, err := MarshalData(p, false)
-	if err != nil {
-		return err
-	}
 	js, err := script()
 	if err != nil {
 		return err
@@ -72,14 +75,65 @@ func Render(w io.Writer, p *Page) error {
 	if title == "" {
 		title = "Pareto report"
 	}
-	return pageTemplate.Execute(w, map[string]any{
+	var page bytes.Buffer
+	err = pageTemplate.Execute(&page, map[string]any{
 		"Title": title,
-		// data is JSON from the encoder with <, >, & escaped; js and css are
-		// this package's own files.
-		"Data": template.JS(data), //nolint:gosec // see above
+		// the data is streamed in place of the mark (JSON from the encoder
+		// with <, >, & escaped); js and css are this package's own files.
+		"Data": template.JS(dataMark),
 		"JS":   template.JS(js),
 		"CSS":  template.CSS(css),
 	})
+	if err != nil {
+		return err
+	}
+	head, tail, ok := bytes.Cut(page.Bytes(), []byte(dataMark))
+	if !ok {
+		return fmt.Errorf("rendering report: the template lost the data mark")
+	}
+	bw := bufio.NewWriterSize(w, 1<<16)
+	bw.Write(head)
+	if err := writeData(bw, p); err != nil {
+		return fmt.Errorf("encoding report data: %w", err)
+	}
+	bw.Write(tail)
+	return bw.Flush()
+}
+
+// writeData writes the page data as MarshalData does (without indent),
+// field by field, so that no buffer holds all of it: only one field's
+// encoding (the plots, or the point columns) at a time. TestWriteData
+// keeps it equal to encoding/json's output of Page.
+func writeData(w *bufio.Writer, p *Page) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(true)
+	fields := []struct {
+		name string
+		v    any
+		omit bool
+	}{
+		{"title", p.Title, false}, {"source", p.Source, p.Source == ""}, {"plots", p.Plots, false},
+		{"points", p.Points.columns(), false}, {"layouts", p.Layouts, false}, {"configs", p.Configs, false},
+		{"exclusions", p.Exclusions, false}, {"warnings", p.Warnings, len(p.Warnings) == 0},
+		{"aggregate", p.Aggregate, false}, {"baseline", p.Baseline, p.Baseline == ""},
+	}
+	sep := byte('{')
+	for _, f := range fields {
+		if f.omit {
+			continue
+		}
+		buf.Reset()
+		if err := enc.Encode(f.v); err != nil {
+			return err
+		}
+		w.WriteByte(sep)
+		sep = ','
+		w.WriteString(`"` + f.name + `":`)
+		w.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+	}
+	_, err := w.WriteString("}")
+	return err
 }
 
 // script returns the page's JavaScript for its one script element: the

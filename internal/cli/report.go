@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 
@@ -451,6 +452,11 @@ func caseIDs(trials []trial.Trial) []string {
 
 // writeReport builds the page and writes it atomically.
 func writeReport(e *env, cfg *report.Config, trials []trial.Trial, excl []report.Exclusion, opts report.Options, out string) error {
+	// What reading left behind (file contents, parsed tables) is garbage
+	// now; collecting it here lets building and writing the page reuse that
+	// memory instead of growing the heap to the batch GC goal (gcpolicy):
+	// 100,000 points peak ~100 MB lower, for one collection.
+	runtime.GC()
 	page, err := report.Build(cfg, trials, excl, opts)
 	if err != nil {
 		return inputError{err: err}

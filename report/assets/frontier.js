@@ -21,6 +21,14 @@ var ParetoFrontier = (function () {
   // path records how the last analysis found its frontier (for tests):
   // strict, noise (acyclic), explicit (cycles, graph built), rounds.
   var path = '';
+  // deadline, when set (analyze's p.timeLimit), ends a search for cycles
+  // that runs past it with a BudgetError: the simulator's way to stay
+  // responsive when very many points beat each other around cycles.
+  var deadline = Infinity, ticks = 0;
+  function BudgetError(points) { this.points = points; this.message = points + ' points in dominance cycles'; }
+  function check(points) {
+    if (++ticks % 2048 === 0 && deadline !== Infinity && performance.now() > deadline) { throw new BudgetError(points); }
+  }
 
   // objective: {dir: 'minimize'|'maximize', noise: σ, improve: δ}.
   function relative(o) { return o.noise !== 0 || o.improve !== 0; }
@@ -28,16 +36,20 @@ var ParetoFrontier = (function () {
   // beats reports whether point a ([x, y]) beats point b under the
   // noise-aware relation of objs (frontier.Beats).
   function beats(a0, a1, b0, b1, objs) {
-    var win = false, a = [a0, a1], b = [b0, b1];
-    for (var i = 0; i < 2; i++) {
-      var o = objs[i];
-      if (o.dir === 'maximize') {
-        if (a[i] < b[i] * (1 - o.noise)) { return false; }
-        if (a[i] > b[i] * (1 + o.improve)) { win = true; }
-        continue;
-      }
-      if (a[i] > b[i] * (1 + o.noise)) { return false; }
-      if (a[i] < b[i] * (1 - o.improve)) { win = true; }
+    var ox = objs[0], oy = objs[1], win = false;
+    if (ox.dir === 'maximize') {
+      if (a0 < b0 * (1 - ox.noise)) { return false; }
+      if (a0 > b0 * (1 + ox.improve)) { win = true; }
+    } else {
+      if (a0 > b0 * (1 + ox.noise)) { return false; }
+      if (a0 < b0 * (1 - ox.improve)) { win = true; }
+    }
+    if (oy.dir === 'maximize') {
+      if (a1 < b1 * (1 - oy.noise)) { return false; }
+      if (a1 > b1 * (1 + oy.improve)) { win = true; }
+    } else {
+      if (a1 > b1 * (1 + oy.noise)) { return false; }
+      if (a1 < b1 * (1 - oy.improve)) { win = true; }
     }
     return win;
   }
@@ -86,27 +98,27 @@ var ParetoFrontier = (function () {
     }
   }
 
-  // strictFront returns, for the rows ids (indexes into mx, my, the
-  // min-oriented values), -1 for rows on the strict Pareto frontier and a
-  // dominating row otherwise, as a Map-free array parallel to ids. Exact
-  // duplicates of a frontier point stay on it.
+  // strictFront returns, parallel to the rows ids (indexes into mx, my,
+  // the min-oriented values), -1 for rows on the strict Pareto frontier and
+  // a dominating row otherwise. Exact duplicates of a frontier point stay
+  // on it.
   function strictFront(mx, my, ids) {
-    var order = ids.slice().sort(function (a, b) { return mx[a] - mx[b] || my[a] - my[b]; });
-    var by = new Map(), best = -1;
-    for (var k = 0; k < order.length; k++) {
-      var i = order[k];
-      if (best < 0 || my[i] < my[best]) { best = i; by.set(i, -1); continue; }
-      if (my[i] === my[best] && mx[i] === mx[best]) { by.set(i, -1); continue; }
-      by.set(i, best);
+    var n = ids.length, order = new Int32Array(n), out = new Int32Array(n), best = -1;
+    for (var k = 0; k < n; k++) { order[k] = k; }
+    order.sort(function (a, b) { var i = ids[a], j = ids[b]; return mx[i] - mx[j] || my[i] - my[j]; });
+    for (k = 0; k < n; k++) {
+      var i = ids[order[k]], v = -1;
+      if (best < 0 || my[i] < my[best]) { best = i; } else if (!(my[i] === my[best] && mx[i] === mx[best])) { v = best; }
+      out[order[k]] = v;
     }
-    return ids.map(function (i) { return by.get(i); });
+    return out;
   }
 
   // Staircase answers orthant queries against the strict frontier rows f:
   // sorted by x (min-oriented), y then decreases.
   function Staircase(mx, my, f) {
     this.mx = mx; this.my = my;
-    this.f = f.slice().sort(function (a, b) { return mx[a] - mx[b] || my[a] - my[b]; });
+    this.f = Int32Array.from(f).sort(function (a, b) { return mx[a] - mx[b] || my[a] - my[b]; });
   }
   // last returns the position of the last frontier row with x <= cx (x <
   // cx when strict), -1 when none.
@@ -128,22 +140,15 @@ var ParetoFrontier = (function () {
     return -1;
   };
 
-  // Corners computes the orthant corners of a row in min-oriented space:
-  // le is the edge of the noise band, lt the edge of a meaningful win;
-  // bands apply to the original values, negated afterwards.
+  // corners computes the orthant corners of a row in min-oriented space
+  // into q: le is the edge of the noise band, lt the edge of a meaningful
+  // win; bands apply to the original values, negated afterwards.
+  var q = { lex: 0, ley: 0, ltx: 0, lty: 0 };
   function corners(x, y, objs) {
-    var v = [x, y], le = [0, 0], lt = [0, 0];
-    for (var c = 0; c < 2; c++) {
-      var o = objs[c];
-      if (o.dir === 'maximize') {
-        le[c] = -(v[c] * (1 - o.noise));
-        lt[c] = -(v[c] * (1 + o.improve));
-      } else {
-        le[c] = v[c] * (1 + o.noise);
-        lt[c] = v[c] * (1 - o.improve);
-      }
-    }
-    return { lex: le[0], ley: le[1], ltx: lt[0], lty: lt[1] };
+    var ox = objs[0], oy = objs[1];
+    if (ox.dir === 'maximize') { q.lex = -(x * (1 - ox.noise)); q.ltx = -(x * (1 + ox.improve)); } else { q.lex = x * (1 + ox.noise); q.ltx = x * (1 - ox.improve); }
+    if (oy.dir === 'maximize') { q.ley = -(y * (1 - oy.noise)); q.lty = -(y * (1 + oy.improve)); } else { q.ley = y * (1 + oy.noise); q.lty = y * (1 - oy.improve); }
+    return q;
   }
 
   function frontOf(mx, my, rows) {
@@ -153,8 +158,8 @@ var ParetoFrontier = (function () {
   }
 
   function query(st, x, y, i, objs) {
-    var q = corners(x[i], y[i], objs);
-    return st.find(q.lex, q.ley, q.ltx, q.lty);
+    var c = corners(x[i], y[i], objs);
+    return st.find(c.lex, c.ley, c.ltx, c.lty);
   }
 
   // noiseFront computes the noise-aware frontier of rows ids: by[i] is -1
@@ -186,20 +191,22 @@ var ParetoFrontier = (function () {
   }
 
   function schwartz(x, y, mx, my, ids, objs, by) {
-    var reached = new Set(), reach = [];
-    ids.forEach(function (i) { if (by[i] < 0) { reached.add(i); reach.push(i); } });
-    while (reach.length) {
-      var st = new Staircase(mx, my, frontOf(mx, my, reach)), added = [];
-      for (var k = 0; k < ids.length; k++) {
-        var i = ids[k];
-        if (reached.has(i)) { continue; }
-        var d = query(st, x, y, i, objs);
-        if (d >= 0) { reached.add(i); by[i] = d; added.push(i); }
+    var reach = [], left = [];
+    ids.forEach(function (i) { (by[i] < 0 ? reach : left).push(i); });
+    var front = frontOf(mx, my, reach);
+    while (left.length) {
+      var st = new Staircase(mx, my, front), keep = [], added = [];
+      for (var k = 0; k < left.length; k++) {
+        check(left.length);
+        var i = left[k], d = query(st, x, y, i, objs);
+        if (d >= 0) { by[i] = d; added.push(i); } else { keep.push(i); }
       }
+      left = keep;
       if (!added.length) { break; }
-      reach = reach.concat(added);
+      // the strict frontier of a union is that of one's frontier and the other
+      front = frontOf(mx, my, front.concat(added));
     }
-    var rest = ids.filter(function (i) { return !reached.has(i); });
+    var rest = left;
     path = 'explicit ' + rest.length;
     if (rest.length > EXPLICIT_LIMIT) { path = 'rounds ' + rest.length; return byRounds(x, y, mx, my, objs, rest, by); }
     return sourceComponents(x, y, objs, rest, by);
@@ -211,7 +218,7 @@ var ParetoFrontier = (function () {
   // non-trivial ones.
   function sourceComponents(x, y, objs, rows, by) {
     var n = rows.length;
-    function edge(a, b) { return a !== b && beats(x[rows[a]], y[rows[a]], x[rows[b]], y[rows[b]], objs); }
+    function edge(a, b) { check(n); return a !== b && beats(x[rows[a]], y[rows[a]], x[rows[b]], y[rows[b]], objs); }
     var index = new Int32Array(n).fill(-1), low = new Int32Array(n), comp = new Int32Array(n).fill(-1);
     var onStack = new Uint8Array(n), stack = [], next = 0, count = 0;
     for (var s = 0; s < n; s++) {
@@ -272,6 +279,7 @@ var ParetoFrontier = (function () {
     for (;;) {
       var keep = [], added = [];
       rest.forEach(function (c) {
+        check(rows.length);
         var hit = worst.some(function (b) { return beats(x[c], y[c], x[b], y[b], objs); });
         (hit ? added : keep).push(c);
       });
@@ -326,8 +334,10 @@ var ParetoFrontier = (function () {
   // row, 2: in a top cycle), reason (invalid rows) and violated (indexes of
   // the violated SLOs of infeasible rows); and tied (the top cycles),
   // line (frontier rows by x, then y), cyclic, cycleSum and, when cyclic,
-  // acyclicDelta; path says how the frontier was found.
+  // acyclicDelta; path says how the frontier was found. With p.timeLimit
+  // (ms), an analysis still searching cycles past it throws a BudgetError.
   function analyze(p) {
+    deadline = p.timeLimit ? performance.now() + p.timeLimit : Infinity;
     var n = p.x.length, objs = p.objs, slos = p.slos || [];
     var res = { status: new Int8Array(n), by: new Int32Array(n).fill(-1), tie: new Int8Array(n), reason: {}, violated: {},
       tied: [], line: [], cyclic: false, cycleSum: cycleSum(objs) };
@@ -371,5 +381,5 @@ var ParetoFrontier = (function () {
     return res;
   }
 
-  return { analyze: analyze, beats: beats, cycleSum: cycleSum, acyclicMinImprove: acyclicMinImprove, holds: holds };
+  return { analyze: analyze, BudgetError: BudgetError, beats: beats, cycleSum: cycleSum, acyclicMinImprove: acyclicMinImprove, holds: holds };
 }());

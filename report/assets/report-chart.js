@@ -67,7 +67,7 @@ Chart.prototype.build = function () {
   this.rows = this.measureRows();
   this.table = new Table(this.measureColumns(), this.rows, function (row) { self.select(row.s, row.i, 'table'); });
   mainCol.appendChild(this.table.root);
-  mainCol.appendChild(this.table.note);
+  mainCol.appendChild(this.table.foot);
   this.details = el('aside', { class: 'details', 'aria-live': 'polite', 'aria-label': 'Point details' });
   body.appendChild(mainCol);
   body.appendChild(this.details);
@@ -193,7 +193,11 @@ Chart.prototype.untx = function (t, ax) { return this.log[ax] ? Math.pow(10, t) 
 // margin is measured from the widest Y tick label, so that labels never
 // run under the axis title.
 Chart.prototype.layout = function () {
-  var w = Math.max(260, this.canvas.clientWidth || 800);
+  // The width is read once and again after a resize (main.js clears it):
+  // reading it after every change to the page would lay the page out anew
+  // on each redraw.
+  if (!this.cssWidth) { this.cssWidth = this.canvas.clientWidth; }
+  var w = Math.max(260, this.cssWidth || 800);
   var h = Math.max(280, Math.min(520, Math.round(w * 0.55)));
   var dpr = window.devicePixelRatio || 1;
   if (this.canvas.width !== Math.round(w * dpr) || this.canvas.height !== Math.round(h * dpr)) {

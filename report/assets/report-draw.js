@@ -51,18 +51,26 @@ Chart.prototype.paint = function (p, b, grid, light) {
     rec.drawnDom[s.name] = 0;
     rec.markers[si] = { shape: shape(si), color: color(si), frontier: 0, dominated: 0, hidden: !!self.hidden[si] };
     if (self.hidden[si] || !self.showDominated) { return; }
-    var st = self.status(si), xs = [], ys = [], fx = [], fy = [];
+    var st = self.status(si), xs = [], ys = [], fx = [], fy = [], placed = 0;
+    // A marker whose place (to half a pixel) already holds one of the same
+    // series and status is not drawn again: 100,000 points stay fast.
+    var gw = Math.ceil(b.w * 2) + 2, taken = new Uint8Array(gw * (Math.ceil(b.h * 2) + 2));
     for (var i = 0; i < s.x.length; i++) {
-      if (st.s[i] !== 1 && st.s[i] !== 2) { continue; }
+      var status = st.s[i];
+      if (status !== 1 && status !== 2) { continue; }
       var x = px(s.x[i], 'x'), y = px(s.y[i], 'y');
       if (!isFinite(x) || !isFinite(y)) { self.countLost(lost, s, i, false); continue; }
       if (x < b.l - 6 || x > b.r + 6 || y < b.t - 6 || y > b.b + 6) { continue; }
-      if (st.s[i] === 1) { xs.push(x); ys.push(y); } else { fx.push(x); fy.push(y); }
+      placed++;
+      var cell = Math.round(y * 2 + 1) * gw + Math.round(x * 2 + 1);
+      if (taken[cell] & status) { continue; }
+      taken[cell] |= status;
+      if (status === 1) { xs.push(x); ys.push(y); } else { fx.push(x); fy.push(y); }
       if (grid) { grid.add(x, y, si, i); }
     }
     p.markers(shape(si), xs, ys, MARK_DOM, { stroke: th.dom, width: 1, alpha: 0.75, cls: 'marker dominated series-' + si });
     p.markers(shape(si), fx, fy, MARK_DOM, { stroke: th.bad, width: 1, alpha: 0.75, cls: 'marker infeasible series-' + si });
-    rec.drawnDom[s.name] = xs.length + fx.length;
+    rec.drawnDom[s.name] = placed;
     rec.markers[si].dominated = xs.length + fx.length;
   });
   this.plot.series.forEach(function (s, si) {

@@ -108,9 +108,13 @@ CanvasPainter.prototype.markers = function (name, xs, ys, r, st) {
   if (!xs.length) { return; }
   var c = this.ctx;
   if (xs.length > 32 && !st.dash) {
-    var sp = sprite(name, r, st, c.getTransform().a || 1), h = sp.size / 2;
+    var scale = c.getTransform().a || 1, sp = sprite(name, r, st, scale), h = sp.size / 2;
     c.globalAlpha = st.alpha == null ? 1 : st.alpha;
-    for (var k = 0; k < xs.length; k++) { c.drawImage(sp.canvas, xs[k] - h, ys[k] - h, sp.size, sp.size); }
+    if (xs.length > 1000) {
+      c.drawImage(stamp(sp, xs, ys, c.canvas.width, c.canvas.height, scale), 0, 0, c.canvas.width / scale, c.canvas.height / scale);
+    } else {
+      for (var k = 0; k < xs.length; k++) { c.drawImage(sp.canvas, xs[k] - h, ys[k] - h, sp.size, sp.size); }
+    }
     c.globalAlpha = 1;
     return;
   }
@@ -136,9 +140,37 @@ function sprite(name, r, st, scale) {
   shapePath(c, name, size / 2, size / 2, r);
   if (st.fill) { c.fillStyle = st.fill; c.fill(); }
   if (st.stroke) { c.strokeStyle = st.stroke; c.lineWidth = st.width || 1; c.stroke(); }
-  sp = { canvas: cv, size: size };
+  sp = { canvas: cv, size: size, px: cv.width, pixels: c.getImageData(0, 0, cv.width, cv.height).data };
   sprites.set(key, sp);
   return sp;
+}
+
+// stamp copies the sprite to every (xs[k], ys[k]) on a transparent layer
+// of w×h device pixels, pixel by pixel (one colour, so overlaps keep the
+// higher alpha), and returns the layer: one drawImage instead of one per
+// marker.
+var layer = null;
+function stamp(sp, xs, ys, w, h, scale) {
+  if (!layer || layer.width !== w || layer.height !== h) {
+    layer = document.createElement('canvas');
+    layer.width = w; layer.height = h;
+  }
+  var lc = layer.getContext('2d'), img = lc.createImageData(w, h), d = img.data, s = sp.pixels, m = sp.px, half = m / 2;
+  for (var k = 0; k < xs.length; k++) {
+    var x0 = Math.round(xs[k] * scale - half), y0 = Math.round(ys[k] * scale - half);
+    for (var sy = 0; sy < m; sy++) {
+      var y = y0 + sy;
+      if (y < 0 || y >= h) { continue; }
+      for (var sx = 0; sx < m; sx++) {
+        var x = x0 + sx, si = (sy * m + sx) * 4, a = s[si + 3];
+        if (!a || x < 0 || x >= w) { continue; }
+        var di = (y * w + x) * 4;
+        if (a > d[di + 3]) { d[di] = s[si]; d[di + 1] = s[si + 1]; d[di + 2] = s[si + 2]; d[di + 3] = a; }
+      }
+    }
+  }
+  lc.putImageData(img, 0, 0);
+  return layer;
 }
 CanvasPainter.prototype.clip = function (x, y, w, h) { this.ctx.save(); this.ctx.beginPath(); this.ctx.rect(x, y, w, h); this.ctx.clip(); };
 CanvasPainter.prototype.unclip = function () { this.ctx.restore(); };

@@ -138,28 +138,51 @@ Simulator.prototype.slos = function (s) {
   return out;
 };
 
-// compute recomputes every series and returns what the chart shows.
+// SIM_LIMIT bounds the time (ms) a series may take to search its cycles:
+// past it the series is left as the report computed it, and the simulator
+// says why.
+var SIM_LIMIT = 400;
+
+// compute recomputes every series and returns what the chart shows. The
+// raw frontier depends only on the bounds, so it is kept while only σ and
+// δ move.
 Simulator.prototype.compute = function () {
-  var self = this, plot = this.chart.plot, objs = this.objectives(false), raw = this.objectives(true);
-  var out = { series: [], raw: [], showRaw: this.showRaw, objs: objs, slos: [] };
+  var self = this, chart = this.chart, plot = chart.plot, objs = this.objectives(false), raw = this.objectives(true);
+  var out = { series: [], raw: [], showRaw: this.showRaw, objs: objs, slos: [], skipped: {} };
+  var boundsKey = this.activeBounds();
+  if (this.rawKey !== boundsKey) { this.rawCache = []; this.rawKey = boundsKey; }
   plot.series.forEach(function (s, si) {
     var slos = self.slos(s);
-    var r = F.analyze({ x: s.x, y: s.y, objs: objs, slos: slos });
-    var q = F.analyze({ x: s.x, y: s.y, objs: raw, slos: slos });
     out.slos[si] = slos;
+    if (!self.rawCache[si]) {
+      var q = F.analyze({ x: s.x, y: s.y, objs: raw, slos: slos });
+      self.rawCache[si] = { line: q.line, s: q.status };
+    }
+    out.raw.push(self.rawCache[si]);
+    var r;
+    try {
+      r = F.analyze({ x: s.x, y: s.y, objs: objs, slos: slos, timeLimit: SIM_LIMIT });
+    } catch (e) {
+      if (!(e instanceof F.BudgetError)) { throw e; }
+      out.skipped[si] = e.points;
+      var eng = chart.engineStatus(si);
+      out.series.push({ s: eng.s, by: eng.by, t: eng.t, line: eng.line, frontier: eng.frontier, tied: [], res: null });
+      return;
+    }
     out.series.push({ s: r.status, by: r.by, t: r.tie, line: r.line, frontier: r.line.length, tied: r.tied, res: r });
-    out.raw.push({ line: q.line, s: q.status });
   });
-  out.cyclic = out.series.some(function (x) { return x.res.cyclic; });
+  out.cyclic = F.cycleSum(objs) > 1 && objs.some(function (o) { return o.noise || o.improve; });
   out.cycleSum = F.cycleSum(objs);
   out.acyclicDelta = out.cyclic ? F.acyclicMinImprove(objs) : 0;
   out.violations = function (si, i) {
-    return 'violates ' + (out.series[si].res.violated[i] || []).map(function (k) {
+    var res = out.series[si].res;
+    if (!res) { return (plot.series[si].notes && plot.series[si].notes[i]) || 'violates an SLO'; }
+    return 'violates ' + (res.violated[i] || []).map(function (k) {
       var b = out.slos[si][k];
       return b.label + '=' + fmt(b.values[i]) + (b.unit ? ' ' + b.unit : '') + ' (want ' + b.op + ' ' + fmt(b.bound) + ')';
     }).join(', ');
   };
-  out.reason = function (si, i) { return 'invalid: ' + (out.series[si].res.reason[i] || ''); };
+  out.reason = function (si, i) { var res = out.series[si].res; return 'invalid: ' + ((res && res.reason[i]) || ''); };
   return out;
 };
 
@@ -173,11 +196,14 @@ Simulator.prototype.update = function () {
   }
   var t = performance.now();
   c.sim = this.compute();
+  var t1 = performance.now();
   c.renderLegend();
   if (c.selected) { renderDetails(c, c.selected); }
   c.draw();
+  var t2 = performance.now();
   this.describe(c.sim);
   api.simMs = performance.now() - t;
+  api.simParts = { compute: t1 - t, draw: t2 - t1, describe: performance.now() - t2 };
 };
 
 // describe writes what the simulation found: the cycle warning, per series
@@ -195,6 +221,11 @@ Simulator.prototype.describe = function (sim) {
   }
   plot.series.forEach(function (s, si) {
     var st = sim.series[si], res = st.res, raw = sim.raw[si], eng = self.chart.engineStatus(si);
+    if (!res) {
+      out.appendChild(el('div', { class: 'sim-series', 'data-series': String(si) }, el('p', { class: 'warning' }, swatch(si, false), el('strong', { text: s.name }),
+        ': not simulated — at these bands ' + sim.skipped[si] + ' points beat each other around cycles, too many to sort out in the page in time (pareto front --noise … --min-improve … computes it). The chart shows the report\'s frontier for this series.')));
+      return;
+    }
     var counts = [0, 0, 0, 0];
     for (var i = 0; i < s.x.length; i++) { counts[st.s[i]]++; }
     var box = el('div', { class: 'sim-series', 'data-series': String(si) });

@@ -2,7 +2,8 @@
 // the measurement rows of a Chart, the sortable Table that renders them,
 // and the exclusions table. A Table holds its rows as a source (a count and
 // a function giving row k), sorts an index, and renders at most limit rows,
-// so that 100,000 points cost no 100,000 row objects. Headers sort with a
+// so that 100,000 points cost no 100,000 row objects (and the page lays
+// out 200 rows at first; a button shows more). Headers sort with a
 // click or Enter; rows pin with a click or Enter; nothing scrolls the page.
 
 Chart.prototype.measureColumns = function () {
@@ -66,11 +67,10 @@ function Table(columns, source, onClick) {
   this.source = source;
   this.order = new Int32Array(source.n);
   for (var k = 0; k < source.n; k++) { this.order[k] = k; }
-  this.limit = 500;
+  this.limit = 200;
   this.onClick = onClick;
   this.selected = -1;
   this.root = el('div', { class: 'table-wrap', tabindex: '-1' });
-  this.note = el('p', { class: 'note' });
   var head = el('tr');
   columns.forEach(function (c) {
     var th = el('th', { 'data-key': c.key, 'aria-sort': 'none', scope: 'col', tabindex: '0', class: c.num ? 'num' : '' });
@@ -82,6 +82,10 @@ function Table(columns, source, onClick) {
   this.body = el('tbody');
   this.table = el('table', null, el('thead', null, head), this.body);
   this.root.appendChild(this.table);
+  this.more = el('button', { type: 'button', class: 'more', text: 'Show 500 more rows' });
+  this.more.addEventListener('click', function () { self.limit += 500; self.render(); });
+  this.note = el('p', { class: 'note table-note' });
+  this.foot = el('div', { class: 'table-foot' }, this.note, this.more);
   this.render();
 }
 Table.prototype.sort = function (key, th) {
@@ -124,6 +128,7 @@ Table.prototype.render = function () {
   this.body.textContent = '';
   this.body.appendChild(frag);
   this.note.textContent = this.order.length > n ? 'Showing ' + n + ' of ' + this.order.length + ' rows; sort to see others.' : this.order.length + ' rows.';
+  this.more.hidden = this.order.length <= n;
 };
 // highlight marks source row k (-1 for none) and scrolls the table, not
 // the page, to it.
@@ -171,5 +176,5 @@ function renderExclusions() {
   var t = new Table(cols, src, null);
   t.root.classList.add('excl');
   sec.appendChild(t.root);
-  sec.appendChild(t.note);
+  sec.appendChild(t.foot);
 }
