@@ -313,4 +313,38 @@ func TestBrowserSimulator(t *testing.T) {
 	}
 	tb.screenshot(t, "simulator")
 	tb.finish(t)
+
+	// Two configurations that beat each other at σ = 10 %, δ = 4 %: one
+	// noise-tied group, linked on the chart and named.
+	tied := openPage(t, writePage(t, tiedPage(t)))
+	eval[bool](t, tied, `(function(){var d=document.querySelector('#plot-0 details.sim'); d.open=true; var m=__pareto.charts[0].simulator;
+		m.p={sx:0.1,dx:0.04,sy:0.1,dy:0.04}; m.update(); return true;})()`)
+	out = eval[string](t, tied, `document.querySelector('#plot-0 .sim-out').textContent`)
+	if !strings.Contains(out, "1 noise-tied group(s)") || !strings.Contains(out, "Noise-tied: a · iter 0, b · iter 0") || !strings.Contains(out, "allow dominance cycles") {
+		t.Errorf("a 2-cycle is not reported as noise-tied: %q", out)
+	}
+	if !eval[bool](t, tied, `/class="noise-tied series-0"/.test(__pareto.svg(0))`) {
+		t.Errorf("the noise-tied group is not drawn")
+	}
+	tied.finish(t)
+}
+
+// tiedPage has a = (100 ms, 1000 tokens/s) and b = (105 ms, 1050 tokens/s):
+// at σ = 10 %, δ = 4 % each beats the other.
+func tiedPage(t *testing.T) *Page {
+	t.Helper()
+	cfg, err := ParseConfig("pareto.toml", []byte(`[reports.pareto]
+[[reports.pareto.plots]]
+name = "2-cycle"
+x = { metric = "ttft", match = { statistic = "p99" } }
+y = { metric = "output_token_throughput" }
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, err := Build(cfg, []Trial{point("a", "0", 100, 1000), point("b", "0", 105, 1050)}, nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return page
 }

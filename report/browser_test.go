@@ -192,6 +192,13 @@ func (tb *tab) screenshot(t *testing.T, name string) {
 		t.Errorf("screenshot: %v", err)
 		return
 	}
+	tb.savePNG(t, name, png)
+}
+
+// savePNG writes a screenshot to the test's artifact directory and to
+// $PARETO_SHOTS when set.
+func (tb *tab) savePNG(t *testing.T, name string, png []byte) {
+	t.Helper()
 	path := filepath.Join(t.ArtifactDir(), name+".png")
 	if err := os.WriteFile(path, png, 0o644); err != nil {
 		t.Errorf("screenshot: %v", err)
@@ -202,6 +209,18 @@ func (tb *tab) screenshot(t *testing.T, name string) {
 			t.Errorf("screenshot: %v", err)
 		}
 	}
+}
+
+// windowShot saves a PNG of the window as it is (sticky and fixed parts
+// where the user sees them), like screenshot.
+func (tb *tab) windowShot(t *testing.T, name string) {
+	t.Helper()
+	png, err := chromedp.Run(tb.ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Errorf("screenshot: %v", err)
+		return
+	}
+	tb.savePNG(t, name, png)
 }
 
 // finish checks that the page logged no error and loaded nothing.

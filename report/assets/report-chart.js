@@ -273,7 +273,15 @@ Chart.prototype.select = function (si, i, from) {
   renderDetails(this, { s: si, i: i });
   this.table.highlight(this.rows.index(si, i));
   this.chartBox.setAttribute('data-pinned', si + ':' + i);
+  this.front();
   api.lastPin = { plot: this.index, s: si, i: i, from: from || 'chart' };
+};
+
+// front makes this chart's details the sheet a narrow window shows.
+Chart.prototype.front = function () {
+  var self = this;
+  charts.forEach(function (c) { c.details.classList.toggle('behind', c !== self); });
+  document.body.classList.add('sheet');
 };
 
 Chart.prototype.unpin = function () {
@@ -281,6 +289,8 @@ Chart.prototype.unpin = function () {
   this.selected = null;
   this.chartBox.removeAttribute('data-pinned');
   renderDetails(this, null);
+  var other = charts.filter(function (c) { return c.selected; }).pop();
+  if (other) { other.front(); } else { document.body.classList.remove('sheet'); }
   this.table.highlight(-1);
   this.draw();
 };

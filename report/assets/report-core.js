@@ -25,6 +25,8 @@ data.plots.forEach(function (p) {
 // Okabe-Ito, colour-blind safe; every series also has its own marker shape,
 // so that no two of the first eight series look alike without colour.
 var PALETTE = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', '#D55E00', '#8C6D1F', '#555555'];
+// The same hues, lighter, for the dark theme.
+var PALETTE_DARK = ['#4BA3E3', '#F2B53C', '#2DC79A', '#E59BC9', '#8AD0F5', '#FF7F3F', '#CDA65A', '#B5B5B5'];
 var SHAPES = ['circle', 'square', 'triangle', 'diamond', 'triangle-down', 'plus', 'cross', 'star'];
 var STATUS = ['frontier', 'dominated', 'infeasible', 'invalid'];
 var R = ParetoRepeats, F = ParetoFrontier;
@@ -199,7 +201,10 @@ function logTicks(lo, hi, target) {
 }
 
 // ---- colours, shapes -------------------------------------------------------
-function color(i) { return PALETTE[i % PALETTE.length]; }
+// color is series i's colour in the page's theme, or in the light one
+// (exports) when light is set.
+function color(i, light) { return (!light && darkTheme() ? PALETTE_DARK : PALETTE)[i % PALETTE.length]; }
+function darkTheme() { return !!(window.matchMedia && window.matchMedia('(prefers-color-scheme: dark)').matches); }
 function shape(i) { return SHAPES[i % SHAPES.length]; }
 function unitOf(a) { return a.unit ? ' ' + a.unit : ''; }
 function axisName(a) { return a.label + (a.unit ? ' (' + a.unit + ')' : ''); }

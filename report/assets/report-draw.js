@@ -6,7 +6,7 @@
 // baseline markers and the pin — so that the canvas and the SVG export
 // show the same thing. draw paints the canvas and rebuilds the hover grid.
 
-var MARK = 5, MARK_DOM = 3.2;
+var MARK = 5.5, MARK_DOM = 3.2;
 
 Chart.prototype.draw = function () {
   var t = performance.now();
@@ -40,6 +40,7 @@ function theme(light) {
 // points for hovering. It returns what it drew.
 Chart.prototype.paint = function (p, b, grid, light) {
   var self = this, th = theme(light);
+  this.col = function (i) { return color(i, light); };
   var rec = { drawn: {}, drawnDom: {}, bars: 0, bases: 0, markers: [], logHidden: { x: 0, y: 0 }, note: '' };
   this.paintAxes(p, b, th);
   p.clip(b.l, b.t, b.r - b.l, b.b - b.t);
@@ -49,7 +50,7 @@ Chart.prototype.paint = function (p, b, grid, light) {
   this.plot.series.forEach(function (s, si) {
     rec.drawn[s.name] = 0;
     rec.drawnDom[s.name] = 0;
-    rec.markers[si] = { shape: shape(si), color: color(si), frontier: 0, dominated: 0, hidden: !!self.hidden[si] };
+    rec.markers[si] = { shape: shape(si), color: color(si, true), frontier: 0, dominated: 0, hidden: !!self.hidden[si] };
     if (self.hidden[si] || !self.showDominated) { return; }
     var st = self.status(si), xs = [], ys = [], fx = [], fy = [], placed = 0;
     // A marker whose place (to half a pixel) already holds one of the same
@@ -76,9 +77,9 @@ Chart.prototype.paint = function (p, b, grid, light) {
   this.plot.series.forEach(function (s, si) {
     if (self.hidden[si]) { return; }
     var st = self.status(si);
-    self.paintLine(p, s, st.line, px, { stroke: color(si), width: 1.8, cls: 'frontier-line series-' + si });
+    self.paintLine(p, s, st.line, px, { stroke: self.col(si), width: 2, cls: 'frontier-line series-' + si });
     if (self.sim && self.sim.showRaw && self.sim.raw[si]) {
-      self.paintLine(p, s, self.sim.raw[si].line, px, { stroke: color(si), width: 1.2, dash: [5, 4], alpha: 0.8, cls: 'raw-line series-' + si });
+      self.paintLine(p, s, self.sim.raw[si].line, px, { stroke: self.col(si), width: 1.2, dash: [5, 4], alpha: 0.8, cls: 'raw-line series-' + si });
     }
     rec.bars += self.paintBars(p, s, si, st, px);
   });
@@ -92,10 +93,10 @@ Chart.prototype.paint = function (p, b, grid, light) {
       stack.set(key, depth + 1);
       var r = self.tie(st, i) ? MARK + 1 : MARK;
       if (depth === 0) {
-        p.markers(shape(si), [x], [y], r, { fill: color(si), stroke: th.bg, width: 1, cls: 'marker frontier series-' + si });
+        p.markers(shape(si), [x], [y], r, { fill: self.col(si), stroke: th.bg, width: 1, cls: 'marker frontier series-' + si });
       } else {
         // the same point in another series: a ring around the first marker
-        p.markers(shape(si), [x], [y], r + 3.5 * depth, { stroke: color(si), width: 2, cls: 'marker frontier ring series-' + si });
+        p.markers(shape(si), [x], [y], r + 3.5 * depth, { stroke: self.col(si), width: 2, cls: 'marker frontier ring series-' + si });
       }
       if (grid) { grid.add(x, y, si, i); }
       n++;
@@ -173,7 +174,7 @@ Chart.prototype.paintLine = function (p, s, line, px, st) {
 // min–max whiskers with caps and a thick translucent interquartile range.
 Chart.prototype.paintBars = function (p, s, si, st, px) {
   if (!s.r) { return 0; }
-  var self = this, n = 0, c = color(si);
+  var self = this, n = 0, c = self.col(si);
   Object.keys(s.r).forEach(function (k) {
     var i = Number(k), r = s.r[k];
     if (!self.shown(st, i)) { return; }
@@ -192,11 +193,11 @@ Chart.prototype.paintBars = function (p, s, si, st, px) {
 // paintTied links the members of each noise-tied group (a top cycle of
 // the noise-aware relation) with a dotted line.
 Chart.prototype.paintTied = function (p, s, si, px) {
-  var st = this.sim.series[si];
+  var self = this, st = this.sim.series[si];
   (st.tied || []).forEach(function (g) {
     var pts = [];
     g.forEach(function (i) { pts.push(px(s.x[i], 'x'), px(s.y[i], 'y')); });
-    if (pts.every(isFinite)) { p.polyline(pts.concat(pts.slice(0, 2)), { stroke: color(si), width: 1.2, dash: [2, 3], cls: 'noise-tied series-' + si }); }
+    if (pts.every(isFinite)) { p.polyline(pts.concat(pts.slice(0, 2)), { stroke: self.col(si), width: 1.2, dash: [2, 3], cls: 'noise-tied series-' + si }); }
   });
 };
 

@@ -272,7 +272,7 @@ Simulator.prototype.baselineTable = function (box, s, st, objs) {
     var bx = b.value.x, by = b.value.y, v;
     if (R.isBase(s, i)) { v = 'the baseline'; } else if (F.beats(s.x[i], s.y[i], bx, by, objs)) { v = 'beats the baseline'; } else if (F.beats(bx, by, s.x[i], s.y[i], objs)) {
       v = 'beaten by the baseline';
-    } else { v = 'within noise of the baseline'; }
+    } else { v = 'neither beats the other (a trade-off, or within noise)'; }
     rows.push([pointName(pt(s.p[i])), R.pct(b.dx) || '±0%', R.pct(b.dy) || '±0%', v]);
   });
   if (!rows.length) { return; }
