@@ -232,7 +232,7 @@ func TestBrowserSimulatorMatchesEngine(t *testing.T) {
 		if res.Cyclic {
 			cyclic++
 		}
-		paths[strings.Fields(got.Path+" -")[0]]++
+		paths[strings.Fields(got.Path + " -")[0]]++
 		if len(tied) > 0 {
 			withCycles++
 		}

@@ -173,7 +173,7 @@ Chart.prototype.fit = function () {
     });
   });
   function pad(b, log) {
-    if (!isFinite(b[0])) { return log ? [0, 1] : [0, 1]; }
+    if (!isFinite(b[0])) { return [0, 1]; }
     var d = b[1] - b[0];
     if (!(d > 0)) { d = log ? 0.2 : (Math.abs(b[0]) * 0.1 || 1); }
     return [b[0] - d * 0.06, b[1] + d * 0.06];

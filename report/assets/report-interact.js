@@ -181,13 +181,17 @@ Chart.prototype.tipAt = function (hit, hits) {
 // ---- keyboard ------------------------------------------------------------------
 Chart.prototype.bindKeys = function () {
   var self = this, c = this.canvas;
+  // A click focuses the chart too; only keyboard focus (:focus-visible)
+  // shows the cursor, so that a click's tooltip stays where the mouse is.
   c.addEventListener('focus', function () {
+    if (!c.matches(':focus-visible')) { return; }
     self.focused = true;
     if (!self.cursor) { self.moveCursor('first'); } else { self.draw(); self.cursorTip(); }
   });
   c.addEventListener('blur', function () { self.focused = false; self.tip.style.display = 'none'; self.draw(); });
   c.addEventListener('keydown', function (ev) {
     var k = ev.key, handled = true, b = self.box;
+    self.focused = true;
     switch (k) {
       case 'ArrowRight': self.moveCursor('right'); break;
       case 'ArrowLeft': self.moveCursor('left'); break;

@@ -133,7 +133,6 @@ Table.prototype.render = function () {
 // highlight marks source row k (-1 for none) and scrolls the table, not
 // the page, to it.
 Table.prototype.highlight = function (k) {
-  if (typeof k === 'function') { k = -1; }
   this.selected = k;
   if (k >= 0) {
     var pos = this.order.indexOf(k);
