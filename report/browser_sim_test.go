@@ -287,6 +287,12 @@ func TestBrowserSimulator(t *testing.T) {
 	if !eval[bool](t, tb, `/frontier-line series-0/.test(__pareto.svg(0)) && __pareto.charts[0].sim.raw[0].line.length === 1`) {
 		t.Errorf("the simulated frontier line or the raw frontier is missing")
 	}
+	// The view follows: every simulated and raw frontier point is in it.
+	if out := eval[[]string](t, tb, `(function(){var c=__pareto.charts[0], b=c.box, out=[]; c.plot.series.forEach(function(s,si){
+		c.sim.series[si].line.concat(c.sim.raw[si].line).forEach(function(i){var x=c.px(s.x[i],'x'), y=c.px(s.y[i],'y');
+			if (!(x>=b.l && x<=b.r && y>=b.t && y<=b.b)) { out.push(s.name+' '+i); }});}); return out;})()`); len(out) > 0 {
+		t.Errorf("simulated or raw frontier points outside the view: %q", out)
+	}
 	// A wide noise band with a small minimum improvement allows cycles.
 	set("dx", 1)
 	set("dy", 1)

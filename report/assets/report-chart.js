@@ -146,8 +146,8 @@ Chart.prototype.shown = function (st, i) {
 };
 
 // fit sets the view to what is drawn: the frontier points of the visible
-// series (and their dominated points when shown), their error bars and
-// baseline points, so that a far-away hidden point never squeezes the
+// series (and their dominated points when shown, and the simulator's raw
+// frontier), their error bars and baseline points, so that a far-away hidden point never squeezes the
 // frontier into a corner.
 Chart.prototype.fit = function () {
   var self = this, bx = [Infinity, -Infinity], by = [Infinity, -Infinity];
@@ -161,6 +161,9 @@ Chart.prototype.fit = function () {
       }
     } else {
       st.line.forEach(function (j) { add(bx, self.tx(s.x[j], 'x')); add(by, self.tx(s.y[j], 'y')); });
+    }
+    if (self.sim && self.sim.showRaw && self.sim.raw[si]) { // the raw frontier drawn beside the simulated one
+      self.sim.raw[si].line.forEach(function (j) { add(bx, self.tx(s.x[j], 'x')); add(by, self.tx(s.y[j], 'y')); });
     }
     Object.keys(s.r || {}).forEach(function (k) {
       if (!self.shown(st, Number(k))) { return; }

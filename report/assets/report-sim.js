@@ -189,8 +189,10 @@ Simulator.prototype.compute = function () {
 // update applies the simulator to the chart while its panel is open.
 Simulator.prototype.update = function () {
   var c = this.chart;
+  // The view follows the frontier shown unless the user zoomed.
+  var redraw = function () { if (c.auto) { c.fit(); } else { c.draw(); } };
   if (!this.root.open) {
-    if (c.sim) { c.sim = null; c.renderLegend(); c.draw(); }
+    if (c.sim) { c.sim = null; c.renderLegend(); redraw(); }
     this.out.textContent = '';
     return;
   }
@@ -199,7 +201,7 @@ Simulator.prototype.update = function () {
   var t1 = performance.now();
   c.renderLegend();
   if (c.selected) { renderDetails(c, c.selected); }
-  c.draw();
+  redraw();
   var t2 = performance.now();
   this.describe(c.sim);
   api.simMs = performance.now() - t;
