@@ -61,6 +61,12 @@ type Query struct {
 	// on every point (Result.Baseline) instead of an error: the report
 	// checks the selection across all its frontiers first.
 	BaselineMayBeAbsent bool
+	// BaselineScopeAsReason makes a point whose baseline was measured at
+	// its workload only in another environment scope get that reason
+	// (Result.Baseline) instead of failing the query, unless
+	// AllowCrossScope compares with it: the report annotates every point
+	// it can ground and says why for the others.
+	BaselineScopeAsReason bool
 	// FrontierOnly makes the encoders print the frontier and the sizes
 	// of the other lists only.
 	FrontierOnly bool

@@ -1,10 +1,10 @@
 package query
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
-	"strconv"
 
 	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/trial"
@@ -30,44 +30,49 @@ type point struct {
 // recorded are merged (decide.KnownConfig: CloudAI runs, or --config-key);
 // table rows are each their own configuration.
 func (d *Rows) aggregate(agg decide.Aggregation, keys []string) {
-	keyOf := func(r int) string {
-		t := d.trials[r]
-		if t == nil || !d.comparable(int32(r)) || !decide.KnownConfig(t, keys) {
-			return "row\x00" + strconv.Itoa(r)
-		}
-		g := ""
-		if d.group != nil {
-			g = d.group[r]
-		}
-		return g + "\x00" + decide.Key(decide.Config(t, keys), decide.WorkloadOf(t))
-	}
-	var order []string
-	rows := map[string][]int32{}
+	// groups lists the points in the order of their first rows. A row that
+	// cannot repeat another is a point of its own, without a key (its
+	// members share one backing array, capped so that nothing appends to it).
+	var groups [][]int32
+	index := map[string]int{}
+	own := make([]int32, len(d.ids))
 	for r := range d.ids {
-		k := keyOf(r)
-		if _, ok := rows[k]; !ok {
-			order = append(order, k)
+		own[r] = int32(r)
+		key, ok := "", false
+		if agg != decide.None {
+			key, ok = d.repeatKey(r, keys)
 		}
-		rows[k] = append(rows[k], int32(r))
+		if !ok {
+			groups = append(groups, own[r:r+1:r+1])
+			continue
+		}
+		if g, seen := index[key]; seen {
+			groups[g] = append(groups[g], int32(r))
+			continue
+		}
+		index[key] = len(groups)
+		groups = append(groups, []int32{int32(r)})
 	}
-	if agg == decide.None {
-		order, rows = perRow(len(d.ids))
-	}
-	d.points = make([]point, len(order))
-	for i, k := range order {
-		d.points[i] = d.newPoint(rows[k], agg, keys)
+	d.points = make([]point, len(groups))
+	for i, members := range groups {
+		d.points[i] = d.newPoint(members, agg)
 	}
 	d.collapse(agg)
 }
 
-func perRow(n int) ([]string, map[string][]int32) {
-	order := make([]string, n)
-	rows := make(map[string][]int32, n)
-	for r := range n {
-		order[r] = strconv.Itoa(r)
-		rows[order[r]] = []int32{int32(r)}
+// repeatKey returns the key that row r shares with its repeats, and false
+// when r repeats no other row: a table row, a row that cannot be compared,
+// or a trial that does not record its configuration.
+func (d *Rows) repeatKey(r int, keys []string) (string, bool) {
+	t := d.trials[r]
+	if t == nil || !d.comparable(int32(r)) || !decide.KnownConfig(t, keys) {
+		return "", false
 	}
-	return order, rows
+	g := ""
+	if d.group != nil {
+		g = d.group[r]
+	}
+	return g + "\x00" + decide.Key(decide.Config(t, keys), decide.WorkloadOf(t)), true
 }
 
 // comparable reports whether row r has a value on every objective and
@@ -84,20 +89,43 @@ func (d *Rows) comparable(r int32) bool {
 	return true
 }
 
-func (d *Rows) newPoint(members []int32, agg decide.Aggregation, keys []string) point {
+func (d *Rows) newPoint(members []int32, agg decide.Aggregation) point {
 	p := point{members: members, spread: make([]decide.Stat, len(d.values))}
 	for o, col := range d.values {
 		p.spread[o] = decide.Summarize(gather(col, members), agg)
 	}
 	if t := d.trials[members[0]]; t != nil {
-		p.group = decide.Group{Config: configOf(t, keys), Scope: decide.ScopeOf(t), Workload: decide.WorkloadOf(t),
-			Newest: int(members[len(members)-1])}
-		p.group.Key = decide.Key(p.group.Config, p.group.Workload)
-		for _, m := range members {
-			p.group.Trials = append(p.group.Trials, d.trials[m])
+		// The group's configuration, scope and workload are filled by
+		// describeGroups when a baseline or pick needs them.
+		p.group = decide.Group{Newest: int(members[len(members)-1])}
+		if len(members) == 1 {
+			m := members[0]
+			p.group.Trials = d.trials[m : m+1 : m+1]
+		} else {
+			for _, m := range members {
+				p.group.Trials = append(p.group.Trials, d.trials[m])
+			}
 		}
 	}
 	return p
+}
+
+// describeGroups fills every point's configuration, scope, workload and
+// repeat key (decide.Group), once: only a baseline and pick use them.
+func (d *Rows) describeGroups() {
+	if d.described {
+		return
+	}
+	d.described = true
+	for i := range d.points {
+		g := &d.points[i].group
+		if g.Trials == nil {
+			continue
+		}
+		t := g.Trials[0]
+		g.Config, g.Scope, g.Workload = configOf(t, d.q.ConfigKeys), decide.ScopeOf(t), decide.WorkloadOf(t)
+		g.Key = decide.Key(g.Config, g.Workload)
+	}
 }
 
 // configOf is t's configuration key: decide.Config when t records its
@@ -179,6 +207,7 @@ func (d *Rows) baselineDeltas(spec string, allowCross bool) error {
 	if err != nil {
 		return &Error{Err: fmt.Errorf("--baseline: %w", err)}
 	}
+	d.describeGroups()
 	names, rows := d.groups()
 	found := false
 	for g := range names {
@@ -234,6 +263,7 @@ func (d *Rows) groupBaseline(sel decide.Selection, pts []int32, allowCross bool)
 	}
 	bases := map[*decide.Group]*Base{}
 	warned := map[[2]decide.Scope]bool{}
+	warnedScope := map[decide.Scope]bool{}
 	for _, i := range pts {
 		p := &d.points[i]
 		if p.group.Trials == nil {
@@ -241,6 +271,16 @@ func (d *Rows) groupBaseline(sel decide.Selection, pts []int32, allowCross bool)
 			continue
 		}
 		bg, cross, err := decide.BaselineAt(selected, p.group.Scope, p.group.Workload, allowCross)
+		var se *decide.ScopeError
+		if errors.As(err, &se) && d.q.BaselineScopeAsReason {
+			p.baseWhy = fmt.Sprintf("the baseline %s at %s: %v; --allow-cross-scope compares with it", sel.Raw, p.group.Workload, se)
+			if !warnedScope[p.group.Scope] {
+				warnedScope[p.group.Scope] = true
+				d.warnings = append(d.warnings, fmt.Sprintf("points measured in %s have no delta: the baseline %s was measured only in another environment (%v); --allow-cross-scope compares with it",
+					p.group.Scope, sel.Raw, se))
+			}
+			continue
+		}
 		if err != nil {
 			return true, &Error{Err: fmt.Errorf("%s (%s) and the baseline %s at %s: %w; restrict the comparison with --where or --group-by, or pass --allow-cross-scope",
 				d.ids[i], p.group.Scope, sel.Raw, p.group.Workload, err)}

@@ -219,6 +219,10 @@ func (r *Result) IsBaseline(p int32) bool { return r.data.isBaseline(p) }
 // Value returns point p's value on objective o.
 func (r *Result) Value(p int32, o int) float64 { return r.data.values[o][p] }
 
+// SLOValue returns point p's value on SLO column s, aggregated over its
+// repeats as the objectives are.
+func (r *Result) SLOValue(p int32, s int) float64 { return r.data.slo[s][p] }
+
 // Stat returns the summary of point p's members on objective o.
 func (r *Result) Stat(p int32, o int) decide.Stat { return r.data.stat(p, o) }
 
@@ -229,6 +233,9 @@ func (r *Result) Stat(p int32, o int) decide.Stat { return r.data.stat(p, o) }
 // group.
 func (r *Result) DecidePoints() []decide.Point {
 	d := r.data
+	if d.points != nil {
+		d.describeGroups()
+	}
 	out := make([]decide.Point, len(d.ids))
 	for i := range out {
 		row := int32(i)

@@ -34,6 +34,7 @@ type Rows struct {
 	// objCol and sloCol map objectives and SLOs to TableSpec columns.
 	objCol, sloCol []int
 	seen           map[string]int // display ids given so far
+	described      bool           // describeGroups ran
 	several        bool           // several inputs: table rows are FILE:ROW
 }
 

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/query"
@@ -14,7 +15,18 @@ func (b *builder) checkBaseline() error {
 		return nil
 	}
 	for i := range b.trials {
-		if b.usable[i] && sel.Match(&decide.Group{Key: b.key[i], Config: b.config[i]}, &b.trials[i]) {
+		if !b.usable[i] {
+			continue
+		}
+		t := &b.trials[i]
+		config := decide.Config(t, b.opts.ConfigKeys)
+		key := decide.Key(config, decide.WorkloadOf(t))
+		if !decide.KnownConfig(t, b.opts.ConfigKeys) {
+			// A result file alone does not record the serving configuration:
+			// it is never assumed to repeat another one.
+			key = "trial:" + strconv.Itoa(i)
+		}
+		if sel.Match(&decide.Group{Key: key, Config: config}, t) {
 			return nil
 		}
 	}

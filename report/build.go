@@ -6,10 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
-	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -35,9 +33,11 @@ func CaseOf(t *trial.Trial) string {
 // deltas to the baseline, and the exclusions (inputs given, unusable
 // trials, and per plot the trials whose axes select no single
 // measurement). A frontier that selects no trial is a configuration error
-// (ConfigErrors); a baseline that selects no usable trial is an error, and
-// so is a baseline measured in another environment than a point compared
-// with it (a *decide.ScopeError) unless opts.AllowCrossScope.
+// (ConfigErrors); a baseline that selects no usable trial is an error. A
+// point whose baseline was measured only in another environment (engine,
+// CUDA, driver, GPU) gets no delta and says why, unless
+// opts.AllowCrossScope compares with it: one engine's baseline still
+// grounds that engine's points in an "All configurations" frontier.
 func Build(cfg *Config, trials []Trial, excl []Exclusion, opts Options) (*Page, error) {
 	b := &builder{cfg: cfg, trials: trials, opts: opts, page: &Page{Title: cfg.Title, Source: cfg.File,
 		Plots: []PagePlot{}, Layouts: []*trial.Layout{}, Configs: []ConfigFile{}, Aggregate: opts.Aggregate.String()}}
@@ -68,10 +68,7 @@ type builder struct {
 	opts   Options
 	page   *Page
 	usable []bool
-	// config and key are each usable trial's configuration and repeat
-	// keys (decide.Config, decide.Key).
-	config, key []string
-	warned      map[string]bool
+	warned map[string]bool
 }
 
 // points fills Page.Points (one per trial, same order), the layout and
@@ -80,7 +77,6 @@ func (b *builder) points() {
 	layouts := map[string]int{}
 	configs := map[string]int{}
 	b.usable = make([]bool, len(b.trials))
-	b.config, b.key = make([]string, len(b.trials)), make([]string, len(b.trials))
 	b.page.Points = make([]PointInfo, len(b.trials))
 	for i := range b.trials {
 		t := &b.trials[i]
@@ -116,24 +112,28 @@ func (b *builder) points() {
 			continue
 		}
 		b.usable[i] = true
-		b.config[i] = decide.Config(t, b.opts.ConfigKeys)
-		b.key[i] = decide.Key(b.config[i], decide.WorkloadOf(t))
-		if !decide.KnownConfig(t, b.opts.ConfigKeys) {
-			// A result file alone does not record the serving configuration:
-			// it is never assumed to repeat another one.
-			b.key[i] = "trial:" + strconv.Itoa(i)
-		}
 	}
 }
+
+// pointLabels are the labels PointInfo has fields for.
+var pointLabels = []string{trial.LabelTestCase, trial.LabelIteration, trial.LabelStep, trial.LabelPhase, LabelBenchmark}
 
 // pointInfo extracts the details of a trial.
 func pointInfo(t *trial.Trial) PointInfo {
 	p := PointInfo{ID: t.ID, Case: CaseOf(t), Source: t.Source.Path, Workload: t.Workload,
 		Iteration: t.Labels[trial.LabelIteration], Step: t.Labels[trial.LabelStep],
-		Phase: t.Labels[trial.LabelPhase], Benchmark: t.Labels[LabelBenchmark]}
+		Phase: t.Labels[trial.LabelPhase], Benchmark: t.Labels[LabelBenchmark], Line: t.Source.Line, Index: t.Source.Index}
+	// The details show the other labels. A trial without the ones above
+	// shares its map (the page only reads it): 100,000 table rows make no
+	// 100,000 copies.
+	if !slices.ContainsFunc(pointLabels, func(k string) bool { _, ok := t.Labels[k]; return ok }) {
+		if len(t.Labels) > 0 {
+			p.Labels = t.Labels
+		}
+		return p
+	}
 	for k, v := range t.Labels {
-		switch k {
-		case trial.LabelTestCase, trial.LabelIteration, trial.LabelStep, trial.LabelPhase, LabelBenchmark:
+		if slices.Contains(pointLabels, k) {
 			continue
 		}
 		if p.Labels == nil {
@@ -148,7 +148,7 @@ func pointInfo(t *trial.Trial) PointInfo {
 func (b *builder) exclude(i int, code, reason string, cands []string, plot, axis string) {
 	p := &b.page.Points[i]
 	b.page.Exclusions = append(b.page.Exclusions, Exclusion{Case: p.Case, Iteration: p.Iteration, Step: p.Step,
-		Phase: p.Phase, Path: p.Source, Code: code, Reason: reason, Candidates: cands, Plot: plot, Axis: axis})
+		Phase: p.Phase, Path: p.Source, Line: p.Line, Index: p.Index, Code: code, Reason: reason, Candidates: cands, Plot: plot, Axis: axis})
 }
 
 // selects reports whether frontier f gathers trial t.

@@ -28,6 +28,7 @@ func (b *builder) plot(p *Plot) (PagePlot, error) {
 	pp := PagePlot{Name: p.Name, X: axisInfo(&p.X), Y: axisInfo(&p.Y)}
 	for _, s := range p.SLOs {
 		pp.SLOs = append(pp.SLOs, s.slo().String())
+		pp.Bounds = append(pp.Bounds, SLOBound{Label: s.Label(), Unit: s.Unit, Op: s.Op.String(), Bound: s.Bound})
 	}
 	sels := map[string]int16{}
 	sel := func(s string) int16 {
@@ -176,7 +177,7 @@ func (b *builder) groupValue(i int, key string) string {
 func (b *builder) series(p *Plot, g group, vals []resolved) (Series, bool, error) {
 	q := &query.Query{Objectives: []frontier.Objective{p.X.Objective(), p.Y.Objective()},
 		Aggregate: b.opts.Aggregate, ConfigKeys: b.opts.ConfigKeys, AllowCrossScope: b.opts.AllowCrossScope,
-		BaselineMayBeAbsent: true}
+		BaselineMayBeAbsent: true, BaselineScopeAsReason: true}
 	if b.opts.Baseline != nil {
 		q.Baseline = b.opts.Baseline.Raw
 	}
@@ -221,6 +222,15 @@ func (b *builder) series(p *Plot, g group, vals []resolved) (Series, bool, error
 				m[k] = int32(g.rows[r])
 			}
 			s.R[pt] = Repeats{M: m, X: spread(res.Stat(pt, 0)), Y: spread(res.Stat(pt, 1))}
+		}
+	}
+	if len(p.SLOs) > 0 {
+		s.SLO = make([]Floats, len(p.SLOs))
+		for k := range s.SLO {
+			s.SLO[k] = make([]float64, n)
+			for j := range n {
+				s.SLO[k][j] = res.SLOValue(int32(j), k)
+			}
 		}
 	}
 	for _, w := range res.Warnings() {
@@ -276,7 +286,19 @@ func (b *builder) apply(p *Plot, s Series, res *frontier.Result, vals []resolved
 		s = compact(s, drop)
 	}
 	sortLine(&s)
+	s.XS, s.YS, s.T = nilIfZero(s.XS), nilIfZero(s.YS), nilIfZero(s.T)
 	return s
+}
+
+// nilIfZero returns nil for a column of zeros, which the page data leaves
+// out.
+func nilIfZero[T int8 | int16](col []T) []T {
+	for _, v := range col {
+		if v != 0 {
+			return col
+		}
+	}
+	return nil
 }
 
 // compact removes dropped rows and renumbers By, Line and Notes.
@@ -292,6 +314,12 @@ func compact(s Series, drop map[int32]bool) Series {
 		out.X, out.Y, out.P = append(out.X, s.X[j]), append(out.Y, s.Y[j]), append(out.P, s.P[j])
 		out.XS, out.YS, out.S, out.T = append(out.XS, s.XS[j]), append(out.YS, s.YS[j]), append(out.S, s.S[j]), append(out.T, s.T[j])
 		out.By = append(out.By, s.By[j])
+		for k := range s.SLO {
+			if out.SLO == nil {
+				out.SLO = make([]Floats, len(s.SLO))
+			}
+			out.SLO[k] = append(out.SLO[k], s.SLO[k][j])
+		}
 	}
 	for j := range out.By {
 		if out.By[j] >= 0 {

@@ -23,11 +23,15 @@ const (
 // Exclusion is an input that gives no point (in one plot or in all), with
 // the reason and, for selector problems, the candidate measurements.
 type Exclusion struct {
-	Case       string   `json:"case,omitempty"`
-	Iteration  string   `json:"iteration,omitempty"`
-	Step       string   `json:"step,omitempty"`
-	Phase      string   `json:"phase,omitempty"`
-	Path       string   `json:"path,omitempty"`
+	Case      string `json:"case,omitempty"`
+	Iteration string `json:"iteration,omitempty"`
+	Step      string `json:"step,omitempty"`
+	Phase     string `json:"phase,omitempty"`
+	Path      string `json:"path,omitempty"`
+	// Line and Index place a trial within its file (trial.Source): the
+	// line of a JSONL record, the position of a record among the file's.
+	Line       int      `json:"line,omitempty"`
+	Index      int      `json:"index,omitempty"`
 	Code       string   `json:"code"`
 	Reason     string   `json:"reason"`
 	Candidates []string `json:"candidates,omitempty"`
@@ -42,7 +46,7 @@ type Page struct {
 	Title      string          `json:"title"`
 	Source     string          `json:"source,omitempty"`
 	Plots      []PagePlot      `json:"plots"`
-	Points     []PointInfo     `json:"points"`
+	Points     Points          `json:"points"`
 	Layouts    []*trial.Layout `json:"layouts"`
 	Configs    []ConfigFile    `json:"configs"`
 	Exclusions []Exclusion     `json:"exclusions"`
@@ -69,8 +73,19 @@ type PagePlot struct {
 	Sels   []string `json:"sels"`
 	Series []Series `json:"series"`
 	SLOs   []string `json:"slos,omitempty"`
+	// Bounds describe the SLOs (same order) for the page's simulator.
+	Bounds []SLOBound `json:"bounds,omitempty"`
 	// Cyclic says the noise parameters allow dominance cycles.
 	Cyclic bool `json:"cyclic,omitempty"`
+}
+
+// SLOBound is one SLO of a plot: the measurement, the comparison (<=, <,
+// >=, >) and the bound.
+type SLOBound struct {
+	Label string  `json:"label"`
+	Unit  string  `json:"unit,omitempty"`
+	Op    string  `json:"op"`
+	Bound float64 `json:"bound"`
 }
 
 // AxisInfo describes an axis.
@@ -103,21 +118,25 @@ type Series struct {
 	// Frontier is the number of frontier points.
 	Frontier int `json:"frontier"`
 	// X and Y are the plotted values; P the point index (Page.Points);
-	// XS and YS index Sels; S the status; T the tie flags; By, for
+	// XS and YS index Sels (left out when every point resolved to the
+	// first); S the status; T the tie flags (left out when none); By, for
 	// dominated points, the series index of a point that beats it (-1
 	// otherwise).
 	X  []float64 `json:"x"`
 	Y  []float64 `json:"y"`
 	P  []int32   `json:"p"`
-	XS []int16   `json:"xs"`
-	YS []int16   `json:"ys"`
+	XS []int16   `json:"xs,omitempty"`
+	YS []int16   `json:"ys,omitempty"`
 	S  []int8    `json:"s"`
-	T  []int8    `json:"t"`
+	T  []int8    `json:"t,omitempty"`
 	By []int32   `json:"by"`
 	// Line lists the frontier points in drawing order (by x, then y).
 	Line []int32 `json:"line"`
 	// Notes explain infeasible points, by series index.
 	Notes map[int32]string `json:"notes,omitempty"`
+	// SLO holds, per SLO of the plot, every point's value (aggregated over
+	// its repeats as the axes are), so that the page can move the bounds.
+	SLO []Floats `json:"slo,omitempty"`
 	// R holds, by series index, the repeats of the points aggregated
 	// from more than one trial; a point not in R is a single run (n=1).
 	R map[int32]Repeats `json:"r,omitempty"`
@@ -197,4 +216,7 @@ type PointInfo struct {
 	// Layout and Config index Page.Layouts and Page.Configs, -1 for none.
 	Layout int `json:"layout"`
 	Config int `json:"config"`
+	// Line and Index place the trial within its file (trial.Source).
+	Line  int `json:"line,omitempty"`
+	Index int `json:"index,omitempty"`
 }

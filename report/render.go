@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bufio"
 	"bytes"
 	"embed"
 	"encoding/json"
@@ -14,19 +15,22 @@ import (
 // The page's JavaScript, CSS and HTML skeleton are written for this project
 // (no third-party code) and embedded in the binary.
 //
-//go:embed assets/repeats.js assets/report-*.js assets/report.css assets/report.html.tmpl
+//go:embed assets/repeats.js assets/frontier.js assets/report-*.js assets/report.css assets/report.html.tmpl
 var assets embed.FS
 
 // reportScripts are the report's JavaScript files, split by concern, in the
 // order they run: shared state and helpers first, start-up last.
 var reportScripts = []string{
-	"assets/report-core.js",    // page data, shared state, helpers
-	"assets/report-chart.js",   // Chart: view state, section, mouse
-	"assets/report-draw.js",    // canvas drawing, hover grid
-	"assets/report-svg.js",     // SVG export
-	"assets/report-tables.js",  // measurement and exclusion tables
-	"assets/report-details.js", // details of the selected point
-	"assets/report-main.js",    // start-up
+	"assets/report-core.js",     // page data, shared state, helpers, ticks
+	"assets/report-paint.js",    // canvas and SVG painters, marker shapes
+	"assets/report-chart.js",    // Chart: view state, section, controls
+	"assets/report-draw.js",     // the picture, hover grid
+	"assets/report-interact.js", // mouse, touch, wheel and keyboard
+	"assets/report-svg.js",      // SVG export
+	"assets/report-tables.js",   // measurement and exclusion tables
+	"assets/report-details.js",  // details of the pinned point
+	"assets/report-sim.js",      // frontier simulator
+	"assets/report-main.js",     // start-up
 }
 
 var pageTemplate = template.Must(template.ParseFS(assets, "assets/report.html.tmpl"))
@@ -51,12 +55,14 @@ func MarshalData(p *Page, indent bool) ([]byte, error) {
 	return bytes.TrimRight(buf.Bytes(), "\n"), nil
 }
 
-// Render writes the self-contained HTML page.
+// dataMark stands for the page data in the rendered template; Render
+// streams the data in its place.
+const dataMark = "\x00pareto-data\x00"
+
+// Render writes the self-contained HTML page. The page data is encoded
+// straight into w (buffered), not built as one string first: a
+// 100,000-point page holds no extra copies of its ten megabytes.
 func Render(w io.Writer, p *Page) error {
-	data, err := MarshalData(p, false)
-	if err != nil {
-		return err
-	}
 	js, err := script()
 	if err != nil {
 		return err
@@ -69,26 +75,80 @@ func Render(w io.Writer, p *Page) error {
 	if title == "" {
 		title = "Pareto report"
 	}
-	return pageTemplate.Execute(w, map[string]any{
+	var page bytes.Buffer
+	err = pageTemplate.Execute(&page, map[string]any{
 		"Title": title,
-		// data is JSON from the encoder with <, >, & escaped; js and css are
-		// this package's own files.
-		"Data": template.JS(data), //nolint:gosec // see above
+		// the data is streamed in place of the mark (JSON from the encoder
+		// with <, >, & escaped); js and css are this package's own files.
+		"Data": template.JS(dataMark),
 		"JS":   template.JS(js),
 		"CSS":  template.CSS(css),
 	})
+	if err != nil {
+		return err
+	}
+	head, tail, ok := bytes.Cut(page.Bytes(), []byte(dataMark))
+	if !ok {
+		return fmt.Errorf("rendering report: the template lost the data mark")
+	}
+	bw := bufio.NewWriterSize(w, 1<<16)
+	bw.Write(head)
+	if err := writeData(bw, p); err != nil {
+		return fmt.Errorf("encoding report data: %w", err)
+	}
+	bw.Write(tail)
+	return bw.Flush()
+}
+
+// writeData writes the page data as MarshalData does (without indent),
+// field by field, so that no buffer holds all of it: only one field's
+// encoding (the plots, or the point columns) at a time. TestWriteData
+// keeps it equal to encoding/json's output of Page.
+func writeData(w *bufio.Writer, p *Page) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(true)
+	fields := []struct {
+		name string
+		v    any
+		omit bool
+	}{
+		{"title", p.Title, false}, {"source", p.Source, p.Source == ""}, {"plots", p.Plots, false},
+		{"points", p.Points.columns(), false}, {"layouts", p.Layouts, false}, {"configs", p.Configs, false},
+		{"exclusions", p.Exclusions, false}, {"warnings", p.Warnings, len(p.Warnings) == 0},
+		{"aggregate", p.Aggregate, false}, {"baseline", p.Baseline, p.Baseline == ""},
+	}
+	sep := byte('{')
+	for _, f := range fields {
+		if f.omit {
+			continue
+		}
+		buf.Reset()
+		if err := enc.Encode(f.v); err != nil {
+			return err
+		}
+		w.WriteByte(sep)
+		sep = ','
+		w.WriteString(`"` + f.name + `":`)
+		w.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+	}
+	_, err := w.WriteString("}")
+	return err
 }
 
 // script returns the page's JavaScript for its one script element: the
-// repeats helpers, then the report's files wrapped in one strict-mode
+// repeats helpers and the frontier relation, then the report's files wrapped in one strict-mode
 // function, so that they share one scope (no modules, no bundler) without
 // adding names to the page's globals.
 func script() ([]byte, error) {
-	b, err := assets.ReadFile("assets/repeats.js")
-	if err != nil {
-		return nil, err
+	var out []byte
+	for _, name := range []string{"assets/repeats.js", "assets/frontier.js"} {
+		b, err := assets.ReadFile(name)
+		if err != nil {
+			return nil, err
+		}
+		out = append(append(out, b...), '\n')
 	}
-	out := append(b, '\n')
 	out = append(out, "(function () {\n'use strict';\n"...)
 	for _, name := range reportScripts {
 		b, err := assets.ReadFile(name)

@@ -1,14 +1,17 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/pareto-llm/pareto/internal/testenv"
+	"github.com/pareto-llm/pareto/report"
 )
 
 func TestMain(m *testing.M) {
@@ -31,7 +34,36 @@ func TestScripts(t *testing.T) {
 			return nil
 		},
 		Condition: condition,
+		Cmds:      map[string]func(*testscript.TestScript, bool, []string){"pagepoints": pagePoints},
 	})
+}
+
+// pagePoints is the script command "pagepoints PAGE.html OUT": it writes
+// the points a pareto.html embeds to OUT, one JSON object per line (the
+// page stores them column by column), so that scripts can grep a point's
+// fields together.
+func pagePoints(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: pagepoints PAGE.html OUT")
+	}
+	html := ts.ReadFile(args[0])
+	_, rest, ok := strings.Cut(html, `<script type="application/json" id="pareto-data">`)
+	data, _, ok2 := strings.Cut(rest, "</script>")
+	if !ok || !ok2 {
+		ts.Fatalf("%s embeds no pareto-data", args[0])
+	}
+	var page report.Page
+	if err := json.Unmarshal([]byte(data), &page); err != nil {
+		ts.Fatalf("%s: %v", args[0], err)
+	}
+	var out strings.Builder
+	for _, p := range page.Points {
+		b, err := json.Marshal(p)
+		ts.Check(err)
+		out.Write(b)
+		out.WriteByte('\n')
+	}
+	ts.Check(os.WriteFile(ts.MkAbs(args[1]), []byte(out.String()), 0o644))
 }
 
 // condition evaluates the scripts' own conditions. [optuna] holds when

@@ -1,19 +1,34 @@
 // pareto.html: the Chart, one plot of the report (part of the report-*.js
 // files, see report-core.js). It holds the plot's view state (zoom, log
-// axes, hidden series, selection), builds its section (toolbar, legend,
-// canvas, details, measurement table) and wires the mouse: zoom, pan,
-// tooltip and point selection.
+// axes, hidden series, dominated points shown, the pinned point, the
+// simulator's statuses) and builds its section: toolbar, legend, canvas,
+// simulator, measurement table and details panel. Every control acts on
+// this plot only.
 
 function Chart(plot, index) {
   this.plot = plot;
   this.index = index;
   this.log = { x: !!plot.x.log, y: !!plot.y.log };
   this.hidden = plot.series.map(function () { return false; });
+  this.showDominated = false;
+  this.mode = 'zoom';
   this.selected = null;
-  this.hover = null;
+  this.cursor = null;
+  this.sim = null; // simulated statuses per series (report-sim.js), null for the engine's
+  this.auto = true; // the view follows what is visible until the user zooms
   this.build();
-  this.reset();
+  this.fit();
 }
+
+// engineStatus is series si's status as the report computed it.
+Chart.prototype.engineStatus = function (si) {
+  var s = this.plot.series[si];
+  return { s: s.s, by: s.by, t: s.t || null, line: s.line, frontier: s.frontier };
+};
+// status is what the chart shows for series si: the simulator's statuses
+// when it is on, else the engine's.
+Chart.prototype.status = function (si) { return this.sim ? this.sim.series[si] : this.engineStatus(si); };
+Chart.prototype.tie = function (st, i) { return st.t ? st.t[i] : 0; };
 
 Chart.prototype.build = function () {
   var self = this, plot = this.plot;
@@ -22,78 +37,151 @@ Chart.prototype.build = function () {
   var sub = 'X: ' + axisTitle(plot.x) + ' · Y: ' + axisTitle(plot.y);
   if (plot.slos && plot.slos.length) { sub += ' · SLOs: ' + plot.slos.join(', '); }
   if (plot.x.noise || plot.y.noise || plot.x.min_improve || plot.y.min_improve) {
-    sub += ' · noise-aware (σx=' + fmt(plot.x.noise || 0) + ', σy=' + fmt(plot.y.noise || 0) + ', δx=' + fmt(plot.x.min_improve || 0) + ', δy=' + fmt(plot.y.min_improve || 0) + ')';
+    sub += ' · noise-aware (σx=' + R.pct(plot.x.noise || 0).replace('+', '') + ', σy=' + R.pct(plot.y.noise || 0).replace('+', '') +
+      ', δx=' + R.pct(plot.x.min_improve || 0).replace('+', '') + ', δy=' + R.pct(plot.y.min_improve || 0).replace('+', '') + ')';
   }
-  this.root.appendChild(el('p', { class: 'note', text: sub }));
-  var tb = el('div', { class: 'toolbar' });
+  this.root.appendChild(el('p', { class: 'note subtitle', text: sub }));
+  this.root.appendChild(this.toolbar());
+  this.legend = el('div', { class: 'legend', role: 'group', 'aria-label': 'Frontiers of ' + plot.name });
+  this.root.appendChild(this.legend);
+  this.notes = el('div', { class: 'notes' });
+  plot.series.forEach(function (s) {
+    if (s.base && s.base.note) { self.notes.appendChild(el('p', { class: 'note', text: s.name + ': ' + s.base.note })); }
+  });
+  this.root.appendChild(this.notes);
+
+  var body = el('div', { class: 'plot-body' });
+  var mainCol = el('div', { class: 'plot-main' });
+  this.canvas = el('canvas', { role: 'img', tabindex: '0', 'aria-label': plot.name + ': ' + axisName(plot.x) + ' against ' + axisName(plot.y) +
+    '. Arrow keys move between points, Enter pins the details, Escape unpins, plus and minus zoom, 0 resets.' });
+  this.tip = el('div', { class: 'tooltip', role: 'status' });
+  this.zoomBox = el('div', { class: 'zoombox' });
+  this.hint = el('div', { class: 'hint', text: 'Hold Ctrl (⌘ on a Mac) and scroll to zoom' });
+  this.chartBox = el('div', { class: 'chart' }, this.canvas, this.zoomBox, this.tip, this.hint);
+  mainCol.appendChild(this.chartBox);
+  this.axisNote = el('p', { class: 'note axis-note' });
+  mainCol.appendChild(this.axisNote);
+  this.simRoot = el('div', { class: 'sim-host' });
+  mainCol.appendChild(this.simRoot);
+  mainCol.appendChild(el('h3', { text: 'Measurements' }));
+  this.rows = this.measureRows();
+  this.table = new Table(this.measureColumns(), this.rows, function (row) { self.select(row.s, row.i, 'table'); });
+  mainCol.appendChild(this.table.root);
+  mainCol.appendChild(this.table.foot);
+  this.details = el('aside', { class: 'details', 'aria-live': 'polite', 'aria-label': 'Point details' });
+  body.appendChild(mainCol);
+  body.appendChild(this.details);
+  this.root.appendChild(body);
+  renderDetails(this, null);
+  this.renderLegend();
+  this.bindPointer();
+  this.bindKeys();
+  this.simulator = new Simulator(this);
+};
+
+Chart.prototype.toolbar = function () {
+  var self = this, tb = el('div', { class: 'toolbar', role: 'toolbar', 'aria-label': 'Controls of ' + this.plot.name });
   this.domBox = el('input', { type: 'checkbox', class: 'show-dominated' });
-  this.domBox.addEventListener('change', function () { setShowDominated(self.domBox.checked); });
+  this.domBox.addEventListener('change', function () { self.setShowDominated(self.domBox.checked); });
   tb.appendChild(el('label', null, this.domBox, ' Show dominated points'));
   ['x', 'y'].forEach(function (ax) {
     var box = el('input', { type: 'checkbox', class: 'log-' + ax });
     box.checked = self.log[ax];
-    box.addEventListener('change', function () { self.log[ax] = box.checked; self.reset(); });
+    box.addEventListener('change', function () { self.log[ax] = box.checked; self.auto = true; self.fit(); });
     tb.appendChild(el('label', null, box, ' Log ' + ax.toUpperCase()));
   });
-  var reset = el('button', { type: 'button', class: 'reset', text: 'Reset zoom' });
-  reset.addEventListener('click', function () { self.reset(); });
+  var modes = el('span', { class: 'modes', role: 'radiogroup', 'aria-label': 'Drag mode' });
+  this.modeButtons = {};
+  [['zoom', 'Box zoom'], ['pan', 'Pan']].forEach(function (m) {
+    var b = el('button', { type: 'button', class: 'mode mode-' + m[0], 'aria-pressed': String(self.mode === m[0]), text: m[1] });
+    b.addEventListener('click', function () { self.setMode(m[0]); });
+    self.modeButtons[m[0]] = b;
+    modes.appendChild(b);
+  });
+  tb.appendChild(modes);
+  var reset = el('button', { type: 'button', class: 'reset', text: 'Reset view' });
+  reset.addEventListener('click', function () { self.auto = true; self.fit(); });
   var svg = el('button', { type: 'button', class: 'export-svg', text: 'Export SVG' });
-  svg.addEventListener('click', function () { download(plot.name + '.svg', self.svg(), 'image/svg+xml'); });
+  svg.addEventListener('click', function () { download(self.plot.name + '.svg', self.svg(), 'image/svg+xml'); });
   tb.appendChild(reset);
   tb.appendChild(svg);
-  tb.appendChild(el('span', { class: 'note', text: 'Wheel: zoom · drag: pan · click: pin details' }));
-  this.root.appendChild(tb);
-  this.legend = el('div', { class: 'legend' });
-  plot.series.forEach(function (s, i) {
-    var b = el('button', { type: 'button', 'aria-pressed': 'true', 'data-series': String(i) },
-      el('span', { class: 'swatch', style: 'background:' + color(i) }), s.name + ' (' + s.frontier + ' on frontier, ' + s.x.length + ' points)');
+  tb.appendChild(el('span', { class: 'note hints', text: 'Drag: box zoom (on an axis: that axis) · Shift+drag: pan · Ctrl/⌘+wheel: zoom · double-click: reset · click or Enter: pin · Esc: unpin' }));
+  return tb;
+};
+
+Chart.prototype.setMode = function (m) {
+  this.mode = m;
+  var self = this;
+  Object.keys(this.modeButtons).forEach(function (k) { self.modeButtons[k].setAttribute('aria-pressed', String(k === m)); });
+  this.canvas.classList.toggle('panning', m === 'pan');
+};
+
+// renderLegend lists the series with their marker, colour and counts; a
+// button hides or shows a series.
+Chart.prototype.renderLegend = function () {
+  var self = this;
+  this.legend.textContent = '';
+  this.plot.series.forEach(function (s, i) {
+    var st = self.status(i);
+    var b = el('button', { type: 'button', 'aria-pressed': String(!self.hidden[i]), 'data-series': String(i), title: 'Show or hide ' + s.name },
+      swatch(i, false), s.name + ' (' + st.frontier + ' on frontier, ' + s.x.length + ' points)');
     b.addEventListener('click', function () {
       self.hidden[i] = !self.hidden[i];
       b.setAttribute('aria-pressed', String(!self.hidden[i]));
-      self.draw();
+      if (self.auto) { self.fit(); } else { self.draw(); }
     });
     self.legend.appendChild(b);
   });
-  if (data.baseline) {
-    this.legend.appendChild(el('span', { class: 'legend-baseline' }, el('span', { class: 'base-swatch', text: '◇' }), 'baseline: ' + data.baseline));
+  if (this.showDominated) {
+    this.legend.appendChild(el('span', { class: 'legend-key' }, swatch(0, true), 'dominated (hollow; shape = its frontier)'));
   }
-  this.root.appendChild(this.legend);
-  plot.series.forEach(function (s) {
-    if (s.base && s.base.note) { self.root.appendChild(el('p', { class: 'note', text: s.name + ': ' + s.base.note })); }
-  });
-  this.canvas = el('canvas', { role: 'img', 'aria-label': plot.name });
-  this.tip = el('div', { class: 'tooltip' });
-  this.root.appendChild(el('div', { class: 'chart' }, this.canvas, this.tip));
-  this.details = el('div', { class: 'details', hidden: '' });
-  this.root.appendChild(this.details);
-  this.root.appendChild(el('h3', { text: 'Measurements' }));
-  this.table = new Table(this.measureColumns(), this.measureRows(), function (row) { self.select(row.s, row.i); });
-  this.root.appendChild(this.table.root);
-  this.bindMouse();
+  if (data.baseline) {
+    this.legend.appendChild(el('span', { class: 'legend-key' }, el('span', { class: 'base-swatch', text: '◇' }), 'baseline: ' + data.baseline));
+  }
 };
 
-// reset fits the view to every point (dominated ones too, so toggling
-// them does not move the frontier) and its error bars.
-Chart.prototype.reset = function () {
+// shown reports whether point i of series si is drawn.
+Chart.prototype.shown = function (st, i) {
+  return st.s[i] === 0 || (this.showDominated && (st.s[i] === 1 || st.s[i] === 2));
+};
+
+// fit sets the view to what is drawn: the frontier points of the visible
+// series (and their dominated points when shown, and the simulator's raw
+// frontier), their error bars and baseline points, so that a far-away hidden point never squeezes the
+// frontier into a corner.
+Chart.prototype.fit = function () {
   var self = this, bx = [Infinity, -Infinity], by = [Infinity, -Infinity];
-  function fit(b, v) { if (isFinite(v)) { b[0] = Math.min(b[0], v); b[1] = Math.max(b[1], v); } }
-  this.plot.series.forEach(function (s) {
-    for (var i = 0; i < s.x.length; i++) {
-      fit(bx, self.tx(s.x[i], 'x'));
-      fit(by, self.tx(s.y[i], 'y'));
+  function add(b, v) { if (isFinite(v)) { if (v < b[0]) { b[0] = v; } if (v > b[1]) { b[1] = v; } } }
+  this.plot.series.forEach(function (s, si) {
+    if (self.hidden[si]) { return; }
+    var st = self.status(si), n = s.x.length, all = self.showDominated;
+    if (all) {
+      for (var i = 0; i < n; i++) {
+        if (st.s[i] <= 2) { add(bx, self.tx(s.x[i], 'x')); add(by, self.tx(s.y[i], 'y')); }
+      }
+    } else {
+      st.line.forEach(function (j) { add(bx, self.tx(s.x[j], 'x')); add(by, self.tx(s.y[j], 'y')); });
+    }
+    if (self.sim && self.sim.showRaw && self.sim.raw[si]) { // the raw frontier drawn beside the simulated one
+      self.sim.raw[si].line.forEach(function (j) { add(bx, self.tx(s.x[j], 'x')); add(by, self.tx(s.y[j], 'y')); });
     }
     Object.keys(s.r || {}).forEach(function (k) {
+      if (!self.shown(st, Number(k))) { return; }
       var r = s.r[k];
-      fit(bx, self.tx(r.x.min, 'x')); fit(bx, self.tx(r.x.max, 'x'));
-      fit(by, self.tx(r.y.min, 'y')); fit(by, self.tx(r.y.max, 'y'));
+      add(bx, self.tx(r.x.min, 'x')); add(bx, self.tx(r.x.max, 'x'));
+      add(by, self.tx(r.y.min, 'y')); add(by, self.tx(r.y.max, 'y'));
+    });
+    ((s.base && s.base.bases) || []).forEach(function (bv) {
+      if (bv.row >= 0) { add(bx, self.tx(s.x[bv.row], 'x')); add(by, self.tx(s.y[bv.row], 'y')); }
     });
   });
-  function pad(b) {
+  function pad(b, log) {
     if (!isFinite(b[0])) { return [0, 1]; }
-    var d = (b[1] - b[0]) || Math.abs(b[0]) || 1;
+    var d = b[1] - b[0];
+    if (!(d > 0)) { d = log ? 0.2 : (Math.abs(b[0]) * 0.1 || 1); }
     return [b[0] - d * 0.06, b[1] + d * 0.06];
   }
-  this.view = { x: pad(bx), y: pad(by) };
+  this.view = { x: pad(bx, this.log.x), y: pad(by, this.log.y) };
   this.draw();
 };
 
@@ -101,9 +189,18 @@ Chart.prototype.tx = function (v, ax) {
   if (!this.log[ax]) { return v; }
   return v > 0 ? Math.log10(v) : NaN;
 };
+// untx maps a view coordinate back to a value.
+Chart.prototype.untx = function (t, ax) { return this.log[ax] ? Math.pow(10, t) : t; };
 
+// layout sizes the canvas to its box and places the plot area: the left
+// margin is measured from the widest Y tick label, so that labels never
+// run under the axis title.
 Chart.prototype.layout = function () {
-  var w = this.canvas.clientWidth || 800;
+  // The width is read once and again after a resize (main.js clears it):
+  // reading it after every change to the page would lay the page out anew
+  // on each redraw.
+  if (!this.cssWidth) { this.cssWidth = this.canvas.clientWidth; }
+  var w = Math.max(260, this.cssWidth || 800);
   var h = Math.max(280, Math.min(520, Math.round(w * 0.55)));
   var dpr = window.devicePixelRatio || 1;
   if (this.canvas.width !== Math.round(w * dpr) || this.canvas.height !== Math.round(h * dpr)) {
@@ -111,57 +208,54 @@ Chart.prototype.layout = function () {
     this.canvas.height = Math.round(h * dpr);
     this.canvas.style.height = h + 'px';
   }
-  this.box = { l: 72, t: 12, r: w - 16, b: h - 48, w: w, h: h, dpr: dpr };
+  this.box = this.frame(w, h);
+  this.box.dpr = dpr;
 };
 
-Chart.prototype.px = function (v, ax) {
-  var b = this.box, d = this.view[ax];
-  var f = (this.tx(v, ax) - d[0]) / (d[1] - d[0]);
+// frame computes the plot area and ticks of a w×h drawing. Axis titles
+// too long for their side wrap onto a second line.
+Chart.prototype.frame = function (w, h) {
+  var font = '12px system-ui, sans-serif', t = 12;
+  var xTitle = wrap(axisTitle(this.plot.x) + (this.log.x ? ' · log scale' : ''), w - 100, font);
+  var yTitle = wrap(axisTitle(this.plot.y) + (this.log.y ? ' · log scale' : ''), h - 80, font);
+  var b = h - 34 - 16 * xTitle.length;
+  var yt = this.ticks('y', b - t);
+  var lw = 0;
+  yt.labels.forEach(function (l) { lw = Math.max(lw, measureText(l, font)); });
+  var l = Math.ceil(10 + 16 * yTitle.length + lw + 8);
+  var xt0 = this.ticks('x', w - l - 16);
+  var last = xt0.labels.length ? measureText(xt0.labels[xt0.labels.length - 1], font) : 0;
+  var r = w - Math.max(16, Math.ceil(last / 2) + 4);
+  var xt = this.ticks('x', r - l);
+  return { l: l, t: t, r: r, b: b, w: w, h: h, xt: xt, yt: yt, font: font, xTitle: xTitle, yTitle: yTitle };
+};
+
+// ticks returns the ticks of axis ax over a plot length of len pixels:
+// values, their positions in view coordinates and their labels, in one
+// format.
+Chart.prototype.ticks = function (ax, len) {
+  var d = this.view[ax], target = Math.max(MIN_TICKS, Math.floor(len / (ax === 'x' ? 90 : 45)));
+  var vals, perValue = false;
+  if (this.log[ax]) {
+    var lt = logTicks(d[0], d[1], target);
+    vals = lt.values; perValue = lt.perValue;
+  } else {
+    vals = linearTicks(d[0], d[1], target);
+  }
+  var f = tickFormat(vals, perValue), self = this;
+  return { values: vals, pos: vals.map(function (v) { return self.tx(v, ax); }), labels: vals.map(f) };
+};
+
+Chart.prototype.px = function (v, ax) { return this.pxOf(this.tx(v, ax), ax, this.box); };
+Chart.prototype.pxOf = function (t, ax, b) {
+  var d = this.view[ax], f = (t - d[0]) / (d[1] - d[0]);
   return ax === 'x' ? b.l + f * (b.r - b.l) : b.b - f * (b.b - b.t);
 };
-
-// ---- interaction --------------------------------------------------------
-Chart.prototype.bindMouse = function () {
-  var self = this, drag = null;
-  function pos(ev) { var r = self.canvas.getBoundingClientRect(); return { x: ev.clientX - r.left, y: ev.clientY - r.top }; }
-  this.canvas.addEventListener('wheel', function (ev) {
-    ev.preventDefault();
-    var p = pos(ev), k = ev.deltaY < 0 ? 1 / 1.2 : 1.2;
-    self.zoom(p.x, p.y, k);
-  }, { passive: false });
-  this.canvas.addEventListener('mousedown', function (ev) { drag = { p: pos(ev), view: JSON.parse(JSON.stringify(self.view)), moved: false }; });
-  window.addEventListener('mouseup', function () { setTimeout(function () { drag = null; }, 0); });
-  this.canvas.addEventListener('mousemove', function (ev) {
-    var p = pos(ev);
-    if (drag && (ev.buttons & 1)) {
-      var dx = p.x - drag.p.x, dy = p.y - drag.p.y;
-      if (Math.abs(dx) + Math.abs(dy) > 3) { drag.moved = true; }
-      self.pan(drag.view, dx, dy);
-      return;
-    }
-    self.showTip(p);
-  });
-  this.canvas.addEventListener('mouseleave', function () { self.tip.style.display = 'none'; });
-  this.canvas.addEventListener('click', function (ev) {
-    if (drag && drag.moved) { return; }
-    var p = pos(ev), hit = self.grid && self.grid.nearest(p.x, p.y, 9);
-    if (hit) { self.select(hit.s, hit.i); }
-  });
-};
-
-Chart.prototype.zoom = function (x, y, k) {
-  var b = this.box, v = this.view;
-  var fx = (x - b.l) / (b.r - b.l), fy = (b.b - y) / (b.b - b.t);
-  var cx = v.x[0] + fx * (v.x[1] - v.x[0]), cy = v.y[0] + fy * (v.y[1] - v.y[0]);
-  this.view = { x: [cx - (cx - v.x[0]) * k, cx + (v.x[1] - cx) * k], y: [cy - (cy - v.y[0]) * k, cy + (v.y[1] - cy) * k] };
-  this.redraw();
-};
-
-Chart.prototype.pan = function (from, dx, dy) {
-  var b = this.box;
-  var sx = (from.x[1] - from.x[0]) / (b.r - b.l), sy = (from.y[1] - from.y[0]) / (b.b - b.t);
-  this.view = { x: [from.x[0] - dx * sx, from.x[1] - dx * sx], y: [from.y[0] + dy * sy, from.y[1] + dy * sy] };
-  this.redraw();
+// fromPx maps a pixel to a view coordinate.
+Chart.prototype.fromPx = function (p, ax) {
+  var b = this.box, d = this.view[ax];
+  var f = ax === 'x' ? (p - b.l) / (b.r - b.l) : (b.b - p) / (b.b - b.t);
+  return d[0] + f * (d[1] - d[0]);
 };
 
 Chart.prototype.redraw = function () {
@@ -171,35 +265,44 @@ Chart.prototype.redraw = function () {
   requestAnimationFrame(function () { self.pending = false; self.draw(); });
 };
 
-Chart.prototype.showTip = function (p) {
-  var hit = this.grid && this.grid.nearest(p.x, p.y, 9);
-  if (!hit) { this.tip.style.display = 'none'; return; }
-  var s = this.plot.series[hit.s], pt = data.points[s.p[hit.i]];
-  var lines = [s.name, pointName(pt), this.plot.sels[s.xs[hit.i]] + ' = ' + fmt(s.x[hit.i]), this.plot.sels[s.ys[hit.i]] + ' = ' + fmt(s.y[hit.i]),
-    STATUS[s.s[hit.i]] + (R.isBase(s, hit.i) ? ' · baseline' : '')];
-  var n = R.count(s, hit.i);
-  lines.push(n > 1 ? 'n=' + n + ' (' + data.aggregate + ' of repeats)' : 'n=1');
-  var b = R.base(s, hit.i);
-  if (b && b.why) { lines.push('Δ vs baseline: ' + b.why); } else if (b) {
-    lines.push('Δ vs baseline: X ' + (R.pct(b.dx) || 'n/a') + ', Y ' + (R.pct(b.dy) || 'n/a'));
-  }
-  this.tip.textContent = lines.join('\n');
-  this.tip.style.display = 'block';
-  var left = Math.min(p.x + 14, this.box.w - this.tip.offsetWidth - 4);
-  this.tip.style.left = Math.max(0, left) + 'px';
-  this.tip.style.top = (p.y + 14) + 'px';
-};
-
-Chart.prototype.select = function (si, i) {
+// select pins point i of series si: the details panel shows it and the
+// table marks its row. Nothing scrolls the page.
+Chart.prototype.select = function (si, i, from) {
   this.selected = { s: si, i: i };
-  var s = this.plot.series[si];
-  if (s.s[i] !== 0 && !state.showDominated) { setShowDominated(true); }
+  this.cursor = { s: si, i: i };
+  var st = this.status(si);
+  if (st.s[i] !== 0 && !this.showDominated && st.s[i] !== 3) { this.setShowDominated(true, true); }
   this.draw();
-  renderDetails(this, si, i);
-  this.table.highlight(function (row) { return row.s === si && row.i === i; });
+  renderDetails(this, { s: si, i: i });
+  this.table.highlight(this.rows.index(si, i));
+  this.chartBox.setAttribute('data-pinned', si + ':' + i);
+  this.front();
+  api.lastPin = { plot: this.index, s: si, i: i, from: from || 'chart' };
 };
 
-function setShowDominated(on) {
-  state.showDominated = on;
-  charts.forEach(function (c) { c.domBox.checked = on; c.draw(); });
-}
+// front makes this chart's details the sheet a narrow window shows.
+Chart.prototype.front = function () {
+  var self = this;
+  charts.forEach(function (c) { c.details.classList.toggle('behind', c !== self); });
+  document.body.classList.add('sheet');
+};
+
+Chart.prototype.unpin = function () {
+  if (!this.selected) { return; }
+  this.selected = null;
+  this.chartBox.removeAttribute('data-pinned');
+  renderDetails(this, null);
+  var other = charts.filter(function (c) { return c.selected; }).pop();
+  if (other) { other.front(); } else { document.body.classList.remove('sheet'); }
+  this.table.highlight(-1);
+  this.draw();
+};
+
+// setShowDominated shows or hides this plot's dominated and infeasible
+// points; the view follows unless the user zoomed (or keep says so).
+Chart.prototype.setShowDominated = function (on, keep) {
+  this.showDominated = on;
+  this.domBox.checked = on;
+  this.renderLegend();
+  if (this.auto && !keep) { this.fit(); } else { this.draw(); }
+};

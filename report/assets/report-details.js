@@ -1,39 +1,52 @@
-// pareto.html: the details panel of a selected point (part of the
-// report-*.js files, see report-core.js): status, values, repeats, deltas to
-// the baseline, workload, layout, labels and the executed configuration,
-// with its Copy TOML button.
+// pareto.html: the details panel of a Chart (part of the report-*.js files,
+// see report-core.js): the pinned point's status (what beats it and by how
+// much), values with units, repeats, deltas to the baseline, workload,
+// layout, labels, source and the executed configuration with its Copy TOML
+// button. On wide screens the panel sits beside the chart and stays in
+// view while the table scrolls; on narrow ones it is a sheet at the bottom
+// of the window. Pinning never scrolls the page.
 
-function renderDetails(chart, si, i) {
-  var plot = chart.plot, s = plot.series[si], pt = data.points[s.p[i]];
-  var d = chart.details, dl = el('dl');
-  function row(k, v) { if (v !== undefined && v !== null && v !== '') { dl.appendChild(el('dt', { text: k })); dl.appendChild(el('dd', { text: String(v) })); } }
+function renderDetails(chart, sel) {
+  var d = chart.details;
   d.textContent = '';
-  d.hidden = false;
-  d.appendChild(el('h3', { text: 'Point details' }));
-  row('Case', pt.case);
-  row('Iteration', pt.iteration);
-  row('Step', pt.step);
-  row('Phase', pt.phase);
-  row('Benchmark', pt.benchmark);
+  d.classList.toggle('empty', !sel);
+  if (!sel) {
+    d.appendChild(el('p', { class: 'note placeholder', text: 'Click a point, or focus the chart (Tab) and press Enter, to pin its details here. Esc unpins.' }));
+    return;
+  }
+  var plot = chart.plot, si = sel.s, i = sel.i, s = plot.series[si], p = pt(s.p[i]), st = chart.status(si);
+  var dl = el('dl');
+  function row(k, v) { if (v !== undefined && v !== null && v !== '') { dl.appendChild(el('dt', { text: k })); dl.appendChild(el('dd', { text: String(v) })); } }
+  var close = el('button', { type: 'button', class: 'close', 'aria-label': 'Unpin', title: 'Unpin (Esc)', text: '×' });
+  close.addEventListener('click', function () { chart.unpin(); });
+  d.appendChild(el('div', { class: 'details-head' }, el('h3', { text: 'Point details' }), close));
+  row('Case', p.case);
+  row('Iteration', p.iteration);
+  row('Step', p.step);
+  row('Phase', p.phase);
+  row('Benchmark', p.benchmark);
   row('Frontier', s.name);
-  var status = STATUS[s.s[i]];
-  if (s.s[i] === 1 && s.by[i] >= 0) { status += ' — beaten by ' + pointName(data.points[s.p[s.by[i]]]); }
-  if (s.notes && s.notes[i]) { status += ' — ' + s.notes[i]; }
-  if (s.t[i] & 1) { status += ' (tie: identical values to another frontier point)'; }
-  if (s.t[i] & 2) { status += ' (noise-tie: within noise of another frontier point)'; }
+  var status = STATUS[st.s[i]];
+  if (st.s[i] === 1 && st.by[i] >= 0) { status += ' — beaten by ' + pointName(pt(s.p[st.by[i]])) + ' (' + chart.versus(s, st.by[i], i) + ')'; }
+  if (st.s[i] === 2) { status += ' — ' + (chart.sim ? chart.sim.violations(si, i) : (s.notes && s.notes[i]) || 'violates an SLO'); }
+  if (st.s[i] === 3 && chart.sim) { status += ' — ' + chart.sim.reason(si, i); }
+  if (chart.tie(st, i) & 1) { status += ' (tie: identical values to another frontier point)'; }
+  if (chart.tie(st, i) & 2) { status += ' (noise-tie: in a cycle of points that beat each other within the noise band)'; }
   if (R.isBase(s, i)) { status += ' (baseline)'; }
+  if (chart.sim) { status += ' [simulated]'; }
   row('Status', status);
-  row('X', plot.sels[s.xs[i]] + ' = ' + fmt(s.x[i]) + (plot.x.unit ? ' ' + plot.x.unit : ''));
-  row('Y', plot.sels[s.ys[i]] + ' = ' + fmt(s.y[i]) + (plot.y.unit ? ' ' + plot.y.unit : ''));
+  row('X', plot.sels[s.xs ? s.xs[i] : 0] + ' = ' + fmt(s.x[i]) + unitOf(plot.x));
+  row('Y', plot.sels[s.ys ? s.ys[i] : 0] + ' = ' + fmt(s.y[i]) + unitOf(plot.y));
+  (plot.bounds || []).forEach(function (bd, k) { if (s.slo) { row('SLO ' + bd.label, fmt(s.slo[k][i]) + (bd.unit ? ' ' + bd.unit : '') + ' (bound ' + bd.op + ' ' + fmt(bd.bound) + ')'); } });
   repeatRows(plot, s, i, row);
-  workloadRows(pt.workload || {}, row);
-  if (pt.layout >= 0) { layoutRows(data.layouts[pt.layout], row); }
-  Object.keys(pt.labels || {}).sort().forEach(function (k) { row(k, pt.labels[k]); });
-  row('Source', pt.source);
-  row('Trial id', pt.id);
+  workloadRows(p.workload || {}, row);
+  if (p.layout >= 0) { layoutRows(data.layouts[p.layout], row); }
+  Object.keys(p.labels || {}).sort().forEach(function (k) { row(k, p.labels[k]); });
+  row('Source', place(p.source, p.line, p.index));
+  row('Trial id', p.id);
   d.appendChild(dl);
-  if (pt.config >= 0) {
-    var cfg = data.configs[pt.config];
+  if (p.config >= 0) {
+    var cfg = data.configs[p.config];
     var status2 = el('span', { class: 'note copy-status' });
     var btn = el('button', { type: 'button', class: 'copy', text: 'Copy TOML' });
     btn.addEventListener('click', function () { copyText(cfg.toml, status2); });
@@ -51,7 +64,7 @@ function repeatRows(plot, s, i, row) {
   if (rep) {
     row('X spread', R.spreadText(rep, 'x', s.x[i], data.aggregate, fmt));
     row('Y spread', R.spreadText(rep, 'y', s.y[i], data.aggregate, fmt));
-    row('Repeat runs', rep.m.map(function (k) { return pointName(data.points[k]) + ' (' + data.points[k].id + ')'; }).join('; '));
+    row('Repeat runs', rep.m.map(function (k) { return pointName(pt(k)) + ' (' + pt(k).id + ')'; }).join('; '));
   }
   var b = R.base(s, i);
   if (!b) { return; }
@@ -93,8 +106,9 @@ function copyText(text, status) {
     var ta = el('textarea');
     ta.value = text;
     ta.setAttribute('readonly', '');
-    ta.style.position = 'fixed'; ta.style.opacity = '0';
+    ta.style.position = 'fixed'; ta.style.opacity = '0'; ta.style.top = '0';
     document.body.appendChild(ta);
+    ta.focus({ preventScroll: true });
     ta.select();
     var ok = false;
     try { ok = document.execCommand('copy'); } catch (e) { ok = false; }

@@ -1,6 +1,8 @@
 // pareto.html: start-up (part of the report-*.js files, see report-core.js,
 // and the last of them): the aggregation note and warnings, one Chart per
-// plot, the exclusions, the resize handler, and the test hook's ready flag.
+// plot, the exclusions, the resize handler, and the ready flags: the test
+// hook's api.ready and data-state="ready" on <html> once every chart is
+// drawn.
 
 var meta = document.getElementById('aggregation');
 if (meta) {
@@ -12,17 +14,32 @@ if (meta) {
 }
 var main = document.getElementById('plots');
 if (!data.plots.length) { main.appendChild(el('p', { text: 'No plots configured.' })); }
+var tParsed = performance.now();
 data.plots.forEach(function (p, i) {
   var c = new Chart(p, i);
   main.appendChild(c.root);
   charts.push(c);
 });
-charts.forEach(function (c) { c.draw(); });
+var tBuilt = performance.now();
+// Each chart drew once while it was built, before it was in the page; draw
+// again now that it has its width.
+charts.forEach(function (c) { c.cssWidth = 0; c.draw(); });
+var tDrawn = performance.now();
 renderExclusions();
-window.addEventListener('resize', function () { charts.forEach(function (c) { c.redraw(); }); });
+var lastWidth = window.innerWidth;
+window.addEventListener('resize', function () {
+  if (window.innerWidth === lastWidth) { return; }
+  lastWidth = window.innerWidth;
+  charts.forEach(function (c) { c.cssWidth = 0; c.redraw(); });
+});
+window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', function () { charts.forEach(function (c) { c.redraw(); }); });
 api.charts = charts;
 api.data = data;
+api.point = pt;
 api.svg = function (i) { return charts[i].svg(); };
-api.setShowDominated = setShowDominated;
+api.setShowDominated = function (on) { charts.forEach(function (c) { c.setShowDominated(on); }); };
 api.renderMs = performance.now() - t0;
+api.timings = { parse: tParsed - t0, build: tBuilt - tParsed, draw: tDrawn - tBuilt, exclusions: performance.now() - tDrawn };
+api.readyMs = performance.now();
 api.ready = true;
+document.documentElement.setAttribute('data-state', 'ready');

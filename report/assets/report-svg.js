@@ -1,61 +1,80 @@
 // pareto.html: the SVG export of a Chart (part of the report-*.js files, see
-// report-core.js). The SVG is built from the data and the current view, not
-// from the canvas, and every string in it goes through esc.
+// report-core.js). It paints the chart as it is on the page — the same
+// view, axes, ticks, markers and lines, through the same paint code — in
+// the light theme, with the plot's name above and a legend of the visible
+// series below (names wrapped, never cut). Every string goes through esc.
 
-function esc(s) {
-  return String(s).replace(/[&<>"']/g, function (c) { return { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]; });
-}
 Chart.prototype.svg = function () {
-  var self = this, W = 800, H = 500, b = { l: 80, t: 40, r: W - 180, b: H - 50 };
-  var v = this.view;
-  function sx(x) { return b.l + (self.tx(x, 'x') - v.x[0]) / (v.x[1] - v.x[0]) * (b.r - b.l); }
-  function sy(y) { return b.b - (self.tx(y, 'y') - v.y[0]) / (v.y[1] - v.y[0]) * (b.b - b.t); }
-  function n(x) { return Math.round(x * 100) / 100; }
-  var out = ['<svg xmlns="http://www.w3.org/2000/svg" width="' + W + '" height="' + H + '" viewBox="0 0 ' + W + ' ' + H + '" font-family="sans-serif" font-size="12">',
-    '<rect width="100%" height="100%" fill="#fff"/>', '<text x="' + W / 2 + '" y="22" text-anchor="middle" font-size="15">' + esc(this.plot.name) + '</text>',
-    '<defs><clipPath id="c"><rect x="' + b.l + '" y="' + b.t + '" width="' + (b.r - b.l) + '" height="' + (b.b - b.t) + '"/></clipPath></defs>',
-    '<rect x="' + b.l + '" y="' + b.t + '" width="' + (b.r - b.l) + '" height="' + (b.b - b.t) + '" fill="none" stroke="#888"/>'];
-  ['x', 'y'].forEach(function (ax) {
-    var d = v[ax], ticks = self.log[ax] ? logTicks(d[0], d[1]) : niceTicks(d[0], d[1], 6);
-    ticks.forEach(function (t) {
-      var f = (t - d[0]) / (d[1] - d[0]), lab = esc(fmt(self.log[ax] ? Math.pow(10, t) : t));
-      if (ax === 'x') { var x = n(b.l + f * (b.r - b.l)); out.push('<line x1="' + x + '" x2="' + x + '" y1="' + b.t + '" y2="' + b.b + '" stroke="#e5e5e5"/><text x="' + x + '" y="' + (b.b + 16) + '" text-anchor="middle">' + lab + '</text>'); } else { var y = n(b.b - f * (b.b - b.t)); out.push('<line x1="' + b.l + '" x2="' + b.r + '" y1="' + y + '" y2="' + y + '" stroke="#e5e5e5"/><text x="' + (b.l - 6) + '" y="' + (y + 4) + '" text-anchor="end">' + lab + '</text>'); }
-    });
-  });
-  out.push('<text x="' + (b.l + b.r) / 2 + '" y="' + (H - 12) + '" text-anchor="middle">' + esc(axisTitle(this.plot.x)) + '</text>');
-  out.push('<text transform="translate(18,' + (b.t + b.b) / 2 + ') rotate(-90)" text-anchor="middle">' + esc(axisTitle(this.plot.y)) + '</text>');
-  out.push('<g clip-path="url(#c)">');
+  var self = this, b0 = this.box, W = b0.w, H = b0.h, font = '12px system-ui, sans-serif';
+  var titles = wrap(this.plot.name, W - 32, 'bold 15px system-ui, sans-serif'), head = 14 + 18 * titles.length;
+  var th = theme(true), p = new SvgPainter();
+  var b = this.frame(W, H);
+  // legend rows: marker, name and counts of every visible series
+  var items = [];
   this.plot.series.forEach(function (s, si) {
     if (self.hidden[si]) { return; }
-    var c = color(si), pts = [];
-    if (state.showDominated) {
-      for (var i = 0; i < s.x.length; i++) { if (s.s[i] !== 0) { pts.push('<circle cx="' + n(sx(s.x[i])) + '" cy="' + n(sy(s.y[i])) + '" r="2.5" fill="' + c + '" fill-opacity="0.3"/>'); } }
-    }
-    var path = [];
-    s.line.forEach(function (i, k) {
-      if (k > 0) { var p = s.line[k - 1]; path.push('L' + n(sx(worse(s.x[p], s.x[i], self.plot.x.direction))) + ',' + n(sy(worse(s.y[p], s.y[i], self.plot.y.direction)))); }
-      path.push((k ? 'L' : 'M') + n(sx(s.x[i])) + ',' + n(sy(s.y[i])));
-      pts.push('<circle class="frontier" cx="' + n(sx(s.x[i])) + '" cy="' + n(sy(s.y[i])) + '" r="4.5" fill="' + c + '" stroke="#fff"/>');
-    });
-    if (path.length > 1) { out.push('<path d="' + path.join(' ') + '" fill="none" stroke="' + c + '" stroke-width="1.8"/>'); }
-    Object.keys(s.r || {}).forEach(function (k) {
-      var i = Number(k);
-      if (s.s[i] === 0 || state.showDominated) { out.push(R.svgBars(s.r[k], sx(s.x[i]), sy(s.y[i]), sx, sy, c, n)); }
-    });
-    out.push(pts.join(''));
-    ((s.base && s.base.bases) || []).forEach(function (bv) {
-      if (bv.row >= 0) { out.push(R.svgBaseMarker(sx(s.x[bv.row]), sy(s.y[bv.row]), n)); }
-    });
+    items.push({ si: si, text: s.name + ' (' + self.status(si).frontier + ' on frontier, ' + s.x.length + ' points)' });
   });
+  if (this.showDominated) { items.push({ si: 0, hollow: true, text: 'dominated (hollow; shape = its frontier)' }); }
+  if (data.baseline) { items.push({ base: true, text: '◇ baseline: ' + data.baseline }); }
+  var rows = [], x = 0, row = [];
+  items.forEach(function (it) {
+    var words = wrap(it.text, W - 40, font);
+    var w = 22 + Math.max.apply(null, words.map(function (l) { return measureText(l, font); })) + 18;
+    if (x + w > W - 16 && row.length) { rows.push(row); row = []; x = 0; }
+    it.lines = words;
+    it.x = 16 + x;
+    row.push(it);
+    x += w;
+    if (words.length > 1) { rows.push(row); row = []; x = 0; }
+  });
+  if (row.length) { rows.push(row); }
+  var legendH = 10;
+  rows.forEach(function (r) { r.y = H + head + legendH; legendH += 18 * Math.max.apply(null, r.map(function (it) { return it.lines.length; })) + 4; });
+  var total = H + head + legendH + 6;
+  var out = ['<svg xmlns="http://www.w3.org/2000/svg" width="' + W + '" height="' + num(total) + '" viewBox="0 0 ' + W + ' ' + num(total) + '" font-family="system-ui, sans-serif" font-size="12">',
+    '<rect width="100%" height="100%" fill="#fff"/>'];
+  titles.forEach(function (l, k) {
+    out.push('<text x="' + W / 2 + '" y="' + (20 + k * 18) + '" text-anchor="middle" font-size="15" font-weight="bold">' + esc(l) + '</text>');
+  });
+  out.push('<g transform="translate(0,' + head + ')">');
+  this.paint(p, b, null, true);
+  out.push(p.out.join('\n'));
   out.push('</g>');
-  this.plot.series.forEach(function (s, si) {
-    var y = b.t + 10 + si * 18;
-    out.push('<rect x="' + (b.r + 14) + '" y="' + (y - 9) + '" width="10" height="10" fill="' + color(si) + '"/><text x="' + (b.r + 30) + '" y="' + y + '">' + esc(s.name) + '</text>');
+  rows.forEach(function (r) {
+    r.forEach(function (it) {
+      var y = r.y + 12;
+      if (it.base) {
+        out.push('<text x="' + num(it.x) + '" y="' + num(y) + '" fill="' + th.fg + '">' + esc(it.lines[0]) + '</text>');
+        return;
+      }
+      var path = new PathText();
+      shapePath(path, shape(it.si), it.x + 7, y - 4, it.hollow ? 4 : 5);
+      out.push('<path class="legend-marker" data-shape="' + esc(shape(it.si)) + '" d="' + path.d() + '" ' +
+        (it.hollow ? 'fill="none" stroke="' + th.dom + '"' : 'fill="' + color(it.si) + '" stroke="#fff"') + '/>');
+      it.lines.forEach(function (l, k) {
+        out.push('<text class="legend-text" x="' + num(it.x + 18) + '" y="' + num(y + k * 16) + '" fill="' + th.fg + '">' + esc(l) + '</text>');
+      });
+    });
   });
-  if (data.baseline) {
-    var ly = b.t + 10 + this.plot.series.length * 18;
-    out.push('<text x="' + (b.r + 14) + '" y="' + ly + '">' + esc('◇ baseline: ' + data.baseline) + '</text>');
-  }
   out.push('</svg>');
   return out.join('\n');
 };
+
+// wrap breaks text into lines no wider than w pixels (at spaces when it
+// can, anywhere when a word alone is wider).
+function wrap(text, w, font) {
+  var words = String(text).split(' '), lines = [], cur = '';
+  words.forEach(function (word) {
+    var next = cur ? cur + ' ' + word : word;
+    if (measureText(next, font) <= w || !cur) { cur = next; } else { lines.push(cur); cur = word; }
+    while (measureText(cur, font) > w && cur.length > 1) {
+      var k = cur.length;
+      while (k > 1 && measureText(cur.slice(0, k), font) > w) { k--; }
+      lines.push(cur.slice(0, k));
+      cur = cur.slice(k);
+    }
+  });
+  if (cur) { lines.push(cur); }
+  return lines;
+}

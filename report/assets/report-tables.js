@@ -1,107 +1,179 @@
 // pareto.html: tables (part of the report-*.js files, see report-core.js):
 // the measurement rows of a Chart, the sortable Table that renders them,
-// and the exclusions table.
+// and the exclusions table. A Table holds its rows as a source (a count and
+// a function giving row k), sorts an index, and renders at most limit rows,
+// so that 100,000 points cost no 100,000 row objects (and the page lays
+// out 200 rows at first; a button shows more). Headers sort with a
+// click or Enter; rows pin with a click or Enter; nothing scrolls the page.
 
 Chart.prototype.measureColumns = function () {
   var p = this.plot;
   return [
-    { key: 'series', title: 'Frontier' }, { key: 'case', title: 'Case' }, { key: 'iteration', title: 'Iter' },
+    { key: 'series', title: 'Frontier' }, { key: 'case', title: 'Case', wrap: true }, { key: 'iteration', title: 'Iter' },
     { key: 'step', title: 'Step' }, { key: 'phase', title: 'Phase' },
-    { key: 'x', title: p.x.label, num: true }, { key: 'y', title: p.y.label, num: true }, { key: 'n', title: 'n', num: true }
-  ].concat(data.baseline ? [{ key: 'dx', title: 'Δ ' + p.x.label, num: true, format: R.pct }, { key: 'dy', title: 'Δ ' + p.y.label, num: true, format: R.pct }] : [],
+    { key: 'x', title: p.x.label + (p.x.unit ? ' (' + p.x.unit + ')' : ''), num: true },
+    { key: 'y', title: p.y.label + (p.y.unit ? ' (' + p.y.unit + ')' : ''), num: true }, { key: 'n', title: 'n', num: true }
+  ].concat(data.baseline ? [{ key: 'dx', title: 'Δ X', num: true, format: R.pct }, { key: 'dy', title: 'Δ Y', num: true, format: R.pct }] : [],
     [{ key: 'status', title: 'Status' }, { key: 'tie', title: 'Tie' }]);
 };
 
+// measureRows is the table's source: row k is point i of series s, series
+// after series.
 Chart.prototype.measureRows = function () {
-  var rows = [];
-  this.plot.series.forEach(function (s, si) {
-    for (var i = 0; i < s.x.length; i++) {
-      var pt = data.points[s.p[i]], rep = R.reps(s, i), b = R.base(s, i);
-      var iters = rep ? rep.m.map(function (k) { return data.points[k].iteration || ''; }).filter(function (v, k, a) { return v && a.indexOf(v) === k; }).join(',') : pt.iteration || '';
-      rows.push({ s: si, i: i, series: s.name, case: pt.case, iteration: iters, step: pt.step || '',
-        phase: pt.phase || '', x: s.x[i], y: s.y[i], n: R.count(s, i),
-        dx: b && !b.why && b.dx !== null ? b.dx : '', dy: b && !b.why && b.dy !== null ? b.dy : '',
-        status: (s.s[i] === 0 ? '★ ' : '') + STATUS[s.s[i]] + (R.isBase(s, i) ? ' · baseline' : ''),
-        tie: (s.t[i] & 1 ? 'tie ' : '') + (s.t[i] & 2 ? 'noise-tie' : '') });
+  var series = this.plot.series, start = [], n = 0;
+  series.forEach(function (s) { start.push(n); n += s.x.length; });
+  function locate(k) {
+    var lo = 0, hi = start.length - 1;
+    while (lo < hi) { var mid = (lo + hi + 1) >> 1; if (start[mid] <= k) { lo = mid; } else { hi = mid - 1; } }
+    return [lo, k - start[lo]];
+  }
+  function value(k, key) {
+    var at = locate(k), si = at[0], i = at[1], s = series[si];
+    switch (key) {
+      case 'series': return s.name;
+      case 'x': return s.x[i];
+      case 'y': return s.y[i];
+      case 'n': return R.count(s, i);
+      case 'dx': case 'dy': var b = R.base(s, i); return b && !b.why && b[key] !== null && b[key] !== undefined ? b[key] : '';
+      case 'status': return (s.s[i] === 0 ? '★ ' : '') + STATUS[s.s[i]] + (R.isBase(s, i) ? ' · baseline' : '');
+      case 'tie': var t = s.t ? s.t[i] : 0; return (t & 1 ? 'tie ' : '') + (t & 2 ? 'noise-tie' : '');
+      case 'iteration':
+        var rep = R.reps(s, i);
+        if (rep) { return rep.m.map(function (m) { return pt(m).iteration || ''; }).filter(function (v, j, a) { return v && a.indexOf(v) === j; }).join(','); }
+        return pt(s.p[i]).iteration || '';
+      default: return pt(s.p[i])[key] || '';
     }
-  });
-  return rows;
+  }
+  return { n: n, value: value, locate: locate, index: function (si, i) { return start[si] + i; },
+    row: function (k) { var at = locate(k); return { s: at[0], i: at[1] }; } };
 };
 
-// Table is a sortable table that renders at most limit rows.
-function Table(columns, rows, onClick) {
+// breakable sets e's text with a line-break opportunity (<wbr>) after every
+// '.', '_', '/' and ',' so that case names, metric names and paths wrap at
+// their parts; the text itself is unchanged.
+function breakable(e, text) {
+  e.textContent = '';
+  var parts = String(text).split(/(?<=[._/,])/);
+  parts.forEach(function (part, k) {
+    if (k > 0) { e.appendChild(document.createElement('wbr')); }
+    e.appendChild(document.createTextNode(part));
+  });
+}
+
+// Table is a sortable table over a source {n, value(k, key), row(k)}.
+function Table(columns, source, onClick) {
   var self = this;
   this.columns = columns;
-  this.rows = rows;
-  this.limit = 500;
+  this.source = source;
+  this.order = new Int32Array(source.n);
+  for (var k = 0; k < source.n; k++) { this.order[k] = k; }
+  this.limit = 200;
   this.onClick = onClick;
-  this.isSelected = function () { return false; };
-  this.root = el('div', { class: 'table-wrap' });
-  this.note = el('p', { class: 'note' });
+  this.selected = -1;
+  this.root = el('div', { class: 'table-wrap', tabindex: '-1' });
   var head = el('tr');
   columns.forEach(function (c) {
-    var th = el('th', { text: c.title, 'data-key': c.key, 'aria-sort': 'none', scope: 'col' });
+    var th = el('th', { 'data-key': c.key, 'aria-sort': 'none', scope: 'col', tabindex: '0', class: c.num ? 'num' : '' });
+    breakable(th, c.title);
     th.addEventListener('click', function () { self.sort(c.key, th); });
+    th.addEventListener('keydown', function (ev) { if (ev.key === 'Enter' || ev.key === ' ') { ev.preventDefault(); self.sort(c.key, th); } });
     head.appendChild(th);
   });
   this.body = el('tbody');
-  this.root.appendChild(el('table', null, el('thead', null, head), this.body));
-  this.root.appendChild(this.note);
+  this.table = el('table', null, el('thead', null, head), this.body);
+  this.root.appendChild(this.table);
+  this.more = el('button', { type: 'button', class: 'more', text: 'Show 500 more rows' });
+  this.more.addEventListener('click', function () { self.limit += 500; self.render(); });
+  this.note = el('p', { class: 'note table-note' });
+  this.foot = el('div', { class: 'table-foot' }, this.note, this.more);
   this.render();
 }
 Table.prototype.sort = function (key, th) {
-  var dir = th.getAttribute('aria-sort') === 'ascending' ? -1 : 1;
+  var dir = th.getAttribute('aria-sort') === 'ascending' ? -1 : 1, src = this.source;
   this.root.querySelectorAll('th').forEach(function (h) { h.setAttribute('aria-sort', 'none'); });
   th.setAttribute('aria-sort', dir === 1 ? 'ascending' : 'descending');
-  this.rows.sort(function (a, b) {
-    var x = a[key], y = b[key];
-    if (typeof x === 'number' && typeof y === 'number') { return (x - y) * dir; }
+  var vals = new Array(src.n);
+  for (var k = 0; k < src.n; k++) { vals[k] = src.value(k, key); }
+  var idx = Array.prototype.slice.call(this.order);
+  idx.sort(function (a, b) {
+    var x = vals[a], y = vals[b];
+    if (typeof x === 'number' && typeof y === 'number') { return (x - y) * dir || a - b; }
     if (typeof x === 'number' && y === '') { return -1; }
     if (x === '' && typeof y === 'number') { return 1; }
-    return String(x).localeCompare(String(y), undefined, { numeric: true }) * dir;
+    return String(x).localeCompare(String(y), undefined, { numeric: true }) * dir || a - b;
   });
+  this.order = Int32Array.from(idx);
   this.render();
 };
 Table.prototype.render = function () {
-  var self = this, frag = document.createDocumentFragment();
-  var n = Math.min(this.rows.length, this.limit);
+  var self = this, frag = document.createDocumentFragment(), src = this.source;
+  var n = Math.min(this.order.length, this.limit);
   for (var r = 0; r < n; r++) {
-    var row = this.rows[r], tr = el('tr');
-    if (this.isSelected(row)) { tr.className = 'selected'; }
+    var k = this.order[r], tr = el('tr', this.onClick ? { tabindex: '0' } : null);
+    if (k === this.selected) { tr.className = 'selected'; tr.setAttribute('aria-selected', 'true'); }
     this.columns.forEach(function (c) {
-      var v = row[c.key];
-      var text = c.format ? c.format(v) : c.num ? (v === '' ? '' : fmt(v)) : (Array.isArray(v) ? v.join(', ') : String(v == null ? '' : v));
-      tr.appendChild(el('td', { class: (c.num ? 'num ' : '') + c.key, text: text }));
+      var v = src.value(k, c.key);
+      var text = c.format ? c.format(v) : c.num ? (v === '' ? '' : fmt(v)) : String(v == null ? '' : v);
+      var td = el('td', { class: (c.num ? 'num ' : '') + (c.wrap ? 'wrap ' : '') + c.key });
+      if (c.wrap) { breakable(td, text); } else { td.textContent = text; }
+      tr.appendChild(td);
     });
-    if (this.onClick) { tr.addEventListener('click', this.onClick.bind(null, row)); }
+    if (this.onClick) {
+      var go = this.onClick.bind(null, src.row(k));
+      tr.addEventListener('click', go);
+      tr.addEventListener('keydown', (function (f) { return function (ev) { if (ev.key === 'Enter' || ev.key === ' ') { ev.preventDefault(); f(); } }; }(go)));
+    }
     frag.appendChild(tr);
   }
   this.body.textContent = '';
   this.body.appendChild(frag);
-  this.note.textContent = this.rows.length > n ? 'Showing ' + n + ' of ' + this.rows.length + ' rows; sort to see others.' : this.rows.length + ' rows.';
+  this.note.textContent = this.order.length > n ? 'Showing ' + n + ' of ' + this.order.length + ' rows; sort to see others.' : this.order.length + ' rows.';
+  this.more.hidden = this.order.length <= n;
 };
-Table.prototype.highlight = function (pred) {
-  var idx = this.rows.findIndex(pred);
-  if (idx >= this.limit) { var row = this.rows.splice(idx, 1)[0]; this.rows.unshift(row); }
-  this.isSelected = pred;
+// highlight marks source row k (-1 for none) and scrolls the table, not
+// the page, to it.
+Table.prototype.highlight = function (k) {
+  this.selected = k;
+  if (k >= 0) {
+    var pos = this.order.indexOf(k);
+    if (pos >= this.limit) {
+      var idx = Array.prototype.slice.call(this.order);
+      idx.splice(pos, 1);
+      idx.unshift(k);
+      this.order = Int32Array.from(idx);
+    }
+  }
   this.render();
   var tr = this.body.querySelector('tr.selected');
-  if (tr && tr.scrollIntoView) { tr.scrollIntoView({ block: 'nearest' }); }
+  if (!tr) { return; }
+  var wrap = this.root, head = this.table.tHead ? this.table.tHead.offsetHeight : 0;
+  var top = tr.getBoundingClientRect().top - wrap.getBoundingClientRect().top + wrap.scrollTop;
+  if (top - head < wrap.scrollTop) { wrap.scrollTop = top - head; } else if (top + tr.offsetHeight > wrap.scrollTop + wrap.clientHeight) {
+    wrap.scrollTop = top + tr.offsetHeight - wrap.clientHeight;
+  }
 };
 
-// ---- exclusions ---------------------------------------------------------------
+// ---- exclusions ------------------------------------------------------------------
 function renderExclusions() {
   var sec = document.getElementById('exclusions');
   var ex = data.exclusions || [];
   sec.appendChild(el('h2', { text: 'Exclusions (' + ex.length + ')' }));
-  sec.appendChild(el('p', { class: 'note', text: 'Runs, files and points that give no point in a plot, with the reason. Candidates are the measurements a selector could have meant.' }));
-  var rows = ex.map(function (e) {
-    return { plot: e.plot || 'all plots', case: e.case || '', iteration: e.iteration || '', step: e.step || '', phase: e.phase || '',
-      code: e.code, reason: e.reason + (e.axis ? ' [' + e.axis + ']' : ''), candidates: (e.candidates || []).join(', '), path: e.path || '' };
-  });
-  var cols = [{ key: 'plot', title: 'Plot' }, { key: 'case', title: 'Case' }, { key: 'iteration', title: 'Iter' }, { key: 'step', title: 'Step' },
-    { key: 'phase', title: 'Phase' }, { key: 'code', title: 'Code' }, { key: 'reason', title: 'Reason' }, { key: 'candidates', title: 'Candidates' }, { key: 'path', title: 'Path' }];
-  var t = new Table(cols, rows, null);
+  sec.appendChild(el('p', { class: 'note', text: 'Runs, files and points that give no point in a plot, with the reason. Candidates are the measurements a selector could have meant; a file with several records names the line or record.' }));
+  var cols = [{ key: 'plot', title: 'Plot', wrap: true }, { key: 'case', title: 'Case', wrap: true }, { key: 'iteration', title: 'Iter' }, { key: 'step', title: 'Step' },
+    { key: 'phase', title: 'Phase' }, { key: 'code', title: 'Code', wrap: true }, { key: 'reason', title: 'Reason', wrap: true },
+    { key: 'candidates', title: 'Candidates', wrap: true }, { key: 'path', title: 'Path', wrap: true }];
+  var src = { n: ex.length, row: function (k) { return { k: k }; }, value: function (k, key) {
+    var e = ex[k];
+    switch (key) {
+      case 'plot': return e.plot || 'all plots';
+      case 'reason': return e.reason + (e.axis ? ' [' + e.axis + ']' : '');
+      case 'candidates': return (e.candidates || []).join(', ');
+      case 'path': return place(e.path, e.line, e.index);
+      default: return e[key] || '';
+    }
+  } };
+  var t = new Table(cols, src, null);
   t.root.classList.add('excl');
   sec.appendChild(t.root);
+  sec.appendChild(t.foot);
 }
