@@ -318,17 +318,31 @@ func readTable(data []byte, path string, spec table.Spec) (*table.Table, error) 
 	return table.ReadBytes(data, path, spec)
 }
 
-// studyRows appends the trials of the study (filtered by Where). Without
-// repeats to combine and without groups, only the objective and SLO
-// columns are read (Store.Columns): the fast path for studies of millions
-// of trials, where a selector must name its metric and statistic exactly
-// as stored.
+// studyRows appends the trials of the study (filtered by Where) and lists
+// its skips (store.Store.Skips, filtered by Where on their path and CloudAI
+// point). Without repeats to combine and without groups, only the
+// objective and SLO columns are read (Store.Columns): the fast path for
+// studies of millions of trials, where a selector must name its metric and
+// statistic exactly as stored.
 func studyRows(ctx context.Context, spec Spec, q *query.Query, rows *query.Rows) error {
 	s, err := store.Open(ctx, store.Location(spec.Store))
 	if err != nil {
 		return err
 	}
 	defer s.Close()
+	if err := addStudyRows(ctx, s, spec, q, rows); err != nil {
+		return err
+	}
+	skips, err := s.Skips(ctx, spec.Study, spec.Where)
+	if err != nil {
+		return err
+	}
+	rows.Skip(skips...)
+	return nil
+}
+
+// addStudyRows appends the study's trials, column by column when q allows.
+func addStudyRows(ctx context.Context, s store.Store, spec Spec, q *query.Query, rows *query.Rows) error {
 	if q.Aggregate == decide.None && q.Baseline == "" && q.GroupBy == "" && q.ID == "" {
 		if specs, ok := columnSpecs(q); ok {
 			cols, err := s.Columns(ctx, spec.Study, specs, spec.Where)

@@ -30,7 +30,8 @@
 // (metric, dims) pair, the values of its trials in row-id order, packed as
 // float64s, frontier.Missing where a trial has no such measurement,
 // several, or a problem); sources (one row per ingested source, with the
-// counts it added). There is no frontier table. The environment columns
+// counts it added); skips (the inputs of the study that yielded no trial,
+// see Skips). There is no frontier table. The environment columns
 // (engine, engine_version, cuda, driver, gpu, host) copy well-known labels
 // (see trial.EnvLabels) so that SQL users can index and query them; the labels
 // stay the source of truth.
@@ -64,6 +65,26 @@
 // content hash the current ID of the same content at its position, with a
 // Source.Key derived from the stored path (see fillPositions and
 // legacyKey), unless another trial of the study has it.
+//
+// # Skips
+//
+// Since schema version 8 a study keeps, besides its trials, the inputs of
+// its ingests that yielded no trial (trial.Skip: a file that could not be
+// read, a failed CloudAI run, a file of no known format inside a
+// directory), recorded by RecordSkips, so that a report written from the
+// study alone lists the same exclusions as one written from the files.
+//
+// A skip is keyed, as a trial is, on the study and the input's identity:
+// the file as trial IDs name it (Skip.File: its key from the ingest root,
+// else its path) and, for a CloudAI point, its run (case/iteration/step/
+// phase). Recording a skip whose identity is known replaces the stored one
+// (the newest path, code and reason win, in the place of the first) and
+// adds nothing. Ingest removes the skips that the trials it stores
+// supersede, in the same transaction: the input yields trials now, so a
+// fixed file no longer shows as failed. A trial supersedes the skips of
+// its file and of every directory above it, a skip of a CloudAI point only
+// when the trial's "run" label names that point. Skips filters with the
+// conditions of a Query, read by trial.MatchSkip.
 //
 // # Labels set later
 //

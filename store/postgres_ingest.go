@@ -55,8 +55,9 @@ func (s *pgStore) Ingest(ctx context.Context, study, source string, trials []tri
 		return 0, 0, s.wrap("ingesting "+source, err)
 	}
 	sortByID(ps)
+	owners := skipOwners(trials)
 	for attempt := 0; ; attempt++ {
-		added, err = s.ingestTx(ctx, studyID, source, ps)
+		added, err = s.ingestTx(ctx, studyID, source, ps, owners)
 		if err == nil || attempt >= 10 || !retryable(err) {
 			break
 		}
@@ -89,7 +90,9 @@ func (s *pgStore) reserveIDs(ctx context.Context, ps []prepared) error {
 	return nil
 }
 
-func (s *pgStore) ingestTx(ctx context.Context, studyID int64, source string, ps []prepared) (int, error) {
+// ingestTx writes the new trials of ps and their blocks, and deletes the
+// skips that the trials of owners supersede, in one transaction.
+func (s *pgStore) ingestTx(ctx context.Context, studyID int64, source string, ps []prepared, owners []skipOwner) (int, error) {
 	added := 0
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		added = 0
@@ -109,6 +112,9 @@ func (s *pgStore) ingestTx(ctx context.Context, studyID int64, source string, ps
 			added += len(ids)
 		}
 		if err := insertBlocks(ctx, tx, studyID, fresh); err != nil {
+			return err
+		}
+		if err := supersede(pgFillTx{ctx, tx}, studyID, owners); err != nil {
 			return err
 		}
 		s.batchDone()

@@ -21,8 +21,9 @@ const trialBatch = 50
 // Ingest stores one source's trials in one transaction.
 func (s *sqliteStore) Ingest(ctx context.Context, study, source string, trials []trial.Trial) (added, present int, err error) {
 	ps, dups := prepare(trials)
+	owners := skipOwners(trials)
 	err = retryBusy(ctx, func() error {
-		added, present, err = s.ingestTx(ctx, study, source, ps)
+		added, present, err = s.ingestTx(ctx, study, source, ps, owners)
 		return err
 	})
 	if err != nil {
@@ -71,8 +72,9 @@ func inTx(c *sqlite3.Conn, begin string, fn func() error) (err error) {
 
 // ingestTx writes the new trials of ps in one write transaction. Write
 // transactions are serialised by SQLite (BEGIN IMMEDIATE), so the hashes
-// looked up at its start stay valid and row ids can be assigned here.
-func (s *sqliteStore) ingestTx(ctx context.Context, study, source string, ps []prepared) (added, present int, err error) {
+// looked up at its start stay valid and row ids can be assigned here. The
+// skips that the trials of owners supersede are deleted.
+func (s *sqliteStore) ingestTx(ctx context.Context, study, source string, ps []prepared, owners []skipOwner) (added, present int, err error) {
 	err = s.raw(ctx, func(c *sqlite3.Conn) (err error) {
 		// The row ids written are those just inserted, so the foreign
 		// keys hold by construction: checking them would cost a lookup in
@@ -107,6 +109,9 @@ func (s *sqliteStore) ingestTx(ctx context.Context, study, source string, ps []p
 				return err
 			}
 			if err := w.insertBlocks(studyID, fresh, next); err != nil {
+				return err
+			}
+			if err := supersede(w, studyID, owners); err != nil {
 				return err
 			}
 			added, present = len(fresh), len(ps)-len(fresh)

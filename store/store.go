@@ -52,6 +52,19 @@ type Store interface {
 	// for how a spec matches and Columns for the values of absent,
 	// ambiguous and unusable measurements.
 	Columns(ctx context.Context, study string, specs []ColumnSpec, where []Condition) (*Columns, error)
+	// RecordSkips records, in one transaction, the inputs of an ingest into
+	// the study that yielded no trial, and returns how many were new and
+	// how many were known already (a skip of the same study, file and run:
+	// it is replaced, so its path, code and reason are the newest). The
+	// study is created if needed. Ingest removes the skips of the inputs
+	// whose trials it stores; see the package documentation, "Skips".
+	RecordSkips(ctx context.Context, study string, skips []trial.Skip) (added, present int, err error)
+	// Skips returns the study's skips, in the order first recorded, that
+	// satisfy every condition of where (trial.MatchSkip: a condition on
+	// anything but the path, "source", and the CloudAI point, test_case,
+	// iteration, step, phase and run, holds for no skip). A study that
+	// does not exist is ErrNoStudy.
+	Skips(ctx context.Context, study string, where []Condition) ([]trial.Skip, error)
 	// Studies lists every study with its trial count and time range.
 	Studies(ctx context.Context) ([]Study, error)
 	// Close releases the database.

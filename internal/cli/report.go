@@ -70,6 +70,13 @@ on each axis, within the point's frontier group and workload. A baseline
 measured in another environment (engine, CUDA, driver or GPU) is refused,
 naming the values that differ, unless --allow-cross-scope.
 
+With --study the trials read are kept in the study (as 'pareto ingest
+--study' does, with the inputs that yielded none), and the page draws
+every trial of the study and lists every skip of the study as an
+exclusion, filtered by --where (skips on their path, "source", and their
+CloudAI point: test_case, iteration, step, phase, run): a page written
+from the study alone equals the page written from the files.
+
 Exit status: 0 success, 1 bad configuration, input or I/O error (also when
 some result files could not be read: the page is still written, listing
 them, and every one is named on stderr; 0 with --keep-going), 2 usage error.`
@@ -168,19 +175,20 @@ func runGenerateReport(e *env, o *generateOptions) error {
 	if err != nil {
 		return err
 	}
-	trials, excl, bad, err := loadSources(e, []string{o.resultDir}, ingest.LoadOptions{GPUsPerNode: opts.GPUsPerNode,
+	trials, skips, bad, err := loadSources(e, []string{o.resultDir}, ingest.LoadOptions{GPUsPerNode: opts.GPUsPerNode,
 		System: opts.System, Scenario: opts.Scenario, Tests: opts.Tests})
 	if err != nil {
 		return err
 	}
-	if n := countCode(excl, cloudai.ExcludeTestUnknown); n > 0 && o.testsDir == "" {
+	if n := countCode(skips, cloudai.ExcludeTestUnknown); n > 0 && o.testsDir == "" {
 		fmt.Fprintf(e.stderr, "pareto: %d run(s) have no test-run.toml and take their configuration from test TOMLs: give --tests-dir\n", n)
 	}
 	if o.store.study != "" {
-		if trials, err = throughStudy(e, &o.store, trials); err != nil {
+		if trials, skips, err = throughStudy(e, &o.store, trials, skips); err != nil {
 			return err
 		}
 	}
+	excl := report.Exclusions(skips)
 	if err := cfg.CheckMetrics(metricNames(trials)); err != nil {
 		return inputError{err: err}
 	}
@@ -225,10 +233,10 @@ func readSystem(path string) (int, string, error) {
 	return sys.GPUsPerNode, sys.Name, nil
 }
 
-// countCode counts the exclusions with code.
-func countCode(excl []report.Exclusion, code string) int {
+// countCode counts the skips with code.
+func countCode(skips []trial.Skip, code string) int {
 	n := 0
-	for _, x := range excl {
+	for _, x := range skips {
 		if x.Code == code {
 			n++
 		}
@@ -279,15 +287,16 @@ func runReport(e *env, o *reportOptions, paths []string) error {
 	if lo.GPUsPerNode, lo.System, err = readSystem(o.system); err != nil {
 		return err
 	}
-	trials, excl, bad, err := loadSources(e, paths, lo)
+	trials, skips, bad, err := loadSources(e, paths, lo)
 	if err != nil && !(o.store.study != "" && isNothing(err)) {
 		return err
 	}
 	if o.store.study != "" {
-		if trials, err = throughStudy(e, &o.store, trials); err != nil {
+		if trials, skips, err = throughStudy(e, &o.store, trials, skips); err != nil {
 			return err
 		}
 	}
+	excl := report.Exclusions(skips)
 	if cfg.Cases == nil && o.config != "" {
 		if err := cfg.CheckCases(caseIDs(trials)); err != nil {
 			return inputError{err: err}
@@ -367,14 +376,16 @@ func objectiveAxis(s string) (report.Axis, error) {
 }
 
 // throughStudy keeps the loaded trials in the --study (idempotently, one
-// transaction per source) and returns the study's trials filtered by
-// --where, so that the report shows everything the study holds, deployment
-// details included. A trial stored before the store kept deployments gets
-// the one read in this run, matched by trial ID.
-func throughStudy(e *env, f *storeFlags, loaded []trial.Trial) ([]trial.Trial, error) {
+// transaction per source), and the inputs that yielded none (skips), and
+// returns the study's trials and skips filtered by --where (skips by
+// store.Store.Skips: on their path and CloudAI point), so that the report
+// shows everything the study holds, deployment details and exclusions
+// included. A trial stored before the store kept deployments gets the one
+// read in this run, matched by trial ID.
+func throughStudy(e *env, f *storeFlags, loaded []trial.Trial, skips []trial.Skip) ([]trial.Trial, []trial.Skip, error) {
 	q, err := f.query()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	ctx := context.Background()
 	known := map[string]*trial.Deployment{}
@@ -385,39 +396,51 @@ func throughStudy(e *env, f *storeFlags, loaded []trial.Trial) ([]trial.Trial, e
 	}
 	sink, err := openSink(ctx, f)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer sink.s.Close()
 	if err := sink.store(loaded); err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	if err := sink.recordSkips(skips); err != nil {
+		return nil, nil, err
 	}
 	st := &sink.stored
 	fmt.Fprintf(e.stderr, "pareto: study %s in %s: %d added, %d already present\n", st.study, st.location, st.added, st.present)
 	ts, err := sink.s.Trials(ctx, f.study, q)
 	if err != nil {
-		return nil, inputError{err: err}
+		return nil, nil, inputError{err: err}
 	}
 	for i := range ts {
 		if d, ok := known[ts[i].ID]; ok && ts[i].Deployment == nil {
 			ts[i].Deployment = d
 		}
 	}
-	return ts, nil
+	kept, err := sink.s.Skips(ctx, f.study, q.Where)
+	if err != nil {
+		return nil, nil, inputError{err: err}
+	}
+	return ts, kept, nil
 }
 
-// loadSources reads any sources pareto reads through the source layer;
-// unreadable files and failed runs become exclusions, and the unreadable
-// ones are returned too. Inputs that yield no trial at all are an error
-// naming each.
-func loadSources(e *env, paths []string, opts ingest.LoadOptions) ([]trial.Trial, []report.Exclusion, []trial.Skip, error) {
+// loadSources reads any sources pareto reads through the source layer,
+// and returns the trials, the inputs and runs that yielded none (skips:
+// unreadable files and failed runs, the report's exclusions) and the
+// unreadable ones. Inputs that yield no trial at all are an error naming
+// each; the skips are returned with it.
+func loadSources(e *env, paths []string, opts ingest.LoadOptions) ([]trial.Trial, []trial.Skip, []trial.Skip, error) {
 	if len(paths) == 0 {
 		return nil, nil, nil, nil
 	}
 	set, err := source.Trials(context.Background(), source.Spec{Paths: paths, Stdin: e.stdin, Load: opts})
 	if err != nil {
-		return nil, nil, nil, inputError{err: err}
+		var skips []trial.Skip
+		if set != nil {
+			skips = set.Skipped
+		}
+		return nil, skips, nil, inputError{err: err}
 	}
-	return set.Trials, report.Exclusions(set.Skipped), set.Failed(), nil
+	return set.Trials, set.Skipped, set.Failed(), nil
 }
 
 // metricNames lists the metrics the trials measure, sorted.
