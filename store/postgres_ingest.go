@@ -40,6 +40,15 @@ ORDER BY hash
 ON CONFLICT (study_id, hash) DO NOTHING
 RETURNING id, hash`
 
+// pgSourceSupersede records an ingested source and deletes the skips that
+// its trials, of the inputs (files, runs), supersede (see supersedeSkips),
+// in one round trip.
+const pgSourceSupersede = `WITH superseded AS (
+	DELETE FROM skips k USING unnest($5::text[], $6::text[]) AS o(file, run)
+	WHERE k.study_id = $1 AND (k.run = '' OR k.run = o.run)
+	AND (k.file = o.file OR substr(o.file, 1, length(k.file) + 1) = k.file || '/'))
+INSERT INTO sources (study_id, path, added, present) VALUES ($1, $2, $3, $4)`
+
 // Ingest stores one source's trials in one transaction. Row ids are taken
 // from the sequence in source order (so Trials returns a source's trials
 // in the order given), but rows are written in hash order so that
@@ -114,12 +123,12 @@ func (s *pgStore) ingestTx(ctx context.Context, studyID int64, source string, ps
 		if err := insertBlocks(ctx, tx, studyID, fresh); err != nil {
 			return err
 		}
-		if err := supersede(pgFillTx{ctx, tx}, studyID, owners); err != nil {
-			return err
-		}
 		s.batchDone()
-		_, err := tx.Exec(ctx, `INSERT INTO sources (study_id, path, added, present) VALUES ($1, $2, $3, $4)`,
-			studyID, source, added, len(ps)-added)
+		files, runs := make([]string, len(owners)), make([]string, len(owners))
+		for i, o := range owners {
+			files[i], runs[i] = o.file, o.run
+		}
+		_, err := tx.Exec(ctx, pgSourceSupersede, studyID, source, added, len(ps)-added, files, runs)
 		return err
 	})
 	return added, err

@@ -86,7 +86,7 @@ func filterSkips(skips []trial.Skip, where []Condition) []trial.Skip {
 }
 
 // supersede deletes the skips of the study that trials of owners
-// supersede.
+// supersede (the SQLite store; the PostgreSQL one runs pgSourceSupersede).
 func supersede(tx blockTx, studyID int64, owners []skipOwner) error {
 	for _, o := range owners {
 		if err := tx.exec(supersedeSkips, studyID, o.run, o.file, o.file); err != nil {
