@@ -4,13 +4,9 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
-
-	"github.com/jackc/pgx/v5"
 
 	"github.com/pareto-llm/pareto/frontier"
 	"github.com/pareto-llm/pareto/trial"
@@ -256,14 +252,3 @@ func (r *reader) constraints(id int64, st *Study) error {
 		})
 }
 
-// scrub hides the password of url in err's text.
-func scrub(err error, url string) error {
-	if err == nil {
-		return nil
-	}
-	cfg, perr := pgx.ParseConfig(url)
-	if perr != nil || cfg.Password == "" {
-		return err
-	}
-	return errors.New(strings.ReplaceAll(err.Error(), cfg.Password, "xxxxx"))
-}
