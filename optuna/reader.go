@@ -251,4 +251,3 @@ func (r *reader) constraints(id int64, st *Study) error {
 			return nil
 		})
 }
-

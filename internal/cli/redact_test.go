@@ -48,7 +48,9 @@ func TestPasswordsNeverPrinted(t *testing.T) {
 			return []string{"report", "--study", "s", "-x", "ttft.p99", "-y", "output_token_throughput", "--out", "/dev/null"}
 		}, true},
 		{"env-studies", func(string) []string { return []string{"studies"} }, true},
-		{"env-ingest", func(string) []string { return []string{"ingest", "../../examples/decide/tries-sglang-0.6.0.jsonl", "--study", "s"} }, true},
+		{"env-ingest", func(string) []string {
+			return []string{"ingest", "../../examples/decide/tries-sglang-0.6.0.jsonl", "--study", "s"}
+		}, true},
 	}
 	for _, c := range commands {
 		for _, sh := range shapes {
