@@ -17,6 +17,28 @@
 // hash order, and a transaction that deadlocks or fails to serialise is
 // retried.
 //
+// # Opening: reading and writing
+//
+// Open returns a Store, which reads and writes: it creates a new store (a
+// SQLite file, or pareto's tables in an empty PostgreSQL database) and
+// migrates an older one. OpenReadOnly returns a Reader, which only reads:
+// it never creates, migrates or writes, nor changes a SQLite database's
+// journal mode (its connections are opened with mode=ro, and PostgreSQL
+// sessions with default_transaction_read_only), so it works on read-only
+// files and directories and with a role that may only SELECT. A WAL-mode
+// SQLite store read in a writable directory gets SQLite's -wal and -shm
+// files if they are missing (its readers' shared index; the database file
+// is not changed, and the next writer to close removes them); in a
+// read-only directory, where SQLite cannot create them and no writer can
+// be at work, the database is read as immutable. A store of an older
+// schema is ErrOldSchema to OpenReadOnly: Migrate (pareto migrate), or
+// Open, upgrades it.
+//
+// Both refuse a database that holds tables but not pareto's schema (its
+// schema_migrations recording 0001_init.sql) with ErrNotStore, naming its
+// tables, before changing anything: an application's database or an Optuna
+// storage given by mistake is left as it was.
+//
 // # Schema
 //
 // studies (name, creation time); trials (ID, source with its key,
@@ -45,8 +67,8 @@
 // last_trial), so that an ingest updates one index per trial.
 //
 // The schema is versioned by embedded, forward-only migrations
-// (migrations/sqlite, migrations/postgres), applied in order on Open, each
-// in its own transaction, and recorded in schema_migrations.
+// (migrations/sqlite, migrations/postgres), applied in order by Open and
+// Migrate, each in its own transaction, and recorded in schema_migrations.
 //
 // # Idempotence and atomicity
 //

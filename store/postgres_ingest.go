@@ -55,6 +55,9 @@ INSERT INTO sources (study_id, path, added, present) VALUES ($1, $2, $3, $4)`
 // concurrent writers wait on each other instead of deadlocking; a deadlock
 // or serialisation failure retries the source.
 func (s *pgStore) Ingest(ctx context.Context, study, source string, trials []trial.Trial) (added, present int, err error) {
+	if err := s.writable(); err != nil {
+		return 0, 0, err
+	}
 	ps, dups := prepare(trials)
 	studyID, err := s.studyID(ctx, study)
 	if err != nil {

@@ -23,6 +23,9 @@ WHERE t.id = u.id`
 // transaction. The rows are locked in row-id order; a deadlock or
 // serialisation failure retries the transaction.
 func (s *pgStore) SetLabels(ctx context.Context, study string, ids []string, labels map[string]string) (int, error) {
+	if err := s.writable(); err != nil {
+		return 0, err
+	}
 	if err := checkLabels(labels); err != nil {
 		return 0, s.wrap("setting labels in "+study, err)
 	}

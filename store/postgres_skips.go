@@ -12,6 +12,9 @@ import (
 
 // RecordSkips records the skips of an ingest in one transaction.
 func (s *pgStore) RecordSkips(ctx context.Context, study string, skips []trial.Skip) (added, present int, err error) {
+	if err := s.writable(); err != nil {
+		return 0, 0, err
+	}
 	studyID, err := s.studyID(ctx, study)
 	if err != nil {
 		return 0, 0, s.wrap("recording the skips of "+study, err)

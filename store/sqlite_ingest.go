@@ -20,6 +20,9 @@ const trialBatch = 50
 
 // Ingest stores one source's trials in one transaction.
 func (s *sqliteStore) Ingest(ctx context.Context, study, source string, trials []trial.Trial) (added, present int, err error) {
+	if err := s.writable(); err != nil {
+		return 0, 0, err
+	}
 	ps, dups := prepare(trials)
 	owners := skipOwners(trials)
 	err = retryBusy(ctx, func() error {

@@ -12,6 +12,9 @@ import (
 // named by ids, and updates their environment columns, in one write
 // transaction.
 func (s *sqliteStore) SetLabels(ctx context.Context, study string, ids []string, labels map[string]string) (int, error) {
+	if err := s.writable(); err != nil {
+		return 0, err
+	}
 	if err := checkLabels(labels); err != nil {
 		return 0, fmt.Errorf("store %s: setting labels in %s: %w", s.path, study, err)
 	}

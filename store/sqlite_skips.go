@@ -12,6 +12,9 @@ import (
 
 // RecordSkips records the skips of an ingest in one write transaction.
 func (s *sqliteStore) RecordSkips(ctx context.Context, study string, skips []trial.Skip) (added, present int, err error) {
+	if err := s.writable(); err != nil {
+		return 0, 0, err
+	}
 	err = retryBusy(ctx, func() error {
 		tx, err := s.db.BeginTx(ctx, nil) // BEGIN IMMEDIATE: takes the write lock
 		if err != nil {

@@ -17,10 +17,35 @@ const EnvVar = "PARETO_STORE"
 // DefaultLocation is the store used when neither a flag nor EnvVar names one.
 const DefaultLocation = "pareto.db"
 
-// Store keeps studies of trials. Implementations are safe for concurrent
-// use by several goroutines, and by several processes sharing the same
-// database.
+// Reader reads the studies of a store. OpenReadOnly returns one that
+// never writes; every Store is a Reader. Implementations are safe for
+// concurrent use by several goroutines, and by several processes sharing
+// the same database.
+type Reader interface {
+	// Trials returns the study's trials in ingest order, filtered by q.
+	Trials(ctx context.Context, study string, q Query) ([]trial.Trial, error)
+	// Columns reads, for every trial of the study that satisfies where (in
+	// ingest order), its ID and the value of each spec, without building
+	// trials: frontier queries over large studies use it. See ColumnSpec
+	// for how a spec matches and Columns for the values of absent,
+	// ambiguous and unusable measurements.
+	Columns(ctx context.Context, study string, specs []ColumnSpec, where []Condition) (*Columns, error)
+	// Skips returns the study's skips, in the order first recorded, that
+	// satisfy every condition of where (trial.MatchSkip: a condition on
+	// anything but the path, "source", and the CloudAI point, test_case,
+	// iteration, step, phase and run, holds for no skip). A study that
+	// does not exist is ErrNoStudy.
+	Skips(ctx context.Context, study string, where []Condition) ([]trial.Skip, error)
+	// Studies lists every study with its trial count and time range.
+	Studies(ctx context.Context) ([]Study, error)
+	// Close releases the database.
+	Close() error
+}
+
+// Store keeps studies of trials: a Reader that also writes. Open returns
+// one.
 type Store interface {
+	Reader
 	// CreateStudy creates the study if it does not exist yet.
 	CreateStudy(ctx context.Context, study string) error
 	// Ingest stores the trials read from one source in one transaction and
@@ -44,14 +69,6 @@ type Store interface {
 	// result therefore still finds it present, and trial.ComputeID of a
 	// trial read back after SetLabels may differ from its ID.
 	SetLabels(ctx context.Context, study string, ids []string, labels map[string]string) (int, error)
-	// Trials returns the study's trials in ingest order, filtered by q.
-	Trials(ctx context.Context, study string, q Query) ([]trial.Trial, error)
-	// Columns reads, for every trial of the study that satisfies where (in
-	// ingest order), its ID and the value of each spec, without building
-	// trials: frontier queries over large studies use it. See ColumnSpec
-	// for how a spec matches and Columns for the values of absent,
-	// ambiguous and unusable measurements.
-	Columns(ctx context.Context, study string, specs []ColumnSpec, where []Condition) (*Columns, error)
 	// RecordSkips records, in one transaction, the inputs of an ingest into
 	// the study that yielded no trial, and returns how many were new and
 	// how many were known already (a skip of the same study, file and run:
@@ -59,16 +76,6 @@ type Store interface {
 	// study is created if needed. Ingest removes the skips of the inputs
 	// whose trials it stores; see the package documentation, "Skips".
 	RecordSkips(ctx context.Context, study string, skips []trial.Skip) (added, present int, err error)
-	// Skips returns the study's skips, in the order first recorded, that
-	// satisfy every condition of where (trial.MatchSkip: a condition on
-	// anything but the path, "source", and the CloudAI point, test_case,
-	// iteration, step, phase and run, holds for no skip). A study that
-	// does not exist is ErrNoStudy.
-	Skips(ctx context.Context, study string, where []Condition) ([]trial.Skip, error)
-	// Studies lists every study with its trial count and time range.
-	Studies(ctx context.Context) ([]Study, error)
-	// Close releases the database.
-	Close() error
 }
 
 // Study summarises one study.
@@ -104,27 +111,6 @@ type Query struct {
 
 // ErrNoStudy is returned by Trials for a study that does not exist.
 var ErrNoStudy = errors.New("no such study")
-
-// Open opens (creating if needed) the store at location and brings its
-// schema up to date. An empty location means DefaultLocation.
-func Open(ctx context.Context, location string) (Store, error) {
-	return openAt(ctx, location, 0)
-}
-
-// openAt opens the store and migrates its schema up to version (0: the
-// newest); tests use it to create databases of earlier versions.
-func openAt(ctx context.Context, location string, version int) (Store, error) {
-	kind, target, err := parseLocation(location)
-	if err != nil {
-		return nil, err
-	}
-	switch kind {
-	case kindPostgres:
-		return openPostgres(ctx, target, version)
-	default:
-		return openSQLite(ctx, target, version)
-	}
-}
 
 // Location returns the flag value if set, else $PARETO_STORE, else
 // DefaultLocation.
