@@ -38,6 +38,14 @@ type Reader interface {
 	Skips(ctx context.Context, study string, where []Condition) ([]trial.Skip, error)
 	// Studies lists every study with its trial count and time range.
 	Studies(ctx context.Context) ([]Study, error)
+	// Check verifies the study (every study when study is empty) in one
+	// read snapshot: every trial against its content hash and checksum,
+	// as reads do, every block and value column against its checksum and
+	// against the trials it copies, and that every trial is in one of the
+	// study's blocks. It returns what it found per study, damage included;
+	// its error is for a store it could not read (and ErrNoStudy for a
+	// study that does not exist).
+	Check(ctx context.Context, study string) ([]StudyCheck, error)
 	// Close releases the database.
 	Close() error
 }
