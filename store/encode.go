@@ -293,7 +293,7 @@ func (p *prepared) seal(d *decoder) {
 	if t.Deployment != nil {
 		dep = *t.Deployment
 	}
-	p.checksum = trialChecksum(t.Source.Path, t.Source.Format, t.Source.FormatVersion, int64(t.Source.Line), p.packed, p.warnings, p.layout,
+	p.checksum = trialChecksum(p.id, t.Source.Path, t.Source.Format, t.Source.FormatVersion, int64(t.Source.Line), p.packed, p.warnings, p.layout,
 		int64(dep.AllocatedGPUs), dep.AllocatedGPUsUnknown, int64(dep.ServingGPUs), dep.ServingGPUsUnknown, dep.ConfigPath, dep.Config)
 }
 
@@ -399,11 +399,22 @@ func encodeLayout(l *trial.Layout) string {
 	return string(b)
 }
 
+// knownWarnings reports whether canonicalWarnings has the stored text
+// cached (its decoded value is then not needed).
+func (d *decoder) knownWarnings(stored []byte) bool {
+	_, ok := d.canonWarnings[string(stored)]
+	return ok
+}
+
+// knownLayout is knownWarnings for canonicalLayout.
+func (d *decoder) knownLayout(stored []byte) bool { _, ok := d.canonLayouts[string(stored)]; return ok }
+
 // canonicalWarnings returns the warnings as the ingest encoded them
 // (encodeList), from their stored text (the same text in SQLite;
-// PostgreSQL's jsonb respells it) and decoded value.
+// PostgreSQL's jsonb respells it) and decoded value (unused when the text
+// is cached).
 func (d *decoder) canonicalWarnings(stored []byte, ws []string) []byte {
-	if len(ws) == 0 {
+	if len(stored) == 0 || string(stored) == "[]" {
 		return []byte("[]")
 	}
 	return canonical(d.canonWarnings, stored, func() string { return encodeList(ws) })
@@ -412,10 +423,15 @@ func (d *decoder) canonicalWarnings(stored []byte, ws []string) []byte {
 // canonicalLayout returns a deployment's layout as the ingest encoded it
 // (encodeLayout), from its stored text and decoded value.
 func (d *decoder) canonicalLayout(stored []byte, dep *trial.Deployment) []byte {
-	if dep == nil || dep.Layout == nil {
+	if len(stored) == 0 {
 		return nil
 	}
-	return canonical(d.canonLayouts, stored, func() string { return encodeLayout(dep.Layout) })
+	return canonical(d.canonLayouts, stored, func() string {
+		if dep == nil {
+			return ""
+		}
+		return encodeLayout(dep.Layout)
+	})
 }
 
 // canonical caches encode's result in cache by stored text.

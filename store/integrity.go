@@ -87,16 +87,19 @@ func sumText[T string | []byte](s *summer, v T) {
 }
 
 // trialChecksum is the checksum of what a trial row keeps that its
-// content hash (trial.ComputeID) does not cover: the source's path (the
-// hash names the file by its key when it has one), format, format version
-// and line, the packed measurements whole (native names
+// content hash (trial.ComputeID) does not cover, and of what a slim read
+// returns (so that it can be verified without the hash, which needs the
+// labels and params decoded): the trial's ID, the source's path (the hash
+// names the file by its key when it has one), format, format version and
+// line, the packed measurements whole (native names
 // and source units with them), the warnings and the layout in their
 // canonical JSON, and the deployment's GPU counts with their reasons and
 // the executed configuration's path and text. The ingest computes it from
 // what it writes, a read from what it reads.
-func trialChecksum[T string | []byte](path, format, version T, line int64, packed []byte, warnings, layout T,
+func trialChecksum[T string | []byte](id, path, format, version T, line int64, packed []byte, warnings, layout T,
 	alloc int64, allocWhy T, serving int64, servingWhy, configPath, config T) int64 {
 	var s summer
+	sumText(&s, id)
 	sumText(&s, path)
 	sumText(&s, format)
 	sumText(&s, version)

@@ -45,8 +45,10 @@ func pgReadTrials(ctx context.Context, tx pgx.Tx, studyID int64, c *collector, d
 	}
 	defer rows.Close()
 	r := newTrialRow()
+	v := newVerifier()
+	defer v.wait()
 	for rows.Next() {
-		id, t, err := r.decode(rows, d, &c.q, c.q.Slim && len(c.q.Where) == 0)
+		id, t, err := r.decode(rows, d, &c.q, c.q.Slim && len(c.q.Where) == 0, v)
 		if err != nil {
 			return err
 		}
@@ -54,7 +56,10 @@ func pgReadTrials(ctx context.Context, tx pgx.Tx, studyID int64, c *collector, d
 			break
 		}
 	}
-	return rows.Err()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	return v.wait()
 }
 
 // Check verifies the study (every study when study is empty) in one

@@ -44,15 +44,28 @@ func newTrialRow() *trialRow {
 }
 
 // decode scans one row into a trial, verifies it (see verify) and keeps
-// the measurements q asks for; slim keeps only the ID, source path and
-// measurements. The whole row is decoded whatever q asks: verifying needs
-// all of it.
-func (r *trialRow) decode(rs rowScanner, d *decoder, q *Query, slim bool) (int64, trial.Trial, error) {
+// the measurements q asks for. With slim, only the ID, source path and
+// measurements are decoded, and verified by the row's checksum alone
+// (which covers them); otherwise the whole row is decoded, whatever q
+// asks: its content hash needs all of it.
+//
+// With v set, the content hash is checked by v (the checksum here):
+// the caller then waits for v before using what it read.
+func (r *trialRow) decode(rs rowScanner, d *decoder, q *Query, slim bool, v *verifier) (int64, trial.Trial, error) {
+	if slim {
+		t, err := r.scanSlim(rs, d, metricFilter(q.Metrics))
+		return r.id, t, err
+	}
 	t, err := r.scan(rs, d)
 	if err != nil {
 		return 0, t, err
 	}
-	if err := r.verify(&t, d); err != nil {
+	if v == nil {
+		err = r.verify(&t, d)
+	} else if err = r.verifyChecksum(&t, d); err == nil {
+		v.add(&t, r.contentHash())
+	}
+	if err != nil {
 		return 0, t, err
 	}
 	if keep := metricFilter(q.Metrics); keep != nil {
@@ -64,10 +77,40 @@ func (r *trialRow) decode(rs rowScanner, d *decoder, q *Query, slim bool) (int64
 		}
 		t.Measurements = ms
 	}
-	if slim {
-		t = trial.Trial{ID: t.ID, Source: trial.Source{Path: t.Source.Path}, Measurements: t.Measurements}
-	}
 	return r.id, t, nil
+}
+
+// scanSlim reads one row into a slim trial (ID, source path and the
+// measurements keep selects) verified by the row's checksum.
+func (r *trialRow) scanSlim(rs rowScanner, d *decoder, keep func(metric, native []byte) bool) (trial.Trial, error) {
+	var t trial.Trial
+	if err := rs.Scan(r.dest...); err != nil {
+		return t, err
+	}
+	var ws []string
+	var dep *trial.Deployment
+	var err error
+	if string(r.warnings) != "[]" && len(r.warnings) > 0 && !d.knownWarnings(r.warnings) {
+		if ws, err = decodeList(r.warnings); err != nil {
+			return t, r.damaged("its warnings do not decode (%v)", err)
+		}
+	}
+	if len(r.layout) > 0 && !d.knownLayout(r.layout) {
+		if dep, err = d.deployment(r.layout, r.alloc, r.allocWhy, r.serving, r.servingWhy, r.configPath, r.config); err != nil {
+			return t, r.damaged("its deployment does not decode (%v)", err)
+		}
+	}
+	sum := trialChecksum(r.hash, r.path, r.format, r.version, r.line, r.measurements, d.canonicalWarnings(r.warnings, ws),
+		d.canonicalLayout(r.layout, dep), r.alloc, r.allocWhy, r.serving, r.servingWhy, r.configPath, r.config)
+	if sum != r.checksum {
+		return t, r.damaged("the checksum of its ID and of the fields it does not hash (path, format, line, measurements, warnings, deployment) is %d, not %d",
+			sum, r.checksum)
+	}
+	if t.Measurements, err = unpackMeasurements(r.measurements, d, keep); err != nil {
+		return t, r.damaged("its packed measurements do not decode (%v)", err)
+	}
+	t.ID, t.Source = string(r.hash), trial.Source{Path: d.internBytes(r.path)}
+	return t, nil
 }
 
 // scan reads one row into a whole trial, unverified.
@@ -115,15 +158,26 @@ func (r *trialRow) damaged(format string, args ...any) error {
 // content_id when the ID is not the content hash), and the row's checksum
 // that of the fields the hash does not cover (trialChecksum).
 func (r *trialRow) verify(t *trial.Trial, d *decoder) error {
-	want := r.hash
-	if len(r.contentID) > 0 {
-		want = r.contentID
-	}
-	if got := trial.ComputeID(t); got != string(want) {
+	if got, want := trial.ComputeID(t), r.contentHash(); got != want {
 		return r.damaged("what is stored hashes to %s, not to its content hash %s", got, want)
 	}
+	return r.verifyChecksum(t, d)
+}
+
+// contentHash is what the row's trial must hash to: its content_id, or
+// its ID when that is empty.
+func (r *trialRow) contentHash() string {
+	if len(r.contentID) > 0 {
+		return string(r.contentID)
+	}
+	return string(r.hash)
+}
+
+// verifyChecksum checks the row's checksum (trialChecksum) of t, the
+// trial read from it.
+func (r *trialRow) verifyChecksum(t *trial.Trial, d *decoder) error {
 	if sum := r.rowChecksum(t, d); sum != r.checksum {
-		return r.damaged("the checksum of its fields that its ID does not hash (path, format, line, native names and units, warnings, deployment) is %d, not %d",
+		return r.damaged("the checksum of its ID and of the fields it does not hash (path, format, line, native names and units, warnings, deployment) is %d, not %d",
 			sum, r.checksum)
 	}
 	return nil
@@ -131,7 +185,7 @@ func (r *trialRow) verify(t *trial.Trial, d *decoder) error {
 
 // rowChecksum is trialChecksum of the row read into t.
 func (r *trialRow) rowChecksum(t *trial.Trial, d *decoder) int64 {
-	return trialChecksum(r.path, r.format, r.version, r.line, r.measurements, d.canonicalWarnings(r.warnings, t.Warnings),
+	return trialChecksum(r.hash, r.path, r.format, r.version, r.line, r.measurements, d.canonicalWarnings(r.warnings, t.Warnings),
 		d.canonicalLayout(r.layout, t.Deployment), r.alloc, r.allocWhy, r.serving, r.servingWhy, r.configPath, r.config)
 }
 

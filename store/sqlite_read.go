@@ -36,13 +36,18 @@ func (s *sqliteStore) Trials(ctx context.Context, study string, q Query) ([]tria
 func sqliteRawTrials(c *sqlite3.Conn, studyID int64, coll *collector, d *decoder) error {
 	r := newTrialRow()
 	slim := coll.q.Slim && len(coll.q.Where) == 0
-	return sqliteEachTrial(c, studyID, readColumns, "", nil, func(st *sqlite3.Stmt) (bool, error) {
-		id, t, err := r.decode(stmtScanner{st}, d, &coll.q, slim)
+	v := newVerifier()
+	err := sqliteEachTrial(c, studyID, readColumns, "", nil, func(st *sqlite3.Stmt) (bool, error) {
+		id, t, err := r.decode(stmtScanner{st}, d, &coll.q, slim, v)
 		if err != nil {
 			return false, err
 		}
 		return coll.addTrial(id, t), nil
 	})
+	if verr := v.wait(); err == nil {
+		err = verr
+	}
+	return err
 }
 
 // sqliteEachTrial selects cols of the study's trials that satisfy cond
