@@ -88,6 +88,42 @@
 // Source.Key derived from the stored path (see fillPositions and
 // legacyKey), unless another trial of the study has it.
 //
+// # Integrity
+//
+// Since schema version 9 every read verifies what it reads, and a mismatch
+// is an IntegrityError (errors.Is ErrDamaged) naming the trial or block
+// and the study, never changed values. A trial's ID is trial.ComputeID of
+// what was ingested: its position (file key, else path, and index), labels,
+// params, workload, counts, problem and every measurement's metric, dims,
+// value and unit. A full read hashes the trial it decoded and compares
+// with the stored content hash: the ID, or content_id where the ID is not
+// the hash of what is stored (an ID the caller of Ingest set, one an
+// upgrade kept, labels SetLabels changed later: SetLabels verifies the
+// trial, then stores the hash of the relabelled one). What the hash does
+// not cover — the source path, format, version and line, the packed
+// measurements whole (native names and source units), the warnings, the
+// layout and the other deployment fields — and the ID itself are covered
+// by a CRC-32C kept with the row (trialChecksum); a slim read is verified
+// by it alone. Values the store cannot keep exactly (-0 and NaNs of other
+// bits in the workload, invalid UTF-8 in labels, params or dims) are
+// stored, and hashed, in the form a read returns them (asStored).
+//
+// The columnar path verifies blocks by checksum, not by hashing trials
+// (which would cost a frontier over 10⁶ trials seconds): a CRC-32C of each
+// block's row-id range, count and packed row ids, IDs and problems, and of
+// each value column with its block's first row id, metric and dims. The
+// SQLite store also checks that each block's row range holds the number of
+// trials the block counts.
+//
+// Check verifies a whole store in one snapshot, and what reads cannot:
+// that each block equals the block its trials make (row ids, IDs,
+// problems, every value column) and that every trial is in one of its
+// study's blocks. Reads do not see a bit flipped in a row's study id, or
+// in a value column's block id (the trial or the values then go missing
+// from the study, which Check reports), nor in the environment columns
+// copied from labels (used by SQL filters) or the ingest times shown by
+// Studies. An upgrade to version 9 takes what is stored as it is.
+//
 // # Skips
 //
 // Since schema version 8 a study keeps, besides its trials, the inputs of

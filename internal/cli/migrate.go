@@ -12,11 +12,12 @@ const migrateLong = `Migrate upgrades the schema of an existing store (--store, 
 $PARETO_STORE or pareto.db) to the version this pareto writes, in place,
 each step in its own transaction, and says from which version to which.
 
-The commands that only read a store (studies, trials, check, and front,
-pick, noise and drift with --study) open it read-only: they never
-migrate, and refuse a store of an older schema, pointing here. The
-commands that write (ingest, gate, report and generate-report with
---study) upgrade the store as they open it, as migrate does. Migrate
+The commands that only read a store (studies, trials, check, front,
+pick, noise and drift with --study, and report --study without inputs)
+open it read-only: they never migrate, and refuse a store of an older
+schema, pointing here. The commands that write (ingest, gate, report
+with inputs and generate-report with --study) upgrade the store as they
+open it, as migrate does. Migrate
 creates no SQLite store (a missing file is an error) and refuses a
 database that is not a pareto store, naming its tables.
 

@@ -32,7 +32,8 @@ func readCommands(db string) [][]string {
 	}
 }
 
-// TestReadOnlyCommands runs every command that only reads a store on a
+// TestReadOnlyCommands runs every command that only reads a store (and
+// report --study without inputs, which only reads too) on a
 // store file made read-only (0444) in a read-only directory (0555), as a
 // user who cannot write them (the test binary run as nobody when the
 // tests run as root, who writes anyway): each succeeds and the directory
@@ -83,14 +84,21 @@ func TestReadOnlyCommands(t *testing.T) {
 		}
 		return 0, out.String()
 	}
-	for _, args := range readCommands(db) {
+	out := filepath.Join(root, "out")
+	if err := os.Mkdir(out, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(out, 0o777) // whatever the umask: nobody writes the report there
+	report := []string{"report", "--store", db, "--study", "tune", "-x", "ttft.p99", "-y", "output_token_throughput",
+		"--out", filepath.Join(out, "tune.html")}
+	for _, args := range append(readCommands(db), report) {
 		if code, out := run(args); code != 0 || out == "" {
 			t.Errorf("%s on a read-only store: exit %d, output:\n%s", args, code, out)
 		}
 	}
-	code, out := run([]string{"ingest", db, "--store", db, "--study", "more"})
-	if code == 0 || !strings.Contains(out, "writable") {
-		t.Errorf("ingest into a read-only store: exit %d, %q; want a failure saying the store is not writable", code, out)
+	code, msg := run([]string{"ingest", db, "--store", db, "--study", "more"})
+	if code == 0 || !strings.Contains(msg, "writable") {
+		t.Errorf("ingest into a read-only store: exit %d, %q; want a failure saying the store is not writable", code, msg)
 	}
 	if diff := cmp.Diff(before, hashes(t, dir)); diff != "" {
 		t.Errorf("the read-only directory changed (-before +after):\n%s", diff)

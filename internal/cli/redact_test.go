@@ -47,6 +47,8 @@ func TestPasswordsNeverPrinted(t *testing.T) {
 		{"report-study", func(string) []string {
 			return []string{"report", "--study", "s", "-x", "ttft.p99", "-y", "output_token_throughput", "--out", "/dev/null"}
 		}, true},
+		{"check", func(u string) []string { return []string{"check", "--store", u} }, false},
+		{"migrate", func(u string) []string { return []string{"migrate", "--store", u} }, false},
 		{"env-studies", func(string) []string { return []string{"studies"} }, true},
 		{"env-ingest", func(string) []string {
 			return []string{"ingest", "../../examples/decide/tries-sglang-0.6.0.jsonl", "--study", "s"}

@@ -17,6 +17,7 @@ import (
 	"github.com/pareto-llm/pareto/query"
 	"github.com/pareto-llm/pareto/report"
 	"github.com/pareto-llm/pareto/source"
+	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -75,7 +76,8 @@ With --study the trials read are kept in the study (as 'pareto ingest
 every trial of the study and lists every skip of the study as an
 exclusion, filtered by --where (skips on their path, "source", and their
 CloudAI point: test_case, iteration, step, phase, run): a page written
-from the study alone equals the page written from the files.
+from the study alone equals the page written from the files. Without
+inputs, the study is only read, from the store opened read-only.
 
 Exit status: 0 success, 1 bad configuration, input or I/O error (also when
 some result files could not be read: the page is still written, listing
@@ -377,7 +379,8 @@ func objectiveAxis(s string) (report.Axis, error) {
 
 // throughStudy keeps the loaded trials in the --study (idempotently, one
 // transaction per source), and the inputs that yielded none (skips), and
-// returns the study's trials and skips filtered by --where (skips by
+// returns the study's trials and skips filtered by --where; with nothing
+// loaded, the store is only read (opened read-only) (skips by
 // store.Store.Skips: on their path and CloudAI point), so that the report
 // shows everything the study holds, deployment details and exclusions
 // included. A trial stored before the store kept deployments gets the one
@@ -394,20 +397,31 @@ func throughStudy(e *env, f *storeFlags, loaded []trial.Trial, skips []trial.Ski
 			known[loaded[i].ID] = d
 		}
 	}
-	sink, err := openSink(ctx, f)
-	if err != nil {
-		return nil, nil, err
+	var s store.Reader
+	if len(loaded) == 0 && len(skips) == 0 {
+		// Nothing to keep: the study is only read, from the store opened
+		// read-only.
+		if s, err = openReader(ctx, f); err != nil {
+			return nil, nil, err
+		}
+	} else {
+		sink, err := openSink(ctx, f)
+		if err != nil {
+			return nil, nil, err
+		}
+		if err := sink.store(loaded); err == nil {
+			err = sink.recordSkips(skips)
+		}
+		if err != nil {
+			sink.s.Close()
+			return nil, nil, err
+		}
+		st := &sink.stored
+		fmt.Fprintf(e.stderr, "pareto: study %s in %s: %d added, %d already present\n", st.study, st.location, st.added, st.present)
+		s = sink.s
 	}
-	defer sink.s.Close()
-	if err := sink.store(loaded); err != nil {
-		return nil, nil, err
-	}
-	if err := sink.recordSkips(skips); err != nil {
-		return nil, nil, err
-	}
-	st := &sink.stored
-	fmt.Fprintf(e.stderr, "pareto: study %s in %s: %d added, %d already present\n", st.study, st.location, st.added, st.present)
-	ts, err := sink.s.Trials(ctx, f.study, q)
+	defer s.Close()
+	ts, err := s.Trials(ctx, f.study, q)
 	if err != nil {
 		return nil, nil, inputError{err: err}
 	}
@@ -416,7 +430,7 @@ func throughStudy(e *env, f *storeFlags, loaded []trial.Trial, skips []trial.Ski
 			ts[i].Deployment = d
 		}
 	}
-	kept, err := sink.s.Skips(ctx, f.study, q.Where)
+	kept, err := s.Skips(ctx, f.study, q.Where)
 	if err != nil {
 		return nil, nil, inputError{err: err}
 	}
