@@ -58,8 +58,10 @@ type Store interface {
 	CreateStudy(ctx context.Context, study string) error
 	// Ingest stores the trials read from one source in one transaction and
 	// returns how many were added and how many were already present (same
-	// ID in the study). Trials without an ID get
-	// trial.ComputeID. The study is created if needed.
+	// ID in the study). Trials without an ID get trial.ComputeID; a trial
+	// whose ID is not the content hash of what is stored keeps that hash
+	// besides, for reads to verify (see Integrity in the package
+	// documentation). The study is created if needed.
 	Ingest(ctx context.Context, study, source string, trials []trial.Trial) (added, present int, err error)
 	// SetLabels merges labels into the stored labels of the study's trials
 	// whose IDs are in ids, in one transaction: a non-empty value sets the
@@ -75,7 +77,10 @@ type Store interface {
 	// (trial.ComputeID of what was ingested): IDs identify what was
 	// ingested, and labels set later are annotations. Re-ingesting the same
 	// result therefore still finds it present, and trial.ComputeID of a
-	// trial read back after SetLabels may differ from its ID.
+	// trial read back after SetLabels may differ from its ID: the store
+	// verifies each trial before relabelling it, and keeps the content
+	// hash of the relabelled trial, which reads verify. A damaged trial is
+	// an IntegrityError.
 	SetLabels(ctx context.Context, study string, ids []string, labels map[string]string) (int, error)
 	// RecordSkips records, in one transaction, the inputs of an ingest into
 	// the study that yielded no trial, and returns how many were new and
