@@ -88,6 +88,15 @@ func (d *Dataset) add(ts []trial.Trial, run *cloudai.Run) {
 	}
 }
 
+// skip records an input that yielded no trial, naming it for Skip.Key
+// from base as the trials' files are named (standard input has no key).
+func (d *Dataset) skip(base string, s Skip) {
+	if s.Path != "-" {
+		s.Key = d.place.key(base, s.Path)
+	}
+	d.Skipped = append(d.Skipped, s)
+}
+
 // Failed reports how many inputs could not be read (code "error").
 func (d *Dataset) Failed() int {
 	n := 0
@@ -226,10 +235,10 @@ func (d *Dataset) addFile(f string, ts []trial.Trial, err error, strict bool) {
 	case errors.Is(err, ErrUnknownFormat) && d.named[f]:
 		d.addTable(f, nil)
 	case errors.Is(err, ErrUnknownFormat) && !strict:
-		d.Skipped = append(d.Skipped, Skip{Path: f, Code: SkipUnknownFormat,
+		d.skip(d.place.base, Skip{Path: f, Code: SkipUnknownFormat,
 			Reason: "not a benchmark result this version reads (a generic CSV/JSONL table is read when named on its own, not inside a directory)"})
 	default:
-		d.Skipped = append(d.Skipped, Skip{Path: f, Code: SkipError, Reason: err.Error()})
+		d.skip(d.place.base, Skip{Path: f, Code: SkipError, Reason: err.Error()})
 	}
 }
 
@@ -239,7 +248,7 @@ func (d *Dataset) addTable(f string, data []byte) {
 	if data == nil {
 		var err error
 		if data, err = d.lim.ReadFile(f); err != nil {
-			d.Skipped = append(d.Skipped, Skip{Path: f, Code: SkipError, Reason: err.Error()})
+			d.skip(d.place.base, Skip{Path: f, Code: SkipError, Reason: err.Error()})
 			return
 		}
 	}
@@ -249,7 +258,7 @@ func (d *Dataset) addTable(f string, data []byte) {
 	}
 	ts, err := readTable(data, f, opts, d.lim)
 	if err != nil {
-		d.Skipped = append(d.Skipped, Skip{Path: f, Code: SkipError,
+		d.skip(d.place.base, Skip{Path: f, Code: SkipError,
 			Reason: fmt.Sprintf("%v (read as a generic CSV/JSONL table, as it is no benchmark result pareto recognises)", err)})
 		return
 	}
@@ -307,23 +316,23 @@ func globEscape(s string) string {
 // loadCloudAI walks a CloudAI results tree and turns each successful point
 // into trials carrying the run's context, configuration and GPU counts.
 func (d *Dataset) loadCloudAI(dir string, opts LoadOptions) {
+	base := filepath.Dir(d.place.abs(dir))
 	runs, excl, err := cloudai.Walk(dir, cloudai.WalkOptions{GPUsPerNode: opts.GPUsPerNode, System: opts.System,
 		Scenario: opts.Scenario, Tests: opts.Tests})
 	if err != nil {
-		d.Skipped = append(d.Skipped, Skip{Path: dir, Code: SkipError, Reason: err.Error()})
+		d.skip(base, Skip{Path: dir, Code: SkipError, Reason: err.Error()})
 		return
 	}
 	for _, x := range excl {
-		d.Skipped = append(d.Skipped, Skip{Path: x.Path, Run: exclusionID(x), Case: x.Case, Iteration: x.Iteration,
+		d.skip(base, Skip{Path: x.Path, Run: exclusionID(x), Case: x.Case, Iteration: x.Iteration,
 			Step: x.Step, Phase: x.Phase, Code: x.Code, Reason: x.Reason})
 	}
-	base := filepath.Dir(d.place.abs(dir))
 	key := func(f string) string { return d.place.key(base, f) }
 	for i := range runs {
 		r := &runs[i]
 		ts, err := readRun(r, key, d.lim)
 		if err != nil {
-			d.Skipped = append(d.Skipped, Skip{Path: r.Dir, Run: r.ID(), Case: r.Case, Iteration: r.Iteration,
+			d.skip(base, Skip{Path: r.Dir, Run: r.ID(), Case: r.Case, Iteration: r.Iteration,
 				Step: r.Step, Phase: r.Phase, Code: SkipError, Reason: err.Error()})
 			continue
 		}

@@ -70,6 +70,12 @@ vllm.disagg.4nodes/0/0/ vllm serve=42.1199 alloc=21.06`
 	if g, w := strings.Join(skips, "\n"), "vllm.agg.1node/-1/0/ not_a_run\nvllm.agg.1node/2/0/ run_failed"; g != w {
 		t.Errorf("skips:\n%s\nwant:\n%s", g, w)
 	}
+	// Skips are named as the trials' files are: from the tree's parent.
+	for _, s := range d.Skipped {
+		if want := "scenario_2026-08-06_10-00-00/vllm.agg.1node/"; !strings.HasPrefix(s.Key, want) {
+			t.Errorf("skip %s has key %q; want it under %s", s.Path, s.Key, want)
+		}
+	}
 	for _, tr := range d.Trials {
 		if tr.Labels[trial.LabelTestCase] == "" || tr.Labels["system"] != "test-cluster" || len(tr.Params) == 0 || tr.ID == "" {
 			t.Errorf("trial %s lacks run context: labels %v, %d params", tr.Labels["run"], tr.Labels, len(tr.Params))

@@ -12,7 +12,7 @@ import (
 	"github.com/ncruces/go-sqlite3/driver"
 
 	"github.com/pareto-llm/pareto/frontier"
-	"github.com/pareto-llm/pareto/store"
+	"github.com/pareto-llm/pareto/internal/redact"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -60,7 +60,8 @@ func ConstraintMetric(i int) string { return fmt.Sprintf("constraint_%d", i) }
 // db is an open storage and its placeholder style.
 type db struct {
 	*sql.DB
-	loc      string
+	loc      string // redacted
+	raw      string // as given, to scrub its password from errors
 	numbered bool
 }
 
@@ -83,14 +84,14 @@ func open(location string) (*db, error) {
 		}
 		cfg, err := pgx.ParseConfig(u)
 		if err != nil {
-			return nil, fmt.Errorf("optuna storage %s: %w", store.Redact(location), scrub(err, u))
+			return nil, fmt.Errorf("optuna storage %s: %w", redact.Location(location), redact.Error(err, location))
 		}
 		sqldb := sql.OpenDB(stdlib.GetConnector(*cfg))
 		if err := sqldb.Ping(); err != nil {
 			sqldb.Close()
-			return nil, fmt.Errorf("optuna storage %s: %w", store.Redact(location), scrub(err, u))
+			return nil, fmt.Errorf("optuna storage %s: %w", redact.Location(location), redact.Error(err, location))
 		}
-		return &db{DB: sqldb, loc: store.Redact(location), numbered: true}, nil
+		return &db{DB: sqldb, loc: redact.Location(location), raw: location, numbered: true}, nil
 	}
 	path := location
 	if strings.HasPrefix(lower, "sqlite:///") {
@@ -154,6 +155,7 @@ func (d *db) wrap(op string, err error) error {
 	if err == nil {
 		return nil
 	}
+	err = redact.Error(err, d.raw)
 	if errors.Is(err, ErrNoStudy) {
 		return fmt.Errorf("optuna storage %s: %w", d.loc, err)
 	}

@@ -4,13 +4,9 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
-
-	"github.com/jackc/pgx/v5"
 
 	"github.com/pareto-llm/pareto/frontier"
 	"github.com/pareto-llm/pareto/trial"
@@ -254,25 +250,4 @@ func (r *reader) constraints(id int64, st *Study) error {
 			st.Constraints = max(st.Constraints, len(cs))
 			return nil
 		})
-}
-
-// scrub hides the password of url (and any other secret trial.Secrets
-// finds in it) in err's text.
-func scrub(err error, url string) error {
-	if err == nil {
-		return nil
-	}
-	secrets := trial.Secrets(url)
-	if cfg, perr := pgx.ParseConfig(url); perr == nil && cfg.Password != "" {
-		secrets = append(secrets, cfg.Password)
-	}
-	msg := err.Error()
-	out := msg
-	for _, s := range secrets {
-		out = strings.ReplaceAll(out, s, trial.Redacted)
-	}
-	if out == msg {
-		return err
-	}
-	return errors.New(out)
 }

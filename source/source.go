@@ -182,10 +182,10 @@ func (s *Set) add(ts []trial.Trial) {
 	}
 }
 
-// StudyTrials reads a study's trials from the store at location (opened
-// read-only in intent: nothing is written).
+// StudyTrials reads a study's trials from the store at location, opened
+// read-only (store.OpenReadOnly: nothing is written or migrated).
 func StudyTrials(ctx context.Context, location, study string, q store.Query) ([]trial.Trial, error) {
-	s, err := store.Open(ctx, store.Location(location))
+	s, err := store.OpenReadOnly(ctx, store.Location(location))
 	if err != nil {
 		return nil, err
 	}
@@ -333,17 +333,31 @@ func readTable(data []byte, path string, spec table.Spec, lim ingest.Limits) (t 
 	return table.ReadBytes(data, path, spec)
 }
 
-// studyRows appends the trials of the study (filtered by Where). Without
-// repeats to combine and without groups, only the objective and SLO
-// columns are read (Store.Columns): the fast path for studies of millions
-// of trials, where a selector must name its metric and statistic exactly
-// as stored.
+// studyRows appends the trials of the study (filtered by Where) and lists
+// its skips (store.Store.Skips, filtered by Where on their path and CloudAI
+// point), from the store opened read-only. Without repeats to combine and without groups, only the
+// objective and SLO columns are read (Store.Columns): the fast path for
+// studies of millions of trials, where a selector must name its metric and
+// statistic exactly as stored.
 func studyRows(ctx context.Context, spec Spec, q *query.Query, rows *query.Rows) error {
-	s, err := store.Open(ctx, store.Location(spec.Store))
+	s, err := store.OpenReadOnly(ctx, store.Location(spec.Store))
 	if err != nil {
 		return err
 	}
 	defer s.Close()
+	if err := addStudyRows(ctx, s, spec, q, rows); err != nil {
+		return err
+	}
+	skips, err := s.Skips(ctx, spec.Study, spec.Where)
+	if err != nil {
+		return err
+	}
+	rows.Skip(skips...)
+	return nil
+}
+
+// addStudyRows appends the study's trials, column by column when q allows.
+func addStudyRows(ctx context.Context, s store.Reader, spec Spec, q *query.Query, rows *query.Rows) error {
 	if q.Aggregate == decide.None && q.Baseline == "" && q.GroupBy == "" && q.ID == "" {
 		if specs, ok := columnSpecs(q); ok {
 			cols, err := s.Columns(ctx, spec.Study, specs, spec.Where)
@@ -371,7 +385,7 @@ func studyRows(ctx context.Context, spec Spec, q *query.Query, rows *query.Rows)
 // whereMisses is the warning for a --where that matches no trial of the
 // study: the values each condition's key has there (at most 10 each), or
 // "" when there are no conditions or the study itself is empty.
-func whereMisses(ctx context.Context, s store.Store, study string, where []store.Condition) string {
+func whereMisses(ctx context.Context, s store.Reader, study string, where []store.Condition) string {
 	if len(where) == 0 {
 		return ""
 	}

@@ -59,6 +59,7 @@ type columnsBuilder struct {
 	keepSQL, keepGo map[int64]bool
 
 	spans    map[int64][2]int // block id -> offset and number of trials
+	firsts   map[int64]int64  // block id -> its first row id
 	rowIDs   []int64
 	arena    []byte
 	ends     []int32
@@ -67,7 +68,7 @@ type columnsBuilder struct {
 }
 
 func newColumnsBuilder(specs []ColumnSpec) *columnsBuilder {
-	b := &columnsBuilder{specs: specs, unique: make([]int, len(specs)), spans: map[int64][2]int{}}
+	b := &columnsBuilder{specs: specs, unique: make([]int, len(specs)), spans: map[int64][2]int{}, firsts: map[int64]int64{}}
 	seen := map[[2]string]int{}
 	for k, s := range specs {
 		key := [2]string{s.Metric, encodeDims(s.Dims)}
@@ -83,18 +84,49 @@ func newColumnsBuilder(specs []ColumnSpec) *columnsBuilder {
 }
 
 // metric returns the metric of unique spec u.
-func (b *columnsBuilder) metric(u int) string {
+func (b *columnsBuilder) metric(u int) string { return b.specs[b.specOf(u)].Metric }
+
+// specOf returns the index of the first spec of unique spec u.
+func (b *columnsBuilder) specOf(u int) int {
 	for k, x := range b.unique {
 		if x == u {
-			return b.specs[k].Metric
+			return k
 		}
 	}
-	return ""
+	return 0
 }
 
-// addBlock records the trials of a block from its row_ids, ids and
-// problems; the slices may be reused by the caller after the call.
-func (b *columnsBuilder) addBlock(id int64, n int, rowIDs, ids, problems []byte) error {
+// storedBlock is a blocks row as read.
+type storedBlock struct {
+	id, first, last, n    int64
+	rowIDs, ids, problems []byte
+	checksum              int64
+}
+
+// dest returns the scan targets of blockColumns.
+func (k *storedBlock) dest() []any {
+	return []any{&k.id, &k.first, &k.last, &k.n, &k.rowIDs, &k.ids, &k.problems, &k.checksum}
+}
+
+// blockColumns are the blocks columns a read verifies, in scan order.
+const blockColumns = `id, first_trial, last_trial, trials, row_ids, ids, problems, checksum`
+
+// verify checks the block's checksum (blockChecksum).
+func (k *storedBlock) verify() error {
+	if sum := blockChecksum(k.first, k.last, k.n, k.rowIDs, k.ids, k.problems); sum != k.checksum {
+		return &IntegrityError{Block: k.id, Detail: fmt.Sprintf("the checksum of its packed row ids, IDs and problems is %d, not %d", sum, k.checksum)}
+	}
+	return nil
+}
+
+// addBlock verifies a block and records its trials from its row_ids, ids
+// and problems; the slices may be reused by the caller after the call.
+func (b *columnsBuilder) addBlock(k *storedBlock) error {
+	if err := k.verify(); err != nil {
+		return err
+	}
+	id, n, rowIDs, ids, problems := k.id, int(k.n), k.rowIDs, k.ids, k.problems
+	b.firsts[id] = k.first
 	off := len(b.rowIDs)
 	rows, names, probs := unpacker{b: rowIDs}, unpacker{b: ids}, unpacker{b: problems}
 	row := int64(0)
@@ -111,7 +143,10 @@ func (b *columnsBuilder) addBlock(id int64, n int, rowIDs, ids, problems []byte)
 		}
 	}
 	if err := errors.Join(rows.err, names.err, probs.err); err != nil {
-		return fmt.Errorf("block %d: %w", id, err)
+		return &IntegrityError{Block: id, Detail: fmt.Sprintf("its packed data does not decode (%v)", err)}
+	}
+	if n > 0 && (b.rowIDs[off] != k.first || row != k.last) {
+		return &IntegrityError{Block: id, Detail: fmt.Sprintf("its trials are rows %d to %d, not %d to %d", b.rowIDs[off], row, k.first, k.last)}
 	}
 	b.spans[id] = [2]int{off, n}
 	return nil
@@ -131,10 +166,14 @@ func (b *columnsBuilder) startValues() {
 
 // addValues copies the values of unique spec u in a block; values of
 // blocks not read (other studies) are ignored.
-func (b *columnsBuilder) addValues(u int, blockID int64, vals []byte) error {
+func (b *columnsBuilder) addValues(u int, blockID int64, vals []byte, checksum int64) error {
 	span, ok := b.spans[blockID]
 	if !ok {
 		return nil
+	}
+	if sum := valuesChecksum(b.firsts[blockID], b.metric(u), b.dims[u], vals); sum != checksum {
+		return &IntegrityError{Block: blockID, Detail: fmt.Sprintf("the checksum of its values of %s is %d, not %d",
+			ColumnSpec{Metric: b.metric(u), Dims: b.specs[b.specOf(u)].Dims}, sum, checksum)}
 	}
 	if len(vals) != 8*span[1] {
 		return fmt.Errorf("block %d: %d bytes of values for %d trials: %w", blockID, len(vals), span[1], errPacked)

@@ -8,7 +8,8 @@ import (
 const readColumns = `id, hash, source_path, source_format, source_format_version, source_line, source_index, source_key,
 	labels, params, input_tokens, output_tokens, mean_input_tokens, mean_output_tokens,
 	concurrency, achieved_concurrency, request_rate, users, requests, succeeded, failed, problem, warnings,
-	measurements, layout, allocated_gpus, allocated_gpus_unknown, serving_gpus, serving_gpus_unknown, config_path, config`
+	measurements, layout, allocated_gpus, allocated_gpus_unknown, serving_gpus, serving_gpus_unknown, config_path, config,
+	content_id, checksum`
 
 func itoa(i int) string {
 	var b [20]byte

@@ -17,6 +17,28 @@
 // hash order, and a transaction that deadlocks or fails to serialise is
 // retried.
 //
+// # Opening: reading and writing
+//
+// Open returns a Store, which reads and writes: it creates a new store (a
+// SQLite file, or pareto's tables in an empty PostgreSQL database) and
+// migrates an older one. OpenReadOnly returns a Reader, which only reads:
+// it never creates, migrates or writes, nor changes a SQLite database's
+// journal mode (its connections are opened with mode=ro, and PostgreSQL
+// sessions with default_transaction_read_only), so it works on read-only
+// files and directories and with a role that may only SELECT. A WAL-mode
+// SQLite store read in a writable directory gets SQLite's -wal and -shm
+// files if they are missing (its readers' shared index; the database file
+// is not changed, and the next writer to close removes them); in a
+// read-only directory, where SQLite cannot create them and no writer can
+// be at work, the database is read as immutable. A store of an older
+// schema is ErrOldSchema to OpenReadOnly: Migrate (pareto migrate), or
+// Open, upgrades it.
+//
+// Both refuse a database that holds tables but not pareto's schema (its
+// schema_migrations recording 0001_init.sql) with ErrNotStore, naming its
+// tables, before changing anything: an application's database or an Optuna
+// storage given by mistake is left as it was.
+//
 // # Schema
 //
 // studies (name, creation time); trials (ID, source with its key,
@@ -30,7 +52,8 @@
 // (metric, dims) pair, the values of its trials in row-id order, packed as
 // float64s, frontier.Missing where a trial has no such measurement,
 // several, or a problem); sources (one row per ingested source, with the
-// counts it added). There is no frontier table. The environment columns
+// counts it added); skips (the inputs of the study that yielded no trial,
+// see Skips). There is no frontier table. The environment columns
 // (engine, engine_version, cuda, driver, gpu, host) copy well-known labels
 // (see trial.EnvLabels) so that SQL users can index and query them; the labels
 // stay the source of truth.
@@ -44,8 +67,8 @@
 // last_trial), so that an ingest updates one index per trial.
 //
 // The schema is versioned by embedded, forward-only migrations
-// (migrations/sqlite, migrations/postgres), applied in order on Open, each
-// in its own transaction, and recorded in schema_migrations.
+// (migrations/sqlite, migrations/postgres), applied in order by Open and
+// Migrate, each in its own transaction, and recorded in schema_migrations.
 //
 // # Idempotence and atomicity
 //
@@ -64,6 +87,62 @@
 // content hash the current ID of the same content at its position, with a
 // Source.Key derived from the stored path (see fillPositions and
 // legacyKey), unless another trial of the study has it.
+//
+// # Integrity
+//
+// Since schema version 9 every read verifies what it reads, and a mismatch
+// is an IntegrityError (errors.Is ErrDamaged) naming the trial or block
+// and the study, never changed values. A trial's ID is trial.ComputeID of
+// what was ingested: its position (file key, else path, and index), labels,
+// params, workload, counts, problem and every measurement's metric, dims,
+// value and unit. A full read hashes the trial it decoded and compares
+// with the stored content hash: the ID, or content_id where the ID is not
+// the hash of what is stored (an ID the caller of Ingest set, one an
+// upgrade kept, labels SetLabels changed later: SetLabels verifies the
+// trial, then stores the hash of the relabelled one). What the hash does
+// not cover — the source path, format, version and line, the packed
+// measurements whole (native names and source units), the warnings, the
+// layout and the other deployment fields — and the ID itself are covered
+// by a CRC-32C kept with the row (trialChecksum); a slim read is verified
+// by it alone. Values the store cannot keep exactly (-0 and NaNs of other
+// bits in the workload, invalid UTF-8 in labels, params or dims) are
+// stored, and hashed, in the form a read returns them (asStored).
+//
+// The columnar path verifies blocks by checksum, not by hashing trials
+// (which would cost a frontier over 10⁶ trials seconds): a CRC-32C of each
+// block's row-id range, count and packed row ids, IDs and problems, and of
+// each value column with its block's first row id, metric and dims. The
+// SQLite store also checks that each block's row range holds the number of
+// trials the block counts.
+//
+// Check verifies a whole store in one snapshot, and what reads cannot:
+// that each block equals the block its trials make (row ids, IDs,
+// problems, every value column) and that every trial is in one of its
+// study's blocks. Reads do not see a bit flipped in a row's study id, or
+// in a value column's block id (the trial or the values then go missing
+// from the study, which Check reports), nor in the environment columns
+// copied from labels (used by SQL filters) or the ingest times shown by
+// Studies. An upgrade to version 9 takes what is stored as it is.
+//
+// # Skips
+//
+// Since schema version 8 a study keeps, besides its trials, the inputs of
+// its ingests that yielded no trial (trial.Skip: a file that could not be
+// read, a failed CloudAI run, a file of no known format inside a
+// directory), recorded by RecordSkips, so that a report written from the
+// study alone lists the same exclusions as one written from the files.
+//
+// A skip is keyed, as a trial is, on the study and the input's identity:
+// the file as trial IDs name it (Skip.File: its key from the ingest root,
+// else its path) and, for a CloudAI point, its run (case/iteration/step/
+// phase). Recording a skip whose identity is known replaces the stored one
+// (the newest path, code and reason win, in the place of the first) and
+// adds nothing. Ingest removes the skips that the trials it stores
+// supersede, in the same transaction: the input yields trials now, so a
+// fixed file no longer shows as failed. A trial supersedes the skips of
+// its file and of every directory above it, a skip of a CloudAI point only
+// when the trial's "run" label names that point. Skips filters with the
+// conditions of a Query, read by trial.MatchSkip.
 //
 // # Labels set later
 //

@@ -89,15 +89,18 @@ func nullable(v float64) any {
 // values: a study has few distinct dims, units and label sets.
 type decoder struct {
 	layouts map[string]*trial.Layout
-	dims    map[string]trial.Dims
-	maps    map[string]map[string]string
-	strs    map[string]string
-	scratch []string
+	// canonical JSON of stored warnings and layouts, by stored text (see
+	// canonicalWarnings, canonicalLayout)
+	canonWarnings, canonLayouts map[string][]byte
+	dims                        map[string]trial.Dims
+	maps                        map[string]map[string]string
+	strs                        map[string]string
+	scratch                     []string
 }
 
 func newDecoder() *decoder {
 	return &decoder{dims: map[string]trial.Dims{}, maps: map[string]map[string]string{}, strs: map[string]string{},
-		layouts: map[string]*trial.Layout{}}
+		layouts: map[string]*trial.Layout{}, canonWarnings: map[string][]byte{}, canonLayouts: map[string][]byte{}}
 }
 
 // intern returns a shared copy of s.
@@ -188,7 +191,13 @@ type prepared struct {
 	dims           []string
 	packed         []byte // the measurements, see packMeasurements
 	layout         string // the deployment's layout as JSON, "" when none
-	row            int64  // row id reserved by the PostgreSQL store
+	warnings       string // the warnings as JSON (encodeList)
+	// contentID is the content hash of the trial as stored (trial.ComputeID
+	// of what a read returns) when it is not id: an ID the caller set, or a
+	// trial the store keeps in its canonical form (see asStored).
+	contentID string
+	checksum  int64 // trialChecksum of the row
+	row       int64 // row id reserved by the PostgreSQL store
 }
 
 // prepare computes missing IDs and encodes labels, params and dims, in
@@ -227,6 +236,7 @@ func encodeTrials(trials []trial.Trial, out []prepared, from, to int) {
 	}
 	encoded := map[dimsKey]string{} // dims slices are shared and immutable
 	var enc jsonEncoder
+	dec := newDecoder()
 	for i := from; i < to; i++ {
 		t := &trials[i]
 		p := &out[i]
@@ -254,7 +264,37 @@ func encodeTrials(trials []trial.Trial, out []prepared, from, to int) {
 		if t.Deployment != nil {
 			p.layout = encodeLayout(t.Deployment.Layout)
 		}
+		p.warnings = encodeList(t.Warnings)
+		p.seal(dec)
 	}
+}
+
+// seal computes what reads verify: the content hash of the trial as it
+// will be read back, kept when it is not the trial's ID, and the row's
+// checksum. A trial the store cannot keep exactly as given is replaced by
+// its stored form (asStored).
+func (p *prepared) seal(d *decoder) {
+	content := p.id
+	if !storedExactly(p.t, p) {
+		// Decoding the store's own encodings cannot fail; if it did, the
+		// trial would be stored as given, and reported by its reads.
+		if c, err := asStored(p.t, p, d); err == nil {
+			p.t = c
+		}
+		content = trial.ComputeID(p.t)
+	} else if p.t.ID != "" {
+		content = trial.ComputeID(p.t) // an ID set by the caller need not be the content hash
+	}
+	if content != p.id {
+		p.contentID = content
+	}
+	t := p.t
+	var dep trial.Deployment
+	if t.Deployment != nil {
+		dep = *t.Deployment
+	}
+	p.checksum = trialChecksum(p.id, t.Source.Path, t.Source.Format, t.Source.FormatVersion, int64(t.Source.Line), p.packed, p.warnings, p.layout,
+		int64(dep.AllocatedGPUs), dep.AllocatedGPUsUnknown, int64(dep.ServingGPUs), dep.ServingGPUsUnknown, dep.ConfigPath, dep.Config)
 }
 
 // sortByID orders prepared trials by ID, so that concurrent
@@ -357,6 +397,53 @@ func encodeLayout(l *trial.Layout) string {
 	}
 	b, _ := stdjson.Marshal(l) // strings, numbers and bools only
 	return string(b)
+}
+
+// knownWarnings reports whether canonicalWarnings has the stored text
+// cached (its decoded value is then not needed).
+func (d *decoder) knownWarnings(stored []byte) bool {
+	_, ok := d.canonWarnings[string(stored)]
+	return ok
+}
+
+// knownLayout is knownWarnings for canonicalLayout.
+func (d *decoder) knownLayout(stored []byte) bool { _, ok := d.canonLayouts[string(stored)]; return ok }
+
+// canonicalWarnings returns the warnings as the ingest encoded them
+// (encodeList), from their stored text (the same text in SQLite;
+// PostgreSQL's jsonb respells it) and decoded value (unused when the text
+// is cached).
+func (d *decoder) canonicalWarnings(stored []byte, ws []string) []byte {
+	if len(stored) == 0 || string(stored) == "[]" {
+		return []byte("[]")
+	}
+	return canonical(d.canonWarnings, stored, func() string { return encodeList(ws) })
+}
+
+// canonicalLayout returns a deployment's layout as the ingest encoded it
+// (encodeLayout), from its stored text and decoded value.
+func (d *decoder) canonicalLayout(stored []byte, dep *trial.Deployment) []byte {
+	if len(stored) == 0 {
+		return nil
+	}
+	return canonical(d.canonLayouts, stored, func() string {
+		if dep == nil {
+			return ""
+		}
+		return encodeLayout(dep.Layout)
+	})
+}
+
+// canonical caches encode's result in cache by stored text.
+func canonical(cache map[string][]byte, stored []byte, encode func() string) []byte {
+	if c, ok := cache[string(stored)]; ok {
+		return c
+	}
+	c := []byte(encode())
+	if len(cache) < 1<<12 {
+		cache[string(stored)] = c
+	}
+	return c
 }
 
 // deployment returns the stored deployment columns of a trial as

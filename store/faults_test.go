@@ -203,7 +203,7 @@ func TestRedact(t *testing.T) {
 		{"postgres://u@db/p", "postgres://u@db/p"},
 		{"postgres://db/p?password=secret&sslmode=disable", "postgres://db/p?password=<redacted>&sslmode=disable"},
 		{"host=db user=u password=secret dbname=p", "host=db user=u password=<redacted> dbname=p"},
-		{"host=db password='a b' dbname=p", "host=db password='<redacted>' dbname=p"},
+		{"host=db password='a b' dbname=p", "host=db password=<redacted> dbname=p"},
 		{"pareto.db", "pareto.db"},
 		{"sqlite:///tmp/x.db", "sqlite:///tmp/x.db"},
 	} {

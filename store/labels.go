@@ -37,16 +37,16 @@ type labelUpdate struct {
 	row    int64
 	labels string
 	env    [6]string
+	// contentID is the content hash of the relabelled trial, "" when it is
+	// the trial's ID (see prepared.contentID).
+	contentID string
 }
 
-// mergeLabels merges set into the stored labels (JSON) of trial row row:
+// relabel merges set into the labels of t, the verified trial of row row:
 // a non-empty value sets the label, an empty one removes it. It reports
 // false when the labels are unchanged.
-func mergeLabels(d *decoder, enc *jsonEncoder, row int64, stored []byte, set map[string]string) (labelUpdate, bool, error) {
-	before, err := d.decodeMap(stored)
-	if err != nil {
-		return labelUpdate{}, false, err
-	}
+func relabel(enc *jsonEncoder, row int64, t *trial.Trial, set map[string]string) (labelUpdate, bool) {
+	before := t.Labels
 	after := maps.Clone(before)
 	if after == nil {
 		after = make(map[string]string, len(set))
@@ -59,7 +59,13 @@ func mergeLabels(d *decoder, enc *jsonEncoder, row int64, stored []byte, set map
 		}
 	}
 	if maps.Equal(before, after) {
-		return labelUpdate{}, false, nil
+		return labelUpdate{}, false
 	}
-	return labelUpdate{row: row, labels: strings.Clone(enc.mapString(after)), env: env(&trial.Trial{Labels: after})}, true, nil
+	u := *t
+	u.Labels = after
+	content := trial.ComputeID(&u)
+	if content == t.ID {
+		content = ""
+	}
+	return labelUpdate{row: row, labels: strings.Clone(enc.mapString(after)), env: env(&u), contentID: content}, true
 }

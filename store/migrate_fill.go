@@ -58,7 +58,7 @@ func fillPacked(tx fillTx) error {
 			}
 			b.add(t.row, t.id, t.problem, t.ms, t.dims)
 			if b.n == blockTrials {
-				if err := writeBlock(tx, t.study, b); err != nil {
+				if err := writeBlockAt(tx, t.study, b, false); err != nil {
 					return err
 				}
 				open[t.study] = newBlock()
@@ -70,7 +70,7 @@ func fillPacked(tx fillTx) error {
 
 func flushBlocks(tx fillTx, studies []int64, open map[int64]*block) error {
 	for _, s := range studies {
-		if err := writeBlock(tx, s, open[s]); err != nil {
+		if err := writeBlockAt(tx, s, open[s], false); err != nil {
 			return err
 		}
 	}

@@ -83,6 +83,21 @@ func TestUpgrade(t *testing.T) {
 				if diff := cmp.Diff(newer, got[4:], cmpopts.EquateEmpty()); diff != "" {
 					t.Errorf("newer fields after upgrade (-want +got):\n%s", diff)
 				}
+				// The study keeps its skips (schema 8).
+				skips := studySkips()
+				if added, _, err := s.RecordSkips(ctx, "upgrade", skips); err != nil || added != len(skips) {
+					t.Fatalf("RecordSkips after upgrade = %d, %v; want %d", added, err, len(skips))
+				}
+				if v >= 8 { // the fixture's skip comes first
+					skips = append([]trial.Skip{{Path: "old/bad.json", Code: trial.SkipError, Reason: "bad.json:1:1: unexpected EOF"}}, skips...)
+				}
+				if got, err := s.Skips(ctx, "upgrade", nil); err != nil || !cmp.Equal(got, skips) {
+					t.Errorf("Skips after upgrade = %v, %v; want %v", got, err, skips)
+				}
+				// Every stored trial and block verifies (schema 9).
+				if _, err := s.Columns(ctx, "upgrade", []ColumnSpec{{Metric: "ttft", Dims: trial.StatDims("p99")}}, nil); err != nil {
+					t.Errorf("Columns after upgrade: %v", err)
+				}
 			})
 		}
 	}

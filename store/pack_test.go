@@ -74,7 +74,9 @@ func TestColumnsBuilderOrder(t *testing.T) {
 	two.add(4, "d", "", []trial.Measurement{m("x", math.NaN())}, []string{""})
 	b := newColumnsBuilder([]ColumnSpec{{Metric: "x"}, {Metric: "y"}})
 	for id, blk := range map[int64]*block{7: one, 8: two} {
-		if err := b.addBlock(id, blk.n, blk.rowIDs, blk.ids, blk.problems); err != nil {
+		k := storedBlock{id: id, first: blk.first, last: blk.last, n: int64(blk.n), rowIDs: blk.rowIDs, ids: blk.ids, problems: blk.problems,
+			checksum: blockChecksum(blk.first, blk.last, int64(blk.n), blk.rowIDs, blk.ids, blk.problems)}
+		if err := b.addBlock(&k); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -82,7 +84,7 @@ func TestColumnsBuilderOrder(t *testing.T) {
 	for id, blk := range map[int64]*block{7: one, 8: two} {
 		for u, k := range []colKey{{"x", ""}, {"y", ""}} {
 			if blk.cols[k] != nil {
-				if err := b.addValues(u, id, blk.column(k)); err != nil {
+				if err := b.addValues(u, id, blk.column(k), valuesChecksum(blk.first, k.metric, k.dims, blk.column(k))); err != nil {
 					t.Fatal(err)
 				}
 			}

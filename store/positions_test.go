@@ -228,7 +228,7 @@ func insertV5(ctx context.Context, s Store, study string, ts []trial.Trial) erro
 			}
 			b.add(row, t.ID, t.Problem, t.Measurements, dims)
 		}
-		return writeBlock(tx, studyID, b)
+		return writeBlockAt(tx, studyID, b, false)
 	})
 }
 

@@ -21,14 +21,64 @@ const migrationLock = 0x7061726574 // "paret"
 type pgStore struct {
 	pool *pgxpool.Pool
 	url  string
+	// readOnly tells a store opened by OpenReadOnly: its transactions
+	// cannot write.
+	readOnly bool
 	// afterBatch, when set (tests only), runs after each batch of rows is
 	// written inside an Ingest transaction.
 	afterBatch func()
 }
 
-// openPostgres connects to url and brings the schema up to date.
-func openPostgres(ctx context.Context, url string, version int) (*pgStore, error) {
-	s := &pgStore{url: url}
+// openPostgres connects to url, checks that the database is empty or a
+// pareto store, and brings the schema to version (0: the newest).
+func openPostgres(ctx context.Context, url string, version int, seen func(schemaState)) (*pgStore, error) {
+	s, err := connectPostgres(ctx, url, false)
+	if err != nil {
+		return nil, err
+	}
+	st, err := s.schemaState(ctx)
+	if err != nil {
+		s.Close()
+		return nil, s.wrap("opening", err)
+	}
+	if err := st.forWriting(kindPostgres); err != nil {
+		s.Close()
+		return nil, s.fail("opening", err)
+	}
+	if seen != nil {
+		seen(st)
+	}
+	if err := s.migrate(ctx, version); err != nil {
+		s.Close()
+		return nil, s.wrap("migrating", err)
+	}
+	return s, nil
+}
+
+// openPostgresReadOnly connects to url for reading only: every
+// transaction of its connections is read-only (default_transaction_read_only),
+// and nothing is migrated, so a role that may only SELECT suffices.
+func openPostgresReadOnly(ctx context.Context, url string) (*pgStore, error) {
+	s, err := connectPostgres(ctx, url, true)
+	if err != nil {
+		return nil, err
+	}
+	st, err := s.schemaState(ctx)
+	if err != nil {
+		s.Close()
+		return nil, s.wrap("opening", err)
+	}
+	if err := st.forReading(kindPostgres); err != nil {
+		s.Close()
+		return nil, s.fail("opening", err)
+	}
+	return s, nil
+}
+
+// connectPostgres opens a pool of connections to url, read-only ones when
+// readOnly, and checks that the server answers.
+func connectPostgres(ctx context.Context, url string, readOnly bool) (*pgStore, error) {
+	s := &pgStore{url: url, readOnly: readOnly}
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
 		return nil, s.wrap("parsing the URL", err)
@@ -38,6 +88,9 @@ func openPostgres(ctx context.Context, url string, version int) (*pgStore, error
 	}
 	if cfg.MaxConns > 4 {
 		cfg.MaxConns = 4
+	}
+	if readOnly {
+		cfg.ConnConfig.RuntimeParams["default_transaction_read_only"] = "on"
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
@@ -50,17 +103,54 @@ func openPostgres(ctx context.Context, url string, version int) (*pgStore, error
 		pool.Close()
 		return nil, s.wrap("connecting", err)
 	}
-	if err := s.migrate(ctx, version); err != nil {
-		pool.Close()
-		return nil, s.wrap("migrating", err)
-	}
 	return s, nil
+}
+
+// schemaState inspects the tables of the database's current schema and
+// its schema version.
+func (s *pgStore) schemaState(ctx context.Context) (schemaState, error) {
+	rows, err := s.pool.Query(ctx, `SELECT table_name::text FROM information_schema.tables
+		WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`)
+	if err != nil {
+		return schemaState{}, err
+	}
+	tables, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return schemaState{}, err
+	}
+	st := newSchemaState(tables)
+	if !st.hasMigrations() {
+		return st, nil
+	}
+	var first string
+	err = s.pool.QueryRow(ctx, schemaQuery).Scan(&st.version, &first)
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) && pe.Code == "42703" { // undefined_column: another tool's schema_migrations
+		return st, nil
+	}
+	st.pareto = first == firstMigration
+	return st, err
 }
 
 // wrap adds the redacted URL and the operation to err, and removes the
 // password from its text.
 func (s *pgStore) wrap(op string, err error) error {
 	return fmt.Errorf("store %s: %s: %w", Redact(s.url), op, scrub(err, s.url))
+}
+
+// fail adds the redacted URL and the operation to one of the store's own
+// errors, which holds no part of the URL (wrap would mask any word that
+// happens to be the password).
+func (s *pgStore) fail(op string, err error) error {
+	return fmt.Errorf("store %s: %s: %w", Redact(s.url), op, err)
+}
+
+// writable refuses writes to a store opened read-only.
+func (s *pgStore) writable() error {
+	if s.readOnly {
+		return s.fail("writing", ErrReadOnly)
+	}
+	return nil
 }
 
 // Close releases the connections.
@@ -106,6 +196,9 @@ func (m *pgMigrator) step(fn func(int, func(migration) error) error) error {
 
 // CreateStudy creates the study if it does not exist yet.
 func (s *pgStore) CreateStudy(ctx context.Context, study string) error {
+	if err := s.writable(); err != nil {
+		return err
+	}
 	if _, err := s.studyID(ctx, study); err != nil {
 		return s.wrap("creating study "+study, err)
 	}

@@ -30,10 +30,10 @@ func (s *pgStore) Columns(ctx context.Context, study string, specs []ColumnSpec,
 			return err
 		}
 		if err := pgColumnFilters(ctx, tx, b, studyID, where); err != nil {
-			return fmt.Errorf("reading trials: %w", err)
+			return fmt.Errorf("reading trials: %w", inStudy(err, study))
 		}
 		if err := pgColumnBlocks(ctx, tx, b, studyID); err != nil {
-			return fmt.Errorf("reading blocks: %w", err)
+			return fmt.Errorf("reading blocks: %w", inStudy(err, study))
 		}
 		return nil
 	})
@@ -68,16 +68,12 @@ func pgColumnFilters(ctx context.Context, tx pgx.Tx, b *columnsBuilder, studyID 
 
 // pgColumnBlocks reads the study's blocks, then each spec's values.
 func pgColumnBlocks(ctx context.Context, tx pgx.Tx, b *columnsBuilder, studyID int64) error {
-	rows, err := tx.Query(ctx, `SELECT id, trials, row_ids, ids, problems FROM blocks WHERE study_id = $1 ORDER BY first_trial`, studyID)
+	rows, err := tx.Query(ctx, `SELECT `+blockColumns+` FROM blocks WHERE study_id = $1 ORDER BY first_trial`, studyID)
 	if err != nil {
 		return err
 	}
-	var id int64
-	var n int
-	var rowIDs, ids, problems []byte
-	_, err = pgx.ForEachRow(rows, []any{&id, &n, &rowIDs, &ids, &problems}, func() error {
-		return b.addBlock(id, n, rowIDs, ids, problems)
-	})
+	var k storedBlock
+	_, err = pgx.ForEachRow(rows, k.dest(), func() error { return b.addBlock(&k) })
 	if err != nil {
 		return err
 	}
@@ -86,12 +82,13 @@ func pgColumnBlocks(ctx context.Context, tx pgx.Tx, b *columnsBuilder, studyID i
 		return nil
 	}
 	var vals []byte
+	var id, sum int64
 	for u, d := range b.dims {
 		rows, err := tx.Query(ctx, numberPlaceholders(blockValuesQuery), studyID, b.metric(u), d)
 		if err != nil {
 			return err
 		}
-		_, err = pgx.ForEachRow(rows, []any{&id, &vals}, func() error { return b.addValues(u, id, vals) })
+		_, err = pgx.ForEachRow(rows, []any{&id, &vals, &sum}, func() error { return b.addValues(u, id, vals, sum) })
 		if err != nil {
 			return err
 		}

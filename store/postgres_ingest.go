@@ -22,23 +22,34 @@ const pgInsertTrials = `INSERT INTO trials (id, study_id, hash, source_path, sou
 	source_line, source_index, source_key, labels, params, input_tokens, output_tokens, mean_input_tokens, mean_output_tokens,
 	concurrency, achieved_concurrency, request_rate, users, requests, succeeded, failed,
 	problem, warnings, engine, engine_version, cuda, driver, gpu, host, measurements,
-	layout, allocated_gpus, allocated_gpus_unknown, serving_gpus, serving_gpus_unknown, config_path, config)
+	layout, allocated_gpus, allocated_gpus_unknown, serving_gpus, serving_gpus_unknown, config_path, config,
+	content_id, checksum)
 OVERRIDING SYSTEM VALUE
 SELECT id, $1, hash, path, format, version, line, idx, skey, labels::jsonb, params::jsonb, it, ot, mit, mot,
 	conc, aconc, rate, users, requests, succeeded, failed, problem, warnings::jsonb,
 	engine, engine_version, cuda, driver, gpu, host, packed,
-	NULLIF(layout, '')::jsonb, alloc, alloc_why, serving, serving_why, config_path, config
+	NULLIF(layout, '')::jsonb, alloc, alloc_why, serving, serving_why, config_path, config, content_id, checksum
 FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::bigint[], $8::text[], $9::text[],
 	$10::float8[], $11::float8[], $12::float8[], $13::float8[], $14::float8[], $15::float8[], $16::float8[], $17::float8[],
 	$18::bigint[], $19::bigint[], $20::bigint[], $21::text[], $22::text[],
 	$23::text[], $24::text[], $25::text[], $26::text[], $27::text[], $28::text[], $29::bigint[], $30::bytea[],
-	$31::text[], $32::text[], $33::bigint[], $34::text[], $35::bigint[], $36::text[], $37::text[], $38::bytea[])
+	$31::text[], $32::text[], $33::bigint[], $34::text[], $35::bigint[], $36::text[], $37::text[], $38::bytea[],
+	$39::text[], $40::bigint[])
 	AS u(hash, path, format, version, line, idx, labels, params, it, ot, mit, mot, conc, aconc, rate, users,
 	requests, succeeded, failed, problem, warnings, engine, engine_version, cuda, driver, gpu, host, id, packed, skey,
-	layout, alloc, alloc_why, serving, serving_why, config_path, config)
+	layout, alloc, alloc_why, serving, serving_why, config_path, config, content_id, checksum)
 ORDER BY hash
 ON CONFLICT (study_id, hash) DO NOTHING
 RETURNING id, hash`
+
+// pgSourceSupersede records an ingested source and deletes the skips that
+// its trials, of the inputs (files, runs), supersede (see supersedeSkips),
+// in one round trip.
+const pgSourceSupersede = `WITH superseded AS (
+	DELETE FROM skips k USING unnest($5::text[], $6::text[]) AS o(file, run)
+	WHERE k.study_id = $1 AND (k.run = '' OR k.run = o.run)
+	AND (k.file = o.file OR substr(o.file, 1, length(k.file) + 1) = k.file || '/'))
+INSERT INTO sources (study_id, path, added, present) VALUES ($1, $2, $3, $4)`
 
 // Ingest stores one source's trials in one transaction. Row ids are taken
 // from the sequence in source order (so Trials returns a source's trials
@@ -46,6 +57,9 @@ RETURNING id, hash`
 // concurrent writers wait on each other instead of deadlocking; a deadlock
 // or serialisation failure retries the source.
 func (s *pgStore) Ingest(ctx context.Context, study, source string, trials []trial.Trial) (added, present int, err error) {
+	if err := s.writable(); err != nil {
+		return 0, 0, err
+	}
 	ps, dups := prepare(trials)
 	studyID, err := s.studyID(ctx, study)
 	if err != nil {
@@ -55,8 +69,9 @@ func (s *pgStore) Ingest(ctx context.Context, study, source string, trials []tri
 		return 0, 0, s.wrap("ingesting "+source, err)
 	}
 	sortByID(ps)
+	owners := skipOwners(trials)
 	for attempt := 0; ; attempt++ {
-		added, err = s.ingestTx(ctx, studyID, source, ps)
+		added, err = s.ingestTx(ctx, studyID, source, ps, owners)
 		if err == nil || attempt >= 10 || !retryable(err) {
 			break
 		}
@@ -89,7 +104,9 @@ func (s *pgStore) reserveIDs(ctx context.Context, ps []prepared) error {
 	return nil
 }
 
-func (s *pgStore) ingestTx(ctx context.Context, studyID int64, source string, ps []prepared) (int, error) {
+// ingestTx writes the new trials of ps and their blocks, and deletes the
+// skips that the trials of owners supersede, in one transaction.
+func (s *pgStore) ingestTx(ctx context.Context, studyID int64, source string, ps []prepared, owners []skipOwner) (int, error) {
 	added := 0
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		added = 0
@@ -112,8 +129,11 @@ func (s *pgStore) ingestTx(ctx context.Context, studyID int64, source string, ps
 			return err
 		}
 		s.batchDone()
-		_, err := tx.Exec(ctx, `INSERT INTO sources (study_id, path, added, present) VALUES ($1, $2, $3, $4)`,
-			studyID, source, added, len(ps)-added)
+		files, runs := make([]string, len(owners)), make([]string, len(owners))
+		for i, o := range owners {
+			files[i], runs[i] = o.file, o.run
+		}
+		_, err := tx.Exec(ctx, pgSourceSupersede, studyID, source, added, len(ps)-added, files, runs)
 		return err
 	})
 	return added, err
@@ -127,8 +147,8 @@ func (s *pgStore) insertTrials(ctx context.Context, tx pgx.Tx, studyID int64, ps
 	i64 := func() []int64 { return make([]int64, n) }
 	f64 := func() []float64 { return make([]float64, n) }
 	hash, path, format, version, labels, params, problem, warnings := str(), str(), str(), str(), str(), str(), str(), str()
-	keys, layouts, allocWhy, servingWhy, configPaths := str(), str(), str(), str(), str()
-	alloc, serving := i64(), i64()
+	keys, layouts, allocWhy, servingWhy, configPaths, contentIDs := str(), str(), str(), str(), str(), str()
+	alloc, serving, checksums := i64(), i64(), i64()
 	configs := make([][]byte, n)
 	line, idx, requests, succeeded, failed, rowIDs := i64(), i64(), i64(), i64(), i64(), i64()
 	packed := make([][]byte, n)
@@ -152,7 +172,8 @@ func (s *pgStore) insertTrials(ctx context.Context, tx pgx.Tx, studyID int64, ps
 				d.AllocatedGPUsUnknown, int64(d.ServingGPUs), d.ServingGPUsUnknown
 			configPaths[i], configs[i] = d.ConfigPath, []byte(d.Config)
 		}
-		labels[i], params[i], problem[i], warnings[i] = p.labels, p.params, t.Problem, encodeList(t.Warnings)
+		labels[i], params[i], problem[i], warnings[i] = p.labels, p.params, t.Problem, p.warnings
+		contentIDs[i], checksums[i] = p.contentID, p.checksum
 		w := &t.Workload
 		for k, v := range [8]float64{w.InputTokens, w.OutputTokens, w.MeanInputTokens, w.MeanOutputTokens,
 			w.Concurrency, w.AchievedConcurrency, w.RequestRate, w.Users} {
@@ -166,7 +187,7 @@ func (s *pgStore) insertTrials(ctx context.Context, tx pgx.Tx, studyID int64, ps
 	rows, err := tx.Query(ctx, pgInsertTrials, studyID, hash, path, format, version, line, idx, labels, params,
 		wl[0], wl[1], wl[2], wl[3], wl[4], wl[5], wl[6], wl[7], requests, succeeded, failed, problem, warnings,
 		envs[0], envs[1], envs[2], envs[3], envs[4], envs[5], rowIDs, packed, keys,
-		layouts, alloc, allocWhy, serving, servingWhy, configPaths, configs)
+		layouts, alloc, allocWhy, serving, servingWhy, configPaths, configs, contentIDs, checksums)
 	if err != nil {
 		return nil, err
 	}

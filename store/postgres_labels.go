@@ -13,9 +13,10 @@ import (
 // pgUpdateLabels writes new labels and environment columns, one array per
 // column.
 const pgUpdateLabels = `UPDATE trials AS t SET labels = u.labels::jsonb, engine = u.engine,
-	engine_version = u.engine_version, cuda = u.cuda, driver = u.driver, gpu = u.gpu, host = u.host
-FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])
-	AS u(id, labels, engine, engine_version, cuda, driver, gpu, host)
+	engine_version = u.engine_version, cuda = u.cuda, driver = u.driver, gpu = u.gpu, host = u.host,
+	content_id = u.content_id
+FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[])
+	AS u(id, labels, engine, engine_version, cuda, driver, gpu, host, content_id)
 WHERE t.id = u.id`
 
 // SetLabels merges labels into the stored labels of the study's trials
@@ -23,6 +24,9 @@ WHERE t.id = u.id`
 // transaction. The rows are locked in row-id order; a deadlock or
 // serialisation failure retries the transaction.
 func (s *pgStore) SetLabels(ctx context.Context, study string, ids []string, labels map[string]string) (int, error) {
+	if err := s.writable(); err != nil {
+		return 0, err
+	}
 	if err := checkLabels(labels); err != nil {
 		return 0, s.wrap("setting labels in "+study, err)
 	}
@@ -54,27 +58,26 @@ func (s *pgStore) setLabelsTx(ctx context.Context, study string, ids []string, l
 		if err != nil {
 			return err
 		}
-		rows, err := tx.Query(ctx, `SELECT id, labels::text FROM trials WHERE study_id = $1 AND hash = ANY($2::text[])
+		rows, err := tx.Query(ctx, `SELECT `+readColumns+` FROM trials WHERE study_id = $1 AND hash = ANY($2::text[])
 			ORDER BY id FOR UPDATE`, studyID, ids)
 		if err != nil {
 			return err
 		}
-		d, enc := newDecoder(), &jsonEncoder{}
+		d, enc, r := newDecoder(), &jsonEncoder{}, newTrialRow()
 		var updates []labelUpdate
 		for rows.Next() {
-			var row int64
-			var stored []byte
-			if err := rows.Scan(&row, &stored); err != nil {
-				rows.Close()
-				return err
+			// The trial is verified before its content hash is renewed:
+			// relabelling never makes a damaged trial look sound.
+			t, err := r.scan(rows, d)
+			if err == nil {
+				err = r.verify(&t, d)
 			}
-			matched++
-			u, changed, err := mergeLabels(d, enc, row, stored, labels)
 			if err != nil {
 				rows.Close()
-				return err
+				return inStudy(err, study)
 			}
-			if changed {
+			matched++
+			if u, changed := relabel(enc, r.id, &t, labels); changed {
 				updates = append(updates, u)
 			}
 		}
@@ -86,17 +89,17 @@ func (s *pgStore) setLabelsTx(ctx context.Context, study string, ids []string, l
 			return nil
 		}
 		rowIDs := make([]int64, len(updates))
-		cols := make([][]string, 7)
+		cols := make([][]string, 8)
 		for k := range cols {
 			cols[k] = make([]string, len(updates))
 		}
 		for i, u := range updates {
-			rowIDs[i], cols[0][i] = u.row, u.labels
+			rowIDs[i], cols[0][i], cols[7][i] = u.row, u.labels, u.contentID
 			for k, v := range u.env {
 				cols[k+1][i] = v
 			}
 		}
-		_, err = tx.Exec(ctx, pgUpdateLabels, rowIDs, cols[0], cols[1], cols[2], cols[3], cols[4], cols[5], cols[6])
+		_, err = tx.Exec(ctx, pgUpdateLabels, rowIDs, cols[0], cols[1], cols[2], cols[3], cols[4], cols[5], cols[6], cols[7])
 		return err
 	})
 	return matched, err

@@ -27,7 +27,7 @@ func (s *pgStore) Trials(ctx context.Context, study string, q Query) ([]trial.Tr
 		c := &collector{q: q}
 		d := newDecoder()
 		if err := pgReadTrials(ctx, tx, studyID, c, d); err != nil {
-			return fmt.Errorf("reading trials: %w", err)
+			return fmt.Errorf("reading trials: %w", inStudy(err, study))
 		}
 		out = c.trials
 		return nil
@@ -45,8 +45,10 @@ func pgReadTrials(ctx context.Context, tx pgx.Tx, studyID int64, c *collector, d
 	}
 	defer rows.Close()
 	r := newTrialRow()
+	v := newVerifier()
+	defer v.wait()
 	for rows.Next() {
-		id, t, err := r.decode(rows, d, &c.q, c.q.Slim && len(c.q.Where) == 0)
+		id, t, err := r.decode(rows, d, &c.q, c.q.Slim && len(c.q.Where) == 0, v)
 		if err != nil {
 			return err
 		}
@@ -54,5 +56,24 @@ func pgReadTrials(ctx context.Context, tx pgx.Tx, studyID int64, c *collector, d
 			break
 		}
 	}
-	return rows.Err()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	return v.wait()
+}
+
+// Check verifies the study (every study when study is empty) in one
+// repeatable-read snapshot.
+func (s *pgStore) Check(ctx context.Context, study string) ([]StudyCheck, error) {
+	var out []StudyCheck
+	opts := pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}
+	err := pgx.BeginTxFunc(ctx, s.pool, opts, func(tx pgx.Tx) error {
+		var err error
+		out, err = checkStudies(pgFillTx{ctx, tx}, study)
+		return err
+	})
+	if err != nil {
+		return out, s.wrap("checking", err)
+	}
+	return out, nil
 }

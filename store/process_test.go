@@ -16,7 +16,7 @@ import (
 // Helper process protocol: the test binary re-executes itself with
 // -test.run=TestHelperProcess and these variables set.
 const (
-	helperEnv      = "PARETO_STORE_HELPER" // "ingest" or "kill"
+	helperEnv      = "PARETO_STORE_HELPER" // "ingest", "kill" or "read"
 	helperLocEnv   = "PARETO_STORE_HELPER_LOCATION"
 	helperStudyEnv = "PARETO_STORE_HELPER_STUDY"
 	helperProcEnv  = "PARETO_STORE_HELPER_PROC"
@@ -34,6 +34,10 @@ func TestHelperProcess(t *testing.T) {
 		t.Skip("helper process only")
 	}
 	ctx := context.Background()
+	if mode == "read" {
+		helperRead(ctx, os.Getenv(helperLocEnv), os.Getenv(helperStudyEnv))
+		os.Exit(0)
+	}
 	s, err := Open(ctx, os.Getenv(helperLocEnv))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

@@ -2,6 +2,7 @@ package store
 
 import (
 	"database/sql"
+	"fmt"
 	"math"
 
 	"github.com/pareto-llm/pareto/trial"
@@ -24,7 +25,10 @@ type trialRow struct {
 	// the deployment columns
 	layout, allocWhy, servingWhy, configPath, config []byte
 	alloc, serving                                   int64
-	dest                                             []any
+	// what reads verify (see trialRow.verify)
+	contentID []byte
+	checksum  int64
+	dest      []any
 }
 
 func newTrialRow() *trialRow {
@@ -34,35 +38,99 @@ func newTrialRow() *trialRow {
 		r.dest = append(r.dest, &r.workload[i])
 	}
 	r.dest = append(r.dest, &r.requests, &r.succeeded, &r.failed, &r.problem, &r.warnings, &r.measurements,
-		&r.layout, &r.alloc, &r.allocWhy, &r.serving, &r.servingWhy, &r.configPath, &r.config)
+		&r.layout, &r.alloc, &r.allocWhy, &r.serving, &r.servingWhy, &r.configPath, &r.config,
+		&r.contentID, &r.checksum)
 	return r
 }
 
-// decode scans one row into a trial with the measurements q asks for;
-// slim skips the JSON columns.
-func (r *trialRow) decode(rs rowScanner, d *decoder, q *Query, slim bool) (int64, trial.Trial, error) {
-	if err := rs.Scan(r.dest...); err != nil {
-		return 0, trial.Trial{}, err
+// decode scans one row into a trial, verifies it (see verify) and keeps
+// the measurements q asks for. With slim, only the ID, source path and
+// measurements are decoded, and verified by the row's checksum alone
+// (which covers them); otherwise the whole row is decoded, whatever q
+// asks: its content hash needs all of it.
+//
+// With v set, the content hash is checked by v (the checksum here):
+// the caller then waits for v before using what it read.
+func (r *trialRow) decode(rs rowScanner, d *decoder, q *Query, slim bool, v *verifier) (int64, trial.Trial, error) {
+	if slim {
+		t, err := r.scanSlim(rs, d, metricFilter(q.Metrics))
+		return r.id, t, err
 	}
-	var t trial.Trial
-	var err error
-	if q.Metrics == nil || len(q.Metrics) > 0 {
-		if t.Measurements, err = unpackMeasurements(r.measurements, d, metricFilter(q.Metrics)); err != nil {
-			return 0, t, err
+	t, err := r.scan(rs, d)
+	if err != nil {
+		return 0, t, err
+	}
+	if v == nil {
+		err = r.verify(&t, d)
+	} else if err = r.verifyChecksum(&t, d); err == nil {
+		v.add(&t, r.contentHash())
+	}
+	if err != nil {
+		return 0, t, err
+	}
+	if keep := metricFilter(q.Metrics); keep != nil {
+		ms := t.Measurements[:0:0]
+		for _, m := range t.Measurements {
+			if keep([]byte(m.Metric), []byte(m.Native)) {
+				ms = append(ms, m)
+			}
 		}
+		t.Measurements = ms
+	}
+	return r.id, t, nil
+}
+
+// scanSlim reads one row into a slim trial (ID, source path and the
+// measurements keep selects) verified by the row's checksum.
+func (r *trialRow) scanSlim(rs rowScanner, d *decoder, keep func(metric, native []byte) bool) (trial.Trial, error) {
+	var t trial.Trial
+	if err := rs.Scan(r.dest...); err != nil {
+		return t, err
+	}
+	var ws []string
+	var dep *trial.Deployment
+	var err error
+	if string(r.warnings) != "[]" && len(r.warnings) > 0 && !d.knownWarnings(r.warnings) {
+		if ws, err = decodeList(r.warnings); err != nil {
+			return t, r.damaged("its warnings do not decode (%v)", err)
+		}
+	}
+	if len(r.layout) > 0 && !d.knownLayout(r.layout) {
+		if dep, err = d.deployment(r.layout, r.alloc, r.allocWhy, r.serving, r.servingWhy, r.configPath, r.config); err != nil {
+			return t, r.damaged("its deployment does not decode (%v)", err)
+		}
+	}
+	sum := trialChecksum(r.hash, r.path, r.format, r.version, r.line, r.measurements, d.canonicalWarnings(r.warnings, ws),
+		d.canonicalLayout(r.layout, dep), r.alloc, r.allocWhy, r.serving, r.servingWhy, r.configPath, r.config)
+	if sum != r.checksum {
+		return t, r.damaged("the checksum of its ID and of the fields it does not hash (path, format, line, measurements, warnings, deployment) is %d, not %d",
+			sum, r.checksum)
+	}
+	if t.Measurements, err = unpackMeasurements(r.measurements, d, keep); err != nil {
+		return t, r.damaged("its packed measurements do not decode (%v)", err)
+	}
+	t.ID, t.Source = string(r.hash), trial.Source{Path: d.internBytes(r.path)}
+	return t, nil
+}
+
+// scan reads one row into a whole trial, unverified.
+func (r *trialRow) scan(rs rowScanner, d *decoder) (trial.Trial, error) {
+	var t trial.Trial
+	if err := rs.Scan(r.dest...); err != nil {
+		return t, err
+	}
+	var err error
+	if t.Measurements, err = unpackMeasurements(r.measurements, d, nil); err != nil {
+		return t, r.damaged("its packed measurements do not decode (%v)", err)
 	}
 	t.ID = string(r.hash)
 	t.Source = trial.Source{Path: d.internBytes(r.path), Format: d.internBytes(r.format),
 		FormatVersion: d.internBytes(r.version), Line: int(r.line), Index: int(r.index), Key: d.internBytes(r.key)}
-	if slim {
-		t.Source = trial.Source{Path: t.Source.Path}
-		return r.id, t, nil
-	}
 	if t.Labels, err = d.decodeMap(r.labels); err != nil {
-		return 0, t, err
+		return t, r.damaged("its labels do not decode (%v)", err)
 	}
 	if t.Params, err = d.decodeMap(r.params); err != nil {
-		return 0, t, err
+		return t, r.damaged("its params do not decode (%v)", err)
 	}
 	w := &t.Workload
 	for i, p := range []*float64{&w.InputTokens, &w.OutputTokens, &w.MeanInputTokens, &w.MeanOutputTokens,
@@ -72,12 +140,53 @@ func (r *trialRow) decode(rs rowScanner, d *decoder, q *Query, slim bool) (int64
 	w.Requests, t.Succeeded, t.Failed = r.requests, r.succeeded, r.failed
 	t.Problem = d.internBytes(r.problem)
 	if t.Warnings, err = decodeList(r.warnings); err != nil {
-		return 0, t, err
+		return t, r.damaged("its warnings do not decode (%v)", err)
 	}
 	if t.Deployment, err = d.deployment(r.layout, r.alloc, r.allocWhy, r.serving, r.servingWhy, r.configPath, r.config); err != nil {
-		return 0, t, err
+		return t, r.damaged("its deployment does not decode (%v)", err)
 	}
-	return r.id, t, nil
+	return t, nil
+}
+
+// damaged returns the IntegrityError of the row's trial.
+func (r *trialRow) damaged(format string, args ...any) error {
+	return &IntegrityError{Trial: string(r.hash), Detail: fmt.Sprintf(format, args...)}
+}
+
+// verify checks the trial t read from the row against what the store
+// keeps of it: trial.ComputeID of t must be its content hash (its ID, or
+// content_id when the ID is not the content hash), and the row's checksum
+// that of the fields the hash does not cover (trialChecksum).
+func (r *trialRow) verify(t *trial.Trial, d *decoder) error {
+	if got, want := trial.ComputeID(t), r.contentHash(); got != want {
+		return r.damaged("what is stored hashes to %s, not to its content hash %s", got, want)
+	}
+	return r.verifyChecksum(t, d)
+}
+
+// contentHash is what the row's trial must hash to: its content_id, or
+// its ID when that is empty.
+func (r *trialRow) contentHash() string {
+	if len(r.contentID) > 0 {
+		return string(r.contentID)
+	}
+	return string(r.hash)
+}
+
+// verifyChecksum checks the row's checksum (trialChecksum) of t, the
+// trial read from it.
+func (r *trialRow) verifyChecksum(t *trial.Trial, d *decoder) error {
+	if sum := r.rowChecksum(t, d); sum != r.checksum {
+		return r.damaged("the checksum of its ID and of the fields it does not hash (path, format, line, native names and units, warnings, deployment) is %d, not %d",
+			sum, r.checksum)
+	}
+	return nil
+}
+
+// rowChecksum is trialChecksum of the row read into t.
+func (r *trialRow) rowChecksum(t *trial.Trial, d *decoder) int64 {
+	return trialChecksum(r.hash, r.path, r.format, r.version, r.line, r.measurements, d.canonicalWarnings(r.warnings, t.Warnings),
+		d.canonicalLayout(r.layout, t.Deployment), r.alloc, r.allocWhy, r.serving, r.servingWhy, r.configPath, r.config)
 }
 
 func orNaN(v sql.NullFloat64) float64 {

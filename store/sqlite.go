@@ -7,8 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/ncruces/go-sqlite3"
@@ -38,15 +40,39 @@ const walPages = 16 << 10
 type sqliteStore struct {
 	db   *sql.DB
 	path string
+	// readOnly tells a store opened by OpenReadOnly: its connections
+	// cannot write.
+	readOnly bool
 	// afterBatch, when set (tests only), runs after each batch of rows is
 	// written inside an Ingest transaction.
 	afterBatch func()
 }
 
-// openSQLite opens or creates the database file at path.
-func openSQLite(ctx context.Context, path string, version int) (*sqliteStore, error) {
+// openSQLite opens or creates the database file at path for reading and
+// writing and migrates it to version (0: the newest). An existing
+// database is first inspected read-only: one that is not a pareto store is
+// refused before anything (its journal mode included) is changed.
+func openSQLite(ctx context.Context, path string, version int, seen func(schemaState)) (*sqliteStore, error) {
 	if err := checkSQLiteFile(path); err != nil {
 		return nil, err
+	}
+	var st schemaState
+	if fi, err := os.Stat(path); err == nil && fi.Size() > 0 {
+		ro, err := openSQLiteRO(ctx, path)
+		if err != nil {
+			return nil, err
+		}
+		st, err = ro.schemaState(ctx)
+		ro.Close()
+		if err != nil {
+			return nil, sqliteError(path, "opening", err)
+		}
+		if err := st.forWriting(kindSQLite); err != nil {
+			return nil, fmt.Errorf("store %s: %w", path, err)
+		}
+	}
+	if seen != nil {
+		seen(st)
 	}
 	db, err := driver.Open(path, func(c *sqlite3.Conn) error {
 		c.BusyTimeout(busyTimeout)
@@ -64,6 +90,122 @@ func openSQLite(ctx context.Context, path string, version int) (*sqliteStore, er
 		return nil, sqliteError(path, "migrating", err)
 	}
 	return s, nil
+}
+
+// openSQLiteReadOnly opens the existing store at path for reading only.
+func openSQLiteReadOnly(ctx context.Context, path string) (*sqliteStore, error) {
+	if err := sqliteExists(path); err != nil {
+		return nil, err
+	}
+	s, err := openSQLiteRO(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	st, err := s.schemaState(ctx)
+	if err != nil {
+		s.Close()
+		return nil, sqliteError(path, "opening", err)
+	}
+	if err := st.forReading(kindSQLite); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("store %s: %w", path, err)
+	}
+	return s, nil
+}
+
+// openSQLiteRO opens the database at path with read-only connections
+// (mode=ro): SQLite then writes nothing, not even the journal mode. A
+// database in WAL mode needs its -shm file, which SQLite cannot create in
+// a read-only directory: it is then opened immutable (no other process
+// can be writing to it there, as none could create the -shm file either).
+func openSQLiteRO(ctx context.Context, path string) (*sqliteStore, error) {
+	open := func(params string) (*sqliteStore, error) {
+		db, err := driver.Open("file:"+(&url.URL{Path: path}).EscapedPath()+"?"+params, func(c *sqlite3.Conn) error {
+			c.BusyTimeout(busyTimeout)
+			return c.Exec(`PRAGMA query_only=ON; PRAGMA temp_store=MEMORY; PRAGMA cache_size=-` + itoa(cacheKiB))
+		})
+		if err != nil {
+			return nil, sqliteError(path, "opening", err)
+		}
+		db.SetMaxOpenConns(4)
+		db.SetMaxIdleConns(4)
+		s := &sqliteStore{db: db, path: path, readOnly: true}
+		if err := db.PingContext(ctx); err != nil {
+			db.Close()
+			return nil, err
+		}
+		if _, err := db.ExecContext(ctx, `SELECT COUNT(*) FROM sqlite_master`); err != nil {
+			db.Close()
+			return nil, err
+		}
+		return s, nil
+	}
+	s, err := open("mode=ro")
+	if err != nil && (errors.Is(err, sqlite3.CANTOPEN) || errors.Is(err, sqlite3.READONLY)) && !dirWritable(filepath.Dir(path)) {
+		s, err = open("mode=ro&immutable=1")
+	}
+	if err != nil {
+		return nil, sqliteError(path, "opening read-only", err)
+	}
+	return s, nil
+}
+
+// dirWritable reports whether a file can be created in dir.
+func dirWritable(dir string) bool {
+	f, err := os.CreateTemp(dir, ".pareto-probe-*")
+	if err != nil {
+		return false
+	}
+	f.Close()
+	os.Remove(f.Name())
+	return true
+}
+
+// sqliteExists refuses a path that names no SQLite database file.
+func sqliteExists(path string) error {
+	fi, err := os.Stat(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("store %s: %w (a command that writes, such as pareto ingest --study, creates it)", path, ErrNoStore)
+	}
+	if err != nil {
+		return fmt.Errorf("store %s: %w", path, err)
+	}
+	if fi.IsDir() {
+		return fmt.Errorf("store %s: is a directory", path)
+	}
+	return checkSQLiteFile(path)
+}
+
+// schemaState inspects the database's tables and schema version.
+func (s *sqliteStore) schemaState(ctx context.Context) (schemaState, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite!_%' ESCAPE '!'`)
+	if err != nil {
+		return schemaState{}, err
+	}
+	var tables []string
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			rows.Close()
+			return schemaState{}, err
+		}
+		tables = append(tables, n)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return schemaState{}, err
+	}
+	st := newSchemaState(tables)
+	if !st.hasMigrations() {
+		return st, nil
+	}
+	var first string
+	err = s.db.QueryRowContext(ctx, schemaQuery).Scan(&st.version, &first)
+	if err != nil && strings.Contains(err.Error(), "no such column") {
+		return st, nil // another tool's schema_migrations
+	}
+	st.pareto = first == firstMigration
+	return st, err
 }
 
 // checkSQLiteFile refuses a file that exists but is not a SQLite database,
@@ -118,6 +260,14 @@ func sqliteError(path, op string, err error) error {
 
 // Close releases the database.
 func (s *sqliteStore) Close() error { return s.db.Close() }
+
+// writable refuses writes to a store opened read-only.
+func (s *sqliteStore) writable() error {
+	if s.readOnly {
+		return fmt.Errorf("store %s: %w", s.path, ErrReadOnly)
+	}
+	return nil
+}
 
 // step implements migrateStep: one write transaction per migration, which
 // also serialises concurrent openers.
@@ -199,6 +349,9 @@ func retryBusy(ctx context.Context, fn func() error) error {
 
 // CreateStudy creates the study if it does not exist yet.
 func (s *sqliteStore) CreateStudy(ctx context.Context, study string) error {
+	if err := s.writable(); err != nil {
+		return err
+	}
 	err := retryBusy(ctx, func() error {
 		tx, err := s.db.BeginTx(ctx, nil)
 		if err != nil {

@@ -90,6 +90,7 @@ var sqliteTrialColumns = []struct {
 	{"engine", 't'}, {"engine_version", 't'}, {"cuda", 't'}, {"driver", 't'}, {"gpu", 't'}, {"host", 't'},
 	{"measurements", '-'}, {"layout", 't'}, {"allocated_gpus", '-'}, {"allocated_gpus_unknown", 't'},
 	{"serving_gpus", '-'}, {"serving_gpus_unknown", 't'}, {"config_path", 't'}, {"config", '-'},
+	{"content_id", 't'}, {"checksum", '-'},
 }
 
 // trialInsert returns the statement inserting rows trials.
@@ -159,7 +160,7 @@ func bindTrial(b *binder, id int64, p *prepared) {
 	if len(t.Warnings) == 0 {
 		b.text("") // NULL: "[]"
 	} else {
-		b.text(encodeList(t.Warnings))
+		b.text(p.warnings)
 	}
 	for _, v := range e {
 		b.text(v)
@@ -176,4 +177,6 @@ func bindTrial(b *binder, id int64, p *prepared) {
 	b.text(dep.ServingGPUsUnknown)
 	b.text(dep.ConfigPath)
 	b.blob([]byte(dep.Config))
+	b.text(p.contentID)
+	b.int(p.checksum)
 }

@@ -25,16 +25,16 @@ func (s *sqliteStore) Columns(ctx context.Context, study string, specs []ColumnS
 				return err
 			}
 			if err := sqliteColumnFilters(c, b, studyID, where); err != nil {
-				return fmt.Errorf("reading trials of %s: %w", study, err)
+				return fmt.Errorf("reading trials of %s: %w", study, inStudy(err, study))
 			}
 			if err := sqliteColumnBlocks(c, b, studyID); err != nil {
-				return fmt.Errorf("reading blocks of %s: %w", study, err)
+				return fmt.Errorf("reading blocks of %s: %w", study, inStudy(err, study))
 			}
 			return nil
 		})
 	})
 	if err != nil {
-		return nil, sqliteError(s.path, "reading columns", err)
+		return nil, sqliteError(s.path, "reading columns of "+study, err)
 	}
 	return b.result(), nil
 }
@@ -80,7 +80,7 @@ func sqliteColumnFilters(c *sqlite3.Conn, b *columnsBuilder, studyID int64, wher
 
 // sqliteColumnBlocks reads the study's blocks, then each spec's values.
 func sqliteColumnBlocks(c *sqlite3.Conn, b *columnsBuilder, studyID int64) error {
-	st, _, err := c.Prepare(`SELECT id, trials, row_ids, ids, problems FROM blocks WHERE study_id = ? ORDER BY first_trial`)
+	st, _, err := c.Prepare(`SELECT ` + blockColumns + ` FROM blocks WHERE study_id = ? ORDER BY first_trial`)
 	if err != nil {
 		return err
 	}
@@ -89,7 +89,9 @@ func sqliteColumnBlocks(c *sqlite3.Conn, b *columnsBuilder, studyID int64) error
 		return err
 	}
 	for st.Step() {
-		if err := b.addBlock(st.ColumnInt64(0), st.ColumnInt(1), st.ColumnRawBlob(2), st.ColumnRawBlob(3), st.ColumnRawBlob(4)); err != nil {
+		k := storedBlock{id: st.ColumnInt64(0), first: st.ColumnInt64(1), last: st.ColumnInt64(2), n: st.ColumnInt64(3),
+			rowIDs: st.ColumnRawBlob(4), ids: st.ColumnRawBlob(5), problems: st.ColumnRawBlob(6), checksum: st.ColumnInt64(7)}
+		if err := b.addBlock(&k); err != nil {
 			return err
 		}
 	}
@@ -110,7 +112,7 @@ func sqliteColumnBlocks(c *sqlite3.Conn, b *columnsBuilder, studyID int64) error
 			return err
 		}
 		for vs.Step() {
-			if err := b.addValues(u, vs.ColumnInt64(0), vs.ColumnRawBlob(1)); err != nil {
+			if err := b.addValues(u, vs.ColumnInt64(0), vs.ColumnRawBlob(1), vs.ColumnInt64(2)); err != nil {
 				return err
 			}
 		}
@@ -123,7 +125,7 @@ func sqliteColumnBlocks(c *sqlite3.Conn, b *columnsBuilder, studyID int64) error
 
 // blockValuesQuery selects the values of one (metric, dims) pair in every
 // block of a study: parameters study id, metric, dims.
-const blockValuesQuery = `SELECT v.block_id, v.vals FROM blocks b JOIN block_values v ON v.block_id = b.id
+const blockValuesQuery = `SELECT v.block_id, v.vals, v.checksum FROM blocks b JOIN block_values v ON v.block_id = b.id
 	WHERE b.study_id = ? AND v.metric = ? AND v.dims = ?`
 
 // stmtScanner scans the current row of a low-level statement into the

@@ -20,9 +20,13 @@ const trialBatch = 50
 
 // Ingest stores one source's trials in one transaction.
 func (s *sqliteStore) Ingest(ctx context.Context, study, source string, trials []trial.Trial) (added, present int, err error) {
+	if err := s.writable(); err != nil {
+		return 0, 0, err
+	}
 	ps, dups := prepare(trials)
+	owners := skipOwners(trials)
 	err = retryBusy(ctx, func() error {
-		added, present, err = s.ingestTx(ctx, study, source, ps)
+		added, present, err = s.ingestTx(ctx, study, source, ps, owners)
 		return err
 	})
 	if err != nil {
@@ -80,8 +84,9 @@ func inTx(c *sqlite3.Conn, begin string, fn func() error) (err error) {
 
 // ingestTx writes the new trials of ps in one write transaction. Write
 // transactions are serialised by SQLite (BEGIN IMMEDIATE), so the hashes
-// looked up at its start stay valid and row ids can be assigned here.
-func (s *sqliteStore) ingestTx(ctx context.Context, study, source string, ps []prepared) (added, present int, err error) {
+// looked up at its start stay valid and row ids can be assigned here. The
+// skips that the trials of owners supersede are deleted.
+func (s *sqliteStore) ingestTx(ctx context.Context, study, source string, ps []prepared, owners []skipOwner) (added, present int, err error) {
 	err = s.raw(ctx, func(c *sqlite3.Conn) (err error) {
 		// The row ids written are those just inserted, so the foreign
 		// keys hold by construction: checking them would cost a lookup in
@@ -100,7 +105,7 @@ func (s *sqliteStore) ingestTx(ctx context.Context, study, source string, ps []p
 		return inTx(c, "BEGIN IMMEDIATE", func() error {
 			w := &sqliteWriter{c: c, s: s, now: sqliteTime(time.Now())}
 			defer w.close()
-			studyID, err := w.studyID(study)
+			studyID, skips, err := w.studyID(study)
 			if err != nil {
 				return err
 			}
@@ -117,6 +122,11 @@ func (s *sqliteStore) ingestTx(ctx context.Context, study, source string, ps []p
 			}
 			if err := w.insertBlocks(studyID, fresh, next); err != nil {
 				return err
+			}
+			if skips {
+				if err := supersede(w, studyID, owners); err != nil {
+					return err
+				}
 			}
 			added, present = len(fresh), len(ps)-len(fresh)
 			return w.exec(`INSERT INTO sources (study_id, path, added, present, ingested_at) VALUES (?, ?, ?, ?, ?)`,
@@ -225,15 +235,19 @@ func bindArgs(st *sqlite3.Stmt, args []any) error {
 	return nil
 }
 
-// studyID returns the study's row id, creating the study.
-func (w *sqliteWriter) studyID(study string) (int64, error) {
+// studyID returns the study's row id, creating the study, and whether the
+// study has skips (most have none: the ingest then spares the statement
+// that deletes the skips its trials supersede).
+func (w *sqliteWriter) studyID(study string) (id int64, skips bool, err error) {
 	if study == "" {
-		return 0, errors.New("empty study name")
+		return 0, false, errors.New("empty study name")
 	}
 	if err := w.exec(`INSERT INTO studies (name, created_at) VALUES (?, ?) ON CONFLICT (name) DO NOTHING`, study, w.now); err != nil {
-		return 0, err
+		return 0, false, err
 	}
-	return w.queryInt(`SELECT id FROM studies WHERE name = ?`, study)
+	// 2*id + 1 when the study has skips: one statement, one integer.
+	n, err := w.queryInt(`SELECT 2 * id + EXISTS (SELECT 1 FROM skips WHERE study_id = studies.id) FROM studies WHERE name = ?`, study)
+	return n >> 1, n&1 == 1, err
 }
 
 // freshBatch is the number of hash keys fresh looks up per statement.

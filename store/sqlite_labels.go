@@ -12,6 +12,9 @@ import (
 // named by ids, and updates their environment columns, in one write
 // transaction.
 func (s *sqliteStore) SetLabels(ctx context.Context, study string, ids []string, labels map[string]string) (int, error) {
+	if err := s.writable(); err != nil {
+		return 0, err
+	}
 	if err := checkLabels(labels); err != nil {
 		return 0, fmt.Errorf("store %s: setting labels in %s: %w", s.path, study, err)
 	}
@@ -42,6 +45,7 @@ func (s *sqliteStore) setLabelsTx(ctx context.Context, study string, ids []strin
 		return 0, err
 	}
 	d, enc := newDecoder(), &jsonEncoder{}
+	r := newTrialRow()
 	var updates []labelUpdate
 	matched := 0
 	for start := 0; start < len(ids); start += labelBatch {
@@ -53,28 +57,27 @@ func (s *sqliteStore) setLabelsTx(ctx context.Context, study string, ids []strin
 			args = append(args, hashKey(id))
 			want[id] = true
 		}
-		rows, err := tx.QueryContext(ctx, `SELECT id, hash, labels FROM trials WHERE study_id = ? AND hkey IN (?`+
+		rows, err := tx.QueryContext(ctx, `SELECT `+readColumns+` FROM trials WHERE study_id = ? AND hkey IN (?`+
 			strings.Repeat(",?", len(chunk)-1)+`)`, args...)
 		if err != nil {
 			return 0, err
 		}
 		for rows.Next() {
-			var row int64
-			var hash, stored []byte
-			if err := rows.Scan(&row, &hash, &stored); err != nil {
-				rows.Close()
-				return 0, err
+			// The trial is verified before its content hash is renewed:
+			// relabelling never makes a damaged trial look sound.
+			t, err := r.scan(rows, d)
+			if err == nil && want[t.ID] {
+				err = r.verify(&t, d)
 			}
-			if !want[string(hash)] {
+			if err != nil {
+				rows.Close()
+				return 0, inStudy(err, study)
+			}
+			if !want[t.ID] {
 				continue // another ID under the same key
 			}
 			matched++
-			u, changed, err := mergeLabels(d, enc, row, stored, labels)
-			if err != nil {
-				rows.Close()
-				return 0, err
-			}
-			if changed {
+			if u, changed := relabel(enc, r.id, &t, labels); changed {
 				updates = append(updates, u)
 			}
 		}
@@ -86,14 +89,14 @@ func (s *sqliteStore) setLabelsTx(ctx context.Context, study string, ids []strin
 		}
 	}
 	if len(updates) > 0 {
-		st, err := tx.PrepareContext(ctx, `UPDATE trials SET labels = ?, `+strings.Join(envColumns, " = ?, ")+` = ? WHERE id = ?`)
+		st, err := tx.PrepareContext(ctx, `UPDATE trials SET labels = ?, `+strings.Join(envColumns, " = ?, ")+` = ?, content_id = ? WHERE id = ?`)
 		if err != nil {
 			return 0, err
 		}
 		defer st.Close()
 		for _, u := range updates {
 			e := u.env
-			if _, err := st.ExecContext(ctx, u.labels, e[0], e[1], e[2], e[3], e[4], e[5], u.row); err != nil {
+			if _, err := st.ExecContext(ctx, u.labels, e[0], e[1], e[2], e[3], e[4], e[5], u.contentID, u.row); err != nil {
 				return 0, err
 			}
 		}

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 
 	"github.com/ncruces/go-sqlite3"
@@ -20,7 +21,7 @@ func (s *sqliteStore) Trials(ctx context.Context, study string, q Query) ([]tria
 				return err
 			}
 			if err := sqliteRawTrials(conn, studyID, c, newDecoder()); err != nil {
-				return fmt.Errorf("reading trials of %s: %w", study, err)
+				return fmt.Errorf("reading trials of %s: %w", study, inStudy(err, study))
 			}
 			return nil
 		})
@@ -35,13 +36,18 @@ func (s *sqliteStore) Trials(ctx context.Context, study string, q Query) ([]tria
 func sqliteRawTrials(c *sqlite3.Conn, studyID int64, coll *collector, d *decoder) error {
 	r := newTrialRow()
 	slim := coll.q.Slim && len(coll.q.Where) == 0
-	return sqliteEachTrial(c, studyID, readColumns, "", nil, func(st *sqlite3.Stmt) (bool, error) {
-		id, t, err := r.decode(stmtScanner{st}, d, &coll.q, slim)
+	v := newVerifier()
+	err := sqliteEachTrial(c, studyID, readColumns, "", nil, func(st *sqlite3.Stmt) (bool, error) {
+		id, t, err := r.decode(stmtScanner{st}, d, &coll.q, slim, v)
 		if err != nil {
 			return false, err
 		}
 		return coll.addTrial(id, t), nil
 	})
+	if verr := v.wait(); err == nil {
+		err = verr
+	}
+	return err
 }
 
 // sqliteEachTrial selects cols of the study's trials that satisfy cond
@@ -49,7 +55,8 @@ func sqliteRawTrials(c *sqlite3.Conn, studyID int64, coll *collector, d *decoder
 // fn on each row until it returns false. The SQLite store has no index on
 // the study: its trials are found through the row-id ranges of its blocks
 // (the unary + keeps SQLite from using trials_key for the study id
-// instead of the row-id range).
+// instead of the row-id range), whose checksums are verified, and without
+// cond every range must hold the trials its blocks count.
 func sqliteEachTrial(c *sqlite3.Conn, studyID int64, cols, cond string, args []any, fn func(*sqlite3.Stmt) (bool, error)) error {
 	ranges, err := sqliteStudyRanges(c, studyID)
 	if err != nil || len(ranges) == 0 {
@@ -61,10 +68,12 @@ func sqliteEachTrial(c *sqlite3.Conn, studyID int64, cols, cond string, args []a
 	}
 	defer st.Close()
 	for _, r := range ranges {
-		if err := bindArgs(st, append([]any{r[0], r[1], studyID}, args...)); err != nil {
+		if err := bindArgs(st, append([]any{r.first, r.last, studyID}, args...)); err != nil {
 			return err
 		}
+		n := int64(0)
 		for st.Step() {
+			n++
 			more, err := fn(st)
 			if err != nil || !more {
 				return err
@@ -73,14 +82,26 @@ func sqliteEachTrial(c *sqlite3.Conn, studyID int64, cols, cond string, args []a
 		if err := st.Reset(); err != nil {
 			return err
 		}
+		if cond == "" && n != r.trials {
+			return &IntegrityError{Block: r.block, Detail: fmt.Sprintf("rows %d to %d hold %d of the study's trials; its blocks count %d",
+				r.first, r.last, n, r.trials)}
+		}
 	}
 	return nil
 }
 
+// studyRange is a row-id range holding trials of one study: the blocks
+// of adjacent or overlapping ranges merged, with the number of trials they
+// count and the first of them.
+type studyRange struct {
+	first, last, trials, block int64
+}
+
 // sqliteStudyRanges returns the row-id ranges of the study's blocks in
-// order, overlapping and adjacent ones merged.
-func sqliteStudyRanges(c *sqlite3.Conn, studyID int64) ([][2]int64, error) {
-	st, _, err := c.Prepare(`SELECT first_trial, last_trial FROM blocks WHERE study_id = ? ORDER BY first_trial`)
+// order, overlapping and adjacent ones merged, once each block's checksum
+// is verified.
+func sqliteStudyRanges(c *sqlite3.Conn, studyID int64) ([]studyRange, error) {
+	st, _, err := c.Prepare(`SELECT ` + blockColumns + ` FROM blocks WHERE study_id = ? ORDER BY first_trial`)
 	if err != nil {
 		return nil, err
 	}
@@ -88,14 +109,34 @@ func sqliteStudyRanges(c *sqlite3.Conn, studyID int64) ([][2]int64, error) {
 	if err := st.BindInt64(1, studyID); err != nil {
 		return nil, err
 	}
-	var out [][2]int64
+	var out []studyRange
 	for st.Step() {
-		lo, hi := st.ColumnInt64(0), st.ColumnInt64(1)
-		if n := len(out); n > 0 && lo <= out[n-1][1]+1 {
-			out[n-1][1] = max(out[n-1][1], hi)
+		k := storedBlock{id: st.ColumnInt64(0), first: st.ColumnInt64(1), last: st.ColumnInt64(2), n: st.ColumnInt64(3),
+			rowIDs: st.ColumnRawBlob(4), ids: st.ColumnRawBlob(5), problems: st.ColumnRawBlob(6), checksum: st.ColumnInt64(7)}
+		if err := k.verify(); err != nil {
+			return nil, err
+		}
+		if n := len(out); n > 0 && k.first <= out[n-1].last+1 {
+			out[n-1].last = max(out[n-1].last, k.last)
+			out[n-1].trials += k.n
 			continue
 		}
-		out = append(out, [2]int64{lo, hi})
+		out = append(out, studyRange{first: k.first, last: k.last, trials: k.n, block: k.id})
 	}
 	return out, st.Err()
+}
+
+// Check verifies the study (every study when study is empty) in one read
+// transaction.
+func (s *sqliteStore) Check(ctx context.Context, study string) ([]StudyCheck, error) {
+	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, sqliteError(s.path, "checking", err)
+	}
+	defer tx.Rollback()
+	out, err := checkStudies(sqlFillTx{tx}, study)
+	if err != nil {
+		return out, sqliteError(s.path, "checking", err)
+	}
+	return out, nil
 }

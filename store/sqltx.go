@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"strings"
 
 	"github.com/jackc/pgx/v5"
@@ -99,37 +100,68 @@ func numberPlaceholders(query string) string {
 }
 
 // pgInsertBlock inserts a block and its values in one statement (one
-// round trip).
-const pgInsertBlock = `WITH b AS (INSERT INTO blocks (study_id, first_trial, last_trial, trials, row_ids, ids, problems)
-	VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id)
-INSERT INTO block_values (block_id, metric, dims, vals)
-SELECT b.id, u.metric, u.dims, u.vals FROM b, unnest(?::text[], ?::text[], ?::bytea[]) AS u(metric, dims, vals)`
+// round trip); %s is ", checksum" or nothing (see writeBlockAt).
+const pgInsertBlock = `WITH b AS (INSERT INTO blocks (study_id, first_trial, last_trial, trials, row_ids, ids, problems%[1]s)
+	VALUES (?, ?, ?, ?, ?, ?, ?%[2]s) RETURNING id)
+INSERT INTO block_values (block_id, metric, dims, vals%[1]s)
+SELECT b.id, u.metric, u.dims, u.vals%[3]s FROM b,
+	unnest(?::text[], ?::text[], ?::bytea[]%[4]s) AS u(metric, dims, vals%[1]s)`
 
-// writeBlock stores b, a block of the study's trials.
-func writeBlock(tx blockTx, studyID int64, b *block) error {
+// writeBlock stores b, a block of the study's trials, with the checksums
+// of the block and of each of its value columns (blockChecksum,
+// valuesChecksum).
+func writeBlock(tx blockTx, studyID int64, b *block) error { return writeBlockAt(tx, studyID, b, true) }
+
+// writeBlockAt stores b; sums tells a schema with checksums (version 9 on:
+// the conversions to versions 5 and 6 write blocks without).
+func writeBlockAt(tx blockTx, studyID int64, b *block, sums bool) error {
 	if b.n == 0 {
 		return nil
 	}
+	sum := blockChecksum(b.first, b.last, int64(b.n), b.rowIDs, b.ids, b.problems)
+	col, ph, ref, arr := "", "", "", ""
+	if sums {
+		col, ph, ref, arr = ", checksum", ", ?", ", u.checksum", ", ?::bigint[]"
+	}
 	if tx.numbered() {
-		metrics, dims, vals := make([]string, len(b.order)), make([]string, len(b.order)), make([][]byte, len(b.order))
+		n := len(b.order)
+		metrics, dims, vals, vsums := make([]string, n), make([]string, n), make([][]byte, n), make([]int64, n)
 		for i, k := range b.order {
 			metrics[i], dims[i], vals[i] = k.metric, k.dims, b.column(k)
+			vsums[i] = valuesChecksum(b.first, k.metric, k.dims, vals[i])
 		}
-		return tx.exec(pgInsertBlock, studyID, b.first, b.last, int64(b.n), b.rowIDs, b.ids, b.problems, metrics, dims, vals)
+		args := []any{studyID, b.first, b.last, int64(b.n), b.rowIDs, b.ids, b.problems}
+		if sums {
+			args = append(args, sum)
+		}
+		args = append(args, metrics, dims, vals)
+		if sums {
+			args = append(args, vsums)
+		}
+		return tx.exec(fmt.Sprintf(pgInsertBlock, col, ph, ref, arr), args...)
 	}
-	id, err := tx.queryInt(`INSERT INTO blocks (study_id, first_trial, last_trial, trials, row_ids, ids, problems)
-		VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`, studyID, b.first, b.last, int64(b.n), b.rowIDs, b.ids, b.problems)
+	args := []any{studyID, b.first, b.last, int64(b.n), b.rowIDs, b.ids, b.problems}
+	if sums {
+		args = append(args, sum)
+	}
+	id, err := tx.queryInt(`INSERT INTO blocks (study_id, first_trial, last_trial, trials, row_ids, ids, problems`+col+`)
+		VALUES (?, ?, ?, ?, ?, ?, ?`+ph+`) RETURNING id`, args...)
 	if err != nil {
 		return err
 	}
+	row := "(?, ?, ?, ?" + ph + ")"
 	for start := 0; start < len(b.order); start += valuesBatch {
 		keys := b.order[start:min(start+valuesBatch, len(b.order))]
-		args := make([]any, 0, 4*len(keys))
+		args := make([]any, 0, 5*len(keys))
 		for _, k := range keys {
-			args = append(args, id, k.metric, k.dims, b.column(k))
+			vals := b.column(k)
+			args = append(args, id, k.metric, k.dims, vals)
+			if sums {
+				args = append(args, valuesChecksum(b.first, k.metric, k.dims, vals))
+			}
 		}
-		err := tx.exec(`INSERT INTO block_values (block_id, metric, dims, vals) VALUES (?, ?, ?, ?)`+
-			strings.Repeat(", (?, ?, ?, ?)", len(keys)-1), args...)
+		err := tx.exec(`INSERT INTO block_values (block_id, metric, dims, vals`+col+`) VALUES `+row+
+			strings.Repeat(", "+row, len(keys)-1), args...)
 		if err != nil {
 			return err
 		}

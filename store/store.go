@@ -17,16 +17,51 @@ const EnvVar = "PARETO_STORE"
 // DefaultLocation is the store used when neither a flag nor EnvVar names one.
 const DefaultLocation = "pareto.db"
 
-// Store keeps studies of trials. Implementations are safe for concurrent
-// use by several goroutines, and by several processes sharing the same
-// database.
+// Reader reads the studies of a store. OpenReadOnly returns one that
+// never writes; every Store is a Reader. Implementations are safe for
+// concurrent use by several goroutines, and by several processes sharing
+// the same database.
+type Reader interface {
+	// Trials returns the study's trials in ingest order, filtered by q.
+	Trials(ctx context.Context, study string, q Query) ([]trial.Trial, error)
+	// Columns reads, for every trial of the study that satisfies where (in
+	// ingest order), its ID and the value of each spec, without building
+	// trials: frontier queries over large studies use it. See ColumnSpec
+	// for how a spec matches and Columns for the values of absent,
+	// ambiguous and unusable measurements.
+	Columns(ctx context.Context, study string, specs []ColumnSpec, where []Condition) (*Columns, error)
+	// Skips returns the study's skips, in the order first recorded, that
+	// satisfy every condition of where (trial.MatchSkip: a condition on
+	// anything but the path, "source", and the CloudAI point, test_case,
+	// iteration, step, phase and run, holds for no skip). A study that
+	// does not exist is ErrNoStudy.
+	Skips(ctx context.Context, study string, where []Condition) ([]trial.Skip, error)
+	// Studies lists every study with its trial count and time range.
+	Studies(ctx context.Context) ([]Study, error)
+	// Check verifies the study (every study when study is empty) in one
+	// read snapshot: every trial against its content hash and checksum,
+	// as reads do, every block and value column against its checksum and
+	// against the trials it copies, and that every trial is in one of the
+	// study's blocks. It returns what it found per study, damage included;
+	// its error is for a store it could not read (and ErrNoStudy for a
+	// study that does not exist).
+	Check(ctx context.Context, study string) ([]StudyCheck, error)
+	// Close releases the database.
+	Close() error
+}
+
+// Store keeps studies of trials: a Reader that also writes. Open returns
+// one.
 type Store interface {
+	Reader
 	// CreateStudy creates the study if it does not exist yet.
 	CreateStudy(ctx context.Context, study string) error
 	// Ingest stores the trials read from one source in one transaction and
 	// returns how many were added and how many were already present (same
-	// ID in the study). Trials without an ID get
-	// trial.ComputeID. The study is created if needed.
+	// ID in the study). Trials without an ID get trial.ComputeID; a trial
+	// whose ID is not the content hash of what is stored keeps that hash
+	// besides, for reads to verify (see Integrity in the package
+	// documentation). The study is created if needed.
 	Ingest(ctx context.Context, study, source string, trials []trial.Trial) (added, present int, err error)
 	// SetLabels merges labels into the stored labels of the study's trials
 	// whose IDs are in ids, in one transaction: a non-empty value sets the
@@ -42,20 +77,18 @@ type Store interface {
 	// (trial.ComputeID of what was ingested): IDs identify what was
 	// ingested, and labels set later are annotations. Re-ingesting the same
 	// result therefore still finds it present, and trial.ComputeID of a
-	// trial read back after SetLabels may differ from its ID.
+	// trial read back after SetLabels may differ from its ID: the store
+	// verifies each trial before relabelling it, and keeps the content
+	// hash of the relabelled trial, which reads verify. A damaged trial is
+	// an IntegrityError.
 	SetLabels(ctx context.Context, study string, ids []string, labels map[string]string) (int, error)
-	// Trials returns the study's trials in ingest order, filtered by q.
-	Trials(ctx context.Context, study string, q Query) ([]trial.Trial, error)
-	// Columns reads, for every trial of the study that satisfies where (in
-	// ingest order), its ID and the value of each spec, without building
-	// trials: frontier queries over large studies use it. See ColumnSpec
-	// for how a spec matches and Columns for the values of absent,
-	// ambiguous and unusable measurements.
-	Columns(ctx context.Context, study string, specs []ColumnSpec, where []Condition) (*Columns, error)
-	// Studies lists every study with its trial count and time range.
-	Studies(ctx context.Context) ([]Study, error)
-	// Close releases the database.
-	Close() error
+	// RecordSkips records, in one transaction, the inputs of an ingest into
+	// the study that yielded no trial, and returns how many were new and
+	// how many were known already (a skip of the same study, file and run:
+	// it is replaced, so its path, code and reason are the newest). The
+	// study is created if needed. Ingest removes the skips of the inputs
+	// whose trials it stores; see the package documentation, "Skips".
+	RecordSkips(ctx context.Context, study string, skips []trial.Skip) (added, present int, err error)
 }
 
 // Study summarises one study.
@@ -91,27 +124,6 @@ type Query struct {
 
 // ErrNoStudy is returned by Trials for a study that does not exist.
 var ErrNoStudy = errors.New("no such study")
-
-// Open opens (creating if needed) the store at location and brings its
-// schema up to date. An empty location means DefaultLocation.
-func Open(ctx context.Context, location string) (Store, error) {
-	return openAt(ctx, location, 0)
-}
-
-// openAt opens the store and migrates its schema up to version (0: the
-// newest); tests use it to create databases of earlier versions.
-func openAt(ctx context.Context, location string, version int) (Store, error) {
-	kind, target, err := parseLocation(location)
-	if err != nil {
-		return nil, err
-	}
-	switch kind {
-	case kindPostgres:
-		return openPostgres(ctx, target, version)
-	default:
-		return openSQLite(ctx, target, version)
-	}
-}
 
 // Location returns the flag value if set, else $PARETO_STORE, else
 // DefaultLocation.

@@ -148,6 +148,35 @@ func MatchAll(t *Trial, conds []Condition) bool {
 // parameter, a workload field, as Match resolves it), and whether t has it.
 func (c Condition) ValueOf(t *Trial) (string, bool) { return lookup(t, c.Key) }
 
+// MatchSkip reports whether the skip s satisfies every condition, reading
+// it as a trial that has only what a skip knows: its path (the key
+// "source") and, for a CloudAI run, the labels its trials would have:
+// test_case, iteration (when known), step (in a DSE sweep), phase and run.
+// A condition on any other key (engine, a param, a workload field) holds
+// for no skip, as it holds for no trial without the key.
+func MatchSkip(s *Skip, conds []Condition) bool {
+	if len(conds) == 0 {
+		return true
+	}
+	t := Trial{Source: Source{Path: s.Path, Key: s.Key}}
+	if s.Case != "" {
+		t.SetLabel(LabelTestCase, s.Case)
+		if s.Iteration >= 0 {
+			t.SetLabel(LabelIteration, strconv.Itoa(s.Iteration))
+		}
+		if s.Step > 0 {
+			t.SetLabel(LabelStep, strconv.Itoa(s.Step))
+		}
+	}
+	if s.Phase != "" {
+		t.SetLabel(LabelPhase, s.Phase)
+	}
+	if s.Run != "" {
+		t.SetLabel("run", s.Run)
+	}
+	return MatchAll(&t, conds)
+}
+
 // lookup resolves a condition key on t.
 func lookup(t *Trial, key string) (string, bool) {
 	ns, rest, found := strings.Cut(key, ".")

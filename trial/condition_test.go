@@ -95,3 +95,35 @@ func FuzzParseCondition(f *testing.F) {
 		}
 	})
 }
+
+func TestMatchSkip(t *testing.T) {
+	run := &Skip{Path: "out/vllm/2", Key: "tree/vllm/2", Run: "vllm/2/0/", Case: "vllm", Iteration: 2, Code: "run_failed"}
+	step := &Skip{Path: "out/dse/0/3", Run: "dse/0/3/warmup", Case: "dse", Step: 3, Phase: "warmup", Code: "run_failed"}
+	file := &Skip{Path: "runs/bad.json", Code: SkipError}
+	for _, tt := range []struct {
+		s     *Skip
+		conds []string
+		want  bool
+	}{
+		{run, nil, true},
+		{run, []string{"test_case=vllm"}, true},
+		{run, []string{"iteration>=2", "run=vllm/2/0/"}, true},
+		{run, []string{"iteration<2"}, false},
+		{run, []string{"source=out/vllm/2"}, true},
+		{run, []string{"step=0"}, false}, // outside a DSE sweep there is no step, as on its trials
+		{step, []string{"step=3", "phase=warmup"}, true},
+		{file, []string{"source=runs/bad.json"}, true},
+		{file, []string{"test_case!=vllm"}, false}, // a file knows no case
+		{file, []string{"iteration=0"}, false},
+		{run, []string{"engine=vllm"}, false}, // a skip knows no engine, param or workload
+		{run, []string{"concurrency>0"}, false},
+	} {
+		conds, err := ParseConditions(tt.conds)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := MatchSkip(tt.s, conds); got != tt.want {
+			t.Errorf("MatchSkip(%s, %q) = %v; want %v", tt.s.Path, tt.conds, got, tt.want)
+		}
+	}
+}

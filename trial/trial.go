@@ -475,6 +475,10 @@ func (d *Dims) UnmarshalJSON(b []byte) error {
 type Skip struct {
 	// Path is the file or run directory.
 	Path string `json:"path"`
+	// Key names the file or directory independently of the working
+	// directory, as Source.Key names a trial's file (empty when it is
+	// Path). A store keys the skips of a study on File and Run.
+	Key string `json:"key,omitempty"`
 	// Run is the CloudAI point id (case/iteration/step/phase), if any,
 	// with its parts: Iteration is -1 when unknown, Step 0 outside DSE.
 	Run       string `json:"run,omitempty"`
@@ -487,6 +491,15 @@ type Skip struct {
 	Code string `json:"code"`
 	// Reason explains it.
 	Reason string `json:"reason"`
+}
+
+// File names the skipped input for identity: Key, or Path when Key is
+// empty (as Source.File does for trials).
+func (s *Skip) File() string {
+	if s.Key != "" {
+		return s.Key
+	}
+	return s.Path
 }
 
 // Skip codes besides the CloudAI exclusion codes.

@@ -44,7 +44,11 @@ With --study the trials are kept in a store (--store, default
 $PARETO_STORE or pareto.db, an embedded SQLite file; postgres://… for a
 shared study). Ingest is idempotent (a trial already in the study is not
 added again) and atomic per source file; it reports how many trials were
-added and how many were already present. A trial is its content at its
+added and how many were already present. The inputs that yielded no
+trial are kept in the study as well (skips, keyed on the file and the
+CloudAI run: ingesting them again adds none), and storing trials of an
+input removes its skip, so a fixed file or a rerun no longer shows as
+failed; 'report --study' lists them as exclusions. A trial is its content at its
 position: runs whose numbers agree, in two files or two records of one
 file, are two trials. Files are named from the parent of the deepest
 directory holding every PATH (CloudAI results trees from their own
@@ -168,6 +172,9 @@ func runIngest(e *env, o *ingestOptions, paths []string) error {
 	}
 	var st *stored
 	if sink != nil {
+		if err := sink.recordSkips(d.Skipped); err != nil {
+			return err
+		}
 		st = &sink.stored
 		d.Skipped = append(d.Skipped, sink.failed...)
 	}
@@ -212,6 +219,9 @@ func writeIngestTable(e *env, total int, sum []formatCount, d *ingest.Dataset, s
 	fmt.Fprintf(w, "%d trials, %d skipped (%d unreadable)\n", total, len(d.Skipped), d.Failed())
 	if st != nil {
 		fmt.Fprintf(w, "study %s in %s: %d added, %d already present, from %d sources\n", st.study, st.location, st.added, st.present, st.sources)
+		if st.skipsAdded+st.skipsPresent > 0 {
+			fmt.Fprintf(w, "skips kept in study %s: %d added, %d already present\n", st.study, st.skipsAdded, st.skipsPresent)
+		}
 	}
 	w.WriteByte('\n')
 	enc.Section(w, []string{"format", "version", "trials"}, len(sum), func(b []byte, r, c int) []byte {
@@ -247,6 +257,10 @@ func writeIngestJSON(e *env, total int, sum []formatCount, d *ingest.Dataset, st
 		j.Int(int64(st.present))
 		j.Raw(`,"sources":`)
 		j.Int(int64(st.sources))
+		j.Raw(`,"skips_added":`)
+		j.Int(int64(st.skipsAdded))
+		j.Raw(`,"skips_present":`)
+		j.Int(int64(st.skipsPresent))
 		j.Raw("}")
 	}
 	j.Raw(`,"formats":[`)
@@ -285,10 +299,12 @@ func parseLabels(list []string) ([][2]string, error) {
 	return out, nil
 }
 
-// stored summarises what an ingest added to a store.
+// stored summarises what an ingest added to a store: trials, and skips
+// (the inputs that yielded no trial).
 type stored struct {
-	location, study         string
-	added, present, sources int
+	location, study          string
+	added, present, sources  int
+	skipsAdded, skipsPresent int
 }
 
 // ingestSink writes trials to a study as they are read, one transaction
@@ -319,6 +335,19 @@ func openSink(ctx context.Context, f *storeFlags) (*ingestSink, error) {
 	}
 	return &ingestSink{ctx: ctx, s: s, study: f.study,
 		stored: stored{location: store.Redact(store.Location(f.location)), study: f.study}}, nil
+}
+
+// recordSkips keeps the inputs that yielded no trial in the study.
+func (k *ingestSink) recordSkips(skips []trial.Skip) error {
+	if len(skips) == 0 {
+		return nil
+	}
+	added, present, err := k.s.RecordSkips(k.ctx, k.study, skips)
+	if err != nil {
+		return inputError{err: err}
+	}
+	k.skipsAdded, k.skipsPresent = k.skipsAdded+added, k.skipsPresent+present
+	return nil
 }
 
 // store writes ts grouped by source path, in order of first appearance.

@@ -306,7 +306,7 @@ func decideSLONames(slos []frontier.SLO) []string {
 }
 
 // decideStudyTrials returns the study's trials matching --where.
-func decideStudyTrials(ctx context.Context, st store.Store, src *decideSource) ([]trial.Trial, error) {
+func decideStudyTrials(ctx context.Context, st store.Reader, src *decideSource) ([]trial.Trial, error) {
 	conds, err := store.ParseConditions(src.where)
 	if err != nil {
 		return nil, usageError{fmt.Errorf("--where: %w", err)}

@@ -19,6 +19,7 @@ import (
 	"github.com/pareto-llm/pareto/query"
 	"github.com/pareto-llm/pareto/report"
 	"github.com/pareto-llm/pareto/source"
+	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -179,19 +180,20 @@ func runGenerateReport(e *env, o *generateOptions) error {
 	if err != nil {
 		return err
 	}
-	trials, excl, bad, err := loadSources(e, source.Spec{Paths: []string{o.resultDir}, Load: ingest.LoadOptions{GPUsPerNode: opts.GPUsPerNode,
+	trials, skips, bad, err := loadSources(e, source.Spec{Paths: []string{o.resultDir}, Load: ingest.LoadOptions{GPUsPerNode: opts.GPUsPerNode,
 		System: opts.System, Scenario: opts.Scenario, Tests: opts.Tests, Limits: lim}})
 	if err != nil {
 		return err
 	}
-	if n := countCode(excl, cloudai.ExcludeTestUnknown); n > 0 && o.testsDir == "" {
+	if n := countCode(skips, cloudai.ExcludeTestUnknown); n > 0 && o.testsDir == "" {
 		fmt.Fprintf(e.stderr, "pareto: %d run(s) have no test-run.toml and take their configuration from test TOMLs: give --tests-dir\n", n)
 	}
 	if o.store.study != "" {
-		if trials, err = throughStudy(e, &o.store, trials); err != nil {
+		if trials, skips, err = throughStudy(e, &o.store, trials, skips); err != nil {
 			return err
 		}
 	}
+	excl := report.Exclusions(skips)
 	if err := cfg.CheckMetrics(metricNames(trials)); err != nil {
 		return inputError{err: err}
 	}
@@ -225,10 +227,10 @@ func walkOptions(o *generateOptions) (cloudai.WalkOptions, error) {
 	return opts, nil
 }
 
-// countCode counts the exclusions with code.
-func countCode(excl []report.Exclusion, code string) int {
+// countCode counts the skips with code.
+func countCode(skips []trial.Skip, code string) int {
 	n := 0
-	for _, x := range excl {
+	for _, x := range skips {
 		if x.Code == code {
 			n++
 		}
@@ -284,15 +286,16 @@ func runReport(e *env, o *reportOptions, paths []string) error {
 	if lo.Limits, err = o.limits.limits(); err != nil {
 		return err
 	}
-	trials, excl, bad, err := loadSources(e, source.Spec{Paths: paths, Load: lo, Optuna: o.optuna, OptunaStudy: o.optunaStudy})
+	trials, skips, bad, err := loadSources(e, source.Spec{Paths: paths, Load: lo, Optuna: o.optuna, OptunaStudy: o.optunaStudy})
 	if err != nil && !(o.store.study != "" && isNothing(err)) {
 		return err
 	}
 	if o.store.study != "" {
-		if trials, err = throughStudy(e, &o.store, trials); err != nil {
+		if trials, skips, err = throughStudy(e, &o.store, trials, skips); err != nil {
 			return err
 		}
 	}
+	excl := report.Exclusions(skips)
 	if cfg.Cases == nil && o.config != "" {
 		if err := cfg.CheckCases(caseIDs(trials)); err != nil {
 			return inputError{err: err}
@@ -372,14 +375,17 @@ func objectiveAxis(s string) (report.Axis, error) {
 }
 
 // throughStudy keeps the loaded trials in the --study (idempotently, one
-// transaction per source) and returns the study's trials filtered by
-// --where, so that the report shows everything the study holds, deployment
-// details included. A trial stored before the store kept deployments gets
-// the one read in this run, matched by trial ID.
-func throughStudy(e *env, f *storeFlags, loaded []trial.Trial) ([]trial.Trial, error) {
+// transaction per source), and the inputs that yielded none (skips), and
+// returns the study's trials and skips filtered by --where; with nothing
+// loaded, the store is only read (opened read-only) (skips by
+// store.Store.Skips: on their path and CloudAI point), so that the report
+// shows everything the study holds, deployment details and exclusions
+// included. A trial stored before the store kept deployments gets the one
+// read in this run, matched by trial ID.
+func throughStudy(e *env, f *storeFlags, loaded []trial.Trial, skips []trial.Skip) ([]trial.Trial, []trial.Skip, error) {
 	q, err := f.query()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	ctx := context.Background()
 	known := map[string]*trial.Deployment{}
@@ -388,33 +394,52 @@ func throughStudy(e *env, f *storeFlags, loaded []trial.Trial) ([]trial.Trial, e
 			known[loaded[i].ID] = d
 		}
 	}
-	sink, err := openSink(ctx, f)
-	if err != nil {
-		return nil, err
+	var s store.Reader
+	if len(loaded) == 0 && len(skips) == 0 {
+		// Nothing to keep: the study is only read, from the store opened
+		// read-only.
+		if s, err = openReader(ctx, f); err != nil {
+			return nil, nil, err
+		}
+	} else {
+		sink, err := openSink(ctx, f)
+		if err != nil {
+			return nil, nil, err
+		}
+		if err := sink.store(loaded); err == nil {
+			err = sink.recordSkips(skips)
+		}
+		if err != nil {
+			sink.s.Close()
+			return nil, nil, err
+		}
+		st := &sink.stored
+		fmt.Fprintf(e.stderr, "pareto: study %s in %s: %d added, %d already present\n", st.study, st.location, st.added, st.present)
+		s = sink.s
 	}
-	defer sink.s.Close()
-	if err := sink.store(loaded); err != nil {
-		return nil, err
-	}
-	st := &sink.stored
-	fmt.Fprintf(e.stderr, "pareto: study %s in %s: %d added, %d already present\n", st.study, st.location, st.added, st.present)
-	ts, err := sink.s.Trials(ctx, f.study, q)
+	defer s.Close()
+	ts, err := s.Trials(ctx, f.study, q)
 	if err != nil {
-		return nil, inputError{err: err}
+		return nil, nil, inputError{err: err}
 	}
 	for i := range ts {
 		if d, ok := known[ts[i].ID]; ok && ts[i].Deployment == nil {
 			ts[i].Deployment = d
 		}
 	}
-	return ts, nil
+	kept, err := s.Skips(ctx, f.study, q.Where)
+	if err != nil {
+		return nil, nil, inputError{err: err}
+	}
+	return ts, kept, nil
 }
 
-// loadSources reads any sources pareto reads through the source layer;
-// unreadable files and failed runs become exclusions, and the unreadable
-// ones are returned too. Inputs that yield no trial at all are an error
-// naming each.
-func loadSources(e *env, spec source.Spec) ([]trial.Trial, []report.Exclusion, []trial.Skip, error) {
+// loadSources reads any sources pareto reads through the source layer,
+// and returns the trials, the inputs and runs that yielded none (skips:
+// unreadable files and failed runs, the report's exclusions) and the
+// unreadable ones. Inputs that yield no trial at all are an error naming
+// each; the skips are returned with it.
+func loadSources(e *env, spec source.Spec) ([]trial.Trial, []trial.Skip, []trial.Skip, error) {
 	if len(spec.Paths) == 0 && spec.Optuna == "" {
 		return nil, nil, nil, nil
 	}
@@ -425,9 +450,13 @@ func loadSources(e *env, spec source.Spec) ([]trial.Trial, []report.Exclusion, [
 		return nil, nil, nil, usagef("--optuna-study is required: %v", err)
 	}
 	if err != nil {
-		return nil, nil, nil, inputError{err: err}
+		var skips []trial.Skip
+		if set != nil {
+			skips = set.Skipped
+		}
+		return nil, skips, nil, inputError{err: err}
 	}
-	return set.Trials, report.Exclusions(set.Skipped), set.Failed(), nil
+	return set.Trials, set.Skipped, set.Failed(), nil
 }
 
 // metricNames lists the metrics the trials measure, sorted.

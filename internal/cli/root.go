@@ -195,7 +195,7 @@ reach a verdict); 3 gate's inconclusive verdict.`,
 	root.CompletionOptions.DisableDefaultCmd = true
 	root.AddCommand(newFrontCmd(e), newIngestCmd(e), newVersionCmd(e), newGenerateReportCmd(e), newReportCmd(e))
 	root.AddCommand(newGateCmd(e), newPickCmd(e), newNoiseCmd(e), newDriftCmd(e))
-	root.AddCommand(newStudiesCmd(e), newTrialsCmd(e))
+	root.AddCommand(newStudiesCmd(e), newTrialsCmd(e), newMigrateCmd(e), newCheckCmd(e))
 	root.AddCommand(newSimulateCmd(e))
 	return root
 }

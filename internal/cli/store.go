@@ -44,9 +44,20 @@ func (f *storeFlags) query() (store.Query, error) {
 	return store.Query{Where: conds}, nil
 }
 
-// openStore opens the store the flags name; errors never show a password.
+// openStore opens the store the flags name for writing (creating and
+// migrating it as needed); errors never show a password.
 func openStore(ctx context.Context, f *storeFlags) (store.Store, error) {
 	s, err := store.Open(ctx, store.Location(f.location))
+	if err != nil {
+		return nil, inputError{err: err}
+	}
+	return s, nil
+}
+
+// openReader opens the store the flags name read-only, for the commands
+// that only read: nothing is created, migrated or written.
+func openReader(ctx context.Context, f *storeFlags) (store.Reader, error) {
+	s, err := store.OpenReadOnly(ctx, store.Location(f.location))
 	if err != nil {
 		return nil, inputError{err: err}
 	}
@@ -69,7 +80,7 @@ func newStudiesCmd(e *env) *cobra.Command {
 		Example: "  pareto studies --store runs.db",
 		Args:    noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			s, err := openStore(c.Context(), &f)
+			s, err := openReader(contextOf(c), &f)
 			if err != nil {
 				return err
 			}
@@ -127,7 +138,7 @@ func newTrialsCmd(e *env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			s, err := openStore(contextOf(c), &f)
+			s, err := openReader(contextOf(c), &f)
 			if err != nil {
 				return err
 			}

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Creates and starts a PostgreSQL cluster (the newest installed server),
-# creates the test role and database, and prints the URL to export as
+# creates the test role (allowed to create databases and roles: the tests
+# make a database each and a SELECT-only role) and database, and prints
+# the URL to export as
 # PARETO_TEST_POSTGRES_URL. Idempotent; run as root on Debian after
 # installing the postgresql package (scripts/deps.sh does both).
 set -euo pipefail
@@ -35,6 +37,8 @@ DO $$ BEGIN
     CREATE ROLE pareto LOGIN CREATEDB PASSWORD 'pareto';
   END IF;
 END $$;
+-- The read-only tests create a role that may only SELECT.
+ALTER ROLE pareto CREATEROLE;
 SELECT 'CREATE DATABASE pareto OWNER pareto' WHERE NOT EXISTS (SELECT FROM pg_database WHERE datname = 'pareto')\gexec
 SQL
 echo "postgres://pareto:pareto@127.0.0.1:$port/pareto?sslmode=disable"

@@ -1,0 +1,53 @@
+package cli
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/pareto-llm/pareto/store"
+)
+
+const migrateLong = `Migrate upgrades the schema of an existing store (--store, default
+$PARETO_STORE or pareto.db) to the version this pareto writes, in place,
+each step in its own transaction, and says from which version to which.
+
+The commands that only read a store (studies, trials, check, front,
+pick, noise and drift with --study, and report --study without inputs)
+open it read-only: they never migrate, and refuse a store of an older
+schema, pointing here. The commands that write (ingest, gate, report
+with inputs and generate-report with --study) upgrade the store as they
+open it, as migrate does. Migrate
+creates no SQLite store (a missing file is an error) and refuses a
+database that is not a pareto store, naming its tables.
+
+Exit status: 0 success (also when the store is up to date), 1 when the
+store is missing, not a pareto store or cannot be upgraded, 2 usage
+error.`
+
+func newMigrateCmd(e *env) *cobra.Command {
+	var location string
+	c := &cobra.Command{
+		Use:     "migrate [--store S]",
+		Short:   "Upgrade a store's schema to this version of pareto",
+		Long:    migrateLong,
+		Example: "  pareto migrate --store runs.db",
+		Args:    noArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			loc := store.Location(location)
+			from, to, err := store.Migrate(contextOf(c), loc)
+			if err != nil {
+				return inputError{err: err}
+			}
+			if from == to {
+				_, err = fmt.Fprintf(e.stdout, "store %s: schema version %d, up to date\n", store.Redact(loc), to)
+			} else {
+				_, err = fmt.Fprintf(e.stdout, "store %s: schema version %d upgraded to %d\n", store.Redact(loc), from, to)
+			}
+			return err
+		},
+	}
+	c.Flags().StringVar(&location, "store", "", "store: a SQLite path, sqlite:///PATH or postgres://URL (default $"+
+		store.EnvVar+" or "+store.DefaultLocation+")")
+	return c
+}

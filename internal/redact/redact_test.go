@@ -1,0 +1,67 @@
+package redact
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"testing"
+)
+
+func TestLocation(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"postgres://u:secret@db:5432/p?sslmode=disable", "postgres://u:<redacted>@db:5432/p?sslmode=disable"},
+		{"postgres://u@db/p", "postgres://u@db/p"},
+		{"postgres://db/p", "postgres://db/p"},
+		{"postgres://db/p?password=secret&sslmode=disable", "postgres://db/p?password=<redacted>&sslmode=disable"},
+		{"host=db user=u password=secret dbname=p", "host=db user=u password=<redacted> dbname=p"},
+		{"host=db password='a b' dbname=p", "host=db password=<redacted> dbname=p"},
+		{"pareto.db", "pareto.db"},
+		{"sqlite:///tmp/x.db", "sqlite:///tmp/x.db"},
+		// Locations net/url refuses, or misreads ("u:123" as a host and port).
+		{"postgres://u:hunter2zebra@db:99999/p", "postgres://u:<redacted>@db:99999/p"},
+		{"postgres://u:hunter2zebra@db:port/p", "postgres://u:<redacted>@db:port/p"},
+		{"postgres://u:hun#ter2@db/p", "postgres://u:<redacted>@db/p"},
+		{"postgres://u:hun/ter2@db/p", "postgres://u:<redacted>@db/p"},
+		{"postgres://u:hun?ter2@db/p", "postgres://u:<redacted>@db/p"},
+		{"postgres://u:hun ter2@db/p", "postgres://u:<redacted>@db/p"},
+		{"postgres://u:hun%ZZter2@db/p", "postgres://u:<redacted>@db/p"},
+		{"postgres://u:hun[ter2@db/p", "postgres://u:<redacted>@db/p"},
+		{"postgres://u:123/abc@db/p", "postgres://u:<redacted>@db/p"},
+		{"postgresql+psycopg2://u:p@ss@db/p", "postgresql+psycopg2://u:<redacted>@db/p"},
+	} {
+		if got := Location(tt.in); got != tt.want {
+			t.Errorf("Location(%q) = %q; want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestError checks that the errors of net/url, which quote the location
+// or parts of it, lose the password in every shape.
+func TestError(t *testing.T) {
+	base := errors.New("base")
+	for _, pw := range []string{"hunter2zebra", "hunter2#zebra", "hunter2/zebra", "hunter2?zebra", "hunter2 zebra",
+		"hunter2%ZZzebra", "hunter2[zebra", `hunter2"zebra`, "hunter2%40zebra"} {
+		loc := "postgres://u:" + pw + "@127.0.0.1:5432/p"
+		_, perr := url.Parse(loc)
+		for _, err := range []error{perr, fmt.Errorf("opening %s: %w", loc, base), fmt.Errorf("%q", loc)} {
+			if err == nil {
+				continue
+			}
+			got := Error(err, loc)
+			if strings.Contains(got.Error(), "hunter2") || strings.Contains(got.Error(), "zebra") {
+				t.Errorf("Error(%v) = %q; want the password hidden", err, got)
+			}
+			if errors.Is(err, base) && !errors.Is(got, base) {
+				t.Errorf("Error(%v) no longer wraps the original", err)
+			}
+		}
+	}
+	if Error(nil, "postgres://u:p@h/d") != nil {
+		t.Error("Error(nil) != nil")
+	}
+	plain := errors.New("nothing to hide")
+	if Error(plain, "postgres://u:secret@h/d") != plain {
+		t.Error("Error of an error without the password is not the error itself")
+	}
+}

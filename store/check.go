@@ -1,0 +1,235 @@
+package store
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+)
+
+// StudyCheck is what Check found in one study.
+type StudyCheck struct {
+	// Study names the study.
+	Study string
+	// Trials, Blocks and Columns count what was verified: the study's
+	// trials, its blocks and their value columns.
+	Trials, Blocks, Columns int
+	// Damage lists every trial and block that does not match what was
+	// stored, in the order found; empty when the study is sound.
+	Damage []*IntegrityError
+}
+
+// damage records an IntegrityError of the study.
+func (c *StudyCheck) damage(e *IntegrityError) {
+	e.Study = c.Study
+	c.Damage = append(c.Damage, e)
+}
+
+// checkStudy verifies one study within tx, a read transaction: every
+// trial against its content hash and checksum (as reads do), every block
+// and value column against its checksum, each block against the trials it
+// copies (rebuilt from them as an ingest builds it: row ids, IDs,
+// problems, and every value column), and that every trial of the study is
+// in one of its blocks.
+func checkStudy(tx fillTx, studyID int64, name string) (StudyCheck, error) {
+	c := StudyCheck{Study: name}
+	blocks, err := readBlocks(tx, studyID)
+	if err != nil {
+		return c, err
+	}
+	d := newDecoder()
+	covered := map[int64]bool{}
+	for i := range blocks {
+		k := &blocks[i]
+		c.Blocks++
+		if err := k.verify(); err != nil {
+			var ie *IntegrityError
+			errors.As(err, &ie)
+			c.damage(ie)
+		}
+		rebuilt, sound, n, err := rebuildBlock(tx, studyID, k, d, &c, covered)
+		if err != nil {
+			return c, err
+		}
+		c.Trials += n
+		cols, err := checkValues(tx, k, rebuilt, sound, &c)
+		if err != nil {
+			return c, err
+		}
+		c.Columns += cols
+		if sound && (!bytes.Equal(rebuilt.rowIDs, k.rowIDs) || !bytes.Equal(rebuilt.ids, k.ids) || !bytes.Equal(rebuilt.problems, k.problems)) {
+			c.damage(&IntegrityError{Block: k.id, Detail: "its row ids, IDs or problems differ from those of its trials"})
+		}
+	}
+	rows, err := tx.query(`SELECT id, hash FROM trials WHERE study_id = ? ORDER BY id`, studyID)
+	if err != nil {
+		return c, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var row int64
+		var hash string
+		if err := rows.Scan(&row, &hash); err != nil {
+			return c, err
+		}
+		if !covered[row] {
+			c.Trials++
+			c.damage(&IntegrityError{Trial: hash, Detail: fmt.Sprintf("row %d is in none of the study's blocks", row)})
+		}
+	}
+	return c, rows.Err()
+}
+
+// readBlocks reads the study's blocks in row-id order.
+func readBlocks(tx fillTx, studyID int64) ([]storedBlock, error) {
+	rows, err := tx.query(`SELECT `+blockColumns+` FROM blocks WHERE study_id = ? ORDER BY first_trial`, studyID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []storedBlock
+	for rows.Next() {
+		var k storedBlock
+		if err := rows.Scan(k.dest()...); err != nil {
+			return nil, err
+		}
+		k.rowIDs, k.ids, k.problems = bytes.Clone(k.rowIDs), bytes.Clone(k.ids), bytes.Clone(k.problems)
+		out = append(out, k)
+	}
+	return out, rows.Err()
+}
+
+// rebuildBlock verifies the trials in the block's row range and builds
+// the block they make; sound is false when one of them is damaged (the
+// block is then not compared with them). Rows of the range are marked in
+// covered.
+func rebuildBlock(tx fillTx, studyID int64, k *storedBlock, d *decoder, c *StudyCheck, covered map[int64]bool) (*block, bool, int, error) {
+	rows, err := tx.query(`SELECT `+readColumns+` FROM trials WHERE id BETWEEN ? AND ? AND +study_id = ? ORDER BY id`,
+		k.first, k.last, studyID)
+	if err != nil {
+		return nil, false, 0, err
+	}
+	defer rows.Close()
+	b := newBlock()
+	sound, n := true, 0
+	r := newTrialRow()
+	for rows.Next() {
+		n++
+		t, err := r.scan(rows, d)
+		if err == nil {
+			err = r.verify(&t, d)
+		}
+		covered[r.id] = true
+		if err != nil {
+			var ie *IntegrityError
+			if !errors.As(err, &ie) {
+				return nil, false, n, err
+			}
+			c.damage(ie)
+			sound = false
+			continue
+		}
+		dims := make([]string, len(t.Measurements))
+		for j := range t.Measurements {
+			dims[j] = encodeDims(t.Measurements[j].Dims)
+		}
+		b.add(r.id, t.ID, t.Problem, t.Measurements, dims)
+	}
+	return b, sound, n, rows.Err()
+}
+
+// checkValues verifies the block's value columns against their checksums
+// and, when sound, against the columns rebuilt from its trials; it
+// returns how many it read.
+func checkValues(tx fillTx, k *storedBlock, rebuilt *block, sound bool, c *StudyCheck) (int, error) {
+	rows, err := tx.query(`SELECT metric, dims, vals, checksum FROM block_values WHERE block_id = ?`, k.id)
+	if err != nil {
+		return 0, err
+	}
+	defer rows.Close()
+	seen := map[colKey]bool{}
+	n := 0
+	for rows.Next() {
+		var metric, dims string
+		var vals []byte
+		var sum int64
+		if err := rows.Scan(&metric, &dims, &vals, &sum); err != nil {
+			return n, err
+		}
+		n++
+		key := colKey{metric, dims}
+		seen[key] = true
+		if want := valuesChecksum(k.first, metric, dims, vals); want != sum {
+			c.damage(&IntegrityError{Block: k.id, Detail: fmt.Sprintf("the checksum of its values of %s is %d, not %d", colName(key), want, sum)})
+			continue
+		}
+		if !sound {
+			continue
+		}
+		if rebuilt.cols[key] == nil {
+			c.damage(&IntegrityError{Block: k.id, Detail: fmt.Sprintf("it has values of %s, which none of its trials measures", colName(key))})
+		} else if !bytes.Equal(rebuilt.column(key), vals) {
+			c.damage(&IntegrityError{Block: k.id, Detail: fmt.Sprintf("its values of %s differ from its trials'", colName(key))})
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return n, err
+	}
+	if sound {
+		for _, key := range rebuilt.order {
+			if !seen[key] {
+				c.damage(&IntegrityError{Block: k.id, Detail: fmt.Sprintf("it lacks the values of %s that its trials measure", colName(key))})
+			}
+		}
+	}
+	return n, nil
+}
+
+// colName names a value column: its metric, and its dims when it has any.
+func colName(k colKey) string {
+	if k.dims == "" {
+		return k.metric
+	}
+	return k.metric + " " + k.dims
+}
+
+// checkStudies checks the study named (every study when study is empty)
+// within tx, a read transaction.
+func checkStudies(tx fillTx, study string) ([]StudyCheck, error) {
+	q, args := `SELECT id, name FROM studies ORDER BY name`, []any{}
+	if study != "" {
+		q, args = `SELECT id, name FROM studies WHERE name = ?`, []any{study}
+	}
+	rows, err := tx.query(q, args...)
+	if err != nil {
+		return nil, err
+	}
+	type named struct {
+		id   int64
+		name string
+	}
+	var list []named
+	for rows.Next() {
+		var n named
+		if err := rows.Scan(&n.id, &n.name); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		list = append(list, n)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if study != "" && len(list) == 0 {
+		return nil, fmt.Errorf("study %q: %w", study, ErrNoStudy)
+	}
+	var out []StudyCheck
+	for _, n := range list {
+		c, err := checkStudy(tx, n.id, n.name)
+		if err != nil {
+			return out, fmt.Errorf("checking %s: %w", n.name, err)
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
