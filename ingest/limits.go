@@ -129,19 +129,29 @@ func fileKind(m fs.FileMode) string {
 
 // ReadFile reads a regular file whole, after checking it as Stat does.
 func (l Limits) ReadFile(path string) ([]byte, error) {
-	st, err := l.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if st.IsDir() {
-		return nil, fmt.Errorf("%s: is a directory", path)
-	}
-	f, err := os.Open(path)
+	f, st, err := l.open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
 	return l.readAll(f, path, st.Size(), false)
+}
+
+// open opens a regular file after checking it as Stat does, before
+// opening: opening a named pipe waits for a writer.
+func (l Limits) open(path string) (*os.File, os.FileInfo, error) {
+	st, err := l.Stat(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	if st.IsDir() {
+		return nil, nil, fmt.Errorf("%s: is a directory", path)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	return f, st, nil
 }
 
 // ReadAll reads r (standard input, a pipe) up to the input size limit;

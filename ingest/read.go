@@ -126,15 +126,7 @@ func (r *reader) readFile(path string) ([]trial.Trial, error) {
 	if ok {
 		return r.readBytes(data, path)
 	}
-	// Checked before opening: opening a named pipe waits for a writer.
-	st, err := r.lim.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if st.IsDir() {
-		return nil, fmt.Errorf("%s: is a directory", path)
-	}
-	f, err := os.Open(path)
+	f, _, err := r.lim.open(path)
 	if err != nil {
 		return nil, err
 	}
