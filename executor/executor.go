@@ -1,0 +1,97 @@
+// Package executor runs the trials a tuning loop proposes: one command per
+// trial, on this machine (Local) or as a batch job of a cluster scheduler
+// (Slurm), behind one interface so that pareto tune and its workers do not
+// know where a trial runs.
+//
+// An Executor starts a Job and returns a Handle, a string the caller
+// records in its store before waiting, so that a restarted driver can wait
+// for (Wait) or cancel (Cancel) a job a previous process started, where
+// the executor supports it (a Slurm job outlives its submitter; a local
+// process does not, and Wait on a handle from another process says so
+// with ErrLost). Wait returns when the job has ended, with its final
+// Status; the result files are then in Job.Dir.
+package executor
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// Job is one trial to run.
+type Job struct {
+	// ID names the trial in its study; it is stable across restarts and
+	// unique within the study.
+	ID string
+	// Command is the shell command line to run (already expanded from
+	// the template), run by /bin/sh -c in Dir.
+	Command string
+	// Dir is the job's own folder: its working directory, where its
+	// result files and its stdout/stderr logs are written.
+	Dir string
+	// Env holds extra environment variables as NAME=VALUE, such as the
+	// trial's parameters (PARETO_PARAM_<NAME>) and PARETO_TRIAL.
+	Env []string
+	// Resources is what a scheduler allocates to the job; Local ignores
+	// what it cannot enforce and applies TimeLimit.
+	Resources Resources
+}
+
+// Resources is what a job asks of a scheduler.
+type Resources struct {
+	Nodes       int           // nodes (0: the scheduler's default)
+	GPUsPerNode int           // GPUs on each node (0: none requested)
+	TimeLimit   time.Duration // wall-clock limit (0: none)
+	Partition   string        // scheduler partition ("" default)
+	Account     string        // account to charge ("" default)
+}
+
+// Handle identifies a started job to its executor: a process ID for
+// Local, a job ID for Slurm. It is what a driver records to resume.
+type Handle string
+
+// State is how a job ended, or that it has not yet.
+type State string
+
+// The states of a job. Every state but Pending and Running is final.
+const (
+	Pending     State = "pending"
+	Running     State = "running"
+	Completed   State = "completed" // exit status 0
+	Failed      State = "failed"    // non-zero exit status or a scheduler failure
+	TimedOut    State = "timeout"   // over Resources.TimeLimit
+	Cancelled   State = "cancelled" // cancelled by Cancel, scancel or a signal
+	OutOfMemory State = "out_of_memory"
+	NodeFail    State = "node_fail"
+	Preempted   State = "preempted"
+)
+
+// Final reports whether s is a state a job does not leave.
+func (s State) Final() bool { return s != Pending && s != Running && s != "" }
+
+// Status is a job's state with the detail a failure is recorded with.
+type Status struct {
+	State State
+	// ExitCode is the command's exit status when it ran to an end.
+	ExitCode int
+	// Reason says why a job did not complete, in words a user can act
+	// on (the scheduler's state and reason, the signal, the time limit).
+	Reason string
+	// Native is the executor's own name for the state (Slurm's
+	// "OUT_OF_MEMORY"), empty for Local.
+	Native string
+}
+
+// ErrLost is returned by Wait and Cancel for a handle this executor can
+// no longer follow (a local process started by a process that ended).
+var ErrLost = errors.New("executor: job lost: it was started by a process that ended")
+
+// Executor starts jobs and waits for them.
+type Executor interface {
+	// Start starts j and returns its handle without waiting for it.
+	Start(ctx context.Context, j Job) (Handle, error)
+	// Wait blocks until the job of h has ended, or ctx is done.
+	Wait(ctx context.Context, h Handle) (Status, error)
+	// Cancel stops the job of h; Wait then returns Cancelled.
+	Cancel(ctx context.Context, h Handle) error
+}
