@@ -569,6 +569,18 @@ func TestBrowserNarrow(t *testing.T) {
 		t.Errorf("pin at 800 px scrolled from %v to %v", before, after)
 	}
 	checkInView(t, tb, `#plot-0 .details`)
+	// The sheet leaves the chart's X axis (the canvas's bottom 40 px) in
+	// view, at the top of the page and with the chart lower in the window.
+	for _, at := range []string{"start", "end"} {
+		scrollTo(t, tb, `document.querySelector('#plot-0 canvas').scrollIntoView({block:'`+at+`'})`)
+		tb.do(t, chromedp.Sleep(50*time.Millisecond))
+		if cover := eval[[]float64](t, tb, `(function(){var c=document.querySelector('#plot-0 canvas').getBoundingClientRect(),
+			d=document.querySelector('#plot-0 .details').getBoundingClientRect(); var a0=Math.max(c.bottom-40,0), a1=Math.min(c.bottom,innerHeight);
+			var o=Math.max(0,Math.min(a1,d.bottom)-Math.max(a0,d.top)); return [o, a0, a1, d.top, d.bottom];})()`); cover[0] > 0 {
+			t.Errorf("chart at %s: the details sheet (%v–%v px) covers the X axis band %v–%v px", at, cover[3], cover[4], cover[1], cover[2])
+		}
+	}
+	tb.screenshot(t, "narrow-pinned")
 	before = scrollTo(t, tb, `document.querySelector('#plot-0 .table-wrap').scrollIntoView({block:'center'})`)
 	row := eval[[]float64](t, tb, `(function(){var r=document.querySelectorAll('#plot-0 tbody tr')[1].getBoundingClientRect(); return [r.left+20, r.top+r.height/2];})()`)
 	tb.do(t, chromedp.MouseClickXY(row[0], row[1]))

@@ -285,7 +285,30 @@ Chart.prototype.front = function () {
   var self = this;
   charts.forEach(function (c) { c.details.classList.toggle('behind', c !== self); });
   document.body.classList.add('sheet');
+  placeSheet();
 };
+
+// placeSheet puts a narrow window's details sheet at the bottom or the top
+// of the window, whichever covers less of the pinned chart, and no taller
+// than the room beside the chart there (but at least a quarter of the
+// window): so that the chart's axes stay in view while a point is pinned.
+// When neither side has room it goes to the top, keeping the X axis.
+// Wide windows show the details beside the chart and are left alone.
+function placeSheet() {
+  var front = charts.filter(function (c) { return c.selected && !c.details.classList.contains('behind'); }).pop();
+  charts.forEach(function (c) {
+    if (c !== front) { c.details.classList.remove('sheet-top'); c.details.style.maxHeight = ''; }
+  });
+  if (!front || window.innerWidth >= 1100) {
+    if (front) { front.details.classList.remove('sheet-top'); front.details.style.maxHeight = ''; }
+    return;
+  }
+  var h = window.innerHeight, gap = 8, r = front.chartBox.getBoundingClientRect();
+  var above = Math.max(0, Math.min(r.top, h)) - 2 * gap, below = h - Math.min(h, Math.max(r.bottom, 0)) - 2 * gap;
+  var need = h / 4, top = above > below || Math.max(above, below) < need;
+  front.details.classList.toggle('sheet-top', top);
+  front.details.style.maxHeight = Math.round(Math.min(0.4 * h, Math.max(need, top ? above : below))) + 'px';
+}
 
 Chart.prototype.unpin = function () {
   if (!this.selected) { return; }
@@ -293,7 +316,7 @@ Chart.prototype.unpin = function () {
   this.chartBox.removeAttribute('data-pinned');
   renderDetails(this, null);
   var other = charts.filter(function (c) { return c.selected; }).pop();
-  if (other) { other.front(); } else { document.body.classList.remove('sheet'); }
+  if (other) { other.front(); } else { document.body.classList.remove('sheet'); placeSheet(); }
   this.table.highlight(-1);
   this.draw();
 };

@@ -32,6 +32,16 @@ window.addEventListener('resize', function () {
   lastWidth = window.innerWidth;
   charts.forEach(function (c) { c.cssWidth = 0; c.redraw(); });
 });
+// A narrow window's details sheet follows the pinned chart as the page
+// scrolls (placeSheet), once per frame.
+var sheetQueued = false;
+function queueSheet() {
+  if (sheetQueued) { return; }
+  sheetQueued = true;
+  requestAnimationFrame(function () { sheetQueued = false; placeSheet(); });
+}
+window.addEventListener('scroll', queueSheet, { passive: true });
+window.addEventListener('resize', queueSheet);
 window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', function () { charts.forEach(function (c) { c.redraw(); }); });
 api.charts = charts;
 api.data = data;
