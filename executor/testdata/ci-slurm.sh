@@ -32,6 +32,11 @@ done
 # munge: the key is created by the package; the socket folder may not
 # survive a reboot.
 install -d -o munge -g munge -m 0755 /run/munge
+if [ ! -s /etc/munge/munge.key ]; then
+	mungekey --create --keyfile=/etc/munge/munge.key
+	chown munge:munge /etc/munge/munge.key
+	chmod 0400 /etc/munge/munge.key
+fi
 if ! munge -n 2>/dev/null | unmunge >/dev/null 2>&1; then
 	runuser -u munge -- /usr/sbin/munged
 	for i in $(seq 20); do
