@@ -71,7 +71,7 @@ type SlurmScript struct {
 type EnvVar struct{ Name, Value string }
 
 var (
-	envName      = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	envName       = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 	jobNameUnsafe = regexp.MustCompile(`[^A-Za-z0-9._-]`)
 )
 
