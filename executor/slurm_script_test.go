@@ -161,3 +161,32 @@ func TestNewSlurmErrors(t *testing.T) {
 		t.Errorf("Script with {{.GPUs}} = %v; want an error naming the field", err)
 	}
 }
+
+// TestReadmeTemplate renders the site template the README shows.
+func TestReadmeTemplate(t *testing.T) {
+	b, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(b), "```sh\n#!/bin/bash\n#SBATCH --job-name")
+	tmpl, _, ok2 := strings.Cut(rest, "```\n")
+	if !ok || !ok2 {
+		t.Fatal("README.md: no site template (a sh block starting #!/bin/bash, #SBATCH --job-name)")
+	}
+	path := filepath.Join(t.TempDir(), "site.sbatch.tmpl")
+	if err := os.WriteFile(path, []byte("#!/bin/bash\n#SBATCH --job-name"+tmpl), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := scriptOnly(t, SlurmConfig{Template: path}).Script(Job{ID: "t1", Command: "run it", Dir: "/tmp/t1", Env: []string{"PARETO_TRIAL=t1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"--partition=gpu\n", "--gres=gpu:h100:8\n", "export PARETO_TRIAL='t1'\n", "exec /bin/sh -c 'run it'\n"} {
+		if !strings.Contains(string(got), want) {
+			t.Errorf("README template renders:\n%s\nwant %q", got, want)
+		}
+	}
+	if strings.Contains(string(got), "--time") {
+		t.Errorf("README template asks for a time limit it was not given:\n%s", got)
+	}
+}
