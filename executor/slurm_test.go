@@ -251,6 +251,34 @@ func TestSlurmResume(t *testing.T) {
 	}
 }
 
+// TestSlurmForgotten: once slurmctld has forgotten a job (MinJobAge, 30 s
+// on the test cluster, then its purge a minute at most later), squeue and
+// scontrol no longer know it and its status comes from sacct (here the job
+// completion log, the cluster keeps no accounting database).
+func TestSlurmForgotten(t *testing.T) {
+	t.Parallel()
+	s := newSlurm(t, executor.SlurmConfig{})
+	h, st := run(t, s, executor.Job{ID: "forgotten", Command: "exit 5", Dir: t.TempDir()}, 2*time.Minute)
+	ctx := slurmCtx(t, 3*time.Minute)
+	for {
+		out, err := exec.CommandContext(ctx, "scontrol", "show", "job", "-o", string(h)).CombinedOutput()
+		if err != nil && strings.Contains(string(out), "Invalid job id") {
+			break
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("slurmctld still remembers job %s after 3 minutes: %s", h, out)
+		}
+		time.Sleep(2 * time.Second)
+	}
+	got, err := newSlurm(t, executor.SlurmConfig{}).Wait(ctx, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.State != executor.Failed || got.ExitCode != 5 || got.Native != "FAILED" {
+		t.Errorf("status from sacct = %+v; want failed, exit code 5, native FAILED (scontrol said %+v)", got, st)
+	}
+}
+
 // TestSlurmUnknownJob: a job ID no Slurm command knows is lost after
 // LostAfter; a handle that is not a job ID is an error at once.
 func TestSlurmUnknownJob(t *testing.T) {

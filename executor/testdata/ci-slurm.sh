@@ -14,7 +14,8 @@
 #     jobs are recorded by JobCompType=jobcomp/filetxt, which `sacct
 #     --completion` reads (executor.Slurm falls back to it when sacct says
 #     accounting is disabled), and slurmctld remembers them for MinJobAge
-#     seconds (`scontrol show job`);
+#     seconds (`scontrol show job`): 30 s, so that the tests also see a
+#     job slurmctld has forgotten (purged within a minute after that);
 #   - the node has the machine's CPUs and memory (slurmd -C), each CPU
 #     shareable by 4 jobs (OverSubscribe=FORCE:4) so that the tests' jobs
 #     run side by side on a 2-core machine;
@@ -71,7 +72,7 @@ AccountingStorageType=accounting_storage/none
 JobAcctGatherType=jobacct_gather/none
 JobCompType=jobcomp/filetxt
 JobCompLoc=/var/log/slurm/jobcomp.log
-MinJobAge=3600
+MinJobAge=30
 OverTimeLimit=0
 KillWait=5
 ReturnToService=2
