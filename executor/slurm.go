@@ -134,19 +134,26 @@ func (s *Slurm) Script(j Job) ([]byte, error) {
 	return s.render(d)
 }
 
-// Start writes j's batch script to Job.Dir/slurm-job.sh and submits it;
-// the handle is the job ID sbatch prints.
+// Start writes j's batch script to Job.Dir/slurm-job.sh (creating the
+// folder) and submits it; the handle is the job ID sbatch prints.
 func (s *Slurm) Start(ctx context.Context, j Job) (Handle, error) {
-	script, err := s.Script(j)
+	d, err := s.script(j, s.resources(j.Resources))
 	if err != nil {
 		return "", err
 	}
-	path := filepath.Join(j.Dir, ScriptName)
+	script, err := s.render(d)
+	if err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(d.Dir, 0o755); err != nil {
+		return "", fmt.Errorf("executor: slurm: job %s: %w", j.ID, err)
+	}
+	path := filepath.Join(d.Dir, ScriptName)
 	if err := os.WriteFile(path, script, 0o755); err != nil {
 		return "", fmt.Errorf("executor: slurm: job %s: %w", j.ID, err)
 	}
 	args := append([]string{"--parsable"}, s.cfg.SbatchArgs...)
-	out, err := s.run(ctx, j.Dir, s.cfg.Sbatch, append(args, path)...)
+	out, err := s.run(ctx, d.Dir, s.cfg.Sbatch, append(args, path)...)
 	if err != nil {
 		return "", fmt.Errorf("executor: slurm: job %s: %w", j.ID, err)
 	}

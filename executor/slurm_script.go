@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"text/template"
@@ -47,7 +48,7 @@ exec /bin/sh -c {{quote .Command}}
 type SlurmScript struct {
 	ID      string   // Job.ID
 	JobName string   // the Slurm job name: JobNamePrefix and ID, letters, digits, '.', '_', '-'
-	Dir     string   // Job.Dir, absolute
+	Dir     string   // Job.Dir, made absolute (the job may start in another folder)
 	Output  string   // the stdout log: Dir/slurm-%j.out
 	Error   string   // the stderr log: Dir/slurm-%j.err
 	Command string   // Job.Command, to run with /bin/sh -c
@@ -111,8 +112,12 @@ func slurmTime(d time.Duration) (s string, minutes int) {
 // script builds the template's data for j with its resources r (the
 // config's defaults already applied).
 func (s *Slurm) script(j Job, r Resources) (SlurmScript, error) {
-	if !strings.HasPrefix(j.Dir, "/") {
-		return SlurmScript{}, fmt.Errorf("executor: slurm: job %s: Dir %q is not an absolute path", j.ID, j.Dir)
+	if j.Dir == "" {
+		return SlurmScript{}, fmt.Errorf("executor: slurm: job %s: no Dir", j.ID)
+	}
+	dir, err := filepath.Abs(j.Dir)
+	if err != nil {
+		return SlurmScript{}, fmt.Errorf("executor: slurm: job %s: %w", j.ID, err)
 	}
 	if r.Nodes < 0 || r.GPUsPerNode < 0 || r.TimeLimit < 0 {
 		return SlurmScript{}, fmt.Errorf("executor: slurm: job %s: negative resources %+v", j.ID, r)
@@ -120,7 +125,7 @@ func (s *Slurm) script(j Job, r Resources) (SlurmScript, error) {
 	d := SlurmScript{
 		ID:          j.ID,
 		JobName:     jobNameUnsafe.ReplaceAllString(s.cfg.JobNamePrefix+j.ID, "_"),
-		Dir:         strings.TrimSuffix(j.Dir, "/"),
+		Dir:         dir,
 		Command:     j.Command,
 		Nodes:       r.Nodes,
 		GPUsPerNode: r.GPUsPerNode,

@@ -61,6 +61,16 @@ exec /bin/sh -c 'vllm serve --tp "$PARETO_PARAM_TP" && echo it'\''s done'
 		t.Errorf("sh -n: %v: %s", err, out)
 	}
 
+	// A relative Dir is made absolute.
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel, err := scriptOnly(t, SlurmConfig{}).Script(Job{ID: "r", Command: "true", Dir: "trials/r"})
+	if want := "#SBATCH --chdir=\"" + filepath.Join(wd, "trials/r") + "\"\n"; err != nil || !strings.Contains(string(rel), want) {
+		t.Errorf("script for a relative Dir = %s, %v; want %q", rel, err, want)
+	}
+
 	// No resources: no #SBATCH line for them.
 	bare, err := scriptOnly(t, SlurmConfig{}).Script(Job{ID: "1", Command: "true", Dir: "/tmp/x"})
 	if err != nil {
@@ -105,7 +115,7 @@ func TestSlurmScriptErrors(t *testing.T) {
 		job  Job
 		want string
 	}{
-		{"relative dir", Job{ID: "a", Dir: "trials/a"}, `Dir "trials/a" is not an absolute path`},
+		{"no dir", Job{ID: "a"}, "no Dir"},
 		{"quote in dir", Job{ID: "b", Dir: `/tmp/"b`}, "holds a newline or a double quote"},
 		{"newline in partition", Job{ID: "c", Dir: "/tmp/c", Resources: Resources{Partition: "gpu\n#SBATCH --x"}}, "Partition"},
 		{"bad env name", Job{ID: "d", Dir: "/tmp/d", Env: []string{"A-B=1"}}, `environment entry "A-B=1"`},

@@ -96,12 +96,12 @@ func TestMain(m *testing.M) {
 
 // TestSlurmSimulate runs pareto simulate as a Slurm job: it completes, its
 // parameters reach it as environment variables and its result file and
-// logs are in Job.Dir.
+// logs are in Job.Dir, which Start creates.
 func TestSlurmSimulate(t *testing.T) {
 	t.Parallel()
 	s := newSlurm(t, executor.SlurmConfig{})
 	bin := pareto(t)
-	dir := t.TempDir()
+	dir := filepath.Join(t.TempDir(), "trials", "sim-1") // Start creates it
 	h, st := run(t, s, executor.Job{
 		ID:      "sim-1",
 		Command: `"$PARETO_BIN" simulate --param tp="$PARETO_PARAM_TP" --param concurrency="$PARETO_PARAM_CONCURRENCY" --seed 1 --out result.json && echo "trial $PARETO_TRIAL done"`,
