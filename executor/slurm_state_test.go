@@ -9,7 +9,7 @@ import (
 // The files in testdata/slurm are the output of squeue, scontrol and
 // sacct --completion captured from the one-node test cluster
 // (testdata/ci-slurm.sh, Slurm 22.05) running jobs that completed, failed,
-// were cancelled, were killed by a signal, lost their node (scontrol
+// were cancelled, ran over their time limit, were killed by a signal, lost their node (scontrol
 // update State=DOWN: NODE_FAIL, then requeued), were held or ran.
 
 func readSlurm(t *testing.T, name string) string {
@@ -31,6 +31,7 @@ func TestParseScontrol(t *testing.T) {
 		{"scontrol-failed-137.txt", "4", Status{State: Failed, ExitCode: 137, Native: "FAILED", Reason: "slurm job 4: FAILED (NonZeroExitCode), exit code 137"}},
 		{"scontrol-launch-failed-signal.txt", "10", Status{State: Failed, ExitCode: -1, Native: "FAILED", Reason: "slurm job 10: FAILED (JobLaunchFailure), killed by signal 9"}},
 		{"scontrol-cancelled.txt", "5", Status{State: Cancelled, ExitCode: -1, Native: "CANCELLED", Reason: "slurm job 5: CANCELLED, killed by signal 15"}},
+		{"scontrol-timeout.txt", "18", Status{State: TimedOut, ExitCode: -1, Native: "TIMEOUT", Reason: "slurm job 18: TIMEOUT (TimeLimit), killed by signal 15"}},
 		{"scontrol-running.txt", "8", Status{State: Running, Native: "RUNNING", Reason: "slurm job 8: RUNNING"}},
 		{"scontrol-pending.txt", "9", Status{State: Pending, Native: "PENDING", Reason: "slurm job 9: PENDING (JobHeldUser)"}},
 		{"scontrol-requeued.txt", "7", Status{State: Pending, Native: "PENDING", Reason: "slurm job 7: PENDING (BeginTime)"}},
@@ -104,6 +105,7 @@ func TestParseSacct(t *testing.T) {
 		{"failed", completion, "3", Status{State: Failed, ExitCode: 3, Native: "FAILED", Reason: "slurm job 3: FAILED, exit code 3"}},
 		{"signal", completion, "10", Status{State: Failed, ExitCode: -1, Native: "FAILED", Reason: "slurm job 10: FAILED, killed by signal 9"}},
 		{"cancelled", completion, "5", Status{State: Cancelled, Native: "CANCELLED", Reason: "slurm job 5: CANCELLED"}},
+		{"timeout", completion, "18", Status{State: TimedOut, Native: "TIMEOUT", Reason: "slurm job 18: TIMEOUT"}},
 		{"node fail", completion, "7", Status{State: NodeFail, Native: "NODE_FAIL", Reason: "slurm job 7: NODE_FAIL"}},
 		{"cancelled by 0", accounting, "41", Status{State: Cancelled, ExitCode: -1, Native: "CANCELLED by 0", Reason: "slurm job 41: CANCELLED by 0, killed by signal 15"}},
 		{"out of memory", accounting, "42", Status{State: OutOfMemory, ExitCode: -1, Native: "OUT_OF_MEMORY", Reason: "slurm job 42: OUT_OF_MEMORY, killed by signal 125"}},

@@ -90,14 +90,17 @@ fi
 install -d -o slurm -g slurm /var/lib/slurm/slurmctld /var/log/slurm
 install -d /var/lib/slurm/slurmd
 
-if scontrol ping 2>/dev/null | grep -q 'is UP'; then
-	[ -n "$changed" ] && scontrol reconfigure
-else
-	/usr/sbin/slurmctld
+# A changed configuration (some settings need a restart, not scontrol
+# reconfigure): stop the running daemons and start them again.
+if [ -n "$changed" ] && { pgrep -x slurmctld || pgrep -x slurmd; } >/dev/null; then
+	scontrol shutdown >/dev/null 2>&1 || true
+	for i in $(seq 40); do
+		pgrep -x slurmctld >/dev/null || pgrep -x slurmd >/dev/null || break
+		sleep 0.25
+	done
 fi
-if ! pgrep -x slurmd >/dev/null; then
-	/usr/sbin/slurmd
-fi
+pgrep -x slurmctld >/dev/null || /usr/sbin/slurmctld
+pgrep -x slurmd >/dev/null || /usr/sbin/slurmd
 
 # Ready when the node is idle (or already running jobs).
 for i in $(seq 60); do
