@@ -91,11 +91,14 @@ func TestParseSqueue(t *testing.T) {
 
 func TestParseSacct(t *testing.T) {
 	completion := readSlurm(t, "sacct-completion.txt")
-	// sacct with accounting (slurmdbd) writes the same -P columns and
-	// states with details ("CANCELLED by UID"); these lines follow its
-	// format, not captured: the test cluster keeps no accounting
-	// database. A requeued job has one line a run; the last is the newest.
-	accounting := "41|CANCELLED by 0|0:15|None\n42|OUT_OF_MEMORY|0:125|None\n43|PREEMPTED|0:15|None\n44|TIMEOUT|0:0|TimeLimit\n" +
+	// sacct-accounting.txt is from the same cluster with slurmdbd and
+	// MariaDB (AccountingStorageType=accounting_storage/slurmdbd), kept
+	// for the tests only: sacct writes who cancelled ("CANCELLED by 0").
+	accounting := readSlurm(t, "sacct-accounting.txt")
+	// States the test cluster cannot produce (no cgroup memory limits, no
+	// preemption), in the same format; not captured. A requeued job has
+	// one line a run, the last the newest.
+	written := "42|OUT_OF_MEMORY|0:125|None\n43|PREEMPTED|0:15|None\n" +
 		"45|NODE_FAIL|0:0|None\n45|COMPLETED|0:0|None\n46|RUNNING|0:0|None\n47|CANCELLED+|0:0|None\n"
 	for _, tt := range []struct {
 		name, out, id string
@@ -107,13 +110,15 @@ func TestParseSacct(t *testing.T) {
 		{"cancelled", completion, "5", Status{State: Cancelled, Native: "CANCELLED", Reason: "slurm job 5: CANCELLED"}},
 		{"timeout", completion, "18", Status{State: TimedOut, Native: "TIMEOUT", Reason: "slurm job 18: TIMEOUT"}},
 		{"node fail", completion, "7", Status{State: NodeFail, Native: "NODE_FAIL", Reason: "slurm job 7: NODE_FAIL"}},
-		{"cancelled by 0", accounting, "41", Status{State: Cancelled, ExitCode: -1, Native: "CANCELLED by 0", Reason: "slurm job 41: CANCELLED by 0, killed by signal 15"}},
-		{"out of memory", accounting, "42", Status{State: OutOfMemory, ExitCode: -1, Native: "OUT_OF_MEMORY", Reason: "slurm job 42: OUT_OF_MEMORY, killed by signal 125"}},
-		{"preempted", accounting, "43", Status{State: Preempted, ExitCode: -1, Native: "PREEMPTED", Reason: "slurm job 43: PREEMPTED, killed by signal 15"}},
-		{"timeout", accounting, "44", Status{State: TimedOut, Native: "TIMEOUT", Reason: "slurm job 44: TIMEOUT (TimeLimit)"}},
-		{"requeued then completed", accounting, "45", Status{State: Completed, Native: "COMPLETED"}},
-		{"running", accounting, "46", Status{State: Running, Native: "RUNNING", Reason: "slurm job 46: RUNNING"}},
-		{"truncated name", accounting, "47", Status{State: Cancelled, Native: "CANCELLED+", Reason: "slurm job 47: CANCELLED+"}},
+		{"accounting: cancelled by 0", accounting, "25", Status{State: Cancelled, Native: "CANCELLED by 0", Reason: "slurm job 25: CANCELLED by 0"}},
+		{"accounting: failed", accounting, "24", Status{State: Failed, ExitCode: 4, Native: "FAILED", Reason: "slurm job 24: FAILED, exit code 4"}},
+		{"accounting: timeout", accounting, "27", Status{State: TimedOut, Native: "TIMEOUT", Reason: "slurm job 27: TIMEOUT"}},
+		{"accounting: completed", accounting, "32", Status{State: Completed, Native: "COMPLETED"}},
+		{"out of memory", written, "42", Status{State: OutOfMemory, ExitCode: -1, Native: "OUT_OF_MEMORY", Reason: "slurm job 42: OUT_OF_MEMORY, killed by signal 125"}},
+		{"preempted", written, "43", Status{State: Preempted, ExitCode: -1, Native: "PREEMPTED", Reason: "slurm job 43: PREEMPTED, killed by signal 15"}},
+		{"requeued then completed", written, "45", Status{State: Completed, Native: "COMPLETED"}},
+		{"running", written, "46", Status{State: Running, Native: "RUNNING", Reason: "slurm job 46: RUNNING"}},
+		{"truncated name", written, "47", Status{State: Cancelled, Native: "CANCELLED+", Reason: "slurm job 47: CANCELLED+"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			rec, ok := parseSacct(tt.out, tt.id)
