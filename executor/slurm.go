@@ -275,6 +275,12 @@ func (s *Slurm) sacct(ctx context.Context, id string) (slurmRecord, bool, error)
 		}
 		s.completion.Store(true)
 	}
+	if strings.Contains(id, "_") {
+		// The completion log does not record array tasks as such
+		// (sacct --completion -j A_I answers for another task): an
+		// array task is followed through squeue and scontrol only.
+		return slurmRecord{}, false, nil
+	}
 	out, err := s.run(ctx, "", s.cfg.Sacct, append([]string{"--completion"}, args...)...)
 	if err != nil {
 		return slurmRecord{}, false, fmt.Errorf("executor: slurm job %s: %w", id, err)

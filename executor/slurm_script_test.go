@@ -200,3 +200,19 @@ func TestReadmeTemplate(t *testing.T) {
 		t.Errorf("README template asks for a time limit it was not given:\n%s", got)
 	}
 }
+
+func TestSlurmBatchResources(t *testing.T) {
+	s := scriptOnly(t, SlurmConfig{Defaults: Resources{Partition: "gpu"}})
+	dir := t.TempDir()
+	_, err := s.StartBatch(t.Context(), []Job{
+		{ID: "a", Command: "true", Dir: filepath.Join(dir, "a")},
+		{ID: "b", Command: "true", Dir: filepath.Join(dir, "b"), Resources: Resources{Partition: "gpu"}},
+		{ID: "c", Command: "true", Dir: filepath.Join(dir, "c"), Resources: Resources{GPUsPerNode: 2}},
+	})
+	if err == nil || !strings.Contains(err.Error(), "job c") || !strings.Contains(err.Error(), "one set of resources") {
+		t.Errorf("StartBatch with different resources = %v; want an error naming job c", err)
+	}
+	if hs, err := s.StartBatch(t.Context(), nil); hs != nil || err != nil {
+		t.Errorf("StartBatch(nil) = %v, %v; want nothing", hs, err)
+	}
+}

@@ -133,7 +133,9 @@ func parseSacct(out, id string) (slurmRecord, bool) {
 func parseScontrol(out, id string) (slurmRecord, bool) {
 	for line := range strings.SplitSeq(out, "\n") {
 		fields := scontrolFields(line)
-		if fields["JobId"] != id {
+		// An array task's JobId is its own (raw) ID; its handle is
+		// ArrayJobId_ArrayTaskId.
+		if fields["JobId"] != id && fields["ArrayJobId"]+"_"+fields["ArrayTaskId"] != id {
 			continue
 		}
 		return slurmRecord{Native: fields["JobState"], Reason: fields["Reason"], ExitCode: fields["ExitCode"]}, fields["JobState"] != ""

@@ -32,6 +32,8 @@ func TestParseScontrol(t *testing.T) {
 		{"scontrol-launch-failed-signal.txt", "10", Status{State: Failed, ExitCode: -1, Native: "FAILED", Reason: "slurm job 10: FAILED (JobLaunchFailure), killed by signal 9"}},
 		{"scontrol-cancelled.txt", "5", Status{State: Cancelled, ExitCode: -1, Native: "CANCELLED", Reason: "slurm job 5: CANCELLED, killed by signal 15"}},
 		{"scontrol-timeout.txt", "18", Status{State: TimedOut, ExitCode: -1, Native: "TIMEOUT", Reason: "slurm job 18: TIMEOUT (TimeLimit), killed by signal 15"}},
+		{"scontrol-array-pending.txt", "37_1", Status{State: Pending, Native: "PENDING", Reason: "slurm job 37_1: PENDING (JobHeldUser)"}},
+		{"scontrol-array-failed.txt", "37_1", Status{State: Failed, ExitCode: 1, Native: "FAILED", Reason: "slurm job 37_1: FAILED (NonZeroExitCode), exit code 1"}},
 		{"scontrol-running.txt", "8", Status{State: Running, Native: "RUNNING", Reason: "slurm job 8: RUNNING"}},
 		{"scontrol-pending.txt", "9", Status{State: Pending, Native: "PENDING", Reason: "slurm job 9: PENDING (JobHeldUser)"}},
 		{"scontrol-requeued.txt", "7", Status{State: Pending, Native: "PENDING", Reason: "slurm job 7: PENDING (BeginTime)"}},
@@ -49,6 +51,10 @@ func TestParseScontrol(t *testing.T) {
 				t.Errorf("status = %+v; want %+v", got, tt.want)
 			}
 		})
+	}
+	// Task 1's record (raw JobId 39) is not task 2's nor job 39's array.
+	if _, ok := parseScontrol(readSlurm(t, "scontrol-array-failed.txt"), "37_2"); ok {
+		t.Errorf("parseScontrol found task 37_2 in task 37_1's record")
 	}
 	if _, ok := parseScontrol(readSlurm(t, "scontrol-completed.txt"), "3"); ok {
 		t.Errorf("parseScontrol found job 3 in job 2's record")
@@ -70,6 +76,7 @@ func TestParseSqueue(t *testing.T) {
 		{"requeued after NODE_FAIL", requeued, "7", Pending, "PENDING"},
 		{"cancelled", requeued, "5", Cancelled, "CANCELLED"},
 		{"launch failure", requeued, "10", Failed, "FAILED"},
+		{"array task", readSlurm(t, "squeue-array-pending.txt"), "37_1", Pending, "PENDING"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			rec, ok := parseSqueue(tt.out, tt.id)

@@ -331,3 +331,57 @@ echo "site template for $PARETO_TRIAL" > template.txt
 		}
 	}
 }
+
+// TestSlurmBatch submits four jobs as one job array: each task runs in its
+// own folder with its own environment and ends in its own state; one is
+// cancelled alone; a new executor waits on a task by its handle.
+func TestSlurmBatch(t *testing.T) {
+	t.Parallel()
+	s := newSlurm(t, executor.SlurmConfig{})
+	ctx := slurmCtx(t, 2*time.Minute)
+	root := t.TempDir()
+	var jobs []executor.Job
+	for i, cmd := range []string{`echo "$PARETO_TRIAL" > trial.txt`, "exit 2", `echo "$PARETO_TRIAL" > trial.txt; echo to stdout`, "sleep 300"} {
+		id := "gen1-" + string(rune('a'+i))
+		jobs = append(jobs, executor.Job{ID: id, Command: cmd, Dir: filepath.Join(root, id), Env: []string{"PARETO_TRIAL=" + id}})
+	}
+	hs, err := s.StartBatch(ctx, jobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		for _, h := range hs {
+			s.Cancel(context.Background(), h)
+		}
+	})
+	if len(hs) != len(jobs) {
+		t.Fatalf("StartBatch returned %d handles for %d jobs", len(hs), len(jobs))
+	}
+	waitRunning(t, ctx, s, hs[3])
+	if err := s.Cancel(ctx, hs[3]); err != nil {
+		t.Fatal(err)
+	}
+	want := []struct {
+		state executor.State
+		code  int
+	}{{executor.Completed, 0}, {executor.Failed, 2}, {executor.Completed, 0}, {executor.Cancelled, -1}}
+	for i, h := range hs {
+		st, err := newSlurm(t, executor.SlurmConfig{}).Wait(ctx, h)
+		if err != nil {
+			t.Fatalf("Wait(%s): %v", h, err)
+		}
+		t.Logf("task %s: %+v", h, st)
+		if st.State != want[i].state || st.ExitCode != want[i].code {
+			t.Errorf("task %s (%s): %+v; want %s, exit code %d", h, jobs[i].ID, st, want[i].state, want[i].code)
+		}
+	}
+	for _, i := range []int{0, 2} {
+		b, err := os.ReadFile(filepath.Join(jobs[i].Dir, "trial.txt"))
+		if err != nil || strings.TrimSpace(string(b)) != jobs[i].ID {
+			t.Errorf("%s/trial.txt = %q, %v; want %s", jobs[i].ID, b, err, jobs[i].ID)
+		}
+	}
+	if b, err := os.ReadFile(filepath.Join(jobs[2].Dir, "slurm-"+string(hs[2])+".out")); err != nil || strings.TrimSpace(string(b)) != "to stdout" {
+		t.Errorf("task 2's stdout log = %q, %v; want %q", b, err, "to stdout")
+	}
+}
