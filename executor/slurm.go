@@ -64,6 +64,9 @@ type Slurm struct {
 	completion atomic.Bool
 }
 
+// commandTimeout bounds one call of a Slurm command.
+const commandTimeout = 2 * time.Minute
+
 // ScriptName is the name of the batch script Start writes into Job.Dir.
 const ScriptName = "slurm-job.sh"
 
@@ -310,7 +313,11 @@ func isInvalidJobID(err error) bool {
 
 // run runs a Slurm command and returns its stdout; its error holds the
 // command's stderr.
+// A Slurm command that has not answered in commandTimeout is stopped (a
+// hung slurmctld or slurmdbd must not hang Wait: it asks again).
 func (s *Slurm) run(ctx context.Context, dir, name string, args ...string) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, commandTimeout)
+	defer cancel()
 	cmd := exec.CommandContext(ctx, name, args...)
 	cmd.Dir = dir
 	var stdout, stderr bytes.Buffer
