@@ -175,6 +175,14 @@ func isJobID(id string) bool {
 	return isDigits(a) && (!arr || isDigits(b))
 }
 
+// jobID returns the job ID of h, or an error if h is not one.
+func jobID(h Handle) (string, error) {
+	if !isJobID(string(h)) {
+		return "", fmt.Errorf("executor: slurm: handle %q is not a job ID", h)
+	}
+	return string(h), nil
+}
+
 func isDigits(s string) bool {
 	for _, c := range s {
 		if c < '0' || c > '9' {
@@ -186,9 +194,9 @@ func isDigits(s string) bool {
 
 // Wait polls Slurm every PollInterval until the job of h has ended.
 func (s *Slurm) Wait(ctx context.Context, h Handle) (Status, error) {
-	id := string(h)
-	if !isJobID(id) {
-		return Status{}, fmt.Errorf("executor: slurm: handle %q is not a job ID", h)
+	id, err := jobID(h)
+	if err != nil {
+		return Status{}, err
 	}
 	var unknownSince time.Time
 	var lastErr error
@@ -232,7 +240,10 @@ func (s *Slurm) Wait(ctx context.Context, h Handle) (Status, error) {
 // scontrol, so that waiting jobs do not load the accounting database.
 // known is false when no command knows the job.
 func (s *Slurm) Status(ctx context.Context, h Handle) (st Status, known bool, err error) {
-	id := string(h)
+	id, err := jobID(h)
+	if err != nil {
+		return Status{}, false, err
+	}
 	out, qerr := s.run(ctx, "", s.cfg.Squeue, "-h", "--states=all", "-j", id, "-o", "%i|%T|%r")
 	q, inQueue := parseSqueue(out, id)
 	if qerr != nil && !isInvalidJobID(qerr) {
@@ -295,9 +306,9 @@ func (s *Slurm) sacct(ctx context.Context, id string) (slurmRecord, bool, error)
 // Cancel cancels the job of h with scancel; cancelling a job that has
 // ended does nothing.
 func (s *Slurm) Cancel(ctx context.Context, h Handle) error {
-	id := string(h)
-	if !isJobID(id) {
-		return fmt.Errorf("executor: slurm: handle %q is not a job ID", h)
+	id, err := jobID(h)
+	if err != nil {
+		return err
 	}
 	if _, err := s.run(ctx, "", s.cfg.Scancel, id); err != nil && !isInvalidJobID(err) {
 		return fmt.Errorf("executor: slurm job %s: %w", id, err)
