@@ -2,8 +2,11 @@
 # As root on Debian (CI, a fresh machine) it installs with apt-get, in one
 # go, what is missing: Chromium for the report's browser tests, a
 # PostgreSQL server for the store tests, python3-optuna and
-# python3-psycopg2 for the Optuna reader tests; then it starts PostgreSQL
-# and exports PARETO_TEST_POSTGRES_URL. Otherwise it says what is missing;
+# python3-psycopg2 for the Optuna reader tests, slurm-wlm and munge for the
+# Slurm executor's tests; then it starts PostgreSQL and exports
+# PARETO_TEST_POSTGRES_URL, and starts a one-node Slurm cluster on
+# localhost (executor/testdata/ci-slurm.sh) and exports
+# PARETO_TEST_SLURM=1. Otherwise it says what is missing;
 # those tests then skip with the reason, and fail under CI=true
 # (internal/testenv), never silently.
 #
@@ -14,12 +17,16 @@
 can_install() { [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; }
 have_python_module() { (cd / && /usr/bin/python3 -I -c "import $1 as m; assert m.__version__") >/dev/null 2>&1; }
 have_chromium() { command -v chromium >/dev/null 2>&1 && (cd / && chromium --version) >/dev/null 2>&1; }
+have_slurm() { command -v slurmctld && command -v slurmd && command -v munged && command -v sbatch; } >/dev/null 2>&1
 have_postgres_server() { compgen -G '/usr/lib/postgresql/*/bin/postgres' >/dev/null && command -v pg_ctlcluster >/dev/null 2>&1; }
 
 deps_missing=() # Debian packages
 have_chromium || deps_missing+=(chromium fonts-liberation)
 if [ -z "${PARETO_TEST_POSTGRES_URL:-}" ]; then
 	have_postgres_server || deps_missing+=(postgresql)
+fi
+if [ "${PARETO_TEST_SLURM:-}" != 1 ]; then
+	have_slurm || deps_missing+=(slurm-wlm munge)
 fi
 have_python_module optuna || deps_missing+=(python3-optuna)
 have_python_module psycopg2 || deps_missing+=(python3-psycopg2)
@@ -49,6 +56,18 @@ if [ -z "${PARETO_TEST_POSTGRES_URL:-}" ]; then
 		export PARETO_TEST_POSTGRES_URL
 	else
 		echo "note: PARETO_TEST_POSTGRES_URL is not set: the PostgreSQL tests will be skipped (they fail under CI=true)"
+	fi
+fi
+if [ "${PARETO_TEST_SLURM:-}" != 1 ]; then
+	if can_install && have_slurm; then
+		echo "== starting a one-node Slurm cluster for the executor tests"
+		if bash executor/testdata/ci-slurm.sh; then
+			export PARETO_TEST_SLURM=1
+		else
+			echo "note: executor/testdata/ci-slurm.sh failed: the Slurm tests will be skipped (they fail under CI=true)"
+		fi
+	else
+		echo "note: PARETO_TEST_SLURM is not 1: the Slurm tests will be skipped (they fail under CI=true)"
 	fi
 fi
 unset deps_missing

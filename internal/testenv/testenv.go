@@ -126,3 +126,20 @@ func Psycopg2(t testing.TB) {
 		Missing(t, "python3-psycopg2 is not installed: %v", err)
 	}
 }
+
+// SlurmEnv names the variable scripts/deps.sh sets to 1 once the one-node
+// test cluster (executor/testdata/ci-slurm.sh) answers.
+const SlurmEnv = "PARETO_TEST_SLURM"
+
+// Slurm reports the test cluster missing unless PARETO_TEST_SLURM=1 and
+// sbatch is on PATH.
+func Slurm(t testing.TB) {
+	t.Helper()
+	if os.Getenv(SlurmEnv) != "1" {
+		Missing(t, "%s is not 1: no Slurm cluster to test against (executor/testdata/ci-slurm.sh starts one)", SlurmEnv)
+		return
+	}
+	if _, err := exec.LookPath("sbatch"); err != nil {
+		Missing(t, "%s=1 but sbatch is not on PATH: %v", SlurmEnv, err)
+	}
+}
