@@ -1,0 +1,286 @@
+package compare
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"sync"
+
+	"github.com/pareto-llm/pareto/decide"
+	"github.com/pareto-llm/pareto/frontier"
+)
+
+// DefaultResamples is the number of bootstrap resamples when Options says
+// none.
+const DefaultResamples = 1000
+
+// Options says how sides are compared.
+type Options struct {
+	// Objectives are the axes; with two, X is the first and Y the second.
+	// Their Noise and MinImprove are the bands verdicts are judged with.
+	Objectives []frontier.Objective
+	// Reference is the common hypervolume reference point (natural
+	// orientation); nil derives it with frontier.AutoReference from the
+	// points of every side together.
+	Reference []float64
+	// At are the X values the two frontiers are read at (buckets).
+	At []float64
+	// Interpolation reads a frontier between its points.
+	Interpolation Interpolation
+	// Aggregate is how a resample's drawn repeats become a point (as the
+	// query aggregated them).
+	Aggregate decide.Aggregation
+	// Resamples is the number of bootstrap resamples (DefaultResamples when
+	// zero); Seed seeds them; Confidence is the level of every interval
+	// (0.95 when zero).
+	Resamples  int
+	Seed       uint64
+	Confidence float64
+}
+
+// Run compares the first side (A) with every other side (B): hypervolume
+// against one reference point, and for two objectives the uplift curve
+// and buckets, each with a percentile interval from a seeded bootstrap over
+// every configuration's repeats, and a verdict. Equal inputs and options
+// give equal reports.
+func Run(sides []*Side, opt Options) (*Report, error) {
+	k := len(opt.Objectives)
+	switch {
+	case k == 0:
+		return nil, errors.New("compare: no objectives")
+	case len(sides) < 2:
+		return nil, errors.New("compare: want at least two sides")
+	case opt.Reference != nil && len(opt.Reference) != k:
+		return nil, fmt.Errorf("compare: reference has %d values for %d objectives", len(opt.Reference), k)
+	}
+	for _, s := range sides {
+		if len(s.Points) == 0 {
+			return nil, fmt.Errorf("side %s has no feasible point", s.Name)
+		}
+	}
+	if opt.Resamples <= 0 {
+		opt.Resamples = DefaultResamples
+	}
+	if opt.Confidence <= 0 || opt.Confidence >= 1 {
+		opt.Confidence = 0.95
+	}
+	e := &engine{opt: opt, k: k, sides: sides}
+	e.reference()
+	rep := &Report{Interpolation: opt.Interpolation.String(), Resamples: opt.Resamples, Seed: opt.Seed,
+		Confidence: Num(opt.Confidence), Reference: nums(e.ref), Warnings: []string{}}
+	for _, o := range opt.Objectives {
+		rep.Objectives = append(rep.Objectives, Objective{o.Name, o.Direction.String(), Num(o.Noise), Num(o.MinImprove)})
+	}
+	hv := make([]sideHV, len(sides))
+	for i, s := range sides {
+		rep.Sides = append(rep.Sides, e.summary(s))
+		if w := singleRuns(s); w != "" {
+			rep.Warnings = append(rep.Warnings, w)
+		}
+		hv[i] = e.sideHV(i)
+	}
+	for i := range sides {
+		rep.Sides[i].Hypervolume, rep.Sides[i].Interval = Num(hv[i].est), interval(hv[i].boot, opt.Confidence)
+	}
+	for b := 1; b < len(sides); b++ {
+		rep.Pairs = append(rep.Pairs, e.pair(0, b, hv[0], hv[b]))
+	}
+	return rep, nil
+}
+
+// engine holds what every pair shares.
+type engine struct {
+	opt   Options
+	k     int
+	sides []*Side
+	ref   []float64
+}
+
+// reference sets the common reference point.
+func (e *engine) reference() {
+	if e.opt.Reference != nil {
+		e.ref = slices.Clone(e.opt.Reference)
+		return
+	}
+	var all []float64
+	for _, s := range e.sides {
+		for _, p := range s.Points {
+			all = append(all, e.orient(p.Values)...)
+		}
+	}
+	e.ref = e.orient(frontier.AutoReference(all, e.k))
+}
+
+// orient returns v with maximised objectives negated (hypervolume
+// minimises); it is its own inverse.
+func (e *engine) orient(v []float64) []float64 {
+	out := slices.Clone(v)
+	for i := range out {
+		if e.opt.Objectives[i%e.k].Direction == frontier.Maximize {
+			out[i] = -out[i]
+		}
+	}
+	return out
+}
+
+// rng returns the generator of resample r of side s: a side's resamples
+// are the same in every pair, and a side given twice is resampled alike.
+func (e *engine) rng(s, r int) *rand.Rand {
+	s = slices.Index(e.sides, e.sides[s])
+	return rand.New(rand.NewPCG(e.opt.Seed, uint64(s)<<32|uint64(r)))
+}
+
+// sideHV is a side's hypervolume and its bootstrap replicates.
+type sideHV struct {
+	est  float64
+	boot []float64
+}
+
+// hypervolume returns the hypervolume of a row-major resample, written
+// oriented into scratch.
+func (e *engine) hypervolume(data, scratch, oref []float64) float64 {
+	for i, v := range data {
+		if e.opt.Objectives[i%e.k].Direction == frontier.Maximize {
+			v = -v
+		}
+		scratch[i] = v
+	}
+	return frontier.Hypervolume(scratch, e.k, oref)
+}
+
+// sideHV bootstraps side s's hypervolume.
+func (e *engine) sideHV(s int) sideHV {
+	side := e.sides[s]
+	oref := e.orient(e.ref)
+	sm := newSampler(side, e.k, e.opt.Aggregate)
+	scratch := make([]float64, len(side.Points)*e.k)
+	out := sideHV{est: e.hypervolume(sm.estimate(), scratch, oref), boot: make([]float64, e.opt.Resamples)}
+	e.parallel(func(r0, r1 int) {
+		sm := newSampler(side, e.k, e.opt.Aggregate)
+		scratch := make([]float64, len(side.Points)*e.k)
+		for r := r0; r < r1; r++ {
+			out.boot[r] = e.hypervolume(sm.draw(e.rng(s, r)), scratch, oref)
+		}
+	})
+	return out
+}
+
+// parallel runs f over [0, Resamples) in contiguous chunks, one per CPU.
+func (e *engine) parallel(f func(r0, r1 int)) {
+	n := e.opt.Resamples
+	workers := min(runtime.GOMAXPROCS(0), max(n/16, 1))
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() { f(n*w/workers, n*(w+1)/workers) })
+	}
+	wg.Wait()
+}
+
+// summary describes a side.
+func (e *engine) summary(s *Side) SideSummary {
+	sum := SideSummary{Name: s.Name, Points: len(s.Points), Excluded: s.Excluded, Frontier: []FrontierPoint{}}
+	for i := range s.Points {
+		sum.Runs += s.Points[i].runs()
+	}
+	data := make([]float64, 0, len(s.Points)*e.k)
+	for _, p := range s.Points {
+		data = append(data, e.orient(p.Values)...)
+	}
+	var rows []int
+	for i, by := range frontier.StrictFront(data, e.k) {
+		if by < 0 {
+			rows = append(rows, i)
+		}
+	}
+	if e.k == 2 {
+		// Ascending X, as the curve is read.
+		slices.SortStableFunc(rows, func(a, b int) int {
+			return cmpFloat(s.Points[a].Values[0], s.Points[b].Values[0])
+		})
+	}
+	for _, r := range rows {
+		sum.Frontier = append(sum.Frontier, FrontierPoint{ID: s.Points[r].ID, Values: nums(s.Points[r].Values)})
+	}
+	return sum
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// singleRuns warns when points of s have one run only.
+func singleRuns(s *Side) string {
+	n := 0
+	for i := range s.Points {
+		if s.Points[i].runs() < 2 {
+			n++
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("side %s: %d of %d points have a single run: their uncertainty is not measured (intervals are narrower than the truth)", s.Name, n, len(s.Points))
+}
+
+// pair compares side b with side a.
+func (e *engine) pair(a, b int, hvA, hvB sideHV) Pair {
+	p := Pair{A: e.sides[a].Name, B: e.sides[b].Name, Reasons: []string{}}
+	p.Hypervolume = HVChange{A: Num(hvA.est), B: Num(hvB.est), Change: Num(ratio(hvB.est, hvA.est))}
+	ch := make([]float64, e.opt.Resamples)
+	for r := range ch {
+		ch[r] = ratio(hvB.boot[r], hvA.boot[r])
+	}
+	p.Hypervolume.Interval = interval(ch, e.opt.Confidence)
+	if e.k == 2 {
+		e.uplift(&p, a, b)
+	} else {
+		e.setVerdict(&p, a, b)
+	}
+	return p
+}
+
+// ratio returns b/a - 1 (NaN when a is zero or either is not finite).
+func ratio(b, a float64) float64 {
+	if a == 0 || !finite(a) || !finite(b) {
+		return math.NaN()
+	}
+	return b/a - 1
+}
+
+// interval returns the percentile interval of the finite values at level
+// conf (NaN bounds when none is finite).
+func interval(vals []float64, conf float64) [2]Num {
+	lo, hi := percentiles(vals, conf)
+	return [2]Num{Num(lo), Num(hi)}
+}
+
+func percentiles(vals []float64, conf float64) (lo, hi float64) {
+	fin := make([]float64, 0, len(vals))
+	for _, v := range vals {
+		if finite(v) {
+			fin = append(fin, v)
+		}
+	}
+	if len(fin) == 0 {
+		return math.NaN(), math.NaN()
+	}
+	slices.Sort(fin)
+	return decide.Quantile(fin, (1-conf)/2), decide.Quantile(fin, (1+conf)/2)
+}
+
+func nums(v []float64) []Num {
+	out := make([]Num, len(v))
+	for i, x := range v {
+		out[i] = Num(x)
+	}
+	return out
+}
