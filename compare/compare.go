@@ -74,19 +74,20 @@ func Run(sides []*Side, opt Options) (*Report, error) {
 	for _, o := range opt.Objectives {
 		rep.Objectives = append(rep.Objectives, Objective{o.Name, o.Direction.String(), Num(o.Noise), Num(o.MinImprove)})
 	}
-	hv := make([]sideHV, len(sides))
-	for i, s := range sides {
+	for _, s := range sides {
 		rep.Sides = append(rep.Sides, e.summary(s))
 		if w := singleRuns(s); w != "" {
 			rep.Warnings = append(rep.Warnings, w)
 		}
-		hv[i] = e.sideHV(i)
 	}
+	evals, offsets := e.plan()
+	boots := make([]*sideBoot, len(sides))
 	for i := range sides {
-		rep.Sides[i].Hypervolume, rep.Sides[i].Interval = Num(hv[i].est), interval(hv[i].boot, opt.Confidence)
+		boots[i] = e.bootSide(i, evals[i])
+		rep.Sides[i].Hypervolume, rep.Sides[i].Interval = Num(boots[i].est), interval(boots[i].hv, opt.Confidence)
 	}
 	for b := 1; b < len(sides); b++ {
-		rep.Pairs = append(rep.Pairs, e.pair(0, b, hv[0], hv[b]))
+		rep.Pairs = append(rep.Pairs, e.pair(0, b, boots[0], boots[b], offsets[b]))
 	}
 	return rep, nil
 }
@@ -97,6 +98,45 @@ type engine struct {
 	k     int
 	sides []*Side
 	ref   []float64
+	// curves are the sides' point estimates as curves (two objectives);
+	// grids the X of each pair's uplift curve (pair b at grids[b]).
+	curves []Curve
+	grids  [][]float64
+}
+
+// plan returns the X values each side is read at in its resamples, and
+// where pair b's values start in side 0's list: for two objectives, each
+// pair's curve grid (every X of either frontier within both spans) and
+// then the buckets.
+func (e *engine) plan() (evals [][]float64, offsets []int) {
+	evals, offsets = make([][]float64, len(e.sides)), make([]int, len(e.sides))
+	if e.k != 2 {
+		return evals, offsets
+	}
+	e.curves, e.grids = make([]Curve, len(e.sides)), make([][]float64, len(e.sides))
+	for i, s := range e.sides {
+		sm := newSampler(s, 2, e.opt.Aggregate)
+		e.curves[i] = e.curveOf(sm, sm.estimate())
+	}
+	ca := &e.curves[0]
+	for b := 1; b < len(e.sides); b++ {
+		cb := &e.curves[b]
+		loA, hiA := ca.Span()
+		loB, hiB := cb.Span()
+		lo, hi := max(loA, loB), min(hiA, hiB)
+		var grid []float64
+		for _, x := range append(slices.Clip(ca.X), cb.X...) {
+			if x >= lo && x <= hi {
+				grid = append(grid, x)
+			}
+		}
+		slices.Sort(grid)
+		e.grids[b] = slices.Compact(grid)
+		evals[b] = append(slices.Clip(e.grids[b]), e.opt.At...)
+		offsets[b] = len(evals[0])
+		evals[0] = append(evals[0], evals[b]...)
+	}
+	return evals, offsets
 }
 
 // reference sets the common reference point.
@@ -131,41 +171,6 @@ func (e *engine) orient(v []float64) []float64 {
 func (e *engine) rng(s, r int) *rand.Rand {
 	s = slices.Index(e.sides, e.sides[s])
 	return rand.New(rand.NewPCG(e.opt.Seed, uint64(s)<<32|uint64(r)))
-}
-
-// sideHV is a side's hypervolume and its bootstrap replicates.
-type sideHV struct {
-	est  float64
-	boot []float64
-}
-
-// hypervolume returns the hypervolume of a row-major resample, written
-// oriented into scratch.
-func (e *engine) hypervolume(data, scratch, oref []float64) float64 {
-	for i, v := range data {
-		if e.opt.Objectives[i%e.k].Direction == frontier.Maximize {
-			v = -v
-		}
-		scratch[i] = v
-	}
-	return frontier.Hypervolume(scratch, e.k, oref)
-}
-
-// sideHV bootstraps side s's hypervolume.
-func (e *engine) sideHV(s int) sideHV {
-	side := e.sides[s]
-	oref := e.orient(e.ref)
-	sm := newSampler(side, e.k, e.opt.Aggregate)
-	scratch := make([]float64, len(side.Points)*e.k)
-	out := sideHV{est: e.hypervolume(sm.estimate(), scratch, oref), boot: make([]float64, e.opt.Resamples)}
-	e.parallel(func(r0, r1 int) {
-		sm := newSampler(side, e.k, e.opt.Aggregate)
-		scratch := make([]float64, len(side.Points)*e.k)
-		for r := r0; r < r1; r++ {
-			out.boot[r] = e.hypervolume(sm.draw(e.rng(s, r)), scratch, oref)
-		}
-	})
-	return out
 }
 
 // parallel runs f over [0, Resamples) in contiguous chunks, one per CPU.
@@ -231,17 +236,18 @@ func singleRuns(s *Side) string {
 	return fmt.Sprintf("side %s: %d of %d points have a single run: their uncertainty is not measured (intervals are narrower than the truth)", s.Name, n, len(s.Points))
 }
 
-// pair compares side b with side a.
-func (e *engine) pair(a, b int, hvA, hvB sideHV) Pair {
+// pair compares side b with side a (whose reads for this pair start at
+// offset in its bootstrap).
+func (e *engine) pair(a, b int, ba, bb *sideBoot, offset int) Pair {
 	p := Pair{A: e.sides[a].Name, B: e.sides[b].Name, Reasons: []string{}}
-	p.Hypervolume = HVChange{A: Num(hvA.est), B: Num(hvB.est), Change: Num(ratio(hvB.est, hvA.est))}
+	p.Hypervolume = HVChange{A: Num(ba.est), B: Num(bb.est), Change: Num(ratio(bb.est, ba.est))}
 	ch := make([]float64, e.opt.Resamples)
 	for r := range ch {
-		ch[r] = ratio(hvB.boot[r], hvA.boot[r])
+		ch[r] = ratio(bb.hv[r], ba.hv[r])
 	}
 	p.Hypervolume.Interval = interval(ch, e.opt.Confidence)
 	if e.k == 2 {
-		e.uplift(&p, a, b)
+		e.uplift(&p, &pairBoot{a: ba, b: bb, offA: offset}, a, b)
 	} else {
 		e.setVerdict(&p, a, b)
 	}

@@ -1,7 +1,9 @@
 package compare
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 
 	"github.com/pareto-llm/pareto/frontier"
 )
@@ -81,11 +83,25 @@ func (e *engine) front(data []float64) [][]float64 {
 	return out
 }
 
-// beaten counts the points of xs that some point of by beats.
+// beaten counts the points of xs that some point of by beats. by is
+// sorted best first on the first objective, so that the scan for each x
+// stops at the first point too far behind it there to beat it.
 func beaten(xs, by [][]float64, objs []frontier.Objective) int {
+	o := objs[0]
+	maxim := o.Direction == frontier.Maximize
+	by = slices.Clone(by)
+	slices.SortFunc(by, func(a, b []float64) int {
+		if maxim {
+			return cmp.Compare(b[0], a[0])
+		}
+		return cmp.Compare(a[0], b[0])
+	})
 	n := 0
 	for _, x := range xs {
 		for _, y := range by {
+			if maxim && y[0] < x[0]*(1-o.Noise) || !maxim && y[0] > x[0]*(1+o.Noise) {
+				break // no later point is close enough on the first objective
+			}
 			if frontier.Beats(y, x, objs) {
 				n++
 				break

@@ -69,6 +69,16 @@ type sampler struct {
 	buf     []float64
 	idx     []int
 	scratch []float64
+	// orient, xs and ys are buffers of the measures of a resample.
+	orient, xs, ys []float64
+}
+
+// oriented returns a buffer the size of a resample.
+func (s *sampler) oriented() []float64 {
+	if s.orient == nil {
+		s.orient = make([]float64, len(s.buf))
+	}
+	return s.orient
 }
 
 func newSampler(s *Side, k int, agg decide.Aggregation) *sampler {
@@ -115,8 +125,26 @@ func (s *sampler) aggregate(vals []float64) float64 {
 	if s.agg == decide.Mean {
 		return sum / float64(len(s.idx))
 	}
-	slices.Sort(s.scratch)
-	return decide.Quantile(s.scratch, 0.5)
+	v := s.scratch
+	switch len(v) {
+	case 1:
+		return v[0]
+	case 2:
+		return (v[0] + v[1]) / 2
+	case 3:
+		return max(min(v[0], v[1]), min(max(v[0], v[1]), v[2]))
+	}
+	if len(v) > 32 {
+		slices.Sort(v)
+		return decide.Quantile(v, 0.5)
+	}
+	// Insertion sort: a configuration has a handful of repeats.
+	for i := 1; i < len(v); i++ {
+		for j := i; j > 0 && v[j] < v[j-1]; j-- {
+			v[j], v[j-1] = v[j-1], v[j]
+		}
+	}
+	return decide.Quantile(v, 0.5)
 }
 
 // column returns objective o of a row-major resample.

@@ -3,7 +3,6 @@ package compare
 import (
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 
 	"github.com/pareto-llm/pareto/decide"
@@ -60,83 +59,39 @@ func (e *engine) read(c *Curve, x float64) float64 {
 	return c.At(x, e.opt.Interpolation)
 }
 
-// curve returns the curve of a row-major 2-objective resample.
-func (e *engine) curve(data []float64, xs, ys *[]float64) Curve {
-	*xs, *ys = column(data, 2, 0, *xs), column(data, 2, 1, *ys)
-	return NewCurve(*xs, *ys, e.opt.Objectives[0], e.opt.Objectives[1])
+// pairBoot is a pair's view of its sides' bootstraps: A's reads for the
+// pair start at offA.
+type pairBoot struct {
+	a, b *sideBoot
+	offA int
 }
 
-// boot2 holds a pair's 2-objective bootstrap replicates: Y of each side at
-// every evaluated X, and the best X each reaches.
-type boot2 struct {
-	ya, yb         []float64 // [r*len(evals)+i]
-	reachA, reachB []float64
-	n              int // evaluated X per resample
-}
-
-func (e *engine) boot2(a, b int, evals []float64) boot2 {
-	R := e.opt.Resamples
-	bt := boot2{ya: make([]float64, R*len(evals)), yb: make([]float64, R*len(evals)),
-		reachA: make([]float64, R), reachB: make([]float64, R), n: len(evals)}
-	e.parallel(func(r0, r1 int) {
-		sa := newSampler(e.sides[a], 2, e.opt.Aggregate)
-		sb := newSampler(e.sides[b], 2, e.opt.Aggregate)
-		var xs, ys []float64
-		for r := r0; r < r1; r++ {
-			ca := e.curve(sa.draw(e.rng(a, r)), &xs, &ys)
-			for i, x := range evals {
-				bt.ya[r*len(evals)+i] = e.read(&ca, x)
-			}
-			bt.reachA[r] = ca.Best()
-			cb := e.curve(sb.draw(e.rng(b, r)), &xs, &ys)
-			for i, x := range evals {
-				bt.yb[r*len(evals)+i] = e.read(&cb, x)
-			}
-			bt.reachB[r] = cb.Best()
-		}
-	})
-	return bt
-}
-
-// at returns the replicates of side a (or b) at evaluated X i.
-func (bt *boot2) at(ys []float64, i int) []float64 {
-	out := make([]float64, 0, len(ys)/max(bt.n, 1))
-	for r := i; r < len(ys); r += bt.n {
-		out = append(out, ys[r])
+// at returns the replicates of side A's (or B's) Y at the pair's X i.
+func (pb *pairBoot) at(b bool, i int) []float64 {
+	if b {
+		return pb.b.at(i)
 	}
-	return out
+	return pb.a.at(pb.offA + i)
 }
 
-// change returns the replicates of B's relative change at evaluated X i.
-func (bt *boot2) change(i int) []float64 {
-	out := make([]float64, 0, len(bt.ya)/max(bt.n, 1))
-	for r := i; r < len(bt.ya); r += bt.n {
-		out = append(out, ratio(bt.yb[r], bt.ya[r]))
+// change returns the replicates of B's relative change at the pair's X i.
+func (pb *pairBoot) change(i int) []float64 {
+	ya, yb := pb.at(false, i), pb.at(true, i)
+	for r := range ya {
+		ya[r] = ratio(yb[r], ya[r])
 	}
-	return out
+	return ya
 }
 
 // uplift fills the 2-objective comparison of pair p and its verdict.
-func (e *engine) uplift(p *Pair, a, b int) {
+func (e *engine) uplift(p *Pair, bt *pairBoot, a, b int) {
 	ox, oy := e.opt.Objectives[0], e.opt.Objectives[1]
-	var xs, ys []float64
-	ca := e.curve(newSampler(e.sides[a], 2, 0).estimate(), &xs, &ys)
-	xs, ys = nil, nil
-	cb := e.curve(newSampler(e.sides[b], 2, 0).estimate(), &xs, &ys)
+	ca, cb := e.curves[a], e.curves[b]
+	grid := e.grids[b]
 	u := &Uplift{X: ox.Name, Y: oy.Name, Curve: []Change{}, Buckets: []Bucket{}, Crossings: []Crossover{}}
 	loA, hiA := ca.Span()
 	loB, hiB := cb.Span()
 	u.SpanA, u.SpanB = [2]Num{Num(loA), Num(hiA)}, [2]Num{Num(loB), Num(hiB)}
-	lo, hi := max(loA, loB), min(hiA, hiB)
-	var grid []float64
-	for _, x := range append(slices.Clip(ca.X), cb.X...) {
-		if x >= lo && x <= hi {
-			grid = append(grid, x)
-		}
-	}
-	slices.Sort(grid)
-	grid = slices.Compact(grid)
-	bt := e.boot2(a, b, append(slices.Clip(grid), e.opt.At...))
 	conf := e.opt.Confidence
 	var js []judged
 	for i, x := range grid {
@@ -150,16 +105,16 @@ func (e *engine) uplift(p *Pair, a, b int) {
 		u.Curve = append(u.Curve, c)
 	}
 	u.Reach = Change{X: Num(math.NaN()), A: Num(ca.Best()), B: Num(cb.Best()), Change: Num(ratio(cb.Best(), ca.Best()))}
-	rch := make([]float64, len(bt.reachA))
+	rch := make([]float64, len(bt.a.reach))
 	for r := range rch {
-		rch[r] = ratio(bt.reachB[r], bt.reachA[r])
+		rch[r] = ratio(bt.b.reach[r], bt.a.reach[r])
 	}
 	rlo, rhi := percentiles(rch, conf)
 	u.Reach.Interval = [2]Num{Num(rlo), Num(rhi)}
 	rj := judge(ox, rlo, rhi)
 	u.Reach.Status = rj.status
 	for i, x := range e.opt.At {
-		u.Buckets = append(u.Buckets, e.bucket(&bt, len(grid)+i, x, &ca, &cb))
+		u.Buckets = append(u.Buckets, e.bucket(bt, len(grid)+i, x, &ca, &cb))
 	}
 	u.Crossings = e.crossings(u.Curve, ca.xMax)
 	p.Uplift = u
@@ -168,16 +123,16 @@ func (e *engine) uplift(p *Pair, a, b int) {
 }
 
 // bucket reads both curves at x (evaluated X i of the bootstrap).
-func (e *engine) bucket(bt *boot2, i int, x float64, ca, cb *Curve) Bucket {
+func (e *engine) bucket(bt *pairBoot, i int, x float64, ca, cb *Curve) Bucket {
 	conf := e.opt.Confidence
-	read := func(c *Curve, ys []float64) Reading {
+	read := func(c *Curve, b bool) Reading {
 		if out := c.Outside(x); out != "" {
 			nan := Num(math.NaN())
 			return Reading{Value: nan, Interval: [2]Num{nan, nan}, Outside: out}
 		}
-		return Reading{Value: Num(e.read(c, x)), Interval: interval(bt.at(ys, i), conf), Interpolated: !c.Measured(x)}
+		return Reading{Value: Num(e.read(c, x)), Interval: interval(bt.at(b, i), conf), Interpolated: !c.Measured(x)}
 	}
-	bk := Bucket{X: Num(x), A: read(ca, bt.ya), B: read(cb, bt.yb), Status: Outside}
+	bk := Bucket{X: Num(x), A: read(ca, false), B: read(cb, true), Status: Outside}
 	bk.Change = Num(ratio(float64(bk.B.Value), float64(bk.A.Value)))
 	bk.Interval = [2]Num{Num(math.NaN()), Num(math.NaN())}
 	if bk.A.Outside == "" && bk.B.Outside == "" {
