@@ -24,7 +24,8 @@ type Options struct {
 	Objectives []frontier.Objective
 	// Reference is the common hypervolume reference point (natural
 	// orientation); nil derives it with frontier.AutoReference from the
-	// points of every side together.
+	// points and every run of every side together (so that no resample
+	// falls beyond it).
 	Reference []float64
 	// At are the X values the two frontiers are read at (buckets).
 	At []float64
@@ -145,12 +146,20 @@ func (e *engine) reference() {
 		e.ref = slices.Clone(e.opt.Reference)
 		return
 	}
+	// Every run of every side counts, so that no resample's aggregate
+	// falls beyond the reference (an aggregate lies within its runs).
 	var all []float64
 	for _, s := range e.sides {
 		for _, p := range s.Points {
-			all = append(all, e.orient(p.Values)...)
+			all = append(all, p.Values...)
+			for i := range p.runs() {
+				for o := range p.Runs {
+					all = append(all, p.Runs[o][i])
+				}
+			}
 		}
 	}
+	all = e.orient(all)
 	e.ref = e.orient(frontier.AutoReference(all, e.k))
 }
 

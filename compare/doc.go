@@ -4,7 +4,7 @@
 // the same objectives.
 //
 // Every side's hypervolume is measured against one common reference point
-// (given, or frontier.AutoReference over every side's points together),
+// (given, or frontier.AutoReference over every run of every side),
 // and B's relative change against A. For two objectives (X the first, Y
 // the second) the uplift curve gives B's best Y at each X relative to A's,
 // at every X of either frontier within both spans, and the buckets read

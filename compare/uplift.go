@@ -250,8 +250,8 @@ func upliftReasons(p *Pair, u *Uplift, disjoint bool) []string {
 				best = c
 			}
 		}
-		out = append(out, fmt.Sprintf("%s is %s than %s on %s at %d of %d values of %s (largest %s at %s=%s)",
-			p.B, statusWord(st), p.A, u.Y, len(cs), len(u.Curve), u.X, fmtPct(best.Change), u.X, fmtNum(best.X)))
+		out = append(out, fmt.Sprintf(statusWord(st)+" at %d of %d values of %s (largest change %s at %s=%s)",
+			p.B, p.A, u.Y, len(cs), len(u.Curve), u.X, fmtPct(best.Change), u.X, fmtNum(best.X)))
 	}
 	for _, c := range u.Crossings {
 		out = append(out, fmt.Sprintf("the frontiers cross at %s=%s: %s leads below, %s above", u.X, fmtNum(c.At), sideName(p, c.Below), sideName(p, c.Above)))
@@ -266,14 +266,16 @@ func upliftReasons(p *Pair, u *Uplift, disjoint bool) []string {
 	return out
 }
 
+// statusWord is the format of a reason for comparisons of status st (B,
+// A and Y follow).
 func statusWord(st string) string {
 	switch st {
 	case Worse:
-		return "worse"
+		return "%s is worse than %s on %s beyond the minimum improvement"
 	case Better:
-		return "better"
+		return "%s is better than %s on %s beyond the minimum improvement"
 	}
-	return "uncertainly different"
+	return "%s against %s on %s is uncertain"
 }
 
 func sideName(p *Pair, s string) string {
