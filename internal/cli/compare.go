@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"slices"
 	"strconv"
@@ -152,7 +153,7 @@ func (o *compareOptions) parse() (*query.Query, compare.Options, error) {
 		}
 		for _, s := range strings.Split(o.at, ",") {
 			v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-			if err != nil || !(v == v) {
+			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
 				return nil, opt, usagef("--at value %q is not a number", s)
 			}
 			opt.At = append(opt.At, v)
