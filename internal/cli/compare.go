@@ -2,10 +2,8 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,6 +12,7 @@ import (
 	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/internal/enc"
 	"github.com/pareto-llm/pareto/query"
+	"github.com/pareto-llm/pareto/report"
 	"github.com/spf13/cobra"
 )
 
@@ -160,6 +159,8 @@ func (o *compareOptions) parse() (*query.Query, compare.Options, error) {
 		}
 	}
 	switch {
+	case o.html != "" && len(objs) != 2:
+		return nil, opt, usagef("--html needs two objectives (X and Y), have %d", len(objs))
 	case o.resamples < 1:
 		return nil, opt, usagef("--resamples must be at least 1")
 	case !(o.confidence > 0 && o.confidence < 1):
@@ -317,9 +318,15 @@ func compareOutcome(rep *compare.Report) error {
 	return nil
 }
 
-// writeCompareHTML writes the comparison page.
+// writeCompareHTML writes the comparison page (two objectives).
 func writeCompareHTML(path string, rep *compare.Report) error {
-	return errors.New("--html: not yet")
+	names := make([]string, len(rep.Sides))
+	for i, s := range rep.Sides {
+		names[i] = s.Name
+	}
+	page, err := report.ComparisonPage("pareto compare", strings.Join(names, " vs "), rep)
+	if err != nil {
+		return fmt.Errorf("--html: %w", err)
+	}
+	return report.WriteFile(path, page)
 }
-
-var _ = os.Stat
