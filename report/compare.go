@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/pareto-llm/pareto/compare"
 	"github.com/pareto-llm/pareto/decide"
@@ -92,7 +93,7 @@ func frontierNames(fs []FrontierSpec) string {
 	for _, f := range fs {
 		out = append(out, fmt.Sprintf("%q", f.Name))
 	}
-	return fmt.Sprint(out)
+	return strings.Join(out, ", ")
 }
 
 // comparison compares the plot's frontiers named by Compare: each side is
