@@ -30,7 +30,6 @@ func (b *sideBoot) at(i int) []float64 {
 // bootSide draws side s's resamples once and measures each: hypervolume,
 // and for two objectives the curve read at evals and the reach.
 func (e *engine) bootSide(s int, evals []float64) *sideBoot {
-	side := e.sides[s]
 	R := e.opt.Resamples
 	bt := &sideBoot{hv: make([]float64, R), n: len(evals), ys: make([]float64, R*len(evals)), reach: make([]float64, R)}
 	oref := e.orient(e.ref)
@@ -47,10 +46,10 @@ func (e *engine) bootSide(s int, evals []float64) *sideBoot {
 		}
 		return e.curveHV(&c, oref)
 	}
-	sm := newSampler(side, e.k, e.opt.Aggregate)
+	sm := e.sampler(s)
 	bt.est = measure(sm, sm.estimate(), -1)
 	e.parallel(func(r0, r1 int) {
-		sm := newSampler(side, e.k, e.opt.Aggregate)
+		sm := e.sampler(s)
 		for r := r0; r < r1; r++ {
 			bt.hv[r] = measure(sm, sm.draw(e.rng(s, r)), r)
 		}

@@ -17,6 +17,25 @@ import (
 // none.
 const DefaultResamples = 1000
 
+// MaxCurve bounds the X values of an uplift curve: frontiers with more
+// points between them are read at MaxCurve of their X values, evenly
+// spread by rank, the span's ends included (a step narrower than that
+// spacing may go unread).
+const MaxCurve = 1000
+
+// thin returns at most n values of sorted xs, evenly spread by rank, the
+// first and last kept.
+func thin(xs []float64, n int) []float64 {
+	if len(xs) <= n {
+		return xs
+	}
+	out := make([]float64, n)
+	for i := range n {
+		out[i] = xs[i*(len(xs)-1)/(n-1)]
+	}
+	return out
+}
+
 // Options says how sides are compared.
 type Options struct {
 	// Objectives are the axes; with two, X is the first and Y the second.
@@ -70,6 +89,9 @@ func Run(sides []*Side, opt Options) (*Report, error) {
 	}
 	e := &engine{opt: opt, k: k, sides: sides}
 	e.reference()
+	for _, s := range sides {
+		e.active = append(e.active, e.mayLead(s))
+	}
 	rep := &Report{Interpolation: opt.Interpolation.String(), Resamples: opt.Resamples, Seed: opt.Seed,
 		Confidence: Num(opt.Confidence), Reference: nums(e.ref), Warnings: []string{}}
 	for _, o := range opt.Objectives {
@@ -103,6 +125,81 @@ type engine struct {
 	// grids the X of each pair's uplift curve (pair b at grids[b]).
 	curves []Curve
 	grids  [][]float64
+	// active are, per side, the points that may be on the frontier of a
+	// resample (mayLead).
+	active [][]int
+}
+
+// sampler returns a sampler of side s's points that may lead.
+func (e *engine) sampler(s int) *sampler {
+	pts := e.active[s]
+	return &sampler{side: e.sides[s], pts: pts, k: e.k, agg: e.opt.Aggregate, buf: make([]float64, len(pts)*e.k)}
+}
+
+// mayLead returns the points of s that may be on the frontier of some
+// resample: all but those that the worst runs of another point beat
+// (strictly dominate) on every objective even against their own best runs.
+// An aggregate of drawn repeats (median or mean) lies between the worst
+// and the best run, so such a point is dominated in every resample.
+func (e *engine) mayLead(s *Side) []int {
+	n, k := len(s.Points), e.k
+	best, worst := make([]float64, n*k), make([]float64, n*k) // oriented: smaller is better
+	for i := range s.Points {
+		p := &s.Points[i]
+		for o := range k {
+			lo, hi := p.Values[o], p.Values[o]
+			if p.Runs != nil {
+				for _, v := range p.Runs[o] {
+					lo, hi = min(lo, v), max(hi, v)
+				}
+			}
+			if e.opt.Objectives[o].Direction == frontier.Maximize {
+				lo, hi = -hi, -lo
+			}
+			best[i*k+o], worst[i*k+o] = lo, hi
+		}
+	}
+	var front []int
+	for i, by := range frontier.StrictFront(worst, k) {
+		if by < 0 {
+			front = append(front, i)
+		}
+	}
+	slices.SortFunc(front, func(a, b int) int { return cmpFloat(worst[a*k], worst[b*k]) })
+	out := make([]int, 0, n)
+	for i := range n {
+		if !beatenAlways(best[i*k:i*k+k], worst, front, k, i) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// beatenAlways reports whether some point f of front (sorted by the first
+// oriented objective) other than self has worst values that strictly
+// dominate b.
+func beatenAlways(b, worst []float64, front []int, k, self int) bool {
+	for _, f := range front {
+		w := worst[f*k : f*k+k]
+		if w[0] > b[0] {
+			return false
+		}
+		if f == self {
+			continue
+		}
+		strict, ok := false, true
+		for o := range k {
+			if w[o] > b[o] {
+				ok = false
+				break
+			}
+			strict = strict || w[o] < b[o]
+		}
+		if ok && strict {
+			return true
+		}
+	}
+	return false
 }
 
 // plan returns the X values each side is read at in its resamples, and
@@ -115,8 +212,8 @@ func (e *engine) plan() (evals [][]float64, offsets []int) {
 		return evals, offsets
 	}
 	e.curves, e.grids = make([]Curve, len(e.sides)), make([][]float64, len(e.sides))
-	for i, s := range e.sides {
-		sm := newSampler(s, 2, e.opt.Aggregate)
+	for i := range e.sides {
+		sm := e.sampler(i)
 		e.curves[i] = e.curveOf(sm, sm.estimate())
 	}
 	ca := &e.curves[0]
@@ -132,7 +229,7 @@ func (e *engine) plan() (evals [][]float64, offsets []int) {
 			}
 		}
 		slices.Sort(grid)
-		e.grids[b] = slices.Compact(grid)
+		e.grids[b] = thin(slices.Compact(grid), MaxCurve)
 		evals[b] = append(slices.Clip(e.grids[b]), e.opt.At...)
 		offsets[b] = len(evals[0])
 		evals[0] = append(evals[0], evals[b]...)

@@ -300,3 +300,16 @@ func TestCommonReference(t *testing.T) {
 		t.Errorf("HV of b = %v; want %v", hv, (30-8)*(10-1))
 	}
 }
+
+func TestThin(t *testing.T) {
+	xs := make([]float64, 10)
+	for i := range xs {
+		xs[i] = float64(i)
+	}
+	if got := thin(xs, 4); !slices.Equal(got, []float64{0, 3, 6, 9}) {
+		t.Errorf("thin(0..9, 4) = %v", got)
+	}
+	if got := thin(xs, 20); len(got) != 10 {
+		t.Errorf("thin(0..9, 20) = %v", got)
+	}
+}

@@ -15,14 +15,12 @@ import (
 // confidence level of the resamples reach it too; otherwise the pair is
 // inconclusive.
 func (e *engine) setVerdict(p *Pair, a, b int) {
-	sa := newSampler(e.sides[a], e.k, e.opt.Aggregate)
-	sb := newSampler(e.sides[b], e.k, e.opt.Aggregate)
+	sa, sb := e.sampler(a), e.sampler(b)
 	v0, lostA, lostB := e.sets(sa.estimate(), sb.estimate())
 	agree := make([]int, e.opt.Resamples)
 	regress := make([]int, e.opt.Resamples)
 	e.parallel(func(r0, r1 int) {
-		sa := newSampler(e.sides[a], e.k, e.opt.Aggregate)
-		sb := newSampler(e.sides[b], e.k, e.opt.Aggregate)
+		sa, sb := e.sampler(a), e.sampler(b)
 		for r := r0; r < r1; r++ {
 			v, _, _ := e.sets(sa.draw(e.rng(a, r)), sb.draw(e.rng(b, r)))
 			if v == v0 {

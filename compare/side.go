@@ -60,12 +60,17 @@ func FromResult(name string, r *query.Result) *Side {
 }
 
 // sampler draws resamples of a side: every point's repeats drawn with
-// replacement, aggregated as the query aggregates them.
+// replacement, aggregated as the query aggregates them. It draws only the
+// points pts, those that may be on the frontier of some resample
+// (engine.mayLead): the others never change a frontier, a hypervolume or
+// a curve.
 type sampler struct {
 	side *Side
+	pts  []int
 	k    int
 	agg  decide.Aggregation
-	// buf holds one resample, row-major (point i, objective o at i*k+o).
+	// buf holds one resample, row-major (point pts[j], objective o at
+	// j*k+o).
 	buf     []float64
 	idx     []int
 	scratch []float64
@@ -81,23 +86,19 @@ func (s *sampler) oriented() []float64 {
 	return s.orient
 }
 
-func newSampler(s *Side, k int, agg decide.Aggregation) *sampler {
-	return &sampler{side: s, k: k, agg: agg, buf: make([]float64, len(s.Points)*k)}
-}
-
 // estimate fills the buffer with the point estimates.
 func (s *sampler) estimate() []float64 {
-	for i := range s.side.Points {
-		copy(s.buf[i*s.k:], s.side.Points[i].Values)
+	for j, i := range s.pts {
+		copy(s.buf[j*s.k:], s.side.Points[i].Values)
 	}
 	return s.buf
 }
 
 // draw fills the buffer with one resample drawn from rng.
 func (s *sampler) draw(rng *rand.Rand) []float64 {
-	for i := range s.side.Points {
+	for j, i := range s.pts {
 		p := &s.side.Points[i]
-		row := s.buf[i*s.k : i*s.k+s.k]
+		row := s.buf[j*s.k : j*s.k+s.k]
 		n := p.runs()
 		if n < 2 {
 			copy(row, p.Values)
