@@ -313,3 +313,38 @@ func TestThin(t *testing.T) {
 		t.Errorf("thin(0..9, 20) = %v", got)
 	}
 }
+
+// TestMayLead checks that a point left out of the resamples is on the
+// frontier of none: resamples of every point, kept or not, put only kept
+// points on their frontiers.
+func TestMayLead(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	var pts [][2]float64
+	for range 300 {
+		x := 1 + 99*rng.Float64()
+		pts = append(pts, [2]float64{x, (100 - x) * (1 - 0.3*rng.Float64())})
+	}
+	s := side("s", pts, 3, 0.03, 0.03, 1, rng)
+	for _, dir := range []frontier.Direction{frontier.Maximize, frontier.Minimize} {
+		objs := []frontier.Objective{{Name: "x", Direction: dir}, {Name: "y", Direction: frontier.Maximize}}
+		e := &engine{opt: Options{Objectives: objs}, k: 2, sides: []*Side{s}}
+		kept := e.mayLead(s)
+		if len(kept) == len(s.Points) || len(kept) == 0 {
+			t.Fatalf("%v: kept %d of %d points; want some left out", dir, len(kept), len(s.Points))
+		}
+		all := make([]int, len(s.Points))
+		for i := range all {
+			all[i] = i
+		}
+		e.active = [][]int{all}
+		sm := e.sampler(0)
+		for r := range 200 {
+			data := sm.draw(e.rng(0, r))
+			for i, by := range frontier.StrictFront(e.orient(data), 2) {
+				if by < 0 && !slices.Contains(kept, i) {
+					t.Fatalf("%v: resample %d puts left-out point %d on the frontier", dir, r, i)
+				}
+			}
+		}
+	}
+}
