@@ -348,3 +348,27 @@ func TestMayLead(t *testing.T) {
 		}
 	}
 }
+
+// TestCrossingMinimisedX crosses two frontiers along a minimised X (TTFT):
+// read as steps, B leads on [100, 300) and A from 300 on.
+func TestCrossingMinimisedX(t *testing.T) {
+	ttft := frontier.Objective{Name: "ttft", Direction: frontier.Minimize, Noise: 0.02, MinImprove: 0.02}
+	tps := throughput
+	tps.Noise, tps.MinImprove = 0.02, 0.02
+	rng := rand.New(rand.NewPCG(15, 16))
+	a := side("a", [][2]float64{{100, 1000}, {200, 1500}, {300, 1800}, {400, 2000}}, 4, 0, 0.005, 1, rng)
+	b := side("b", [][2]float64{{100, 1100}, {200, 1650}, {300, 1700}, {400, 1850}}, 4, 0, 0.005, 1, rng)
+	rep, err := Run([]*Side{a, b}, Options{Objectives: []frontier.Objective{ttft, tps}, Seed: 1, At: []float64{150, 350}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := rep.Pairs[0]
+	cs := p.Uplift.Crossings
+	if p.Verdict != Crossing || len(cs) != 1 || cs[0].At != 300 || cs[0].Below != "b" || cs[0].Above != "a" {
+		t.Fatalf("verdict %s, crossings %+v; want one at 300, b below", p.Verdict, cs)
+	}
+	near := func(v Num, want float64) bool { return math.Abs(float64(v)/want-1) < 0.02 }
+	if bk := p.Uplift.Buckets; !near(bk[0].A.Value, 1000) || bk[0].Status != Better || !near(bk[1].A.Value, 1800) || bk[1].Status != Worse {
+		t.Errorf("buckets %+v; want A 1000 at 150 (b better) and 1800 at 350 (b worse)", bk)
+	}
+}
