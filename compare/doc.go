@@ -20,8 +20,11 @@
 // as a whole, so that its objectives stay together), aggregates them as
 // the query did and recomputes the frontiers. A side's resamples depend on
 // the seed and the side's position only (its first, for a side given
-// twice), so they are the same in every pair. A configuration measured once contributes no uncertainty (Run
-// warns about it).
+// twice), so they are the same in every pair. Points that no resample can
+// put on the frontier (another point's worst runs beat their best) are
+// not drawn. A configuration measured once contributes no uncertainty (Run
+// warns about it), and with few repeats (3) the percentile intervals are
+// narrower than the truth.
 //
 // # Verdicts
 //
