@@ -130,3 +130,62 @@ func TestCurveHypervolume(t *testing.T) {
 		}
 	})
 }
+
+// TestUpliftAgainstBruteForce checks a whole pair of single-run sides: the
+// curve is read at every X of either frontier within both spans, each
+// side's value there is the brute-force best Y reaching X, and buckets
+// outside a span say so.
+func TestUpliftAgainstBruteForce(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		ox := frontier.Objective{Name: "x", Direction: frontier.Maximize}
+		if rapid.Bool().Draw(t, "xmin") {
+			ox.Direction = frontier.Minimize
+		}
+		oy := frontier.Objective{Name: "y", Direction: frontier.Maximize}
+		mk := func(label string) (*Side, []float64, []float64) {
+			n := rapid.IntRange(1, 12).Draw(t, label+"n")
+			s := &Side{Name: label}
+			var xs, ys []float64
+			for range n {
+				x, y := float64(rapid.IntRange(1, 20).Draw(t, label+"x")), float64(rapid.IntRange(1, 20).Draw(t, label+"y"))
+				s.Points = append(s.Points, Point{ID: label, Values: []float64{x, y}})
+				xs, ys = append(xs, x), append(ys, y)
+			}
+			return s, xs, ys
+		}
+		a, ax, ay := mk("a")
+		b, bx, by := mk("b")
+		at := []float64{float64(rapid.IntRange(0, 21).Draw(t, "at"))}
+		rep, err := Run([]*Side{a, b}, Options{Objectives: []frontier.Objective{ox, oy}, Resamples: 3, At: at})
+		if err != nil {
+			t.Fatal(err)
+		}
+		u := rep.Pairs[0].Uplift
+		ca, cb := NewCurve(ax, ay, ox, oy), NewCurve(bx, by, ox, oy)
+		loA, hiA := ca.Span()
+		loB, hiB := cb.Span()
+		var want []float64
+		for _, x := range append(slices.Clone(ca.X), cb.X...) {
+			if x >= max(loA, loB) && x <= min(hiA, hiB) && !slices.Contains(want, x) {
+				want = append(want, x)
+			}
+		}
+		slices.Sort(want)
+		if len(u.Curve) != len(want) {
+			t.Fatalf("curve at %d X; want %v", len(u.Curve), want)
+		}
+		for i, c := range u.Curve {
+			x := float64(c.X)
+			if x != want[i] || float64(c.A) != bruteStep(ax, ay, x, ox, oy) || float64(c.B) != bruteStep(bx, by, x, ox, oy) {
+				t.Fatalf("curve point %d = %+v; want x %v, a %v, b %v", i, c, want[i], bruteStep(ax, ay, x, ox, oy), bruteStep(bx, by, x, ox, oy))
+			}
+		}
+		bk := u.Buckets[0]
+		if out := (at[0] < loA || at[0] > hiA); out != (bk.A.Outside != "") {
+			t.Fatalf("bucket %v against span [%v, %v]: outside %q", at[0], loA, hiA, bk.A.Outside)
+		}
+		if bk.A.Outside == "" && float64(bk.A.Value) != bruteStep(ax, ay, at[0], ox, oy) {
+			t.Fatalf("bucket %v reads %v; want %v", at[0], bk.A.Value, bruteStep(ax, ay, at[0], ox, oy))
+		}
+	})
+}
