@@ -7,9 +7,9 @@ import (
 	"testing"
 )
 
-// TestDependencies checks that the decision library, the query pipeline and
-// the report link no database driver, and the report and the query no
-// reader: decisions take a store interface (Store), the query takes rows
+// TestDependencies checks that the decision library, the query pipeline,
+// the comparisons and the report link no database driver, and the report,
+// the comparisons and the query no reader: decisions take a store interface (Store), the query takes rows
 // the source layer read, the report renders trials and results. It runs go list -deps on each package; store, which
 // links both drivers, shows that the check sees them.
 func TestDependencies(t *testing.T) {
@@ -31,6 +31,8 @@ func TestDependencies(t *testing.T) {
 			"github.com/pareto-llm/pareto/cloudai", "github.com/pareto-llm/pareto/source"}, drivers...)},
 		{"github.com/pareto-llm/pareto/query", append([]string{"github.com/pareto-llm/pareto/store", "github.com/pareto-llm/pareto/ingest",
 			"github.com/pareto-llm/pareto/cloudai", "github.com/pareto-llm/pareto/source"}, drivers...)},
+		{"github.com/pareto-llm/pareto/compare", append([]string{"github.com/pareto-llm/pareto/store", "github.com/pareto-llm/pareto/ingest",
+			"github.com/pareto-llm/pareto/cloudai", "github.com/pareto-llm/pareto/source", "github.com/pareto-llm/pareto/report"}, drivers...)},
 	} {
 		t.Run(tt.pkg[strings.LastIndex(tt.pkg, "/")+1:], func(t *testing.T) {
 			deps := listDeps(t, tt.pkg)

@@ -58,6 +58,13 @@ func Build(cfg *Config, trials []Trial, excl []Exclusion, opts Options) (*Page, 
 			return nil, err
 		}
 		b.page.Plots = append(b.page.Plots, pp)
+		if len(cfg.Plots[i].Compare) > 0 {
+			c, err := b.comparison(&cfg.Plots[i])
+			if err != nil {
+				return nil, err
+			}
+			b.page.Comparisons = append(b.page.Comparisons, c)
+		}
 	}
 	return b.page, nil
 }

@@ -8,6 +8,7 @@ import (
 
 	toml "github.com/pelletier/go-toml/v2"
 
+	"github.com/pareto-llm/pareto/compare"
 	"github.com/pareto-llm/pareto/frontier"
 	"github.com/pareto-llm/pareto/internal/position"
 	"github.com/pareto-llm/pareto/trial"
@@ -44,6 +45,13 @@ type Plot struct {
 	// GroupBy splits every frontier by the value of a label or parameter
 	// (extension).
 	GroupBy string
+	// Compare, when set, names frontiers of the plot to compare (the
+	// first against each other, package compare): the page draws both
+	// frontiers, the uplift curve and the values at Buckets, read with
+	// Interpolation (extension).
+	Compare       []string
+	Buckets       []float64
+	Interpolation compare.Interpolation
 	// At is the position of the plot's table.
 	At Pos
 }
@@ -230,7 +238,7 @@ func (d *decoder) plots(v any) []Plot {
 
 // plot decodes one [[reports.pareto.plots]] table.
 func (d *decoder) plot(path string, m map[string]any) Plot {
-	d.keys(path, m, "name", "x", "y", "frontiers", "slo", "group_by")
+	d.keys(path, m, "name", "x", "y", "frontiers", "slo", "group_by", "compare", "at", "interpolate")
 	p := Plot{At: d.ix[path]}
 	p.Name = d.str(join(path, "name"), m["name"], true)
 	p.X = d.axis(join(path, "x"), m["x"], true)
@@ -240,6 +248,7 @@ func (d *decoder) plot(path string, m map[string]any) Plot {
 	if v, ok := m["group_by"]; ok {
 		p.GroupBy = d.str(join(path, "group_by"), v, true)
 	}
+	d.comparison(path, m, &p)
 	return p
 }
 

@@ -55,6 +55,9 @@ type Page struct {
 	Aggregate string `json:"aggregate"`
 	// Baseline is the baseline selection, when one was given.
 	Baseline string `json:"baseline,omitempty"`
+	// Comparisons are the comparisons drawn (plots with compare, or
+	// pareto compare --html).
+	Comparisons []Comparison `json:"comparisons,omitempty"`
 }
 
 // ConfigFile is one executed configuration shown in point details.

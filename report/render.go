@@ -30,6 +30,7 @@ var reportScripts = []string{
 	"assets/report-tables.js",   // measurement and exclusion tables
 	"assets/report-details.js",  // details of the pinned point
 	"assets/report-sim.js",      // frontier simulator
+	"assets/report-compare.js",  // comparisons: frontiers, uplift, buckets
 	"assets/report-main.js",     // start-up
 }
 
@@ -117,6 +118,7 @@ func writeData(w *bufio.Writer, p *Page) error {
 		{"points", p.Points.columns(), false}, {"layouts", p.Layouts, false}, {"configs", p.Configs, false},
 		{"exclusions", p.Exclusions, false}, {"warnings", p.Warnings, len(p.Warnings) == 0},
 		{"aggregate", p.Aggregate, false}, {"baseline", p.Baseline, p.Baseline == ""},
+		{"comparisons", p.Comparisons, len(p.Comparisons) == 0},
 	}
 	sep := byte('{')
 	for _, f := range fields {

@@ -194,6 +194,11 @@ func outputs(cmd string, args []string) []string {
 		if o := flag("out", "-"); o != "-" {
 			out = append(out, o)
 		}
+	case "compare":
+		if o := flag("html", ""); o != "" {
+			out = append(out, o)
+		}
+		return out
 	case "ingest", "gate":
 	default:
 		return nil

@@ -20,11 +20,12 @@ import (
 //	0  success; gate: admit; pick: a configuration was chosen
 //	1  bad input or an I/O error (inputError, or any other error); an
 //	   outcome that is a "no" (outcomeError): gate's reject, pick's
-//	   nothing feasible
+//	   nothing feasible, compare's regression
 //	2  usage error (usageError, or cobra's flag and argument errors); on a
 //	   command whose status 1 is a verdict (verdictCommands: gate), every
 //	   other failure too, so that 1 always means reject
-//	3  an inconclusive outcome: gate's "more runs needed"
+//	3  an inconclusive outcome: gate's "more runs needed", compare's
+//	   "a regression cannot be ruled out"
 //
 // Commands return typed errors and never choose a status themselves; each
 // command's help text states the statuses it can end with.
@@ -36,8 +37,9 @@ const (
 )
 
 // verdictCommands are the commands whose status 1 means a verdict (gate:
-// reject); any failure of theirs that is not an outcome exits 2.
-var verdictCommands = map[string]bool{"gate": true}
+// reject; compare: a regression); any failure of theirs that is not an
+// outcome exits 2.
+var verdictCommands = map[string]bool{"gate": true, "compare": true}
 
 // Version is the program version, set at build time with
 // -ldflags "-X github.com/pareto-llm/pareto/internal/cli.Version=v1.2.3".
@@ -59,8 +61,8 @@ type env struct {
 
 // Main runs the pareto command line with args (without the program name)
 // and returns the process exit status: 0 success, 1 bad input or I/O
-// error (or a "no": gate's reject, pick's nothing feasible), 2 usage
-// error, 3 gate's inconclusive verdict (see exitOK).
+// error (or a "no": gate's reject, pick's nothing feasible, compare's
+// regression), 2 usage error, 3 an inconclusive verdict (see exitOK).
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
 	root := newRoot(e)
@@ -181,8 +183,9 @@ over throughput, latency, GPU count and accuracy, with SLO feasibility first
 and an explanation for every trial left out.
 
 Exit status: 0 success; 1 bad input or an I/O error, or a "no" (gate's
-reject, pick's nothing feasible); 2 usage error (on gate, any failure to
-reach a verdict); 3 gate's inconclusive verdict.`,
+reject, pick's nothing feasible, compare's regression); 2 usage error (on
+gate and compare, any failure to reach a verdict); 3 an inconclusive
+verdict (gate, compare).`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Args:          noArgs,
@@ -194,7 +197,7 @@ reach a verdict); 3 gate's inconclusive verdict.`,
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	root.CompletionOptions.DisableDefaultCmd = true
 	root.AddCommand(newFrontCmd(e), newIngestCmd(e), newVersionCmd(e), newGenerateReportCmd(e), newReportCmd(e))
-	root.AddCommand(newGateCmd(e), newPickCmd(e), newNoiseCmd(e), newDriftCmd(e))
+	root.AddCommand(newGateCmd(e), newPickCmd(e), newNoiseCmd(e), newDriftCmd(e), newCompareCmd(e))
 	root.AddCommand(newStudiesCmd(e), newTrialsCmd(e), newMigrateCmd(e), newCheckCmd(e))
 	root.AddCommand(newSimulateCmd(e))
 	return root

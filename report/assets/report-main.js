@@ -13,7 +13,7 @@ if (meta) {
   (data.warnings || []).forEach(function (w) { meta.parentNode.insertBefore(el('p', { class: 'meta warning', text: 'Warning: ' + w }), meta.nextSibling); });
 }
 var main = document.getElementById('plots');
-if (!data.plots.length) { main.appendChild(el('p', { text: 'No plots configured.' })); }
+if (!data.plots.length && !(data.comparisons || []).length) { main.appendChild(el('p', { text: 'No plots configured.' })); }
 var tParsed = performance.now();
 data.plots.forEach(function (p, i) {
   var c = new Chart(p, i);
@@ -24,6 +24,7 @@ var tBuilt = performance.now();
 // Each chart drew once while it was built, before it was in the page; draw
 // again now that it has its width.
 charts.forEach(function (c) { c.cssWidth = 0; c.draw(); });
+renderComparisons(main);
 var tDrawn = performance.now();
 renderExclusions();
 var lastWidth = window.innerWidth;
