@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/pareto-llm/pareto/cloudai"
 	"github.com/pareto-llm/pareto/ingest"
@@ -71,6 +72,7 @@ const ingestExample = `  pareto ingest examples/cloudai/results --system-config 
 
 type ingestOptions struct {
 	format, systemConfig, id string
+	session                  string
 	gpusPerNode              int
 	keepGoing                bool
 	labels                   []string
@@ -102,6 +104,7 @@ func newIngestCmd(e *env) *cobra.Command {
 	f.BoolVar(&o.keepGoing, "keep-going", false, "exit 0 even when some inputs could not be read")
 	f.StringArrayVar(&o.labels, "label", nil, "add label `k=v` to every trial (repeatable)")
 	f.StringVar(&o.id, "id", "", "the id `COLUMN` of generic CSV/JSONL tables (default: id when present)")
+	f.StringVar(&o.session, "session", "", "record the trials in measurement session `NAME` (default: a new session, named by the time)")
 	addStoreFlags(f, &o.store)
 	addLimitFlags(f, &o.limits)
 	return c
@@ -137,7 +140,11 @@ func runIngest(e *env, o *ingestOptions, paths []string) error {
 	}
 	// Trials are counted, and stored, as they are read: none is kept.
 	var sink *ingestSink
+	session := o.session
 	if o.store.study != "" {
+		if session == "" {
+			session = trial.NewSession(time.Now())
+		}
 		if sink, err = openSink(context.Background(), &o.store); err != nil {
 			return err
 		}
@@ -153,6 +160,7 @@ func runIngest(e *env, o *ingestOptions, paths []string) error {
 			if len(labels) > 0 {
 				ts[i].Finalize()
 			}
+			ts[i].Source.Session = session
 			counts[[2]string{ts[i].Source.Format, ts[i].Source.FormatVersion}]++
 		}
 		total += len(ts)
