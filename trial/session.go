@@ -1,10 +1,15 @@
 package trial
 
 import (
+	"errors"
 	"strconv"
 	"sync"
 	"time"
 )
+
+// ErrNoStudy is a store's error for a study that does not exist
+// (store.ErrNoStudy).
+var ErrNoStudy = errors.New("no such study")
 
 // sessionClock keeps NewSession's names unique within a process.
 var sessionClock struct {

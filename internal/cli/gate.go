@@ -65,6 +65,9 @@ type gateOptions struct {
 	minRequests              int64
 	confidence, futility     float64
 	allowCrossScope, noLabel bool
+	session, baselineSession string
+	maxRuns                  int
+	noRegression             bool
 }
 
 func newGateCmd(e *env) *cobra.Command {
@@ -92,6 +95,10 @@ func newGateCmd(e *env) *cobra.Command {
 	f.Float64Var(&o.futility, "futility", 0.8, "interval level a fact against admission must reach")
 	f.BoolVar(&o.allowCrossScope, "allow-cross-scope", false, "use a baseline measured in another environment")
 	f.BoolVar(&o.noLabel, "no-label", false, "do not record admission as a label")
+	f.StringVar(&o.session, "session", "", "record the runs given as paths in session `NAME` (default: a new session)")
+	f.StringVar(&o.baselineSession, "baseline-session", "", "compare with the baseline runs of session `NAME` (default: its newest session per workload)")
+	f.IntVar(&o.maxRuns, "max-runs", 0, "runs per side and workload after which an undecided candidate is rejected (0: no cap)")
+	f.BoolVar(&o.noRegression, "no-regression", false, "reject an admit that is worse than the baseline beyond the noise band on any objective")
 	return c
 }
 
@@ -105,6 +112,8 @@ func (o *gateOptions) validate() error {
 		return usagef("--baseline is required")
 	case o.minRepeats < 1:
 		return usagef("--min-repeats must be at least 1")
+	case o.maxRuns < 0 || o.maxRuns > 0 && o.maxRuns < o.minRepeats:
+		return usagef("--max-runs must be 0 (no cap) or at least --min-repeats")
 	case !(o.confidence > 0 && o.confidence < 1 && o.futility > 0 && o.futility < 1):
 		return usagef("--confidence and --futility must be between 0 and 1")
 	}
@@ -123,8 +132,10 @@ func (o *gateOptions) request() (decide.GateRequest, error) {
 		return decide.GateRequest{}, usageError{fmt.Errorf("--where: %w", err)}
 	}
 	req := decide.GateRequest{Study: o.src.study, Where: where, ConfigKeys: o.src.keys(),
-		Gate:        decide.GateConfig{Objectives: objs, SLOs: slos, MinRepeats: o.minRepeats, Confidence: o.confidence, Futility: o.futility},
-		MinDuration: o.minDuration, MinRequests: o.minRequests, AllowCrossScope: o.allowCrossScope, NoLabel: o.noLabel}
+		Gate: decide.GateConfig{Objectives: objs, SLOs: slos, MinRepeats: o.minRepeats, Confidence: o.confidence, Futility: o.futility,
+			MaxRuns: o.maxRuns, NoRegression: o.noRegression},
+		MinDuration: o.minDuration, MinRequests: o.minRequests, AllowCrossScope: o.allowCrossScope, NoLabel: o.noLabel,
+		Session: o.session, BaselineSession: o.baselineSession}
 	lim, err := o.src.limits.limits()
 	if err != nil {
 		return req, err
