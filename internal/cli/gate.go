@@ -15,10 +15,10 @@ import (
 	"github.com/spf13/cobra"
 )
 
-const gateLong = `Gate is the deterministic judge of a candidate change. It records the
-candidate's runs in the study, then decides, grounded to the baseline and
-against the archive (the baseline plus every earlier admitted candidate
-measured in the same environment):
+const gateLong = `Gate is the deterministic judge of a candidate change. It decides,
+grounded to the baseline and against the archive (the baseline plus every
+earlier admitted candidate measured in the same environment), then records
+the runs given as paths in the study:
 
   admit         (exit 0) the candidate meets every SLO on every workload of
                 the baseline, is better than the baseline by more than the
@@ -28,8 +28,35 @@ measured in the same environment):
   inconclusive  (exit 3) too few repeats, or the difference is too uncertain
                 to tell; more_runs says how many more runs would settle it.
 
-Usage and input errors exit 2. The verdict is JSON on standard output,
-byte-identical for identical inputs.
+  refused       (exit 2) the question cannot be judged (a baseline measured
+                only in another environment, a candidate that is not one
+                configuration, …): nothing is recorded, and the verdict says
+                why with a refused_* code.
+
+Usage and input errors exit 2. The verdict is JSON on standard output
+(docs/schema/gate.schema.json), byte-identical for identical inputs. Its
+"code" is a stable reason code and "reason_codes" holds one per reason:
+admitted, better, regression, more_runs, rejected_not_better,
+rejected_worse, rejected_equivalent, rejected_slo, rejected_coverage,
+rejected_regression, rejected_too_short, rejected_max_runs, refused_scope,
+refused_candidate, refused_candidate_is_baseline, refused_baseline,
+refused_request. Each objective has a status (better, within_noise, worse,
+uncertain) with its delta (ratio of geometric means minus one, the
+estimator the decision uses) and the interval at the level of the rule
+that gave the status ("level": --confidence for better and uncertain,
+--futility for worse and within_noise). "regressions" lists the objectives
+worse than the baseline beyond their noise band; --no-regression rejects
+an admit that has any. --max-runs caps the runs per side and workload: the
+runs asked for stay within it, and a candidate still undecided there is
+rejected (rejected_max_runs).
+
+Sessions: the runs a call records form a new measurement session (named by
+the time) unless --session NAME; pareto trials --where session=NAME lists
+one. The baseline is, per workload, its newest session in the candidate's
+environment (--baseline-session NAME picks another), so a baseline
+re-benchmarked on a changed machine is not pooled with stale runs. A
+driver adding the baseline runs the gate asks for passes the same
+--session for them.
 
 --candidate is result files or directories (recorded in the study; they must
 hold one configuration) or a selection of stored trials: KEY=VALUE on
@@ -53,7 +80,9 @@ same store gets the same verdict.`
 
 const gateExample = `  pareto gate --store runs.db --study tune --candidate examples/decide/candidate-sglang-0.5.6.jsonl --baseline role=baseline \
     -o output_token_throughput:max -o ttft.p99:min --min-improve output_token_throughput=3% \
-    --min-improve ttft.p99=5% --slo 'ttft.p99<=2000' --min-repeats 3`
+    --min-improve ttft.p99=5% --slo 'ttft.p99<=2000' --min-repeats 3
+  pareto gate --store runs.db --study tune --candidate examples/decide/candidate-sglang-0.5.6.jsonl --baseline role=baseline \
+    -o output_token_throughput:max -o ttft.p99:min --min-improve 3% --max-runs 10 --no-regression --session loop-1`
 
 type gateOptions struct {
 	src                      decideSource
