@@ -104,7 +104,7 @@ func newIngestCmd(e *env) *cobra.Command {
 	f.BoolVar(&o.keepGoing, "keep-going", false, "exit 0 even when some inputs could not be read")
 	f.StringArrayVar(&o.labels, "label", nil, "add label `k=v` to every trial (repeatable)")
 	f.StringVar(&o.id, "id", "", "the id `COLUMN` of generic CSV/JSONL tables (default: id when present)")
-	f.StringVar(&o.session, "session", "", "record the trials in measurement session `NAME` (default: a new session, named by the time)")
+	f.StringVar(&o.session, "session", "", "record the trials in measurement session `NAME` (default: a new session, named by the time; trials exported by pareto trials keep theirs)")
 	addStoreFlags(f, &o.store)
 	addLimitFlags(f, &o.limits)
 	return c
@@ -160,7 +160,9 @@ func runIngest(e *env, o *ingestOptions, paths []string) error {
 			if len(labels) > 0 {
 				ts[i].Finalize()
 			}
-			ts[i].Source.Session = session
+			if o.session != "" || ts[i].Source.Session == "" { // an export keeps its sessions
+				ts[i].Source.Session = session
+			}
 			counts[[2]string{ts[i].Source.Format, ts[i].Source.FormatVersion}]++
 		}
 		total += len(ts)
