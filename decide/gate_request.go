@@ -20,9 +20,7 @@ const AdmittedLabel, AdmittedValue = "gate", "admitted"
 // Store is what RunGate asks of a trial store. Package store provides it
 // as store.Selecting{Store: st}; decide itself links no database driver.
 type Store interface {
-	// Select returns the study's trials that satisfy every condition of
-	// where, in ingest order. A study that does not exist is an error.
-	Select(ctx context.Context, study string, where []trial.Condition) ([]trial.Trial, error)
+	Selector
 	// Ingest records the trials read from one source in the study
 	// (created if needed), keeping trials already present once, and
 	// returns how many were added and how many were present.

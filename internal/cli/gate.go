@@ -50,6 +50,12 @@ an admit that has any. --max-runs caps the runs per side and workload: the
 runs asked for stay within it, and a candidate still undecided there is
 rejected (rejected_max_runs).
 
+Archive: --archive-list prints the study's archive members (configuration
+key, environment, params, workloads, admitted trials and their sessions) as
+JSON and writes nothing; --revoke key:HEX removes members from the archive
+(their runs lose the label gate=admitted and stay stored), so that later
+gates no longer compare with them.
+
 Sessions: the runs a call records form a new measurement session (named by
 the time) unless --session NAME; pareto trials --where session=NAME lists
 one. The baseline is, per workload, its newest session in the candidate's
@@ -82,7 +88,8 @@ const gateExample = `  pareto gate --store runs.db --study tune --candidate exam
     -o output_token_throughput:max -o ttft.p99:min --min-improve output_token_throughput=3% \
     --min-improve ttft.p99=5% --slo 'ttft.p99<=2000' --min-repeats 3
   pareto gate --store runs.db --study tune --candidate examples/decide/candidate-sglang-0.5.6.jsonl --baseline role=baseline \
-    -o output_token_throughput:max -o ttft.p99:min --min-improve 3% --max-runs 10 --no-regression --session loop-1`
+    -o output_token_throughput:max -o ttft.p99:min --min-improve 3% --max-runs 10 --no-regression --session loop-1
+  pareto gate --store runs.db --study tune --archive-list`
 
 type gateOptions struct {
 	src                      decideSource
@@ -97,6 +104,8 @@ type gateOptions struct {
 	session, baselineSession string
 	maxRuns                  int
 	noRegression             bool
+	archiveList              bool
+	revoke                   string
 }
 
 func newGateCmd(e *env) *cobra.Command {
@@ -128,6 +137,8 @@ func newGateCmd(e *env) *cobra.Command {
 	f.StringVar(&o.baselineSession, "baseline-session", "", "compare with the baseline runs of session `NAME` (default: its newest session per workload)")
 	f.IntVar(&o.maxRuns, "max-runs", 0, "runs per side and workload after which an undecided candidate is rejected (0: no cap)")
 	f.BoolVar(&o.noRegression, "no-regression", false, "reject an admit that is worse than the baseline beyond the noise band on any objective")
+	f.BoolVar(&o.archiveList, "archive-list", false, "list the study's archive members as JSON instead of gating (read only)")
+	f.StringVar(&o.revoke, "revoke", "", "remove the archive members `SELECTION` selects (key:HEX) instead of gating; their runs stay")
 	return c
 }
 
@@ -217,6 +228,9 @@ func readSources(paths []string, lim ingest.Limits) ([]decide.Source, error) {
 }
 
 func runGate(ctx context.Context, e *env, o *gateOptions) error {
+	if o.archiveList || o.revoke != "" {
+		return runArchive(ctx, e, o)
+	}
 	if err := o.validate(); err != nil {
 		return err
 	}
@@ -242,6 +256,52 @@ func runGate(ctx context.Context, e *env, o *gateOptions) error {
 		return inputError{err: gateHint(err)}
 	}
 	return gateOutcome(v.Decision)
+}
+
+// runArchive lists the archive (--archive-list, from a read-only store) or
+// revokes members (--revoke), printing the members as a JSON array
+// (docs/schema/gate-archive.schema.json).
+func runArchive(ctx context.Context, e *env, o *gateOptions) error {
+	switch {
+	case o.archiveList && o.revoke != "":
+		return usagef("--archive-list and --revoke: give one")
+	case o.src.study == "":
+		return usagef("--study is required")
+	case len(o.candidate) > 0 || o.baseline != "":
+		return usagef("--archive-list and --revoke take no --candidate or --baseline")
+	}
+	where, err := trial.ParseConditions(o.src.where)
+	if err != nil {
+		return usageError{fmt.Errorf("--where: %w", err)}
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	var members []decide.ArchiveMember
+	if o.archiveList {
+		st, err := store.OpenReadOnly(ctx, store.Location(o.src.store))
+		if err != nil {
+			return inputError{err: err}
+		}
+		defer st.Close()
+		if members, err = decide.RunArchive(ctx, store.ReaderSelecting{Reader: st}, o.src.study, where, o.src.keys()); err != nil {
+			return inputError{err: err}
+		}
+		return writeDecideJSON(e, members)
+	}
+	sel, err := decide.ParseSelection(o.revoke)
+	if err != nil {
+		return usageError{fmt.Errorf("--revoke: %w", err)}
+	}
+	st, err := store.Open(ctx, store.Location(o.src.store))
+	if err != nil {
+		return inputError{err: err}
+	}
+	defer st.Close()
+	if members, err = decide.Revoke(ctx, store.Selecting{Store: st}, o.src.study, where, o.src.keys(), sel); err != nil {
+		return inputError{err: err}
+	}
+	return writeDecideJSON(e, members)
 }
 
 // gateHint adds to an error of the library what the flags can do about it.
