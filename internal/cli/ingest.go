@@ -186,6 +186,7 @@ func runIngest(e *env, o *ingestOptions, paths []string) error {
 			return err
 		}
 		st = &sink.stored
+		st.session = session
 		d.Skipped = append(d.Skipped, sink.failed...)
 	}
 	sum := summarize(counts)
@@ -229,6 +230,7 @@ func writeIngestTable(e *env, total int, sum []formatCount, d *ingest.Dataset, s
 	fmt.Fprintf(w, "%d trials, %d skipped (%d unreadable)\n", total, len(d.Skipped), d.Failed())
 	if st != nil {
 		fmt.Fprintf(w, "study %s in %s: %d added, %d already present, from %d sources\n", st.study, st.location, st.added, st.present, st.sources)
+		fmt.Fprintf(w, "session %s\n", enc.Safe(st.session))
 		if st.skipsAdded+st.skipsPresent > 0 {
 			fmt.Fprintf(w, "skips kept in study %s: %d added, %d already present\n", st.study, st.skipsAdded, st.skipsPresent)
 		}
@@ -271,6 +273,8 @@ func writeIngestJSON(e *env, total int, sum []formatCount, d *ingest.Dataset, st
 		j.Int(int64(st.skipsAdded))
 		j.Raw(`,"skips_present":`)
 		j.Int(int64(st.skipsPresent))
+		j.Raw(`,"session":`)
+		j.Str(st.session)
 		j.Raw("}")
 	}
 	j.Raw(`,"formats":[`)
@@ -312,7 +316,7 @@ func parseLabels(list []string) ([][2]string, error) {
 // stored summarises what an ingest added to a store: trials, and skips
 // (the inputs that yielded no trial).
 type stored struct {
-	location, study          string
+	location, study, session string
 	added, present, sources  int
 	skipsAdded, skipsPresent int
 }
