@@ -358,3 +358,29 @@ func TestRunGateSides(t *testing.T) {
 		})
 	}
 }
+
+// TestRunGateRefusalRecordsNothing: a refused request (the candidate of
+// gate_errors was measured on engine 0.7.0, the baseline only on 0.5.6)
+// answers with a verdict whose code says why, and leaves the study as it
+// was; allowed across scopes, the same request records the runs.
+func TestRunGateRefusalRecordsNothing(t *testing.T) {
+	ctx := context.Background()
+	files := scriptFiles(t, "gate_errors")
+	st := gateStudy(t, files)
+	req := gateRequest(t, files, "v07.jsonl")
+	v, err := RunGate(ctx, st, req)
+	var se *ScopeError
+	if !errors.As(err, &se) || v.Decision != Refused || v.Code != CodeRefusedScope || len(v.ReasonCodes) != 1 {
+		t.Fatalf("RunGate = %s (%s), %v; want refused_scope with a *ScopeError", v.Decision, v.Code, err)
+	}
+	if got := len(stored(t, st, "")); got != 10 {
+		t.Errorf("after a refusal the study holds %d trials; want its 10", got)
+	}
+	req.AllowCrossScope, req.Session = true, "tries"
+	if v, err = RunGate(ctx, st, req); err != nil || v.Decision == Refused || v.Session != "tries" {
+		t.Fatalf("RunGate across scopes = %s (session %q), %v; want a decision in session tries", v.Decision, v.Session, err)
+	}
+	if got := len(stored(t, st, "session=tries")); got != len(req.Candidate.Sources[0].Trials) {
+		t.Errorf("%d trials recorded in session tries; want the candidate's %d", got, len(req.Candidate.Sources[0].Trials))
+	}
+}
