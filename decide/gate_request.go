@@ -284,6 +284,9 @@ func (r *gateRun) prepareSources() {
 			ts := slices.Clone(s.Trials)
 			for i := range ts {
 				ts[i].Source.Session = r.session
+				if ts[i].ID == "" { // the ID the store gives it, so that a stored copy counts once
+					ts[i].ID = trial.ComputeID(&ts[i])
+				}
 			}
 			r.sources = append(r.sources, Source{Path: s.Path, Trials: ts})
 		}
