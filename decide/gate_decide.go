@@ -202,7 +202,7 @@ func (g *gate) clauses() []clause {
 			continue
 		}
 		out = append(out, clause{
-			p:      notProp{beatenBy(r, ws, objs)}, code: CodeRejectedWorse,
+			p: notProp{beatenBy(r, ws, objs)}, code: CodeRejectedWorse,
 			fail:   func() string { return "beaten by " + name + ": " + g.losses(r) },
 			unsure: func() string { return "cannot tell yet whether " + name + " beats it" },
 		})

@@ -164,17 +164,17 @@ type Regression struct {
 
 // Thresholds are the parameters a verdict was reached with.
 type Thresholds struct {
-	Objectives  []ObjectiveThreshold `json:"objectives"`
-	SLOs        []string             `json:"slos"`
-	MinRepeats  int                  `json:"min_repeats"`
-	Confidence  Num                  `json:"confidence"`
-	Futility    Num                  `json:"futility"`
+	Objectives []ObjectiveThreshold `json:"objectives"`
+	SLOs       []string             `json:"slos"`
+	MinRepeats int                  `json:"min_repeats"`
+	Confidence Num                  `json:"confidence"`
+	Futility   Num                  `json:"futility"`
 	// MaxRuns is the cap on runs per side and workload (0: none);
 	// NoRegression whether an admit that regresses is rejected.
-	MaxRuns      int  `json:"max_runs"`
-	NoRegression bool `json:"no_regression"`
-	MinDuration Num                  `json:"min_duration_s,omitempty"`
-	MinRequests int64                `json:"min_requests,omitempty"`
+	MaxRuns      int   `json:"max_runs"`
+	NoRegression bool  `json:"no_regression"`
+	MinDuration  Num   `json:"min_duration_s,omitempty"`
+	MinRequests  int64 `json:"min_requests,omitempty"`
 }
 
 // ObjectiveThreshold is one objective's direction and relative thresholds.
