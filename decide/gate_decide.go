@@ -188,7 +188,8 @@ func (g *gate) clauses() []clause {
 	objs := g.cfg.Objectives
 	base := g.shared(0)
 	out := []clause{{
-		p: betterThan(0, base, objs), code: CodeRejectedNotBetter,
+		p:    betterThan(0, base, objs),
+		code: CodeRejectedNotBetter,
 		fail: func() string {
 			return "not better than the baseline by the minimum improvement on any objective (indistinguishable from it): " + g.closest(0)
 		},
@@ -202,7 +203,8 @@ func (g *gate) clauses() []clause {
 			continue
 		}
 		out = append(out, clause{
-			p: notProp{beatenBy(r, ws, objs)}, code: CodeRejectedWorse,
+			p:      notProp{beatenBy(r, ws, objs)},
+			code:   CodeRejectedWorse,
 			fail:   func() string { return "beaten by " + name + ": " + g.losses(r) },
 			unsure: func() string { return "cannot tell yet whether " + name + " beats it" },
 		})
@@ -210,7 +212,8 @@ func (g *gate) clauses() []clause {
 			continue
 		}
 		out = append(out, clause{
-			p: notProp{equivalent(r, ws, objs)}, code: CodeRejectedEquivalent,
+			p:    notProp{equivalent(r, ws, objs)},
+			code: CodeRejectedEquivalent,
 			fail: func() string {
 				return "indistinguishable from " + name + ": within its noise band on every objective, no meaningful win either way"
 			},
