@@ -191,10 +191,10 @@ func (g *gate) clauses() []clause {
 		p:    betterThan(0, base, objs),
 		code: CodeRejectedNotBetter,
 		fail: func() string {
-			return "not better than the baseline by the minimum improvement on any objective (indistinguishable from it): " + g.closest(0)
+			return "not better than the baseline by the minimum improvement on any objective (indistinguishable from it): " + g.closest(0, g.cfg.Futility)
 		},
 		unsure: func() string {
-			return "cannot tell yet whether it is better than the baseline by the minimum improvement: " + g.closest(0)
+			return "cannot tell yet whether it is better than the baseline by the minimum improvement: " + g.closest(0, g.cfg.Confidence)
 		},
 	}}
 	for r := range g.refs {
@@ -231,8 +231,8 @@ func (g *gate) refName(r int) string {
 }
 
 // closest describes the objective on which the candidate comes closest to
-// a meaningful win over reference r.
-func (g *gate) closest(r int) string {
+// a meaningful win over reference r, with its interval at level.
+func (g *gate) closest(r int, level float64) string {
 	bw, bi, best := -1, -1, math.Inf(-1)
 	for _, w := range g.shared(r) {
 		for i, o := range g.cfg.Objectives {
@@ -246,15 +246,17 @@ func (g *gate) closest(r int) string {
 		return "no comparable measurements"
 	}
 	o := g.cfg.Objectives[bi]
-	return fmt.Sprintf("best is %s, needs %s%.1f%%", g.describe(r, bw, bi), map[bool]string{true: "+", false: "-"}[o.Direction == frontier.Maximize], 100*o.MinImprove)
+	return fmt.Sprintf("best is %s, needs %s%.1f%%", g.describe(r, bw, bi, level), map[bool]string{true: "+", false: "-"}[o.Direction == frontier.Maximize], 100*o.MinImprove)
 }
 
 // describe renders "tps on concurrency=8 +2.1% (95% CI -0.5% to +4.7%)":
 // the ratio of geometric means against reference r and its interval at
-// the admission confidence.
-func (g *gate) describe(r, w, i int) string {
-	lo, hi := g.ratioBoundsAt(r, w, i, g.cfg.Confidence)
-	return fmt.Sprintf("%s (%g%% CI %+.1f%% to %+.1f%%)", g.describePoint(r, w, i), 100*g.cfg.Confidence, 100*lo, 100*hi)
+// level, that of the rule the sentence reports (the admission confidence
+// for a win or an open question, the futility level for a fact against
+// admission).
+func (g *gate) describe(r, w, i int, level float64) string {
+	lo, hi := g.ratioBoundsAt(r, w, i, level)
+	return fmt.Sprintf("%s (%g%% CI %+.1f%% to %+.1f%%)", g.describePoint(r, w, i), 100*level, 100*lo, 100*hi)
 }
 
 // describePoint renders "tps on concurrency=8 +2.1%".
@@ -269,7 +271,7 @@ func (g *gate) losses(r int) string {
 	for _, w := range g.shared(r) {
 		for i, o := range g.cfg.Objectives {
 			if _, loss, _, _ := thresholds(o); g.iv[r][w][i].Est < loss {
-				parts = append(parts, g.describe(r, w, i))
+				parts = append(parts, g.describe(r, w, i, g.cfg.Futility))
 			}
 		}
 	}
@@ -286,7 +288,7 @@ func (g *gate) wins() {
 		for i, o := range g.cfg.Objectives {
 			win, _, _, _ := thresholds(o)
 			if lo, _ := g.iv[0][w][i].Bounds(g.cfg.Confidence); lo > win {
-				g.reason(CodeBetter, "better than the baseline: %s", g.describe(0, w, i))
+				g.reason(CodeBetter, "better than the baseline: %s", g.describe(0, w, i, g.cfg.Confidence))
 			}
 		}
 	}
