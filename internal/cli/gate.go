@@ -44,7 +44,8 @@ refused_request. Each objective has a status (better, within_noise, worse,
 uncertain) with its delta (ratio of geometric means minus one, the
 estimator the decision uses) and the interval at the level of the rule
 that gave the status ("level": --confidence for better and uncertain,
---futility for worse and within_noise). "regressions" lists the objectives
+--futility for worse and within_noise); the reasons quote intervals at the
+level of the rule they report likewise. "regressions" lists the objectives
 worse than the baseline beyond their noise band; --no-regression rejects
 an admit that has any. --max-runs caps the runs per side and workload: the
 runs asked for stay within it, and a candidate still undecided there is
