@@ -132,7 +132,7 @@ func Arms(groups []*Group) []Arm {
 func Baseline(groups []Group, s Selection, scope Scope, allowCross bool) (Arm, error) {
 	matched := Select(groups, s)
 	if len(matched) == 0 {
-		return Arm{}, fmt.Errorf("baseline %q matches no trial", s.Raw)
+		return Arm{}, &BaselineError{Name: s.Raw}
 	}
 	newest := matched[0]
 	var in []*Group
@@ -155,6 +155,23 @@ func Baseline(groups []Group, s Selection, scope Scope, allowCross bool) (Arm, e
 		}
 	}
 	return newestPerWorkload(s.Raw, in), nil
+}
+
+// BaselineError is a baseline that matches no trial, or none of the
+// session asked for.
+type BaselineError struct {
+	// Name is how the baseline was given; Session the session asked for
+	// (empty: any).
+	Name, Session string
+}
+
+// Error renders `baseline "role=baseline" matches no trial` or `baseline
+// "role=baseline" has no run in session "s1"`.
+func (e *BaselineError) Error() string {
+	if e.Session != "" {
+		return fmt.Sprintf("baseline %q has no run in session %q", e.Name, e.Session)
+	}
+	return fmt.Sprintf("baseline %q matches no trial", e.Name)
 }
 
 // newestPerWorkload keeps, per workload, the group measured last.

@@ -38,6 +38,21 @@
 // trials already read. The package links no database driver: conditions
 // are trial.Condition.
 //
+// # Sessions, codes and statuses
+//
+// Every stored run carries the measurement session it was recorded in
+// (trial.Source.Session). RunGate compares a candidate with the baseline's
+// newest session per workload in its scope (or GateRequest.BaselineSession),
+// so that a baseline re-benchmarked on a changed machine is not pooled with
+// stale runs, and records the runs it is given in GateRequest.Session (a
+// new session when empty). A Verdict carries a stable reason code (Codes)
+// beside its prose, a Status per objective and workload with the delta and
+// the interval of the rule that gave it, and the regressions; a refused
+// request records nothing and is answered by a Verdict too (Refused).
+// The verdicts' JSON Schema is docs/schema/gate.schema.json.
+//
 // Every function is deterministic: outputs depend only on the values and
-// order of the inputs, never on map iteration or time.
+// order of the inputs, never on map iteration or time (the one exception
+// is the name of a new session RunGate records runs in when the request
+// names none, which no verdict shows).
 package decide

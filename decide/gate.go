@@ -23,6 +23,15 @@ type GateConfig struct {
 	// lower, because rejecting a weak candidate early costs less than
 	// admitting noise.
 	Futility float64
+	// MaxRuns caps the runs of each side per workload (0: no cap): a
+	// verdict that would ask for runs beyond it asks only for those within
+	// it, and one that cannot ask for any is a rejection,
+	// CodeRejectedMaxRuns.
+	MaxRuns int
+	// NoRegression rejects (CodeRejectedRegression) an admit that is
+	// worse than the baseline beyond the noise band on any objective and
+	// workload, and holds one that may be (inconclusive) until it is told.
+	NoRegression bool
 }
 
 // DefaultGate holds the default levels.

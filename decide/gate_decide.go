@@ -3,43 +3,93 @@ package decide
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/pareto-llm/pareto/frontier"
 )
 
-// results fills the per-workload comparison of the verdict.
+// results fills the per-workload comparison of the verdict and the
+// regressions.
 func (g *gate) results() {
 	for w, wl := range g.ws {
 		res := WorkloadResult{Workload: wl.String(), CandidateRuns: runs(g.cm[w]), BaselineRuns: runs(g.rm[0][w]),
 			Objectives: []ObjectiveResult{}}
 		for i, o := range g.cfg.Objectives {
-			c, b := g.cm[w].Stats[i].Value, g.rm[0][w].Stats[i].Value
-			lo, hi := g.ratioBounds(0, w, i)
-			r := ObjectiveResult{Name: o.Name, Candidate: Num(c), Baseline: Num(b), Delta: Num(Delta(c, b)),
-				Low: Num(lo), High: Num(hi), Nearest: Num(math.NaN()), DeltaNearest: Num(math.NaN())}
+			cs, bs := g.cm[w].Stats[i], g.rm[0][w].Stats[i]
+			st, level := g.status(w, i)
+			lo, hi := g.ratioBoundsAt(0, w, i, level)
+			r := ObjectiveResult{Name: o.Name, Candidate: Num(geoMean(cs.Samples)), Baseline: Num(geoMean(bs.Samples)),
+				Delta: Num(g.ratio(0, w, i)), Low: Num(lo), High: Num(hi), Level: Num(level), Status: st,
+				CandidateMedian: Num(cs.Median), BaselineMedian: Num(bs.Median),
+				Nearest: Num(math.NaN()), DeltaNearest: Num(math.NaN())}
 			if m := g.rm[g.nr][w]; m != nil {
-				r.Nearest, r.DeltaNearest = Num(m.Stats[i].Value), Num(Delta(c, m.Stats[i].Value))
+				r.Nearest, r.DeltaNearest = Num(geoMean(m.Stats[i].Samples)), Num(g.ratio(g.nr, w, i))
 			}
 			res.Objectives = append(res.Objectives, r)
+			_, _, band, _ := thresholds(o)
+			if st == StatusWorse || st == StatusUncertain && g.iv[0][w][i].Est < band {
+				g.v.Regressions = append(g.v.Regressions, Regression{Workload: res.Workload, Objective: o.Name,
+					Status: st, Delta: r.Delta, Low: r.Low, High: r.High, Level: r.Level})
+			}
 		}
 		g.v.Workloads = append(g.v.Workloads, res)
 	}
 }
 
-// ratioBounds returns the interval of the ratio of geometric means minus
-// one (candidate over reference r) at the admission confidence.
-func (g *gate) ratioBounds(r, w, i int) (lo, hi float64) {
-	lo, hi = g.iv[r][w][i].Bounds(g.cfg.Confidence)
+// status compares the candidate with the baseline on workload w and
+// objective i, and returns the level of the interval the rule used:
+// better (the whole interval at the admission confidence beyond the
+// minimum improvement), worse (the whole interval at the futility level
+// beyond the noise band the wrong way), within noise (the whole interval
+// at the futility level between the two), else uncertain (reported at the
+// admission confidence).
+func (g *gate) status(w, i int) (Status, float64) {
+	win, _, band, _ := thresholds(g.cfg.Objectives[i])
+	iv := g.iv[0][w][i]
+	if lo, _ := iv.Bounds(g.cfg.Confidence); lo > win {
+		return StatusBetter, g.cfg.Confidence
+	}
+	lo, hi := iv.Bounds(g.cfg.Futility)
+	switch {
+	case hi < band:
+		return StatusWorse, g.cfg.Futility
+	case lo >= band && hi <= win:
+		return StatusWithinNoise, g.cfg.Futility
+	}
+	return StatusUncertain, g.cfg.Confidence
+}
+
+// ratio returns the ratio of the geometric means of the candidate and of
+// reference r minus one, the estimate the intervals are built around.
+func (g *gate) ratio(r, w, i int) float64 {
+	est := g.iv[r][w][i].Est
+	if g.cfg.Objectives[i].Direction == frontier.Minimize {
+		est = -est
+	}
+	return math.Expm1(est)
+}
+
+// ratioBoundsAt returns the interval of the ratio of geometric means minus
+// one (candidate over reference r) at level conf.
+func (g *gate) ratioBoundsAt(r, w, i int, conf float64) (lo, hi float64) {
+	lo, hi = g.iv[r][w][i].Bounds(conf)
 	if g.cfg.Objectives[i].Direction == frontier.Minimize {
 		lo, hi = -hi, -lo
 	}
 	return math.Expm1(lo), math.Expm1(hi)
 }
 
-// clause is one condition of admission with what to say when it fails or
-// cannot be told yet.
+// geoMean returns the geometric mean of positive values.
+func geoMean(v []float64) float64 {
+	m, _ := logMoments(v)
+	return math.Exp(m)
+}
+
+// clause is one condition of admission with what to say when it fails
+// (with the code) or cannot be told yet.
 type clause struct {
 	p            prop
+	code         string
 	fail, unsure func() string
 }
 
@@ -54,7 +104,7 @@ func (g *gate) decide() {
 		all[k] = c.p
 		switch c.p.eval(ctx, true).v {
 		case triFalse:
-			g.reason("%s", c.fail())
+			g.reason(c.code, "%s", c.fail())
 		case triUnknown:
 			unsure = append(unsure, c.unsure())
 		}
@@ -66,10 +116,51 @@ func (g *gate) decide() {
 	case o.v == triTrue:
 		g.v.Decision = Admit
 		g.wins()
+		g.regressions()
 	default:
 		g.v.Decision = Inconclusive
-		g.v.Reasons = append(g.v.Reasons, unsure...)
+		for _, u := range unsure {
+			g.reason(CodeMoreRuns, "%s", u)
+		}
 		g.moreRuns(o.need)
+	}
+}
+
+// regressions lists the regressions of an admitted candidate among its
+// reasons; with NoRegression, a known one rejects it and a likely one
+// holds it, asking for the runs that would tell.
+func (g *gate) regressions() {
+	held := false
+	for _, rg := range g.v.Regressions {
+		w := slices.IndexFunc(g.ws, func(x Workload) bool { return x.String() == rg.Workload })
+		i := slices.IndexFunc(g.cfg.Objectives, func(o frontier.Objective) bool { return o.Name == rg.Objective })
+		what := "worse than the baseline beyond the noise band"
+		if rg.Status == StatusUncertain {
+			what = "possibly worse than the baseline beyond the noise band"
+		}
+		g.reason(CodeRegression, "%s: %s (%g%% CI %+.1f%% to %+.1f%%)", what, g.describePoint(0, w, i),
+			100*float64(rg.Level), 100*float64(rg.Low), 100*float64(rg.High))
+		if !g.cfg.NoRegression {
+			continue
+		}
+		if rg.Status == StatusWorse {
+			g.v.Decision = Reject
+			continue
+		}
+		held = true
+		_, _, band, _ := thresholds(g.cfg.Objectives[i])
+		iv := g.iv[0][w][i]
+		c, b := iv.moreRuns(g.cfg.Futility, math.Abs(iv.Est-band))
+		g.v.MoreRuns.Candidate, g.v.MoreRuns.Baseline = max(g.v.MoreRuns.Candidate, c), max(g.v.MoreRuns.Baseline, b)
+	}
+	switch {
+	case g.v.Decision == Reject:
+		g.v.Reasons = append([]string{"--no-regression: an objective regresses beyond its noise band"}, g.v.Reasons...)
+		g.v.ReasonCodes = append([]string{CodeRejectedRegression}, g.v.ReasonCodes...)
+		g.v.MoreRuns = MoreRuns{}
+	case held:
+		g.v.Decision = Inconclusive
+		g.reason(CodeMoreRuns, "--no-regression: cannot tell yet whether an objective regresses beyond its noise band")
 	}
 }
 
@@ -84,7 +175,7 @@ func (g *gate) slos() bool {
 				continue
 			}
 			fail = true
-			g.reason("violates slo %s on %s: %s is %s (%+.1f%% from the bound)", slo, g.ws[w],
+			g.reason(CodeRejectedSLO, "violates slo %s on %s: %s is %s (%+.1f%% from the bound)", slo, g.ws[w],
 				slo.Name, fmtFloat(v), 100*Delta(v, slo.Bound))
 		}
 	}
@@ -97,12 +188,13 @@ func (g *gate) clauses() []clause {
 	objs := g.cfg.Objectives
 	base := g.shared(0)
 	out := []clause{{
-		p: betterThan(0, base, objs),
+		p:    betterThan(0, base, objs),
+		code: CodeRejectedNotBetter,
 		fail: func() string {
-			return "not better than the baseline by the minimum improvement on any objective (indistinguishable from it): " + g.closest(0)
+			return "not better than the baseline by the minimum improvement on any objective (indistinguishable from it): " + g.closest(0, g.cfg.Futility)
 		},
 		unsure: func() string {
-			return "cannot tell yet whether it is better than the baseline by the minimum improvement: " + g.closest(0)
+			return "cannot tell yet whether it is better than the baseline by the minimum improvement: " + g.closest(0, g.cfg.Confidence)
 		},
 	}}
 	for r := range g.refs {
@@ -112,6 +204,7 @@ func (g *gate) clauses() []clause {
 		}
 		out = append(out, clause{
 			p:      notProp{beatenBy(r, ws, objs)},
+			code:   CodeRejectedWorse,
 			fail:   func() string { return "beaten by " + name + ": " + g.losses(r) },
 			unsure: func() string { return "cannot tell yet whether " + name + " beats it" },
 		})
@@ -119,7 +212,8 @@ func (g *gate) clauses() []clause {
 			continue
 		}
 		out = append(out, clause{
-			p: notProp{equivalent(r, ws, objs)},
+			p:    notProp{equivalent(r, ws, objs)},
+			code: CodeRejectedEquivalent,
 			fail: func() string {
 				return "indistinguishable from " + name + ": within its noise band on every objective, no meaningful win either way"
 			},
@@ -137,8 +231,8 @@ func (g *gate) refName(r int) string {
 }
 
 // closest describes the objective on which the candidate comes closest to
-// a meaningful win over reference r.
-func (g *gate) closest(r int) string {
+// a meaningful win over reference r, with its interval at level.
+func (g *gate) closest(r int, level float64) string {
 	bw, bi, best := -1, -1, math.Inf(-1)
 	for _, w := range g.shared(r) {
 		for i, o := range g.cfg.Objectives {
@@ -152,15 +246,22 @@ func (g *gate) closest(r int) string {
 		return "no comparable measurements"
 	}
 	o := g.cfg.Objectives[bi]
-	return fmt.Sprintf("best is %s, needs %s%.1f%%", g.describe(r, bw, bi), map[bool]string{true: "+", false: "-"}[o.Direction == frontier.Maximize], 100*o.MinImprove)
+	return fmt.Sprintf("best is %s, needs %s%.1f%%", g.describe(r, bw, bi, level), map[bool]string{true: "+", false: "-"}[o.Direction == frontier.Maximize], 100*o.MinImprove)
 }
 
-// describe renders "tps on concurrency=8: +2.1% (95% CI -0.5% to +4.7%)".
-func (g *gate) describe(r, w, i int) string {
-	lo, hi := g.ratioBounds(r, w, i)
-	c, b := g.cm[w].Stats[i].Value, g.rm[r][w].Stats[i].Value
-	return fmt.Sprintf("%s on %s %+.1f%% (%g%% CI %+.1f%% to %+.1f%%)", g.cfg.Objectives[i].Name, g.ws[w],
-		100*Delta(c, b), 100*g.cfg.Confidence, 100*lo, 100*hi)
+// describe renders "tps on concurrency=8 +2.1% (95% CI -0.5% to +4.7%)":
+// the ratio of geometric means against reference r and its interval at
+// level, that of the rule the sentence reports (the admission confidence
+// for a win or an open question, the futility level for a fact against
+// admission).
+func (g *gate) describe(r, w, i int, level float64) string {
+	lo, hi := g.ratioBoundsAt(r, w, i, level)
+	return fmt.Sprintf("%s (%g%% CI %+.1f%% to %+.1f%%)", g.describePoint(r, w, i), 100*level, 100*lo, 100*hi)
+}
+
+// describePoint renders "tps on concurrency=8 +2.1%".
+func (g *gate) describePoint(r, w, i int) string {
+	return fmt.Sprintf("%s on %s %+.1f%%", g.cfg.Objectives[i].Name, g.ws[w], 100*g.ratio(r, w, i))
 }
 
 // losses lists where reference r is better than the candidate by more than
@@ -170,7 +271,7 @@ func (g *gate) losses(r int) string {
 	for _, w := range g.shared(r) {
 		for i, o := range g.cfg.Objectives {
 			if _, loss, _, _ := thresholds(o); g.iv[r][w][i].Est < loss {
-				parts = append(parts, g.describe(r, w, i))
+				parts = append(parts, g.describe(r, w, i, g.cfg.Futility))
 			}
 		}
 	}
@@ -187,7 +288,7 @@ func (g *gate) wins() {
 		for i, o := range g.cfg.Objectives {
 			win, _, _, _ := thresholds(o)
 			if lo, _ := g.iv[0][w][i].Bounds(g.cfg.Confidence); lo > win {
-				g.reason("better than the baseline: %s", g.describe(0, w, i))
+				g.reason(CodeBetter, "better than the baseline: %s", g.describe(0, w, i, g.cfg.Confidence))
 			}
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -19,9 +20,7 @@ const AdmittedLabel, AdmittedValue = "gate", "admitted"
 // Store is what RunGate asks of a trial store. Package store provides it
 // as store.Selecting{Store: st}; decide itself links no database driver.
 type Store interface {
-	// Select returns the study's trials that satisfy every condition of
-	// where, in ingest order. A study that does not exist is an error.
-	Select(ctx context.Context, study string, where []trial.Condition) ([]trial.Trial, error)
+	Selector
 	// Ingest records the trials read from one source in the study
 	// (created if needed), keeping trials already present once, and
 	// returns how many were added and how many were present.
@@ -87,6 +86,17 @@ type GateRequest struct {
 	// NoLabel leaves an admitted candidate without AdmittedLabel, so that
 	// it does not join the archive (its runs are recorded all the same).
 	NoLabel bool
+	// Session is the measurement session the runs of the sides' Sources
+	// are recorded in; empty means a new one (trial.NewSession of the
+	// current time). A driver that adds runs to one side across several
+	// calls (a baseline re-run that the gate asked for) passes the same
+	// name, since the baseline is compared as measured in one session.
+	Session string
+	// BaselineSession, when set, is the session whose baseline runs are
+	// used; empty means, per workload, the newest session the baseline
+	// was measured in within the candidate's scope, so that a
+	// re-benchmarked baseline is not pooled with stale runs.
+	BaselineSession string
 }
 
 // ErrCandidateIsBaseline refuses a gate whose candidate is the baseline
@@ -111,37 +121,82 @@ func (e *SideError) Error() string {
 	return fmt.Sprintf("%s holds %d configurations (%s)", e.Side, len(e.Configs), strings.Join(e.Configs, ", "))
 }
 
-// RunGate answers req on the study in st. It records the runs of a side
-// given as sources, reads the study's trials (filtered by Where), groups
-// them into repeats, resolves the candidate, the baseline measured in the
-// candidate's environment and the archive (the configurations labelled
+// RunGate answers req on the study in st. It reads the study's trials
+// (filtered by Where) together with the runs of the sides given as
+// sources, groups them into repeats, resolves the candidate, the baseline
+// measured in the candidate's environment (its newest session there, or
+// BaselineSession) and the archive (the configurations labelled
 // AdmittedLabel=AdmittedValue in that environment, other than the two
 // sides), and decides with Gate. Candidate runs that TooShort refuses turn
-// the decision into Reject, their reasons first. An admitted candidate's
-// stored runs are labelled AdmittedLabel=AdmittedValue unless NoLabel.
+// the decision into Reject, their reasons first. Then it records the
+// sources' runs in the study, in Session, and labels an admitted
+// candidate's stored runs AdmittedLabel=AdmittedValue unless NoLabel.
 //
-// The verdict depends only on the study's trials and req. An error before
-// the decision returns the zero Verdict; failing to record the admission
-// returns the verdict with the error. Errors resolving the sides are a
-// *SideError, a *ScopeError (the baseline was measured only elsewhere) or
+// The verdict depends only on the study's trials and req. A request
+// refused before the decision (a scope mismatch, a candidate that is not
+// one configuration, an unknown study, …) records nothing and returns a
+// Verdict whose Decision is Refused, with its code (CodeRefusedScope, …)
+// and the error. Failing to record returns the verdict with the error.
+// Errors resolving the sides are a *SideError, a *ScopeError (the
+// baseline was measured only elsewhere), a *BaselineError or
 // ErrCandidateIsBaseline.
 func RunGate(ctx context.Context, st Store, req GateRequest) (Verdict, error) {
 	r := &gateRun{ctx: ctx, st: st, req: &req}
 	cand, base, archive, err := r.sides()
 	if err != nil {
-		return Verdict{}, err
+		return Refusal(req, err), err
 	}
 	v := Gate(req.Gate, cand, base, archive)
 	if refused := r.refused(); len(refused) > 0 {
-		v.Decision, v.Reasons = Reject, append(refused, v.Reasons...)
+		codes := make([]string, len(refused))
+		for i := range codes {
+			codes[i] = CodeRejectedTooShort
+		}
+		v.Decision, v.Code = Reject, CodeRejectedTooShort
+		v.Reasons, v.ReasonCodes = append(refused, v.Reasons...), append(codes, v.ReasonCodes...)
 	}
 	v.Thresholds.MinDuration, v.Thresholds.MinRequests = Num(req.MinDuration.Seconds()), req.MinRequests
+	v.BaselineSessions = r.baseSessions
+	if err := r.record(); err != nil {
+		return v, err
+	}
+	v.Session = req.Session
 	if v.Decision == Admit && !req.NoLabel {
 		if err := r.label(); err != nil {
 			return v, err
 		}
 	}
 	return v, nil
+}
+
+// Refusal is the verdict of a request refused with err before any
+// decision: Decision Refused, the code RefusalCode gives and err's text.
+func Refusal(req GateRequest, err error) Verdict {
+	code := RefusalCode(err)
+	return Verdict{Decision: Refused, Code: code, Reasons: []string{err.Error()}, ReasonCodes: []string{code},
+		Candidate: req.Candidate.name(), Baseline: req.Baseline.name(), Thresholds: withDefaults(req.Gate).thresholds(),
+		Workloads: []WorkloadResult{}, Regressions: []Regression{}, BaselineSessions: []string{},
+		Trials: TrialIDs{Candidate: []string{}, Baseline: []string{}, Archive: []string{}}}
+}
+
+// RefusalCode is the stable code of an error that refuses a gate:
+// CodeRefusedScope, CodeRefusedCandidate, CodeRefusedCandidateIsBaseline,
+// CodeRefusedBaseline, else CodeRefusedRequest.
+func RefusalCode(err error) string {
+	var se *SideError
+	var sc *ScopeError
+	var be *BaselineError
+	switch {
+	case errors.As(err, &sc):
+		return CodeRefusedScope
+	case errors.As(err, &se):
+		return CodeRefusedCandidate
+	case errors.Is(err, ErrCandidateIsBaseline):
+		return CodeRefusedCandidateIsBaseline
+	case errors.As(err, &be):
+		return CodeRefusedBaseline
+	}
+	return CodeRefusedRequest
 }
 
 // gateRun carries one RunGate: the study's repeats and the candidate.
@@ -153,10 +208,16 @@ type gateRun struct {
 	// admitted holds the configuration keys labelled as admitted.
 	admitted map[string]bool
 	cand     Arm
+	// session is the session the sources are recorded in; sources their
+	// trials, with it set.
+	session string
+	sources []Source
+	// baseSessions are the sessions of the baseline runs used, sorted.
+	baseSessions []string
 }
 
-// sides records the sources, reads the study and measures the candidate,
-// the baseline and the archive.
+// sides reads the study with the sources' runs and measures the
+// candidate, the baseline and the archive; it records nothing.
 func (r *gateRun) sides() (cand, base Side, archive []Side, err error) {
 	if err := r.req.check(); err != nil {
 		return cand, base, nil, err
@@ -165,11 +226,7 @@ func (r *gateRun) sides() (cand, base Side, archive []Side, err error) {
 	if err != nil {
 		return cand, base, nil, err
 	}
-	for _, side := range []*GateSide{&r.req.Candidate, &r.req.Baseline} {
-		if err := r.record(side.Sources); err != nil {
-			return cand, base, nil, err
-		}
-	}
+	r.prepareSources()
 	if err := r.load(); err != nil {
 		return cand, base, nil, err
 	}
@@ -179,6 +236,9 @@ func (r *gateRun) sides() (cand, base Side, archive []Side, err error) {
 	}
 	ba, err := r.baseline(ca.Scope)
 	if err != nil {
+		return cand, base, nil, err
+	}
+	if ba, err = r.baselineSession(ba); err != nil {
 		return cand, base, nil, err
 	}
 	if ba.Config == ca.Config {
@@ -211,9 +271,31 @@ func (req *GateRequest) check() error {
 	return nil
 }
 
+// prepareSources copies the sides' sources with the session they are
+// recorded in set on their trials.
+func (r *gateRun) prepareSources() {
+	for _, side := range []*GateSide{&r.req.Candidate, &r.req.Baseline} {
+		for _, s := range side.Sources {
+			if r.session == "" {
+				if r.session = r.req.Session; r.session == "" {
+					r.session = trial.NewSession(time.Now())
+				}
+			}
+			ts := slices.Clone(s.Trials)
+			for i := range ts {
+				ts[i].Source.Session = r.session
+				if ts[i].ID == "" { // the ID the store gives it, so that a stored copy counts once
+					ts[i].ID = trial.ComputeID(&ts[i])
+				}
+			}
+			r.sources = append(r.sources, Source{Path: s.Path, Trials: ts})
+		}
+	}
+}
+
 // record stores the trials of each source, one source per path.
-func (r *gateRun) record(sources []Source) error {
-	for _, s := range sources {
+func (r *gateRun) record() error {
+	for _, s := range r.sources {
 		if _, _, err := r.st.Ingest(r.ctx, r.req.Study, s.Path, s.Trials); err != nil {
 			return fmt.Errorf("recording %s: %w", s.Path, err)
 		}
@@ -221,12 +303,22 @@ func (r *gateRun) record(sources []Source) error {
 	return nil
 }
 
-// load reads the study, groups its trials into repeats and notes the
-// configurations with trials labelled as admitted.
+// load reads the study, adds the sources' runs that satisfy Where (after
+// the stored ones, so that a run already stored counts once, as stored),
+// groups the trials into repeats and notes the configurations with trials
+// labelled as admitted. A study that does not exist yet is empty when the
+// request has sources to record in it.
 func (r *gateRun) load() error {
 	ts, err := r.st.Select(r.ctx, r.req.Study, r.req.Where)
-	if err != nil {
+	if err != nil && !(len(r.sources) > 0 && errors.Is(err, trial.ErrNoStudy)) {
 		return fmt.Errorf("reading study %q: %w", r.req.Study, err)
+	}
+	for _, s := range r.sources {
+		for i := range s.Trials {
+			if trial.MatchAll(&s.Trials[i], r.req.Where) {
+				ts = append(ts, s.Trials[i])
+			}
+		}
 	}
 	r.admitted = map[string]bool{}
 	for i := range ts {
@@ -291,6 +383,39 @@ func (r *gateRun) baseline(scope Scope) (Arm, error) {
 	}
 	arm.Name = side.name()
 	return arm, nil
+}
+
+// baselineSession keeps, per workload, the baseline's runs of one
+// session: BaselineSession, else the session of its newest run there. A
+// workload with no run of BaselineSession is dropped; a baseline with none
+// at all is a *BaselineError.
+func (r *gateRun) baselineSession(arm Arm) (Arm, error) {
+	out := arm
+	out.Groups = nil
+	for _, g := range arm.Groups {
+		want := r.req.BaselineSession
+		if want == "" && len(g.Trials) > 0 {
+			want = g.Trials[len(g.Trials)-1].Source.Session
+		}
+		h := *g
+		h.Trials = nil
+		for _, t := range g.Trials {
+			if t.Source.Session == want {
+				h.Trials = append(h.Trials, t)
+			}
+		}
+		if len(h.Trials) > 0 {
+			out.Groups = append(out.Groups, &h)
+			if !slices.Contains(r.baseSessions, want) {
+				r.baseSessions = append(r.baseSessions, want)
+			}
+		}
+	}
+	slices.Sort(r.baseSessions)
+	if len(out.Groups) == 0 {
+		return out, &BaselineError{Name: arm.Name, Session: r.req.BaselineSession}
+	}
+	return out, nil
 }
 
 func firstTrial(sources []Source) (*trial.Trial, bool) {

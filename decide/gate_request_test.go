@@ -53,6 +53,7 @@ func gateStudy(t *testing.T, files map[string][]byte) store.Selecting {
 	for i := range base.Trials {
 		base.Trials[i].SetLabel("role", "baseline")
 		base.Trials[i].Finalize()
+		base.Trials[i].Source.Session = "base" // as the scripts' pareto ingest --session base
 	}
 	if _, _, err := st.Ingest(context.Background(), "t", base.Path, base.Trials); err != nil {
 		t.Fatal(err)
@@ -257,8 +258,8 @@ func TestRunGateSides(t *testing.T) {
 			if !errors.As(err, &se) || len(se.Diffs) != 1 || se.Diffs[0] != (ScopeDiff{"engine_version", "0.7.0", "0.5.6"}) {
 				t.Errorf("RunGate = %v; want a *ScopeError on engine_version 0.7.0 vs 0.5.6", err)
 			}
-			if v.Decision != "" {
-				t.Errorf("RunGate verdict %s; want none", v.Decision)
+			if v.Decision != Refused || v.Code != CodeRefusedScope {
+				t.Errorf("RunGate verdict %s (%s); want refused (refused_scope)", v.Decision, v.Code)
 			}
 		}},
 		{"allow-cross-scope", nil, func(req *GateRequest) { req.AllowCrossScope = true }, func(t *testing.T, v Verdict, err error) {
@@ -271,9 +272,13 @@ func TestRunGateSides(t *testing.T) {
 			req.Baseline = GateSide{Name: "base.jsonl", Sources: []Source{readSource(t, files, "base.jsonl")}}
 		}, func(t *testing.T, v Verdict, err error) {
 			// Recorded without the role label, base.jsonl's runs are 10 new
-			// trials of the labelled baseline's configuration: 20 repeats.
-			if err != nil || v.Decision != Admit || v.Baseline != "base.jsonl" || len(v.Trials.Baseline) != 20 {
-				t.Errorf("RunGate = %s (baseline %q, %d runs), %v; want admit against 20 baseline runs", v.Decision, v.Baseline, len(v.Trials.Baseline), err)
+			// trials of the labelled baseline's configuration, re-benchmarked
+			// in a new session: the baseline is its 10 runs of that session,
+			// not pooled with the 10 earlier ones.
+			if err != nil || v.Decision != Admit || v.Baseline != "base.jsonl" || len(v.Trials.Baseline) != 10 ||
+				len(v.BaselineSessions) != 1 || v.BaselineSessions[0] == "base" {
+				t.Errorf("RunGate = %s (baseline %q, %d runs, sessions %q), %v; want admit against the 10 new baseline runs",
+					v.Decision, v.Baseline, len(v.Trials.Baseline), v.BaselineSessions, err)
 			}
 		}},
 		{"two-configurations", nil, func(req *GateRequest) {
@@ -351,5 +356,31 @@ func TestRunGateSides(t *testing.T) {
 			v, err := RunGate(ctx, st, req)
 			tt.check(t, v, err)
 		})
+	}
+}
+
+// TestRunGateRefusalRecordsNothing: a refused request (the candidate of
+// gate_errors was measured on engine 0.7.0, the baseline only on 0.5.6)
+// answers with a verdict whose code says why, and leaves the study as it
+// was; allowed across scopes, the same request records the runs.
+func TestRunGateRefusalRecordsNothing(t *testing.T) {
+	ctx := context.Background()
+	files := scriptFiles(t, "gate_errors")
+	st := gateStudy(t, files)
+	req := gateRequest(t, files, "v07.jsonl")
+	v, err := RunGate(ctx, st, req)
+	var se *ScopeError
+	if !errors.As(err, &se) || v.Decision != Refused || v.Code != CodeRefusedScope || len(v.ReasonCodes) != 1 {
+		t.Fatalf("RunGate = %s (%s), %v; want refused_scope with a *ScopeError", v.Decision, v.Code, err)
+	}
+	if got := len(stored(t, st, "")); got != 10 {
+		t.Errorf("after a refusal the study holds %d trials; want its 10", got)
+	}
+	req.AllowCrossScope, req.Session = true, "tries"
+	if v, err = RunGate(ctx, st, req); err != nil || v.Decision == Refused || v.Session != "tries" {
+		t.Fatalf("RunGate across scopes = %s (session %q), %v; want a decision in session tries", v.Decision, v.Session, err)
+	}
+	if got := len(stored(t, st, "session=tries")); got != len(req.Candidate.Sources[0].Trials) {
+		t.Errorf("%d trials recorded in session tries; want the candidate's %d", got, len(req.Candidate.Sources[0].Trials))
 	}
 }

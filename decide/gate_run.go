@@ -26,7 +26,7 @@ func Gate(cfg GateConfig, cand, base Side, archive []Side) Verdict {
 	cfg = withDefaults(cfg)
 	g := &gate{cfg: cfg, cand: cand, refs: append([]Side{base}, archive...)}
 	g.v = Verdict{Candidate: cand.Name, Baseline: base.Name, Nearest: base.Name, Thresholds: cfg.thresholds(),
-		Workloads: []WorkloadResult{}}
+		Workloads: []WorkloadResult{}, Regressions: []Regression{}, BaselineSessions: []string{}}
 	g.v.Trials = g.trialIDs()
 	g.workloads()
 	switch {
@@ -40,10 +40,66 @@ func Gate(cfg GateConfig, cand, base Side, archive []Side) Verdict {
 		g.results()
 		g.decide()
 	}
+	g.capRuns()
 	if g.v.Reasons == nil {
-		g.v.Reasons = []string{}
+		g.v.Reasons, g.v.ReasonCodes = []string{}, []string{}
 	}
+	g.v.Code = g.code()
 	return g.v
+}
+
+// code is the decision's reason code: that of the first reason of a
+// rejection which is not a win or a regression.
+func (g *gate) code() string {
+	switch g.v.Decision {
+	case Admit:
+		return CodeAdmitted
+	case Inconclusive:
+		return CodeMoreRuns
+	}
+	for _, c := range g.v.ReasonCodes {
+		if c != CodeBetter && c != CodeRegression && c != CodeMoreRuns {
+			return c
+		}
+	}
+	return CodeRejectedNotBetter
+}
+
+// capRuns keeps the runs an inconclusive verdict asks for within MaxRuns
+// per side and workload, and rejects it when it can ask for none.
+func (g *gate) capRuns() {
+	if g.v.Decision != Inconclusive || g.cfg.MaxRuns <= 0 {
+		return
+	}
+	left := func(ms []*Measured) int {
+		n := math.MaxInt
+		for _, m := range ms {
+			n = min(n, runs(m))
+		}
+		return max(g.cfg.MaxRuns-n, 0)
+	}
+	mr := &g.v.MoreRuns
+	mr.Candidate, mr.Baseline = min(mr.Candidate, left(g.cm)), min(mr.Baseline, left(g.rm[0]))
+	for r := 1; r < len(g.refs); r++ {
+		name := g.refs[r].Name
+		if n, ok := mr.Members[name]; ok {
+			if n = min(n, left(g.rm[r])); n > 0 {
+				mr.Members[name] = n
+			} else {
+				delete(mr.Members, name)
+			}
+		}
+	}
+	if len(mr.Members) == 0 {
+		mr.Members = nil
+	}
+	if mr.Candidate > 0 || mr.Baseline > 0 || mr.Members != nil {
+		return
+	}
+	g.v.Decision = Reject
+	why := fmt.Sprintf("still undecided with the %d runs per side and workload --max-runs allows", g.cfg.MaxRuns)
+	g.v.Reasons = append([]string{why}, g.v.Reasons...)
+	g.v.ReasonCodes = append([]string{CodeRejectedMaxRuns}, g.v.ReasonCodes...)
 }
 
 func withDefaults(cfg GateConfig) GateConfig {
@@ -60,7 +116,8 @@ func withDefaults(cfg GateConfig) GateConfig {
 }
 
 func (cfg GateConfig) thresholds() Thresholds {
-	t := Thresholds{SLOs: []string{}, MinRepeats: cfg.MinRepeats, Confidence: Num(cfg.Confidence), Futility: Num(cfg.Futility)}
+	t := Thresholds{SLOs: []string{}, MinRepeats: cfg.MinRepeats, Confidence: Num(cfg.Confidence), Futility: Num(cfg.Futility),
+		MaxRuns: max(cfg.MaxRuns, 0), NoRegression: cfg.NoRegression, Objectives: []ObjectiveThreshold{}}
 	for _, o := range cfg.Objectives {
 		t.Objectives = append(t.Objectives, ObjectiveThreshold{o.Name, o.Direction.String(), Num(o.Noise), Num(o.MinImprove)})
 	}
@@ -119,11 +176,11 @@ func (g *gate) workloads() {
 func (g *gate) coverage() bool {
 	for w, m := range g.cm {
 		if m == nil {
-			g.reason("does not cover workload %s, on which the baseline was measured", g.ws[w])
+			g.reason(CodeRejectedCoverage, "does not cover workload %s, on which the baseline was measured", g.ws[w])
 		}
 	}
 	if len(g.ws) == 0 {
-		g.reason("the baseline has no measurements")
+		g.reason(CodeRejectedCoverage, "the baseline has no measurements")
 	}
 	return len(g.v.Reasons) > 0
 }
@@ -134,11 +191,11 @@ func (g *gate) repeats() bool {
 	for w, m := range g.cm {
 		if n := runs(m); n < min {
 			g.v.MoreRuns.Candidate = max(g.v.MoreRuns.Candidate, min-n)
-			g.reason("candidate has %d of the %d runs required on %s", n, min, g.ws[w])
+			g.reason(CodeMoreRuns, "candidate has %d of the %d runs required on %s", n, min, g.ws[w])
 		}
 		if n := runs(g.rm[0][w]); n < min {
 			g.v.MoreRuns.Baseline = max(g.v.MoreRuns.Baseline, min-n)
-			g.reason("baseline has %d of the %d runs required on %s", n, min, g.ws[w])
+			g.reason(CodeMoreRuns, "baseline has %d of the %d runs required on %s", n, min, g.ws[w])
 		}
 	}
 	return len(g.v.Reasons) > 0
@@ -208,6 +265,8 @@ func (g *gate) nearest() {
 	g.v.Nearest = g.refs[g.nr].Name
 }
 
-func (g *gate) reason(format string, args ...any) {
+// reason adds a reason with its code.
+func (g *gate) reason(code, format string, args ...any) {
 	g.v.Reasons = append(g.v.Reasons, fmt.Sprintf(format, args...))
+	g.v.ReasonCodes = append(g.v.ReasonCodes, code)
 }

@@ -2,6 +2,8 @@ package decide
 
 import (
 	"encoding/json"
+	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -123,5 +125,73 @@ func TestVerdictDeterministic(t *testing.T) {
 	}
 	if !strings.Contains(string(first), `"delta":0.04`) {
 		t.Errorf("verdict %s; want a delta of 0.04", first)
+	}
+}
+
+// TestGateRegressions is issue 13's silent regression: TTFT 5.6% better
+// with throughput 25% worse is a trade-off the gate admits, but the
+// regression is listed (and in the reasons); --no-regression rejects it.
+func TestGateRegressions(t *testing.T) {
+	base := jittered("base", []float64{1000, 100})
+	cand := jittered("c", []float64{750, 94.4})
+	for _, tt := range []struct {
+		noRegression bool
+		want         Decision
+		code         string
+	}{{false, Admit, CodeAdmitted}, {true, Reject, CodeRejectedRegression}} {
+		v := Gate(GateConfig{Objectives: chainObjs, NoRegression: tt.noRegression}, cand, base, nil)
+		if v.Decision != tt.want || v.Code != tt.code {
+			t.Fatalf("NoRegression=%v: Gate = %s (%s) %q; want %s (%s)", tt.noRegression, v.Decision, v.Code, v.Reasons, tt.want, tt.code)
+		}
+		if len(v.Regressions) != 1 || v.Regressions[0].Objective != "tps" || v.Regressions[0].Status != StatusWorse ||
+			math.Abs(float64(v.Regressions[0].Delta)+0.25) > 1e-3 {
+			t.Errorf("regressions %+v; want tps worse by 25%%", v.Regressions)
+		}
+		if !slices.Contains(v.ReasonCodes, CodeRegression) || len(v.ReasonCodes) != len(v.Reasons) {
+			t.Errorf("reasons %q with codes %q; want a regression among them, one code per reason", v.Reasons, v.ReasonCodes)
+		}
+		obj := v.Workloads[0].Objectives
+		if obj[0].Status != StatusWorse || obj[0].Level != 0.8 || obj[1].Status != StatusBetter || obj[1].Level != 0.95 {
+			t.Errorf("statuses %+v; want tps worse (at 80%%), ttft better (at 95%%)", obj)
+		}
+	}
+}
+
+// TestGateStatusEstimator: delta is the ratio of geometric means minus
+// one, inside the interval it is reported with (issue 13 item 4: a median
+// delta next to an interval on geometric means).
+func TestGateStatusEstimator(t *testing.T) {
+	skew := func(name string, vs ...float64) Side {
+		m := Measured{Workload: Workload{Concurrency: 8}}
+		m.Stats = append(m.Stats, Summarize(vs, Median), Summarize([]float64{100, 100.1, 99.9}, Median))
+		return Side{Name: name, Workloads: []Measured{m}}
+	}
+	v := Gate(GateConfig{Objectives: chainObjs}, skew("c", 1000, 1001, 1100), skew("b", 1000, 1000.5, 999.5), nil)
+	o := v.Workloads[0].Objectives[0]
+	gm := math.Cbrt(1000 * 1001 * 1100)
+	if math.Abs(float64(o.Delta)-(gm/1000-1)) > 1e-4 || !(o.Low <= o.Delta && o.Delta <= o.High) {
+		t.Errorf("delta %v in [%v, %v]; want the geometric ratio %v inside its interval", o.Delta, o.Low, o.High, gm/1000-1)
+	}
+	if float64(o.CandidateMedian) != 1001 || math.Abs(float64(o.Candidate)-gm) > 1e-3 {
+		t.Errorf("candidate %v (median %v); want the geometric mean %v and the median 1001", o.Candidate, o.CandidateMedian, gm)
+	}
+}
+
+// TestGateMaxRuns: the runs asked for stay within MaxRuns, and a
+// candidate still undecided there is rejected with its own code.
+func TestGateMaxRuns(t *testing.T) {
+	base, cand := noisy("base", []float64{1000, 100}), noisy("c", []float64{1040, 100})
+	v := Gate(GateConfig{Objectives: chainObjs}, cand, base, nil)
+	if v.Decision != Inconclusive || v.MoreRuns.Candidate <= 2 {
+		t.Fatalf("uncapped: %s asking %+v; want inconclusive asking more than 2 runs", v.Decision, v.MoreRuns)
+	}
+	v = Gate(GateConfig{Objectives: chainObjs, MaxRuns: 5}, cand, base, nil)
+	if v.Decision != Inconclusive || v.MoreRuns.Candidate > 2 || v.MoreRuns.Baseline > 2 || v.Thresholds.MaxRuns != 5 {
+		t.Errorf("MaxRuns 5: %s asking %+v; want inconclusive asking at most 2 runs per side", v.Decision, v.MoreRuns)
+	}
+	v = Gate(GateConfig{Objectives: chainObjs, MaxRuns: 3}, cand, base, nil)
+	if v.Decision != Reject || v.Code != CodeRejectedMaxRuns || v.ReasonCodes[0] != CodeRejectedMaxRuns ||
+		v.MoreRuns.Candidate+v.MoreRuns.Baseline != 0 {
+		t.Errorf("MaxRuns 3: %s (%s) %q asking %+v; want rejected_max_runs", v.Decision, v.Code, v.Reasons, v.MoreRuns)
 	}
 }

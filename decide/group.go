@@ -192,3 +192,11 @@ func (g *Group) IDs() []string {
 func matchesKey(s, prefix string) bool {
 	return len(prefix) >= 4 && strings.HasPrefix(s, strings.ToLower(prefix))
 }
+
+// HasKey reports whether prefix (at least 4 hex digits, as key:HEX names
+// it) starts t's configuration key (Config(t, keys)) or its repeat key
+// (Key, with its workload): pareto trials --where key=HEX.
+func HasKey(t *trial.Trial, keys []string, prefix string) bool {
+	cfg := Config(t, keys)
+	return matchesKey(cfg, prefix) || matchesKey(Key(cfg, WorkloadOf(t)), prefix)
+}

@@ -32,6 +32,10 @@ type PickResult struct {
 	// Closest lists, when nothing is feasible, the points that violate the
 	// bounds least, with what they violate.
 	Closest []Closest
+	// Excluded lists the points that meet every bound but were not
+	// eligible because their configuration violates one at another of its
+	// workloads: a configuration is judged across all its workloads.
+	Excluded []int
 }
 
 // Relaxation prices one binding bound.
@@ -54,8 +58,11 @@ type Closest struct {
 
 // Pick answers the question for points whose Stats hold the primary
 // objective, then Others, then the SLO columns, in order. Points with an
-// Err or a missing value are never chosen. It never relaxes a bound by
-// itself: Binding only reports what relaxing would buy.
+// Err or a missing value are never chosen, nor the points of a
+// configuration (Group.Config) that violates a bound at any of its
+// workloads: a configuration fast at one load but over the latency bound
+// at another is not feasible. It never relaxes a bound by itself: Binding
+// only reports what relaxing would buy.
 func Pick(points []Point, cfg PickConfig) PickResult {
 	if cfg.Relax <= 0 {
 		cfg.Relax = 0.1
@@ -64,6 +71,13 @@ func Pick(points []Point, cfg PickConfig) PickResult {
 		cfg.Closest = 3
 	}
 	res := PickResult{Choice: best(points, cfg, cfg.SLOs)}
+	k := 1 + len(cfg.Others)
+	bad := violators(points, k, cfg.SLOs)
+	for p := range points {
+		if g := points[p].Group; g != nil && bad[g.Config] && usable(points[p], k) && len(violations(points[p], k, cfg.SLOs)) == 0 {
+			res.Excluded = append(res.Excluded, p)
+		}
+	}
 	if res.Choice < 0 {
 		res.Closest = closest(points, cfg)
 		return res
@@ -94,12 +108,18 @@ func relax(s frontier.SLO, frac float64) frontier.SLO {
 }
 
 // best returns the feasible point best on the primary objective, ties
-// broken by the other objectives, then by position; -1 when none.
+// broken by the other objectives, then by position; -1 when none. A point
+// is feasible when it and every other usable point of its configuration
+// meet slos.
 func best(points []Point, cfg PickConfig, slos []frontier.SLO) int {
 	choice := -1
 	objs := append([]frontier.Objective{cfg.Primary}, cfg.Others...)
+	bad := violators(points, len(objs), slos)
 	for p := range points {
 		if !usable(points[p], len(objs)) || len(violations(points[p], len(objs), slos)) > 0 {
+			continue
+		}
+		if g := points[p].Group; g != nil && bad[g.Config] {
 			continue
 		}
 		if choice < 0 || lexBetter(points[p], points[choice], objs) {
@@ -144,6 +164,18 @@ func usable(p Point, k int) bool {
 		}
 	}
 	return true
+}
+
+// violators returns the configurations with a usable point (k objective
+// columns) that violates slos.
+func violators(points []Point, k int, slos []frontier.SLO) map[string]bool {
+	bad := map[string]bool{}
+	for _, p := range points {
+		if p.Group != nil && usable(p, k) && len(violations(p, k, slos)) > 0 {
+			bad[p.Group.Config] = true
+		}
+	}
+	return bad
 }
 
 // violations lists the bounds p violates; SLO columns follow the k

@@ -70,3 +70,33 @@ func TestNoiseAndDrift(t *testing.T) {
 		t.Errorf("Drift = %+v", d)
 	}
 }
+
+// TestPickAcrossWorkloads is issue 13's pick: configuration A is the
+// fastest at concurrency 64 but violates ttft.p99<=250 at concurrency 16,
+// so it is not feasible; B, within the bound at both, is chosen.
+func TestPickAcrossWorkloads(t *testing.T) {
+	a, b := "aaaaaaaaaaaa", "bbbbbbbbbbbb"
+	at := func(cfg string, conc, tps, ttft float64) Point {
+		p := pt(tps, ttft)
+		p.Group = &Group{Config: cfg, Workload: Workload{Concurrency: conc}}
+		return p
+	}
+	points := []Point{at(a, 16, 900, 300), at(a, 64, 3000, 240), at(b, 16, 800, 200), at(b, 64, 2500, 230)}
+	cfg := PickConfig{Primary: frontier.Objective{Name: "tps", Direction: frontier.Maximize},
+		SLOs: []frontier.SLO{{Name: "ttft", Op: frontier.LE, Bound: 250}}}
+	r := Pick(points, cfg)
+	if r.Choice != 3 {
+		t.Fatalf("Pick choice = %d; want 3 (B at 64), not A, which violates the bound at 16", r.Choice)
+	}
+	if len(r.Excluded) != 1 || r.Excluded[0] != 1 {
+		t.Errorf("Excluded = %v; want [1] (A at 64, within the bound but A is not)", r.Excluded)
+	}
+	// Relaxing the bound by 10% (275) still leaves A out at 300: not binding.
+	if len(r.Binding) != 0 {
+		t.Errorf("Binding = %+v; want none", r.Binding)
+	}
+	cfg.SLOs[0].Bound = 280
+	if r := Pick(points, cfg); r.Choice != 3 || len(r.Binding) != 1 || r.Binding[0].Choice != 1 {
+		t.Errorf("at 280: choice %d, binding %+v; want 3, and relaxing to 308 buys A at 64", r.Choice, r.Binding)
+	}
+}

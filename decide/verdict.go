@@ -13,6 +13,84 @@ const (
 	Admit        Decision = "admit"
 	Reject       Decision = "reject"
 	Inconclusive Decision = "inconclusive"
+	// Refused is RunGate's answer to a request it cannot judge (a scope
+	// mismatch, say): nothing was recorded.
+	Refused Decision = "refused"
+)
+
+// Reason codes: Verdict.Code is the decision's and ReasonCodes[i] that of
+// Reasons[i]. They are stable: programs test them, the prose may change.
+const (
+	// CodeAdmitted: the candidate is admitted.
+	CodeAdmitted = "admitted"
+	// CodeBetter: a meaningful win over the baseline (a reason of an
+	// admit).
+	CodeBetter = "better"
+	// CodeRegression: an objective worse than the baseline beyond its
+	// noise band, known or likely (listed on every verdict that compared).
+	CodeRegression = "regression"
+	// CodeMoreRuns: inconclusive; MoreRuns says how many runs would settle
+	// it (too few repeats, or intervals too wide).
+	CodeMoreRuns = "more_runs"
+	// CodeRejectedNotBetter: not better than the baseline by the minimum
+	// improvement on any objective.
+	CodeRejectedNotBetter = "rejected_not_better"
+	// CodeRejectedWorse: the baseline or an archive member beats it.
+	CodeRejectedWorse = "rejected_worse"
+	// CodeRejectedEquivalent: indistinguishable from an archive member.
+	CodeRejectedEquivalent = "rejected_equivalent"
+	// CodeRejectedSLO: an aggregate violates an SLO.
+	CodeRejectedSLO = "rejected_slo"
+	// CodeRejectedCoverage: a workload of the baseline is not measured.
+	CodeRejectedCoverage = "rejected_coverage"
+	// CodeRejectedRegression: with NoRegression, an admit that regresses
+	// an objective beyond its band.
+	CodeRejectedRegression = "rejected_regression"
+	// CodeRejectedTooShort: candidate runs too short to be steady state.
+	CodeRejectedTooShort = "rejected_too_short"
+	// CodeRejectedMaxRuns: still undecided with MaxRuns runs per side.
+	CodeRejectedMaxRuns = "rejected_max_runs"
+	// CodeRefusedScope: the baseline was measured only in other
+	// environments (Refused).
+	CodeRefusedScope = "refused_scope"
+	// CodeRefusedCandidate: the candidate is not one configuration, or
+	// matches no usable trial (Refused).
+	CodeRefusedCandidate = "refused_candidate"
+	// CodeRefusedCandidateIsBaseline: the candidate is the baseline
+	// configuration (Refused).
+	CodeRefusedCandidateIsBaseline = "refused_candidate_is_baseline"
+	// CodeRefusedBaseline: the baseline matches no trial, or none of the
+	// session asked for (Refused).
+	CodeRefusedBaseline = "refused_baseline"
+	// CodeRefusedRequest: any other refusal (no study, unreadable
+	// metrics, …).
+	CodeRefusedRequest = "refused_request"
+)
+
+// Codes lists every reason code, in the order of their declaration.
+var Codes = []string{CodeAdmitted, CodeBetter, CodeRegression, CodeMoreRuns, CodeRejectedNotBetter,
+	CodeRejectedWorse, CodeRejectedEquivalent, CodeRejectedSLO, CodeRejectedCoverage, CodeRejectedRegression,
+	CodeRejectedTooShort, CodeRejectedMaxRuns, CodeRefusedScope, CodeRefusedCandidate,
+	CodeRefusedCandidateIsBaseline, CodeRefusedBaseline, CodeRefusedRequest}
+
+// Status is how the candidate compares with the baseline on one
+// objective and workload.
+type Status string
+
+// Statuses of an objective. StatusBetter holds at the admission
+// confidence; StatusWorse and StatusWithinNoise, facts against admission,
+// at the futility level.
+const (
+	// StatusBetter: better than the baseline by more than the minimum
+	// improvement.
+	StatusBetter Status = "better"
+	// StatusWithinNoise: neither better by the minimum improvement nor worse
+	// beyond the noise band.
+	StatusWithinNoise Status = "within_noise"
+	// StatusWorse: worse than the baseline beyond the noise band.
+	StatusWorse Status = "worse"
+	// StatusUncertain: the interval cannot tell yet.
+	StatusUncertain Status = "uncertain"
 )
 
 // Num is a float that encodes in JSON with 6 significant digits (null
@@ -35,8 +113,14 @@ func (n Num) MarshalJSON() ([]byte, error) {
 // Verdict is Gate's answer, meant to be read by people and agents alike.
 type Verdict struct {
 	Decision Decision `json:"decision"`
-	// Reasons explain the decision, most important first.
-	Reasons []string `json:"reasons"`
+	// Code is the decision's reason code (see Codes): CodeAdmitted,
+	// CodeMoreRuns, the code of the first reason of a rejection, or that
+	// of a refusal.
+	Code string `json:"code"`
+	// Reasons explain the decision, most important first; ReasonCodes
+	// holds the code of each, in the same order.
+	Reasons     []string `json:"reasons"`
+	ReasonCodes []string `json:"reason_codes"`
 	// Candidate, Baseline and Nearest name the configurations compared;
 	// Nearest is the archive member (or the baseline) closest to the
 	// candidate.
@@ -47,22 +131,50 @@ type Verdict struct {
 	Thresholds Thresholds `json:"thresholds"`
 	// Workloads holds the per-workload comparison, sorted by workload.
 	Workloads []WorkloadResult `json:"workloads"`
+	// Regressions lists the objectives and workloads on which the
+	// candidate is worse than the baseline beyond the noise band, known
+	// (StatusWorse) or by the point estimate (StatusUncertain); empty when none.
+	Regressions []Regression `json:"regressions"`
 	// MoreRuns says how many more runs would settle an inconclusive
-	// verdict (all zero otherwise).
+	// verdict (all zero otherwise), within MaxRuns.
 	MoreRuns MoreRuns `json:"more_runs"`
+	// Session is the session named by the request (GateRequest.Session)
+	// that RunGate recorded the runs in: an automatic one is not shown, so
+	// that the same question asked again gets the same bytes.
+	// BaselineSessions are the sessions of the baseline runs compared,
+	// sorted ("" for runs recorded before sessions).
+	Session          string   `json:"session,omitempty"`
+	BaselineSessions []string `json:"baseline_sessions"`
 	// Trials lists the trial IDs used.
 	Trials TrialIDs `json:"trials"`
 }
 
+// Regression is one objective on one workload on which the candidate is
+// worse than the baseline beyond the noise band.
+type Regression struct {
+	Workload  string `json:"workload"`
+	Objective string `json:"objective"`
+	Status    Status `json:"status"`
+	// Delta, Low, High and Level are those of the ObjectiveResult.
+	Delta Num `json:"delta"`
+	Low   Num `json:"delta_low"`
+	High  Num `json:"delta_high"`
+	Level Num `json:"level"`
+}
+
 // Thresholds are the parameters a verdict was reached with.
 type Thresholds struct {
-	Objectives  []ObjectiveThreshold `json:"objectives"`
-	SLOs        []string             `json:"slos"`
-	MinRepeats  int                  `json:"min_repeats"`
-	Confidence  Num                  `json:"confidence"`
-	Futility    Num                  `json:"futility"`
-	MinDuration Num                  `json:"min_duration_s,omitempty"`
-	MinRequests int64                `json:"min_requests,omitempty"`
+	Objectives []ObjectiveThreshold `json:"objectives"`
+	SLOs       []string             `json:"slos"`
+	MinRepeats int                  `json:"min_repeats"`
+	Confidence Num                  `json:"confidence"`
+	Futility   Num                  `json:"futility"`
+	// MaxRuns is the cap on runs per side and workload (0: none);
+	// NoRegression whether an admit that regresses is rejected.
+	MaxRuns      int   `json:"max_runs"`
+	NoRegression bool  `json:"no_regression"`
+	MinDuration  Num   `json:"min_duration_s,omitempty"`
+	MinRequests  int64 `json:"min_requests,omitempty"`
 }
 
 // ObjectiveThreshold is one objective's direction and relative thresholds.
@@ -83,17 +195,28 @@ type WorkloadResult struct {
 
 // ObjectiveResult is the candidate against the baseline and the nearest
 // archive member on one objective. Deltas are relative: +0.35 is 35% more.
+// Delta and its interval are on one estimator, the ratio of the geometric
+// means of the repeats minus one, which the decision uses; Candidate and
+// Baseline are those geometric means, CandidateMedian and BaselineMedian
+// the medians the SLOs are checked on.
 type ObjectiveResult struct {
 	Name      string `json:"name"`
 	Candidate Num    `json:"candidate"`
 	Baseline  Num    `json:"baseline"`
 	Delta     Num    `json:"delta"`
-	// Low and High bound the ratio of geometric means minus one at the
-	// admission confidence.
-	Low  Num `json:"delta_low"`
-	High Num `json:"delta_high"`
-	// Nearest is the nearest member's aggregate and DeltaNearest the
-	// candidate's relative delta to it.
+	// Low and High bound Delta at Level, the level of the rule that gave
+	// Status (the admission confidence for StatusBetter and
+	// StatusUncertain, the futility level for StatusWorse and
+	// StatusWithinNoise).
+	Low    Num    `json:"delta_low"`
+	High   Num    `json:"delta_high"`
+	Level  Num    `json:"level"`
+	Status Status `json:"status"`
+	// CandidateMedian and BaselineMedian are the medians of the repeats.
+	CandidateMedian Num `json:"candidate_median"`
+	BaselineMedian  Num `json:"baseline_median"`
+	// Nearest is the nearest member's geometric mean and DeltaNearest the
+	// candidate's relative delta to it, on the same estimator.
 	Nearest      Num `json:"nearest"`
 	DeltaNearest Num `json:"delta_nearest"`
 }

@@ -294,7 +294,8 @@ func (p *prepared) seal(d *decoder) {
 		dep = *t.Deployment
 	}
 	p.checksum = trialChecksum(p.id, t.Source.Path, t.Source.Format, t.Source.FormatVersion, int64(t.Source.Line), p.packed, p.warnings, p.layout,
-		int64(dep.AllocatedGPUs), dep.AllocatedGPUsUnknown, int64(dep.ServingGPUs), dep.ServingGPUsUnknown, dep.ConfigPath, dep.Config)
+		int64(dep.AllocatedGPUs), dep.AllocatedGPUsUnknown, int64(dep.ServingGPUs), dep.ServingGPUsUnknown, dep.ConfigPath, dep.Config,
+		t.Source.Session)
 }
 
 // sortByID orders prepared trials by ID, so that concurrent

@@ -94,10 +94,11 @@ func sumText[T string | []byte](s *summer, v T) {
 // line, the packed measurements whole (native names
 // and source units with them), the warnings and the layout in their
 // canonical JSON, and the deployment's GPU counts with their reasons and
-// the executed configuration's path and text. The ingest computes it from
+// the executed configuration's path and text, and the session (when
+// there is one). The ingest computes it from
 // what it writes, a read from what it reads.
 func trialChecksum[T string | []byte](id, path, format, version T, line int64, packed []byte, warnings, layout T,
-	alloc int64, allocWhy T, serving int64, servingWhy, configPath, config T) int64 {
+	alloc int64, allocWhy T, serving int64, servingWhy, configPath, config, session T) int64 {
 	var s summer
 	sumText(&s, id)
 	sumText(&s, path)
@@ -113,6 +114,9 @@ func trialChecksum[T string | []byte](id, path, format, version T, line int64, p
 	sumText(&s, servingWhy)
 	sumText(&s, configPath)
 	sumText(&s, config)
+	if len(session) > 0 { // a trial recorded before sessions has the checksum it had
+		sumText(&s, session)
+	}
 	return int64(s.crc)
 }
 

@@ -10,9 +10,9 @@ import "github.com/pareto-llm/pareto/trial"
 // cannot be told from data.
 func fillIntegrity(tx fillTx) error {
 	d := newDecoder()
-	r := newTrialRow()
+	r := newV9TrialRow()
 	for after := int64(0); ; {
-		rows, err := tx.query(`SELECT `+readColumns+` FROM trials WHERE id > ? ORDER BY id LIMIT ?`, after, int64(fillChunk))
+		rows, err := tx.query(`SELECT `+v9Columns+` FROM trials WHERE id > ? ORDER BY id LIMIT ?`, after, int64(fillChunk))
 		if err != nil {
 			return err
 		}

@@ -23,21 +23,21 @@ const pgInsertTrials = `INSERT INTO trials (id, study_id, hash, source_path, sou
 	concurrency, achieved_concurrency, request_rate, users, requests, succeeded, failed,
 	problem, warnings, engine, engine_version, cuda, driver, gpu, host, measurements,
 	layout, allocated_gpus, allocated_gpus_unknown, serving_gpus, serving_gpus_unknown, config_path, config,
-	content_id, checksum)
+	content_id, checksum, session)
 OVERRIDING SYSTEM VALUE
 SELECT id, $1, hash, path, format, version, line, idx, skey, labels::jsonb, params::jsonb, it, ot, mit, mot,
 	conc, aconc, rate, users, requests, succeeded, failed, problem, warnings::jsonb,
 	engine, engine_version, cuda, driver, gpu, host, packed,
-	NULLIF(layout, '')::jsonb, alloc, alloc_why, serving, serving_why, config_path, config, content_id, checksum
+	NULLIF(layout, '')::jsonb, alloc, alloc_why, serving, serving_why, config_path, config, content_id, checksum, session
 FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::bigint[], $8::text[], $9::text[],
 	$10::float8[], $11::float8[], $12::float8[], $13::float8[], $14::float8[], $15::float8[], $16::float8[], $17::float8[],
 	$18::bigint[], $19::bigint[], $20::bigint[], $21::text[], $22::text[],
 	$23::text[], $24::text[], $25::text[], $26::text[], $27::text[], $28::text[], $29::bigint[], $30::bytea[],
 	$31::text[], $32::text[], $33::bigint[], $34::text[], $35::bigint[], $36::text[], $37::text[], $38::bytea[],
-	$39::text[], $40::bigint[])
+	$39::text[], $40::bigint[], $41::text[])
 	AS u(hash, path, format, version, line, idx, labels, params, it, ot, mit, mot, conc, aconc, rate, users,
 	requests, succeeded, failed, problem, warnings, engine, engine_version, cuda, driver, gpu, host, id, packed, skey,
-	layout, alloc, alloc_why, serving, serving_why, config_path, config, content_id, checksum)
+	layout, alloc, alloc_why, serving, serving_why, config_path, config, content_id, checksum, session)
 ORDER BY hash
 ON CONFLICT (study_id, hash) DO NOTHING
 RETURNING id, hash`
@@ -147,7 +147,7 @@ func (s *pgStore) insertTrials(ctx context.Context, tx pgx.Tx, studyID int64, ps
 	i64 := func() []int64 { return make([]int64, n) }
 	f64 := func() []float64 { return make([]float64, n) }
 	hash, path, format, version, labels, params, problem, warnings := str(), str(), str(), str(), str(), str(), str(), str()
-	keys, layouts, allocWhy, servingWhy, configPaths, contentIDs := str(), str(), str(), str(), str(), str()
+	keys, layouts, allocWhy, servingWhy, configPaths, contentIDs, sessions := str(), str(), str(), str(), str(), str(), str()
 	alloc, serving, checksums := i64(), i64(), i64()
 	configs := make([][]byte, n)
 	line, idx, requests, succeeded, failed, rowIDs := i64(), i64(), i64(), i64(), i64(), i64()
@@ -165,7 +165,7 @@ func (s *pgStore) insertTrials(ctx context.Context, tx pgx.Tx, studyID int64, ps
 		t := p.t
 		hash[i], path[i], format[i], version[i] = p.id, t.Source.Path, t.Source.Format, t.Source.FormatVersion
 		line[i], idx[i], rowIDs[i], packed[i] = int64(t.Source.Line), int64(t.Source.Index), p.row, p.packed
-		keys[i] = t.Source.Key
+		keys[i], sessions[i] = t.Source.Key, t.Source.Session
 		configs[i] = []byte{} // NOT NULL
 		if d := t.Deployment; d != nil {
 			layouts[i], alloc[i], allocWhy[i], serving[i], servingWhy[i] = p.layout, int64(d.AllocatedGPUs),
@@ -187,7 +187,7 @@ func (s *pgStore) insertTrials(ctx context.Context, tx pgx.Tx, studyID int64, ps
 	rows, err := tx.Query(ctx, pgInsertTrials, studyID, hash, path, format, version, line, idx, labels, params,
 		wl[0], wl[1], wl[2], wl[3], wl[4], wl[5], wl[6], wl[7], requests, succeeded, failed, problem, warnings,
 		envs[0], envs[1], envs[2], envs[3], envs[4], envs[5], rowIDs, packed, keys,
-		layouts, alloc, allocWhy, serving, servingWhy, configPaths, configs, contentIDs, checksums)
+		layouts, alloc, allocWhy, serving, servingWhy, configPaths, configs, contentIDs, checksums, sessions)
 	if err != nil {
 		return nil, err
 	}

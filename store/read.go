@@ -28,7 +28,9 @@ type trialRow struct {
 	// what reads verify (see trialRow.verify)
 	contentID []byte
 	checksum  int64
-	dest      []any
+	// session is the trial's measurement session (schema version 11)
+	session []byte
+	dest    []any
 }
 
 func newTrialRow() *trialRow {
@@ -39,7 +41,15 @@ func newTrialRow() *trialRow {
 	}
 	r.dest = append(r.dest, &r.requests, &r.succeeded, &r.failed, &r.problem, &r.warnings, &r.measurements,
 		&r.layout, &r.alloc, &r.allocWhy, &r.serving, &r.servingWhy, &r.configPath, &r.config,
-		&r.contentID, &r.checksum)
+		&r.contentID, &r.checksum, &r.session)
+	return r
+}
+
+// newV9TrialRow returns a trialRow that scans v9Columns, the columns of
+// schema version 9 (no session).
+func newV9TrialRow() *trialRow {
+	r := newTrialRow()
+	r.dest = r.dest[:len(r.dest)-1]
 	return r
 }
 
@@ -101,15 +111,15 @@ func (r *trialRow) scanSlim(rs rowScanner, d *decoder, keep func(metric, native 
 		}
 	}
 	sum := trialChecksum(r.hash, r.path, r.format, r.version, r.line, r.measurements, d.canonicalWarnings(r.warnings, ws),
-		d.canonicalLayout(r.layout, dep), r.alloc, r.allocWhy, r.serving, r.servingWhy, r.configPath, r.config)
+		d.canonicalLayout(r.layout, dep), r.alloc, r.allocWhy, r.serving, r.servingWhy, r.configPath, r.config, r.session)
 	if sum != r.checksum {
-		return t, r.damaged("the checksum of its ID and of the fields it does not hash (path, format, line, measurements, warnings, deployment) is %d, not %d",
+		return t, r.damaged("the checksum of its ID and of the fields it does not hash (path, format, line, measurements, warnings, deployment, session) is %d, not %d",
 			sum, r.checksum)
 	}
 	if t.Measurements, err = unpackMeasurements(r.measurements, d, keep); err != nil {
 		return t, r.damaged("its packed measurements do not decode (%v)", err)
 	}
-	t.ID, t.Source = string(r.hash), trial.Source{Path: d.internBytes(r.path)}
+	t.ID, t.Source = string(r.hash), trial.Source{Path: d.internBytes(r.path), Session: d.internBytes(r.session)}
 	return t, nil
 }
 
@@ -125,7 +135,8 @@ func (r *trialRow) scan(rs rowScanner, d *decoder) (trial.Trial, error) {
 	}
 	t.ID = string(r.hash)
 	t.Source = trial.Source{Path: d.internBytes(r.path), Format: d.internBytes(r.format),
-		FormatVersion: d.internBytes(r.version), Line: int(r.line), Index: int(r.index), Key: d.internBytes(r.key)}
+		FormatVersion: d.internBytes(r.version), Line: int(r.line), Index: int(r.index), Key: d.internBytes(r.key),
+		Session: d.internBytes(r.session)}
 	if t.Labels, err = d.decodeMap(r.labels); err != nil {
 		return t, r.damaged("its labels do not decode (%v)", err)
 	}
@@ -177,7 +188,7 @@ func (r *trialRow) contentHash() string {
 // trial read from it.
 func (r *trialRow) verifyChecksum(t *trial.Trial, d *decoder) error {
 	if sum := r.rowChecksum(t, d); sum != r.checksum {
-		return r.damaged("the checksum of its ID and of the fields it does not hash (path, format, line, native names and units, warnings, deployment) is %d, not %d",
+		return r.damaged("the checksum of its ID and of the fields it does not hash (path, format, line, native names and units, warnings, deployment, session) is %d, not %d",
 			sum, r.checksum)
 	}
 	return nil
@@ -186,7 +197,7 @@ func (r *trialRow) verifyChecksum(t *trial.Trial, d *decoder) error {
 // rowChecksum is trialChecksum of the row read into t.
 func (r *trialRow) rowChecksum(t *trial.Trial, d *decoder) int64 {
 	return trialChecksum(r.hash, r.path, r.format, r.version, r.line, r.measurements, d.canonicalWarnings(r.warnings, t.Warnings),
-		d.canonicalLayout(r.layout, t.Deployment), r.alloc, r.allocWhy, r.serving, r.servingWhy, r.configPath, r.config)
+		d.canonicalLayout(r.layout, t.Deployment), r.alloc, r.allocWhy, r.serving, r.servingWhy, r.configPath, r.config, r.session)
 }
 
 func orNaN(v sql.NullFloat64) float64 {

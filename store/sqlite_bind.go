@@ -90,7 +90,7 @@ var sqliteTrialColumns = []struct {
 	{"engine", 't'}, {"engine_version", 't'}, {"cuda", 't'}, {"driver", 't'}, {"gpu", 't'}, {"host", 't'},
 	{"measurements", '-'}, {"layout", 't'}, {"allocated_gpus", '-'}, {"allocated_gpus_unknown", 't'},
 	{"serving_gpus", '-'}, {"serving_gpus_unknown", 't'}, {"config_path", 't'}, {"config", '-'},
-	{"content_id", 't'}, {"checksum", '-'},
+	{"content_id", 't'}, {"checksum", '-'}, {"session", 't'},
 }
 
 // trialInsert returns the statement inserting rows trials.
@@ -179,4 +179,5 @@ func bindTrial(b *binder, id int64, p *prepared) {
 	b.blob([]byte(dep.Config))
 	b.text(p.contentID)
 	b.int(p.checksum)
+	b.text(t.Source.Session)
 }

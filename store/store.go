@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -122,8 +121,10 @@ type Query struct {
 	Slim bool
 }
 
-// ErrNoStudy is returned by Trials for a study that does not exist.
-var ErrNoStudy = errors.New("no such study")
+// ErrNoStudy is returned by Trials for a study that does not exist:
+// trial.ErrNoStudy, which packages without a database driver (decide)
+// test for.
+var ErrNoStudy = trial.ErrNoStudy
 
 // Location returns the flag value if set, else $PARETO_STORE, else
 // DefaultLocation.

@@ -85,6 +85,8 @@ func roundTripTrials() []trial.Trial {
 	cloud[2].Deployment = &trial.Deployment{AllocatedGPUsUnknown: "gpus_per_node unknown",
 		ServingGPUsUnknown: "cannot determine serving layout: unsupported test template \"nccl\"",
 		ConfigPath:         "results/case2/0/test-run.toml"}
+	// Sessions (schema 11): two runs of one session, one of another.
+	cloud[0].Source.Session, cloud[1].Source.Session, cloud[2].Source.Session = "s1", "s1", "s2 ✓"
 	return append(append(ts, odd, noID), cloud...)
 }
 
@@ -241,6 +243,55 @@ func TestQuery(t *testing.T) {
 			}
 			if !found {
 				t.Errorf("Studies does not list %s", study)
+			}
+		})
+	}
+}
+
+// TestSessions: the session a trial is recorded in is read back and
+// selects it (--where session=NAME); recording the same trial again in
+// another session keeps its first session.
+func TestSessions(t *testing.T) {
+	for _, b := range backends(t) {
+		t.Run(b.name, func(t *testing.T) {
+			ctx := context.Background()
+			s := openT(t, b.location(t))
+			study := studyName(t)
+			first, second := genTrials(0, 3), genTrials(3, 2)
+			for i := range first {
+				first[i].Source.Session = "monday"
+			}
+			for i := range second {
+				second[i].Source.Session = "tuesday"
+			}
+			if _, _, err := s.Ingest(ctx, study, "a", first); err != nil {
+				t.Fatal(err)
+			}
+			if _, _, err := s.Ingest(ctx, study, "b", second); err != nil {
+				t.Fatal(err)
+			}
+			again := genTrials(0, 1)
+			again[0].Source.Session = "tuesday"
+			if added, present, err := s.Ingest(ctx, study, "a", again); err != nil || added != 0 || present != 1 {
+				t.Fatalf("re-ingest = %d added, %d present, %v; want 0, 1", added, present, err)
+			}
+			for _, tt := range []struct {
+				where string
+				want  int
+			}{{"session=monday", 3}, {"session=tuesday", 2}, {"session!=monday", 2}, {"session=wednesday", 0}} {
+				c, err := trial.ParseCondition(tt.where)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := s.Trials(ctx, study, Query{Where: []Condition{c}})
+				if err != nil || len(got) != tt.want {
+					t.Errorf("Trials(%s) = %d trials, %v; want %d", tt.where, len(got), err, tt.want)
+				}
+				for _, g := range got {
+					if !c.Match(&g) {
+						t.Errorf("Trials(%s) returned %s of session %q", tt.where, g.ID, g.Source.Session)
+					}
+				}
 			}
 		})
 	}

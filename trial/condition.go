@@ -214,6 +214,8 @@ func lookup(t *Trial, key string) (string, bool) {
 	switch key {
 	case "source":
 		return t.Source.Path, true
+	case "session":
+		return t.Source.Session, true
 	case "id":
 		return t.ID, true
 	}

@@ -1,6 +1,9 @@
 package trial
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 func TestParseCondition(t *testing.T) {
 	for _, tt := range []struct {
@@ -125,5 +128,17 @@ func TestMatchSkip(t *testing.T) {
 		if got := MatchSkip(tt.s, conds); got != tt.want {
 			t.Errorf("MatchSkip(%s, %q) = %v; want %v", tt.s.Path, tt.conds, got, tt.want)
 		}
+	}
+}
+
+func TestNewSession(t *testing.T) {
+	at := time.Date(2026, 12, 1, 10, 26, 43, 120_000_000, time.FixedZone("x", 3600))
+	a, b := NewSession(at), NewSession(at)
+	if a != "s20261201T092643.120Z" || b != a+"-2" {
+		t.Errorf("NewSession twice = %q, %q; want s20261201T092643.120Z and its -2", a, b)
+	}
+	tr := Trial{Source: Source{Session: a}}
+	if c, _ := ParseCondition("session=" + a); !c.Match(&tr) {
+		t.Errorf("session=%s does not match its trial", a)
 	}
 }

@@ -92,6 +92,12 @@ type Source struct {
 	// "optuna:" and the study's name. Empty means Path. ComputeID hashes
 	// it (or Path) with Index as the trial's position.
 	Key string `json:"key,omitempty"`
+	// Session names the measurement session the trial was recorded in
+	// (one ingest, gate, tell or tune batch, or a name given with
+	// --session); empty for trials recorded before sessions existed.
+	// ComputeID does not hash it: the same result recorded again is the
+	// same trial, which keeps the session it was first recorded in.
+	Session string `json:"session,omitempty"`
 }
 
 // File returns the name ComputeID hashes as the trial's file: Key, or

@@ -10,6 +10,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/pareto-llm/pareto/internal/schematest"
 	"github.com/pareto-llm/pareto/internal/testenv"
 	"github.com/pareto-llm/pareto/report"
 )
@@ -34,8 +35,24 @@ func TestScripts(t *testing.T) {
 			return nil
 		},
 		Condition: condition,
-		Cmds:      map[string]func(*testscript.TestScript, bool, []string){"pagepoints": pagePoints},
+		Cmds:      map[string]func(*testscript.TestScript, bool, []string){"pagepoints": pagePoints, "schema": schemaCmd},
 	})
+}
+
+// schemaCmd is the script command "schema NAME FILE": FILE (a JSON
+// document, or one per line) must satisfy docs/schema/NAME.schema.json
+// (internal/schematest).
+func schemaCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: schema NAME FILE")
+	}
+	err := schematest.Check(args[0], []byte(ts.ReadFile(args[1])))
+	switch {
+	case err != nil && !neg:
+		ts.Fatalf("%v", err)
+	case err == nil && neg:
+		ts.Fatalf("%s satisfies %s.schema.json", args[1], args[0])
+	}
 }
 
 // pagePoints is the script command "pagepoints PAGE.html OUT": it writes

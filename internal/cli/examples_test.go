@@ -204,8 +204,8 @@ func outputs(cmd string, args []string) []string {
 		return nil
 	}
 	// A store is written when trials are kept in a study; the gate always
-	// records the candidate's runs.
-	if flag("study", "") != "" && (cmd == "ingest" || cmd == "gate") {
+	// records the candidate's runs, but only reads to list its archive.
+	if flag("study", "") != "" && (cmd == "ingest" || cmd == "gate" && !slices.Contains(args, "--archive-list")) {
 		out = append(out, flag("store", store.DefaultLocation))
 	}
 	return out

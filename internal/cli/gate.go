@@ -15,10 +15,10 @@ import (
 	"github.com/spf13/cobra"
 )
 
-const gateLong = `Gate is the deterministic judge of a candidate change. It records the
-candidate's runs in the study, then decides, grounded to the baseline and
-against the archive (the baseline plus every earlier admitted candidate
-measured in the same environment):
+const gateLong = `Gate is the deterministic judge of a candidate change. It decides,
+grounded to the baseline and against the archive (the baseline plus every
+earlier admitted candidate measured in the same environment), then records
+the runs given as paths in the study:
 
   admit         (exit 0) the candidate meets every SLO on every workload of
                 the baseline, is better than the baseline by more than the
@@ -28,8 +28,42 @@ measured in the same environment):
   inconclusive  (exit 3) too few repeats, or the difference is too uncertain
                 to tell; more_runs says how many more runs would settle it.
 
-Usage and input errors exit 2. The verdict is JSON on standard output,
-byte-identical for identical inputs.
+  refused       (exit 2) the question cannot be judged (a baseline measured
+                only in another environment, a candidate that is not one
+                configuration, …): nothing is recorded, and the verdict says
+                why with a refused_* code.
+
+Usage and input errors exit 2. The verdict is JSON on standard output
+(docs/schema/gate.schema.json), byte-identical for identical inputs. Its
+"code" is a stable reason code and "reason_codes" holds one per reason:
+admitted, better, regression, more_runs, rejected_not_better,
+rejected_worse, rejected_equivalent, rejected_slo, rejected_coverage,
+rejected_regression, rejected_too_short, rejected_max_runs, refused_scope,
+refused_candidate, refused_candidate_is_baseline, refused_baseline,
+refused_request. Each objective has a status (better, within_noise, worse,
+uncertain) with its delta (ratio of geometric means minus one, the
+estimator the decision uses) and the interval at the level of the rule
+that gave the status ("level": --confidence for better and uncertain,
+--futility for worse and within_noise); the reasons quote intervals at the
+level of the rule they report likewise. "regressions" lists the objectives
+worse than the baseline beyond their noise band; --no-regression rejects
+an admit that has any. --max-runs caps the runs per side and workload: the
+runs asked for stay within it, and a candidate still undecided there is
+rejected (rejected_max_runs).
+
+Archive: --archive-list prints the study's archive members (configuration
+key, environment, params, workloads, admitted trials and their sessions) as
+JSON and writes nothing; --revoke key:HEX removes members from the archive
+(their runs lose the label gate=admitted and stay stored), so that later
+gates no longer compare with them.
+
+Sessions: the runs a call records form a new measurement session (named by
+the time) unless --session NAME; pareto trials --where session=NAME lists
+one. The baseline is, per workload, its newest session in the candidate's
+environment (--baseline-session NAME picks another), so a baseline
+re-benchmarked on a changed machine is not pooled with stale runs. A
+driver adding the baseline runs the gate asks for passes the same
+--session for them.
 
 --candidate is result files or directories (recorded in the study; they must
 hold one configuration) or a selection of stored trials: KEY=VALUE on
@@ -53,7 +87,10 @@ same store gets the same verdict.`
 
 const gateExample = `  pareto gate --store runs.db --study tune --candidate examples/decide/candidate-sglang-0.5.6.jsonl --baseline role=baseline \
     -o output_token_throughput:max -o ttft.p99:min --min-improve output_token_throughput=3% \
-    --min-improve ttft.p99=5% --slo 'ttft.p99<=2000' --min-repeats 3`
+    --min-improve ttft.p99=5% --slo 'ttft.p99<=2000' --min-repeats 3
+  pareto gate --store runs.db --study tune --candidate examples/decide/candidate-sglang-0.5.6.jsonl --baseline role=baseline \
+    -o output_token_throughput:max -o ttft.p99:min --min-improve 3% --max-runs 10 --no-regression --session loop-1
+  pareto gate --store runs.db --study tune --archive-list`
 
 type gateOptions struct {
 	src                      decideSource
@@ -65,6 +102,11 @@ type gateOptions struct {
 	minRequests              int64
 	confidence, futility     float64
 	allowCrossScope, noLabel bool
+	session, baselineSession string
+	maxRuns                  int
+	noRegression             bool
+	archiveList              bool
+	revoke                   string
 }
 
 func newGateCmd(e *env) *cobra.Command {
@@ -92,6 +134,12 @@ func newGateCmd(e *env) *cobra.Command {
 	f.Float64Var(&o.futility, "futility", 0.8, "interval level a fact against admission must reach")
 	f.BoolVar(&o.allowCrossScope, "allow-cross-scope", false, "use a baseline measured in another environment")
 	f.BoolVar(&o.noLabel, "no-label", false, "do not record admission as a label")
+	f.StringVar(&o.session, "session", "", "record the runs given as paths in session `NAME` (default: a new session)")
+	f.StringVar(&o.baselineSession, "baseline-session", "", "compare with the baseline runs of session `NAME` (default: its newest session per workload)")
+	f.IntVar(&o.maxRuns, "max-runs", 0, "runs per side and workload after which an undecided candidate is rejected (0: no cap)")
+	f.BoolVar(&o.noRegression, "no-regression", false, "reject an admit that is worse than the baseline beyond the noise band on any objective")
+	f.BoolVar(&o.archiveList, "archive-list", false, "list the study's archive members as JSON instead of gating (read only)")
+	f.StringVar(&o.revoke, "revoke", "", "remove the archive members `SELECTION` selects (key:HEX) instead of gating; their runs stay")
 	return c
 }
 
@@ -105,6 +153,8 @@ func (o *gateOptions) validate() error {
 		return usagef("--baseline is required")
 	case o.minRepeats < 1:
 		return usagef("--min-repeats must be at least 1")
+	case o.maxRuns < 0 || o.maxRuns > 0 && o.maxRuns < o.minRepeats:
+		return usagef("--max-runs must be 0 (no cap) or at least --min-repeats")
 	case !(o.confidence > 0 && o.confidence < 1 && o.futility > 0 && o.futility < 1):
 		return usagef("--confidence and --futility must be between 0 and 1")
 	}
@@ -123,8 +173,10 @@ func (o *gateOptions) request() (decide.GateRequest, error) {
 		return decide.GateRequest{}, usageError{fmt.Errorf("--where: %w", err)}
 	}
 	req := decide.GateRequest{Study: o.src.study, Where: where, ConfigKeys: o.src.keys(),
-		Gate:        decide.GateConfig{Objectives: objs, SLOs: slos, MinRepeats: o.minRepeats, Confidence: o.confidence, Futility: o.futility},
-		MinDuration: o.minDuration, MinRequests: o.minRequests, AllowCrossScope: o.allowCrossScope, NoLabel: o.noLabel}
+		Gate: decide.GateConfig{Objectives: objs, SLOs: slos, MinRepeats: o.minRepeats, Confidence: o.confidence, Futility: o.futility,
+			MaxRuns: o.maxRuns, NoRegression: o.noRegression},
+		MinDuration: o.minDuration, MinRequests: o.minRequests, AllowCrossScope: o.allowCrossScope, NoLabel: o.noLabel,
+		Session: o.session, BaselineSession: o.baselineSession}
 	lim, err := o.src.limits.limits()
 	if err != nil {
 		return req, err
@@ -177,6 +229,9 @@ func readSources(paths []string, lim ingest.Limits) ([]decide.Source, error) {
 }
 
 func runGate(ctx context.Context, e *env, o *gateOptions) error {
+	if o.archiveList || o.revoke != "" {
+		return runArchive(ctx, e, o)
+	}
 	if err := o.validate(); err != nil {
 		return err
 	}
@@ -202,6 +257,52 @@ func runGate(ctx context.Context, e *env, o *gateOptions) error {
 		return inputError{err: gateHint(err)}
 	}
 	return gateOutcome(v.Decision)
+}
+
+// runArchive lists the archive (--archive-list, from a read-only store) or
+// revokes members (--revoke), printing the members as a JSON array
+// (docs/schema/gate-archive.schema.json).
+func runArchive(ctx context.Context, e *env, o *gateOptions) error {
+	switch {
+	case o.archiveList && o.revoke != "":
+		return usagef("--archive-list and --revoke: give one")
+	case o.src.study == "":
+		return usagef("--study is required")
+	case len(o.candidate) > 0 || o.baseline != "":
+		return usagef("--archive-list and --revoke take no --candidate or --baseline")
+	}
+	where, err := trial.ParseConditions(o.src.where)
+	if err != nil {
+		return usageError{fmt.Errorf("--where: %w", err)}
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	var members []decide.ArchiveMember
+	if o.archiveList {
+		st, err := store.OpenReadOnly(ctx, store.Location(o.src.store))
+		if err != nil {
+			return inputError{err: err}
+		}
+		defer st.Close()
+		if members, err = decide.RunArchive(ctx, store.ReaderSelecting{Reader: st}, o.src.study, where, o.src.keys()); err != nil {
+			return inputError{err: err}
+		}
+		return writeDecideJSON(e, members)
+	}
+	sel, err := decide.ParseSelection(o.revoke)
+	if err != nil {
+		return usageError{fmt.Errorf("--revoke: %w", err)}
+	}
+	st, err := store.Open(ctx, store.Location(o.src.store))
+	if err != nil {
+		return inputError{err: err}
+	}
+	defer st.Close()
+	if members, err = decide.Revoke(ctx, store.Selecting{Store: st}, o.src.study, where, o.src.keys(), sel); err != nil {
+		return inputError{err: err}
+	}
+	return writeDecideJSON(e, members)
 }
 
 // gateHint adds to an error of the library what the flags can do about it.

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/pareto-llm/pareto/cloudai"
 	"github.com/pareto-llm/pareto/ingest"
@@ -71,6 +72,7 @@ const ingestExample = `  pareto ingest examples/cloudai/results --system-config 
 
 type ingestOptions struct {
 	format, systemConfig, id string
+	session                  string
 	gpusPerNode              int
 	keepGoing                bool
 	labels                   []string
@@ -102,6 +104,7 @@ func newIngestCmd(e *env) *cobra.Command {
 	f.BoolVar(&o.keepGoing, "keep-going", false, "exit 0 even when some inputs could not be read")
 	f.StringArrayVar(&o.labels, "label", nil, "add label `k=v` to every trial (repeatable)")
 	f.StringVar(&o.id, "id", "", "the id `COLUMN` of generic CSV/JSONL tables (default: id when present)")
+	f.StringVar(&o.session, "session", "", "record the trials in measurement session `NAME` (default: a new session, named by the time; trials exported by pareto trials keep theirs)")
 	addStoreFlags(f, &o.store)
 	addLimitFlags(f, &o.limits)
 	return c
@@ -137,7 +140,11 @@ func runIngest(e *env, o *ingestOptions, paths []string) error {
 	}
 	// Trials are counted, and stored, as they are read: none is kept.
 	var sink *ingestSink
+	session := o.session
 	if o.store.study != "" {
+		if session == "" {
+			session = trial.NewSession(time.Now())
+		}
 		if sink, err = openSink(context.Background(), &o.store); err != nil {
 			return err
 		}
@@ -152,6 +159,9 @@ func runIngest(e *env, o *ingestOptions, paths []string) error {
 			}
 			if len(labels) > 0 {
 				ts[i].Finalize()
+			}
+			if o.session != "" || ts[i].Source.Session == "" { // an export keeps its sessions
+				ts[i].Source.Session = session
 			}
 			counts[[2]string{ts[i].Source.Format, ts[i].Source.FormatVersion}]++
 		}
@@ -176,6 +186,7 @@ func runIngest(e *env, o *ingestOptions, paths []string) error {
 			return err
 		}
 		st = &sink.stored
+		st.session = session
 		d.Skipped = append(d.Skipped, sink.failed...)
 	}
 	sum := summarize(counts)
@@ -219,6 +230,7 @@ func writeIngestTable(e *env, total int, sum []formatCount, d *ingest.Dataset, s
 	fmt.Fprintf(w, "%d trials, %d skipped (%d unreadable)\n", total, len(d.Skipped), d.Failed())
 	if st != nil {
 		fmt.Fprintf(w, "study %s in %s: %d added, %d already present, from %d sources\n", st.study, st.location, st.added, st.present, st.sources)
+		fmt.Fprintf(w, "session %s\n", enc.Safe(st.session))
 		if st.skipsAdded+st.skipsPresent > 0 {
 			fmt.Fprintf(w, "skips kept in study %s: %d added, %d already present\n", st.study, st.skipsAdded, st.skipsPresent)
 		}
@@ -261,6 +273,8 @@ func writeIngestJSON(e *env, total int, sum []formatCount, d *ingest.Dataset, st
 		j.Int(int64(st.skipsAdded))
 		j.Raw(`,"skips_present":`)
 		j.Int(int64(st.skipsPresent))
+		j.Raw(`,"session":`)
+		j.Str(st.session)
 		j.Raw("}")
 	}
 	j.Raw(`,"formats":[`)
@@ -302,7 +316,7 @@ func parseLabels(list []string) ([][2]string, error) {
 // stored summarises what an ingest added to a store: trials, and skips
 // (the inputs that yielded no trial).
 type stored struct {
-	location, study          string
+	location, study, session string
 	added, present, sources  int
 	skipsAdded, skipsPresent int
 }

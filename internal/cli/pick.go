@@ -20,7 +20,9 @@ import (
 )
 
 const pickLong = `Pick chooses one configuration to deploy: among the configurations that
-meet every --slo bound, the best on the primary objective (the first
+meet every --slo bound at every workload they were measured on (one that is
+fast at concurrency 64 but over a latency bound at 16 is not feasible; its
+points are listed as excluded), the best on the primary objective (the first
 --maximize, else the first --minimize), ties broken by the other objectives
 in order (an ε-constraint choice, always on the frontier). Repeats are
 aggregated first (--aggregate median|mean|none).
@@ -219,6 +221,12 @@ func (r *pickReport) writeText(w *bufio.Writer) {
 			return append(b, r.label(x.Choice)...)
 		})
 	}
+	if len(r.res.Excluded) > 0 {
+		fmt.Fprintf(w, "\nEXCLUDED (within the bounds here, but the configuration violates one at another workload)\n")
+		for _, x := range r.res.Excluded {
+			fmt.Fprintf(w, "%s\n", enc.Safe(r.label(x)))
+		}
+	}
 	params := p.Group.Params(r.keys)
 	fmt.Fprintf(w, "\nCONFIGURATION\n")
 	for _, k := range pickSorted(params) {
@@ -316,6 +324,14 @@ type pickJSON struct {
 	Choice   *pickPoint    `json:"choice"`
 	Binding  []pickBinding `json:"binding"`
 	Closest  []pickClosest `json:"closest"`
+	// Excluded are the points within every bound whose configuration
+	// violates one at another workload.
+	Excluded []pickExcluded `json:"excluded"`
+}
+
+type pickExcluded struct {
+	Config   string `json:"config"`
+	Workload string `json:"workload"`
 }
 
 type pickPoint struct {
@@ -377,7 +393,11 @@ func (r *pickReport) point(p int) *pickPoint {
 }
 
 func (r *pickReport) json() pickJSON {
-	out := pickJSON{Feasible: r.res.Choice >= 0, Binding: []pickBinding{}, Closest: []pickClosest{}}
+	out := pickJSON{Feasible: r.res.Choice >= 0, Binding: []pickBinding{}, Closest: []pickClosest{}, Excluded: []pickExcluded{}}
+	for _, p := range r.res.Excluded {
+		g := r.points[p].Group
+		out.Excluded = append(out.Excluded, pickExcluded{"key:" + g.Config, g.Workload.String()})
+	}
 	if r.res.Choice >= 0 {
 		out.Choice = r.point(r.res.Choice)
 	}

@@ -29,6 +29,7 @@ func readCommands(db string) [][]string {
 		{"drift", "--store", db, "--study", "tune", "--baseline", "role=baseline", "-o", "output_token_throughput:max",
 			"-o", "ttft.p99:min", "--min-improve", "3%"},
 		{"check", "--store", db},
+		{"gate", "--store", db, "--study", "tune", "--archive-list"},
 	}
 }
 

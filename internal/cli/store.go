@@ -9,12 +9,14 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/internal/enc"
 	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/trial"
@@ -124,6 +126,9 @@ func newTrialsCmd(e *env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "trials --store S --study NAME [--where K=V ...] [--format jsonl|csv]",
 		Short: "Export a study's trials (jsonl is lossless and can be ingested again)",
+		Long: `Trials exports a study's trials, filtered by --where: KEY OP VALUE on labels,
+params, workload or environment, session=NAME for a measurement session, and
+key=HEX for a configuration or repeat key (the key:HEX pareto gate prints).`,
 		Example: `  pareto trials --store runs.db --study tune --where role=baseline --format csv
   pareto trials --store runs.db --study tune`,
 		Args: noArgs,
@@ -138,6 +143,10 @@ func newTrialsCmd(e *env) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			var keys []string
+			if q.Where, keys, err = keyConditions(q.Where); err != nil {
+				return err
+			}
 			s, err := openReader(contextOf(c), &f)
 			if err != nil {
 				return err
@@ -147,6 +156,14 @@ func newTrialsCmd(e *env) *cobra.Command {
 			if err != nil {
 				return inputError{err: err}
 			}
+			ts = slices.DeleteFunc(ts, func(t trial.Trial) bool {
+				for _, k := range keys {
+					if !decide.HasKey(&t, nil, k) {
+						return true
+					}
+				}
+				return false
+			})
 			if format == "csv" {
 				return writeTrialsCSV(e.stdout, ts)
 			}
@@ -156,6 +173,24 @@ func newTrialsCmd(e *env) *cobra.Command {
 	addStoreFlags(cmd.Flags(), &f)
 	cmd.Flags().StringVar(&format, "format", format, "jsonl (one trial.Trial per line) or csv (one column per label, param and measurement)")
 	return cmd
+}
+
+// keyConditions splits the conditions key=HEX off where: a trial's
+// configuration or repeat key (the key:HEX pareto gate prints) is not a
+// stored field, so they are matched on the trials read.
+func keyConditions(where []trial.Condition) (rest []trial.Condition, keys []string, err error) {
+	for _, c := range where {
+		if c.Key != "key" {
+			rest = append(rest, c)
+			continue
+		}
+		v := strings.TrimPrefix(strings.ToLower(c.Value), "key:")
+		if c.Op != trial.OpEq || len(v) < 4 {
+			return nil, nil, usagef("--where key=HEX: want = and at least 4 hex digits of a configuration or repeat key")
+		}
+		keys = append(keys, v)
+	}
+	return rest, keys, nil
 }
 
 func writeTrialsJSONL(w io.Writer, ts []trial.Trial) error {
