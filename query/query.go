@@ -105,6 +105,9 @@ func ParseObjective(s string) (frontier.Objective, error) {
 	if ok && strings.Contains(dir, "}") {
 		name, ok = s, false // a colon inside {...} is not a direction
 	}
+	if _, err := trial.ParseSelector(name); errors.Is(err, trial.ErrNotStatistic) {
+		return frontier.Objective{}, usagef("objective %q: %v", s, err) // other selector errors may be column names
+	}
 	if !ok {
 		if d, found := RegistryDirection(s); found {
 			return frontier.Objective{Name: s, Direction: d}, nil
@@ -142,15 +145,16 @@ func cutLast(s, sep string) (string, string, bool) {
 	return s[:i], s[i+len(sep):], true
 }
 
-// ApplyPercents sets a per-objective percentage from NAME=PCT or PCT
-// values (flag names the option in errors).
+// ApplyPercents sets a per-objective band (ParseBand: a noise band or a
+// minimum improvement) from NAME=PCT or PCT values (flag names the option
+// in errors).
 func ApplyPercents(objs []frontier.Objective, vals []string, flag string, set func(*frontier.Objective, float64)) error {
 	for _, s := range vals {
 		name, pct, named := cutLast(s, "=")
 		if !named {
 			pct = s
 		}
-		v, err := ParsePercent(pct)
+		v, err := ParseBand(pct)
 		if err != nil {
 			return usagef("%s %q: %v", flag, s, UsageMessage(err))
 		}
@@ -188,6 +192,35 @@ func ParsePercent(s string) (float64, error) {
 		return 0, usagef("want a non-negative percentage such as 5%% or 0.05")
 	}
 	return v * scale, nil
+}
+
+// ParseBand reads a relative band, a noise band σ or a minimum
+// improvement δ, written as a percentage ("15%") or a fraction ("0.15"),
+// and checks it (CheckBand). It is the one parser of bands, whatever their
+// source: --noise and --min-improve, and the noise and min_improve of a
+// report configuration (which may also give a number, checked by
+// CheckBand).
+func ParseBand(s string) (float64, error) {
+	t, scale := strings.TrimSpace(s), 1.0
+	if u, ok := strings.CutSuffix(t, "%"); ok {
+		t, scale = strings.TrimSpace(u), 0.01
+	}
+	v, err := strconv.ParseFloat(t, 64)
+	if err != nil || math.IsNaN(v) {
+		return 0, usagef("%q is not a band: want a percentage such as 5%% or a fraction such as 0.05", s)
+	}
+	v *= scale
+	return v, CheckBand(v)
+}
+
+// CheckBand checks a relative band given as a fraction: at least 0 and
+// below 1 (100%). A band of 100% or more would make every value tie on a
+// maximised objective.
+func CheckBand(v float64) error {
+	if !(v >= 0 && v < 1) {
+		return usagef("%s is not a band: want at least 0%% and below 100%%, such as 5%% or 0.05", strconv.FormatFloat(v*100, 'g', 6, 64)+"%")
+	}
+	return nil
 }
 
 // ParseReference reads a --ref value: "", "auto" or one number per
@@ -229,8 +262,11 @@ func (q *Query) Check() error {
 		return usagef("no objectives: give at least one -o NAME:min or -o NAME:max")
 	}
 	for _, obj := range q.Objectives {
-		if obj.MinImprove >= 1 {
-			return usagef("--min-improve for %s must be below 100%%", obj.Name)
+		if err := CheckBand(obj.Noise); err != nil {
+			return usagef("--noise for %s: %s", obj.Name, UsageMessage(err))
+		}
+		if err := CheckBand(obj.MinImprove); err != nil {
+			return usagef("--min-improve for %s: %s", obj.Name, UsageMessage(err))
 		}
 	}
 	return nil

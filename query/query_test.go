@@ -1,6 +1,8 @@
 package query
 
 import (
+	"errors"
+	"math"
 	"testing"
 
 	"github.com/pareto-llm/pareto/frontier"
@@ -49,6 +51,35 @@ func TestParsePercent(t *testing.T) {
 		got, err := ParsePercent(tt.in)
 		if (err != nil) != tt.bad || (!tt.bad && got != tt.want) {
 			t.Errorf("ParsePercent(%q) = %v, %v; want %v (error %v)", tt.in, got, err, tt.want, tt.bad)
+		}
+	}
+}
+
+// TestParseBand lists the spellings of a band (--noise, --min-improve, and
+// a report configuration's noise and min_improve, which share ParseBand)
+// and what each gives.
+func TestParseBand(t *testing.T) {
+	const syntax = "is not a band: want a percentage such as 5% or a fraction such as 0.05"
+	const span = "is not a band: want at least 0% and below 100%, such as 5% or 0.05"
+	for _, tt := range []struct {
+		in   string
+		want float64
+		err  string
+	}{
+		{"5%", 0.05, ""}, {"0.05", 0.05, ""}, {" 12.5 % ", 0.125, ""}, {"0", 0, ""}, {"99.9%", 0.999, ""},
+		{"150%", 0, "150% " + span}, {"100%", 0, "100% " + span}, {"1", 0, "100% " + span},
+		{"-1%", 0, "-1% " + span}, {"-0.01", 0, "-1% " + span}, {"inf", 0, "+Inf% " + span},
+		{"x", 0, `"x" ` + syntax}, {"NaN", 0, `"NaN" ` + syntax}, {"", 0, `"" ` + syntax}, {"5 percent", 0, `"5 percent" ` + syntax},
+	} {
+		got, err := ParseBand(tt.in)
+		if tt.err == "" {
+			if err != nil || math.Abs(got-tt.want) > 1e-12 {
+				t.Errorf("ParseBand(%q) = %v, %v; want %v", tt.in, got, err, tt.want)
+			}
+			continue
+		}
+		if err == nil || !errors.Is(err, ErrUsage) || UsageMessage(err) != tt.err {
+			t.Errorf("ParseBand(%q) = %v, %v; want the usage error %q", tt.in, got, err, tt.err)
 		}
 	}
 }

@@ -154,7 +154,7 @@ func TestNormalizeStatistic(t *testing.T) {
 			t.Errorf("NormalizeStatistic(%q) = %q, %v; want %q", in, got, ok, want)
 		}
 	}
-	for _, in := range []string{"p", "pp", "x99", "p9.", "p.9", "9", "p9.9.9"} {
+	for _, in := range []string{"p", "pp", "x99", "p9.", "p.9", "9", "p9.9.9", "p101", "p100.5", "P1000", "p0101"} {
 		if _, ok := NormalizeStatistic(in); ok {
 			t.Errorf("NormalizeStatistic(%q) ok; want not a statistic", in)
 		}

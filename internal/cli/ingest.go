@@ -110,6 +110,9 @@ func newIngestCmd(e *env) *cobra.Command {
 // loadOptions turns the CloudAI flags into ingest options.
 func loadOptions(systemConfig string, gpusPerNode int) (ingest.LoadOptions, error) {
 	opts := ingest.LoadOptions{GPUsPerNode: gpusPerNode}
+	if err := cloudai.CheckGPUsPerNode(gpusPerNode); err != nil {
+		return opts, usagef("--gpus-per-node %v", err)
+	}
 	if systemConfig != "" {
 		sys, err := cloudai.ReadSystem(systemConfig)
 		if err != nil {

@@ -194,8 +194,8 @@ func runGenerateReport(e *env, o *generateOptions) error {
 		}
 	}
 	excl := report.Exclusions(skips)
-	if err := cfg.CheckMetrics(metricNames(trials)); err != nil {
-		return inputError{err: err}
+	if err := checkAgainstData(cfg, trials); err != nil {
+		return err
 	}
 	if err := writeReport(e, cfg, trials, excl, ropts, filepath.Join(o.resultDir, "pareto.html")); err != nil {
 		return err
@@ -301,8 +301,8 @@ func runReport(e *env, o *reportOptions, paths []string) error {
 			return inputError{err: err}
 		}
 	}
-	if err := cfg.CheckMetrics(metricNames(trials)); err != nil {
-		return inputError{err: err}
+	if err := checkAgainstData(cfg, trials); err != nil {
+		return err
 	}
 	if err := writeReport(e, cfg, trials, excl, opts, o.out); err != nil {
 		return err
@@ -460,6 +460,36 @@ func loadSources(e *env, spec source.Spec) ([]trial.Trial, []trial.Skip, []trial
 }
 
 // metricNames lists the metrics the trials measure, sorted.
+// checkAgainstData checks what the report configuration names against the
+// trials read: its custom metrics and, when there are trials, its group_by
+// keys.
+func checkAgainstData(cfg *report.Config, trials []trial.Trial) error {
+	if err := cfg.CheckMetrics(metricNames(trials)); err != nil {
+		return inputError{err: err}
+	}
+	if len(trials) == 0 {
+		return nil
+	}
+	if err := cfg.CheckGroupBy(groupKeys(trials)); err != nil {
+		return inputError{err: err}
+	}
+	return nil
+}
+
+// groupKeys lists the label and parameter keys of the trials, sorted.
+func groupKeys(trials []trial.Trial) []string {
+	seen := map[string]bool{}
+	for i := range trials {
+		for k := range trials[i].Labels {
+			seen[k] = true
+		}
+		for k := range trials[i].Params {
+			seen[k] = true
+		}
+	}
+	return sortedKeys(seen)
+}
+
 func metricNames(trials []trial.Trial) []string {
 	seen := map[string]bool{}
 	for i := range trials {
