@@ -116,11 +116,11 @@ func readRedactChunk(tx fillTx, after int64, r *trialRow, d *decoder, enc *jsonE
 		} else if err != nil {
 			return out, err
 		}
-		sound := r.verify(&t, d) == nil
 		u, ok := redactTrial(&t)
 		if !ok {
 			continue
 		}
+		sound := r.verify(&t, d) == nil
 		up := redactUpdate{row: r.id, study: study, id: t.ID, newID: trial.ComputeID(&u), sound: sound,
 			renamable: sound && len(r.contentID) == 0,
 			labels:    strings.Clone(enc.mapString(u.Labels)), params: strings.Clone(enc.mapString(u.Params)),
@@ -140,8 +140,12 @@ func readRedactChunk(tx fillTx, after int64, r *trialRow, d *decoder, enc *jsonE
 }
 
 // redactTrial returns t with the redaction policy applied, and whether
-// that changed anything. t is not modified.
+// that changed anything. t is not modified; a trial the policy leaves as
+// it is (all but those stored before redaction) is not copied.
 func redactTrial(t *trial.Trial) (trial.Trial, bool) {
+	if !needsRedaction(t) {
+		return trial.Trial{}, false
+	}
 	u := *t
 	u.Labels, u.Params, u.Warnings = maps.Clone(t.Labels), maps.Clone(t.Params), slices.Clone(t.Warnings)
 	u.Redact()
@@ -150,9 +154,28 @@ func redactTrial(t *trial.Trial) (trial.Trial, bool) {
 		dep.Config = trial.RedactText(dep.Config)
 		u.Deployment = &dep
 	}
-	same := maps.Equal(u.Labels, t.Labels) && maps.Equal(u.Params, t.Params) && slices.Equal(u.Warnings, t.Warnings) &&
-		u.Problem == t.Problem && (t.Deployment == nil || u.Deployment.Config == t.Deployment.Config)
-	return u, !same
+	return u, true
+}
+
+// needsRedaction reports whether the policy changes any text of t.
+func needsRedaction(t *trial.Trial) bool {
+	for k, v := range t.Params {
+		if trial.RedactParam(k, v) != v {
+			return true
+		}
+	}
+	for k, v := range t.Labels {
+		if trial.RedactParam(k, v) != v {
+			return true
+		}
+	}
+	for _, w := range t.Warnings {
+		if trial.RedactText(w) != w {
+			return true
+		}
+	}
+	return trial.RedactText(t.Problem) != t.Problem ||
+		t.Deployment != nil && trial.RedactText(t.Deployment.Config) != t.Deployment.Config
 }
 
 // cloneRow copies the fields of r that the checksum covers.

@@ -19,7 +19,7 @@ import (
 var plantedSecrets = []string{
 	"sk-PLANTED-param-0001", "PLANTED-url-pw-0002", "hf_PLANTEDlabel0003", "PLANTED-warning-0004",
 	"PLANTEDbearer0005tok", "PLANTED-config-0006", "PLANTED-cmd-0007", "PLANTED-skip-0008",
-	"sk-PLANTED-twin-0009", "sk-PLANTED-named-0010",
+	"sk-PLANTED-twin-0009", "sk-PLANTED-named-0010", "sk-PLANTED-damaged-0011",
 }
 
 // secretTrials returns the trials of TestUpgradeRedacts, unredacted, with
@@ -74,6 +74,15 @@ func TestUpgradeRedacts(t *testing.T) {
 					t.Fatalf("trial %d: %v", i, err)
 				}
 			}
+			// A trial damaged before the upgrade (its request count changed
+			// after its content hash was taken) loses its secret and stays
+			// damaged.
+			damaged := genTrial(8104)
+			damaged.Params = map[string]string{"api_key": plantedSecrets[10]}
+			damaged.ID = trial.ComputeID(&damaged)
+			if err := insertV4(ctx, old, "damaged", int64(len(ts)+1), &damaged); err != nil {
+				t.Fatal(err)
+			}
 			old.Close()
 			if old, err = openAt(ctx, loc, 8); err != nil {
 				t.Fatal(err)
@@ -91,10 +100,13 @@ func TestUpgradeRedacts(t *testing.T) {
 			if old, err = openAt(ctx, loc, 9); err != nil {
 				t.Fatal(err)
 			}
+			if err := execArgs(ctx, old, `UPDATE trials SET requests = requests + 1 WHERE id = ?`, int64(len(ts)+1)); err != nil {
+				t.Fatal(err)
+			}
 			if found := storedSecrets(t, old, loc); len(found) != len(plantedSecrets) {
 				t.Fatalf("before the upgrade the store holds %d of the %d planted secrets (%v): the test plants nothing", len(found), len(plantedSecrets), found)
 			}
-			checkSound(t, old, "at schema version 9")
+			checkSound(t, old, "at schema version 9", damaged.ID)
 			old.Close()
 
 			if ro, err := OpenReadOnly(ctx, loc); err == nil {
@@ -105,7 +117,7 @@ func TestUpgradeRedacts(t *testing.T) {
 			}
 
 			s := openT(t, loc)
-			checkSound(t, s, "after the upgrade")
+			checkSound(t, s, "after the upgrade", damaged.ID)
 			got, err := s.Trials(ctx, study, Query{})
 			if err != nil {
 				t.Fatal(err)
@@ -142,17 +154,26 @@ func TestUpgradeRedacts(t *testing.T) {
 	}
 }
 
-// checkSound runs Check on s and fails on any damage.
-func checkSound(t *testing.T, s Store, when string) {
+// checkSound runs Check on s and fails on any damage but that of the
+// trial damaged (which it must find).
+func checkSound(t *testing.T, s Store, when, damaged string) {
 	t.Helper()
 	checks, err := s.Check(context.Background(), "")
 	if err != nil {
 		t.Fatalf("check %s: %v", when, err)
 	}
+	found := false
 	for _, c := range checks {
 		for _, d := range c.Damage {
+			if d.Trial == damaged && c.Study == "damaged" {
+				found = true
+				continue
+			}
 			t.Errorf("check %s: %v", when, d)
 		}
+	}
+	if !found {
+		t.Errorf("check %s does not find trial %s damaged", when, damaged)
 	}
 }
 
