@@ -221,9 +221,9 @@ func writeIngestTable(e *env, total int, sum []formatCount, d *ingest.Dataset, s
 	w := bufio.NewWriter(e.stdout)
 	fmt.Fprintf(w, "%d trials, %d skipped (%d unreadable)\n", total, len(d.Skipped), d.Failed())
 	if st != nil {
-		fmt.Fprintf(w, "study %s in %s: %d added, %d already present, from %d sources\n", st.study, st.location, st.added, st.present, st.sources)
+		fmt.Fprintf(w, "study %s in %s: %d added, %d already present, from %d sources\n", enc.Safe(st.study), enc.Safe(st.location), st.added, st.present, st.sources)
 		if st.skipsAdded+st.skipsPresent > 0 {
-			fmt.Fprintf(w, "skips kept in study %s: %d added, %d already present\n", st.study, st.skipsAdded, st.skipsPresent)
+			fmt.Fprintf(w, "skips kept in study %s: %d added, %d already present\n", enc.Safe(st.study), st.skipsAdded, st.skipsPresent)
 		}
 	}
 	w.WriteByte('\n')

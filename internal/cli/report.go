@@ -169,7 +169,7 @@ func runGenerateReport(e *env, o *generateOptions) error {
 		return inputError{err: err}
 	}
 	if !cfg.Enable {
-		fmt.Fprintf(e.stderr, "pareto: %s: [reports.pareto] is not enabled (set enable = true); nothing written\n", o.scenario)
+		fmt.Fprintf(e.stderr, "pareto: %s: [reports.pareto] is not enabled (set enable = true); nothing written\n", enc.Safe(o.scenario))
 		return nil
 	}
 	opts, err := walkOptions(o)
@@ -414,7 +414,7 @@ func throughStudy(e *env, f *storeFlags, loaded []trial.Trial, skips []trial.Ski
 			return nil, nil, err
 		}
 		st := &sink.stored
-		fmt.Fprintf(e.stderr, "pareto: study %s in %s: %d added, %d already present\n", st.study, st.location, st.added, st.present)
+		fmt.Fprintf(e.stderr, "pareto: study %s in %s: %d added, %d already present\n", enc.Safe(st.study), enc.Safe(st.location), st.added, st.present)
 		s = sink.s
 	}
 	defer s.Close()
@@ -444,7 +444,7 @@ func loadSources(e *env, spec source.Spec) ([]trial.Trial, []trial.Skip, []trial
 		return nil, nil, nil, nil
 	}
 	spec.Stdin = e.stdin
-	spec.Note = func(s string) { fmt.Fprintf(e.stderr, "pareto: %s\n", s) }
+	spec.Note = func(s string) { fmt.Fprintf(e.stderr, "pareto: %s\n", enc.SafeLines(s)) }
 	set, err := source.Trials(context.Background(), spec)
 	if errors.Is(err, source.ErrOptunaStudy) {
 		return nil, nil, nil, usagef("--optuna-study is required: %v", err)
@@ -533,6 +533,6 @@ func writeReport(e *env, cfg *report.Config, trials []trial.Trial, excl []report
 			points += len(s.X)
 		}
 	}
-	_, err = fmt.Fprintf(e.stdout, "wrote %s: %d plot(s), %d point(s), %d exclusion(s)\n", out, len(page.Plots), points, len(page.Exclusions))
+	_, err = fmt.Fprintf(e.stdout, "wrote %s: %d plot(s), %d point(s), %d exclusion(s)\n", enc.Safe(out), len(page.Plots), points, len(page.Exclusions))
 	return err
 }

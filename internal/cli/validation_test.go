@@ -57,3 +57,14 @@ func TestCheckEscapes(t *testing.T) {
 		t.Errorf("check: exit %d\nstdout: %q\nstderr: %q", code, out, errs)
 	}
 }
+
+// TestSummaryEscapes checks that the summaries ingest prints (study and
+// store location come from the command line) escape control characters.
+func TestSummaryEscapes(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"t.csv": "id,ttft\na,1\n"})
+	db := filepath.Join(dir, "runs\x1b[2J.db")
+	code, out, errs := run(t, "ingest", filepath.Join(dir, "t.csv"), "--study", "s\x1b[31m", "--store", db)
+	if code != exitOK || !strings.Contains(out, `study s\x1b[31m in `) || !strings.Contains(out, `runs\x1b[2J.db`) || strings.ContainsRune(out+errs, 0x1b) {
+		t.Errorf("ingest: exit %d\nstdout: %q\nstderr: %q", code, out, errs)
+	}
+}
