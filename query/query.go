@@ -145,16 +145,16 @@ func cutLast(s, sep string) (string, string, bool) {
 	return s[:i], s[i+len(sep):], true
 }
 
-// ApplyPercents sets a per-objective band (ParseBand: a noise band or a
-// minimum improvement) from NAME=PCT or PCT values (flag names the option
-// in errors).
-func ApplyPercents(objs []frontier.Objective, vals []string, flag string, set func(*frontier.Objective, float64)) error {
+// ApplyPercents sets a per-objective band of kind k (ParseBand: a noise
+// band or a minimum improvement) from NAME=PCT or PCT values (flag names
+// the option in errors).
+func ApplyPercents(objs []frontier.Objective, vals []string, flag string, k BandKind, set func(*frontier.Objective, float64)) error {
 	for _, s := range vals {
 		name, pct, named := cutLast(s, "=")
 		if !named {
 			pct = s
 		}
-		v, err := ParseBand(pct)
+		v, err := ParseBand(pct, k)
 		if err != nil {
 			return usagef("%s %q: %v", flag, s, UsageMessage(err))
 		}
@@ -194,31 +194,44 @@ func ParsePercent(s string) (float64, error) {
 	return v * scale, nil
 }
 
-// ParseBand reads a relative band, a noise band σ or a minimum
-// improvement δ, written as a percentage ("15%") or a fraction ("0.15"),
-// and checks it (CheckBand). It is the one parser of bands, whatever their
-// source: --noise and --min-improve, and the noise and min_improve of a
-// report configuration (which may also give a number, checked by
-// CheckBand).
-func ParseBand(s string) (float64, error) {
+// A BandKind says which relative band a value is, and so its range.
+type BandKind int
+
+const (
+	// NoiseBand is a noise band σ: 0 or more. A band of 100% or more is
+	// allowed (pareto noise may suggest one): on a maximised objective it
+	// ties every value.
+	NoiseBand BandKind = iota
+	// MinImprove is a minimum improvement δ: at least 0 and below 100%.
+	MinImprove
+)
+
+// ParseBand reads a relative band of kind k, written as a percentage
+// ("15%") or a fraction ("0.15"), and checks it (CheckBand). It is the one
+// parser of bands, whatever their source: --noise and --min-improve, and
+// the noise and min_improve of a report configuration (which may also
+// give a number, checked by CheckBand).
+func ParseBand(s string, k BandKind) (float64, error) {
 	t, scale := strings.TrimSpace(s), 1.0
 	if u, ok := strings.CutSuffix(t, "%"); ok {
 		t, scale = strings.TrimSpace(u), 0.01
 	}
 	v, err := strconv.ParseFloat(t, 64)
 	if err != nil || math.IsNaN(v) {
-		return 0, usagef("%q is not a band: want a percentage such as 5%% or a fraction such as 0.05", s)
+		return 0, usagef("%q is not a percentage such as 5%% or a fraction such as 0.05", s)
 	}
 	v *= scale
-	return v, CheckBand(v)
+	return v, CheckBand(v, k)
 }
 
-// CheckBand checks a relative band given as a fraction: at least 0 and
-// below 1 (100%). A band of 100% or more would make every value tie on a
-// maximised objective.
-func CheckBand(v float64) error {
-	if !(v >= 0 && v < 1) {
-		return usagef("%s is not a band: want at least 0%% and below 100%%, such as 5%% or 0.05", strconv.FormatFloat(v*100, 'g', 6, 64)+"%")
+// CheckBand checks a relative band of kind k given as a fraction.
+func CheckBand(v float64, k BandKind) error {
+	pct := strconv.FormatFloat(v*100, 'g', 6, 64) + "%"
+	switch {
+	case k == MinImprove && !(v >= 0 && v < 1):
+		return usagef("%s is not a minimum improvement: want at least 0%% and below 100%%, such as 5%% or 0.05", pct)
+	case k == NoiseBand && !(v >= 0 && !math.IsInf(v, 1)):
+		return usagef("%s is not a noise band: want 0%% or more, such as 5%% or 0.05", pct)
 	}
 	return nil
 }
@@ -262,10 +275,10 @@ func (q *Query) Check() error {
 		return usagef("no objectives: give at least one -o NAME:min or -o NAME:max")
 	}
 	for _, obj := range q.Objectives {
-		if err := CheckBand(obj.Noise); err != nil {
+		if err := CheckBand(obj.Noise, NoiseBand); err != nil {
 			return usagef("--noise for %s: %s", obj.Name, UsageMessage(err))
 		}
-		if err := CheckBand(obj.MinImprove); err != nil {
+		if err := CheckBand(obj.MinImprove, MinImprove); err != nil {
 			return usagef("--min-improve for %s: %s", obj.Name, UsageMessage(err))
 		}
 	}

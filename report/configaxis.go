@@ -85,8 +85,8 @@ func (d *decoder) axis(path string, v any, objective bool) Axis {
 	} else if !reg.Ranked && known {
 		d.errorf(join(path, "metric"), "metric %q has no default direction: set direction = \"minimize\" or \"maximize\"", a.Metric)
 	}
-	a.Noise = d.fraction(join(path, "noise"), m["noise"])
-	a.MinImprove = d.fraction(join(path, "min_improve"), m["min_improve"])
+	a.Noise = d.fraction(join(path, "noise"), m["noise"], query.NoiseBand)
+	a.MinImprove = d.fraction(join(path, "min_improve"), m["min_improve"], query.MinImprove)
 	if v, ok := m["log"]; ok {
 		a.Log = d.boolean(join(path, "log"), v)
 	}
@@ -182,22 +182,22 @@ func (d *decoder) direction(path string, v any) frontier.Direction {
 	return dir
 }
 
-// fraction decodes a relative band: 0.05 or "5%" (query.ParseBand, the
-// one band parser, and query.CheckBand for numbers).
-func (d *decoder) fraction(path string, v any) float64 {
+// fraction decodes a relative band of kind k: 0.05 or "5%"
+// (query.ParseBand, the one band parser, and query.CheckBand for numbers).
+func (d *decoder) fraction(path string, v any, k query.BandKind) float64 {
 	if v == nil {
 		return 0
 	}
 	var f float64
 	var err error
 	if s, ok := v.(string); ok {
-		f, err = query.ParseBand(s)
+		f, err = query.ParseBand(s, k)
 	} else {
 		n := len(d.errs)
 		if f = d.number(path, v); len(d.errs) > n {
 			return 0 // not a finite number: reported
 		}
-		err = query.CheckBand(f)
+		err = query.CheckBand(f, k)
 	}
 	if err != nil {
 		d.errorf(path, "%s %s", lastPart(path), query.UsageMessage(err))
