@@ -29,7 +29,7 @@ func TestNULBothStores(t *testing.T) {
 		t.Run(backend.name, func(t *testing.T) {
 			loc := backend.location
 			if loc == "" {
-				loc = testenv.PostgresURL(t)
+				loc = testenv.PostgresDatabase(t)
 			}
 			study := fmt.Sprintf("nul-%d-%d", os.Getpid(), time.Now().UnixNano())
 			code, out, errs := run(t, "ingest", nul, good, "--study", study, "--store", loc)
