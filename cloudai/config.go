@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/pareto-llm/pareto/internal/position"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -125,10 +126,21 @@ func DecodeSystem(file string, data []byte) (*SystemConfig, error) {
 	if err := decodeTOML(file, data, &s); err != nil {
 		return nil, err
 	}
-	if s.GPUsPerNode < 0 {
-		return nil, &PosError{File: file, Msg: fmt.Sprintf("gpus_per_node must not be negative, got %d", s.GPUsPerNode)}
+	if err := CheckGPUsPerNode(s.GPUsPerNode); err != nil {
+		at := position.IndexTOML(data)["gpus_per_node"]
+		return nil, &PosError{File: file, Line: at.Line, Col: at.Col, Msg: "gpus_per_node " + err.Error()}
 	}
 	return &s, nil
+}
+
+// CheckGPUsPerNode validates a number of GPUs per node, whatever its source
+// (a system TOML's gpus_per_node, the --gpus-per-node flag): 0 (unknown)
+// or more.
+func CheckGPUsPerNode(n int) error {
+	if n < 0 {
+		return fmt.Errorf("must be 0 (unknown) or a number of GPUs, got %d", n)
+	}
+	return nil
 }
 
 // DecodeTest decodes a test TOML.
@@ -150,6 +162,9 @@ func DecodeScenario(file string, data []byte) (*Scenario, error) {
 	var s Scenario
 	if err := decodeTOML(file, data, &s); err != nil {
 		return nil, err
+	}
+	if len(s.Tests) == 0 {
+		return nil, &PosError{File: file, Line: 1, Msg: "the scenario has no test cases: add a [[Tests]] table with an id and a test_name"}
 	}
 	lines := arrayTableLines(data, "Tests")
 	seen := map[string]int{}

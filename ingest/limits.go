@@ -204,10 +204,16 @@ func CheckHead(head []byte, name string) error {
 	return nil
 }
 
-// checkTrials reports the first name or value of ts longer than its
-// bound (MaxNameLen, MaxLabelLen, MaxParamLen), positioned where the input
-// (data in memory, or file) holds it when it can be found.
+// checkTrials reports the first name or value of ts that holds a NUL byte
+// (checkNUL) or is longer than its bound (MaxNameLen, MaxLabelLen,
+// MaxParamLen), positioned where the input (data in memory, or file) holds
+// it when it can be found.
 func checkTrials(ts []trial.Trial, path string, data []byte, file *os.File) error {
+	if data == nil || mayHoldNUL(data) {
+		if err := checkNUL(ts, &source{path: path, data: data, file: file}); err != nil {
+			return err
+		}
+	}
 	for i := range ts {
 		what, v, max := overLong(&ts[i])
 		switch {

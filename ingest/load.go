@@ -331,6 +331,9 @@ func (d *Dataset) loadCloudAI(dir string, opts LoadOptions) {
 	for i := range runs {
 		r := &runs[i]
 		ts, err := readRun(r, key, d.lim)
+		if err == nil {
+			err = checkNUL(ts, &source{path: r.Dir}) // the run's parameters come from its TOMLs
+		}
 		if err != nil {
 			d.skip(base, Skip{Path: r.Dir, Run: r.ID(), Case: r.Case, Iteration: r.Iteration,
 				Step: r.Step, Phase: r.Phase, Code: SkipError, Reason: err.Error()})

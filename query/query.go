@@ -105,6 +105,9 @@ func ParseObjective(s string) (frontier.Objective, error) {
 	if ok && strings.Contains(dir, "}") {
 		name, ok = s, false // a colon inside {...} is not a direction
 	}
+	if _, err := trial.ParseSelector(name); errors.Is(err, trial.ErrNotStatistic) {
+		return frontier.Objective{}, usagef("objective %q: %v", s, err) // other selector errors may be column names
+	}
 	if !ok {
 		if d, found := RegistryDirection(s); found {
 			return frontier.Objective{Name: s, Direction: d}, nil
@@ -142,15 +145,16 @@ func cutLast(s, sep string) (string, string, bool) {
 	return s[:i], s[i+len(sep):], true
 }
 
-// ApplyPercents sets a per-objective percentage from NAME=PCT or PCT
-// values (flag names the option in errors).
-func ApplyPercents(objs []frontier.Objective, vals []string, flag string, set func(*frontier.Objective, float64)) error {
+// ApplyPercents sets a per-objective band of kind k (ParseBand: a noise
+// band or a minimum improvement) from NAME=PCT or PCT values (flag names
+// the option in errors).
+func ApplyPercents(objs []frontier.Objective, vals []string, flag string, k BandKind, set func(*frontier.Objective, float64)) error {
 	for _, s := range vals {
 		name, pct, named := cutLast(s, "=")
 		if !named {
 			pct = s
 		}
-		v, err := ParsePercent(pct)
+		v, err := ParseBand(pct, k)
 		if err != nil {
 			return usagef("%s %q: %v", flag, s, UsageMessage(err))
 		}
@@ -188,6 +192,48 @@ func ParsePercent(s string) (float64, error) {
 		return 0, usagef("want a non-negative percentage such as 5%% or 0.05")
 	}
 	return v * scale, nil
+}
+
+// A BandKind says which relative band a value is, and so its range.
+type BandKind int
+
+const (
+	// NoiseBand is a noise band σ: 0 or more. A band of 100% or more is
+	// allowed (pareto noise may suggest one): on a maximised objective it
+	// ties every value.
+	NoiseBand BandKind = iota
+	// MinImprove is a minimum improvement δ: at least 0 and below 100%.
+	MinImprove
+)
+
+// ParseBand reads a relative band of kind k, written as a percentage
+// ("15%") or a fraction ("0.15"), and checks it (CheckBand). It is the one
+// parser of bands, whatever their source: --noise and --min-improve, and
+// the noise and min_improve of a report configuration (which may also
+// give a number, checked by CheckBand).
+func ParseBand(s string, k BandKind) (float64, error) {
+	t, scale := strings.TrimSpace(s), 1.0
+	if u, ok := strings.CutSuffix(t, "%"); ok {
+		t, scale = strings.TrimSpace(u), 0.01
+	}
+	v, err := strconv.ParseFloat(t, 64)
+	if err != nil || math.IsNaN(v) {
+		return 0, usagef("%q is not a percentage such as 5%% or a fraction such as 0.05", s)
+	}
+	v *= scale
+	return v, CheckBand(v, k)
+}
+
+// CheckBand checks a relative band of kind k given as a fraction.
+func CheckBand(v float64, k BandKind) error {
+	pct := strconv.FormatFloat(v*100, 'g', 6, 64) + "%"
+	switch {
+	case k == MinImprove && !(v >= 0 && v < 1):
+		return usagef("%s is not a minimum improvement: want at least 0%% and below 100%%, such as 5%% or 0.05", pct)
+	case k == NoiseBand && !(v >= 0 && !math.IsInf(v, 1)):
+		return usagef("%s is not a noise band: want 0%% or more, such as 5%% or 0.05", pct)
+	}
+	return nil
 }
 
 // ParseReference reads a --ref value: "", "auto" or one number per
@@ -229,8 +275,11 @@ func (q *Query) Check() error {
 		return usagef("no objectives: give at least one -o NAME:min or -o NAME:max")
 	}
 	for _, obj := range q.Objectives {
-		if obj.MinImprove >= 1 {
-			return usagef("--min-improve for %s must be below 100%%", obj.Name)
+		if err := CheckBand(obj.Noise, NoiseBand); err != nil {
+			return usagef("--noise for %s: %s", obj.Name, UsageMessage(err))
+		}
+		if err := CheckBand(obj.MinImprove, MinImprove); err != nil {
+			return usagef("--min-improve for %s: %s", obj.Name, UsageMessage(err))
 		}
 	}
 	return nil

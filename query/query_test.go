@@ -1,6 +1,8 @@
 package query
 
 import (
+	"errors"
+	"math"
 	"testing"
 
 	"github.com/pareto-llm/pareto/frontier"
@@ -49,6 +51,43 @@ func TestParsePercent(t *testing.T) {
 		got, err := ParsePercent(tt.in)
 		if (err != nil) != tt.bad || (!tt.bad && got != tt.want) {
 			t.Errorf("ParsePercent(%q) = %v, %v; want %v (error %v)", tt.in, got, err, tt.want, tt.bad)
+		}
+	}
+}
+
+// TestParseBand lists the spellings of a band (--noise, --min-improve, and
+// a report configuration's noise and min_improve, which share ParseBand)
+// and what each gives, as a noise band and as a minimum improvement.
+func TestParseBand(t *testing.T) {
+	const syntax = "is not a percentage such as 5% or a fraction such as 0.05"
+	const noise = "is not a noise band: want 0% or more, such as 5% or 0.05"
+	const improve = "is not a minimum improvement: want at least 0% and below 100%, such as 5% or 0.05"
+	for _, tt := range []struct {
+		in               string
+		want             float64
+		noiseErr, minErr string
+	}{
+		{"5%", 0.05, "", ""}, {"0.05", 0.05, "", ""}, {" 12.5 % ", 0.125, "", ""}, {"0", 0, "", ""}, {"99.9%", 0.999, "", ""},
+		{"150%", 1.5, "", "150% " + improve}, {"100%", 1, "", "100% " + improve}, {"1", 1, "", "100% " + improve},
+		{"-1%", 0, "-1% " + noise, "-1% " + improve}, {"-0.01", 0, "-1% " + noise, "-1% " + improve},
+		{"inf", 0, "+Inf% " + noise, "+Inf% " + improve},
+		{"x", 0, `"x" ` + syntax, `"x" ` + syntax}, {"NaN", 0, `"NaN" ` + syntax, `"NaN" ` + syntax},
+		{"", 0, `"" ` + syntax, `"" ` + syntax}, {"5 percent", 0, `"5 percent" ` + syntax, `"5 percent" ` + syntax},
+	} {
+		for _, k := range []struct {
+			kind BandKind
+			err  string
+		}{{NoiseBand, tt.noiseErr}, {MinImprove, tt.minErr}} {
+			got, err := ParseBand(tt.in, k.kind)
+			if k.err == "" {
+				if err != nil || math.Abs(got-tt.want) > 1e-12 {
+					t.Errorf("ParseBand(%q, %d) = %v, %v; want %v", tt.in, k.kind, got, err, tt.want)
+				}
+				continue
+			}
+			if err == nil || !errors.Is(err, ErrUsage) || UsageMessage(err) != k.err {
+				t.Errorf("ParseBand(%q, %d) = %v, %v; want the usage error %q", tt.in, k.kind, got, err, k.err)
+			}
 		}
 	}
 }

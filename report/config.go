@@ -43,8 +43,10 @@ type Plot struct {
 	// SLOs are feasibility bounds applied before dominance (extension).
 	SLOs []SLOSpec
 	// GroupBy splits every frontier by the value of a label or parameter
-	// (extension).
-	GroupBy string
+	// (extension); CheckGroupBy checks it against the data, GroupByAt is
+	// its position.
+	GroupBy   string
+	GroupByAt Pos
 	// Compare, when set, names frontiers of the plot to compare (the
 	// first against each other, package compare): the page draws both
 	// frontiers, the uplift curve and the values at Buckets, read with
@@ -246,7 +248,7 @@ func (d *decoder) plot(path string, m map[string]any) Plot {
 	p.Frontiers = d.frontiers(path, m["frontiers"])
 	p.SLOs = d.slos(join(path, "slo"), m["slo"])
 	if v, ok := m["group_by"]; ok {
-		p.GroupBy = d.str(join(path, "group_by"), v, true)
+		p.GroupBy, p.GroupByAt = d.str(join(path, "group_by"), v, true), d.ix[join(path, "group_by")]
 	}
 	d.comparison(path, m, &p)
 	return p
@@ -264,6 +266,7 @@ func (d *decoder) frontiers(plot string, v any) []FrontierSpec {
 		return nil
 	}
 	var out []FrontierSpec
+	seen := map[string]int{}
 	for i, el := range list {
 		p := join(path, itoa(i))
 		m, ok := d.table(p, el)
@@ -272,6 +275,11 @@ func (d *decoder) frontiers(plot string, v any) []FrontierSpec {
 		}
 		d.keys(p, m, "name", "cases", "match")
 		f := FrontierSpec{At: d.ix[p], Name: d.str(join(p, "name"), m["name"], true)}
+		if prev, dup := seen[f.Name]; dup && f.Name != "" {
+			d.errorf(join(p, "name"), "duplicate frontier name %q in the plot (first at frontiers[%d])", f.Name, prev)
+		} else {
+			seen[f.Name] = i
+		}
 		f.Cases, f.CasePos = d.strList(join(p, "cases"), m["cases"])
 		f.Match = d.pointMatch(join(p, "match"), m["match"])
 		out = append(out, f)
@@ -312,6 +320,23 @@ func (c *Config) CheckMetrics(known []string) error {
 		for j := range p.SLOs {
 			check(&p.SLOs[j].Axis)
 		}
+	}
+	if len(errs) > 0 {
+		return errs
+	}
+	return nil
+}
+
+// CheckGroupBy reports the plots whose group_by is none of known (the
+// label and parameter keys of the data read; "case" and "test_case"
+// always group); nil when all are found.
+func (c *Config) CheckGroupBy(known []string) error {
+	var errs ConfigErrors
+	for _, p := range c.Plots {
+		if p.GroupBy == "" || p.GroupBy == "case" || p.GroupBy == "test_case" || slices.Contains(known, p.GroupBy) {
+			continue
+		}
+		errs = append(errs, configError(c.File, p.GroupByAt, fmt.Sprintf("group_by %q is no label or parameter of the data (have case, %s)", p.GroupBy, strings.Join(known, ", "))))
 	}
 	if len(errs) > 0 {
 		return errs

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/pareto-llm/pareto/frontier"
+	"github.com/pareto-llm/pareto/query"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -84,8 +85,8 @@ func (d *decoder) axis(path string, v any, objective bool) Axis {
 	} else if !reg.Ranked && known {
 		d.errorf(join(path, "metric"), "metric %q has no default direction: set direction = \"minimize\" or \"maximize\"", a.Metric)
 	}
-	a.Noise = d.fraction(join(path, "noise"), m["noise"], false)
-	a.MinImprove = d.fraction(join(path, "min_improve"), m["min_improve"], true)
+	a.Noise = d.fraction(join(path, "noise"), m["noise"], query.NoiseBand)
+	a.MinImprove = d.fraction(join(path, "min_improve"), m["min_improve"], query.MinImprove)
 	if v, ok := m["log"]; ok {
 		a.Log = d.boolean(join(path, "log"), v)
 	}
@@ -114,9 +115,9 @@ func (d *decoder) match(path string, v any, metric string, allowed []string) tri
 		}
 		val := d.str(kp, m[k], true)
 		if k == trial.DimStatistic && val != "" {
-			st, ok := trial.NormalizeStatistic(val)
-			if !ok {
-				d.errorf(kp, "statistic %q is not a statistic (want mean, median, p50, p90, p99, ...)", val)
+			st, err := trial.ParseStatistic(val)
+			if err != nil {
+				d.errorf(kp, "%v", err)
 				continue
 			}
 			val = st
@@ -181,27 +182,25 @@ func (d *decoder) direction(path string, v any) frontier.Direction {
 	return dir
 }
 
-// fraction decodes a relative band: 0.05 or "5%".
-func (d *decoder) fraction(path string, v any, belowOne bool) float64 {
+// fraction decodes a relative band of kind k: 0.05 or "5%"
+// (query.ParseBand, the one band parser, and query.CheckBand for numbers).
+func (d *decoder) fraction(path string, v any, k query.BandKind) float64 {
 	if v == nil {
 		return 0
 	}
 	var f float64
+	var err error
 	if s, ok := v.(string); ok {
-		t, pct := strings.CutSuffix(strings.TrimSpace(s), "%")
-		n, err := strconv.ParseFloat(t, 64)
-		if err != nil {
-			d.errorf(path, "want a fraction such as 0.05 or a percentage such as \"5%%\", got %q", s)
-			return 0
-		}
-		if f = n; pct {
-			f = n / 100
-		}
+		f, err = query.ParseBand(s, k)
 	} else {
-		f = d.number(path, v)
+		n := len(d.errs)
+		if f = d.number(path, v); len(d.errs) > n {
+			return 0 // not a finite number: reported
+		}
+		err = query.CheckBand(f, k)
 	}
-	if f < 0 || math.IsNaN(f) || math.IsInf(f, 0) || (belowOne && f >= 1) {
-		d.errorf(path, "must be a fraction in [0, 1), got %v", f)
+	if err != nil {
+		d.errorf(path, "%s %s", lastPart(path), query.UsageMessage(err))
 		return 0
 	}
 	return f

@@ -88,6 +88,17 @@
 // Source.Key derived from the stored path (see fillPositions and
 // legacyKey), unless another trial of the study has it.
 //
+// Schema version 10 removes the secrets that stores written before the
+// redaction policy (trial.Redact, trial.RedactText) keep: the policy is
+// applied to every trial's params, labels, warnings, problem and executed
+// configuration and to every skip's reason. A changed trial whose ID was
+// its content hash gets the ID an ingest of the same result computes now
+// (so that ingesting it again adds nothing), unless another trial of the
+// study has it; other changed trials keep their ID and record the new
+// content hash in content_id. Checksums and blocks are renewed, so Check
+// passes afterwards; a trial damaged before stays damaged (see
+// fillRedact).
+//
 // # Integrity
 //
 // Since schema version 9 every read verifies what it reads, and a mismatch

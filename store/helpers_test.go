@@ -10,8 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/pareto-llm/pareto/internal/testenv"
 	"github.com/pareto-llm/pareto/trial"
 )
@@ -39,31 +37,7 @@ func backends(testing.TB) []backend {
 func sqliteLocation(t testing.TB) string { return filepath.Join(t.TempDir(), "pareto.db") }
 
 // freshPostgres creates an empty database for the test and drops it after.
-func freshPostgres(t testing.TB) string {
-	base := testenv.PostgresURL(t)
-	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, base)
-	if err != nil {
-		t.Fatalf("connecting to %s: %v", Redact(base), err)
-	}
-	defer conn.Close(ctx)
-	name := fmt.Sprintf("pareto_test_%d_%d", os.Getpid(), time.Now().UnixNano())
-	if _, err := conn.Exec(ctx, "CREATE DATABASE "+name); err != nil {
-		t.Fatalf("creating database: %v", err)
-	}
-	t.Cleanup(func() {
-		c, err := pgx.Connect(ctx, base)
-		if err == nil {
-			c.Exec(ctx, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)")
-			c.Close(ctx)
-		}
-	})
-	cfg, err := pgx.ParseConfig(base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return fmt.Sprintf("postgres://%s:%s@%s:%d/%s?sslmode=disable", cfg.User, cfg.Password, cfg.Host, cfg.Port, name)
-}
+func freshPostgres(t testing.TB) string { return testenv.PostgresDatabase(t) }
 
 // studyName returns a study name unique to the test.
 func studyName(t testing.TB) string {

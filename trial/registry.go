@@ -1,7 +1,10 @@
 package trial
 
 import (
+	"errors"
+	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/pareto-llm/pareto/frontier"
@@ -209,7 +212,9 @@ var statAliases = map[string]string{
 
 // NormalizeStatistic maps statistic spellings onto the canonical names
 // (avg→mean, median→p50, stddev→std, p99.90→p99.9) and reports whether s is a
-// statistic at all.
+// statistic at all: a percentile is p0 to p100 (p101 is not one). It is the
+// one statistic parser: selectors (flags), report configurations and the
+// readers use it.
 func NormalizeStatistic(s string) (string, bool) {
 	if c, ok := statAliases[s]; ok {
 		return c, true
@@ -241,10 +246,45 @@ func NormalizeStatistic(s string) (string, bool) {
 	for len(num) > 1 && num[0] == '0' && num[1] != '.' {
 		num = num[1:]
 	}
+	if v, err := strconv.ParseFloat(num, 64); err != nil || v > 100 {
+		return s, false
+	}
 	if c, ok := commonStats[num]; ok {
 		return c, true
 	}
 	return "p" + num, true
+}
+
+// ParseStatistic is NormalizeStatistic with an error for what is not a
+// statistic, the one message every source gives (selectors in flags, the
+// statistic of a report configuration's match).
+func ParseStatistic(s string) (string, error) {
+	if c, ok := NormalizeStatistic(s); ok {
+		return c, nil
+	}
+	return s, fmt.Errorf("statistic %q %w (want mean, median, p50, p90, p99, ... up to p100)", s, ErrNotStatistic)
+}
+
+// ErrNotStatistic is what ParseStatistic's errors are (errors.Is).
+var ErrNotStatistic = errors.New("is not a statistic")
+
+// percentileLike reports whether s is spelled as a percentile (p then
+// digits with at most one dot), in range or not.
+func percentileLike(s string) bool {
+	if len(s) < 2 || (s[0] != 'p' && s[0] != 'P') {
+		return false
+	}
+	dot := false
+	for i := 1; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= '0' && c <= '9':
+		case c == '.' && !dot && i > 1 && i < len(s)-1:
+			dot = true
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 var commonStats = map[string]string{}

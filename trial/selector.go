@@ -33,12 +33,18 @@ type SelectorError struct {
 	Input  string
 	Offset int
 	Msg    string
+	// Err is the cause, if any: ErrNotStatistic for a statistic out of
+	// range (ttft.p101).
+	Err error
 }
 
 // Error renders `selector "ttft{x": col 6: expected '='`.
 func (e *SelectorError) Error() string {
 	return fmt.Sprintf("selector %q: col %d: %s", e.Input, e.Offset+1, e.Msg)
 }
+
+// Unwrap returns the cause.
+func (e *SelectorError) Unwrap() error { return e.Err }
 
 // ParseSelector parses METRIC[.STATISTIC][{dim=value,...}].
 func ParseSelector(s string) (Selector, error) {
@@ -49,16 +55,22 @@ func ParseSelector(s string) (Selector, error) {
 		name = s[:brace]
 	}
 	if i := strings.IndexAny(name, "},=: \t"); i >= 0 {
-		return sel, &SelectorError{s, i, fmt.Sprintf("unexpected %q in metric name", name[i])}
+		return sel, &SelectorError{s, i, fmt.Sprintf("unexpected %q in metric name", name[i]), nil}
 	}
 	if name == "" {
-		return sel, &SelectorError{s, 0, "missing metric name"}
+		return sel, &SelectorError{s, 0, "missing metric name", nil}
 	}
 	if name[len(name)-1] == '.' {
-		return sel, &SelectorError{s, len(name) - 1, "missing statistic after '.'"}
+		return sel, &SelectorError{s, len(name) - 1, "missing statistic after '.'", nil}
 	}
 	sel.Name = name
 	sel.Metric, sel.Statistic = splitStatistic(name)
+	if i := strings.LastIndexByte(name, '.'); sel.Statistic == "" && i > 0 && percentileLike(name[i+1:]) {
+		if _, known := Lookup(name[:i]); known { // ttft.p101: a metric's percentile out of range
+			_, err := ParseStatistic(name[i+1:])
+			return sel, &SelectorError{s, i + 1, err.Error(), err}
+		}
+	}
 	if brace >= 0 {
 		dims, err := parseDims(s, brace)
 		if err != nil {
@@ -66,9 +78,14 @@ func ParseSelector(s string) (Selector, error) {
 		}
 		sel.Dims = dims
 	}
+	if st, ok := sel.Dims.Get(DimStatistic); ok && percentileLike(st) {
+		if _, err := ParseStatistic(st); err != nil {
+			return sel, &SelectorError{s, brace, err.Error(), err}
+		}
+	}
 	if st, ok := sel.Dims.Get(DimStatistic); ok {
 		if sel.Statistic != "" && sel.Statistic != st {
-			return sel, &SelectorError{s, brace, fmt.Sprintf("statistic given twice (%s and %s)", sel.Statistic, st)}
+			return sel, &SelectorError{s, brace, fmt.Sprintf("statistic given twice (%s and %s)", sel.Statistic, st), nil}
 		}
 	}
 	return sel, nil
@@ -89,28 +106,28 @@ func splitStatistic(name string) (metric, stat string) {
 
 func parseDims(s string, open int) (Dims, error) {
 	if !strings.HasSuffix(s, "}") {
-		return nil, &SelectorError{s, len(s), "missing '}'"}
+		return nil, &SelectorError{s, len(s), "missing '}'", nil}
 	}
 	body := s[open+1 : len(s)-1]
 	if strings.TrimSpace(body) == "" {
-		return nil, &SelectorError{s, open + 1, "empty braces"}
+		return nil, &SelectorError{s, open + 1, "empty braces", nil}
 	}
 	var dims Dims
 	pos := open + 1
 	for _, part := range strings.Split(body, ",") {
 		eq := strings.IndexByte(part, '=')
 		if eq < 0 {
-			return nil, &SelectorError{s, pos + len(part), "expected '=' in dimension"}
+			return nil, &SelectorError{s, pos + len(part), "expected '=' in dimension", nil}
 		}
 		k, v := strings.TrimSpace(part[:eq]), strings.TrimSpace(part[eq+1:])
 		if bad := strings.IndexAny(part, "{}"); bad >= 0 {
-			return nil, &SelectorError{s, pos + bad, fmt.Sprintf("unexpected %q", part[bad])}
+			return nil, &SelectorError{s, pos + bad, fmt.Sprintf("unexpected %q", part[bad]), nil}
 		}
 		if k == "" {
-			return nil, &SelectorError{s, pos, "empty dimension name"}
+			return nil, &SelectorError{s, pos, "empty dimension name", nil}
 		}
 		if v == "" {
-			return nil, &SelectorError{s, pos + eq + 1, fmt.Sprintf("empty value for %s", k)}
+			return nil, &SelectorError{s, pos + eq + 1, fmt.Sprintf("empty value for %s", k), nil}
 		}
 		if k == DimStatistic {
 			if st, ok := NormalizeStatistic(v); ok {
@@ -118,7 +135,7 @@ func parseDims(s string, open int) (Dims, error) {
 			}
 		}
 		if _, dup := dims.Get(k); dup {
-			return nil, &SelectorError{s, pos, fmt.Sprintf("dimension %s given twice", k)}
+			return nil, &SelectorError{s, pos, fmt.Sprintf("dimension %s given twice", k), nil}
 		}
 		dims = append(dims, Dim{k, v})
 		pos += len(part) + 1

@@ -2,6 +2,7 @@ package trial
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -154,7 +155,7 @@ func TestNormalizeStatistic(t *testing.T) {
 			t.Errorf("NormalizeStatistic(%q) = %q, %v; want %q", in, got, ok, want)
 		}
 	}
-	for _, in := range []string{"p", "pp", "x99", "p9.", "p.9", "9", "p9.9.9"} {
+	for _, in := range []string{"p", "pp", "x99", "p9.", "p.9", "9", "p9.9.9", "p101", "p100.5", "P1000", "p0101"} {
 		if _, ok := NormalizeStatistic(in); ok {
 			t.Errorf("NormalizeStatistic(%q) ok; want not a statistic", in)
 		}
@@ -196,3 +197,33 @@ func TestWorkloadJSONInf(t *testing.T) {
 func inf() float64 { return 1 / zero }
 
 var zero float64
+
+// TestParseStatistic lists bad statistic spellings and the one error every
+// source gives for them: ParseStatistic (a report configuration's match),
+// and ParseSelector (flags) for a registry metric's statistic. A column
+// of a user's table that only looks like one (my_col.p101) stays a name.
+func TestParseStatistic(t *testing.T) {
+	const want = `statistic "%s" is not a statistic (want mean, median, p50, p90, p99, ... up to p100)`
+	for _, bad := range []string{"p101", "p100.5", "P1000", "p99x", "percentile", ""} {
+		_, err := ParseStatistic(bad)
+		if err == nil || !errors.Is(err, ErrNotStatistic) || err.Error() != fmt.Sprintf(want, bad) {
+			t.Errorf("ParseStatistic(%q) = %v; want %q", bad, err, fmt.Sprintf(want, bad))
+		}
+	}
+	for in, msg := range map[string]string{
+		"ttft.p101":              `selector "ttft.p101": col 6: ` + fmt.Sprintf(want, "p101"),
+		"tpot.P1000":             `selector "tpot.P1000": col 6: ` + fmt.Sprintf(want, "P1000"),
+		"ttft{statistic=p101}":   `selector "ttft{statistic=p101}": col 5: ` + fmt.Sprintf(want, "p101"),
+		"my_col{statistic=p200}": `selector "my_col{statistic=p200}": col 7: ` + fmt.Sprintf(want, "p200"),
+	} {
+		_, err := ParseSelector(in)
+		if !errors.Is(err, ErrNotStatistic) || err.Error() != msg {
+			t.Errorf("ParseSelector(%q) = %v; want %q", in, err, msg)
+		}
+	}
+	for _, ok := range []string{"my_col.p101", "ttft.p100", "ttft.p0", "ttft{statistic=median}"} {
+		if _, err := ParseSelector(ok); err != nil {
+			t.Errorf("ParseSelector(%q) = %v; want no error", ok, err)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/pareto-llm/pareto/internal/enc"
 	"github.com/pareto-llm/pareto/store"
 )
 
@@ -67,13 +68,13 @@ func writeChecks(e *env, checks []store.StudyCheck) error {
 			damaged += n
 			studies++
 		}
-		fmt.Fprintf(w, "study %s: %d trials, %d blocks, %d value columns: %s\n", c.Study, c.Trials, c.Blocks, c.Columns, verdict)
+		fmt.Fprintf(w, "study %s: %d trials, %d blocks, %d value columns: %s\n", enc.Safe(c.Study), c.Trials, c.Blocks, c.Columns, verdict)
 		for _, d := range c.Damage {
-			what := "trial " + d.Trial
+			what := "trial " + enc.Safe(d.Trial)
 			if d.Trial == "" {
 				what = fmt.Sprintf("block %d", d.Block)
 			}
-			fmt.Fprintf(w, "  %s: %s\n", what, d.Detail)
+			fmt.Fprintf(w, "  %s: %s\n", what, enc.Safe(d.Detail))
 		}
 	}
 	if len(checks) == 0 {

@@ -133,10 +133,10 @@ func parseFrontQuery(o *frontOptions) (*query.Query, error) {
 			return nil, queryUsage(err)
 		}
 	}
-	if err := query.ApplyPercents(q.Objectives, o.noise, "--noise", func(o *frontier.Objective, v float64) { o.Noise = v }); err != nil {
+	if err := query.ApplyPercents(q.Objectives, o.noise, "--noise", query.NoiseBand, func(o *frontier.Objective, v float64) { o.Noise = v }); err != nil {
 		return nil, queryUsage(err)
 	}
-	if err := query.ApplyPercents(q.Objectives, o.minImprove, "--min-improve", func(o *frontier.Objective, v float64) { o.MinImprove = v }); err != nil {
+	if err := query.ApplyPercents(q.Objectives, o.minImprove, "--min-improve", query.MinImprove, func(o *frontier.Objective, v float64) { o.MinImprove = v }); err != nil {
 		return nil, queryUsage(err)
 	}
 	if err := q.Check(); err != nil {

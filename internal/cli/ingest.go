@@ -113,6 +113,9 @@ func newIngestCmd(e *env) *cobra.Command {
 // loadOptions turns the CloudAI flags into ingest options.
 func loadOptions(systemConfig string, gpusPerNode int) (ingest.LoadOptions, error) {
 	opts := ingest.LoadOptions{GPUsPerNode: gpusPerNode}
+	if err := cloudai.CheckGPUsPerNode(gpusPerNode); err != nil {
+		return opts, usagef("--gpus-per-node %v", err)
+	}
 	if systemConfig != "" {
 		sys, err := cloudai.ReadSystem(systemConfig)
 		if err != nil {
@@ -229,10 +232,10 @@ func writeIngestTable(e *env, total int, sum []formatCount, d *ingest.Dataset, s
 	w := bufio.NewWriter(e.stdout)
 	fmt.Fprintf(w, "%d trials, %d skipped (%d unreadable)\n", total, len(d.Skipped), d.Failed())
 	if st != nil {
-		fmt.Fprintf(w, "study %s in %s: %d added, %d already present, from %d sources\n", st.study, st.location, st.added, st.present, st.sources)
+		fmt.Fprintf(w, "study %s in %s: %d added, %d already present, from %d sources\n", enc.Safe(st.study), enc.Safe(st.location), st.added, st.present, st.sources)
 		fmt.Fprintf(w, "session %s\n", enc.Safe(st.session))
 		if st.skipsAdded+st.skipsPresent > 0 {
-			fmt.Fprintf(w, "skips kept in study %s: %d added, %d already present\n", st.study, st.skipsAdded, st.skipsPresent)
+			fmt.Fprintf(w, "skips kept in study %s: %d added, %d already present\n", enc.Safe(st.study), st.skipsAdded, st.skipsPresent)
 		}
 	}
 	w.WriteByte('\n')

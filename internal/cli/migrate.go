@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/pareto-llm/pareto/internal/enc"
 	"github.com/pareto-llm/pareto/store"
 )
 
@@ -40,9 +41,9 @@ func newMigrateCmd(e *env) *cobra.Command {
 				return inputError{err: err}
 			}
 			if from == to {
-				_, err = fmt.Fprintf(e.stdout, "store %s: schema version %d, up to date\n", store.Redact(loc), to)
+				_, err = fmt.Fprintf(e.stdout, "store %s: schema version %d, up to date\n", enc.Safe(store.Redact(loc)), to)
 			} else {
-				_, err = fmt.Fprintf(e.stdout, "store %s: schema version %d upgraded to %d\n", store.Redact(loc), from, to)
+				_, err = fmt.Fprintf(e.stdout, "store %s: schema version %d upgraded to %d\n", enc.Safe(store.Redact(loc)), from, to)
 			}
 			return err
 		},

@@ -278,7 +278,7 @@ func (o *decideObjectives) parse() ([]frontier.Objective, []frontier.SLO, error)
 	for i := range objs {
 		objs[i].Noise = objs[i].MinImprove
 	}
-	if err := query.ApplyPercents(objs, o.noise, "--noise", func(o *frontier.Objective, v float64) { o.Noise = v }); err != nil {
+	if err := query.ApplyPercents(objs, o.noise, "--noise", query.NoiseBand, func(o *frontier.Objective, v float64) { o.Noise = v }); err != nil {
 		return nil, nil, queryUsage(err)
 	}
 	for _, name := range append(decideObjNames(objs), decideSLONames(q.SLOs)...) {

@@ -253,10 +253,10 @@ func (r *pickReport) writeClosest(w *bufio.Writer) {
 
 func (r *pickReport) writeTOML(w *bufio.Writer) {
 	p := r.points[r.res.Choice]
-	fmt.Fprintf(w, "# pareto pick: %s\n", r.label(r.res.Choice))
+	fmt.Fprintf(w, "# pareto pick: %s\n", enc.Safe(r.label(r.res.Choice)))
 	names, cols := r.uniqueNames()
 	for i, n := range names {
-		fmt.Fprintf(w, "# %s = %.6g (%s of %d runs)\n", n, p.Stats[cols[i]].Value, r.q.agg, p.Stats[cols[i]].N)
+		fmt.Fprintf(w, "# %s = %.6g (%s of %d runs)\n", enc.Safe(n), p.Stats[cols[i]].Value, r.q.agg, p.Stats[cols[i]].N)
 	}
 	params := p.Group.Params(r.keys)
 	for _, k := range pickSorted(params) {

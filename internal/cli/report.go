@@ -169,7 +169,7 @@ func runGenerateReport(e *env, o *generateOptions) error {
 		return inputError{err: err}
 	}
 	if !cfg.Enable {
-		fmt.Fprintf(e.stderr, "pareto: %s: [reports.pareto] is not enabled (set enable = true); nothing written\n", o.scenario)
+		fmt.Fprintf(e.stderr, "pareto: %s: [reports.pareto] is not enabled (set enable = true); nothing written\n", enc.Safe(o.scenario))
 		return nil
 	}
 	opts, err := walkOptions(o)
@@ -194,8 +194,8 @@ func runGenerateReport(e *env, o *generateOptions) error {
 		}
 	}
 	excl := report.Exclusions(skips)
-	if err := cfg.CheckMetrics(metricNames(trials)); err != nil {
-		return inputError{err: err}
+	if err := checkAgainstData(cfg, trials); err != nil {
+		return err
 	}
 	if err := writeReport(e, cfg, trials, excl, ropts, filepath.Join(o.resultDir, "pareto.html")); err != nil {
 		return err
@@ -301,8 +301,8 @@ func runReport(e *env, o *reportOptions, paths []string) error {
 			return inputError{err: err}
 		}
 	}
-	if err := cfg.CheckMetrics(metricNames(trials)); err != nil {
-		return inputError{err: err}
+	if err := checkAgainstData(cfg, trials); err != nil {
+		return err
 	}
 	if err := writeReport(e, cfg, trials, excl, opts, o.out); err != nil {
 		return err
@@ -414,7 +414,7 @@ func throughStudy(e *env, f *storeFlags, loaded []trial.Trial, skips []trial.Ski
 			return nil, nil, err
 		}
 		st := &sink.stored
-		fmt.Fprintf(e.stderr, "pareto: study %s in %s: %d added, %d already present\n", st.study, st.location, st.added, st.present)
+		fmt.Fprintf(e.stderr, "pareto: study %s in %s: %d added, %d already present\n", enc.Safe(st.study), enc.Safe(st.location), st.added, st.present)
 		s = sink.s
 	}
 	defer s.Close()
@@ -444,7 +444,7 @@ func loadSources(e *env, spec source.Spec) ([]trial.Trial, []trial.Skip, []trial
 		return nil, nil, nil, nil
 	}
 	spec.Stdin = e.stdin
-	spec.Note = func(s string) { fmt.Fprintf(e.stderr, "pareto: %s\n", s) }
+	spec.Note = func(s string) { fmt.Fprintf(e.stderr, "pareto: %s\n", enc.SafeLines(s)) }
 	set, err := source.Trials(context.Background(), spec)
 	if errors.Is(err, source.ErrOptunaStudy) {
 		return nil, nil, nil, usagef("--optuna-study is required: %v", err)
@@ -460,6 +460,36 @@ func loadSources(e *env, spec source.Spec) ([]trial.Trial, []trial.Skip, []trial
 }
 
 // metricNames lists the metrics the trials measure, sorted.
+// checkAgainstData checks what the report configuration names against the
+// trials read: its custom metrics and, when there are trials, its group_by
+// keys.
+func checkAgainstData(cfg *report.Config, trials []trial.Trial) error {
+	if err := cfg.CheckMetrics(metricNames(trials)); err != nil {
+		return inputError{err: err}
+	}
+	if len(trials) == 0 {
+		return nil
+	}
+	if err := cfg.CheckGroupBy(groupKeys(trials)); err != nil {
+		return inputError{err: err}
+	}
+	return nil
+}
+
+// groupKeys lists the label and parameter keys of the trials, sorted.
+func groupKeys(trials []trial.Trial) []string {
+	seen := map[string]bool{}
+	for i := range trials {
+		for k := range trials[i].Labels {
+			seen[k] = true
+		}
+		for k := range trials[i].Params {
+			seen[k] = true
+		}
+	}
+	return sortedKeys(seen)
+}
+
 func metricNames(trials []trial.Trial) []string {
 	seen := map[string]bool{}
 	for i := range trials {
@@ -503,6 +533,6 @@ func writeReport(e *env, cfg *report.Config, trials []trial.Trial, excl []report
 			points += len(s.X)
 		}
 	}
-	_, err = fmt.Fprintf(e.stdout, "wrote %s: %d plot(s), %d point(s), %d exclusion(s)\n", out, len(page.Plots), points, len(page.Exclusions))
+	_, err = fmt.Fprintf(e.stdout, "wrote %s: %d plot(s), %d point(s), %d exclusion(s)\n", enc.Safe(out), len(page.Plots), points, len(page.Exclusions))
 	return err
 }

@@ -15,6 +15,10 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/pareto-llm/pareto/internal/redact"
 )
 
 // PostgresEnv names the variable holding the test server's URL.
@@ -52,6 +56,38 @@ func PostgresURL(t testing.TB) string {
 		Missing(t, "%s is not set: no PostgreSQL server to test against", PostgresEnv)
 	}
 	return u
+}
+
+// PostgresDatabase creates an empty database on the PostgreSQL test server
+// for the test, drops it when the test ends, and returns its URL; it
+// reports the server missing as PostgresURL does. Tests that migrate a
+// store, or must not see the schema other tests' binaries left in the
+// shared database, use it.
+func PostgresDatabase(t testing.TB) string {
+	t.Helper()
+	base := PostgresURL(t)
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, base)
+	if err != nil {
+		t.Fatalf("connecting to the PostgreSQL test server: %v", redact.Error(err, base))
+	}
+	defer conn.Close(ctx)
+	name := fmt.Sprintf("pareto_test_%d_%d", os.Getpid(), time.Now().UnixNano())
+	if _, err := conn.Exec(ctx, "CREATE DATABASE "+name); err != nil {
+		t.Fatalf("creating database: %v", err)
+	}
+	t.Cleanup(func() {
+		c, err := pgx.Connect(ctx, base)
+		if err == nil {
+			c.Exec(ctx, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)")
+			c.Close(ctx)
+		}
+	})
+	cfg, err := pgx.ParseConfig(base)
+	if err != nil {
+		t.Fatalf("parsing %s: %v", PostgresEnv, redact.Error(err, base))
+	}
+	return fmt.Sprintf("postgres://%s:%s@%s:%d/%s?sslmode=disable", cfg.User, cfg.Password, cfg.Host, cfg.Port, name)
 }
 
 // chromiumNames are the names Debian and other distributions give Chromium.
