@@ -25,7 +25,7 @@ import (
 // reports it.
 func fillRedact(tx fillTx) error {
 	d := newDecoder()
-	r := newTrialRow()
+	r := newV9TrialRow() // the columns of schema version 10 are those of 9
 	enc := &jsonEncoder{}
 	studies := map[int64]map[string]bool{} // study -> IDs given by the upgrade
 	var changed []int64                    // studies with a changed trial, in order found
@@ -101,7 +101,7 @@ func (s studyScanner) Scan(dest ...any) error {
 // those the policy changes.
 func readRedactChunk(tx fillTx, after int64, r *trialRow, d *decoder, enc *jsonEncoder) (redactChunk, error) {
 	var out redactChunk
-	rows, err := tx.query(`SELECT `+readColumns+`, study_id FROM trials WHERE id > ? ORDER BY id LIMIT ?`, after, int64(fillChunk))
+	rows, err := tx.query(`SELECT `+v9Columns+`, study_id FROM trials WHERE id > ? ORDER BY id LIMIT ?`, after, int64(fillChunk))
 	if err != nil {
 		return out, err
 	}

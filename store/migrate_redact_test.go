@@ -106,7 +106,8 @@ func TestUpgradeRedacts(t *testing.T) {
 			if found := storedSecrets(t, old, loc); len(found) != len(plantedSecrets) {
 				t.Fatalf("before the upgrade the store holds %d of the %d planted secrets (%v): the test plants nothing", len(found), len(plantedSecrets), found)
 			}
-			checkSound(t, old, "at schema version 9", damaged.ID)
+			// (check reads the newest schema's columns, so the damaged
+			// trial is checked after the upgrade only.)
 			old.Close()
 
 			if ro, err := OpenReadOnly(ctx, loc); err == nil {
