@@ -13,11 +13,14 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"maps"
 	"math"
 	"strconv"
 	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/pareto-llm/pareto/trial"
 )
 
 var decOpts = []jsontext.Options{jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true)}
@@ -29,6 +32,38 @@ type jreader struct {
 	key   []byte            // scratch for unescaped names
 	names map[string]string // interned names, shared across files of one reader
 	max   int               // the record size limit, for values read whole
+	// rec is the reused state of the records of one file (JSONL and
+	// appended results): see recordScratch.
+	rec recordScratch
+}
+
+// recordScratch is what the records of one file reuse: the measurement
+// buffer each record appends to (its trial gets one exact copy, sorted),
+// and the sizes of the previous record's maps, to allocate the next ones
+// at their size. Records of one file are alike, so nothing grows after
+// the first.
+type recordScratch struct {
+	ms             []trial.Measurement
+	sort           sortCache
+	params, labels int
+}
+
+// builder returns a builder for the next record of the file, with its
+// measurements in the reused buffer and its maps sized as the previous
+// record's.
+func (j *jreader) builder(tool string, format Format) *builder {
+	b := newBuilder(tool, j.src, format)
+	b.scratch = &j.rec
+	b.t.Measurements = j.rec.ms[:0]
+	if j.rec.params > 0 {
+		b.t.Params = make(map[string]string, j.rec.params)
+	}
+	if j.rec.labels > len(b.t.Labels) {
+		labels := make(map[string]string, j.rec.labels) // with the labels newBuilder set
+		maps.Copy(labels, b.t.Labels)
+		b.t.Labels = labels
+	}
+	return b
 }
 
 // intern returns b as a string, reusing an earlier copy when possible.

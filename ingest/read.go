@@ -283,6 +283,8 @@ func (r *reader) readStream(f *os.File, path string, size int64) ([]trial.Trial,
 	}
 	g := &tokenGuard{max: int64(r.lim.maxRecord()), src: src}
 	in := newTolerantReader(&guardReader{r: io.MultiReader(bytes.NewReader(head), f), g: g})
+	src.lines = &lineIndex{}
+	in.lines = src.lines
 	dec := jsontext.NewDecoder(in, decOpts...)
 	ts, err := readJSON(&jreader{d: dec, src: src, names: r.names, max: r.lim.maxRecord()}, format)
 	if err != nil {

@@ -20,12 +20,12 @@ func readSGLang(j *jreader) ([]trial.Trial, error) {
 }
 
 func readSGLangRecord(j *jreader, index int) (trial.Trial, error) {
-	b := newBuilder(trial.ToolSGLang, j.src, FormatSGLang)
+	b := j.builder(trial.ToolSGLang, FormatSGLang)
 	b.t.Source.Index = index
 	start := j.src.base + j.d.InputOffset()
 	s := &sglangRecord{servingRecord: servingRecord{b: b}}
 	err := j.object("SGLang result", func(name []byte) error {
-		key := string(name)
+		key := j.intern(name)
 		if ok, err := s.setup(j, key); ok || err != nil {
 			return err
 		}

@@ -144,10 +144,7 @@ func (s *sorter) metricIndex(name string) int32 {
 }
 
 func (s *sorter) dimsIndex(d trial.Dims) int32 {
-	var k dimsKey
-	if len(d) > 0 {
-		k = dimsKey{&d[0], len(d)}
-	}
+	k := keyOf(d)
 	id, ok := s.dimsID[k]
 	if !ok {
 		id = int32(len(s.dims))
@@ -174,4 +171,76 @@ func (s *sorter) ranks(dst []int32, n int, cmp func(a, b int32) int) []int32 {
 		dst[id] = r
 	}
 	return dst
+}
+
+// sortCache remembers how the previous record of a file was sorted: the
+// metric and dims of each of its measurements, in reading order, and the
+// order sorting gave them. The records of a JSONL file or of appended
+// results list the same members in the same order, so the next record
+// with the same layout is put in order by one pass, without sorting.
+type sortCache struct {
+	metrics []string
+	dims    []dimsKey
+	order   []int32
+	valid   bool
+}
+
+// sortCopy returns a sorted copy of ms, in the order sortMeasurements
+// gives, reusing the order of the previous call when ms has the same
+// layout and no two of its measurements share a metric and dims (then the
+// order does not depend on the values).
+func sortCopy(ms []trial.Measurement, c *sortCache) []trial.Measurement {
+	if c.valid && c.matches(ms) {
+		out := make([]trial.Measurement, len(ms))
+		for j, i := range c.order {
+			out[j] = ms[i]
+		}
+		return out
+	}
+	c.valid = false
+	s := sorters.Get().(*sorter)
+	defer sorters.Put(s)
+	out, ok := s.sort(ms)
+	if !ok { // a NaN value
+		out = slices.Clone(ms)
+		slices.SortStableFunc(out, compareMeasurement)
+		return out
+	}
+	for j := 1; j < len(s.keys); j++ {
+		if s.keys[j].k == s.keys[j-1].k {
+			return out // the order depends on the values
+		}
+	}
+	c.metrics, c.dims, c.order = c.metrics[:0], c.dims[:0], c.order[:0]
+	for i := range ms {
+		c.metrics = append(c.metrics, ms[i].Metric)
+		c.dims = append(c.dims, keyOf(ms[i].Dims))
+	}
+	for _, k := range s.keys {
+		c.order = append(c.order, k.i)
+	}
+	c.valid = true
+	return out
+}
+
+// matches reports whether ms has the layout c was made for and no NaN.
+func (c *sortCache) matches(ms []trial.Measurement) bool {
+	if len(ms) != len(c.metrics) {
+		return false
+	}
+	for i := range ms {
+		m := &ms[i]
+		if m.Metric != c.metrics[i] || keyOf(m.Dims) != c.dims[i] || math.IsNaN(m.Value) {
+			return false
+		}
+	}
+	return true
+}
+
+// keyOf identifies d by its backing array and length (see dimsKey).
+func keyOf(d trial.Dims) dimsKey {
+	if len(d) == 0 {
+		return dimsKey{}
+	}
+	return dimsKey{&d[0], len(d)}
 }

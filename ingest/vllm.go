@@ -39,13 +39,13 @@ func readVLLM(j *jreader) ([]trial.Trial, error) {
 }
 
 func readVLLMRecord(j *jreader, index int) (trial.Trial, error) {
-	b := newBuilder(trial.ToolVLLM, j.src, FormatVLLM)
+	b := j.builder(trial.ToolVLLM, FormatVLLM)
 	b.t.Source.Index = index
 	start := j.src.base + j.d.InputOffset()
 	s := &servingRecord{b: b}
 	version := "benchmark_serving"
 	err := j.object("vLLM result", func(name []byte) error {
-		key := string(name)
+		key := j.intern(name)
 		switch key {
 		case "endpoint_type", "failed":
 			version = "bench-serve"
