@@ -173,12 +173,18 @@ func (s *sorter) ranks(dst []int32, n int, cmp func(a, b int32) int) []int32 {
 	return dst
 }
 
-// sortCache remembers how the previous record of a file was sorted: the
-// metric and dims of each of its measurements, in reading order, and the
-// order sorting gave them. The records of a JSONL file or of appended
-// results list the same members in the same order, so the next record
-// with the same layout is put in order by one pass, without sorting.
+// sortCache remembers how the last records of a file were sorted: for
+// each of up to four layouts, the metric and dims of each measurement in
+// reading order, and the order sorting gave them. The records of a JSONL
+// file or of appended results list the same members in the same order
+// (or alternate between a few layouts), so a record with a known layout
+// is put in order by one pass, without sorting.
 type sortCache struct {
+	layouts [4]sortLayout
+	next    int // the layout to replace next
+}
+
+type sortLayout struct {
 	metrics []string
 	dims    []dimsKey
 	order   []int32
@@ -186,18 +192,19 @@ type sortCache struct {
 }
 
 // sortCopy returns a sorted copy of ms, in the order sortMeasurements
-// gives, reusing the order of the previous call when ms has the same
+// gives, reusing the order of an earlier call when ms has the same
 // layout and no two of its measurements share a metric and dims (then the
 // order does not depend on the values).
 func sortCopy(ms []trial.Measurement, c *sortCache) []trial.Measurement {
-	if c.valid && c.matches(ms) {
-		out := make([]trial.Measurement, len(ms))
-		for j, i := range c.order {
-			out[j] = ms[i]
+	for i := range c.layouts {
+		if l := &c.layouts[i]; l.valid && l.matches(ms) {
+			out := make([]trial.Measurement, len(ms))
+			for j, i := range l.order {
+				out[j] = ms[i]
+			}
+			return out
 		}
-		return out
 	}
-	c.valid = false
 	s := sorters.Get().(*sorter)
 	defer sorters.Put(s)
 	out, ok := s.sort(ms)
@@ -211,26 +218,28 @@ func sortCopy(ms []trial.Measurement, c *sortCache) []trial.Measurement {
 			return out // the order depends on the values
 		}
 	}
-	c.metrics, c.dims, c.order = c.metrics[:0], c.dims[:0], c.order[:0]
+	l := &c.layouts[c.next]
+	c.next = (c.next + 1) % len(c.layouts)
+	l.metrics, l.dims, l.order = l.metrics[:0], l.dims[:0], l.order[:0]
 	for i := range ms {
-		c.metrics = append(c.metrics, ms[i].Metric)
-		c.dims = append(c.dims, keyOf(ms[i].Dims))
+		l.metrics = append(l.metrics, ms[i].Metric)
+		l.dims = append(l.dims, keyOf(ms[i].Dims))
 	}
 	for _, k := range s.keys {
-		c.order = append(c.order, k.i)
+		l.order = append(l.order, k.i)
 	}
-	c.valid = true
+	l.valid = true
 	return out
 }
 
-// matches reports whether ms has the layout c was made for and no NaN.
-func (c *sortCache) matches(ms []trial.Measurement) bool {
-	if len(ms) != len(c.metrics) {
+// matches reports whether ms has the layout l was made for and no NaN.
+func (l *sortLayout) matches(ms []trial.Measurement) bool {
+	if len(ms) != len(l.metrics) {
 		return false
 	}
 	for i := range ms {
 		m := &ms[i]
-		if m.Metric != c.metrics[i] || keyOf(m.Dims) != c.dims[i] || math.IsNaN(m.Value) {
+		if m.Metric != l.metrics[i] || keyOf(m.Dims) != l.dims[i] || math.IsNaN(m.Value) {
 			return false
 		}
 	}
