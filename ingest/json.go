@@ -14,6 +14,7 @@ import (
 	"errors"
 	"io"
 	"maps"
+	"slices"
 	"math"
 	"strconv"
 	"strings"
@@ -32,6 +33,7 @@ type jreader struct {
 	key   []byte            // scratch for unescaped names
 	names map[string]string // interned names, shared across files of one reader
 	max   int               // the record size limit, for values read whole
+	size  int64             // the input's size in bytes, when known (0 otherwise)
 	// rec is the reused state of the records of one file (JSONL and
 	// appended results): see recordScratch.
 	rec recordScratch
@@ -46,6 +48,17 @@ type recordScratch struct {
 	ms             []trial.Measurement
 	sort           sortCache
 	params, labels int
+}
+
+// grow makes room in out for the records the rest of the input holds at
+// the size of those read so far (n of them), so that a file of many
+// records does not copy its trials as the slice grows.
+func (j *jreader) grow(out []trial.Trial, n int) []trial.Trial {
+	read := j.d.InputOffset()
+	if n != 1 || j.size <= read || read <= 0 {
+		return out
+	}
+	return slices.Grow(out, int(min((j.size-read)/read+1, 1<<20)))
 }
 
 // builder returns a builder for the next record of the file, with its

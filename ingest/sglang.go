@@ -14,7 +14,7 @@ func readSGLang(j *jreader) ([]trial.Trial, error) {
 		if err != nil {
 			return out, err
 		}
-		out = append(out, t)
+		out = append(j.grow(out, len(out)), t)
 	}
 	return out, j.expectEnd()
 }

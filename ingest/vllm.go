@@ -32,7 +32,7 @@ func readVLLM(j *jreader) ([]trial.Trial, error) {
 			if err != nil {
 				return out, err
 			}
-			out = append(out, t)
+			out = append(j.grow(out, len(out)), t)
 			index++
 		}
 	}
