@@ -52,7 +52,8 @@ type Trial struct {
 	Params map[string]string `json:"params,omitempty"`
 	// Workload is the configured and achieved load.
 	Workload Workload `json:"workload"`
-	// Succeeded and Failed count requests; Failed is -1 when unknown.
+	// Succeeded and Failed count requests; Failed is -1 when unknown, and
+	// then absent from the JSON encoding (see MarshalJSON).
 	Succeeded int64 `json:"succeeded"`
 	Failed    int64 `json:"failed"`
 	// Measurements are sorted by Metric, then Dims (see Sort).
@@ -66,6 +67,39 @@ type Trial struct {
 	// runs); nil otherwise. The trials of one run may share it: do not
 	// modify it in place.
 	Deployment *Deployment `json:"deployment,omitempty"`
+}
+
+// MarshalJSON encodes t with its fields' tags, except that an unknown
+// Failed count (-1) is left out rather than written as a number: a
+// reader of the export must not take -1 for a count.
+func (t Trial) MarshalJSON() ([]byte, error) {
+	type plain Trial // without the methods
+	var failed *int64
+	if t.Failed >= 0 {
+		failed = &t.Failed
+	}
+	return json.Marshal(struct {
+		plain
+		Failed *int64 `json:"failed,omitempty"`
+	}{plain(t), failed})
+}
+
+// UnmarshalJSON decodes what MarshalJSON writes: a missing (or null)
+// failed count is unknown, -1.
+func (t *Trial) UnmarshalJSON(b []byte) error {
+	type plain Trial
+	aux := struct {
+		*plain
+		Failed *int64 `json:"failed"`
+	}{plain: (*plain)(t)}
+	if err := json.Unmarshal(b, &aux); err != nil {
+		return err
+	}
+	t.Failed = -1
+	if aux.Failed != nil {
+		t.Failed = *aux.Failed
+	}
+	return nil
 }
 
 // Problem texts set by readers.
