@@ -12,8 +12,8 @@ import (
 func TestTrialJSONFailed(t *testing.T) {
 	for _, c := range []struct {
 		failed int64
-		want   string // in the encoding, or "" for absent
-	}{{-1, ""}, {0, `"failed":0`}, {3, `"failed":3`}} {
+		want   string // in the encoding after succeeded, or "" for absent
+	}{{-1, ""}, {0, `"failed":0,`}, {3, `"failed":3,`}} {
 		in := Trial{ID: "x", Succeeded: 5, Failed: c.failed, Labels: map[string]string{"a": "b"},
 			Workload: Workload{RequestRate: 2}}
 		b, err := json.Marshal(in)
@@ -21,8 +21,8 @@ func TestTrialJSONFailed(t *testing.T) {
 			t.Fatal(err)
 		}
 		s := string(b)
-		if !strings.HasPrefix(s, `{"id":"x","source":{`) || !strings.Contains(s, `"succeeded":5`) {
-			t.Errorf("failed=%d: %s: want the fields of Trial, id first", c.failed, s)
+		if !strings.HasPrefix(s, `{"id":"x","source":{`) || !strings.Contains(s, `"succeeded":5,`+c.want+`"measurements":`) {
+			t.Errorf("failed=%d: %s: want the fields of Trial in order, id first", c.failed, s)
 		}
 		if c.want == "" && strings.Contains(s, `"failed"`) || c.want != "" && !strings.Contains(s, c.want) {
 			t.Errorf("failed=%d: %s: want %q", c.failed, s, c.want)

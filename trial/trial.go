@@ -1,6 +1,7 @@
 package trial
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -69,19 +70,18 @@ type Trial struct {
 	Deployment *Deployment `json:"deployment,omitempty"`
 }
 
-// MarshalJSON encodes t with its fields' tags, except that an unknown
-// Failed count (-1) is left out rather than written as a number: a
-// reader of the export must not take -1 for a count.
+// MarshalJSON encodes t with its fields' tags, in their order, except
+// that an unknown Failed count (-1) is left out rather than written as a
+// number: a reader of the export must not take -1 for a count.
 func (t Trial) MarshalJSON() ([]byte, error) {
 	type plain Trial // without the methods
-	var failed *int64
-	if t.Failed >= 0 {
-		failed = &t.Failed
+	b, err := json.Marshal(plain(t))
+	if err != nil || t.Failed >= 0 {
+		return b, err
 	}
-	return json.Marshal(struct {
-		plain
-		Failed *int64 `json:"failed,omitempty"`
-	}{plain(t), failed})
+	// Only the top-level count is a bare -1 followed by the measurements
+	// key: strings escape their quotes, and no other field is named so.
+	return bytes.Replace(b, []byte(`,"failed":-1,"measurements":`), []byte(`,"measurements":`), 1), nil
 }
 
 // UnmarshalJSON decodes what MarshalJSON writes: a missing (or null)
