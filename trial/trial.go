@@ -23,7 +23,11 @@ const (
 	LabelModel         = "model"          // served model id
 	LabelEngine        = "engine"         // serving engine or backend (vllm, sglang, openai, ...)
 	LabelEngineVersion = "engine_version" // serving engine version, when known
-	LabelHardware      = "hardware"       // GPU or system name, when known
+	LabelHardware      = "hardware"       // GPU or system name, when known (LabelGPU when it names the GPU)
+	LabelGPU           = "gpu"            // GPU model (CloudAI node metadata, AIPerf telemetry)
+	LabelGPUCount      = "gpu_count"      // GPUs the run had (CloudAI: nodes × gpus_per_node; AIPerf: GPUs in its telemetry)
+	LabelCUDA          = "cuda"           // CUDA (runtime) version
+	LabelDriver        = "driver"         // NVIDIA driver version (CloudAI: else the CUDA driver API version)
 	LabelEndpoint      = "endpoint"       // endpoint type (chat, completions, ...)
 	LabelDataset       = "dataset"        // dataset name
 	LabelDate          = "date"           // start time as written by the tool (local time, no zone)
