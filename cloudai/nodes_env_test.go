@@ -10,8 +10,8 @@ import (
 
 // TestRunEnvironmentLabels: the environment a run's node metadata records
 // becomes its labels gpu, cuda and driver (a full SlurmSystemMetadata file
-// in vllm.agg.1node/0, the bare gpu_arch_type of older files in
-// vllm.agg.1node/1 and at the scenario level, "null" left out, the CUDA
+// in each iteration of vllm.agg.1node, the bare gpu_arch_type of older
+// files at the scenario level, "null" left out, the CUDA
 // driver API version when no NVIDIA driver version is recorded), and
 // gpu_count is the allocated GPUs when the system gives gpus_per_node.
 func TestRunEnvironmentLabels(t *testing.T) {
@@ -24,7 +24,7 @@ func TestRunEnvironmentLabels(t *testing.T) {
 	}
 	want := map[string]string{
 		"vllm.agg.1node/0/0/":     "gpu=H100 cuda=12.8.1 driver=570.124.06 gpu_count=8",
-		"vllm.agg.1node/1/0/":     "gpu=H100 cuda= driver= gpu_count=8",
+		"vllm.agg.1node/1/0/":     "gpu=H100 cuda=12.8.1 driver=570.124.06 gpu_count=8",
 		"vllm.disagg.4nodes/0/0/": "gpu=H100 cuda= driver= gpu_count=32", // the scenario's metadata
 	}
 	seen := 0

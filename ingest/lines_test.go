@@ -3,6 +3,7 @@ package ingest
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -76,4 +77,54 @@ func TestStreamedRecordLines(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzLineIndex: the line and column of increasing offsets of a stream,
+// counted from the newlines a tolerantReader notes as it passes the
+// stream on in chunks of any size, are those counted in the whole input.
+func FuzzLineIndex(f *testing.F) {
+	f.Add([]byte("{\"a\": 1}\n{\"a\": 2}\n\n{\"a\": NaN}\n"), uint8(3), uint8(5))
+	f.Add([]byte(strings.Repeat("x\n", 300)), uint8(1), uint8(7))
+	f.Add([]byte("no newline at all"), uint8(200), uint8(1))
+	f.Fuzz(func(t *testing.T, data []byte, chunk, step uint8) {
+		x := &lineIndex{}
+		r := newTolerantReader(&chunkReader{data: data, n: int(chunk)%64 + 1})
+		r.lines = x
+		src := &source{path: "f", lines: x, file: os.Stdin} // file: the streaming case; never read, as off <= x.end
+		var got []byte
+		buf := make([]byte, int(step)%97+1)
+		whole := &source{path: "f", data: data}
+		for {
+			n, err := r.Read(buf)
+			got = append(got, buf[:n]...)
+			for off := int64(len(got)) - int64(n); off < int64(len(got)); off += int64(step)%13 + 1 {
+				l, c := src.lineCol(off)
+				wl, wc := whole.lineCol(off)
+				if l != wl || c != wc {
+					t.Fatalf("offset %d: line %d col %d, want %d:%d", off, l, c, wl, wc)
+				}
+			}
+			if err != nil {
+				break
+			}
+		}
+		if len(got) != len(data) {
+			t.Fatalf("%d bytes passed on, want %d", len(got), len(data))
+		}
+	})
+}
+
+// chunkReader returns data n bytes at a time.
+type chunkReader struct {
+	data []byte
+	n    int
+}
+
+func (c *chunkReader) Read(p []byte) (int, error) {
+	if len(c.data) == 0 {
+		return 0, io.EOF
+	}
+	k := copy(p[:min(len(p), c.n)], c.data)
+	c.data = c.data[k:]
+	return k, nil
 }

@@ -40,3 +40,31 @@ func TestTrialJSONFailed(t *testing.T) {
 		t.Errorf("failed null: %+v, %v; want -1", out, err)
 	}
 }
+
+// FuzzTrialJSON: a trial decoded from any JSON encodes and decodes back
+// to the same failed count, and an unknown count is never written.
+func FuzzTrialJSON(f *testing.F) {
+	f.Add([]byte(`{"id":"a","failed":3,"measurements":[]}`))
+	f.Add([]byte(`{"id":"a","succeeded":2,"measurements":[{"metric":"ttft","value":"+Inf"}],"labels":{"failed":"-1"}}`))
+	f.Add([]byte(`{"id":"a","failed":-1,"workload":{"request_rate":"inf"}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var tr Trial
+		if json.Unmarshal(data, &tr) != nil {
+			return
+		}
+		b, err := json.Marshal(tr)
+		if err != nil {
+			return // values json cannot encode (Dims with odd keys, …) are not this test's concern
+		}
+		if tr.Failed == -1 && strings.Contains(string(b), `,"failed":-1,`) {
+			t.Fatalf("unknown count written: %s", b)
+		}
+		var back Trial
+		if err := json.Unmarshal(b, &back); err != nil {
+			t.Fatalf("%s: %v", b, err)
+		}
+		if back.Failed != tr.Failed {
+			t.Fatalf("failed %d read back as %d from %s", tr.Failed, back.Failed, b)
+		}
+	})
+}
