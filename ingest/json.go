@@ -13,9 +13,8 @@ import (
 	"bytes"
 	"errors"
 	"io"
-	"maps"
-	"slices"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -30,10 +29,11 @@ var decOpts = []jsontext.Options{jsontext.AllowDuplicateNames(true), jsontext.Al
 type jreader struct {
 	d     *jsontext.Decoder
 	src   *source
-	key   []byte            // scratch for unescaped names
-	names map[string]string // interned names, shared across files of one reader
-	max   int               // the record size limit, for values read whole
-	size  int64             // the input's size in bytes, when known (0 otherwise)
+	key   []byte                  // scratch for unescaped names
+	names map[string]string       // interned names, shared across files of one reader
+	max   int                     // the record size limit, for values read whole
+	size  int64                   // the input's size in bytes, when known (0 otherwise)
+	plans map[string]*servingPlan // member names of vLLM/SGLang records, per file
 	// rec is the reused state of the records of one file (JSONL and
 	// appended results): see recordScratch.
 	rec recordScratch
@@ -65,16 +65,14 @@ func (j *jreader) grow(out []trial.Trial, n int) []trial.Trial {
 // measurements in the reused buffer and its maps sized as the previous
 // record's.
 func (j *jreader) builder(tool string, format Format) *builder {
-	b := newBuilder(tool, j.src, format)
-	b.scratch = &j.rec
+	b := &builder{tool: tool, scratch: &j.rec} // newBuilder, with the maps at their size
+	b.t.Source = trial.Source{Path: j.src.path, Key: j.src.key, Format: string(format)}
+	b.t.Failed = -1
+	b.t.Labels = make(map[string]string, max(8, j.rec.labels))
+	b.t.SetLabel(trial.LabelTool, tool)
 	b.t.Measurements = j.rec.ms[:0]
 	if j.rec.params > 0 {
 		b.t.Params = make(map[string]string, j.rec.params)
-	}
-	if j.rec.labels > len(b.t.Labels) {
-		labels := make(map[string]string, j.rec.labels) // with the labels newBuilder set
-		maps.Copy(labels, b.t.Labels)
-		b.t.Labels = labels
 	}
 	return b
 }

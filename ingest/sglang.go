@@ -25,14 +25,15 @@ func readSGLangRecord(j *jreader, index int) (trial.Trial, error) {
 	start := j.src.base + j.d.InputOffset()
 	s := &sglangRecord{servingRecord: servingRecord{b: b}}
 	err := j.object("SGLang result", func(name []byte) error {
-		key := j.intern(name)
-		if ok, err := s.setup(j, key); ok || err != nil {
+		p := j.plan(name, b)
+		if ok, err := s.setup(j, p.key); ok || err != nil {
 			return err
 		}
-		if ok, err := s.setupNumber(j, key); ok || err != nil {
+		if p.setupNum {
+			_, err := s.setupNumber(j, p.key)
 			return err
 		}
-		return s.member(j, key)
+		return s.member(j, p)
 	})
 	if err != nil {
 		return trial.Trial{}, err
