@@ -113,6 +113,9 @@ func (s *sglangRecord) finish() trial.Trial {
 	if v := b.t.Params["server_info.version"]; v != "" {
 		b.t.SetLabel(trial.LabelEngineVersion, v)
 	}
+	if s.hasServerInfo && b.t.Labels[trial.LabelEngine] == "" {
+		b.t.SetLabel(trial.LabelEngine, "sglang") // server_info is the SGLang server's own report, whatever the client backend
+	}
 	b.t.Source.FormatVersion = "lean-2024"
 	if s.hasModernFields || s.hasServerInfo {
 		b.t.Source.FormatVersion = "2025+"
