@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -70,4 +71,30 @@ func exerciseDefinition(d *TestDefinition, nodes int) {
 		_, _ = CloudAIUsedGPUs(d, nodes, gpn)
 	}
 	_, _, _ = defaultNodes(d)
+}
+
+// FuzzNodeMetadata: reading a node metadata file never panics, and gives
+// no "null" or blank label.
+func FuzzNodeMetadata(f *testing.F) {
+	for _, p := range []string{
+		"testdata/results/scenario_2026-08-06_10-00-00/vllm.agg.1node/0/metadata/node-001.toml",
+		"testdata/results/scenario_2026-08-06_10-00-00/metadata/node-001.toml",
+	} {
+		if data, err := os.ReadFile(p); err == nil {
+			f.Add(data)
+		}
+	}
+	f.Add([]byte("[cuda]\nnvidia_driver_version = \"null\"\ncuda_driver_version = \" 12.4 \"\n"))
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p := filepath.Join(dir, "node-x.toml")
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for k, v := range nodeFile(p) {
+			if strings.TrimSpace(v) == "" || strings.EqualFold(v, "null") {
+				t.Fatalf("label %s=%q", k, v)
+			}
+		}
+	})
 }

@@ -2,6 +2,7 @@ package cloudai
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -9,6 +10,8 @@ import (
 	"strings"
 
 	toml "github.com/pelletier/go-toml/v2"
+
+	"github.com/pareto-llm/pareto/trial"
 )
 
 // Run is one point source of a CloudAI results tree: a successful iteration,
@@ -50,8 +53,9 @@ type Run struct {
 	Params []Param `json:"params"`
 	// PhaseParams are the AIPerf phase's own settings (phase runs only).
 	PhaseParams []Param `json:"phase_params,omitempty"`
-	// Labels hold workload, engine, orchestrator, model, hardware, test and
-	// system when known.
+	// Labels hold workload, engine, orchestrator, model, test and system,
+	// and the environment (gpu, gpu_count, cuda, driver: see nodeLabels)
+	// when known.
 	Labels map[string]string `json:"labels"`
 	// Nodes is the executed node count.
 	Nodes int `json:"nodes"`
@@ -88,10 +92,11 @@ func (w *walker) newRun(p runPos, cfg *runConfig, wl Workload) Run {
 	r.Warnings = append(r.Warnings, cfg.warnings...)
 	r.Params = ParamsOf(def, r.Nodes)
 	r.Labels = runLabels(def, wl, w.opts.System)
-	if hw := hardware(p.dir, p.iterDir, w.root); hw != "" {
-		r.Labels["hardware"] = hw
-	}
+	maps.Copy(r.Labels, nodeLabels(p.dir, p.iterDir, w.root))
 	r.countGPUs(def, w.opts.GPUsPerNode)
+	if r.AllocatedGPUs > 0 {
+		r.Labels[trial.LabelGPUCount] = itoa(r.AllocatedGPUs)
+	}
 	return r
 }
 
@@ -152,32 +157,53 @@ func modelOf(def *TestDefinition) string {
 	return ""
 }
 
-// hardware returns gpu_arch_type from the first metadata/node-*.toml found in
-// the run directory, the iteration directory or the scenario directory.
-func hardware(dirs ...string) string {
+// nodeLabels returns the environment a CloudAI node metadata file
+// (metadata/node-*.toml, SlurmSystemMetadata) records, from the first such
+// file in the run directory, else the iteration directory, else the
+// scenario directory: labels gpu (system.gpu_arch_type), cuda
+// (cuda.cuda_runtime_version, else cuda_build_version) and driver
+// (cuda.nvidia_driver_version, else cuda_driver_version). CloudAI writes
+// "null" for what it could not find; that is left out.
+func nodeLabels(dirs ...string) map[string]string {
 	for _, d := range dirs {
 		files, _ := filepath.Glob(filepath.Join(d, "metadata", "node-*.toml"))
 		slices.Sort(files)
 		for _, f := range files {
-			if v := gpuArch(f); v != "" {
-				return v
+			if l := nodeFile(f); len(l) > 0 {
+				return l
 			}
 		}
 	}
-	return ""
+	return nil
 }
 
-// gpuArch reads gpu_arch_type at any depth of a metadata TOML.
-func gpuArch(path string) string {
+// nodeFile reads the labels of one node metadata file (see nodeLabels).
+func nodeFile(path string) map[string]string {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return ""
+		return nil
 	}
 	var m map[string]any
 	if toml.Unmarshal(data, &m) != nil {
-		return ""
+		return nil
 	}
-	return findKey(m, "gpu_arch_type", 0)
+	l := map[string]string{}
+	for _, c := range []struct {
+		label string
+		keys  []string
+	}{
+		{trial.LabelGPU, []string{"gpu_arch_type"}},
+		{trial.LabelCUDA, []string{"cuda_runtime_version", "cuda_build_version"}},
+		{trial.LabelDriver, []string{"nvidia_driver_version", "cuda_driver_version"}},
+	} {
+		for _, k := range c.keys {
+			if v := findKey(m, k, 0); v != "" && !strings.EqualFold(v, "null") && !strings.EqualFold(v, "none") {
+				l[c.label] = v
+				break
+			}
+		}
+	}
+	return l
 }
 
 // findKey searches nested tables for key and returns its string value.

@@ -86,7 +86,7 @@ func TestWalkScenarioWithoutTestRun(t *testing.T) {
 		if got, want := relFiles(bare, r.Files), relFiles(shipped, w.Files); got != want {
 			t.Errorf("%s: files %s; want %s", r.ID(), got, want)
 		}
-		if r.Labels["hardware"] != w.Labels["hardware"] || r.Labels["engine"] != w.Labels["engine"] || r.Labels["model"] != w.Labels["model"] {
+		if r.Labels["gpu"] != w.Labels["gpu"] || r.Labels["cuda"] != w.Labels["cuda"] || r.Labels["engine"] != w.Labels["engine"] || r.Labels["model"] != w.Labels["model"] {
 			t.Errorf("%s: labels %v; want those of %v", r.ID(), r.Labels, w.Labels)
 		}
 		if !slices.Contains(r.Warnings, "no test-run.toml: parameters are the scenario's, not a record of the executed run") {

@@ -27,6 +27,7 @@ type perfJSON struct {
 	genai      bool
 	reqCount   float64
 	hasReq     bool
+	gpus       int        // GPU blocks in the telemetry: the gpu_count label
 	withFor    trial.Dims // the extra dims that with caches statistics for
 	withForID  uint32
 	with       []statValue

@@ -10,7 +10,7 @@ import (
 
 // telemetry reads AIPerf telemetry_data: per endpoint and GPU metric blocks
 // become measurements with "endpoint" and "gpu" dims; the first GPU name
-// becomes the hardware label.
+// becomes the gpu label, and the number of GPU blocks the gpu_count label.
 func (p *perfJSON) telemetry() error {
 	j := p.j
 	if j.d.PeekKind() != '{' {
@@ -34,13 +34,14 @@ func (p *perfJSON) telemetry() error {
 
 func (p *perfJSON) gpu(endpoint, gpu string) error {
 	j := p.j
+	p.gpus++
 	dims := trial.Dims{{Key: "endpoint", Value: endpoint}, {Key: trial.DimGPU, Value: gpu}}
 	return j.object(gpu, func(name []byte) error {
 		switch string(name) {
 		case "gpu_name":
 			s, ok, err := j.text()
-			if ok && p.b.t.Labels[trial.LabelHardware] == "" {
-				p.b.t.SetLabel(trial.LabelHardware, s)
+			if ok && p.b.t.Labels[trial.LabelGPU] == "" {
+				p.b.t.SetLabel(trial.LabelGPU, s)
 			}
 			return err
 		case "metrics":
@@ -100,6 +101,9 @@ func (p *perfJSON) blockStats(tag string) error {
 
 func (p *perfJSON) finish() trial.Trial {
 	b := p.b
+	if p.gpus > 0 {
+		b.t.SetLabel(trial.LabelGPUCount, strconv.Itoa(p.gpus))
+	}
 	prm := b.t.Params
 	g3 := prm["models.items.0.name"] != "" || prm["phases.0.name"] != "" || prm["phases.0.type"] != ""
 	switch {

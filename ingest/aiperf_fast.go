@@ -271,6 +271,7 @@ func (p *perfJSON) fastTelemetry(s *scanner) bool {
 }
 
 func (p *perfJSON) fastGPU(s *scanner, endpoint, gpu string) bool {
+	p.gpus++
 	key := p.dims.key(keyGPU, trial.Dims{{Key: "endpoint", Value: endpoint}}, gpu)
 	dims, ok := p.dims.get(key)
 	if !ok {
@@ -281,8 +282,8 @@ func (p *perfJSON) fastGPU(s *scanner, endpoint, gpu string) bool {
 		switch string(name) {
 		case "gpu_name":
 			v, set, ok := s.text()
-			if set && p.b.t.Labels[trial.LabelHardware] == "" {
-				p.b.t.SetLabel(trial.LabelHardware, v)
+			if set && p.b.t.Labels[trial.LabelGPU] == "" {
+				p.b.t.SetLabel(trial.LabelGPU, v)
 			}
 			return ok
 		case "metrics":

@@ -15,6 +15,10 @@ type builder struct {
 	// recs, when set, collects the measurements instead of t.Measurements
 	// (fast AIPerf reader).
 	recs *records
+	// scratch, when set, holds the buffer t.Measurements was started in,
+	// reused by the next record (jreader.builder): finish gives the trial
+	// its own copy.
+	scratch *recordScratch
 }
 
 func newBuilder(tool string, src *source, format Format) *builder {
@@ -104,7 +108,13 @@ func (b *builder) finish() trial.Trial {
 	if t.Failed >= 0 && t.Succeeded+t.Failed > 0 {
 		b.add(trial.ErrorRate, nil, t.ErrorRate(), trial.UnitRatio, "")
 	}
-	t.Measurements = sortMeasurements(t.Measurements)
+	if s := b.scratch; s != nil {
+		s.ms = t.Measurements[:0] // grown, for the next record (the jreader, and its pins, end with the file)
+		s.params, s.labels = len(t.Params), len(t.Labels)
+		t.Measurements = sortCopy(t.Measurements, &s.sort)
+	} else {
+		t.Measurements = sortMeasurements(t.Measurements)
+	}
 	t.ID = trial.ComputeIDSorted(t) // what t.Finalize does once sorted
 	t.Measurements = dedupe(t.Measurements)
 	return *t

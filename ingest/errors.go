@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -49,6 +50,7 @@ type source struct {
 	// in order: counting from byte 0 each time was quadratic)
 	memoOff           int64
 	memoLine, memoCol int
+	lines             *lineIndex // the newlines of a stream, when noted as it is read
 }
 
 // lineCol returns the 1-based line and column of off.
@@ -64,6 +66,18 @@ func (s *source) lineCol(off int64) (int, int) {
 			s.memoOff, s.memoLine, s.memoCol = off, line, col
 		}
 	}()
+	if x := s.lines; x != nil && !x.full && s.file != nil && off <= x.end && s.memoOff <= off {
+		i0, _ := slices.BinarySearch(x.nl, from)
+		i1, _ := slices.BinarySearch(x.nl, off)
+		if i1 > i0 {
+			line += i1 - i0
+			col = int(off - x.nl[i1-1])
+		} else {
+			col += int(off - from)
+		}
+		x.nl = x.nl[:copy(x.nl, x.nl[i1:])]
+		return line, col
+	}
 	count := func(b []byte) {
 		n := bytes.Count(b, []byte{'\n'})
 		if n > 0 {

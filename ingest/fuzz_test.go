@@ -179,3 +179,28 @@ func FuzzReadUTF16(f *testing.F) {
 		}
 	})
 }
+
+// FuzzReadTable: reading a generic table never panics, and a table is
+// refused as not_a_result exactly when its only numbers are load settings.
+func FuzzReadTable(f *testing.F) {
+	for _, p := range []string{"notresults/harness_runs.json", "../../examples/trials.csv"} {
+		if data, err := os.ReadFile(filepath.Join("testdata", p)); err == nil {
+			f.Add(data)
+		}
+	}
+	f.Add([]byte("concurrency,request_rate,ttft_ms\n1,inf,20\n"))
+	f.Add([]byte("{\"concurrency\": 4, \"file\": \"a.json\"}\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		ts, err := ReadTable(append([]byte(nil), data...), "t.csv", TableOptions{})
+		var nr *NotResultError
+		if errors.As(err, &nr) {
+			if nr.What == "" || len(ts) != 0 {
+				t.Fatalf("not a result, %d trials, %q", len(ts), nr.What)
+			}
+			return
+		}
+		if err == nil && onlySettings(ts) != nil {
+			t.Fatalf("%d trials whose only numbers are load settings accepted", len(ts))
+		}
+	})
+}

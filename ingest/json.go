@@ -14,10 +14,13 @@ import (
 	"errors"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/pareto-llm/pareto/trial"
 )
 
 var decOpts = []jsontext.Options{jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true)}
@@ -26,9 +29,52 @@ var decOpts = []jsontext.Options{jsontext.AllowDuplicateNames(true), jsontext.Al
 type jreader struct {
 	d     *jsontext.Decoder
 	src   *source
-	key   []byte            // scratch for unescaped names
-	names map[string]string // interned names, shared across files of one reader
-	max   int               // the record size limit, for values read whole
+	key   []byte                  // scratch for unescaped names
+	names map[string]string       // interned names, shared across files of one reader
+	max   int                     // the record size limit, for values read whole
+	size  int64                   // the input's size in bytes, when known (0 otherwise)
+	plans map[string]*servingPlan // member names of vLLM/SGLang records, per file
+	// rec is the reused state of the records of one file (JSONL and
+	// appended results): see recordScratch.
+	rec recordScratch
+}
+
+// recordScratch is what the records of one file reuse: the measurement
+// buffer each record appends to (its trial gets one exact copy, sorted),
+// and the sizes of the previous record's maps, to allocate the next ones
+// at their size. Records of one file are alike, so nothing grows after
+// the first.
+type recordScratch struct {
+	ms             []trial.Measurement
+	sort           sortCache
+	params, labels int
+}
+
+// grow makes room in out for the records the rest of the input holds at
+// the size of those read so far (n of them), so that a file of many
+// records does not copy its trials as the slice grows.
+func (j *jreader) grow(out []trial.Trial, n int) []trial.Trial {
+	read := j.d.InputOffset()
+	if n != 1 || j.size <= read || read <= 0 {
+		return out
+	}
+	return slices.Grow(out, int(min((j.size-read)/read+1, 1<<20)))
+}
+
+// builder returns a builder for the next record of the file, with its
+// measurements in the reused buffer and its maps sized as the previous
+// record's.
+func (j *jreader) builder(tool string, format Format) *builder {
+	b := &builder{tool: tool, scratch: &j.rec} // newBuilder, with the maps at their size
+	b.t.Source = trial.Source{Path: j.src.path, Key: j.src.key, Format: string(format)}
+	b.t.Failed = -1
+	b.t.Labels = make(map[string]string, max(8, j.rec.labels))
+	b.t.SetLabel(trial.LabelTool, tool)
+	b.t.Measurements = j.rec.ms[:0]
+	if j.rec.params > 0 {
+		b.t.Params = make(map[string]string, j.rec.params)
+	}
+	return b
 }
 
 // intern returns b as a string, reusing an earlier copy when possible.

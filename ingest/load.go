@@ -257,6 +257,11 @@ func (d *Dataset) addTable(f string, data []byte) {
 		opts.key = d.place.key(d.place.base, f)
 	}
 	ts, err := readTable(data, f, opts, d.lim)
+	var nr *NotResultError
+	if errors.As(err, &nr) {
+		d.skip(d.place.base, Skip{Path: f, Code: trial.SkipNotResult, Reason: nr.What})
+		return
+	}
 	if err != nil {
 		d.skip(d.place.base, Skip{Path: f, Code: SkipError,
 			Reason: fmt.Sprintf("%v (read as a generic CSV/JSONL table, as it is no benchmark result pareto recognises)", err)})

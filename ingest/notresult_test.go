@@ -70,8 +70,10 @@ func summary(t *trial.Trial) string {
 // TestLoadNotResults: files that are no benchmark result are skipped with
 // code not_a_result and what they are, named on their own (not read as a
 // generic table) or found in a directory: AIPerf per-request records, a
-// benchmark's inputs (renamed as a result file too), a dashboard, and
-// CloudAI and pareto TOML configurations.
+// benchmark's inputs (renamed as a result file too), a Grafana dashboard,
+// a harness's own list of its runs (read as a table, its only numbers are
+// load settings), CloudAI configurations (scenario, system, test, node
+// metadata) and pareto's own (pareto.toml, a search space).
 func TestLoadNotResults(t *testing.T) {
 	files := []string{
 		"testdata/notresults/dashboard.json",
@@ -82,9 +84,12 @@ func TestLoadNotResults(t *testing.T) {
 		"../examples/cloudai/system.toml",
 		"../examples/cloudai/tests/vllm.toml",
 		"../examples/cloudai/results/metadata/node-001.toml",
+		"../examples/noise/pareto.toml",
+		"../examples/search/vllm.toml",
+		"testdata/notresults/harness_runs.json",
 	}
 	wants := []string{"dashboard", "requests a benchmark sends", "per-request records", "requests a benchmark sends",
-		"TOML", "TOML", "TOML", "TOML"}
+		"TOML", "TOML", "TOML", "TOML", "TOML", "TOML", "load settings (concurrency)"}
 	for i, f := range files {
 		d, err := Load([]string{f}, LoadOptions{})
 		if err != nil {
@@ -103,7 +108,7 @@ func TestLoadNotResults(t *testing.T) {
 	for _, s := range d.Skipped {
 		got = append(got, filepath.Base(s.Path)+" "+s.Code)
 	}
-	want := "README.md unknown_format\ndashboard.json not_a_result\ninputs.json not_a_result\n" +
+	want := "README.md unknown_format\ndashboard.json not_a_result\nharness_runs.json unknown_format\ninputs.json not_a_result\n" +
 		"profile_export.jsonl not_a_result\nprofile_export_genai_perf.json not_a_result"
 	if len(d.Trials) != 0 || strings.Join(got, "\n") != want {
 		t.Errorf("directory: %d trials, skipped\n%s\nwant\n%s", len(d.Trials), strings.Join(got, "\n"), want)

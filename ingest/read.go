@@ -222,7 +222,7 @@ func (r *reader) readData(data []byte, name string) ([]trial.Trial, error) {
 		}
 	}
 	r.dec.Reset(bytes.NewBuffer(data), decOpts...)
-	ts, err := readJSON(&jreader{d: r.dec, src: src, names: r.names, max: r.lim.maxRecord()}, format)
+	ts, err := readJSON(&jreader{d: r.dec, src: src, names: r.names, max: r.lim.maxRecord(), size: int64(len(data))}, format)
 	r.dec.Reset(emptyReader)
 	return ts, src.wrap(err, int64(len(data)))
 }
@@ -283,8 +283,10 @@ func (r *reader) readStream(f *os.File, path string, size int64) ([]trial.Trial,
 	}
 	g := &tokenGuard{max: int64(r.lim.maxRecord()), src: src}
 	in := newTolerantReader(&guardReader{r: io.MultiReader(bytes.NewReader(head), f), g: g})
+	src.lines = &lineIndex{}
+	in.lines = src.lines
 	dec := jsontext.NewDecoder(in, decOpts...)
-	ts, err := readJSON(&jreader{d: dec, src: src, names: r.names, max: r.lim.maxRecord()}, format)
+	ts, err := readJSON(&jreader{d: dec, src: src, names: r.names, max: r.lim.maxRecord(), size: size}, format)
 	if err != nil {
 		return ts, src.wrap(err, dec.InputOffset())
 	}

@@ -67,38 +67,96 @@ func parseServingStat(key string) (stat, metric string, ok bool) {
 	return stat, key[i+1 : len(key)-3], true
 }
 
-// member handles one top-level member; setup keys are handled by the
-// caller-specific setup function first.
-func (s *servingRecord) member(j *jreader, key string) error {
-	if unit, ok := servingScalars[key]; ok {
-		v, ok, err := j.number(key)
-		if err != nil || !ok {
-			return err
-		}
-		return s.scalar(key, unit, v)
-	}
-	if stat, metric, ok := parseServingStat(key); ok {
-		v, ok, err := j.number(key)
-		if err != nil || !ok {
-			return err
-		}
-		if stat == "p50" && metric == "tpot" {
-			s.medianTPOT = v
-		}
-		canon := metric
-		if c, ok := trial.Canonical(s.b.tool, metric); ok {
-			canon = c
-		}
-		s.b.add(canon, trial.StatDims(stat), v, "ms", key) // Native: the full key, e.g. p99_ttft_ms
-		return nil
-	}
-	if servingArrays[key] {
-		return j.d.SkipValue()
-	}
-	return s.param(j, key)
+// servingPlan is what a member name of a vLLM or SGLang record means,
+// worked out once per file (jreader.plan): records of a file repeat the
+// same names, and each name took several map lookups.
+type servingPlan struct {
+	key      string // the name, as a string
+	label    string // vLLM setup key: the label it sets (vllmLabels)
+	isLabel  bool
+	setupNum bool // request_rate, max_concurrency, num_prompts
+	kind     uint8
+	metric   string     // planScalar, planStat: the canonical metric
+	dims     trial.Dims // planStat: the statistic
+	unit     unitConv   // planScalar, planStat: the unit normalisation
+	p50TPOT  bool       // planStat: median TPOT, for the per-user rate
 }
 
-func (s *servingRecord) scalar(key, unit string, v float64) error {
+const (
+	planParam uint8 = iota
+	planScalar
+	planStat
+	planArray
+)
+
+// plan returns the meaning of member name in a record of tool's.
+func (j *jreader) plan(name []byte, b *builder) *servingPlan {
+	if p, ok := j.plans[string(name)]; ok {
+		return p
+	}
+	key := string(name)
+	p := &servingPlan{key: key}
+	if l, ok := vllmLabels[key]; ok && b.tool == trial.ToolVLLM {
+		p.label, p.isLabel = l, true
+	}
+	switch key {
+	case "request_rate", "max_concurrency", "num_prompts":
+		p.setupNum = true
+	}
+	if unit, ok := servingScalars[key]; ok {
+		p.kind, p.metric = planScalar, key
+		if c, ok := trial.Canonical(b.tool, key); ok {
+			p.metric = c
+		}
+		p.unit = b.units(p.metric, unit)
+	} else if stat, metric, ok := parseServingStat(key); ok {
+		p.kind, p.metric, p.dims, p.p50TPOT = planStat, metric, trial.StatDims(stat), stat == "p50" && metric == "tpot"
+		if c, ok := trial.Canonical(b.tool, metric); ok {
+			p.metric = c
+		}
+		p.unit = b.units(p.metric, "ms")
+	} else if servingArrays[key] {
+		p.kind = planArray
+	}
+	if j.plans == nil {
+		j.plans = map[string]*servingPlan{}
+	}
+	if len(j.plans) < 4096 {
+		j.plans[key] = p
+	}
+	return p
+}
+
+// member handles one top-level member; setup keys are handled by the
+// caller-specific setup function first.
+func (s *servingRecord) member(j *jreader, p *servingPlan) error {
+	switch p.kind {
+	case planScalar:
+		v, ok, err := j.number(p.key)
+		if err != nil || !ok {
+			return err
+		}
+		s.scalar(p.key, v)
+		s.b.addUnits(p.metric, nil, v, p.unit, p.key)
+		return nil
+	case planStat:
+		v, ok, err := j.number(p.key)
+		if err != nil || !ok {
+			return err
+		}
+		if p.p50TPOT {
+			s.medianTPOT = v
+		}
+		s.b.addUnits(p.metric, p.dims, v, p.unit, p.key) // Native: the full key, e.g. p99_ttft_ms
+		return nil
+	case planArray:
+		return j.d.SkipValue()
+	}
+	return s.param(j, p.key)
+}
+
+// scalar notes what the result scalar key tells about the run.
+func (s *servingRecord) scalar(key string, v float64) {
 	switch key {
 	case "completed":
 		s.completed = v
@@ -113,8 +171,6 @@ func (s *servingRecord) scalar(key, unit string, v float64) error {
 	case "concurrency":
 		s.b.t.Workload.AchievedConcurrency = v
 	}
-	s.b.addNative(key, "", v, unit)
-	return nil
 }
 
 // param stores an unknown member as a parameter: scalars as text, objects

@@ -14,25 +14,26 @@ func readSGLang(j *jreader) ([]trial.Trial, error) {
 		if err != nil {
 			return out, err
 		}
-		out = append(out, t)
+		out = append(j.grow(out, len(out)), t)
 	}
 	return out, j.expectEnd()
 }
 
 func readSGLangRecord(j *jreader, index int) (trial.Trial, error) {
-	b := newBuilder(trial.ToolSGLang, j.src, FormatSGLang)
+	b := j.builder(trial.ToolSGLang, FormatSGLang)
 	b.t.Source.Index = index
 	start := j.src.base + j.d.InputOffset()
 	s := &sglangRecord{servingRecord: servingRecord{b: b}}
 	err := j.object("SGLang result", func(name []byte) error {
-		key := string(name)
-		if ok, err := s.setup(j, key); ok || err != nil {
+		p := j.plan(name, b)
+		if ok, err := s.setup(j, p.key); ok || err != nil {
 			return err
 		}
-		if ok, err := s.setupNumber(j, key); ok || err != nil {
+		if p.setupNum {
+			_, err := s.setupNumber(j, p.key)
 			return err
 		}
-		return s.member(j, key)
+		return s.member(j, p)
 	})
 	if err != nil {
 		return trial.Trial{}, err
@@ -111,6 +112,9 @@ func (s *sglangRecord) finish() trial.Trial {
 	}
 	if v := b.t.Params["server_info.version"]; v != "" {
 		b.t.SetLabel(trial.LabelEngineVersion, v)
+	}
+	if s.hasServerInfo && b.t.Labels[trial.LabelEngine] == "" {
+		b.t.SetLabel(trial.LabelEngine, "sglang") // server_info is the SGLang server's own report, whatever the client backend
 	}
 	b.t.Source.FormatVersion = "lean-2024"
 	if s.hasModernFields || s.hasServerInfo {

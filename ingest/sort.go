@@ -144,10 +144,7 @@ func (s *sorter) metricIndex(name string) int32 {
 }
 
 func (s *sorter) dimsIndex(d trial.Dims) int32 {
-	var k dimsKey
-	if len(d) > 0 {
-		k = dimsKey{&d[0], len(d)}
-	}
+	k := keyOf(d)
 	id, ok := s.dimsID[k]
 	if !ok {
 		id = int32(len(s.dims))
@@ -174,4 +171,85 @@ func (s *sorter) ranks(dst []int32, n int, cmp func(a, b int32) int) []int32 {
 		dst[id] = r
 	}
 	return dst
+}
+
+// sortCache remembers how the last records of a file were sorted: for
+// each of up to four layouts, the metric and dims of each measurement in
+// reading order, and the order sorting gave them. The records of a JSONL
+// file or of appended results list the same members in the same order
+// (or alternate between a few layouts), so a record with a known layout
+// is put in order by one pass, without sorting.
+type sortCache struct {
+	layouts [4]sortLayout
+	next    int // the layout to replace next
+}
+
+type sortLayout struct {
+	metrics []string
+	dims    []dimsKey
+	order   []int32
+	valid   bool
+}
+
+// sortCopy returns a sorted copy of ms, in the order sortMeasurements
+// gives, reusing the order of an earlier call when ms has the same
+// layout and no two of its measurements share a metric and dims (then the
+// order does not depend on the values).
+func sortCopy(ms []trial.Measurement, c *sortCache) []trial.Measurement {
+	for i := range c.layouts {
+		if l := &c.layouts[i]; l.valid && l.matches(ms) {
+			out := make([]trial.Measurement, len(ms))
+			for j, i := range l.order {
+				out[j] = ms[i]
+			}
+			return out
+		}
+	}
+	s := sorters.Get().(*sorter)
+	defer sorters.Put(s)
+	out, ok := s.sort(ms)
+	if !ok { // a NaN value
+		out = slices.Clone(ms)
+		slices.SortStableFunc(out, compareMeasurement)
+		return out
+	}
+	for j := 1; j < len(s.keys); j++ {
+		if s.keys[j].k == s.keys[j-1].k {
+			return out // the order depends on the values
+		}
+	}
+	l := &c.layouts[c.next]
+	c.next = (c.next + 1) % len(c.layouts)
+	l.metrics, l.dims, l.order = l.metrics[:0], l.dims[:0], l.order[:0]
+	for i := range ms {
+		l.metrics = append(l.metrics, ms[i].Metric)
+		l.dims = append(l.dims, keyOf(ms[i].Dims))
+	}
+	for _, k := range s.keys {
+		l.order = append(l.order, k.i)
+	}
+	l.valid = true
+	return out
+}
+
+// matches reports whether ms has the layout l was made for and no NaN.
+func (l *sortLayout) matches(ms []trial.Measurement) bool {
+	if len(ms) != len(l.metrics) {
+		return false
+	}
+	for i := range ms {
+		m := &ms[i]
+		if m.Metric != l.metrics[i] || keyOf(m.Dims) != l.dims[i] || math.IsNaN(m.Value) {
+			return false
+		}
+	}
+	return true
+}
+
+// keyOf identifies d by its backing array and length (see dimsKey).
+func keyOf(d trial.Dims) dimsKey {
+	if len(d) == 0 {
+		return dimsKey{}
+	}
+	return dimsKey{&d[0], len(d)}
 }

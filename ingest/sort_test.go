@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"reflect"
@@ -53,6 +54,60 @@ func TestSameDimsString(t *testing.T) {
 		for _, b := range ds {
 			if got, want := sameDimsString(a, b), a.String() == b.String(); got != want {
 				t.Errorf("sameDimsString(%v, %v) = %v, want %v", a, b, got, want)
+			}
+		}
+	}
+}
+
+// TestSortCopy: sortCopy, reused across records of one layout with new
+// values (and now and then another layout, a NaN, or two measurements of
+// one metric and dims, whose order depends on the values), gives the
+// order of trial.Finalize's stable sort and never changes its input.
+func TestSortCopy(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	metrics := []string{"ttft", "tpot", "e2el", "a"}
+	dims := []trial.Dims{trial.StatDims("mean"), trial.StatDims("p99"), trial.StatDims("p50"), nil,
+		{{Key: trial.DimPhase, Value: "warmup"}, {Key: trial.DimStatistic, Value: "p99"}}}
+	layout := func(n int, dup bool) []trial.Measurement {
+		ms := make([]trial.Measurement, n)
+		for i := range ms {
+			ms[i] = trial.Measurement{Metric: metrics[i%len(metrics)], Dims: dims[(i/len(metrics))%len(dims)], Unit: "u"}
+		}
+		if dup && n > 1 {
+			ms[n-1].Metric, ms[n-1].Dims = ms[0].Metric, ms[0].Dims
+		}
+		return ms
+	}
+	var c sortCache
+	base := layout(17, false)
+	for n := range 300 {
+		ms := slices.Clone(base)
+		switch n % 10 {
+		case 3:
+			ms = layout(9, false)
+		case 5, 6: // two in a row: the second must not reuse the first's order
+			ms = layout(17, true)
+		}
+		for i := range ms {
+			ms[i].Value = float64(rng.IntN(5))
+		}
+		if n%10 == 7 {
+			ms[2].Value = math.NaN()
+		}
+		in := slices.Clone(ms)
+		got := sortCopy(ms, &c)
+		if fmt.Sprint(ms) != fmt.Sprint(in) { // NaN is not DeepEqual to itself
+			t.Fatalf("record %d: input changed", n)
+		}
+		want := trial.Trial{Measurements: slices.Clone(ms)}
+		want.Finalize()
+		if len(got) != len(want.Measurements) {
+			t.Fatalf("record %d: %d measurements, want %d", n, len(got), len(want.Measurements))
+		}
+		for i := range got {
+			g, w := got[i], want.Measurements[i]
+			if g.Metric != w.Metric || g.Dims.String() != w.Dims.String() || !(g.Value == w.Value || math.IsNaN(g.Value) && math.IsNaN(w.Value)) {
+				t.Fatalf("record %d, measurement %d: %s%s=%v, want %s%s=%v", n, i, g.Metric, g.Dims, g.Value, w.Metric, w.Dims, w.Value)
 			}
 		}
 	}

@@ -128,5 +128,30 @@ func readTableRows(data []byte, name string, opts TableOptions, lim Limits) ([]t
 	if len(out) == 0 {
 		return nil, &table.SyntaxError{File: name, Line: 2, Col: 1, Msg: "the table has a header but no rows"}
 	}
+	if cols := onlySettings(out); cols != nil {
+		return nil, &NotResultError{Path: name, What: fmt.Sprintf("a list of runs' load settings (%s) and no measurement: "+
+			"a harness's own index of its runs, not a benchmark result", strings.Join(cols, ", "))}
+	}
 	return out, nil
+}
+
+// onlySettings returns the numeric columns of rows when every one of them
+// is a load setting (tableWorkload: concurrency, request_rate, ...), and
+// nil when some row holds another number: a table whose only numbers are
+// the load it was run at (a harness's list of runs and their result
+// files, say) measures nothing.
+func onlySettings(rows []trial.Trial) []string {
+	var cols []string
+	for i := range rows {
+		for _, m := range rows[i].Measurements {
+			if tableWorkload[m.Metric] == nil {
+				return nil
+			}
+			if !slices.Contains(cols, m.Metric) {
+				cols = append(cols, m.Metric)
+			}
+		}
+	}
+	slices.Sort(cols)
+	return cols
 }

@@ -88,6 +88,42 @@ type tolerantReader struct {
 	start, end int // buf[start:ready] is rewritten, buf[ready:end] pending
 	ready      int
 	err        error
+	pos        int64      // stream offset of buf[0]
+	lines      *lineIndex // when set, notes the newlines passed on
+}
+
+// lineIndex holds the stream offsets of the newlines a tolerantReader has
+// passed on and source.lineCol has not yet counted past, so that the line
+// of each record is counted from memory instead of by re-reading the file.
+// It gives up (full) past maxNoted pending newlines, for input of many
+// lines and few records; lineCol then re-reads the file.
+type lineIndex struct {
+	nl   []int64
+	end  int64 // every newline before end is noted
+	full bool
+}
+
+const maxNoted = 1 << 16
+
+// note records the newlines of b, which starts at stream offset pos.
+func (x *lineIndex) note(b []byte, pos int64) {
+	if x.full {
+		return
+	}
+	for i := 0; ; {
+		k := bytes.IndexByte(b[i:], '\n')
+		if k < 0 {
+			break
+		}
+		i += k
+		if len(x.nl) >= maxNoted {
+			x.full, x.nl = true, nil
+			return
+		}
+		x.nl = append(x.nl, pos+int64(i))
+		i++
+	}
+	x.end = pos + int64(len(b))
 }
 
 func newTolerantReader(r io.Reader) *tolerantReader {
@@ -101,11 +137,15 @@ func (t *tolerantReader) Read(p []byte) (int, error) {
 			return 0, t.err
 		}
 		n := copy(t.buf, t.buf[t.ready:t.end])
+		t.pos += int64(t.ready)
 		t.start, t.ready, t.end = 0, 0, n
 		m, err := t.r.Read(t.buf[t.end:])
 		t.end += m
 		t.err = err
 		t.ready = t.rw.rewrite(t.buf[:t.end], err != nil)
+		if t.lines != nil {
+			t.lines.note(t.buf[:t.ready], t.pos)
+		}
 	}
 	n := copy(p, t.buf[t.start:t.ready])
 	t.start += n

@@ -27,7 +27,8 @@ func copyFile(t *testing.T, src, dst string) {
 
 // TestLoadTwins: a folder with the JSON and CSV export of each of two real
 // AIPerf runs gives one trial per run, from the JSON, and lists each CSV
-// as the duplicate of its JSON; a CloudAI aiperf_report.csv copy is a twin
+// as the duplicate of its JSON; so does a GenAI-Perf folder of two runs
+// (one directory per run, or both in one directory); a CloudAI aiperf_report.csv copy is a twin
 // too, while the CSV of another run beside a JSON is kept (added once its
 // directory is done, after the JSON).
 func TestLoadTwins(t *testing.T) {
@@ -37,6 +38,12 @@ func TestLoadTwins(t *testing.T) {
 	copyFile(t, twinDir+"/bare/profile_export_aiperf.csv", filepath.Join(other, "cloudai/aiperf_report.csv"))
 	copyFile(t, twinDir+"/bare/profile_export_aiperf.json", filepath.Join(other, "mixed/profile_export_aiperf.json"))
 	copyFile(t, twinDir+"/operator/profile_export_aiperf.csv", filepath.Join(other, "mixed/profile_export_aiperf.csv"))
+	const gp = "testdata/twins-genai-perf/llama-3-8b-openai-chat-concurrency"
+	for _, n := range []string{"32", "64"} {
+		for _, ext := range []string{".json", ".csv"} {
+			copyFile(t, gp+n+"/profile_export_genai_perf"+ext, filepath.Join(other, "genai-perf-one-folder/c"+n+"_genai_perf"+ext))
+		}
+	}
 	for _, c := range []struct {
 		name, dir string
 		trials    []string // format of each trial, with its file
@@ -46,6 +53,16 @@ func TestLoadTwins(t *testing.T) {
 			[]string{"aiperf-json bare/profile_export_aiperf.json", "aiperf-json operator/profile_export_aiperf.json"},
 			[]string{"unknown_format twins/README.md ", "duplicate_of bare/profile_export_aiperf.csv bare/profile_export_aiperf.json",
 				"duplicate_of operator/profile_export_aiperf.csv operator/profile_export_aiperf.json"}},
+		{"genai-perf runs", "testdata/twins-genai-perf",
+			[]string{"genai-perf-json llama-3-8b-openai-chat-concurrency32/profile_export_genai_perf.json",
+				"genai-perf-json llama-3-8b-openai-chat-concurrency64/profile_export_genai_perf.json"},
+			[]string{"unknown_format twins-genai-perf/README.md ",
+				"duplicate_of llama-3-8b-openai-chat-concurrency32/profile_export_genai_perf.csv llama-3-8b-openai-chat-concurrency32/profile_export_genai_perf.json",
+				"duplicate_of llama-3-8b-openai-chat-concurrency64/profile_export_genai_perf.csv llama-3-8b-openai-chat-concurrency64/profile_export_genai_perf.json"}},
+		{"genai-perf runs in one folder", filepath.Join(other, "genai-perf-one-folder"),
+			[]string{"genai-perf-json genai-perf-one-folder/c32_genai_perf.json", "genai-perf-json genai-perf-one-folder/c64_genai_perf.json"},
+			[]string{"duplicate_of genai-perf-one-folder/c32_genai_perf.csv genai-perf-one-folder/c32_genai_perf.json",
+				"duplicate_of genai-perf-one-folder/c64_genai_perf.csv genai-perf-one-folder/c64_genai_perf.json"}},
 		{"cloudai copy", filepath.Join(other, "cloudai"),
 			[]string{"aiperf-json cloudai/profile_export_aiperf.json"},
 			[]string{"duplicate_of cloudai/aiperf_report.csv cloudai/profile_export_aiperf.json"}},

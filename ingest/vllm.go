@@ -32,33 +32,35 @@ func readVLLM(j *jreader) ([]trial.Trial, error) {
 			if err != nil {
 				return out, err
 			}
-			out = append(out, t)
+			out = append(j.grow(out, len(out)), t)
 			index++
 		}
 	}
 }
 
 func readVLLMRecord(j *jreader, index int) (trial.Trial, error) {
-	b := newBuilder(trial.ToolVLLM, j.src, FormatVLLM)
+	b := j.builder(trial.ToolVLLM, FormatVLLM)
 	b.t.Source.Index = index
 	start := j.src.base + j.d.InputOffset()
 	s := &servingRecord{b: b}
 	version := "benchmark_serving"
 	err := j.object("vLLM result", func(name []byte) error {
-		key := string(name)
+		p := j.plan(name, b)
+		key := p.key
 		switch key {
 		case "endpoint_type", "failed":
 			version = "bench-serve"
 		case "run_number":
 			version = "bench-sweep"
 		}
-		if ok, err := vllmSetup(j, b, key); ok || err != nil {
+		if p.isLabel {
+			return vllmSetup(j, b, key, p.label)
+		}
+		if p.setupNum {
+			_, err := s.setupNumber(j, key)
 			return err
 		}
-		if ok, err := s.setupNumber(j, key); ok || err != nil {
-			return err
-		}
-		return s.member(j, key)
+		return s.member(j, p)
 	})
 	if err != nil {
 		return trial.Trial{}, err
@@ -76,11 +78,8 @@ var vllmLabels = map[string]string{
 	"date": trial.LabelDate, "label": "label", "version": trial.LabelToolVersion,
 }
 
-func vllmSetup(j *jreader, b *builder, key string) (bool, error) {
-	label, ok := vllmLabels[key]
-	if !ok {
-		return false, nil
-	}
+// vllmSetup reads the setup key, which sets label (vllmLabels).
+func vllmSetup(j *jreader, b *builder, key, label string) error {
 	s, ok, err := j.text()
 	if ok {
 		if label == trial.LabelEngine {
@@ -90,5 +89,5 @@ func vllmSetup(j *jreader, b *builder, key string) (bool, error) {
 		}
 		b.t.SetParam(key, s)
 	}
-	return true, err
+	return err
 }

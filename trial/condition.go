@@ -15,9 +15,9 @@ var EnvLabels = []struct {
 }{
 	{"engine", []string{LabelEngine}},
 	{"engine_version", []string{LabelEngineVersion}},
-	{"cuda", []string{"cuda", "cuda_version"}},
-	{"driver", []string{"driver", "driver_version"}},
-	{"gpu", []string{"gpu", "gpu_model", LabelHardware}},
+	{"cuda", []string{LabelCUDA, "cuda_version"}},
+	{"driver", []string{LabelDriver, "driver_version"}},
+	{"gpu", []string{LabelGPU, "gpu_model", LabelHardware}},
 	{"host", []string{"host", "hostname"}},
 }
 

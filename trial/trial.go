@@ -1,6 +1,7 @@
 package trial
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -22,7 +23,11 @@ const (
 	LabelModel         = "model"          // served model id
 	LabelEngine        = "engine"         // serving engine or backend (vllm, sglang, openai, ...)
 	LabelEngineVersion = "engine_version" // serving engine version, when known
-	LabelHardware      = "hardware"       // GPU or system name, when known
+	LabelHardware      = "hardware"       // GPU or system name, when known (LabelGPU when it names the GPU)
+	LabelGPU           = "gpu"            // GPU model (CloudAI node metadata, AIPerf telemetry)
+	LabelGPUCount      = "gpu_count"      // GPUs the run had (CloudAI: nodes × gpus_per_node; AIPerf: GPUs in its telemetry)
+	LabelCUDA          = "cuda"           // CUDA (runtime) version
+	LabelDriver        = "driver"         // NVIDIA driver version (CloudAI: else the CUDA driver API version)
 	LabelEndpoint      = "endpoint"       // endpoint type (chat, completions, ...)
 	LabelDataset       = "dataset"        // dataset name
 	LabelDate          = "date"           // start time as written by the tool (local time, no zone)
@@ -52,7 +57,8 @@ type Trial struct {
 	Params map[string]string `json:"params,omitempty"`
 	// Workload is the configured and achieved load.
 	Workload Workload `json:"workload"`
-	// Succeeded and Failed count requests; Failed is -1 when unknown.
+	// Succeeded and Failed count requests; Failed is -1 when unknown, and
+	// then absent from the JSON encoding (see MarshalJSON).
 	Succeeded int64 `json:"succeeded"`
 	Failed    int64 `json:"failed"`
 	// Measurements are sorted by Metric, then Dims (see Sort).
@@ -66,6 +72,38 @@ type Trial struct {
 	// runs); nil otherwise. The trials of one run may share it: do not
 	// modify it in place.
 	Deployment *Deployment `json:"deployment,omitempty"`
+}
+
+// MarshalJSON encodes t with its fields' tags, in their order, except
+// that an unknown Failed count (-1) is left out rather than written as a
+// number: a reader of the export must not take -1 for a count.
+func (t Trial) MarshalJSON() ([]byte, error) {
+	type plain Trial // without the methods
+	b, err := json.Marshal(plain(t))
+	if err != nil || t.Failed >= 0 {
+		return b, err
+	}
+	// Only the top-level count is a bare -1 followed by the measurements
+	// key: strings escape their quotes, and no other field is named so.
+	return bytes.Replace(b, []byte(`,"failed":-1,"measurements":`), []byte(`,"measurements":`), 1), nil
+}
+
+// UnmarshalJSON decodes what MarshalJSON writes: a missing (or null)
+// failed count is unknown, -1.
+func (t *Trial) UnmarshalJSON(b []byte) error {
+	type plain Trial
+	aux := struct {
+		*plain
+		Failed *int64 `json:"failed"`
+	}{plain: (*plain)(t)}
+	if err := json.Unmarshal(b, &aux); err != nil {
+		return err
+	}
+	t.Failed = -1
+	if aux.Failed != nil {
+		t.Failed = *aux.Failed
+	}
+	return nil
 }
 
 // Problem texts set by readers.
