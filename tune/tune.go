@@ -68,6 +68,10 @@ type Options struct {
 	MaxRuns int `json:"max_runs"`
 	// Command is the command template of a run (see Expand).
 	Command string `json:"command,omitempty"`
+	// SpaceFile and SpaceText are the search space's file name and TOML
+	// text, kept so that ask and tell need no --space (OpenExisting).
+	SpaceFile string `json:"space_file,omitempty"`
+	SpaceText string `json:"space_toml,omitempty"`
 }
 
 // Defaults of Options.
@@ -156,22 +160,27 @@ func newTuning(st store.Store, q store.Tuner, study string, space *search.Space,
 }
 
 // OpenExisting opens a tuning study that exists, with its own options
-// (what ask and tell do after the first ask).
-func OpenExisting(ctx context.Context, st store.Store, study string, space *search.Space) (*Tuning, error) {
+// and the search space it keeps (what tell does).
+func OpenExisting(ctx context.Context, st store.Store, study string) (*Tuning, error) {
 	q, ok := st.(store.Tuner)
 	if !ok {
 		return nil, errors.New("tune: this store keeps no tuning state")
 	}
 	var opts Options
+	var fp string
 	err := q.UpdateTune(ctx, study, func(tx *store.TuneTx) error {
-		ts := tx.Study()
-		if ts.Space != space.Fingerprint() {
-			return fmt.Errorf("tune: study %q was tuned over another search space", study)
-		}
-		return json.Unmarshal(ts.Options, &opts)
+		fp = tx.Study().Space
+		return json.Unmarshal(tx.Study().Options, &opts)
 	})
 	if err != nil {
 		return nil, err
+	}
+	space, err := search.ParseSpace(opts.SpaceFile, []byte(opts.SpaceText))
+	if err != nil {
+		return nil, fmt.Errorf("tune: study %q: its search space: %w", study, err)
+	}
+	if space.Fingerprint() != fp {
+		return nil, fmt.Errorf("tune: study %q: the search space it keeps is not the one it was tuned over", study)
 	}
 	return newTuning(st, q, study, space, opts)
 }
@@ -540,4 +549,39 @@ func (t *Tuning) violation(values []float64) float64 {
 		}
 	}
 	return v
+}
+
+// Claimed returns the running run id with its configuration, for the
+// driver that holds it to record it (pareto tell names the run it was
+// asked). A run that is not running is ErrLeaseLost.
+func (t *Tuning) Claimed(ctx context.Context, id int64) (Run, error) {
+	var found *store.TuneRun
+	err := t.q.UpdateTune(ctx, t.study, func(tx *store.TuneTx) error {
+		runs, err := tx.Runs()
+		if err != nil {
+			return err
+		}
+		for i := range runs {
+			if runs[i].ID == id {
+				found = &runs[i]
+			}
+		}
+		return nil
+	})
+	switch {
+	case err != nil:
+		return Run{}, err
+	case found == nil:
+		return Run{}, fmt.Errorf("tune: study %q has no run %d", t.study, id)
+	case found.State != store.RunRunning:
+		return Run{}, fmt.Errorf("tune: run %d is %s: %w", id, found.State, store.ErrLeaseLost)
+	}
+	return t.run(ctx, *found)
+}
+
+// Session returns the study's session number (0 before StartSession).
+func (t *Tuning) Session(ctx context.Context) (int, error) {
+	n := 0
+	err := t.q.UpdateTune(ctx, t.study, func(tx *store.TuneTx) error { n = tx.Study().Session; return nil })
+	return n, err
 }

@@ -196,7 +196,7 @@ reach a verdict); 3 gate's inconclusive verdict.`,
 	root.AddCommand(newFrontCmd(e), newIngestCmd(e), newVersionCmd(e), newGenerateReportCmd(e), newReportCmd(e))
 	root.AddCommand(newGateCmd(e), newPickCmd(e), newNoiseCmd(e), newDriftCmd(e))
 	root.AddCommand(newStudiesCmd(e), newTrialsCmd(e), newMigrateCmd(e), newCheckCmd(e))
-	root.AddCommand(newSimulateCmd(e))
+	root.AddCommand(newSimulateCmd(e), newTuneCmd(e), newAskCmd(e), newTellCmd(e))
 	return root
 }
 
