@@ -49,12 +49,12 @@ const tuneExample = `  pareto tune --status --store runs.db --study tuned --form
 
 type tuneOptions struct {
 	store, study, space, command, sampler, workDir, format string
-	budget, repeats, maxRuns, population                 int
-	seed                                                 uint64
-	timeLimit                                            time.Duration
-	status                                               bool
-	obj                                                  decideObjectives
-	limits                                               limitFlags
+	budget, repeats, maxRuns, population                   int
+	seed                                                   uint64
+	timeLimit                                              time.Duration
+	status                                                 bool
+	obj                                                    decideObjectives
+	limits                                                 limitFlags
 }
 
 func newTuneCmd(e *env) *cobra.Command {
