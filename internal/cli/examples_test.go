@@ -194,13 +194,13 @@ func outputs(cmd string, args []string) []string {
 		if o := flag("out", "-"); o != "-" {
 			out = append(out, o)
 		}
-	case "ingest", "gate":
+	case "ingest", "gate", "ask", "tell":
 	default:
 		return nil
 	}
 	// A store is written when trials are kept in a study; the gate always
-	// records the candidate's runs.
-	if flag("study", "") != "" && (cmd == "ingest" || cmd == "gate") {
+	// records the candidate's runs; ask and tell change the tuning queue.
+	if flag("study", "") != "" && slices.Contains([]string{"ingest", "gate", "ask", "tell"}, cmd) {
 		out = append(out, flag("store", store.DefaultLocation))
 	}
 	return out

@@ -45,7 +45,8 @@ reasons) goes to standard output at the end.
 and handle, complete, failed) and the budget left, from the store alone
 (read only).`
 
-const tuneExample = `  pareto tune --status --store runs.db --study tuned --format json`
+const tuneExample = `  # (the README's "Tuning" runs a whole tune on the simulator)
+  pareto tune --status --store tune.db --study agent --format json`
 
 type tuneOptions struct {
 	store, study, space, command, sampler, workDir, format string
