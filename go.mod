@@ -4,6 +4,8 @@ go 1.26.0
 
 require github.com/ulikunitz/xz v0.5.17
 
+require github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // indirect
+
 require (
 	github.com/chromedp/cdproto v0.160.1 // indirect
 	github.com/chromedp/chromedp v0.23.1 // indirect
