@@ -233,6 +233,20 @@ func (t *TuneTx) AddRun(number int) (int64, error) {
 // Runs returns the study's runs in ID order.
 func (t *TuneTx) Runs() ([]TuneRun, error) { return tuneRuns(t.tx, t.tuneID, "") }
 
+// DropQueued deletes the queued runs of trial number (they give their
+// budget back) and returns how many it deleted.
+func (t *TuneTx) DropQueued(number int) (int, error) {
+	n, err := t.tx.queryInt(`SELECT COUNT(*) FROM tune_runs WHERE tune_id = ? AND number = ? AND state = 'queued'`, t.tuneID, int64(number))
+	if err != nil || n == 0 {
+		return 0, err
+	}
+	if err := t.tx.exec(`DELETE FROM tune_runs WHERE tune_id = ? AND number = ? AND state = 'queued'`, t.tuneID, int64(number)); err != nil {
+		return 0, err
+	}
+	t.study.Runs -= int(n)
+	return int(n), nil
+}
+
 // StartRun records the executor's handle and folder of a run the worker
 // holds.
 func (t *TuneTx) StartRun(id int64, worker, handle, dir string) error {

@@ -207,8 +207,12 @@ func (d *Driver) one(ctx context.Context, r Run) error {
 		return errors.Join(err, t.Fail(bg, r, err.Error()))
 	}
 	if st.State != executor.Completed {
-		d.logf("run %d (trial %d) %s: %s", r.ID, r.Trial, st.State, st.Reason)
-		return t.Fail(bg, r, fmt.Sprintf("%s: %s (logs in %s)", st.State, st.Reason, dir))
+		why := st.Reason
+		if last := lastLine(filepath.Join(dir, executor.StderrFile)); last != "" {
+			why += ": " + last
+		}
+		d.logf("run %d (trial %d) %s: %s", r.ID, r.Trial, st.State, why)
+		return t.Fail(bg, r, fmt.Sprintf("%s: %s (logs in %s)", st.State, why, dir))
 	}
 	files, err := resultFiles(dir)
 	if err != nil {
@@ -248,6 +252,22 @@ func resultFiles(dir string) ([]string, error) {
 	})
 	slices.Sort(out)
 	return out, err
+}
+
+// lastLine returns the last non-empty line of the end of a log file.
+func lastLine(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	const tail = 4096
+	if fi, err := f.Stat(); err == nil && fi.Size() > tail {
+		f.Seek(-tail, io.SeekEnd)
+	}
+	b, _ := io.ReadAll(io.LimitReader(f, tail))
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	return strings.TrimSpace(lines[len(lines)-1])
 }
 
 func (d *Driver) logf(format string, args ...any) {

@@ -390,11 +390,19 @@ func (t *Tuning) Record(ctx context.Context, r Run, source string, trials []tria
 	return t.judge(ctx, fb)
 }
 
-// Fail records that a run could not be measured.
+// Fail records that a run could not be measured. The queued runs of a
+// candidate whose run failed are dropped (their budget is given back): a
+// configuration that fails once is not measured again; the baseline's
+// are kept.
 func (t *Tuning) Fail(ctx context.Context, r Run, reason string) error {
 	return t.q.UpdateTune(ctx, t.study, func(tx *store.TuneTx) error {
 		if err := tx.FinishRun(r.ID, r.Worker, store.RunFailed, reason, nil); err != nil {
 			return err
+		}
+		if r.Role == RoleCandidate {
+			if _, err := tx.DropQueued(r.Trial); err != nil {
+				return err
+			}
 		}
 		return t.reconcile(tx)
 	})
