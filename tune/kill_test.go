@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -187,4 +188,64 @@ func freshPostgres(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return fmt.Sprintf("postgres://%s:%s@%s:%d/%s?sslmode=disable", cfg.User, cfg.Password, cfg.Host, cfg.Port, name)
+}
+
+// TestTuneInterrupt sends SIGINT to a tune whose run takes long: it
+// cancels the job, queues its run again, prints the summary and exits 0
+// promptly; a tune started again completes the study.
+func TestTuneInterrupt(t *testing.T) {
+	bin := buildPareto(t)
+	dir := t.TempDir()
+	space := filepath.Join(dir, "space.toml")
+	os.WriteFile(space, []byte(testSpace), 0o644)
+	loc := filepath.Join(dir, "t.db")
+	args := func(command string) []string {
+		return []string{"tune", "--store", loc, "--study", "s", "--space", space, "--command", command, "--budget", "4",
+			"--repeats", "2", "-o", "output_token_throughput:max", "-o", "ttft.p99:min", "--sampler", "random", "--work-dir", filepath.Join(dir, "runs")}
+	}
+	cmd := exec.Command(filepath.Join(bin, "pareto"), args("sleep 60")...)
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(500 * time.Millisecond)
+	start := time.Now()
+	cmd.Process.Signal(os.Interrupt)
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("interrupted tune: %v\n%s", err, stderr.String())
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("took %s to stop", d)
+	}
+	if !strings.Contains(stderr.String(), "interrupted") || !strings.Contains(stdout.String(), "study s:") {
+		t.Errorf("stdout:\n%s\nstderr:\n%s", stdout.String(), stderr.String())
+	}
+	ctx := context.Background()
+	st, err := store.Open(ctx, loc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := st.(store.Tuner).TuneStatus(ctx, "s")
+	st.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Running != 0 || s.Queued != 2 || s.Complete+s.Failed != 0 {
+		t.Errorf("after SIGINT: %+v, want the 2 baseline runs queued", s)
+	}
+	// The next tune (with a command that finishes) resumes the study.
+	cmd = exec.Command(filepath.Join(bin, "pareto"), args(simCommand)...)
+	cmd.Env = append(os.Environ(), "PATH="+bin+":"+os.Getenv("PATH"))
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("resumed tune: %v\n%s", err, out)
+	}
+	st, err = store.Open(ctx, loc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if s, err = st.(store.Tuner).TuneStatus(ctx, "s"); err != nil || s.Complete != 4 || s.Queued+s.Running != 0 {
+		t.Errorf("after the resumed tune: %+v, %v; want 4 complete", s, err)
+	}
 }

@@ -2,10 +2,12 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"time"
 
@@ -149,7 +151,8 @@ func runTune(ctx context.Context, e *env, o *tuneOptions) error {
 	}
 	runCtx, stop := signal.NotifyContext(ctx, os.Interrupt)
 	defer stop()
-	d := &tune.Driver{Tuning: t, Executor: &executor.Local{}, Command: t.Options().Command, WorkDir: workDir,
+	warnKept(e, o.study, opts, t.Options())
+	d := &tune.Driver{Tuning: t, Executor: &executor.Local{}, Command: o.command, WorkDir: workDir,
 		TimeLimit: o.timeLimit, Limits: lim, Log: e.stderr}
 	if isTerminal(e.stderr) {
 		d.Progress = progressLine(e, time.Now())
@@ -173,6 +176,27 @@ func runTune(ctx context.Context, e *env, o *tuneOptions) error {
 		fmt.Fprintf(e.stderr, "pareto tune: interrupted; the running run is queued again (pareto tune resumes the study)\n")
 	}
 	return nil
+}
+
+// warnKept tells, on resuming a study, which of the flags it ignores:
+// the study keeps the sampler, objectives and repeats it was created with
+// (the command and the budget are the flags').
+func warnKept(e *env, study string, flags, kept tune.Options) {
+	var diff []string
+	if flags.Sampler != kept.Sampler || flags.Seed != kept.Seed || flags.Population != kept.Population {
+		diff = append(diff, fmt.Sprintf("sampler %s, seed %d", kept.Sampler, kept.Seed))
+	}
+	if flags.Repeats != kept.Repeats || flags.MaxRuns != kept.MaxRuns {
+		diff = append(diff, fmt.Sprintf("--repeats %d, --max-runs %d", kept.Repeats, kept.MaxRuns))
+	}
+	a, _ := json.Marshal(flags.Objectives)
+	b, _ := json.Marshal(kept.Objectives)
+	if string(a) != string(b) || !slices.Equal(flags.SLOs, kept.SLOs) {
+		diff = append(diff, "its objectives and SLOs")
+	}
+	if len(diff) > 0 {
+		fmt.Fprintf(e.stderr, "pareto tune: study %s keeps what it was created with (%s); the flags that differ are ignored\n", study, strings.Join(diff, "; "))
+	}
 }
 
 // readSpace reads the search space file and keeps its text.
