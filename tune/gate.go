@@ -144,16 +144,15 @@ func (t *Tuning) recordVerdict(tx *store.TuneTx, number int, v decide.Verdict, g
 	_, baseComplete := count(store.BaselineTrial)
 	rec := verdictRecord{Runs: complete, BaselineRuns: baseComplete}
 	decision := "error"
-	var side *decide.SideError
 	switch {
 	case gerr == nil:
 		rec.Verdict, decision = &v, string(v.Decision)
 	case errors.Is(gerr, decide.ErrCandidateIsBaseline):
 		rec.Error, decision = gerr.Error(), "baseline"
-	case errors.As(gerr, &side):
-		rec.Error = gerr.Error()
-	default:
+	case errors.Is(gerr, context.Canceled) || errors.Is(gerr, context.DeadlineExceeded):
 		return gerr
+	default: // the candidate's runs are recorded; the gate could not judge them
+		rec.Error = gerr.Error()
 	}
 	b, err := json.Marshal(rec)
 	if err != nil {

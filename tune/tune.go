@@ -18,6 +18,7 @@
 package tune
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -93,7 +94,8 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-// Tuning is one tuning study of a store.
+// Tuning is one tuning study of a store. It is not safe for concurrent use
+// by several goroutines (each worker opens its own).
 type Tuning struct {
 	st    store.Store
 	q     store.Tuner
@@ -101,6 +103,52 @@ type Tuning struct {
 	space *search.Space
 	opts  Options
 	slos  []frontier.SLO
+
+	// cached is the sampler as last committed (cachedState), so that the
+	// next transaction need not decode it again; pending is the sampler a
+	// transaction saved, cached once it commits.
+	cached, pending           *search.Study
+	cachedState, pendingState []byte
+}
+
+// update is UpdateTune that keeps the sampler a committed transaction
+// saved (see resume and save).
+func (t *Tuning) update(ctx context.Context, fn func(tx *store.TuneTx) error) error {
+	t.pending, t.pendingState = nil, nil
+	err := t.q.UpdateTune(ctx, t.study, fn)
+	if err == nil && t.pending != nil {
+		t.cached, t.cachedState = t.pending, t.pendingState
+	}
+	t.pending, t.pendingState = nil, nil
+	return err
+}
+
+// resume returns the sampler of state: the cached one when it is that
+// state (the caller then owns it), else decoded.
+func (t *Tuning) resume(state []byte) (*search.Study, error) {
+	if t.cached != nil && bytes.Equal(t.cachedState, state) {
+		ss := t.cached
+		t.cached, t.cachedState = nil, nil
+		return ss, nil
+	}
+	ss, err := search.ResumeStudy(t.space, state)
+	if err != nil {
+		return nil, fmt.Errorf("tune: %w", err)
+	}
+	return ss, nil
+}
+
+// save records the sampler's state in tx.
+func (t *Tuning) save(tx *store.TuneTx, ss *search.Study) error {
+	state, err := ss.MarshalJSON()
+	if err != nil {
+		return err
+	}
+	if err := tx.SetSampler(state); err != nil {
+		return err
+	}
+	t.pending, t.pendingState = ss, state
+	return nil
 }
 
 // Open opens the tuning study, creating it with opts and budget if it
@@ -286,15 +334,15 @@ func (t *Tuning) run(ctx context.Context, r store.TuneRun) (Run, error) {
 
 // propose asks the sampler for a configuration and queues its runs.
 func (t *Tuning) propose(ctx context.Context) error {
-	return t.q.UpdateTune(ctx, t.study, func(tx *store.TuneTx) error {
+	return t.update(ctx, func(tx *store.TuneTx) error {
 		ts := tx.Study()
 		left := ts.Budget - ts.Runs
 		if left <= 0 {
 			return ErrBudget
 		}
-		ss, err := search.ResumeStudy(t.space, ts.Sampler)
+		ss, err := t.resume(ts.Sampler)
 		if err != nil {
-			return fmt.Errorf("tune: %w", err)
+			return err
 		}
 		tr, err := ss.Ask()
 		if errors.Is(err, search.ErrExhausted) {
@@ -303,11 +351,7 @@ func (t *Tuning) propose(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("tune: %w", err)
 		}
-		state, err := ss.MarshalJSON()
-		if err != nil {
-			return err
-		}
-		if err := tx.SetSampler(state); err != nil {
+		if err := t.save(tx, ss); err != nil {
 			return err
 		}
 		params, err := json.Marshal(tr.Config)
@@ -379,7 +423,7 @@ func (t *Tuning) Record(ctx context.Context, r Run, source string, trials []tria
 	if err != nil {
 		return fb, err
 	}
-	if err := t.q.UpdateTune(ctx, t.study, func(tx *store.TuneTx) error {
+	if err := t.update(ctx, func(tx *store.TuneTx) error {
 		if err := tx.FinishRun(r.ID, r.Worker, store.RunComplete, "", result); err != nil {
 			return err
 		}
@@ -395,7 +439,7 @@ func (t *Tuning) Record(ctx context.Context, r Run, source string, trials []tria
 // configuration that fails once is not measured again; the baseline's
 // are kept.
 func (t *Tuning) Fail(ctx context.Context, r Run, reason string) error {
-	return t.q.UpdateTune(ctx, t.study, func(tx *store.TuneTx) error {
+	return t.update(ctx, func(tx *store.TuneTx) error {
 		if err := tx.FinishRun(r.ID, r.Worker, store.RunFailed, reason, nil); err != nil {
 			return err
 		}
@@ -418,7 +462,7 @@ func (t *Tuning) Release(ctx context.Context, r Run, reason string) error {
 // reports as ended, such as those of a killed driver on this host.
 func (t *Tuning) Reclaim(ctx context.Context, dead func(worker string) bool) (int, error) {
 	n := 0
-	err := t.q.UpdateTune(ctx, t.study, func(tx *store.TuneTx) error {
+	err := t.update(ctx, func(tx *store.TuneTx) error {
 		var err error
 		n, err = tx.ReclaimRuns(func(r store.TuneRun) bool { return dead(r.Worker) })
 		if err != nil {
@@ -504,8 +548,8 @@ func (t *Tuning) reconcile(tx *store.TuneTx) error {
 			continue
 		}
 		if ss == nil {
-			if ss, err = search.ResumeStudy(t.space, tx.Study().Sampler); err != nil {
-				return fmt.Errorf("tune: %w", err)
+			if ss, err = t.resume(tx.Study().Sampler); err != nil {
+				return err
 			}
 		}
 		result := search.Result{Failed: true}
@@ -535,11 +579,7 @@ func (t *Tuning) reconcile(tx *store.TuneTx) error {
 	if ss == nil {
 		return nil
 	}
-	state, err := ss.MarshalJSON()
-	if err != nil {
-		return err
-	}
-	return tx.SetSampler(state)
+	return t.save(tx, ss)
 }
 
 // violation is the sum of the relative excesses of the SLOs naming an
