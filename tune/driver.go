@@ -149,6 +149,14 @@ func (d *Driver) Run(ctx context.Context) error {
 		if errors.Is(err, ErrBudget) || errors.Is(err, ErrExhausted) {
 			return nil
 		}
+		if errors.Is(err, ErrPending) {
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(min(d.Lease/3, 5*time.Second)):
+			}
+			continue
+		}
 		if err != nil {
 			return err
 		}
@@ -168,6 +176,16 @@ func (d *Driver) one(ctx context.Context, r Run) error {
 	t := d.Tuning
 	bg := context.WithoutCancel(ctx)
 	dir := filepath.Join(d.WorkDir, "run-"+strconv.FormatInt(r.ID, 10))
+	if r.Attempt > 1 { // an earlier attempt may have recorded its results
+		ts, err := t.Recorded(bg, r)
+		if err != nil {
+			return err
+		}
+		if len(ts) > 0 {
+			_, err := t.Record(bg, r, dir, ts)
+			return err
+		}
+	}
 	if err := os.RemoveAll(dir); err != nil {
 		return err
 	}

@@ -46,9 +46,10 @@ default = 8192
 `
 
 // simCommand runs the simulator with the run's parameters; the sleep
-// gives the kills a moment inside a run.
+// gives the kills a moment inside a run. Its seed is random, not
+// PARETO_SEED: a run measured twice would record two different trials.
 const simCommand = `sleep 0.05; pareto simulate --param max_num_seqs={max_num_seqs} --param enable_chunked_prefill={enable_chunked_prefill} ` +
-	`--param max_num_batched_tokens={max_num_batched_tokens} --seed $PARETO_SEED --out result.json`
+	`--param max_num_batched_tokens={max_num_batched_tokens} --seed $(od -An -N4 -tu4 /dev/urandom) --out result.json`
 
 // TestTuneKilled runs pareto tune on the simulator, kills it with
 // SIGKILL at random moments, and runs it again until it finishes: every
@@ -73,8 +74,8 @@ func killLoop(t *testing.T, bin, loc string) {
 	rng := rand.New(rand.NewPCG(7, 7))
 	kills := 0
 	for attempt := 0; ; attempt++ {
-		if attempt > 40 {
-			t.Fatal("tune did not finish in 40 attempts")
+		if attempt > 12 {
+			t.Fatal("tune did not finish in 12 attempts")
 		}
 		cmd := exec.Command(filepath.Join(bin, "pareto"), args...)
 		cmd.Dir = dir
@@ -89,7 +90,7 @@ func killLoop(t *testing.T, bin, loc string) {
 		}
 		done := make(chan error, 1)
 		go func() { done <- cmd.Wait() }()
-		if attempt < 6 {
+		if attempt < 10 {
 			select {
 			case err := <-done:
 				out.Close()
@@ -98,7 +99,7 @@ func killLoop(t *testing.T, bin, loc string) {
 					t.Fatalf("tune: %v\n%s", err, b)
 				}
 				goto finished
-			case <-time.After(time.Duration(50+rng.IntN(400)) * time.Millisecond):
+			case <-time.After(time.Duration(30+rng.IntN(300)) * time.Millisecond):
 				cmd.Process.Signal(syscall.SIGKILL)
 				<-done
 				out.Close()
@@ -127,6 +128,20 @@ finished:
 	}
 	if s.Complete+s.Failed != budget || s.Queued != 0 || s.Running != 0 || s.BudgetLeft != 0 {
 		t.Errorf("status %+v: want %d runs ended, none queued or running", s, budget)
+	}
+	retried := 0
+	st.(store.Tuner).UpdateTune(ctx, "s", func(tx *store.TuneTx) error {
+		runs, err := tx.Runs()
+		for _, r := range runs {
+			if r.Attempts > 1 {
+				retried++
+			}
+		}
+		return err
+	})
+	t.Logf("%d runs complete, %d failed, %d claimed again after a kill", s.Complete, s.Failed, retried)
+	if kills > 3 && retried == 0 {
+		t.Errorf("%d kills and no run claimed again: the kills missed every run", kills)
 	}
 	trials, err := st.Trials(ctx, "s", store.Query{})
 	if err != nil {

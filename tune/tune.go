@@ -253,7 +253,8 @@ type Run struct {
 
 // StartSession begins a driver session: the session number goes up and
 // Repeats runs of the baseline (Space.Defaults) are queued, within the
-// budget, so that every session re-measures its baseline.
+// budget, so that every session re-measures its baseline (counting the
+// baseline runs still queued from an earlier session).
 func (t *Tuning) StartSession(ctx context.Context) (int, error) {
 	base, err := t.space.Defaults()
 	if err != nil {
@@ -273,7 +274,17 @@ func (t *Tuning) StartSession(ctx context.Context) (int, error) {
 		if err := tx.PutTrial(store.TuneTrial{Number: store.BaselineTrial, Role: RoleBaseline, Params: params, State: "complete"}); err != nil {
 			return err
 		}
-		for range min(t.opts.Repeats, ts.Budget-ts.Runs) {
+		runs, err := tx.Runs()
+		if err != nil {
+			return err
+		}
+		queued := 0 // baseline runs an earlier session queued and nobody ran
+		for _, r := range runs {
+			if r.Number == store.BaselineTrial && r.State == store.RunQueued {
+				queued++
+			}
+		}
+		for range min(t.opts.Repeats-queued, ts.Budget-ts.Runs) {
 			if _, err := tx.AddRun(store.BaselineTrial); err != nil {
 				return err
 			}
@@ -283,9 +294,27 @@ func (t *Tuning) StartSession(ctx context.Context) (int, error) {
 	return session, err
 }
 
+// Recorded returns the trials a run recorded in the study: those of an
+// earlier attempt whose driver was killed after recording them but
+// before completing the run (Record then completes it without measuring
+// again).
+func (t *Tuning) Recorded(ctx context.Context, r Run) ([]trial.Trial, error) {
+	ts, err := t.st.Trials(ctx, t.study, store.Query{Where: []trial.Condition{{Key: LabelRun, Op: trial.OpEq, Value: strconv.FormatInt(r.ID, 10)}}})
+	if errors.Is(err, store.ErrNoStudy) {
+		return nil, nil
+	}
+	return ts, err
+}
+
 // ErrBudget is returned by Next when the budget allows no more runs and
 // none is queued.
 var ErrBudget = errors.New("tune: the budget is spent")
+
+// ErrPending is returned by Next when the budget allows no more runs but
+// runs under a lease are still running elsewhere: a driver should wait
+// (one of them may be queued again when its worker dies) and call Next
+// again.
+var ErrPending = errors.New("tune: the budget is spent, but runs of other workers are still running")
 
 // ErrExhausted is returned by Next when the sampler has no configuration
 // left (a grid) and no run is queued.
@@ -295,8 +324,8 @@ var ErrExhausted = errors.New("tune: every configuration of the grid has been as
 // when none is queued it asks the sampler for a configuration and queues
 // its Repeats runs (as many as the budget allows) first. It returns
 // ErrBudget or ErrExhausted when there is nothing left to run, and
-// ok=false with no error when runs are still running elsewhere and might
-// be queued again.
+// ErrPending when runs under a lease are still running elsewhere and
+// might be queued again.
 func (t *Tuning) Next(ctx context.Context, worker string, lease time.Duration) (Run, error) {
 	for range 3 {
 		r, ok, err := t.q.ClaimRun(ctx, t.study, worker, lease)
@@ -338,6 +367,15 @@ func (t *Tuning) propose(ctx context.Context) error {
 		ts := tx.Study()
 		left := ts.Budget - ts.Runs
 		if left <= 0 {
+			runs, err := tx.Runs()
+			if err != nil {
+				return err
+			}
+			for _, r := range runs {
+				if r.State == store.RunRunning && !r.LeaseUntil.IsZero() {
+					return ErrPending
+				}
+			}
 			return ErrBudget
 		}
 		ss, err := t.resume(ts.Sampler)
@@ -406,13 +444,17 @@ func (t *Tuning) Record(ctx context.Context, r Run, source string, trials []tria
 	res := runResult{}
 	for i := range trials {
 		tr := &trials[i]
+		if tr.Labels[LabelRun] == labels[LabelRun] && tr.ID != "" { // read back (Recorded): keep its ID
+			res.Trials = append(res.Trials, tr.ID)
+			continue
+		}
 		if tr.Labels == nil {
 			tr.Labels = map[string]string{}
 		}
 		for k, v := range labels {
 			tr.Labels[k] = v
 		}
-		tr.ID = trial.ComputeID(tr)
+		tr.ID = trial.ComputeID(tr) // the run's labels make each run's trials its own
 		res.Trials = append(res.Trials, tr.ID)
 	}
 	res.Values = t.values(trials)
