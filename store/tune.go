@@ -418,13 +418,19 @@ func openTune(ctx context.Context, d tuneDialect, study string, setup TuneSetup)
 		if err != nil {
 			return err
 		}
-		err = tx.exec(`INSERT INTO tune_studies (study_id, space, options, sampler, budget, session, max_attempts, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?)`,
+		// Another opener may have created it since loadTune (PostgreSQL's
+		// read committed): then it is that one.
+		rows, err := tx.query(`INSERT INTO tune_studies (study_id, space, options, sampler, budget, session, max_attempts, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?) ON CONFLICT (study_id) DO NOTHING RETURNING id`,
 			studyID, setup.Space, string(setup.Options), string(setup.Sampler), int64(setup.Budget), int64(setup.MaxAttempts), stamp, stamp)
 		if err != nil {
 			return err
 		}
-		created = true
+		created = rows.Next()
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
 		_, t, err = loadTune(tx, study, "")
 		return err
 	})

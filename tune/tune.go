@@ -223,6 +223,9 @@ func OpenExisting(ctx context.Context, st store.Store, study string) (*Tuning, e
 	if err != nil {
 		return nil, err
 	}
+	if opts.SpaceText == "" {
+		return nil, fmt.Errorf("tune: study %q keeps no search space (Options.SpaceText): open it with Open and its space", study)
+	}
 	space, err := search.ParseSpace(opts.SpaceFile, []byte(opts.SpaceText))
 	if err != nil {
 		return nil, fmt.Errorf("tune: study %q: its search space: %w", study, err)
