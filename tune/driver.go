@@ -201,6 +201,7 @@ func (d *Driver) one(ctx context.Context, r Run) error {
 	}
 	renew, stop := context.WithCancel(bg)
 	defer stop()
+	lost := make(chan struct{})
 	go func() {
 		tick := time.NewTicker(d.Lease / 3)
 		defer tick.Stop()
@@ -209,11 +210,24 @@ func (d *Driver) one(ctx context.Context, r Run) error {
 			case <-renew.Done():
 				return
 			case <-tick.C:
-				t.q.RenewRun(renew, t.study, r.ID, r.Worker, d.Lease)
+				// A run whose lease was lost (this process was stopped
+				// longer than a lease) belongs to another worker now.
+				if err := t.q.RenewRun(renew, t.study, r.ID, r.Worker, d.Lease); errors.Is(err, store.ErrLeaseLost) {
+					close(lost)
+					d.Executor.Cancel(bg, h)
+					return
+				}
 			}
 		}
 	}()
 	st, err := d.Executor.Wait(ctx, h)
+	select {
+	case <-lost:
+		stop()
+		d.logf("run %d (trial %d): its lease was lost; left to the worker that has it", r.ID, r.Trial)
+		return nil
+	default:
+	}
 	if ctx.Err() != nil {
 		d.Executor.Cancel(bg, h)
 		d.Executor.Wait(bg, h)

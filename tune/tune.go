@@ -461,6 +461,13 @@ func (t *Tuning) Record(ctx context.Context, r Run, source string, trials []tria
 		res.Trials = append(res.Trials, tr.ID)
 	}
 	res.Values = t.values(trials)
+	// Only the worker holding the run records its trials (a worker whose
+	// lease was lost stops here; FinishRun checks again after).
+	if cur, err := t.Claimed(ctx, r.ID); err != nil {
+		return fb, err
+	} else if cur.Worker != r.Worker {
+		return fb, fmt.Errorf("tune: run %d is held by %s: %w", r.ID, cur.Worker, store.ErrLeaseLost)
+	}
 	if _, _, err := t.st.Ingest(ctx, t.study, source, trials); err != nil {
 		return fb, err
 	}
