@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -264,6 +265,24 @@ func (t *TuneTx) FinishRun(id int64, worker string, state RunState, reason strin
 		WHERE id = ? AND tune_id = ? AND state = 'running' AND worker = ?`,
 		string(state), reason, string(result), t.stamp, id, t.tuneID, worker)
 }
+
+// ReviveRun completes a run that failed after its lease was lost twice
+// (TuneRun.Lost), with the result of the trials a lost attempt recorded
+// before its worker died.
+func (t *TuneTx) ReviveRun(id int64, result []byte) error {
+	n, err := t.tx.queryInt(`SELECT COUNT(*) FROM tune_runs WHERE id = ? AND tune_id = ? AND state = 'failed' AND reason LIKE 'lost %'`, id, t.tuneID)
+	if err != nil {
+		return err
+	}
+	if n != 1 {
+		return fmt.Errorf("run %d did not fail by being lost", id)
+	}
+	return t.tx.exec(`UPDATE tune_runs SET state = 'complete', result = ?, reason = 'completed from the trials a lost attempt recorded', updated_at = ? WHERE id = ?`,
+		string(result), t.stamp, id)
+}
+
+// Lost reports whether a failed run failed by losing its lease twice.
+func (r TuneRun) Lost() bool { return r.State == RunFailed && strings.HasPrefix(r.Reason, "lost ") }
 
 // ReleaseRun queues again a run the worker holds, without counting its
 // attempt (the worker was interrupted, the run did not fail).

@@ -122,13 +122,19 @@ func TestTuneQueue(t *testing.T) {
 					return fmt.Errorf("study %+v, %d runs", tx.Study(), len(runs))
 				}
 				if runs[0].State != RunFailed || runs[0].Reason == "" || runs[1].Handle != "pid:1" || string(runs[1].Result) != `{"v":1}` ||
-					runs[2].State != RunQueued || runs[2].Attempts != 0 {
+					runs[2].State != RunQueued || runs[2].Attempts != 0 || !runs[0].Lost() || runs[1].Lost() {
 					return fmt.Errorf("runs %+v", runs)
 				}
-				return nil
+				if err := tx.ReviveRun(ids[1], nil); err == nil {
+					return errors.New("revived a run that was not lost")
+				}
+				return tx.ReviveRun(ids[0], []byte(`{"v":2}`))
 			})
 			if err != nil {
 				t.Fatal(err)
+			}
+			if s := status(); s.Complete != 2 || s.Failed != 0 {
+				t.Fatalf("after ReviveRun: %+v", s)
 			}
 		})
 	}

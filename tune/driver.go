@@ -138,6 +138,9 @@ func (d *Driver) Run(ctx context.Context) error {
 	if _, err := t.Reclaim(ctx, DeadLocal); err != nil {
 		return err
 	}
+	if _, err := t.Repair(ctx); err != nil {
+		return err
+	}
 	if _, err := t.StartSession(ctx); err != nil {
 		return err
 	}

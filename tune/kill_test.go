@@ -91,6 +91,10 @@ func killLoop(t *testing.T, bin, loc string) {
 		done := make(chan error, 1)
 		go func() { done <- cmd.Wait() }()
 		if attempt < 10 {
+			// Kill at a random moment after this tune has started a run
+			// (opening a PostgreSQL store under load can take longer than
+			// the whole random wait).
+			waitRunning(t, loc, done)
 			select {
 			case err := <-done:
 				out.Close()
@@ -99,7 +103,7 @@ func killLoop(t *testing.T, bin, loc string) {
 					t.Fatalf("tune: %v\n%s", err, b)
 				}
 				goto finished
-			case <-time.After(time.Duration(30+rng.IntN(300)) * time.Millisecond):
+			case <-time.After(time.Duration(rng.IntN(250)) * time.Millisecond):
 				cmd.Process.Signal(syscall.SIGKILL)
 				<-done
 				out.Close()
@@ -167,6 +171,30 @@ finished:
 	for _, tr := range sum.Trials {
 		if tr.State == "running" {
 			t.Errorf("configuration %d still running in the sampler", tr.Number)
+		}
+	}
+}
+
+// waitRunning returns when the study has a running run, or the tune
+// ended (done then still holds its result), or after 10 s.
+func waitRunning(t *testing.T, loc string, done chan error) {
+	ctx := context.Background()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		select {
+		case err := <-done:
+			done <- err
+			return
+		case <-time.After(10 * time.Millisecond):
+		}
+		r, err := store.OpenReadOnly(ctx, loc)
+		if err != nil {
+			continue // not created or migrated yet
+		}
+		s, err := r.(store.Tuner).TuneStatus(ctx, "s")
+		r.Close()
+		if err == nil && s.Running > 0 {
+			return
 		}
 	}
 }

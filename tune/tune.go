@@ -525,6 +525,54 @@ func (t *Tuning) Reclaim(ctx context.Context, dead func(worker string) bool) (in
 	return n, err
 }
 
+// Repair completes the runs that failed by losing their lease twice but
+// whose trials a lost attempt had recorded (its driver died between
+// recording them and completing the run), and returns how many.
+func (t *Tuning) Repair(ctx context.Context) (int, error) {
+	var lost []store.TuneRun
+	err := t.q.UpdateTune(ctx, t.study, func(tx *store.TuneTx) error {
+		lost = lost[:0]
+		runs, err := tx.Runs()
+		for _, r := range runs {
+			if r.Lost() {
+				lost = append(lost, r)
+			}
+		}
+		return err
+	})
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, r := range lost {
+		ts, err := t.Recorded(ctx, Run{ID: r.ID})
+		if err != nil {
+			return n, err
+		}
+		if len(ts) == 0 {
+			continue
+		}
+		res := runResult{Values: t.values(ts)}
+		for _, tr := range ts {
+			res.Trials = append(res.Trials, tr.ID)
+		}
+		b, err := json.Marshal(res)
+		if err != nil {
+			return n, err
+		}
+		if err := t.update(ctx, func(tx *store.TuneTx) error {
+			if err := tx.ReviveRun(r.ID, b); err != nil {
+				return err
+			}
+			return t.reconcile(tx)
+		}); err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
+}
+
 // values returns each objective's median over the trials (nil when no
 // trial measured it).
 func (t *Tuning) values(trials []trial.Trial) []*float64 {
