@@ -3,42 +3,10 @@ package compare
 import (
 	"bytes"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"testing"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/pareto-llm/pareto/internal/schematest"
 )
-
-// validate checks data against docs/schema/compare.schema.json.
-func validate(t *testing.T, data []byte) {
-	t.Helper()
-	path := filepath.Join("..", "docs", "schema", "compare.schema.json")
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	doc, err := jsonschema.UnmarshalJSON(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource("compare.schema.json", doc); err != nil {
-		t.Fatal(err)
-	}
-	s, err := c.Compile("compare.schema.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
-	if err != nil {
-		t.Fatalf("not JSON: %v\n%s", err, data)
-	}
-	if err := s.Validate(v); err != nil {
-		t.Errorf("%v\n%s", err, data)
-	}
-}
 
 func TestJSONSchema(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -56,7 +24,7 @@ func TestJSONSchema(t *testing.T) {
 	if err := rep2.WriteJSON(&buf); err != nil {
 		t.Fatal(err)
 	}
-	validate(t, buf.Bytes())
+	schematest.Validate(t, "compare", buf.Bytes())
 
 	objs := bands(0.02, 0.02)
 	objs = append(objs, objs[0])
@@ -80,7 +48,7 @@ func TestJSONSchema(t *testing.T) {
 	if err := rep3.WriteJSON(&buf); err != nil {
 		t.Fatal(err)
 	}
-	validate(t, buf.Bytes())
+	schematest.Validate(t, "compare", buf.Bytes())
 	if !bytes.Contains(buf.Bytes(), []byte(`"agreement":`)) || bytes.Contains(buf.Bytes(), []byte(`"uplift":`)) {
 		t.Errorf("three objectives: want agreement and no uplift:\n%s", buf.Bytes())
 	}

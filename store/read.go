@@ -200,8 +200,12 @@ func (r *trialRow) rowChecksum(t *trial.Trial, d *decoder) int64 {
 		d.canonicalLayout(r.layout, t.Deployment), r.alloc, r.allocWhy, r.serving, r.servingWhy, r.configPath, r.config, r.session)
 }
 
+// orNaN reads a workload column: NULL, and a NaN of any bits (PostgreSQL
+// keeps the bits it was given, but a NaN written as text, as pg_dump
+// writes it, gets the server's own), as math.NaN(), what the store writes
+// (asStored), so that a restored dump hashes as it did.
 func orNaN(v sql.NullFloat64) float64 {
-	if !v.Valid {
+	if !v.Valid || v.Float64 != v.Float64 {
 		return math.NaN()
 	}
 	return v.Float64

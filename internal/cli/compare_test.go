@@ -2,12 +2,11 @@ package cli
 
 import (
 	"bytes"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/pareto-llm/pareto/internal/schematest"
 )
 
 // TestCompareJSONSchema holds pareto compare's JSON, baseline drift and
@@ -27,35 +26,6 @@ func TestCompareJSONSchema(t *testing.T) {
 		if code == exitUsage || stdout.Len() == 0 {
 			t.Fatalf("%v: exit %d\n%s", args, code, stderr.String())
 		}
-		validateSchema(t, "compare", stdout.Bytes())
-	}
-}
-
-// validateSchema checks data against docs/schema/NAME.schema.json.
-func validateSchema(t *testing.T, name string, data []byte) {
-	t.Helper()
-	f, err := os.Open(filepath.Join("..", "..", "docs", "schema", name+".schema.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	doc, err := jsonschema.UnmarshalJSON(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource(name+".schema.json", doc); err != nil {
-		t.Fatal(err)
-	}
-	s, err := c.Compile(name + ".schema.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
-	if err != nil {
-		t.Fatalf("not JSON: %v\n%s", err, data)
-	}
-	if err := s.Validate(v); err != nil {
-		t.Errorf("%v\n%s", err, data)
+		schematest.Validate(t, "compare", stdout.Bytes())
 	}
 }

@@ -199,13 +199,14 @@ func outputs(cmd string, args []string) []string {
 			out = append(out, o)
 		}
 		return out
-	case "ingest", "gate":
+	case "ingest", "gate", "ask", "tell":
 	default:
 		return nil
 	}
 	// A store is written when trials are kept in a study; the gate always
-	// records the candidate's runs, but only reads to list its archive.
-	if flag("study", "") != "" && (cmd == "ingest" || cmd == "gate" && !slices.Contains(args, "--archive-list")) {
+	// records the candidate's runs, but only reads to list its archive;
+	// ask and tell change the tuning queue.
+	if flag("study", "") != "" && (slices.Contains([]string{"ingest", "ask", "tell"}, cmd) || cmd == "gate" && !slices.Contains(args, "--archive-list")) {
 		out = append(out, flag("store", store.DefaultLocation))
 	}
 	return out

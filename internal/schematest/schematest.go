@@ -28,14 +28,54 @@ var (
 	compiled = map[string]*jsonschema.Schema{}
 )
 
-// Schema compiles docs/schema/NAME.schema.json once per process.
+// Schema compiles docs/schema/NAME.schema.json once per process. Every
+// schema of the directory is known to the compiler by its $id, so that one
+// refers to another ("$ref": "gate.schema.json") without a network.
 func Schema(name string) (*jsonschema.Schema, error) {
 	mu.Lock()
 	defer mu.Unlock()
 	if s, ok := compiled[name]; ok {
 		return s, nil
 	}
-	path := filepath.Join(Dir(), name+".schema.json")
+	c := jsonschema.NewCompiler()
+	c.AssertFormat()
+	paths, err := filepath.Glob(filepath.Join(Dir(), "*.schema.json"))
+	if err != nil {
+		return nil, err
+	}
+	want := filepath.Join(Dir(), name+".schema.json")
+	url := ""
+	for _, path := range paths {
+		doc, err := readSchema(path)
+		if err != nil {
+			return nil, err
+		}
+		u := "file://" + filepath.ToSlash(path)
+		if m, ok := doc.(map[string]any); ok {
+			if id, ok := m["$id"].(string); ok && id != "" {
+				u = id
+			}
+		}
+		if err := c.AddResource(u, doc); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		if path == want {
+			url = u
+		}
+	}
+	if url == "" {
+		return nil, fmt.Errorf("%s: %w", want, os.ErrNotExist)
+	}
+	s, err := c.Compile(url)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", want, err)
+	}
+	compiled[name] = s
+	return s, nil
+}
+
+// readSchema reads one schema file as JSON.
+func readSchema(path string) (any, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -45,18 +85,7 @@ func Schema(name string) (*jsonschema.Schema, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	c := jsonschema.NewCompiler()
-	c.AssertFormat()
-	url := "file://" + filepath.ToSlash(path)
-	if err := c.AddResource(url, doc); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	s, err := c.Compile(url)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	compiled[name] = s
-	return s, nil
+	return doc, nil
 }
 
 // Check validates every JSON document in data (one, or one per line as

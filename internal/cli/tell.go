@@ -1,0 +1,178 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/pareto-llm/pareto/store"
+	"github.com/pareto-llm/pareto/trial"
+	"github.com/pareto-llm/pareto/tune"
+	"github.com/spf13/cobra"
+)
+
+const tellLong = `Tell records the measurement of a run pareto ask gave: result files or
+directories (read as pareto ingest reads them), or --value NAME=X
+measurements (NAME a metric selector such as ttft.p99), recorded in the
+study with the run's parameters. It completes the run, tells the sampler
+when its configuration's runs are all done, and prints the gate's verdict
+on the configuration as feedback (JSON with --format json): admit, reject,
+inconclusive (with the runs it queued: ask again), or none yet (the
+configuration or the baseline has runs still to measure). --failed REASON
+records that the run could not be measured.`
+
+const tellExample = `  pareto tell --store tune.db --study agent 1 --value output_token_throughput=1850 --value ttft.p99=180 --format json`
+
+// tellJSON is pareto tell's answer (docs/schema/tell.schema.json).
+type tellJSON struct {
+	Study     string `json:"study"`
+	Run       int64  `json:"trial"`
+	Number    int    `json:"configuration"`
+	Role      string `json:"role"`
+	Decision  string `json:"decision"`
+	Verdict   any    `json:"verdict"`
+	GateError string `json:"gate_error,omitempty"`
+	Queued    int    `json:"queued_runs"`
+}
+
+type tellOptions struct {
+	store, study, format, failed string
+	values                       []string
+	limits                       limitFlags
+}
+
+func newTellCmd(e *env) *cobra.Command {
+	var o tellOptions
+	c := &cobra.Command{
+		Use:     "tell --study NAME TRIAL [FILE...] [--value NAME=X]... [--failed REASON]",
+		Short:   "Record the measurement of a run pareto ask gave, and print the gate's feedback",
+		Long:    tellLong,
+		Example: tellExample,
+		Args:    cobra.MinimumNArgs(1),
+		RunE:    func(c *cobra.Command, args []string) error { return runTell(c.Context(), e, &o, args) },
+	}
+	f := c.Flags()
+	f.SortFlags = false
+	f.StringVar(&o.store, "store", "", "store `LOCATION` (default $PARETO_STORE, else pareto.db)")
+	f.StringVar(&o.study, "study", "", "study `NAME`")
+	f.StringArrayVar(&o.values, "value", nil, "a measurement `NAME=X`, repeatable")
+	f.StringVar(&o.failed, "failed", "", "record the run as failed, for `REASON`")
+	f.StringVar(&o.format, "format", "table", "output format: table or json")
+	addLimitFlags(f, &o.limits)
+	return c
+}
+
+func runTell(ctx context.Context, e *env, o *tellOptions, args []string) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if o.study == "" {
+		return usagef("--study is required")
+	}
+	if o.format != "table" && o.format != "json" {
+		return usagef("--format must be table or json")
+	}
+	id, err := strconv.ParseInt(args[0], 10, 64)
+	if err != nil || id < 1 {
+		return usagef("TRIAL %q: want the trial number pareto ask printed", args[0])
+	}
+	files := args[1:]
+	if (len(files) == 0 && len(o.values) == 0) == (o.failed == "") {
+		return usagef("give result files or --value measurements, or --failed REASON")
+	}
+	st, err := store.Open(ctx, store.Location(o.store))
+	if err != nil {
+		return inputError{err: err}
+	}
+	defer st.Close()
+	t, err := tune.OpenExisting(ctx, st, o.study)
+	if err != nil {
+		return inputError{err: err}
+	}
+	r, err := t.Claimed(ctx, id)
+	if err != nil {
+		return inputError{err: err}
+	}
+	out := tellJSON{Study: o.study, Run: r.ID, Number: r.Trial, Role: r.Role, Decision: "none"}
+	if o.failed != "" {
+		if err := t.Fail(ctx, r, o.failed); err != nil {
+			return inputError{err: err}
+		}
+		out.Decision = "failed"
+		return writeTell(e, o.format, out)
+	}
+	var trials []trial.Trial
+	source := "tell:run-" + args[0]
+	if len(files) > 0 {
+		lim, err := o.limits.limits()
+		if err != nil {
+			return err
+		}
+		srcs, err := readSources(files, lim)
+		if err != nil {
+			return err
+		}
+		for _, s := range srcs {
+			trials = append(trials, s.Trials...)
+		}
+		source = strings.Join(files, " ")
+	}
+	if len(o.values) > 0 {
+		tr, err := valueTrial(r, o.values)
+		if err != nil {
+			return err
+		}
+		trials = append(trials, tr)
+	}
+	fb, err := t.Record(ctx, r, source, trials)
+	if err != nil {
+		return inputError{err: err}
+	}
+	out.Queued, out.GateError = fb.Queued, fb.GateError
+	if fb.Verdict != nil {
+		out.Decision, out.Verdict = string(fb.Verdict.Decision), fb.Verdict
+	}
+	return writeTell(e, o.format, out)
+}
+
+// valueTrial is the trial of --value measurements: the run's parameters
+// and the values.
+func valueTrial(r tune.Run, values []string) (trial.Trial, error) {
+	tr := trial.Trial{Params: map[string]string{}, Source: trial.Source{Path: "tell:run-" + strconv.FormatInt(r.ID, 10), Format: "tell"}}
+	for name, v := range r.Config {
+		tr.Params[name] = v.String()
+	}
+	for _, kv := range values {
+		name, text, ok := strings.Cut(kv, "=")
+		x, err := strconv.ParseFloat(strings.TrimSpace(text), 64)
+		if !ok || err != nil {
+			return tr, usagef("--value %q: want NAME=NUMBER", kv)
+		}
+		sel, err := trial.ParseSelector(name)
+		if err != nil {
+			return tr, usageError{fmt.Errorf("--value %q: %w", kv, err)}
+		}
+		m := trial.Measurement{Metric: sel.Metric, Value: x, Native: sel.Name}
+		if sel.Statistic != "" {
+			m.Dims = trial.StatDims(sel.Statistic)
+		}
+		tr.Measurements = append(tr.Measurements, m)
+	}
+	return tr, nil
+}
+
+func writeTell(e *env, format string, out tellJSON) error {
+	if format == "json" {
+		return writeDecideJSON(e, out)
+	}
+	fmt.Fprintf(e.stdout, "run %d (%s, configuration %d) recorded; gate: %s", out.Run, out.Role, out.Number, out.Decision)
+	if out.Queued > 0 {
+		fmt.Fprintf(e.stdout, " (%d more runs queued: ask again)", out.Queued)
+	}
+	if out.GateError != "" {
+		fmt.Fprintf(e.stdout, " (%s)", out.GateError)
+	}
+	fmt.Fprintln(e.stdout)
+	return nil
+}

@@ -1,0 +1,356 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/pareto-llm/pareto/executor"
+	"github.com/pareto-llm/pareto/search"
+	"github.com/pareto-llm/pareto/store"
+	"github.com/pareto-llm/pareto/tune"
+	"github.com/spf13/cobra"
+)
+
+const tuneLong = `Tune runs the closed loop: a sampler (NSGA-II by default, or Sobol, random,
+grid) proposes configurations of the search space (--space, TOML: go doc
+github.com/pareto-llm/pareto/search), each is measured --repeats times by
+running --command, the result files each run leaves in its folder are read
+and recorded in the study, and the gate judges every candidate against the
+baseline (the space's defaults, re-measured --repeats times every session,
+that is every pareto tune that starts), queueing the extra runs an
+inconclusive verdict asks for, up to --max-runs per configuration. --budget
+is the number of runs of the study in all, baseline and repeats included.
+
+--command is run by /bin/sh -c in the run's own folder (DIR/run-ID, DIR
+from --work-dir), with {NAME} replaced by the value of parameter NAME and
+the environment variables PARETO_PARAM_<NAME> (upper case), PARETO_RUN,
+PARETO_TRIAL, PARETO_ROLE and PARETO_SEED (the run's ID, the same if the
+run is retried); its output goes to stdout.log and stderr.log there. A run
+that exits non-zero, exceeds --time-limit or leaves no readable result is
+recorded as failed with the reason.
+
+Every change is in the store, so a tune that was killed resumes where it
+stopped when started again (its runs in progress are queued again, once; a
+run lost twice fails); SIGINT cancels the running job, queues its run again
+and stops. A progress line is shown when standard error is a terminal; the
+summary (configurations, frontier, admitted and rejected with the gate's
+reasons) goes to standard output at the end.
+
+--status prints the study's runs by state (queued, running with its worker
+and handle, complete, failed) and the budget left, from the store alone
+(read only).`
+
+const tuneExample = `  # (the README's "Tuning" runs a whole tune on the simulator)
+  pareto tune --status --store tune.db --study agent --format json`
+
+type tuneOptions struct {
+	store, study, space, command, sampler, workDir, format string
+	budget, repeats, maxRuns, population                   int
+	seed                                                   uint64
+	timeLimit                                              time.Duration
+	status                                                 bool
+	obj                                                    decideObjectives
+	limits                                                 limitFlags
+}
+
+func newTuneCmd(e *env) *cobra.Command {
+	var o tuneOptions
+	c := &cobra.Command{
+		Use:     "tune --space SPACE.toml --study NAME --command TEMPLATE --budget N -o OBJECTIVE... [flags] | tune --status --study NAME",
+		Short:   "Tune a configuration: propose, run, record and gate within a budget",
+		Long:    tuneLong,
+		Example: tuneExample,
+		Args:    noArgs,
+		RunE:    func(c *cobra.Command, _ []string) error { return runTune(c.Context(), e, &o) },
+	}
+	f := c.Flags()
+	f.SortFlags = false
+	f.StringVar(&o.store, "store", "", "store `LOCATION` (default $PARETO_STORE, else pareto.db)")
+	f.StringVar(&o.study, "study", "", "study `NAME`")
+	f.StringVar(&o.space, "space", "", "search space `TOML` file")
+	f.StringVar(&o.command, "command", "", "command `TEMPLATE` of a run ({param} placeholders)")
+	f.IntVar(&o.budget, "budget", 0, "runs of the study in all (baseline and repeats included)")
+	o.obj.flags(f)
+	f.StringVar(&o.sampler, "sampler", search.NSGA2, "sampler: "+strings.Join(search.Samplers, ", "))
+	f.Uint64Var(&o.seed, "seed", 0, "seed of the sampler")
+	f.IntVar(&o.population, "population", 0, "NSGA-II population (default 50)")
+	f.IntVar(&o.repeats, "repeats", tune.DefaultRepeats, "runs of each configuration before the gate judges it")
+	f.IntVar(&o.maxRuns, "max-runs", tune.DefaultMaxRuns, "runs of a configuration the gate may ask for in all")
+	f.StringVar(&o.workDir, "work-dir", "", "folder of the runs' folders (default NAME.tune)")
+	f.DurationVar(&o.timeLimit, "time-limit", 0, "stop a run after `DURATION` (0: no limit)")
+	f.BoolVar(&o.status, "status", false, "print the study's runs by state and the budget left, and exit")
+	f.StringVar(&o.format, "format", "table", "output format: table or json")
+	addLimitFlags(f, &o.limits)
+	return c
+}
+
+func runTune(ctx context.Context, e *env, o *tuneOptions) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if o.study == "" {
+		return usagef("--study is required")
+	}
+	if o.format != "table" && o.format != "json" {
+		return usagef("--format must be table or json")
+	}
+	if o.status {
+		return tuneStatus(ctx, e, o)
+	}
+	switch {
+	case o.space == "":
+		return usagef("--space is required")
+	case o.command == "":
+		return usagef("--command is required")
+	case o.budget < 1:
+		return usagef("--budget must be at least 1")
+	case o.repeats < 1:
+		return usagef("--repeats must be at least 1")
+	case len(o.obj.objectives) == 0:
+		return usagef("give the objectives with -o NAME:min|max")
+	}
+	objs, slos, err := o.obj.parse()
+	if err != nil {
+		return err
+	}
+	space, text, err := readSpace(o.space)
+	if err != nil {
+		return err
+	}
+	if err := tune.CheckTemplate(o.command, space); err != nil {
+		return usageError{err}
+	}
+	lim, err := o.limits.limits()
+	if err != nil {
+		return err
+	}
+	opts := tune.Options{Sampler: o.sampler, Seed: o.seed, Population: o.population, Objectives: objs, Repeats: o.repeats,
+		MaxRuns: o.maxRuns, Command: o.command, SpaceFile: o.space, SpaceText: text}
+	for _, s := range slos {
+		opts.SLOs = append(opts.SLOs, s.String())
+	}
+	st, err := store.Open(ctx, store.Location(o.store))
+	if err != nil {
+		return inputError{err: err}
+	}
+	defer st.Close()
+	t, err := tune.Open(ctx, st, o.study, space, opts, o.budget)
+	if err != nil {
+		return inputError{err: err}
+	}
+	workDir := o.workDir
+	if workDir == "" {
+		workDir = o.study + ".tune"
+	}
+	runCtx, stop := signal.NotifyContext(ctx, os.Interrupt)
+	defer stop()
+	warnKept(e, o.study, opts, t.Options())
+	d := &tune.Driver{Tuning: t, Executor: &executor.Local{}, Command: o.command, WorkDir: workDir,
+		TimeLimit: o.timeLimit, Limits: lim, Log: e.stderr}
+	if isTerminal(e.stderr) {
+		d.Progress = progressLine(e, time.Now())
+	}
+	err = d.Run(runCtx)
+	if d.Progress != nil {
+		fmt.Fprintln(e.stderr)
+	}
+	interrupted := errors.Is(err, context.Canceled) && ctx.Err() == nil
+	if err != nil && !interrupted {
+		return inputError{err: err}
+	}
+	sum, serr := t.Summarize(context.WithoutCancel(ctx))
+	if serr != nil {
+		return inputError{err: serr}
+	}
+	if err := writeTuneSummary(e, o.format, sum); err != nil {
+		return err
+	}
+	if interrupted {
+		fmt.Fprintf(e.stderr, "pareto tune: interrupted; the running run is queued again (pareto tune resumes the study)\n")
+	}
+	return nil
+}
+
+// warnKept tells, on resuming a study, which of the flags it ignores:
+// the study keeps the sampler, objectives and repeats it was created with
+// (the command and the budget are the flags').
+func warnKept(e *env, study string, flags, kept tune.Options) {
+	var diff []string
+	if flags.Sampler != kept.Sampler || flags.Seed != kept.Seed || flags.Population != kept.Population {
+		diff = append(diff, fmt.Sprintf("sampler %s, seed %d", kept.Sampler, kept.Seed))
+	}
+	if flags.Repeats != kept.Repeats || flags.MaxRuns != kept.MaxRuns {
+		diff = append(diff, fmt.Sprintf("--repeats %d, --max-runs %d", kept.Repeats, kept.MaxRuns))
+	}
+	a, _ := json.Marshal(flags.Objectives)
+	b, _ := json.Marshal(kept.Objectives)
+	if string(a) != string(b) || !slices.Equal(flags.SLOs, kept.SLOs) {
+		diff = append(diff, "its objectives and SLOs")
+	}
+	if len(diff) > 0 {
+		fmt.Fprintf(e.stderr, "pareto tune: study %s keeps what it was created with (%s); the flags that differ are ignored\n", study, strings.Join(diff, "; "))
+	}
+}
+
+// readSpace reads the search space file and keeps its text.
+func readSpace(path string) (*search.Space, string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, "", inputError{err: fmt.Errorf("reading search space: %w", err)}
+	}
+	space, err := search.ParseSpace(path, b)
+	if err != nil {
+		return nil, "", inputError{err: err}
+	}
+	return space, string(b), nil
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w any) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// progressLine returns a Progress that rewrites one line with the runs
+// done and an ETA from the mean time per run so far.
+func progressLine(e *env, start time.Time) func(store.TuneStatus) {
+	first := -1
+	return func(s store.TuneStatus) {
+		done := s.Complete + s.Failed
+		if first < 0 {
+			first = done - 1
+		}
+		eta := "?"
+		if n := done - first; n > 0 {
+			left := s.Budget - done
+			eta = (time.Duration(float64(time.Since(start)) / float64(n) * float64(left))).Round(time.Second).String()
+		}
+		fmt.Fprintf(e.stderr, "\r%d/%d runs (%d failed), ETA %s   ", done, s.Budget, s.Failed, eta)
+	}
+}
+
+// tuneStatusJSON is pareto tune --status --format json (the schema is
+// docs/schema/tune-status.schema.json).
+type tuneStatusJSON struct {
+	Study      string          `json:"study"`
+	Complete   int             `json:"complete"`
+	Failed     int             `json:"failed"`
+	Running    int             `json:"running"`
+	Queued     int             `json:"queued"`
+	Budget     int             `json:"budget"`
+	BudgetLeft int             `json:"budget_left"`
+	Session    int             `json:"session"`
+	Trials     int             `json:"trials"`
+	Runs       []tuneRunStatus `json:"running_runs"`
+}
+
+type tuneRunStatus struct {
+	Run        int64  `json:"run"`
+	Trial      int    `json:"trial"`
+	Worker     string `json:"worker"`
+	Handle     string `json:"handle"`
+	Attempt    int    `json:"attempt"`
+	LeaseUntil string `json:"lease_until,omitempty"`
+}
+
+func tuneStatus(ctx context.Context, e *env, o *tuneOptions) error {
+	r, err := store.OpenReadOnly(ctx, store.Location(o.store))
+	if err != nil {
+		return inputError{err: err}
+	}
+	defer r.Close()
+	q, ok := r.(store.Tuner)
+	if !ok {
+		return inputError{err: errors.New("this store keeps no tuning state")}
+	}
+	s, err := q.TuneStatus(ctx, o.study)
+	if err != nil {
+		return inputError{err: err}
+	}
+	out := tuneStatusJSON{Study: s.Study, Complete: s.Complete, Failed: s.Failed, Running: s.Running, Queued: s.Queued,
+		Budget: s.Budget, BudgetLeft: s.BudgetLeft, Session: s.Session, Trials: s.Trials, Runs: []tuneRunStatus{}}
+	for _, r := range s.RunningRuns {
+		rs := tuneRunStatus{Run: r.ID, Trial: r.Number, Worker: r.Worker, Handle: r.Handle, Attempt: r.Attempts}
+		if !r.LeaseUntil.IsZero() {
+			rs.LeaseUntil = r.LeaseUntil.UTC().Format(time.RFC3339)
+		}
+		out.Runs = append(out.Runs, rs)
+	}
+	if o.format == "json" {
+		return writeDecideJSON(e, out)
+	}
+	fmt.Fprintf(e.stdout, "study %s: %d complete, %d failed, %d running, %d queued; budget %d, %d left; %d configurations, session %d\n",
+		s.Study, s.Complete, s.Failed, s.Running, s.Queued, s.Budget, s.BudgetLeft, s.Trials, s.Session)
+	for _, r := range out.Runs {
+		fmt.Fprintf(e.stdout, "  run %d (trial %d) running on %s, handle %s, attempt %d\n", r.Run, r.Trial, r.Worker, r.Handle, r.Attempt)
+	}
+	return nil
+}
+
+// writeTuneSummary prints the summary of a tune.
+func writeTuneSummary(e *env, format string, s tune.Summary) error {
+	if format == "json" {
+		type out struct {
+			Study    string              `json:"study"`
+			Complete int                 `json:"complete"`
+			Failed   int                 `json:"failed"`
+			Queued   int                 `json:"queued"`
+			Budget   int                 `json:"budget_left"`
+			Frontier []int               `json:"frontier"`
+			Trials   []tune.TrialSummary `json:"trials"`
+		}
+		fr := s.Frontier
+		if fr == nil {
+			fr = []int{}
+		}
+		return writeDecideJSON(e, out{s.Status.Study, s.Status.Complete, s.Status.Failed, s.Status.Queued, s.Status.BudgetLeft, fr, s.Trials})
+	}
+	fmt.Fprintf(e.stdout, "study %s: %d runs complete, %d failed, %d queued; %d of the budget left\n",
+		s.Status.Study, s.Status.Complete, s.Status.Failed, s.Status.Queued, s.Status.BudgetLeft)
+	onFront := map[int]bool{}
+	for _, n := range s.Frontier {
+		onFront[n] = true
+	}
+	counts := map[string]int{}
+	for _, t := range s.Trials {
+		mark := " "
+		if onFront[t.Number] {
+			mark = "*"
+		}
+		label := fmt.Sprintf("trial %d", t.Number)
+		if t.Role == tune.RoleBaseline {
+			label = "baseline"
+		}
+		decision := t.Decision
+		if decision == "" {
+			decision = "-"
+		}
+		counts[decision]++
+		fmt.Fprintf(e.stdout, "%s %-10s %-8s %-12s %v %s\n", mark, label, t.State, decision, fmtValues(t.Values), t.Params)
+		for _, r := range t.Reasons {
+			fmt.Fprintf(e.stdout, "      %s\n", r)
+		}
+	}
+	fmt.Fprintf(e.stdout, "frontier (*): %d configurations; admitted %d, rejected %d, inconclusive %d\n",
+		len(s.Frontier), counts["admit"], counts["reject"], counts["inconclusive"])
+	return nil
+}
+
+func fmtValues(v []float64) string {
+	parts := make([]string, len(v))
+	for i, x := range v {
+		parts[i] = fmt.Sprintf("%.4g", x)
+	}
+	return "[" + strings.Join(parts, " ") + "]"
+}

@@ -1,0 +1,163 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/pareto-llm/pareto/internal/schematest"
+)
+
+// run runs pareto in-process and returns stdout, failing on an exit
+// status other than want.
+func runPareto(t *testing.T, want int, args ...string) []byte {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	if code := Main(args, strings.NewReader(""), &stdout, &stderr); code != want {
+		t.Fatalf("pareto %s: exit %d, want %d\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), code, want, stdout.String(), stderr.String())
+	}
+	return stdout.Bytes()
+}
+
+const cliSpace = `
+[params.max_num_seqs]
+values = [64, 128, 256, 512]
+default = 256
+
+[params.enable_chunked_prefill]
+values = [true, false]
+default = true
+`
+
+// TestAskTell drives a study from outside: ask gives the baseline's runs
+// first, then a candidate's; tell records --value measurements and
+// answers with the gate's verdict once both sides have their runs. Every
+// answer validates against its schema.
+func TestAskTell(t *testing.T) {
+	dir := t.TempDir()
+	space := filepath.Join(dir, "space.toml")
+	os.WriteFile(space, []byte(cliSpace), 0o644)
+	db := filepath.Join(dir, "t.db")
+	ask := func(first bool) askJSON {
+		t.Helper()
+		args := []string{"ask", "--store", db, "--study", "agent"}
+		if first {
+			args = append(args, "--space", space, "-o", "output_token_throughput:max", "-o", "ttft.p99:min", "--budget", "8",
+				"--repeats", "2", "--max-runs", "2", "--sampler", "sobol", "--seed", "1")
+		}
+		out := runPareto(t, 0, args...)
+		schematest.Validate(t, "ask", out)
+		var a askJSON
+		if err := json.Unmarshal(out, &a); err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	tell := func(a askJSON, tput, ttft float64) tellJSON {
+		t.Helper()
+		out := runPareto(t, 0, "tell", "--store", db, "--study", "agent", fmt.Sprint(a.Run), "--format", "json",
+			"--value", fmt.Sprintf("output_token_throughput=%g", tput), "--value", fmt.Sprintf("ttft.p99=%g", ttft))
+		schematest.Validate(t, "tell", out)
+		var r tellJSON
+		if err := json.Unmarshal(out, &r); err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	b1, b2 := ask(true), ask(false)
+	if b1.Role != "baseline" || b2.Role != "baseline" || b1.Number != -1 || b1.Params["max_num_seqs"].String() != "256" {
+		t.Fatalf("first asks %+v %+v: want the baseline twice", b1, b2)
+	}
+	if r := tell(b1, 1000, 200); r.Decision != "none" {
+		t.Errorf("tell of a baseline run: %+v", r)
+	}
+	tell(b2, 1010, 201)
+	c1, c2 := ask(false), ask(false)
+	if c1.Role != "candidate" || c1.Number != 0 || c2.Number != 0 || c1.Env["PARETO_TRIAL"] != "0" {
+		t.Fatalf("candidate asks %+v %+v", c1, c2)
+	}
+	if r := tell(c1, 1500, 150); r.Decision != "none" {
+		t.Errorf("tell of the first of two runs: %+v", r)
+	}
+	r := tell(c2, 1510, 151)
+	if r.Decision != "admit" || r.Verdict == nil {
+		t.Errorf("tell of a clearly better candidate: %+v", r)
+	}
+	// A run told twice is refused.
+	var stderr bytes.Buffer
+	if code := Main([]string{"tell", "--store", db, "--study", "agent", fmt.Sprint(c2.Run), "--value", "ttft.p99=1"}, nil, new(bytes.Buffer), &stderr); code != 1 ||
+		!strings.Contains(stderr.String(), "is complete") {
+		t.Errorf("second tell: exit %d, %s", code, stderr.String())
+	}
+	out := runPareto(t, 0, "tune", "--status", "--store", db, "--study", "agent", "--format", "json")
+	schematest.Validate(t, "tune-status", out)
+	var st tuneStatusJSON
+	json.Unmarshal(out, &st)
+	if st.Complete != 4 || st.BudgetLeft != 4 || st.Running != 0 || st.Trials != 2 {
+		t.Errorf("status %+v", st)
+	}
+}
+
+// TestTuneSimulator tunes the simulator through the CLI, the test binary
+// standing in as pareto on PATH (testscript.Main runs it as pareto), and
+// checks the summary and the status against their schemas.
+func TestTuneSimulator(t *testing.T) {
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "bin")
+	os.Mkdir(bin, 0o755)
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(exe, filepath.Join(bin, "pareto")); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	space := filepath.Join(dir, "space.toml")
+	os.WriteFile(space, []byte(cliSpace), 0o644)
+	db := filepath.Join(dir, "t.db")
+	out := runPareto(t, 0, "tune", "--store", db, "--study", "sim", "--space", space, "--budget", "16", "--repeats", "2", "--max-runs", "3",
+		"--command", "pareto simulate --param max_num_seqs={max_num_seqs} --param enable_chunked_prefill={enable_chunked_prefill} --seed $PARETO_SEED --out result.json",
+		"-o", "output_token_throughput:max", "-o", "ttft.p99:min", "--min-improve", "2%", "--sampler", "sobol", "--seed", "2",
+		"--work-dir", filepath.Join(dir, "runs"), "--format", "json")
+	schematest.Validate(t, "tune", out)
+	var sum struct {
+		Complete, Failed int
+		Frontier         []int
+		Trials           []struct {
+			Trial    int
+			Role     string
+			State    string
+			Values   []float64
+			Decision string
+		}
+	}
+	if err := json.Unmarshal(out, &sum); err != nil {
+		t.Fatal(err)
+	}
+	if sum.Complete != 16 || sum.Failed != 0 || len(sum.Frontier) == 0 || len(sum.Trials) < 3 {
+		t.Fatalf("summary %s", out)
+	}
+	judged := 0
+	for _, tr := range sum.Trials {
+		if tr.Role == "candidate" && tr.State == "complete" && len(tr.Values) != 2 {
+			t.Errorf("candidate %d has values %v", tr.Trial, tr.Values)
+		}
+		if tr.Decision != "" {
+			judged++
+		}
+	}
+	if judged == 0 {
+		t.Errorf("the gate judged no candidate: %s", out)
+	}
+	// The result files are in the runs' folders.
+	if m, _ := filepath.Glob(filepath.Join(dir, "runs", "run-*", "result.json")); len(m) != 16 {
+		t.Errorf("%d result files, want 16", len(m))
+	}
+	st := runPareto(t, 0, "tune", "--status", "--store", db, "--study", "sim", "--format", "json")
+	schematest.Validate(t, "tune-status", st)
+}

@@ -1,0 +1,312 @@
+package tune
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/pareto-llm/pareto/executor"
+	"github.com/pareto-llm/pareto/ingest"
+	"github.com/pareto-llm/pareto/search"
+	"github.com/pareto-llm/pareto/source"
+	"github.com/pareto-llm/pareto/store"
+)
+
+// placeholder matches {name} in a command template.
+var placeholder = regexp.MustCompile(`\{([A-Za-z_][A-Za-z0-9_.-]*)\}`)
+
+// CheckTemplate reports a placeholder of the template that names no
+// parameter of the space.
+func CheckTemplate(template string, space *search.Space) error {
+	for _, m := range placeholder.FindAllStringSubmatch(template, -1) {
+		if _, ok := space.Param(m[1]); !ok {
+			return fmt.Errorf("tune: --command: {%s} is not a parameter of the search space", m[1])
+		}
+	}
+	return nil
+}
+
+// Expand returns the command line of a run: each {name} of the template
+// replaced by the parameter's value (empty for an inactive parameter).
+// Values are numbers, booleans and the categorical values of the space,
+// written into the command as they are.
+func Expand(template string, c search.Config) string {
+	return placeholder.ReplaceAllStringFunc(template, func(m string) string {
+		v, ok := c[m[1:len(m)-1]]
+		if !ok {
+			return ""
+		}
+		return v.String()
+	})
+}
+
+// Env returns the environment of a run: PARETO_PARAM_<NAME>=value for
+// every active parameter (NAME upper-cased, other characters than
+// letters and digits as _), PARETO_RUN (the run's ID), PARETO_TRIAL (its
+// configuration's number), PARETO_ROLE and PARETO_SEED (the run's ID: a
+// simulated run's noise seed, the same when a run is retried).
+func Env(r Run) []string {
+	var out []string
+	for _, name := range r.Config.Names() {
+		out = append(out, "PARETO_PARAM_"+envName(name)+"="+r.Config[name].String())
+	}
+	id := strconv.FormatInt(r.ID, 10)
+	return append(out, "PARETO_RUN="+id, "PARETO_TRIAL="+strconv.Itoa(r.Trial), "PARETO_ROLE="+r.Role, "PARETO_SEED="+id)
+}
+
+func envName(s string) string {
+	b := []byte(strings.ToUpper(s))
+	for i, c := range b {
+		if !(c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			b[i] = '_'
+		}
+	}
+	return string(b)
+}
+
+// Driver runs a tuning study's runs with an executor, one at a time,
+// until the budget is spent or ctx is cancelled.
+type Driver struct {
+	Tuning   *Tuning
+	Executor executor.Executor
+	// Command is the template (Expand), WorkDir the folder under which
+	// each run gets its own (run-ID).
+	Command, WorkDir string
+	// Worker names this driver in the store; Lease is the lease of its
+	// runs, renewed every Lease/3 (DefaultLease when zero).
+	Worker string
+	Lease  time.Duration
+	// TimeLimit bounds each run (0: none).
+	TimeLimit time.Duration
+	// Limits bound the result files read.
+	Limits ingest.Limits
+	// Progress, when set, is called after every run.
+	Progress func(store.TuneStatus)
+	// Log receives one line per run that failed or was queued again.
+	Log io.Writer
+}
+
+// DefaultLease is the lease of a driver's runs.
+const DefaultLease = time.Minute
+
+// WorkerName names this process: host:pid.
+func WorkerName() string {
+	host, _ := os.Hostname()
+	return host + ":" + strconv.Itoa(os.Getpid())
+}
+
+// DeadLocal reports whether worker names a process of this host that has
+// ended (a driver killed before it could release its runs).
+func DeadLocal(worker string) bool {
+	host, _ := os.Hostname()
+	h, pid, ok := strings.Cut(worker, ":")
+	if !ok || h != host {
+		return false
+	}
+	n, err := strconv.Atoi(pid)
+	if err != nil || n <= 0 {
+		return false
+	}
+	if n == os.Getpid() {
+		return false
+	}
+	return errors.Is(syscall.Kill(n, 0), syscall.ESRCH)
+}
+
+// Run drives the study: it queues again the runs of dead drivers of this
+// host, starts a session (baseline runs), then runs until the budget is
+// spent (nil), the sampler is exhausted (nil), or ctx is cancelled: the
+// running job is then cancelled and its run queued again for the next
+// driver, and Run returns ctx's error.
+func (d *Driver) Run(ctx context.Context) error {
+	if d.Worker == "" {
+		d.Worker = WorkerName()
+	}
+	if d.Lease <= 0 {
+		d.Lease = DefaultLease
+	}
+	t := d.Tuning
+	if _, err := t.Reclaim(ctx, DeadLocal); err != nil {
+		return err
+	}
+	if _, err := t.Repair(ctx); err != nil {
+		return err
+	}
+	if _, err := t.StartSession(ctx); err != nil {
+		return err
+	}
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		r, err := t.Next(ctx, d.Worker, d.Lease)
+		if errors.Is(err, ErrBudget) || errors.Is(err, ErrExhausted) {
+			return nil
+		}
+		if errors.Is(err, ErrPending) {
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(min(d.Lease/3, 5*time.Second)):
+			}
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if err := d.one(ctx, r); err != nil {
+			return err
+		}
+		if d.Progress != nil {
+			if st, err := t.q.TuneStatus(context.WithoutCancel(ctx), t.study); err == nil {
+				d.Progress(st)
+			}
+		}
+	}
+}
+
+// one runs r and records its outcome.
+func (d *Driver) one(ctx context.Context, r Run) error {
+	t := d.Tuning
+	bg := context.WithoutCancel(ctx)
+	dir := filepath.Join(d.WorkDir, "run-"+strconv.FormatInt(r.ID, 10))
+	if r.Attempt > 1 { // an earlier attempt may have recorded its results
+		ts, err := t.Recorded(bg, r)
+		if err != nil {
+			return err
+		}
+		if len(ts) > 0 {
+			_, err := t.Record(bg, r, dir, ts)
+			return err
+		}
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		return err
+	}
+	job := executor.Job{ID: strconv.FormatInt(r.ID, 10), Command: Expand(d.Command, r.Config), Dir: dir, Env: Env(r),
+		Resources: executor.Resources{TimeLimit: d.TimeLimit}}
+	h, err := d.Executor.Start(ctx, job)
+	if err != nil {
+		return errors.Join(err, t.Fail(bg, r, err.Error()))
+	}
+	if err := t.q.UpdateTune(bg, t.study, func(tx *store.TuneTx) error { return tx.StartRun(r.ID, r.Worker, string(h), dir) }); err != nil {
+		d.Executor.Cancel(bg, h)
+		return err
+	}
+	renew, stop := context.WithCancel(bg)
+	defer stop()
+	lost := make(chan struct{})
+	go func() {
+		tick := time.NewTicker(d.Lease / 3)
+		defer tick.Stop()
+		for {
+			select {
+			case <-renew.Done():
+				return
+			case <-tick.C:
+				// A run whose lease was lost (this process was stopped
+				// longer than a lease) belongs to another worker now.
+				if err := t.q.RenewRun(renew, t.study, r.ID, r.Worker, d.Lease); errors.Is(err, store.ErrLeaseLost) {
+					close(lost)
+					d.Executor.Cancel(bg, h)
+					return
+				}
+			}
+		}
+	}()
+	st, err := d.Executor.Wait(ctx, h)
+	select {
+	case <-lost:
+		stop()
+		d.logf("run %d (trial %d): its lease was lost; left to the worker that has it", r.ID, r.Trial)
+		return nil
+	default:
+	}
+	if ctx.Err() != nil {
+		d.Executor.Cancel(bg, h)
+		d.Executor.Wait(bg, h)
+		stop()
+		return errors.Join(ctx.Err(), t.Release(bg, r, "interrupted: queued again"))
+	}
+	stop()
+	if err != nil {
+		return errors.Join(err, t.Fail(bg, r, err.Error()))
+	}
+	if st.State != executor.Completed {
+		why := st.Reason
+		if last := lastLine(filepath.Join(dir, executor.StderrFile)); last != "" {
+			why += ": " + last
+		}
+		d.logf("run %d (trial %d) %s: %s", r.ID, r.Trial, st.State, why)
+		return t.Fail(bg, r, fmt.Sprintf("%s: %s (logs in %s)", st.State, why, dir))
+	}
+	files, err := resultFiles(dir)
+	if err != nil {
+		return errors.Join(err, t.Fail(bg, r, err.Error()))
+	}
+	if len(files) == 0 {
+		d.logf("run %d (trial %d): no result file in %s", r.ID, r.Trial, dir)
+		return t.Fail(bg, r, "no result file in "+dir)
+	}
+	set, err := source.Trials(bg, source.Spec{Paths: files, Load: ingest.LoadOptions{Limits: d.Limits}})
+	if err == nil {
+		err = source.Unreadable(set.Skipped)
+	}
+	if err != nil {
+		d.logf("run %d (trial %d): %v", r.ID, r.Trial, err)
+		return t.Fail(bg, r, err.Error())
+	}
+	_, err = t.Record(bg, r, dir, set.Trials)
+	if errors.Is(err, store.ErrLeaseLost) {
+		d.logf("run %d (trial %d): %v", r.ID, r.Trial, err)
+		return nil
+	}
+	return err
+}
+
+// resultFiles lists the files of a run's folder but its logs.
+func resultFiles(dir string) ([]string, error) {
+	var out []string
+	err := filepath.WalkDir(dir, func(p string, e os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if e.Type().IsRegular() && !(filepath.Dir(p) == dir && (e.Name() == executor.StdoutFile || e.Name() == executor.StderrFile)) {
+			out = append(out, p)
+		}
+		return nil
+	})
+	slices.Sort(out)
+	return out, err
+}
+
+// lastLine returns the last non-empty line of the end of a log file.
+func lastLine(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	const tail = 4096
+	if fi, err := f.Stat(); err == nil && fi.Size() > tail {
+		f.Seek(-tail, io.SeekEnd)
+	}
+	b, _ := io.ReadAll(io.LimitReader(f, tail))
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	return strings.TrimSpace(lines[len(lines)-1])
+}
+
+func (d *Driver) logf(format string, args ...any) {
+	if d.Log != nil {
+		fmt.Fprintf(d.Log, "pareto tune: "+format+"\n", args...)
+	}
+}

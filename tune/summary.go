@@ -1,0 +1,104 @@
+package tune
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/pareto-llm/pareto/frontier"
+	"github.com/pareto-llm/pareto/search"
+	"github.com/pareto-llm/pareto/store"
+)
+
+// Summary is where a tuning study stands: its runs counted, and each
+// configuration with the sampler's values and the gate's answer.
+type Summary struct {
+	Status store.TuneStatus
+	// Trials are the configurations, baseline first.
+	Trials []TrialSummary
+	// Frontier holds the numbers of the complete candidates no other
+	// complete candidate dominates on the objectives (the sampler's
+	// medians).
+	Frontier []int
+}
+
+// TrialSummary is one configuration of a Summary.
+type TrialSummary struct {
+	Number int           `json:"trial"`
+	Role   string        `json:"role"`
+	Params search.Config `json:"params"`
+	// State is the sampler's: running, complete or failed.
+	State string `json:"state"`
+	// Values are the objective values the sampler was told.
+	Values []float64 `json:"values,omitempty"`
+	// Decision is the gate's (admit, reject, inconclusive; baseline when
+	// the candidate is the baseline configuration; error when it could
+	// not be judged), Reasons its reasons.
+	Decision string   `json:"decision,omitempty"`
+	Reasons  []string `json:"reasons,omitempty"`
+}
+
+// Summarize reads the study's summary.
+func (t *Tuning) Summarize(ctx context.Context) (Summary, error) {
+	var s Summary
+	var err error
+	if s.Status, err = t.q.TuneStatus(ctx, t.study); err != nil {
+		return s, err
+	}
+	err = t.q.UpdateTune(ctx, t.study, func(tx *store.TuneTx) error {
+		s.Trials = s.Trials[:0]
+		trials, err := tx.Trials()
+		if err != nil {
+			return err
+		}
+		ss, err := search.ResumeStudy(t.space, tx.Study().Sampler)
+		if err != nil {
+			return err
+		}
+		for _, tr := range trials {
+			ts := TrialSummary{Number: tr.Number, Role: tr.Role, State: tr.State, Decision: tr.Decision}
+			if err := json.Unmarshal(tr.Params, &ts.Params); err != nil {
+				return err
+			}
+			if st, ok := ss.Trial(tr.Number); ok && tr.Role == RoleCandidate {
+				ts.Values = st.Values
+			}
+			var rec verdictRecord
+			if len(tr.Verdict) > 0 && json.Unmarshal(tr.Verdict, &rec) == nil {
+				if rec.Verdict != nil {
+					ts.Reasons = rec.Verdict.Reasons
+				} else if rec.Error != "" {
+					ts.Reasons = []string{rec.Error}
+				}
+			}
+			s.Trials = append(s.Trials, ts)
+		}
+		return nil
+	})
+	if err != nil {
+		return s, err
+	}
+	k := len(t.opts.Objectives)
+	var data []float64
+	var numbers []int
+	for _, ts := range s.Trials {
+		if ts.Role != RoleCandidate || ts.State != string(search.Complete) || len(ts.Values) != k {
+			continue
+		}
+		for i, o := range t.opts.Objectives {
+			v := ts.Values[i]
+			if o.Direction == frontier.Maximize {
+				v = -v
+			}
+			data = append(data, v)
+		}
+		numbers = append(numbers, ts.Number)
+	}
+	if len(numbers) > 0 {
+		for i, r := range frontier.Ranks(data, k) {
+			if r == 0 {
+				s.Frontier = append(s.Frontier, numbers[i])
+			}
+		}
+	}
+	return s, nil
+}

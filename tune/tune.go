@@ -1,0 +1,743 @@
+// Package tune is the closed loop of pareto tune, ask and tell: a search
+// sampler proposes configurations, each is measured by runs (jobs of an
+// executor, or results an external driver tells), the runs' result files
+// are recorded in the study, and the gate judges every candidate against
+// the baseline, asking for more runs within the budget.
+//
+// Every state change is in the store (store.Tuner): the sampler's state,
+// the configurations, the runs and their leases. A driver killed at any
+// moment resumes where it stopped: its running runs are queued again
+// (once: a run lost twice fails), and a run is recorded complete once.
+// Several drivers (workers) may share one study: runs are claimed
+// atomically, and the sampler is changed under the study's lock.
+//
+// The API workers and other drivers call: Open (or OpenExisting) a
+// Tuning, StartSession once per driver session, then repeatedly Next (a
+// claimed Run with its configuration), and Record, Fail or Release it;
+// Status reads the counts. Driver runs that loop with an executor.
+package tune
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/pareto-llm/pareto/decide"
+	"github.com/pareto-llm/pareto/frontier"
+	"github.com/pareto-llm/pareto/search"
+	"github.com/pareto-llm/pareto/store"
+	"github.com/pareto-llm/pareto/trial"
+)
+
+// Labels set on every trial a run records: the run's ID, its
+// configuration's number and its role (baseline or candidate), and the
+// session.
+const (
+	LabelRun     = "tune_run"
+	LabelTrial   = "tune_trial"
+	LabelRole    = "tune_role"
+	LabelSession = "tune_session"
+)
+
+// Roles of a configuration.
+const (
+	RoleBaseline  = "baseline"
+	RoleCandidate = "candidate"
+)
+
+// Options are a tuning study's settings, kept in the store with it.
+type Options struct {
+	// Sampler, Seed and Population configure the search (search.Options).
+	Sampler    string `json:"sampler"`
+	Seed       uint64 `json:"seed"`
+	Population int    `json:"population,omitempty"`
+	// Objectives are what the sampler optimises and the gate compares
+	// (metric selectors with directions, noise and minimum improvement);
+	// SLOs bound the candidates' aggregates.
+	Objectives []frontier.Objective `json:"objectives"`
+	SLOs       []string             `json:"slos,omitempty"`
+	// Repeats is the number of runs of each configuration before the
+	// gate judges it (and of the baseline each session); MaxRuns caps the
+	// runs of a configuration the gate may ask for.
+	Repeats int `json:"repeats"`
+	MaxRuns int `json:"max_runs"`
+	// Command is the command template of a run (see Expand).
+	Command string `json:"command,omitempty"`
+	// SpaceFile and SpaceText are the search space's file name and TOML
+	// text, kept so that ask and tell need no --space (OpenExisting).
+	SpaceFile string `json:"space_file,omitempty"`
+	SpaceText string `json:"space_toml,omitempty"`
+}
+
+// Defaults of Options.
+const (
+	DefaultRepeats = 3
+	DefaultMaxRuns = 10
+)
+
+func (o Options) withDefaults() Options {
+	if o.Repeats <= 0 {
+		o.Repeats = DefaultRepeats
+	}
+	if o.MaxRuns < o.Repeats {
+		o.MaxRuns = max(DefaultMaxRuns, o.Repeats)
+	}
+	if o.Sampler == "" {
+		o.Sampler = search.NSGA2
+	}
+	return o
+}
+
+// Tuning is one tuning study of a store. It is not safe for concurrent use
+// by several goroutines (each worker opens its own).
+type Tuning struct {
+	st    store.Store
+	q     store.Tuner
+	study string
+	space *search.Space
+	opts  Options
+	slos  []frontier.SLO
+
+	// cached is the sampler as last committed (cachedState), so that the
+	// next transaction need not decode it again; pending is the sampler a
+	// transaction saved, cached once it commits.
+	cached, pending           *search.Study
+	cachedState, pendingState []byte
+}
+
+// update is UpdateTune that keeps the sampler a committed transaction
+// saved (see resume and save).
+func (t *Tuning) update(ctx context.Context, fn func(tx *store.TuneTx) error) error {
+	t.pending, t.pendingState = nil, nil
+	err := t.q.UpdateTune(ctx, t.study, fn)
+	if err == nil && t.pending != nil {
+		t.cached, t.cachedState = t.pending, t.pendingState
+	}
+	t.pending, t.pendingState = nil, nil
+	return err
+}
+
+// resume returns the sampler of state: the cached one when it is that
+// state (the caller then owns it), else decoded.
+func (t *Tuning) resume(state []byte) (*search.Study, error) {
+	if t.cached != nil && bytes.Equal(t.cachedState, state) {
+		ss := t.cached
+		t.cached, t.cachedState = nil, nil
+		return ss, nil
+	}
+	ss, err := search.ResumeStudy(t.space, state)
+	if err != nil {
+		return nil, fmt.Errorf("tune: %w", err)
+	}
+	return ss, nil
+}
+
+// save records the sampler's state in tx.
+func (t *Tuning) save(tx *store.TuneTx, ss *search.Study) error {
+	state, err := ss.MarshalJSON()
+	if err != nil {
+		return err
+	}
+	if err := tx.SetSampler(state); err != nil {
+		return err
+	}
+	t.pending, t.pendingState = ss, state
+	return nil
+}
+
+// Open opens the tuning study, creating it with opts and budget if it
+// does not exist. An existing study keeps its options; its space must be
+// the same (by fingerprint); a budget > 0 replaces its budget.
+func Open(ctx context.Context, st store.Store, study string, space *search.Space, opts Options, budget int) (*Tuning, error) {
+	q, ok := st.(store.Tuner)
+	if !ok {
+		return nil, errors.New("tune: this store keeps no tuning state")
+	}
+	opts = opts.withDefaults()
+	if len(opts.Objectives) == 0 {
+		return nil, errors.New("tune: no objectives")
+	}
+	ss, err := search.NewStudy(space, search.Options{Sampler: opts.Sampler, Seed: opts.Seed, Objectives: opts.Objectives, Population: opts.Population})
+	if err != nil {
+		return nil, fmt.Errorf("tune: %w", err)
+	}
+	state, err := ss.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	optJSON, err := json.Marshal(opts)
+	if err != nil {
+		return nil, err
+	}
+	ts, created, err := q.OpenTune(ctx, study, store.TuneSetup{Space: space.Fingerprint(), Options: optJSON, Sampler: state, Budget: budget})
+	if err != nil {
+		return nil, err
+	}
+	if ts.Space != space.Fingerprint() {
+		return nil, fmt.Errorf("tune: study %q was tuned over another search space (fingerprint %s, this one %s)", study, ts.Space, space.Fingerprint())
+	}
+	if !created {
+		if err := json.Unmarshal(ts.Options, &opts); err != nil {
+			return nil, fmt.Errorf("tune: study %q: reading its options: %w", study, err)
+		}
+		if budget > 0 && budget != ts.Budget {
+			if err := q.UpdateTune(ctx, study, func(tx *store.TuneTx) error { return tx.SetBudget(budget) }); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return newTuning(st, q, study, space, opts)
+}
+
+func newTuning(st store.Store, q store.Tuner, study string, space *search.Space, opts Options) (*Tuning, error) {
+	t := &Tuning{st: st, q: q, study: study, space: space, opts: opts}
+	for _, s := range opts.SLOs {
+		slo, err := frontier.ParseSLO(s)
+		if err != nil {
+			return nil, fmt.Errorf("tune: %w", err)
+		}
+		t.slos = append(t.slos, slo)
+	}
+	return t, nil
+}
+
+// OpenExisting opens a tuning study that exists, with its own options
+// and the search space it keeps (what tell does).
+func OpenExisting(ctx context.Context, st store.Store, study string) (*Tuning, error) {
+	q, ok := st.(store.Tuner)
+	if !ok {
+		return nil, errors.New("tune: this store keeps no tuning state")
+	}
+	var opts Options
+	var fp string
+	err := q.UpdateTune(ctx, study, func(tx *store.TuneTx) error {
+		fp = tx.Study().Space
+		return json.Unmarshal(tx.Study().Options, &opts)
+	})
+	if err != nil {
+		return nil, err
+	}
+	if opts.SpaceText == "" {
+		return nil, fmt.Errorf("tune: study %q keeps no search space (Options.SpaceText): open it with Open and its space", study)
+	}
+	space, err := search.ParseSpace(opts.SpaceFile, []byte(opts.SpaceText))
+	if err != nil {
+		return nil, fmt.Errorf("tune: study %q: its search space: %w", study, err)
+	}
+	if space.Fingerprint() != fp {
+		return nil, fmt.Errorf("tune: study %q: the search space it keeps is not the one it was tuned over", study)
+	}
+	return newTuning(st, q, study, space, opts)
+}
+
+// Study names the tuning study.
+func (t *Tuning) Study() string { return t.study }
+
+// Options returns the study's options.
+func (t *Tuning) Options() Options { return t.opts }
+
+// Run is a claimed run: its ID, its configuration and the worker that
+// holds it.
+type Run struct {
+	ID      int64
+	Trial   int // the configuration's number (store.BaselineTrial for the baseline)
+	Role    string
+	Session int
+	Attempt int
+	Worker  string
+	Config  search.Config
+}
+
+// SessionName is the measurement session (trial.Source.Session) the runs
+// of a tuning study's driver session n are recorded in: "tune-N". The
+// gate compares a candidate with the baseline's runs of the newest
+// session, so that a baseline re-measured on a faster or slower machine
+// is never pooled with its stale runs.
+func SessionName(n int) string { return "tune-" + strconv.Itoa(n) }
+
+// StartSession begins a driver session: the session number goes up and
+// Repeats runs of the baseline (Space.Defaults) are queued, within the
+// budget, so that every session re-measures its baseline (counting the
+// baseline runs still queued from an earlier session).
+func (t *Tuning) StartSession(ctx context.Context) (int, error) {
+	base, err := t.space.Defaults()
+	if err != nil {
+		return 0, fmt.Errorf("tune: the baseline: %w", err)
+	}
+	params, err := json.Marshal(base)
+	if err != nil {
+		return 0, err
+	}
+	session := 0
+	err = t.q.UpdateTune(ctx, t.study, func(tx *store.TuneTx) error {
+		ts := tx.Study()
+		session = ts.Session + 1
+		if err := tx.SetSession(session); err != nil {
+			return err
+		}
+		if err := tx.PutTrial(store.TuneTrial{Number: store.BaselineTrial, Role: RoleBaseline, Params: params, State: "complete"}); err != nil {
+			return err
+		}
+		runs, err := tx.Runs()
+		if err != nil {
+			return err
+		}
+		queued := 0 // baseline runs an earlier session queued and nobody ran
+		for _, r := range runs {
+			if r.Number == store.BaselineTrial && r.State == store.RunQueued {
+				queued++
+			}
+		}
+		for range min(t.opts.Repeats-queued, ts.Budget-ts.Runs) {
+			if _, err := tx.AddRun(store.BaselineTrial); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return session, err
+}
+
+// Recorded returns the trials a run recorded in the study: those of an
+// earlier attempt whose driver was killed after recording them but
+// before completing the run (Record then completes it without measuring
+// again).
+func (t *Tuning) Recorded(ctx context.Context, r Run) ([]trial.Trial, error) {
+	ts, err := t.st.Trials(ctx, t.study, store.Query{Where: []trial.Condition{{Key: LabelRun, Op: trial.OpEq, Value: strconv.FormatInt(r.ID, 10)}}})
+	if errors.Is(err, store.ErrNoStudy) {
+		return nil, nil
+	}
+	return ts, err
+}
+
+// ErrBudget is returned by Next when the budget allows no more runs and
+// none is queued.
+var ErrBudget = errors.New("tune: the budget is spent")
+
+// ErrPending is returned by Next when the budget allows no more runs but
+// runs under a lease are still running elsewhere: a driver should wait
+// (one of them may be queued again when its worker dies) and call Next
+// again.
+var ErrPending = errors.New("tune: the budget is spent, but runs of other workers are still running")
+
+// ErrExhausted is returned by Next when the sampler has no configuration
+// left (a grid) and no run is queued.
+var ErrExhausted = errors.New("tune: every configuration of the grid has been asked")
+
+// Next claims a queued run for worker (a lease of lease, 0 for none);
+// when none is queued it asks the sampler for a configuration and queues
+// its Repeats runs (as many as the budget allows) first. It returns
+// ErrBudget or ErrExhausted when there is nothing left to run, and
+// ErrPending when runs under a lease are still running elsewhere and
+// might be queued again.
+func (t *Tuning) Next(ctx context.Context, worker string, lease time.Duration) (Run, error) {
+	for range 3 {
+		r, ok, err := t.q.ClaimRun(ctx, t.study, worker, lease)
+		if err != nil {
+			return Run{}, err
+		}
+		if ok {
+			return t.run(ctx, r)
+		}
+		if err := t.propose(ctx); err != nil {
+			return Run{}, err
+		}
+	}
+	return Run{}, errors.New("tune: no run could be claimed")
+}
+
+// run attaches its configuration to a claimed run.
+func (t *Tuning) run(ctx context.Context, r store.TuneRun) (Run, error) {
+	out := Run{ID: r.ID, Trial: r.Number, Session: r.Session, Attempt: r.Attempts, Worker: r.Worker}
+	err := t.q.UpdateTune(ctx, t.study, func(tx *store.TuneTx) error {
+		trials, err := tx.Trials()
+		if err != nil {
+			return err
+		}
+		for _, tr := range trials {
+			if tr.Number == r.Number {
+				out.Role = tr.Role
+				return json.Unmarshal(tr.Params, &out.Config)
+			}
+		}
+		return fmt.Errorf("tune: run %d names no configuration", r.ID)
+	})
+	return out, err
+}
+
+// propose asks the sampler for a configuration and queues its runs.
+func (t *Tuning) propose(ctx context.Context) error {
+	return t.update(ctx, func(tx *store.TuneTx) error {
+		ts := tx.Study()
+		left := ts.Budget - ts.Runs
+		if left <= 0 {
+			runs, err := tx.Runs()
+			if err != nil {
+				return err
+			}
+			for _, r := range runs {
+				if r.State == store.RunRunning && !r.LeaseUntil.IsZero() {
+					return ErrPending
+				}
+			}
+			return ErrBudget
+		}
+		ss, err := t.resume(ts.Sampler)
+		if err != nil {
+			return err
+		}
+		tr, err := ss.Ask()
+		if errors.Is(err, search.ErrExhausted) {
+			return ErrExhausted
+		}
+		if err != nil {
+			return fmt.Errorf("tune: %w", err)
+		}
+		if err := t.save(tx, ss); err != nil {
+			return err
+		}
+		params, err := json.Marshal(tr.Config)
+		if err != nil {
+			return err
+		}
+		if err := tx.PutTrial(store.TuneTrial{Number: tr.ID, Role: RoleCandidate, Params: params, State: string(search.Running)}); err != nil {
+			return err
+		}
+		for range min(t.opts.Repeats, left) {
+			if _, err := tx.AddRun(tr.ID); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// runResult is what a run records in the store.
+type runResult struct {
+	// Values are the objective values of the run (NaN when missing: JSON
+	// null), Trials the IDs of the trials it recorded.
+	Values []*float64 `json:"values"`
+	Trials []string   `json:"trials"`
+}
+
+// Feedback is what Record returns: the configuration's verdict when the
+// gate judged it.
+type Feedback struct {
+	Run     int64
+	Trial   int
+	Role    string
+	Verdict *decide.Verdict
+	// GateError is why the gate could not judge (the candidate is the
+	// baseline configuration, say).
+	GateError string
+	// Queued is the number of runs the gate's answer queued.
+	Queued int
+}
+
+// Record records the trials a run measured (read from its result files)
+// in the study, with the run's labels, completes the run, tells the
+// sampler when the configuration's runs are all done, and asks the gate.
+// A run that yielded no trial is failed.
+func (t *Tuning) Record(ctx context.Context, r Run, source string, trials []trial.Trial) (Feedback, error) {
+	fb := Feedback{Run: r.ID, Trial: r.Trial, Role: r.Role}
+	if len(trials) == 0 {
+		return fb, t.Fail(ctx, r, "the run yielded no trial")
+	}
+	labels := map[string]string{LabelRun: strconv.FormatInt(r.ID, 10), LabelTrial: strconv.Itoa(r.Trial), LabelRole: r.Role,
+		LabelSession: strconv.Itoa(r.Session)}
+	res := runResult{}
+	for i := range trials {
+		tr := &trials[i]
+		if tr.Labels[LabelRun] == labels[LabelRun] && tr.ID != "" { // read back (Recorded): keep its ID
+			res.Trials = append(res.Trials, tr.ID)
+			continue
+		}
+		if tr.Labels == nil {
+			tr.Labels = map[string]string{}
+		}
+		for k, v := range labels {
+			tr.Labels[k] = v
+		}
+		tr.Source.Session = SessionName(r.Session)
+		tr.ID = trial.ComputeID(tr) // the run's labels make each run's trials its own
+		res.Trials = append(res.Trials, tr.ID)
+	}
+	res.Values = t.values(trials)
+	// Only the worker holding the run records its trials (a worker whose
+	// lease was lost stops here; FinishRun checks again after).
+	if cur, err := t.Claimed(ctx, r.ID); err != nil {
+		return fb, err
+	} else if cur.Worker != r.Worker {
+		return fb, fmt.Errorf("tune: run %d is held by %s: %w", r.ID, cur.Worker, store.ErrLeaseLost)
+	}
+	if _, _, err := t.st.Ingest(ctx, t.study, source, trials); err != nil {
+		return fb, err
+	}
+	result, err := json.Marshal(res)
+	if err != nil {
+		return fb, err
+	}
+	if err := t.update(ctx, func(tx *store.TuneTx) error {
+		if err := tx.FinishRun(r.ID, r.Worker, store.RunComplete, "", result); err != nil {
+			return err
+		}
+		return t.reconcile(tx)
+	}); err != nil {
+		return fb, err
+	}
+	return t.judge(ctx, fb)
+}
+
+// Fail records that a run could not be measured. The queued runs of a
+// candidate whose run failed are dropped (their budget is given back): a
+// configuration that fails once is not measured again; the baseline's
+// are kept.
+func (t *Tuning) Fail(ctx context.Context, r Run, reason string) error {
+	return t.update(ctx, func(tx *store.TuneTx) error {
+		if err := tx.FinishRun(r.ID, r.Worker, store.RunFailed, reason, nil); err != nil {
+			return err
+		}
+		if r.Role == RoleCandidate {
+			if _, err := tx.DropQueued(r.Trial); err != nil {
+				return err
+			}
+		}
+		return t.reconcile(tx)
+	})
+}
+
+// Release queues a run again without counting its attempt: the driver
+// was interrupted.
+func (t *Tuning) Release(ctx context.Context, r Run, reason string) error {
+	return t.q.UpdateTune(ctx, t.study, func(tx *store.TuneTx) error { return tx.ReleaseRun(r.ID, r.Worker, reason) })
+}
+
+// Reclaim queues again (or fails) the running runs whose worker dead
+// reports as ended, such as those of a killed driver on this host.
+func (t *Tuning) Reclaim(ctx context.Context, dead func(worker string) bool) (int, error) {
+	n := 0
+	err := t.update(ctx, func(tx *store.TuneTx) error {
+		var err error
+		n, err = tx.ReclaimRuns(func(r store.TuneRun) bool { return dead(r.Worker) })
+		if err != nil {
+			return err
+		}
+		return t.reconcile(tx)
+	})
+	return n, err
+}
+
+// Repair completes the runs that failed by losing their lease twice but
+// whose trials a lost attempt had recorded (its driver died between
+// recording them and completing the run), and returns how many.
+func (t *Tuning) Repair(ctx context.Context) (int, error) {
+	var lost []store.TuneRun
+	err := t.q.UpdateTune(ctx, t.study, func(tx *store.TuneTx) error {
+		lost = lost[:0]
+		runs, err := tx.Runs()
+		for _, r := range runs {
+			if r.Lost() {
+				lost = append(lost, r)
+			}
+		}
+		return err
+	})
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, r := range lost {
+		ts, err := t.Recorded(ctx, Run{ID: r.ID})
+		if err != nil {
+			return n, err
+		}
+		if len(ts) == 0 {
+			continue
+		}
+		res := runResult{Values: t.values(ts)}
+		for _, tr := range ts {
+			res.Trials = append(res.Trials, tr.ID)
+		}
+		b, err := json.Marshal(res)
+		if err != nil {
+			return n, err
+		}
+		if err := t.update(ctx, func(tx *store.TuneTx) error {
+			if err := tx.ReviveRun(r.ID, b); err != nil {
+				return err
+			}
+			return t.reconcile(tx)
+		}); err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
+}
+
+// values returns each objective's median over the trials (nil when no
+// trial measured it).
+func (t *Tuning) values(trials []trial.Trial) []*float64 {
+	out := make([]*float64, len(t.opts.Objectives))
+	for i, o := range t.opts.Objectives {
+		sel, err := trial.ParseSelector(o.Name)
+		if err != nil {
+			continue
+		}
+		var vs []float64
+		for j := range trials {
+			if m, err := sel.Resolve(&trials[j]); err == nil && !math.IsNaN(m.Value) && !math.IsInf(m.Value, 0) {
+				vs = append(vs, m.Value)
+			}
+		}
+		if len(vs) > 0 {
+			v := median(vs)
+			out[i] = &v
+		}
+	}
+	return out
+}
+
+func median(v []float64) float64 {
+	s := slices.Clone(v)
+	slices.Sort(s)
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}
+
+// reconcile tells the sampler about every configuration whose runs have
+// all ended: the median of its complete runs' values, or a failure.
+func (t *Tuning) reconcile(tx *store.TuneTx) error {
+	trials, err := tx.Trials()
+	if err != nil {
+		return err
+	}
+	runs, err := tx.Runs()
+	if err != nil {
+		return err
+	}
+	var ss *search.Study
+	for _, tr := range trials {
+		if tr.Role != RoleCandidate || tr.State != string(search.Running) {
+			continue
+		}
+		pending, vals := false, make([][]float64, len(t.opts.Objectives))
+		for _, r := range runs {
+			if r.Number != tr.Number {
+				continue
+			}
+			if r.State == store.RunQueued || r.State == store.RunRunning {
+				pending = true
+				break
+			}
+			if r.State != store.RunComplete {
+				continue
+			}
+			var res runResult
+			if json.Unmarshal(r.Result, &res) != nil || len(res.Values) != len(vals) {
+				continue
+			}
+			for i, v := range res.Values {
+				if v != nil {
+					vals[i] = append(vals[i], *v)
+				}
+			}
+		}
+		if pending {
+			continue
+		}
+		if ss == nil {
+			if ss, err = t.resume(tx.Study().Sampler); err != nil {
+				return err
+			}
+		}
+		result := search.Result{Failed: true}
+		values := make([]float64, len(vals))
+		ok := true
+		for i, v := range vals {
+			if len(v) == 0 {
+				ok = false
+				break
+			}
+			values[i] = median(v)
+		}
+		if ok {
+			result = search.Result{Values: values, Violation: t.violation(values)}
+		}
+		if err := ss.Tell(tr.Number, result); err != nil {
+			return fmt.Errorf("tune: %w", err)
+		}
+		tr.State = string(search.Complete)
+		if result.Failed {
+			tr.State = string(search.Failed)
+		}
+		if err := tx.PutTrial(tr); err != nil {
+			return err
+		}
+	}
+	if ss == nil {
+		return nil
+	}
+	return t.save(tx, ss)
+}
+
+// violation is the sum of the relative excesses of the SLOs naming an
+// objective (0 when all hold).
+func (t *Tuning) violation(values []float64) float64 {
+	v := 0.0
+	for _, s := range t.slos {
+		for i, o := range t.opts.Objectives {
+			if o.Name != s.Name {
+				continue
+			}
+			if !s.Holds(values[i]) && s.Bound != 0 {
+				v += math.Abs(values[i]-s.Bound) / math.Abs(s.Bound)
+			}
+		}
+	}
+	return v
+}
+
+// Claimed returns the running run id with its configuration, for the
+// driver that holds it to record it (pareto tell names the run it was
+// asked). A run that is not running is ErrLeaseLost.
+func (t *Tuning) Claimed(ctx context.Context, id int64) (Run, error) {
+	var found *store.TuneRun
+	err := t.q.UpdateTune(ctx, t.study, func(tx *store.TuneTx) error {
+		runs, err := tx.Runs()
+		if err != nil {
+			return err
+		}
+		for i := range runs {
+			if runs[i].ID == id {
+				found = &runs[i]
+			}
+		}
+		return nil
+	})
+	switch {
+	case err != nil:
+		return Run{}, err
+	case found == nil:
+		return Run{}, fmt.Errorf("tune: study %q has no run %d", t.study, id)
+	case found.State != store.RunRunning:
+		return Run{}, fmt.Errorf("tune: run %d is %s: %w", id, found.State, store.ErrLeaseLost)
+	}
+	return t.run(ctx, *found)
+}
+
+// Session returns the study's session number (0 before StartSession).
+func (t *Tuning) Session(ctx context.Context) (int, error) {
+	n := 0
+	err := t.q.UpdateTune(ctx, t.study, func(tx *store.TuneTx) error { n = tx.Study().Session; return nil })
+	return n, err
+}
