@@ -2,7 +2,6 @@ package frontier
 
 import (
 	"math"
-	"sort"
 )
 
 // Ranks returns the 0-based non-dominated rank of each of the n =
@@ -29,18 +28,17 @@ func Ranks(data []float64, k int) []int32 {
 	if n == 0 {
 		return out
 	}
+	if k == 2 {
+		rkRanks2(data, out)
+		return out
+	}
 	cr := rkCoordRanks(data, k, n)
 	if k == 1 {
 		copy(out, cr[0])
 		return out
 	}
 	uniq, u := rkUnique(cr, n)
-	var rank []int32
-	if k == 2 {
-		rank = rkJensen(u)
-	} else {
-		rank = newRkSolver(u).solve()
-	}
+	rank := newRkSolver(u).solve()
 	for i, g := range uniq {
 		out[i] = rank[g]
 	}
@@ -120,22 +118,59 @@ func rkSameRow(cr [][]int32, a, b int32) bool {
 	return true
 }
 
-// rkJensen ranks distinct 2D points given in lexicographic order: every
-// earlier point has x <= the current x, so it dominates the current point iff
-// its y is <= the current y. minY[r] is the smallest y seen in front r and is
-// non-decreasing in r, so the rank is the number of fronts with minY <= y.
-func rkJensen(u [][]int32) []int32 {
-	ys := u[1]
-	rank := make([]int32, len(ys))
-	var minY []int32
-	for i, y := range ys {
-		r := sort.Search(len(minY), func(j int) bool { return minY[j] > y })
-		if r == len(minY) {
+// rkRanks2 writes the ranks of the n = len(out) stride-2 points into out:
+// Jensen's sweep. One radix sort orders the points by (x, y) key (ties in x
+// are rare and sorted per run); in that order an earlier point dominates the
+// current one iff its y is <= the current y (an equal point is a duplicate
+// and shares the previous rank). minY[r], the y of the last point given rank
+// r, is the smallest y of front r and non-decreasing in r, so the rank is
+// the number of fronts with minY <= y: the last front is checked first (a
+// new front), then a binary search.
+func rkRanks2(data []float64, out []int32) {
+	n := len(out)
+	xk, yk := make([]uint64, n), make([]uint64, n)
+	idx := make([]int32, n)
+	for i := range n {
+		xk[i], yk[i], idx[i] = rkKey(data[2*i]), rkKey(data[2*i+1]), int32(i)
+	}
+	ys := make([]uint64, n) // y keys in sorted order; first the radix scratch
+	ti := make([]int32, n)
+	sortByKeyBuf(xk, idx, ys, ti)
+	for j, i := range idx {
+		ys[j] = yk[i]
+	}
+	for lo := 0; lo < n; {
+		hi := lo + 1
+		for hi < n && xk[hi] == xk[lo] {
+			hi++
+		}
+		if hi-lo > 1 {
+			sortByKeyBuf(ys[lo:hi], idx[lo:hi], yk, ti)
+		}
+		lo = hi
+	}
+	minY := make([]uint64, 0, 64)
+	r := 0
+	for j, y := range ys {
+		switch {
+		case j > 0 && y == ys[j-1] && xk[j] == xk[j-1]:
+			// a duplicate keeps the previous rank
+		case len(minY) == 0 || y >= minY[len(minY)-1]:
+			r = len(minY)
 			minY = append(minY, y)
-		} else {
+		default:
+			lo, hi := 0, len(minY)-1 // minY[hi] > y
+			for lo < hi {
+				m := int(uint(lo+hi) >> 1)
+				if minY[m] > y {
+					hi = m
+				} else {
+					lo = m + 1
+				}
+			}
+			r = lo
 			minY[r] = y
 		}
-		rank[i] = int32(r)
+		out[idx[j]] = int32(r)
 	}
-	return rank
 }
