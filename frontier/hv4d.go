@@ -1,0 +1,221 @@
+package frontier
+
+import "slices"
+
+// hv4Work holds the buffers of the 4D hypervolume sweep.
+//
+// The sweep visits the points in increasing w (the 4th coordinate) and keeps
+// S, the 3D non-dominated set of the (x, y, z) projections seen so far, as
+// parallel arrays sorted by z. The hypervolume is the integral over w of the
+// 3D volume of S, which grows by each new point's exclusive 3D contribution.
+// A contribution is found by one pass over S in z order (the idea of
+// Guerreiro and Fonseca's HV4D+, with a different staircase):
+//
+//   - below p's z, every point of S either weakly dominates p (no
+//     contribution), covers the top of p's (x, y) box from some y on (a
+//     "wall" at x <= p_x: only the lowest matters), covers its right side
+//     from some x on (a wall at y <= p_y), or lies inside the box; the
+//     uncovered area at z = p_z is the box minus the staircase of the inside
+//     points and the two walls;
+//   - above p's z, each point limited to the box (max with p) is inserted
+//     into that staircase, removing the area it newly covers, until the area
+//     is gone or a point covers the whole (x, y) box.
+//
+// The volume is built from positive terms only (the gaps of the staircase),
+// so a small contribution keeps its relative precision. Each contribution
+// costs O(m) plus sorting the inside points, with m = |S|: O(n²) in the
+// worst case (all points mutually non-dominated), O(n log n) when S stays
+// small.
+type hv4Work struct {
+	sx, sy, sz []float64 // S sorted by z
+	in         []xy      // inside points below p's z
+	st         []xy      // the staircase
+	order      []int32
+	keys       []uint64
+	tk         []uint64
+	ti         []int32
+}
+
+type xy struct{ x, y float64 }
+
+// volume returns the hypervolume of the n stride-4 points, all strictly
+// below ref (no NaN).
+func (w *hv4Work) volume(pts []float64, n int, ref []float64) float64 {
+	if cap(w.keys) < n {
+		w.keys, w.tk, w.ti, w.order = make([]uint64, n), make([]uint64, n), make([]int32, n), make([]int32, n)
+	}
+	keys, order := w.keys[:n], w.order[:n]
+	for i := range n {
+		keys[i], order[i] = floatKey(pts[4*i+3]), int32(i)
+	}
+	sortByKeyBuf(keys, order, w.tk, w.ti)
+	w.sx, w.sy, w.sz = w.sx[:0], w.sy[:0], w.sz[:0]
+	vol, v := 0.0, 0.0
+	for j, oi := range order {
+		p := pts[4*int(oi) : 4*int(oi)+4]
+		if c, ok := w.contribution(p, ref); ok {
+			v += c
+			w.insert(p)
+		}
+		next := ref[3]
+		if j+1 < n {
+			next = pts[4*int(order[j+1])+3]
+		}
+		vol += v * (next - p[3])
+	}
+	return vol
+}
+
+// contribution returns the exclusive 3D volume of p's (x, y, z) box against
+// S; ok is false when a point of S weakly dominates p.
+func (w *hv4Work) contribution(p, ref []float64) (c float64, ok bool) {
+	px, py, pz := p[0], p[1], p[2]
+	sx, sy, sz := w.sx, w.sy, w.sz
+	wallY, wallX := ref[1], ref[0] // lowest wall over p's box, leftmost wall beside it
+	in := w.in[:0]
+	j := 0
+	for ; j < len(sz) && sz[j] <= pz; j++ {
+		x, y := sx[j], sy[j]
+		if x <= px {
+			if y <= py {
+				w.in = in
+				return 0, false
+			}
+			wallY = min(wallY, y)
+		} else if y <= py {
+			wallX = min(wallX, x)
+		} else {
+			in = append(in, xy{x, y})
+		}
+	}
+	w.in = in
+	// The staircase at z = p_z: x ascending, y descending, every point
+	// inside [p_x, ref_x) x [p_y, ref_y): the walls, then the inside points
+	// below them.
+	st := w.st[:0]
+	if wallY < ref[1] {
+		st = append(st, xy{px, wallY})
+	}
+	if wallX < ref[0] {
+		st = append(st, xy{wallX, py})
+	}
+	for _, q := range in {
+		if q.x < wallX && q.y < wallY {
+			st, _ = stairInsert(st, q.x, q.y, ref)
+		}
+	}
+	area := stairGaps(st, px, py, ref)
+	vol, zPrev := 0.0, pz
+	for ; j < len(sz) && area > 0; j++ {
+		z := sz[j]
+		vol += area * (z - zPrev)
+		zPrev = z
+		x, y := max(sx[j], px), max(sy[j], py)
+		if x == px && y == py {
+			area = 0
+			break
+		}
+		var gain float64
+		st, gain = stairInsert(st, x, y, ref)
+		area -= gain
+	}
+	w.st = st
+	if area > 0 {
+		vol += area * (ref[2] - zPrev)
+	}
+	return vol, true
+}
+
+// stairGaps returns the area of [px, ref_x) x [py, ref_y) not covered by the
+// staircase st.
+func stairGaps(st []xy, px, py float64, ref []float64) float64 {
+	area, cur, top := 0.0, px, ref[1]
+	for _, q := range st {
+		area += (q.x - cur) * (top - py)
+		cur, top = q.x, q.y
+		if top <= py {
+			return area
+		}
+	}
+	return area + (ref[0]-cur)*(top-py)
+}
+
+// stairInsert adds (x, y) to the staircase and returns the area of
+// [x, ref_x) x [y, ref_y) it newly covers (0 if a staircase point weakly
+// dominates it).
+func stairInsert(st []xy, x, y float64, ref []float64) ([]xy, float64) {
+	// b = first index with st[b].x > x; a = b-1 has st[a].x <= x.
+	lo, hi := 0, len(st)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if st[m].x > x {
+			hi = m
+		} else {
+			lo = m + 1
+		}
+	}
+	b := lo
+	top := ref[1]
+	a := b - 1
+	if a >= 0 {
+		if st[a].y <= y {
+			return st, 0
+		}
+		top = st[a].y
+	}
+	gain, cur := 0.0, x
+	e := b
+	for e < len(st) && st[e].y >= y {
+		gain += (st[e].x - cur) * (top - y)
+		cur, top = st[e].x, st[e].y
+		e++
+	}
+	end := ref[0]
+	if e < len(st) {
+		end = st[e].x
+	}
+	gain += (end - cur) * (top - y)
+	// Replace st[b:e] (dominated) by the new point; a point at the same x
+	// with a larger y is dominated too.
+	if a >= 0 && st[a].x == x {
+		b = a
+	}
+	switch removed := e - b; {
+	case removed == 0:
+		st = slices.Insert(st, b, xy{x, y})
+	default:
+		st[b] = xy{x, y}
+		st = slices.Delete(st, b+1, e)
+	}
+	return st, gain
+}
+
+// insert adds p's projection to S and drops the points of S it weakly
+// dominates (they all have z >= p_z).
+func (w *hv4Work) insert(p []float64) {
+	px, py, pz := p[0], p[1], p[2]
+	sx, sy, sz := w.sx, w.sy, w.sz
+	lo, hi := 0, len(sz)
+	for lo < hi { // first index with z > pz... or z == pz dominated below
+		m := int(uint(lo+hi) >> 1)
+		if sz[m] < pz {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	// Points from lo on have z >= pz; keep those p does not weakly dominate.
+	k := lo
+	for j := lo; j < len(sz); j++ {
+		if sx[j] >= px && sy[j] >= py {
+			continue
+		}
+		sx[k], sy[k], sz[k] = sx[j], sy[j], sz[j]
+		k++
+	}
+	sx, sy, sz = sx[:k], sy[:k], sz[:k]
+	sx = slices.Insert(sx, lo, px)
+	sy = slices.Insert(sy, lo, py)
+	sz = slices.Insert(sz, lo, pz)
+	w.sx, w.sy, w.sz = sx, sy, sz
+}
