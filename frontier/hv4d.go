@@ -27,16 +27,18 @@ import "slices"
 // worst case (all points mutually non-dominated), O(n log n) when S stays
 // small.
 type hv4Work struct {
-	sx, sy, sz []float64 // S sorted by z
-	in         []xy      // inside points below p's z
-	st         []xy      // the staircase
-	order      []int32
-	keys       []uint64
-	tk         []uint64
-	ti         []int32
+	s     []xyz // S sorted by z
+	in    []xy  // inside points below p's z
+	st    []xy  // the staircase
+	order []int32
+	keys  []uint64
+	tk    []uint64
+	ti    []int32
 }
 
 type xy struct{ x, y float64 }
+
+type xyz struct{ x, y, z float64 }
 
 // volume returns the hypervolume of the n stride-4 points, all strictly
 // below ref (no NaN).
@@ -49,7 +51,7 @@ func (w *hv4Work) volume(pts []float64, n int, ref []float64) float64 {
 		keys[i], order[i] = floatKey(pts[4*i+3]), int32(i)
 	}
 	sortByKeyBuf(keys, order, w.tk, w.ti)
-	w.sx, w.sy, w.sz = w.sx[:0], w.sy[:0], w.sz[:0]
+	w.s = w.s[:0]
 	vol, v := 0.0, 0.0
 	for j, oi := range order {
 		p := pts[4*int(oi) : 4*int(oi)+4]
@@ -70,23 +72,35 @@ func (w *hv4Work) volume(pts []float64, n int, ref []float64) float64 {
 // S; ok is false when a point of S weakly dominates p.
 func (w *hv4Work) contribution(p, ref []float64) (c float64, ok bool) {
 	px, py, pz := p[0], p[1], p[2]
-	sx, sy, sz := w.sx, w.sy, w.sz
+	s := w.s
 	wallY, wallX := ref[1], ref[0] // lowest wall over p's box, leftmost wall beside it
-	in := w.in[:0]
-	j := 0
-	for ; j < len(sz) && sz[j] <= pz; j++ {
-		x, y := sx[j], sy[j]
-		if x <= px {
-			if y <= py {
-				w.in = in
-				return 0, false
-			}
-			wallY = min(wallY, y)
-		} else if y <= py {
-			wallX = min(wallX, x)
+	lo, hi := 0, len(s)
+	for lo < hi { // j = first index with z > p_z
+		m := int(uint(lo+hi) >> 1)
+		if s[m].z <= pz {
+			lo = m + 1
 		} else {
-			in = append(in, xy{x, y})
+			hi = m
 		}
+	}
+	j := lo
+	in := w.in[:0]
+	for _, q := range s[:j] {
+		if q.x <= px {
+			if q.y < wallY {
+				wallY = q.y
+			}
+		} else if q.y <= py {
+			if q.x < wallX {
+				wallX = q.x
+			}
+		} else if q.x < wallX && q.y < wallY {
+			in = append(in, xy{q.x, q.y})
+		}
+	}
+	if wallY <= py { // a point with x <= p_x and y <= p_y
+		w.in = in
+		return 0, false
 	}
 	w.in = in
 	// The staircase at z = p_z: x ascending, y descending, every point
@@ -106,11 +120,11 @@ func (w *hv4Work) contribution(p, ref []float64) (c float64, ok bool) {
 	}
 	area := stairGaps(st, px, py, ref)
 	vol, zPrev := 0.0, pz
-	for ; j < len(sz) && area > 0; j++ {
-		z := sz[j]
+	for ; j < len(s) && area > 0; j++ {
+		z := s[j].z
 		vol += area * (z - zPrev)
 		zPrev = z
-		x, y := max(sx[j], px), max(sy[j], py)
+		x, y := max(s[j].x, px), max(s[j].y, py)
 		if x == px && y == py {
 			area = 0
 			break
@@ -193,29 +207,40 @@ func stairInsert(st []xy, x, y float64, ref []float64) ([]xy, float64) {
 // insert adds p's projection to S and drops the points of S it weakly
 // dominates (they all have z >= p_z).
 func (w *hv4Work) insert(p []float64) {
-	px, py, pz := p[0], p[1], p[2]
-	sx, sy, sz := w.sx, w.sy, w.sz
-	lo, hi := 0, len(sz)
-	for lo < hi { // first index with z > pz... or z == pz dominated below
+	q := xyz{p[0], p[1], p[2]}
+	s := w.s
+	lo, hi := 0, len(s)
+	for lo < hi { // lo = first index with z >= q.z
 		m := int(uint(lo+hi) >> 1)
-		if sz[m] < pz {
+		if s[m].z < q.z {
 			lo = m + 1
 		} else {
 			hi = m
 		}
 	}
-	// Points from lo on have z >= pz; keep those p does not weakly dominate.
-	k := lo
-	for j := lo; j < len(sz); j++ {
-		if sx[j] >= px && sy[j] >= py {
-			continue
-		}
-		sx[k], sy[k], sz[k] = sx[j], sy[j], sz[j]
-		k++
+	f := hv4NextDominated(s, lo, q)
+	if f == len(s) { // nothing dominated: shift and insert
+		w.s = slices.Insert(s, lo, q)
+		return
 	}
-	sx, sy, sz = sx[:k], sy[:k], sz[:k]
-	sx = slices.Insert(sx, lo, px)
-	sy = slices.Insert(sy, lo, py)
-	sz = slices.Insert(sz, lo, pz)
-	w.sx, w.sy, w.sz = sx, sy, sz
+	// q takes the slot of the first dominated point; the runs between the
+	// other dominated points move down.
+	copy(s[lo+1:f+1], s[lo:f])
+	s[lo] = q
+	k, j := f+1, f+1
+	for j < len(s) {
+		g := hv4NextDominated(s, j, q)
+		k += copy(s[k:], s[j:g])
+		j = g + 1
+	}
+	w.s = s[:k]
+}
+
+// hv4NextDominated returns the first index >= j of a point of s weakly
+// dominated by q in x and y, or len(s).
+func hv4NextDominated(s []xyz, j int, q xyz) int {
+	for j < len(s) && (s[j].x < q.x || s[j].y < q.y) {
+		j++
+	}
+	return j
 }
