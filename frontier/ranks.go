@@ -38,12 +38,20 @@ func Ranks(data []float64, k int) []int32 {
 		return out
 	}
 	uniq, u := rkUnique(cr, n)
-	rank := newRkSolver(u).solve()
+	var rank []int32
+	if k >= rkTreeMinK {
+		rank = newRkTree(u).solve()
+	} else {
+		rank = newRkSolver(u).solve()
+	}
 	for i, g := range uniq {
 		out[i] = rank[g]
 	}
 	return out
 }
+
+// rkTreeMinK is the smallest k ranked with rkTree rather than rkSolver.
+const rkTreeMinK = 4
 
 // rkKey is hvKey with NaN mapped above +Inf.
 func rkKey(v float64) uint64 {
