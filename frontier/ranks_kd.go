@@ -22,19 +22,29 @@ type rkTree struct {
 	pts    []int32  // coordinates 1..k-1 by tree position (stride d)
 	pos    []int32  // point -> tree position
 	point  []int32  // tree position -> point
-	nodes  []rkNode // DFS order, root 0
-	corner []int32  // per node: min corner then max corner (2d values)
-	best   []int32  // per node: largest rank in the subtree, -1 if none
+	nodes  []rkNode // DFS order, root 0 (building and updates)
+	rec    []int32  // per node, stride 4+2d: best rank, lo, hi, right, min corner, max corner
 	rank   []int32  // by tree position, -1 until ranked
 	leafOf []int32  // tree position -> leaf node
 	q      []int32  // query scratch
+	stack  []int32
 }
+
+// The fields of a node record in rkTree.rec; best is the largest rank in
+// the subtree, -1 if none, and right is -1 for a leaf.
+const (
+	rkBest = iota
+	rkLo
+	rkHi
+	rkRight
+	rkCorner
+)
 
 type rkNode struct {
 	lo, hi, right, parent int32 // the left child is the next node
 }
 
-const rkLeaf = 8
+const rkLeaf = 16
 
 func newRkTree(u [][]int32) *rkTree {
 	n, d := len(u[0]), len(u)-1
@@ -54,10 +64,6 @@ func newRkTree(u [][]int32) *rkTree {
 	t.rank = make([]int32, n)
 	for i := range t.rank {
 		t.rank[i] = -1
-	}
-	t.best = make([]int32, len(t.nodes))
-	for i := range t.best {
-		t.best[i] = -1
 	}
 	t.leafOf = make([]int32, n)
 	t.corners()
@@ -112,14 +118,17 @@ func rkSelect(key []int32, ids []int32, nth int) {
 	}
 }
 
-// corners computes every node's min and max corner, children before
-// parents (reverse DFS order).
+// corners fills every node's record, children before parents (reverse
+// DFS order).
 func (t *rkTree) corners() {
 	d := t.d
-	t.corner = make([]int32, len(t.nodes)*2*d)
+	st := rkCorner + 2*d
+	t.rec = make([]int32, len(t.nodes)*st)
 	for n := len(t.nodes) - 1; n >= 0; n-- {
 		nd := t.nodes[n]
-		lo, hi := t.corner[n*2*d:n*2*d+d], t.corner[n*2*d+d:n*2*d+2*d]
+		r := t.rec[n*st : n*st+st]
+		r[rkBest], r[rkLo], r[rkHi], r[rkRight] = -1, nd.lo, nd.hi, nd.right
+		lo, hi := r[rkCorner:rkCorner+d], r[rkCorner+d:]
 		if nd.right < 0 {
 			copy(lo, t.pts[int(nd.lo)*d:int(nd.lo)*d+d])
 			copy(hi, lo)
@@ -131,10 +140,10 @@ func (t *rkTree) corners() {
 			}
 			continue
 		}
-		l, r := n+1, int(nd.right)
+		a, b := t.rec[(n+1)*st:(n+2)*st], t.rec[int(nd.right)*st:int(nd.right+1)*st]
 		for c := range d {
-			lo[c] = min(t.corner[l*2*d+c], t.corner[r*2*d+c])
-			hi[c] = max(t.corner[l*2*d+d+c], t.corner[r*2*d+d+c])
+			lo[c] = min(a[rkCorner+c], b[rkCorner+c])
+			hi[c] = max(a[rkCorner+d+c], b[rkCorner+d+c])
 		}
 	}
 }
@@ -144,61 +153,79 @@ func (t *rkTree) solve() []int32 {
 	n := len(t.pos)
 	out := make([]int32, n)
 	d := t.d
+	st := rkCorner + 2*d
 	for i := range n {
 		p := t.pos[i]
 		copy(t.q, t.pts[int(p)*d:int(p)*d+d])
-		r := t.search(0, -1) + 1
+		r := t.search() + 1
 		out[i] = r
 		t.rank[p] = r
-		for nd := t.leafOf[p]; nd >= 0 && t.best[nd] < r; nd = t.nodes[nd].parent {
-			t.best[nd] = r
+		for nd := t.leafOf[p]; nd >= 0 && t.rec[int(nd)*st] < r; nd = t.nodes[nd].parent {
+			t.rec[int(nd)*st] = r
 		}
 	}
 	return out
 }
 
-// search returns the largest rank > best of a ranked point <= t.q in the
-// subtree of node n, or best if there is none.
-func (t *rkTree) search(n int32, best int32) int32 {
-	if t.best[n] <= best {
-		return best
-	}
-	d, q := t.d, t.q
-	c := t.corner[int(n)*2*d : int(n)*2*d+2*d]
-	inside := true
-	for j, v := range q {
-		if c[j] > v {
-			return best
+// search returns the largest rank of a ranked point <= t.q, or -1. A depth
+// first search from the root, the child with the larger best rank first.
+func (t *rkTree) search() int32 {
+	d, q, rec := t.d, t.q, t.rec
+	st := rkCorner + 2*d
+	best, top := int32(-1), rec[rkBest] // top: the largest rank anywhere
+	stack := append(t.stack[:0], 0)
+	for len(stack) > 0 && best < top {
+		n := int(stack[len(stack)-1])
+		stack = stack[:len(stack)-1]
+		r := rec[n*st : n*st+st]
+		if r[rkBest] <= best {
+			continue
 		}
-		inside = inside && c[d+j] <= v
-	}
-	if inside {
-		return t.best[n]
-	}
-	nd := t.nodes[n]
-	if nd.right < 0 {
-		for p := nd.lo; p < nd.hi; p++ {
-			r := t.rank[p]
-			if r <= best {
-				continue
-			}
-			le := true
-			for j, v := range t.pts[int(p)*d : int(p)*d+d] {
-				if v > q[j] {
-					le = false
-					break
+		lo, hi := r[rkCorner:rkCorner+d], r[rkCorner+d:rkCorner+2*d]
+		out, inside := false, true
+		for j, v := range q {
+			out = out || lo[j] > v
+			inside = inside && hi[j] <= v
+		}
+		if out {
+			continue
+		}
+		if inside {
+			best = r[rkBest]
+			continue
+		}
+		right := int(r[rkRight])
+		if right < 0 {
+			for p := r[rkLo]; p < r[rkHi]; p++ {
+				rk := t.rank[p]
+				if rk <= best {
+					continue
+				}
+				le := true
+				for j, v := range t.pts[int(p)*d : int(p)*d+d] {
+					if v > q[j] {
+						le = false
+						break
+					}
+				}
+				if le {
+					best = rk
 				}
 			}
-			if le {
-				best = r
-			}
+			continue
 		}
-		return best
+		left := n + 1
+		bl, br := rec[left*st], rec[right*st]
+		if br > bl {
+			left, right, bl, br = right, left, br, bl
+		}
+		if br > best {
+			stack = append(stack, int32(right))
+		}
+		if bl > best {
+			stack = append(stack, int32(left))
+		}
 	}
-	l, r := n+1, nd.right
-	if t.best[r] > t.best[l] {
-		l, r = r, l
-	}
-	best = t.search(l, best)
-	return t.search(r, best)
+	t.stack = stack
+	return best
 }
