@@ -23,7 +23,7 @@ type rkTree struct {
 	pos    []int32  // point -> tree position
 	point  []int32  // tree position -> point
 	nodes  []rkNode // DFS order, root 0 (building and updates)
-	rec    []int32  // per node, stride 4+2d: best rank, lo, hi, right, min corner, max corner
+	rec    []int32  // per node, stride 4+2d: best rank, lo, hi, right, min corner, min corner of the points of best rank
 	rank   []int32  // by tree position, -1 until ranked
 	leafOf []int32  // tree position -> leaf node
 	q      []int32  // query scratch
@@ -44,7 +44,7 @@ type rkNode struct {
 	lo, hi, right, parent int32 // the left child is the next node
 }
 
-const rkLeaf = 16
+const rkLeaf = 32
 
 func newRkTree(u [][]int32) *rkTree {
 	n, d := len(u[0]), len(u)-1
@@ -119,7 +119,7 @@ func rkSelect(key []int32, ids []int32, nth int) {
 }
 
 // corners fills every node's record, children before parents (reverse
-// DFS order).
+// DFS order): the min corner of its points, no rank yet.
 func (t *rkTree) corners() {
 	d := t.d
 	st := rkCorner + 2*d
@@ -128,14 +128,13 @@ func (t *rkTree) corners() {
 		nd := t.nodes[n]
 		r := t.rec[n*st : n*st+st]
 		r[rkBest], r[rkLo], r[rkHi], r[rkRight] = -1, nd.lo, nd.hi, nd.right
-		lo, hi := r[rkCorner:rkCorner+d], r[rkCorner+d:]
+		lo := r[rkCorner : rkCorner+d]
 		if nd.right < 0 {
 			copy(lo, t.pts[int(nd.lo)*d:int(nd.lo)*d+d])
-			copy(hi, lo)
 			for p := nd.lo; p < nd.hi; p++ {
 				t.leafOf[p] = int32(n)
 				for c, v := range t.pts[int(p)*d : int(p)*d+d] {
-					lo[c], hi[c] = min(lo[c], v), max(hi[c], v)
+					lo[c] = min(lo[c], v)
 				}
 			}
 			continue
@@ -143,7 +142,6 @@ func (t *rkTree) corners() {
 		a, b := t.rec[(n+1)*st:(n+2)*st], t.rec[int(nd.right)*st:int(nd.right+1)*st]
 		for c := range d {
 			lo[c] = min(a[rkCorner+c], b[rkCorner+c])
-			hi[c] = max(a[rkCorner+d+c], b[rkCorner+d+c])
 		}
 	}
 }
@@ -153,18 +151,46 @@ func (t *rkTree) solve() []int32 {
 	n := len(t.pos)
 	out := make([]int32, n)
 	d := t.d
-	st := rkCorner + 2*d
 	for i := range n {
 		p := t.pos[i]
 		copy(t.q, t.pts[int(p)*d:int(p)*d+d])
 		r := t.search() + 1
 		out[i] = r
 		t.rank[p] = r
-		for nd := t.leafOf[p]; nd >= 0 && t.rec[int(nd)*st] < r; nd = t.nodes[nd].parent {
-			t.rec[int(nd)*st] = r
-		}
+		t.raise(p, r)
 	}
 	return out
+}
+
+// raise records rank r of the point at tree position p in the records of
+// its leaf and their ancestors: the best rank and the min corner of the
+// points having it. It stops at the first record it does not change (the
+// ones above have a larger rank or a corner already below p).
+func (t *rkTree) raise(p, r int32) {
+	d := t.d
+	st := rkCorner + 2*d
+	pt := t.pts[int(p)*d : int(p)*d+d]
+	for nd := t.leafOf[p]; nd >= 0; nd = t.nodes[nd].parent {
+		rec := t.rec[int(nd)*st : int(nd)*st+st]
+		top := rec[rkCorner+d : rkCorner+2*d]
+		switch b := rec[rkBest]; {
+		case r > b:
+			rec[rkBest] = r
+			copy(top, pt)
+		case r == b:
+			changed := false
+			for c, v := range pt {
+				if v < top[c] {
+					top[c], changed = v, true
+				}
+			}
+			if !changed {
+				return
+			}
+		default:
+			return
+		}
+	}
 }
 
 // search returns the largest rank of a ranked point <= t.q, or -1. A depth
@@ -181,18 +207,14 @@ func (t *rkTree) search() int32 {
 		if r[rkBest] <= best {
 			continue
 		}
-		lo, hi := r[rkCorner:rkCorner+d], r[rkCorner+d:rkCorner+2*d]
-		out, inside := false, true
+		lo, top := r[rkCorner:rkCorner+d], r[rkCorner+d:rkCorner+2*d]
+		out, below := false, true
 		for j, v := range q {
 			out = out || lo[j] > v
-			inside = inside && hi[j] <= v
+			below = below && top[j] <= v
 		}
-		if out {
-			continue
-		}
-		if inside {
-			best = r[rkBest]
-			continue
+		if out || (!below && r[rkBest]-1 <= best) {
+			continue // no point <= q, or none of rank best <= q and best-1 is no better
 		}
 		right := int(r[rkRight])
 		if right < 0 {
