@@ -55,9 +55,9 @@ func (w *hv4Work) volume(pts []float64, n int, ref []float64) float64 {
 	vol, v := 0.0, 0.0
 	for j, oi := range order {
 		p := pts[4*int(oi) : 4*int(oi)+4]
-		if c, ok := w.contribution(p, ref); ok {
+		if c, stop, ok := w.contribution(p, ref); ok {
 			v += c
-			w.insert(p)
+			w.insert(p, stop)
 		}
 		next := ref[3]
 		if j+1 < n {
@@ -69,8 +69,11 @@ func (w *hv4Work) volume(pts []float64, n int, ref []float64) float64 {
 }
 
 // contribution returns the exclusive 3D volume of p's (x, y, z) box against
-// S; ok is false when a point of S weakly dominates p.
-func (w *hv4Work) contribution(p, ref []float64) (c float64, ok bool) {
+// S; ok is false when a point of S weakly dominates p. stop is the index of
+// the first point of S above p_z whose (x, y) is <= p's, or len(S): the
+// points of S that p weakly dominates lie below it (a point above it would
+// be dominated by it, and S has none).
+func (w *hv4Work) contribution(p, ref []float64) (c float64, stop int, ok bool) {
 	px, py, pz := p[0], p[1], p[2]
 	s := w.s
 	wallY, wallX := ref[1], ref[0] // lowest wall over p's box, leftmost wall beside it
@@ -100,7 +103,7 @@ func (w *hv4Work) contribution(p, ref []float64) (c float64, ok bool) {
 	}
 	if wallY <= py { // a point with x <= p_x and y <= p_y
 		w.in = in
-		return 0, false
+		return 0, 0, false
 	}
 	w.in = in
 	// The staircase at z = p_z: x ascending, y descending, every point
@@ -120,13 +123,14 @@ func (w *hv4Work) contribution(p, ref []float64) (c float64, ok bool) {
 	}
 	area := stairGaps(st, px, py, ref)
 	vol, zPrev := 0.0, pz
+	stop = len(s)
 	for ; j < len(s) && area > 0; j++ {
 		z := s[j].z
 		vol += area * (z - zPrev)
 		zPrev = z
 		x, y := max(s[j].x, px), max(s[j].y, py)
 		if x == px && y == py {
-			area = 0
+			area, stop = 0, j
 			break
 		}
 		var gain float64
@@ -137,7 +141,7 @@ func (w *hv4Work) contribution(p, ref []float64) (c float64, ok bool) {
 	if area > 0 {
 		vol += area * (ref[2] - zPrev)
 	}
-	return vol, true
+	return vol, stop, true
 }
 
 // stairGaps returns the area of [px, ref_x) x [py, ref_y) not covered by the
@@ -205,11 +209,12 @@ func stairInsert(st []xy, x, y float64, ref []float64) ([]xy, float64) {
 }
 
 // insert adds p's projection to S and drops the points of S it weakly
-// dominates (they all have z >= p_z).
-func (w *hv4Work) insert(p []float64) {
+// dominates: they all have z >= p_z and lie below index stop (see
+// contribution).
+func (w *hv4Work) insert(p []float64, stop int) {
 	q := xyz{p[0], p[1], p[2]}
 	s := w.s
-	lo, hi := 0, len(s)
+	lo, hi := 0, stop
 	for lo < hi { // lo = first index with z >= q.z
 		m := int(uint(lo+hi) >> 1)
 		if s[m].z < q.z {
@@ -218,8 +223,8 @@ func (w *hv4Work) insert(p []float64) {
 			hi = m
 		}
 	}
-	f := hv4NextDominated(s, lo, q)
-	if f == len(s) { // nothing dominated: shift and insert
+	f := hv4NextDominated(s[:stop], lo, q)
+	if f == stop { // nothing dominated: shift and insert
 		w.s = slices.Insert(s, lo, q)
 		return
 	}
@@ -228,11 +233,12 @@ func (w *hv4Work) insert(p []float64) {
 	copy(s[lo+1:f+1], s[lo:f])
 	s[lo] = q
 	k, j := f+1, f+1
-	for j < len(s) {
-		g := hv4NextDominated(s, j, q)
+	for j < stop {
+		g := hv4NextDominated(s[:stop], j, q)
 		k += copy(s[k:], s[j:g])
 		j = g + 1
 	}
+	k += copy(s[k:], s[stop:])
 	w.s = s[:k]
 }
 
