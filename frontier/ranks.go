@@ -2,6 +2,7 @@ package frontier
 
 import (
 	"math"
+	"slices"
 )
 
 // Ranks returns the 0-based non-dominated rank of each of the n =
@@ -96,11 +97,29 @@ func rkUnique(cr [][]int32, n int) (uniq []int32, u [][]int32) {
 	for i := range order {
 		order[i] = int32(i)
 	}
-	for c := k - 1; c >= 0; c-- { // LSD: stable sorts from the last key
-		for j, i := range order {
-			keys[j] = uint64(cr[c][i])
+	// One radix sort on the first coordinate, then each run of equal first
+	// coordinates sorted on the others (runs are short unless values repeat).
+	for j, i := range order {
+		keys[j] = uint64(cr[0][i])
+	}
+	sortByKeyBuf(keys, order, tk, ti)
+	for lo := 0; lo < n; {
+		hi := lo + 1
+		for hi < n && keys[hi] == keys[lo] {
+			hi++
 		}
-		sortByKeyBuf(keys, order, tk, ti)
+		if hi-lo > 1 {
+			run := order[lo:hi]
+			slices.SortFunc(run, func(a, b int32) int {
+				for _, col := range cr[1:] {
+					if col[a] != col[b] {
+						return int(col[a]) - int(col[b])
+					}
+				}
+				return 0
+			})
+		}
+		lo = hi
 	}
 	uniq = make([]int32, n)
 	u = make([][]int32, k)
