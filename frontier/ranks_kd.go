@@ -1,5 +1,7 @@
 package frontier
 
+import "math"
+
 // rkTree ranks distinct points (k >= 3) given as coordinate ranks in
 // lexicographic order (u[c][i] is coordinate c of point i), so that every
 // dominator of point i has an index < i.
@@ -8,12 +10,15 @@ package frontier
 // an already ranked point that is <= point i on coordinates 1..k-1 (the
 // order guarantees coordinate 0, and points are distinct, so such a point
 // strictly dominates i). That orthant maximum is answered by a static k-d
-// tree over coordinates 1..k-1 of all points whose nodes keep their min and
-// max corners and the largest rank ranked so far in their subtree (-1 when
-// none): a search skips subtrees that cannot beat the best rank found, or
-// whose min corner is not <= the query, takes a subtree whose max corner is
-// <= the query whole, and visits the child with the larger rank first.
-// Ranking a point raises the maxima on its leaf's path to the root.
+// tree over coordinates 1..k-1 of all points. Each node keeps its min
+// corner, the largest rank ranked so far in its subtree (-1 when none) and
+// the min corners of its ranked points of that rank and of the rank below:
+// a node whose min corner is not <= the query holds no candidate, and one
+// whose best-rank corner is not <= the query offers at most that rank - 1
+// (- 2 when the second corner is not either). A depth-first search skips
+// the nodes that cannot beat the best rank found, visiting the child with
+// the larger rank first. Ranking a point updates the records on its leaf's
+// path to the root, up to the first it does not change.
 //
 // Worst case O(n²); on uniform data it is far below the divide and conquer
 // of rkSolver for k >= 4, whose O(n log^(k-1) n) has large factors.
@@ -23,7 +28,7 @@ type rkTree struct {
 	pos    []int32  // point -> tree position
 	point  []int32  // tree position -> point
 	nodes  []rkNode // DFS order, root 0 (building and updates)
-	rec    []int32  // per node, stride 4+2d: best rank, lo, hi, right, min corner, min corner of the points of best rank
+	rec    []int32  // per node, stride 4+3d: best rank, lo, hi, right, min corner, min corners of the points of rank best and best-1
 	rank   []int32  // by tree position, -1 until ranked
 	leafOf []int32  // tree position -> leaf node
 	q      []int32  // query scratch
@@ -122,13 +127,16 @@ func rkSelect(key []int32, ids []int32, nth int) {
 // DFS order): the min corner of its points, no rank yet.
 func (t *rkTree) corners() {
 	d := t.d
-	st := rkCorner + 2*d
+	st := rkCorner + 3*d
 	t.rec = make([]int32, len(t.nodes)*st)
 	for n := len(t.nodes) - 1; n >= 0; n-- {
 		nd := t.nodes[n]
 		r := t.rec[n*st : n*st+st]
 		r[rkBest], r[rkLo], r[rkHi], r[rkRight] = -1, nd.lo, nd.hi, nd.right
 		lo := r[rkCorner : rkCorner+d]
+		for c := range 2 * d {
+			r[rkCorner+d+c] = math.MaxInt32 // no points of rank best or best-1 yet
+		}
 		if nd.right < 0 {
 			copy(lo, t.pts[int(nd.lo)*d:int(nd.lo)*d+d])
 			for p := nd.lo; p < nd.hi; p++ {
@@ -168,23 +176,28 @@ func (t *rkTree) solve() []int32 {
 // ones above have a larger rank or a corner already below p).
 func (t *rkTree) raise(p, r int32) {
 	d := t.d
-	st := rkCorner + 2*d
+	st := rkCorner + 3*d
 	pt := t.pts[int(p)*d : int(p)*d+d]
 	for nd := t.leafOf[p]; nd >= 0; nd = t.nodes[nd].parent {
 		rec := t.rec[int(nd)*st : int(nd)*st+st]
-		top := rec[rkCorner+d : rkCorner+2*d]
+		top, top2 := rec[rkCorner+d:rkCorner+2*d], rec[rkCorner+2*d:rkCorner+3*d]
 		switch b := rec[rkBest]; {
 		case r > b:
 			rec[rkBest] = r
-			copy(top, pt)
-		case r == b:
-			changed := false
-			for c, v := range pt {
-				if v < top[c] {
-					top[c], changed = v, true
+			if r == b+1 {
+				copy(top2, top)
+			} else {
+				for c := range top2 {
+					top2[c] = math.MaxInt32
 				}
 			}
-			if !changed {
+			copy(top, pt)
+		case r == b:
+			if !rkLower(top, pt) {
+				return
+			}
+		case r == b-1:
+			if !rkLower(top2, pt) {
 				return
 			}
 		default:
@@ -193,11 +206,23 @@ func (t *rkTree) raise(p, r int32) {
 	}
 }
 
+// rkLower lowers corner to its minimum with pt and reports whether it
+// changed.
+func rkLower(corner, pt []int32) bool {
+	changed := false
+	for c, v := range pt {
+		if v < corner[c] {
+			corner[c], changed = v, true
+		}
+	}
+	return changed
+}
+
 // search returns the largest rank of a ranked point <= t.q, or -1. A depth
 // first search from the root, the child with the larger best rank first.
 func (t *rkTree) search() int32 {
 	d, q, rec := t.d, t.q, t.rec
-	st := rkCorner + 2*d
+	st := rkCorner + 3*d
 	best, top := int32(-1), rec[rkBest] // top: the largest rank anywhere
 	stack := append(t.stack[:0], 0)
 	for len(stack) > 0 && best < top {
@@ -207,14 +232,23 @@ func (t *rkTree) search() int32 {
 		if r[rkBest] <= best {
 			continue
 		}
-		lo, top := r[rkCorner:rkCorner+d], r[rkCorner+d:rkCorner+2*d]
-		out, below := false, true
+		lo := r[rkCorner : rkCorner+d]
+		top, top2 := r[rkCorner+d:rkCorner+2*d], r[rkCorner+2*d:rkCorner+3*d]
+		out, below, below2 := false, true, true
 		for j, v := range q {
 			out = out || lo[j] > v
 			below = below && top[j] <= v
+			below2 = below2 && top2[j] <= v
 		}
-		if out || (!below && r[rkBest]-1 <= best) {
-			continue // no point <= q, or none of rank best <= q and best-1 is no better
+		ub := r[rkBest] // the best rank this node can offer to q
+		if !below {
+			ub--
+			if !below2 {
+				ub--
+			}
+		}
+		if out || ub <= best {
+			continue
 		}
 		right := int(r[rkRight])
 		if right < 0 {
