@@ -21,8 +21,9 @@ import (
 // of ref (the hypervolume is invariant under this reflection).
 //
 // Algorithms: k = 2 sort and sweep, k = 3 HV3D dimension sweep, both
-// O(n log n); k = 4 sweep over exclusive 3D contributions, O(n·m log m) with
-// m the size of the 3D front (O(n² log n) worst case); k >= 5 recursive
+// O(n log n); k = 4 sweep over exclusive 3D contributions, each found by
+// one pass over the z-sorted 3D front (HV4D+-like, O(n²) worst case; see
+// hv4Work); k >= 5 recursive
 // dimension sweep with WFG-style limited sets down to the 4D case
 // (exponential in k in the worst case, fast for fronts of a few thousand
 // points in 5D).

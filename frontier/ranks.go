@@ -14,12 +14,15 @@ import (
 // without repeated peeling. Exact duplicates share a rank. NaN compares
 // worse than every number, including +Inf.
 //
-// Algorithms: every coordinate is replaced by its dense rank and duplicates
-// are merged; k = 1 is the dense rank; k = 2 is Jensen's sweep with a binary
-// search over the fronts' last y (O(n log n)); k >= 3 is a divide and conquer
-// on the lexicographic order whose merge step is an offline orthant
-// maximum, solved by nested divide and conquer down to a Fenwick-tree sweep
-// (O(n log^(k-1) n)).
+// Algorithms: k = 1 is the dense rank of the values; k = 2 is Jensen's
+// sweep over one radix sort with a binary search over the fronts' last y
+// (O(n log n)); for k >= 3 every coordinate is replaced by its dense rank
+// and duplicates are merged, then k = 3 is a divide and conquer on the
+// lexicographic order whose merge step is an offline orthant maximum,
+// solved by nested divide and conquer down to a Fenwick-tree sweep
+// (O(n log² n)), and k >= 4 a sweep in lexicographic order whose orthant
+// maxima are searched in a k-d tree of ranks with pruning bounds (O(n²) in
+// the worst case, much faster on real and random data; see rkTree).
 //
 // Ranks panics if k < 1 or len(data) is not a multiple of k.
 func Ranks(data []float64, k int) []int32 {
