@@ -250,3 +250,59 @@ func hv4NextDominated(s []xyz, j int, q xyz) int {
 	}
 	return j
 }
+
+// excl returns the exclusive 4D volume of p against the n stride-4 points
+// of lim, each >= p componentwise (a WFG limited set): the same sweep in w
+// over lim, starting from p's exclusive 3D volume against the 3D front of
+// the points at or below p_w and reducing it by each later point's 3D
+// contribution, until nothing is left.
+func (w *hv4Work) excl(p, lim []float64, n int, ref []float64) float64 {
+	if cap(w.keys) < n {
+		w.keys, w.tk, w.ti, w.order = make([]uint64, n), make([]uint64, n), make([]int32, n), make([]int32, n)
+	}
+	keys, order := w.keys[:n], w.order[:n]
+	for i := range n {
+		keys[i], order[i] = floatKey(lim[4*i+3]), int32(i)
+	}
+	sortByKeyBuf(keys, order, w.tk, w.ti)
+	w.s = w.s[:0]
+	j := 0
+	for ; j < n && lim[4*int(order[j])+3] <= p[3]; j++ {
+		q := lim[4*int(order[j]) : 4*int(order[j])+4]
+		if stop, ok := w.undominated(q); ok {
+			w.insert(q, stop)
+		}
+	}
+	area, _, ok := w.contribution(p, ref)
+	if !ok {
+		return 0
+	}
+	vol, wPrev := 0.0, p[3]
+	for ; j < n && area > 0; j++ {
+		q := lim[4*int(order[j]) : 4*int(order[j])+4]
+		vol += area * (q[3] - wPrev)
+		wPrev = q[3]
+		if c, stop, ok := w.contribution(q, ref); ok {
+			area -= c
+			w.insert(q, stop)
+		}
+	}
+	if area <= 0 {
+		return vol
+	}
+	return vol + area*(ref[3]-wPrev)
+}
+
+// undominated reports whether no point of S weakly dominates q's (x, y, z),
+// with the bound insert needs (len(S): every point above q_z is checked).
+func (w *hv4Work) undominated(q []float64) (stop int, ok bool) {
+	for _, s := range w.s {
+		if s.z > q[2] {
+			break
+		}
+		if s.x <= q[0] && s.y <= q[1] {
+			return 0, false
+		}
+	}
+	return len(w.s), true
+}

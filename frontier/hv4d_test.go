@@ -61,3 +61,31 @@ func TestHypervolume4DMatchesSweep(t *testing.T) {
 		}
 	}
 }
+
+// TestHypervolume4DExclMatchesSweep compares the exclusive 4D volume of the
+// 4D sweep (hv4Work.excl, the base case of k >= 5) with the generic
+// exclSweep on limited sets: random points raised to p, with ties.
+func TestHypervolume4DExclMatchesSweep(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 8))
+	for trial := range 400 {
+		n := rng.IntN(60)
+		p := make([]float64, 4)
+		for c := range p {
+			p[c] = float64(rng.IntN(4)) / 8
+		}
+		lim := make([]float64, 4*n)
+		for i := range lim {
+			v := rng.Float64()
+			if trial%2 == 0 {
+				v = float64(rng.IntN(8)) / 8
+			}
+			lim[i] = max(v, p[i%4])
+		}
+		ref := hvtOnes(4, 1.1)
+		var e, g hvEngine
+		got, want := e.w4.excl(p, lim, n, ref), g.exclSweep(p, lim, n, 4, ref)
+		if !hvtClose(got, want) {
+			t.Fatalf("trial %d: hv4 excl = %v; exclSweep = %v (p=%v lim=%v)", trial, got, want, p, lim)
+		}
+	}
+}

@@ -108,6 +108,8 @@ func (e *hvEngine) excl(p []float64, lim []float64, n, d int, ref []float64) flo
 		return e.excl2(p, lim, n, ref)
 	case 3:
 		return e.w3.excl(p, lim, n, ref)
+	case 4:
+		return e.w4.excl(p, lim, n, ref)
 	}
 	return e.exclSweep(p, lim, n, d, ref)
 }

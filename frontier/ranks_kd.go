@@ -32,7 +32,7 @@ type rkTree struct {
 	rank   []int32  // by tree position, -1 until ranked
 	leafOf []int32  // tree position -> leaf node
 	q      []int32  // query scratch
-	stack  []int32
+	stack  []rkItem
 }
 
 // The fields of a node record in rkTree.rec; best is the largest rank in
@@ -218,38 +218,52 @@ func rkLower(corner, pt []int32) bool {
 	return changed
 }
 
-// search returns the largest rank of a ranked point <= t.q, or -1. A depth
-// first search from the root, the child with the larger best rank first.
+// bound returns the largest rank that node n can offer to the query t.q:
+// -2 when its min corner is not <= t.q, else its best rank, less one when
+// the corner of its best-rank points is not <= t.q, less two when that of
+// the rank below is not either.
+func (t *rkTree) bound(n int) int32 {
+	d, q := t.d, t.q
+	st := rkCorner + 3*d
+	r := t.rec[n*st : n*st+st]
+	lo := r[rkCorner : rkCorner+d]
+	top, top2 := r[rkCorner+d:rkCorner+2*d], r[rkCorner+2*d:rkCorner+3*d]
+	out, below, below2 := false, true, true
+	for j, v := range q {
+		out = out || lo[j] > v
+		below = below && top[j] <= v
+		below2 = below2 && top2[j] <= v
+	}
+	switch {
+	case out:
+		return -2
+	case below:
+		return r[rkBest]
+	case below2:
+		return r[rkBest] - 1
+	}
+	return r[rkBest] - 2
+}
+
+type rkItem struct{ node, bound int32 }
+
+// search returns the largest rank of a ranked point <= t.q, or -1: a
+// depth-first branch and bound from the root, the child with the larger
+// bound first, skipping nodes whose bound does not beat the best rank
+// found.
 func (t *rkTree) search() int32 {
 	d, q, rec := t.d, t.q, t.rec
 	st := rkCorner + 3*d
-	best, top := int32(-1), rec[rkBest] // top: the largest rank anywhere
-	stack := append(t.stack[:0], 0)
-	for len(stack) > 0 && best < top {
-		n := int(stack[len(stack)-1])
+	best, maxRank := int32(-1), rec[rkBest]
+	stack := append(t.stack[:0], rkItem{0, t.bound(0)})
+	for len(stack) > 0 && best < maxRank {
+		it := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
+		if it.bound <= best {
+			continue
+		}
+		n := int(it.node)
 		r := rec[n*st : n*st+st]
-		if r[rkBest] <= best {
-			continue
-		}
-		lo := r[rkCorner : rkCorner+d]
-		top, top2 := r[rkCorner+d:rkCorner+2*d], r[rkCorner+2*d:rkCorner+3*d]
-		out, below, below2 := false, true, true
-		for j, v := range q {
-			out = out || lo[j] > v
-			below = below && top[j] <= v
-			below2 = below2 && top2[j] <= v
-		}
-		ub := r[rkBest] // the best rank this node can offer to q
-		if !below {
-			ub--
-			if !below2 {
-				ub--
-			}
-		}
-		if out || ub <= best {
-			continue
-		}
 		right := int(r[rkRight])
 		if right < 0 {
 			for p := r[rkLo]; p < r[rkHi]; p++ {
@@ -271,15 +285,15 @@ func (t *rkTree) search() int32 {
 			continue
 		}
 		left := n + 1
-		bl, br := rec[left*st], rec[right*st]
+		bl, br := t.bound(left), t.bound(right)
 		if br > bl {
 			left, right, bl, br = right, left, br, bl
 		}
 		if br > best {
-			stack = append(stack, int32(right))
+			stack = append(stack, rkItem{int32(right), br})
 		}
 		if bl > best {
-			stack = append(stack, int32(left))
+			stack = append(stack, rkItem{int32(left), bl})
 		}
 	}
 	t.stack = stack
