@@ -91,13 +91,28 @@ func hvCheckShape(fn string, data []float64, k int) {
 	}
 }
 
-// hvKeep copies the points that strictly dominate ref. infinite reports
-// whether the volume is unbounded (a kept point has a -Inf coordinate or ref
-// has a +Inf coordinate).
+// hvKeep returns the points that strictly dominate ref (data itself when
+// they all do, else a copy). infinite reports whether the volume is
+// unbounded (a kept point has a -Inf coordinate or ref has a +Inf
+// coordinate).
 func hvKeep(data []float64, k int, ref []float64) (kept []float64, infinite bool) {
 	refInf := false
 	for _, r := range ref {
 		refInf = refInf || math.IsInf(r, 1)
+	}
+	// Usually every point counts: then data itself is returned (it is
+	// only read), without a copy.
+	all := true
+	for i := 0; i < len(data) && all; i += k {
+		for c, v := range data[i : i+k] {
+			if !(v < ref[c]) || math.IsInf(v, -1) {
+				all = false
+				break
+			}
+		}
+	}
+	if all {
+		return data, refInf && len(data) > 0
 	}
 	kept = make([]float64, 0, len(data))
 	for i := 0; i < len(data); i += k {
