@@ -3,6 +3,7 @@ package frontier
 // hvEngine holds the reusable buffers of one hypervolume computation.
 type hvEngine struct {
 	w3   hv3Work
+	w4   hv4Work
 	keys []uint64
 	tk   []uint64
 	ti   []int32
@@ -69,6 +70,8 @@ func (e *hvEngine) hvVolume(pts []float64, n, d int, ref []float64) float64 {
 		return e.hv2(pts, n, ref)
 	case d == 3:
 		return e.w3.volume(pts, n, ref)
+	case d == 4:
+		return e.w4.volume(pts, n, ref)
 	}
 	return e.hvSweep(pts, n, d, ref)
 }
@@ -105,6 +108,8 @@ func (e *hvEngine) excl(p []float64, lim []float64, n, d int, ref []float64) flo
 		return e.excl2(p, lim, n, ref)
 	case 3:
 		return e.w3.excl(p, lim, n, ref)
+	case 4:
+		return e.w4.excl(p, lim, n, ref)
 	}
 	return e.exclSweep(p, lim, n, d, ref)
 }

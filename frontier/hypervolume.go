@@ -21,8 +21,9 @@ import (
 // of ref (the hypervolume is invariant under this reflection).
 //
 // Algorithms: k = 2 sort and sweep, k = 3 HV3D dimension sweep, both
-// O(n log n); k = 4 sweep over exclusive 3D contributions, O(n·m log m) with
-// m the size of the 3D front (O(n² log n) worst case); k >= 5 recursive
+// O(n log n); k = 4 sweep over exclusive 3D contributions, each found by
+// one pass over the z-sorted 3D front (HV4D+-like, O(n²) worst case; see
+// hv4Work); k >= 5 recursive
 // dimension sweep with WFG-style limited sets down to the 4D case
 // (exponential in k in the worst case, fast for fronts of a few thousand
 // points in 5D).
@@ -90,13 +91,28 @@ func hvCheckShape(fn string, data []float64, k int) {
 	}
 }
 
-// hvKeep copies the points that strictly dominate ref. infinite reports
-// whether the volume is unbounded (a kept point has a -Inf coordinate or ref
-// has a +Inf coordinate).
+// hvKeep returns the points that strictly dominate ref (data itself when
+// they all do, else a copy). infinite reports whether the volume is
+// unbounded (a kept point has a -Inf coordinate or ref has a +Inf
+// coordinate).
 func hvKeep(data []float64, k int, ref []float64) (kept []float64, infinite bool) {
 	refInf := false
 	for _, r := range ref {
 		refInf = refInf || math.IsInf(r, 1)
+	}
+	// Usually every point counts: then data itself is returned (it is
+	// only read), without a copy.
+	all := true
+	for i := 0; i < len(data) && all; i += k {
+		for c, v := range data[i : i+k] {
+			if !(v < ref[c]) || math.IsInf(v, -1) {
+				all = false
+				break
+			}
+		}
+	}
+	if all {
+		return data, refInf && len(data) > 0
 	}
 	kept = make([]float64, 0, len(data))
 	for i := 0; i < len(data); i += k {

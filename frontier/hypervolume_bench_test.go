@@ -74,3 +74,35 @@ func BenchmarkHypervolume(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkHypervolumeBootstrap is the job of `pareto compare`'s interval:
+// 1 000 bootstrap resamples (with replacement, seeded) of 10⁴ points, one
+// Hypervolume per resample; one op is all 1 000.
+func BenchmarkHypervolumeBootstrap(b *testing.B) {
+	const n, resamples = 10_000, 1000
+	for _, c := range []struct {
+		k    int
+		data string
+	}{{2, "uniform"}, {2, "simplex"}, {3, "uniform"}, {3, "simplex"}, {4, "uniform"}} {
+		var data []float64
+		if c.data == "uniform" {
+			data = hvtUniform(n, c.k, 1)
+		} else {
+			data = hvtSimplex(n, c.k, 1)
+		}
+		ref := hvtOnes(c.k, 1.1)
+		b.Run(fmt.Sprintf("k=%d/n=%d/data=%s/resamples=%d", c.k, n, c.data, resamples), func(b *testing.B) {
+			rng := rand.New(rand.NewPCG(1, 1))
+			sample := make([]float64, len(data))
+			for b.Loop() {
+				for range resamples {
+					for i := range n {
+						j := rng.IntN(n)
+						copy(sample[i*c.k:(i+1)*c.k], data[j*c.k:(j+1)*c.k])
+					}
+					Hypervolume(sample, c.k, ref)
+				}
+			}
+		})
+	}
+}

@@ -2,7 +2,7 @@ package frontier
 
 import (
 	"math"
-	"sort"
+	"slices"
 )
 
 // Ranks returns the 0-based non-dominated rank of each of the n =
@@ -14,12 +14,15 @@ import (
 // without repeated peeling. Exact duplicates share a rank. NaN compares
 // worse than every number, including +Inf.
 //
-// Algorithms: every coordinate is replaced by its dense rank and duplicates
-// are merged; k = 1 is the dense rank; k = 2 is Jensen's sweep with a binary
-// search over the fronts' last y (O(n log n)); k >= 3 is a divide and conquer
-// on the lexicographic order whose merge step is an offline orthant
-// maximum, solved by nested divide and conquer down to a Fenwick-tree sweep
-// (O(n log^(k-1) n)).
+// Algorithms: k = 1 is the dense rank of the values; k = 2 is Jensen's
+// sweep over one radix sort with a binary search over the fronts' last y
+// (O(n log n)); for k >= 3 every coordinate is replaced by its dense rank
+// and duplicates are merged, then k = 3 is a divide and conquer on the
+// lexicographic order whose merge step is an offline orthant maximum,
+// solved by nested divide and conquer down to a Fenwick-tree sweep
+// (O(n log² n)), and k >= 4 a sweep in lexicographic order whose orthant
+// maxima are searched in a k-d tree of ranks with pruning bounds (O(n²) in
+// the worst case, much faster on real and random data; see rkTree).
 //
 // Ranks panics if k < 1 or len(data) is not a multiple of k.
 func Ranks(data []float64, k int) []int32 {
@@ -29,6 +32,10 @@ func Ranks(data []float64, k int) []int32 {
 	if n == 0 {
 		return out
 	}
+	if k == 2 {
+		rkRanks2(data, out)
+		return out
+	}
 	cr := rkCoordRanks(data, k, n)
 	if k == 1 {
 		copy(out, cr[0])
@@ -36,8 +43,8 @@ func Ranks(data []float64, k int) []int32 {
 	}
 	uniq, u := rkUnique(cr, n)
 	var rank []int32
-	if k == 2 {
-		rank = rkJensen(u)
+	if k >= rkTreeMinK {
+		rank = newRkTree(u).solve()
 	} else {
 		rank = newRkSolver(u).solve()
 	}
@@ -46,6 +53,9 @@ func Ranks(data []float64, k int) []int32 {
 	}
 	return out
 }
+
+// rkTreeMinK is the smallest k ranked with rkTree rather than rkSolver.
+const rkTreeMinK = 4
 
 // rkKey is hvKey with NaN mapped above +Inf.
 func rkKey(v float64) uint64 {
@@ -90,11 +100,29 @@ func rkUnique(cr [][]int32, n int) (uniq []int32, u [][]int32) {
 	for i := range order {
 		order[i] = int32(i)
 	}
-	for c := k - 1; c >= 0; c-- { // LSD: stable sorts from the last key
-		for j, i := range order {
-			keys[j] = uint64(cr[c][i])
+	// One radix sort on the first coordinate, then each run of equal first
+	// coordinates sorted on the others (runs are short unless values repeat).
+	for j, i := range order {
+		keys[j] = uint64(cr[0][i])
+	}
+	sortByKeyBuf(keys, order, tk, ti)
+	for lo := 0; lo < n; {
+		hi := lo + 1
+		for hi < n && keys[hi] == keys[lo] {
+			hi++
 		}
-		sortByKeyBuf(keys, order, tk, ti)
+		if hi-lo > 1 {
+			run := order[lo:hi]
+			slices.SortFunc(run, func(a, b int32) int {
+				for _, col := range cr[1:] {
+					if col[a] != col[b] {
+						return int(col[a]) - int(col[b])
+					}
+				}
+				return 0
+			})
+		}
+		lo = hi
 	}
 	uniq = make([]int32, n)
 	u = make([][]int32, k)
@@ -120,22 +148,59 @@ func rkSameRow(cr [][]int32, a, b int32) bool {
 	return true
 }
 
-// rkJensen ranks distinct 2D points given in lexicographic order: every
-// earlier point has x <= the current x, so it dominates the current point iff
-// its y is <= the current y. minY[r] is the smallest y seen in front r and is
-// non-decreasing in r, so the rank is the number of fronts with minY <= y.
-func rkJensen(u [][]int32) []int32 {
-	ys := u[1]
-	rank := make([]int32, len(ys))
-	var minY []int32
-	for i, y := range ys {
-		r := sort.Search(len(minY), func(j int) bool { return minY[j] > y })
-		if r == len(minY) {
+// rkRanks2 writes the ranks of the n = len(out) stride-2 points into out:
+// Jensen's sweep. One radix sort orders the points by (x, y) key (ties in x
+// are rare and sorted per run); in that order an earlier point dominates the
+// current one iff its y is <= the current y (an equal point is a duplicate
+// and shares the previous rank). minY[r], the y of the last point given rank
+// r, is the smallest y of front r and non-decreasing in r, so the rank is
+// the number of fronts with minY <= y: the last front is checked first (a
+// new front), then a binary search.
+func rkRanks2(data []float64, out []int32) {
+	n := len(out)
+	xk, yk := make([]uint64, n), make([]uint64, n)
+	idx := make([]int32, n)
+	for i := range n {
+		xk[i], yk[i], idx[i] = rkKey(data[2*i]), rkKey(data[2*i+1]), int32(i)
+	}
+	ys := make([]uint64, n) // y keys in sorted order; first the radix scratch
+	ti := make([]int32, n)
+	sortByKeyBuf(xk, idx, ys, ti)
+	for j, i := range idx {
+		ys[j] = yk[i]
+	}
+	for lo := 0; lo < n; {
+		hi := lo + 1
+		for hi < n && xk[hi] == xk[lo] {
+			hi++
+		}
+		if hi-lo > 1 {
+			sortByKeyBuf(ys[lo:hi], idx[lo:hi], yk, ti)
+		}
+		lo = hi
+	}
+	minY := make([]uint64, 0, 64)
+	r := 0
+	for j, y := range ys {
+		switch {
+		case j > 0 && y == ys[j-1] && xk[j] == xk[j-1]:
+			// a duplicate keeps the previous rank
+		case len(minY) == 0 || y >= minY[len(minY)-1]:
+			r = len(minY)
 			minY = append(minY, y)
-		} else {
+		default:
+			lo, hi := 0, len(minY)-1 // minY[hi] > y
+			for lo < hi {
+				m := int(uint(lo+hi) >> 1)
+				if minY[m] > y {
+					hi = m
+				} else {
+					lo = m + 1
+				}
+			}
+			r = lo
 			minY[r] = y
 		}
-		rank[i] = int32(r)
+		out[idx[j]] = int32(r)
 	}
-	return rank
 }

@@ -188,3 +188,41 @@ func rkDominates(data []float64, k, a, b int) bool {
 	}
 	return strict
 }
+
+// TestRanksTreeMatchesSolver runs both k >= 3 algorithms, the rank tree
+// (rkTree) and the divide and conquer (rkSolver), on the same unique
+// points, for k = 3..6 (Ranks uses only one of them per k), against
+// peeling: integer points with many ties, and uniform points.
+func TestRanksTreeMatchesSolver(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 13))
+	for k := 3; k <= 6; k++ {
+		for _, n := range []int{1, 2, 17, 200, 2500} {
+			for _, levels := range []int{2, 6, 0} {
+				data := make([]float64, n*k)
+				for i := range data {
+					if levels == 0 {
+						data[i] = rng.Float64()
+					} else {
+						data[i] = float64(rng.IntN(levels))
+					}
+				}
+				t.Run(fmt.Sprintf("k=%d/n=%d/levels=%d", k, n, levels), func(t *testing.T) {
+					uniq, u := rkUnique(rkCoordRanks(data, k, n), n)
+					tree, solver := newRkTree(u).solve(), newRkSolver(u).solve()
+					if !slices.Equal(tree, solver) {
+						t.Fatalf("rkTree %v\nrkSolver %v", tree, solver)
+					}
+					if n > 300 {
+						return // peeling is quadratic per front
+					}
+					want := rkNaive(data, k)
+					for i, g := range uniq {
+						if tree[g] != want[i] {
+							t.Fatalf("point %d: rank %d; want %d", i, tree[g], want[i])
+						}
+					}
+				})
+			}
+		}
+	}
+}
