@@ -56,6 +56,9 @@ type TrialStream struct {
 	first          int32
 	names          []pendingName
 	perFile        map[string]int
+	// workload is the last trial's, rendered as workloadName.
+	workload     decide.Workload
+	workloadName string
 }
 
 // pendingName is what names a streamed row once every row is known (a
@@ -105,7 +108,10 @@ func (s *TrialStream) Add(ts []trial.Trial) {
 		}
 		key := noKey
 		if q.Aggregate != decide.None && decide.KnownConfig(t, q.ConfigKeys) {
-			key = decide.Key(decide.Config(t, q.ConfigKeys), decide.WorkloadOf(t))
+			if w := decide.WorkloadOf(t); w != s.workload || s.workloadName == "" {
+				s.workload, s.workloadName = w, w.String()
+			}
+			key = decide.KeyOf(decide.Config(t, q.ConfigKeys), s.workloadName)
 		}
 		d.keys = append(d.keys, key)
 		n := pendingName{path: t.Source.Path, line: int32(t.Source.Line), index: int32(t.Source.Index)}
@@ -120,6 +126,9 @@ func (s *TrialStream) Add(ts []trial.Trial) {
 // Done names the streamed rows, as AddTrials names its trials.
 func (s *TrialStream) Done() {
 	d := s.d
+	if len(d.seen) == 0 {
+		d.seen = make(map[string]int, len(s.names))
+	}
 	for i, n := range s.names {
 		name := n.fixed
 		if name == "" {

@@ -1,8 +1,8 @@
 package store
 
 import (
-	"errors"
 	"database/sql"
+	"errors"
 	"fmt"
 	"math"
 	"sync"
@@ -223,13 +223,19 @@ type collector struct {
 	rowIDs []int64
 	kept   int
 
-	// A Scan's batches: a batch is handed to emit once the verifier has
-	// hashed its trials, which it does while the next batch is decoded.
+	// A Scan's batches: a batch is handed over once the verifier has
+	// hashed its trials, which it does while the next batch is decoded;
+	// emit runs on its own goroutine (out), in order, so that what the
+	// caller does with a batch overlaps decoding the next.
 	emit    func([]trial.Trial) error
 	v       *verifier
 	pending []trial.Trial
 	pendWG  *sync.WaitGroup
 	curWG   *sync.WaitGroup
+	out     chan []trial.Trial
+	done    chan struct{}
+	mu      sync.Mutex
+	emitErr error
 	err     error
 }
 
@@ -257,7 +263,7 @@ func (c *collector) addTrial(rowID int64, t trial.Trial) bool {
 	return c.err == nil
 }
 
-// rotate hands the pending batch to emit, once hashed, and makes the
+// rotate hands the pending batch over, once hashed, and makes the
 // current batch pending.
 func (c *collector) rotate() {
 	if c.v != nil {
@@ -272,8 +278,12 @@ func (c *collector) rotate() {
 	}
 }
 
-// flush hands the pending batch to emit once its trials are hashed.
+// flush hands the pending batch to emit's goroutine once its trials are
+// hashed.
 func (c *collector) flush() {
+	if c.err == nil {
+		c.err = c.emitted()
+	}
 	if c.err != nil || c.pending == nil {
 		return
 	}
@@ -285,10 +295,75 @@ func (c *collector) flush() {
 			return
 		}
 	}
-	if err := c.emit(c.pending); err != nil {
-		c.err = emitError{err}
-	}
+	c.out <- c.pending
 	c.pending = nil
+}
+
+// emitted returns emit's error so far, as an emitError.
+func (c *collector) emitted() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.emitErr != nil {
+		return emitError{c.emitErr}
+	}
+	return nil
+}
+
+// startScan prepares a Scan's collector to hand over what v verifies, and
+// starts emit's goroutine.
+func (c *collector) startScan(v *verifier) {
+	if c.emit == nil {
+		return
+	}
+	c.v, c.curWG = v, &sync.WaitGroup{}
+	v.setGroup(c.curWG)
+	c.out, c.done = make(chan []trial.Trial, 2), make(chan struct{})
+	go func() {
+		defer close(c.done)
+		for b := range c.out {
+			if c.emitted() != nil {
+				continue
+			}
+			if err := c.emit(b); err != nil {
+				c.mu.Lock()
+				c.emitErr = err
+				c.mu.Unlock()
+			}
+		}
+	}()
+}
+
+// finish hands the last batches over once every trial is verified, and
+// waits for emit to be done with them (err is the read's error so far,
+// verr the verifier's).
+func (c *collector) finish(err, verr error) error {
+	if err == nil {
+		err = verr
+	}
+	if err == nil {
+		err = c.err
+	}
+	if c.emit == nil {
+		return err
+	}
+	if c.out == nil { // the read failed before it started
+		return err
+	}
+	if err == nil {
+		c.pendWG = nil
+		c.flush()
+		if c.err == nil && len(c.trials) > 0 {
+			c.pending = c.trials
+			c.flush()
+		}
+		err = c.err
+	}
+	close(c.out)
+	<-c.done
+	if err == nil {
+		err = c.emitted()
+	}
+	return err
 }
 
 // emitError is an error of a Scan's function, returned as it is.
@@ -317,36 +392,6 @@ func scanError(err error, wrap func(error) error) error {
 		return nil
 	}
 	return wrap(err)
-}
-
-// startScan prepares a Scan's collector to hand over what v verifies.
-func (c *collector) startScan(v *verifier) {
-	if c.emit == nil {
-		return
-	}
-	c.v, c.curWG = v, &sync.WaitGroup{}
-	v.setGroup(c.curWG)
-}
-
-// finish hands the last batches over once every trial is verified (err
-// is the read's error so far, verr the verifier's).
-func (c *collector) finish(err, verr error) error {
-	if err == nil {
-		err = verr
-	}
-	if err == nil {
-		err = c.err
-	}
-	if err != nil || c.emit == nil {
-		return err
-	}
-	c.pendWG = nil
-	c.flush()
-	if c.err == nil && len(c.trials) > 0 {
-		c.pending = c.trials
-		c.flush()
-	}
-	return c.err
 }
 
 // maxRowID is the last kept trial's row id, or -1.
