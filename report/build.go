@@ -52,14 +52,67 @@ func Build(cfg *Config, trials []Trial, excl []Exclusion, opts Options) (*Page, 
 	if err := b.checkBaseline(); err != nil {
 		return nil, err
 	}
+	bound := opts.DensityBound
+	if bound == 0 {
+		bound = DensityBound
+	}
+	thinned := false
 	for i := range cfg.Plots {
 		pp, err := b.plot(&cfg.Plots[i])
 		if err != nil {
 			return nil, err
 		}
+		b.thin(&pp, &cfg.Plots[i], bound)
+		thinned = thinned || slices.ContainsFunc(pp.Series, func(s Series) bool { return s.D != nil })
 		b.page.Plots = append(b.page.Plots, pp)
 	}
+	if thinned {
+		b.dropUnusedPoints()
+	}
 	return b.page, nil
+}
+
+// dropUnusedPoints keeps in Page.Points only the points a series refers
+// to (its points and their repeats), renumbered in order: the points a
+// density layer stands for have no details on the page.
+func (b *builder) dropUnusedPoints() {
+	used := make([]bool, len(b.page.Points))
+	for _, pp := range b.page.Plots {
+		for _, s := range pp.Series {
+			for _, p := range s.P {
+				used[p] = true
+			}
+			for _, r := range s.R {
+				for _, m := range r.M {
+					used[m] = true
+				}
+			}
+		}
+	}
+	newIdx := make([]int32, len(used))
+	kept := b.page.Points[:0]
+	for i, u := range used {
+		newIdx[i] = -1
+		if u {
+			newIdx[i] = int32(len(kept))
+			kept = append(kept, b.page.Points[i])
+		}
+	}
+	b.page.Points = slices.Clip(kept)
+	for _, pp := range b.page.Plots {
+		for si := range pp.Series {
+			s := &pp.Series[si]
+			for j, p := range s.P {
+				s.P[j] = newIdx[p]
+			}
+			for k, r := range s.R {
+				for j, m := range r.M {
+					r.M[j] = newIdx[m]
+				}
+				s.R[k] = r
+			}
+		}
+	}
 }
 
 type builder struct {
