@@ -25,6 +25,11 @@ var RunParams = []string{
 // (AIPerf's output locations and UI settings, say); Config ignores them too.
 var runParamPrefixes = []string{"artifacts.", "runtime.", "output."}
 
+// IsRunParam reports whether parameter k describes the run, not the
+// configuration (RunParams and the run-parameter prefixes): Config
+// ignores it.
+func IsRunParam(k string) bool { return isRunParam(k) }
+
 // isRunParam reports whether parameter k describes the run, not the
 // configuration.
 func isRunParam(k string) bool {

@@ -189,7 +189,7 @@ func runGenerateReport(e *env, o *generateOptions) error {
 		fmt.Fprintf(e.stderr, "pareto: %d run(s) have no test-run.toml and take their configuration from test TOMLs: give --tests-dir\n", n)
 	}
 	if o.store.study != "" {
-		if trials, skips, err = throughStudy(e, &o.store, trials, skips); err != nil {
+		if trials, skips, err = throughStudy(e, &o.store, trials, skips, nil); err != nil {
 			return err
 		}
 	}
@@ -290,8 +290,14 @@ func runReport(e *env, o *reportOptions, paths []string) error {
 	if err != nil && !(o.store.study != "" && isNothing(err)) {
 		return err
 	}
+	var slim *report.Slimmer
 	if o.store.study != "" {
-		if trials, skips, err = throughStudy(e, &o.store, trials, skips); err != nil {
+		if len(trials) == 0 && len(skips) == 0 && opts.Baseline == nil {
+			// Only the study is read: its trials are slimmed as they are
+			// streamed, to what the page needs of them.
+			slim = report.NewSlimmer(cfg, opts)
+		}
+		if trials, skips, err = throughStudy(e, &o.store, trials, skips, slim); err != nil {
 			return err
 		}
 	}
@@ -301,7 +307,11 @@ func runReport(e *env, o *reportOptions, paths []string) error {
 			return inputError{err: err}
 		}
 	}
-	if err := cfg.CheckMetrics(metricNames(trials)); err != nil {
+	metrics := metricNames(trials)
+	if slim != nil {
+		metrics = slim.Metrics()
+	}
+	if err := cfg.CheckMetrics(metrics); err != nil {
 		return inputError{err: err}
 	}
 	if err := writeReport(e, cfg, trials, excl, opts, o.out); err != nil {
@@ -381,8 +391,9 @@ func objectiveAxis(s string) (report.Axis, error) {
 // store.Store.Skips: on their path and CloudAI point), so that the report
 // shows everything the study holds, deployment details and exclusions
 // included. A trial stored before the store kept deployments gets the one
-// read in this run, matched by trial ID.
-func throughStudy(e *env, f *storeFlags, loaded []trial.Trial, skips []trial.Skip) ([]trial.Trial, []trial.Skip, error) {
+// read in this run, matched by trial ID. With slim set, the study's
+// trials are streamed (store.Reader.Scan) and slimmed as they are read.
+func throughStudy(e *env, f *storeFlags, loaded []trial.Trial, skips []trial.Skip, slim *report.Slimmer) ([]trial.Trial, []trial.Skip, error) {
 	q, err := f.query()
 	if err != nil {
 		return nil, nil, err
@@ -418,7 +429,17 @@ func throughStudy(e *env, f *storeFlags, loaded []trial.Trial, skips []trial.Ski
 		s = sink.s
 	}
 	defer s.Close()
-	ts, err := s.Trials(ctx, f.study, q)
+	var ts []trial.Trial
+	if slim != nil {
+		err = s.Scan(ctx, f.study, q, func(batch []trial.Trial) error {
+			for i := range batch {
+				ts = append(ts, slim.Slim(&batch[i]))
+			}
+			return nil
+		})
+	} else {
+		ts, err = s.Trials(ctx, f.study, q)
+	}
 	if err != nil {
 		return nil, nil, inputError{err: err}
 	}
