@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strings"
 
@@ -16,6 +18,7 @@ import (
 	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/ingest"
 	"github.com/pareto-llm/pareto/internal/enc"
+	"github.com/pareto-llm/pareto/internal/gcpolicy"
 	"github.com/pareto-llm/pareto/query"
 	"github.com/pareto-llm/pareto/report"
 	"github.com/pareto-llm/pareto/source"
@@ -292,6 +295,9 @@ func runReport(e *env, o *reportOptions, paths []string) error {
 	}
 	var slim *report.Slimmer
 	if o.store.study != "" {
+		if old := gcpolicy.Study(os.Getenv); old >= 0 {
+			defer debug.SetGCPercent(old)
+		}
 		if len(trials) == 0 && len(skips) == 0 && opts.Baseline == nil {
 			// Only the study is read: its trials are slimmed as they are
 			// streamed, to what the page needs of them.
@@ -431,6 +437,7 @@ func throughStudy(e *env, f *storeFlags, loaded []trial.Trial, skips []trial.Ski
 	defer s.Close()
 	var ts []trial.Trial
 	if slim != nil {
+		ts = make([]trial.Trial, 0, studySize(ctx, s, f.study))
 		err = s.Scan(ctx, f.study, q, func(batch []trial.Trial) error {
 			for i := range batch {
 				ts = append(ts, slim.Slim(&batch[i]))
@@ -453,6 +460,21 @@ func throughStudy(e *env, f *storeFlags, loaded []trial.Trial, skips []trial.Ski
 		return nil, nil, inputError{err: err}
 	}
 	return ts, kept, nil
+}
+
+// studySize returns the number of trials of the study (0 when unknown),
+// for a read to allocate once.
+func studySize(ctx context.Context, s store.Reader, study string) int {
+	studies, err := s.Studies(ctx)
+	if err != nil {
+		return 0
+	}
+	for _, st := range studies {
+		if st.Name == study {
+			return st.Trials
+		}
+	}
+	return 0
 }
 
 // loadSources reads any sources pareto reads through the source layer,

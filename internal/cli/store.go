@@ -3,9 +3,9 @@ package cli
 import (
 	"bufio"
 	"context"
-	"errors"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
