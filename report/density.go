@@ -31,15 +31,15 @@ const (
 // and X1 and Y0 and Y1.
 type Density struct {
 	// N is the number of points the layer stands for.
-	N      int     `json:"n"`
-	NX     int     `json:"nx"`
-	NY     int     `json:"ny"`
-	X0     float64 `json:"x0"`
-	X1     float64 `json:"x1"`
-	Y0     float64 `json:"y0"`
-	Y1     float64 `json:"y1"`
-	LogX   bool    `json:"logx,omitempty"`
-	LogY   bool    `json:"logy,omitempty"`
+	N    int     `json:"n"`
+	NX   int     `json:"nx"`
+	NY   int     `json:"ny"`
+	X0   float64 `json:"x0"`
+	X1   float64 `json:"x1"`
+	Y0   float64 `json:"y0"`
+	Y1   float64 `json:"y1"`
+	LogX bool    `json:"logx,omitempty"`
+	LogY bool    `json:"logy,omitempty"`
 	// C lists the cells that hold points as triples (column, row, count),
 	// row 0 at Y0.
 	C []int32 `json:"c"`

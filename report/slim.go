@@ -18,6 +18,7 @@ import (
 // trials themselves (a baseline selects by any label or parameter:
 // Build then needs the whole trials).
 type Slimmer struct {
+	cfg       *Config
 	metrics   map[string]bool // of the plots
 	keys      map[string]bool // parameters kept besides the configuration's
 	explicit  bool            // only keys make up a configuration
@@ -30,7 +31,7 @@ type Slimmer struct {
 // NewSlimmer returns a Slimmer for cfg and opts (whose Baseline must be
 // nil).
 func NewSlimmer(cfg *Config, opts Options) *Slimmer {
-	s := &Slimmer{metrics: map[string]bool{}, keys: map[string]bool{}, measured: map[string]bool{},
+	s := &Slimmer{cfg: cfg, metrics: map[string]bool{}, keys: map[string]bool{}, measured: map[string]bool{},
 		params: map[string]map[string]string{}, explicit: len(opts.ConfigKeys) > 0}
 	for _, k := range opts.ConfigKeys {
 		s.keys[k] = true
@@ -51,14 +52,18 @@ func NewSlimmer(cfg *Config, opts Options) *Slimmer {
 // Slim returns the slim copy of t.
 func (s *Slimmer) Slim(t *trial.Trial) trial.Trial {
 	out := *t
-	out.Measurements = nil
 	for _, m := range t.Measurements {
 		s.measured[m.Metric] = true
-		if s.metrics[m.Metric] {
-			out.Measurements = append(out.Measurements, m)
-		}
 	}
-	out.Measurements = slices.Clip(out.Measurements)
+	if s.resolves(t) {
+		out.Measurements = nil
+		for _, m := range t.Measurements {
+			if s.metrics[m.Metric] {
+				out.Measurements = append(out.Measurements, m)
+			}
+		}
+		out.Measurements = slices.Clip(out.Measurements)
+	} // else the exclusion lists every measurement as a candidate
 	if maps.Equal(t.Labels, s.lastLabel) && t.Labels != nil {
 		out.Labels = s.lastLabel
 	} else {
@@ -67,6 +72,25 @@ func (s *Slimmer) Slim(t *trial.Trial) trial.Trial {
 	out.Params = s.slimParams(t.Params)
 	out.Warnings = nil // the page does not show them
 	return out
+}
+
+// resolves reports whether every axis of every plot resolves on t.
+func (s *Slimmer) resolves(t *trial.Trial) bool {
+	for i := range s.cfg.Plots {
+		p := &s.cfg.Plots[i]
+		if _, err := resolve(&p.X, t); err != nil {
+			return false
+		}
+		if _, err := resolve(&p.Y, t); err != nil {
+			return false
+		}
+		for j := range p.SLOs {
+			if _, err := resolve(&p.SLOs[j].Axis, t); err != nil {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // slimParams keeps the configuration's parameters and the grouping keys,
