@@ -7,6 +7,7 @@ import (
 	"math"
 	"sync"
 
+	"github.com/pareto-llm/pareto/internal/safe"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -324,13 +325,20 @@ func (c *collector) startScan(v *verifier) {
 			if c.emitted() != nil {
 				continue
 			}
-			if err := c.emit(b); err != nil {
+			if err := c.emitSafely(b); err != nil {
 				c.mu.Lock()
 				c.emitErr = err
 				c.mu.Unlock()
 			}
 		}
 	}()
+}
+
+// emitSafely calls emit on a batch; a panic becomes its error (it runs on
+// its own goroutine, where no caller could recover it).
+func (c *collector) emitSafely(b []trial.Trial) (err error) {
+	defer safe.Recover(&err, "processing the trials of", "a store read")
+	return c.emit(b)
 }
 
 // finish hands the last batches over once every trial is verified, and

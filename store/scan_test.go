@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/pareto-llm/pareto/internal/safe"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -61,6 +62,10 @@ func TestScan(t *testing.T) {
 			err := s.Scan(ctx, study, Query{}, func([]trial.Trial) error { calls++; return stop })
 			if err != stop || calls != 1 {
 				t.Errorf("Scan with a failing fn = %v after %d calls; want its error as it is, after 1", err, calls)
+			}
+			var ie *safe.InternalError
+			if err := s.Scan(ctx, study, Query{}, func([]trial.Trial) error { panic("boom") }); !errors.As(err, &ie) {
+				t.Errorf("Scan with a panicking fn = %v; want a *safe.InternalError", err)
 			}
 			if err := s.Scan(ctx, "no-such-study", Query{}, func([]trial.Trial) error { return nil }); !errors.Is(err, ErrNoStudy) {
 				t.Errorf("Scan of a missing study = %v; want ErrNoStudy", err)
