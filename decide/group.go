@@ -25,6 +25,11 @@ var RunParams = []string{
 // (AIPerf's output locations and UI settings, say); Config ignores them too.
 var runParamPrefixes = []string{"artifacts.", "runtime.", "output."}
 
+// IsRunParam reports whether parameter k describes the run, not the
+// configuration (RunParams and the run-parameter prefixes): Config
+// ignores it.
+func IsRunParam(k string) bool { return isRunParam(k) }
+
 // isRunParam reports whether parameter k describes the run, not the
 // configuration.
 func isRunParam(k string) bool {
@@ -116,8 +121,12 @@ func configParams(t *trial.Trial, keys []string) []string {
 
 // Key returns the repeat identity of t: its configuration key and its
 // workload, hashed.
-func Key(config string, w Workload) string {
-	sum := sha256.Sum256([]byte(config + "\x00" + w.String()))
+func Key(config string, w Workload) string { return KeyOf(config, w.String()) }
+
+// KeyOf is Key of a workload already rendered (Workload.String): a caller
+// keying many trials of few workloads renders each once.
+func KeyOf(config, workload string) string {
+	sum := sha256.Sum256([]byte(config + "\x00" + workload))
 	return hex.EncodeToString(sum[:])[:KeyLength]
 }
 

@@ -64,15 +64,25 @@ func (d *Rows) aggregate(agg decide.Aggregation, keys []string) {
 // when r repeats no other row: a table row, a row that cannot be compared,
 // or a trial that does not record its configuration.
 func (d *Rows) repeatKey(r int, keys []string) (string, bool) {
-	t := d.trials[r]
-	if t == nil || !d.comparable(int32(r)) || !decide.KnownConfig(t, keys) {
+	key := notKeyed
+	if r < len(d.keys) {
+		key = d.keys[r]
+	}
+	if key == noKey || !d.comparable(int32(r)) {
 		return "", false
+	}
+	if key == notKeyed {
+		t := d.trials[r]
+		if t == nil || !decide.KnownConfig(t, keys) {
+			return "", false
+		}
+		key = decide.Key(decide.Config(t, keys), decide.WorkloadOf(t))
 	}
 	g := ""
 	if d.group != nil {
 		g = d.group[r]
 	}
-	return g + "\x00" + decide.Key(decide.Config(t, keys), decide.WorkloadOf(t)), true
+	return g + "\x00" + key, true
 }
 
 // comparable reports whether row r has a value on every objective and

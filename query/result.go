@@ -69,7 +69,7 @@ func Run(q *Query, d *Rows) (*Result, error) {
 // the query names configuration keys.
 func (d *Rows) applyRepeats() error {
 	q := d.q
-	if !slices.ContainsFunc(d.trials, func(t *trial.Trial) bool { return t != nil }) && q.Baseline == "" {
+	if len(d.keys) == 0 && !slices.ContainsFunc(d.trials, func(t *trial.Trial) bool { return t != nil }) && q.Baseline == "" {
 		return nil
 	}
 	d.aggregate(q.Aggregate, q.ConfigKeys)

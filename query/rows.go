@@ -34,8 +34,13 @@ type Rows struct {
 	// objCol and sloCol map objectives and SLOs to TableSpec columns.
 	objCol, sloCol []int
 	seen           map[string]int // display ids given so far
-	described      bool           // describeGroups ran
-	several        bool           // several inputs: table rows are FILE:ROW
+	// keys holds the repeat keys of rows streamed without their trial
+	// (TrialStream): noKey for a row that repeats no other, notKeyed for
+	// the rows before them, which have their trial; rows after the last
+	// streamed one have no entry.
+	keys      []string
+	described bool // describeGroups ran
+	several   bool // several inputs: table rows are FILE:ROW
 }
 
 // SetInputs tells how many inputs the rows come from: table rows without

@@ -2,6 +2,7 @@ package query
 
 import (
 	"errors"
+	"github.com/pareto-llm/pareto/decide"
 	"strconv"
 	"strings"
 
@@ -41,6 +42,101 @@ func (d *Rows) AddTrials(ts []trial.Trial) {
 			d.group = append(d.group, groupOf(t, q.GroupBy))
 		}
 	}
+}
+
+// TrialStream appends trials handed over in batches (a store's Scan) as
+// rows, as one AddTrials call over all of them would, but keeps none of
+// them: a row keeps its values, its repeat key, computed as the trial is
+// added, and what names it. Rows of a stream have no trial (Result.Trial
+// is nil), so a query with a baseline, which selects by label or
+// parameter, cannot use it (Streamable).
+type TrialStream struct {
+	d              *Rows
+	objSel, sloSel []selectorOrErr
+	first          int32
+	names          []pendingName
+	perFile        map[string]int
+	// workload is the last trial's, rendered as workloadName.
+	workload     decide.Workload
+	workloadName string
+}
+
+// pendingName is what names a streamed row once every row is known (a
+// file holding several trials names each by its line or index).
+type pendingName struct {
+	fixed, path string
+	line, index int32
+}
+
+const (
+	noKey    = ""     // the row repeats no other row
+	notKeyed = "\x01" // the row's key comes from its trial
+)
+
+// Streamable reports whether q's rows can be streamed (TrialStream):
+// without a baseline, no answer needs the trials themselves.
+func (q *Query) Streamable() bool { return q.Baseline == "" }
+
+// StreamTrials starts a stream of trials; call Done after the last batch.
+func (d *Rows) StreamTrials() *TrialStream {
+	for len(d.keys) < len(d.ids) {
+		d.keys = append(d.keys, notKeyed)
+	}
+	sloSel := make([]selectorOrErr, len(d.q.SLOs))
+	for i, s := range d.q.SLOs {
+		sloSel[i] = parseSel(s.Name)
+	}
+	return &TrialStream{d: d, objSel: selectors(d.q.Objectives), sloSel: sloSel, first: int32(len(d.ids)), perFile: map[string]int{}}
+}
+
+// Add appends a batch of trials; the stream keeps none of them.
+func (s *TrialStream) Add(ts []trial.Trial) {
+	d, q := s.d, s.d.q
+	for i := range ts {
+		t := &ts[i]
+		row := int32(len(d.ids))
+		d.ids = append(d.ids, "")
+		d.trials = append(d.trials, nil)
+		for c, sel := range s.objSel {
+			d.values[c] = append(d.values[c], d.resolve(row, t, sel))
+		}
+		for c, sel := range s.sloSel {
+			d.slo[c] = append(d.slo[c], d.resolve(row, t, sel))
+		}
+		if q.GroupBy != "" {
+			d.group = append(d.group, groupOf(t, q.GroupBy))
+		}
+		key := noKey
+		if q.Aggregate != decide.None && decide.KnownConfig(t, q.ConfigKeys) {
+			if w := decide.WorkloadOf(t); w != s.workload || s.workloadName == "" {
+				s.workload, s.workloadName = w, w.String()
+			}
+			key = decide.KeyOf(decide.Config(t, q.ConfigKeys), s.workloadName)
+		}
+		d.keys = append(d.keys, key)
+		n := pendingName{path: t.Source.Path, line: int32(t.Source.Line), index: int32(t.Source.Index)}
+		if name, ok := d.fixedID(t, q.ID); ok {
+			n = pendingName{fixed: name}
+		}
+		s.perFile[t.Source.Path]++ // as AddTrials counts them
+		s.names = append(s.names, n)
+	}
+}
+
+// Done names the streamed rows, as AddTrials names its trials.
+func (s *TrialStream) Done() {
+	d := s.d
+	if len(d.seen) == 0 {
+		d.seen = make(map[string]int, len(s.names))
+	}
+	for i, n := range s.names {
+		name := n.fixed
+		if name == "" {
+			name = fileID(n.path, int(n.line), int(n.index), s.perFile[n.path] > 1)
+		}
+		d.ids[int(s.first)+i] = uniqueID(name, d.seen)
+	}
+	s.names, s.perFile = nil, nil
 }
 
 type selectorOrErr struct {
@@ -97,35 +193,49 @@ func (d *Rows) reject(row int32, why string) {
 // displayID names a trial for people: the CloudAI point, else the file
 // (with the line or index when a file holds several trials).
 func (d *Rows) displayID(t *trial.Trial, idKey string, several bool) string {
+	if name, ok := d.fixedID(t, idKey); ok {
+		return name
+	}
+	return fileID(t.Source.Path, t.Source.Line, t.Source.Index, several)
+}
+
+// fixedID is displayID of a trial named by a label, a parameter or its
+// table row: a name that does not depend on the other trials of its file.
+func (d *Rows) fixedID(t *trial.Trial, idKey string) (string, bool) {
 	if idKey != "" {
 		if v, ok := t.Labels[idKey]; ok && v != "" {
-			return v
+			return v, true
 		}
 		if v, ok := t.Params[idKey]; ok && v != "" {
-			return v
+			return v, true
 		}
 	}
 	if r := t.Labels["id"]; r != "" {
-		return r
+		return r, true
 	}
 	if r := t.Labels["run"]; r != "" {
-		return r
+		return r, true
 	}
 	if t.Source.Format == "table" { // as AddTable names a row without an id
 		row := strconv.Itoa(t.Source.Index + 1)
 		if d.several {
-			return t.Source.Path + ":" + row
+			return t.Source.Path + ":" + row, true
 		}
-		return row
+		return row, true
 	}
-	id := t.Source.Path
+	return "", false
+}
+
+// fileID names a trial by its file, and by its line or index there when
+// the file holds several trials.
+func fileID(path string, line, index int, several bool) string {
 	if several {
-		if t.Source.Line > 0 {
-			return id + ":" + strconv.Itoa(t.Source.Line)
+		if line > 0 {
+			return path + ":" + strconv.Itoa(line)
 		}
-		return id + "#" + strconv.Itoa(t.Source.Index)
+		return path + "#" + strconv.Itoa(index)
 	}
-	return id
+	return path
 }
 
 // uniqueID suffixes repeated ids with ~2, ~3, ...

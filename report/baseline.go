@@ -96,7 +96,7 @@ func delta(v float64, base *float64) *float64 {
 
 // pointName names trial i for messages: "case · iter 0 · step 1".
 func (b *builder) pointName(i int) string {
-	p := &b.page.Points[i]
+	p := b.place(i)
 	out := p.Case
 	for _, part := range [][2]string{{"iter", p.Iteration}, {"step", p.Step}, {"phase", p.Phase}} {
 		if part[1] != "" {

@@ -52,11 +52,18 @@ func Build(cfg *Config, trials []Trial, excl []Exclusion, opts Options) (*Page, 
 	if err := b.checkBaseline(); err != nil {
 		return nil, err
 	}
+	bound := opts.DensityBound
+	if bound == 0 {
+		bound = DensityBound
+	}
+	thinned := false
 	for i := range cfg.Plots {
 		pp, err := b.plot(&cfg.Plots[i])
 		if err != nil {
 			return nil, err
 		}
+		b.thin(&pp, &cfg.Plots[i], bound)
+		thinned = thinned || slices.ContainsFunc(pp.Series, func(s Series) bool { return s.D != nil })
 		b.page.Plots = append(b.page.Plots, pp)
 		if len(cfg.Plots[i].Compare) > 0 {
 			c, err := b.comparison(&cfg.Plots[i])
@@ -66,6 +73,11 @@ func Build(cfg *Config, trials []Trial, excl []Exclusion, opts Options) (*Page, 
 			b.page.Comparisons = append(b.page.Comparisons, c)
 		}
 	}
+	if !thinned {
+		b.fillPoints(nil)
+		return b.page, nil
+	}
+	b.usedPoints()
 	return b.page, nil
 }
 
@@ -78,14 +90,71 @@ type builder struct {
 	warned map[string]bool
 }
 
-// points fills Page.Points (one per trial, same order), the layout and
-// configuration tables, and excludes unusable trials.
+// usedPoints lists in Page.Points only the trials a series refers to (its
+// points and their repeats), renumbered in order: the points a density
+// layer stands for have no details on the page.
+func (b *builder) usedPoints() {
+	used := make([]bool, len(b.trials))
+	for _, pp := range b.page.Plots {
+		for _, s := range pp.Series {
+			for _, p := range s.P {
+				used[p] = true
+			}
+			for _, r := range s.R {
+				for _, m := range r.M {
+					used[m] = true
+				}
+			}
+		}
+	}
+	newIdx := b.fillPoints(used)
+	for _, pp := range b.page.Plots {
+		for si := range pp.Series {
+			s := &pp.Series[si]
+			for j, p := range s.P {
+				s.P[j] = newIdx[p]
+			}
+			for k, r := range s.R {
+				for j, m := range r.M {
+					r.M[j] = newIdx[m]
+				}
+				s.R[k] = r
+			}
+		}
+	}
+}
+
+// points marks the usable trials and excludes the others. Page.Points is
+// filled at the end (fillPoints), with the points the page refers to.
 func (b *builder) points() {
+	b.usable = make([]bool, len(b.trials))
+	for i := range b.trials {
+		t := &b.trials[i]
+		if t.Problem != "" {
+			b.exclude(i, ExcludeUnusable, t.Problem, nil, "", "")
+			continue
+		}
+		b.usable[i] = true
+	}
+}
+
+// fillPoints fills Page.Points, the layout and the configuration tables
+// with the trials that used selects (every trial when used is nil), in
+// order, and returns the index in Page.Points of each trial (-1 for one
+// not listed).
+func (b *builder) fillPoints(used []bool) []int32 {
 	layouts := map[string]int{}
 	configs := map[string]int{}
-	b.usable = make([]bool, len(b.trials))
-	b.page.Points = make([]PointInfo, len(b.trials))
+	index := make([]int32, len(b.trials))
+	b.page.Points = make([]PointInfo, 0, len(b.trials))
+	if used != nil {
+		b.page.Points = make([]PointInfo, 0, len(b.trials)/8)
+	}
 	for i := range b.trials {
+		index[i] = -1
+		if used != nil && !used[i] {
+			continue
+		}
 		t := &b.trials[i]
 		p := pointInfo(t)
 		p.Layout, p.Config = -1, -1
@@ -113,13 +182,18 @@ func (b *builder) points() {
 			}
 			p.Config = idx
 		}
-		b.page.Points[i] = p
-		if t.Problem != "" {
-			b.exclude(i, ExcludeUnusable, t.Problem, nil, "", "")
-			continue
-		}
-		b.usable[i] = true
+		index[i] = int32(len(b.page.Points))
+		b.page.Points = append(b.page.Points, p)
 	}
+	return index
+}
+
+// place returns what names trial i and places it in its file (the
+// fields of its PointInfo that exclusions and messages use).
+func (b *builder) place(i int) PointInfo {
+	t := &b.trials[i]
+	return PointInfo{Case: CaseOf(t), Source: t.Source.Path, Iteration: t.Labels[trial.LabelIteration], Step: t.Labels[trial.LabelStep],
+		Phase: t.Labels[trial.LabelPhase], Line: t.Source.Line, Index: t.Source.Index}
 }
 
 // pointLabels are the labels PointInfo has fields for.
@@ -153,7 +227,7 @@ func pointInfo(t *trial.Trial) PointInfo {
 
 // exclude records an exclusion for trial i.
 func (b *builder) exclude(i int, code, reason string, cands []string, plot, axis string) {
-	p := &b.page.Points[i]
+	p := b.place(i)
 	b.page.Exclusions = append(b.page.Exclusions, Exclusion{Case: p.Case, Iteration: p.Iteration, Step: p.Step,
 		Phase: p.Phase, Path: p.Source, Line: p.Line, Index: p.Index, Code: code, Reason: reason, Candidates: cands, Plot: plot, Axis: axis})
 }

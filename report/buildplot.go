@@ -312,7 +312,7 @@ func compact(s Series, drop map[int32]bool) Series {
 		}
 		newIdx[j] = int32(len(out.X))
 		out.X, out.Y, out.P = append(out.X, s.X[j]), append(out.Y, s.Y[j]), append(out.P, s.P[j])
-		out.XS, out.YS, out.S, out.T = append(out.XS, s.XS[j]), append(out.YS, s.YS[j]), append(out.S, s.S[j]), append(out.T, s.T[j])
+		out.XS, out.YS, out.S, out.T = appendAt(out.XS, s.XS, j), appendAt(out.YS, s.YS, j), append(out.S, s.S[j]), appendAt(out.T, s.T, j)
 		out.By = append(out.By, s.By[j])
 		for k := range s.SLO {
 			if out.SLO == nil {
@@ -348,6 +348,15 @@ func compact(s Series, drop map[int32]bool) Series {
 		out.R[newIdx[r]] = rep
 	}
 	return out
+}
+
+// appendAt appends col[j] to out, or nothing when col is nil (a column of
+// zeros the page data leaves out, see nilIfZero).
+func appendAt[T int8 | int16](out, col []T, j int) []T {
+	if col == nil {
+		return out
+	}
+	return append(out, col[j])
 }
 
 // slo returns the frontier bound of an SLO spec.

@@ -143,6 +143,9 @@ type Series struct {
 	// R holds, by series index, the repeats of the points aggregated
 	// from more than one trial; a point not in R is a single run (n=1).
 	R map[int32]Repeats `json:"r,omitempty"`
+	// D, when set, is the density layer standing for the dominated points
+	// the series does not list (see DensityBound).
+	D *Density `json:"d,omitempty"`
 	// Base holds the deltas to the baseline when one was chosen.
 	Base *SeriesBase `json:"base,omitempty"`
 }

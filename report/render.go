@@ -24,6 +24,7 @@ var reportScripts = []string{
 	"assets/report-core.js",     // page data, shared state, helpers, ticks
 	"assets/report-paint.js",    // canvas and SVG painters, marker shapes
 	"assets/report-chart.js",    // Chart: view state, section, controls
+	"assets/report-density.js",  // density layer of many dominated points
 	"assets/report-draw.js",     // the picture, hover grid
 	"assets/report-interact.js", // mouse, touch, wheel and keyboard
 	"assets/report-svg.js",      // SVG export

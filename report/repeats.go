@@ -25,6 +25,9 @@ type Options struct {
 	// AllowCrossScope compares points with a baseline measured in another
 	// environment (engine, CUDA, driver or GPU) instead of refusing.
 	AllowCrossScope bool
+	// DensityBound is the number of dominated points a plot draws one by
+	// one: 0 means DensityBound, a negative value no bound.
+	DensityBound int
 }
 
 // spread is the JSON form of a Stat's spread.

@@ -356,7 +356,8 @@ func studyRows(ctx context.Context, spec Spec, q *query.Query, rows *query.Rows)
 	return nil
 }
 
-// addStudyRows appends the study's trials, column by column when q allows.
+// addStudyRows appends the study's trials, column by column when q allows,
+// else streamed (query.TrialStream) unless a baseline needs the trials.
 func addStudyRows(ctx context.Context, s store.Reader, spec Spec, q *query.Query, rows *query.Rows) error {
 	if q.Aggregate == decide.None && q.Baseline == "" && q.GroupBy == "" && q.ID == "" {
 		if specs, ok := columnSpecs(q); ok {
@@ -371,12 +372,29 @@ func addStudyRows(ctx context.Context, s store.Reader, spec Spec, q *query.Query
 			return nil
 		}
 	}
-	ts, err := s.Trials(ctx, spec.Study, store.Query{Where: spec.Where})
-	if err != nil {
-		return err
+	n := 0
+	if q.Streamable() {
+		// The trials are streamed: each row keeps its values and repeat
+		// key, not its trial (10⁶ trials would take gigabytes).
+		stream := rows.StreamTrials()
+		err := s.Scan(ctx, spec.Study, store.Query{Where: spec.Where}, func(ts []trial.Trial) error {
+			stream.Add(ts)
+			n += len(ts)
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		stream.Done()
+	} else {
+		ts, err := s.Trials(ctx, spec.Study, store.Query{Where: spec.Where})
+		if err != nil {
+			return err
+		}
+		rows.AddTrials(ts)
+		n = len(ts)
 	}
-	rows.AddTrials(ts)
-	if len(ts) == 0 {
+	if n == 0 {
 		spec.note(whereMisses(ctx, s, spec.Study, spec.Where))
 	}
 	return nil

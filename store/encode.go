@@ -1,8 +1,10 @@
 package store
 
 import (
+	"bytes"
 	stdjson "encoding/json"
 	"fmt"
+	"hash/maphash"
 	"maps"
 	"math"
 	"runtime"
@@ -96,11 +98,18 @@ type decoder struct {
 	maps                        map[string]map[string]string
 	strs                        map[string]string
 	scratch                     []string
+	// slots is internBytes' cache, indexed by a hash of the bytes.
+	slots *[internSlots]string
+	seed  maphash.Seed
 }
+
+// internSlots is the size of internBytes' cache.
+const internSlots = 4096
 
 func newDecoder() *decoder {
 	return &decoder{dims: map[string]trial.Dims{}, maps: map[string]map[string]string{}, strs: map[string]string{},
-		layouts: map[string]*trial.Layout{}, canonWarnings: map[string][]byte{}, canonLayouts: map[string][]byte{}}
+		layouts: map[string]*trial.Layout{}, canonWarnings: map[string][]byte{}, canonLayouts: map[string][]byte{},
+		slots: new([internSlots]string), seed: maphash.MakeSeed()}
 }
 
 // intern returns a shared copy of s.
@@ -116,11 +125,19 @@ func (d *decoder) intern(s string) string {
 }
 
 // internBytes is intern for a scanned byte slice, without allocating on hits.
+//
+// It keeps the strings in a small direct-mapped cache, not in the strs map:
+// a read of a million trials meets a million distinct values (seeds,
+// dates), which would fill a map whose lookups then miss the CPU caches
+// (a tenth of the read); the values that repeat (engines, models, paths,
+// parameter names) stay in their slots.
 func (d *decoder) internBytes(b []byte) string {
-	if v, ok := d.strs[string(b)]; ok {
-		return v
+	slot := &d.slots[maphash.Bytes(d.seed, b)&(internSlots-1)]
+	if *slot == string(b) {
+		return *slot
 	}
-	return d.intern(string(b))
+	*slot = string(b)
+	return *slot
 }
 
 // decodeDims parses the JSON object written by encodeDims; the result is
@@ -149,18 +166,100 @@ func (d *decoder) decodeMap(b []byte) (map[string]string, error) {
 	if v, ok := d.maps[string(b)]; ok {
 		return maps.Clone(v), nil
 	}
-	var m map[string]string
-	if err := json.Unmarshal(b, &m); err != nil {
-		return nil, fmt.Errorf("decoding %q: %w", truncate(b), err)
-	}
-	for k, v := range m { // intern keys and values shared across trials
-		delete(m, k)
-		m[d.intern(k)] = d.intern(v)
+	m, ok := d.flatMap(b)
+	if !ok {
+		if err := json.Unmarshal(b, &m); err != nil {
+			return nil, fmt.Errorf("decoding %q: %w", truncate(b), err)
+		}
+		for k, v := range m { // intern keys and values shared across trials
+			delete(m, k)
+			m[d.intern(k)] = d.intern(v)
+		}
 	}
 	if len(d.maps) < 1<<14 {
 		d.maps[string(b)] = maps.Clone(m)
 	}
 	return m, nil
+}
+
+// flatMap parses a JSON object of strings without escapes, control
+// characters, invalid UTF-8 or repeated keys, its keys and values
+// interned, as json.Unmarshal would; it reports false for anything else
+// (decodeMap then leaves it to json.Unmarshal). Parameters differ from
+// trial to trial (a seed, a date), so that most of them miss decodeMap's
+// cache: this is the common case of a read, and the cost of a million.
+func (d *decoder) flatMap(b []byte) (map[string]string, bool) {
+	i := skipSpace(b, 0)
+	if i == len(b) || b[i] != '{' {
+		return nil, false
+	}
+	m := make(map[string]string, 1+bytes.Count(b, []byte{','}))
+	i = skipSpace(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		return m, skipSpace(b, i+1) == len(b)
+	}
+	for {
+		k, j, ok := plainString(b, i)
+		if !ok {
+			return nil, false
+		}
+		if i = skipSpace(b, j); i == len(b) || b[i] != ':' {
+			return nil, false
+		}
+		v, j, ok := plainString(b, skipSpace(b, i+1))
+		if !ok {
+			return nil, false
+		}
+		key := d.internBytes(k)
+		if _, dup := m[key]; dup {
+			return nil, false
+		}
+		m[key] = d.internBytes(v)
+		if i = skipSpace(b, j); i == len(b) {
+			return nil, false
+		}
+		switch b[i] {
+		case ',':
+			i = skipSpace(b, i+1)
+		case '}':
+			return m, skipSpace(b, i+1) == len(b)
+		default:
+			return nil, false
+		}
+	}
+}
+
+// plainString returns the contents of the JSON string at b[i:] and the
+// index after it, or false when there is none or it needs unescaping.
+func plainString(b []byte, i int) ([]byte, int, bool) {
+	if i >= len(b) || b[i] != '"' {
+		return nil, 0, false
+	}
+	end := bytes.IndexByte(b[i+1:], '"')
+	if end < 0 {
+		return nil, 0, false
+	}
+	s := b[i+1 : i+1+end]
+	ascii := true
+	for _, c := range s {
+		if c < 0x20 || c == '\\' {
+			return nil, 0, false
+		}
+		ascii = ascii && c < utf8.RuneSelf
+	}
+	if !ascii && !utf8.Valid(s) {
+		return nil, 0, false
+	}
+	return s, i + 2 + end, true
+}
+
+// skipSpace returns the index of the first byte at or after i that is not
+// JSON whitespace.
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
 }
 
 // decodeList parses a JSON array of strings; nil for "[]".

@@ -260,6 +260,12 @@ func TestDamagedRows(t *testing.T) {
 						if tt.trial && cerr != nil {
 							t.Errorf("Columns = %v; the block is intact", cerr)
 						}
+						if tt.trial { // a streamed read verifies as Trials does
+							serr := s.Scan(ctx, damagedStudy, Query{}, func([]trial.Trial) error { return nil })
+							if !errors.As(serr, &ie) || ie.Trial != victim.ID {
+								t.Errorf("Scan = %v; want an IntegrityError naming trial %s", serr, victim.ID)
+							}
+						}
 						checks, err := s.Check(ctx, "")
 						if err != nil || len(checks) != 1 || len(checks[0].Damage) == 0 {
 							t.Errorf("Check = %+v, %v; want damage reported", checks, err)

@@ -38,6 +38,28 @@ func (s *pgStore) Trials(ctx context.Context, study string, q Query) ([]trial.Tr
 	return out, nil
 }
 
+// Scan hands the study's trials, filtered by q, to fn in ingest order, in
+// batches, from one repeatable-read snapshot.
+func (s *pgStore) Scan(ctx context.Context, study string, q Query, fn func([]trial.Trial) error) error {
+	opts := pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}
+	err := pgx.BeginTxFunc(ctx, s.pool, opts, func(tx pgx.Tx) error {
+		var studyID int64
+		err := tx.QueryRow(ctx, `SELECT id FROM studies WHERE name = $1`, study).Scan(&studyID)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return fmt.Errorf("study %q: %w", study, ErrNoStudy)
+		}
+		if err != nil {
+			return err
+		}
+		c := &collector{q: q, emit: fn}
+		if err := pgReadTrials(ctx, tx, studyID, c, newDecoder()); err != nil {
+			return scanWrap(err, func(err error) error { return fmt.Errorf("reading trials: %w", inStudy(err, study)) })
+		}
+		return nil
+	})
+	return scanError(err, func(err error) error { return s.wrap("reading "+study, err) })
+}
+
 func pgReadTrials(ctx context.Context, tx pgx.Tx, studyID int64, c *collector, d *decoder) error {
 	rows, err := tx.Query(ctx, `SELECT `+readColumns+` FROM trials WHERE study_id = $1 ORDER BY id`, studyID)
 	if err != nil {
@@ -47,6 +69,7 @@ func pgReadTrials(ctx context.Context, tx pgx.Tx, studyID int64, c *collector, d
 	r := newTrialRow()
 	v := newVerifier()
 	defer v.wait()
+	c.startScan(v)
 	for rows.Next() {
 		id, t, err := r.decode(rows, d, &c.q, c.q.Slim && len(c.q.Where) == 0, v)
 		if err != nil {
@@ -56,10 +79,8 @@ func pgReadTrials(ctx context.Context, tx pgx.Tx, studyID int64, c *collector, d
 			break
 		}
 	}
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	return v.wait()
+	rows.Close()
+	return c.finish(rows.Err(), v.wait())
 }
 
 // Check verifies the study (every study when study is empty) in one

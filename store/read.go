@@ -2,9 +2,12 @@ package store
 
 import (
 	"database/sql"
+	"errors"
 	"fmt"
 	"math"
+	"sync"
 
+	"github.com/pareto-llm/pareto/internal/safe"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -227,24 +230,191 @@ func metricFilter(metrics []string) func(metric, native []byte) bool {
 	}
 }
 
-// collector keeps the trials read in row-id order that a query selects.
+// collector keeps the trials read in row-id order that a query selects,
+// or, with emit set (a Scan), hands them to emit in batches of scanBatch
+// and keeps none.
 type collector struct {
 	q      Query
 	trials []trial.Trial
 	rowIDs []int64
+	kept   int
+
+	// A Scan's batches: a batch is handed over once the verifier has
+	// hashed its trials, which it does while the next batch is decoded;
+	// emit runs on its own goroutine (out), in order, so that what the
+	// caller does with a batch overlaps decoding the next.
+	emit    func([]trial.Trial) error
+	v       *verifier
+	pending []trial.Trial
+	pendWG  *sync.WaitGroup
+	curWG   *sync.WaitGroup
+	out     chan []trial.Trial
+	done    chan struct{}
+	mu      sync.Mutex
+	emitErr error
+	err     error
 }
 
+// scanBatch is the number of trials a Scan hands over at once.
+const scanBatch = 1024
+
 // addTrial keeps t if it passes the query's conditions and limit; it
-// reports false once the limit is reached.
+// reports false once the limit is reached, or when emit failed (c.err).
 func (c *collector) addTrial(rowID int64, t trial.Trial) bool {
-	if c.q.Limit > 0 && len(c.trials) >= c.q.Limit {
+	if c.q.Limit > 0 && c.kept >= c.q.Limit {
 		return false
 	}
-	if trial.MatchAll(&t, c.q.Where) {
-		c.trials = append(c.trials, t)
-		c.rowIDs = append(c.rowIDs, rowID)
+	if !trial.MatchAll(&t, c.q.Where) {
+		return true
 	}
-	return true
+	c.kept++
+	c.trials = append(c.trials, t)
+	if c.emit == nil {
+		c.rowIDs = append(c.rowIDs, rowID)
+		return true
+	}
+	if len(c.trials) == scanBatch {
+		c.rotate()
+	}
+	return c.err == nil
+}
+
+// rotate hands the pending batch over, once hashed, and makes the
+// current batch pending.
+func (c *collector) rotate() {
+	if c.v != nil {
+		c.v.setGroup(nil)
+	}
+	c.flush()
+	c.pending, c.pendWG = c.trials, c.curWG
+	c.trials = make([]trial.Trial, 0, scanBatch)
+	c.curWG = &sync.WaitGroup{}
+	if c.v != nil {
+		c.v.setGroup(c.curWG)
+	}
+}
+
+// flush hands the pending batch to emit's goroutine once its trials are
+// hashed.
+func (c *collector) flush() {
+	if c.err == nil {
+		c.err = c.emitted()
+	}
+	if c.err != nil || c.pending == nil {
+		return
+	}
+	if c.pendWG != nil {
+		c.pendWG.Wait()
+	}
+	if c.v != nil {
+		if c.err = c.v.failed(); c.err != nil {
+			return
+		}
+	}
+	c.out <- c.pending
+	c.pending = nil
+}
+
+// emitted returns emit's error so far, as an emitError.
+func (c *collector) emitted() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.emitErr != nil {
+		return emitError{c.emitErr}
+	}
+	return nil
+}
+
+// startScan prepares a Scan's collector to hand over what v verifies, and
+// starts emit's goroutine.
+func (c *collector) startScan(v *verifier) {
+	if c.emit == nil {
+		return
+	}
+	c.v, c.curWG = v, &sync.WaitGroup{}
+	v.setGroup(c.curWG)
+	c.out, c.done = make(chan []trial.Trial, 2), make(chan struct{})
+	go func() {
+		defer close(c.done)
+		for b := range c.out {
+			if c.emitted() != nil {
+				continue
+			}
+			if err := c.emitSafely(b); err != nil {
+				c.mu.Lock()
+				c.emitErr = err
+				c.mu.Unlock()
+			}
+		}
+	}()
+}
+
+// emitSafely calls emit on a batch; a panic becomes its error (it runs on
+// its own goroutine, where no caller could recover it).
+func (c *collector) emitSafely(b []trial.Trial) (err error) {
+	defer safe.Recover(&err, "processing the trials of", "a store read")
+	return c.emit(b)
+}
+
+// finish hands the last batches over once every trial is verified, and
+// waits for emit to be done with them (err is the read's error so far,
+// verr the verifier's).
+func (c *collector) finish(err, verr error) error {
+	if err == nil {
+		err = verr
+	}
+	if err == nil {
+		err = c.err
+	}
+	if c.emit == nil {
+		return err
+	}
+	if c.out == nil { // the read failed before it started
+		return err
+	}
+	if err == nil {
+		c.pendWG = nil
+		c.flush()
+		if c.err == nil && len(c.trials) > 0 {
+			c.pending = c.trials
+			c.flush()
+		}
+		err = c.err
+	}
+	close(c.out)
+	<-c.done
+	if err == nil {
+		err = c.emitted()
+	}
+	return err
+}
+
+// emitError is an error of a Scan's function, returned as it is.
+type emitError struct{ err error }
+
+func (e emitError) Error() string { return e.err.Error() }
+
+// scanWrap wraps err with wrap unless it is the error of a Scan's
+// function.
+func scanWrap(err error, wrap func(error) error) error {
+	var ee emitError
+	if err == nil || errors.As(err, &ee) {
+		return err
+	}
+	return wrap(err)
+}
+
+// scanError returns the error of a Scan's function as it is, the others
+// as wrap makes them.
+func scanError(err error, wrap func(error) error) error {
+	var ee emitError
+	if errors.As(err, &ee) {
+		return ee.err
+	}
+	if err == nil {
+		return nil
+	}
+	return wrap(err)
 }
 
 // maxRowID is the last kept trial's row id, or -1.

@@ -32,22 +32,44 @@ func (s *sqliteStore) Trials(ctx context.Context, study string, q Query) ([]tria
 	return c.trials, nil
 }
 
+// Scan hands the study's trials, filtered by q, to fn in ingest order, in
+// batches, from one read transaction.
+func (s *sqliteStore) Scan(ctx context.Context, study string, q Query, fn func([]trial.Trial) error) error {
+	c := &collector{q: q, emit: fn}
+	err := s.raw(ctx, func(conn *sqlite3.Conn) error {
+		return inTx(conn, "BEGIN", func() error {
+			studyID, err := sqliteStudyID(conn, study)
+			if err != nil {
+				return err
+			}
+			if err := sqliteRawTrials(conn, studyID, c, newDecoder()); err != nil {
+				return scanWrap(err, func(err error) error {
+					return fmt.Errorf("reading trials of %s: %w", study, inStudy(err, study))
+				})
+			}
+			return nil
+		})
+	})
+	return scanError(err, func(err error) error { return sqliteError(s.path, "reading "+study, err) })
+}
+
 // sqliteRawTrials reads the study's trials into coll in row-id order.
 func sqliteRawTrials(c *sqlite3.Conn, studyID int64, coll *collector, d *decoder) error {
 	r := newTrialRow()
 	slim := coll.q.Slim && len(coll.q.Where) == 0
 	v := newVerifier()
+	coll.startScan(v)
 	err := sqliteEachTrial(c, studyID, readColumns, "", nil, func(st *sqlite3.Stmt) (bool, error) {
 		id, t, err := r.decode(stmtScanner{st}, d, &coll.q, slim, v)
 		if err != nil {
 			return false, err
 		}
-		return coll.addTrial(id, t), nil
+		if !coll.addTrial(id, t) {
+			return false, coll.err
+		}
+		return true, nil
 	})
-	if verr := v.wait(); err == nil {
-		err = verr
-	}
-	return err
+	return coll.finish(err, v.wait())
 }
 
 // sqliteEachTrial selects cols of the study's trials that satisfy cond

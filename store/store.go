@@ -23,6 +23,13 @@ const DefaultLocation = "pareto.db"
 type Reader interface {
 	// Trials returns the study's trials in ingest order, filtered by q.
 	Trials(ctx context.Context, study string, q Query) ([]trial.Trial, error)
+	// Scan hands the trials Trials returns to fn instead, in ingest order,
+	// in batches (of up to a thousand), from one read snapshot, keeping
+	// none: a read of a large study in constant memory. Every trial of a
+	// batch is verified (see Integrity in the package documentation)
+	// before fn sees it; the batch and its trials are fn's. An error of fn
+	// stops the read and is returned as it is.
+	Scan(ctx context.Context, study string, q Query, fn func([]trial.Trial) error) error
 	// Columns reads, for every trial of the study that satisfies where (in
 	// ingest order), its ID and the value of each spec, without building
 	// trials: frontier queries over large studies use it. See ColumnSpec

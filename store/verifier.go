@@ -15,7 +15,10 @@ import (
 // reads them); wait returns the first damaged trial in read order.
 type verifier struct {
 	batch []verifyItem
-	work  chan []verifyItem
+	work  chan verifyChunk
+	// group, when set, counts the chunks handed over since setGroup that
+	// are not hashed yet (a streamed read waits for them: see scanner).
+	group *sync.WaitGroup
 	wg    sync.WaitGroup
 	mu    sync.Mutex
 	bad   *IntegrityError
@@ -32,11 +35,18 @@ type verifyItem struct {
 	want string
 }
 
+// verifyChunk is a batch of trials handed over, and the group that
+// counts it (nil for none).
+type verifyChunk struct {
+	items []verifyItem
+	group *sync.WaitGroup
+}
+
 // verifyBatch is the number of trials handed over at once.
 const verifyBatch = 256
 
 func newVerifier() *verifier {
-	v := &verifier{work: make(chan []verifyItem, 4)}
+	v := &verifier{work: make(chan verifyChunk, 4)}
 	for range max(1, runtime.GOMAXPROCS(0)-1) {
 		v.wg.Add(1)
 		go v.run()
@@ -46,13 +56,16 @@ func newVerifier() *verifier {
 
 func (v *verifier) run() {
 	defer v.wg.Done()
-	for items := range v.work {
-		for i := range items {
-			it := &items[i]
+	for c := range v.work {
+		for i := range c.items {
+			it := &c.items[i]
 			if got := trial.ComputeID(&it.t); got != it.want {
 				v.report(it.seq, &IntegrityError{Trial: it.t.ID,
 					Detail: fmt.Sprintf("what is stored hashes to %s, not to its content hash %s", got, it.want)})
 			}
+		}
+		if c.group != nil {
+			c.group.Done()
 		}
 	}
 }
@@ -70,8 +83,7 @@ func (v *verifier) add(t *trial.Trial, want string) {
 	v.batch = append(v.batch, verifyItem{seq: v.seq, t: *t, want: want})
 	v.seq++
 	if len(v.batch) == verifyBatch {
-		v.work <- v.batch
-		v.batch = make([]verifyItem, 0, verifyBatch)
+		v.send()
 	}
 }
 
@@ -82,12 +94,39 @@ func (v *verifier) wait() error {
 	if !v.done {
 		v.done = true
 		if len(v.batch) > 0 {
-			v.work <- v.batch
-			v.batch = nil
+			v.send()
 		}
 		close(v.work)
 		v.wg.Wait()
 	}
+	if v.bad == nil {
+		return nil
+	}
+	return v.bad
+}
+
+// send hands the queued trials over to the workers.
+func (v *verifier) send() {
+	if v.group != nil {
+		v.group.Add(1)
+	}
+	v.work <- verifyChunk{items: v.batch, group: v.group}
+	v.batch = make([]verifyItem, 0, verifyBatch)
+}
+
+// setGroup hands the queued trials over (counted by the previous group)
+// and makes g count the chunks handed over from now on.
+func (v *verifier) setGroup(g *sync.WaitGroup) {
+	if len(v.batch) > 0 {
+		v.send()
+	}
+	v.group = g
+}
+
+// failed returns the first damaged trial found so far, or nil.
+func (v *verifier) failed() error {
+	v.mu.Lock()
+	defer v.mu.Unlock()
 	if v.bad == nil {
 		return nil
 	}

@@ -4,10 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"runtime/debug"
 
 	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/frontier"
 	"github.com/pareto-llm/pareto/internal/enc"
+	"github.com/pareto-llm/pareto/internal/gcpolicy"
 	"github.com/pareto-llm/pareto/query"
 	"github.com/pareto-llm/pareto/source"
 	"github.com/spf13/cobra"
@@ -200,6 +203,11 @@ func runFront(e *env, o *frontOptions, paths []string) error {
 	spec, err := o.sourceSpec(e, paths)
 	if err != nil {
 		return err
+	}
+	if o.store.study != "" {
+		if old := gcpolicy.Study(os.Getenv); old >= 0 {
+			defer debug.SetGCPercent(old)
+		}
 	}
 	rows := query.NewRows(q)
 	spec.Note = func(s string) { fmt.Fprintf(e.stderr, "pareto front: %s\n", enc.SafeLines(s)) }

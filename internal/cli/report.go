@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strings"
 
@@ -16,6 +18,7 @@ import (
 	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/ingest"
 	"github.com/pareto-llm/pareto/internal/enc"
+	"github.com/pareto-llm/pareto/internal/gcpolicy"
 	"github.com/pareto-llm/pareto/query"
 	"github.com/pareto-llm/pareto/report"
 	"github.com/pareto-llm/pareto/source"
@@ -189,12 +192,12 @@ func runGenerateReport(e *env, o *generateOptions) error {
 		fmt.Fprintf(e.stderr, "pareto: %d run(s) have no test-run.toml and take their configuration from test TOMLs: give --tests-dir\n", n)
 	}
 	if o.store.study != "" {
-		if trials, skips, err = throughStudy(e, &o.store, trials, skips); err != nil {
+		if trials, skips, err = throughStudy(e, &o.store, trials, skips, nil); err != nil {
 			return err
 		}
 	}
 	excl := report.Exclusions(skips)
-	if err := checkAgainstData(cfg, trials); err != nil {
+	if err := checkAgainstData(cfg, trials, metricNames(trials)); err != nil {
 		return err
 	}
 	if err := writeReport(e, cfg, trials, excl, ropts, filepath.Join(o.resultDir, "pareto.html")); err != nil {
@@ -290,8 +293,17 @@ func runReport(e *env, o *reportOptions, paths []string) error {
 	if err != nil && !(o.store.study != "" && isNothing(err)) {
 		return err
 	}
+	var slim *report.Slimmer
 	if o.store.study != "" {
-		if trials, skips, err = throughStudy(e, &o.store, trials, skips); err != nil {
+		if old := gcpolicy.Study(os.Getenv); old >= 0 {
+			defer debug.SetGCPercent(old)
+		}
+		if len(trials) == 0 && len(skips) == 0 && opts.Baseline == nil {
+			// Only the study is read: its trials are slimmed as they are
+			// streamed, to what the page needs of them.
+			slim = report.NewSlimmer(cfg, opts)
+		}
+		if trials, skips, err = throughStudy(e, &o.store, trials, skips, slim); err != nil {
 			return err
 		}
 	}
@@ -301,7 +313,11 @@ func runReport(e *env, o *reportOptions, paths []string) error {
 			return inputError{err: err}
 		}
 	}
-	if err := checkAgainstData(cfg, trials); err != nil {
+	metrics := metricNames(trials)
+	if slim != nil {
+		metrics = slim.Metrics() // slim trials keep only the measurements the page draws
+	}
+	if err := checkAgainstData(cfg, trials, metrics); err != nil {
 		return err
 	}
 	if err := writeReport(e, cfg, trials, excl, opts, o.out); err != nil {
@@ -381,8 +397,9 @@ func objectiveAxis(s string) (report.Axis, error) {
 // store.Store.Skips: on their path and CloudAI point), so that the report
 // shows everything the study holds, deployment details and exclusions
 // included. A trial stored before the store kept deployments gets the one
-// read in this run, matched by trial ID.
-func throughStudy(e *env, f *storeFlags, loaded []trial.Trial, skips []trial.Skip) ([]trial.Trial, []trial.Skip, error) {
+// read in this run, matched by trial ID. With slim set, the study's
+// trials are streamed (store.Reader.Scan) and slimmed as they are read.
+func throughStudy(e *env, f *storeFlags, loaded []trial.Trial, skips []trial.Skip, slim *report.Slimmer) ([]trial.Trial, []trial.Skip, error) {
 	q, err := f.query()
 	if err != nil {
 		return nil, nil, err
@@ -418,7 +435,18 @@ func throughStudy(e *env, f *storeFlags, loaded []trial.Trial, skips []trial.Ski
 		s = sink.s
 	}
 	defer s.Close()
-	ts, err := s.Trials(ctx, f.study, q)
+	var ts []trial.Trial
+	if slim != nil {
+		ts = make([]trial.Trial, 0, studySize(ctx, s, f.study))
+		err = s.Scan(ctx, f.study, q, func(batch []trial.Trial) error {
+			for i := range batch {
+				ts = append(ts, slim.Slim(&batch[i]))
+			}
+			return nil
+		})
+	} else {
+		ts, err = s.Trials(ctx, f.study, q)
+	}
 	if err != nil {
 		return nil, nil, inputError{err: err}
 	}
@@ -432,6 +460,21 @@ func throughStudy(e *env, f *storeFlags, loaded []trial.Trial, skips []trial.Ski
 		return nil, nil, inputError{err: err}
 	}
 	return ts, kept, nil
+}
+
+// studySize returns the number of trials of the study (0 when unknown),
+// for a read to allocate once.
+func studySize(ctx context.Context, s store.Reader, study string) int {
+	studies, err := s.Studies(ctx)
+	if err != nil {
+		return 0
+	}
+	for _, st := range studies {
+		if st.Name == study {
+			return st.Trials
+		}
+	}
+	return 0
 }
 
 // loadSources reads any sources pareto reads through the source layer,
@@ -463,8 +506,8 @@ func loadSources(e *env, spec source.Spec) ([]trial.Trial, []trial.Skip, []trial
 // checkAgainstData checks what the report configuration names against the
 // trials read: its custom metrics and, when there are trials, its group_by
 // keys.
-func checkAgainstData(cfg *report.Config, trials []trial.Trial) error {
-	if err := cfg.CheckMetrics(metricNames(trials)); err != nil {
+func checkAgainstData(cfg *report.Config, trials []trial.Trial, metrics []string) error {
+	if err := cfg.CheckMetrics(metrics); err != nil {
 		return inputError{err: err}
 	}
 	if len(trials) == 0 {

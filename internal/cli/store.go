@@ -1,9 +1,11 @@
 package cli
 
 import (
+	"bufio"
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -152,22 +154,18 @@ key=HEX for a configuration or repeat key (the key:HEX pareto gate prints).`,
 				return err
 			}
 			defer s.Close()
-			ts, err := s.Trials(contextOf(c), f.study, q)
-			if err != nil {
-				return inputError{err: err}
-			}
-			ts = slices.DeleteFunc(ts, func(t trial.Trial) bool {
+			keep := func(t *trial.Trial) bool {
 				for _, k := range keys {
-					if !decide.HasKey(&t, nil, k) {
-						return true
+					if !decide.HasKey(t, nil, k) {
+						return false
 					}
 				}
-				return false
-			})
-			if format == "csv" {
-				return writeTrialsCSV(e.stdout, ts)
+				return true
 			}
-			return writeTrialsJSONL(e.stdout, ts)
+			if format == "csv" {
+				return writeTrialsCSV(contextOf(c), e.stdout, s, f.study, q, keep)
+			}
+			return writeTrialsJSONL(contextOf(c), e.stdout, s, f.study, q, keep)
 		},
 	}
 	addStoreFlags(cmd.Flags(), &f)
@@ -193,33 +191,89 @@ func keyConditions(where []trial.Condition) (rest []trial.Condition, keys []stri
 	return rest, keys, nil
 }
 
-func writeTrialsJSONL(w io.Writer, ts []trial.Trial) error {
-	enc := json.NewEncoder(w)
-	for i := range ts {
-		if err := enc.Encode(&ts[i]); err != nil {
-			return err
+// writeTrialsJSONL streams the study's trials that keep accepts (store.Reader.Scan) as one
+// JSON object per line: memory does not grow with the study.
+func writeTrialsJSONL(ctx context.Context, w io.Writer, s store.Reader, study string, q store.Query, keep func(*trial.Trial) bool) error {
+	bw := bufio.NewWriterSize(w, 1<<16)
+	enc := json.NewEncoder(bw)
+	err := s.Scan(ctx, study, q, func(ts []trial.Trial) error {
+		for i := range ts {
+			if !keep(&ts[i]) {
+				continue
+			}
+			if err := enc.Encode(&ts[i]); err != nil {
+				return writeError{err}
+			}
 		}
+		return nil
+	})
+	if err != nil {
+		return trialsError(err)
 	}
-	return nil
+	return bw.Flush()
+}
+
+// writeError is a failure to write the output (as opposed to reading the
+// store).
+type writeError struct{ err error }
+
+func (e writeError) Error() string { return e.err.Error() }
+
+// trialsError maps an error of an export to what the command returns:
+// write errors as they are, read errors with exit status 1.
+func trialsError(err error) error {
+	var we writeError
+	if errors.As(err, &we) {
+		return we.err
+	}
+	return inputError{err: err}
+}
+
+// csvColumns are the label, parameter and measurement columns of an
+// export, each sorted.
+type csvColumns struct {
+	labels, params, metrics []string
+}
+
+// scanColumns reads the study once for the columns every trial has.
+func scanColumns(ctx context.Context, s store.Reader, study string, q store.Query, keep func(*trial.Trial) bool) (csvColumns, error) {
+	labels, params, metrics := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	err := s.Scan(ctx, study, q, func(ts []trial.Trial) error {
+		for i := range ts {
+			if !keep(&ts[i]) {
+				continue
+			}
+			for k := range ts[i].Labels {
+				labels[k] = true
+			}
+			for k := range ts[i].Params {
+				params[k] = true
+			}
+			for _, m := range ts[i].Measurements {
+				metrics[m.String()] = true
+			}
+		}
+		return nil
+	})
+	return csvColumns{sortedKeys(labels), sortedKeys(params), sortedKeys(metrics)}, err
 }
 
 // writeTrialsCSV writes id, source, then label.K, param.K and one column
-// per measurement selector, in sorted order.
-func writeTrialsCSV(w io.Writer, ts []trial.Trial) error {
-	labels, params, metrics := map[string]bool{}, map[string]bool{}, map[string]bool{}
-	for i := range ts {
-		for k := range ts[i].Labels {
-			labels[k] = true
-		}
-		for k := range ts[i].Params {
-			params[k] = true
-		}
-		for _, m := range ts[i].Measurements {
-			metrics[m.String()] = true
-		}
+// per measurement selector, in sorted order. It streams: one read of the
+// study finds the columns, a second writes the rows (a trial with a
+// column the first did not see, ingested in between, is an error).
+func writeTrialsCSV(ctx context.Context, w io.Writer, s store.Reader, study string, q store.Query, keep func(*trial.Trial) bool) error {
+	cols, err := scanColumns(ctx, s, study, q, keep)
+	if err != nil {
+		return inputError{err: err}
 	}
-	lk, pk, mk := sortedKeys(labels), sortedKeys(params), sortedKeys(metrics)
-	cw := csv.NewWriter(w)
+	lk, pk, mk := cols.labels, cols.params, cols.metrics
+	metricCol := make(map[string]int, len(mk))
+	for i, k := range mk {
+		metricCol[k] = i
+	}
+	bw := bufio.NewWriterSize(w, 1<<16)
+	cw := csv.NewWriter(bw)
 	header := []string{"id", "source"}
 	for _, k := range lk {
 		header = append(header, "label."+k)
@@ -228,27 +282,72 @@ func writeTrialsCSV(w io.Writer, ts []trial.Trial) error {
 		header = append(header, "param."+k)
 	}
 	header = append(header, mk...)
-	cw.Write(header)
-	for i := range ts {
-		t := &ts[i]
-		row := []string{t.ID, t.Source.Path}
-		for _, k := range lk {
-			row = append(row, t.Labels[k])
+	if err := cw.Write(header); err != nil {
+		return err
+	}
+	row := make([]string, len(header))
+	vals := row[2+len(lk)+len(pk):]
+	var num []byte
+	err = s.Scan(ctx, study, q, func(ts []trial.Trial) error {
+		for i := range ts {
+			t := &ts[i]
+			if !keep(t) {
+				continue
+			}
+			row = append(row[:0], t.ID, t.Source.Path)
+			for _, k := range lk {
+				row = append(row, t.Labels[k])
+			}
+			for _, k := range pk {
+				row = append(row, t.Params[k])
+			}
+			row = row[:len(header)]
+			clear(vals)
+			if !hasAll(t.Labels, lk) || !hasAll(t.Params, pk) {
+				return changedError(t)
+			}
+			for _, m := range t.Measurements {
+				c, ok := metricCol[m.String()]
+				if !ok {
+					return changedError(t)
+				}
+				num = strconv.AppendFloat(num[:0], m.Value, 'g', -1, 64)
+				vals[c] = string(num)
+			}
+			if err := cw.Write(row); err != nil {
+				return writeError{err}
+			}
 		}
-		for _, k := range pk {
-			row = append(row, t.Params[k])
+		cw.Flush()
+		if err := cw.Error(); err != nil {
+			return writeError{err}
 		}
-		vals := map[string]string{}
-		for _, m := range t.Measurements {
-			vals[m.String()] = strconv.FormatFloat(m.Value, 'g', -1, 64)
-		}
-		for _, k := range mk {
-			row = append(row, vals[k])
-		}
-		cw.Write(row)
+		return nil
+	})
+	if err != nil {
+		return trialsError(err)
 	}
 	cw.Flush()
-	return cw.Error()
+	if err := cw.Error(); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+// changedError says that trial t was not in the study when its columns
+// were read.
+func changedError(t *trial.Trial) error {
+	return fmt.Errorf("trial %s has a column the first read of the study did not see (trials were ingested meanwhile): export again", t.ID)
+}
+
+// hasAll reports whether every key of m is in keys (sorted).
+func hasAll(m map[string]string, keys []string) bool {
+	for k := range m {
+		if _, found := slices.BinarySearch(keys, k); !found {
+			return false
+		}
+	}
+	return true
 }
 
 func sortedKeys(m map[string]bool) []string {

@@ -33,3 +33,21 @@ func Batch(getenv func(string) string) (oldPercent int, oldLimit int64) {
 	}
 	return oldPercent, oldLimit
 }
+
+// StudyPercent is the GC percent of a command reading a whole stored
+// study (Study).
+const StudyPercent = 100
+
+// Study sets the GC percent to StudyPercent, unless GOGC is set, for a
+// command that reads a whole study from a store: decoding a million
+// trials leaves gigabytes of garbage while what the command keeps grows
+// with the study, so that at Percent the heap would grow to five times
+// what it keeps (2.6 GB for a report of 10⁶ trials, against 0.6–0.9 GB
+// here, for 10–20 % more CPU). It returns the previous percent (-1 when
+// unchanged).
+func Study(getenv func(string) string) int {
+	if getenv("GOGC") != "" {
+		return -1
+	}
+	return debug.SetGCPercent(StudyPercent)
+}

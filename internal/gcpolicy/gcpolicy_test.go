@@ -39,3 +39,19 @@ func TestBatch(t *testing.T) {
 		t.Errorf("memory limit = %d; want the untouched default", got)
 	}
 }
+
+func TestStudy(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(Percent))
+	if old := Study(func(string) string { return "" }); old != Percent {
+		t.Errorf("previous GC percent = %d; want %d", old, Percent)
+	}
+	if got := debug.SetGCPercent(Percent); got != StudyPercent {
+		t.Errorf("GC percent = %d; want %d", got, StudyPercent)
+	}
+	if old := Study(func(k string) string { return map[string]string{"GOGC": "400"}[k] }); old != -1 {
+		t.Errorf("Study with GOGC set changed the percent (was %d)", old)
+	}
+	if got := debug.SetGCPercent(Percent); got != Percent {
+		t.Errorf("GC percent = %d; want the untouched %d", got, Percent)
+	}
+}

@@ -30,7 +30,7 @@ var PALETTE_DARK = ['#4BA3E3', '#F2B53C', '#2DC79A', '#E59BC9', '#8AD0F5', '#FF7
 var SHAPES = ['circle', 'square', 'triangle', 'diamond', 'triangle-down', 'plus', 'cross', 'star'];
 var STATUS = ['frontier', 'dominated', 'infeasible', 'invalid'];
 var R = ParetoRepeats, F = ParetoFrontier;
-var api = { ready: false, drawn: {}, drawnDominated: {}, errorBars: {}, baselineDrawn: {}, ticks: {}, markers: {}, logHidden: {},
+var api = { ready: false, drawn: {}, drawnDominated: {}, errorBars: {}, baselineDrawn: {}, ticks: {}, markers: {}, logHidden: {}, densityCells: {},
   renderMs: 0, redrawMs: 0, readyMs: 0, lastCopied: null };
 window.__pareto = api;
 var charts = [];

@@ -22,6 +22,7 @@ Chart.prototype.draw = function () {
   api.errorBars[name] = rec.bars;
   api.baselineDrawn[name] = rec.bases;
   api.markers[name] = rec.markers;
+  api.densityCells[name] = rec.densityCells || 0;
   api.logHidden[name] = rec.logHidden;
   api.ticks[name] = { x: b.xt.labels.slice(), y: b.yt.labels.slice() };
   this.axisNote.textContent = rec.note;
@@ -52,6 +53,7 @@ Chart.prototype.paint = function (p, b, grid, light) {
     rec.drawnDom[s.name] = 0;
     rec.markers[si] = { shape: shape(si), color: color(si, true), frontier: 0, dominated: 0, hidden: !!self.hidden[si] };
     if (self.hidden[si] || !self.showDominated) { return; }
+    rec.densityCells = (rec.densityCells || 0) + self.paintDensity(p, b, s, si, px, th);
     var st = self.status(si), xs = [], ys = [], fx = [], fy = [], placed = 0;
     // A marker whose place (to half a pixel) already holds one of the same
     // series and status is not drawn again: 100,000 points stay fast.
@@ -113,11 +115,12 @@ Chart.prototype.paint = function (p, b, grid, light) {
       { fill: th.muted, align: 'center', font: '14px system-ui, sans-serif', cls: 'empty-note' });
   }
   rec.logHidden = { x: lost.x, y: lost.y };
+  rec.note = densityNote(this.plot);
   if (lost.x || lost.y) {
     var parts = [];
     if (lost.x) { parts.push(lost.x + ' with ' + this.plot.x.label + ' ≤ 0'); }
     if (lost.y) { parts.push(lost.y + ' with ' + this.plot.y.label + ' ≤ 0'); }
-    rec.note = 'Not drawn on the log axis: ' + parts.join(', ') + ' point(s)' + (lost.frontier ? ' (' + lost.frontier + ' of them on a frontier)' : '') +
+    rec.note = (rec.note ? rec.note + ' ' : '') + 'Not drawn on the log axis: ' + parts.join(', ') + ' point(s)' + (lost.frontier ? ' (' + lost.frontier + ' of them on a frontier)' : '') +
       '; they are in the table. Untick Log to see them.';
   }
   return rec;

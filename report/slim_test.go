@@ -1,0 +1,70 @@
+package report
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/pareto-llm/pareto/decide"
+	"github.com/pareto-llm/pareto/internal/benchstudy"
+	"github.com/pareto-llm/pareto/trial"
+)
+
+// TestSlimmer builds the page of a study with repeats from its trials and
+// from the slim trials pareto report --study keeps: byte for byte the
+// same, repeats aggregated or not, grouped by a parameter, with a trial
+// on which an axis does not resolve, and within the density bound or not.
+func TestSlimmer(t *testing.T) {
+	const n = 3_000
+	ts := make([]trial.Trial, n)
+	for i := range ts {
+		ts[i] = benchstudy.Trial(i, benchstudy.Configs(n, 3))
+	}
+	ts[7].Measurements = ts[7].Measurements[1:] // no ttft.p50: listed with every candidate
+	for _, tc := range []struct {
+		name, groupBy string
+		opts          Options
+	}{
+		{"median", "", Options{}},
+		{"none", "", Options{Aggregate: decide.None}},
+		{"grouped-thinned", `group_by = "tensor_parallel_size"`, Options{DensityBound: 100}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg, err := ParseConfig("pareto.toml", []byte(`[reports.pareto]
+[[reports.pareto.plots]]
+name = "study"
+x = { metric = "ttft", match = { statistic = "p50" } }
+y = { metric = "output_token_throughput" }
+`+tc.groupBy+`
+frontiers = [{ name = "All" }]
+`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := page(t, cfg, ts, tc.opts)
+			s := NewSlimmer(cfg, tc.opts)
+			slim := make([]trial.Trial, len(ts))
+			for i := range ts {
+				slim[i] = s.Slim(&ts[i])
+			}
+			if got := page(t, cfg, slim, tc.opts); !bytes.Equal(got, want) {
+				t.Errorf("the page of the slim trials differs:\n%.1500s\nwant\n%.1500s", got, want)
+			}
+			if m := s.Metrics(); len(m) != 4 {
+				t.Errorf("Metrics() = %q; want the 4 metrics of the trials", m)
+			}
+		})
+	}
+}
+
+func page(t *testing.T, cfg *Config, ts []trial.Trial, opts Options) []byte {
+	t.Helper()
+	p, err := Build(cfg, ts, nil, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := MarshalData(p, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}

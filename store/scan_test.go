@@ -1,0 +1,75 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+	"testing"
+
+	"github.com/pareto-llm/pareto/internal/safe"
+	"github.com/pareto-llm/pareto/trial"
+)
+
+// TestScan reads a study of several batches with Scan: the same trials in
+// the same order as Trials, for every query; fn's error is returned as it
+// is and stops the read.
+func TestScan(t *testing.T) {
+	const n = 2*scanBatch + 300
+	for _, b := range backends(t) {
+		t.Run(b.name, func(t *testing.T) {
+			ctx := context.Background()
+			s := openT(t, b.fresh(t))
+			study := studyName(t)
+			for from := 0; from < n; from += 1000 {
+				if _, _, err := s.Ingest(ctx, study, fmt.Sprint("src", from), genTrials(from, min(1000, n-from))); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for _, q := range []Query{
+				{},
+				{Slim: true, Metrics: []string{trial.TTFT}},
+				{Where: []Condition{{Key: "engine", Op: OpEq, Value: "vllm"}}},
+				{Limit: scanBatch + 7},
+				{Metrics: []string{trial.OutputTokenThroughput}},
+			} {
+				want, err := s.Trials(ctx, study, q)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var got []trial.Trial
+				batches := 0
+				err = s.Scan(ctx, study, q, func(ts []trial.Trial) error {
+					if len(ts) == 0 || len(ts) > scanBatch {
+						t.Errorf("%+v: a batch of %d trials", q, len(ts))
+					}
+					batches++
+					got = append(got, ts...)
+					return nil
+				})
+				if err != nil {
+					t.Fatalf("Scan(%+v): %v", q, err)
+				}
+				if len(got) != len(want) || !reflect.DeepEqual(got, want) {
+					t.Errorf("Scan(%+v): %d trials in %d batches, Trials %d; they differ", q, len(got), batches, len(want))
+				}
+				if wantBatches := (len(want) + scanBatch - 1) / scanBatch; batches != wantBatches {
+					t.Errorf("Scan(%+v): %d batches, want %d", q, batches, wantBatches)
+				}
+			}
+			stop := errors.New("stop")
+			calls := 0
+			err := s.Scan(ctx, study, Query{}, func([]trial.Trial) error { calls++; return stop })
+			if err != stop || calls != 1 {
+				t.Errorf("Scan with a failing fn = %v after %d calls; want its error as it is, after 1", err, calls)
+			}
+			var ie *safe.InternalError
+			if err := s.Scan(ctx, study, Query{}, func([]trial.Trial) error { panic("boom") }); !errors.As(err, &ie) {
+				t.Errorf("Scan with a panicking fn = %v; want a *safe.InternalError", err)
+			}
+			if err := s.Scan(ctx, "no-such-study", Query{}, func([]trial.Trial) error { return nil }); !errors.Is(err, ErrNoStudy) {
+				t.Errorf("Scan of a missing study = %v; want ErrNoStudy", err)
+			}
+		})
+	}
+}
