@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/pareto-llm/pareto/query"
 	"github.com/pareto-llm/pareto/search"
 	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/tune"
@@ -23,17 +24,6 @@ The first ask of a study creates it from --space, the objectives (-o),
 saying so.`
 
 const askExample = `  pareto ask --store tune.db --study agent --space examples/search/vllm.toml -o output_token_throughput:max -o ttft.p99:min --budget 20`
-
-// askJSON is pareto ask's answer (docs/schema/ask.schema.json).
-type askJSON struct {
-	Study   string            `json:"study"`
-	Run     int64             `json:"trial"`
-	Number  int               `json:"configuration"`
-	Role    string            `json:"role"`
-	Session int               `json:"session"`
-	Params  search.Config     `json:"params"`
-	Env     map[string]string `json:"env"`
-}
 
 type askOptions struct{ tuneOptions }
 
@@ -62,36 +52,17 @@ func newAskCmd(e *env) *cobra.Command {
 }
 
 // openTuning opens the study's tuning state: an existing one, or a new
-// one from the flags when --space is given.
+// one from the flags when --space is given (tune.OpenSpec).
 func openTuning(ctx context.Context, st store.Store, o *tuneOptions) (*tune.Tuning, error) {
-	if o.space == "" {
-		t, err := tune.OpenExisting(ctx, st, o.study)
-		if errors.Is(err, store.ErrNoTune) {
-			return nil, usagef("study %q has no tuning state yet: give --space, -o and --budget to create it", o.study)
-		}
-		if err != nil {
-			return nil, inputError{err: err}
-		}
-		return t, nil
-	}
-	if len(o.obj.objectives) == 0 {
-		return nil, usagef("give the objectives with -o NAME:min|max")
-	}
-	objs, slos, err := o.obj.parse()
-	if err != nil {
-		return nil, err
-	}
-	space, text, err := readSpace(o.space)
-	if err != nil {
-		return nil, err
-	}
-	opts := tune.Options{Sampler: o.sampler, Seed: o.seed, Objectives: objs, Repeats: o.repeats, MaxRuns: o.maxRuns,
-		SpaceFile: o.space, SpaceText: text}
-	for _, s := range slos {
-		opts.SLOs = append(opts.SLOs, s.String())
-	}
-	t, err := tune.Open(ctx, st, o.study, space, opts, o.budget)
-	if err != nil {
+	t, err := tune.OpenSpec(ctx, st, o.study, tune.AskSpec{Space: o.space, Objectives: o.obj.objectives, Noise: o.obj.noise,
+		MinImprove: o.obj.minImprove, SLOs: o.obj.slos, Budget: o.budget, Sampler: o.sampler, Seed: o.seed,
+		Repeats: o.repeats, MaxRuns: o.maxRuns})
+	switch {
+	case o.space == "" && errors.Is(err, store.ErrNoTune):
+		return nil, usagef("study %q has no tuning state yet: give --space, -o and --budget to create it", o.study)
+	case query.IsUsage(err):
+		return nil, queryUsage(err)
+	case err != nil:
 		return nil, inputError{err: err}
 	}
 	return t, nil
@@ -113,24 +84,9 @@ func runAsk(ctx context.Context, e *env, o *askOptions) error {
 	if err != nil {
 		return err
 	}
-	if n, err := t.Session(ctx); err != nil {
-		return inputError{err: err}
-	} else if n == 0 {
-		if _, err := t.StartSession(ctx); err != nil {
-			return inputError{err: err}
-		}
-	}
-	r, err := t.Next(ctx, AskWorker, 0)
+	out, err := t.Ask(ctx, AskWorker)
 	if err != nil {
 		return inputError{err: err}
-	}
-	out := askJSON{Study: o.study, Run: r.ID, Number: r.Trial, Role: r.Role, Session: r.Session, Params: r.Config, Env: map[string]string{}}
-	if out.Params == nil {
-		out.Params = search.Config{}
-	}
-	for _, kv := range tune.Env(r) {
-		k, v, _ := strings.Cut(kv, "=")
-		out.Env[k] = v
 	}
 	return writeDecideJSON(e, out)
 }

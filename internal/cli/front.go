@@ -7,7 +7,6 @@ import (
 	"os"
 	"runtime/debug"
 
-	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/frontier"
 	"github.com/pareto-llm/pareto/internal/enc"
 	"github.com/pareto-llm/pareto/internal/gcpolicy"
@@ -120,50 +119,13 @@ func newFrontCmd(e *env) *cobra.Command {
 	return c
 }
 
-// parseFrontQuery validates the flags into a query.
+// parseFrontQuery validates the flags into a query (query.Spec).
 func parseFrontQuery(o *frontOptions) (*query.Query, error) {
-	q := &query.Query{ID: o.id, GroupBy: o.groupBy, Ranks: o.ranks, FrontierOnly: o.frontierOnly,
-		ConfigKeys: o.configKeys, Baseline: o.baseline, AllowCrossScope: o.allowCrossScope}
-	if len(o.objectives) == 0 {
-		return nil, usagef("no objectives: give at least one -o NAME:min or -o NAME:max")
-	}
-	for _, s := range o.objectives {
-		obj, err := query.ParseObjective(s)
-		if err != nil {
-			return nil, queryUsage(err)
-		}
-		if err := q.AddObjective(obj); err != nil {
-			return nil, queryUsage(err)
-		}
-	}
-	if err := query.ApplyPercents(q.Objectives, o.noise, "--noise", query.NoiseBand, func(o *frontier.Objective, v float64) { o.Noise = v }); err != nil {
-		return nil, queryUsage(err)
-	}
-	if err := query.ApplyPercents(q.Objectives, o.minImprove, "--min-improve", query.MinImprove, func(o *frontier.Objective, v float64) { o.MinImprove = v }); err != nil {
-		return nil, queryUsage(err)
-	}
-	if err := q.Check(); err != nil {
-		return nil, queryUsage(err)
-	}
-	for _, s := range o.slos {
-		slo, err := frontier.ParseSLO(s)
-		if err != nil {
-			return nil, usageError{err}
-		}
-		q.SLOs = append(q.SLOs, slo)
-	}
-	if err := q.ParseReference(o.ref); err != nil {
-		return nil, queryUsage(err)
-	}
-	agg, err := decide.ParseAggregation(o.aggregate)
+	q, err := query.Spec{Objectives: o.objectives, Noise: o.noise, MinImprove: o.minImprove, SLOs: o.slos,
+		ID: o.id, GroupBy: o.groupBy, Ranks: o.ranks, FrontierOnly: o.frontierOnly, Ref: o.ref, Aggregate: o.aggregate,
+		ConfigKeys: o.configKeys, Baseline: o.baseline, AllowCrossScope: o.allowCrossScope}.Query()
 	if err != nil {
-		return nil, usageError{fmt.Errorf("--aggregate: %w", err)}
-	}
-	q.Aggregate = agg
-	if o.baseline != "" {
-		if _, err := decide.ParseSelection(o.baseline); err != nil {
-			return nil, usageError{fmt.Errorf("--baseline: %w", err)}
-		}
+		return nil, queryUsage(err)
 	}
 	switch o.format {
 	case "table", "json", "csv":

@@ -268,25 +268,13 @@ func (o *decideObjectives) flags(f *pflag.FlagSet) {
 }
 
 // parse validates the objective flags into objectives and SLOs, whose
-// names must be metric selectors.
+// names must be metric selectors (query.DecideObjectives).
 func (o *decideObjectives) parse() ([]frontier.Objective, []frontier.SLO, error) {
-	q, err := parseFrontQuery(&frontOptions{objectives: o.objectives, minImprove: o.minImprove, slos: o.slos, format: "table"})
+	objs, slos, err := query.DecideObjectives(o.objectives, o.noise, o.minImprove, o.slos)
 	if err != nil {
-		return nil, nil, err
-	}
-	objs := q.Objectives
-	for i := range objs {
-		objs[i].Noise = objs[i].MinImprove
-	}
-	if err := query.ApplyPercents(objs, o.noise, "--noise", query.NoiseBand, func(o *frontier.Objective, v float64) { o.Noise = v }); err != nil {
 		return nil, nil, queryUsage(err)
 	}
-	for _, name := range append(decideObjNames(objs), decideSLONames(q.SLOs)...) {
-		if _, err := trial.ParseSelector(name); err != nil {
-			return nil, nil, usageError{err}
-		}
-	}
-	return objs, q.SLOs, nil
+	return objs, slos, nil
 }
 
 func decideObjNames(objs []frontier.Objective) []string {

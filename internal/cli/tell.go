@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/pareto-llm/pareto/store"
-	"github.com/pareto-llm/pareto/trial"
+	"github.com/pareto-llm/pareto/query"
 	"github.com/pareto-llm/pareto/tune"
 	"github.com/spf13/cobra"
 )
@@ -23,18 +23,6 @@ configuration or the baseline has runs still to measure). --failed REASON
 records that the run could not be measured.`
 
 const tellExample = `  pareto tell --store tune.db --study agent 1 --value output_token_throughput=1850 --value ttft.p99=180 --format json`
-
-// tellJSON is pareto tell's answer (docs/schema/tell.schema.json).
-type tellJSON struct {
-	Study     string `json:"study"`
-	Run       int64  `json:"trial"`
-	Number    int    `json:"configuration"`
-	Role      string `json:"role"`
-	Decision  string `json:"decision"`
-	Verdict   any    `json:"verdict"`
-	GateError string `json:"gate_error,omitempty"`
-	Queued    int    `json:"queued_runs"`
-}
 
 type tellOptions struct {
 	store, study, format, failed string
@@ -81,30 +69,8 @@ func runTell(ctx context.Context, e *env, o *tellOptions, args []string) error {
 	if (len(files) == 0 && len(o.values) == 0) == (o.failed == "") {
 		return usagef("give result files or --value measurements, or --failed REASON")
 	}
-	st, err := store.Open(ctx, store.Location(o.store))
-	if err != nil {
-		return inputError{err: err}
-	}
-	defer st.Close()
-	t, err := tune.OpenExisting(ctx, st, o.study)
-	if err != nil {
-		return inputError{err: err}
-	}
-	r, err := t.Claimed(ctx, id)
-	if err != nil {
-		return inputError{err: err}
-	}
-	out := tellJSON{Study: o.study, Run: r.ID, Number: r.Trial, Role: r.Role, Decision: "none"}
-	if o.failed != "" {
-		if err := t.Fail(ctx, r, o.failed); err != nil {
-			return inputError{err: err}
-		}
-		out.Decision = "failed"
-		return writeTell(e, o.format, out)
-	}
-	var trials []trial.Trial
-	source := "tell:run-" + args[0]
-	if len(files) > 0 {
+	in := tune.TellInput{Failed: o.failed, Values: o.values}
+	if len(files) > 0 && o.failed == "" {
 		lim, err := o.limits.limits()
 		if err != nil {
 			return err
@@ -114,55 +80,30 @@ func runTell(ctx context.Context, e *env, o *tellOptions, args []string) error {
 			return err
 		}
 		for _, s := range srcs {
-			trials = append(trials, s.Trials...)
+			in.Trials = append(in.Trials, s.Trials...)
 		}
-		source = strings.Join(files, " ")
+		in.Source = strings.Join(files, " ")
 	}
-	if len(o.values) > 0 {
-		tr, err := valueTrial(r, o.values)
-		if err != nil {
-			return err
-		}
-		trials = append(trials, tr)
-	}
-	fb, err := t.Record(ctx, r, source, trials)
+	st, err := store.Open(ctx, store.Location(o.store))
 	if err != nil {
 		return inputError{err: err}
 	}
-	out.Queued, out.GateError = fb.Queued, fb.GateError
-	if fb.Verdict != nil {
-		out.Decision, out.Verdict = string(fb.Verdict.Decision), fb.Verdict
+	defer st.Close()
+	t, err := tune.OpenExisting(ctx, st, o.study)
+	if err != nil {
+		return inputError{err: err}
+	}
+	out, err := t.Tell(ctx, id, in)
+	if query.IsUsage(err) {
+		return queryUsage(err)
+	}
+	if err != nil {
+		return inputError{err: err}
 	}
 	return writeTell(e, o.format, out)
 }
 
-// valueTrial is the trial of --value measurements: the run's parameters
-// and the values.
-func valueTrial(r tune.Run, values []string) (trial.Trial, error) {
-	tr := trial.Trial{Params: map[string]string{}, Source: trial.Source{Path: "tell:run-" + strconv.FormatInt(r.ID, 10), Format: "tell"}}
-	for name, v := range r.Config {
-		tr.Params[name] = v.String()
-	}
-	for _, kv := range values {
-		name, text, ok := strings.Cut(kv, "=")
-		x, err := strconv.ParseFloat(strings.TrimSpace(text), 64)
-		if !ok || err != nil {
-			return tr, usagef("--value %q: want NAME=NUMBER", kv)
-		}
-		sel, err := trial.ParseSelector(name)
-		if err != nil {
-			return tr, usageError{fmt.Errorf("--value %q: %w", kv, err)}
-		}
-		m := trial.Measurement{Metric: sel.Metric, Value: x, Native: sel.Name}
-		if sel.Statistic != "" {
-			m.Dims = trial.StatDims(sel.Statistic)
-		}
-		tr.Measurements = append(tr.Measurements, m)
-	}
-	return tr, nil
-}
-
-func writeTell(e *env, format string, out tellJSON) error {
+func writeTell(e *env, format string, out tune.TellResult) error {
 	if format == "json" {
 		return writeDecideJSON(e, out)
 	}

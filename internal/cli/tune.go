@@ -199,17 +199,14 @@ func warnKept(e *env, study string, flags, kept tune.Options) {
 	}
 }
 
-// readSpace reads the search space file and keeps its text.
+// readSpace reads the search space file and keeps its text
+// (tune.ReadSpace).
 func readSpace(path string) (*search.Space, string, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, "", inputError{err: fmt.Errorf("reading search space: %w", err)}
-	}
-	space, err := search.ParseSpace(path, b)
+	space, text, err := tune.ReadSpace(path)
 	if err != nil {
 		return nil, "", inputError{err: err}
 	}
-	return space, string(b), nil
+	return space, text, nil
 }
 
 // isTerminal reports whether w is a terminal.

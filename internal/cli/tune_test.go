@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/pareto-llm/pareto/internal/schematest"
+	"github.com/pareto-llm/pareto/tune"
 )
 
 // run runs pareto in-process and returns stdout, failing on an exit
@@ -42,7 +43,7 @@ func TestAskTell(t *testing.T) {
 	space := filepath.Join(dir, "space.toml")
 	os.WriteFile(space, []byte(cliSpace), 0o644)
 	db := filepath.Join(dir, "t.db")
-	ask := func(first bool) askJSON {
+	ask := func(first bool) tune.AskResult {
 		t.Helper()
 		args := []string{"ask", "--store", db, "--study", "agent"}
 		if first {
@@ -51,18 +52,18 @@ func TestAskTell(t *testing.T) {
 		}
 		out := runPareto(t, 0, args...)
 		schematest.Validate(t, "ask", out)
-		var a askJSON
+		var a tune.AskResult
 		if err := json.Unmarshal(out, &a); err != nil {
 			t.Fatal(err)
 		}
 		return a
 	}
-	tell := func(a askJSON, tput, ttft float64) tellJSON {
+	tell := func(a tune.AskResult, tput, ttft float64) tune.TellResult {
 		t.Helper()
 		out := runPareto(t, 0, "tell", "--store", db, "--study", "agent", fmt.Sprint(a.Run), "--format", "json",
 			"--value", fmt.Sprintf("output_token_throughput=%g", tput), "--value", fmt.Sprintf("ttft.p99=%g", ttft))
 		schematest.Validate(t, "tell", out)
-		var r tellJSON
+		var r tune.TellResult
 		if err := json.Unmarshal(out, &r); err != nil {
 			t.Fatal(err)
 		}
