@@ -9,6 +9,7 @@ import (
 
 	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/ingest"
+	"github.com/pareto-llm/pareto/query"
 	"github.com/pareto-llm/pareto/source"
 	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/trial"
@@ -127,11 +128,11 @@ func newGateCmd(e *env) *cobra.Command {
 	f.StringArrayVar(&o.candidate, "candidate", nil, "candidate result `PATH` or selection, repeatable")
 	f.StringVar(&o.baseline, "baseline", "", "baseline `SELECTION` (KEY=VALUE, key:HEX, id:HEX) or result path")
 	o.obj.flags(f)
-	f.IntVar(&o.minRepeats, "min-repeats", 3, "runs required per workload on each side")
+	f.IntVar(&o.minRepeats, "min-repeats", source.DefaultGate.MinRepeats, "runs required per workload on each side")
 	f.DurationVar(&o.minDuration, "min-duration", 0, "refuse candidate runs shorter than `DURATION` (benchmark duration)")
 	f.Int64Var(&o.minRequests, "min-requests", 0, "refuse candidate runs with fewer successful requests")
-	f.Float64Var(&o.confidence, "confidence", 0.95, "interval level a fact favouring admission must reach")
-	f.Float64Var(&o.futility, "futility", 0.8, "interval level a fact against admission must reach")
+	f.Float64Var(&o.confidence, "confidence", source.DefaultGate.Confidence, "interval level a fact favouring admission must reach")
+	f.Float64Var(&o.futility, "futility", source.DefaultGate.Futility, "interval level a fact against admission must reach")
 	f.BoolVar(&o.allowCrossScope, "allow-cross-scope", false, "use a baseline measured in another environment")
 	f.BoolVar(&o.noLabel, "no-label", false, "do not record admission as a label")
 	f.StringVar(&o.session, "session", "", "record the runs given as paths in session `NAME` (default: a new session)")
@@ -143,104 +144,47 @@ func newGateCmd(e *env) *cobra.Command {
 	return c
 }
 
-func (o *gateOptions) validate() error {
-	switch {
-	case o.src.study == "":
-		return usagef("--study is required")
-	case len(o.candidate) == 0:
-		return usagef("--candidate is required")
-	case o.baseline == "":
-		return usagef("--baseline is required")
-	case o.minRepeats < 1:
-		return usagef("--min-repeats must be at least 1")
-	case o.maxRuns < 0 || o.maxRuns > 0 && o.maxRuns < o.minRepeats:
-		return usagef("--max-runs must be 0 (no cap) or at least --min-repeats")
-	case !(o.confidence > 0 && o.confidence < 1 && o.futility > 0 && o.futility < 1):
-		return usagef("--confidence and --futility must be between 0 and 1")
+// spec is the flags as the library's gate question (source.GateSpec).
+func (o *gateOptions) spec() *source.GateSpec {
+	return &source.GateSpec{Study: o.src.study, Where: o.src.where, ConfigKeys: o.src.keys(),
+		Objectives: o.obj.objectives, Noise: o.obj.noise, MinImprove: o.obj.minImprove, SLOs: o.obj.slos,
+		Candidate: o.candidate, Baseline: o.baseline, MinRepeats: o.minRepeats, Confidence: o.confidence, Futility: o.futility,
+		MaxRuns: o.maxRuns, NoRegression: o.noRegression, MinDuration: o.minDuration, MinRequests: o.minRequests,
+		AllowCrossScope: o.allowCrossScope, NoLabel: o.noLabel, Session: o.session, BaselineSession: o.baselineSession,
 	}
-	return nil
-}
-
-// request turns the flags into the library's question, reading the sides
-// given as result paths.
-func (o *gateOptions) request() (decide.GateRequest, error) {
-	objs, slos, err := o.obj.parse()
-	if err != nil {
-		return decide.GateRequest{}, err
-	}
-	where, err := trial.ParseConditions(o.src.where)
-	if err != nil {
-		return decide.GateRequest{}, usageError{fmt.Errorf("--where: %w", err)}
-	}
-	req := decide.GateRequest{Study: o.src.study, Where: where, ConfigKeys: o.src.keys(),
-		Gate: decide.GateConfig{Objectives: objs, SLOs: slos, MinRepeats: o.minRepeats, Confidence: o.confidence, Futility: o.futility,
-			MaxRuns: o.maxRuns, NoRegression: o.noRegression},
-		MinDuration: o.minDuration, MinRequests: o.minRequests, AllowCrossScope: o.allowCrossScope, NoLabel: o.noLabel,
-		Session: o.session, BaselineSession: o.baselineSession}
-	lim, err := o.src.limits.limits()
-	if err != nil {
-		return req, err
-	}
-	if req.Candidate, err = gateSide("--candidate", o.candidate, lim); err != nil {
-		return req, err
-	}
-	req.Baseline, err = gateSide("--baseline", []string{o.baseline}, lim)
-	return req, err
-}
-
-// gateSide reads a side given as result paths, or parses its selection.
-func gateSide(flag string, specs []string, lim ingest.Limits) (decide.GateSide, error) {
-	side := decide.GateSide{Name: strings.Join(specs, " ")}
-	paths := pathsOf(specs)
-	switch {
-	case len(paths) > 0 && len(paths) != len(specs):
-		return side, usagef("%s mixes paths and selections", flag)
-	case len(paths) > 0:
-		var err error
-		side.Sources, err = readSources(paths, lim)
-		return side, err
-	case len(specs) > 1:
-		return side, usagef("%s: give one selection, or result paths", flag)
-	}
-	sel, err := decide.ParseSelection(specs[0])
-	if err != nil {
-		return side, usageError{fmt.Errorf("%s: %w", flag, err)}
-	}
-	side.Selection = sel
-	return side, nil
 }
 
 // readSources reads result paths (tables included) through the source
-// layer within lim, one source per path; an input that cannot be read, or
-// yields no trial, is an error naming it.
+// layer within lim (source.Files).
 func readSources(paths []string, lim ingest.Limits) ([]decide.Source, error) {
-	var out []decide.Source
-	for _, p := range paths {
-		set, err := source.Trials(context.Background(), source.Spec{Paths: []string{p}, Load: ingest.LoadOptions{Limits: lim}})
-		if err != nil {
-			return nil, inputError{err: err}
-		}
-		if err := source.Unreadable(set.Skipped); err != nil {
-			return nil, inputError{err: err}
-		}
-		out = append(out, decide.Source{Path: p, Trials: set.Trials})
+	srcs, err := source.Files(context.Background(), paths, lim)
+	if err != nil {
+		return nil, inputError{err: err}
 	}
-	return out, nil
+	return srcs, nil
 }
 
 func runGate(ctx context.Context, e *env, o *gateOptions) error {
 	if o.archiveList || o.revoke != "" {
 		return runArchive(ctx, e, o)
 	}
-	if err := o.validate(); err != nil {
-		return err
-	}
-	req, err := o.request()
-	if err != nil {
-		return err
-	}
 	if ctx == nil {
 		ctx = context.Background()
+	}
+	spec := o.spec()
+	if err := spec.Check(); err != nil {
+		return queryUsage(err)
+	}
+	var err error
+	if spec.Limits, err = o.src.limits.limits(); err != nil {
+		return err
+	}
+	req, err := spec.Request(ctx)
+	if query.IsUsage(err) {
+		return queryUsage(err)
+	}
+	if err != nil {
+		return inputError{err: err}
 	}
 	st, err := store.Open(ctx, store.Location(o.src.store))
 	if err != nil {

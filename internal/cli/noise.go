@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/pareto-llm/pareto/decide"
@@ -318,17 +317,4 @@ func writeDecideJSON(e *env, v any) error {
 }
 
 // decideIsPath reports whether s names an existing file or directory.
-func decideIsPath(s string) bool {
-	_, err := os.Stat(s)
-	return err == nil
-}
-
-func pathsOf(list []string) []string {
-	var out []string
-	for _, s := range list {
-		if decideIsPath(s) {
-			out = append(out, s)
-		}
-	}
-	return out
-}
+func decideIsPath(s string) bool { return source.IsPath(s) }

@@ -6,16 +6,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/pareto-llm/pareto/decide"
-	"github.com/pareto-llm/pareto/frontier"
 	"github.com/pareto-llm/pareto/internal/enc"
 	"github.com/pareto-llm/pareto/query"
-	"github.com/pareto-llm/pareto/trial"
 	"github.com/spf13/cobra"
 )
 
@@ -78,43 +74,15 @@ type pickQuery struct {
 }
 
 func parsePick(o *pickOptions) (*pickQuery, error) {
-	q := &pickQuery{}
-	var objs []frontier.Objective
-	for _, m := range o.maximize {
-		objs = append(objs, frontier.Objective{Name: m, Direction: frontier.Maximize})
-	}
-	for _, m := range o.minimize {
-		objs = append(objs, frontier.Objective{Name: m, Direction: frontier.Minimize})
-	}
-	if len(objs) == 0 {
-		return nil, usagef("no objective: give --maximize METRIC or --minimize METRIC")
-	}
-	q.cfg.Primary, q.cfg.Others = objs[0], objs[1:]
-	names := decideObjNames(objs)
-	for _, s := range o.slos {
-		slo, err := frontier.ParseSLO(s)
-		if err != nil {
-			return nil, usageError{err}
-		}
-		q.cfg.SLOs = append(q.cfg.SLOs, slo)
-		names = append(names, slo.Name)
-	}
-	for _, n := range names {
-		if _, err := trial.ParseSelector(n); err != nil {
-			return nil, usageError{err}
-		}
-	}
-	var err error
-	if q.agg, err = decide.ParseAggregation(o.aggregate); err != nil {
-		return nil, usageError{err}
-	}
-	if q.cfg.Relax, err = query.ParsePercent(o.relax); err != nil || q.cfg.Relax == 0 {
-		return nil, usagef("--relax %q: want a positive percentage such as 10%%", o.relax)
+	req, err := query.PickSpec{Maximize: o.maximize, Minimize: o.minimize, SLOs: o.slos, Aggregate: o.aggregate,
+		Relax: o.relax}.Request()
+	if err != nil {
+		return nil, queryUsage(err)
 	}
 	if !slices.Contains([]string{"text", "json", "toml", "env"}, o.format) {
 		return nil, usagef("unknown --format %q (want text, json, toml or env)", o.format)
 	}
-	return q, nil
+	return &pickQuery{cfg: req.Pick, agg: req.Aggregation}, nil
 }
 
 func runPick(ctx context.Context, e *env, o *pickOptions, paths []string) error {
@@ -148,17 +116,15 @@ type pickReport struct {
 	keys   []string
 }
 
-func (r *pickReport) names() []string {
-	return append(decideObjNames(append([]frontier.Objective{r.q.cfg.Primary}, r.q.cfg.Others...)), decideSLONames(r.q.cfg.SLOs)...)
-}
-
 func (r *pickReport) write(out io.Writer, format string) error {
 	w := bufio.NewWriter(out)
 	switch {
 	case format == "json":
 		enc := json.NewEncoder(w)
 		enc.SetEscapeHTML(false)
-		if err := enc.Encode(r.json()); err != nil {
+		out := query.NewPickOutput(decide.PickReport{Points: r.points, PickResult: r.res},
+			decide.PickRequest{ConfigKeys: r.keys, Aggregation: r.q.agg, Pick: r.q.cfg})
+		if err := enc.Encode(out); err != nil {
 			return err
 		}
 	case r.res.Choice < 0:
@@ -179,16 +145,7 @@ func (r *pickReport) label(p int) string {
 }
 
 // uniqueNames returns each column name once, with its first column.
-func (r *pickReport) uniqueNames() ([]string, []int) {
-	var names []string
-	var cols []int
-	for i, n := range r.names() {
-		if !slices.Contains(names, n) {
-			names, cols = append(names, n), append(cols, i)
-		}
-	}
-	return names, cols
-}
+func (r *pickReport) uniqueNames() ([]string, []int) { return query.PickColumns(r.q.cfg) }
 
 func (r *pickReport) writeText(w *bufio.Writer) {
 	p := r.points[r.res.Choice]
@@ -317,100 +274,3 @@ func envName(k string) string {
 
 // shellQuote quotes s for a POSIX shell.
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
-
-// pickJSON is the JSON form of a pick.
-type pickJSON struct {
-	Feasible bool          `json:"feasible"`
-	Choice   *pickPoint    `json:"choice"`
-	Binding  []pickBinding `json:"binding"`
-	Closest  []pickClosest `json:"closest"`
-	// Excluded are the points within every bound whose configuration
-	// violates one at another workload.
-	Excluded []pickExcluded `json:"excluded"`
-}
-
-type pickExcluded struct {
-	Config   string `json:"config"`
-	Workload string `json:"workload"`
-}
-
-type pickPoint struct {
-	Config        string               `json:"config"`
-	Workload      string               `json:"workload"`
-	Scope         decide.Scope         `json:"scope"`
-	Trials        []string             `json:"trials"`
-	Values        map[string]pickValue `json:"values"`
-	Configuration map[string]string    `json:"configuration"`
-}
-
-// pickValue is a measured value: exact, as pareto front prints it (IQR,
-// derived, has 6 significant digits).
-type pickValue struct {
-	Value exactNum   `json:"value"`
-	N     int        `json:"n"`
-	Min   exactNum   `json:"min"`
-	Max   exactNum   `json:"max"`
-	IQR   decide.Num `json:"iqr"`
-}
-
-// exactNum renders a number in shortest round-trip form, null when not
-// finite.
-type exactNum float64
-
-// MarshalJSON implements json.Marshaler.
-func (n exactNum) MarshalJSON() ([]byte, error) {
-	v := float64(n)
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return []byte("null"), nil
-	}
-	return strconv.AppendFloat(nil, v, 'g', -1, 64), nil
-}
-
-type pickBinding struct {
-	Bound   string     `json:"bound"`
-	Relaxed string     `json:"relaxed"`
-	Value   decide.Num `json:"value"`
-	Gain    decide.Num `json:"gain"`
-	With    string     `json:"with"`
-}
-
-type pickClosest struct {
-	Config     string   `json:"config"`
-	Workload   string   `json:"workload"`
-	Violations []string `json:"violations"`
-}
-
-func (r *pickReport) point(p int) *pickPoint {
-	pt := r.points[p]
-	out := &pickPoint{Config: "key:" + pt.Group.Config, Workload: pt.Group.Workload.String(), Scope: pt.Group.Scope,
-		Trials: pt.Group.IDs(), Values: map[string]pickValue{}, Configuration: pt.Group.Params(r.keys)}
-	names, cols := r.uniqueNames()
-	for i, n := range names {
-		s := pt.Stats[cols[i]]
-		out.Values[n] = pickValue{exactNum(s.Value), s.N, exactNum(s.Min), exactNum(s.Max), decide.Num(s.IQR())}
-	}
-	return out
-}
-
-func (r *pickReport) json() pickJSON {
-	out := pickJSON{Feasible: r.res.Choice >= 0, Binding: []pickBinding{}, Closest: []pickClosest{}, Excluded: []pickExcluded{}}
-	for _, p := range r.res.Excluded {
-		g := r.points[p].Group
-		out.Excluded = append(out.Excluded, pickExcluded{"key:" + g.Config, g.Workload.String()})
-	}
-	if r.res.Choice >= 0 {
-		out.Choice = r.point(r.res.Choice)
-	}
-	for _, b := range r.res.Binding {
-		out.Binding = append(out.Binding, pickBinding{b.SLO.String(), b.Relaxed.String(), decide.Num(b.Value), decide.Num(b.Gain), r.label(b.Choice)})
-	}
-	for _, c := range r.res.Closest {
-		v := []string{}
-		for _, x := range c.Violations {
-			v = append(v, x.String())
-		}
-		g := r.points[c.Point].Group
-		out.Closest = append(out.Closest, pickClosest{"key:" + g.Config, g.Workload.String(), v})
-	}
-	return out
-}

@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/query"
+	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/tune"
 	"github.com/spf13/cobra"
 )

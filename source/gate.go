@@ -1,0 +1,157 @@
+package source
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/pareto-llm/pareto/decide"
+	"github.com/pareto-llm/pareto/ingest"
+	"github.com/pareto-llm/pareto/query"
+	"github.com/pareto-llm/pareto/trial"
+)
+
+// Files reads result paths (tables included) within lim, one decide.Source
+// per path; an input that cannot be read, or yields no trial, is an error
+// naming it.
+func Files(ctx context.Context, paths []string, lim ingest.Limits) ([]decide.Source, error) {
+	var out []decide.Source
+	for _, p := range paths {
+		set, err := Trials(ctx, Spec{Paths: []string{p}, Load: ingest.LoadOptions{Limits: lim}})
+		if err != nil {
+			return nil, err
+		}
+		if err := Unreadable(set.Skipped); err != nil {
+			return nil, err
+		}
+		out = append(out, decide.Source{Path: p, Trials: set.Trials})
+	}
+	return out, nil
+}
+
+// GateSpec is a gate question as the user writes it: the strings of
+// pareto gate's flags (or of the MCP gate tool's arguments). Request turns
+// it into a decide.GateRequest; it is the one place that does.
+type GateSpec struct {
+	Study string
+	// Where are conditions KEY OP VALUE on the stored trials considered.
+	Where []string
+	// ConfigKeys are the params that identify a configuration.
+	ConfigKeys []string
+	// Objectives, Noise, MinImprove and SLOs are validated by
+	// query.DecideObjectives.
+	Objectives, Noise, MinImprove, SLOs []string
+	// Candidate is result paths (recorded in the study), or one selection
+	// of stored trials; Baseline is a selection or a result path.
+	Candidate []string
+	Baseline  string
+	// MinRepeats, Confidence, Futility, MaxRuns and NoRegression are
+	// decide.GateConfig's; DefaultGate holds the defaults.
+	MinRepeats           int
+	Confidence, Futility float64
+	MaxRuns              int
+	NoRegression         bool
+	// MinDuration and MinRequests refuse candidate runs too short.
+	MinDuration time.Duration
+	MinRequests int64
+	// AllowCrossScope, NoLabel, Session and BaselineSession are
+	// decide.GateRequest's.
+	AllowCrossScope, NoLabel bool
+	Session, BaselineSession string
+	// Limits bound the result files read.
+	Limits ingest.Limits
+}
+
+// DefaultGate holds the defaults of a GateSpec's levels and repeats.
+var DefaultGate = GateSpec{MinRepeats: 3, Confidence: 0.95, Futility: 0.8}
+
+// Check validates the spec's required values and ranges; errors are
+// marked query.ErrUsage.
+func (s *GateSpec) Check() error {
+	switch {
+	case s.Study == "":
+		return usagef("--study is required")
+	case len(s.Candidate) == 0:
+		return usagef("--candidate is required")
+	case s.Baseline == "":
+		return usagef("--baseline is required")
+	case s.MinRepeats < 1:
+		return usagef("--min-repeats must be at least 1")
+	case s.MaxRuns < 0 || s.MaxRuns > 0 && s.MaxRuns < s.MinRepeats:
+		return usagef("--max-runs must be 0 (no cap) or at least --min-repeats")
+	case !(s.Confidence > 0 && s.Confidence < 1 && s.Futility > 0 && s.Futility < 1):
+		return usagef("--confidence and --futility must be between 0 and 1")
+	}
+	return nil
+}
+
+func usagef(format string, args ...any) error {
+	return fmt.Errorf("%w: "+format, append([]any{query.ErrUsage}, args...)...)
+}
+
+// Request turns the spec into the library's question, reading the sides
+// given as result paths. Errors in the spec's values are marked
+// query.ErrUsage; an unreadable result file is not.
+func (s *GateSpec) Request(ctx context.Context) (decide.GateRequest, error) {
+	objs, slos, err := query.DecideObjectives(s.Objectives, s.Noise, s.MinImprove, s.SLOs)
+	if err != nil {
+		return decide.GateRequest{}, err
+	}
+	where, err := trial.ParseConditions(s.Where)
+	if err != nil {
+		return decide.GateRequest{}, usagef("--where: %v", err)
+	}
+	req := decide.GateRequest{Study: s.Study, Where: where, ConfigKeys: s.ConfigKeys,
+		Gate: decide.GateConfig{Objectives: objs, SLOs: slos, MinRepeats: s.MinRepeats, Confidence: s.Confidence, Futility: s.Futility,
+			MaxRuns: s.MaxRuns, NoRegression: s.NoRegression},
+		MinDuration: s.MinDuration, MinRequests: s.MinRequests, AllowCrossScope: s.AllowCrossScope, NoLabel: s.NoLabel,
+		Session: s.Session, BaselineSession: s.BaselineSession}
+	if req.Candidate, err = gateSide(ctx, "--candidate", s.Candidate, s.Limits); err != nil {
+		return req, err
+	}
+	req.Baseline, err = gateSide(ctx, "--baseline", []string{s.Baseline}, s.Limits)
+	return req, err
+}
+
+// gateSide reads a side given as result paths, or parses its selection.
+func gateSide(ctx context.Context, flag string, specs []string, lim ingest.Limits) (decide.GateSide, error) {
+	side := decide.GateSide{Name: strings.Join(specs, " ")}
+	paths := PathsOf(specs)
+	switch {
+	case len(paths) > 0 && len(paths) != len(specs):
+		return side, usagef("%s mixes paths and selections", flag)
+	case len(paths) > 0:
+		var err error
+		side.Sources, err = Files(ctx, paths, lim)
+		return side, err
+	case len(specs) > 1:
+		return side, usagef("%s: give one selection, or result paths", flag)
+	}
+	sel, err := decide.ParseSelection(specs[0])
+	if err != nil {
+		return side, usagef("%s: %v", flag, err)
+	}
+	side.Selection = sel
+	return side, nil
+}
+
+// IsPath reports whether s names an existing file or directory (a gate
+// side is result paths or a selection).
+func IsPath(s string) bool {
+	_, err := os.Stat(s)
+	return err == nil
+}
+
+// PathsOf returns the elements of list that name existing files or
+// directories.
+func PathsOf(list []string) []string {
+	var out []string
+	for _, s := range list {
+		if IsPath(s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
