@@ -171,9 +171,8 @@ func runFront(e *env, o *frontOptions, paths []string) error {
 			defer debug.SetGCPercent(old)
 		}
 	}
-	rows := query.NewRows(q)
 	spec.Note = func(s string) { fmt.Fprintf(e.stderr, "pareto front: %s\n", enc.SafeLines(s)) }
-	bad, err := source.Rows(ctx, spec, q, rows)
+	res, bad, err := source.Front(ctx, spec, q)
 	for _, b := range bad {
 		fmt.Fprintf(e.stderr, "pareto front: %s\n", enc.SafeLines(b.Reason))
 	}
@@ -183,10 +182,6 @@ func runFront(e *env, o *frontOptions, paths []string) error {
 			return inputError{err: fmt.Errorf("no input could be read")}
 		}
 		return optunaError(err)
-	}
-	res, err := query.Run(q, rows)
-	if err != nil {
-		return inputError{err: err}
 	}
 	if err := res.Write(e.stdout, o.format); err != nil {
 		return err

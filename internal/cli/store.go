@@ -11,15 +11,14 @@ import (
 	"slices"
 	"sort"
 	"strconv"
-	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/internal/enc"
+	"github.com/pareto-llm/pareto/source"
 	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/trial"
 )
@@ -141,27 +140,15 @@ key=HEX for a configuration or repeat key (the key:HEX pareto gate prints).`,
 			if format != "jsonl" && format != "csv" {
 				return usagef("--format %q: want jsonl or csv", format)
 			}
-			q, err := f.query()
+			q, keep, err := source.TrialFilter(f.where)
 			if err != nil {
-				return err
-			}
-			var keys []string
-			if q.Where, keys, err = keyConditions(q.Where); err != nil {
-				return err
+				return queryUsage(err)
 			}
 			s, err := openReader(contextOf(c), &f)
 			if err != nil {
 				return err
 			}
 			defer s.Close()
-			keep := func(t *trial.Trial) bool {
-				for _, k := range keys {
-					if !decide.HasKey(t, nil, k) {
-						return false
-					}
-				}
-				return true
-			}
 			if format == "csv" {
 				return writeTrialsCSV(contextOf(c), e.stdout, s, f.study, q, keep)
 			}
@@ -171,24 +158,6 @@ key=HEX for a configuration or repeat key (the key:HEX pareto gate prints).`,
 	addStoreFlags(cmd.Flags(), &f)
 	cmd.Flags().StringVar(&format, "format", format, "jsonl (one trial.Trial per line) or csv (one column per label, param and measurement)")
 	return cmd
-}
-
-// keyConditions splits the conditions key=HEX off where: a trial's
-// configuration or repeat key (the key:HEX pareto gate prints) is not a
-// stored field, so they are matched on the trials read.
-func keyConditions(where []trial.Condition) (rest []trial.Condition, keys []string, err error) {
-	for _, c := range where {
-		if c.Key != "key" {
-			rest = append(rest, c)
-			continue
-		}
-		v := strings.TrimPrefix(strings.ToLower(c.Value), "key:")
-		if c.Op != trial.OpEq || len(v) < 4 {
-			return nil, nil, usagef("--where key=HEX: want = and at least 4 hex digits of a configuration or repeat key")
-		}
-		keys = append(keys, v)
-	}
-	return rest, keys, nil
 }
 
 // writeTrialsJSONL streams the study's trials that keep accepts (store.Reader.Scan) as one
