@@ -199,7 +199,7 @@ verdict (gate, compare).`,
 	root.AddCommand(newFrontCmd(e), newIngestCmd(e), newVersionCmd(e), newGenerateReportCmd(e), newReportCmd(e))
 	root.AddCommand(newGateCmd(e), newPickCmd(e), newNoiseCmd(e), newDriftCmd(e), newCompareCmd(e))
 	root.AddCommand(newStudiesCmd(e), newTrialsCmd(e), newMigrateCmd(e), newCheckCmd(e))
-	root.AddCommand(newSimulateCmd(e), newTuneCmd(e), newAskCmd(e), newTellCmd(e))
+	root.AddCommand(newSimulateCmd(e), newTuneCmd(e), newAskCmd(e), newTellCmd(e), newMCPCmd(e))
 	return root
 }
 

@@ -1,0 +1,383 @@
+package mcpserver_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/pareto-llm/pareto/internal/cli"
+	"github.com/pareto-llm/pareto/internal/schematest"
+	"github.com/pareto-llm/pareto/mcpserver"
+	"github.com/pareto-llm/pareto/tune"
+)
+
+// connect runs a server with opts in-process and returns a client session
+// on it (in-memory transports).
+func connect(t *testing.T, opts mcpserver.Options) *mcp.ClientSession {
+	t.Helper()
+	srv, err := mcpserver.New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, ct := mcp.NewInMemoryTransports()
+	ctx := t.Context()
+	ss, err := srv.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ss.Close() })
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "v0"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+// call calls tool name with args and returns its structured content as
+// JSON, failing on a tool error.
+func call(t *testing.T, cs *mcp.ClientSession, name string, args any) []byte {
+	t.Helper()
+	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	if res.IsError {
+		t.Fatalf("%s: tool error: %s", name, text(res))
+	}
+	b, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// callError calls tool name and returns its error text, failing unless it
+// is a tool error.
+func callError(t *testing.T, cs *mcp.ClientSession, name string, args any) string {
+	t.Helper()
+	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: protocol error %v, want a tool error", name, err)
+	}
+	if !res.IsError {
+		t.Fatalf("%s: no error: %s", name, text(res))
+	}
+	return text(res)
+}
+
+func text(res *mcp.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String()
+}
+
+// wantTools are the tools the server must list.
+var wantTools = []string{"archive", "ask", "front", "gate", "pick", "tell", "trials"}
+
+func checkTools(t *testing.T, tools []*mcp.Tool) {
+	t.Helper()
+	var names []string
+	for _, tool := range tools {
+		names = append(names, tool.Name)
+		in, _ := tool.InputSchema.(map[string]any)
+		out, _ := tool.OutputSchema.(map[string]any)
+		if in["type"] != "object" || out == nil || out["type"] == nil {
+			t.Errorf("tool %s: input schema %v, output schema %v: want both, of type object", tool.Name, in["type"], out)
+		}
+		if tool.Description == "" {
+			t.Errorf("tool %s has no description", tool.Name)
+		}
+	}
+	slices.Sort(names)
+	if !slices.Equal(names, wantTools) {
+		t.Errorf("tools %v, want %v", names, wantTools)
+	}
+}
+
+// TestListTools lists the tools in-process: each has typed input and
+// output schemas.
+func TestListTools(t *testing.T) {
+	cs := connect(t, mcpserver.Options{Store: filepath.Join(t.TempDir(), "s.db")})
+	res, err := cs.ListTools(t.Context(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkTools(t, res.Tools)
+}
+
+// runCLI runs pareto in-process and returns stdout, failing on an exit
+// status other than want.
+func runCLI(t *testing.T, want int, args ...string) []byte {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	if code := cli.Main(args, strings.NewReader(""), &stdout, &stderr); code != want {
+		t.Fatalf("pareto %s: exit %d, want %d\n%s%s", strings.Join(args, " "), code, want, stdout.String(), stderr.String())
+	}
+	return stdout.Bytes()
+}
+
+// TestAskSimulateTell drives a tuning study through the MCP tools on a
+// SQLite store: ask gives a run, pareto simulate measures it into a vLLM
+// result file, tell records the file, until tell answers with the gate's
+// verdict on a candidate. Every answer validates against the schema of
+// the command's JSON.
+func TestAskSimulateTell(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "tune.db")
+	cs := connect(t, mcpserver.Options{Store: db})
+	first := map[string]any{"study": "agent", "space": filepath.Join("..", "examples", "tune", "space.toml"),
+		"objectives": []string{"output_token_throughput:max", "ttft.p99:min"}, "min_improve": []string{"3%"},
+		"budget": 12, "repeats": 2, "max_runs": 2, "sampler": "sobol", "seed": 3}
+	var verdict *tune.TellResult
+	for i := 0; i < 12 && verdict == nil; i++ {
+		args := map[string]any{"study": "agent"}
+		if i == 0 {
+			args = first
+		}
+		out := call(t, cs, "ask", args)
+		schematest.Validate(t, "ask", out)
+		var a tune.AskResult
+		if err := json.Unmarshal(out, &a); err != nil {
+			t.Fatal(err)
+		}
+		if i < 2 && a.Role != tune.RoleBaseline {
+			t.Fatalf("ask %d: %s, want the baseline's runs first", i, out)
+		}
+		sim := []string{"simulate", "--seed", fmt.Sprint(a.Run), "--out", filepath.Join(dir, fmt.Sprintf("run-%d.json", a.Run))}
+		for _, k := range slices.Sorted(mapKeys(a.Params)) {
+			sim = append(sim, "--param", k+"="+a.Params[k].String())
+		}
+		runCLI(t, 0, sim...)
+		out = call(t, cs, "tell", map[string]any{"study": "agent", "trial": a.Run, "files": []string{sim[4]}})
+		schematest.Validate(t, "tell", out)
+		var r tune.TellResult
+		if err := json.Unmarshal(out, &r); err != nil {
+			t.Fatal(err)
+		}
+		if r.Run != a.Run || r.Role != a.Role {
+			t.Fatalf("tell %d answered for %s", a.Run, out)
+		}
+		if r.Verdict != nil {
+			verdict = &r
+		}
+	}
+	if verdict == nil {
+		t.Fatal("no verdict after 12 runs")
+	}
+	if verdict.Role != tune.RoleCandidate || verdict.Decision != string(verdict.Verdict.Decision) || verdict.Verdict.Code == "" {
+		t.Errorf("verdict %+v", verdict)
+	}
+	// The CLI sees the same study.
+	status := runCLI(t, 0, "tune", "--status", "--store", db, "--study", "agent", "--format", "json")
+	if !bytes.Contains(status, []byte(`"running":0`)) {
+		t.Errorf("status after the loop: %s", status)
+	}
+	// Bad arguments are tool errors naming what is wrong.
+	if msg := callError(t, cs, "tell", map[string]any{"study": "agent", "trial": 999, "values": map[string]float64{"ttft.p99": 1}}); !strings.Contains(msg, "999") {
+		t.Errorf("tell of an unknown run: %q", msg)
+	}
+	if msg := callError(t, cs, "tell", map[string]any{"study": "agent", "trial": 1, "files": []string{filepath.Join(dir, "missing.json")}}); !strings.Contains(msg, "missing.json") {
+		t.Errorf("tell of a missing file: %q", msg)
+	}
+	if msg := callError(t, cs, "ask", map[string]any{"study": "other"}); !strings.Contains(msg, "no tuning state") {
+		t.Errorf("ask of a study without tuning state: %q", msg)
+	}
+}
+
+func mapKeys[V any](m map[string]V) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+// sameJSON fails unless a and b are the same JSON value.
+func sameJSON(t *testing.T, what string, a, b []byte) {
+	t.Helper()
+	var x, y any
+	if err := json.Unmarshal(a, &x); err != nil {
+		t.Fatalf("%s: %v\n%s", what, err, a)
+	}
+	if err := json.Unmarshal(b, &y); err != nil {
+		t.Fatalf("%s: %v\n%s", what, err, b)
+	}
+	if !reflect.DeepEqual(x, y) {
+		t.Errorf("%s: MCP and CLI differ\nmcp: %s\ncli: %s", what, a, b)
+	}
+}
+
+// ingestDecide makes a store with the examples/decide baseline (role
+// baseline) in study tune.
+func ingestDecide(t *testing.T, db string) {
+	t.Helper()
+	runCLI(t, 0, "ingest", filepath.Join("..", "examples", "decide", "baseline-sglang-0.5.6.jsonl"), "--store", db, "--study", "tune",
+		"--label", "role=baseline", "--session", "base")
+}
+
+// TestToolsMatchCLI asks the same questions of the tools and of the
+// commands (--format json) on a small stored study: the structured output
+// is the command's JSON.
+func TestToolsMatchCLI(t *testing.T) {
+	dir := t.TempDir()
+	cand := filepath.Join("..", "examples", "decide", "candidate-sglang-0.5.6.jsonl")
+	dbCLI, dbMCP := filepath.Join(dir, "cli.db"), filepath.Join(dir, "mcp.db")
+	ingestDecide(t, dbCLI)
+	ingestDecide(t, dbMCP)
+	cs := connect(t, mcpserver.Options{Store: dbMCP})
+
+	gateCLI := runCLI(t, 0, "gate", "--store", dbCLI, "--study", "tune", "--candidate", cand, "--baseline", "role=baseline",
+		"-o", "output_token_throughput:max", "-o", "ttft.p99:min", "--min-improve", "3%", "--session", "cand")
+	gateMCP := call(t, cs, "gate", map[string]any{"study": "tune", "candidate": []string{cand}, "baseline": "role=baseline",
+		"objectives": []string{"output_token_throughput:max", "ttft.p99:min"}, "min_improve": []string{"3%"}, "session": "cand"})
+	schematest.Validate(t, "gate", gateMCP)
+	sameJSON(t, "gate", gateMCP, gateCLI)
+
+	frontCLI := runCLI(t, 0, "front", "--store", dbCLI, "--study", "tune", "-o", "output_token_throughput:max", "-o", "ttft.p99:min",
+		"--noise", "2%", "--format", "json")
+	frontMCP := call(t, cs, "front", map[string]any{"study": "tune", "objectives": []string{"output_token_throughput:max", "ttft.p99:min"},
+		"noise": []string{"2%"}})
+	schematest.Validate(t, "front", frontMCP)
+	sameJSON(t, "front", frontMCP, frontCLI)
+
+	pickCLI := runCLI(t, 0, "pick", "--store", dbCLI, "--study", "tune", "--maximize", "output_token_throughput", "--minimize", "ttft.p99",
+		"--slo", "ttft.p99<=2000", "--format", "json")
+	pickMCP := call(t, cs, "pick", map[string]any{"study": "tune", "maximize": []string{"output_token_throughput"},
+		"minimize": []string{"ttft.p99"}, "slos": []string{"ttft.p99<=2000"}})
+	schematest.Validate(t, "pick", pickMCP)
+	sameJSON(t, "pick", pickMCP, pickCLI)
+
+	archCLI := runCLI(t, 0, "gate", "--store", dbCLI, "--study", "tune", "--archive-list")
+	var arch struct {
+		Members json.RawMessage `json:"members"`
+	}
+	json.Unmarshal(call(t, cs, "archive", map[string]any{"study": "tune"}), &arch)
+	schematest.Validate(t, "gate-archive", arch.Members)
+	sameJSON(t, "archive", arch.Members, archCLI)
+
+	trialsCLI := runCLI(t, 0, "trials", "--store", dbCLI, "--study", "tune", "--where", "gate=admitted")
+	var tr struct {
+		Trials    []json.RawMessage `json:"trials"`
+		Truncated bool              `json:"truncated"`
+	}
+	json.Unmarshal(call(t, cs, "trials", map[string]any{"study": "tune", "where": []string{"gate=admitted"}}), &tr)
+	lines := bytes.Split(bytes.TrimSpace(trialsCLI), []byte("\n"))
+	if len(tr.Trials) != len(lines) || len(lines) == 0 || tr.Truncated {
+		t.Fatalf("trials: %d from MCP (truncated %v), %d from the CLI", len(tr.Trials), tr.Truncated, len(lines))
+	}
+	for i := range lines {
+		sameJSON(t, fmt.Sprintf("trial %d", i), tr.Trials[i], lines[i])
+	}
+	json.Unmarshal(call(t, cs, "trials", map[string]any{"study": "tune", "limit": 2}), &tr)
+	if len(tr.Trials) != 2 || !tr.Truncated {
+		t.Errorf("trials with limit 2: %d, truncated %v", len(tr.Trials), tr.Truncated)
+	}
+
+	// Errors are tool errors naming the argument or the file.
+	if msg := callError(t, cs, "front", map[string]any{"study": "tune", "objectives": []string{"ttft.p99:up"}}); !strings.Contains(msg, "ttft.p99:up") {
+		t.Errorf("front with a bad objective: %q", msg)
+	}
+	if msg := callError(t, cs, "pick", map[string]any{"files": []string{filepath.Join(dir, "nope.jsonl")}, "maximize": []string{"output_token_throughput"}}); !strings.Contains(msg, "nope.jsonl") {
+		t.Errorf("pick of a missing file: %q", msg)
+	}
+	if msg := callError(t, cs, "trials", map[string]any{"study": "tune", "where": []string{"key=zz"}}); !strings.Contains(msg, "key=HEX") {
+		t.Errorf("trials with a bad key: %q", msg)
+	}
+}
+
+// TestReadOnlyTools checks that the reading tools leave the store's data
+// as it was.
+func TestReadOnlyTools(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "s.db")
+	ingestDecide(t, db)
+	snap := func() map[string]string {
+		m := map[string]string{}
+		es, _ := os.ReadDir(dir)
+		for _, e := range es {
+			b, _ := os.ReadFile(filepath.Join(dir, e.Name()))
+			m[e.Name()] = string(b)
+		}
+		return m
+	}
+	before := snap()
+	cs := connect(t, mcpserver.Options{Store: db})
+	call(t, cs, "front", map[string]any{"study": "tune", "objectives": []string{"output_token_throughput:max", "ttft.p99:min"}})
+	call(t, cs, "pick", map[string]any{"study": "tune", "maximize": []string{"output_token_throughput"}})
+	call(t, cs, "trials", map[string]any{"study": "tune"})
+	call(t, cs, "archive", map[string]any{"study": "tune"})
+	after := snap()
+	for name := range mergeKeys(before, after) {
+		// SQLite's shared-memory index and an empty write-ahead log are
+		// what any reader of a WAL database makes (the commands' too).
+		if strings.HasSuffix(name, "-shm") || strings.HasSuffix(name, "-wal") && after[name] == "" {
+			continue
+		}
+		if before[name] != after[name] {
+			t.Errorf("a reading tool changed %s (%d bytes before, %d after)", name, len(before[name]), len(after[name]))
+		}
+	}
+}
+
+func mergeKeys(a, b map[string]string) map[string]bool {
+	m := map[string]bool{}
+	for k := range a {
+		m[k] = true
+	}
+	for k := range b {
+		m[k] = true
+	}
+	return m
+}
+
+// TestStdio runs pareto mcp as a subprocess (the test binary standing in
+// for pareto) and talks to it over stdio: initialize and tools/list.
+func TestStdio(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, "mcp", "--store", filepath.Join(t.TempDir(), "s.db"))
+	cmd.Env = append(os.Environ(), "PARETO_MCP_TEST_MAIN=1")
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "v0"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	if init := cs.InitializeResult(); init == nil || init.ServerInfo.Name != "pareto" {
+		t.Errorf("initialize: %+v", init)
+	}
+	res, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkTools(t, res.Tools)
+}
+
+// TestMain runs the test binary as pareto when PARETO_MCP_TEST_MAIN is
+// set (TestStdio's subprocess).
+func TestMain(m *testing.M) {
+	if os.Getenv("PARETO_MCP_TEST_MAIN") == "1" {
+		os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
