@@ -41,9 +41,6 @@ type Options struct {
 	Version string
 }
 
-// Worker is the worker the ask tool claims runs for (pareto ask's).
-const Worker = "ask"
-
 // New returns a server with pareto's tools.
 func New(o Options) (*mcp.Server, error) {
 	v := o.Version

@@ -78,7 +78,7 @@ func (t *tools) ask(ctx context.Context, in AskInput) (tune.AskResult, error) {
 	if err != nil {
 		return tune.AskResult{}, err
 	}
-	return tu.Ask(ctx, Worker)
+	return tu.Ask(ctx, tune.AskWorker)
 }
 
 // TellInput are the tell tool's arguments (pareto tell's).

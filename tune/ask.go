@@ -85,6 +85,10 @@ type AskResult struct {
 	Env     map[string]string `json:"env" jsonschema:"the environment variables pareto tune would set"`
 }
 
+// AskWorker is the worker the runs an external driver asks for are
+// claimed by (pareto ask's and the MCP ask tool's).
+const AskWorker = "ask"
+
 // Ask gives an external driver the study's next run, claimed by worker
 // without a lease, starting the first session when there is none. When
 // the budget is spent the error says so.

@@ -92,4 +92,4 @@ func runAsk(ctx context.Context, e *env, o *askOptions) error {
 }
 
 // AskWorker is the worker pareto ask claims runs for.
-const AskWorker = "ask"
+const AskWorker = tune.AskWorker
