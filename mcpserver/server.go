@@ -26,6 +26,7 @@ import (
 
 	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/docs/schema"
+	"github.com/pareto-llm/pareto/ingest"
 	"github.com/pareto-llm/pareto/internal/enc"
 	"github.com/pareto-llm/pareto/query"
 	"github.com/pareto-llm/pareto/search"
@@ -39,6 +40,9 @@ type Options struct {
 	Store string
 	// Version is the version the server reports.
 	Version string
+	// Limits bound the result files the tools read (zero: ingest's
+	// defaults).
+	Limits ingest.Limits
 }
 
 // New returns a server with pareto's tools.

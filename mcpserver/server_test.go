@@ -15,6 +15,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/pareto-llm/pareto/ingest"
 	"github.com/pareto-llm/pareto/internal/cli"
 	"github.com/pareto-llm/pareto/internal/schematest"
 	"github.com/pareto-llm/pareto/mcpserver"
@@ -380,4 +381,15 @@ func TestMain(m *testing.M) {
 		os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
 	os.Exit(m.Run())
+}
+
+// TestLimits checks that the server's input limits bound the files the
+// tools read (pareto mcp --max-input-size).
+func TestLimits(t *testing.T) {
+	cs := connect(t, mcpserver.Options{Store: filepath.Join(t.TempDir(), "s.db"), Limits: ingest.Limits{MaxInputSize: 100}})
+	file := filepath.Join("..", "examples", "decide", "baseline-sglang-0.5.6.jsonl")
+	msg := callError(t, cs, "pick", map[string]any{"files": []string{file}, "maximize": []string{"output_token_throughput"}})
+	if !strings.Contains(msg, "baseline-sglang-0.5.6.jsonl") || !strings.Contains(msg, "over the size limit") {
+		t.Errorf("pick of a file over the limit: %q", msg)
+	}
 }

@@ -14,7 +14,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/pareto-llm/pareto/decide"
-	"github.com/pareto-llm/pareto/ingest"
 	"github.com/pareto-llm/pareto/query"
 	"github.com/pareto-llm/pareto/source"
 	"github.com/pareto-llm/pareto/store"
@@ -113,7 +112,7 @@ func (t *tools) tell(ctx context.Context, in TellInput) (tune.TellResult, error)
 		ti.Values = append(ti.Values, name+"="+strconv.FormatFloat(in.Values[name], 'g', -1, 64))
 	}
 	if len(in.Files) > 0 && in.Failed == "" {
-		srcs, err := source.Files(ctx, in.Files, ingest.Limits{})
+		srcs, err := source.Files(ctx, in.Files, t.opts.Limits)
 		if err != nil {
 			return tune.TellResult{}, err
 		}
@@ -182,7 +181,7 @@ func (t *tools) gate(ctx context.Context, in GateInput) (decide.Verdict, error) 
 		Noise: in.Noise, MinImprove: in.MinImprove, SLOs: in.SLOs, Candidate: in.Candidate, Baseline: in.Baseline,
 		MinRepeats: in.MinRepeats, Confidence: in.Confidence, Futility: in.Futility, MaxRuns: in.MaxRuns,
 		NoRegression: in.NoRegression, MinRequests: in.MinRequests, AllowCrossScope: in.AllowCrossScope,
-		NoLabel: in.NoLabel, Session: in.Session, BaselineSession: in.BaselineSession}
+		NoLabel: in.NoLabel, Session: in.Session, BaselineSession: in.BaselineSession, Limits: t.opts.Limits}
 	if spec.MinRepeats == 0 {
 		spec.MinRepeats = source.DefaultGate.MinRepeats
 	}
@@ -323,7 +322,7 @@ func (t *tools) front(ctx context.Context, in FrontInput) (jsonRaw, error) {
 		return nil, err
 	}
 	spec := source.Spec{Paths: in.Files, Stdin: strings.NewReader(""), Study: in.Study}
-	spec.Load.Table.ID = in.ID
+	spec.Load.Table.ID, spec.Load.Limits = in.ID, t.opts.Limits
 	if in.Study != "" {
 		spec.Store = t.location(in.Store)
 		sq, err := store.ParseConditions(in.Where)
@@ -381,6 +380,7 @@ func (t *tools) pick(ctx context.Context, in PickInput) (query.PickOutput, error
 		return query.PickOutput{}, err
 	}
 	spec := source.Spec{Paths: in.Files, Stdin: strings.NewReader(""), Study: in.Study}
+	spec.Load.Limits = t.opts.Limits
 	if in.Study != "" {
 		spec.Store = t.location(in.Store)
 		if spec.Where, err = store.ParseConditions(in.Where); err != nil {

@@ -16,7 +16,10 @@ func TestSpecErrors(t *testing.T) {
 		{"no objective", func() error { _, err := Spec{}.Query(); return err }, "no objectives"},
 		{"bad direction", func() error { _, err := Spec{Objectives: []string{"tps:up"}}.Query(); return err }, `"tps:up"`},
 		{"twice", func() error { _, err := Spec{Objectives: []string{"a:min", "a:max"}}.Query(); return err }, "twice"},
-		{"bad slo", func() error { _, err := Spec{Objectives: []string{"a:min"}, SLOs: []string{"a<=x"}}.Query(); return err }, "a<=x"},
+		{"bad slo", func() error {
+			_, err := Spec{Objectives: []string{"a:min"}, SLOs: []string{"a<=x"}}.Query()
+			return err
+		}, "a<=x"},
 		{"bad aggregate", func() error { _, err := Spec{Objectives: []string{"a:min"}, Aggregate: "mode"}.Query(); return err }, "--aggregate"},
 		{"bad baseline", func() error { _, err := Spec{Objectives: []string{"a:min"}, Baseline: "nothing"}.Query(); return err }, "--baseline"},
 		{"bad ref", func() error { _, err := Spec{Objectives: []string{"a:min"}, Ref: "1,2"}.Query(); return err }, "--ref"},

@@ -38,6 +38,7 @@ const mcpExample = `  pareto mcp --store tune.db`
 
 func newMCPCmd(e *env) *cobra.Command {
 	var store string
+	var limits limitFlags
 	c := &cobra.Command{
 		Use:     "mcp [--store S]",
 		Short:   "Serve the Model Context Protocol on stdio (tools ask, tell, gate, front, pick, trials)",
@@ -45,13 +46,18 @@ func newMCPCmd(e *env) *cobra.Command {
 		Example: mcpExample,
 		Args:    noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
+			lim, err := limits.limits()
+			if err != nil {
+				return err
+			}
 			t := &mcp.IOTransport{Reader: nopCloser{e.stdin}, Writer: nopWriteCloser{e.stdout}}
-			if err := mcpserver.Serve(contextOf(c), mcpserver.Options{Store: store, Version: Version}, t); err != nil {
+			if err := mcpserver.Serve(contextOf(c), mcpserver.Options{Store: store, Version: Version, Limits: lim}, t); err != nil {
 				return inputError{err: err}
 			}
 			return nil
 		},
 	}
+	addLimitFlags(c.Flags(), &limits)
 	c.Flags().StringVar(&store, "store", "", "store of the tools that name none: a SQLite path, sqlite:///PATH or postgres://URL (default $PARETO_STORE, else pareto.db)")
 	return c
 }
