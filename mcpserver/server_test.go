@@ -18,6 +18,7 @@ import (
 	"github.com/pareto-llm/pareto/ingest"
 	"github.com/pareto-llm/pareto/internal/cli"
 	"github.com/pareto-llm/pareto/internal/schematest"
+	"github.com/pareto-llm/pareto/internal/testenv"
 	"github.com/pareto-llm/pareto/mcpserver"
 	"github.com/pareto-llm/pareto/tune"
 )
@@ -138,8 +139,12 @@ func runCLI(t *testing.T, want int, args ...string) []byte {
 // verdict on a candidate. Every answer validates against the schema of
 // the command's JSON.
 func TestAskSimulateTell(t *testing.T) {
+	t.Run("store=sqlite", func(t *testing.T) { askSimulateTell(t, filepath.Join(t.TempDir(), "tune.db")) })
+	t.Run("store=postgres", func(t *testing.T) { askSimulateTell(t, testenv.PostgresDatabase(t)) })
+}
+
+func askSimulateTell(t *testing.T, db string) {
 	dir := t.TempDir()
-	db := filepath.Join(dir, "tune.db")
 	cs := connect(t, mcpserver.Options{Store: db})
 	first := map[string]any{"study": "agent", "space": filepath.Join("..", "examples", "tune", "space.toml"),
 		"objectives": []string{"output_token_throughput:max", "ttft.p99:min"}, "min_improve": []string{"3%"},
