@@ -1,0 +1,57 @@
+package source
+
+import (
+	"context"
+	"strings"
+
+	"github.com/pareto-llm/pareto/decide"
+	"github.com/pareto-llm/pareto/query"
+	"github.com/pareto-llm/pareto/store"
+	"github.com/pareto-llm/pareto/trial"
+)
+
+// Front answers q over spec's inputs: their rows (Rows), then query.Run.
+// It returns the inputs that could not be read, the others answered; the
+// error is Rows' or Run's.
+func Front(ctx context.Context, spec Spec, q *query.Query) (*query.Result, []trial.Skip, error) {
+	rows := query.NewRows(q)
+	bad, err := Rows(ctx, spec, q, rows)
+	if err != nil {
+		return nil, bad, err
+	}
+	res, err := query.Run(q, rows)
+	return res, bad, err
+}
+
+// TrialFilter parses conditions on a study's stored trials: KEY OP VALUE
+// on labels, params, workload or environment, session=NAME, and key=HEX
+// for a configuration or repeat key (the key:HEX pareto gate prints),
+// which is not a stored field and is matched by keep on the trials read.
+// Errors are marked query.ErrUsage.
+func TrialFilter(where []string) (q store.Query, keep func(*trial.Trial) bool, err error) {
+	conds, err := store.ParseConditions(where)
+	if err != nil {
+		return q, nil, usagef("--where: %v", err)
+	}
+	var keys []string
+	for _, c := range conds {
+		if c.Key != "key" {
+			q.Where = append(q.Where, c)
+			continue
+		}
+		v := strings.TrimPrefix(strings.ToLower(c.Value), "key:")
+		if c.Op != trial.OpEq || len(v) < 4 {
+			return q, nil, usagef("--where key=HEX: want = and at least 4 hex digits of a configuration or repeat key")
+		}
+		keys = append(keys, v)
+	}
+	keep = func(t *trial.Trial) bool {
+		for _, k := range keys {
+			if !decide.HasKey(t, nil, k) {
+				return false
+			}
+		}
+		return true
+	}
+	return q, keep, nil
+}
