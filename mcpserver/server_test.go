@@ -398,3 +398,16 @@ func TestLimits(t *testing.T) {
 		t.Errorf("pick of a file over the limit: %q", msg)
 	}
 }
+
+// TestSecretsInErrors checks that a store URL's password never reaches a
+// tool's answer.
+func TestSecretsInErrors(t *testing.T) {
+	cs := connect(t, mcpserver.Options{})
+	url := "postgres://pareto:hunter2secret@127.0.0.1:1/none?connect_timeout=1"
+	for _, tool := range []string{"trials", "ask", "archive"} {
+		msg := callError(t, cs, tool, map[string]any{"study": "s", "store": url})
+		if strings.Contains(msg, "hunter2secret") || !strings.Contains(msg, "127.0.0.1") && !strings.Contains(msg, "postgres") {
+			t.Errorf("%s: the answer shows the password: %q", tool, msg)
+		}
+	}
+}
