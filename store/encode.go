@@ -98,6 +98,7 @@ type decoder struct {
 	maps                        map[string]map[string]string
 	strs                        map[string]string
 	scratch                     []string
+	measurements                []trial.Measurement // unpackMeasurements' scratch
 	// slots is internBytes' cache, indexed by a hash of the bytes.
 	slots *[internSlots]string
 	seed  maphash.Seed
