@@ -76,13 +76,22 @@ func (d *Rows) repeatKey(r int, keys []string) (string, bool) {
 		if t == nil || !decide.KnownConfig(t, keys) {
 			return "", false
 		}
-		key = decide.Key(decide.Config(t, keys), decide.WorkloadOf(t))
+		key = decide.KeyOf(decide.Config(t, keys), d.workloadString(decide.WorkloadOf(t)))
 	}
 	g := ""
 	if d.group != nil {
 		g = d.group[r]
 	}
 	return g + "\x00" + key, true
+}
+
+// workloadString is w.String(), rendered once for a run of rows of one
+// workload.
+func (d *Rows) workloadString(w decide.Workload) string {
+	if w != d.workload || d.workloadName == "" {
+		d.workload, d.workloadName = w, w.String()
+	}
+	return d.workloadName
 }
 
 // comparable reports whether row r has a value on every objective and

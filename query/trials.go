@@ -56,9 +56,6 @@ type TrialStream struct {
 	first          int32
 	names          []pendingName
 	perFile        map[string]int
-	// workload is the last trial's, rendered as workloadName.
-	workload     decide.Workload
-	workloadName string
 }
 
 // pendingName is what names a streamed row once every row is known (a
@@ -108,10 +105,7 @@ func (s *TrialStream) Add(ts []trial.Trial) {
 		}
 		key := noKey
 		if q.Aggregate != decide.None && decide.KnownConfig(t, q.ConfigKeys) {
-			if w := decide.WorkloadOf(t); w != s.workload || s.workloadName == "" {
-				s.workload, s.workloadName = w, w.String()
-			}
-			key = decide.KeyOf(decide.Config(t, q.ConfigKeys), s.workloadName)
+			key = decide.KeyOf(decide.Config(t, q.ConfigKeys), d.workloadString(decide.WorkloadOf(t)))
 		}
 		d.keys = append(d.keys, key)
 		n := pendingName{path: t.Source.Path, line: int32(t.Source.Line), index: int32(t.Source.Index)}

@@ -3,7 +3,6 @@ package report
 import (
 	"maps"
 	"slices"
-	"strings"
 
 	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/trial"
@@ -25,7 +24,8 @@ type Slimmer struct {
 	measured  map[string]bool // every metric of the trials seen
 	lastLabel map[string]string
 	params    map[string]map[string]string
-	buf       strings.Builder
+	buf       []byte   // slimParams' scratch
+	names     []string // slimParams' scratch
 }
 
 // NewSlimmer returns a Slimmer for cfg and opts (whose Baseline must be
@@ -56,13 +56,21 @@ func (s *Slimmer) Slim(t *trial.Trial) trial.Trial {
 		s.measured[m.Metric] = true
 	}
 	if s.resolves(t) {
-		out.Measurements = nil
+		n := 0
 		for _, m := range t.Measurements {
 			if s.metrics[m.Metric] {
-				out.Measurements = append(out.Measurements, m)
+				n++
 			}
 		}
-		out.Measurements = slices.Clip(out.Measurements)
+		out.Measurements = nil
+		if n > 0 { // one allocation of the kept size
+			out.Measurements = make([]trial.Measurement, 0, n)
+			for _, m := range t.Measurements {
+				if s.metrics[m.Metric] {
+					out.Measurements = append(out.Measurements, m)
+				}
+			}
+		}
 	} // else the exclusion lists every measurement as a candidate
 	if maps.Equal(t.Labels, s.lastLabel) && t.Labels != nil {
 		out.Labels = s.lastLabel
@@ -100,28 +108,28 @@ func (s *Slimmer) slimParams(ps map[string]string) map[string]string {
 		return ps
 	}
 	keep := func(k string) bool { return s.keys[k] || !s.explicit && !decide.IsRunParam(k) }
-	names := make([]string, 0, len(ps))
+	names := s.names[:0]
 	for k := range ps {
 		if keep(k) {
 			names = append(names, k)
 		}
 	}
 	slices.Sort(names)
-	s.buf.Reset()
+	s.names = names
+	b := s.buf[:0]
 	for _, k := range names {
-		s.buf.WriteString(k)
-		s.buf.WriteByte(0)
-		s.buf.WriteString(ps[k])
-		s.buf.WriteByte(0)
+		b = append(append(b, k...), 0)
+		b = append(append(b, ps[k]...), 0)
 	}
-	if m, ok := s.params[s.buf.String()]; ok {
+	s.buf = b
+	if m, ok := s.params[string(b)]; ok { // no allocation on a hit
 		return m
 	}
 	m := make(map[string]string, len(names))
 	for _, k := range names {
 		m[k] = ps[k]
 	}
-	s.params[s.buf.String()] = m
+	s.params[string(b)] = m
 	return m
 }
 

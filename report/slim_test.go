@@ -2,10 +2,13 @@ package report
 
 import (
 	"bytes"
+	"context"
+	"path/filepath"
 	"testing"
 
 	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/internal/benchstudy"
+	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -53,6 +56,51 @@ frontiers = [{ name = "All" }]
 				t.Errorf("Metrics() = %q; want the 4 metrics of the trials", m)
 			}
 		})
+	}
+}
+
+// TestSlimmerScan builds the page as pareto report --study does, from the
+// slim trials of a store's Scan (whose trials share their label maps),
+// and from the trials Trials returns: byte for byte the same.
+func TestSlimmerScan(t *testing.T) {
+	ctx := context.Background()
+	s, err := store.Open(ctx, filepath.Join(t.TempDir(), "s.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := benchstudy.Write(ctx, s, "scale", 3_000, 3); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := ParseConfig("pareto.toml", []byte(`[reports.pareto]
+[[reports.pareto.plots]]
+name = "study"
+x = { metric = "ttft", match = { statistic = "p99" } }
+y = { metric = "output_token_throughput" }
+frontiers = [{ name = "All" }]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, err := s.Trials(ctx, "scale", store.Query{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, opts := range []Options{{}, {DensityBound: 100}} {
+		sl := NewSlimmer(cfg, opts)
+		var slim []trial.Trial
+		if err := s.Scan(ctx, "scale", store.Query{}, func(ts []trial.Trial) error {
+			for i := range ts {
+				slim = append(slim, sl.Slim(&ts[i]))
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if got, want := page(t, cfg, slim, opts), page(t, cfg, all, opts); len(slim) != 3_000 || !bytes.Equal(got, want) {
+			t.Errorf("%+v: the page of %d scanned slim trials differs from that of the %d trials:\n%.1500s\nwant\n%.1500s",
+				opts, len(slim), len(all), got, want)
+		}
 	}
 }
 

@@ -98,9 +98,14 @@ type decoder struct {
 	maps                        map[string]map[string]string
 	strs                        map[string]string
 	scratch                     []string
+	measurements                []trial.Measurement // unpackMeasurements' scratch
 	// slots is internBytes' cache, indexed by a hash of the bytes.
 	slots *[internSlots]string
 	seed  maphash.Seed
+	// share hands out the maps of decodeMap's cache themselves, not
+	// copies: the trials of a Scan share equal label (and parameter) maps,
+	// which Scan's callers only read.
+	share bool
 }
 
 // internSlots is the size of internBytes' cache.
@@ -110,6 +115,13 @@ func newDecoder() *decoder {
 	return &decoder{dims: map[string]trial.Dims{}, maps: map[string]map[string]string{}, strs: map[string]string{},
 		layouts: map[string]*trial.Layout{}, canonWarnings: map[string][]byte{}, canonLayouts: map[string][]byte{},
 		slots: new([internSlots]string), seed: maphash.MakeSeed()}
+}
+
+// newScanDecoder is the decoder of a Scan: equal maps are shared.
+func newScanDecoder() *decoder {
+	d := newDecoder()
+	d.share = true
+	return d
 }
 
 // intern returns a shared copy of s.
@@ -164,6 +176,9 @@ func (d *decoder) decodeMap(b []byte) (map[string]string, error) {
 		return nil, nil
 	}
 	if v, ok := d.maps[string(b)]; ok {
+		if d.share {
+			return v, nil
+		}
 		return maps.Clone(v), nil
 	}
 	m, ok := d.flatMap(b)
@@ -177,7 +192,11 @@ func (d *decoder) decodeMap(b []byte) (map[string]string, error) {
 		}
 	}
 	if len(d.maps) < 1<<14 {
-		d.maps[string(b)] = maps.Clone(m)
+		if d.share {
+			d.maps[string(b)] = m
+		} else {
+			d.maps[string(b)] = maps.Clone(m)
+		}
 	}
 	return m, nil
 }

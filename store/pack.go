@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/pareto-llm/pareto/frontier"
@@ -94,7 +95,10 @@ func (u *unpacker) uvarint() uint64 {
 // unpackMeasurements decodes a trials.measurements blob, keeping the
 // measurements for which keep (when not nil) returns true.
 func unpackMeasurements(b []byte, d *decoder, keep func(metric, native []byte) bool) ([]trial.Measurement, error) {
-	var out []trial.Measurement
+	// The measurements are gathered in the decoder's scratch and copied
+	// out at their number: one allocation per trial, not one per doubling.
+	out := d.measurements[:0]
+	defer func() { d.measurements = out[:0] }()
 	u := unpacker{b: b}
 	for len(u.b) > 0 {
 		metric, dims, unit, native, src := u.bytes(), u.bytes(), u.bytes(), u.bytes(), u.bytes()
@@ -112,7 +116,10 @@ func unpackMeasurements(b []byte, d *decoder, keep func(metric, native []byte) b
 		out = append(out, trial.Measurement{Metric: d.internBytes(metric), Dims: ds, Value: v,
 			Unit: d.internBytes(unit), Native: d.internBytes(native), SourceUnit: d.internBytes(src)})
 	}
-	return out, nil
+	if len(out) == 0 {
+		return nil, nil
+	}
+	return slices.Clone(out), nil
 }
 
 // blockTrials caps the trials of one block.

@@ -38,6 +38,43 @@ func TestPackMeasurements(t *testing.T) {
 	if _, err := unpackMeasurements(packed[:len(packed)-1], newDecoder(), nil); err == nil {
 		t.Error("truncated blob decoded without error")
 	}
+	// One decoder's scratch is reused: what it returned before stays as it
+	// was, and holds no more than its measurements.
+	d := newDecoder()
+	first, _ := unpackMeasurements(packed, d, nil)
+	other := packMeasurements(nil, ms[1:2], dims[1:2])
+	second, _ := unpackMeasurements(other, d, nil)
+	if diff := cmp.Diff(ms, first, cmpopts.EquateNaNs()); diff != "" || len(second) != 1 || cap(first) != len(ms) || cap(second) != 1 {
+		t.Errorf("a second decode changed the first (-want +got):\n%s; second %v, caps %d, %d", diff, second, cap(first), cap(second))
+	}
+	if got, err := unpackMeasurements(nil, d, nil); got != nil || err != nil {
+		t.Errorf("empty blob = %v, %v; want nil, nil", got, err)
+	}
+}
+
+// BenchmarkUnpackMeasurements decodes the packed measurements of one
+// trial of six (a vLLM result), as every full read does per trial.
+func BenchmarkUnpackMeasurements(b *testing.B) {
+	var ms []trial.Measurement
+	for _, st := range []string{"p50", "p99"} {
+		for _, m := range []string{"tpot", "ttft", "itl"} {
+			ms = append(ms, trial.Measurement{Metric: m, Dims: trial.StatDims(st), Value: 1.5, Unit: "ms", Native: st + "_" + m + "_ms"})
+		}
+	}
+	dims := make([]string, len(ms))
+	for i := range ms {
+		dims[i] = encodeDims(ms[i].Dims)
+	}
+	packed := packMeasurements(nil, ms, dims)
+	d := newDecoder()
+	b.Run("measurements=6", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := unpackMeasurements(packed, d, nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
 
 func TestAppendID(t *testing.T) {

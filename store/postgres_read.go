@@ -52,7 +52,7 @@ func (s *pgStore) Scan(ctx context.Context, study string, q Query, fn func([]tri
 			return err
 		}
 		c := &collector{q: q, emit: fn}
-		if err := pgReadTrials(ctx, tx, studyID, c, newDecoder()); err != nil {
+		if err := pgReadTrials(ctx, tx, studyID, c, newScanDecoder()); err != nil {
 			return scanWrap(err, func(err error) error { return fmt.Errorf("reading trials: %w", inStudy(err, study)) })
 		}
 		return nil

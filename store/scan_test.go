@@ -57,9 +57,36 @@ func TestScan(t *testing.T) {
 					t.Errorf("Scan(%+v): %d batches, want %d", q, batches, wantBatches)
 				}
 			}
+			// Equal label maps are shared in a Scan (fn only reads them),
+			// copied by Trials (whose caller may change them).
+			scanned := map[string]map[uintptr]bool{}
+			if err := s.Scan(ctx, study, Query{}, func(ts []trial.Trial) error {
+				for i := range ts {
+					k := fmt.Sprint(ts[i].Labels)
+					if scanned[k] == nil {
+						scanned[k] = map[uintptr]bool{}
+					}
+					scanned[k][reflect.ValueOf(ts[i].Labels).Pointer()] = true
+				}
+				return nil
+			}); err != nil {
+				t.Fatal(err)
+			}
+			for k, ptrs := range scanned {
+				if len(ptrs) != 1 {
+					t.Errorf("Scan: labels %s in %d maps; want one shared", k, len(ptrs))
+				}
+			}
+			all, err := s.Trials(ctx, study, Query{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(all) > 1 && reflect.DeepEqual(all[0].Labels, all[1].Labels) && reflect.ValueOf(all[0].Labels).Pointer() == reflect.ValueOf(all[1].Labels).Pointer() {
+				t.Errorf("Trials shares a labels map between trials")
+			}
 			stop := errors.New("stop")
 			calls := 0
-			err := s.Scan(ctx, study, Query{}, func([]trial.Trial) error { calls++; return stop })
+			err = s.Scan(ctx, study, Query{}, func([]trial.Trial) error { calls++; return stop })
 			if err != stop || calls != 1 {
 				t.Errorf("Scan with a failing fn = %v after %d calls; want its error as it is, after 1", err, calls)
 			}

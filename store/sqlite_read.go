@@ -42,7 +42,7 @@ func (s *sqliteStore) Scan(ctx context.Context, study string, q Query, fn func([
 			if err != nil {
 				return err
 			}
-			if err := sqliteRawTrials(conn, studyID, c, newDecoder()); err != nil {
+			if err := sqliteRawTrials(conn, studyID, c, newScanDecoder()); err != nil {
 				return scanWrap(err, func(err error) error {
 					return fmt.Errorf("reading trials of %s: %w", study, inStudy(err, study))
 				})

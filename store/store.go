@@ -27,8 +27,11 @@ type Reader interface {
 	// in batches (of up to a thousand), from one read snapshot, keeping
 	// none: a read of a large study in constant memory. Every trial of a
 	// batch is verified (see Integrity in the package documentation)
-	// before fn sees it; the batch and its trials are fn's. An error of fn
-	// stops the read and is returned as it is.
+	// before fn sees it; the batch and its trials are fn's, except that
+	// trials with equal labels (or parameters) may share one map, which
+	// fn must only read (a million trials of one engine and model then
+	// hold one labels map). An error of fn stops the read and is returned
+	// as it is.
 	Scan(ctx context.Context, study string, q Query, fn func([]trial.Trial) error) error
 	// Columns reads, for every trial of the study that satisfies where (in
 	// ingest order), its ID and the value of each spec, without building

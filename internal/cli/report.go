@@ -463,18 +463,15 @@ func throughStudy(e *env, f *storeFlags, loaded []trial.Trial, skips []trial.Ski
 }
 
 // studySize returns the number of trials of the study (0 when unknown),
-// for a read to allocate once.
+// for a read to allocate once. It reads the study's blocks alone
+// (Columns without specs or conditions): Studies would also scan every
+// trial for the study's time range (1.7 CPU-s at 10⁶ trials).
 func studySize(ctx context.Context, s store.Reader, study string) int {
-	studies, err := s.Studies(ctx)
+	cols, err := s.Columns(ctx, study, nil, nil)
 	if err != nil {
 		return 0
 	}
-	for _, st := range studies {
-		if st.Name == study {
-			return st.Trials
-		}
-	}
-	return 0
+	return len(cols.IDs)
 }
 
 // loadSources reads any sources pareto reads through the source layer,
