@@ -16,6 +16,7 @@ import (
 	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/tune"
 	"github.com/spf13/cobra"
+	"golang.org/x/sys/unix"
 )
 
 const tuneLong = `Tune runs the closed loop: a sampler (NSGA-II by default, or Sobol, random,
@@ -212,14 +213,15 @@ func readSpace(path string) (*search.Space, string, error) {
 	return space, string(b), nil
 }
 
-// isTerminal reports whether w is a terminal.
+// isTerminal reports whether w is a terminal (not merely a character
+// device such as /dev/null).
 func isTerminal(w any) bool {
 	f, ok := w.(*os.File)
 	if !ok {
 		return false
 	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
+	return err == nil
 }
 
 // progressLine returns a Progress that rewrites one line with the runs
@@ -231,13 +233,21 @@ func progressLine(e *env, start time.Time) func(store.TuneStatus) {
 		if first < 0 {
 			first = done - 1
 		}
-		eta := "?"
-		if n := done - first; n > 0 {
-			left := s.Budget - done
-			eta = (time.Duration(float64(time.Since(start)) / float64(n) * float64(left))).Round(time.Second).String()
-		}
-		fmt.Fprintf(e.stderr, "\r%d/%d runs (%d failed), ETA %s   ", done, s.Budget, s.Failed, eta)
+		fmt.Fprint(e.stderr, progressText(s, done-first, time.Since(start)))
 	}
+}
+
+// progressText is the progress line after n runs of this driver took
+// elapsed: runs done of the budget, failed, and the ETA of the runs left
+// at the mean time per run so far ("?" before the first).
+func progressText(s store.TuneStatus, n int, elapsed time.Duration) string {
+	done := s.Complete + s.Failed
+	eta := "?"
+	if n > 0 {
+		left := max(s.Budget-done, 0)
+		eta = (time.Duration(float64(elapsed) / float64(n) * float64(left))).Round(time.Second).String()
+	}
+	return fmt.Sprintf("\r%d/%d runs (%d failed), ETA %s   ", done, s.Budget, s.Failed, eta)
 }
 
 // tuneStatusJSON is pareto tune --status --format json (the schema is
