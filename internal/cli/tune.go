@@ -29,6 +29,15 @@ that is every pareto tune that starts), queueing the extra runs an
 inconclusive verdict asks for, up to --max-runs per configuration. --budget
 is the number of runs of the study in all, baseline and repeats included.
 
+--screen N spends repeats where frontier membership is still uncertain,
+not uniformly: each configuration is first run N times (N < --repeats);
+then a configuration clearly dominated beyond the noise band by another's
+medians (the baseline's included; no worse on every objective and better
+on one by more than --min-improve plus --noise) gets no further runs and
+is reported "screened" (not gated), while every other one gets its
+--repeats runs and the gate's, within --budget. The runs saved go to more
+configurations.
+
 --command is run by /bin/sh -c in the run's own folder (DIR/run-ID, DIR
 from --work-dir), with {NAME} replaced by the value of parameter NAME and
 the environment variables PARETO_PARAM_<NAME> (upper case), PARETO_RUN,
@@ -53,7 +62,7 @@ const tuneExample = `  # (the README's "Tuning" runs a whole tune on the simulat
 
 type tuneOptions struct {
 	store, study, space, command, sampler, workDir, format string
-	budget, repeats, maxRuns, population                   int
+	budget, repeats, maxRuns, population, screen           int
 	seed                                                   uint64
 	timeLimit                                              time.Duration
 	status                                                 bool
@@ -84,6 +93,7 @@ func newTuneCmd(e *env) *cobra.Command {
 	f.IntVar(&o.population, "population", 0, "NSGA-II population (default 50)")
 	f.IntVar(&o.repeats, "repeats", tune.DefaultRepeats, "runs of each configuration before the gate judges it")
 	f.IntVar(&o.maxRuns, "max-runs", tune.DefaultMaxRuns, "runs of a configuration the gate may ask for in all")
+	f.IntVar(&o.screen, "screen", 0, "first runs of a configuration; further repeats only where frontier membership is uncertain (0: off)")
 	f.StringVar(&o.workDir, "work-dir", "", "folder of the runs' folders (default NAME.tune)")
 	f.DurationVar(&o.timeLimit, "time-limit", 0, "stop a run after `DURATION` (0: no limit)")
 	f.BoolVar(&o.status, "status", false, "print the study's runs by state and the budget left, and exit")
@@ -114,6 +124,8 @@ func runTune(ctx context.Context, e *env, o *tuneOptions) error {
 		return usagef("--budget must be at least 1")
 	case o.repeats < 1:
 		return usagef("--repeats must be at least 1")
+	case o.screen < 0 || o.screen > 0 && o.screen >= o.repeats:
+		return usagef("--screen must be 0 (off) or below --repeats")
 	case len(o.obj.objectives) == 0:
 		return usagef("give the objectives with -o NAME:min|max")
 	}
@@ -133,7 +145,7 @@ func runTune(ctx context.Context, e *env, o *tuneOptions) error {
 		return err
 	}
 	opts := tune.Options{Sampler: o.sampler, Seed: o.seed, Population: o.population, Objectives: objs, Repeats: o.repeats,
-		MaxRuns: o.maxRuns, Command: o.command, SpaceFile: o.space, SpaceText: text}
+		MaxRuns: o.maxRuns, Screen: o.screen, Command: o.command, SpaceFile: o.space, SpaceText: text}
 	for _, s := range slos {
 		opts.SLOs = append(opts.SLOs, s.String())
 	}
@@ -187,8 +199,8 @@ func warnKept(e *env, study string, flags, kept tune.Options) {
 	if flags.Sampler != kept.Sampler || flags.Seed != kept.Seed || flags.Population != kept.Population {
 		diff = append(diff, fmt.Sprintf("sampler %s, seed %d", kept.Sampler, kept.Seed))
 	}
-	if flags.Repeats != kept.Repeats || flags.MaxRuns != kept.MaxRuns {
-		diff = append(diff, fmt.Sprintf("--repeats %d, --max-runs %d", kept.Repeats, kept.MaxRuns))
+	if flags.Repeats != kept.Repeats || flags.MaxRuns != kept.MaxRuns || flags.Screen != kept.Screen {
+		diff = append(diff, fmt.Sprintf("--repeats %d, --max-runs %d, --screen %d", kept.Repeats, kept.MaxRuns, kept.Screen))
 	}
 	a, _ := json.Marshal(flags.Objectives)
 	b, _ := json.Marshal(kept.Objectives)
@@ -352,8 +364,8 @@ func writeTuneSummary(e *env, format string, s tune.Summary) error {
 			fmt.Fprintf(e.stdout, "      %s\n", r)
 		}
 	}
-	fmt.Fprintf(e.stdout, "frontier (*): %d configurations; admitted %d, rejected %d, inconclusive %d\n",
-		len(s.Frontier), counts["admit"], counts["reject"], counts["inconclusive"])
+	fmt.Fprintf(e.stdout, "frontier (*): %d configurations; admitted %d, rejected %d, inconclusive %d, screened %d\n",
+		len(s.Frontier), counts["admit"], counts["reject"], counts["inconclusive"], counts[tune.DecisionScreened])
 	return nil
 }
 
