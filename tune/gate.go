@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strconv"
 
 	"github.com/pareto-llm/pareto/decide"
@@ -19,13 +20,33 @@ func (t *Tuning) judge(ctx context.Context, fb Feedback) (Feedback, error) {
 	if err != nil || baseRuns < 0 {
 		return fb, err // the gate needs the baseline's runs of this session first
 	}
-	err = t.q.UpdateTune(ctx, t.study, func(tx *store.TuneTx) error {
-		var err error
-		todo, err = t.screen(tx, todo)
-		return err
-	})
-	if err != nil {
-		return fb, err
+	if t.opts.screening() {
+		// The screen decides first: screened configurations are not
+		// gated, waiting ones are gated once they have their Repeats
+		// runs (or the budget is spent).
+		err = t.q.UpdateTune(ctx, t.study, func(tx *store.TuneTx) error {
+			waiting, err := t.screen(tx)
+			if err != nil {
+				return err
+			}
+			trials, err := tx.Trials()
+			if err != nil {
+				return err
+			}
+			screened := map[int]bool{}
+			for _, tr := range trials {
+				screened[tr.Number] = tr.Decision == DecisionScreened
+			}
+			spent := tx.Study().Budget <= tx.Study().Runs
+			todo = slices.DeleteFunc(todo, func(n int) bool {
+				_, wait := waiting[n]
+				return screened[n] || wait && !spent
+			})
+			return nil
+		})
+		if err != nil {
+			return fb, err
+		}
 	}
 	for _, number := range todo {
 		v, gerr := t.gate(ctx, number)

@@ -2,6 +2,8 @@ package tune
 
 import (
 	"encoding/json"
+	"math"
+	"slices"
 
 	"github.com/pareto-llm/pareto/frontier"
 	"github.com/pareto-llm/pareto/store"
@@ -12,39 +14,50 @@ import (
 // further repeats and the gate is not asked about it.
 const DecisionScreened = "screened"
 
+// screening reports whether the screen is on (Options.Screen).
+func (o Options) screening() bool { return o.Screen > 0 && o.Screen < o.Repeats }
+
 // firstRuns is the number of runs queued for a new configuration: Screen
 // when the screen is on, else Repeats.
 func (o Options) firstRuns() int {
-	if o.Screen > 0 && o.Screen < o.Repeats {
+	if o.screening() {
 		return o.Screen
 	}
 	return o.Repeats
 }
 
-// screenObjectives is the relation of the screen: a configuration is
-// clearly dominated when another is no worse on every objective beyond
-// its noise band and better on one by more than its minimum improvement
-// plus its noise band (frontier.Beats, the noise-aware frontier's
-// relation, with the minimum improvements widened by the bands), judged
-// on the medians of the runs each has. The margin keeps a configuration
-// whose frontier membership the noise leaves uncertain.
-func (t *Tuning) screenObjectives() []frontier.Objective {
-	objs := make([]frontier.Objective, len(t.opts.Objectives))
+// screenZ is how many standard errors of the difference of two medians
+// the screen's margin holds.
+const screenZ = 2
+
+// screenObjectives is the relation of the screen between a
+// configuration measured na times and one measured nc times: the
+// noise-aware frontier's relation (frontier.Beats) with the uncertainty
+// of the difference of the two estimates, u = screenZ·σ·√(1/na + 1/nc)
+// (σ the objective's noise band, taken as the run-to-run noise), held
+// against the beater on both sides: its band shrinks to σ−u (below zero
+// it must be better by the rest) and its minimum improvement grows to
+// δ+u. A configuration another beats under it is clearly dominated
+// beyond the band; with no bands it is strict dominance.
+func (t *Tuning) screenObjectives(objs []frontier.Objective, na, nc int) []frontier.Objective {
+	se := screenZ * math.Sqrt(1/float64(na)+1/float64(nc))
 	for i, o := range t.opts.Objectives {
-		objs[i] = frontier.Objective{Name: o.Name, Direction: o.Direction, Noise: o.Noise, MinImprove: o.MinImprove + o.Noise}
+		u := o.Noise * se
+		objs[i] = frontier.Objective{Name: o.Name, Direction: o.Direction, Noise: o.Noise - u, MinImprove: o.MinImprove + u}
 	}
 	return objs
 }
 
-// screen decides, for each configuration of todo that has had only its
-// first runs, whether it gets its further repeats: a configuration
-// clearly dominated by another configuration's medians (the baseline's
-// included) is screened (no more runs, not gated); any other one, whose
-// frontier membership is still uncertain, gets Repeats runs in all,
-// within the budget. It returns the configurations left to gate.
-func (t *Tuning) screen(tx *store.TuneTx, todo []int) ([]int, error) {
-	if t.opts.firstRuns() == t.opts.Repeats || len(todo) == 0 {
-		return todo, nil
+// screen looks at every candidate that has had only its first runs (all
+// ended, none failed, no decision): one clearly dominated by another
+// configuration's medians (the baseline's and the screened ones'
+// included) is screened; it returns the others, whose frontier
+// membership is still uncertain, with the runs each misses to Repeats.
+// A waiting configuration is screened again at every call, so that one
+// the later configurations dominate gets no further runs either.
+func (t *Tuning) screen(tx *store.TuneTx) (map[int]int, error) {
+	if !t.opts.screening() {
+		return nil, nil
 	}
 	trials, err := tx.Trials()
 	if err != nil {
@@ -55,12 +68,15 @@ func (t *Tuning) screen(tx *store.TuneTx, todo []int) ([]int, error) {
 		return nil, err
 	}
 	k := len(t.opts.Objectives)
-	vals, complete, failed := map[int][][]float64{}, map[int]int{}, map[int]bool{}
+	vals, complete := map[int][][]float64{}, map[int]int{}
+	done := map[int]bool{} // every run ended, none failed
 	for _, r := range runs {
-		if r.State == store.RunFailed {
-			failed[r.Number] = true
+		if _, ok := done[r.Number]; !ok {
+			done[r.Number] = true
 		}
-		if r.State != store.RunComplete {
+		switch r.State {
+		case store.RunQueued, store.RunRunning, store.RunFailed:
+			done[r.Number] = false
 			continue
 		}
 		complete[r.Number]++
@@ -94,48 +110,73 @@ func (t *Tuning) screen(tx *store.TuneTx, todo []int) ([]int, error) {
 			medians[n] = m
 		}
 	}
-	objs := t.screenObjectives()
-	ts := tx.Study()
-	left := ts.Budget - ts.Runs
-	var keep []int
-	for _, number := range todo {
-		if complete[number] >= t.opts.Repeats || failed[number] { // a failed configuration is not measured again
-			keep = append(keep, number)
+	objs := make([]frontier.Objective, k)
+	waiting := map[int]int{}
+	for _, tr := range trials {
+		n := tr.Number
+		if tr.Role != RoleCandidate || tr.Decision != "" || !done[n] || complete[n] >= t.opts.Repeats {
 			continue
 		}
-		c, ok := medians[number]
+		c, ok := medians[n]
 		if !ok {
-			keep = append(keep, number) // the gate says what is missing
-			continue
+			continue // the gate says what is missing
 		}
 		dominated := false
-		for n, a := range medians {
-			if n != number && frontier.Beats(a, c, objs) {
+		for m, a := range medians {
+			if m != n && frontier.Beats(a, c, t.screenObjectives(objs, complete[m], complete[n])) {
 				dominated = true
 				break
 			}
 		}
 		if !dominated {
-			add := max(0, min(t.opts.Repeats-complete[number], left))
-			for range add {
-				if _, err := tx.AddRun(number); err != nil {
-					return nil, err
-				}
-			}
-			left -= add
-			if add == 0 {
-				keep = append(keep, number) // the budget is spent: judge what it has
-			}
+			waiting[n] = t.opts.Repeats - complete[n]
 			continue
 		}
-		for _, tr := range trials {
-			if tr.Number == number {
-				tr.Decision = DecisionScreened
-				if err := tx.PutTrial(tr); err != nil {
-					return nil, err
-				}
+		tr.Decision = DecisionScreened
+		if err := tx.PutTrial(tr); err != nil {
+			return nil, err
+		}
+	}
+	return waiting, nil
+}
+
+// repeatUncertain queues the further repeats of the waiting
+// configurations (screen), lowest number first, within the budget, and
+// returns how many it queued.
+func (t *Tuning) repeatUncertain(tx *store.TuneTx, waiting map[int]int) (int, error) {
+	ts := tx.Study()
+	left := ts.Budget - ts.Runs
+	queued := 0
+	for _, n := range slices.Sorted(mapsKeys(waiting)) {
+		for range max(0, min(waiting[n], left)) {
+			if _, err := tx.AddRun(n); err != nil {
+				return queued, err
+			}
+			left--
+			queued++
+		}
+	}
+	return queued, nil
+}
+
+func mapsKeys(m map[int]int) func(func(int) bool) {
+	return func(yield func(int) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
 			}
 		}
 	}
-	return keep, nil
+}
+
+// reserved reports whether the budget left must go to the further
+// repeats of the waiting configurations rather than to a new
+// configuration's first runs.
+func (t *Tuning) reserved(tx *store.TuneTx, waiting map[int]int) bool {
+	need := 0
+	for _, n := range waiting {
+		need += n
+	}
+	ts := tx.Study()
+	return need > 0 && ts.Budget-ts.Runs-t.opts.firstRuns() < need
 }

@@ -399,12 +399,25 @@ func (t *Tuning) propose(ctx context.Context) error {
 			}
 			return ErrBudget
 		}
+		// The screen's waiting configurations get their further repeats
+		// when the budget left is theirs, or the sampler has no more.
+		waiting, err := t.screen(tx)
+		if err != nil {
+			return err
+		}
+		if t.reserved(tx, waiting) {
+			_, err := t.repeatUncertain(tx, waiting)
+			return err
+		}
 		ss, err := t.resume(ts.Sampler)
 		if err != nil {
 			return err
 		}
 		tr, err := ss.Ask()
 		if errors.Is(err, search.ErrExhausted) {
+			if n, err := t.repeatUncertain(tx, waiting); err != nil || n > 0 {
+				return err
+			}
 			return ErrExhausted
 		}
 		if err != nil {
