@@ -157,7 +157,8 @@ func effect(k int, base [2]float64) ([2]float64, bool) {
 // candidates, half no change and half a real win, with the loop adding
 // the baseline runs the gate asks for: at most 1% false admits, at least
 // 95% true admits. Then a second session whose baseline is 6% faster (the
-// machine changed): no no-change candidate is admitted.
+// machine changed): no no-change candidate is admitted. About 8 minutes
+// on a loaded 2-core machine: skipped with -short.
 func TestAcceptanceNoisyTTFT(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the acceptance loop runs 300 candidates")
@@ -218,7 +219,12 @@ func TestAcceptanceNoisyTTFT(t *testing.T) {
 	}
 
 	// Session 2: the machine got 6% faster; the baseline is re-measured
-	// there and every candidate is within ±1% of the faster baseline.
+	// there and every candidate is within ±1% of the faster baseline. The
+	// noise is CV 4% p99 TTFT, the setting for this failure (at
+	// 10% about 1% of no-change candidates are admitted by chance, as in
+	// session 1): pooled with the stale runs, each would look 6% better
+	// on both objectives.
+	l.cv = [2]float64{0.015, 0.04}
 	fast := [2]float64{base[0] * 1.06, base[1] / 1.06}
 	runs = l.session(100, fast, func(k int) [2]float64 {
 		tr, _ := effect(2*k, fast) // even: no change
@@ -233,7 +239,7 @@ func TestAcceptanceNoisyTTFT(t *testing.T) {
 			t.Errorf("no-change candidate %d admitted against the re-benchmarked baseline: %q", number, d.Reasons)
 		}
 	}
-	t.Logf("session 2, baseline re-benchmarked 6%% faster: %d of %d no-change candidates admitted", admits, len(runs))
+	t.Logf("session 2, baseline re-benchmarked 6%% faster (CV 4%% p99 TTFT): %d of %d no-change candidates admitted", admits, len(runs))
 }
 
 // kOf is the parameter k of c.
