@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
 	"io"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pareto-llm/pareto/internal/schematest"
 	"github.com/pareto-llm/pareto/store"
 	"golang.org/x/sys/unix"
 )
@@ -114,3 +116,60 @@ func TestTuneProgressTTY(t *testing.T) {
 		t.Errorf("a non-terminal got a progress line:\n%q", stderr.String())
 	}
 }
+
+// TestTuneScreen: pareto tune --screen 1 on the simulator gives every
+// configuration one run first and the further repeats only to those it
+// does not screen; its summary validates against the schema; --screen
+// must be below --repeats.
+func TestTuneScreen(t *testing.T) {
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "bin")
+	os.Mkdir(bin, 0o755)
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(exe, filepath.Join(bin, "pareto")); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	t.Setenv(store.EnvVar, "")
+	space := filepath.Join(dir, "space.toml")
+	os.WriteFile(space, []byte(cliSpace), 0o644)
+	args := []string{"tune", "--store", filepath.Join(dir, "t.db"), "--study", "screen", "--space", space, "--budget", "30",
+		"--repeats", "3", "--max-runs", "3", "--screen", "1",
+		"--command", "pareto simulate --param max_num_seqs={max_num_seqs} --param enable_chunked_prefill={enable_chunked_prefill} --seed $PARETO_SEED --out result.json",
+		"-o", "output_token_throughput:max", "-o", "ttft.p99:min", "--min-improve", "0.5%", "--noise", "0.5%", "--sampler", "grid", "--seed", "1",
+		"--work-dir", filepath.Join(dir, "runs"), "--format", "json"}
+	out := runPareto(t, 0, args...)
+	schematest.Validate(t, "tune", out)
+	var sum struct {
+		Trials []struct {
+			Trial    int
+			Role     string
+			Decision string
+		}
+	}
+	if err := json.Unmarshal(out, &sum); err != nil {
+		t.Fatal(err)
+	}
+	screened, kept := 0, 0
+	for _, tr := range sum.Trials {
+		switch {
+		case tr.Role != "candidate" || tr.Decision == "baseline":
+		case tr.Decision == "screened":
+			screened++
+		case tr.Decision != "":
+			kept++
+		}
+	}
+	if screened == 0 || kept == 0 {
+		t.Errorf("%d configurations screened, %d judged by the gate; want some of each:\n%s", screened, kept, out)
+	}
+	var stderr bytes.Buffer
+	bad := append(append([]string{}, args[:len(args)-2]...), "--screen", "3")
+	if code := Main(bad, strings.NewReader(""), new(bytes.Buffer), &stderr); code != exitUsage || !strings.Contains(stderr.String(), "--screen must be 0 (off) or below --repeats") {
+		t.Errorf("--screen 3 --repeats 3: exit %d, %s", code, stderr.String())
+	}
+}
+

@@ -31,12 +31,15 @@ is the number of runs of the study in all, baseline and repeats included.
 
 --screen N spends repeats where frontier membership is still uncertain,
 not uniformly: each configuration is first run N times (N < --repeats);
-then a configuration clearly dominated beyond the noise band by another's
-medians (the baseline's included; no worse on every objective and better
-on one by more than --min-improve plus --noise) gets no further runs and
-is reported "screened" (not gated), while every other one gets its
---repeats runs and the gate's, within --budget. The runs saved go to more
-configurations.
+then one clearly dominated by another configuration's medians (the
+baseline's included) gets no further runs and is reported "screened" (not
+gated, not on the frontier), while every other one gets its --repeats
+runs and the gate's when the budget left is theirs (or the sampler has no
+more), so the runs saved go to more configurations first. Clearly
+dominated is the noise-aware frontier's relation with the estimates'
+uncertainty u = 2·σ·√(1/na + 1/nc) held against the beater: its noise
+band shrinks to σ−u and its minimum improvement grows to δ+u (σ is
+--noise, taken as the run-to-run noise; pareto noise suggests it).
 
 --command is run by /bin/sh -c in the run's own folder (DIR/run-ID, DIR
 from --work-dir), with {NAME} replaced by the value of parameter NAME and
