@@ -172,4 +172,3 @@ func TestTuneScreen(t *testing.T) {
 		t.Errorf("--screen 3 --repeats 3: exit %d, %s", code, stderr.String())
 	}
 }
-
