@@ -157,7 +157,7 @@ func effect(k int, base [2]float64) ([2]float64, bool) {
 // candidates, half no change and half a real win, with the loop adding
 // the baseline runs the gate asks for: at most 1% false admits, at least
 // 95% true admits. Then a second session whose baseline is 6% faster (the
-// machine changed): no no-change candidate is admitted. About 8 minutes
+// machine changed): no no-change candidate is admitted. 4 to 9 minutes
 // on a loaded 2-core machine: skipped with -short.
 func TestAcceptanceNoisyTTFT(t *testing.T) {
 	if testing.Short() {
