@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strconv"
 
 	"github.com/pareto-llm/pareto/decide"
@@ -16,8 +17,36 @@ import (
 // within the budget and MaxRuns. fb gets the verdict of its trial.
 func (t *Tuning) judge(ctx context.Context, fb Feedback) (Feedback, error) {
 	todo, baseRuns, err := t.waiting(ctx)
-	if err != nil || baseRuns < t.opts.Repeats {
-		return fb, err // the gate needs the baseline's runs first
+	if err != nil || baseRuns < 0 {
+		return fb, err // the gate needs the baseline's runs of this session first
+	}
+	if t.opts.screening() {
+		// The screen decides first: screened configurations are not
+		// gated, waiting ones are gated once they have their Repeats
+		// runs (or the budget is spent).
+		err = t.q.UpdateTune(ctx, t.study, func(tx *store.TuneTx) error {
+			waiting, err := t.screen(tx)
+			if err != nil {
+				return err
+			}
+			trials, err := tx.Trials()
+			if err != nil {
+				return err
+			}
+			screened := map[int]bool{}
+			for _, tr := range trials {
+				screened[tr.Number] = tr.Decision == DecisionScreened
+			}
+			spent := tx.Study().Budget <= tx.Study().Runs
+			todo = slices.DeleteFunc(todo, func(n int) bool {
+				_, wait := waiting[n]
+				return screened[n] || wait && !spent
+			})
+			return nil
+		})
+		if err != nil {
+			return fb, err
+		}
 	}
 	for _, number := range todo {
 		v, gerr := t.gate(ctx, number)
@@ -43,7 +72,11 @@ func (t *Tuning) judge(ctx context.Context, fb Feedback) (Feedback, error) {
 
 // waiting returns the candidates to judge (every run ended, at least one
 // complete, no verdict yet or an inconclusive one older than their
-// runs) and the baseline's complete runs.
+// runs) and the baseline's complete runs; baseRuns is -1 while the
+// baseline runs of the current session are not all done (queued or
+// running) or fewer than Repeats of them are complete, so that no
+// candidate is judged against the stale baseline of an earlier session
+// (the machine may have changed).
 func (t *Tuning) waiting(ctx context.Context) (todo []int, baseRuns int, err error) {
 	err = t.q.UpdateTune(ctx, t.study, func(tx *store.TuneTx) error {
 		todo, baseRuns = nil, 0
@@ -56,6 +89,7 @@ func (t *Tuning) waiting(ctx context.Context) (todo []int, baseRuns int, err err
 			return err
 		}
 		complete, pending := map[int]int{}, map[int]bool{}
+		session, sessionRuns, sessionBudget := tx.Study().Session, 0, false
 		for _, r := range runs {
 			switch r.State {
 			case store.RunComplete:
@@ -63,8 +97,20 @@ func (t *Tuning) waiting(ctx context.Context) (todo []int, baseRuns int, err err
 			case store.RunQueued, store.RunRunning:
 				pending[r.Number] = true
 			}
+			if r.Number == store.BaselineTrial && r.Session == session {
+				sessionBudget = true
+				if r.State == store.RunComplete {
+					sessionRuns++
+				}
+			}
 		}
 		baseRuns = complete[store.BaselineTrial]
+		// A session whose budget allowed no baseline run compares with
+		// the newest baseline measured.
+		if pending[store.BaselineTrial] || baseRuns < t.opts.Repeats || sessionBudget && sessionRuns < t.opts.Repeats {
+			baseRuns = -1
+			return nil
+		}
 		for _, tr := range trials {
 			if tr.Role != RoleCandidate || pending[tr.Number] || complete[tr.Number] == 0 {
 				continue
@@ -115,6 +161,7 @@ func (t *Tuning) gate(ctx context.Context, number int) (decide.Verdict, error) {
 		Baseline:  decide.GateSide{Name: "baseline", Selection: base},
 		Gate: decide.GateConfig{Objectives: t.opts.Objectives, SLOs: t.slos, MinRepeats: t.opts.Repeats,
 			MaxRuns: t.opts.MaxRuns}, // past it, an undecided candidate is rejected_max_runs
+		NoLabel: t.opts.NoLabel,
 	}
 	return decide.RunGate(ctx, store.Selecting{Store: t.st}, req)
 }
@@ -143,6 +190,12 @@ func (t *Tuning) recordVerdict(tx *store.TuneTx, number int, v decide.Verdict, g
 	}
 	all, complete := count(number)
 	_, baseComplete := count(store.BaselineTrial)
+	baseSession := 0 // the baseline's runs queued in this session
+	for _, r := range runs {
+		if r.Number == store.BaselineTrial && r.Session == tx.Study().Session {
+			baseSession++
+		}
+	}
 	rec := verdictRecord{Runs: complete, BaselineRuns: baseComplete}
 	decision := "error"
 	switch {
@@ -185,7 +238,7 @@ func (t *Tuning) recordVerdict(tx *store.TuneTx, number int, v decide.Verdict, g
 	if err := add(number, v.MoreRuns.Candidate, all); err != nil {
 		return err
 	}
-	baseAll, _ := count(store.BaselineTrial)
-	// The baseline is re-measured every session: its cap is per session.
-	return add(store.BaselineTrial, v.MoreRuns.Baseline, baseAll-(ts.Session-1)*t.opts.Repeats)
+	// The baseline is re-measured every session: its cap is per session
+	// (runs added above are this session's).
+	return add(store.BaselineTrial, v.MoreRuns.Baseline, baseSession)
 }

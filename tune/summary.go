@@ -17,7 +17,7 @@ type Summary struct {
 	Trials []TrialSummary
 	// Frontier holds the numbers of the complete candidates no other
 	// complete candidate dominates on the objectives (the sampler's
-	// medians).
+	// medians); a screened candidate (DecisionScreened) is not on it.
 	Frontier []int
 }
 
@@ -32,7 +32,8 @@ type TrialSummary struct {
 	Values []float64 `json:"values,omitempty"`
 	// Decision is the gate's (admit, reject, inconclusive; baseline when
 	// the candidate is the baseline configuration; error when it could
-	// not be judged), Reasons its reasons.
+	// not be judged; screened when the screen gave it no further runs),
+	// Reasons its reasons.
 	Decision string   `json:"decision,omitempty"`
 	Reasons  []string `json:"reasons,omitempty"`
 }
@@ -81,7 +82,7 @@ func (t *Tuning) Summarize(ctx context.Context) (Summary, error) {
 	var data []float64
 	var numbers []int
 	for _, ts := range s.Trials {
-		if ts.Role != RoleCandidate || ts.State != string(search.Complete) || len(ts.Values) != k {
+		if ts.Role != RoleCandidate || ts.State != string(search.Complete) || len(ts.Values) != k || ts.Decision == DecisionScreened {
 			continue
 		}
 		for i, o := range t.opts.Objectives {

@@ -67,6 +67,17 @@ type Options struct {
 	// runs of a configuration the gate may ask for.
 	Repeats int `json:"repeats"`
 	MaxRuns int `json:"max_runs"`
+	// NoLabel judges every candidate against the baseline alone: an
+	// admitted candidate is not labelled gate=admitted, so it joins no
+	// archive later candidates must beat (the gate's --no-label).
+	NoLabel bool `json:"no_label,omitempty"`
+	// Screen, when between 1 and Repeats-1, is the number of first runs
+	// of a configuration: after them, only a configuration whose
+	// frontier membership is still uncertain under the noise bands gets
+	// its further repeats (Repeats in all, then what the gate asks for);
+	// one clearly dominated beyond the band gets none (DecisionScreened).
+	// 0 (or Repeats): every configuration gets Repeats runs.
+	Screen int `json:"screen,omitempty"`
 	// Command is the command template of a run (see Expand).
 	Command string `json:"command,omitempty"`
 	// SpaceFile and SpaceText are the search space's file name and TOML
@@ -388,12 +399,25 @@ func (t *Tuning) propose(ctx context.Context) error {
 			}
 			return ErrBudget
 		}
+		// The screen's waiting configurations get their further repeats
+		// when the budget left is theirs, or the sampler has no more.
+		waiting, err := t.screen(tx)
+		if err != nil {
+			return err
+		}
+		if t.reserved(tx, waiting) {
+			_, err := t.repeatUncertain(tx, waiting)
+			return err
+		}
 		ss, err := t.resume(ts.Sampler)
 		if err != nil {
 			return err
 		}
 		tr, err := ss.Ask()
 		if errors.Is(err, search.ErrExhausted) {
+			if n, err := t.repeatUncertain(tx, waiting); err != nil || n > 0 {
+				return err
+			}
 			return ErrExhausted
 		}
 		if err != nil {
@@ -409,7 +433,7 @@ func (t *Tuning) propose(ctx context.Context) error {
 		if err := tx.PutTrial(store.TuneTrial{Number: tr.ID, Role: RoleCandidate, Params: params, State: string(search.Running)}); err != nil {
 			return err
 		}
-		for range min(t.opts.Repeats, left) {
+		for range min(t.opts.firstRuns(), left) {
 			if _, err := tx.AddRun(tr.ID); err != nil {
 				return err
 			}

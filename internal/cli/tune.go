@@ -16,6 +16,7 @@ import (
 	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/tune"
 	"github.com/spf13/cobra"
+	"golang.org/x/sys/unix"
 )
 
 const tuneLong = `Tune runs the closed loop: a sampler (NSGA-II by default, or Sobol, random,
@@ -27,6 +28,18 @@ baseline (the space's defaults, re-measured --repeats times every session,
 that is every pareto tune that starts), queueing the extra runs an
 inconclusive verdict asks for, up to --max-runs per configuration. --budget
 is the number of runs of the study in all, baseline and repeats included.
+
+--screen N spends repeats where frontier membership is still uncertain,
+not uniformly: each configuration is first run N times (N < --repeats);
+then one clearly dominated by another configuration's medians (the
+baseline's included) gets no further runs and is reported "screened" (not
+gated, not on the frontier), while every other one gets its --repeats
+runs and the gate's when the budget left is theirs (or the sampler has no
+more), so the runs saved go to more configurations first. Clearly
+dominated is the noise-aware frontier's relation with the estimates'
+uncertainty u = 2·σ·√(1/na + 1/nc) held against the beater: its noise
+band shrinks to σ−u and its minimum improvement grows to δ+u (σ is
+--noise, taken as the run-to-run noise; pareto noise suggests it).
 
 --command is run by /bin/sh -c in the run's own folder (DIR/run-ID, DIR
 from --work-dir), with {NAME} replaced by the value of parameter NAME and
@@ -52,7 +65,7 @@ const tuneExample = `  # (the README's "Tuning" runs a whole tune on the simulat
 
 type tuneOptions struct {
 	store, study, space, command, sampler, workDir, format string
-	budget, repeats, maxRuns, population                   int
+	budget, repeats, maxRuns, population, screen           int
 	seed                                                   uint64
 	timeLimit                                              time.Duration
 	status                                                 bool
@@ -83,6 +96,7 @@ func newTuneCmd(e *env) *cobra.Command {
 	f.IntVar(&o.population, "population", 0, "NSGA-II population (default 50)")
 	f.IntVar(&o.repeats, "repeats", tune.DefaultRepeats, "runs of each configuration before the gate judges it")
 	f.IntVar(&o.maxRuns, "max-runs", tune.DefaultMaxRuns, "runs of a configuration the gate may ask for in all")
+	f.IntVar(&o.screen, "screen", 0, "first runs of a configuration; further repeats only where frontier membership is uncertain (0: off)")
 	f.StringVar(&o.workDir, "work-dir", "", "folder of the runs' folders (default NAME.tune)")
 	f.DurationVar(&o.timeLimit, "time-limit", 0, "stop a run after `DURATION` (0: no limit)")
 	f.BoolVar(&o.status, "status", false, "print the study's runs by state and the budget left, and exit")
@@ -113,6 +127,8 @@ func runTune(ctx context.Context, e *env, o *tuneOptions) error {
 		return usagef("--budget must be at least 1")
 	case o.repeats < 1:
 		return usagef("--repeats must be at least 1")
+	case o.screen < 0 || o.screen > 0 && o.screen >= o.repeats:
+		return usagef("--screen must be 0 (off) or below --repeats")
 	case len(o.obj.objectives) == 0:
 		return usagef("give the objectives with -o NAME:min|max")
 	}
@@ -132,7 +148,7 @@ func runTune(ctx context.Context, e *env, o *tuneOptions) error {
 		return err
 	}
 	opts := tune.Options{Sampler: o.sampler, Seed: o.seed, Population: o.population, Objectives: objs, Repeats: o.repeats,
-		MaxRuns: o.maxRuns, Command: o.command, SpaceFile: o.space, SpaceText: text}
+		MaxRuns: o.maxRuns, Screen: o.screen, Command: o.command, SpaceFile: o.space, SpaceText: text}
 	for _, s := range slos {
 		opts.SLOs = append(opts.SLOs, s.String())
 	}
@@ -186,8 +202,8 @@ func warnKept(e *env, study string, flags, kept tune.Options) {
 	if flags.Sampler != kept.Sampler || flags.Seed != kept.Seed || flags.Population != kept.Population {
 		diff = append(diff, fmt.Sprintf("sampler %s, seed %d", kept.Sampler, kept.Seed))
 	}
-	if flags.Repeats != kept.Repeats || flags.MaxRuns != kept.MaxRuns {
-		diff = append(diff, fmt.Sprintf("--repeats %d, --max-runs %d", kept.Repeats, kept.MaxRuns))
+	if flags.Repeats != kept.Repeats || flags.MaxRuns != kept.MaxRuns || flags.Screen != kept.Screen {
+		diff = append(diff, fmt.Sprintf("--repeats %d, --max-runs %d, --screen %d", kept.Repeats, kept.MaxRuns, kept.Screen))
 	}
 	a, _ := json.Marshal(flags.Objectives)
 	b, _ := json.Marshal(kept.Objectives)
@@ -209,14 +225,15 @@ func readSpace(path string) (*search.Space, string, error) {
 	return space, text, nil
 }
 
-// isTerminal reports whether w is a terminal.
+// isTerminal reports whether w is a terminal (not merely a character
+// device such as /dev/null).
 func isTerminal(w any) bool {
 	f, ok := w.(*os.File)
 	if !ok {
 		return false
 	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
+	return err == nil
 }
 
 // progressLine returns a Progress that rewrites one line with the runs
@@ -228,13 +245,21 @@ func progressLine(e *env, start time.Time) func(store.TuneStatus) {
 		if first < 0 {
 			first = done - 1
 		}
-		eta := "?"
-		if n := done - first; n > 0 {
-			left := s.Budget - done
-			eta = (time.Duration(float64(time.Since(start)) / float64(n) * float64(left))).Round(time.Second).String()
-		}
-		fmt.Fprintf(e.stderr, "\r%d/%d runs (%d failed), ETA %s   ", done, s.Budget, s.Failed, eta)
+		fmt.Fprint(e.stderr, progressText(s, done-first, time.Since(start)))
 	}
+}
+
+// progressText is the progress line after n runs of this driver took
+// elapsed: runs done of the budget, failed, and the ETA of the runs left
+// at the mean time per run so far ("?" before the first).
+func progressText(s store.TuneStatus, n int, elapsed time.Duration) string {
+	done := s.Complete + s.Failed
+	eta := "?"
+	if n > 0 {
+		left := max(s.Budget-done, 0)
+		eta = (time.Duration(float64(elapsed) / float64(n) * float64(left))).Round(time.Second).String()
+	}
+	return fmt.Sprintf("\r%d/%d runs (%d failed), ETA %s   ", done, s.Budget, s.Failed, eta)
 }
 
 // tuneStatusJSON is pareto tune --status --format json (the schema is
@@ -339,8 +364,8 @@ func writeTuneSummary(e *env, format string, s tune.Summary) error {
 			fmt.Fprintf(e.stdout, "      %s\n", r)
 		}
 	}
-	fmt.Fprintf(e.stdout, "frontier (*): %d configurations; admitted %d, rejected %d, inconclusive %d\n",
-		len(s.Frontier), counts["admit"], counts["reject"], counts["inconclusive"])
+	fmt.Fprintf(e.stdout, "frontier (*): %d configurations; admitted %d, rejected %d, inconclusive %d, screened %d\n",
+		len(s.Frontier), counts["admit"], counts["reject"], counts["inconclusive"], counts[tune.DecisionScreened])
 	return nil
 }
 
