@@ -95,3 +95,16 @@ type Executor interface {
 	// Cancel stops the job of h; Wait then returns Cancelled.
 	Cancel(ctx context.Context, h Handle) error
 }
+
+// Follower is an Executor whose jobs outlive the process that started
+// them (Slurm), so that another process can follow a job by its handle:
+// Status says whether the executor knows the job of h (known) and how it
+// stands. A driver that takes over the run of a lost worker (or of a
+// killed tune) waits for that job instead of starting it again when
+// Status knows it.
+type Follower interface {
+	Executor
+	Status(ctx context.Context, h Handle) (st Status, known bool, err error)
+}
+
+var _ Follower = (*Slurm)(nil)

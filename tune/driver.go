@@ -85,14 +85,19 @@ type Driver struct {
 	// runs, renewed every Lease/3 (DefaultLease when zero).
 	Worker string
 	Lease  time.Duration
-	// TimeLimit bounds each run (0: none).
+	// TimeLimit bounds each run (0: none); Resources are what each job
+	// asks of a scheduler (its TimeLimit, when zero, is TimeLimit).
 	TimeLimit time.Duration
+	Resources executor.Resources
 	// Limits bound the result files read.
 	Limits ingest.Limits
 	// Progress, when set, is called after every run.
 	Progress func(store.TuneStatus)
 	// Log receives one line per run that failed or was queued again.
 	Log io.Writer
+	// Join makes the driver a worker that joins the study's current
+	// session (JoinSession) instead of starting a new one.
+	Join bool
 }
 
 // DefaultLease is the lease of a driver's runs.
@@ -141,7 +146,11 @@ func (d *Driver) Run(ctx context.Context) error {
 	if _, err := t.Repair(ctx); err != nil {
 		return err
 	}
-	if _, err := t.StartSession(ctx); err != nil {
+	start := t.StartSession
+	if d.Join {
+		start = t.JoinSession
+	}
+	if _, err := start(ctx); err != nil {
 		return err
 	}
 	for {
@@ -189,14 +198,25 @@ func (d *Driver) one(ctx context.Context, r Run) error {
 			return err
 		}
 	}
-	if err := os.RemoveAll(dir); err != nil {
-		return err
-	}
-	job := executor.Job{ID: strconv.FormatInt(r.ID, 10), Command: Expand(d.Command, r.Config), Dir: dir, Env: Env(r),
-		Resources: executor.Resources{TimeLimit: d.TimeLimit}}
-	h, err := d.Executor.Start(ctx, job)
-	if err != nil {
-		return errors.Join(err, t.Fail(bg, r, err.Error()))
+	h := d.follow(bg, r)
+	if h != "" {
+		if r.Dir != "" {
+			dir = r.Dir
+		}
+		d.logf("run %d (trial %d): waiting for job %s, which an earlier attempt started", r.ID, r.Trial, h)
+	} else {
+		if err := os.RemoveAll(dir); err != nil {
+			return err
+		}
+		job := executor.Job{ID: strconv.FormatInt(r.ID, 10), Command: Expand(d.Command, r.Config), Dir: dir, Env: Env(r),
+			Resources: d.Resources}
+		if job.Resources.TimeLimit == 0 {
+			job.Resources.TimeLimit = d.TimeLimit
+		}
+		var err error
+		if h, err = d.Executor.Start(ctx, job); err != nil {
+			return errors.Join(err, t.Fail(bg, r, err.Error()))
+		}
 	}
 	if err := t.q.UpdateTune(bg, t.study, func(tx *store.TuneTx) error { return tx.StartRun(r.ID, r.Worker, string(h), dir) }); err != nil {
 		d.Executor.Cancel(bg, h)
@@ -217,7 +237,11 @@ func (d *Driver) one(ctx context.Context, r Run) error {
 				// longer than a lease) belongs to another worker now.
 				if err := t.q.RenewRun(renew, t.study, r.ID, r.Worker, d.Lease); errors.Is(err, store.ErrLeaseLost) {
 					close(lost)
-					d.Executor.Cancel(bg, h)
+					// The worker that has the run now follows a job
+					// that outlives this process: it is its job.
+					if _, ok := d.Executor.(executor.Follower); !ok {
+						d.Executor.Cancel(bg, h)
+					}
 					return
 				}
 			}
@@ -271,6 +295,21 @@ func (d *Driver) one(ctx context.Context, r Run) error {
 		return nil
 	}
 	return err
+}
+
+// follow returns the handle of the job an earlier attempt of r started
+// when the executor can follow it (executor.Follower) and still knows it,
+// else "".
+func (d *Driver) follow(ctx context.Context, r Run) executor.Handle {
+	f, ok := d.Executor.(executor.Follower)
+	if !ok || r.Attempt < 2 || r.Handle == "" {
+		return ""
+	}
+	h := executor.Handle(r.Handle)
+	if _, known, err := f.Status(ctx, h); err != nil || !known {
+		return ""
+	}
+	return h
 }
 
 // resultFiles lists the files of a run's folder but its logs.
