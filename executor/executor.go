@@ -15,6 +15,8 @@ package executor
 import (
 	"context"
 	"errors"
+	"path/filepath"
+	"strings"
 	"time"
 )
 
@@ -108,3 +110,27 @@ type Follower interface {
 }
 
 var _ Follower = (*Slurm)(nil)
+
+// IsOwnFile reports whether name, a file at the top of a job's folder,
+// is one an executor writes there (Local's stdout.log and stderr.log,
+// Slurm's batch scripts and slurm-*.out and .err logs) rather than a
+// result of the job's command.
+func IsOwnFile(name string) bool {
+	switch {
+	case name == StdoutFile, name == StderrFile, name == ScriptName, name == "slurm-array.sh":
+		return true
+	case strings.HasPrefix(name, "slurm-") && (strings.HasSuffix(name, ".out") || strings.HasSuffix(name, ".err")):
+		return true
+	}
+	return false
+}
+
+// ErrorLog returns the path of the stderr log of the job of h in its
+// folder dir: Slurm's slurm-<job ID>.err for a Slurm handle, Local's
+// stderr.log otherwise.
+func ErrorLog(dir string, h Handle) string {
+	if isJobID(string(h)) {
+		return filepath.Join(dir, "slurm-"+string(h)+".err")
+	}
+	return filepath.Join(dir, StderrFile)
+}

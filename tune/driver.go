@@ -267,7 +267,7 @@ func (d *Driver) one(ctx context.Context, r Run) error {
 	}
 	if st.State != executor.Completed {
 		why := st.Reason
-		if last := lastLine(filepath.Join(dir, executor.StderrFile)); last != "" {
+		if last := lastLine(executor.ErrorLog(dir, h)); last != "" {
 			why += ": " + last
 		}
 		d.logf("run %d (trial %d) %s: %s", r.ID, r.Trial, st.State, why)
@@ -312,14 +312,15 @@ func (d *Driver) follow(ctx context.Context, r Run) executor.Handle {
 	return h
 }
 
-// resultFiles lists the files of a run's folder but its logs.
+// resultFiles lists the files of a run's folder but the executor's own
+// (its logs and batch scripts).
 func resultFiles(dir string) ([]string, error) {
 	var out []string
 	err := filepath.WalkDir(dir, func(p string, e os.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		if e.Type().IsRegular() && !(filepath.Dir(p) == dir && (e.Name() == executor.StdoutFile || e.Name() == executor.StderrFile)) {
+		if e.Type().IsRegular() && !(filepath.Dir(p) == dir && executor.IsOwnFile(e.Name())) {
 			out = append(out, p)
 		}
 		return nil
