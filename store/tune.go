@@ -153,8 +153,9 @@ type TuneStatus struct {
 	Study                               string
 	Queued, Running, Complete, Failed   int
 	Budget, BudgetLeft, Session, Trials int
-	// RunningRuns lists the running runs with their workers.
-	RunningRuns []TuneRun
+	// RunningRuns lists the running runs with their workers; FailedRuns
+	// the failed runs with their reasons.
+	RunningRuns, FailedRuns []TuneRun
 }
 
 // TuneTx is one transaction of UpdateTune.
@@ -600,6 +601,9 @@ func tuneStatus(tx fillTx, study string) (TuneStatus, error) {
 		return st, err
 	}
 	st.Trials = int(n)
-	st.RunningRuns, err = tuneRuns(tx, id, RunRunning)
+	if st.RunningRuns, err = tuneRuns(tx, id, RunRunning); err != nil {
+		return st, err
+	}
+	st.FailedRuns, err = tuneRuns(tx, id, RunFailed)
 	return st, err
 }

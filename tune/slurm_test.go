@@ -1,6 +1,8 @@
 package tune_test
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pareto-llm/pareto/internal/schematest"
 	"github.com/pareto-llm/pareto/internal/testenv"
 	"github.com/pareto-llm/pareto/store"
 )
@@ -122,6 +125,72 @@ func TestTuneSlurmFailures(t *testing.T) {
 	if !strings.HasPrefix(runs[0].Reason, "cancelled:") || runs[0].Handle != h || !strings.HasPrefix(runs[1].Reason, "timeout:") {
 		t.Errorf("reasons %q (handle %s), %q; want cancelled: (job %s), timeout:", runs[0].Reason, runs[0].Handle, runs[1].Reason, h)
 	}
+	st := status(t, bin, loc)
+	if st.Failed != 2 || len(st.FailedRuns) != 2 || !strings.Contains(st.FailedRuns[1].Reason, "TIMEOUT") || st.BudgetLeft != 0 {
+		t.Errorf("--status %+v; want 2 failed runs with their Slurm states", st)
+	}
+}
+
+// TestTuneSlurmInterrupt: SIGINT stops a tune whose Slurm job runs: the
+// job is cancelled (scancel) and its run queued again.
+func TestTuneSlurmInterrupt(t *testing.T) {
+	testenv.Slurm(t)
+	t.Parallel()
+	bin := buildPareto(t)
+	dir := t.TempDir()
+	loc := filepath.Join(dir, "t.db")
+	cmd := exec.Command(filepath.Join(bin, "pareto"), slurmTune(t, dir, loc, "sleep 600", 1, 1)...)
+	cmd.Dir = dir
+	var out strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	t.Cleanup(func() { cmd.Process.Kill() })
+	h := waitHandle(t, loc, done, 60*time.Second)
+	cmd.Process.Signal(os.Interrupt)
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("interrupted tune: %v\n%s", err, out.String())
+		}
+	case <-time.After(time.Minute):
+		t.Fatalf("tune did not stop in a minute after SIGINT:\n%s", out.String())
+	}
+	// scontrol remembers the ended job for MinJobAge (30 s).
+	b, err := exec.Command("scontrol", "show", "job", "-o", h).CombinedOutput()
+	if err != nil || !strings.Contains(string(b), "JobState=CANCELLED") {
+		t.Errorf("scontrol show job %s: %v\n%s; want CANCELLED", h, err, b)
+	}
+	if runs := tuneRuns(t, loc); len(runs) != 1 || runs[0].State != store.RunQueued || runs[0].Attempts != 0 {
+		t.Errorf("runs %+v; want the run queued again, no attempt counted", runs)
+	}
+}
+
+// status runs pareto tune --status --format json, checks it against its
+// schema and decodes it.
+func status(t *testing.T, bin, loc string) (st struct {
+	Failed, BudgetLeft int
+	Running            []struct{ Worker, Handle string } `json:"running_runs"`
+	FailedRuns         []struct{ Reason, Handle string } `json:"failed_runs"`
+}) {
+	t.Helper()
+	out, err := exec.Command(filepath.Join(bin, "pareto"), "tune", "--status", "--store", loc, "--study", "s", "--format", "json").Output()
+	if err != nil {
+		t.Fatalf("tune --status: %v", err)
+	}
+	schematest.Validate(t, "tune-status", out)
+	if err := json.Unmarshal(out, &st); err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+func hostname() string {
+	h, _ := os.Hostname()
+	return h
 }
 
 // TestTuneSlurmResume kills a tune (SIGKILL) while its Slurm job runs,
@@ -144,6 +213,11 @@ func TestTuneSlurmResume(t *testing.T) {
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	h := waitHandle(t, loc, done, 60*time.Second)
+	// --status names the running run's worker and Slurm job.
+	st := status(t, bin, loc)
+	if len(st.Running) != 1 || st.Running[0].Handle != h || st.Running[0].Worker != fmt.Sprintf("%s:%d", hostname(), cmd.Process.Pid) {
+		t.Errorf("--status running_runs %+v; want job %s of worker %d", st.Running, h, cmd.Process.Pid)
+	}
 	cmd.Process.Signal(syscall.SIGKILL)
 	<-done
 	// The job runs on without its tune.

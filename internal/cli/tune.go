@@ -345,6 +345,14 @@ type tuneStatusJSON struct {
 	Session    int             `json:"session"`
 	Trials     int             `json:"trials"`
 	Runs       []tuneRunStatus `json:"running_runs"`
+	FailedRuns []tuneFailed    `json:"failed_runs"`
+}
+
+type tuneFailed struct {
+	Run    int64  `json:"run"`
+	Trial  int    `json:"trial"`
+	Reason string `json:"reason"`
+	Handle string `json:"handle"`
 }
 
 type tuneRunStatus struct {
@@ -371,7 +379,10 @@ func tuneStatus(ctx context.Context, e *env, o *tuneOptions) error {
 		return inputError{err: err}
 	}
 	out := tuneStatusJSON{Study: s.Study, Complete: s.Complete, Failed: s.Failed, Running: s.Running, Queued: s.Queued,
-		Budget: s.Budget, BudgetLeft: s.BudgetLeft, Session: s.Session, Trials: s.Trials, Runs: []tuneRunStatus{}}
+		Budget: s.Budget, BudgetLeft: s.BudgetLeft, Session: s.Session, Trials: s.Trials, Runs: []tuneRunStatus{}, FailedRuns: []tuneFailed{}}
+	for _, r := range s.FailedRuns {
+		out.FailedRuns = append(out.FailedRuns, tuneFailed{Run: r.ID, Trial: r.Number, Reason: r.Reason, Handle: r.Handle})
+	}
 	for _, r := range s.RunningRuns {
 		rs := tuneRunStatus{Run: r.ID, Trial: r.Number, Worker: r.Worker, Handle: r.Handle, Attempt: r.Attempts}
 		if !r.LeaseUntil.IsZero() {
@@ -385,9 +396,25 @@ func tuneStatus(ctx context.Context, e *env, o *tuneOptions) error {
 	fmt.Fprintf(e.stdout, "study %s: %d complete, %d failed, %d running, %d queued; budget %d, %d left; %d configurations, session %d\n",
 		s.Study, s.Complete, s.Failed, s.Running, s.Queued, s.Budget, s.BudgetLeft, s.Trials, s.Session)
 	for _, r := range out.Runs {
-		fmt.Fprintf(e.stdout, "  run %d (trial %d) running on %s, handle %s, attempt %d\n", r.Run, r.Trial, r.Worker, r.Handle, r.Attempt)
+		fmt.Fprintf(e.stdout, "  run %d (trial %d) running on %s, %s, attempt %d\n", r.Run, r.Trial, r.Worker, describeHandle(r.Handle), r.Attempt)
+	}
+	for _, r := range out.FailedRuns {
+		reason, _, _ := strings.Cut(r.Reason, "\n")
+		fmt.Fprintf(e.stdout, "  run %d (trial %d) failed: %s\n", r.Run, r.Trial, reason)
 	}
 	return nil
+}
+
+// describeHandle names an executor's handle for --status: a Slurm job ID
+// or a local process.
+func describeHandle(h string) string {
+	switch {
+	case h == "":
+		return "not started"
+	case strings.HasPrefix(h, "pid:"):
+		return "process " + strings.TrimPrefix(h, "pid:")
+	}
+	return "Slurm job " + h
 }
 
 // writeTuneSummary prints the summary of a tune.
