@@ -360,7 +360,13 @@ var ErrExhausted = errors.New("tune: every configuration of the grid has been as
 // ErrPending when runs under a lease are still running elsewhere and
 // might be queued again.
 func (t *Tuning) Next(ctx context.Context, worker string, lease time.Duration) (Run, error) {
-	for range 3 {
+	// Other workers may claim the runs propose queued before this one
+	// does: it proposes again (each proposal spends budget, so the loop
+	// ends with ErrBudget at the latest).
+	for {
+		if err := ctx.Err(); err != nil {
+			return Run{}, err
+		}
 		r, ok, err := t.q.ClaimRun(ctx, t.study, worker, lease)
 		if err != nil {
 			return Run{}, err
@@ -372,7 +378,6 @@ func (t *Tuning) Next(ctx context.Context, worker string, lease time.Duration) (
 			return Run{}, err
 		}
 	}
-	return Run{}, errors.New("tune: no run could be claimed")
 }
 
 // run attaches its configuration to a claimed run.

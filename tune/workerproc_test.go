@@ -202,7 +202,9 @@ func workerProcesses(t *testing.T, bin, loc string, n int, kill bool) {
 		t.Fatalf("status %+v: want all %d runs complete", s, budget)
 	}
 	ran := map[string]int{} // workers and the runs they completed
+	perConfig := map[int]int{}
 	for _, r := range tuneRuns(t, loc) {
+		perConfig[r.Number]++
 		if r.State != store.RunComplete {
 			t.Errorf("run %d is %s (%s)", r.ID, r.State, r.Reason)
 		}
@@ -217,6 +219,14 @@ func workerProcesses(t *testing.T, bin, loc string, n int, kill bool) {
 		}
 	}
 	t.Logf("runs completed per worker: %v", ran)
+	// One session (workers join it), --max-runs 3: a configuration with
+	// more runs was proposed twice (a generation bred twice) or had the
+	// gate's request for more runs doubled by two workers.
+	for n, k := range perConfig {
+		if k > 3 {
+			t.Errorf("configuration %d has %d runs, more than --max-runs 3", n, k)
+		}
+	}
 	for i, w := range workers {
 		if i != victim && ran[w.name()] == 0 {
 			t.Errorf("worker %d completed no run: %v", i, ran)
