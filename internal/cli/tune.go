@@ -252,6 +252,8 @@ func (f slurmFlags) newExecutor() (executor.Executor, error) {
 	switch {
 	case f.nodes < 0 || f.gpusPerNode < 0:
 		return nil, usagef("--nodes and --gpus-per-node must not be negative")
+	case f.gpuOption != "gpus-per-node" && f.gpuOption != "gres":
+		return nil, usagef("--gpu-option must be gpus-per-node or gres, not %q", f.gpuOption)
 	case f.executor == "local":
 		if f.partition != "" || f.account != "" || f.template != "" || f.nodes != 0 || f.gpusPerNode != 0 {
 			return nil, usagef("--partition, --account, --nodes, --gpus-per-node and --slurm-template need --executor slurm")

@@ -161,3 +161,69 @@ func TestTuneSimulator(t *testing.T) {
 	st := runPareto(t, 0, "tune", "--status", "--store", db, "--study", "sim", "--format", "json")
 	schematest.Validate(t, "tune-status", st)
 }
+
+// TestTuneWorkerJoins: a tune creates a study, a pareto tune --worker
+// with only the store, the study and a larger budget joins it, with the
+// study's space, command and objectives, in its session.
+func TestTuneWorkerJoins(t *testing.T) {
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "bin")
+	os.Mkdir(bin, 0o755)
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(exe, filepath.Join(bin, "pareto")); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	space := filepath.Join(dir, "space.toml")
+	os.WriteFile(space, []byte(cliSpace), 0o644)
+	db := filepath.Join(dir, "t.db")
+	runs := filepath.Join(dir, "runs")
+	runPareto(t, 0, "tune", "--store", db, "--study", "sim", "--space", space, "--budget", "4", "--repeats", "2",
+		"--command", "pareto simulate --param max_num_seqs={max_num_seqs} --seed $PARETO_SEED --out result.json",
+		"-o", "output_token_throughput:max", "-o", "ttft.p99:min", "--sampler", "sobol", "--work-dir", runs)
+	runPareto(t, 0, "tune", "--worker", "--store", db, "--study", "sim", "--budget", "8", "--work-dir", runs, "--lease", "5s")
+	var st tuneStatusJSON
+	out := runPareto(t, 0, "tune", "--status", "--store", db, "--study", "sim", "--format", "json")
+	schematest.Validate(t, "tune-status", out)
+	if err := json.Unmarshal(out, &st); err != nil {
+		t.Fatal(err)
+	}
+	if st.Complete != 8 || st.Failed != 0 || st.Session != 1 || st.BudgetLeft != 0 || len(st.FailedRuns) != 0 {
+		t.Errorf("status after the worker %+v: want 8 complete in session 1", st)
+	}
+}
+
+// TestTuneFlagErrors: bad worker and executor flags are refused with
+// the flag named, before anything is run.
+func TestTuneFlagErrors(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "t.db")
+	space := filepath.Join(dir, "space.toml")
+	os.WriteFile(space, []byte(cliSpace), 0o644)
+	base := []string{"tune", "--store", db, "--study", "s", "--space", space, "--command", "true", "--budget", "2", "-o", "ttft.p99:min"}
+	for _, c := range []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"executor", append(base, "--executor", "kubernetes"), 2, "--executor must be local or slurm"},
+		{"partition without slurm", append(base, "--partition", "gpu"), 2, "need --executor slurm"},
+		{"negative nodes", append(base, "--executor", "slurm", "--nodes", "-1"), 2, "--nodes"},
+		{"gpu option", append(base, "--executor", "slurm", "--gpu-option", "mig"), 2, "--gpu-option must be"},
+		{"short lease", append(base, "--lease", "10ms"), 2, "--lease"},
+		{"worker of no study", []string{"tune", "--worker", "--store", db, "--study", "none"}, 1, "no tuning state"},
+		{"no space without worker", []string{"tune", "--store", db, "--study", "s", "--command", "true", "--budget", "2"}, 2, "--space is required"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := Main(c.args, strings.NewReader(""), &stdout, &stderr)
+			if code != c.code || !strings.Contains(stderr.String(), c.want) {
+				t.Errorf("exit %d, stderr %q; want exit %d and %q", code, stderr.String(), c.code, c.want)
+			}
+		})
+	}
+}
