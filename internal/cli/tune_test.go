@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -225,5 +226,45 @@ func TestTuneFlagErrors(t *testing.T) {
 				t.Errorf("exit %d, stderr %q; want exit %d and %q", code, stderr.String(), c.code, c.want)
 			}
 		})
+	}
+}
+
+// TestTuneReadmeFlags: every flag the README's "Many workers on one
+// study" and "Running trials on a Slurm cluster" give pareto tune (its
+// command lines and the Slurm flag table) is a flag of pareto tune.
+func TestTuneReadmeFlags(t *testing.T) {
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	flags := newTuneCmd(&env{}).Flags()
+	flagRE := regexp.MustCompile(`--[a-z][a-z-]*`)
+	checked := 0
+	for _, title := range []string{"## Many workers on one study", "## Running trials on a Slurm cluster"} {
+		_, sec, ok := strings.Cut(string(b), title+"\n")
+		if !ok {
+			t.Fatalf("README.md has no section %q", title)
+		}
+		sec, _, _ = strings.Cut(sec, "\n## ")
+		cont := false
+		for _, line := range strings.Split(sec, "\n") {
+			var text string
+			switch {
+			case strings.HasPrefix(line, "pareto tune") || cont:
+				text = line
+			case strings.HasPrefix(line, "| `--"):
+				text, _, _ = strings.Cut(line[1:], "|")
+			}
+			cont = strings.HasSuffix(line, `\`) && (cont || strings.HasPrefix(line, "pareto tune"))
+			for _, f := range flagRE.FindAllString(text, -1) {
+				checked++
+				if flags.Lookup(f[2:]) == nil {
+					t.Errorf("README %s: pareto tune has no flag %s (%s)", title, f, line)
+				}
+			}
+		}
+	}
+	if checked < 15 {
+		t.Errorf("only %d flags found in the README's sections", checked)
 	}
 }
