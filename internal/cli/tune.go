@@ -140,8 +140,8 @@ func runTune(ctx context.Context, e *env, o *tuneOptions) error {
 		return tuneStatus(ctx, e, o)
 	}
 	// A worker joining a study needs neither the space nor the command
-	// nor the budget: the study keeps them.
-	joining := o.worker && o.space == ""
+	// nor the budget nor the objectives: the study keeps them.
+	joining := o.worker && len(o.obj.objectives) == 0
 	switch {
 	case o.space == "" && !o.worker:
 		return usagef("--space is required")
@@ -178,6 +178,15 @@ func runTune(ctx context.Context, e *env, o *tuneOptions) error {
 			return inputError{err: err}
 		}
 		opts = t.Options()
+		if o.space != "" {
+			space, _, err := readSpace(o.space)
+			if err != nil {
+				return err
+			}
+			if space.Fingerprint() != t.Space().Fingerprint() {
+				return inputError{err: fmt.Errorf("study %s was tuned over another search space than %s", o.study, o.space)}
+			}
+		}
 		if o.budget > 0 {
 			if t, err = tune.Open(ctx, st, o.study, t.Space(), opts, o.budget); err != nil {
 				return inputError{err: err}

@@ -186,6 +186,17 @@ func TestTuneWorkerJoins(t *testing.T) {
 		"--command", "pareto simulate --param max_num_seqs={max_num_seqs} --seed $PARETO_SEED --out result.json",
 		"-o", "output_token_throughput:max", "-o", "ttft.p99:min", "--sampler", "sobol", "--work-dir", runs)
 	runPareto(t, 0, "tune", "--worker", "--store", db, "--study", "sim", "--budget", "8", "--work-dir", runs, "--lease", "5s")
+	// A worker given another space is refused.
+	other := filepath.Join(dir, "other.toml")
+	os.WriteFile(other, []byte("[params.max_num_seqs]\nvalues = [1, 2]\ndefault = 1\n"), 0o644)
+	var stderr bytes.Buffer
+	if code := Main([]string{"tune", "--worker", "--store", db, "--study", "sim", "--space", other}, nil, new(bytes.Buffer), &stderr); code != 1 ||
+		!strings.Contains(stderr.String(), "another search space") {
+		t.Errorf("worker over another space: exit %d, %s", code, stderr.String())
+	}
+	if table := string(runPareto(t, 0, "tune", "--status", "--store", db, "--study", "sim")); !strings.Contains(table, "study sim: 8 complete, 0 failed, 0 running, 0 queued; budget 8, 0 left") {
+		t.Errorf("--status: %s", table)
+	}
 	var st tuneStatusJSON
 	out := runPareto(t, 0, "tune", "--status", "--store", db, "--study", "sim", "--format", "json")
 	schematest.Validate(t, "tune-status", out)
