@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -187,6 +188,39 @@ func (d *Driver) Run(ctx context.Context) error {
 func (d *Driver) one(ctx context.Context, r Run) error {
 	t := d.Tuning
 	bg := context.WithoutCancel(ctx)
+	// The lease is renewed from the claim until the run is recorded
+	// (reading a run's results and recording them may take longer than
+	// a lease on a loaded store).
+	renew, stop := context.WithCancel(bg)
+	defer stop()
+	lost := make(chan struct{})
+	var mu sync.Mutex
+	var started executor.Handle // the job, once started
+	go func() {
+		tick := time.NewTicker(d.Lease / 3)
+		defer tick.Stop()
+		for {
+			select {
+			case <-renew.Done():
+				return
+			case <-tick.C:
+				// A run whose lease was lost (this process was stopped
+				// longer than a lease) belongs to another worker now.
+				if err := t.q.RenewRun(renew, t.study, r.ID, r.Worker, d.Lease); errors.Is(err, store.ErrLeaseLost) {
+					close(lost)
+					mu.Lock()
+					h := started
+					mu.Unlock()
+					// The worker that has the run now follows a job
+					// that outlives this process: it is its job.
+					if _, ok := d.Executor.(executor.Follower); !ok && h != "" {
+						d.Executor.Cancel(bg, h)
+					}
+					return
+				}
+			}
+		}
+	}()
 	dir := filepath.Join(d.WorkDir, "run-"+strconv.FormatInt(r.ID, 10))
 	if r.Attempt > 1 { // an earlier attempt may have recorded its results
 		ts, err := t.Recorded(bg, r)
@@ -218,35 +252,13 @@ func (d *Driver) one(ctx context.Context, r Run) error {
 			return errors.Join(err, t.Fail(bg, r, err.Error()))
 		}
 	}
+	mu.Lock()
+	started = h
+	mu.Unlock()
 	if err := t.q.UpdateTune(bg, t.study, func(tx *store.TuneTx) error { return tx.StartRun(r.ID, r.Worker, string(h), dir) }); err != nil {
 		d.Executor.Cancel(bg, h)
 		return err
 	}
-	renew, stop := context.WithCancel(bg)
-	defer stop()
-	lost := make(chan struct{})
-	go func() {
-		tick := time.NewTicker(d.Lease / 3)
-		defer tick.Stop()
-		for {
-			select {
-			case <-renew.Done():
-				return
-			case <-tick.C:
-				// A run whose lease was lost (this process was stopped
-				// longer than a lease) belongs to another worker now.
-				if err := t.q.RenewRun(renew, t.study, r.ID, r.Worker, d.Lease); errors.Is(err, store.ErrLeaseLost) {
-					close(lost)
-					// The worker that has the run now follows a job
-					// that outlives this process: it is its job.
-					if _, ok := d.Executor.(executor.Follower); !ok {
-						d.Executor.Cancel(bg, h)
-					}
-					return
-				}
-			}
-		}
-	}()
 	st, err := d.Executor.Wait(ctx, h)
 	select {
 	case <-lost:
@@ -261,7 +273,6 @@ func (d *Driver) one(ctx context.Context, r Run) error {
 		stop()
 		return errors.Join(ctx.Err(), t.Release(bg, r, "interrupted: queued again"))
 	}
-	stop()
 	if err != nil {
 		return errors.Join(err, t.Fail(bg, r, err.Error()))
 	}

@@ -121,7 +121,7 @@ func workerProcesses(t *testing.T, bin, loc string, n int, kill bool) {
 		t.Fatal(err)
 	}
 	command := strings.TrimPrefix(simCommand, "sleep 0.05; ")
-	common := []string{"tune", "--worker", "--store", loc, "--study", "s", "--lease", "2s", "--work-dir", filepath.Join(dir, "runs")}
+	common := []string{"tune", "--worker", "--store", loc, "--study", "s", "--lease", "5s", "--work-dir", filepath.Join(dir, "runs")}
 	// The first worker creates the study; the others join it with only
 	// the store and the study.
 	first := append(append([]string{}, common...), "--space", space, "--command", command, "--budget", strconv.Itoa(budget),
