@@ -80,7 +80,7 @@ type Driver struct {
 	Tuning   *Tuning
 	Executor executor.Executor
 	// Command is the template (Expand), WorkDir the folder under which
-	// each run gets its own (run-ID).
+	// each run gets its own (RunDir).
 	Command, WorkDir string
 	// Worker names this driver in the store; Lease is the lease of its
 	// runs, renewed every Lease/3 (DefaultLease when zero).
@@ -221,7 +221,7 @@ func (d *Driver) one(ctx context.Context, r Run) error {
 			}
 		}
 	}()
-	dir := filepath.Join(d.WorkDir, "run-"+strconv.FormatInt(r.ID, 10))
+	dir := filepath.Join(d.WorkDir, RunDir(r))
 	if r.Attempt > 1 { // an earlier attempt may have recorded its results
 		ts, err := t.Recorded(bg, r)
 		if err != nil {
@@ -306,6 +306,19 @@ func (d *Driver) one(ctx context.Context, r Run) error {
 		return nil
 	}
 	return err
+}
+
+// RunDir is the name of a run's folder under the driver's work folder:
+// run-ID, and run-ID.N for its Nth attempt after its worker was lost,
+// so that the job of a lost attempt, which may still be running (a local
+// process whose driver was killed), cannot write into the folder of the
+// attempt that replaces it.
+func RunDir(r Run) string {
+	name := "run-" + strconv.FormatInt(r.ID, 10)
+	if r.Attempt > 1 {
+		name += "." + strconv.Itoa(r.Attempt)
+	}
+	return name
 }
 
 // follow returns the handle of the job an earlier attempt of r started

@@ -29,8 +29,9 @@ inconclusive verdict asks for, up to --max-runs per configuration. --budget
 is the number of runs of the study in all, baseline and repeats included.
 
 --command is run by /bin/sh -c in the run's own folder (DIR/run-ID, DIR
-from --work-dir), with {NAME} replaced by the value of parameter NAME and
-the environment variables PARETO_PARAM_<NAME> (upper case), PARETO_RUN,
+from --work-dir; DIR/run-ID.N for its Nth attempt after a lost worker),
+with {NAME} replaced by the value of parameter NAME and the environment
+variables PARETO_PARAM_<NAME> (upper case), PARETO_RUN,
 PARETO_TRIAL, PARETO_ROLE and PARETO_SEED (the run's ID, the same if the
 run is retried); its output goes to stdout.log and stderr.log there. A run
 that exits non-zero, exceeds --time-limit or leaves no readable result is
