@@ -15,6 +15,8 @@ package executor
 import (
 	"context"
 	"errors"
+	"path/filepath"
+	"strings"
 	"time"
 )
 
@@ -94,4 +96,41 @@ type Executor interface {
 	Wait(ctx context.Context, h Handle) (Status, error)
 	// Cancel stops the job of h; Wait then returns Cancelled.
 	Cancel(ctx context.Context, h Handle) error
+}
+
+// Follower is an Executor whose jobs outlive the process that started
+// them (Slurm), so that another process can follow a job by its handle:
+// Status says whether the executor knows the job of h (known) and how it
+// stands. A driver that takes over the run of a lost worker (or of a
+// killed tune) waits for that job instead of starting it again when
+// Status knows it.
+type Follower interface {
+	Executor
+	Status(ctx context.Context, h Handle) (st Status, known bool, err error)
+}
+
+var _ Follower = (*Slurm)(nil)
+
+// IsOwnFile reports whether name, a file at the top of a job's folder,
+// is one an executor writes there (Local's stdout.log and stderr.log,
+// Slurm's batch scripts and slurm-*.out and .err logs) rather than a
+// result of the job's command.
+func IsOwnFile(name string) bool {
+	switch {
+	case name == StdoutFile, name == StderrFile, name == ScriptName, name == "slurm-array.sh":
+		return true
+	case strings.HasPrefix(name, "slurm-") && (strings.HasSuffix(name, ".out") || strings.HasSuffix(name, ".err")):
+		return true
+	}
+	return false
+}
+
+// ErrorLog returns the path of the stderr log of the job of h in its
+// folder dir: Slurm's slurm-<job ID>.err for a Slurm handle, Local's
+// stderr.log otherwise.
+func ErrorLog(dir string, h Handle) string {
+	if isJobID(string(h)) {
+		return filepath.Join(dir, "slurm-"+string(h)+".err")
+	}
+	return filepath.Join(dir, StderrFile)
 }

@@ -134,7 +134,9 @@ type TuneRun struct {
 	Session int
 	State   RunState
 	// Worker holds a running run; Handle is its executor's handle and
-	// Dir its folder, once started.
+	// Dir its folder, once started. A run queued again after its lease
+	// was lost keeps the handle and folder of the lost attempt (its job
+	// may still be running: see executor.Follower).
 	Worker, Handle, Dir string
 	// LeaseUntil is when a running run's lease expires (zero: never).
 	LeaseUntil time.Time
@@ -151,8 +153,9 @@ type TuneStatus struct {
 	Study                               string
 	Queued, Running, Complete, Failed   int
 	Budget, BudgetLeft, Session, Trials int
-	// RunningRuns lists the running runs with their workers.
-	RunningRuns []TuneRun
+	// RunningRuns lists the running runs with their workers; FailedRuns
+	// the failed runs with their reasons.
+	RunningRuns, FailedRuns []TuneRun
 }
 
 // TuneTx is one transaction of UpdateTune.
@@ -333,7 +336,10 @@ func lose(tx fillTx, stamp any, r TuneRun, max int, why string) error {
 		return tx.exec(`UPDATE tune_runs SET state = 'failed', lease_until = 0, reason = ?, updated_at = ?`+still,
 			fmt.Sprintf("lost %d times (%s): not retried", r.Attempts, why), stamp, r.ID, r.Worker, int64(r.Attempts))
 	}
-	return tx.exec(`UPDATE tune_runs SET state = 'queued', worker = '', handle = '', lease_until = 0, reason = ?, updated_at = ?`+still,
+	// The handle is kept: the job of an executor whose jobs outlive their
+	// submitter (a Slurm job) is waited for by the next worker instead of
+	// being started again.
+	return tx.exec(`UPDATE tune_runs SET state = 'queued', worker = '', lease_until = 0, reason = ?, updated_at = ?`+still,
 		"queued again: "+why, stamp, r.ID, r.Worker, int64(r.Attempts))
 }
 
@@ -595,6 +601,9 @@ func tuneStatus(tx fillTx, study string) (TuneStatus, error) {
 		return st, err
 	}
 	st.Trials = int(n)
-	st.RunningRuns, err = tuneRuns(tx, id, RunRunning)
+	if st.RunningRuns, err = tuneRuns(tx, id, RunRunning); err != nil {
+		return st, err
+	}
+	st.FailedRuns, err = tuneRuns(tx, id, RunFailed)
 	return st, err
 }

@@ -64,7 +64,7 @@ func TestTuneQueue(t *testing.T) {
 			if s := status(); s.Queued != 3 || s.BudgetLeft != 2 || s.Trials != 1 {
 				t.Fatalf("status %+v", s)
 			}
-			r1, ok, err := q.ClaimRun(ctx, "s", "w1", 50*time.Millisecond)
+			r1, ok, err := q.ClaimRun(ctx, "s", "w1", 400*time.Millisecond)
 			if err != nil || !ok || r1.ID != ids[0] || r1.Attempts != 1 || r1.State != RunRunning {
 				t.Fatalf("claim = %+v, %v, %v", r1, ok, err)
 			}
@@ -77,7 +77,7 @@ func TestTuneQueue(t *testing.T) {
 			}
 			// w1's lease expires: the run is queued again and w3 gets it
 			// (the oldest queued run) before run 3.
-			time.Sleep(80 * time.Millisecond)
+			time.Sleep(450 * time.Millisecond)
 			r3, ok, err := q.ClaimRun(ctx, "s", "w3", 50*time.Millisecond)
 			if err != nil || !ok || r3.ID != ids[0] || r3.Attempts != 2 {
 				t.Fatalf("claim after expiry = %+v, %v, %v", r3, ok, err)

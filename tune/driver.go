@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -79,20 +80,25 @@ type Driver struct {
 	Tuning   *Tuning
 	Executor executor.Executor
 	// Command is the template (Expand), WorkDir the folder under which
-	// each run gets its own (run-ID).
+	// each run gets its own (RunDir).
 	Command, WorkDir string
 	// Worker names this driver in the store; Lease is the lease of its
 	// runs, renewed every Lease/3 (DefaultLease when zero).
 	Worker string
 	Lease  time.Duration
-	// TimeLimit bounds each run (0: none).
+	// TimeLimit bounds each run (0: none); Resources are what each job
+	// asks of a scheduler (its TimeLimit, when zero, is TimeLimit).
 	TimeLimit time.Duration
+	Resources executor.Resources
 	// Limits bound the result files read.
 	Limits ingest.Limits
 	// Progress, when set, is called after every run.
 	Progress func(store.TuneStatus)
 	// Log receives one line per run that failed or was queued again.
 	Log io.Writer
+	// Join makes the driver a worker that joins the study's current
+	// session (JoinSession) instead of starting a new one.
+	Join bool
 }
 
 // DefaultLease is the lease of a driver's runs.
@@ -141,7 +147,11 @@ func (d *Driver) Run(ctx context.Context) error {
 	if _, err := t.Repair(ctx); err != nil {
 		return err
 	}
-	if _, err := t.StartSession(ctx); err != nil {
+	start := t.StartSession
+	if d.Join {
+		start = t.JoinSession
+	}
+	if _, err := start(ctx); err != nil {
 		return err
 	}
 	for {
@@ -178,33 +188,14 @@ func (d *Driver) Run(ctx context.Context) error {
 func (d *Driver) one(ctx context.Context, r Run) error {
 	t := d.Tuning
 	bg := context.WithoutCancel(ctx)
-	dir := filepath.Join(d.WorkDir, "run-"+strconv.FormatInt(r.ID, 10))
-	if r.Attempt > 1 { // an earlier attempt may have recorded its results
-		ts, err := t.Recorded(bg, r)
-		if err != nil {
-			return err
-		}
-		if len(ts) > 0 {
-			_, err := t.Record(bg, r, dir, ts)
-			return err
-		}
-	}
-	if err := os.RemoveAll(dir); err != nil {
-		return err
-	}
-	job := executor.Job{ID: strconv.FormatInt(r.ID, 10), Command: Expand(d.Command, r.Config), Dir: dir, Env: Env(r),
-		Resources: executor.Resources{TimeLimit: d.TimeLimit}}
-	h, err := d.Executor.Start(ctx, job)
-	if err != nil {
-		return errors.Join(err, t.Fail(bg, r, err.Error()))
-	}
-	if err := t.q.UpdateTune(bg, t.study, func(tx *store.TuneTx) error { return tx.StartRun(r.ID, r.Worker, string(h), dir) }); err != nil {
-		d.Executor.Cancel(bg, h)
-		return err
-	}
+	// The lease is renewed from the claim until the run is recorded
+	// (reading a run's results and recording them may take longer than
+	// a lease on a loaded store).
 	renew, stop := context.WithCancel(bg)
 	defer stop()
 	lost := make(chan struct{})
+	var mu sync.Mutex
+	var started executor.Handle // the job, once started
 	go func() {
 		tick := time.NewTicker(d.Lease / 3)
 		defer tick.Stop()
@@ -217,12 +208,57 @@ func (d *Driver) one(ctx context.Context, r Run) error {
 				// longer than a lease) belongs to another worker now.
 				if err := t.q.RenewRun(renew, t.study, r.ID, r.Worker, d.Lease); errors.Is(err, store.ErrLeaseLost) {
 					close(lost)
-					d.Executor.Cancel(bg, h)
+					mu.Lock()
+					h := started
+					mu.Unlock()
+					// The worker that has the run now follows a job
+					// that outlives this process: it is its job.
+					if _, ok := d.Executor.(executor.Follower); !ok && h != "" {
+						d.Executor.Cancel(bg, h)
+					}
 					return
 				}
 			}
 		}
 	}()
+	dir := filepath.Join(d.WorkDir, RunDir(r))
+	if r.Attempt > 1 { // an earlier attempt may have recorded its results
+		ts, err := t.Recorded(bg, r)
+		if err != nil {
+			return err
+		}
+		if len(ts) > 0 {
+			_, err := t.Record(bg, r, dir, ts)
+			return err
+		}
+	}
+	h := d.follow(bg, r)
+	if h != "" {
+		if r.Dir != "" {
+			dir = r.Dir
+		}
+		d.logf("run %d (trial %d): waiting for job %s, which an earlier attempt started", r.ID, r.Trial, h)
+	} else {
+		if err := os.RemoveAll(dir); err != nil {
+			return err
+		}
+		job := executor.Job{ID: strconv.FormatInt(r.ID, 10), Command: Expand(d.Command, r.Config), Dir: dir, Env: Env(r),
+			Resources: d.Resources}
+		if job.Resources.TimeLimit == 0 {
+			job.Resources.TimeLimit = d.TimeLimit
+		}
+		var err error
+		if h, err = d.Executor.Start(ctx, job); err != nil {
+			return errors.Join(err, t.Fail(bg, r, err.Error()))
+		}
+	}
+	mu.Lock()
+	started = h
+	mu.Unlock()
+	if err := t.q.UpdateTune(bg, t.study, func(tx *store.TuneTx) error { return tx.StartRun(r.ID, r.Worker, string(h), dir) }); err != nil {
+		d.Executor.Cancel(bg, h)
+		return err
+	}
 	st, err := d.Executor.Wait(ctx, h)
 	select {
 	case <-lost:
@@ -237,13 +273,12 @@ func (d *Driver) one(ctx context.Context, r Run) error {
 		stop()
 		return errors.Join(ctx.Err(), t.Release(bg, r, "interrupted: queued again"))
 	}
-	stop()
 	if err != nil {
 		return errors.Join(err, t.Fail(bg, r, err.Error()))
 	}
 	if st.State != executor.Completed {
 		why := st.Reason
-		if last := lastLine(filepath.Join(dir, executor.StderrFile)); last != "" {
+		if last := lastLine(executor.ErrorLog(dir, h)); last != "" {
 			why += ": " + last
 		}
 		d.logf("run %d (trial %d) %s: %s", r.ID, r.Trial, st.State, why)
@@ -273,14 +308,43 @@ func (d *Driver) one(ctx context.Context, r Run) error {
 	return err
 }
 
-// resultFiles lists the files of a run's folder but its logs.
+// RunDir is the name of a run's folder under the driver's work folder:
+// run-ID, and run-ID.N for its Nth attempt after its worker was lost,
+// so that the job of a lost attempt, which may still be running (a local
+// process whose driver was killed), cannot write into the folder of the
+// attempt that replaces it.
+func RunDir(r Run) string {
+	name := "run-" + strconv.FormatInt(r.ID, 10)
+	if r.Attempt > 1 {
+		name += "." + strconv.Itoa(r.Attempt)
+	}
+	return name
+}
+
+// follow returns the handle of the job an earlier attempt of r started
+// when the executor can follow it (executor.Follower) and still knows it,
+// else "".
+func (d *Driver) follow(ctx context.Context, r Run) executor.Handle {
+	f, ok := d.Executor.(executor.Follower)
+	if !ok || r.Attempt < 2 || r.Handle == "" {
+		return ""
+	}
+	h := executor.Handle(r.Handle)
+	if _, known, err := f.Status(ctx, h); err != nil || !known {
+		return ""
+	}
+	return h
+}
+
+// resultFiles lists the files of a run's folder but the executor's own
+// (its logs and batch scripts).
 func resultFiles(dir string) ([]string, error) {
 	var out []string
 	err := filepath.WalkDir(dir, func(p string, e os.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		if e.Type().IsRegular() && !(filepath.Dir(p) == dir && (e.Name() == executor.StdoutFile || e.Name() == executor.StderrFile)) {
+		if e.Type().IsRegular() && !(filepath.Dir(p) == dir && executor.IsOwnFile(e.Name())) {
 			out = append(out, p)
 		}
 		return nil

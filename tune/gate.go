@@ -190,6 +190,23 @@ func (t *Tuning) recordVerdict(tx *store.TuneTx, number int, v decide.Verdict, g
 	}
 	all, complete := count(number)
 	_, baseComplete := count(store.BaselineTrial)
+	// The gate ran outside this transaction: another worker may have
+	// judged the same runs since (and queued the runs its verdict asked
+	// for). Its verdict stands; asking again would double the request.
+	for _, r := range runs {
+		if r.Number == number && (r.State == store.RunQueued || r.State == store.RunRunning) {
+			return nil
+		}
+	}
+	for _, tr := range trials {
+		if tr.Number != number || tr.Decision == "" {
+			continue
+		}
+		cand, base := judgedRuns(tr.Verdict)
+		if tr.Decision != string(decide.Inconclusive) || (cand >= complete && base >= baseComplete) {
+			return nil
+		}
+	}
 	baseSession := 0 // the baseline's runs queued in this session
 	for _, r := range runs {
 		if r.Number == store.BaselineTrial && r.Session == tx.Study().Session {

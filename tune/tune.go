@@ -250,6 +250,9 @@ func OpenExisting(ctx context.Context, st store.Store, study string) (*Tuning, e
 // Study names the tuning study.
 func (t *Tuning) Study() string { return t.study }
 
+// Space returns the study's search space.
+func (t *Tuning) Space() *search.Space { return t.space }
+
 // Options returns the study's options.
 func (t *Tuning) Options() Options { return t.opts }
 
@@ -263,6 +266,10 @@ type Run struct {
 	Attempt int
 	Worker  string
 	Config  search.Config
+	// Handle and Dir are the executor's handle and the folder of an
+	// earlier attempt whose worker was lost ("" when none): its job may
+	// still be running (executor.Follower).
+	Handle, Dir string
 }
 
 // SessionName is the measurement session (trial.Source.Session) the runs
@@ -277,6 +284,18 @@ func SessionName(n int) string { return "tune-" + strconv.Itoa(n) }
 // budget, so that every session re-measures its baseline (counting the
 // baseline runs still queued from an earlier session).
 func (t *Tuning) StartSession(ctx context.Context) (int, error) {
+	return t.startSession(ctx, false)
+}
+
+// JoinSession is StartSession for a worker that joins a study other
+// drivers may be running: it starts the first session of a study that
+// has none, and otherwise returns the current session without queueing
+// baseline runs (several workers starting at once start one session).
+func (t *Tuning) JoinSession(ctx context.Context) (int, error) {
+	return t.startSession(ctx, true)
+}
+
+func (t *Tuning) startSession(ctx context.Context, join bool) (int, error) {
 	base, err := t.space.Defaults()
 	if err != nil {
 		return 0, fmt.Errorf("tune: the baseline: %w", err)
@@ -288,6 +307,10 @@ func (t *Tuning) StartSession(ctx context.Context) (int, error) {
 	session := 0
 	err = t.q.UpdateTune(ctx, t.study, func(tx *store.TuneTx) error {
 		ts := tx.Study()
+		if join && ts.Session > 0 {
+			session = ts.Session
+			return nil
+		}
 		session = ts.Session + 1
 		if err := tx.SetSession(session); err != nil {
 			return err
@@ -348,7 +371,13 @@ var ErrExhausted = errors.New("tune: every configuration of the grid has been as
 // ErrPending when runs under a lease are still running elsewhere and
 // might be queued again.
 func (t *Tuning) Next(ctx context.Context, worker string, lease time.Duration) (Run, error) {
-	for range 3 {
+	// Other workers may claim the runs propose queued before this one
+	// does: it proposes again (each proposal spends budget, so the loop
+	// ends with ErrBudget at the latest).
+	for {
+		if err := ctx.Err(); err != nil {
+			return Run{}, err
+		}
 		r, ok, err := t.q.ClaimRun(ctx, t.study, worker, lease)
 		if err != nil {
 			return Run{}, err
@@ -360,12 +389,11 @@ func (t *Tuning) Next(ctx context.Context, worker string, lease time.Duration) (
 			return Run{}, err
 		}
 	}
-	return Run{}, errors.New("tune: no run could be claimed")
 }
 
 // run attaches its configuration to a claimed run.
 func (t *Tuning) run(ctx context.Context, r store.TuneRun) (Run, error) {
-	out := Run{ID: r.ID, Trial: r.Number, Session: r.Session, Attempt: r.Attempts, Worker: r.Worker}
+	out := Run{ID: r.ID, Trial: r.Number, Session: r.Session, Attempt: r.Attempts, Worker: r.Worker, Handle: r.Handle, Dir: r.Dir}
 	err := t.q.UpdateTune(ctx, t.study, func(tx *store.TuneTx) error {
 		trials, err := tx.Trials()
 		if err != nil {

@@ -42,8 +42,9 @@ band shrinks to σ−u and its minimum improvement grows to δ+u (σ is
 --noise, taken as the run-to-run noise; pareto noise suggests it).
 
 --command is run by /bin/sh -c in the run's own folder (DIR/run-ID, DIR
-from --work-dir), with {NAME} replaced by the value of parameter NAME and
-the environment variables PARETO_PARAM_<NAME> (upper case), PARETO_RUN,
+from --work-dir; DIR/run-ID.N for its Nth attempt after a lost worker),
+with {NAME} replaced by the value of parameter NAME and the environment
+variables PARETO_PARAM_<NAME> (upper case), PARETO_RUN,
 PARETO_TRIAL, PARETO_ROLE and PARETO_SEED (the run's ID, the same if the
 run is retried); its output goes to stdout.log and stderr.log there. A run
 that exits non-zero, exceeds --time-limit or leaves no readable result is
@@ -56,6 +57,23 @@ and stops. A progress line is shown when standard error is a terminal; the
 summary (configurations, frontier, admitted and rejected with the gate's
 reasons) goes to standard output at the end.
 
+--worker joins a study as one more worker: any number of pareto tune
+--worker processes, on any hosts sharing a PostgreSQL store (or on one host
+sharing a SQLite file), claim its runs until the budget is spent. A worker
+needs only --store and --study (the study keeps its space, command,
+objectives and budget); given --space and the rest, the first one creates
+the study. A claimed run is held under a --lease the worker renews; a run
+whose worker died is queued again when its lease expires (once: a run lost
+twice fails), never completed twice.
+
+--executor slurm submits each run as a Slurm batch job (sbatch, from
+--slurm-template or the built-in template) with --partition, --account,
+--nodes, --gpus-per-node and --time-limit; the job ID is recorded with the
+run, so that a tune restarted after it was killed waits for the job by its
+ID instead of submitting it again. SIGINT cancels the job (scancel). Slurm's
+final states (FAILED, TIMEOUT, CANCELLED, OUT_OF_MEMORY, NODE_FAIL,
+PREEMPTED) are recorded as the run's failure with Slurm's words.
+
 --status prints the study's runs by state (queued, running with its worker
 and handle, complete, failed) and the budget left, from the store alone
 (read only).`
@@ -67,10 +85,18 @@ type tuneOptions struct {
 	store, study, space, command, sampler, workDir, format string
 	budget, repeats, maxRuns, population, screen           int
 	seed                                                   uint64
-	timeLimit                                              time.Duration
-	status                                                 bool
+	timeLimit, lease                                       time.Duration
+	status, worker                                         bool
 	obj                                                    decideObjectives
 	limits                                                 limitFlags
+	slurm                                                  slurmFlags
+}
+
+// slurmFlags are tune's --executor and the Slurm executor's flags.
+type slurmFlags struct {
+	executor, partition, account, template, gpuOption string
+	nodes, gpusPerNode                                int
+	poll                                              time.Duration
 }
 
 func newTuneCmd(e *env) *cobra.Command {
@@ -99,6 +125,16 @@ func newTuneCmd(e *env) *cobra.Command {
 	f.IntVar(&o.screen, "screen", 0, "first runs of a configuration; further repeats only where frontier membership is uncertain (0: off)")
 	f.StringVar(&o.workDir, "work-dir", "", "folder of the runs' folders (default NAME.tune)")
 	f.DurationVar(&o.timeLimit, "time-limit", 0, "stop a run after `DURATION` (0: no limit)")
+	f.BoolVar(&o.worker, "worker", false, "join the study as one more worker (--space, --command and --budget default to the study's)")
+	f.DurationVar(&o.lease, "lease", tune.DefaultLease, "lease of a claimed run, renewed every third of it: a dead worker's run is queued again after it")
+	f.StringVar(&o.slurm.executor, "executor", "local", "where runs are run: local or slurm (one sbatch job per run)")
+	f.StringVar(&o.slurm.partition, "partition", "", "Slurm partition of the jobs (--executor slurm)")
+	f.StringVar(&o.slurm.account, "account", "", "Slurm account of the jobs (--executor slurm)")
+	f.IntVar(&o.slurm.nodes, "nodes", 0, "nodes of each Slurm job (0: the cluster's default)")
+	f.IntVar(&o.slurm.gpusPerNode, "gpus-per-node", 0, "GPUs per node of each Slurm job (0: none asked for)")
+	f.StringVar(&o.slurm.gpuOption, "gpu-option", "gpus-per-node", "how GPUs are asked for: gpus-per-node or gres (--gres=gpu:N)")
+	f.StringVar(&o.slurm.template, "slurm-template", "", "batch script `TEMPLATE` (Go text/template over executor.SlurmScript; default the built-in one)")
+	f.DurationVar(&o.slurm.poll, "slurm-poll", 10*time.Second, "how often a Slurm job is asked about")
 	f.BoolVar(&o.status, "status", false, "print the study's runs by state and the budget left, and exit")
 	f.StringVar(&o.format, "format", "table", "output format: table or json")
 	addLimitFlags(f, &o.limits)
@@ -118,48 +154,91 @@ func runTune(ctx context.Context, e *env, o *tuneOptions) error {
 	if o.status {
 		return tuneStatus(ctx, e, o)
 	}
+	// A worker joining a study needs neither the space nor the command
+	// nor the budget nor the objectives: the study keeps them.
+	joining := o.worker && len(o.obj.objectives) == 0
 	switch {
-	case o.space == "":
+	case o.space == "" && !o.worker:
 		return usagef("--space is required")
-	case o.command == "":
+	case o.command == "" && !o.worker:
 		return usagef("--command is required")
-	case o.budget < 1:
+	case o.budget < 1 && !o.worker:
 		return usagef("--budget must be at least 1")
+	case o.budget < 0:
+		return usagef("--budget must not be negative")
 	case o.repeats < 1:
 		return usagef("--repeats must be at least 1")
 	case o.screen < 0 || o.screen > 0 && o.screen >= o.repeats:
 		return usagef("--screen must be 0 (off) or below --repeats")
-	case len(o.obj.objectives) == 0:
+	case len(o.obj.objectives) == 0 && !joining:
 		return usagef("give the objectives with -o NAME:min|max")
+	case o.lease < time.Second:
+		return usagef("--lease must be at least 1s")
 	}
-	objs, slos, err := o.obj.parse()
+	ex, err := o.slurm.newExecutor()
 	if err != nil {
 		return err
-	}
-	space, text, err := readSpace(o.space)
-	if err != nil {
-		return err
-	}
-	if err := tune.CheckTemplate(o.command, space); err != nil {
-		return usageError{err}
 	}
 	lim, err := o.limits.limits()
 	if err != nil {
 		return err
-	}
-	opts := tune.Options{Sampler: o.sampler, Seed: o.seed, Population: o.population, Objectives: objs, Repeats: o.repeats,
-		MaxRuns: o.maxRuns, Screen: o.screen, Command: o.command, SpaceFile: o.space, SpaceText: text}
-	for _, s := range slos {
-		opts.SLOs = append(opts.SLOs, s.String())
 	}
 	st, err := store.Open(ctx, store.Location(o.store))
 	if err != nil {
 		return inputError{err: err}
 	}
 	defer st.Close()
-	t, err := tune.Open(ctx, st, o.study, space, opts, o.budget)
-	if err != nil {
-		return inputError{err: err}
+	var t *tune.Tuning
+	var opts tune.Options
+	if joining {
+		if t, err = tune.OpenExisting(ctx, st, o.study); err != nil {
+			return inputError{err: err}
+		}
+		opts = t.Options()
+		if o.space != "" {
+			space, _, err := readSpace(o.space)
+			if err != nil {
+				return err
+			}
+			if space.Fingerprint() != t.Space().Fingerprint() {
+				return inputError{err: fmt.Errorf("study %s was tuned over another search space than %s", o.study, o.space)}
+			}
+		}
+		if o.budget > 0 {
+			if t, err = tune.Open(ctx, st, o.study, t.Space(), opts, o.budget); err != nil {
+				return inputError{err: err}
+			}
+		}
+	} else {
+		objs, slos, err := o.obj.parse()
+		if err != nil {
+			return err
+		}
+		space, text, err := readSpace(o.space)
+		if err != nil {
+			return err
+		}
+		opts = tune.Options{Sampler: o.sampler, Seed: o.seed, Population: o.population, Objectives: objs, Repeats: o.repeats,
+			MaxRuns: o.maxRuns, Screen: o.screen, Command: o.command, SpaceFile: o.space, SpaceText: text}
+		for _, s := range slos {
+			opts.SLOs = append(opts.SLOs, s.String())
+		}
+		if t, err = tune.Open(ctx, st, o.study, space, opts, o.budget); err != nil {
+			return inputError{err: err}
+		}
+		if !o.worker || len(o.obj.objectives) > 0 {
+			warnKept(e, o.study, opts, t.Options())
+		}
+	}
+	command := o.command
+	if command == "" {
+		command = t.Options().Command
+	}
+	if command == "" {
+		return usagef("study %s keeps no command: give --command", o.study)
+	}
+	if err := tune.CheckTemplate(command, t.Space()); err != nil {
+		return usageError{err}
 	}
 	workDir := o.workDir
 	if workDir == "" {
@@ -167,9 +246,9 @@ func runTune(ctx context.Context, e *env, o *tuneOptions) error {
 	}
 	runCtx, stop := signal.NotifyContext(ctx, os.Interrupt)
 	defer stop()
-	warnKept(e, o.study, opts, t.Options())
-	d := &tune.Driver{Tuning: t, Executor: &executor.Local{}, Command: o.command, WorkDir: workDir,
-		TimeLimit: o.timeLimit, Limits: lim, Log: e.stderr}
+	d := &tune.Driver{Tuning: t, Executor: ex, Command: command, WorkDir: workDir, Lease: o.lease, Join: o.worker,
+		TimeLimit: o.timeLimit, Limits: lim, Log: e.stderr,
+		Resources: executor.Resources{Nodes: o.slurm.nodes, GPUsPerNode: o.slurm.gpusPerNode, Partition: o.slurm.partition, Account: o.slurm.account}}
 	if isTerminal(e.stderr) {
 		d.Progress = progressLine(e, time.Now())
 	}
@@ -192,6 +271,31 @@ func runTune(ctx context.Context, e *env, o *tuneOptions) error {
 		fmt.Fprintf(e.stderr, "pareto tune: interrupted; the running run is queued again (pareto tune resumes the study)\n")
 	}
 	return nil
+}
+
+// newExecutor returns the executor the flags name.
+func (f slurmFlags) newExecutor() (executor.Executor, error) {
+	switch {
+	case f.nodes < 0 || f.gpusPerNode < 0:
+		return nil, usagef("--nodes and --gpus-per-node must not be negative")
+	case f.gpuOption != "gpus-per-node" && f.gpuOption != "gres":
+		return nil, usagef("--gpu-option must be gpus-per-node or gres, not %q", f.gpuOption)
+	case f.executor == "local":
+		if f.partition != "" || f.account != "" || f.template != "" || f.nodes != 0 || f.gpusPerNode != 0 {
+			return nil, usagef("--partition, --account, --nodes, --gpus-per-node and --slurm-template need --executor slurm")
+		}
+		return &executor.Local{}, nil
+	case f.executor == "slurm":
+		if f.poll <= 0 {
+			return nil, usagef("--slurm-poll must be positive")
+		}
+		s, err := executor.NewSlurm(executor.SlurmConfig{Template: f.template, GPUOption: f.gpuOption, PollInterval: f.poll})
+		if err != nil {
+			return nil, inputError{err: err}
+		}
+		return s, nil
+	}
+	return nil, usagef("--executor must be local or slurm, not %q", f.executor)
 }
 
 // warnKept tells, on resuming a study, which of the flags it ignores:
@@ -275,6 +379,14 @@ type tuneStatusJSON struct {
 	Session    int             `json:"session"`
 	Trials     int             `json:"trials"`
 	Runs       []tuneRunStatus `json:"running_runs"`
+	FailedRuns []tuneFailed    `json:"failed_runs"`
+}
+
+type tuneFailed struct {
+	Run    int64  `json:"run"`
+	Trial  int    `json:"trial"`
+	Reason string `json:"reason"`
+	Handle string `json:"handle"`
 }
 
 type tuneRunStatus struct {
@@ -301,7 +413,10 @@ func tuneStatus(ctx context.Context, e *env, o *tuneOptions) error {
 		return inputError{err: err}
 	}
 	out := tuneStatusJSON{Study: s.Study, Complete: s.Complete, Failed: s.Failed, Running: s.Running, Queued: s.Queued,
-		Budget: s.Budget, BudgetLeft: s.BudgetLeft, Session: s.Session, Trials: s.Trials, Runs: []tuneRunStatus{}}
+		Budget: s.Budget, BudgetLeft: s.BudgetLeft, Session: s.Session, Trials: s.Trials, Runs: []tuneRunStatus{}, FailedRuns: []tuneFailed{}}
+	for _, r := range s.FailedRuns {
+		out.FailedRuns = append(out.FailedRuns, tuneFailed{Run: r.ID, Trial: r.Number, Reason: r.Reason, Handle: r.Handle})
+	}
 	for _, r := range s.RunningRuns {
 		rs := tuneRunStatus{Run: r.ID, Trial: r.Number, Worker: r.Worker, Handle: r.Handle, Attempt: r.Attempts}
 		if !r.LeaseUntil.IsZero() {
@@ -315,9 +430,25 @@ func tuneStatus(ctx context.Context, e *env, o *tuneOptions) error {
 	fmt.Fprintf(e.stdout, "study %s: %d complete, %d failed, %d running, %d queued; budget %d, %d left; %d configurations, session %d\n",
 		s.Study, s.Complete, s.Failed, s.Running, s.Queued, s.Budget, s.BudgetLeft, s.Trials, s.Session)
 	for _, r := range out.Runs {
-		fmt.Fprintf(e.stdout, "  run %d (trial %d) running on %s, handle %s, attempt %d\n", r.Run, r.Trial, r.Worker, r.Handle, r.Attempt)
+		fmt.Fprintf(e.stdout, "  run %d (trial %d) running on %s, %s, attempt %d\n", r.Run, r.Trial, r.Worker, describeHandle(r.Handle), r.Attempt)
+	}
+	for _, r := range out.FailedRuns {
+		reason, _, _ := strings.Cut(r.Reason, "\n")
+		fmt.Fprintf(e.stdout, "  run %d (trial %d) failed: %s\n", r.Run, r.Trial, reason)
 	}
 	return nil
+}
+
+// describeHandle names an executor's handle for --status: a Slurm job ID
+// or a local process.
+func describeHandle(h string) string {
+	switch {
+	case h == "":
+		return "not started"
+	case strings.HasPrefix(h, "pid:"):
+		return "process " + strings.TrimPrefix(h, "pid:")
+	}
+	return "Slurm job " + h
 }
 
 // writeTuneSummary prints the summary of a tune.

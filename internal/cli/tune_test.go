@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -161,4 +162,121 @@ func TestTuneSimulator(t *testing.T) {
 	}
 	st := runPareto(t, 0, "tune", "--status", "--store", db, "--study", "sim", "--format", "json")
 	schematest.Validate(t, "tune-status", st)
+}
+
+// TestTuneWorkerJoins: a tune creates a study, a pareto tune --worker
+// with only the store, the study and a larger budget joins it, with the
+// study's space, command and objectives, in its session.
+func TestTuneWorkerJoins(t *testing.T) {
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "bin")
+	os.Mkdir(bin, 0o755)
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(exe, filepath.Join(bin, "pareto")); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	space := filepath.Join(dir, "space.toml")
+	os.WriteFile(space, []byte(cliSpace), 0o644)
+	db := filepath.Join(dir, "t.db")
+	runs := filepath.Join(dir, "runs")
+	runPareto(t, 0, "tune", "--store", db, "--study", "sim", "--space", space, "--budget", "4", "--repeats", "2",
+		"--command", "pareto simulate --param max_num_seqs={max_num_seqs} --seed $PARETO_SEED --out result.json",
+		"-o", "output_token_throughput:max", "-o", "ttft.p99:min", "--sampler", "sobol", "--work-dir", runs)
+	runPareto(t, 0, "tune", "--worker", "--store", db, "--study", "sim", "--budget", "8", "--work-dir", runs, "--lease", "5s")
+	// A worker given another space is refused.
+	other := filepath.Join(dir, "other.toml")
+	os.WriteFile(other, []byte("[params.max_num_seqs]\nvalues = [1, 2]\ndefault = 1\n"), 0o644)
+	var stderr bytes.Buffer
+	if code := Main([]string{"tune", "--worker", "--store", db, "--study", "sim", "--space", other}, nil, new(bytes.Buffer), &stderr); code != 1 ||
+		!strings.Contains(stderr.String(), "another search space") {
+		t.Errorf("worker over another space: exit %d, %s", code, stderr.String())
+	}
+	if table := string(runPareto(t, 0, "tune", "--status", "--store", db, "--study", "sim")); !strings.Contains(table, "study sim: 8 complete, 0 failed, 0 running, 0 queued; budget 8, 0 left") {
+		t.Errorf("--status: %s", table)
+	}
+	var st tuneStatusJSON
+	out := runPareto(t, 0, "tune", "--status", "--store", db, "--study", "sim", "--format", "json")
+	schematest.Validate(t, "tune-status", out)
+	if err := json.Unmarshal(out, &st); err != nil {
+		t.Fatal(err)
+	}
+	if st.Complete != 8 || st.Failed != 0 || st.Session != 1 || st.BudgetLeft != 0 || len(st.FailedRuns) != 0 {
+		t.Errorf("status after the worker %+v: want 8 complete in session 1", st)
+	}
+}
+
+// TestTuneFlagErrors: bad worker and executor flags are refused with
+// the flag named, before anything is run.
+func TestTuneFlagErrors(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "t.db")
+	space := filepath.Join(dir, "space.toml")
+	os.WriteFile(space, []byte(cliSpace), 0o644)
+	base := []string{"tune", "--store", db, "--study", "s", "--space", space, "--command", "true", "--budget", "2", "-o", "ttft.p99:min"}
+	for _, c := range []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"executor", append(base, "--executor", "kubernetes"), 2, "--executor must be local or slurm"},
+		{"partition without slurm", append(base, "--partition", "gpu"), 2, "need --executor slurm"},
+		{"negative nodes", append(base, "--executor", "slurm", "--nodes", "-1"), 2, "--nodes"},
+		{"gpu option", append(base, "--executor", "slurm", "--gpu-option", "mig"), 2, "--gpu-option must be"},
+		{"short lease", append(base, "--lease", "10ms"), 2, "--lease"},
+		{"worker of no study", []string{"tune", "--worker", "--store", db, "--study", "none"}, 1, "no tuning state"},
+		{"no space without worker", []string{"tune", "--store", db, "--study", "s", "--command", "true", "--budget", "2"}, 2, "--space is required"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := Main(c.args, strings.NewReader(""), &stdout, &stderr)
+			if code != c.code || !strings.Contains(stderr.String(), c.want) {
+				t.Errorf("exit %d, stderr %q; want exit %d and %q", code, stderr.String(), c.code, c.want)
+			}
+		})
+	}
+}
+
+// TestTuneReadmeFlags: every flag the README's "Many workers on one
+// study" and "Running trials on a Slurm cluster" give pareto tune (its
+// command lines and the Slurm flag table) is a flag of pareto tune.
+func TestTuneReadmeFlags(t *testing.T) {
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	flags := newTuneCmd(&env{}).Flags()
+	flagRE := regexp.MustCompile(`--[a-z][a-z-]*`)
+	checked := 0
+	for _, title := range []string{"## Many workers on one study", "## Running trials on a Slurm cluster"} {
+		_, sec, ok := strings.Cut(string(b), title+"\n")
+		if !ok {
+			t.Fatalf("README.md has no section %q", title)
+		}
+		sec, _, _ = strings.Cut(sec, "\n## ")
+		cont := false
+		for _, line := range strings.Split(sec, "\n") {
+			var text string
+			switch {
+			case strings.HasPrefix(line, "pareto tune") || cont:
+				text = line
+			case strings.HasPrefix(line, "| `--"):
+				text, _, _ = strings.Cut(line[1:], "|")
+			}
+			cont = strings.HasSuffix(line, `\`) && (cont || strings.HasPrefix(line, "pareto tune"))
+			for _, f := range flagRE.FindAllString(text, -1) {
+				checked++
+				if flags.Lookup(f[2:]) == nil {
+					t.Errorf("README %s: pareto tune has no flag %s (%s)", title, f, line)
+				}
+			}
+		}
+	}
+	if checked < 15 {
+		t.Errorf("only %d flags found in the README's sections", checked)
+	}
 }
