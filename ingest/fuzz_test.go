@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math"
@@ -190,8 +191,23 @@ func FuzzReadTable(f *testing.F) {
 	}
 	f.Add([]byte("concurrency,request_rate,ttft_ms\n1,inf,20\n"))
 	f.Add([]byte("{\"concurrency\": 4, \"file\": \"a.json\"}\n"))
+	f.Add([]byte("{\"id\": \"a\", \"request_rate\": Infinity, \"ttft_ms\": NaN, \"x\": -Infinity}\n{\"id\": \"N\", \"request_rate\": 2, \"ttft_ms\": 1}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		ts, err := ReadTable(append([]byte(nil), data...), "t.csv", TableOptions{})
+		in := append([]byte(nil), data...)
+		ts, err := ReadTable(in, "t.csv", TableOptions{})
+		if !bytes.Equal(in, data) {
+			t.Fatalf("ReadTable changed its input")
+		}
+		for i := range ts {
+			if r := ts[i].Workload.RequestRate; math.IsNaN(r) || r < 0 && math.IsInf(r, 0) {
+				t.Fatalf("trial %d: request_rate %v", i, r)
+			}
+			for _, m := range ts[i].Measurements {
+				if math.IsInf(m.Value, 0) || math.IsNaN(m.Value) {
+					t.Fatalf("trial %d: non-finite measurement %+v", i, m)
+				}
+			}
+		}
 		var nr *NotResultError
 		if errors.As(err, &nr) {
 			if nr.What == "" || len(ts) != 0 {
