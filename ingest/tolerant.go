@@ -90,6 +90,9 @@ type tolerantReader struct {
 	err        error
 	pos        int64      // stream offset of buf[0]
 	lines      *lineIndex // when set, notes the newlines passed on
+	// mayNUL is set once the stream held a NUL byte or a backslash
+	// (mayHoldNUL): until then no text read from it holds a NUL.
+	mayNUL bool
 }
 
 // lineIndex holds the stream offsets of the newlines a tolerantReader has
@@ -140,6 +143,9 @@ func (t *tolerantReader) Read(p []byte) (int, error) {
 		t.pos += int64(t.ready)
 		t.start, t.ready, t.end = 0, 0, n
 		m, err := t.r.Read(t.buf[t.end:])
+		if !t.mayNUL && mayHoldNUL(t.buf[t.end:t.end+m]) {
+			t.mayNUL = true
+		}
 		t.end += m
 		t.err = err
 		t.ready = t.rw.rewrite(t.buf[:t.end], err != nil)
