@@ -39,18 +39,24 @@ func needsRewrite(b []byte) bool {
 // its start are not processed and must be presented again with more data.
 func (r *nanRewriter) rewrite(buf []byte, eof bool) int {
 	for i := 0; i < len(buf); i++ {
-		c := buf[i]
 		if r.inStr {
-			switch {
-			case r.esc:
-				r.esc = false
-			case c == '\\':
-				r.esc = true
-			case c == '"':
-				r.inStr = false
+			// jump to the string's closing quote: the next quote not
+			// escaped by an odd run of backslashes (the run may begin in
+			// an earlier buffer: r.esc)
+			q := bytes.IndexByte(buf[i:], '"')
+			if q < 0 {
+				r.esc = escapes(buf[i:], r.esc)
+				return len(buf)
 			}
+			j := i + q
+			if escapes(buf[i:j], r.esc) {
+				r.esc, i = false, j // an escaped quote: the string goes on
+				continue
+			}
+			r.esc, r.inStr, i = false, false, j
 			continue
 		}
+		c := buf[i]
 		var lit, rep []byte
 		switch c {
 		case '"':
@@ -78,6 +84,20 @@ func (r *nanRewriter) rewrite(buf []byte, eof bool) int {
 		}
 	}
 	return len(buf)
+}
+
+// escapes reports whether the byte after b is escaped: b ends in an odd
+// run of backslashes, counting the escape pending before b (esc) when the
+// run is all of b.
+func escapes(b []byte, esc bool) bool {
+	n := 0
+	for n < len(b) && b[len(b)-1-n] == '\\' {
+		n++
+	}
+	if n == len(b) && esc {
+		n++
+	}
+	return n%2 == 1
 }
 
 // tolerantReader applies nanRewriter to a stream.
