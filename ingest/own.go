@@ -21,6 +21,7 @@ var ownOutputs = []struct {
 	keys []string
 	what string
 }{
+	{[]string{"trials", "error"}, "a pareto test's golden file (of an input that is an error)"},
 	{[]string{"trials", "formats"}, "pareto ingest --format json"},
 	{[]string{"trials", "stored", "formats"}, "pareto ingest --format json"},
 	{[]string{"objectives", "slos", "aggregate"}, "pareto front --format json"},

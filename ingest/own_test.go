@@ -17,6 +17,7 @@ func TestOwnOutput(t *testing.T) {
 		{"{\n  \"trials\": [\n    {\n      \"id\": \"ab\",\n      \"source\": {}}]}", "trials of a pareto test's golden file"},
 		{`{"decision":"admit","code":"admitted","reasons":[]}`, "pareto gate's JSON verdict"},
 		{`{"objectives":[{"name":"x"}],"slos":[],"aggregate":"median"`, "pareto front --format json"}, // cut: the head of a large output
+		{"{\n  \"trials\": null,\n  \"error\": \"x.json:2:18: within /p99_ttft_ms\"\n}\n", "a pareto test's golden file (of an input that is an error)"},
 		{`{"trials":[{"ttft":1}]}`, ""},
 		{`{"trials":"x","formats":[]}`, "pareto ingest --format json"},
 		{`{"study":"s","trial":1}`, ""},
@@ -26,6 +27,19 @@ func TestOwnOutput(t *testing.T) {
 	} {
 		if got := ownOutput([]byte(c.doc)); got != c.want {
 			t.Errorf("ownOutput(%s) = %q; want %q", c.doc, got, c.want)
+		}
+	}
+	goldens, _ := filepath.Glob(filepath.Join("testdata", "golden", "*.json"))
+	if len(goldens) < 20 {
+		t.Fatalf("%d golden files", len(goldens))
+	}
+	for _, f := range goldens {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := Detect(data[:min(len(data), HeadSize)], f); got != FormatParetoOutput {
+			t.Errorf("golden %s: detected as %q", f, got)
 		}
 	}
 	var files []string
