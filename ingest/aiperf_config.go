@@ -195,7 +195,7 @@ func profilingPhases(b *builder) {
 	}
 }
 
-var cliFlags = regexp.MustCompile(`--(concurrency|request-rate|num-users)[ =]'?([0-9.]+)`)
+var cliFlags = regexp.MustCompile(`--(concurrency|request-rate|num-users)[ =]'?([0-9.]+|inf\b)`)
 
 // cliLoad fills the load from an aiperf command line when the config lacks it.
 func cliLoad(cmd string, w *trial.Workload) {

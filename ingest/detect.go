@@ -48,6 +48,9 @@ func notResult(f Format) string {
 		return "a dashboard definition (Grafana-style panels), not a benchmark result"
 	case FormatTOML:
 		return "a TOML configuration (a CloudAI scenario, test or system file, or a pareto configuration), not a benchmark result"
+	case FormatParetoOutput:
+		return "pareto's own output (the JSON of front, compare, gate, pick, noise, drift, ingest, ask, tell or tune, or a test's golden trials), " +
+			"not a benchmark result: ingest the results it was computed from, or a pareto trials --format jsonl export"
 	}
 	return ""
 }
@@ -93,6 +96,8 @@ func detectFromMarks(h *headMarks, base string) Format {
 		return FormatPyTorchSidecar
 	case isParetoJSONL(head):
 		return FormatParetoJSONL
+	case ownOutput(head) != "":
+		return FormatParetoOutput
 	case has(h, `"x_request_id"`) && has(h, `"metadata"`) && !has(h, `"aiperf_version"`):
 		return FormatAIPerfRecords
 	case has(h, `"payload`) && !has(h, `"unit"`) && !has(h, `"completed"`):

@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math"
@@ -190,8 +191,23 @@ func FuzzReadTable(f *testing.F) {
 	}
 	f.Add([]byte("concurrency,request_rate,ttft_ms\n1,inf,20\n"))
 	f.Add([]byte("{\"concurrency\": 4, \"file\": \"a.json\"}\n"))
+	f.Add([]byte("{\"id\": \"a\", \"request_rate\": Infinity, \"ttft_ms\": NaN, \"x\": -Infinity}\n{\"id\": \"N\", \"request_rate\": 2, \"ttft_ms\": 1}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		ts, err := ReadTable(append([]byte(nil), data...), "t.csv", TableOptions{})
+		in := append([]byte(nil), data...)
+		ts, err := ReadTable(in, "t.csv", TableOptions{})
+		if !bytes.Equal(in, data) {
+			t.Fatalf("ReadTable changed its input")
+		}
+		for i := range ts {
+			if r := ts[i].Workload.RequestRate; math.IsNaN(r) || r < 0 && math.IsInf(r, 0) {
+				t.Fatalf("trial %d: request_rate %v", i, r)
+			}
+			for _, m := range ts[i].Measurements {
+				if math.IsInf(m.Value, 0) || math.IsNaN(m.Value) {
+					t.Fatalf("trial %d: non-finite measurement %+v", i, m)
+				}
+			}
+		}
 		var nr *NotResultError
 		if errors.As(err, &nr) {
 			if nr.What == "" || len(ts) != 0 {
@@ -201,6 +217,72 @@ func FuzzReadTable(f *testing.F) {
 		}
 		if err == nil && onlySettings(ts) != nil {
 			t.Fatalf("%d trials whose only numbers are load settings accepted", len(ts))
+		}
+	})
+}
+
+// rewriteRef is the byte-at-a-time nanRewriter.rewrite that the one which
+// jumps through strings replaced: FuzzRewriteRef holds them equal.
+func rewriteRef(r *nanRewriter, buf []byte, eof bool) int {
+	for i := 0; i < len(buf); i++ {
+		c := buf[i]
+		if r.inStr {
+			switch {
+			case r.esc:
+				r.esc = false
+			case c == '\\':
+				r.esc = true
+			case c == '"':
+				r.inStr = false
+			}
+			continue
+		}
+		var lit, rep []byte
+		switch c {
+		case '"':
+			r.inStr = true
+			continue
+		case 'I':
+			lit, rep = litInf, repInf
+		case 'N':
+			lit, rep = litNaN, repNaN
+		case '-':
+			lit, rep = litNegInf, repNegInf
+		default:
+			continue
+		}
+		rest := buf[i:]
+		if len(rest) < len(lit) {
+			if !eof && bytes.HasPrefix(lit, rest) {
+				return i
+			}
+			continue
+		}
+		if bytes.HasPrefix(rest, lit) {
+			copy(rest, rep)
+			i += len(lit) - 1
+		}
+	}
+	return len(buf)
+}
+
+// FuzzRewriteRef: the rewriter gives the bytes, the count of final bytes
+// and the state of the byte-at-a-time reference, for any input cut
+// anywhere (the state carried from the first part to the second).
+func FuzzRewriteRef(f *testing.F) {
+	f.Add([]byte(`{"a": Infinity, "b": "x\"NaN\\", "c": NaN, "d": "\\\\\"Infinity"}`), uint16(7))
+	f.Add([]byte(`"\\\\\\"" NaN "\\" -Infinity`), uint16(3))
+	f.Fuzz(func(t *testing.T, data []byte, cut uint16) {
+		k := int(cut) % (len(data) + 1)
+		got, want := append([]byte(nil), data...), append([]byte(nil), data...)
+		var a, b nanRewriter
+		na, nb := a.rewrite(got[:k], false), rewriteRef(&b, want[:k], false)
+		if na != nb || a != b || !bytes.Equal(got, want) {
+			t.Fatalf("first part %q: %d %+v %q; reference %d %+v %q", data[:k], na, a, got, nb, b, want)
+		}
+		na, nb = a.rewrite(got[na:], true), rewriteRef(&b, want[nb:], true)
+		if na != nb || a != b || !bytes.Equal(got, want) {
+			t.Fatalf("%q: %d %+v %q; reference %d %+v %q", data, na, a, got, nb, b, want)
 		}
 	})
 }

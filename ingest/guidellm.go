@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"math"
 	"regexp"
 	"strings"
 
@@ -102,6 +103,12 @@ func guidellmBenchmark(j *jreader, i int) (*builder, error) {
 		b.t.Workload.Concurrency = num(firstOf(prm, "benchmark.strategy.streams", "benchmark.strategy.max_concurrency"))
 	case "synchronous":
 		b.t.Workload.Concurrency = 1
+	case "throughput":
+		// as fast as the server takes them: unbounded, +Inf as the
+		// request_rate "inf" of vLLM and SGLang
+		if b.t.Workload.RequestRate == 0 {
+			b.t.Workload.RequestRate = math.Inf(1)
+		}
 	}
 	return b, err
 }

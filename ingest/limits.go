@@ -209,7 +209,13 @@ func CheckHead(head []byte, name string) error {
 // MaxParamLen), positioned where the input (data in memory, or file) holds
 // it when it can be found.
 func checkTrials(ts []trial.Trial, path string, data []byte, file *os.File) error {
-	if data == nil || mayHoldNUL(data) {
+	return checkTrialsNUL(ts, path, data, file, data == nil || mayHoldNUL(data))
+}
+
+// checkTrialsNUL is checkTrials for input that may (nul) or cannot hold a
+// NUL in its texts: a stream says so from the bytes it passed on.
+func checkTrialsNUL(ts []trial.Trial, path string, data []byte, file *os.File, nul bool) error {
+	if nul {
 		if err := checkNUL(ts, &source{path: path, data: data, file: file}); err != nil {
 			return err
 		}

@@ -3,6 +3,7 @@ package ingest
 import (
 	"errors"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -43,5 +44,44 @@ func TestNULRejected(t *testing.T) {
 				t.Errorf("reading %s: %v\nwant %s", tt.name, err, tt.want)
 			}
 		})
+	}
+}
+
+// TestNULRejectedStreamed: a file read as a stream (over StreamThreshold)
+// is checked for NUL bytes when any of its bytes may give one (a NUL, or
+// a backslash that may escape one), however far in it is; a stream with
+// neither gives its trials unchecked.
+func TestNULRejectedStreamed(t *testing.T) {
+	data, err := os.ReadFile("testdata/sglang/datacrunch_2024-12_llama_3_3_70b_online_output.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	var b strings.Builder
+	for b.Len() <= StreamThreshold {
+		b.WriteString(lines[b.Len()%len(lines)] + "\n")
+	}
+	clean := b.String()
+	n := strings.Count(clean, "\n")
+	dir := t.TempDir()
+	for _, c := range []struct {
+		name, data string
+		want       string // error text; "" for n trials
+	}{
+		{"clean.jsonl", clean, ""},
+		{"escape.jsonl", clean + strings.Replace(lines[0], `"backend": "sglang"`, `"backend": "sg\u0000lang"`, 1) + "\n",
+			`parameter "backend" value "sg\x00lang" holds a NUL byte`},
+	} {
+		p := filepath.Join(dir, c.name)
+		if err := os.WriteFile(p, []byte(c.data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		ts, err := ReadFile(p)
+		switch {
+		case c.want == "" && (err != nil || len(ts) != n):
+			t.Errorf("%s: %d trials, %v; want %d", c.name, len(ts), err, n)
+		case c.want != "" && (!errors.Is(err, ErrNUL) || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("%s: %v; want %s", c.name, err, c.want)
+		}
 	}
 }

@@ -290,7 +290,7 @@ func (r *reader) readStream(f *os.File, path string, size int64) ([]trial.Trial,
 	if err != nil {
 		return ts, src.wrap(err, dec.InputOffset())
 	}
-	return ts, checkTrials(ts, path, nil, f)
+	return ts, checkTrialsNUL(ts, path, nil, f, in.mayNUL)
 }
 
 func isJSON(f Format) bool { return f != FormatAIPerfCSV && f != FormatGenAIPerfCSV }

@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"slices"
@@ -49,7 +50,9 @@ var tableWorkload = map[string]func(*trial.Workload, float64){
 // written, and every cell that is a finite number is also a measurement
 // named by its column (so selectors and objectives name columns). Empty
 // cells are neither. The columns concurrency, max_concurrency,
-// request_rate, input_tokens and output_tokens also set the workload.
+// request_rate, input_tokens and output_tokens also set the workload (a
+// request_rate of "inf" or "Infinity", unbounded, is +Inf there and no
+// measurement).
 // Errors are *table.SyntaxError values naming the file, line and column.
 func ReadTable(data []byte, name string, opts TableOptions) ([]trial.Trial, error) {
 	return readTable(data, name, opts, Limits{})
@@ -71,6 +74,15 @@ func readTable(data []byte, name string, opts TableOptions, lim Limits) (out []t
 
 func readTableRows(data []byte, name string, opts TableOptions, lim Limits) ([]trial.Trial, error) {
 	max := lim.maxRecord()
+	rewritten := false
+	if t := bytes.TrimLeft(data, " \t\r\n\xef\xbb\xbf"); len(t) > 0 && t[0] == '{' && needsRewrite(data) {
+		// JSONL as Python's json.dumps writes it: bare Infinity and NaN
+		// become the strings "Infini" and "N" (same lengths, so positions
+		// hold), read back below
+		data, rewritten = bytes.Clone(data), true
+		var rw nanRewriter
+		rw.rewrite(data, true)
+	}
 	head, err := table.ReadBytes(data, name, table.Spec{MaxRecordSize: max})
 	if err != nil {
 		return nil, err
@@ -107,12 +119,28 @@ func readTableRows(data []byte, name string, opts TableOptions, lim Limits) ([]t
 				tr.SetLabel(LabelID, cell)
 				continue
 			}
+			v, err := strconv.ParseFloat(cell, 64)
+			ok := err == nil
+			if !ok && rewritten {
+				switch cell {
+				case "Infini", "-Infini", "N": // a bare literal: "inf", "-inf", "nan"
+					v, ok = parseFloatText(cell)
+					cell = trial.FormatFloat(v)
+				}
+			}
 			tr.SetParam(col, cell)
 			if tr.Params[col] == trial.Redacted {
 				continue // a secret column is no measurement
 			}
-			v, err := strconv.ParseFloat(cell, 64)
-			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+			if !ok || math.IsNaN(v) {
+				continue
+			}
+			if math.IsInf(v, 0) {
+				// no measurement, but an unbounded load setting: request_rate
+				// "inf" is +Inf, as every reader gives it
+				if col == "request_rate" && v > 0 {
+					tr.Workload.RequestRate = v
+				}
 				continue
 			}
 			tr.Measurements = append(tr.Measurements, trial.Measurement{Metric: col, Value: v, Native: col})

@@ -39,18 +39,24 @@ func needsRewrite(b []byte) bool {
 // its start are not processed and must be presented again with more data.
 func (r *nanRewriter) rewrite(buf []byte, eof bool) int {
 	for i := 0; i < len(buf); i++ {
-		c := buf[i]
 		if r.inStr {
-			switch {
-			case r.esc:
-				r.esc = false
-			case c == '\\':
-				r.esc = true
-			case c == '"':
-				r.inStr = false
+			// jump to the string's closing quote: the next quote not
+			// escaped by an odd run of backslashes (the run may begin in
+			// an earlier buffer: r.esc)
+			q := bytes.IndexByte(buf[i:], '"')
+			if q < 0 {
+				r.esc = escapes(buf[i:], r.esc)
+				return len(buf)
 			}
+			j := i + q
+			if escapes(buf[i:j], r.esc) {
+				r.esc, i = false, j // an escaped quote: the string goes on
+				continue
+			}
+			r.esc, r.inStr, i = false, false, j
 			continue
 		}
+		c := buf[i]
 		var lit, rep []byte
 		switch c {
 		case '"':
@@ -80,6 +86,20 @@ func (r *nanRewriter) rewrite(buf []byte, eof bool) int {
 	return len(buf)
 }
 
+// escapes reports whether the byte after b is escaped: b ends in an odd
+// run of backslashes, counting the escape pending before b (esc) when the
+// run is all of b.
+func escapes(b []byte, esc bool) bool {
+	n := 0
+	for n < len(b) && b[len(b)-1-n] == '\\' {
+		n++
+	}
+	if n == len(b) && esc {
+		n++
+	}
+	return n%2 == 1
+}
+
 // tolerantReader applies nanRewriter to a stream.
 type tolerantReader struct {
 	r          io.Reader
@@ -90,6 +110,9 @@ type tolerantReader struct {
 	err        error
 	pos        int64      // stream offset of buf[0]
 	lines      *lineIndex // when set, notes the newlines passed on
+	// mayNUL is set once the stream held a NUL byte or a backslash
+	// (mayHoldNUL): until then no text read from it holds a NUL.
+	mayNUL bool
 }
 
 // lineIndex holds the stream offsets of the newlines a tolerantReader has
@@ -140,6 +163,9 @@ func (t *tolerantReader) Read(p []byte) (int, error) {
 		t.pos += int64(t.ready)
 		t.start, t.ready, t.end = 0, 0, n
 		m, err := t.r.Read(t.buf[t.end:])
+		if !t.mayNUL && mayHoldNUL(t.buf[t.end:t.end+m]) {
+			t.mayNUL = true
+		}
 		t.end += m
 		t.err = err
 		t.ready = t.rw.rewrite(t.buf[:t.end], err != nil)

@@ -115,8 +115,15 @@ const (
 type Source struct {
 	// Path is the file as it was opened (relative to the working
 	// directory of the reading process, or absolute): what to show.
-	Path          string `json:"path"`
-	Format        string `json:"format"`
+	Path   string `json:"path"`
+	Format string `json:"format"`
+	// FormatVersion is the file's layout as its reader recognised it
+	// (AIPerf G0–G3, vLLM benchmark_serving/bench-serve/bench-sweep,
+	// SGLang lean-2024/2025+, guidellm report-v2/benchmarks-pre-v2, a
+	// table's csv/jsonl, …): how the file is shaped, not which version of
+	// the tool wrote it. The tool's own version, where the file records
+	// it, is the label LabelToolVersion (what pareto ingest shows as the
+	// version); ComputeID hashes the labels, not FormatVersion.
 	FormatVersion string `json:"format_version,omitempty"`
 	// Line is the 1-based line of a JSONL record or of a concatenated
 	// object; zero for whole-file formats.

@@ -24,8 +24,12 @@ import (
 const ingestLong = `Ingest reads benchmark results — AIPerf, GenAI-Perf, vLLM bench serve,
 SGLang bench_serving, inference-perf and guidellm files, CloudAI scenario
 results directories, and directories holding any mix of them — and reports,
-per format and version, how many trials were found, and every file or run
-that was skipped, with the reason.
+per format, tool version and layout, how many trials were found, and every
+file or run that was skipped, with the reason. The version is the tool's own
+(AIPerf aiperf_version, guidellm guidellm_version, vLLM version, Optuna's;
+"-" when the file records none), the label tool_version of each trial; the
+layout is the shape of the file the reader recognised (AIPerf G0–G3, vLLM
+benchmark_serving, bench-serve or bench-sweep, SGLang lean-2024 or 2025+, …).
 
 A file named on the command line that is no benchmark result is read as a
 generic table (your own harness's output): CSV with a header row, or JSONL
@@ -153,7 +157,7 @@ func runIngest(e *env, o *ingestOptions, paths []string) error {
 		}
 		defer sink.s.Close()
 	}
-	counts := map[[2]string]int{}
+	counts := map[formatKey]int{}
 	total := 0
 	opts.Each = func(ts []trial.Trial, _ *cloudai.Run) error {
 		for i := range ts {
@@ -166,7 +170,7 @@ func runIngest(e *env, o *ingestOptions, paths []string) error {
 			if o.session != "" || ts[i].Source.Session == "" { // an export keeps its sessions
 				ts[i].Source.Session = session
 			}
-			counts[[2]string{ts[i].Source.Format, ts[i].Source.FormatVersion}]++
+			counts[formatKey{ts[i].Source.Format, ts[i].Labels[trial.LabelToolVersion], ts[i].Source.FormatVersion}]++
 		}
 		total += len(ts)
 		if sink != nil {
@@ -210,20 +214,26 @@ func runIngest(e *env, o *ingestOptions, paths []string) error {
 	return nil
 }
 
-// formatCount is the number of trials of one format and version.
+// formatKey groups the trials of one format, tool version and layout.
+type formatKey struct{ format, version, layout string }
+
+// formatCount is the number of trials of one format, tool version (the
+// label trial.LabelToolVersion: what the file says the tool was, empty
+// when it says nothing) and layout (trial.Source.FormatVersion: the shape
+// of the file, AIPerf G0–G3, vLLM bench-serve, …).
 type formatCount struct {
-	Format, Version string
-	Trials          int
+	Format, Version, Layout string
+	Trials                  int
 }
 
-// summarize lists the trial counts by (format, version).
-func summarize(counts map[[2]string]int) []formatCount {
+// summarize lists the trial counts by (format, version, layout).
+func summarize(counts map[formatKey]int) []formatCount {
 	var out []formatCount
 	for k, n := range counts {
-		out = append(out, formatCount{k[0], k[1], n})
+		out = append(out, formatCount{k.format, k.version, k.layout, n})
 	}
 	slices.SortFunc(out, func(a, b formatCount) int {
-		return cmp.Or(cmp.Compare(a.Format, b.Format), cmp.Compare(a.Version, b.Version))
+		return cmp.Or(cmp.Compare(a.Format, b.Format), cmp.Compare(a.Version, b.Version), cmp.Compare(a.Layout, b.Layout))
 	})
 	return out
 }
@@ -239,12 +249,14 @@ func writeIngestTable(e *env, total int, sum []formatCount, d *ingest.Dataset, s
 		}
 	}
 	w.WriteByte('\n')
-	enc.Section(w, []string{"format", "version", "trials"}, len(sum), func(b []byte, r, c int) []byte {
+	enc.Section(w, []string{"format", "version", "layout", "trials"}, len(sum), func(b []byte, r, c int) []byte {
 		switch c {
 		case 0:
 			return append(b, sum[r].Format...)
 		case 1:
 			return append(b, cmp.Or(sum[r].Version, "-")...)
+		case 2:
+			return append(b, cmp.Or(sum[r].Layout, "-")...)
 		}
 		return strconv.AppendInt(b, int64(sum[r].Trials), 10)
 	})
@@ -289,6 +301,8 @@ func writeIngestJSON(e *env, total int, sum []formatCount, d *ingest.Dataset, st
 		j.Str(s.Format)
 		j.Raw(`,"version":`)
 		j.Str(s.Version)
+		j.Raw(`,"layout":`)
+		j.Str(s.Layout)
 		j.Raw(`,"trials":`)
 		j.Int(int64(s.Trials))
 		j.Raw("}")
