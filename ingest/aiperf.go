@@ -152,9 +152,11 @@ func (p *perfJSON) block(tag string, extra trial.Dims) error {
 			return j.d.SkipValue()
 		}
 		stat, ok := trial.NormalizeStatistic(string(name))
-		if !ok || j.d.PeekKind() == '{' || j.d.PeekKind() == '[' {
+		if !ok {
 			return j.d.SkipValue()
 		}
+		// A statistic that is an array or an object is the wrong type:
+		// j.number says so at its position (never a trial without it).
 		v, ok, err := j.number(tag + "." + string(name))
 		if ok {
 			if stat == string(name) {

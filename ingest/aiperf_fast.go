@@ -222,8 +222,11 @@ func (p *perfJSON) fastBlock(s *scanner, tag string, extra trial.Dims) bool {
 func (p *perfJSON) fastStat(s *scanner, name []byte) bool {
 	st, ok := lookupStat(name)
 	c := s.ws()
-	if !ok || c == '{' || c == '[' {
+	if !ok {
 		return s.skip()
+	}
+	if c == '{' || c == '[' {
+		return false // the wrong type: the full reader reports it at its position
 	}
 	var v float64
 	switch c {
