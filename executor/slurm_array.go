@@ -54,13 +54,13 @@ func (s *Slurm) StartBatch(ctx context.Context, jobs []Job) ([]Handle, error) {
 		if err := os.MkdirAll(d.Dir, 0o755); err != nil {
 			return nil, fmt.Errorf("executor: slurm: job %s: %w", j.ID, err)
 		}
-		log := shellQuote(d.Dir+"/slurm-") + `"$SLURM_ARRAY_JOB_ID"` + shellQuote("_"+strconv.Itoa(i))
+		log := ShellQuote(d.Dir+"/slurm-") + `"$SLURM_ARRAY_JOB_ID"` + ShellQuote("_"+strconv.Itoa(i))
 		fmt.Fprintf(&body, "%d)\n", i)
 		for _, e := range d.Env {
-			fmt.Fprintf(&body, "\texport %s=%s\n", e.Name, shellQuote(e.Value))
+			fmt.Fprintf(&body, "\texport %s=%s\n", e.Name, ShellQuote(e.Value))
 		}
 		fmt.Fprintf(&body, "\tcd %s || exit 1\n\texec /bin/sh -c %s >%s.out 2>%s.err\n\t;;\n",
-			shellQuote(d.Dir), shellQuote(d.Command), log, log)
+			ShellQuote(d.Dir), ShellQuote(d.Command), log, log)
 	}
 	body.WriteString("*)\n\techo \"pareto: no job for array task $SLURM_ARRAY_TASK_ID\" >&2\n\texit 2\n\t;;\nesac\n")
 

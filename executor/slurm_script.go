@@ -77,10 +77,7 @@ var (
 )
 
 // scriptFuncs are the functions a batch script template may call.
-var scriptFuncs = template.FuncMap{"quote": shellQuote}
-
-// shellQuote quotes s as one word for /bin/sh.
-func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+var scriptFuncs = template.FuncMap{"quote": ShellQuote}
 
 // parseScriptTemplate parses a user's template file, or the default for
 // an empty path.

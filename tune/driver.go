@@ -58,20 +58,10 @@ func Expand(template string, c search.Config) string {
 func Env(r Run) []string {
 	var out []string
 	for _, name := range r.Config.Names() {
-		out = append(out, "PARETO_PARAM_"+envName(name)+"="+r.Config[name].String())
+		out = append(out, "PARETO_PARAM_"+executor.EnvName(name)+"="+r.Config[name].String())
 	}
 	id := strconv.FormatInt(r.ID, 10)
 	return append(out, "PARETO_RUN="+id, "PARETO_TRIAL="+strconv.Itoa(r.Trial), "PARETO_ROLE="+r.Role, "PARETO_SEED="+id)
-}
-
-func envName(s string) string {
-	b := []byte(strings.ToUpper(s))
-	for i, c := range b {
-		if !(c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
-			b[i] = '_'
-		}
-	}
-	return string(b)
 }
 
 // Driver runs a tuning study's runs with an executor, one at a time,

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/pareto-llm/pareto/decide"
+	"github.com/pareto-llm/pareto/executor"
 	"github.com/pareto-llm/pareto/internal/enc"
 	"github.com/pareto-llm/pareto/query"
 	"github.com/spf13/cobra"
@@ -226,7 +227,7 @@ func (r *pickReport) writeEnv(w *bufio.Writer) {
 	fmt.Fprintf(w, "PARETO_CONFIG_KEY=%s\n", p.Group.Config)
 	params := p.Group.Params(r.keys)
 	for _, k := range pickSorted(params) {
-		fmt.Fprintf(w, "%s=%s\n", envName(k), shellQuote(params[k]))
+		fmt.Fprintf(w, "%s=%s\n", envName(k), executor.ShellQuote(params[k]))
 	}
 }
 
@@ -260,17 +261,9 @@ func tomlString(s string) string {
 
 // envName turns a parameter name into an environment variable name.
 func envName(k string) string {
-	b := []byte(strings.ToUpper(k))
-	for i, c := range b {
-		if !(c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
-			b[i] = '_'
-		}
+	name := executor.EnvName(k)
+	if len(name) > 0 && name[0] >= '0' && name[0] <= '9' {
+		return "_" + name // a variable name cannot start with a digit
 	}
-	if len(b) > 0 && b[0] >= '0' && b[0] <= '9' {
-		return "_" + string(b)
-	}
-	return string(b)
+	return name
 }
-
-// shellQuote quotes s for a POSIX shell.
-func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
