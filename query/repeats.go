@@ -73,10 +73,12 @@ func (d *Rows) repeatKey(r int, keys []string) (string, bool) {
 	}
 	if key == notKeyed {
 		t := d.trials[r]
-		if t == nil || !decide.KnownConfig(t, keys) {
+		if t == nil {
 			return "", false
 		}
-		key = decide.KeyOf(decide.Config(t, keys), d.workloadString(decide.WorkloadOf(t)))
+		if key = d.keyer.Key(t, keys); key == noKey {
+			return "", false
+		}
 	}
 	g := ""
 	if d.group != nil {
@@ -85,13 +87,27 @@ func (d *Rows) repeatKey(r int, keys []string) (string, bool) {
 	return g + "\x00" + key, true
 }
 
-// workloadString is w.String(), rendered once for a run of rows of one
-// workload.
-func (d *Rows) workloadString(w decide.Workload) string {
-	if w != d.workload || d.workloadName == "" {
-		d.workload, d.workloadName = w, w.String()
+// Keyer computes repeat keys: the key a trial shares with its repeats
+// (the same configuration under the same workload), as a query
+// aggregating repeats groups rows. Its zero value is ready to use.
+type Keyer struct {
+	// workload is the last workload keyed, rendered as name
+	// (Workload.String): trials come in runs of one workload.
+	workload decide.Workload
+	name     string
+}
+
+// Key returns t's repeat key with the configuration keys keys
+// (decide.Config, decide.KeyOf), or "" when t repeats no other trial
+// because it does not record its configuration (decide.KnownConfig).
+func (k *Keyer) Key(t *trial.Trial, keys []string) string {
+	if !decide.KnownConfig(t, keys) {
+		return noKey
 	}
-	return d.workloadName
+	if w := decide.WorkloadOf(t); w != k.workload || k.name == "" {
+		k.workload, k.name = w, w.String()
+	}
+	return decide.KeyOf(decide.Config(t, keys), k.name)
 }
 
 // comparable reports whether row r has a value on every objective and

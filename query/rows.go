@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/frontier"
 	"github.com/pareto-llm/pareto/table"
 	"github.com/pareto-llm/pareto/trial"
@@ -39,13 +38,10 @@ type Rows struct {
 	// (TrialStream): noKey for a row that repeats no other, notKeyed for
 	// the rows before them, which have their trial; rows after the last
 	// streamed one have no entry.
-	keys []string
-	// workload is the last workload keyed, rendered as workloadName
-	// (Workload.String): trials come in runs of one workload.
-	workload     decide.Workload
-	workloadName string
-	described    bool // describeGroups ran
-	several      bool // several inputs: table rows are FILE:ROW
+	keys      []string
+	keyer     Keyer
+	described bool // describeGroups ran
+	several   bool // several inputs: table rows are FILE:ROW
 }
 
 // SetInputs tells how many inputs the rows come from: table rows without

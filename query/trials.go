@@ -104,8 +104,8 @@ func (s *TrialStream) Add(ts []trial.Trial) {
 			d.group = append(d.group, groupOf(t, q.GroupBy))
 		}
 		key := noKey
-		if q.Aggregate != decide.None && decide.KnownConfig(t, q.ConfigKeys) {
-			key = decide.KeyOf(decide.Config(t, q.ConfigKeys), d.workloadString(decide.WorkloadOf(t)))
+		if q.Aggregate != decide.None {
+			key = d.keyer.Key(t, q.ConfigKeys)
 		}
 		d.keys = append(d.keys, key)
 		n := pendingName{path: t.Source.Path, line: int32(t.Source.Line), index: int32(t.Source.Index)}
@@ -291,4 +291,15 @@ func (d *Rows) AddValues(t *trial.Trial, id string, values, slo []float64, rejec
 	if reject != "" {
 		d.reject(row, reject)
 	}
+}
+
+// AddValuesKey is AddValues of a row whose repeat key the caller computed
+// (Keyer.Key; "" for a row that repeats no other): t may then be nil,
+// and the row still joins its repeats.
+func (d *Rows) AddValuesKey(t *trial.Trial, id, key string, values, slo []float64, reject string) {
+	for len(d.keys) < len(d.ids) {
+		d.keys = append(d.keys, notKeyed)
+	}
+	d.AddValues(t, id, values, slo, reject)
+	d.keys = append(d.keys, key)
 }

@@ -23,28 +23,29 @@ type resolved struct {
 	slo       []float64
 }
 
-// plot builds one chart.
-func (b *builder) plot(p *Plot) (PagePlot, error) {
+// plot builds chart pi.
+func (b *builder) plot(pi int) (PagePlot, error) {
+	p := &b.cfg.Plots[pi]
 	pp := PagePlot{Name: p.Name, X: axisInfo(&p.X), Y: axisInfo(&p.Y)}
 	for _, s := range p.SLOs {
 		pp.SLOs = append(pp.SLOs, s.slo().String())
 		pp.Bounds = append(pp.Bounds, SLOBound{Label: s.Label(), Unit: s.Unit, Op: s.Op.String(), Bound: s.Bound})
 	}
-	sels := map[string]int16{}
-	sel := func(s string) int16 {
+	sels := map[int32]int16{} // by Records.selNames
+	sel := func(s int32) int16 {
 		if i, ok := sels[s]; ok {
 			return i
 		}
 		sels[s] = int16(len(pp.Sels))
-		pp.Sels = append(pp.Sels, s)
+		pp.Sels = append(pp.Sels, b.recs.selNames[s])
 		return sels[s]
 	}
-	vals := make([]resolved, len(b.trials))
-	for i := range b.trials {
-		if !b.usable[i] || !slices.ContainsFunc(p.Frontiers, func(f FrontierSpec) bool { return selects(&f, &b.trials[i]) }) {
+	vals := make([]resolved, b.recs.Len())
+	for i := range vals {
+		if !b.usable[i] || !slices.ContainsFunc(p.Frontiers, func(f FrontierSpec) bool { return b.selects(&f, i) }) {
 			continue
 		}
-		vals[i] = b.resolveAll(p, i, sel)
+		vals[i] = b.resolveAll(p, b.recs.cols[pi], i, sel)
 	}
 	for fi := range p.Frontiers {
 		for _, g := range b.groups(p, &p.Frontiers[fi], vals) {
@@ -59,29 +60,30 @@ func (b *builder) plot(p *Plot) (PagePlot, error) {
 	return pp, nil
 }
 
-// resolveAll resolves both axes and the SLOs of trial i.
-func (b *builder) resolveAll(p *Plot, i int, sel func(string) int16) resolved {
+// resolveAll resolves both axes and the SLOs of trial i, those of plot p
+// being the records' columns from col.
+func (b *builder) resolveAll(p *Plot, col, i int, sel func(int32) int16) resolved {
 	r := resolved{tried: true, x: math.NaN(), y: math.NaN()}
-	mx, okx := b.axisValue(p, &p.X, "x", i)
-	my, oky := b.axisValue(p, &p.Y, "y", i)
+	vx, sx, okx := b.axisValue(p, col, "x", i)
+	vy, sy, oky := b.axisValue(p, col+1, "y", i)
 	if okx {
-		r.x = mx.Value
+		r.x = vx
 	}
 	if oky {
-		r.y = my.Value
+		r.y = vy
 	}
 	if !okx || !oky {
 		r.why = b.lastExclusion()
 		return r
 	}
-	r.xs, r.ys = sel(mx.String()), sel(my.String())
+	r.xs, r.ys = sel(sx), sel(sy)
 	for si := range p.SLOs {
-		m, ok := b.axisValue(p, &p.SLOs[si].Axis, "slo "+p.SLOs[si].Label(), i)
+		v, _, ok := b.axisValue(p, col+2+si, "slo "+p.SLOs[si].Label(), i)
 		if !ok {
 			r.why = b.lastExclusion()
 			return r
 		}
-		r.slo = append(r.slo, m.Value)
+		r.slo = append(r.slo, v)
 	}
 	r.ok = true
 	return r
@@ -108,8 +110,8 @@ type group struct {
 func (b *builder) groups(p *Plot, f *FrontierSpec, vals []resolved) []group {
 	var order []string
 	byKey := map[string]*group{}
-	for i := range b.trials {
-		if !vals[i].ok || !selects(f, &b.trials[i]) {
+	for i := range vals {
+		if !vals[i].ok || !b.selects(f, i) {
 			continue
 		}
 		key := ""
@@ -134,8 +136,8 @@ func (b *builder) groups(p *Plot, f *FrontierSpec, vals []resolved) []group {
 	// Trials on which an axis does not resolve are excluded already; they
 	// join their group's query only so that a baseline among them is
 	// measured on the axes that do resolve.
-	for i := range b.trials {
-		if !vals[i].tried || vals[i].ok || !selects(f, &b.trials[i]) {
+	for i := range vals {
+		if !vals[i].tried || vals[i].ok || !b.selects(f, i) {
 			continue
 		}
 		key := ""
@@ -193,7 +195,7 @@ func (b *builder) series(p *Plot, g group, vals []resolved) (Series, bool, error
 				slo[k] = math.NaN()
 			}
 		}
-		rows.AddValues(&b.trials[i], b.pointName(i), []float64{vals[i].x, vals[i].y}, slo, why)
+		rows.AddValuesKey(b.trial(i), b.pointName(i), b.recs.key[i], []float64{vals[i].x, vals[i].y}, slo, why)
 	}
 	s := Series{Name: g.name, Line: []int32{}}
 	if len(g.rows) == 0 {

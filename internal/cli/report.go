@@ -298,6 +298,15 @@ func runReport(e *env, o *reportOptions, paths []string) error {
 		if old := gcpolicy.Study(os.Getenv); old >= 0 {
 			defer debug.SetGCPercent(old)
 		}
+		if len(trials) == 0 && len(skips) == 0 && report.Recordable(cfg, opts) {
+			// Only the study is read, and the page decided from records:
+			// the study is read twice, the second time for the trials the
+			// page lists alone.
+			if err := studyReport(e, &o.store, cfg, opts, o.config != "", o.out); err != nil {
+				return err
+			}
+			return unreadable(bad, o.keepGoing)
+		}
 		if len(trials) == 0 && len(skips) == 0 && opts.Baseline == nil {
 			// Only the study is read: its trials are slimmed as they are
 			// streamed, to what the page needs of them.
@@ -462,6 +471,82 @@ func throughStudy(e *env, f *storeFlags, loaded []trial.Trial, skips []trial.Ski
 	return ts, kept, nil
 }
 
+// studyReport writes the page of the --study alone (filtered by --where),
+// read from the store opened read-only, for a configuration and options
+// that report.Recordable accepts, in two passes: the first keeps one
+// report.Records entry per trial, from which the page is decided
+// (report.Plan), the second reads the trials the page lists
+// (trialsByID). With checkCases (a --config without cases), the
+// configuration's cases are checked against the study's.
+func studyReport(e *env, f *storeFlags, cfg *report.Config, opts report.Options, checkCases bool, out string) error {
+	q, err := f.query()
+	if err != nil {
+		return err
+	}
+	ctx := context.Background()
+	s, err := openReader(ctx, f)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	recs := report.NewRecords(cfg, opts)
+	recs.Grow(studySize(ctx, s, f.study))
+	err = s.Scan(ctx, f.study, q, func(batch []trial.Trial) error {
+		for i := range batch {
+			recs.Add(&batch[i])
+		}
+		return nil
+	})
+	if err != nil {
+		return inputError{err: err}
+	}
+	skips, err := s.Skips(ctx, f.study, q.Where)
+	if err != nil {
+		return inputError{err: err}
+	}
+	if checkCases && cfg.Cases == nil {
+		if err := cfg.CheckCases(recs.Cases()); err != nil {
+			return inputError{err: err}
+		}
+	}
+	if err := checkAgainstData(cfg, nil, recs.Metrics()); err != nil {
+		return err
+	}
+	runtime.GC() // what the read left behind (see writeReport)
+	plan, err := recs.Plan(report.Exclusions(skips), opts)
+	if err != nil {
+		return inputError{err: err}
+	}
+	ts, err := trialsByID(ctx, s, f.study, plan.IDs())
+	if err != nil {
+		return inputError{err: err}
+	}
+	page, err := plan.Page(ts)
+	if err != nil {
+		return inputError{err: err}
+	}
+	return writePage(e, page, out)
+}
+
+// trialsByID returns the verified trials of the study with these IDs, in
+// ingest order. It scans the study, keeping them.
+func trialsByID(ctx context.Context, s store.Reader, study string, ids []string) ([]trial.Trial, error) {
+	want := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		want[id] = true
+	}
+	out := make([]trial.Trial, 0, len(ids))
+	err := s.Scan(ctx, study, store.Query{}, func(ts []trial.Trial) error {
+		for i := range ts {
+			if want[ts[i].ID] {
+				out = append(out, ts[i])
+			}
+		}
+		return nil
+	})
+	return out, err
+}
+
 // studySize returns the number of trials of the study (0 when unknown),
 // for a read to allocate once. It reads the study's blocks alone
 // (Columns without specs or conditions): Studies would also scan every
@@ -561,6 +646,12 @@ func writeReport(e *env, cfg *report.Config, trials []trial.Trial, excl []report
 	if err != nil {
 		return inputError{err: err}
 	}
+	return writePage(e, page, out)
+}
+
+// writePage writes the page atomically, after its warnings on stderr,
+// and says what it holds.
+func writePage(e *env, page *report.Page, out string) error {
 	for _, w := range page.Warnings {
 		fmt.Fprintf(e.stderr, "pareto: warning: %s\n", enc.SafeLines(w))
 	}
@@ -573,6 +664,6 @@ func writeReport(e *env, cfg *report.Config, trials []trial.Trial, excl []report
 			points += len(s.X)
 		}
 	}
-	_, err = fmt.Fprintf(e.stdout, "wrote %s: %d plot(s), %d point(s), %d exclusion(s)\n", enc.Safe(out), len(page.Plots), points, len(page.Exclusions))
+	_, err := fmt.Fprintf(e.stdout, "wrote %s: %d plot(s), %d point(s), %d exclusion(s)\n", enc.Safe(out), len(page.Plots), points, len(page.Exclusions))
 	return err
 }
