@@ -15,7 +15,7 @@ import (
 type point struct {
 	members []int32       // rows of the repeats, in input order
 	spread  []decide.Stat // per objective, over the members' values
-	group   decide.Group  // the repeats as decide sees them (trials only)
+	group   *decide.Group // the repeats as decide sees them (nil without trials)
 	// base is the baseline this point is compared with (nil without one,
 	// and baseWhy says why); delta the relative delta on each objective.
 	base    *Base
@@ -132,7 +132,7 @@ func (d *Rows) newPoint(members []int32, agg decide.Aggregation) point {
 	if t := d.trials[members[0]]; t != nil {
 		// The group's configuration, scope and workload are filled by
 		// describeGroups when a baseline or pick needs them.
-		p.group = decide.Group{Newest: int(members[len(members)-1])}
+		p.group = &decide.Group{Newest: int(members[len(members)-1])}
 		if len(members) == 1 {
 			m := members[0]
 			p.group.Trials = d.trials[m : m+1 : m+1]
@@ -153,8 +153,8 @@ func (d *Rows) describeGroups() {
 	}
 	d.described = true
 	for i := range d.points {
-		g := &d.points[i].group
-		if g.Trials == nil {
+		g := d.points[i].group
+		if g == nil {
 			continue
 		}
 		t := g.Trials[0]
@@ -273,14 +273,14 @@ func (d *Rows) groupBaseline(sel decide.Selection, pts []int32, allowCross bool)
 	index := map[string]int{}
 	for _, i := range pts {
 		p := &d.points[i]
-		if p.group.Trials == nil {
+		if p.group == nil {
 			continue
 		}
 		k, ok := index[p.group.Key]
 		if !ok {
 			k = len(groups)
 			index[p.group.Key] = k
-			g := p.group
+			g := *p.group
 			g.Trials = nil
 			groups, pointsOf = append(groups, g), append(pointsOf, nil)
 		}
@@ -301,7 +301,7 @@ func (d *Rows) groupBaseline(sel decide.Selection, pts []int32, allowCross bool)
 	warnedScope := map[decide.Scope]bool{}
 	for _, i := range pts {
 		p := &d.points[i]
-		if p.group.Trials == nil {
+		if p.group == nil {
 			p.baseWhy = "a table row without a trial"
 			continue
 		}

@@ -56,6 +56,20 @@ func NewRows(q *Query) *Rows {
 	return d
 }
 
+// Grow makes room for n more rows.
+func (d *Rows) Grow(n int) {
+	d.ids, d.trials, d.keys = slices.Grow(d.ids, n), slices.Grow(d.trials, n), slices.Grow(d.keys, n)
+	for c := range d.values {
+		d.values[c] = slices.Grow(d.values[c], n)
+	}
+	for c := range d.slo {
+		d.slo[c] = slices.Grow(d.slo[c], n)
+	}
+	if d.q.GroupBy != "" {
+		d.group = slices.Grow(d.group, n)
+	}
+}
+
 // Len returns the number of rows.
 func (d *Rows) Len() int { return len(d.ids) }
 

@@ -182,10 +182,16 @@ func (b *builder) fillPoints(used []bool, at func(int) *Trial) []int32 {
 	configs := map[string]int{}
 	n := b.recs.Len()
 	index := make([]int32, n)
-	b.page.Points = make([]PointInfo, 0, n)
+	listed := n
 	if used != nil {
-		b.page.Points = make([]PointInfo, 0, n/8)
+		listed = 0
+		for _, u := range used {
+			if u {
+				listed++
+			}
+		}
 	}
+	b.page.Points = make([]PointInfo, 0, listed)
 	for i := range n {
 		index[i] = -1
 		if used != nil && !used[i] {

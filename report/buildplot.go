@@ -12,15 +12,28 @@ import (
 
 // resolved holds one plot's values for a trial.
 type resolved struct {
+	// x and y hold what did resolve (NaN otherwise: a baseline is
+	// measured on the axes that resolve on it), xs and ys index
+	// PagePlot.Sels.
+	x, y   float64
+	xs, ys int16
 	// ok says every axis and SLO resolved; tried that the trial is usable
-	// and selected by one of the plot's frontiers, so that x and y hold
-	// what did resolve (NaN otherwise: a baseline is measured on the axes
-	// that resolve on it).
+	// and selected by one of the plot's frontiers.
 	ok, tried bool
-	why       string // why an axis or SLO did not resolve
-	x, y      float64
-	xs, ys    int16
-	slo       []float64
+}
+
+// plotValues are the values of one plot for every trial.
+type plotValues struct {
+	v   []resolved
+	why map[int32]string // why an axis or SLO of a trial tried did not resolve
+	col int              // the plot's first column in the records
+}
+
+// slo returns the SLO values of trial i, which resolved: those the
+// records hold.
+func (b *builder) slo(pv *plotValues, i, n int) []float64 {
+	k := i*b.recs.ncol + pv.col + 2
+	return b.recs.values[k : k+n : k+n]
 }
 
 // plot builds chart pi.
@@ -40,12 +53,12 @@ func (b *builder) plot(pi int) (PagePlot, error) {
 		pp.Sels = append(pp.Sels, b.recs.selNames[s])
 		return sels[s]
 	}
-	vals := make([]resolved, b.recs.Len())
-	for i := range vals {
+	vals := &plotValues{v: make([]resolved, b.recs.Len()), why: map[int32]string{}, col: b.recs.cols[pi]}
+	for i := range vals.v {
 		if !b.usable[i] || !slices.ContainsFunc(p.Frontiers, func(f FrontierSpec) bool { return b.selects(&f, i) }) {
 			continue
 		}
-		vals[i] = b.resolveAll(p, b.recs.cols[pi], i, sel)
+		vals.v[i] = b.resolveAll(p, vals, i, sel)
 	}
 	for fi := range p.Frontiers {
 		for _, g := range b.groups(p, &p.Frontiers[fi], vals) {
@@ -60,12 +73,12 @@ func (b *builder) plot(pi int) (PagePlot, error) {
 	return pp, nil
 }
 
-// resolveAll resolves both axes and the SLOs of trial i, those of plot p
-// being the records' columns from col.
-func (b *builder) resolveAll(p *Plot, col, i int, sel func(int32) int16) resolved {
+// resolveAll resolves both axes and the SLOs of trial i, recording in
+// pv why one does not resolve.
+func (b *builder) resolveAll(p *Plot, pv *plotValues, i int, sel func(int32) int16) resolved {
 	r := resolved{tried: true, x: math.NaN(), y: math.NaN()}
-	vx, sx, okx := b.axisValue(p, col, "x", i)
-	vy, sy, oky := b.axisValue(p, col+1, "y", i)
+	vx, sx, okx := b.axisValue(p, pv.col, "x", i)
+	vy, sy, oky := b.axisValue(p, pv.col+1, "y", i)
 	if okx {
 		r.x = vx
 	}
@@ -73,17 +86,15 @@ func (b *builder) resolveAll(p *Plot, col, i int, sel func(int32) int16) resolve
 		r.y = vy
 	}
 	if !okx || !oky {
-		r.why = b.lastExclusion()
+		pv.why[int32(i)] = b.lastExclusion()
 		return r
 	}
 	r.xs, r.ys = sel(sx), sel(sy)
 	for si := range p.SLOs {
-		v, _, ok := b.axisValue(p, col+2+si, "slo "+p.SLOs[si].Label(), i)
-		if !ok {
-			r.why = b.lastExclusion()
+		if _, _, ok := b.axisValue(p, pv.col+2+si, "slo "+p.SLOs[si].Label(), i); !ok {
+			pv.why[int32(i)] = b.lastExclusion()
 			return r
 		}
-		r.slo = append(r.slo, v)
 	}
 	r.ok = true
 	return r
@@ -107,7 +118,8 @@ type group struct {
 }
 
 // groups splits a frontier's resolved trials by the plot's group_by.
-func (b *builder) groups(p *Plot, f *FrontierSpec, vals []resolved) []group {
+func (b *builder) groups(p *Plot, f *FrontierSpec, pv *plotValues) []group {
+	vals := pv.v
 	var order []string
 	byKey := map[string]*group{}
 	for i := range vals {
@@ -176,7 +188,8 @@ func (b *builder) groupValue(i int, key string) string {
 // frontier through the query pipeline (package query), as pareto front
 // does: the same repeat identity, the same aggregation of objectives and
 // SLO columns, the same frontier.
-func (b *builder) series(p *Plot, g group, vals []resolved) (Series, bool, error) {
+func (b *builder) series(p *Plot, g group, pv *plotValues) (Series, bool, error) {
+	vals := pv.v
 	q := &query.Query{Objectives: []frontier.Objective{p.X.Objective(), p.Y.Objective()},
 		Aggregate: b.opts.Aggregate, ConfigKeys: b.opts.ConfigKeys, AllowCrossScope: b.opts.AllowCrossScope,
 		BaselineMayBeAbsent: true, BaselineScopeAsReason: true}
@@ -187,10 +200,14 @@ func (b *builder) series(p *Plot, g group, vals []resolved) (Series, bool, error
 		q.SLOs = append(q.SLOs, slo.slo())
 	}
 	rows := query.NewRows(q)
+	rows.Grow(len(g.rows))
 	for _, i := range g.rows {
-		slo, why := vals[i].slo, ""
-		if !vals[i].ok {
-			slo, why = make([]float64, len(p.SLOs)), vals[i].why
+		var slo []float64
+		why := ""
+		if vals[i].ok {
+			slo = b.slo(pv, i, len(p.SLOs))
+		} else {
+			slo, why = make([]float64, len(p.SLOs)), pv.why[int32(i)]
 			for k := range slo {
 				slo[k] = math.NaN()
 			}

@@ -529,23 +529,32 @@ func studyReport(e *env, f *storeFlags, cfg *report.Config, opts report.Options,
 }
 
 // trialsByID returns the verified trials of the study with these IDs, in
-// ingest order. It scans the study, keeping them.
+// ingest order. It scans the study, keeping them, up to the last.
 func trialsByID(ctx context.Context, s store.Reader, study string, ids []string) ([]trial.Trial, error) {
 	want := make(map[string]bool, len(ids))
 	for _, id := range ids {
 		want[id] = true
 	}
-	out := make([]trial.Trial, 0, len(ids))
+	out := make([]trial.Trial, 0, len(want))
 	err := s.Scan(ctx, study, store.Query{}, func(ts []trial.Trial) error {
 		for i := range ts {
 			if want[ts[i].ID] {
 				out = append(out, ts[i])
 			}
 		}
+		if len(out) == len(want) {
+			return errFound
+		}
 		return nil
 	})
+	if errors.Is(err, errFound) {
+		err = nil
+	}
 	return out, err
 }
+
+// errFound stops the scan of trialsByID.
+var errFound = errors.New("every trial found")
 
 // studySize returns the number of trials of the study (0 when unknown),
 // for a read to allocate once. It reads the study's blocks alone
