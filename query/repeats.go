@@ -80,11 +80,10 @@ func (d *Rows) repeatKey(r int, keys []string) (string, bool) {
 			return "", false
 		}
 	}
-	g := ""
-	if d.group != nil {
-		g = d.group[r]
+	if d.group == nil {
+		return key, true // no group to tell apart: no concatenation per row
 	}
-	return g + "\x00" + key, true
+	return d.group[r] + "\x00" + key, true
 }
 
 // Keyer computes repeat keys: the key a trial shares with its repeats

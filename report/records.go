@@ -26,9 +26,12 @@ import (
 // matches labels read more of the trials, and need Build over them.
 type Records struct {
 	cfg *Config
-	// cols[p] is the first column of plot p: its x, then y, then its SLOs.
+	// cols[p] is the first column of plot p: its x, then y, then its SLOs;
+	// axes holds the axis of every column, slo whether it is an SLO.
 	cols       []int
 	ncol       int
+	axes       []*Axis
+	slo        []bool
 	configKeys []string
 	aggregate  bool // repeats are aggregated: keys are computed
 	keyer      query.Keyer
@@ -89,6 +92,10 @@ func NewRecords(cfg *Config, opts Options) *Records {
 		p := &cfg.Plots[i]
 		r.cols = append(r.cols, r.ncol)
 		r.ncol += 2 + len(p.SLOs)
+		r.axes, r.slo = append(r.axes, &p.X, &p.Y), append(r.slo, false, false)
+		for si := range p.SLOs {
+			r.axes, r.slo = append(r.axes, &p.SLOs[si].Axis), append(r.slo, true)
+		}
 		if p.X.Custom || p.Y.Custom || slices.ContainsFunc(p.SLOs, func(s SLOSpec) bool { return s.Custom }) {
 			r.measured = map[string]bool{}
 		}
@@ -109,15 +116,77 @@ func (r *Records) Len() int { return len(r.id) }
 // Add records trial t, keeping none of it but strings it holds (its ID,
 // source path and labels).
 func (r *Records) Add(t *Trial) {
-	i := int32(len(r.id))
-	r.id = append(r.id, t.ID)
 	key := ""
 	if r.aggregate {
 		key = r.keyer.Key(t, r.configKeys)
 	}
-	r.key = append(r.key, key)
 	pl := place{caseID: CaseOf(t), path: t.Source.Path, iteration: t.Labels[trial.LabelIteration], step: t.Labels[trial.LabelStep],
 		phase: t.Labels[trial.LabelPhase]}
+	if r.measured != nil {
+		for _, m := range t.Measurements {
+			r.measured[m.Metric] = true
+		}
+	}
+	i, usable := r.add(t.ID, t.Problem, key, pl, t.Source.Line, t.Source.Index)
+	if !usable {
+		return
+	}
+	for c, a := range r.axes {
+		r.resolve(i, c, a, r.slo[c], t)
+	}
+}
+
+// Record is what Records keeps of a trial, as a columnar read of a study
+// gives it (AddRecord), instead of the trial (Add).
+type Record struct {
+	ID string
+	// Problem, when not empty, makes the trial unusable (Values are then
+	// not read).
+	Problem string
+	// Key is the repeat key (query.Keyer.Key with the options'
+	// configuration keys), "" for a trial that repeats no other; it is not
+	// read when repeats are not aggregated.
+	Key string
+	// Case is the trial's case (CaseOf), Path its source path, Iteration,
+	// Step and Phase its labels of these names, Line and Index its place
+	// in its file (trial.Source).
+	Case, Path, Iteration, Step, Phase string
+	Line, Index                        int
+	// Values holds the value of every column (Columns): that of the
+	// trial's one measurement with exactly the column's metric and match
+	// dimensions.
+	Values []float64
+}
+
+// Columns returns the axis of every column of a record, in order: per
+// plot its x, its y, then its SLOs.
+func (r *Records) Columns() []*Axis { return slices.Clone(r.axes) }
+
+// AddRecord records a trial from its Record. A trial on which a column
+// selects no measurement, or several, is recorded with Add instead: its
+// exclusion lists the candidates. A value that cannot be compared (NaN,
+// infinite) is excluded as Add excludes it. The metrics of an axis that
+// names a custom metric are not checked (Metrics).
+func (r *Records) AddRecord(rec *Record) {
+	pl := place{caseID: rec.Case, path: rec.Path, iteration: rec.Iteration, step: rec.Step, phase: rec.Phase}
+	i, usable := r.add(rec.ID, rec.Problem, rec.Key, pl, rec.Line, rec.Index)
+	if !usable {
+		return
+	}
+	for c, a := range r.axes {
+		r.value(i, c, a, r.slo[c], trial.Measurement{Metric: a.Metric, Dims: a.Match, Value: rec.Values[c]})
+	}
+}
+
+// add appends the entry of a trial but its values, and returns its index
+// and whether it is usable: the caller then records every column.
+func (r *Records) add(id, problem, key string, pl place, line, index int) (int32, bool) {
+	i := int32(len(r.id))
+	r.id = append(r.id, id)
+	if !r.aggregate {
+		key = ""
+	}
+	r.key = append(r.key, key)
 	k, ok := r.placeOf[pl]
 	if !ok {
 		k = int32(len(r.places))
@@ -126,27 +195,15 @@ func (r *Records) Add(t *Trial) {
 		r.names = append(r.names, pointName(pl))
 	}
 	r.place = append(r.place, k)
-	r.line, r.index = append(r.line, int32(t.Source.Line)), append(r.index, int32(t.Source.Index))
-	if r.measured != nil {
-		for _, m := range t.Measurements {
-			r.measured[m.Metric] = true
-		}
-	}
-	if t.Problem != "" {
-		r.problem[i] = t.Problem // never resolved: the trial is excluded as unusable
+	r.line, r.index = append(r.line, int32(line)), append(r.index, int32(index))
+	if problem != "" {
+		r.problem[i] = problem // never resolved: the trial is excluded as unusable
 		for range r.ncol {
 			r.values, r.sels = append(r.values, 0), append(r.sels, -1)
 		}
-		return
+		return i, false
 	}
-	for pi := range r.cfg.Plots {
-		p := &r.cfg.Plots[pi]
-		r.resolve(i, r.cols[pi], &p.X, false, t)
-		r.resolve(i, r.cols[pi]+1, &p.Y, false, t)
-		for si := range p.SLOs {
-			r.resolve(i, r.cols[pi]+2+si, &p.SLOs[si].Axis, true, t)
-		}
-	}
+	return i, true
 }
 
 // resolve records the value of axis a (an SLO when slo) for trial i in
@@ -154,18 +211,7 @@ func (r *Records) Add(t *Trial) {
 func (r *Records) resolve(i int32, col int, a *Axis, slo bool, t *Trial) {
 	m, err := resolve(a, t)
 	if err == nil {
-		if why := badValue(m.Value, slo); why != "" {
-			r.fail(i, col, axisFail{code: ExcludeInvalid, reason: a.Label() + ": " + why})
-			return
-		}
-		name := m.String()
-		s, ok := r.selOf[name]
-		if !ok {
-			s = int32(len(r.selNames))
-			r.selOf[name] = s
-			r.selNames = append(r.selNames, name)
-		}
-		r.values, r.sels = append(r.values, m.Value), append(r.sels, s)
+		r.value(i, col, a, slo, m)
 		return
 	}
 	var re *trial.ResolveError
@@ -180,6 +226,23 @@ func (r *Records) resolve(i int32, col int, a *Axis, slo bool, t *Trial) {
 		f.code, f.reason = ExcludeUnavailable, fmt.Sprintf("%s: %s", a.Label(), why)
 	}
 	r.fail(i, col, f)
+}
+
+// value records m, the measurement axis a (an SLO when slo) resolves to
+// on trial i, in column col.
+func (r *Records) value(i int32, col int, a *Axis, slo bool, m trial.Measurement) {
+	if why := badValue(m.Value, slo); why != "" {
+		r.fail(i, col, axisFail{code: ExcludeInvalid, reason: a.Label() + ": " + why})
+		return
+	}
+	name := m.String()
+	s, ok := r.selOf[name]
+	if !ok {
+		s = int32(len(r.selNames))
+		r.selOf[name] = s
+		r.selNames = append(r.selNames, name)
+	}
+	r.values, r.sels = append(r.values, m.Value), append(r.sels, s)
 }
 
 func (r *Records) fail(i int32, col int, f axisFail) {

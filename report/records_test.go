@@ -11,6 +11,7 @@ import (
 
 	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/internal/benchstudy"
+	"github.com/pareto-llm/pareto/query"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -105,17 +106,64 @@ func TestRecords(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := NewRecords(cfg, tc.opts)
-			for i := range tc.trials {
-				r.Add(&tc.trials[i])
+			for _, columns := range []bool{false, true} {
+				t.Run(fmt.Sprintf("columns=%v", columns), func(t *testing.T) {
+					testPlan(t, recordsOf(cfg, tc.trials, tc.opts, columns), tc.trials, tc.excl, tc.opts, tc.thin, want, rng)
+				})
 			}
-			p, err := r.Plan(tc.excl, tc.opts)
+		})
+	}
+}
+
+// recordsOf records the trials, with columns as a columnar read gives
+// them (AddRecord: the measurement with exactly the column's metric and
+// dimensions) but those on which a column has none or several (Add).
+func recordsOf(cfg *Config, ts []Trial, opts Options, columns bool) *Records {
+	r := NewRecords(cfg, opts)
+	var keyer query.Keyer
+	for i := range ts {
+		t := &ts[i]
+		if !columns {
+			r.Add(t)
+			continue
+		}
+		rec := Record{ID: t.ID, Problem: t.Problem, Key: keyer.Key(t, opts.ConfigKeys), Case: CaseOf(t), Path: t.Source.Path,
+			Iteration: t.Labels[trial.LabelIteration], Step: t.Labels[trial.LabelStep], Phase: t.Labels[trial.LabelPhase],
+			Line: t.Source.Line, Index: t.Source.Index}
+		exact := true
+		for _, a := range r.Columns() {
+			var vs []float64
+			for _, m := range t.Measurements {
+				if m.Metric == a.Metric && slices.Equal(m.Dims, a.Match) {
+					vs = append(vs, m.Value)
+				}
+			}
+			exact = exact && len(vs) == 1
+			if len(vs) == 1 {
+				rec.Values = append(rec.Values, vs[0])
+			}
+		}
+		if exact || t.Problem != "" {
+			r.AddRecord(&rec)
+		} else {
+			r.Add(t)
+		}
+	}
+	return r
+}
+
+// testPlan plans the page of the records r of ts and completes it with
+// the trials the plan names, and some other, in another order: want.
+func testPlan(t *testing.T, r *Records, ts []Trial, excl []Exclusion, opts Options, thin bool, want []byte, rng *rand.Rand) {
+	{
+		{
+			p, err := r.Plan(excl, opts)
 			if err != nil {
 				t.Fatal(err)
 			}
 			ids := p.IDs()
-			if thinned := len(ids) < len(tc.trials); thinned != tc.thin || len(ids) == 0 {
-				t.Errorf("the plan names %d of the %d trials; want fewer: %v", len(ids), len(tc.trials), tc.thin)
+			if thinned := len(ids) < len(ts); thinned != thin || len(ids) == 0 {
+				t.Errorf("the plan names %d of the %d trials; want fewer: %v", len(ids), len(ts), thin)
 			}
 			named := map[string]bool{}
 			for _, id := range ids {
@@ -124,10 +172,10 @@ func TestRecords(t *testing.T) {
 			// The trials named, and one not named, in another order.
 			var fetched []Trial
 			extra := false
-			for _, i := range rng.Perm(len(tc.trials)) {
-				if named[tc.trials[i].ID] || !extra {
-					extra = extra || !named[tc.trials[i].ID]
-					fetched = append(fetched, tc.trials[i])
+			for _, i := range rng.Perm(len(ts)) {
+				if named[ts[i].ID] || !extra {
+					extra = extra || !named[ts[i].ID]
+					fetched = append(fetched, ts[i])
 				}
 			}
 			pg, err := p.Page(fetched)
@@ -141,7 +189,7 @@ func TestRecords(t *testing.T) {
 			if !bytes.Equal(got, want) {
 				t.Errorf("the page decided from records differs:\n%.1500s\nwant\n%.1500s", got, want)
 			}
-		})
+		}
 	}
 }
 
