@@ -25,7 +25,8 @@ import (
 // (Recordable): a baseline, a group_by, a comparison or a frontier that
 // matches labels read more of the trials, and need Build over them.
 type Records struct {
-	cfg *Config
+	cfg  *Config
+	opts Options
 	// cols[p] is the first column of plot p: its x, then y, then its SLOs;
 	// axes holds the axis of every column, slo whether it is an SLO.
 	cols       []int
@@ -86,7 +87,7 @@ func Recordable(cfg *Config, opts Options) bool {
 
 // NewRecords returns empty records for cfg and opts.
 func NewRecords(cfg *Config, opts Options) *Records {
-	r := &Records{cfg: cfg, configKeys: opts.ConfigKeys, aggregate: opts.Aggregate != decide.None,
+	r := &Records{cfg: cfg, opts: opts, configKeys: opts.ConfigKeys, aggregate: opts.Aggregate != decide.None,
 		placeOf: map[place]int32{}, selOf: map[string]int32{}, problem: map[int32]string{}, fails: map[[2]int32]axisFail{}}
 	for i := range cfg.Plots {
 		p := &cfg.Plots[i]
@@ -298,10 +299,10 @@ type Plan struct {
 }
 
 // Plan decides the page of the trials recorded, with the exclusions excl
-// (the inputs that yielded no trial), as Build does. r must be Recordable
-// with the configuration and options it was made with.
-func (r *Records) Plan(excl []Exclusion, opts Options) (*Plan, error) {
-	b, err := plan(r.cfg, r, nil, excl, opts)
+// (the inputs that yielded no trial), as Build does. The configuration and
+// options r was made with must be Recordable.
+func (r *Records) Plan(excl []Exclusion) (*Plan, error) {
+	b, err := plan(r.cfg, r, nil, excl, r.opts)
 	if err != nil {
 		return nil, err
 	}

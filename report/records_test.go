@@ -108,7 +108,7 @@ func TestRecords(t *testing.T) {
 			}
 			for _, columns := range []bool{false, true} {
 				t.Run(fmt.Sprintf("columns=%v", columns), func(t *testing.T) {
-					testPlan(t, recordsOf(cfg, tc.trials, tc.opts, columns), tc.trials, tc.excl, tc.opts, tc.thin, want, rng)
+					testPlan(t, recordsOf(cfg, tc.trials, tc.opts, columns), tc.trials, tc.excl, tc.thin, want, rng)
 				})
 			}
 		})
@@ -154,42 +154,39 @@ func recordsOf(cfg *Config, ts []Trial, opts Options, columns bool) *Records {
 
 // testPlan plans the page of the records r of ts and completes it with
 // the trials the plan names, and some other, in another order: want.
-func testPlan(t *testing.T, r *Records, ts []Trial, excl []Exclusion, opts Options, thin bool, want []byte, rng *rand.Rand) {
-	{
-		{
-			p, err := r.Plan(excl, opts)
-			if err != nil {
-				t.Fatal(err)
-			}
-			ids := p.IDs()
-			if thinned := len(ids) < len(ts); thinned != thin || len(ids) == 0 {
-				t.Errorf("the plan names %d of the %d trials; want fewer: %v", len(ids), len(ts), thin)
-			}
-			named := map[string]bool{}
-			for _, id := range ids {
-				named[id] = true
-			}
-			// The trials named, and one not named, in another order.
-			var fetched []Trial
-			extra := false
-			for _, i := range rng.Perm(len(ts)) {
-				if named[ts[i].ID] || !extra {
-					extra = extra || !named[ts[i].ID]
-					fetched = append(fetched, ts[i])
-				}
-			}
-			pg, err := p.Page(fetched)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := MarshalData(pg, false)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("the page decided from records differs:\n%.1500s\nwant\n%.1500s", got, want)
-			}
+func testPlan(t *testing.T, r *Records, ts []Trial, excl []Exclusion, thin bool, want []byte, rng *rand.Rand) {
+	t.Helper()
+	p, err := r.Plan(excl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := p.IDs()
+	if thinned := len(ids) < len(ts); thinned != thin || len(ids) == 0 {
+		t.Errorf("the plan names %d of the %d trials; want fewer: %v", len(ids), len(ts), thin)
+	}
+	named := map[string]bool{}
+	for _, id := range ids {
+		named[id] = true
+	}
+	// The trials named, and one not named, in another order.
+	var fetched []Trial
+	extra := false
+	for _, i := range rng.Perm(len(ts)) {
+		if named[ts[i].ID] || !extra {
+			extra = extra || !named[ts[i].ID]
+			fetched = append(fetched, ts[i])
 		}
+	}
+	pg, err := p.Page(fetched)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := MarshalData(pg, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("the page decided from records differs:\n%.1500s\nwant\n%.1500s", got, want)
 	}
 }
 
@@ -205,7 +202,7 @@ func TestRecordsMissingTrial(t *testing.T) {
 	for i := range ts {
 		r.Add(&ts[i])
 	}
-	p, err := r.Plan(excl, Options{})
+	p, err := r.Plan(excl)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -268,7 +265,7 @@ func BenchmarkRecords(b *testing.B) {
 				for i := range ts {
 					r.Add(&ts[i])
 				}
-				p, err := r.Plan(nil, Options{})
+				p, err := r.Plan(nil)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -112,7 +112,7 @@ frontiers = [{ name = "All" }]
 		}); err != nil {
 			t.Fatal(err)
 		}
-		p, err := recs.Plan(nil, opts)
+		p, err := recs.Plan(nil)
 		if err != nil {
 			t.Fatal(err)
 		}

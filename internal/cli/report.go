@@ -513,7 +513,7 @@ func studyReport(e *env, f *storeFlags, cfg *report.Config, opts report.Options,
 		return err
 	}
 	runtime.GC() // what the read left behind (see writeReport)
-	plan, err := recs.Plan(report.Exclusions(skips), opts)
+	plan, err := recs.Plan(report.Exclusions(skips))
 	if err != nil {
 		return inputError{err: err}
 	}
