@@ -73,10 +73,14 @@ func (d *Rows) repeatKey(r int, keys []string) (string, bool) {
 	}
 	if key == notKeyed {
 		t := d.trials[r]
-		if t == nil || !decide.KnownConfig(t, keys) {
+		if t == nil {
 			return "", false
 		}
-		key = decide.KeyOf(decide.Config(t, keys), d.workloadString(decide.WorkloadOf(t)))
+		k, ok := decide.RepeatKey(t, keys, d.workloadString)
+		if !ok {
+			return "", false
+		}
+		key = k
 	}
 	g := ""
 	if d.group != nil {

@@ -104,8 +104,10 @@ func (s *TrialStream) Add(ts []trial.Trial) {
 			d.group = append(d.group, groupOf(t, q.GroupBy))
 		}
 		key := noKey
-		if q.Aggregate != decide.None && decide.KnownConfig(t, q.ConfigKeys) {
-			key = decide.KeyOf(decide.Config(t, q.ConfigKeys), d.workloadString(decide.WorkloadOf(t)))
+		if q.Aggregate != decide.None {
+			if k, ok := decide.RepeatKey(t, q.ConfigKeys, d.workloadString); ok {
+				key = k
+			}
 		}
 		d.keys = append(d.keys, key)
 		n := pendingName{path: t.Source.Path, line: int32(t.Source.Line), index: int32(t.Source.Index)}

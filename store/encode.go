@@ -314,8 +314,9 @@ type prepared struct {
 	// of what a read returns) when it is not id: an ID the caller set, or a
 	// trial the store keeps in its canonical form (see asStored).
 	contentID string
-	checksum  int64 // trialChecksum of the row
-	row       int64 // row id reserved by the PostgreSQL store
+	checksum  int64  // trialChecksum of the row
+	repeatKey string // sketchKey of the trial as stored
+	row       int64  // row id reserved by the PostgreSQL store
 }
 
 // prepare computes missing IDs and encodes labels, params and dims, in
@@ -407,6 +408,7 @@ func (p *prepared) seal(d *decoder) {
 		p.contentID = content
 	}
 	t := p.t
+	p.repeatKey = sketchKey(t)
 	var dep trial.Deployment
 	if t.Deployment != nil {
 		dep = *t.Deployment
