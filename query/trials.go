@@ -119,6 +119,74 @@ func (s *TrialStream) Add(ts []trial.Trial) {
 	}
 }
 
+// AddSketches appends trials read column by column (a store's Columns)
+// as Add would append the trials themselves: their sketches (repeat keys
+// and what names them), one column of values per objective then per SLO,
+// and the Problem of each unusable trial, by index. It is for a query
+// whose objectives and SLOs name stored columns exactly, with no value
+// missing but those of unusable trials, that keys repeats by the default
+// configuration keys, names rows by no label or parameter (ID) and groups
+// by nothing (Sketchable).
+func (s *TrialStream) AddSketches(sk []trial.Sketch, cols [][]float64, problems map[int]string) {
+	d, q := s.d, s.d.q
+	nObj := len(d.values)
+	var t trial.Trial // what names a row, and rejects an unusable one
+	labels := map[string]string{}
+	for i := range sk {
+		k := &sk[i]
+		row := int32(len(d.ids))
+		d.ids = append(d.ids, "")
+		d.trials = append(d.trials, nil)
+		for c, col := range cols {
+			if c < nObj {
+				d.values[c] = append(d.values[c], col[i])
+			} else {
+				d.slo[c-nObj] = append(d.slo[c-nObj], col[i])
+			}
+		}
+		t.Problem = problems[i]
+		if t.Problem != "" { // rejected as resolve rejects it
+			for _, sel := range s.objSel {
+				d.resolve(row, &t, sel)
+			}
+			for _, sel := range s.sloSel {
+				d.resolve(row, &t, sel)
+			}
+		}
+		key := noKey
+		if q.Aggregate != decide.None && k.Key != "" {
+			key = k.Key
+		}
+		d.keys = append(d.keys, key)
+		t.Source = trial.Source{Path: k.Path, Format: k.Format, Line: k.Line, Index: k.Index}
+		t.Labels = nil
+		if k.ID != "" || k.Run != "" {
+			clear(labels)
+			if k.ID != "" {
+				labels["id"] = k.ID
+			}
+			if k.Run != "" {
+				labels["run"] = k.Run
+			}
+			t.Labels = labels
+		}
+		n := pendingName{path: k.Path, line: int32(k.Line), index: int32(k.Index)}
+		if name, ok := d.fixedID(&t, q.ID); ok {
+			n = pendingName{fixed: name}
+		}
+		s.perFile[k.Path]++
+		s.names = append(s.names, n)
+	}
+}
+
+// Sketchable reports whether q's rows can be added from sketches
+// (TrialStream.AddSketches): q keys repeats by the default configuration
+// keys, names rows by no label or parameter, groups by nothing and has no
+// baseline.
+func (q *Query) Sketchable() bool {
+	return q.Streamable() && len(q.ConfigKeys) == 0 && q.ID == "" && q.GroupBy == ""
+}
+
 // Done names the streamed rows, as AddTrials names its trials.
 func (s *TrialStream) Done() {
 	d := s.d
