@@ -391,18 +391,10 @@ func addStudyRows(ctx context.Context, s store.Reader, spec Spec, q *query.Query
 	}
 	n := 0
 	if q.Streamable() {
-		// The trials are streamed: each row keeps its values and repeat
-		// key, not its trial (10⁶ trials would take gigabytes).
-		stream := rows.StreamTrials()
-		err := s.Scan(ctx, spec.Study, store.Query{Where: spec.Where}, func(ts []trial.Trial) error {
-			stream.Add(ts)
-			n += len(ts)
-			return nil
-		})
-		if err != nil {
+		var err error
+		if n, err = scanStudyRows(ctx, s, spec, rows); err != nil {
 			return err
 		}
-		stream.Done()
 	} else {
 		ts, err := s.Trials(ctx, spec.Study, store.Query{Where: spec.Where})
 		if err != nil {
@@ -415,6 +407,24 @@ func addStudyRows(ctx context.Context, s store.Reader, spec Spec, q *query.Query
 		spec.note(whereMisses(ctx, s, spec.Study, spec.Where))
 	}
 	return nil
+}
+
+// scanStudyRows appends the study's trials streamed (query.TrialStream):
+// each row keeps its values and repeat key, not its trial (10⁶ trials
+// would take gigabytes). It returns how many it read.
+func scanStudyRows(ctx context.Context, s store.Reader, spec Spec, rows *query.Rows) (int, error) {
+	n := 0
+	stream := rows.StreamTrials()
+	err := s.Scan(ctx, spec.Study, store.Query{Where: spec.Where}, func(ts []trial.Trial) error {
+		stream.Add(ts)
+		n += len(ts)
+		return nil
+	})
+	if err != nil {
+		return n, err
+	}
+	stream.Done()
+	return n, nil
 }
 
 // complete reports whether cols can stand for the trials themselves: it
