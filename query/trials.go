@@ -131,7 +131,6 @@ func (s *TrialStream) AddSketches(sk []trial.Sketch, cols [][]float64, problems 
 	d, q := s.d, s.d.q
 	nObj := len(d.values)
 	var t trial.Trial // what names a row, and rejects an unusable one
-	labels := map[string]string{}
 	for i := range sk {
 		k := &sk[i]
 		row := int32(len(d.ids))
@@ -159,17 +158,7 @@ func (s *TrialStream) AddSketches(sk []trial.Sketch, cols [][]float64, problems 
 		}
 		d.keys = append(d.keys, key)
 		t.Source = trial.Source{Path: k.Path, Format: k.Format, Line: k.Line, Index: k.Index}
-		t.Labels = nil
-		if k.ID != "" || k.Run != "" {
-			clear(labels)
-			if k.ID != "" {
-				labels["id"] = k.ID
-			}
-			if k.Run != "" {
-				labels["run"] = k.Run
-			}
-			t.Labels = labels
-		}
+		t.Labels = k.Labels
 		n := pendingName{path: k.Path, line: int32(k.Line), index: int32(k.Index)}
 		if name, ok := d.fixedID(&t, q.ID); ok {
 			n = pendingName{fixed: name}

@@ -105,7 +105,7 @@ func TestUpgrade(t *testing.T) {
 					t.Fatalf("after upgrade: %d sketches of %d trials", len(cols.Sketches), len(cols.IDs))
 				}
 				up := upgradeTrial()
-				if want := trial.SketchOf(&up, sketchKey(&up)); cols.Sketches[0] != want || want.Key == "" {
+				if want := trial.SketchOf(&up, sketchKey(&up)); !cmp.Equal(cols.Sketches[0], want) || want.Key == "" {
 					t.Errorf("sketch of the upgraded trial = %+v; want %+v", cols.Sketches[0], want)
 				}
 			})

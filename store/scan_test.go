@@ -8,6 +8,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/pareto-llm/pareto/internal/safe"
 	"github.com/pareto-llm/pareto/trial"
 )
@@ -106,8 +107,10 @@ func TestScan(t *testing.T) {
 // truncated or trailing bytes.
 func TestSketchRoundTrip(t *testing.T) {
 	ts := genTrials(0, 50)
-	ts[3].Labels = map[string]string{"id": "x", "run": "2"}
+	ts[3].Labels = map[string]string{"id": "x", "run": "2", "engine": "vllm"}
 	ts[4].Source.Format = "table"
+	ts[5].Labels = map[string]string{"id": "x", "run": "2"} // as the previous
+	ts[6].Labels = map[string]string{trial.LabelTestCase: "c", trial.LabelPhase: "decode", trial.DimBenchmark: "b"}
 	var sk sketcher
 	var want []trial.Sketch
 	for i := range ts {
@@ -116,7 +119,7 @@ func TestSketchRoundTrip(t *testing.T) {
 		want = append(want, trial.SketchOf(&ts[i], k))
 	}
 	got, err := unpackSketches(sk.b, len(ts), nil)
-	if err != nil || !slices.Equal(got, want) {
+	if err != nil || !cmp.Equal(got, want) {
 		t.Fatalf("unpackSketches = %v, %v; want %v", got, err, want)
 	}
 	if _, err := unpackSketches(sk.b[:len(sk.b)-1], len(ts), nil); err == nil {

@@ -3,6 +3,7 @@ package store
 import (
 	"encoding/binary"
 	"errors"
+	"maps"
 	"fmt"
 
 	"github.com/pareto-llm/pareto/decide"
@@ -23,10 +24,13 @@ import (
 // A packed sketch is, per trial: its repeat key as appendID writes IDs;
 // its path and format, each as a uvarint 0 when it is the previous
 // trial's, else its length plus one and its bytes; its line and index as
-// varints; its "id" and "run" labels as strings.
+// varints; its labels among trial.SketchLabels as a uvarint 0 when they
+// are the previous trial's, else their number plus one and each key and
+// value as strings, in the order of trial.SketchLabels.
 
 // sketchVersion is the version of the sketches this pareto writes and
-// reads: the packing's and that of the repeat keys (decide.KeyVersion).
+// reads: the packing's (which includes trial.SketchLabels) and that of
+// the repeat keys (decide.KeyVersion).
 const sketchVersion = "1/" + decide.KeyVersion
 
 // sketchKey is the repeat key a block keeps of t, the trial as stored.
@@ -61,6 +65,7 @@ type sketcher struct {
 	b            []byte
 	n            int
 	path, format string
+	labels       map[string]string
 }
 
 // add appends the sketch of t, whose repeat key is key.
@@ -74,8 +79,17 @@ func (s *sketcher) addSketch(k trial.Sketch) {
 	s.path, s.format = k.Path, k.Format
 	s.b = binary.AppendVarint(s.b, int64(k.Line))
 	s.b = binary.AppendVarint(s.b, int64(k.Index))
-	s.b = appendString(s.b, k.ID)
-	s.b = appendString(s.b, k.Run)
+	if s.n > 0 && maps.Equal(k.Labels, s.labels) {
+		s.b = append(s.b, 0)
+	} else {
+		s.b = binary.AppendUvarint(s.b, uint64(len(k.Labels))+1)
+		for _, name := range trial.SketchLabels {
+			if v, ok := k.Labels[name]; ok {
+				s.b = appendString(appendString(s.b, name), v)
+			}
+		}
+	}
+	s.labels = k.Labels
 	s.n++
 }
 
@@ -107,18 +121,33 @@ func unpackSketches(b []byte, n int, out []trial.Sketch) ([]trial.Sketch, error)
 		u.b = u.b[x-1:]
 		return v
 	}
+	var labels map[string]string
 	for i := range n {
 		arena = u.nextID(arena[:0])
 		key := string(arena)
 		path = repeated(path, i == 0)
 		format = repeated(format, i == 0)
 		line, index := u.varint(), u.varint()
-		id, run := u.bytes(), u.bytes()
+		if x := u.uvarint(); x > 0 || i == 0 {
+			labels = nil
+			for range max(x, 1) - 1 {
+				k, v := u.bytes(), u.bytes()
+				if u.err != nil {
+					break
+				}
+				if labels == nil {
+					labels = make(map[string]string, x-1)
+				}
+				labels[string(k)] = string(v)
+			}
+			if x == 0 { // the first trial cannot repeat a previous one
+				u.err = errPacked
+			}
+		}
 		if u.err != nil {
 			return out, u.err
 		}
-		out = append(out, trial.Sketch{Key: key, Path: path, Format: format, Line: int(line), Index: int(index),
-			ID: string(id), Run: string(run)})
+		out = append(out, trial.Sketch{Key: key, Path: path, Format: format, Line: int(line), Index: int(index), Labels: labels})
 	}
 	if u.err == nil && len(u.b) != 0 {
 		return out, fmt.Errorf("%d bytes after the last sketch: %w", len(u.b), errPacked)
