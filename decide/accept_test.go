@@ -1,4 +1,4 @@
-package decide
+package decide_test
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/frontier"
 	"github.com/pareto-llm/pareto/internal/schematest"
 	"github.com/pareto-llm/pareto/store"
@@ -39,7 +40,7 @@ type acceptLoop struct {
 	// files numbers the result files so that every run has its own ID.
 	files int
 	// verdicts keeps one verdict per code, for the schema check.
-	verdicts map[string]Verdict
+	verdicts map[string]decide.Verdict
 }
 
 func newAcceptLoop(t *testing.T, study string, seed uint64) *acceptLoop {
@@ -49,15 +50,15 @@ func newAcceptLoop(t *testing.T, study string, seed uint64) *acceptLoop {
 	}
 	t.Cleanup(func() { st.Close() })
 	return &acceptLoop{t: t, ctx: context.Background(), st: store.Selecting{Store: st}, study: study,
-		rng: rand.New(rand.NewPCG(seed, 13)), verdicts: map[string]Verdict{}}
+		rng: rand.New(rand.NewPCG(seed, 13)), verdicts: map[string]decide.Verdict{}}
 }
 
 // runs returns one source of n runs of configuration cfg whose true
 // values are truth (throughput, p99 TTFT), as a harness would read them.
-func (l *acceptLoop) runs(cfg string, truth []float64, n int) Source {
+func (l *acceptLoop) runs(cfg string, truth []float64, n int) decide.Source {
 	l.files++
-	src := Source{Path: fmt.Sprintf("%s/batch-%d.jsonl", cfg, l.files)}
-	vals := measure(l.rng, truth, acceptCV, n)
+	src := decide.Source{Path: fmt.Sprintf("%s/batch-%d.jsonl", cfg, l.files)}
+	vals := decide.SimMeasure(l.rng, truth, acceptCV, n)
 	for k := range n {
 		t := trial.Trial{
 			Source:    trial.Source{Path: src.Path, Format: "jsonl", Line: k + 1, Index: k},
@@ -91,27 +92,27 @@ func (l *acceptLoop) seed(truth []float64, n int, session string) {
 // runs each verdict asks for (baseline runs at baseTruth, in
 // baseSession) until a decision; it returns the verdict and the
 // candidate's runs.
-func (l *acceptLoop) judge(cfg string, truth, baseTruth []float64, baseSession string, change func(*GateRequest)) (Verdict, int) {
-	sel, err := ParseSelection("cfg=base")
+func (l *acceptLoop) judge(cfg string, truth, baseTruth []float64, baseSession string, change func(*decide.GateRequest)) (decide.Verdict, int) {
+	sel, err := decide.ParseSelection("cfg=base")
 	if err != nil {
 		l.t.Fatal(err)
 	}
-	req := GateRequest{Study: l.study, ConfigKeys: []string{"cfg"}, Baseline: GateSide{Selection: sel},
-		Gate:    GateConfig{Objectives: acceptObjs, MinRepeats: 3, MaxRuns: 10},
+	req := decide.GateRequest{Study: l.study, ConfigKeys: []string{"cfg"}, Baseline: decide.GateSide{Selection: sel},
+		Gate:    decide.GateConfig{Objectives: acceptObjs, MinRepeats: 3, MaxRuns: 10},
 		NoLabel: true, Session: baseSession}
 	if change != nil {
 		change(&req)
 	}
 	add, n := 3, 0
 	for {
-		req.Candidate = GateSide{Name: cfg, Sources: []Source{l.runs(cfg, truth, add)}}
+		req.Candidate = decide.GateSide{Name: cfg, Sources: []decide.Source{l.runs(cfg, truth, add)}}
 		n += add
-		v, err := RunGate(l.ctx, l.st, req)
+		v, err := decide.RunGate(l.ctx, l.st, req)
 		if err != nil {
 			l.t.Fatalf("RunGate(%s): %v", cfg, err)
 		}
 		l.verdicts[v.Code] = v
-		if v.Decision != Inconclusive {
+		if v.Decision != decide.Inconclusive {
 			return v, n
 		}
 		if v.MoreRuns.Baseline > 0 {
@@ -147,13 +148,13 @@ func TestAcceptance(t *testing.T) {
 	admitted, counted := [2]int{}, [2]int{}
 	runs, maxRuns, capped := 0, 0, 0
 	for k := range candidates {
-		tr, better := truth(l.rng, k, baseTruth, acceptObjs)
+		tr, better := decide.SimTruth(l.rng, k, baseTruth, acceptObjs)
 		v, n := l.judge(fmt.Sprintf("cand-%03d", k), tr, baseTruth, "base", nil)
-		counted[b2i(better)]++
-		if v.Decision == Admit {
-			admitted[b2i(better)]++
+		counted[decide.SimB2i(better)]++
+		if v.Decision == decide.Admit {
+			admitted[decide.SimB2i(better)]++
 		}
-		if v.Code == CodeRejectedMaxRuns {
+		if v.Code == decide.CodeRejectedMaxRuns {
 			capped++
 		}
 		runs += n
@@ -182,9 +183,9 @@ func TestAcceptance(t *testing.T) {
 	const nochange = 100
 	rebenchAdmits, staleAdmits := 0, 0
 	for k := range nochange {
-		tr, _ := truth(l.rng, 2*k, fast, acceptObjs) // even: within ±1% of the fast baseline
+		tr, _ := decide.SimTruth(l.rng, 2*k, fast, acceptObjs) // even: within ±1% of the fast baseline
 		v, _ := l.judge(fmt.Sprintf("fast-%03d", k), tr, fast, "rebench", nil)
-		if v.Decision == Admit {
+		if v.Decision == decide.Admit {
 			rebenchAdmits++
 			t.Errorf("no-change candidate %d admitted against the re-benchmarked baseline: %q", k, v.Reasons)
 		}
@@ -193,7 +194,7 @@ func TestAcceptance(t *testing.T) {
 		}
 		if k < 20 { // what comparing with the stale session would say
 			if v, _ := l.judge(fmt.Sprintf("stale-%03d", k), tr, baseTruth, "base",
-				func(r *GateRequest) { r.BaselineSession = "base" }); v.Decision == Admit {
+				func(r *decide.GateRequest) { r.BaselineSession = "base" }); v.Decision == decide.Admit {
 				staleAdmits++
 			}
 		}

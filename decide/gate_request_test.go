@@ -1,4 +1,4 @@
-package decide
+package decide_test
 
 import (
 	"bytes"
@@ -13,6 +13,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 
+	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/frontier"
 	"github.com/pareto-llm/pareto/ingest"
 	"github.com/pareto-llm/pareto/store"
@@ -62,7 +63,7 @@ func gateStudy(t *testing.T, files map[string][]byte) store.Selecting {
 }
 
 // readSource reads one file of the script as the command reads a path.
-func readSource(t *testing.T, files map[string][]byte, name string) Source {
+func readSource(t *testing.T, files map[string][]byte, name string) decide.Source {
 	t.Helper()
 	data, ok := files[name]
 	if !ok {
@@ -82,18 +83,18 @@ func readSource(t *testing.T, files map[string][]byte, name string) Source {
 	if err != nil || len(d.Trials) == 0 {
 		t.Fatalf("reading %s: %d trials, %v", name, len(d.Trials), err)
 	}
-	return Source{Path: p, Trials: d.Trials}
+	return decide.Source{Path: p, Trials: d.Trials}
 }
 
 // gateRequest is the scripts' question: candidate files against
 // role=baseline on throughput (+3%) and TTFT p99 (-5%).
-func gateRequest(t *testing.T, files map[string][]byte, candidates ...string) GateRequest {
+func gateRequest(t *testing.T, files map[string][]byte, candidates ...string) decide.GateRequest {
 	t.Helper()
-	sel, err := ParseSelection("role=baseline")
+	sel, err := decide.ParseSelection("role=baseline")
 	if err != nil {
 		t.Fatal(err)
 	}
-	req := GateRequest{Study: "t", Baseline: GateSide{Selection: sel}, Gate: GateConfig{
+	req := decide.GateRequest{Study: "t", Baseline: decide.GateSide{Selection: sel}, Gate: decide.GateConfig{
 		Objectives: []frontier.Objective{
 			{Name: "output_token_throughput", Direction: frontier.Maximize, Noise: 0.03, MinImprove: 0.03},
 			{Name: "ttft.p99", Direction: frontier.Minimize, Noise: 0.05, MinImprove: 0.05},
@@ -108,7 +109,7 @@ func gateRequest(t *testing.T, files map[string][]byte, candidates ...string) Ga
 }
 
 // verdictJSON encodes v as the command writes it.
-func verdictJSON(t *testing.T, v Verdict) []byte {
+func verdictJSON(t *testing.T, v decide.Verdict) []byte {
 	t.Helper()
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
@@ -146,7 +147,7 @@ func TestRunGateArchive(t *testing.T) {
 	files := scriptFiles(t, "gate_admit")
 	st := gateStudy(t, files)
 	for run := range 2 { // the same question gets the same bytes
-		v, err := RunGate(ctx, st, gateRequest(t, files, "good.jsonl"))
+		v, err := decide.RunGate(ctx, st, gateRequest(t, files, "good.jsonl"))
 		if err != nil {
 			t.Fatalf("RunGate(good.jsonl) #%d: %v", run+1, err)
 		}
@@ -157,9 +158,9 @@ func TestRunGateArchive(t *testing.T) {
 	if got := len(stored(t, st, "")); got != 16 {
 		t.Errorf("study holds %d trials; want 16 (10 baseline and 6 candidate runs, each once)", got)
 	}
-	admitted := stored(t, st, AdmittedLabel+"="+AdmittedValue)
+	admitted := stored(t, st, decide.AdmittedLabel+"="+decide.AdmittedValue)
 	if len(admitted) != 6 {
-		t.Fatalf("%d trials labelled %s=%s; want the candidate's 6", len(admitted), AdmittedLabel, AdmittedValue)
+		t.Fatalf("%d trials labelled %s=%s; want the candidate's 6", len(admitted), decide.AdmittedLabel, decide.AdmittedValue)
 	}
 	for _, tr := range admitted {
 		if filepath.Base(tr.Source.Path) != "good.jsonl" {
@@ -167,18 +168,18 @@ func TestRunGateArchive(t *testing.T) {
 		}
 	}
 
-	v, err := RunGate(ctx, st, gateRequest(t, files, "same.jsonl"))
+	v, err := decide.RunGate(ctx, st, gateRequest(t, files, "same.jsonl"))
 	if err != nil {
 		t.Fatalf("RunGate(same.jsonl): %v", err)
 	}
 	reasons := strings.Join(v.Reasons, "\n")
-	if v.Decision != Reject || !strings.Contains(reasons, "not better than the baseline") || !strings.Contains(reasons, "beaten by archive member key:") {
+	if v.Decision != decide.Reject || !strings.Contains(reasons, "not better than the baseline") || !strings.Contains(reasons, "beaten by archive member key:") {
 		t.Errorf("RunGate(same.jsonl) = %s %q; want reject, not better than the baseline and beaten by the archive", v.Decision, v.Reasons)
 	}
 	if len(v.Trials.Archive) != 6 || v.Trials.Archive[0] != "041c2cc6f09b6e36" {
 		t.Errorf("RunGate(same.jsonl) archive trials %q; want the 6 admitted runs", v.Trials.Archive)
 	}
-	if got := len(stored(t, st, AdmittedLabel+"="+AdmittedValue)); got != 6 {
+	if got := len(stored(t, st, decide.AdmittedLabel+"="+decide.AdmittedValue)); got != 6 {
 		t.Errorf("%d trials labelled admitted after a reject; want 6", got)
 	}
 }
@@ -194,21 +195,21 @@ func TestRunGateRefusals(t *testing.T) {
 		minDuration time.Duration
 		minRequests int64
 		noLabel     bool
-		want        Decision
+		want        decide.Decision
 		refusal     string
 		labelled    int
 	}{
-		{name: "no-minimum", want: Admit, labelled: 6},
-		{name: "no-minimum-no-label", noLabel: true, want: Admit},
-		{name: "duration", minDuration: time.Minute, want: Reject, refusal: "refused: duration 30s is below 1m0s"},
-		{name: "requests", minRequests: 300, want: Reject, refusal: "refused: 150 successful requests, below 300"},
-		{name: "long-enough", minDuration: 20 * time.Second, minRequests: 100, want: Admit, labelled: 6},
+		{name: "no-minimum", want: decide.Admit, labelled: 6},
+		{name: "no-minimum-no-label", noLabel: true, want: decide.Admit},
+		{name: "duration", minDuration: time.Minute, want: decide.Reject, refusal: "refused: duration 30s is below 1m0s"},
+		{name: "requests", minRequests: 300, want: decide.Reject, refusal: "refused: 150 successful requests, below 300"},
+		{name: "long-enough", minDuration: 20 * time.Second, minRequests: 100, want: decide.Admit, labelled: 6},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			st := gateStudy(t, files)
 			req := gateRequest(t, files, "short.jsonl")
 			req.MinDuration, req.MinRequests, req.NoLabel = tt.minDuration, tt.minRequests, tt.noLabel
-			v, err := RunGate(ctx, st, req)
+			v, err := decide.RunGate(ctx, st, req)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -220,13 +221,13 @@ func TestRunGateRefusals(t *testing.T) {
 					t.Errorf("RunGate reasons %q; want the 6 runs refused first (%q)", v.Reasons, tt.refusal)
 				}
 			}
-			if got, want := v.Thresholds.MinDuration, Num(tt.minDuration.Seconds()); got != want {
+			if got, want := v.Thresholds.MinDuration, decide.Num(tt.minDuration.Seconds()); got != want {
 				t.Errorf("Thresholds.MinDuration = %v; want %v", got, want)
 			}
 			if v.Thresholds.MinRequests != tt.minRequests {
 				t.Errorf("Thresholds.MinRequests = %d; want %d", v.Thresholds.MinRequests, tt.minRequests)
 			}
-			if got := len(stored(t, st, AdmittedLabel+"="+AdmittedValue)); got != tt.labelled {
+			if got := len(stored(t, st, decide.AdmittedLabel+"="+decide.AdmittedValue)); got != tt.labelled {
 				t.Errorf("%d trials labelled admitted; want %d", got, tt.labelled)
 			}
 		})
@@ -238,104 +239,104 @@ func TestRunGateRefusals(t *testing.T) {
 func TestRunGateSides(t *testing.T) {
 	ctx := context.Background()
 	files := scriptFiles(t, "gate_errors")
-	selection := func(s string) GateSide {
-		sel, err := ParseSelection(s)
+	selection := func(s string) decide.GateSide {
+		sel, err := decide.ParseSelection(s)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return GateSide{Selection: sel}
+		return decide.GateSide{Selection: sel}
 	}
 	for _, tt := range []struct {
 		name string
 		// record lists files recorded in the study before the request.
 		record []string
-		change func(req *GateRequest)
+		change func(req *decide.GateRequest)
 		// check inspects the verdict and the error.
-		check func(t *testing.T, v Verdict, err error)
+		check func(t *testing.T, v decide.Verdict, err error)
 	}{
-		{"other-environment", nil, nil, func(t *testing.T, v Verdict, err error) {
-			var se *ScopeError
-			if !errors.As(err, &se) || len(se.Diffs) != 1 || se.Diffs[0] != (ScopeDiff{"engine_version", "0.7.0", "0.5.6"}) {
+		{"other-environment", nil, nil, func(t *testing.T, v decide.Verdict, err error) {
+			var se *decide.ScopeError
+			if !errors.As(err, &se) || len(se.Diffs) != 1 || se.Diffs[0] != (decide.ScopeDiff{"engine_version", "0.7.0", "0.5.6"}) {
 				t.Errorf("RunGate = %v; want a *ScopeError on engine_version 0.7.0 vs 0.5.6", err)
 			}
-			if v.Decision != Refused || v.Code != CodeRefusedScope {
+			if v.Decision != decide.Refused || v.Code != decide.CodeRefusedScope {
 				t.Errorf("RunGate verdict %s (%s); want refused (refused_scope)", v.Decision, v.Code)
 			}
 		}},
-		{"allow-cross-scope", nil, func(req *GateRequest) { req.AllowCrossScope = true }, func(t *testing.T, v Verdict, err error) {
-			if err != nil || v.Decision != Admit || v.Baseline != "role=baseline" {
+		{"allow-cross-scope", nil, func(req *decide.GateRequest) { req.AllowCrossScope = true }, func(t *testing.T, v decide.Verdict, err error) {
+			if err != nil || v.Decision != decide.Admit || v.Baseline != "role=baseline" {
 				t.Errorf("RunGate = %s (baseline %q), %v; want admit against role=baseline", v.Decision, v.Baseline, err)
 			}
 		}},
-		{"baseline-as-files", nil, func(req *GateRequest) {
+		{"baseline-as-files", nil, func(req *decide.GateRequest) {
 			req.AllowCrossScope = true
-			req.Baseline = GateSide{Name: "base.jsonl", Sources: []Source{readSource(t, files, "base.jsonl")}}
-		}, func(t *testing.T, v Verdict, err error) {
+			req.Baseline = decide.GateSide{Name: "base.jsonl", Sources: []decide.Source{readSource(t, files, "base.jsonl")}}
+		}, func(t *testing.T, v decide.Verdict, err error) {
 			// Recorded without the role label, base.jsonl's runs are 10 new
 			// trials of the labelled baseline's configuration, re-benchmarked
 			// in a new session: the baseline is its 10 runs of that session,
 			// not pooled with the 10 earlier ones.
-			if err != nil || v.Decision != Admit || v.Baseline != "base.jsonl" || len(v.Trials.Baseline) != 10 ||
+			if err != nil || v.Decision != decide.Admit || v.Baseline != "base.jsonl" || len(v.Trials.Baseline) != 10 ||
 				len(v.BaselineSessions) != 1 || v.BaselineSessions[0] == "base" {
 				t.Errorf("RunGate = %s (baseline %q, %d runs, sessions %q), %v; want admit against the 10 new baseline runs",
 					v.Decision, v.Baseline, len(v.Trials.Baseline), v.BaselineSessions, err)
 			}
 		}},
-		{"two-configurations", nil, func(req *GateRequest) {
-			req.Candidate = GateSide{Name: "two.jsonl", Sources: []Source{readSource(t, files, "two.jsonl")}}
-		}, func(t *testing.T, _ Verdict, err error) {
-			var se *SideError
+		{"two-configurations", nil, func(req *decide.GateRequest) {
+			req.Candidate = decide.GateSide{Name: "two.jsonl", Sources: []decide.Source{readSource(t, files, "two.jsonl")}}
+		}, func(t *testing.T, _ decide.Verdict, err error) {
+			var se *decide.SideError
 			if !errors.As(err, &se) || len(se.Configs) != 2 || !strings.HasPrefix(se.Configs[0], "key:") {
 				t.Errorf("RunGate = %v; want a *SideError naming 2 configurations", err)
 			}
 		}},
-		{"no-match", nil, func(req *GateRequest) { req.Candidate = selection("key:ffff") }, func(t *testing.T, _ Verdict, err error) {
-			var se *SideError
+		{"no-match", nil, func(req *decide.GateRequest) { req.Candidate = selection("key:ffff") }, func(t *testing.T, _ decide.Verdict, err error) {
+			var se *decide.SideError
 			if !errors.As(err, &se) || len(se.Configs) != 0 || err.Error() != "candidate key:ffff matches no usable trial" {
 				t.Errorf("RunGate = %v; want candidate key:ffff matches no usable trial", err)
 			}
 		}},
-		{"candidate-is-baseline", nil, func(req *GateRequest) { req.Candidate = selection("role=baseline") }, func(t *testing.T, _ Verdict, err error) {
-			if !errors.Is(err, ErrCandidateIsBaseline) {
+		{"candidate-is-baseline", nil, func(req *decide.GateRequest) { req.Candidate = selection("role=baseline") }, func(t *testing.T, _ decide.Verdict, err error) {
+			if !errors.Is(err, decide.ErrCandidateIsBaseline) {
 				t.Errorf("RunGate = %v; want ErrCandidateIsBaseline", err)
 			}
 		}},
-		{"stored-candidate", []string{"v07.jsonl"}, func(req *GateRequest) {
+		{"stored-candidate", []string{"v07.jsonl"}, func(req *decide.GateRequest) {
 			req.AllowCrossScope = true
 			req.Candidate = selection("engine_version=0.7.0")
 			req.Where = []trial.Condition{{Key: "engine", Op: trial.OpEq, Value: "sglang"}}
-		}, func(t *testing.T, v Verdict, err error) {
-			if err != nil || v.Decision != Admit || len(v.Trials.Candidate) != 6 {
+		}, func(t *testing.T, v decide.Verdict, err error) {
+			if err != nil || v.Decision != decide.Admit || len(v.Trials.Candidate) != 6 {
 				t.Errorf("RunGate = %s (%d candidate runs), %v; want admit with 6", v.Decision, len(v.Trials.Candidate), err)
 			}
 		}},
-		{"where-excludes-candidate", nil, func(req *GateRequest) {
+		{"where-excludes-candidate", nil, func(req *decide.GateRequest) {
 			req.Where = []trial.Condition{{Key: "engine_version", Op: trial.OpEq, Value: "0.5.6"}}
-		}, func(t *testing.T, _ Verdict, err error) {
-			var se *SideError
+		}, func(t *testing.T, _ decide.Verdict, err error) {
+			var se *decide.SideError
 			if !errors.As(err, &se) {
 				t.Errorf("RunGate = %v; want a *SideError (the candidate's runs are filtered out)", err)
 			}
 		}},
-		{"no-study", nil, func(req *GateRequest) { req.Study = "" }, func(t *testing.T, _ Verdict, err error) {
+		{"no-study", nil, func(req *decide.GateRequest) { req.Study = "" }, func(t *testing.T, _ decide.Verdict, err error) {
 			if err == nil || !strings.Contains(err.Error(), "no study") {
 				t.Errorf("RunGate = %v; want a no study error", err)
 			}
 		}},
-		{"unknown-study", nil, func(req *GateRequest) {
+		{"unknown-study", nil, func(req *decide.GateRequest) {
 			req.Study = "nosuch"
 			req.Candidate = selection("key:ffff")
-		}, func(t *testing.T, _ Verdict, err error) {
+		}, func(t *testing.T, _ decide.Verdict, err error) {
 			if !errors.Is(err, store.ErrNoStudy) {
 				t.Errorf("RunGate = %v; want store.ErrNoStudy", err)
 			}
 		}},
-		{"no-candidate", nil, func(req *GateRequest) { req.Candidate = GateSide{} }, func(t *testing.T, _ Verdict, err error) {
+		{"no-candidate", nil, func(req *decide.GateRequest) { req.Candidate = decide.GateSide{} }, func(t *testing.T, _ decide.Verdict, err error) {
 			if err == nil || !strings.Contains(err.Error(), "no candidate") {
 				t.Errorf("RunGate = %v; want a no candidate error", err)
 			}
 		}},
-		{"bad-objective", nil, func(req *GateRequest) { req.Gate.Objectives[0].Name = "x{" }, func(t *testing.T, _ Verdict, err error) {
+		{"bad-objective", nil, func(req *decide.GateRequest) { req.Gate.Objectives[0].Name = "x{" }, func(t *testing.T, _ decide.Verdict, err error) {
 			if err == nil {
 				t.Errorf("RunGate with objective x{ = nil error; want one")
 			}
@@ -353,7 +354,7 @@ func TestRunGateSides(t *testing.T) {
 			if tt.change != nil {
 				tt.change(&req)
 			}
-			v, err := RunGate(ctx, st, req)
+			v, err := decide.RunGate(ctx, st, req)
 			tt.check(t, v, err)
 		})
 	}
@@ -368,16 +369,16 @@ func TestRunGateRefusalRecordsNothing(t *testing.T) {
 	files := scriptFiles(t, "gate_errors")
 	st := gateStudy(t, files)
 	req := gateRequest(t, files, "v07.jsonl")
-	v, err := RunGate(ctx, st, req)
-	var se *ScopeError
-	if !errors.As(err, &se) || v.Decision != Refused || v.Code != CodeRefusedScope || len(v.ReasonCodes) != 1 {
+	v, err := decide.RunGate(ctx, st, req)
+	var se *decide.ScopeError
+	if !errors.As(err, &se) || v.Decision != decide.Refused || v.Code != decide.CodeRefusedScope || len(v.ReasonCodes) != 1 {
 		t.Fatalf("RunGate = %s (%s), %v; want refused_scope with a *ScopeError", v.Decision, v.Code, err)
 	}
 	if got := len(stored(t, st, "")); got != 10 {
 		t.Errorf("after a refusal the study holds %d trials; want its 10", got)
 	}
 	req.AllowCrossScope, req.Session = true, "tries"
-	if v, err = RunGate(ctx, st, req); err != nil || v.Decision == Refused || v.Session != "tries" {
+	if v, err = decide.RunGate(ctx, st, req); err != nil || v.Decision == decide.Refused || v.Session != "tries" {
 		t.Fatalf("RunGate across scopes = %s (session %q), %v; want a decision in session tries", v.Decision, v.Session, err)
 	}
 	if got := len(stored(t, st, "session=tries")); got != len(req.Candidate.Sources[0].Trials) {

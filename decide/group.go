@@ -47,6 +47,13 @@ func isRunParam(k string) bool {
 // KeyLength is the number of hex digits of a configuration key.
 const KeyLength = 12
 
+// KeyVersion names the definition of the configuration and repeat keys
+// (Config, KnownConfig, WorkloadOf, KeyOf): it is hashed into every key,
+// and a store keeps it beside the repeat keys it computed at ingest
+// (store.Columns), which a pareto with another definition then does not
+// use. Change it whenever a key of a trial would change.
+const KeyVersion = "pareto-config-v1"
+
 // Config returns the configuration key of t: a hash of its parameters
 // (all but RunParams, or only keys when keys is not empty) and its Scope.
 func Config(t *trial.Trial, keys []string) string {
@@ -56,7 +63,7 @@ func Config(t *trial.Trial, keys []string) string {
 	var kb [16]string
 	names := appendConfigParams(kb[:0], t, keys)
 	var bb [512]byte
-	b := append(bb[:0], "pareto-config-v1\x00"...)
+	b := append(append(bb[:0], KeyVersion...), 0)
 	for _, v := range ScopeOf(t).fields() {
 		b = append(append(b, v...), 0)
 	}
@@ -137,6 +144,38 @@ func appendConfigParams(out []string, t *trial.Trial, keys []string) []string {
 // Key returns the repeat identity of t: its configuration key and its
 // workload, hashed.
 func Key(config string, w Workload) string { return KeyOf(config, w.String()) }
+
+// RepeatKey returns the key that t shares with its repeats under the
+// configuration keys (KeyOf of Config and of its workload, rendered by
+// render, Workload.String when nil), and false when t does not record
+// its configuration (KnownConfig): it then repeats no other trial.
+func RepeatKey(t *trial.Trial, keys []string, render func(Workload) string) (string, bool) {
+	if !KnownConfig(t, keys) {
+		return "", false
+	}
+	w := WorkloadOf(t)
+	if render == nil {
+		return KeyOf(Config(t, keys), w.String()), true
+	}
+	return KeyOf(Config(t, keys), render(w)), true
+}
+
+// WorkloadNames renders workloads (Workload.String) for repeat keys
+// (RepeatKey), once for a run of trials of one workload. Its zero value
+// is ready to use.
+type WorkloadNames struct {
+	w    Workload
+	name string
+	ok   bool
+}
+
+// Render returns w.String().
+func (c *WorkloadNames) Render(w Workload) string {
+	if !c.ok || w != c.w {
+		c.w, c.name, c.ok = w, w.String(), true
+	}
+	return c.name
+}
 
 // KeyOf is Key of a workload already rendered (Workload.String): a caller
 // keying many trials of few workloads renders each once.

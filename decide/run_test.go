@@ -1,10 +1,11 @@
-package decide
+package decide_test
 
 import (
 	"errors"
 	"strings"
 	"testing"
 
+	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/frontier"
 	"github.com/pareto-llm/pareto/trial"
 )
@@ -29,9 +30,9 @@ func scriptTrials(t *testing.T, script string, baseline []string, others ...stri
 	return ts
 }
 
-func mustSelection(t *testing.T, s string) Selection {
+func mustSelection(t *testing.T, s string) decide.Selection {
 	t.Helper()
-	sel, err := ParseSelection(s)
+	sel, err := decide.ParseSelection(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,11 +47,11 @@ func TestRunDrift(t *testing.T) {
 		{Name: "output_token_throughput", Direction: frontier.Maximize, Noise: 0.03, MinImprove: 0.03},
 		{Name: "ttft.p99", Direction: frontier.Minimize, Noise: 0.1, MinImprove: 0.1},
 	}
-	base := func() DriftRequest {
-		return DriftRequest{Baseline: mustSelection(t, "role=baseline"), Objectives: objs, Confidence: 0.95}
+	base := func() decide.DriftRequest {
+		return decide.DriftRequest{Baseline: mustSelection(t, "role=baseline"), Objectives: objs, Confidence: 0.95}
 	}
 
-	rep, err := RunDrift(ts, base())
+	rep, err := decide.RunDrift(ts, base())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +64,7 @@ func TestRunDrift(t *testing.T) {
 		t.Fatalf("RunDrift workloads = %d; want 2", len(rep.Workloads))
 	}
 	for _, w := range rep.Workloads {
-		if w.FromRuns != 5 || w.ToRuns != 5 || w.Objectives[0].Verdict != Improved || w.Objectives[1].Verdict != Unchanged {
+		if w.FromRuns != 5 || w.ToRuns != 5 || w.Objectives[0].Verdict != decide.Improved || w.Objectives[1].Verdict != decide.Unchanged {
 			t.Errorf("RunDrift on %s = %d→%d runs, %s/%s; want 5→5, improved/unchanged", w.Workload, w.FromRuns, w.ToRuns, w.Objectives[0].Verdict, w.Objectives[1].Verdict)
 		}
 	}
@@ -73,35 +74,35 @@ func TestRunDrift(t *testing.T) {
 
 	for _, tt := range []struct {
 		name   string
-		change func(*DriftRequest)
-		check  func(t *testing.T, rep DriftReport, err error)
+		change func(*decide.DriftRequest)
+		check  func(t *testing.T, rep decide.DriftReport, err error)
 	}{
-		{"reversed", func(r *DriftRequest) {
+		{"reversed", func(r *decide.DriftRequest) {
 			r.From, r.To = mustSelection(t, "engine_version=0.6.0"), mustSelection(t, "engine_version=0.5.6")
-		}, func(t *testing.T, rep DriftReport, err error) {
-			if err != nil || rep.From.EngineVersion != "0.6.0" || rep.Workloads[0].Objectives[0].Verdict != Regressed {
+		}, func(t *testing.T, rep decide.DriftReport, err error) {
+			if err != nil || rep.From.EngineVersion != "0.6.0" || rep.Workloads[0].Objectives[0].Verdict != decide.Regressed {
 				t.Errorf("RunDrift(0.6.0 → 0.5.6) = from %s, %v; want from 0.6.0, throughput regressed", rep.From, err)
 			}
 		}},
-		{"one-environment", func(r *DriftRequest) { r.Baseline = mustSelection(t, "tag=try") }, func(t *testing.T, _ DriftReport, err error) {
-			var ee *EnvironmentsError
+		{"one-environment", func(r *decide.DriftRequest) { r.Baseline = mustSelection(t, "tag=try") }, func(t *testing.T, _ decide.DriftReport, err error) {
+			var ee *decide.EnvironmentsError
 			if !errors.As(err, &ee) || len(ee.Scopes) != 1 || !strings.HasPrefix(err.Error(), "the baseline was measured in 1 environments (") {
 				t.Errorf("RunDrift(tag=try) = %v; want an *EnvironmentsError with 1 environment", err)
 			}
 		}},
-		{"from-only", func(r *DriftRequest) { r.From = mustSelection(t, "engine_version=0.6.0") }, func(t *testing.T, _ DriftReport, err error) {
+		{"from-only", func(r *decide.DriftRequest) { r.From = mustSelection(t, "engine_version=0.6.0") }, func(t *testing.T, _ decide.DriftReport, err error) {
 			if err == nil || !strings.Contains(err.Error(), "give both") {
 				t.Errorf("RunDrift(from only) = %v; want give both environments", err)
 			}
 		}},
-		{"from-matches-none", func(r *DriftRequest) {
+		{"from-matches-none", func(r *decide.DriftRequest) {
 			r.From, r.To = mustSelection(t, "engine_version=0.4"), mustSelection(t, "engine_version=0.5.6")
-		}, func(t *testing.T, _ DriftReport, err error) {
+		}, func(t *testing.T, _ decide.DriftReport, err error) {
 			if err == nil || err.Error() != `"engine_version=0.4" selects the baseline in 0 environments; want one` {
 				t.Errorf("RunDrift(from 0.4) = %v; want selects the baseline in 0 environments", err)
 			}
 		}},
-		{"no-baseline", func(r *DriftRequest) { r.Baseline = mustSelection(t, "role=nosuch") }, func(t *testing.T, _ DriftReport, err error) {
+		{"no-baseline", func(r *decide.DriftRequest) { r.Baseline = mustSelection(t, "role=nosuch") }, func(t *testing.T, _ decide.DriftReport, err error) {
 			if err == nil || err.Error() != `baseline "role=nosuch" matches no trial` {
 				t.Errorf("RunDrift(role=nosuch) = %v; want matches no trial", err)
 			}
@@ -110,7 +111,7 @@ func TestRunDrift(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			req := base()
 			tt.change(&req)
-			rep, err := RunDrift(ts, req)
+			rep, err := decide.RunDrift(ts, req)
 			tt.check(t, rep, err)
 		})
 	}
@@ -129,7 +130,7 @@ func TestRunNoise(t *testing.T) {
 		{"two-repeats", []string{"ttft.p99"}, 2, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			rep, err := RunNoise(ts, NoiseRequest{Metrics: tt.metrics, Confidence: 0.95, MinRepeats: tt.minRepeats})
+			rep, err := decide.RunNoise(ts, decide.NoiseRequest{Metrics: tt.metrics, Confidence: 0.95, MinRepeats: tt.minRepeats})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -150,7 +151,7 @@ func TestRunNoise(t *testing.T) {
 			}
 		})
 	}
-	if _, err := RunNoise(ts, NoiseRequest{Metrics: []string{"ttft{"}, Confidence: 0.95}); err == nil {
+	if _, err := decide.RunNoise(ts, decide.NoiseRequest{Metrics: []string{"ttft{"}, Confidence: 0.95}); err == nil {
 		t.Errorf("RunNoise(ttft{) = nil error; want one")
 	}
 }

@@ -76,37 +76,16 @@ func (d *Rows) repeatKey(r int, keys []string) (string, bool) {
 		if t == nil {
 			return "", false
 		}
-		if key = d.keyer.Key(t, keys); key == noKey {
+		k, ok := decide.RepeatKey(t, keys, d.names.Render)
+		if !ok {
 			return "", false
 		}
+		key = k
 	}
 	if d.group == nil {
 		return key, true // no group to tell apart: no concatenation per row
 	}
 	return d.group[r] + "\x00" + key, true
-}
-
-// Keyer computes repeat keys: the key a trial shares with its repeats
-// (the same configuration under the same workload), as a query
-// aggregating repeats groups rows. Its zero value is ready to use.
-type Keyer struct {
-	// workload is the last workload keyed, rendered as name
-	// (Workload.String): trials come in runs of one workload.
-	workload decide.Workload
-	name     string
-}
-
-// Key returns t's repeat key with the configuration keys keys
-// (decide.Config, decide.KeyOf), or "" when t repeats no other trial
-// because it does not record its configuration (decide.KnownConfig).
-func (k *Keyer) Key(t *trial.Trial, keys []string) string {
-	if !decide.KnownConfig(t, keys) {
-		return noKey
-	}
-	if w := decide.WorkloadOf(t); w != k.workload || k.name == "" {
-		k.workload, k.name = w, w.String()
-	}
-	return decide.KeyOf(decide.Config(t, keys), k.name)
 }
 
 // comparable reports whether row r has a value on every objective and

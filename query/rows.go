@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/frontier"
 	"github.com/pareto-llm/pareto/table"
 	"github.com/pareto-llm/pareto/trial"
@@ -39,9 +40,9 @@ type Rows struct {
 	// the rows before them, which have their trial; rows after the last
 	// streamed one have no entry.
 	keys      []string
-	keyer     Keyer
-	described bool // describeGroups ran
-	several   bool // several inputs: table rows are FILE:ROW
+	names     decide.WorkloadNames // renders the workloads of repeat keys
+	described bool                 // describeGroups ran
+	several   bool                 // several inputs: table rows are FILE:ROW
 }
 
 // SetInputs tells how many inputs the rows come from: table rows without

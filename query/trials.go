@@ -105,7 +105,9 @@ func (s *TrialStream) Add(ts []trial.Trial) {
 		}
 		key := noKey
 		if q.Aggregate != decide.None {
-			key = d.keyer.Key(t, q.ConfigKeys)
+			if k, ok := decide.RepeatKey(t, q.ConfigKeys, d.names.Render); ok {
+				key = k
+			}
 		}
 		d.keys = append(d.keys, key)
 		n := pendingName{path: t.Source.Path, line: int32(t.Source.Line), index: int32(t.Source.Index)}
@@ -115,6 +117,63 @@ func (s *TrialStream) Add(ts []trial.Trial) {
 		s.perFile[t.Source.Path]++ // as AddTrials counts them
 		s.names = append(s.names, n)
 	}
+}
+
+// AddSketches appends trials read column by column (a store's Columns)
+// as Add would append the trials themselves: their sketches (repeat keys
+// and what names them), one column of values per objective then per SLO,
+// and the Problem of each unusable trial, by index. It is for a query
+// whose objectives and SLOs name stored columns exactly, with no value
+// missing but those of unusable trials, that keys repeats by the default
+// configuration keys, names rows by no label or parameter (ID) and groups
+// by nothing (Sketchable).
+func (s *TrialStream) AddSketches(sk []trial.Sketch, cols [][]float64, problems map[int]string) {
+	d, q := s.d, s.d.q
+	nObj := len(d.values)
+	var t trial.Trial // what names a row, and rejects an unusable one
+	for i := range sk {
+		k := &sk[i]
+		row := int32(len(d.ids))
+		d.ids = append(d.ids, "")
+		d.trials = append(d.trials, nil)
+		for c, col := range cols {
+			if c < nObj {
+				d.values[c] = append(d.values[c], col[i])
+			} else {
+				d.slo[c-nObj] = append(d.slo[c-nObj], col[i])
+			}
+		}
+		t.Problem = problems[i]
+		if t.Problem != "" { // rejected as resolve rejects it
+			for _, sel := range s.objSel {
+				d.resolve(row, &t, sel)
+			}
+			for _, sel := range s.sloSel {
+				d.resolve(row, &t, sel)
+			}
+		}
+		key := noKey
+		if q.Aggregate != decide.None && k.Key != "" {
+			key = k.Key
+		}
+		d.keys = append(d.keys, key)
+		t.Source = trial.Source{Path: k.Path, Format: k.Format, Line: k.Line, Index: k.Index}
+		t.Labels = k.Labels
+		n := pendingName{path: k.Path, line: int32(k.Line), index: int32(k.Index)}
+		if name, ok := d.fixedID(&t, q.ID); ok {
+			n = pendingName{fixed: name}
+		}
+		s.perFile[k.Path]++
+		s.names = append(s.names, n)
+	}
+}
+
+// Sketchable reports whether q's rows can be added from sketches
+// (TrialStream.AddSketches): q keys repeats by the default configuration
+// keys, names rows by no label or parameter, groups by nothing and has no
+// baseline.
+func (q *Query) Sketchable() bool {
+	return q.Streamable() && len(q.ConfigKeys) == 0 && q.ID == "" && q.GroupBy == ""
 }
 
 // Done names the streamed rows, as AddTrials names its trials.
@@ -294,7 +353,7 @@ func (d *Rows) AddValues(t *trial.Trial, id string, values, slo []float64, rejec
 }
 
 // AddValuesKey is AddValues of a row whose repeat key the caller computed
-// (Keyer.Key; "" for a row that repeats no other): t may then be nil,
+// (decide.RepeatKey; "" for a row that repeats no other): t may then be nil,
 // and the row still joins its repeats.
 func (d *Rows) AddValuesKey(t *trial.Trial, id, key string, values, slo []float64, reject string) {
 	for len(d.keys) < len(d.ids) {

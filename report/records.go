@@ -7,7 +7,6 @@ import (
 	"slices"
 
 	"github.com/pareto-llm/pareto/decide"
-	"github.com/pareto-llm/pareto/query"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -34,8 +33,8 @@ type Records struct {
 	axes       []*Axis
 	slo        []bool
 	configKeys []string
-	aggregate  bool // repeats are aggregated: keys are computed
-	keyer      query.Keyer
+	aggregate  bool                 // repeats are aggregated: keys are computed
+	workloads  decide.WorkloadNames // renders the workloads of repeat keys
 
 	id     []string
 	key    []string // repeat key; "" for a trial that repeats no other
@@ -119,7 +118,7 @@ func (r *Records) Len() int { return len(r.id) }
 func (r *Records) Add(t *Trial) {
 	key := ""
 	if r.aggregate {
-		key = r.keyer.Key(t, r.configKeys)
+		key, _ = decide.RepeatKey(t, r.configKeys, r.workloads.Render)
 	}
 	pl := place{caseID: CaseOf(t), path: t.Source.Path, iteration: t.Labels[trial.LabelIteration], step: t.Labels[trial.LabelStep],
 		phase: t.Labels[trial.LabelPhase]}
@@ -144,7 +143,7 @@ type Record struct {
 	// Problem, when not empty, makes the trial unusable (Values are then
 	// not read).
 	Problem string
-	// Key is the repeat key (query.Keyer.Key with the options'
+	// Key is the repeat key (decide.RepeatKey with the options'
 	// configuration keys), "" for a trial that repeats no other; it is not
 	// read when repeats are not aggregated.
 	Key string

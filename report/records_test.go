@@ -11,7 +11,6 @@ import (
 
 	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/internal/benchstudy"
-	"github.com/pareto-llm/pareto/query"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -120,14 +119,14 @@ func TestRecords(t *testing.T) {
 // dimensions) but those on which a column has none or several (Add).
 func recordsOf(cfg *Config, ts []Trial, opts Options, columns bool) *Records {
 	r := NewRecords(cfg, opts)
-	var keyer query.Keyer
+	var names decide.WorkloadNames
 	for i := range ts {
 		t := &ts[i]
 		if !columns {
 			r.Add(t)
 			continue
 		}
-		rec := Record{ID: t.ID, Problem: t.Problem, Key: keyer.Key(t, opts.ConfigKeys), Case: CaseOf(t), Path: t.Source.Path,
+		rec := Record{ID: t.ID, Problem: t.Problem, Key: repeatKey(t, opts.ConfigKeys, &names), Case: CaseOf(t), Path: t.Source.Path,
 			Iteration: t.Labels[trial.LabelIteration], Step: t.Labels[trial.LabelStep], Phase: t.Labels[trial.LabelPhase],
 			Line: t.Source.Line, Index: t.Source.Index}
 		exact := true
@@ -150,6 +149,12 @@ func recordsOf(cfg *Config, ts []Trial, opts Options, columns bool) *Records {
 		}
 	}
 	return r
+}
+
+// repeatKey is decide.RepeatKey, "" for a trial that repeats no other.
+func repeatKey(t *Trial, keys []string, names *decide.WorkloadNames) string {
+	k, _ := decide.RepeatKey(t, keys, names.Render)
+	return k
 }
 
 // testPlan plans the page of the records r of ts and completes it with

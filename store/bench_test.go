@@ -234,3 +234,32 @@ func writeResultFiles(b *testing.B, n int) []string {
 	}
 	return paths
 }
+
+// BenchmarkSketches measures what a block's sketches cost: packing them
+// at ingest (the repeat key of each trial, then the packing) and
+// unpacking them in Columns, for one full block.
+func BenchmarkSketches(b *testing.B) {
+	ts := genTrials(0, blockTrials)
+	b.Run(fmt.Sprintf("op=pack/trials=%d", len(ts)), func(b *testing.B) {
+		for b.Loop() {
+			var sk sketcher
+			var names workloadNames
+			for i := range ts {
+				sk.add(&ts[i], names.key(&ts[i]))
+			}
+		}
+	})
+	var sk sketcher
+	for i := range ts {
+		sk.add(&ts[i], sketchKey(&ts[i]))
+	}
+	b.Run(fmt.Sprintf("op=unpack/trials=%d", len(ts)), func(b *testing.B) {
+		out := make([]trial.Sketch, 0, len(ts))
+		for b.Loop() {
+			var err error
+			if out, err = unpackSketches(sk.b, len(ts), out[:0]); err != nil || len(out) != len(ts) {
+				b.Fatal(len(out), err)
+			}
+		}
+	})
+}

@@ -56,6 +56,9 @@ func checkStudy(tx fillTx, studyID int64, name string) (StudyCheck, error) {
 			return c, err
 		}
 		c.Columns += cols
+		if err := checkSketches(tx, k, rebuilt, sound, &c); err != nil {
+			return c, err
+		}
 		if sound && (!bytes.Equal(rebuilt.rowIDs, k.rowIDs) || !bytes.Equal(rebuilt.ids, k.ids) || !bytes.Equal(rebuilt.problems, k.problems)) {
 			c.damage(&IntegrityError{Block: k.id, Detail: "its row ids, IDs or problems differ from those of its trials"})
 		}
@@ -133,6 +136,7 @@ func rebuildBlock(tx fillTx, studyID int64, k *storedBlock, d *decoder, c *Study
 			dims[j] = encodeDims(t.Measurements[j].Dims)
 		}
 		b.add(r.id, t.ID, t.Problem, t.Measurements, dims)
+		b.sketch(&t, sketchKey(&t))
 	}
 	return b, sound, n, rows.Err()
 }
@@ -182,6 +186,34 @@ func checkValues(tx fillTx, k *storedBlock, rebuilt *block, sound bool, c *Study
 		}
 	}
 	return n, nil
+}
+
+// checkSketches verifies the block's sketches, when it has sketches of
+// this pareto's version, against their checksum and, when sound, against
+// the sketches rebuilt from its trials.
+func checkSketches(tx fillTx, k *storedBlock, rebuilt *block, sound bool, c *StudyCheck) error {
+	rows, err := tx.query(`SELECT sketches, sketch_version, sketch_checksum FROM blocks WHERE id = ?`, k.id)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var sketches []byte
+		var version string
+		var sum int64
+		if err := rows.Scan(&sketches, &version, &sum); err != nil {
+			return err
+		}
+		switch {
+		case version != sketchVersion:
+		case sketchChecksum(k.first, version, sketches) != sum:
+			c.damage(&IntegrityError{Block: k.id, Detail: fmt.Sprintf("the checksum of its sketches is %d, not %d",
+				sketchChecksum(k.first, version, sketches), sum)})
+		case sound && !bytes.Equal(rebuilt.sk.b, sketches):
+			c.damage(&IntegrityError{Block: k.id, Detail: "its sketches (repeat keys and names) differ from its trials'"})
+		}
+	}
+	return rows.Err()
 }
 
 // colName names a value column: its metric, and its dims when it has any.

@@ -45,6 +45,12 @@ type Columns struct {
 	Values [][]float64
 	// Problems maps the index in IDs of each trial with a Problem to it.
 	Problems map[int]string
+	// Sketches[i] is the sketch of trial IDs[i] (its repeat key and what
+	// names it), computed when it was ingested; nil when a block of the
+	// study has none of the version this pareto reads (see Sketches in
+	// the package documentation): a query of repeats then reads the
+	// trials.
+	Sketches []trial.Sketch
 }
 
 // columnsBuilder assembles Columns from the blocks of a study (see
@@ -65,6 +71,10 @@ type columnsBuilder struct {
 	ends     []int32
 	problems map[int]string // by offset
 	values   [][]float64    // per unique spec, by offset
+	// sketches are the trials' sketches, by offset, while every block read
+	// has them (unsketched is then false).
+	sketches   []trial.Sketch
+	unsketched bool
 }
 
 func newColumnsBuilder(specs []ColumnSpec) *columnsBuilder {
@@ -101,6 +111,9 @@ type storedBlock struct {
 	id, first, last, n    int64
 	rowIDs, ids, problems []byte
 	checksum              int64
+	// the sketches (schema version 13), read by Columns alone
+	sketches, sketchVersion []byte
+	sketchChecksum          int64
 }
 
 // dest returns the scan targets of blockColumns.
@@ -110,6 +123,15 @@ func (k *storedBlock) dest() []any {
 
 // blockColumns are the blocks columns a read verifies, in scan order.
 const blockColumns = `id, first_trial, last_trial, trials, row_ids, ids, problems, checksum`
+
+// sketchedBlockColumns are blockColumns and the sketch columns (schema
+// version 13), which Columns reads.
+const sketchedBlockColumns = blockColumns + `, sketches, sketch_version, sketch_checksum`
+
+// sketchedDest returns the scan targets of sketchedBlockColumns.
+func (k *storedBlock) sketchedDest() []any {
+	return append(k.dest(), &k.sketches, &k.sketchVersion, &k.sketchChecksum)
+}
 
 // verify checks the block's checksum (blockChecksum).
 func (k *storedBlock) verify() error {
@@ -149,6 +171,26 @@ func (b *columnsBuilder) addBlock(k *storedBlock) error {
 		return &IntegrityError{Block: id, Detail: fmt.Sprintf("its trials are rows %d to %d, not %d to %d", b.rowIDs[off], row, k.first, k.last)}
 	}
 	b.spans[id] = [2]int{off, n}
+	return b.addSketches(k)
+}
+
+// addSketches verifies and decodes the block's sketches; a block without
+// sketches of sketchVersion leaves the Columns without any.
+func (b *columnsBuilder) addSketches(k *storedBlock) error {
+	if b.unsketched {
+		return nil
+	}
+	if string(k.sketchVersion) != sketchVersion {
+		b.unsketched, b.sketches = true, nil
+		return nil
+	}
+	if sum := sketchChecksum(k.first, k.sketchVersion, k.sketches); sum != k.sketchChecksum {
+		return &IntegrityError{Block: k.id, Detail: fmt.Sprintf("the checksum of its sketches is %d, not %d", sum, k.sketchChecksum)}
+	}
+	var err error
+	if b.sketches, err = unpackSketches(k.sketches, int(k.n), b.sketches); err != nil {
+		return &IntegrityError{Block: k.id, Detail: fmt.Sprintf("its sketches do not decode (%v)", err)}
+	}
 	return nil
 }
 
@@ -216,6 +258,15 @@ func (b *columnsBuilder) result() *Columns {
 		}
 	}
 	out := &Columns{IDs: make([]string, len(order)), Values: make([][]float64, len(b.specs))}
+	if !b.unsketched && len(b.sketches) == len(b.rowIDs) {
+		out.Sketches = b.sketches
+		if !identity {
+			out.Sketches = make([]trial.Sketch, len(order))
+			for i, k := range order {
+				out.Sketches[i] = b.sketches[k]
+			}
+		}
+	}
 	all := string(b.arena)
 	for i, k := range order {
 		start := int32(0)

@@ -314,8 +314,9 @@ type prepared struct {
 	// of what a read returns) when it is not id: an ID the caller set, or a
 	// trial the store keeps in its canonical form (see asStored).
 	contentID string
-	checksum  int64 // trialChecksum of the row
-	row       int64 // row id reserved by the PostgreSQL store
+	checksum  int64  // trialChecksum of the row
+	repeatKey string // sketchKey of the trial as stored
+	row       int64  // row id reserved by the PostgreSQL store
 }
 
 // prepare computes missing IDs and encodes labels, params and dims, in
@@ -354,6 +355,7 @@ func encodeTrials(trials []trial.Trial, out []prepared, from, to int) {
 	}
 	encoded := map[dimsKey]string{} // dims slices are shared and immutable
 	var enc jsonEncoder
+	var names workloadNames
 	dec := newDecoder()
 	for i := from; i < to; i++ {
 		t := &trials[i]
@@ -383,7 +385,7 @@ func encodeTrials(trials []trial.Trial, out []prepared, from, to int) {
 			p.layout = encodeLayout(t.Deployment.Layout)
 		}
 		p.warnings = encodeList(t.Warnings)
-		p.seal(dec)
+		p.seal(dec, &names)
 	}
 }
 
@@ -391,7 +393,7 @@ func encodeTrials(trials []trial.Trial, out []prepared, from, to int) {
 // will be read back, kept when it is not the trial's ID, and the row's
 // checksum. A trial the store cannot keep exactly as given is replaced by
 // its stored form (asStored).
-func (p *prepared) seal(d *decoder) {
+func (p *prepared) seal(d *decoder, names *workloadNames) {
 	content := p.id
 	if !storedExactly(p.t, p) {
 		// Decoding the store's own encodings cannot fail; if it did, the
@@ -407,6 +409,7 @@ func (p *prepared) seal(d *decoder) {
 		p.contentID = content
 	}
 	t := p.t
+	p.repeatKey = names.key(t)
 	var dep trial.Deployment
 	if t.Deployment != nil {
 		dep = *t.Deployment

@@ -235,6 +235,8 @@ func TestDamagedRows(t *testing.T) {
 					`UPDATE blocks SET ids = overlay(ids placing '\xff'::bytea from 6)`, false},
 				{"block-values", `UPDATE block_values SET vals = CAST(substr(vals, 1, 9) || x'ff' || substr(vals, 11) AS BLOB)`,
 					`UPDATE block_values SET vals = overlay(vals placing '\xff'::bytea from 10)`, false},
+				{"block-sketches", `UPDATE blocks SET sketches = CAST(substr(sketches, 1, 3) || x'7a' || substr(sketches, 5) AS BLOB)`,
+					`UPDATE blocks SET sketches = overlay(sketches placing '\x7a'::bytea from 4)`, false},
 			} {
 				t.Run(tt.name, func(t *testing.T) {
 					s := openT(t, loc)
@@ -259,6 +261,11 @@ func TestDamagedRows(t *testing.T) {
 						}
 						if tt.trial && cerr != nil {
 							t.Errorf("Columns = %v; the block is intact", cerr)
+						}
+						if tt.trial { // so does a read by ID
+							if _, err := s.TrialsByID(ctx, damagedStudy, []string{victim.ID}); !errors.As(err, &ie) || ie.Trial != victim.ID {
+								t.Errorf("TrialsByID = %v; want an IntegrityError naming trial %s", err, victim.ID)
+							}
 						}
 						if tt.trial { // a streamed read verifies as Trials does
 							serr := s.Scan(ctx, damagedStudy, Query{}, func([]trial.Trial) error { return nil })
@@ -294,7 +301,7 @@ func TestDamagedRows(t *testing.T) {
 // restoreRows undoes what TestDamagedRows damages, from the saved copies.
 const restoreRows = `UPDATE trials AS t SET measurements = v.measurements, labels = v.labels, problem = v.problem
 	FROM saved_trials AS v WHERE t.id = v.id;
-UPDATE blocks AS b SET ids = v.ids FROM saved_blocks AS v WHERE b.id = v.id;
+UPDATE blocks AS b SET ids = v.ids, sketches = v.sketches FROM saved_blocks AS v WHERE b.id = v.id;
 UPDATE block_values AS b SET vals = v.vals FROM saved_values AS v
 	WHERE b.block_id = v.block_id AND b.metric = v.metric AND b.dims = v.dims;`
 
@@ -388,6 +395,50 @@ func TestVerifiedRoundTrip(t *testing.T) {
 			}
 			if checks, err := s.Check(ctx, study); err != nil || len(checks[0].Damage) != 0 {
 				t.Errorf("Check = %+v, %v; want sound", checks, err)
+			}
+		})
+	}
+}
+
+// TestTrialsByID reads trials by ID: those of the study, verified, in
+// ingest order, whatever the order and repetitions of the IDs asked, and
+// none of another study or unknown.
+func TestTrialsByID(t *testing.T) {
+	for _, b := range backends(t) {
+		t.Run(b.name, func(t *testing.T) {
+			ctx := context.Background()
+			s := openT(t, b.fresh(t))
+			all := genTrials(0, 1200)
+			if _, _, err := s.Ingest(ctx, "a", "x", all[:1000]); err != nil {
+				t.Fatal(err)
+			}
+			if _, _, err := s.Ingest(ctx, "b", "y", all[1000:]); err != nil {
+				t.Fatal(err)
+			}
+			stored, err := s.Trials(ctx, "a", Query{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ids []string
+			var want []trial.Trial
+			for i := len(stored) - 1; i >= 0; i -= 3 { // backwards, past one batch
+				ids = append(ids, stored[i].ID, stored[i].ID)
+			}
+			for i := range stored {
+				if (len(stored)-1-i)%3 == 0 {
+					want = append(want, stored[i])
+				}
+			}
+			ids = append(ids, all[1100].ID, "0123456789abcdef", "")
+			got, err := s.TrialsByID(ctx, "a", ids)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(want, got, cmpopts.EquateEmpty(), cmpopts.EquateNaNs()); diff != "" {
+				t.Errorf("TrialsByID (-want +got):\n%s", diff)
+			}
+			if _, err := s.TrialsByID(ctx, "nope", ids); !errors.Is(err, ErrNoStudy) {
+				t.Errorf("TrialsByID of no study = %v; want ErrNoStudy", err)
 			}
 		})
 	}

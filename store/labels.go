@@ -40,6 +40,9 @@ type labelUpdate struct {
 	// contentID is the content hash of the relabelled trial, "" when it is
 	// the trial's ID (see prepared.contentID).
 	contentID string
+	// sketch is the relabelled trial's (its repeat key and "id" and "run"
+	// labels may change)
+	sketch trial.Sketch
 }
 
 // relabel merges set into the labels of t, the verified trial of row row:
@@ -67,5 +70,6 @@ func relabel(enc *jsonEncoder, row int64, t *trial.Trial, set map[string]string)
 	if content == t.ID {
 		content = ""
 	}
-	return labelUpdate{row: row, labels: strings.Clone(enc.mapString(after)), env: env(&u), contentID: content}, true
+	return labelUpdate{row: row, labels: strings.Clone(enc.mapString(after)), env: env(&u), contentID: content,
+		sketch: trial.SketchOf(&u, sketchKey(&u))}, true
 }

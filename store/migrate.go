@@ -74,7 +74,7 @@ const fillMarker = "-- pareto:fill"
 
 // fills maps a schema version to the Go code that converts existing data
 // in the migration's transaction.
-var fills = map[int]func(tx fillTx) error{5: fillPacked, 6: fillPositions, 9: fillIntegrity, 10: fillRedact}
+var fills = map[int]func(tx fillTx) error{5: fillPacked, 6: fillPositions, 9: fillIntegrity, 10: fillRedact, 13: fillSketches}
 
 // runMigration applies m with exec, running its fill at the marker.
 func runMigration(m migration, exec func(sql string) error, tx fillTx) error {

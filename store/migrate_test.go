@@ -95,8 +95,18 @@ func TestUpgrade(t *testing.T) {
 					t.Errorf("Skips after upgrade = %v, %v; want %v", got, err, skips)
 				}
 				// Every stored trial and block verifies (schema 9).
-				if _, err := s.Columns(ctx, "upgrade", []ColumnSpec{{Metric: "ttft", Dims: trial.StatDims("p99")}}, nil); err != nil {
-					t.Errorf("Columns after upgrade: %v", err)
+				cols, err := s.Columns(ctx, "upgrade", []ColumnSpec{{Metric: "ttft", Dims: trial.StatDims("p99")}}, nil)
+				if err != nil {
+					t.Fatalf("Columns after upgrade: %v", err)
+				}
+				// Every block has its sketches (schema 13), the upgraded
+				// one's computed from its trial.
+				if len(cols.Sketches) != len(cols.IDs) {
+					t.Fatalf("after upgrade: %d sketches of %d trials", len(cols.Sketches), len(cols.IDs))
+				}
+				up := upgradeTrial()
+				if want := trial.SketchOf(&up, sketchKey(&up)); !cmp.Equal(cols.Sketches[0], want) || want.Key == "" {
+					t.Errorf("sketch of the upgraded trial = %+v; want %+v", cols.Sketches[0], want)
 				}
 			})
 		}

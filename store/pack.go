@@ -141,6 +141,7 @@ type block struct {
 	problems []byte
 	cols     map[colKey]*[]byte
 	order    []colKey
+	sk       sketcher // the trials' sketches, when given (see sketch)
 }
 
 // colKey names a column of a block: metric and encoded dims.
@@ -178,6 +179,10 @@ func (b *block) add(row int64, id, problem string, ms []trial.Measurement, dims 
 		*c = appendFloat(*c, ms[j].Value)
 	}
 }
+
+// sketch adds the sketch of the trial added last: t as stored, whose
+// repeat key is key (sketchKey).
+func (b *block) sketch(t *trial.Trial, key string) { b.sk.add(t, key) }
 
 // column returns the values of k for every trial of the block.
 func (b *block) column(k colKey) []byte {

@@ -68,12 +68,12 @@ func pgColumnFilters(ctx context.Context, tx pgx.Tx, b *columnsBuilder, studyID 
 
 // pgColumnBlocks reads the study's blocks, then each spec's values.
 func pgColumnBlocks(ctx context.Context, tx pgx.Tx, b *columnsBuilder, studyID int64) error {
-	rows, err := tx.Query(ctx, `SELECT `+blockColumns+` FROM blocks WHERE study_id = $1 ORDER BY first_trial`, studyID)
+	rows, err := tx.Query(ctx, `SELECT `+sketchedBlockColumns+` FROM blocks WHERE study_id = $1 ORDER BY first_trial`, studyID)
 	if err != nil {
 		return err
 	}
 	var k storedBlock
-	_, err = pgx.ForEachRow(rows, k.dest(), func() error { return b.addBlock(&k) })
+	_, err = pgx.ForEachRow(rows, k.sketchedDest(), func() error { return b.addBlock(&k) })
 	if err != nil {
 		return err
 	}

@@ -211,6 +211,7 @@ func insertBlocks(ctx context.Context, tx pgx.Tx, studyID int64, fresh []*prepar
 		b := newBlock()
 		for _, p := range fresh[start:min(start+blockTrials, len(fresh))] {
 			b.add(p.row, p.id, p.t.Problem, p.t.Measurements, p.dims)
+			b.sketch(p.t, p.repeatKey)
 		}
 		if err := writeBlock(pgFillTx{ctx, tx}, studyID, b); err != nil {
 			return err

@@ -99,8 +99,10 @@ func (s *pgStore) setLabelsTx(ctx context.Context, study string, ids []string, l
 				cols[k+1][i] = v
 			}
 		}
-		_, err = tx.Exec(ctx, pgUpdateLabels, rowIDs, cols[0], cols[1], cols[2], cols[3], cols[4], cols[5], cols[6], cols[7])
-		return err
+		if _, err = tx.Exec(ctx, pgUpdateLabels, rowIDs, cols[0], cols[1], cols[2], cols[3], cols[4], cols[5], cols[6], cols[7]); err != nil {
+			return err
+		}
+		return resketch(pgFillTx{ctx, tx}, studyID, sketchesOf(updates))
 	})
 	return matched, err
 }

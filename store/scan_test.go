@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/pareto-llm/pareto/internal/safe"
 	"github.com/pareto-llm/pareto/trial"
 )
@@ -98,5 +100,32 @@ func TestScan(t *testing.T) {
 				t.Errorf("Scan of a missing study = %v; want ErrNoStudy", err)
 			}
 		})
+	}
+}
+
+// TestSketchRoundTrip packs sketches and unpacks them, and refuses
+// truncated or trailing bytes.
+func TestSketchRoundTrip(t *testing.T) {
+	ts := genTrials(0, 50)
+	ts[3].Labels = map[string]string{"id": "x", "run": "2", "engine": "vllm"}
+	ts[4].Source.Format = "table"
+	ts[5].Labels = map[string]string{"id": "x", "run": "2"} // as the previous
+	ts[6].Labels = map[string]string{trial.LabelTestCase: "c", trial.LabelPhase: "decode", trial.DimBenchmark: "b"}
+	var sk sketcher
+	var want []trial.Sketch
+	for i := range ts {
+		k := sketchKey(&ts[i])
+		sk.add(&ts[i], k)
+		want = append(want, trial.SketchOf(&ts[i], k))
+	}
+	got, err := unpackSketches(sk.b, len(ts), nil)
+	if err != nil || !cmp.Equal(got, want) {
+		t.Fatalf("unpackSketches = %v, %v; want %v", got, err, want)
+	}
+	if _, err := unpackSketches(sk.b[:len(sk.b)-1], len(ts), nil); err == nil {
+		t.Error("a truncated blob unpacks")
+	}
+	if _, err := unpackSketches(append(slices.Clone(sk.b), 0), len(ts), nil); err == nil {
+		t.Error("a blob with a trailing byte unpacks")
 	}
 }

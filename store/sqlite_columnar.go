@@ -80,7 +80,7 @@ func sqliteColumnFilters(c *sqlite3.Conn, b *columnsBuilder, studyID int64, wher
 
 // sqliteColumnBlocks reads the study's blocks, then each spec's values.
 func sqliteColumnBlocks(c *sqlite3.Conn, b *columnsBuilder, studyID int64) error {
-	st, _, err := c.Prepare(`SELECT ` + blockColumns + ` FROM blocks WHERE study_id = ? ORDER BY first_trial`)
+	st, _, err := c.Prepare(`SELECT ` + sketchedBlockColumns + ` FROM blocks WHERE study_id = ? ORDER BY first_trial`)
 	if err != nil {
 		return err
 	}
@@ -90,7 +90,8 @@ func sqliteColumnBlocks(c *sqlite3.Conn, b *columnsBuilder, studyID int64) error
 	}
 	for st.Step() {
 		k := storedBlock{id: st.ColumnInt64(0), first: st.ColumnInt64(1), last: st.ColumnInt64(2), n: st.ColumnInt64(3),
-			rowIDs: st.ColumnRawBlob(4), ids: st.ColumnRawBlob(5), problems: st.ColumnRawBlob(6), checksum: st.ColumnInt64(7)}
+			rowIDs: st.ColumnRawBlob(4), ids: st.ColumnRawBlob(5), problems: st.ColumnRawBlob(6), checksum: st.ColumnInt64(7),
+			sketches: st.ColumnRawBlob(8), sketchVersion: st.ColumnRawText(9), sketchChecksum: st.ColumnInt64(10)}
 		if err := b.addBlock(&k); err != nil {
 			return err
 		}

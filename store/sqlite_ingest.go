@@ -339,6 +339,7 @@ func (w *sqliteWriter) insertBlocks(studyID int64, ps []prepared, first int64) e
 		b := newBlock()
 		for i, p := range ps[start:min(start+blockTrials, len(ps))] {
 			b.add(first+int64(start+i), p.id, p.t.Problem, p.t.Measurements, p.dims)
+			b.sketch(p.t, p.repeatKey)
 		}
 		if err := writeBlock(w, studyID, b); err != nil {
 			return err

@@ -101,5 +101,8 @@ func (s *sqliteStore) setLabelsTx(ctx context.Context, study string, ids []strin
 			}
 		}
 	}
+	if err := resketch(sqlFillTx{tx}, studyID, sketchesOf(updates)); err != nil {
+		return 0, err
+	}
 	return matched, tx.Commit()
 }

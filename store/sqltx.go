@@ -100,28 +100,38 @@ func numberPlaceholders(query string) string {
 }
 
 // pgInsertBlock inserts a block and its values in one statement (one
-// round trip); %s is ", checksum" or nothing (see writeBlockAt).
-const pgInsertBlock = `WITH b AS (INSERT INTO blocks (study_id, first_trial, last_trial, trials, row_ids, ids, problems%[1]s)
-	VALUES (?, ?, ?, ?, ?, ?, ?%[2]s) RETURNING id)
+// round trip); %[1]s is ", checksum" or nothing, %[5]s the block's own
+// further columns (see writeBlockAt) and %[6]s their placeholders.
+const pgInsertBlock = `WITH b AS (INSERT INTO blocks (study_id, first_trial, last_trial, trials, row_ids, ids, problems%[1]s%[5]s)
+	VALUES (?, ?, ?, ?, ?, ?, ?%[2]s%[6]s) RETURNING id)
 INSERT INTO block_values (block_id, metric, dims, vals%[1]s)
 SELECT b.id, u.metric, u.dims, u.vals%[3]s FROM b,
 	unnest(?::text[], ?::text[], ?::bytea[]%[4]s) AS u(metric, dims, vals%[1]s)`
 
 // writeBlock stores b, a block of the study's trials, with the checksums
-// of the block and of each of its value columns (blockChecksum,
-// valuesChecksum).
+// of the block, of each of its value columns and of its sketches
+// (blockChecksum, valuesChecksum, sketchChecksum).
 func writeBlock(tx blockTx, studyID int64, b *block) error { return writeBlockAt(tx, studyID, b, true) }
 
-// writeBlockAt stores b; sums tells a schema with checksums (version 9 on:
-// the conversions to versions 5 and 6 write blocks without).
-func writeBlockAt(tx blockTx, studyID int64, b *block, sums bool) error {
+// writeBlockAt stores b; current tells the current schema, with checksums
+// and sketches (the conversions to versions 5 and 6 write blocks
+// without). The block's sketches are stored when every trial of it has
+// one, else none (an empty version).
+func writeBlockAt(tx blockTx, studyID int64, b *block, current bool) error {
 	if b.n == 0 {
 		return nil
 	}
 	sum := blockChecksum(b.first, b.last, int64(b.n), b.rowIDs, b.ids, b.problems)
-	col, ph, ref, arr := "", "", "", ""
-	if sums {
+	col, ph, ref, arr, own, ownPh := "", "", "", "", "", ""
+	args := []any{studyID, b.first, b.last, int64(b.n), b.rowIDs, b.ids, b.problems}
+	if current {
 		col, ph, ref, arr = ", checksum", ", ?", ", u.checksum", ", ?::bigint[]"
+		own, ownPh = ", sketches, sketch_version, sketch_checksum", ", ?, ?, ?"
+		version, sketches := "", []byte{}
+		if b.sk.n == b.n {
+			version, sketches = sketchVersion, b.sk.b
+		}
+		args = append(args, sum, sketches, version, sketchChecksum(b.first, version, sketches))
 	}
 	if tx.numbered() {
 		n := len(b.order)
@@ -130,22 +140,14 @@ func writeBlockAt(tx blockTx, studyID int64, b *block, sums bool) error {
 			metrics[i], dims[i], vals[i] = k.metric, k.dims, b.column(k)
 			vsums[i] = valuesChecksum(b.first, k.metric, k.dims, vals[i])
 		}
-		args := []any{studyID, b.first, b.last, int64(b.n), b.rowIDs, b.ids, b.problems}
-		if sums {
-			args = append(args, sum)
-		}
 		args = append(args, metrics, dims, vals)
-		if sums {
+		if current {
 			args = append(args, vsums)
 		}
-		return tx.exec(fmt.Sprintf(pgInsertBlock, col, ph, ref, arr), args...)
+		return tx.exec(fmt.Sprintf(pgInsertBlock, col, ph, ref, arr, own, ownPh), args...)
 	}
-	args := []any{studyID, b.first, b.last, int64(b.n), b.rowIDs, b.ids, b.problems}
-	if sums {
-		args = append(args, sum)
-	}
-	id, err := tx.queryInt(`INSERT INTO blocks (study_id, first_trial, last_trial, trials, row_ids, ids, problems`+col+`)
-		VALUES (?, ?, ?, ?, ?, ?, ?`+ph+`) RETURNING id`, args...)
+	id, err := tx.queryInt(`INSERT INTO blocks (study_id, first_trial, last_trial, trials, row_ids, ids, problems`+col+own+`)
+		VALUES (?, ?, ?, ?, ?, ?, ?`+ph+ownPh+`) RETURNING id`, args...)
 	if err != nil {
 		return err
 	}
@@ -156,7 +158,7 @@ func writeBlockAt(tx blockTx, studyID int64, b *block, sums bool) error {
 		for _, k := range keys {
 			vals := b.column(k)
 			args = append(args, id, k.metric, k.dims, vals)
-			if sums {
+			if current {
 				args = append(args, valuesChecksum(b.first, k.metric, k.dims, vals))
 			}
 		}

@@ -39,6 +39,11 @@ type Reader interface {
 	// for how a spec matches and Columns for the values of absent,
 	// ambiguous and unusable measurements.
 	Columns(ctx context.Context, study string, specs []ColumnSpec, where []Condition) (*Columns, error)
+	// TrialsByID returns the study's trials whose IDs are in ids (in any
+	// order, repeated or not), verified, in ingest order; IDs the study
+	// does not hold are left out. A report reads what its page lists of a
+	// study read column by column this way.
+	TrialsByID(ctx context.Context, study string, ids []string) ([]trial.Trial, error)
 	// Skips returns the study's skips, in the order first recorded, that
 	// satisfy every condition of where (trial.MatchSkip: a condition on
 	// anything but the path, "source", and the CloudAI point, test_case,

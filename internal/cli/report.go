@@ -476,7 +476,7 @@ func throughStudy(e *env, f *storeFlags, loaded []trial.Trial, skips []trial.Ski
 // that report.Recordable accepts, in two passes: the first keeps one
 // report.Records entry per trial, from which the page is decided
 // (report.Plan), the second reads the trials the page lists
-// (trialsByID). With checkCases (a --config without cases), the
+// (store.Reader.TrialsByID). With checkCases (a --config without cases), the
 // configuration's cases are checked against the study's.
 func studyReport(e *env, f *storeFlags, cfg *report.Config, opts report.Options, checkCases bool, out string) error {
 	q, err := f.query()
@@ -517,7 +517,7 @@ func studyReport(e *env, f *storeFlags, cfg *report.Config, opts report.Options,
 	if err != nil {
 		return inputError{err: err}
 	}
-	ts, err := trialsByID(ctx, s, f.study, plan.IDs())
+	ts, err := s.TrialsByID(ctx, f.study, plan.IDs())
 	if err != nil {
 		return inputError{err: err}
 	}
@@ -527,34 +527,6 @@ func studyReport(e *env, f *storeFlags, cfg *report.Config, opts report.Options,
 	}
 	return writePage(e, page, out)
 }
-
-// trialsByID returns the verified trials of the study with these IDs, in
-// ingest order. It scans the study, keeping them, up to the last.
-func trialsByID(ctx context.Context, s store.Reader, study string, ids []string) ([]trial.Trial, error) {
-	want := make(map[string]bool, len(ids))
-	for _, id := range ids {
-		want[id] = true
-	}
-	out := make([]trial.Trial, 0, len(want))
-	err := s.Scan(ctx, study, store.Query{}, func(ts []trial.Trial) error {
-		for i := range ts {
-			if want[ts[i].ID] {
-				out = append(out, ts[i])
-			}
-		}
-		if len(out) == len(want) {
-			return errFound
-		}
-		return nil
-	})
-	if errors.Is(err, errFound) {
-		err = nil
-	}
-	return out, err
-}
-
-// errFound stops the scan of trialsByID.
-var errFound = errors.New("every trial found")
 
 // studySize returns the number of trials of the study (0 when unknown),
 // for a read to allocate once. It reads the study's blocks alone
