@@ -136,45 +136,50 @@ func (r *Records) Add(t *Trial) {
 	}
 }
 
-// Record is what Records keeps of a trial, as a columnar read of a study
-// gives it (AddRecord), instead of the trial (Add).
-type Record struct {
-	ID string
-	// Problem, when not empty, makes the trial unusable (Values are then
-	// not read).
-	Problem string
-	// Key is the repeat key (decide.RepeatKey with the options'
-	// configuration keys), "" for a trial that repeats no other; it is not
-	// read when repeats are not aggregated.
-	Key string
-	// Case is the trial's case (CaseOf), Path its source path, Iteration,
-	// Step and Phase its labels of these names, Line and Index its place
-	// in its file (trial.Source).
-	Case, Path, Iteration, Step, Phase string
-	Line, Index                        int
-	// Values holds the value of every column (Columns): that of the
-	// trial's one measurement with exactly the column's metric and match
-	// dimensions.
-	Values []float64
-}
-
-// Columns returns the axis of every column of a record, in order: per
+// Columns returns the axis of every column of the records, in order: per
 // plot its x, its y, then its SLOs.
 func (r *Records) Columns() []*Axis { return slices.Clone(r.axes) }
 
-// AddRecord records a trial from its Record. A trial on which a column
-// selects no measurement, or several, is recorded with Add instead: its
-// exclusion lists the candidates. A value that cannot be compared (NaN,
-// infinite) is excluded as Add excludes it. The metrics of an axis that
-// names a custom metric are not checked (Metrics).
-func (r *Records) AddRecord(rec *Record) {
-	pl := place{caseID: rec.Case, path: rec.Path, iteration: rec.Iteration, step: rec.Step, phase: rec.Phase}
-	i, usable := r.add(rec.ID, rec.Problem, rec.Key, pl, rec.Line, rec.Index)
+// Exact reports whether every column's axis selects, on every trial, the
+// one measurement with exactly its metric and match dimensions when there
+// is one, as a columnar read of a study gives values (store.ColumnSpec):
+// it names a registry metric, and matches on no dimension but the
+// statistic (another may be satisfied by the point's own context, see
+// resolve).
+func (r *Records) Exact() bool {
+	for _, a := range r.axes {
+		if _, known := trial.Lookup(a.Metric); !known || a.Custom {
+			return false
+		}
+		if slices.ContainsFunc(a.Match, func(d trial.Dim) bool { return d.Key != trial.DimStatistic }) {
+			return false
+		}
+	}
+	return true
+}
+
+// AddSketch records a trial read column by column (store.Columns) rather
+// than whole (Add): its ID, its sketch, its Problem and the value of every
+// column (Columns), that of its one measurement with exactly the column's
+// metric and match dimensions (see Exact). The sketch's repeat key is
+// that of the default configuration keys: the options must name none, or
+// not aggregate repeats. A trial on which a column selects no
+// measurement, or several, is recorded whole (Add), for its exclusion
+// lists the candidates; a value that cannot be compared (NaN, infinite)
+// is excluded as Add excludes it. r keeps none of values, and of the
+// sketch its strings alone.
+func (r *Records) AddSketch(id string, sk *trial.Sketch, problem string, values []float64) {
+	pl := place{caseID: sk.Labels[trial.LabelTestCase], path: sk.Path, iteration: sk.Labels[trial.LabelIteration],
+		step: sk.Labels[trial.LabelStep], phase: sk.Labels[trial.LabelPhase]}
+	if pl.caseID == "" {
+		pl.caseID = sk.Path // as CaseOf
+	}
+	i, usable := r.add(id, problem, sk.Key, pl, sk.Line, sk.Index)
 	if !usable {
 		return
 	}
 	for c, a := range r.axes {
-		r.value(i, c, a, r.slo[c], trial.Measurement{Metric: a.Metric, Dims: a.Match, Value: rec.Values[c]})
+		r.value(i, c, a, r.slo[c], trial.Measurement{Metric: a.Metric, Dims: a.Match, Value: values[c]})
 	}
 }
 

@@ -115,7 +115,7 @@ func TestRecords(t *testing.T) {
 }
 
 // recordsOf records the trials, with columns as a columnar read gives
-// them (AddRecord: the measurement with exactly the column's metric and
+// them (AddSketch: the measurement with exactly the column's metric and
 // dimensions) but those on which a column has none or several (Add).
 func recordsOf(cfg *Config, ts []Trial, opts Options, columns bool) *Records {
 	r := NewRecords(cfg, opts)
@@ -126,9 +126,7 @@ func recordsOf(cfg *Config, ts []Trial, opts Options, columns bool) *Records {
 			r.Add(t)
 			continue
 		}
-		rec := Record{ID: t.ID, Problem: t.Problem, Key: repeatKey(t, opts.ConfigKeys, &names), Case: CaseOf(t), Path: t.Source.Path,
-			Iteration: t.Labels[trial.LabelIteration], Step: t.Labels[trial.LabelStep], Phase: t.Labels[trial.LabelPhase],
-			Line: t.Source.Line, Index: t.Source.Index}
+		var values []float64
 		exact := true
 		for _, a := range r.Columns() {
 			var vs []float64
@@ -139,11 +137,12 @@ func recordsOf(cfg *Config, ts []Trial, opts Options, columns bool) *Records {
 			}
 			exact = exact && len(vs) == 1
 			if len(vs) == 1 {
-				rec.Values = append(rec.Values, vs[0])
+				values = append(values, vs[0])
 			}
 		}
 		if exact || t.Problem != "" {
-			r.AddRecord(&rec)
+			sk := trial.SketchOf(t, repeatKey(t, opts.ConfigKeys, &names))
+			r.AddSketch(t.ID, &sk, t.Problem, values)
 		} else {
 			r.Add(t)
 		}
@@ -217,21 +216,24 @@ func TestRecordsMissingTrial(t *testing.T) {
 	}
 }
 
-// TestRecordable lists what Records cannot decide a page by.
+// TestRecordable lists what Records cannot decide a page by, and the
+// columns a columnar read cannot fill (Exact).
 func TestRecordable(t *testing.T) {
 	base := baselineSel(t, "role=baseline")
 	for _, tc := range []struct {
 		name, plot string
 		opts       Options
 		want       bool
+		exact      bool // Records.Exact
 	}{
-		{"axes", ``, Options{}, true},
-		{"cases", `frontiers = [{ name = "A", cases = ["a"] }]`, Options{Aggregate: decide.None, ConfigKeys: []string{"k"}}, true},
-		{"baseline", ``, Options{Baseline: base}, false},
-		{"group_by", `group_by = "engine"`, Options{}, false},
-		{"match", `frontiers = [{ name = "r1", match = { phase = "round_1" } }]`, Options{}, false},
+		{"axes", ``, Options{}, true, true},
+		{"cases", `frontiers = [{ name = "A", cases = ["a"] }]`, Options{Aggregate: decide.None, ConfigKeys: []string{"k"}}, true, true},
+		{"slo-phase", `slo = [{ metric = "tpot", match = { statistic = "p99", phase = "round_1" }, max = 50 }]`, Options{}, true, false},
+		{"baseline", ``, Options{Baseline: base}, false, true},
+		{"group_by", `group_by = "engine"`, Options{}, false, true},
+		{"match", `frontiers = [{ name = "r1", match = { phase = "round_1" } }]`, Options{}, false, true},
 		{"compare", `frontiers = [{ name = "A", cases = ["a"] }, { name = "B", cases = ["b"] }]
-compare = ["A", "B"]`, Options{}, false},
+compare = ["A", "B"]`, Options{}, false, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg, err := ParseConfig("pareto.toml", []byte(`[reports.pareto]
@@ -245,6 +247,9 @@ y = { metric = "output_token_throughput" }
 			}
 			if got := Recordable(cfg, tc.opts); got != tc.want {
 				t.Errorf("Recordable = %v; want %v", got, tc.want)
+			}
+			if got := NewRecords(cfg, tc.opts).Exact(); got != tc.exact {
+				t.Errorf("Exact = %v; want %v", got, tc.exact)
 			}
 		})
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/pareto-llm/pareto/cloudai"
 	"github.com/pareto-llm/pareto/decide"
+	"github.com/pareto-llm/pareto/frontier"
 	"github.com/pareto-llm/pareto/ingest"
 	"github.com/pareto-llm/pareto/internal/enc"
 	"github.com/pareto-llm/pareto/internal/gcpolicy"
@@ -490,14 +491,7 @@ func studyReport(e *env, f *storeFlags, cfg *report.Config, opts report.Options,
 	}
 	defer s.Close()
 	recs := report.NewRecords(cfg, opts)
-	recs.Grow(studySize(ctx, s, f.study))
-	err = s.Scan(ctx, f.study, q, func(batch []trial.Trial) error {
-		for i := range batch {
-			recs.Add(&batch[i])
-		}
-		return nil
-	})
-	if err != nil {
+	if err := recordStudy(ctx, s, f.study, q, recs, opts); err != nil {
 		return inputError{err: err}
 	}
 	skips, err := s.Skips(ctx, f.study, q.Where)
@@ -526,6 +520,75 @@ func studyReport(e *env, f *storeFlags, cfg *report.Config, opts report.Options,
 		return inputError{err: err}
 	}
 	return writePage(e, page, out)
+}
+
+// recordStudy records the study's trials filtered by q.Where: from its
+// columns and sketches (store.Columns) when they stand for the trials
+// (report.Records.Exact, and repeats keyed by the default configuration
+// keys), reading whole (TrialsByID) only the usable trials on which a
+// column has no value, whose exclusions list candidates; else from the
+// trials (Scan).
+func recordStudy(ctx context.Context, s store.Reader, study string, q store.Query, recs *report.Records, opts report.Options) error {
+	if recs.Exact() && (len(opts.ConfigKeys) == 0 || opts.Aggregate == decide.None) {
+		var specs []store.ColumnSpec
+		for _, a := range recs.Columns() {
+			specs = append(specs, store.ColumnSpec{Metric: a.Metric, Dims: a.Match})
+		}
+		cols, err := s.Columns(ctx, study, specs, q.Where)
+		if err != nil {
+			return err
+		}
+		if len(cols.Sketches) == len(cols.IDs) {
+			return recordColumns(ctx, s, study, recs, cols)
+		}
+	}
+	recs.Grow(studySize(ctx, s, study))
+	return s.Scan(ctx, study, q, func(batch []trial.Trial) error {
+		for i := range batch {
+			recs.Add(&batch[i])
+		}
+		return nil
+	})
+}
+
+// recordColumns records the trials of cols, those on which a column has
+// no value (frontier.Missing: none or several measurements) read whole.
+func recordColumns(ctx context.Context, s store.Reader, study string, recs *report.Records, cols *store.Columns) error {
+	var whole []string
+	for i, id := range cols.IDs {
+		if _, unusable := cols.Problems[i]; !unusable && slices.ContainsFunc(cols.Values, func(col []float64) bool { return frontier.IsMissing(col[i]) }) {
+			whole = append(whole, id)
+		}
+	}
+	byID := map[string]*trial.Trial{}
+	if len(whole) > 0 {
+		ts, err := s.TrialsByID(ctx, study, whole)
+		if err != nil {
+			return err
+		}
+		for i := range ts {
+			byID[ts[i].ID] = &ts[i]
+		}
+	}
+	recs.Grow(len(cols.IDs))
+	values := make([]float64, len(cols.Values))
+	next := 0 // in whole
+	for i, id := range cols.IDs {
+		if next < len(whole) && whole[next] == id {
+			next++
+			t, ok := byID[id]
+			if !ok {
+				return fmt.Errorf("trial %s is no longer in the study", id)
+			}
+			recs.Add(t)
+			continue
+		}
+		for c, col := range cols.Values {
+			values[c] = col[i]
+		}
+		recs.AddSketch(id, &cols.Sketches[i], cols.Problems[i], values)
+	}
+	return nil
 }
 
 // studySize returns the number of trials of the study (0 when unknown),
