@@ -30,32 +30,47 @@ type point struct {
 // recorded are merged (decide.KnownConfig: CloudAI runs, or --config-key);
 // table rows are each their own configuration.
 func (d *Rows) aggregate(agg decide.Aggregation, keys []string) {
-	// groups lists the points in the order of their first rows. A row that
-	// cannot repeat another is a point of its own, without a key (its
-	// members share one backing array, capped so that nothing appends to it).
-	var groups [][]int32
-	index := map[string]int{}
-	own := make([]int32, len(d.ids))
+	// group[r] is the point of row r, the points numbered in the order of
+	// their first rows; a row that cannot repeat another is a point of its
+	// own, without a key. The members of every point are then laid out in
+	// one array, in input order, each point's capped so that nothing
+	// appends to it.
+	group := make([]int32, len(d.ids))
+	var sizes []int32
+	index := map[string]int32{}
 	for r := range d.ids {
-		own[r] = int32(r)
 		key, ok := "", false
 		if agg != decide.None {
 			key, ok = d.repeatKey(r, keys)
 		}
-		if !ok {
-			groups = append(groups, own[r:r+1:r+1])
-			continue
+		if ok {
+			if g, seen := index[key]; seen {
+				group[r] = g
+				sizes[g]++
+				continue
+			}
+			index[key] = int32(len(sizes))
 		}
-		if g, seen := index[key]; seen {
-			groups[g] = append(groups[g], int32(r))
-			continue
-		}
-		index[key] = len(groups)
-		groups = append(groups, []int32{int32(r)})
+		group[r] = int32(len(sizes))
+		sizes = append(sizes, 1)
 	}
-	d.points = make([]point, len(groups))
-	for i, members := range groups {
-		d.points[i] = d.newPoint(members, agg)
+	index = nil
+	next := make([]int32, len(sizes)) // where the point's next member goes
+	off := int32(0)
+	for g, n := range sizes {
+		next[g], off = off, off+n
+	}
+	members := make([]int32, len(d.ids))
+	for r, g := range group {
+		members[next[g]] = int32(r)
+		next[g]++
+	}
+	d.points = make([]point, len(sizes))
+	spreads := make([]decide.Stat, len(sizes)*len(d.values))
+	for g, n := range sizes {
+		end := next[g] // one past its last member now
+		nv := len(d.values)
+		d.points[g] = d.newPoint(members[end-n:end:end], spreads[g*nv:(g+1)*nv:(g+1)*nv], agg)
 	}
 	d.collapse(agg)
 }
@@ -94,16 +109,20 @@ func (d *Rows) comparable(r int32) bool {
 	if _, bad := d.rejected[r]; bad {
 		return false
 	}
-	for _, col := range append(append([][]float64(nil), d.values...), d.slo...) {
-		if v := col[r]; math.IsNaN(v) || math.IsInf(v, 0) {
-			return false
+	for _, cols := range [2][][]float64{d.values, d.slo} {
+		for _, col := range cols {
+			if v := col[r]; math.IsNaN(v) || math.IsInf(v, 0) {
+				return false
+			}
 		}
 	}
 	return true
 }
 
-func (d *Rows) newPoint(members []int32, agg decide.Aggregation) point {
-	p := point{members: members, spread: make([]decide.Stat, len(d.values))}
+// newPoint returns the point of the rows members, its spread (one Stat
+// per objective) in spread.
+func (d *Rows) newPoint(members []int32, spread []decide.Stat, agg decide.Aggregation) point {
+	p := point{members: members, spread: spread}
 	for o, col := range d.values {
 		p.spread[o] = decide.Summarize(gather(col, members), agg)
 	}
