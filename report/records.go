@@ -18,7 +18,8 @@ import (
 // (Page.Points), and says which trials those are (Plan.IDs): only they
 // are read again (Plan.Page). A page of a study of 10⁶ trials, most of
 // which only count in a density layer, then holds 10⁶ records of about
-// 150 bytes instead of 10⁶ trials. Build itself decides by Records.
+// 150 bytes (their IDs included) instead of 10⁶ trials. Build itself
+// decides by Records.
 //
 // Records serve configurations and options that decide by nothing else
 // (Recordable): a baseline, a group_by, a comparison or a frontier that
@@ -28,13 +29,11 @@ type Records struct {
 	opts Options
 	// cols[p] is the first column of plot p: its x, then y, then its SLOs;
 	// axes holds the axis of every column, slo whether it is an SLO.
-	cols       []int
-	ncol       int
-	axes       []*Axis
-	slo        []bool
-	configKeys []string
-	aggregate  bool                 // repeats are aggregated: keys are computed
-	workloads  decide.WorkloadNames // renders the workloads of repeat keys
+	cols      []int
+	ncol      int
+	axes      []*Axis
+	slo       []bool
+	workloads decide.WorkloadNames // renders the workloads of repeat keys
 
 	id     []string
 	key    []string // repeat key; "" for a trial that repeats no other
@@ -86,8 +85,8 @@ func Recordable(cfg *Config, opts Options) bool {
 
 // NewRecords returns empty records for cfg and opts.
 func NewRecords(cfg *Config, opts Options) *Records {
-	r := &Records{cfg: cfg, opts: opts, configKeys: opts.ConfigKeys, aggregate: opts.Aggregate != decide.None,
-		placeOf: map[place]int32{}, selOf: map[string]int32{}, problem: map[int32]string{}, fails: map[[2]int32]axisFail{}}
+	r := &Records{cfg: cfg, opts: opts, placeOf: map[place]int32{}, selOf: map[string]int32{}, problem: map[int32]string{},
+		fails: map[[2]int32]axisFail{}}
 	for i := range cfg.Plots {
 		p := &cfg.Plots[i]
 		r.cols = append(r.cols, r.ncol)
@@ -117,8 +116,8 @@ func (r *Records) Len() int { return len(r.id) }
 // source path and labels).
 func (r *Records) Add(t *Trial) {
 	key := ""
-	if r.aggregate {
-		key, _ = decide.RepeatKey(t, r.configKeys, r.workloads.Render)
+	if r.opts.Aggregate != decide.None {
+		key, _ = decide.RepeatKey(t, r.opts.ConfigKeys, r.workloads.Render)
 	}
 	pl := place{caseID: CaseOf(t), path: t.Source.Path, iteration: t.Labels[trial.LabelIteration], step: t.Labels[trial.LabelStep],
 		phase: t.Labels[trial.LabelPhase]}
@@ -188,8 +187,8 @@ func (r *Records) AddSketch(id string, sk *trial.Sketch, problem string, values 
 func (r *Records) add(id, problem, key string, pl place, line, index int) (int32, bool) {
 	i := int32(len(r.id))
 	r.id = append(r.id, id)
-	if !r.aggregate {
-		key = ""
+	if r.opts.Aggregate == decide.None {
+		key = "" // repeats are not aggregated
 	}
 	r.key = append(r.key, key)
 	k, ok := r.placeOf[pl]
