@@ -255,7 +255,8 @@ y = { metric = "output_token_throughput" }
 	}
 }
 
-// BenchmarkRecords records a generated study with repeats and plans its
+// BenchmarkRecords records a generated study with repeats, from its
+// trials (Add) or from its columns and sketches (AddSketch), and plans its
 // page (the density layer drawn), as pareto report --study does between
 // its two reads.
 func BenchmarkRecords(b *testing.B) {
@@ -268,21 +269,41 @@ func BenchmarkRecords(b *testing.B) {
 		for i := range ts {
 			ts[i] = benchstudy.Trial(i, benchstudy.Configs(n, 3))
 		}
-		b.Run(fmt.Sprintf("trials=%d/aggregate=median", n), func(b *testing.B) {
-			for b.Loop() {
-				r := NewRecords(cfg, Options{})
-				r.Grow(n)
-				for i := range ts {
-					r.Add(&ts[i])
-				}
-				p, err := r.Plan(nil)
+		var names decide.WorkloadNames
+		sketches := make([]trial.Sketch, n)
+		cols := NewRecords(cfg, Options{}).Columns()
+		values := make([]float64, n*len(cols))
+		for i := range ts {
+			sketches[i] = trial.SketchOf(&ts[i], repeatKey(&ts[i], nil, &names))
+			for c, a := range cols {
+				m, err := resolve(a, &ts[i])
 				if err != nil {
 					b.Fatal(err)
 				}
-				if len(p.IDs()) >= n {
-					b.Fatal("no density layer")
-				}
+				values[i*len(cols)+c] = m.Value
 			}
-		})
+		}
+		for _, fill := range []string{"trial", "sketch"} {
+			b.Run(fmt.Sprintf("trials=%d/fill=%s/aggregate=median", n, fill), func(b *testing.B) {
+				for b.Loop() {
+					r := NewRecords(cfg, Options{})
+					r.Grow(n)
+					for i := range ts {
+						if fill == "trial" {
+							r.Add(&ts[i])
+						} else {
+							r.AddSketch(ts[i].ID, &sketches[i], "", values[i*len(cols):(i+1)*len(cols)])
+						}
+					}
+					p, err := r.Plan(nil)
+					if err != nil {
+						b.Fatal(err)
+					}
+					if len(p.IDs()) >= n {
+						b.Fatal("no density layer")
+					}
+				}
+			})
+		}
 	}
 }
