@@ -19,7 +19,8 @@ import (
 // without a final verdict (the one just recorded among them), records
 // the verdicts, and queues the runs an inconclusive verdict asks for
 // (of the candidate, the baseline and archive members, see
-// recordVerdict), within the budget and MaxRuns. fb gets the verdict of its trial.
+// recordVerdict), within the budget and MaxRuns. fb gets the verdict of
+// its trial.
 func (t *Tuning) judge(ctx context.Context, fb Feedback) (Feedback, error) {
 	todo, baseRuns, err := t.waiting(ctx)
 	if err != nil || baseRuns < 0 {
@@ -83,14 +84,13 @@ func (t *Tuning) judge(ctx context.Context, fb Feedback) (Feedback, error) {
 }
 
 // waiting returns the candidates to judge (every run ended, at least one
-// complete, no verdict yet or an inconclusive one older than their
-// runs, the baseline's or those of the archive members it asked runs
-// of, once these have none queued or running) and the baseline's
-// complete runs; baseRuns is -1 while the
-// baseline runs of the current session are not all done (queued or
-// running) or fewer than Repeats of them are complete, so that no
-// candidate is judged against the stale baseline of an earlier session
-// (the machine may have changed).
+// complete, no verdict yet or an inconclusive one older than their runs,
+// the baseline's or those of the archive members it asked runs of, once
+// these have none queued or running) and the baseline's complete runs;
+// baseRuns is -1 while the baseline runs of the current session are not
+// all done (queued or running) or fewer than Repeats of them are
+// complete, so that no candidate is judged against the stale baseline
+// of an earlier session (the machine may have changed).
 func (t *Tuning) waiting(ctx context.Context) (todo []int, baseRuns int, err error) {
 	err = t.q.UpdateTune(ctx, t.study, func(tx *store.TuneTx) error {
 		todo, baseRuns = nil, 0
@@ -162,7 +162,8 @@ type verdictRecord struct {
 	// judged again once they are all done and more have ended.
 	Members map[int]int `json:"members,omitempty"`
 	// Stalled says why the runs the verdict asks for could not be
-	// queued: an archive member this study cannot run (see memberRuns).
+	// queued: an archive member this study cannot run (see
+	// recordVerdict).
 	// Nothing was queued for the candidate then; it is judged again
 	// when the baseline's runs change (the next session).
 	Stalled string `json:"stalled,omitempty"`
@@ -266,10 +267,9 @@ func (t *Tuning) tunedMembers(ctx context.Context, asked map[string]int) (map[st
 // configuration and queues the runs an inconclusive verdict asks for:
 // of the candidate, of the baseline and of the archive members (the
 // configurations of this study whose runs tuned names, see
-// tunedMembers), within the
-// budget and MaxRuns (the baseline's per session, since each session
-// re-measures it; a member's over all sessions, since the gate pools a
-// member's runs). When a member asked cannot be run (not tuned by this
+// tunedMembers), within the budget and MaxRuns (the baseline's per
+// session, since each session re-measures it; a member's over all
+// sessions, since the gate pools a member's runs). When a member asked cannot be run (not tuned by this
 // study, its newest run failed, or MaxRuns reached), nothing is queued
 // for the candidate and stalled says why: decide asks a member's runs
 // when the candidate's alone would not settle the question, so they
