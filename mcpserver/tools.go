@@ -94,7 +94,8 @@ func (t *tools) addTell(s *mcp.Server) error {
 	return add(s, &mcp.Tool{Name: "tell", Title: "Record a run's measurement",
 		Description: "Record the measurement of a run ask gave (result files, or values by metric selector), or that it " +
 			"failed; the answer is the gate's verdict on its configuration: admit, reject, inconclusive (with the runs " +
-			"it queued: ask again), or none (runs still to measure)."}, nil, t.tell)
+			"it queued, of the configuration, the baseline or archive members: ask again; stalled says why none could " +
+			"be queued), or none (runs still to measure)."}, nil, t.tell)
 }
 
 func (t *tools) tell(ctx context.Context, in TellInput) (tune.TellResult, error) {

@@ -129,6 +129,7 @@ type TellResult struct {
 	Verdict   *decide.Verdict `json:"verdict" jsonschema:"the gate's verdict (null when it did not judge)"`
 	GateError string          `json:"gate_error,omitempty" jsonschema:"why the gate could not judge"`
 	Queued    int             `json:"queued_runs" jsonschema:"runs the verdict queued: ask again"`
+	Stalled   string          `json:"stalled,omitempty" jsonschema:"why the runs an inconclusive verdict asks for were not queued (an archive member this study cannot run)"`
 }
 
 // TellInput is what a driver tells of a run.
@@ -174,7 +175,7 @@ func (t *Tuning) Tell(ctx context.Context, id int64, in TellInput) (TellResult, 
 	if err != nil {
 		return out, err
 	}
-	out.Queued, out.GateError = fb.Queued, fb.GateError
+	out.Queued, out.GateError, out.Stalled = fb.Queued, fb.GateError, fb.Stalled
 	if fb.Verdict != nil {
 		out.Decision, out.Verdict = string(fb.Verdict.Decision), fb.Verdict
 	}

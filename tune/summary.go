@@ -33,7 +33,8 @@ type TrialSummary struct {
 	// Decision is the gate's (admit, reject, inconclusive; baseline when
 	// the candidate is the baseline configuration; error when it could
 	// not be judged; screened when the screen gave it no further runs),
-	// Reasons its reasons.
+	// Reasons its reasons, led by "stalled: …" when an inconclusive
+	// candidate's runs could not be queued (Feedback.Stalled).
 	Decision string   `json:"decision,omitempty"`
 	Reasons  []string `json:"reasons,omitempty"`
 }
@@ -63,13 +64,15 @@ func (t *Tuning) Summarize(ctx context.Context) (Summary, error) {
 			if st, ok := ss.Trial(tr.Number); ok && tr.Role == RoleCandidate {
 				ts.Values = st.Values
 			}
-			var rec verdictRecord
-			if len(tr.Verdict) > 0 && json.Unmarshal(tr.Verdict, &rec) == nil {
-				if rec.Verdict != nil {
-					ts.Reasons = rec.Verdict.Reasons
-				} else if rec.Error != "" {
-					ts.Reasons = []string{rec.Error}
-				}
+			rec := readRecord(tr.Verdict)
+			switch {
+			case rec.Verdict != nil:
+				ts.Reasons = rec.Verdict.Reasons
+			case rec.Error != "":
+				ts.Reasons = []string{rec.Error}
+			}
+			if rec.Stalled != "" {
+				ts.Reasons = append([]string{"stalled: " + rec.Stalled}, ts.Reasons...)
 			}
 			s.Trials = append(s.Trials, ts)
 		}

@@ -490,6 +490,10 @@ type Feedback struct {
 	GateError string
 	// Queued is the number of runs the gate's answer queued.
 	Queued int
+	// Stalled says why none of the runs an inconclusive verdict asks for
+	// were queued: it needs runs of an archive member this study cannot
+	// run (see verdictRecord.Stalled).
+	Stalled string
 }
 
 // Record records the trials a run measured (read from its result files)
@@ -549,9 +553,11 @@ func (t *Tuning) Record(ctx context.Context, r Run, source string, trials []tria
 // Fail records that a run could not be measured. The queued runs of a
 // candidate whose run failed are dropped (their budget is given back): a
 // configuration that fails once is not measured again; the baseline's
-// are kept.
+// are kept. Then the gate judges the candidates waiting for nothing more
+// (a candidate the failed run was the last of, one waiting for the runs
+// of an archive member the failed run was of).
 func (t *Tuning) Fail(ctx context.Context, r Run, reason string) error {
-	return t.update(ctx, func(tx *store.TuneTx) error {
+	err := t.update(ctx, func(tx *store.TuneTx) error {
 		if err := tx.FinishRun(r.ID, r.Worker, store.RunFailed, reason, nil); err != nil {
 			return err
 		}
@@ -562,6 +568,11 @@ func (t *Tuning) Fail(ctx context.Context, r Run, reason string) error {
 		}
 		return t.reconcile(tx)
 	})
+	if err != nil {
+		return err
+	}
+	_, err = t.judge(ctx, Feedback{Run: r.ID, Trial: r.Trial, Role: r.Role})
+	return err
 }
 
 // Release queues a run again without counting its attempt: the driver

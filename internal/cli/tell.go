@@ -18,8 +18,14 @@ measurements (NAME a metric selector such as ttft.p99), recorded in the
 study with the run's parameters. It completes the run, tells the sampler
 when its configuration's runs are all done, and prints the gate's verdict
 on the configuration as feedback (JSON with --format json): admit, reject,
-inconclusive (with the runs it queued: ask again), or none yet (the
-configuration or the baseline has runs still to measure). --failed REASON
+inconclusive (with the runs it queued, of the configuration, the baseline
+or the archive members it is compared with: ask again), or none yet (the
+configuration or the baseline has runs still to measure). An inconclusive
+verdict that needs runs of an archive member this study cannot run (one
+ingested or gated outside pareto tune) queues nothing and says so
+(stalled): revoke the member (pareto gate --revoke key:HEX) or record more
+of its runs; the configuration is judged again when the baseline is
+re-measured. --failed REASON
 records that the run could not be measured.`
 
 const tellExample = `  pareto tell --store tune.db --study agent 1 --value output_token_throughput=1850 --value ttft.p99=180 --format json`
@@ -113,6 +119,9 @@ func writeTell(e *env, format string, out tune.TellResult) error {
 	}
 	if out.GateError != "" {
 		fmt.Fprintf(e.stdout, " (%s)", out.GateError)
+	}
+	if out.Stalled != "" {
+		fmt.Fprintf(e.stdout, " (stalled: %s)", out.Stalled)
 	}
 	fmt.Fprintln(e.stdout)
 	return nil
