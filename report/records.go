@@ -48,6 +48,7 @@ type Records struct {
 	names    []string // pointName of each place
 	selNames []string
 	selOf    map[string]int32
+	colSel   []int32 // per column, the measurement with exactly its metric and match dimensions; -1 until seen
 	problem  map[int32]string
 	fails    map[[2]int32]axisFail // by trial and column
 	measured map[string]bool       // when an axis names a custom metric
@@ -98,6 +99,10 @@ func NewRecords(cfg *Config, opts Options) *Records {
 		if p.X.Custom || p.Y.Custom || slices.ContainsFunc(p.SLOs, func(s SLOSpec) bool { return s.Custom }) {
 			r.measured = map[string]bool{}
 		}
+	}
+	r.colSel = make([]int32, r.ncol)
+	for c := range r.colSel {
+		r.colSel[c] = -1
 	}
 	return r
 }
@@ -239,16 +244,24 @@ func (r *Records) value(i int32, col int, a *Axis, slo bool, m trial.Measurement
 		r.fail(i, col, axisFail{code: ExcludeInvalid, reason: a.Label() + ": " + why})
 		return
 	}
-	name := m.String()
-	s, ok := r.selOf[name]
-	if !ok {
-		s = int32(len(r.selNames))
-		r.selOf[name] = s
-		r.selNames = append(r.selNames, name)
+	exact := m.Metric == a.Metric && slices.Equal(m.Dims, a.Match)
+	s := r.colSel[col]
+	if !exact || s < 0 {
+		name := m.String()
+		var ok bool
+		if s, ok = r.selOf[name]; !ok {
+			s = int32(len(r.selNames))
+			r.selOf[name] = s
+			r.selNames = append(r.selNames, name)
+		}
+		if exact {
+			r.colSel[col] = s // the measurement most trials resolve the column to: named once
+		}
 	}
 	r.values, r.sels = append(r.values, m.Value), append(r.sels, s)
 }
 
+// fail records why column col of trial i has no value.
 func (r *Records) fail(i int32, col int, f axisFail) {
 	r.fails[[2]int32{i, int32(col)}] = f
 	r.values, r.sels = append(r.values, 0), append(r.sels, -1)
