@@ -65,12 +65,24 @@ func (d *Rows) aggregate(agg decide.Aggregation, keys []string) {
 		members[next[g]] = int32(r)
 		next[g]++
 	}
+	// Only points of several rows keep their spread (a single row's is
+	// computed when asked, see stat): 10⁶ runs without repeats keep none.
+	several := 0
+	for _, n := range sizes {
+		if n > 1 {
+			several++
+		}
+	}
+	nv := len(d.values)
+	spreads := make([]decide.Stat, several*nv)
 	d.points = make([]point, len(sizes))
-	spreads := make([]decide.Stat, len(sizes)*len(d.values))
 	for g, n := range sizes {
 		end := next[g] // one past its last member now
-		nv := len(d.values)
-		d.points[g] = d.newPoint(members[end-n:end:end], spreads[g*nv:(g+1)*nv:(g+1)*nv], agg)
+		var spread []decide.Stat
+		if n > 1 {
+			spread, spreads = spreads[:nv:nv], spreads[nv:]
+		}
+		d.points[g] = d.newPoint(members[end-n:end:end], spread, agg)
 	}
 	d.collapse(agg)
 }
@@ -120,11 +132,12 @@ func (d *Rows) comparable(r int32) bool {
 }
 
 // newPoint returns the point of the rows members, its spread (one Stat
-// per objective) in spread.
+// per objective) in spread: nil for a single row, whose spread stat
+// computes.
 func (d *Rows) newPoint(members []int32, spread []decide.Stat, agg decide.Aggregation) point {
 	p := point{members: members, spread: spread}
-	for o, col := range d.values {
-		p.spread[o] = decide.Summarize(gather(col, members), agg)
+	for o := range p.spread {
+		p.spread[o] = decide.Summarize(gather(d.values[o], members), agg)
 	}
 	if t := d.trials[members[0]]; t != nil {
 		// The group's configuration, scope and workload are filled by
@@ -205,9 +218,10 @@ func (d *Rows) collapse(agg decide.Aggregation) {
 			rejected[int32(i)] = why
 		}
 		for o := range values {
-			values[o][i] = p.spread[o].Value
 			if len(p.members) == 1 {
 				values[o][i] = d.values[o][first] // keep Missing and NaN as read
+			} else {
+				values[o][i] = p.spread[o].Value
 			}
 		}
 		for s := range slo {
@@ -425,7 +439,11 @@ func (d *Rows) stat(r int32, o int) decide.Stat {
 	if d.points == nil {
 		return decide.Stat{N: 1}
 	}
-	return d.points[r].spread[o]
+	p := &d.points[r]
+	if p.spread == nil { // a single row (d.orig holds the rows as read)
+		return decide.Summarize(gather(d.orig[o], p.members), d.q.Aggregate)
+	}
+	return p.spread[o]
 }
 
 // n returns how many runs row r aggregates.
