@@ -160,6 +160,23 @@ func RepeatKey(t *trial.Trial, keys []string, render func(Workload) string) (str
 	return KeyOf(Config(t, keys), render(w)), true
 }
 
+// WorkloadNames renders workloads (Workload.String) for repeat keys
+// (RepeatKey), once for a run of trials of one workload. Its zero value
+// is ready to use.
+type WorkloadNames struct {
+	w    Workload
+	name string
+	ok   bool
+}
+
+// Render returns w.String().
+func (c *WorkloadNames) Render(w Workload) string {
+	if !c.ok || w != c.w {
+		c.w, c.name, c.ok = w, w.String(), true
+	}
+	return c.name
+}
+
 // KeyOf is Key of a workload already rendered (Workload.String): a caller
 // keying many trials of few workloads renders each once.
 func KeyOf(config, workload string) string {

@@ -15,7 +15,7 @@ import (
 type point struct {
 	members []int32       // rows of the repeats, in input order
 	spread  []decide.Stat // per objective, over the members' values
-	group   decide.Group  // the repeats as decide sees them (trials only)
+	group   *decide.Group // the repeats as decide sees them (nil without trials)
 	// base is the baseline this point is compared with (nil without one,
 	// and baseWhy says why); delta the relative delta on each objective.
 	base    *Base
@@ -30,32 +30,59 @@ type point struct {
 // recorded are merged (decide.KnownConfig: CloudAI runs, or --config-key);
 // table rows are each their own configuration.
 func (d *Rows) aggregate(agg decide.Aggregation, keys []string) {
-	// groups lists the points in the order of their first rows. A row that
-	// cannot repeat another is a point of its own, without a key (its
-	// members share one backing array, capped so that nothing appends to it).
-	var groups [][]int32
-	index := map[string]int{}
-	own := make([]int32, len(d.ids))
+	// group[r] is the point of row r, the points numbered in the order of
+	// their first rows; a row that cannot repeat another is a point of its
+	// own, without a key. The members of every point are then laid out in
+	// one array, in input order, each point's capped so that nothing
+	// appends to it.
+	group := make([]int32, len(d.ids))
+	var sizes []int32
+	index := map[string]int32{}
 	for r := range d.ids {
-		own[r] = int32(r)
 		key, ok := "", false
 		if agg != decide.None {
 			key, ok = d.repeatKey(r, keys)
 		}
-		if !ok {
-			groups = append(groups, own[r:r+1:r+1])
-			continue
+		if ok {
+			if g, seen := index[key]; seen {
+				group[r] = g
+				sizes[g]++
+				continue
+			}
+			index[key] = int32(len(sizes))
 		}
-		if g, seen := index[key]; seen {
-			groups[g] = append(groups[g], int32(r))
-			continue
-		}
-		index[key] = len(groups)
-		groups = append(groups, []int32{int32(r)})
+		group[r] = int32(len(sizes))
+		sizes = append(sizes, 1)
 	}
-	d.points = make([]point, len(groups))
-	for i, members := range groups {
-		d.points[i] = d.newPoint(members, agg)
+	index = nil
+	next := make([]int32, len(sizes)) // where the point's next member goes
+	off := int32(0)
+	for g, n := range sizes {
+		next[g], off = off, off+n
+	}
+	members := make([]int32, len(d.ids))
+	for r, g := range group {
+		members[next[g]] = int32(r)
+		next[g]++
+	}
+	// Only points of several rows keep their spread (a single row's is
+	// computed when asked, see stat): 10⁶ runs without repeats keep none.
+	several := 0
+	for _, n := range sizes {
+		if n > 1 {
+			several++
+		}
+	}
+	nv := len(d.values)
+	spreads := make([]decide.Stat, several*nv)
+	d.points = make([]point, len(sizes))
+	for g, n := range sizes {
+		end := next[g] // one past its last member now
+		var spread []decide.Stat
+		if n > 1 {
+			spread, spreads = spreads[:nv:nv], spreads[nv:]
+		}
+		d.points[g] = d.newPoint(members[end-n:end:end], spread, agg)
 	}
 	d.collapse(agg)
 }
@@ -76,26 +103,16 @@ func (d *Rows) repeatKey(r int, keys []string) (string, bool) {
 		if t == nil {
 			return "", false
 		}
-		k, ok := decide.RepeatKey(t, keys, d.workloadString)
+		k, ok := decide.RepeatKey(t, keys, d.names.Render)
 		if !ok {
 			return "", false
 		}
 		key = k
 	}
-	g := ""
-	if d.group != nil {
-		g = d.group[r]
+	if d.group == nil {
+		return key, true // no group to tell apart: no concatenation per row
 	}
-	return g + "\x00" + key, true
-}
-
-// workloadString is w.String(), rendered once for a run of rows of one
-// workload.
-func (d *Rows) workloadString(w decide.Workload) string {
-	if w != d.workload || d.workloadName == "" {
-		d.workload, d.workloadName = w, w.String()
-	}
-	return d.workloadName
+	return d.group[r] + "\x00" + key, true
 }
 
 // comparable reports whether row r has a value on every objective and
@@ -104,23 +121,28 @@ func (d *Rows) comparable(r int32) bool {
 	if _, bad := d.rejected[r]; bad {
 		return false
 	}
-	for _, col := range append(append([][]float64(nil), d.values...), d.slo...) {
-		if v := col[r]; math.IsNaN(v) || math.IsInf(v, 0) {
-			return false
+	for _, cols := range [2][][]float64{d.values, d.slo} {
+		for _, col := range cols {
+			if v := col[r]; math.IsNaN(v) || math.IsInf(v, 0) {
+				return false
+			}
 		}
 	}
 	return true
 }
 
-func (d *Rows) newPoint(members []int32, agg decide.Aggregation) point {
-	p := point{members: members, spread: make([]decide.Stat, len(d.values))}
-	for o, col := range d.values {
-		p.spread[o] = decide.Summarize(gather(col, members), agg)
+// newPoint returns the point of the rows members, its spread (one Stat
+// per objective) in spread: nil for a single row, whose spread stat
+// computes.
+func (d *Rows) newPoint(members []int32, spread []decide.Stat, agg decide.Aggregation) point {
+	p := point{members: members, spread: spread}
+	for o := range p.spread {
+		p.spread[o] = decide.Summarize(gather(d.values[o], members), agg)
 	}
 	if t := d.trials[members[0]]; t != nil {
 		// The group's configuration, scope and workload are filled by
 		// describeGroups when a baseline or pick needs them.
-		p.group = decide.Group{Newest: int(members[len(members)-1])}
+		p.group = &decide.Group{Newest: int(members[len(members)-1])}
 		if len(members) == 1 {
 			m := members[0]
 			p.group.Trials = d.trials[m : m+1 : m+1]
@@ -141,8 +163,8 @@ func (d *Rows) describeGroups() {
 	}
 	d.described = true
 	for i := range d.points {
-		g := &d.points[i].group
-		if g.Trials == nil {
+		g := d.points[i].group
+		if g == nil {
 			continue
 		}
 		t := g.Trials[0]
@@ -196,9 +218,10 @@ func (d *Rows) collapse(agg decide.Aggregation) {
 			rejected[int32(i)] = why
 		}
 		for o := range values {
-			values[o][i] = p.spread[o].Value
 			if len(p.members) == 1 {
 				values[o][i] = d.values[o][first] // keep Missing and NaN as read
+			} else {
+				values[o][i] = p.spread[o].Value
 			}
 		}
 		for s := range slo {
@@ -261,14 +284,14 @@ func (d *Rows) groupBaseline(sel decide.Selection, pts []int32, allowCross bool)
 	index := map[string]int{}
 	for _, i := range pts {
 		p := &d.points[i]
-		if p.group.Trials == nil {
+		if p.group == nil {
 			continue
 		}
 		k, ok := index[p.group.Key]
 		if !ok {
 			k = len(groups)
 			index[p.group.Key] = k
-			g := p.group
+			g := *p.group
 			g.Trials = nil
 			groups, pointsOf = append(groups, g), append(pointsOf, nil)
 		}
@@ -289,7 +312,7 @@ func (d *Rows) groupBaseline(sel decide.Selection, pts []int32, allowCross bool)
 	warnedScope := map[decide.Scope]bool{}
 	for _, i := range pts {
 		p := &d.points[i]
-		if p.group.Trials == nil {
+		if p.group == nil {
 			p.baseWhy = "a table row without a trial"
 			continue
 		}
@@ -416,7 +439,11 @@ func (d *Rows) stat(r int32, o int) decide.Stat {
 	if d.points == nil {
 		return decide.Stat{N: 1}
 	}
-	return d.points[r].spread[o]
+	p := &d.points[r]
+	if p.spread == nil { // a single row (d.orig holds the rows as read)
+		return decide.Summarize(gather(d.orig[o], p.members), d.q.Aggregate)
+	}
+	return p.spread[o]
 }
 
 // n returns how many runs row r aggregates.

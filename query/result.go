@@ -244,8 +244,10 @@ func (r *Result) DecidePoints() []decide.Point {
 		orig := d.values
 		origSLO := d.slo
 		if d.points != nil {
-			g := d.points[i].group
-			p.Group = &g
+			if g := d.points[i].group; g != nil {
+				c := *g
+				p.Group = &c
+			}
 			members = d.points[i].members
 			orig, origSLO = d.orig, d.origSLO
 		}

@@ -39,13 +39,10 @@ type Rows struct {
 	// (TrialStream): noKey for a row that repeats no other, notKeyed for
 	// the rows before them, which have their trial; rows after the last
 	// streamed one have no entry.
-	keys []string
-	// workload is the last workload keyed, rendered as workloadName
-	// (Workload.String): trials come in runs of one workload.
-	workload     decide.Workload
-	workloadName string
-	described    bool // describeGroups ran
-	several      bool // several inputs: table rows are FILE:ROW
+	keys      []string
+	names     decide.WorkloadNames // renders the workloads of repeat keys
+	described bool                 // describeGroups ran
+	several   bool                 // several inputs: table rows are FILE:ROW
 }
 
 // SetInputs tells how many inputs the rows come from: table rows without
@@ -58,6 +55,20 @@ func NewRows(q *Query) *Rows {
 	d := &Rows{q: q, values: make([][]float64, len(q.Objectives)), slo: make([][]float64, len(q.SLOs)),
 		rejected: map[int32]string{}, seen: map[string]int{}}
 	return d
+}
+
+// Grow makes room for n more rows.
+func (d *Rows) Grow(n int) {
+	d.ids, d.trials, d.keys = slices.Grow(d.ids, n), slices.Grow(d.trials, n), slices.Grow(d.keys, n)
+	for c := range d.values {
+		d.values[c] = slices.Grow(d.values[c], n)
+	}
+	for c := range d.slo {
+		d.slo[c] = slices.Grow(d.slo[c], n)
+	}
+	if d.q.GroupBy != "" {
+		d.group = slices.Grow(d.group, n)
+	}
 }
 
 // Len returns the number of rows.

@@ -105,7 +105,7 @@ func (s *TrialStream) Add(ts []trial.Trial) {
 		}
 		key := noKey
 		if q.Aggregate != decide.None {
-			if k, ok := decide.RepeatKey(t, q.ConfigKeys, d.workloadString); ok {
+			if k, ok := decide.RepeatKey(t, q.ConfigKeys, d.names.Render); ok {
 				key = k
 			}
 		}
@@ -350,4 +350,15 @@ func (d *Rows) AddValues(t *trial.Trial, id string, values, slo []float64, rejec
 	if reject != "" {
 		d.reject(row, reject)
 	}
+}
+
+// AddValuesKey is AddValues of a row whose repeat key the caller computed
+// (decide.RepeatKey; "" for a row that repeats no other): t may then be nil,
+// and the row still joins its repeats.
+func (d *Rows) AddValuesKey(t *trial.Trial, id, key string, values, slo []float64, reject string) {
+	for len(d.keys) < len(d.ids) {
+		d.keys = append(d.keys, notKeyed)
+	}
+	d.AddValues(t, id, values, slo, reject)
+	d.keys = append(d.keys, key)
 }

@@ -95,15 +95,15 @@ func delta(v float64, base *float64) *float64 {
 }
 
 // pointName names trial i for messages: "case · iter 0 · step 1".
-func (b *builder) pointName(i int) string {
-	p := b.place(i)
-	out := p.Case
-	for _, part := range [][2]string{{"iter", p.Iteration}, {"step", p.Step}, {"phase", p.Phase}} {
-		if part[1] != "" {
-			out += " · " + part[0] + " " + part[1]
-		}
+func (b *builder) pointName(i int) string { return b.recs.names[b.recs.place[i]] }
+
+// trial returns trial i, nil when the page is decided from the records
+// alone.
+func (b *builder) trial(i int) *Trial {
+	if b.trials == nil {
+		return nil
 	}
-	return out
+	return &b.trials[i]
 }
 
 // warn adds a page warning once.

@@ -3,7 +3,6 @@ package report
 import (
 	"cmp"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -39,7 +38,23 @@ func CaseOf(t *trial.Trial) string {
 // opts.AllowCrossScope compares with it: one engine's baseline still
 // grounds that engine's points in an "All configurations" frontier.
 func Build(cfg *Config, trials []Trial, excl []Exclusion, opts Options) (*Page, error) {
-	b := &builder{cfg: cfg, trials: trials, opts: opts, page: &Page{Title: cfg.Title, Source: cfg.File,
+	r := NewRecords(cfg, opts)
+	r.Grow(len(trials))
+	for i := range trials {
+		r.Add(&trials[i])
+	}
+	b, err := plan(cfg, r, trials, excl, opts)
+	if err != nil {
+		return nil, err
+	}
+	return b.fill(func(i int) *Trial { return &trials[i] }), nil
+}
+
+// plan decides the page from the records r of the trials (nil when the
+// page is decided from r alone, see Recordable), all but the details of
+// its points (fill).
+func plan(cfg *Config, r *Records, trials []Trial, excl []Exclusion, opts Options) (*builder, error) {
+	b := &builder{cfg: cfg, recs: r, trials: trials, opts: opts, page: &Page{Title: cfg.Title, Source: cfg.File,
 		Plots: []PagePlot{}, Layouts: []*trial.Layout{}, Configs: []ConfigFile{}, Aggregate: opts.Aggregate.String()}}
 	if opts.Baseline != nil {
 		b.page.Baseline = opts.Baseline.Raw
@@ -58,7 +73,7 @@ func Build(cfg *Config, trials []Trial, excl []Exclusion, opts Options) (*Page, 
 	}
 	thinned := false
 	for i := range cfg.Plots {
-		pp, err := b.plot(&cfg.Plots[i])
+		pp, err := b.plot(i)
 		if err != nil {
 			return nil, err
 		}
@@ -73,28 +88,42 @@ func Build(cfg *Config, trials []Trial, excl []Exclusion, opts Options) (*Page, 
 			b.page.Comparisons = append(b.page.Comparisons, c)
 		}
 	}
-	if !thinned {
-		b.fillPoints(nil)
-		return b.page, nil
+	if thinned {
+		b.used = b.usedTrials()
 	}
-	b.usedPoints()
-	return b.page, nil
+	return b, nil
+}
+
+// fill completes the page with the details of the trials it lists, at(i)
+// returning trial i, and returns it.
+func (b *builder) fill(at func(int) *Trial) *Page {
+	if b.used == nil {
+		b.fillPoints(nil, at)
+		return b.page
+	}
+	b.usedPoints(at)
+	return b.page
 }
 
 type builder struct {
-	cfg    *Config
+	cfg  *Config
+	recs *Records
+	// trials are the trials recorded, nil when the page is decided from
+	// the records alone.
 	trials []Trial
 	opts   Options
 	page   *Page
 	usable []bool
+	// used, when a density layer stands for some points, marks the trials
+	// a series refers to; nil when the page lists every trial.
+	used   []bool
 	warned map[string]bool
 }
 
-// usedPoints lists in Page.Points only the trials a series refers to (its
-// points and their repeats), renumbered in order: the points a density
-// layer stands for have no details on the page.
-func (b *builder) usedPoints() {
-	used := make([]bool, len(b.trials))
+// usedTrials marks the trials a series refers to (its points and their
+// repeats).
+func (b *builder) usedTrials() []bool {
+	used := make([]bool, b.recs.Len())
 	for _, pp := range b.page.Plots {
 		for _, s := range pp.Series {
 			for _, p := range s.P {
@@ -107,7 +136,14 @@ func (b *builder) usedPoints() {
 			}
 		}
 	}
-	newIdx := b.fillPoints(used)
+	return used
+}
+
+// usedPoints lists in Page.Points only the trials a series refers to
+// (used), renumbered in order: the points a density layer stands for have
+// no details on the page.
+func (b *builder) usedPoints(at func(int) *Trial) {
+	newIdx := b.fillPoints(b.used, at)
 	for _, pp := range b.page.Plots {
 		for si := range pp.Series {
 			s := &pp.Series[si]
@@ -127,11 +163,10 @@ func (b *builder) usedPoints() {
 // points marks the usable trials and excludes the others. Page.Points is
 // filled at the end (fillPoints), with the points the page refers to.
 func (b *builder) points() {
-	b.usable = make([]bool, len(b.trials))
-	for i := range b.trials {
-		t := &b.trials[i]
-		if t.Problem != "" {
-			b.exclude(i, ExcludeUnusable, t.Problem, nil, "", "")
+	b.usable = make([]bool, b.recs.Len())
+	for i := range b.usable {
+		if why, bad := b.recs.problem[int32(i)]; bad {
+			b.exclude(i, ExcludeUnusable, why, nil, "", "")
 			continue
 		}
 		b.usable[i] = true
@@ -140,22 +175,29 @@ func (b *builder) points() {
 
 // fillPoints fills Page.Points, the layout and the configuration tables
 // with the trials that used selects (every trial when used is nil), in
-// order, and returns the index in Page.Points of each trial (-1 for one
-// not listed).
-func (b *builder) fillPoints(used []bool) []int32 {
+// order, at(i) returning trial i, and returns the index in Page.Points of
+// each trial (-1 for one not listed).
+func (b *builder) fillPoints(used []bool, at func(int) *Trial) []int32 {
 	layouts := map[string]int{}
 	configs := map[string]int{}
-	index := make([]int32, len(b.trials))
-	b.page.Points = make([]PointInfo, 0, len(b.trials))
+	n := b.recs.Len()
+	index := make([]int32, n)
+	listed := n
 	if used != nil {
-		b.page.Points = make([]PointInfo, 0, len(b.trials)/8)
+		listed = 0
+		for _, u := range used {
+			if u {
+				listed++
+			}
+		}
 	}
-	for i := range b.trials {
+	b.page.Points = make([]PointInfo, 0, listed)
+	for i := range n {
 		index[i] = -1
 		if used != nil && !used[i] {
 			continue
 		}
-		t := &b.trials[i]
+		t := at(i)
 		p := pointInfo(t)
 		p.Layout, p.Config = -1, -1
 		dep := t.Deployment
@@ -190,11 +232,7 @@ func (b *builder) fillPoints(used []bool) []int32 {
 
 // place returns what names trial i and places it in its file (the
 // fields of its PointInfo that exclusions and messages use).
-func (b *builder) place(i int) PointInfo {
-	t := &b.trials[i]
-	return PointInfo{Case: CaseOf(t), Source: t.Source.Path, Iteration: t.Labels[trial.LabelIteration], Step: t.Labels[trial.LabelStep],
-		Phase: t.Labels[trial.LabelPhase], Line: t.Source.Line, Index: t.Source.Index}
-}
+func (b *builder) place(i int) PointInfo { return b.recs.pointPlace(i) }
 
 // pointLabels are the labels PointInfo has fields for.
 var pointLabels = []string{trial.LabelTestCase, trial.LabelIteration, trial.LabelStep, trial.LabelPhase, LabelBenchmark}
@@ -245,6 +283,15 @@ func selects(f *FrontierSpec, t *trial.Trial) bool {
 	return true
 }
 
+// selects reports whether frontier f gathers trial i: by its case alone
+// when f matches no label (see Recordable).
+func (b *builder) selects(f *FrontierSpec, i int) bool {
+	if len(f.Match) > 0 {
+		return selects(f, &b.trials[i])
+	}
+	return len(f.Cases) == 0 || slices.Contains(f.Cases, b.recs.places[b.recs.place[i]].caseID)
+}
+
 // contextValue returns the point's phase or benchmark.
 func contextValue(t *trial.Trial, key string) string {
 	if key == trial.DimBenchmark {
@@ -259,7 +306,7 @@ func (b *builder) checkSelections() error {
 	for _, p := range b.cfg.Plots {
 		for fi := range p.Frontiers {
 			f := &p.Frontiers[fi]
-			if !slices.ContainsFunc(b.trials, func(t Trial) bool { return selects(f, &t) }) {
+			if !b.selectsAny(f) {
 				errs = append(errs, configError(b.cfg.File, f.At, fmt.Sprintf("frontier %q of plot %q selects nothing (%s)", f.Name, p.Name, describeSelection(f))))
 			}
 		}
@@ -268,6 +315,16 @@ func (b *builder) checkSelections() error {
 		return errs
 	}
 	return nil
+}
+
+// selectsAny reports whether frontier f gathers any trial.
+func (b *builder) selectsAny(f *FrontierSpec) bool {
+	for i := range b.recs.Len() {
+		if b.selects(f, i) {
+			return true
+		}
+	}
+	return false
 }
 
 func describeSelection(f *FrontierSpec) string {
@@ -298,29 +355,18 @@ func resolve(a *Axis, t *trial.Trial) (trial.Measurement, error) {
 	return sel.Resolve(t)
 }
 
-// axisValue resolves one axis and records why it fails.
-func (b *builder) axisValue(plot *Plot, a *Axis, axis string, i int) (trial.Measurement, bool) {
-	m, err := resolve(a, &b.trials[i])
-	if err == nil {
-		if why := badValue(m.Value, axis != "x" && axis != "y"); why != "" {
-			b.exclude(i, ExcludeInvalid, a.Label()+": "+why, nil, plot.Name, axis)
-			return m, false
-		}
-		return m, true
+// axisValue returns trial i's value of the axis in column col of the
+// records, labelled axis, and its measurement (in Records.selNames), or
+// records why it has none.
+func (b *builder) axisValue(plot *Plot, col int, axis string, i int) (float64, int32, bool) {
+	r := b.recs
+	k := i*r.ncol + col
+	if s := r.sels[k]; s >= 0 {
+		return r.values[k], s, true
 	}
-	var re *trial.ResolveError
-	if !errors.As(err, &re) {
-		b.exclude(i, ExcludeMissing, err.Error(), nil, plot.Name, axis)
-		return m, false
-	}
-	code, reason := ExcludeMissing, fmt.Sprintf("%s: no measurement matches", a.Label())
-	if re.Reason == trial.ReasonAmbiguous {
-		code, reason = ExcludeAmbiguous, fmt.Sprintf("%s: %d measurements match; add a match key to pick one", a.Label(), len(re.Candidates))
-	} else if why := unavailable(&b.trials[i], a.Metric); why != "" {
-		code, reason = ExcludeUnavailable, fmt.Sprintf("%s: %s", a.Label(), why)
-	}
-	b.exclude(i, code, reason, re.Candidates, plot.Name, axis)
-	return m, false
+	f := r.fails[[2]int32{int32(i), int32(col)}]
+	b.exclude(i, f.code, f.reason, f.cands, plot.Name, axis)
+	return 0, -1, false
 }
 
 // sortLine orders frontier points by x, then y.

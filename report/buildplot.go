@@ -12,39 +12,53 @@ import (
 
 // resolved holds one plot's values for a trial.
 type resolved struct {
+	// x and y hold what did resolve (NaN otherwise: a baseline is
+	// measured on the axes that resolve on it), xs and ys index
+	// PagePlot.Sels.
+	x, y   float64
+	xs, ys int16
 	// ok says every axis and SLO resolved; tried that the trial is usable
-	// and selected by one of the plot's frontiers, so that x and y hold
-	// what did resolve (NaN otherwise: a baseline is measured on the axes
-	// that resolve on it).
+	// and selected by one of the plot's frontiers.
 	ok, tried bool
-	why       string // why an axis or SLO did not resolve
-	x, y      float64
-	xs, ys    int16
-	slo       []float64
 }
 
-// plot builds one chart.
-func (b *builder) plot(p *Plot) (PagePlot, error) {
+// plotValues are the values of one plot for every trial.
+type plotValues struct {
+	v   []resolved
+	why map[int32]string // why an axis or SLO of a trial tried did not resolve
+	col int              // the plot's first column in the records
+}
+
+// slo returns the SLO values of trial i, which resolved: those the
+// records hold.
+func (b *builder) slo(pv *plotValues, i, n int) []float64 {
+	k := i*b.recs.ncol + pv.col + 2
+	return b.recs.values[k : k+n : k+n]
+}
+
+// plot builds chart pi.
+func (b *builder) plot(pi int) (PagePlot, error) {
+	p := &b.cfg.Plots[pi]
 	pp := PagePlot{Name: p.Name, X: axisInfo(&p.X), Y: axisInfo(&p.Y)}
 	for _, s := range p.SLOs {
 		pp.SLOs = append(pp.SLOs, s.slo().String())
 		pp.Bounds = append(pp.Bounds, SLOBound{Label: s.Label(), Unit: s.Unit, Op: s.Op.String(), Bound: s.Bound})
 	}
-	sels := map[string]int16{}
-	sel := func(s string) int16 {
+	sels := map[int32]int16{} // by Records.selNames
+	sel := func(s int32) int16 {
 		if i, ok := sels[s]; ok {
 			return i
 		}
 		sels[s] = int16(len(pp.Sels))
-		pp.Sels = append(pp.Sels, s)
+		pp.Sels = append(pp.Sels, b.recs.selNames[s])
 		return sels[s]
 	}
-	vals := make([]resolved, len(b.trials))
-	for i := range b.trials {
-		if !b.usable[i] || !slices.ContainsFunc(p.Frontiers, func(f FrontierSpec) bool { return selects(&f, &b.trials[i]) }) {
+	vals := &plotValues{v: make([]resolved, b.recs.Len()), why: map[int32]string{}, col: b.recs.cols[pi]}
+	for i := range vals.v {
+		if !b.usable[i] || !slices.ContainsFunc(p.Frontiers, func(f FrontierSpec) bool { return b.selects(&f, i) }) {
 			continue
 		}
-		vals[i] = b.resolveAll(p, i, sel)
+		vals.v[i] = b.resolveAll(p, vals, i, sel)
 	}
 	for fi := range p.Frontiers {
 		for _, g := range b.groups(p, &p.Frontiers[fi], vals) {
@@ -59,29 +73,28 @@ func (b *builder) plot(p *Plot) (PagePlot, error) {
 	return pp, nil
 }
 
-// resolveAll resolves both axes and the SLOs of trial i.
-func (b *builder) resolveAll(p *Plot, i int, sel func(string) int16) resolved {
+// resolveAll resolves both axes and the SLOs of trial i, recording in
+// pv why one does not resolve.
+func (b *builder) resolveAll(p *Plot, pv *plotValues, i int, sel func(int32) int16) resolved {
 	r := resolved{tried: true, x: math.NaN(), y: math.NaN()}
-	mx, okx := b.axisValue(p, &p.X, "x", i)
-	my, oky := b.axisValue(p, &p.Y, "y", i)
+	vx, sx, okx := b.axisValue(p, pv.col, "x", i)
+	vy, sy, oky := b.axisValue(p, pv.col+1, "y", i)
 	if okx {
-		r.x = mx.Value
+		r.x = vx
 	}
 	if oky {
-		r.y = my.Value
+		r.y = vy
 	}
 	if !okx || !oky {
-		r.why = b.lastExclusion()
+		pv.why[int32(i)] = b.lastExclusion()
 		return r
 	}
-	r.xs, r.ys = sel(mx.String()), sel(my.String())
+	r.xs, r.ys = sel(sx), sel(sy)
 	for si := range p.SLOs {
-		m, ok := b.axisValue(p, &p.SLOs[si].Axis, "slo "+p.SLOs[si].Label(), i)
-		if !ok {
-			r.why = b.lastExclusion()
+		if _, _, ok := b.axisValue(p, pv.col+2+si, "slo "+p.SLOs[si].Label(), i); !ok {
+			pv.why[int32(i)] = b.lastExclusion()
 			return r
 		}
-		r.slo = append(r.slo, m.Value)
 	}
 	r.ok = true
 	return r
@@ -105,11 +118,12 @@ type group struct {
 }
 
 // groups splits a frontier's resolved trials by the plot's group_by.
-func (b *builder) groups(p *Plot, f *FrontierSpec, vals []resolved) []group {
+func (b *builder) groups(p *Plot, f *FrontierSpec, pv *plotValues) []group {
+	vals := pv.v
 	var order []string
 	byKey := map[string]*group{}
-	for i := range b.trials {
-		if !vals[i].ok || !selects(f, &b.trials[i]) {
+	for i := range vals {
+		if !vals[i].ok || !b.selects(f, i) {
 			continue
 		}
 		key := ""
@@ -134,8 +148,8 @@ func (b *builder) groups(p *Plot, f *FrontierSpec, vals []resolved) []group {
 	// Trials on which an axis does not resolve are excluded already; they
 	// join their group's query only so that a baseline among them is
 	// measured on the axes that do resolve.
-	for i := range b.trials {
-		if !vals[i].tried || vals[i].ok || !selects(f, &b.trials[i]) {
+	for i := range vals {
+		if !vals[i].tried || vals[i].ok || !b.selects(f, i) {
 			continue
 		}
 		key := ""
@@ -174,7 +188,8 @@ func (b *builder) groupValue(i int, key string) string {
 // frontier through the query pipeline (package query), as pareto front
 // does: the same repeat identity, the same aggregation of objectives and
 // SLO columns, the same frontier.
-func (b *builder) series(p *Plot, g group, vals []resolved) (Series, bool, error) {
+func (b *builder) series(p *Plot, g group, pv *plotValues) (Series, bool, error) {
+	vals := pv.v
 	q := &query.Query{Objectives: []frontier.Objective{p.X.Objective(), p.Y.Objective()},
 		Aggregate: b.opts.Aggregate, ConfigKeys: b.opts.ConfigKeys, AllowCrossScope: b.opts.AllowCrossScope,
 		BaselineMayBeAbsent: true, BaselineScopeAsReason: true}
@@ -185,15 +200,19 @@ func (b *builder) series(p *Plot, g group, vals []resolved) (Series, bool, error
 		q.SLOs = append(q.SLOs, slo.slo())
 	}
 	rows := query.NewRows(q)
+	rows.Grow(len(g.rows))
 	for _, i := range g.rows {
-		slo, why := vals[i].slo, ""
-		if !vals[i].ok {
-			slo, why = make([]float64, len(p.SLOs)), vals[i].why
+		var slo []float64
+		why := ""
+		if vals[i].ok {
+			slo = b.slo(pv, i, len(p.SLOs))
+		} else {
+			slo, why = make([]float64, len(p.SLOs)), pv.why[int32(i)]
 			for k := range slo {
 				slo[k] = math.NaN()
 			}
 		}
-		rows.AddValues(&b.trials[i], b.pointName(i), []float64{vals[i].x, vals[i].y}, slo, why)
+		rows.AddValuesKey(b.trial(i), b.pointName(i), b.recs.key[i], []float64{vals[i].x, vals[i].y}, slo, why)
 	}
 	s := Series{Name: g.name, Line: []int32{}}
 	if len(g.rows) == 0 {

@@ -61,6 +61,7 @@ frontiers = [{ name = "All" }]
 
 // TestSlimmerScan builds the page as pareto report --study does, from the
 // slim trials of a store's Scan (whose trials share their label maps),
+// from the records of a Scan completed with the trials its plan names,
 // and from the trials Trials returns: byte for byte the same.
 func TestSlimmerScan(t *testing.T) {
 	ctx := context.Background()
@@ -97,9 +98,35 @@ frontiers = [{ name = "All" }]
 		}); err != nil {
 			t.Fatal(err)
 		}
-		if got, want := page(t, cfg, slim, opts), page(t, cfg, all, opts); len(slim) != 3_000 || !bytes.Equal(got, want) {
+		want := page(t, cfg, all, opts)
+		if got := page(t, cfg, slim, opts); len(slim) != 3_000 || !bytes.Equal(got, want) {
 			t.Errorf("%+v: the page of %d scanned slim trials differs from that of the %d trials:\n%.1500s\nwant\n%.1500s",
 				opts, len(slim), len(all), got, want)
+		}
+		recs := NewRecords(cfg, opts)
+		if err := s.Scan(ctx, "scale", store.Query{}, func(ts []trial.Trial) error {
+			for i := range ts {
+				recs.Add(&ts[i])
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		p, err := recs.Plan(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pg, err := p.Page(all)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := MarshalData(pg, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%+v: the page decided from the records of %d scanned trials differs from that of the %d trials:\n%.1500s\nwant\n%.1500s",
+				opts, recs.Len(), len(all), got, want)
 		}
 	}
 }

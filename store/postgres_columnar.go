@@ -47,7 +47,7 @@ func (s *pgStore) Columns(ctx context.Context, study string, specs []ColumnSpec,
 func pgColumnFilters(ctx context.Context, tx pgx.Tx, b *columnsBuilder, studyID int64, where []Condition) error {
 	sqlConds, goConds := splitConditions(where)
 	if len(goConds) > 0 {
-		c := &collector{q: Query{Where: goConds, Metrics: []string{}}}
+		c := &collector{q: Query{Where: goConds, Metrics: []string{}}, rowsOnly: true}
 		if err := pgReadTrials(ctx, tx, studyID, c, newDecoder()); err != nil {
 			return err
 		}

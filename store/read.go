@@ -238,6 +238,9 @@ type collector struct {
 	trials []trial.Trial
 	rowIDs []int64
 	kept   int
+	// rowsOnly keeps the row ids of the trials selected, not the trials
+	// (the conditions of a columnar read).
+	rowsOnly bool
 
 	// A Scan's batches: a batch is handed over once the verifier has
 	// hashed its trials, which it does while the next batch is decoded;
@@ -268,11 +271,14 @@ func (c *collector) addTrial(rowID int64, t trial.Trial) bool {
 		return true
 	}
 	c.kept++
-	c.trials = append(c.trials, t)
 	if c.emit == nil {
 		c.rowIDs = append(c.rowIDs, rowID)
+		if !c.rowsOnly {
+			c.trials = append(c.trials, t)
+		}
 		return true
 	}
+	c.trials = append(c.trials, t)
 	if len(c.trials) == scanBatch {
 		c.rotate()
 	}

@@ -41,23 +41,12 @@ func sketchKey(t *trial.Trial) string {
 
 // workloadNames renders workloads for repeat keys (decide.RepeatKey),
 // once for a run of trials of one workload.
-type workloadNames struct {
-	w    decide.Workload
-	name string
-	ok   bool
-}
+type workloadNames struct{ decide.WorkloadNames }
 
 // key is sketchKey of t, its workload rendered through c.
 func (c *workloadNames) key(t *trial.Trial) string {
-	k, _ := decide.RepeatKey(t, nil, c.render)
+	k, _ := decide.RepeatKey(t, nil, c.Render)
 	return k
-}
-
-func (c *workloadNames) render(w decide.Workload) string {
-	if !c.ok || w != c.w {
-		c.w, c.name, c.ok = w, w.String(), true
-	}
-	return c.name
 }
 
 // sketcher packs the sketches of a block's trials.

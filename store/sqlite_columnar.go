@@ -61,7 +61,7 @@ func sqliteStudyID(c *sqlite3.Conn, study string) (int64, error) {
 func sqliteColumnFilters(c *sqlite3.Conn, b *columnsBuilder, studyID int64, where []Condition) error {
 	sqlConds, goConds := splitConditions(where)
 	if len(goConds) > 0 {
-		coll := &collector{q: Query{Where: goConds, Metrics: []string{}}}
+		coll := &collector{q: Query{Where: goConds, Metrics: []string{}}, rowsOnly: true}
 		if err := sqliteRawTrials(c, studyID, coll, newDecoder()); err != nil {
 			return err
 		}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/pareto-llm/pareto/cloudai"
 	"github.com/pareto-llm/pareto/decide"
+	"github.com/pareto-llm/pareto/frontier"
 	"github.com/pareto-llm/pareto/ingest"
 	"github.com/pareto-llm/pareto/internal/enc"
 	"github.com/pareto-llm/pareto/internal/gcpolicy"
@@ -298,6 +299,15 @@ func runReport(e *env, o *reportOptions, paths []string) error {
 		if old := gcpolicy.Study(os.Getenv); old >= 0 {
 			defer debug.SetGCPercent(old)
 		}
+		if len(trials) == 0 && len(skips) == 0 && report.Recordable(cfg, opts) {
+			// Only the study is read, and the page decided from records:
+			// the study is read twice, the second time for the trials the
+			// page lists alone.
+			if err := studyReport(e, &o.store, cfg, opts, o.config != "", o.out); err != nil {
+				return err
+			}
+			return unreadable(bad, o.keepGoing)
+		}
 		if len(trials) == 0 && len(skips) == 0 && opts.Baseline == nil {
 			// Only the study is read: its trials are slimmed as they are
 			// streamed, to what the page needs of them.
@@ -462,6 +472,125 @@ func throughStudy(e *env, f *storeFlags, loaded []trial.Trial, skips []trial.Ski
 	return ts, kept, nil
 }
 
+// studyReport writes the page of the --study alone (filtered by --where),
+// read from the store opened read-only, for a configuration and options
+// that report.Recordable accepts, in two passes: the first keeps one
+// report.Records entry per trial, from which the page is decided
+// (report.Plan), the second reads the trials the page lists
+// (store.Reader.TrialsByID). With checkCases (a --config without cases), the
+// configuration's cases are checked against the study's.
+func studyReport(e *env, f *storeFlags, cfg *report.Config, opts report.Options, checkCases bool, out string) error {
+	q, err := f.query()
+	if err != nil {
+		return err
+	}
+	ctx := context.Background()
+	s, err := openReader(ctx, f)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	recs := report.NewRecords(cfg, opts)
+	if err := recordStudy(ctx, s, f.study, q, recs, opts); err != nil {
+		return inputError{err: err}
+	}
+	skips, err := s.Skips(ctx, f.study, q.Where)
+	if err != nil {
+		return inputError{err: err}
+	}
+	if checkCases && cfg.Cases == nil {
+		if err := cfg.CheckCases(recs.Cases()); err != nil {
+			return inputError{err: err}
+		}
+	}
+	if err := checkAgainstData(cfg, nil, recs.Metrics()); err != nil {
+		return err
+	}
+	runtime.GC() // what the read left behind (see writeReport)
+	plan, err := recs.Plan(report.Exclusions(skips))
+	if err != nil {
+		return inputError{err: err}
+	}
+	ts, err := s.TrialsByID(ctx, f.study, plan.IDs())
+	if err != nil {
+		return inputError{err: err}
+	}
+	page, err := plan.Page(ts)
+	if err != nil {
+		return inputError{err: err}
+	}
+	return writePage(e, page, out)
+}
+
+// recordStudy records the study's trials filtered by q.Where: from its
+// columns and sketches (store.Columns) when they stand for the trials
+// (report.Records.Exact, and repeats keyed by the default configuration
+// keys), reading whole (TrialsByID) only the usable trials on which a
+// column has no value, whose exclusions list candidates; else from the
+// trials (Scan).
+func recordStudy(ctx context.Context, s store.Reader, study string, q store.Query, recs *report.Records, opts report.Options) error {
+	if recs.Exact() && (len(opts.ConfigKeys) == 0 || opts.Aggregate == decide.None) {
+		var specs []store.ColumnSpec
+		for _, a := range recs.Columns() {
+			specs = append(specs, store.ColumnSpec{Metric: a.Metric, Dims: a.Match})
+		}
+		cols, err := s.Columns(ctx, study, specs, q.Where)
+		if err != nil {
+			return err
+		}
+		if len(cols.Sketches) == len(cols.IDs) {
+			return recordColumns(ctx, s, study, recs, cols)
+		}
+	}
+	recs.Grow(studySize(ctx, s, study))
+	return s.Scan(ctx, study, q, func(batch []trial.Trial) error {
+		for i := range batch {
+			recs.Add(&batch[i])
+		}
+		return nil
+	})
+}
+
+// recordColumns records the trials of cols, those on which a column has
+// no value (frontier.Missing: none or several measurements) read whole.
+func recordColumns(ctx context.Context, s store.Reader, study string, recs *report.Records, cols *store.Columns) error {
+	var whole []string
+	for i, id := range cols.IDs {
+		if _, unusable := cols.Problems[i]; !unusable && slices.ContainsFunc(cols.Values, func(col []float64) bool { return frontier.IsMissing(col[i]) }) {
+			whole = append(whole, id)
+		}
+	}
+	byID := map[string]*trial.Trial{}
+	if len(whole) > 0 {
+		ts, err := s.TrialsByID(ctx, study, whole)
+		if err != nil {
+			return err
+		}
+		for i := range ts {
+			byID[ts[i].ID] = &ts[i]
+		}
+	}
+	recs.Grow(len(cols.IDs))
+	values := make([]float64, len(cols.Values))
+	next := 0 // in whole
+	for i, id := range cols.IDs {
+		if next < len(whole) && whole[next] == id {
+			next++
+			t, ok := byID[id]
+			if !ok {
+				return fmt.Errorf("trial %s is no longer in the study", id)
+			}
+			recs.Add(t)
+			continue
+		}
+		for c, col := range cols.Values {
+			values[c] = col[i]
+		}
+		recs.AddSketch(id, &cols.Sketches[i], cols.Problems[i], values)
+	}
+	return nil
+}
+
 // studySize returns the number of trials of the study (0 when unknown),
 // for a read to allocate once. It reads the study's blocks alone
 // (Columns without specs or conditions): Studies would also scan every
@@ -561,6 +690,12 @@ func writeReport(e *env, cfg *report.Config, trials []trial.Trial, excl []report
 	if err != nil {
 		return inputError{err: err}
 	}
+	return writePage(e, page, out)
+}
+
+// writePage writes the page atomically, after its warnings on stderr,
+// and says what it holds.
+func writePage(e *env, page *report.Page, out string) error {
 	for _, w := range page.Warnings {
 		fmt.Fprintf(e.stderr, "pareto: warning: %s\n", enc.SafeLines(w))
 	}
@@ -573,6 +708,6 @@ func writeReport(e *env, cfg *report.Config, trials []trial.Trial, excl []report
 			points += len(s.X)
 		}
 	}
-	_, err = fmt.Fprintf(e.stdout, "wrote %s: %d plot(s), %d point(s), %d exclusion(s)\n", enc.Safe(out), len(page.Plots), points, len(page.Exclusions))
+	_, err := fmt.Fprintf(e.stdout, "wrote %s: %d plot(s), %d point(s), %d exclusion(s)\n", enc.Safe(out), len(page.Plots), points, len(page.Exclusions))
 	return err
 }
