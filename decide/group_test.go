@@ -2,6 +2,7 @@ package decide
 
 import (
 	"errors"
+	"math"
 	"testing"
 
 	"github.com/pareto-llm/pareto/trial"
@@ -63,5 +64,27 @@ func TestSummarize(t *testing.T) {
 	}
 	if m := Summarize([]float64{1, 2, 6}, Mean); m.Value != 3 || m.Median != 2 {
 		t.Errorf("Summarize(mean) = %+v", m)
+	}
+}
+
+// TestWorkloadString renders workloads as the keys have always rendered
+// them (a changed rendering changes every repeat key: KeyVersion): the
+// known fields that are set, in order, joined by spaces, "default" when
+// none is.
+func TestWorkloadString(t *testing.T) {
+	for _, tt := range []struct {
+		w    Workload
+		want string
+	}{
+		{Workload{}, "default"},
+		{Workload{Dataset: "sharegpt"}, "dataset=sharegpt"},
+		{Workload{InputTokens: 1024, OutputTokens: 128, Concurrency: 16}, "input_tokens=1024 output_tokens=128 concurrency=16"},
+		{Workload{Dataset: "d", RequestRate: math.Inf(1), Users: 2.5}, "dataset=d request_rate=inf users=2.5"},
+		{Workload{Concurrency: math.NaN(), InputTokens: -1e-7}, "input_tokens=-1e-07 concurrency=nan"},
+		{Workload{OutputTokens: math.Inf(-1), InputTokens: math.Copysign(0, -1)}, "output_tokens=-inf"},
+	} {
+		if got := tt.w.String(); got != tt.want {
+			t.Errorf("%+v.String() = %q; want %q", tt.w, got, tt.want)
+		}
 	}
 }

@@ -117,21 +117,25 @@ func WorkloadOf(t *trial.Trial) Workload {
 // String renders the workload as "concurrency=8 input_tokens=1024", or
 // "default" when nothing is known.
 func (w Workload) String() string {
-	var parts []string
+	var bb [128]byte
+	b := bb[:0]
 	if w.Dataset != "" {
-		parts = append(parts, "dataset="+w.Dataset)
+		b = append(append(b, "dataset="...), w.Dataset...)
 	}
-	for _, f := range []struct {
+	for _, f := range [...]struct {
 		name string
 		v    float64
 	}{{"input_tokens", w.InputTokens}, {"output_tokens", w.OutputTokens}, {"concurrency", w.Concurrency},
 		{"request_rate", w.RequestRate}, {"users", w.Users}} {
 		if f.v != 0 {
-			parts = append(parts, f.name+"="+trial.FormatFloat(f.v))
+			if len(b) > 0 {
+				b = append(b, ' ')
+			}
+			b = trial.AppendFloat(append(append(b, f.name...), '='), f.v)
 		}
 	}
-	if len(parts) == 0 {
+	if len(b) == 0 {
 		return "default"
 	}
-	return strings.Join(parts, " ")
+	return string(b)
 }

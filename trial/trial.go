@@ -493,6 +493,19 @@ func FormatFloat(v float64) string {
 	return strconv.FormatFloat(v, 'g', -1, 64)
 }
 
+// AppendFloat appends FormatFloat(v) to b.
+func AppendFloat(b []byte, v float64) []byte {
+	switch {
+	case math.IsInf(v, 1):
+		return append(b, "inf"...)
+	case math.IsInf(v, -1):
+		return append(b, "-inf"...)
+	case math.IsNaN(v):
+		return append(b, "nan"...)
+	}
+	return strconv.AppendFloat(b, v, 'g', -1, 64)
+}
+
 // MarshalJSON encodes dims as an object, {"statistic":"p99"}, keys sorted.
 func (d Dims) MarshalJSON() ([]byte, error) {
 	b := []byte{'{'}
