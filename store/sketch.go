@@ -3,8 +3,8 @@ package store
 import (
 	"encoding/binary"
 	"errors"
-	"maps"
 	"fmt"
+	"maps"
 
 	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/trial"
