@@ -3,8 +3,6 @@ package store
 import (
 	"cmp"
 	"context"
-	"errors"
-	"fmt"
 	"slices"
 	"strings"
 
@@ -76,11 +74,7 @@ func (s *pgStore) TrialsByID(ctx context.Context, study string, ids []string) ([
 	opts := pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}
 	err := pgx.BeginTxFunc(ctx, s.pool, opts, func(tx pgx.Tx) error {
 		out = out[:0]
-		var studyID int64
-		err := tx.QueryRow(ctx, `SELECT id FROM studies WHERE name = $1`, study).Scan(&studyID)
-		if errors.Is(err, pgx.ErrNoRows) {
-			return fmt.Errorf("study %q: %w", study, ErrNoStudy)
-		}
+		studyID, err := pgStudyID(ctx, tx, study)
 		if err != nil {
 			return err
 		}

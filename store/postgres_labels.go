@@ -2,8 +2,6 @@ package store
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"math/rand/v2"
 	"time"
 
@@ -50,11 +48,7 @@ func (s *pgStore) setLabelsTx(ctx context.Context, study string, ids []string, l
 	matched := 0
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		matched = 0
-		var studyID int64
-		err := tx.QueryRow(ctx, `SELECT id FROM studies WHERE name = $1`, study).Scan(&studyID)
-		if errors.Is(err, pgx.ErrNoRows) {
-			return fmt.Errorf("study %q: %w", study, ErrNoStudy)
-		}
+		studyID, err := pgStudyID(ctx, tx, study)
 		if err != nil {
 			return err
 		}

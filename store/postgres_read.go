@@ -16,11 +16,7 @@ func (s *pgStore) Trials(ctx context.Context, study string, q Query) ([]trial.Tr
 	var out []trial.Trial
 	opts := pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}
 	err := pgx.BeginTxFunc(ctx, s.pool, opts, func(tx pgx.Tx) error {
-		var studyID int64
-		err := tx.QueryRow(ctx, `SELECT id FROM studies WHERE name = $1`, study).Scan(&studyID)
-		if errors.Is(err, pgx.ErrNoRows) {
-			return fmt.Errorf("study %q: %w", study, ErrNoStudy)
-		}
+		studyID, err := pgStudyID(ctx, tx, study)
 		if err != nil {
 			return err
 		}
@@ -43,11 +39,7 @@ func (s *pgStore) Trials(ctx context.Context, study string, q Query) ([]trial.Tr
 func (s *pgStore) Scan(ctx context.Context, study string, q Query, fn func([]trial.Trial) error) error {
 	opts := pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}
 	err := pgx.BeginTxFunc(ctx, s.pool, opts, func(tx pgx.Tx) error {
-		var studyID int64
-		err := tx.QueryRow(ctx, `SELECT id FROM studies WHERE name = $1`, study).Scan(&studyID)
-		if errors.Is(err, pgx.ErrNoRows) {
-			return fmt.Errorf("study %q: %w", study, ErrNoStudy)
-		}
+		studyID, err := pgStudyID(ctx, tx, study)
 		if err != nil {
 			return err
 		}
@@ -97,4 +89,15 @@ func (s *pgStore) Check(ctx context.Context, study string) ([]StudyCheck, error)
 		return out, s.wrap("checking", err)
 	}
 	return out, nil
+}
+
+// pgStudyID returns the id of the study named study in tx, ErrNoStudy
+// when there is none.
+func pgStudyID(ctx context.Context, tx pgx.Tx, study string) (int64, error) {
+	var id int64
+	err := tx.QueryRow(ctx, `SELECT id FROM studies WHERE name = $1`, study).Scan(&id)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return 0, fmt.Errorf("study %q: %w", study, ErrNoStudy)
+	}
+	return id, err
 }

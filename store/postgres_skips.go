@@ -2,8 +2,6 @@ package store
 
 import (
 	"context"
-	"errors"
-	"fmt"
 
 	"github.com/jackc/pgx/v5"
 
@@ -40,11 +38,7 @@ func (s *pgStore) Skips(ctx context.Context, study string, where []Condition) ([
 	var out []trial.Skip
 	opts := pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}
 	err := pgx.BeginTxFunc(ctx, s.pool, opts, func(tx pgx.Tx) error {
-		var studyID int64
-		err := tx.QueryRow(ctx, `SELECT id FROM studies WHERE name = $1`, study).Scan(&studyID)
-		if errors.Is(err, pgx.ErrNoRows) {
-			return fmt.Errorf("study %q: %w", study, ErrNoStudy)
-		}
+		studyID, err := pgStudyID(ctx, tx, study)
 		if err != nil {
 			return err
 		}
