@@ -3,6 +3,8 @@ package cloudai
 import (
 	"fmt"
 	"strings"
+
+	"github.com/pareto-llm/pareto/trial"
 )
 
 // dynamoWorker is one Dynamo worker table (prefill_worker or decode_worker).
@@ -22,7 +24,7 @@ type dynamoWorker struct {
 // cmd_args.dynamo.{prefill,decode}_worker, instances = num-nodes /
 // nodes-per-worker, shared nodes when the allocation is smaller than the
 // workers' node sum, and one combined "serving" role in aggregate mode.
-func dynamoLayout(def *TestDefinition, nodes, gpn int) (*Layout, error) {
+func dynamoLayout(def *TestDefinition, nodes, gpn int) (*trial.Layout, error) {
 	dyn := table(def.CmdArgs, "dynamo")
 	engine, err := dynamoEngine(dyn)
 	if err != nil {
@@ -32,7 +34,7 @@ func dynamoLayout(def *TestDefinition, nodes, gpn int) (*Layout, error) {
 	if err != nil {
 		return nil, err
 	}
-	l := &Layout{Workload: WorkloadDynamo, Engine: engine, Nodes: nodes, Disaggregated: !aggregate}
+	l := &trial.Layout{Workload: string(WorkloadDynamo), Engine: string(engine), Nodes: nodes, Disaggregated: !aggregate}
 	specs := []struct{ role, key string }{{RolePrefill, "prefill_worker"}, {RoleDecode, "decode_worker"}}
 	if aggregate {
 		specs = specs[:1]
@@ -54,7 +56,7 @@ func dynamoLayout(def *TestDefinition, nodes, gpn int) (*Layout, error) {
 	if len(workers) == 0 {
 		return nil, fmt.Errorf("no Dynamo worker has num-nodes > 0")
 	}
-	l.placeDynamo(workers, gpn)
+	placeDynamo(l, workers, gpn)
 	return l, nil
 }
 
@@ -135,13 +137,13 @@ func (w *dynamoWorker) countInstances(name string, gpn int) error {
 	return nil
 }
 
-// placeDynamo turns workers into roles and decides node sharing: when the
+// placeDynamo turns workers into the roles of l and decides node sharing: when the
 // allocation is smaller than the workers' node sum, prefill and decode share
 // nodes (CloudAI assigns decode GPUs first, then prefill, on each node).
-func (l *Layout) placeDynamo(workers []dynamoWorker, gpn int) {
+func placeDynamo(l *trial.Layout, workers []dynamoWorker, gpn int) {
 	sum := 0
 	for _, w := range workers {
-		r := w.par.role(w.role, l.Engine, w.instances, w.nodesPerInstance, w.numNodes)
+		r := w.par.role(w.role, Engine(l.Engine), w.instances, w.nodesPerInstance, w.numNodes)
 		l.Roles = append(l.Roles, r)
 		sum += w.numNodes
 		if gpn > 0 && !w.multiplePerNode && r.GPUsPerInstance > gpn*r.NodesPerInstance {

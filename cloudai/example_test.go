@@ -26,7 +26,7 @@ func ExampleDeriveLayout() {
 	layout, _ := cloudai.DeriveLayout(&rt.Definition, nodes, 8)
 	serving, _ := cloudai.ServingGPUs(layout)
 	allocated, _ := cloudai.AllocatedGPUs(nodes, 8)
-	fmt.Printf("%s: %d nodes (%s), serving %d GPUs, allocated %d GPUs\n%s\n", rt.ID, nodes, source, serving, allocated, layout)
+	fmt.Printf("%s: %d nodes (%s), serving %d GPUs, allocated %d GPUs\n%s\n", rt.ID, nodes, source, serving, allocated, cloudai.DescribeLayout(layout))
 	// Output:
 	// vllm.disagg.4nodes: 4 nodes (num_nodes), serving 16 GPUs, allocated 32 GPUs
 	// vLLM disaggregated on 4 node(s)

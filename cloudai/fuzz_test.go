@@ -66,7 +66,7 @@ func exerciseDefinition(d *TestDefinition, nodes int) {
 	for _, gpn := range []int{0, 8} {
 		if l, err := DeriveLayout(d, nodes, gpn); err == nil {
 			_, _ = ServingGPUs(l)
-			_ = l.String()
+			_ = DescribeLayout(l)
 		}
 		_, _ = CloudAIUsedGPUs(d, nodes, gpn)
 	}

@@ -162,7 +162,7 @@ func renderResolved(b *strings.Builder, rt *ResolvedTest) {
 	if err != nil {
 		fmt.Fprintf(b, "layout: %v\n", err)
 	} else {
-		fmt.Fprintf(b, "layout: %s\n", l)
+		fmt.Fprintf(b, "layout: %s\n", DescribeLayout(l))
 	}
 	sg, err := ServingGPUs(l)
 	fmt.Fprintf(b, "serving GPUs: %s\n", countOrReason(sg, err))

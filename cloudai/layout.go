@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/pareto-llm/pareto/trial"
 )
 
 // Workload is the CloudAI workload family of a test, from test_template_name.
@@ -25,7 +27,7 @@ const (
 	EngineSGLang Engine = "sglang"
 )
 
-// Role names used in Layout.Roles.
+// Role names used in trial.Layout.Roles.
 const (
 	RolePrefill = "prefill"
 	RoleDecode  = "decode"
@@ -52,57 +54,9 @@ func WorkloadOf(def *TestDefinition) (Workload, error) {
 	}
 }
 
-// Layout is the serving layout of one run: which roles serve the model, how
-// many instances each role runs, and how each instance is parallelised.
-type Layout struct {
-	// Workload is the CloudAI workload family.
-	Workload Workload `json:"workload"`
-	// Engine is the serving engine.
-	Engine Engine `json:"engine"`
-	// Disaggregated is true when prefill and decode run as separate roles.
-	Disaggregated bool `json:"disaggregated"`
-	// SharedNodes is true when prefill and decode instances share nodes.
-	SharedNodes bool `json:"shared_nodes"`
-	// Nodes is the number of allocated nodes the layout was derived for.
-	Nodes int `json:"nodes"`
-	// Roles are the serving roles: prefill then decode, or one "serving".
-	Roles []Role `json:"roles"`
-	// Warnings are inconsistencies that did not prevent counting, such as a
-	// tensor-parallel size larger than the GPUs the role can see.
-	Warnings []string `json:"warnings,omitempty"`
-}
-
-// Role is one serving role of a layout.
-type Role struct {
-	// Name is RolePrefill, RoleDecode or RoleServing.
-	Name string `json:"name"`
-	// Instances is the number of engine instances (Dynamo workers).
-	Instances int `json:"instances"`
-	// NodesPerInstance is the number of nodes one instance spans.
-	NodesPerInstance int `json:"nodes_per_instance"`
-	// Nodes is the number of nodes the role runs on.
-	Nodes int `json:"nodes"`
-	// TP, PP, DP and CP are the tensor-, pipeline-, data- and
-	// context-parallel sizes within one instance.
-	TP int `json:"tp"`
-	PP int `json:"pp"`
-	DP int `json:"dp"`
-	CP int `json:"cp"`
-	// DPAttention is SGLang's --enable-dp-attention: DP ranks live inside the
-	// TP group and add no GPUs.
-	DPAttention bool `json:"dp_attention,omitempty"`
-	// GPUsPerInstance is the number of GPUs one instance holds.
-	GPUsPerInstance int `json:"gpus_per_instance"`
-	// GPUIDs are the GPU ids the role uses on each of its nodes, when the
-	// configuration names them (vLLM and SGLang only).
-	GPUIDs []string `json:"gpu_ids,omitempty"`
-}
-
-// GPUs returns the role's serving GPUs: instances × GPUs per instance.
-func (r Role) GPUs() int { return r.Instances * r.GPUsPerInstance }
-
-// Label returns the role's display name: "Prefill", "Decode" or "Serving".
-func (r Role) Label() string {
+// roleLabel returns a role's display name: "Prefill", "Decode" or
+// "Serving".
+func roleLabel(r trial.LayoutRole) string {
 	if r.Name == "" {
 		return ""
 	}
@@ -112,7 +66,7 @@ func (r Role) Label() string {
 // DeriveLayout derives the serving layout of def running on nodes allocated
 // nodes. gpusPerNode (0 when unknown) is only needed for CloudAI's default GPU
 // id list and Dynamo's multiple-workers-per-node; it never changes TP/PP/DP.
-func DeriveLayout(def *TestDefinition, nodes, gpusPerNode int) (*Layout, error) {
+func DeriveLayout(def *TestDefinition, nodes, gpusPerNode int) (*trial.Layout, error) {
 	w, err := WorkloadOf(def)
 	if err != nil {
 		return nil, fmt.Errorf("cannot determine serving layout: %w", err)
@@ -120,7 +74,7 @@ func DeriveLayout(def *TestDefinition, nodes, gpusPerNode int) (*Layout, error) 
 	if nodes <= 0 {
 		return nil, fmt.Errorf("cannot determine serving layout: node count unknown")
 	}
-	var l *Layout
+	var l *trial.Layout
 	switch w {
 	case WorkloadVLLM:
 		l, err = standaloneLayout(def, EngineVLLM, nodes, gpusPerNode)
@@ -137,7 +91,7 @@ func DeriveLayout(def *TestDefinition, nodes, gpusPerNode int) (*Layout, error) 
 
 // ServingGPUs returns the GPUs holding model shards: Σ over roles of
 // instances × GPUs per instance.
-func ServingGPUs(l *Layout) (int, error) {
+func ServingGPUs(l *trial.Layout) (int, error) {
 	if l == nil {
 		return 0, fmt.Errorf("cannot count serving GPUs: no serving layout")
 	}
@@ -166,18 +120,18 @@ func AllocatedGPUs(nodes, gpusPerNode int) (int, error) {
 	return nodes * gpusPerNode, nil
 }
 
-// String describes the layout on several lines, the way point details show
+// DescribeLayout describes l on several lines, the way point details show
 // it: one line per role with instances, nodes per instance and TP/PP/DP, and
 // whether prefill and decode share nodes.
-func (l *Layout) String() string {
+func DescribeLayout(l *trial.Layout) string {
 	var b strings.Builder
 	mode := "aggregated"
 	if l.Disaggregated {
 		mode = "disaggregated"
 	}
-	fmt.Fprintf(&b, "%s %s on %d node(s)", l.workloadLabel(), mode, l.Nodes)
+	fmt.Fprintf(&b, "%s %s on %d node(s)", workloadLabel(l), mode, l.Nodes)
 	for _, r := range l.Roles {
-		fmt.Fprintf(&b, "\n  %s: %s", r.Label(), r.describe())
+		fmt.Fprintf(&b, "\n  %s: %s", roleLabel(r), describeRole(r))
 	}
 	if l.Disaggregated {
 		fmt.Fprintf(&b, "\n  prefill and decode share nodes: %s", yesNo(l.SharedNodes))
@@ -189,16 +143,16 @@ func (l *Layout) String() string {
 }
 
 // workloadLabel names engine and orchestrator, e.g. "Dynamo+SGLang".
-func (l *Layout) workloadLabel() string {
-	name := map[Engine]string{EngineVLLM: "vLLM", EngineSGLang: "SGLang"}[l.Engine]
-	if l.Workload == WorkloadDynamo {
+func workloadLabel(l *trial.Layout) string {
+	name := map[Engine]string{EngineVLLM: "vLLM", EngineSGLang: "SGLang"}[Engine(l.Engine)]
+	if Workload(l.Workload) == WorkloadDynamo {
 		return "Dynamo+" + name
 	}
 	return name
 }
 
-// describe renders one role.
-func (r Role) describe() string {
+// describeRole renders one role.
+func describeRole(r trial.LayoutRole) string {
 	s := fmt.Sprintf("%d instance(s) × %d node(s)/instance, TP=%d PP=%d DP=%d", r.Instances, r.NodesPerInstance, r.TP, r.PP, r.DP)
 	if r.CP > 1 {
 		s += fmt.Sprintf(" CP=%d", r.CP)

@@ -79,7 +79,7 @@ func TestLayoutEdgeCases(t *testing.T) {
 				t.Fatal(err)
 			}
 			if got, err := ServingGPUs(l); err != nil || got != tt.serving {
-				t.Errorf("ServingGPUs() = %d, %v; want %d\n%s", got, err, tt.serving, l)
+				t.Errorf("ServingGPUs() = %d, %v; want %d\n%s", got, err, tt.serving, DescribeLayout(l))
 			}
 		})
 	}

@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/pareto-llm/pareto/trial"
 )
 
 // resolveCase loads scenario file scen (under testdata/conf), resolves it
@@ -87,7 +89,7 @@ func TestWorkedExamples(t *testing.T) {
 				t.Fatal(err)
 			}
 			if got, err := ServingGPUs(l); err != nil || got != tt.wantServing {
-				t.Errorf("ServingGPUs() = %d, %v; want %d\n%s", got, err, tt.wantServing, l)
+				t.Errorf("ServingGPUs() = %d, %v; want %d\n%s", got, err, tt.wantServing, DescribeLayout(l))
 			}
 			if got, err := AllocatedGPUs(nodes, tt.gpn); err != nil || got != tt.wantAllocated {
 				t.Errorf("AllocatedGPUs() = %d, %v; want %d", got, err, tt.wantAllocated)
@@ -96,14 +98,14 @@ func TestWorkedExamples(t *testing.T) {
 				t.Errorf("SharedNodes = %v; want %v", l.SharedNodes, tt.wantShared)
 			}
 			if got := roleSummary(l); got != tt.wantRoles {
-				t.Errorf("roles = %q; want %q\n%s", got, tt.wantRoles, l)
+				t.Errorf("roles = %q; want %q\n%s", got, tt.wantRoles, DescribeLayout(l))
 			}
 		})
 	}
 }
 
 // roleSummary renders roles as name:instances×gpusPerInstance.
-func roleSummary(l *Layout) string {
+func roleSummary(l *trial.Layout) string {
 	var parts []string
 	for _, r := range l.Roles {
 		parts = append(parts, r.Name+":"+itoa(r.Instances)+"x"+itoa(r.GPUsPerInstance))

@@ -1,6 +1,10 @@
 package cloudai
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/pareto-llm/pareto/trial"
+)
 
 // Spellings of the parallelism options across vLLM, SGLang and Dynamo worker
 // args. Hyphenated forms match too (see child).
@@ -60,9 +64,9 @@ func (p parallelism) gpusPerInstance(e Engine) int {
 	return n * p.dp
 }
 
-// role builds a Role from the parallelism and placement.
-func (p parallelism) role(name string, e Engine, instances, nodesPerInstance, nodes int) Role {
-	return Role{
+// role builds a layout role from the parallelism and placement.
+func (p parallelism) role(name string, e Engine, instances, nodesPerInstance, nodes int) trial.LayoutRole {
+	return trial.LayoutRole{
 		Name: name, Instances: instances, NodesPerInstance: nodesPerInstance, Nodes: nodes,
 		TP: p.tp, PP: p.pp, DP: p.dp, CP: p.cp,
 		DPAttention:     p.dpAttention && e == EngineSGLang,

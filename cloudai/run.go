@@ -60,7 +60,7 @@ type Run struct {
 	// Nodes is the executed node count.
 	Nodes int `json:"nodes"`
 	// Layout is the serving layout; nil when it cannot be derived.
-	Layout *Layout `json:"layout,omitempty"`
+	Layout *trial.Layout `json:"layout,omitempty"`
 	// AllocatedGPUs is nodes × gpus_per_node; 0 when unknown, with the reason
 	// in AllocatedGPUsUnknown.
 	AllocatedGPUs        int    `json:"allocated_gpus"`

@@ -4,17 +4,19 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/pareto-llm/pareto/trial"
 )
 
 // standaloneLayout derives the layout of CloudAI's vLLM or SGLang workload:
 // one engine instance per role (a multi-node role runs one instance across its
 // nodes), aggregated when cmd_args.prefill is absent.
-func standaloneLayout(def *TestDefinition, e Engine, nodes, gpn int) (*Layout, error) {
+func standaloneLayout(def *TestDefinition, e Engine, nodes, gpn int) (*trial.Layout, error) {
 	ids, err := gpuIDsOf(def, gpn)
 	if err != nil {
 		return nil, err
 	}
-	l := &Layout{Workload: Workload(e), Engine: e, Nodes: nodes}
+	l := &trial.Layout{Workload: string(e), Engine: string(e), Nodes: nodes}
 	if !ids.disaggregated {
 		p, err := parseParallelism(ids.decode, extraArgs(ids.decode), "decode")
 		if err != nil {
@@ -22,16 +24,16 @@ func standaloneLayout(def *TestDefinition, e Engine, nodes, gpn int) (*Layout, e
 		}
 		r := p.role(RoleServing, e, 1, nodes, nodes)
 		r.GPUIDs = ids.aggregated
-		l.Roles = []Role{r}
-		l.checkCapacity(r, ids.explicit || gpn > 0)
+		l.Roles = []trial.LayoutRole{r}
+		checkCapacity(l, r, ids.explicit || gpn > 0)
 		return l, nil
 	}
 	return disaggregatedStandalone(l, ids, nodes)
 }
 
 // disaggregatedStandalone fills the prefill and decode roles of l.
-func disaggregatedStandalone(l *Layout, ids gpuIDs, nodes int) (*Layout, error) {
-	pn, dn, shared, err := roleNodeCounts(ids.prefill, ids.decode, nodes, string(l.Engine))
+func disaggregatedStandalone(l *trial.Layout, ids gpuIDs, nodes int) (*trial.Layout, error) {
+	pn, dn, shared, err := roleNodeCounts(ids.prefill, ids.decode, nodes, l.Engine)
 	if err != nil {
 		return nil, err
 	}
@@ -47,10 +49,10 @@ func disaggregatedStandalone(l *Layout, ids gpuIDs, nodes int) (*Layout, error) 
 		if err != nil {
 			return nil, err
 		}
-		r := p.role(rc.name, l.Engine, 1, rc.nodes, rc.nodes)
+		r := p.role(rc.name, Engine(l.Engine), 1, rc.nodes, rc.nodes)
 		r.GPUIDs = rc.ids
 		l.Roles = append(l.Roles, r)
-		l.checkCapacity(r, ids.explicit || ids.gpn > 0)
+		checkCapacity(l, r, ids.explicit || ids.gpn > 0)
 	}
 	return l, nil
 }
@@ -81,9 +83,10 @@ func roleNodeCounts(prefill, decode map[string]any, nodes int, w string) (pn, dn
 	return 0, 0, false, fmt.Errorf("disaggregated %s over more than 2 nodes requires both prefill.num_nodes and decode.num_nodes", w)
 }
 
-// checkCapacity warns when a role needs more GPUs than its GPU ids and nodes
-// provide. known is false when the id list is only CloudAI's 1-GPU fallback.
-func (l *Layout) checkCapacity(r Role, known bool) {
+// checkCapacity adds a warning to l when role r needs more GPUs than its GPU
+// ids and nodes provide. known is false when the id list is only CloudAI's
+// 1-GPU fallback.
+func checkCapacity(l *trial.Layout, r trial.LayoutRole, known bool) {
 	if !known || len(r.GPUIDs) == 0 {
 		return
 	}

@@ -80,8 +80,8 @@ func TestWalkScenarioWithoutTestRun(t *testing.T) {
 			t.Errorf("%s: nodes/allocated/serving/cloudai = %d/%d/%d/%d; want %d/%d/%d/%d", r.ID(),
 				r.Nodes, r.AllocatedGPUs, r.ServingGPUs, r.CloudAIGPUs, w.Nodes, w.AllocatedGPUs, w.ServingGPUs, w.CloudAIGPUs)
 		}
-		if r.Layout.String() != w.Layout.String() {
-			t.Errorf("%s: layout\n%s\nwant\n%s", r.ID(), r.Layout, w.Layout)
+		if DescribeLayout(r.Layout) != DescribeLayout(w.Layout) {
+			t.Errorf("%s: layout\n%s\nwant\n%s", r.ID(), DescribeLayout(r.Layout), DescribeLayout(w.Layout))
 		}
 		if got, want := relFiles(bare, r.Files), relFiles(shipped, w.Files); got != want {
 			t.Errorf("%s: files %s; want %s", r.ID(), got, want)

@@ -391,20 +391,11 @@ func readFallback(r *cloudai.Run, key func(string) string, first error, lim Limi
 // configuration, whose text is read with its secrets redacted
 // (cloudai.ReadConfigText; empty when unreadable) and otherwise as is.
 func deployment(r *cloudai.Run) *trial.Deployment {
-	d := &trial.Deployment{AllocatedGPUs: r.AllocatedGPUs, AllocatedGPUsUnknown: r.AllocatedGPUsUnknown,
+	d := &trial.Deployment{Layout: r.Layout, AllocatedGPUs: r.AllocatedGPUs, AllocatedGPUsUnknown: r.AllocatedGPUsUnknown,
 		ServingGPUs: r.ServingGPUs, ServingGPUsUnknown: r.ServingGPUsUnknown, ConfigPath: r.ConfigPath}
 	if r.ConfigPath != "" {
 		if text, err := cloudai.ReadConfigText(r.ConfigPath); err == nil {
 			d.Config = text
-		}
-	}
-	if l := r.Layout; l != nil {
-		d.Layout = &trial.Layout{Workload: string(l.Workload), Engine: string(l.Engine), Disaggregated: l.Disaggregated,
-			SharedNodes: l.SharedNodes, Nodes: l.Nodes, Warnings: slices.Clone(l.Warnings)}
-		for _, ro := range l.Roles {
-			d.Layout.Roles = append(d.Layout.Roles, trial.LayoutRole{Name: ro.Name, Instances: ro.Instances,
-				NodesPerInstance: ro.NodesPerInstance, Nodes: ro.Nodes, TP: ro.TP, PP: ro.PP, DP: ro.DP, CP: ro.CP,
-				DPAttention: ro.DPAttention, GPUsPerInstance: ro.GPUsPerInstance, GPUIDs: slices.Clone(ro.GPUIDs)})
 		}
 	}
 	return d
@@ -446,7 +437,7 @@ func attachRun(t *trial.Trial, r *cloudai.Run, dep *trial.Deployment, several bo
 		t.SetParam("phase."+p.Key, p.Value)
 	}
 	if r.Layout != nil {
-		t.SetLabel("layout", r.Layout.String())
+		t.SetLabel("layout", cloudai.DescribeLayout(r.Layout))
 	}
 	t.Warnings = append(t.Warnings, r.Warnings...)
 	t.Deployment = dep

@@ -1,19 +1,15 @@
-package search
+package search_test
 
 import (
-	"bufio"
-	"encoding/json"
-	"fmt"
-	"io"
-	"os/exec"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/pareto-llm/pareto/frontier"
+	"github.com/pareto-llm/pareto/internal/optunadriver"
 	"github.com/pareto-llm/pareto/internal/testenv"
+	"github.com/pareto-llm/pareto/search"
 	"github.com/pareto-llm/pareto/simulate"
 )
 
@@ -55,7 +51,7 @@ type evaluation struct {
 }
 
 // evaluate runs the simulator on c with the noise of (seed, i).
-func evaluate(space *Space, c Config, seed uint64, i int) evaluation {
+func evaluate(space *search.Space, c search.Config, seed uint64, i int) evaluation {
 	if space.Check(c) != nil {
 		return evaluation{failed: true}
 	}
@@ -89,8 +85,8 @@ func hypervolume(evals []evaluation) float64 {
 }
 
 // runOurs tunes with one of our samplers.
-func runOurs(t testing.TB, space *Space, sampler string, seed uint64) []evaluation {
-	st, err := NewStudy(space, Options{Sampler: sampler, Seed: seed, Objectives: compareObjectives, Population: comparePopulation})
+func runOurs(t testing.TB, space *search.Space, sampler string, seed uint64) []evaluation {
+	st, err := search.NewStudy(space, search.Options{Sampler: sampler, Seed: seed, Objectives: compareObjectives, Population: comparePopulation})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +97,7 @@ func runOurs(t testing.TB, space *Space, sampler string, seed uint64) []evaluati
 			t.Fatal(err)
 		}
 		e := evaluate(space, tr.Config, seed, i)
-		if err := st.Tell(tr.ID, Result{Values: e.told, Failed: e.failed}); err != nil {
+		if err := st.Tell(tr.ID, search.Result{Values: e.told, Failed: e.failed}); err != nil {
 			t.Fatal(err)
 		}
 		out = append(out, e)
@@ -109,88 +105,15 @@ func runOurs(t testing.TB, space *Space, sampler string, seed uint64) []evaluati
 	return out
 }
 
-// optunaSpec describes the space to the Python driver.
-func optunaSpec(space *Space, seed uint64) map[string]any {
-	var params []map[string]any
-	for _, p := range space.Params {
-		q := map[string]any{"name": p.Name, "kind": p.Kind.String()}
-		if p.Kind == Categorical {
-			q["values"] = p.Values
-		} else {
-			q["low"], q["high"], q["log"] = p.Low, p.High, p.Log
-			if p.Step > 0 && !(p.Kind == Int && p.Log) {
-				q["step"] = p.Step
-			}
-		}
-		var when [][]any
-		for _, c := range p.When {
-			when = append(when, []any{c.Param, c.Values})
-		}
-		if when != nil {
-			q["when"] = when
-		}
-		params = append(params, q)
-	}
-	var dirs []string
-	for _, o := range compareObjectives {
-		dirs = append(dirs, o.Direction.String())
-	}
-	return map[string]any{"seed": seed, "budget": compareBudget, "population": comparePopulation, "directions": dirs, "params": params}
-}
-
 // runOptuna tunes with Optuna's NSGAIISampler in a Python process.
-func runOptuna(t testing.TB, python string, space *Space, seed uint64) []evaluation {
-	script, err := filepath.Abs(filepath.Join("testdata", "optuna_nsga2.py"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.CommandContext(t.Context(), python, "-I", script)
-	cmd.Dir = "/" // isolated from this repository's optuna package
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	send := func(v any) {
-		b, _ := json.Marshal(v)
-		if _, err := fmt.Fprintf(stdin, "%s\n", b); err != nil {
-			t.Fatalf("writing to the Optuna driver: %v\n%s", err, stderr.String())
-		}
-	}
-	send(optunaSpec(space, seed))
-	sc := bufio.NewScanner(stdout)
+func runOptuna(t testing.TB, python string, space *search.Space, seed uint64) []evaluation {
 	var out []evaluation
-	for i := range compareBudget {
-		if !sc.Scan() {
-			t.Fatalf("the Optuna driver stopped after %d trials: %v\n%s", i, sc.Err(), stderr.String())
-		}
-		var msg struct {
-			Params Config `json:"params"`
-		}
-		if err := json.Unmarshal(sc.Bytes(), &msg); err != nil {
-			t.Fatalf("the Optuna driver said %q: %v", sc.Text(), err)
-		}
-		e := evaluate(space, msg.Params, seed, i) // Optuna's booleans and numbers are JSON's, as ours
-		if e.failed {
-			send(map[string]any{"failed": true})
-		} else {
-			send(map[string]any{"values": e.told})
-		}
+	opts := optunadriver.Options{Seed: seed, Budget: compareBudget, Population: comparePopulation, Objectives: compareObjectives}
+	optunadriver.Run(t, python, space, opts, func(i int, c search.Config) ([]float64, bool) {
+		e := evaluate(space, c, seed, i)
 		out = append(out, e)
-	}
-	stdin.Close()
-	io.Copy(io.Discard, stdout)
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("the Optuna driver: %v\n%s", err, stderr.String())
-	}
+		return e.told, !e.failed
+	})
 	return out
 }
 
@@ -215,7 +138,7 @@ func TestCompareOptuna(t *testing.T) {
 	python := testenv.Optuna(t)
 	for _, file := range []string{filepath.Join("..", "examples", "search", "vllm.toml"), filepath.Join("testdata", "unconstrained.toml")} {
 		t.Run(filepath.Base(file), func(t *testing.T) {
-			space, err := ReadSpace(file)
+			space, err := search.ReadSpace(file)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -224,13 +147,13 @@ func TestCompareOptuna(t *testing.T) {
 	}
 }
 
-func compareOptuna(t *testing.T, python string, space *Space) {
+func compareOptuna(t *testing.T, python string, space *search.Space) {
 	start := time.Now()
 	hv := map[string][]float64{}
 	fails := map[string]int{}
 	for seed := uint64(1); seed <= compareSeeds; seed++ {
 		runs := map[string][]evaluation{"optuna-nsga2": runOptuna(t, python, space, seed)}
-		for _, s := range []string{NSGA2, Sobol, Random} {
+		for _, s := range []string{search.NSGA2, search.Sobol, search.Random} {
 			runs[s] = runOurs(t, space, s, seed)
 		}
 		for name, evals := range runs {
@@ -243,11 +166,11 @@ func compareOptuna(t *testing.T, python string, space *Space) {
 		}
 	}
 	t.Logf("%d seeds × %d evaluations, population %d, reference %v (%s)", compareSeeds, compareBudget, comparePopulation, compareRef, time.Since(start).Round(time.Second))
-	for _, name := range []string{NSGA2, "optuna-nsga2", Sobol, Random} {
+	for _, name := range []string{search.NSGA2, "optuna-nsga2", search.Sobol, search.Random} {
 		t.Logf("%-13s median hypervolume %.4g (min %.4g, max %.4g), failed trials %d of %d",
 			name, median(hv[name]), slices.Min(hv[name]), slices.Max(hv[name]), fails[name], compareSeeds*compareBudget)
 	}
-	if ours, theirs := median(hv[NSGA2]), median(hv["optuna-nsga2"]); ours < theirs {
+	if ours, theirs := median(hv[search.NSGA2]), median(hv["optuna-nsga2"]); ours < theirs {
 		t.Errorf("NSGA-II median hypervolume %.4g < Optuna NSGAIISampler's %.4g", ours, theirs)
 	}
 }

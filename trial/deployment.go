@@ -26,8 +26,8 @@ type Deployment struct {
 }
 
 // Layout is the serving layout of a run: which roles serve the model, how
-// many instances each role runs and how each instance is parallelised. It
-// mirrors cloudai.Layout field for field, with the same JSON names.
+// many instances each role runs and how each instance is parallelised.
+// cloudai.DeriveLayout derives it for CloudAI runs.
 type Layout struct {
 	// Workload is the workload family ("vllm", "sglang", "ai_dynamo").
 	Workload string `json:"workload"`
@@ -41,7 +41,8 @@ type Layout struct {
 	Nodes int `json:"nodes"`
 	// Roles are the serving roles: prefill then decode, or one "serving".
 	Roles []LayoutRole `json:"roles"`
-	// Warnings are inconsistencies that did not prevent counting.
+	// Warnings are inconsistencies that did not prevent counting, such as
+	// a tensor-parallel size larger than the GPUs the role can see.
 	Warnings []string `json:"warnings,omitempty"`
 }
 

@@ -1,22 +1,18 @@
 package tune_test
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/pareto-llm/pareto/frontier"
 	"github.com/pareto-llm/pareto/ingest"
+	"github.com/pareto-llm/pareto/internal/optunadriver"
 	"github.com/pareto-llm/pareto/internal/testenv"
 	"github.com/pareto-llm/pareto/search"
 	"github.com/pareto-llm/pareto/simulate"
@@ -169,82 +165,25 @@ func runLoop(t *testing.T, space *search.Space, seed uint64) [][]float64 {
 }
 
 // runOptuna tunes one seed with Optuna's NSGAIISampler in a Python
-// process (search/testdata/optuna_nsga2.py, the driver of search's
-// comparison) and returns the noise-free values of what it measured.
+// process (optunadriver, the driver of search's comparison) and returns
+// the noise-free values of what it measured.
 func runOptuna(t *testing.T, python string, space *search.Space, seed uint64) [][]float64 {
-	script, err := filepath.Abs(filepath.Join("..", "search", "testdata", "optuna_nsga2.py"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.CommandContext(t.Context(), python, "-I", script)
-	cmd.Dir = "/"
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	stdin, _ := cmd.StdinPipe()
-	stdout, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	send := func(v any) {
-		b, _ := json.Marshal(v)
-		if _, err := fmt.Fprintf(stdin, "%s\n", b); err != nil {
-			t.Fatalf("writing to the Optuna driver: %v\n%s", err, stderr.String())
-		}
-	}
-	var params []map[string]any
-	for _, p := range space.Params {
-		q := map[string]any{"name": p.Name, "kind": p.Kind.String()}
-		if p.Kind == search.Categorical {
-			q["values"] = p.Values
-		} else {
-			q["low"], q["high"], q["log"] = p.Low, p.High, p.Log
-			if p.Step > 0 && !(p.Kind == search.Int && p.Log) {
-				q["step"] = p.Step
-			}
-		}
-		var when [][]any
-		for _, c := range p.When {
-			when = append(when, []any{c.Param, c.Values})
-		}
-		if when != nil {
-			q["when"] = when
-		}
-		params = append(params, q)
-	}
-	send(map[string]any{"seed": seed, "budget": loopBudget, "population": loopPopulation,
-		"directions": []string{"maximize", "minimize", "minimize"}, "params": params})
-	sc := bufio.NewScanner(stdout)
 	var found [][]float64
-	for i := range loopBudget {
-		if !sc.Scan() {
-			t.Fatalf("the Optuna driver stopped after %d trials: %v\n%s", i, sc.Err(), stderr.String())
+	opts := optunadriver.Options{Seed: seed, Budget: loopBudget, Population: loopPopulation, Objectives: loopObjectives}
+	optunadriver.Run(t, python, space, opts, func(i int, c search.Config) ([]float64, bool) {
+		cfg, err := simConfig(c)
+		if space.Check(c) != nil || err != nil {
+			return nil, false
 		}
-		var msg struct {
-			Params search.Config `json:"params"`
+		r, err := simulate.Run(cfg, simulate.DefaultHardware, simulate.DefaultNoise, 1000*seed+uint64(i))
+		if err != nil {
+			return nil, false
 		}
-		if err := json.Unmarshal(sc.Bytes(), &msg); err != nil {
-			t.Fatalf("the Optuna driver said %q: %v", sc.Text(), err)
-		}
-		failed := space.Check(msg.Params) != nil
-		var r simulate.Result
-		cfg, err := simConfig(msg.Params)
-		if !failed && err == nil {
-			r, err = simulate.Run(cfg, simulate.DefaultHardware, simulate.DefaultNoise, 1000*seed+uint64(i))
-		}
-		if failed || err != nil {
-			send(map[string]any{"failed": true})
-			continue
-		}
-		send(map[string]any{"values": []float64{r.OutputThroughput / float64(cfg.GPUs()), r.TTFT.P99, r.TPOT.P99}})
-		if v, ok := truth(space, msg.Params); ok {
+		if v, ok := truth(space, c); ok {
 			found = append(found, v)
 		}
-	}
-	stdin.Close()
-	io.Copy(io.Discard, stdout)
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("the Optuna driver: %v\n%s", err, stderr.String())
-	}
+		return []float64{r.OutputThroughput / float64(cfg.GPUs()), r.TTFT.P99, r.TPOT.P99}, true
+	})
 	return found
 }
 

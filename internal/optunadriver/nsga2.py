@@ -1,5 +1,6 @@
 # Drives Optuna's NSGAIISampler through its ask-and-tell interface for
-# search's comparison test (optuna_test.go). The first line of stdin is a
+# the comparison tests of search and tune (optunadriver.Run runs it, from
+# optunadriver.go). The first line of stdin is a
 # JSON spec: {"seed": N, "budget": N, "population": N, "directions":
 # ["maximize", ...], "params": [{"name", "kind", "values" | "low", "high",
 # "step", "log", "when": [[name, [values]], ...]}, ...]}. For each trial it
