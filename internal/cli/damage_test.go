@@ -25,7 +25,7 @@ func TestCloudAIDamagedAIPerfJSON(t *testing.T) {
 	damages := map[string][]byte{"emptied": {}, "whitespace only": []byte("\n  \n"), "a lone brace": []byte("{"),
 		"not JSON": []byte("Traceback (most recent call last):\n"), "an array": []byte("[1, 2, 3]\n"),
 		"garbage after": append(append([]byte{}, orig...), []byte("}}garbage")...),
-		"NUL bytes": append(append([]byte{}, orig[:n/2]...), make([]byte, 64)...)}
+		"NUL bytes":     append(append([]byte{}, orig[:n/2]...), make([]byte, 64)...)}
 	for _, frac := range []int{1, 5, 10, 25, 50, 75, 90, 99} {
 		damages[fmt.Sprintf("cut at %d%%", frac)] = orig[:n*frac/100]
 	}
