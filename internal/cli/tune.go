@@ -78,7 +78,7 @@ PREEMPTED) are recorded as the run's failure with Slurm's words.
 and handle, complete, failed) and the budget left, from the store alone
 (read only).`
 
-const tuneExample = `  # (the README's "Tuning" runs a whole tune on the simulator)
+const tuneExample = `  # (docs/TUNING.md runs a whole tune on the simulator)
   pareto tune --status --store tune.db --study agent --format json`
 
 type tuneOptions struct {
