@@ -86,12 +86,20 @@ number of stored trials do not change.
 The decision is the library's (decide.RunGate): a program calling it on the
 same store gets the same verdict.`
 
-const gateExample = `  pareto gate --store runs.db --study tune --candidate examples/decide/candidate-sglang-0.5.6.jsonl --baseline role=baseline \
+const gateExample = `  pareto ingest examples/decide/baseline-sglang-0.5.6.jsonl examples/decide/baseline-sglang-0.6.0.jsonl \
+    --store runs.db --study tune --label role=baseline && \
+    pareto gate --store runs.db --study tune --candidate examples/decide/candidate-sglang-0.5.6.jsonl --baseline role=baseline \
     -o output_token_throughput:max -o ttft.p99:min --min-improve output_token_throughput=3% \
     --min-improve ttft.p99=5% --slo 'ttft.p99<=2000' --min-repeats 3
-  pareto gate --store runs.db --study tune --candidate examples/decide/candidate-sglang-0.5.6.jsonl --baseline role=baseline \
+  pareto ingest examples/decide/baseline-sglang-0.5.6.jsonl examples/decide/baseline-sglang-0.6.0.jsonl \
+    --store runs.db --study tune --label role=baseline && \
+    pareto gate --store runs.db --study tune --candidate examples/decide/candidate-sglang-0.5.6.jsonl --baseline role=baseline \
     -o output_token_throughput:max -o ttft.p99:min --min-improve 3% --max-runs 10 --no-regression --session loop-1
-  pareto gate --store runs.db --study tune --archive-list`
+  pareto ingest examples/decide/baseline-sglang-0.5.6.jsonl examples/decide/baseline-sglang-0.6.0.jsonl \
+    --store runs.db --study tune --label role=baseline && \
+    pareto gate --store runs.db --study tune --candidate examples/decide/candidate-sglang-0.5.6.jsonl --baseline role=baseline \
+    -o output_token_throughput:max -o ttft.p99:min --min-improve 3% && \
+    pareto gate --store runs.db --study tune --archive-list`
 
 type gateOptions struct {
 	src                      decideSource

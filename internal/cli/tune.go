@@ -79,7 +79,8 @@ and handle, complete, failed) and the budget left, from the store alone
 (read only).`
 
 const tuneExample = `  # (docs/TUNING.md runs a whole tune on the simulator)
-  pareto tune --status --store tune.db --study agent --format json`
+  pareto ask --store tune.db --study agent --space examples/search/vllm.toml -o output_token_throughput:max -o ttft.p99:min --budget 20 && \
+    pareto tune --status --store tune.db --study agent --format json`
 
 type tuneOptions struct {
 	store, study, space, command, sampler, workDir, format string
