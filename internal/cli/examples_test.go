@@ -27,7 +27,9 @@ type helpExample struct {
 	line string
 }
 
-func (x helpExample) name() string { return fmt.Sprintf("%s/%d", strings.ReplaceAll(x.cmd.CommandPath(), " ", "_"), x.n) }
+func (x helpExample) name() string {
+	return fmt.Sprintf("%s/%d", strings.ReplaceAll(x.cmd.CommandPath(), " ", "_"), x.n)
+}
 
 // helpExamples returns every line of every command's Example, in help
 // order (cobra's order of commands, depth first).
