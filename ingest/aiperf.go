@@ -43,6 +43,7 @@ type statValue struct {
 	v    float64
 	dims trial.Dims
 	id   uint32
+	pos  numPos // where the file holds v (the jsontext reader and CSV)
 }
 
 // perfTopLevel lists the top-level keys that are not metric blocks.
@@ -153,6 +154,7 @@ func (p *perfJSON) block(tag string, extra trial.Dims) error {
 		}
 		stat, ok := trial.NormalizeStatistic(string(name))
 		if !ok {
+			p.statMiss(tag, name)
 			return j.d.SkipValue()
 		}
 		// A statistic that is an array or an object is the wrong type:
@@ -162,7 +164,7 @@ func (p *perfJSON) block(tag string, extra trial.Dims) error {
 			if stat == string(name) {
 				stat = p.j.intern(name)
 			}
-			p.stats = append(p.stats, statValue{stat: stat, v: v})
+			p.stats = append(p.stats, statValue{stat: stat, v: v, pos: j.src.num})
 		}
 		return err
 	})
@@ -173,6 +175,14 @@ func (p *perfJSON) block(tag string, extra trial.Dims) error {
 	return nil
 }
 
+// statMiss warns of a statistic name the reader does not know that is a
+// near miss of one it does (p9y beside p99).
+func (p *perfJSON) statMiss(tag string, name []byte) {
+	if near := statNearMiss(string(name)); near != "" {
+		p.b.t.Warnings = append(p.b.t.Warnings, nearWarning(tag+"."+string(name), tag+"."+near))
+	}
+}
+
 // emit adds the measurements of one block read into p.stats.
 func (p *perfJSON) emit(tag, unit string, extra trial.Dims) {
 	if unit == "" && len(p.stats) == 0 {
@@ -181,7 +191,10 @@ func (p *perfJSON) emit(tag, unit string, extra trial.Dims) {
 	if tag == "output_token_throughput" && unit == "per sec" { // GenAI-Perf before 2025-04
 		unit = "tokens/sec"
 	}
-	metric, u := p.metricUnits(tag, unit)
+	metric, u, near := p.metricUnits(tag, unit)
+	if near != "" {
+		p.b.t.Warnings = append(p.b.t.Warnings, nearWarning(tag, near))
+	}
 	scalar := len(p.stats) == 1 && p.stats[0].stat == "mean"
 	rs := p.b.recs
 	var blk uint32
@@ -209,6 +222,7 @@ func (p *perfJSON) emit(tag, unit string, extra trial.Dims) {
 		if rs != nil {
 			rs.add(blk, id, s.v)
 		} else {
+			p.b.src.num = s.pos
 			p.b.addUnits(metric, dims, s.v, u, tag)
 		}
 		if scalar && len(extra) == 0 {
@@ -218,24 +232,26 @@ func (p *perfJSON) emit(tag, unit string, extra trial.Dims) {
 }
 
 // metricUnits returns the canonical metric of a block's tag and its unit
-// conversion, from the reader's cache when there is one.
-func (p *perfJSON) metricUnits(tag, unit string) (string, unitConv) {
+// conversion, and the known tag it is a near miss of (perfNearMiss), from
+// the reader's cache when there is one.
+func (p *perfJSON) metricUnits(tag, unit string) (string, unitConv, string) {
 	k := blockKey{p.b.tool, tag, unit}
 	if mu, ok := p.blocks[k]; ok {
-		return mu.metric, mu.u
+		return mu.metric, mu.u, mu.near
 	}
 	metric := tag
 	if c, ok := trial.Canonical(p.b.tool, tag); ok {
 		metric = c
 	}
 	u := p.b.units(metric, unit)
+	near := perfNearMiss(p.b.tool, tag)
 	if p.blocks != nil {
 		if len(p.blocks) >= maxBlockCache {
 			clear(p.blocks)
 		}
-		p.blocks[k] = blockUnits{metric, u}
+		p.blocks[k] = blockUnits{metric, u, near}
 	}
-	return metric, u
+	return metric, u, near
 }
 
 // blockKey identifies a metric block for metricUnits: tool, tag and unit.
@@ -245,6 +261,7 @@ type blockKey struct{ tool, tag, unit string }
 type blockUnits struct {
 	metric string
 	u      unitConv
+	near   string // perfNearMiss
 }
 
 // maxBlockCache bounds the reader's cache of blockUnits.

@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"math"
 	"strconv"
 
 	"github.com/pareto-llm/pareto/trial"
@@ -22,13 +23,13 @@ func readPerfFast(data []byte, src *source, f Format, r *reader, marks *headMark
 	p.b.t.Params = make(map[string]string, max(r.nparams, 16))
 	r.recs.reset()
 	p.b.recs = &r.recs
-	s := &scanner{data: data, marks: marks}
+	s := &scanner{data: data, marks: marks, cols: r.lim.maxColumns()}
 	if !s.enter('{') {
 		return nil, false
 	}
-	for first := true; ; first = false {
-		more, ok := s.more(first, '}')
-		if !ok {
+	for n := 0; ; n++ {
+		more, ok := s.more(n == 0, '}')
+		if !ok || n > s.cols {
 			return nil, false
 		}
 		if !more {
@@ -56,9 +57,9 @@ func (s *scanner) object(fn func(name []byte) bool) bool {
 	if !s.enter('{') {
 		return false
 	}
-	for first := true; ; first = false {
-		more, ok := s.more(first, '}')
-		if !ok {
+	for n := 0; ; n++ {
+		more, ok := s.more(n == 0, '}')
+		if !ok || n > s.cols {
 			return false
 		}
 		if !more {
@@ -210,7 +211,7 @@ func (p *perfJSON) fastBlock(s *scanner, tag string, extra trial.Dims) bool {
 		case "tag", "header", "count":
 			return s.skip()
 		}
-		return p.fastStat(s, name)
+		return p.fastStat(s, tag, name)
 	})
 	if ok {
 		p.emit(tag, unit, extra)
@@ -219,10 +220,11 @@ func (p *perfJSON) fastBlock(s *scanner, tag string, extra trial.Dims) bool {
 }
 
 // fastStat reads one statistic of a block into p.stats.
-func (p *perfJSON) fastStat(s *scanner, name []byte) bool {
+func (p *perfJSON) fastStat(s *scanner, tag string, name []byte) bool {
 	st, ok := lookupStat(name)
 	c := s.ws()
 	if !ok {
+		p.statMiss(tag, name)
 		return s.skip()
 	}
 	if c == '{' || c == '[' {
@@ -247,6 +249,9 @@ func (p *perfJSON) fastStat(s *scanner, name []byte) bool {
 		if v, ok = s.float(); !ok {
 			return false
 		}
+	}
+	if !(v >= 0 && v <= math.MaxFloat64) {
+		return false // negative or non-finite: the full reader decides, at its position (valueOK)
 	}
 	p.stats = append(p.stats, statValue{stat: st.stat, v: v, dims: st.dims, id: st.id})
 	return true
@@ -318,7 +323,7 @@ func (p *perfJSON) fastTelemetryStats(s *scanner) bool {
 			}
 			dims := trial.Dims{{Key: trial.DimGPU, Value: string(k)}}
 			p.stats = p.stats[:0]
-			if !s.object(func(name []byte) bool { return p.fastStat(s, name) }) {
+			if !s.object(func(name []byte) bool { return p.fastStat(s, metric, name) }) {
 				return false
 			}
 			p.emit(metric, unit, dims)

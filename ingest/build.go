@@ -1,7 +1,6 @@
 package ingest
 
 import (
-	"math"
 	"strconv"
 
 	"github.com/pareto-llm/pareto/trial"
@@ -19,27 +18,29 @@ type builder struct {
 	// reused by the next record (jreader.builder): finish gives the trial
 	// its own copy.
 	scratch *recordScratch
+	// src is the file read, where damaged values are kept (valueOK).
+	src *source
 }
 
 func newBuilder(tool string, src *source, format Format) *builder {
-	b := &builder{tool: tool}
+	b := &builder{tool: tool, src: src}
 	b.t.Source = trial.Source{Path: src.path, Key: src.key, Format: string(format)}
 	b.t.Failed = -1
 	b.t.SetLabel(trial.LabelTool, tool)
 	return b
 }
 
-// add appends a measurement after unit normalisation; non-finite values
-// (NaN, Inf, nulls read as NaN) are skipped.
+// add appends a measurement after unit normalisation; non-finite and
+// damaged values are not measurements (valueOK).
 func (b *builder) add(metric string, dims trial.Dims, v float64, srcUnit, native string) {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return
-	}
 	val, unit := trial.NormalizeUnit(v, srcUnit)
 	if unit == "" {
 		if m, ok := trial.Lookup(metric); ok {
 			unit = m.Unit
 		}
+	}
+	if !b.valueOK(metric, dims, unit, native, v) {
+		return
 	}
 	b.t.Measurements = append(b.t.Measurements, trial.Measurement{
 		Metric: metric, Dims: dims, Value: val, Unit: unit, Native: native, SourceUnit: srcUnit,
@@ -67,7 +68,7 @@ func (b *builder) units(metric, srcUnit string) unitConv {
 
 // addUnits is add with the unit normalisation worked out by units.
 func (b *builder) addUnits(metric string, dims trial.Dims, v float64, u unitConv, native string) {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
+	if !b.valueOK(metric, dims, u.unit, native, v) {
 		return
 	}
 	if !u.same {

@@ -51,6 +51,9 @@ type source struct {
 	memoOff           int64
 	memoLine, memoCol int
 	lines             *lineIndex // the newlines of a stream, when noted as it is read
+
+	num numPos       // where the last number read starts (badValue)
+	bad *SyntaxError // the first damaged value (badValue), the file's error
 }
 
 // lineCol returns the 1-based line and column of off.

@@ -23,7 +23,7 @@ import (
 	"github.com/pareto-llm/pareto/trial"
 )
 
-var decOpts = []jsontext.Options{jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true)}
+var decOpts = []jsontext.Options{jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(false)}
 
 // jreader wraps a jsontext.Decoder with the few operations readers need.
 type jreader struct {
@@ -32,6 +32,7 @@ type jreader struct {
 	key   []byte                  // scratch for unescaped names
 	names map[string]string       // interned names, shared across files of one reader
 	max   int                     // the record size limit, for values read whole
+	cols  int                     // the members of one object (Limits.MaxColumns; 0: DefaultMaxColumns)
 	size  int64                   // the input's size in bytes, when known (0 otherwise)
 	plans map[string]*servingPlan // member names of vLLM/SGLang records, per file
 	// rec is the reused state of the records of one file (JSONL and
@@ -65,7 +66,7 @@ func (j *jreader) grow(out []trial.Trial, n int) []trial.Trial {
 // measurements in the reused buffer and its maps sized as the previous
 // record's.
 func (j *jreader) builder(tool string, format Format) *builder {
-	b := &builder{tool: tool, scratch: &j.rec} // newBuilder, with the maps at their size
+	b := &builder{tool: tool, scratch: &j.rec, src: j.src} // newBuilder, with the maps at their size
 	b.t.Source = trial.Source{Path: j.src.path, Key: j.src.key, Format: string(format)}
 	b.t.Failed = -1
 	b.t.Labels = make(map[string]string, max(8, j.rec.labels))
@@ -143,10 +144,18 @@ func (j *jreader) object(what string, fn func(name []byte) error) error {
 	if _, err := j.d.ReadToken(); err != nil {
 		return err
 	}
-	for j.d.PeekKind() != '}' {
+	limit := j.cols
+	if limit <= 0 {
+		limit = DefaultMaxColumns
+	}
+	for n := 0; j.d.PeekKind() != '}'; n++ {
 		v, err := j.d.ReadValue()
 		if err != nil {
 			return err
+		}
+		if n == limit {
+			return j.src.errorAt(j.src.base+j.valueStart(v), ErrTooLarge,
+				"%s: more than %d members in one object, over the limit (raise it with --max-columns or $PARETO_MAX_COLUMNS)", what, limit)
 		}
 		name := v[1 : len(v)-1]
 		if bytes.IndexByte(name, '\\') >= 0 {
@@ -192,6 +201,7 @@ func (j *jreader) number(name string) (v float64, ok bool, err error) {
 	if err != nil {
 		return 0, false, err
 	}
+	j.src.num = numPos{off: j.src.base + j.valueStart(raw)}
 	switch raw[0] {
 	case 'n':
 		return 0, false, nil

@@ -27,13 +27,31 @@ type Limits struct {
 	// while streaming (per-request arrays) are not held and not bounded
 	// (0: DefaultMaxRecordSize).
 	MaxRecordSize int
+	// MaxColumns is the most columns of one table row (a CSV header, a
+	// JSONL object) and members of one JSON object a reader walks (0:
+	// DefaultMaxColumns): a wider one is an error at the first column or
+	// member over it, before it is held, so that what a row costs stays
+	// bounded by its size.
+	MaxColumns int
 }
 
 // Default limits.
 const (
 	DefaultMaxInputSize  = 1 << 30
 	DefaultMaxRecordSize = table.DefaultMaxRecordSize
+	DefaultMaxColumns    = table.DefaultMaxColumns
 )
+
+// maxColumns returns the column and member limit.
+func (l Limits) maxColumns() int {
+	if l.MaxColumns <= 0 {
+		return DefaultMaxColumns
+	}
+	return l.MaxColumns
+}
+
+// ColumnLimit returns the column and member limit in effect.
+func (l Limits) ColumnLimit() int { return l.maxColumns() }
 
 // Bounds on the names and values a trial may hold (a longer one is an
 // error for its file, naming it): the store and every output handle them

@@ -124,6 +124,7 @@ func readPerfCSV(data []byte, src *source, f Format, maxRecord int) ([]trial.Tri
 			return nil, err
 		}
 		if len(stats) == 1 && stats[0].stat == "mean" {
+			src.num = stats[0].pos
 			b.addNative(tag, "", stats[0].v, unit)
 			switch tag {
 			case "request_count":
@@ -136,6 +137,7 @@ func readPerfCSV(data []byte, src *source, f Format, maxRecord int) ([]trial.Tri
 			continue
 		}
 		for _, s := range stats {
+			src.num = s.pos
 			b.addNative(tag, s.stat, s.v, unit)
 		}
 	}
@@ -250,7 +252,8 @@ func csvStats(cr *csv.Reader, src *source, header, rec []string) ([]statValue, e
 			line, col := cr.FieldPos(i)
 			return nil, &SyntaxError{File: src.path, Line: line, Col: col, Msg: "column " + header[i] + ": not a number: " + strconv.Quote(truncate(cell, 40))}
 		}
-		out = append(out, statValue{stat: header[i], v: v})
+		line, col := cr.FieldPos(i)
+		out = append(out, statValue{stat: header[i], v: v, pos: numPos{line: line, col: col}})
 	}
 	return out, nil
 }

@@ -177,9 +177,12 @@ func (r *reader) readData(data []byte, name string) ([]trial.Trial, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, &SyntaxError{File: name, Line: 1, Col: 1, Msg: "empty file", Err: ErrEmpty}
 	}
+	if err := checkUTF8(data, src); err != nil {
+		return nil, err
+	}
 	if r.guess == FormatAIPerfJSON && !r.slow {
 		if ts, ok := r.readGuessed(data, src); ok {
-			return ts, nil
+			return src.result(ts, nil)
 		}
 	}
 	format := Detect(data[:min(len(data), HeadSize)], name)
@@ -190,7 +193,7 @@ func (r *reader) readData(data []byte, name string) ([]trial.Trial, error) {
 	}
 	switch format {
 	case FormatAIPerfCSV, FormatGenAIPerfCSV:
-		return readPerfCSV(data, src, format, r.lim.maxRecord())
+		return src.result(readPerfCSV(data, src, format, r.lim.maxRecord()))
 	case FormatUnknown:
 		return nil, unknownFormat(src, data)
 	case FormatPyTorchSidecar:
@@ -207,13 +210,13 @@ func (r *reader) readData(data []byte, name string) ([]trial.Trial, error) {
 	}
 	if (format == FormatAIPerfJSON || format == FormatGenAIPerfJSON) && !r.slow {
 		if ts, ok := readPerfFast(data, src, format, r, nil); ok {
-			return ts, nil
+			return src.result(ts, nil)
 		}
 	}
 	r.dec.Reset(bytes.NewBuffer(data), decOpts...)
-	ts, err := readJSON(&jreader{d: r.dec, src: src, names: r.names, max: r.lim.maxRecord(), size: int64(len(data))}, format)
+	ts, err := readJSON(&jreader{d: r.dec, src: src, names: r.names, max: r.lim.maxRecord(), cols: r.lim.maxColumns(), size: int64(len(data))}, format)
 	r.dec.Reset(emptyReader)
-	return ts, src.wrap(err, int64(len(data)))
+	return src.result(ts, src.wrap(err, int64(len(data))))
 }
 
 // readGuessed reads data as an AIPerf JSON file, as the previous file
@@ -275,9 +278,12 @@ func (r *reader) readStream(f *os.File, path string, size int64) ([]trial.Trial,
 	src.lines = &lineIndex{}
 	in.lines = src.lines
 	dec := jsontext.NewDecoder(in, decOpts...)
-	ts, err := readJSON(&jreader{d: dec, src: src, names: r.names, max: r.lim.maxRecord(), size: size}, format)
+	ts, err := readJSON(&jreader{d: dec, src: src, names: r.names, max: r.lim.maxRecord(), cols: r.lim.maxColumns(), size: size}, format)
 	if err != nil {
 		return ts, src.wrap(err, dec.InputOffset())
+	}
+	if ts, err = src.result(ts, nil); err != nil {
+		return nil, err
 	}
 	return ts, checkTrialsNUL(ts, path, nil, f, in.mayNUL)
 }

@@ -25,6 +25,9 @@ type scanner struct {
 	// marks, when set, collects the detection marks (scanHead) of every
 	// string read, for readGuessed.
 	marks *headMarks
+	// cols bounds the members of one object (Limits.MaxColumns): past
+	// it the scanner gives up, for the jsontext reader's error.
+	cols int
 }
 
 // maxScanDepth bounds nesting; deeper documents take the jsontext path.

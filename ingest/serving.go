@@ -80,6 +80,7 @@ type servingPlan struct {
 	dims     trial.Dims // planStat: the statistic
 	unit     unitConv   // planScalar, planStat: the unit normalisation
 	p50TPOT  bool       // planStat: median TPOT, for the per-user rate
+	near     string     // planParam: the known name this one is a near miss of (nearMiss)
 }
 
 const (
@@ -117,6 +118,8 @@ func (j *jreader) plan(name []byte, b *builder) *servingPlan {
 		p.unit = b.units(p.metric, "ms")
 	} else if servingArrays[key] {
 		p.kind = planArray
+	} else if !p.isLabel && !p.setupNum {
+		p.near = servingNearMiss(key)
 	}
 	if j.plans == nil {
 		j.plans = map[string]*servingPlan{}
@@ -151,6 +154,9 @@ func (s *servingRecord) member(j *jreader, p *servingPlan) error {
 		return nil
 	case planArray:
 		return j.d.SkipValue()
+	}
+	if p.near != "" {
+		s.b.t.Warnings = append(s.b.t.Warnings, nearWarning(p.key, p.near))
 	}
 	return s.param(j, p.key)
 }

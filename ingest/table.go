@@ -83,7 +83,7 @@ func readTableRows(data []byte, name string, opts TableOptions, lim Limits) ([]t
 		var rw nanRewriter
 		rw.rewrite(data, true)
 	}
-	head, err := table.ReadBytes(data, name, table.Spec{MaxRecordSize: max})
+	head, err := table.ReadBytes(data, name, table.Spec{MaxRecordSize: max, MaxColumns: lim.maxColumns()})
 	if err != nil {
 		return nil, err
 	}
@@ -98,7 +98,7 @@ func readTableRows(data []byte, name string, opts TableOptions, lim Limits) ([]t
 		return nil, &table.SyntaxError{File: name, Line: 1, Col: 1,
 			Msg: fmt.Sprintf("no id column %s (have: %s)", textin.Excerpt(idCol), textin.Names(head.Columns))}
 	}
-	t, err := table.ReadBytes(data, name, table.Spec{OptionalText: head.Columns, MaxRecordSize: max})
+	t, err := table.ReadBytes(data, name, table.Spec{OptionalText: head.Columns, MaxRecordSize: max, MaxColumns: lim.maxColumns()})
 	if err != nil {
 		return nil, err
 	}

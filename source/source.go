@@ -330,6 +330,7 @@ func readTable(data []byte, path string, spec table.Spec, lim ingest.Limits) (t 
 		}
 	}
 	spec.MaxRecordSize = lim.RecordLimit()
+	spec.MaxColumns = lim.ColumnLimit()
 	return table.ReadBytes(data, path, spec)
 }
 

@@ -200,6 +200,9 @@ func readHeader(c *csvReader, t *Table, spec Spec) (*csvPlan, error) {
 	if err != nil {
 		return nil, err
 	}
+	if max := spec.maxColumns(); len(header) > max {
+		return nil, tooManyColumns(t.Name, line, c.cols[max], max, "columns")
+	}
 	cols := newColumns(spec)
 	numAt, textAt, err := csvRoles(t, cols, header, c.cols, line)
 	if err != nil {

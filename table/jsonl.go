@@ -9,6 +9,8 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/go-json-experiment/json/jsontext"
+
 	"github.com/pareto-llm/pareto/internal/textin"
 )
 
@@ -28,6 +30,11 @@ func readJSONL(br *bufio.Reader, t *Table, spec Spec) error {
 		if len(line) == 0 {
 			continue
 		}
+		if max := spec.maxColumns(); len(line) >= 5*max { // n members take at least 5n-1 bytes
+			if col := memberOver(line, max); col > 0 {
+				return tooManyColumns(t.Name, c.line, col+len(raw)-len(bytes.TrimLeft(raw, " \t\r\n")), max, "members")
+			}
+		}
 		var obj map[string]json.RawMessage
 		if err := json.Unmarshal(line, &obj); err != nil {
 			return jsonError(t.Name, c.line, line, err)
@@ -37,6 +44,29 @@ func readJSONL(br *bufio.Reader, t *Table, spec Spec) error {
 		}
 	}
 	return b.finish()
+}
+
+// memberOver returns the 1-based byte column of the member of the object
+// line past the first max, or 0 when it has no more than max (or is no
+// object: Unmarshal then says why).
+func memberOver(line []byte, max int) int {
+	d := jsontext.NewDecoder(bytes.NewReader(line), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	if tok, err := d.ReadToken(); err != nil || tok.Kind() != '{' {
+		return 0
+	}
+	for n := 0; d.PeekKind() != '}'; n++ {
+		if n == max {
+			rest := line[d.InputOffset():]
+			return int(d.InputOffset()) + len(rest) - len(bytes.TrimLeft(rest, ", \t\r\n")) + 1
+		}
+		if _, err := d.ReadToken(); err != nil {
+			return 0
+		}
+		if err := d.SkipValue(); err != nil {
+			return 0
+		}
+	}
+	return 0
 }
 
 // readJSONArray reads a JSON array of objects.

@@ -34,10 +34,35 @@ type Spec struct {
 	// MaxRecordSize bounds a line, and an element of a JSON array, in
 	// bytes (0: DefaultMaxRecordSize): a longer one is an error.
 	MaxRecordSize int
+	// MaxColumns bounds the columns of a CSV header and the members of a
+	// JSONL object (0: DefaultMaxColumns): more is an error at the first
+	// column over it, before the row is held.
+	MaxColumns int
 }
 
 // DefaultMaxRecordSize is the default of Spec.MaxRecordSize.
 const DefaultMaxRecordSize = 64 << 20
+
+// DefaultMaxColumns is the default of Spec.MaxColumns: the columns of a
+// spreadsheet (16,384 in Excel and LibreOffice Calc).
+const DefaultMaxColumns = 1 << 14
+
+func (s Spec) maxColumns() int {
+	if s.MaxColumns <= 0 {
+		return DefaultMaxColumns
+	}
+	return s.MaxColumns
+}
+
+// tooManyColumns is the error for a row of more than max columns, at the
+// first one over it.
+func tooManyColumns(name string, line, col, max int, what string) error {
+	return &SyntaxError{File: name, Line: line, Col: col, Err: ErrTooManyColumns,
+		Msg: fmt.Sprintf("more than %d %s in one row, over the limit (raise it with --max-columns or $PARETO_MAX_COLUMNS)", max, what)}
+}
+
+// ErrTooManyColumns is returned (wrapped) for a row over Spec.MaxColumns.
+var ErrTooManyColumns = errors.New("too many columns")
 
 func (s Spec) maxRecord() int {
 	if s.MaxRecordSize <= 0 {

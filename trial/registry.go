@@ -203,6 +203,17 @@ func Canonical(tool, native string) (string, bool) {
 	return k, ok
 }
 
+// NativeNames returns the native names of tool that Canonical maps,
+// sorted.
+func NativeNames(tool string) []string {
+	out := make([]string, 0, len(toolNames[tool]))
+	for k := range toolNames[tool] {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
 var statAliases = map[string]string{
 	"avg": "mean", "average": "mean", "mean": "mean",
 	"median": "p50", "std": "std", "stddev": "std", "std_dev": "std",
@@ -318,4 +329,27 @@ func StatDims(stat string) Dims {
 		return d
 	}
 	return Dims{{DimStatistic, stat}}
+}
+
+// nonNegativeUnits are the normalised units of quantities that cannot be
+// below zero: times, rates, counts and ratios.
+var nonNegativeUnits = map[string]bool{
+	UnitMs: true, UnitTokensPerS: true, UnitReqPerS: true, UnitTokPerSUser: true, UnitTokPerSGPU: true,
+	UnitTokens: true, UnitRequests: true, UnitRatio: true,
+}
+
+// NonNegative reports whether a measurement of metric in the normalised
+// unit cannot be negative, so that a negative value is damage, never a
+// point: every metric of the registry (latencies ttft, ttst, ttfot, tpot,
+// itl, e2el and duration; every throughput, per user and per GPU; goodput;
+// request and error counts; sequence lengths; error rate and accuracy;
+// achieved concurrency), and any other metric measured in one of their
+// units (ms, tokens/s, requests/s, tokens/s/user, tokens/s/gpu, tokens,
+// requests, ratio: a tool's own latencies, rates and counts). Metrics in
+// other units (°C, W, %, a user's own column) may be negative.
+func NonNegative(metric, unit string) bool {
+	if _, ok := registry[metric]; ok {
+		return true
+	}
+	return nonNegativeUnits[unit]
 }

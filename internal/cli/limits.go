@@ -16,11 +16,12 @@ import (
 const (
 	envMaxInputSize  = "PARETO_MAX_INPUT_SIZE"
 	envMaxRecordSize = "PARETO_MAX_RECORD_SIZE"
+	envMaxColumns    = "PARETO_MAX_COLUMNS"
 )
 
 // limitFlags are --max-input-size and --max-record-size, the flags of every
 // command that reads input files.
-type limitFlags struct{ input, record string }
+type limitFlags struct{ input, record, columns string }
 
 // addLimitFlags registers the limit flags on f.
 func addLimitFlags(f *pflag.FlagSet, l *limitFlags) {
@@ -28,6 +29,8 @@ func addLimitFlags(f *pflag.FlagSet, l *limitFlags) {
 		envMaxInputSize+", else "+sizeString(ingest.DefaultMaxInputSize)+")")
 	f.StringVar(&l.record, "max-record-size", "", "refuse lines and JSON strings longer than `SIZE` (default $"+
 		envMaxRecordSize+", else "+sizeString(ingest.DefaultMaxRecordSize)+")")
+	f.StringVar(&l.columns, "max-columns", "", "refuse table rows of more than `N` columns and JSON objects of more than N members (default $"+
+		envMaxColumns+", else "+strconv.Itoa(ingest.DefaultMaxColumns)+")")
 }
 
 // limits returns the limits the flags, else the environment, set.
@@ -42,7 +45,8 @@ func (l limitFlags) limits() (ingest.Limits, error) {
 		return lim, err
 	}
 	lim.MaxInputSize, lim.MaxRecordSize = in, int(min(rec, 1<<40))
-	return lim, nil
+	lim.MaxColumns, err = countSetting("--max-columns", l.columns, envMaxColumns)
+	return lim, err
 }
 
 // sizeSetting parses the flag's value, else the environment variable's
@@ -61,6 +65,23 @@ func sizeSetting(flag, value, env string, negative bool) (int64, error) {
 	}
 	if err != nil {
 		return 0, usagef("%s %q: %v", from, value, err)
+	}
+	return n, nil
+}
+
+// countSetting parses the flag's value, else the environment variable's,
+// as a positive count (0 when neither is set).
+func countSetting(flag, value, env string) (int, error) {
+	from := flag
+	if value == "" {
+		value, from = os.Getenv(env), "$"+env
+	}
+	if value == "" {
+		return 0, nil
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(value))
+	if err != nil || n <= 0 {
+		return 0, usagef("%s %q: want a positive count", from, value)
 	}
 	return n, nil
 }
