@@ -119,3 +119,26 @@ func checkUTF8(data []byte, src *source) error {
 	}
 	return nil
 }
+
+// TrialWarnings returns the warnings of ts as "PATH: warning" lines, each
+// once, with the number of trials it was given for when more than one (a
+// JSONL file of many records warns once per damaged key).
+func TrialWarnings(ts []trial.Trial) []string {
+	var order []string
+	count := map[string]int{}
+	for i := range ts {
+		for _, w := range ts[i].Warnings {
+			line := ts[i].Source.Path + ": " + w
+			if count[line] == 0 {
+				order = append(order, line)
+			}
+			count[line]++
+		}
+	}
+	for i, line := range order {
+		if n := count[line]; n > 1 {
+			order[i] = fmt.Sprintf("%s (%d trials)", line, n)
+		}
+	}
+	return order
+}

@@ -171,6 +171,32 @@ func (d *Rows) AddTable(t *table.Table) {
 			d.rejected[r] = cellReason(t.Name, ce)
 		}
 	}
+	for i, c := range objCol {
+		d.rejectNegative(o.Objectives[i].Name, t.Num[c], base, func(r int) string { return fmt.Sprintf("%s:%d", t.Name, t.Lines[r]) })
+	}
+	for i, c := range sloCol {
+		d.rejectNegative(o.SLOs[i].Name, t.Num[c], base, func(r int) string { return fmt.Sprintf("%s:%d", t.Name, t.Lines[r]) })
+	}
+}
+
+// rejectNegative rejects the rows from base holding a negative value of
+// vs in the column name when it holds a latency, a throughput or a count
+// (trial.NonNegativeColumn); at(r) positions row base+r.
+func (d *Rows) rejectNegative(name string, vs []float64, base int32, at func(r int) string) {
+	if !trial.NonNegativeColumn(name) {
+		return
+	}
+	for r, v := range vs {
+		if v < 0 {
+			d.reject(base+int32(r), negativeReason(at(r), name, v))
+		}
+	}
+}
+
+// negativeReason says why a row with the negative value v of column name
+// is invalid.
+func negativeReason(pos, name string, v float64) string {
+	return fmt.Sprintf("%s: %s: value %s is negative (a latency, throughput or count cannot be)", pos, name, trial.FormatFloat(v))
 }
 
 // groups splits the rows by group label, groups sorted by name.

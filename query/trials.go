@@ -2,11 +2,13 @@ package query
 
 import (
 	"errors"
-	"github.com/pareto-llm/pareto/decide"
+	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/frontier"
 	"github.com/pareto-llm/pareto/trial"
 )
@@ -33,6 +35,9 @@ func (d *Rows) AddTrials(ts []trial.Trial) {
 		row := int32(len(d.ids))
 		d.ids = append(d.ids, uniqueID(d.displayID(t, q.ID, perFile[t.Source.Path] > 1), d.seen))
 		d.trials = append(d.trials, t)
+		if t.Source.Format == formatTable {
+			d.tableValues(row, t)
+		}
 		for c, sel := range objSel {
 			d.values[c] = append(d.values[c], d.resolve(row, t, sel))
 		}
@@ -42,6 +47,35 @@ func (d *Rows) AddTrials(ts []trial.Trial) {
 		if q.GroupBy != "" {
 			d.group = append(d.group, groupOf(t, q.GroupBy))
 		}
+	}
+}
+
+// formatTable is the trial.Source.Format of a generic table's row
+// (ingest.FormatTable).
+const formatTable = "table"
+
+// tableValues rejects the table row row (trial t) whose objective or SLO
+// column holds a NaN or an infinity (no measurement in the trial) or a
+// negative latency, throughput or count, with the reasons AddTable gives.
+func (d *Rows) tableValues(row int32, t *trial.Trial) {
+	check := func(name string) {
+		v, err := strconv.ParseFloat(strings.TrimSpace(t.Params[name]), 64)
+		if err != nil {
+			return
+		}
+		pos := fmt.Sprintf("%s:%d", t.Source.Path, t.Source.Line)
+		switch {
+		case math.IsNaN(v) || math.IsInf(v, 0):
+			d.reject(row, name+": value is "+strconv.FormatFloat(v, 'g', -1, 64))
+		case v < 0 && trial.NonNegativeColumn(name):
+			d.reject(row, negativeReason(pos, name, v))
+		}
+	}
+	for _, obj := range d.q.Objectives {
+		check(obj.Name)
+	}
+	for _, s := range d.q.SLOs {
+		check(s.Name)
 	}
 }
 

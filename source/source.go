@@ -51,6 +51,16 @@ type Spec struct {
 	Note func(string)
 }
 
+// noteWarnings tells the warnings of trials read from files.
+func (s *Spec) noteWarnings(ts []trial.Trial) {
+	if s.Note == nil {
+		return
+	}
+	for _, w := range ingest.TrialWarnings(ts) {
+		s.Note("warning: " + w)
+	}
+}
+
 func (s *Spec) note(msg string) {
 	if s.Note != nil && msg != "" {
 		s.Note(msg)
@@ -146,6 +156,7 @@ func Trials(ctx context.Context, spec Spec) (*Set, error) {
 			return nil, err
 		}
 		set.Trials, set.Runs, set.Skipped = d.Trials, d.Runs, d.Skipped
+		spec.noteWarnings(d.Trials)
 	}
 	if spec.Study != "" {
 		ts, err := StudyTrials(ctx, spec.Store, spec.Study, store.Query{Where: spec.Where})
@@ -233,6 +244,7 @@ func Rows(ctx context.Context, spec Spec, q *query.Query, rows *query.Rows) ([]t
 				continue
 			}
 			bad = append(bad, failed(d.Skipped)...)
+			spec.noteWarnings(d.Trials)
 			rows.AddTrials(d.Trials)
 		default:
 			bench = append(bench, path)
@@ -245,6 +257,7 @@ func Rows(ctx context.Context, spec Spec, q *query.Query, rows *query.Rows) ([]t
 		}
 		bad = append(bad, failed(d.Skipped)...)
 		rows.Skip(d.Skipped...)
+		spec.noteWarnings(d.Trials)
 		rows.AddTrials(d.Trials)
 	}
 	if spec.Study != "" {

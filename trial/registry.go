@@ -353,3 +353,41 @@ func NonNegative(metric, unit string) bool {
 	}
 	return nonNegativeUnits[unit]
 }
+
+// nonNegativeWords are the words of a column name that say it holds a
+// latency, a throughput or a count (NonNegativeColumn).
+var nonNegativeWords = map[string]bool{
+	"ms": true, "us": true, "ns": true, "sec": true, "secs": true, "seconds": true,
+	"latency": true, "ttft": true, "ttst": true, "tpot": true, "itl": true, "e2el": true, "duration": true,
+	"throughput": true, "goodput": true, "tps": true, "qps": true, "rps": true, "tok": true, "tokens": true,
+	"requests": true, "count": true,
+}
+
+// NonNegativeColumn reports whether a column of a user's table (or a
+// selector) named name holds a latency, a throughput or a count, which
+// cannot be negative: its metric (the name before a statistic or dims,
+// ttft in ttft.p99) is a registry metric (NonNegative), or one of its
+// words, split at '_', '.', '-', '/' and spaces, is a time unit (ms, us,
+// ns, sec, secs, seconds), a latency (latency, ttft, ttst, tpot, itl,
+// e2el, duration), a rate (throughput, goodput, tps, qps, rps) or a count
+// (tok, tokens, requests, count). Other columns (a score, a delta) may be
+// negative.
+func NonNegativeColumn(name string) bool {
+	base, _, _ := strings.Cut(name, "{")
+	if _, ok := registry[base]; ok {
+		return true
+	}
+	if m, _, ok := strings.Cut(base, "."); ok {
+		if _, ok := registry[m]; ok {
+			return true
+		}
+	}
+	for _, w := range strings.FieldsFunc(strings.ToLower(base), func(r rune) bool {
+		return r == '_' || r == '.' || r == '-' || r == '/' || r == ' '
+	}) {
+		if nonNegativeWords[w] {
+			return true
+		}
+	}
+	return false
+}

@@ -172,6 +172,9 @@ func runIngest(e *env, o *ingestOptions, paths []string) error {
 			}
 			counts[formatKey{ts[i].Source.Format, ts[i].Labels[trial.LabelToolVersion], ts[i].Source.FormatVersion}]++
 		}
+		for _, w := range ingest.TrialWarnings(ts) {
+			fmt.Fprintf(e.stderr, "pareto ingest: warning: %s\n", enc.SafeLines(w))
+		}
 		total += len(ts)
 		if sink != nil {
 			return sink.store(ts)
