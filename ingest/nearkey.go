@@ -46,7 +46,7 @@ func nearDistance(name string) int {
 
 // nearWarning is the trial warning for name, close to known.
 func nearWarning(name, known string) string {
-	return "key " + strconv.Quote(textin.Excerpt(name)) + " is not read, but is close to " + strconv.Quote(known) +
+	return "key " + textin.Excerpt(name) + " is not read, but is close to " + strconv.Quote(known) +
 		", which is: a damaged or renamed metric?"
 }
 

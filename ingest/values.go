@@ -54,7 +54,7 @@ func (b *builder) valueOK(metric string, dims trial.Dims, unit, native string, v
 			b.t.Warnings = append(b.t.Warnings, fmt.Sprintf("%s is %s in the file: not measured, left out", what, trial.FormatFloat(v)))
 			return false
 		}
-		b.src.badValue(fmt.Sprintf("%s: %s is no value a %s file holds (its JSON writer has no NaN or Infinity)",
+		b.src.badValue(fmt.Sprintf("%s: %s where a number is expected (a %s file holds no NaN or Infinity: the file is damaged)",
 			what, trial.FormatFloat(v), b.t.Source.Format))
 		return false
 	case v < 0 && trial.NonNegative(metric, unit):
@@ -68,13 +68,13 @@ func (b *builder) valueOK(metric string, dims trial.Dims, unit, native string, v
 // measureName names a measurement as the file does: its native name and,
 // when the name does not hold it, its statistic.
 func measureName(native string, dims trial.Dims) string {
-	what := textin.Excerpt(native)
+	what := native
 	for _, d := range dims {
 		if d.Key == trial.DimStatistic && !strings.Contains(native, d.Value) {
 			what += "." + d.Value
 		}
 	}
-	return what
+	return textin.Excerpt(what)
 }
 
 // badValue keeps the first damaged value of the file, positioned at the
