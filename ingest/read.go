@@ -177,11 +177,11 @@ func (r *reader) readData(data []byte, name string) ([]trial.Trial, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, &SyntaxError{File: name, Line: 1, Col: 1, Msg: "empty file", Err: ErrEmpty}
 	}
-	if err := checkUTF8(data, src); err != nil {
-		return nil, err
-	}
 	if r.guess == FormatAIPerfJSON && !r.slow {
 		if ts, ok := r.readGuessed(data, src); ok {
+			if err := checkUTF8(data, src); err != nil {
+				return nil, err
+			}
 			return src.result(ts, nil)
 		}
 	}
@@ -193,6 +193,9 @@ func (r *reader) readData(data []byte, name string) ([]trial.Trial, error) {
 	}
 	switch format {
 	case FormatAIPerfCSV, FormatGenAIPerfCSV:
+		if err := checkUTF8(data, src); err != nil {
+			return nil, err
+		}
 		return src.result(readPerfCSV(data, src, format, r.lim.maxRecord()))
 	case FormatUnknown:
 		return nil, unknownFormat(src, data)
@@ -201,6 +204,9 @@ func (r *reader) readData(data []byte, name string) ([]trial.Trial, error) {
 	}
 	if what := notResult(format); what != "" {
 		return nil, &NotResultError{Path: src.path, What: what}
+	}
+	if err := checkUTF8(data, src); err != nil {
+		return nil, err
 	}
 	if max := r.lim.maxRecord(); len(data) > max {
 		g := tokenGuard{max: int64(max), src: src}
