@@ -47,15 +47,19 @@ func (b *builder) valueOK(metric string, dims trial.Dims, unit, native string, v
 	if native == "" || b.src == nil {
 		return finite
 	}
-	what := measureName(native, dims)
+	what := native
+	if b.tool != trial.ToolVLLM && b.tool != trial.ToolSGLang { // their native names hold the statistic
+		what = measureName(native, dims)
+	}
+	what = textin.Excerpt(what)
 	switch {
 	case !finite:
 		if definesNonFinite(Format(b.t.Source.Format)) {
-			b.t.Warnings = append(b.t.Warnings, fmt.Sprintf("%s is %s in the file: not measured, left out", what, trial.FormatFloat(v)))
+			b.t.Warnings = append(b.t.Warnings, fmt.Sprintf("%s is %s in the file: not measured, left out", what, nonFiniteText(v)))
 			return false
 		}
-		b.src.badValue(fmt.Sprintf("%s: %s where a number is expected (a %s file holds no NaN or Infinity: the file is damaged)",
-			what, trial.FormatFloat(v), b.t.Source.Format))
+		b.src.badValue(fmt.Sprintf("%s: %s where a number is expected (%s writes no NaN or Infinity: the file is damaged)",
+			what, nonFiniteText(v), b.tool))
 		return false
 	case v < 0 && trial.NonNegative(metric, unit):
 		b.src.badValue(fmt.Sprintf("%s: negative value %s (a latency, throughput or count cannot be negative: the file is damaged)",
@@ -74,7 +78,18 @@ func measureName(native string, dims trial.Dims) string {
 			what += "." + d.Value
 		}
 	}
-	return textin.Excerpt(what)
+	return what
+}
+
+// nonFiniteText renders a non-finite value as JSON writers spell it.
+func nonFiniteText(v float64) string {
+	switch {
+	case math.IsInf(v, 1):
+		return "Infinity"
+	case math.IsInf(v, -1):
+		return "-Infinity"
+	}
+	return "NaN"
 }
 
 // badValue keeps the first damaged value of the file, positioned at the
