@@ -2,8 +2,10 @@ package ingest
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -181,5 +183,51 @@ func TestEditDistance(t *testing.T) {
 	}
 	if got := editDistance("abcdef", "ghijkl", 1); got != 2 {
 		t.Errorf("bounded distance = %d; want max+1 = 2", got)
+	}
+}
+
+// TestMemberLimit: a native result whose object has more members than
+// Limits.MaxColumns is an error at the first member over it, through the
+// fast AIPerf reader, the jsontext readers and the stream; at the limit it
+// is read.
+func TestMemberLimit(t *testing.T) {
+	vllm, err := os.ReadFile("testdata/vllm/surajssd_llama33-70b_tp8_qps_04.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	aiperf, err := os.ReadFile("testdata/aiperf/aiperf-repo_tests-artifacts_dev-0.8.0_configV2_mock_c4_profile_export_aiperf.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// members counts the top-level members of a real file.
+	members := func(data []byte) int {
+		var m map[string]any
+		if err := json.Unmarshal(data, &m); err != nil {
+			t.Fatal(err)
+		}
+		return len(m)
+	}
+	for _, c := range []struct {
+		name string
+		data []byte
+	}{{"vllm.json", vllm}, {"profile_export_aiperf.json", aiperf}} {
+		n := members(c.data)
+		for _, slow := range []bool{false, true} {
+			r := newReader()
+			r.slow = slow
+			r.lim = Limits{MaxColumns: n}
+			if _, err := r.readBytes(bytes.Clone(c.data), c.name); err != nil {
+				t.Errorf("%s at the limit of %d members: %v", c.name, n, err)
+			}
+			r.lim = Limits{MaxColumns: n - 1}
+			_, err := r.readBytes(bytes.Clone(c.data), c.name)
+			var se *SyntaxError
+			if !errors.As(err, &se) || !errors.Is(err, ErrTooLarge) || !strings.Contains(se.Msg, "more than "+strconv.Itoa(n-1)+" members in one object") {
+				t.Fatalf("%s over the limit: %v", c.name, err)
+			}
+			if off := lineColOffset(c.data, se.Line, se.Col); off < 0 || c.data[off] != '"' {
+				t.Errorf("%v: not at a member name", err)
+			}
+		}
 	}
 }

@@ -3,8 +3,10 @@ package table
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf16"
@@ -238,4 +240,46 @@ func anyText(s []string) bool {
 		}
 	}
 	return false
+}
+
+// TestReadColumnLimit: a CSV header or a JSONL object wider than
+// Spec.MaxColumns is an error at the first column or member over it; at
+// the limit the table is read.
+func TestReadColumnLimit(t *testing.T) {
+	header := func(n int) string {
+		cols := make([]string, n)
+		for i := range cols {
+			cols[i] = fmt.Sprintf("c%d", i)
+		}
+		cols[0] = "ttft"
+		return strings.Join(cols, ",")
+	}
+	object := func(n int) string {
+		var b strings.Builder
+		b.WriteString(`  {"ttft": 1`)
+		for i := 1; i < n; i++ {
+			fmt.Fprintf(&b, `, "c%d": %d`, i, i)
+		}
+		return b.String() + "}\n"
+	}
+	for _, tt := range []struct {
+		name string
+		in   string
+		want string // error prefix, "" when read
+	}{
+		{"csv at the limit", header(8) + "\n" + strings.Repeat("1,", 7) + "1\n", ""},
+		{"csv over", header(9) + "\n" + strings.Repeat("1,", 8) + "1\n", "in.csv:1:" + strconv.Itoa(len(header(8))+2) + ": more than 8 columns in one row, over the limit"},
+		{"jsonl at the limit", object(8), ""},
+		{"jsonl over", object(40), "in.csv:1:" + strconv.Itoa(strings.Index(object(40), `"c8"`)+1) + ": more than 8 members in one row, over the limit"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ReadBytes([]byte(tt.in), "in.csv", Spec{Numeric: []string{"ttft"}, MaxColumns: 8})
+			switch {
+			case tt.want == "" && err != nil:
+				t.Errorf("at the limit: %v", err)
+			case tt.want != "" && (err == nil || !strings.HasPrefix(err.Error(), tt.want) || !errors.Is(err, ErrTooManyColumns)):
+				t.Errorf("error %v; want prefix %q (ErrTooManyColumns)", err, tt.want)
+			}
+		})
+	}
 }
