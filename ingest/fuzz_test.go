@@ -10,10 +10,15 @@ import (
 	"slices"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/pareto-llm/pareto/internal/textin"
+	"github.com/pareto-llm/pareto/trial"
 )
 
 // fuzzRead seeds a fuzz target with the small files of the given globs and
-// checks that reading never panics and never yields non-finite values.
+// checks that reading never panics and never yields non-finite values,
+// negative latencies, throughputs or counts, or trials from input that is
+// not UTF-8.
 func fuzzRead(f *testing.F, name string, globs ...string) {
 	for _, g := range globs {
 		m, _ := filepath.Glob(filepath.Join("testdata", g))
@@ -28,10 +33,16 @@ func fuzzRead(f *testing.F, name string, globs ...string) {
 		if err != nil && len(err.Error()) > 2048 {
 			t.Fatalf("an error of %d bytes: %.200s…", len(err.Error()), err)
 		}
+		if o, _ := textin.UTF16(data); err == nil && len(ts) > 0 && o == textin.NotUTF16 && !utf8.Valid(data) {
+			t.Fatalf("%d trials from input that is not UTF-8", len(ts))
+		}
 		for _, tr := range ts {
 			for _, m := range tr.Measurements {
 				if math.IsNaN(m.Value) || math.IsInf(m.Value, 0) {
 					t.Fatalf("non-finite measurement %v", m)
+				}
+				if m.Value < 0 && trial.NonNegative(m.Metric, m.Unit) {
+					t.Fatalf("negative measurement %+v", m)
 				}
 			}
 		}
