@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -17,52 +16,9 @@ import (
 
 	"github.com/pareto-llm/pareto/executor"
 	"github.com/pareto-llm/pareto/ingest"
-	"github.com/pareto-llm/pareto/search"
 	"github.com/pareto-llm/pareto/source"
 	"github.com/pareto-llm/pareto/store"
 )
-
-// placeholder matches {name} in a command template.
-var placeholder = regexp.MustCompile(`\{([A-Za-z_][A-Za-z0-9_.-]*)\}`)
-
-// CheckTemplate reports a placeholder of the template that names no
-// parameter of the space.
-func CheckTemplate(template string, space *search.Space) error {
-	for _, m := range placeholder.FindAllStringSubmatch(template, -1) {
-		if _, ok := space.Param(m[1]); !ok {
-			return fmt.Errorf("tune: --command: {%s} is not a parameter of the search space", m[1])
-		}
-	}
-	return nil
-}
-
-// Expand returns the command line of a run: each {name} of the template
-// replaced by the parameter's value (empty for an inactive parameter).
-// Values are numbers, booleans and the categorical values of the space,
-// written into the command as they are.
-func Expand(template string, c search.Config) string {
-	return placeholder.ReplaceAllStringFunc(template, func(m string) string {
-		v, ok := c[m[1:len(m)-1]]
-		if !ok {
-			return ""
-		}
-		return v.String()
-	})
-}
-
-// Env returns the environment of a run: PARETO_PARAM_<NAME>=value for
-// every active parameter (NAME upper-cased, other characters than
-// letters and digits as _), PARETO_RUN (the run's ID), PARETO_TRIAL (its
-// configuration's number), PARETO_ROLE and PARETO_SEED (the run's ID: a
-// simulated run's noise seed, the same when a run is retried).
-func Env(r Run) []string {
-	var out []string
-	for _, name := range r.Config.Names() {
-		out = append(out, "PARETO_PARAM_"+executor.EnvName(name)+"="+r.Config[name].String())
-	}
-	id := strconv.FormatInt(r.ID, 10)
-	return append(out, "PARETO_RUN="+id, "PARETO_TRIAL="+strconv.Itoa(r.Trial), "PARETO_ROLE="+r.Role, "PARETO_SEED="+id)
-}
 
 // Driver runs a tuning study's runs with an executor, one at a time,
 // until the budget is spent or ctx is cancelled.
@@ -131,6 +87,9 @@ func (d *Driver) Run(ctx context.Context) error {
 		d.Lease = DefaultLease
 	}
 	t := d.Tuning
+	if err := CheckTemplate(d.Command, t.Space()); err != nil {
+		return err
+	}
 	if _, err := t.Reclaim(ctx, DeadLocal); err != nil {
 		return err
 	}
