@@ -131,6 +131,21 @@ func TestRedactText(t *testing.T) {
 		{`["--api-key", "sk-abc", "--model", "m"]`, `["--api-key", "<redacted>", "--model", "m"]`},
 		{"--api-key --model m", "--api-key --model m"},
 		{"--max-tokens 10 --tokenizer gpt2", "--max-tokens 10 --tokenizer gpt2"},
+		// tokens recognised by their format, wherever they stand
+		{"run hf_abcdefghijklmnopqrstuvwxyz0123 x", "run hf_<redacted> x"},
+		{"key sk-proj-abcdefghijklmnopqrstuvwxyz012345", "key sk-<redacted>"},
+		{"sk-ant-api03-abcdefghijklmnopqrstu", "sk-<redacted>"},
+		{"git clone https://ghp_abcdefghijklmnopqrstuvwxyz0123456789@github.com/o/r",
+			"git clone https://ghp_<redacted>@github.com/o/r"},
+		{"token:github_pat_11ABCDEFG0123456789_abcdefghij", "token:<redacted>"},
+		{"slack xoxb-1234567890-abcdefghij!", "slack xoxb-<redacted>!"},
+		{`{"id": "AKIAIOSFODNN7EXAMPLE"}`, `{"id": "AKIA<redacted>"}`},
+		{"export NGC=nvapi-abcdefghijklmnopqrstuvwxyz", "export NGC=nvapi-<redacted>"},
+		{"vllm serve --hf-token 'hf_abcdefghijklmnopqrstuvwxyz0123'", "vllm serve --hf-token '<redacted>'"},
+		{"hf_<redacted> sk-<redacted>", "hf_<redacted> sk-<redacted>"},
+		// not tokens: too short, inside a word, not the format's alphabet
+		{"task-list sk-short hf_model ask-anything-you-want-to-know", "task-list sk-short hf_model ask-anything-you-want-to-know"},
+		{"AKIAlowercaseletters0 mask-abcdefghijklmnopqrstuvwxyz", "AKIAlowercaseletters0 mask-abcdefghijklmnopqrstuvwxyz"},
 		// pairs, env, TOML, JSON
 		{"Authorization,Bearer sk-abc", "Authorization,Bearer <redacted>"},
 		{"X-Api-Key,k123", "X-Api-Key,<redacted>"},

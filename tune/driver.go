@@ -18,6 +18,7 @@ import (
 	"github.com/pareto-llm/pareto/ingest"
 	"github.com/pareto-llm/pareto/source"
 	"github.com/pareto-llm/pareto/store"
+	"github.com/pareto-llm/pareto/trial"
 )
 
 // Driver runs a tuning study's runs with an executor, one at a time,
@@ -45,6 +46,11 @@ type Driver struct {
 	// Join makes the driver a worker that joins the study's current
 	// session (JoinSession) instead of starting a new one.
 	Join bool
+	// PassEnv names the variables the runs need from this process's
+	// environment (with the study's Options.PassEnv): Run refuses to start
+	// when one is not set, and hides their values (Tuning.Hide). The
+	// executor must pass them (executor.Environ's keep).
+	PassEnv []string
 }
 
 // DefaultLease is the lease of a driver's runs.
@@ -89,6 +95,18 @@ func (d *Driver) Run(ctx context.Context) error {
 	t := d.Tuning
 	if err := CheckTemplate(d.Command, t.Space()); err != nil {
 		return err
+	}
+	if strings.Contains(d.Command, trial.Redacted) {
+		return fmt.Errorf("tune: the command holds %s where the study removed a secret when it stored it: give the command again, "+
+			"or keep the secret in the environment, write $NAME in the command and pass it with --pass-env NAME", trial.Redacted)
+	}
+	t.Hide(CommandSecrets(d.Command)...)
+	for _, name := range slices.Concat(t.Options().PassEnv, d.PassEnv) {
+		v, ok := os.LookupEnv(name)
+		if !ok {
+			return fmt.Errorf("tune: --pass-env %s: %s is not set in the environment of this process", name, name)
+		}
+		t.Hide(v)
 	}
 	if _, err := t.Reclaim(ctx, DeadLocal); err != nil {
 		return err
@@ -318,8 +336,9 @@ func lastLine(path string) string {
 	return strings.TrimSpace(lines[len(lines)-1])
 }
 
+// logf logs one line, redacted as the study records texts (Tuning.Redact).
 func (d *Driver) logf(format string, args ...any) {
 	if d.Log != nil {
-		fmt.Fprintf(d.Log, "pareto tune: "+format+"\n", args...)
+		fmt.Fprintln(d.Log, "pareto tune: "+d.Tuning.Redact(fmt.Sprintf(format, args...)))
 	}
 }
