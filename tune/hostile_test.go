@@ -2,6 +2,7 @@ package tune_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io/fs"
 	"os"
@@ -15,6 +16,7 @@ import (
 	"github.com/pareto-llm/pareto/internal/position"
 	"github.com/pareto-llm/pareto/internal/testenv"
 	"github.com/pareto-llm/pareto/search"
+	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/tune"
 )
 
@@ -227,4 +229,99 @@ func TestExpand(t *testing.T) {
 	if want := `serve --tp='2' 'it'\''s' '' ${tp}`; got != want {
 		t.Errorf("Expand = %q; want %q", got, want)
 	}
+}
+
+// hostileTOML is a search space whose parameter v takes the hostile
+// values (and a plain default, the baseline).
+func hostileTOML(t *testing.T, path string) {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("[params.v]\ndefault = \"plain\"\nvalues = [\"plain\"")
+	for _, v := range hostile {
+		q, err := json.Marshal(v) // a JSON string is a TOML basic string
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.WriteString(", " + string(q))
+	}
+	b.WriteString("]\n")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// checkHostileRuns checks the runs of a pareto tune over the hostile
+// space: every value was run, as its literal text, and nothing else ran.
+func checkHostileRuns(t *testing.T, dir, capture, loc string) {
+	t.Helper()
+	runs := tuneRuns(t, loc)
+	seen := map[string]bool{}
+	for _, r := range runs {
+		if r.State != store.RunComplete {
+			t.Errorf("run %d: %s (%s)", r.ID, r.State, r.Reason)
+			continue
+		}
+		id := strconv.FormatInt(r.ID, 10)
+		word, _ := os.ReadFile(filepath.Join(capture, "word-"+id))
+		env, _ := os.ReadFile(filepath.Join(capture, "env-"+id))
+		if string(word) != string(env) {
+			t.Errorf("run %d: the command got %q, PARETO_PARAM_V %q", r.ID, word, env)
+		}
+		seen[string(env)] = true
+	}
+	executed := 0
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.Name() == "PWN" {
+			t.Errorf("%s exists: a value was run as code", p)
+			executed++
+		}
+		return nil
+	})
+	delivered := 0
+	for _, v := range hostile {
+		if seen[v] {
+			delivered++
+		} else {
+			t.Errorf("value %q was not delivered", v)
+		}
+	}
+	t.Logf("pareto tune over %d hostile values: %d runs, %d executed, %d delivered literally", len(hostile), len(runs), executed, delivered)
+}
+
+// hostileTuneCommand records how the run's command and environment got
+// the value, in the folder capture (a run's own folder holds its results
+// only), then writes the simulator's result.
+func hostileTuneCommand(pareto, capture string) string {
+	c := executor.ShellQuote(capture)
+	return `printf '%s' {v} > ` + c + `/word-$PARETO_RUN; printf '%s' "$PARETO_PARAM_V" > ` + c + `/env-$PARETO_RUN; ` +
+		pareto + ` simulate --seed $PARETO_SEED --out result.json`
+}
+
+// TestHostileTune runs pareto tune --command over the hostile space on
+// the local executor and, with PARETO_TEST_SLURM, on the Slurm one: every
+// value is run once, none executes, each reaches the command literally.
+func TestHostileTune(t *testing.T) {
+	bin := buildPareto(t)
+	args := func(dir, loc string) []string {
+		os.Mkdir(filepath.Join(dir, "capture"), 0o755)
+		space := filepath.Join(dir, "space.toml")
+		hostileTOML(t, space)
+		budget := strconv.Itoa(len(hostile) + 1)
+		return []string{"tune", "--store", loc, "--study", "s", "--space", space, "--command", hostileTuneCommand(filepath.Join(bin, "pareto"), filepath.Join(dir, "capture")),
+			"--budget", budget, "--repeats", "1", "--max-runs", "1", "-o", "output_token_throughput:max", "-o", "ttft.p99:min",
+			"--sampler", "grid", "--work-dir", filepath.Join(dir, "runs")}
+	}
+	t.Run("local", func(t *testing.T) {
+		dir := t.TempDir()
+		loc := filepath.Join(dir, "t.db")
+		runTune(t, bin, dir, args(dir, loc))
+		checkHostileRuns(t, dir, filepath.Join(dir, "capture"), loc)
+	})
+	t.Run("slurm", func(t *testing.T) {
+		testenv.Slurm(t)
+		dir := t.TempDir()
+		loc := filepath.Join(dir, "t.db")
+		runTune(t, bin, dir, append(args(dir, loc), "--executor", "slurm", "--slurm-poll", "1s"))
+		checkHostileRuns(t, dir, filepath.Join(dir, "capture"), loc)
+	})
 }
