@@ -85,7 +85,11 @@ func DeadLocal(worker string) bool {
 // spent (nil), the sampler is exhausted (nil), or ctx is cancelled: the
 // running job is then cancelled and its run queued again for the next
 // driver, and Run returns ctx's error.
-func (d *Driver) Run(ctx context.Context) error {
+//
+// Its error is redacted as the study records texts (Tuning.Redact): it
+// may quote the command or a run's output.
+func (d *Driver) Run(ctx context.Context) (err error) {
+	defer func() { err = d.Tuning.redactError(err) }()
 	if d.Worker == "" {
 		d.Worker = WorkerName()
 	}

@@ -98,13 +98,20 @@ func SecretName(command, secret string) string {
 	if i < 0 {
 		return "API_TOKEN"
 	}
-	before := strings.TrimRight(command[:i], " \t'\"=:")
-	j := len(before)
-	for j > 0 && (isNameByte(before[j-1]) || before[j-1] == '-') {
+	before := command[:i]
+	for before != "" && (isNameByte(before[len(before)-1]) || before[len(before)-1] == '-') {
+		before = before[:len(before)-1] // a token's prefix (hf_)
+	}
+	trimmed := strings.TrimRight(before, " \t'\"")
+	assigned := strings.HasSuffix(trimmed, "=") || strings.HasSuffix(trimmed, ":")
+	trimmed = strings.TrimRight(trimmed, " \t'\"=:")
+	j := len(trimmed)
+	for j > 0 && (isNameByte(trimmed[j-1]) || trimmed[j-1] == '-') {
 		j--
 	}
-	name := strings.Trim(before[j:], "-")
-	if name == "" || strings.EqualFold(name, "bearer") || strings.EqualFold(name, "basic") {
+	word := trimmed[j:]
+	name := strings.Trim(word, "-")
+	if name == "" || !assigned && !strings.HasPrefix(word, "-") {
 		return "API_TOKEN"
 	}
 	return executor.EnvName(name)
@@ -112,4 +119,27 @@ func SecretName(command, secret string) string {
 
 func isNameByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
+}
+
+// redactedError is an error whose text was redacted; it unwraps to the
+// original, so that errors.Is and errors.As still see it.
+type redactedError struct {
+	msg string
+	err error
+}
+
+func (e *redactedError) Error() string { return e.msg }
+func (e *redactedError) Unwrap() error { return e.err }
+
+// redactError returns err with its text redacted (Redact), err itself
+// when nothing changes.
+func (t *Tuning) redactError(err error) error {
+	if err == nil {
+		return nil
+	}
+	msg := err.Error()
+	if r := t.Redact(msg); r != msg {
+		return &redactedError{msg: r, err: err}
+	}
+	return err
 }
