@@ -52,7 +52,7 @@ func (e *ShellSyntaxError) Error() string {
 // frame kinds of the scanner's stack.
 const (
 	fTop = iota
-	fCmd   // $( … )
+	fCmd // $( … )
 	fSingle
 	fDouble
 	fBack
