@@ -75,7 +75,7 @@ func templateError(template string, off int, msg string) error {
 
 // Expand returns the command line of a run: each {name} of the template
 // replaced by the parameter's value as one shell-quoted word
-// (executor.ShellQuote; ” for an inactive parameter), so that a value is
+// (executor.ShellQuote; the empty word for an inactive parameter), so that a value is
 // always data, never shell syntax. Check the template first
 // (CheckTemplate): a placeholder inside quotes would not be one word.
 func Expand(template string, c search.Config) string {
