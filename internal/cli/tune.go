@@ -196,6 +196,9 @@ func runTune(ctx context.Context, e *env, o *tuneOptions) error {
 		if !validEnvName(name) {
 			return usagef("--pass-env %q is not an environment variable name", name)
 		}
+		if _, ok := os.LookupEnv(name); !ok { // before a study is created
+			return inputError{err: fmt.Errorf("--pass-env %s: %s is not set in the environment of this process", name, name)}
+		}
 	}
 	loc := store.Location(o.store)
 	ex, err := o.slurm.newExecutor(executor.Environ(o.passEnv, redact.Passwords(loc)))
