@@ -209,6 +209,18 @@ func runTune(ctx context.Context, e *env, o *tuneOptions) error {
 	if err != nil {
 		return err
 	}
+	// A new study's space and command are checked before the store is
+	// opened (a SQLite store is created on opening).
+	var space *search.Space
+	var text string
+	if !joining {
+		if space, text, err = readSpace(o.space); err != nil {
+			return err
+		}
+		if err := tune.CheckTemplate(o.command, space); err != nil {
+			return usageError{err}
+		}
+	}
 	st, err := store.Open(ctx, loc)
 	if err != nil {
 		return inputError{err: err}
@@ -237,10 +249,6 @@ func runTune(ctx context.Context, e *env, o *tuneOptions) error {
 		}
 	} else {
 		objs, slos, err := o.obj.parse()
-		if err != nil {
-			return err
-		}
-		space, text, err := readSpace(o.space)
 		if err != nil {
 			return err
 		}
