@@ -221,3 +221,19 @@ func TestTrialRedact(t *testing.T) {
 		t.Errorf("SetParam/SetLabel kept a secret: %v %v", set.Params, set.Labels)
 	}
 }
+
+// BenchmarkRedactText redacts a typical parameter value without a secret,
+// a command line with one, and a token found by its format.
+func BenchmarkRedactText(b *testing.B) {
+	for _, bc := range []struct{ name, in string }{
+		{"kind=plain", "meta-llama/Llama-3.1-8B-Instruct"},
+		{"kind=command", "vllm serve meta-llama/Llama-3.1-8B --tensor-parallel-size 4 --api-key sk-abc123 --port 8000"},
+		{"kind=token", "export NOTE=hf_abcdefghijklmnopqrstuvwxyz0123 && run"},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			for b.Loop() {
+				RedactText(bc.in)
+			}
+		})
+	}
+}

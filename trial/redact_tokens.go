@@ -46,12 +46,25 @@ func tokenBody(c byte, upper bool) bool {
 	return isUpper(c) || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c == '-'
 }
 
-// hasToken reports whether s may hold a token of a known format: a quick
-// test before tokenSpans.
-func hasToken(s string) bool {
+// tokenStart marks the first bytes of the formats' prefixes.
+var tokenStart = func() (m [256]bool) {
 	for _, f := range tokenFormats {
-		if strings.Contains(s, f.prefix) {
-			return true
+		m[f.prefix[0]] = true
+	}
+	return m
+}()
+
+// hasToken reports whether s may hold a token of a known format: a quick
+// test before tokenSpans, one pass over s.
+func hasToken(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !tokenStart[s[i]] {
+			continue
+		}
+		for _, f := range tokenFormats {
+			if strings.HasPrefix(s[i:], f.prefix) {
+				return true
+			}
 		}
 	}
 	return false
