@@ -290,7 +290,10 @@ func (d *Driver) one(ctx context.Context, r Run) error {
 		d.logf("run %d (trial %d): %v", r.ID, r.Trial, err)
 		return t.Fail(bg, r, err.Error())
 	}
-	_, err = t.Record(bg, r, dir, set.Trials)
+	fb, err := t.Record(bg, r, dir, set.Trials)
+	for _, m := range fb.Mismatches {
+		d.logf("run %d (trial %d): %s", r.ID, r.Trial, m)
+	}
 	if errors.Is(err, store.ErrLeaseLost) {
 		d.logf("run %d (trial %d): %v", r.ID, r.Trial, err)
 		return nil

@@ -494,33 +494,34 @@ type Feedback struct {
 	// were queued: it needs runs of an archive member this study cannot
 	// run (see verdictRecord.Stalled).
 	Stalled string
+	// Mismatches are the parameters the run's result files record with
+	// another value than the run's configuration (see Stamp).
+	Mismatches []Mismatch
 }
 
 // Record records the trials a run measured (read from its result files)
-// in the study, with the run's labels, completes the run, tells the
-// sampler when the configuration's runs are all done, and asks the gate.
-// A run that yielded no trial is failed.
+// in the study, stamped with the run's configuration and labels (Stamp),
+// completes the run, tells the sampler when the configuration's runs are
+// all done, and asks the gate. A run that yielded no trial is failed.
+// The Feedback lists the parameters the files record with another value
+// than the run's (Mismatches).
 func (t *Tuning) Record(ctx context.Context, r Run, source string, trials []trial.Trial) (Feedback, error) {
 	fb := Feedback{Run: r.ID, Trial: r.Trial, Role: r.Role}
 	if len(trials) == 0 {
 		return fb, t.Fail(ctx, r, "the run yielded no trial")
 	}
-	labels := map[string]string{LabelRun: strconv.FormatInt(r.ID, 10), LabelTrial: strconv.Itoa(r.Trial), LabelRole: r.Role,
-		LabelSession: strconv.Itoa(r.Session)}
 	res := runResult{}
 	for i := range trials {
 		tr := &trials[i]
-		if tr.Labels[LabelRun] == labels[LabelRun] && tr.ID != "" { // read back (Recorded): keep its ID
+		if tr.Labels[LabelRun] == strconv.FormatInt(r.ID, 10) && tr.ID != "" { // read back (Recorded): keep its ID
 			res.Trials = append(res.Trials, tr.ID)
 			continue
 		}
-		if tr.Labels == nil {
-			tr.Labels = map[string]string{}
+		for _, m := range Stamp(tr, r) {
+			if !slices.Contains(fb.Mismatches, m) {
+				fb.Mismatches = append(fb.Mismatches, m)
+			}
 		}
-		for k, v := range labels {
-			tr.Labels[k] = v
-		}
-		tr.Source.Session = SessionName(r.Session)
 		tr.ID = trial.ComputeID(tr) // the run's labels make each run's trials its own
 		res.Trials = append(res.Trials, tr.ID)
 	}

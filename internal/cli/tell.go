@@ -110,6 +110,9 @@ func runTell(ctx context.Context, e *env, o *tellOptions, args []string) error {
 }
 
 func writeTell(e *env, format string, out tune.TellResult) error {
+	for _, m := range out.Mismatches {
+		fmt.Fprintf(e.stderr, "pareto tell: warning: run %d: %s\n", out.Run, m)
+	}
 	if format == "json" {
 		return writeDecideJSON(e, out)
 	}
