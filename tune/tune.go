@@ -80,6 +80,10 @@ type Options struct {
 	Screen int `json:"screen,omitempty"`
 	// Command is the command template of a run (see Expand).
 	Command string `json:"command,omitempty"`
+	// Results are the patterns that name a run's result files (pareto
+	// tune's --result, see ReadRun); none: the space's result = [...],
+	// else every benchmark result a run's folder holds.
+	Results []string `json:"results,omitempty"`
 	// SpaceFile and SpaceText are the search space's file name and TOML
 	// text, kept so that ask and tell need no --space (OpenExisting).
 	SpaceFile string `json:"space_file,omitempty"`
@@ -255,6 +259,24 @@ func (t *Tuning) Space() *search.Space { return t.space }
 
 // Options returns the study's options.
 func (t *Tuning) Options() Options { return t.opts }
+
+// ResultPatterns returns the patterns that name the study's result
+// files: flags when given (pareto tune's --result), else the study's
+// (Options.Results), else its space's (result = [...]); none means every
+// benchmark result a run's folder holds (ReadRun).
+func (t *Tuning) ResultPatterns(flags []string) []string {
+	switch {
+	case len(flags) > 0:
+		return flags
+	case len(t.opts.Results) > 0:
+		return t.opts.Results
+	}
+	var out []string
+	for _, p := range t.space.Results {
+		out = append(out, p.Pattern)
+	}
+	return out
+}
 
 // Run is a claimed run: its ID, its configuration and the worker that
 // holds it.

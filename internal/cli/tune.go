@@ -48,7 +48,19 @@ variables PARETO_PARAM_<NAME> (upper case), PARETO_RUN,
 PARETO_TRIAL, PARETO_ROLE and PARETO_SEED (the run's ID, the same if the
 run is retried); its output goes to stdout.log and stderr.log there. A run
 that exits non-zero, exceeds --time-limit or leaves no readable result is
-recorded as failed with the reason.
+recorded as failed with the reason (for no result, the files it left).
+
+The run's folder is read as pareto ingest reads a folder: only files a
+reader recognises as benchmark results are trials (the server logs, GPU
+telemetry CSVs, per-request records and inputs a benchmark client leaves
+beside them are not); --result GLOB (repeatable, relative to the run's
+folder; or result = [...] in the space) names the result files exactly
+instead. A run that writes several results (a sweep over concurrency) is
+one configuration measured on several workloads, and one run of the
+budget. Every trial a run records has the run's parameters, whatever the
+result file holds (a vllm bench serve file records no server settings);
+a parameter the file records with another value is kept as the label
+tune_file.NAME and reported on stderr.
 
 Every change is in the store, so a tune that was killed resumes where it
 stopped when started again (its runs in progress are queued again, once; a
@@ -83,6 +95,7 @@ const tuneExample = `  # (the README's "Tuning" runs a whole tune on the simulat
 
 type tuneOptions struct {
 	store, study, space, command, sampler, workDir, format string
+	results                                                []string
 	budget, repeats, maxRuns, population, screen           int
 	seed                                                   uint64
 	timeLimit, lease                                       time.Duration
@@ -115,6 +128,7 @@ func newTuneCmd(e *env) *cobra.Command {
 	f.StringVar(&o.study, "study", "", "study `NAME`")
 	f.StringVar(&o.space, "space", "", "search space `TOML` file")
 	f.StringVar(&o.command, "command", "", "command `TEMPLATE` of a run ({param} placeholders)")
+	f.StringArrayVar(&o.results, "result", nil, "a run's result files: `GLOB` relative to its folder, repeatable (default: the space's result = [...], else every benchmark result the folder holds)")
 	f.IntVar(&o.budget, "budget", 0, "runs of the study in all (baseline and repeats included)")
 	o.obj.flags(f)
 	f.StringVar(&o.sampler, "sampler", search.NSGA2, "sampler: "+strings.Join(search.Samplers, ", "))
@@ -175,6 +189,11 @@ func runTune(ctx context.Context, e *env, o *tuneOptions) error {
 	case o.lease < time.Second:
 		return usagef("--lease must be at least 1s")
 	}
+	for _, p := range o.results {
+		if err := search.CheckResultPattern(p); err != nil {
+			return usagef("--result: %v", err)
+		}
+	}
 	ex, err := o.slurm.newExecutor()
 	if err != nil {
 		return err
@@ -219,7 +238,7 @@ func runTune(ctx context.Context, e *env, o *tuneOptions) error {
 			return err
 		}
 		opts = tune.Options{Sampler: o.sampler, Seed: o.seed, Population: o.population, Objectives: objs, Repeats: o.repeats,
-			MaxRuns: o.maxRuns, Screen: o.screen, Command: o.command, SpaceFile: o.space, SpaceText: text}
+			MaxRuns: o.maxRuns, Screen: o.screen, Command: o.command, Results: o.results, SpaceFile: o.space, SpaceText: text}
 		for _, s := range slos {
 			opts.SLOs = append(opts.SLOs, s.String())
 		}
@@ -247,7 +266,7 @@ func runTune(ctx context.Context, e *env, o *tuneOptions) error {
 	runCtx, stop := signal.NotifyContext(ctx, os.Interrupt)
 	defer stop()
 	d := &tune.Driver{Tuning: t, Executor: ex, Command: command, WorkDir: workDir, Lease: o.lease, Join: o.worker,
-		TimeLimit: o.timeLimit, Limits: lim, Log: e.stderr,
+		TimeLimit: o.timeLimit, Limits: lim, Results: t.ResultPatterns(o.results), Log: e.stderr,
 		Resources: executor.Resources{Nodes: o.slurm.nodes, GPUsPerNode: o.slurm.gpusPerNode, Partition: o.slurm.partition, Account: o.slurm.account}}
 	if isTerminal(e.stderr) {
 		d.Progress = progressLine(e, time.Now())
