@@ -1,0 +1,224 @@
+package tune_test
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/pareto-llm/pareto/executor"
+	"github.com/pareto-llm/pareto/internal/realbench"
+)
+
+// TestMain makes the test binary the --command of the runs of the tests
+// on real outputs: with REALBENCH_FORMAT set it writes what that
+// benchmark client leaves in the run's folder (realbench.Main) and exits.
+func TestMain(m *testing.M) {
+	if os.Getenv("REALBENCH_FORMAT") != "" {
+		os.Exit(realbench.Main(os.Getenv, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+// realCommand is the --command of a run that writes format's real result
+// with the model's numbers (and the logs, telemetry and per-request files
+// beside it); sweep, when set, is REALBENCH_SWEEP.
+func realCommand(t *testing.T, format, sweep string) string {
+	t.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := "REALBENCH_FORMAT=" + format
+	if sweep != "" {
+		cmd += " REALBENCH_SWEEP=" + sweep
+	}
+	return cmd + " " + executor.ShellQuote(self)
+}
+
+// simulateCommand is the --command of a run on pareto simulate's output,
+// seeded by the run's PARETO_SEED as realbench is: one result, or one per
+// concurrency of sweep (in folders cN, as realbench writes them).
+func simulateCommand(bin, sweep string) string {
+	one := func(extra, out string) string {
+		return executor.ShellQuote(filepath.Join(bin, "pareto")) + " simulate --param max_num_seqs=\"$PARETO_PARAM_MAX_NUM_SEQS\"" +
+			" --param enable_chunked_prefill=\"$PARETO_PARAM_ENABLE_CHUNKED_PREFILL\" --param max_num_batched_tokens=\"$PARETO_PARAM_MAX_NUM_BATCHED_TOKENS\"" +
+			extra + " --seed \"$PARETO_SEED\" --out " + out
+	}
+	if sweep == "" {
+		return one("", "result.json")
+	}
+	var parts []string
+	for _, c := range strings.Split(sweep, ",") {
+		parts = append(parts, one(" --param concurrency="+c, "c"+c+"/result.json"))
+	}
+	return strings.Join(parts, " && ")
+}
+
+// realSpace is the space of the tests on real outputs: the baseline
+// (chunked prefill, a 2048-token budget) is beaten on both objectives by
+// an 8192-token budget (the median TTFT) or a 512-token one (the median
+// end-to-end latency) in the simulator's model; without chunked prefill
+// a 512-token budget does not start (the run fails).
+const realSpace = `
+[params.max_num_seqs]
+values = [32, 64, 256]
+default = 256
+
+[params.enable_chunked_prefill]
+values = [true, false]
+default = true
+
+[params.max_num_batched_tokens]
+values = [512, 2048, 8192]
+default = 2048
+`
+
+// tuneSummary is pareto tune --format json's output.
+type tuneSummary struct {
+	Complete int   `json:"complete"`
+	Failed   int   `json:"failed"`
+	Frontier []int `json:"frontier"`
+	Trials   []struct {
+		Number   int               `json:"trial"`
+		Role     string            `json:"role"`
+		Params   map[string]any    `json:"params"`
+		State    string            `json:"state"`
+		Values   []float64         `json:"values"`
+		Decision string            `json:"decision"`
+		Reasons  []string          `json:"reasons"`
+	} `json:"trials"`
+}
+
+// tuneStudy runs pareto tune on a fresh SQLite store with command and
+// returns its summary and its standard error.
+func tuneStudy(t *testing.T, bin, command, latency string) (tuneSummary, string) {
+	t.Helper()
+	dir := t.TempDir()
+	space := filepath.Join(dir, "space.toml")
+	if err := os.WriteFile(space, []byte(realSpace), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"tune", "--store", filepath.Join(dir, "t.db"), "--study", "s", "--space", space, "--command", command,
+		"--budget", "18", "--repeats", "2", "--max-runs", "4", "-o", "output_token_throughput:max", "-o", latency + ":min",
+		"--sampler", "sobol", "--seed", "3", "--work-dir", filepath.Join(dir, "runs"), "--format", "json"}
+	cmd := exec.Command(filepath.Join(bin, "pareto"), args...)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("pareto tune: %v\n%s", err, stderr.String())
+	}
+	var s tuneSummary
+	if err := json.Unmarshal(out, &s); err != nil {
+		t.Fatalf("pareto tune's output: %v\n%s", err, out)
+	}
+	return s, stderr.String()
+}
+
+// TestTuneRealOutputs: pareto tune on commands that write the real result
+// files of vllm bench serve, SGLang's bench_serving, AIPerf and guidellm
+// (no server settings in them, a server log, an nvidia-smi CSV and, for
+// AIPerf, its per-request records and inputs beside them), their numbers
+// the simulator's model of the run's configuration, reaches the verdicts
+// and the frontier of pareto tune on pareto simulate's output with the
+// same seed: the same configurations, the same decision for each, the
+// same frontier; with the objectives' values the simulator's (guidellm's
+// first benchmark has them, its second keeps its ratio to the first, so
+// its values differ and its decisions may not). A vLLM sweep over two
+// concurrencies is one configuration on two workloads, judged per
+// workload as the simulator's sweep is.
+func TestTuneRealOutputs(t *testing.T) {
+	bin := buildPareto(t)
+	refs := map[string]tuneSummary{}
+	reference := func(t *testing.T, latency, sweep string) tuneSummary {
+		key := latency + "/" + sweep
+		if s, ok := refs[key]; ok {
+			return s
+		}
+		s, stderr := tuneStudy(t, bin, simulateCommand(bin, sweep), latency)
+		if strings.Contains(stderr, "records") {
+			t.Errorf("the simulator's study warned of parameters its files record:\n%s", stderr)
+		}
+		decided := map[string]int{}
+		for _, tr := range s.Trials {
+			decided[tr.Decision]++
+		}
+		if decided["admit"] == 0 || decided["reject"] == 0 || len(s.Frontier) == 0 {
+			t.Fatalf("the simulator's study (%s) admitted %d and rejected %d, frontier %v: a weak reference",
+				key, decided["admit"], decided["reject"], s.Frontier)
+		}
+		t.Logf("simulator (%s): %d runs complete, %d failed; decisions %v; frontier %v", key, s.Complete, s.Failed, decided, s.Frontier)
+		refs[key] = s
+		return s
+	}
+	for _, tt := range []struct {
+		name, format, latency, sweep string
+		exact                        bool // the objectives are the simulator's numbers
+	}{
+		{"vllm", "vllm", "ttft.p50", "", true},
+		{"sglang", "sglang", "ttft.p50", "", true},
+		{"aiperf", "aiperf", "e2el.p50", "", true},
+		{"guidellm", "guidellm", "ttft.p50", "", false},
+		{"vllm-sweep", "vllm", "ttft.p50", "16,64", true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ref := reference(t, tt.latency, tt.sweep)
+			got, stderr := tuneStudy(t, bin, realCommand(t, tt.format, tt.sweep), tt.latency)
+			if got.Complete != ref.Complete || got.Failed != ref.Failed {
+				t.Errorf("%d runs complete, %d failed; the simulator's study %d and %d\n%s", got.Complete, got.Failed, ref.Complete, ref.Failed, stderr)
+			}
+			if len(got.Trials) != len(ref.Trials) {
+				t.Fatalf("%d configurations, the simulator's study %d", len(got.Trials), len(ref.Trials))
+			}
+			for i, g := range got.Trials {
+				w := ref.Trials[i]
+				if g.Number != w.Number || !sameParams(g.Params, w.Params) {
+					t.Errorf("configuration %d: %v, the simulator's %d: %v", g.Number, g.Params, w.Number, w.Params)
+					continue
+				}
+				if g.Decision != w.Decision {
+					t.Errorf("configuration %d %v: decision %q (%v), the simulator's %q (%v)", g.Number, g.Params, g.Decision, g.Reasons, w.Decision, w.Reasons)
+				}
+				if tt.exact && !sameValues(g.Values, w.Values) {
+					t.Errorf("configuration %d: values %v, the simulator's %v", g.Number, g.Values, w.Values)
+				}
+			}
+			if !slices.Equal(got.Frontier, ref.Frontier) {
+				t.Errorf("frontier %v, the simulator's %v", got.Frontier, ref.Frontier)
+			}
+			if strings.Contains(stderr, "records") {
+				t.Errorf("warnings of recorded parameters, though the files record no server settings:\n%s", stderr)
+			}
+		})
+	}
+}
+
+func sameParams(a, b map[string]any) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if w, ok := b[k]; !ok || v != w {
+			return false
+		}
+	}
+	return true
+}
+
+func sameValues(a, b []float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if math.Abs(a[i]-b[i]) > 1e-9*math.Abs(b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
