@@ -1,6 +1,7 @@
 package tune_test
 
 import (
+	"context"
 	"encoding/json"
 	"math"
 	"os"
@@ -10,8 +11,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/executor"
 	"github.com/pareto-llm/pareto/internal/realbench"
+	"github.com/pareto-llm/pareto/store"
+	"github.com/pareto-llm/pareto/trial"
+	"github.com/pareto-llm/pareto/tune"
 )
 
 // TestMain makes the test binary the --command of the runs of the tests
@@ -84,26 +89,27 @@ type tuneSummary struct {
 	Failed   int   `json:"failed"`
 	Frontier []int `json:"frontier"`
 	Trials   []struct {
-		Number   int               `json:"trial"`
-		Role     string            `json:"role"`
-		Params   map[string]any    `json:"params"`
-		State    string            `json:"state"`
-		Values   []float64         `json:"values"`
-		Decision string            `json:"decision"`
-		Reasons  []string          `json:"reasons"`
+		Number   int            `json:"trial"`
+		Role     string         `json:"role"`
+		Params   map[string]any `json:"params"`
+		State    string         `json:"state"`
+		Values   []float64      `json:"values"`
+		Decision string         `json:"decision"`
+		Reasons  []string       `json:"reasons"`
 	} `json:"trials"`
 }
 
 // tuneStudy runs pareto tune on a fresh SQLite store with command and
-// returns its summary and its standard error.
-func tuneStudy(t *testing.T, bin, command, latency string) (tuneSummary, string) {
+// returns its summary, its standard error and the store's location.
+func tuneStudy(t *testing.T, bin, command, latency string) (tuneSummary, string, string) {
 	t.Helper()
 	dir := t.TempDir()
 	space := filepath.Join(dir, "space.toml")
 	if err := os.WriteFile(space, []byte(realSpace), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	args := []string{"tune", "--store", filepath.Join(dir, "t.db"), "--study", "s", "--space", space, "--command", command,
+	loc := filepath.Join(dir, "t.db")
+	args := []string{"tune", "--store", loc, "--study", "s", "--space", space, "--command", command,
 		"--budget", "18", "--repeats", "2", "--max-runs", "4", "-o", "output_token_throughput:max", "-o", latency + ":min",
 		"--sampler", "sobol", "--seed", "3", "--work-dir", filepath.Join(dir, "runs"), "--format", "json"}
 	cmd := exec.Command(filepath.Join(bin, "pareto"), args...)
@@ -117,7 +123,7 @@ func tuneStudy(t *testing.T, bin, command, latency string) (tuneSummary, string)
 	if err := json.Unmarshal(out, &s); err != nil {
 		t.Fatalf("pareto tune's output: %v\n%s", err, out)
 	}
-	return s, stderr.String()
+	return s, stderr.String(), loc
 }
 
 // TestTuneRealOutputs: pareto tune on commands that write the real result
@@ -140,7 +146,7 @@ func TestTuneRealOutputs(t *testing.T) {
 		if s, ok := refs[key]; ok {
 			return s
 		}
-		s, stderr := tuneStudy(t, bin, simulateCommand(bin, sweep), latency)
+		s, stderr, _ := tuneStudy(t, bin, simulateCommand(bin, sweep), latency)
 		if strings.Contains(stderr, "records") {
 			t.Errorf("the simulator's study warned of parameters its files record:\n%s", stderr)
 		}
@@ -159,16 +165,17 @@ func TestTuneRealOutputs(t *testing.T) {
 	for _, tt := range []struct {
 		name, format, latency, sweep string
 		exact                        bool // the objectives are the simulator's numbers
+		workloads                    int  // the trials of a run
 	}{
-		{"vllm", "vllm", "ttft.p50", "", true},
-		{"sglang", "sglang", "ttft.p50", "", true},
-		{"aiperf", "aiperf", "e2el.p50", "", true},
-		{"guidellm", "guidellm", "ttft.p50", "", false},
-		{"vllm-sweep", "vllm", "ttft.p50", "16,64", true},
+		{"vllm", "vllm", "ttft.p50", "", true, 1},
+		{"sglang", "sglang", "ttft.p50", "", true, 1},
+		{"aiperf", "aiperf", "e2el.p50", "", true, 1},
+		{"guidellm", "guidellm", "ttft.p50", "", false, 2}, // two request rates
+		{"vllm-sweep", "vllm", "ttft.p50", "16,64", true, 2},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			ref := reference(t, tt.latency, tt.sweep)
-			got, stderr := tuneStudy(t, bin, realCommand(t, tt.format, tt.sweep), tt.latency)
+			got, stderr, loc := tuneStudy(t, bin, realCommand(t, tt.format, tt.sweep), tt.latency)
 			if got.Complete != ref.Complete || got.Failed != ref.Failed {
 				t.Errorf("%d runs complete, %d failed; the simulator's study %d and %d\n%s", got.Complete, got.Failed, ref.Complete, ref.Failed, stderr)
 			}
@@ -193,6 +200,22 @@ func TestTuneRealOutputs(t *testing.T) {
 			}
 			if strings.Contains(stderr, "records") {
 				t.Errorf("warnings of recorded parameters, though the files record no server settings:\n%s", stderr)
+			}
+			var reasons []string
+			for _, g := range got.Trials {
+				reasons = append(reasons, g.Reasons...)
+			}
+			if text := strings.Join(reasons, "\n"); strings.Contains(text, "holds") || strings.Contains(text, "baseline configuration") {
+				t.Errorf("the gate could not tell the configurations apart:\n%s", text)
+			}
+			checkRuns(t, loc, tt.workloads, got.Complete)
+			if tt.sweep != "" {
+				// Both workloads are judged: verdicts name each.
+				for _, c := range strings.Split(tt.sweep, ",") {
+					if !strings.Contains(strings.Join(reasons, "\n"), "concurrency="+c+" ") {
+						t.Errorf("no verdict names the workload concurrency=%s:\n%s", c, strings.Join(reasons, "\n"))
+					}
+				}
 			}
 		})
 	}
@@ -222,3 +245,46 @@ func sameValues(a, b []float64) bool {
 	return true
 }
 
+// checkRuns checks the trials each complete run recorded: one per
+// workload (want of them), all of the run's configuration, none from the
+// logs, telemetry or per-request files beside the results.
+func checkRuns(t *testing.T, loc string, want, complete int) {
+	t.Helper()
+	ctx := context.Background()
+	st, err := store.Open(ctx, loc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ts, err := st.Trials(ctx, "s", store.Query{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byRun := map[string][]trial.Trial{}
+	for _, tr := range ts {
+		byRun[tr.Labels[tune.LabelRun]] = append(byRun[tr.Labels[tune.LabelRun]], tr)
+	}
+	if len(byRun) != complete {
+		t.Errorf("%d runs recorded trials, %d are complete", len(byRun), complete)
+	}
+	for run, trs := range byRun {
+		if len(trs) != want {
+			t.Errorf("run %s recorded %d trials, want %d (one per workload)", run, len(trs), want)
+			continue
+		}
+		workloads := map[string]bool{}
+		for _, tr := range trs {
+			workloads[decide.WorkloadOf(&tr).String()] = true
+			if decide.Config(&tr, nil) != decide.Config(&trs[0], nil) || tr.Params["max_num_seqs"] == "" {
+				t.Errorf("run %s: configurations %v and %v", run, tr.Params, trs[0].Params)
+			}
+			if strings.Contains(tr.Source.Path, "nvidia-smi") || strings.Contains(tr.Source.Path, "server.log") ||
+				strings.Contains(tr.Source.Path, "profile_export.jsonl") || strings.Contains(tr.Source.Path, "inputs.json") {
+				t.Errorf("run %s: a trial read from %s", run, tr.Source.Path)
+			}
+		}
+		if len(workloads) != want {
+			t.Errorf("run %s: workloads %v, want %d", run, workloads, want)
+		}
+	}
+}
