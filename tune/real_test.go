@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -146,19 +147,7 @@ func TestTuneRealOutputs(t *testing.T) {
 		if s, ok := refs[key]; ok {
 			return s
 		}
-		s, stderr, _ := tuneStudy(t, bin, simulateCommand(bin, sweep), latency)
-		if strings.Contains(stderr, "records") {
-			t.Errorf("the simulator's study warned of parameters its files record:\n%s", stderr)
-		}
-		decided := map[string]int{}
-		for _, tr := range s.Trials {
-			decided[tr.Decision]++
-		}
-		if decided["admit"] == 0 || decided["reject"] == 0 || len(s.Frontier) == 0 {
-			t.Fatalf("the simulator's study (%s) admitted %d and rejected %d, frontier %v: a weak reference",
-				key, decided["admit"], decided["reject"], s.Frontier)
-		}
-		t.Logf("simulator (%s): %d runs complete, %d failed; decisions %v; frontier %v", key, s.Complete, s.Failed, decided, s.Frontier)
+		s := simulatorStudy(t, bin, latency, sweep)
 		refs[key] = s
 		return s
 	}
@@ -179,25 +168,7 @@ func TestTuneRealOutputs(t *testing.T) {
 			if got.Complete != ref.Complete || got.Failed != ref.Failed {
 				t.Errorf("%d runs complete, %d failed; the simulator's study %d and %d\n%s", got.Complete, got.Failed, ref.Complete, ref.Failed, stderr)
 			}
-			if len(got.Trials) != len(ref.Trials) {
-				t.Fatalf("%d configurations, the simulator's study %d", len(got.Trials), len(ref.Trials))
-			}
-			for i, g := range got.Trials {
-				w := ref.Trials[i]
-				if g.Number != w.Number || !sameParams(g.Params, w.Params) {
-					t.Errorf("configuration %d: %v, the simulator's %d: %v", g.Number, g.Params, w.Number, w.Params)
-					continue
-				}
-				if g.Decision != w.Decision {
-					t.Errorf("configuration %d %v: decision %q (%v), the simulator's %q (%v)", g.Number, g.Params, g.Decision, g.Reasons, w.Decision, w.Reasons)
-				}
-				if tt.exact && !sameValues(g.Values, w.Values) {
-					t.Errorf("configuration %d: values %v, the simulator's %v", g.Number, g.Values, w.Values)
-				}
-			}
-			if !slices.Equal(got.Frontier, ref.Frontier) {
-				t.Errorf("frontier %v, the simulator's %v", got.Frontier, ref.Frontier)
-			}
+			compareStudies(t, got, ref, tt.exact)
 			if strings.Contains(stderr, "records") {
 				t.Errorf("warnings of recorded parameters, though the files record no server settings:\n%s", stderr)
 			}
@@ -219,6 +190,143 @@ func TestTuneRealOutputs(t *testing.T) {
 			}
 		})
 	}
+}
+
+// simulatorStudy is the reference: pareto tune on pareto simulate's
+// output, which must admit and reject some configurations.
+func simulatorStudy(t *testing.T, bin, latency, sweep string) tuneSummary {
+	t.Helper()
+	s, stderr, _ := tuneStudy(t, bin, simulateCommand(bin, sweep), latency)
+	if strings.Contains(stderr, "records") {
+		t.Errorf("the simulator's study warned of parameters its files record:\n%s", stderr)
+	}
+	decided := map[string]int{}
+	for _, tr := range s.Trials {
+		decided[tr.Decision]++
+	}
+	if decided["admit"] == 0 || decided["reject"] == 0 || len(s.Frontier) == 0 {
+		t.Fatalf("the simulator's study (%s, sweep %q) admitted %d and rejected %d, frontier %v: a weak reference",
+			latency, sweep, decided["admit"], decided["reject"], s.Frontier)
+	}
+	t.Logf("simulator (%s, sweep %q): %d runs complete, %d failed; decisions %v; frontier %v", latency, sweep, s.Complete, s.Failed, decided, s.Frontier)
+	return s
+}
+
+// compareStudies checks that got has ref's configurations, decisions and
+// frontier (and, when exact, its values).
+func compareStudies(t *testing.T, got, ref tuneSummary, exact bool) {
+	t.Helper()
+	if len(got.Trials) != len(ref.Trials) {
+		t.Fatalf("%d configurations, the simulator's study %d", len(got.Trials), len(ref.Trials))
+	}
+	for i, g := range got.Trials {
+		w := ref.Trials[i]
+		if g.Number != w.Number || !sameParams(g.Params, w.Params) {
+			t.Errorf("configuration %d: %v, the simulator's %d: %v", g.Number, g.Params, w.Number, w.Params)
+			continue
+		}
+		if g.Decision != w.Decision {
+			t.Errorf("configuration %d %v: decision %q (%v), the simulator's %q (%v)", g.Number, g.Params, g.Decision, g.Reasons, w.Decision, w.Reasons)
+		}
+		if exact && !sameValues(g.Values, w.Values) {
+			t.Errorf("configuration %d: values %v, the simulator's %v", g.Number, g.Values, w.Values)
+		}
+	}
+	if !slices.Equal(got.Frontier, ref.Frontier) {
+		t.Errorf("frontier %v, the simulator's %v", got.Frontier, ref.Frontier)
+	}
+}
+
+// TestAskTellRealOutputs: an external driver that asks for runs, runs
+// the real-output command itself in a folder of its own and tells pareto
+// the folder (read as pareto ingest reads it) reaches the verdicts and
+// the frontier of pareto tune on pareto simulate's output.
+func TestAskTellRealOutputs(t *testing.T) {
+	bin := buildPareto(t)
+	ref := simulatorStudy(t, bin, "ttft.p50", "")
+	dir := t.TempDir()
+	space := filepath.Join(dir, "space.toml")
+	if err := os.WriteFile(space, []byte(realSpace), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	loc := filepath.Join(dir, "t.db")
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pareto := func(args ...string) ([]byte, string, error) {
+		cmd := exec.Command(filepath.Join(bin, "pareto"), args...)
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		return out, stderr.String(), err
+	}
+	for n := 0; ; n++ {
+		if n > 40 {
+			t.Fatal("ask gave more than 40 runs for a budget of 18")
+		}
+		out, stderr, err := pareto("ask", "--store", loc, "--study", "s", "--space", space, "-o", "output_token_throughput:max",
+			"-o", "ttft.p50:min", "--budget", "18", "--repeats", "2", "--max-runs", "4", "--sampler", "sobol", "--seed", "3")
+		if err != nil {
+			if strings.Contains(stderr, "budget") {
+				break
+			}
+			t.Fatalf("pareto ask: %v\n%s", err, stderr)
+		}
+		var a tune.AskResult
+		if err := json.Unmarshal(out, &a); err != nil {
+			t.Fatalf("pareto ask's output: %v\n%s", err, out)
+		}
+		id := strconv.FormatInt(a.Run, 10)
+		runDir := filepath.Join(dir, "runs", "run-"+id)
+		if err := os.MkdirAll(runDir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command(self)
+		cmd.Dir = runDir
+		cmd.Env = append(os.Environ(), "REALBENCH_FORMAT=vllm")
+		for k, v := range a.Env {
+			cmd.Env = append(cmd.Env, k+"="+v)
+		}
+		tell := []string{"tell", "--store", loc, "--study", "s", id, runDir, "--format", "json"}
+		if msg, err := cmd.CombinedOutput(); err != nil {
+			tell = []string{"tell", "--store", loc, "--study", "s", id, "--failed", strings.TrimSpace(string(msg))}
+		}
+		out, stderr, err = pareto(tell...)
+		if err != nil {
+			t.Fatalf("pareto tell: %v\n%s", err, stderr)
+		}
+		if strings.Contains(stderr, "warning") || strings.Contains(string(out), "mismatches") {
+			t.Errorf("pareto tell warned of parameters the file records:\n%s%s", out, stderr)
+		}
+	}
+	ctx := context.Background()
+	st, err := store.Open(ctx, loc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	tu, err := tune.OpenExisting(ctx, st, "s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := tu.Summarize(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(map[string]any{"complete": sum.Status.Complete, "failed": sum.Status.Failed, "frontier": sum.Frontier, "trials": sum.Trials})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got tuneSummary
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Complete != ref.Complete || got.Failed != ref.Failed {
+		t.Errorf("%d runs complete, %d failed; the simulator's study %d and %d", got.Complete, got.Failed, ref.Complete, ref.Failed)
+	}
+	compareStudies(t, got, ref, true)
+	checkRuns(t, loc, 1, got.Complete)
 }
 
 func sameParams(a, b map[string]any) bool {
