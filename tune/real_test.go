@@ -15,6 +15,7 @@ import (
 	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/executor"
 	"github.com/pareto-llm/pareto/internal/realbench"
+	"github.com/pareto-llm/pareto/internal/testenv"
 	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/trial"
 	"github.com/pareto-llm/pareto/tune"
@@ -104,16 +105,24 @@ type tuneSummary struct {
 // returns its summary, its standard error and the store's location.
 func tuneStudy(t *testing.T, bin, command, latency string) (tuneSummary, string, string) {
 	t.Helper()
+	loc := filepath.Join(t.TempDir(), "t.db")
+	s, stderr := tuneOn(t, bin, loc, command, latency)
+	return s, stderr, loc
+}
+
+// tuneOn runs pareto tune of study s at loc with command (and extra
+// flags) and returns its summary and its standard error.
+func tuneOn(t *testing.T, bin, loc, command, latency string, extra ...string) (tuneSummary, string) {
+	t.Helper()
 	dir := t.TempDir()
 	space := filepath.Join(dir, "space.toml")
 	if err := os.WriteFile(space, []byte(realSpace), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	loc := filepath.Join(dir, "t.db")
 	args := []string{"tune", "--store", loc, "--study", "s", "--space", space, "--command", command,
 		"--budget", "18", "--repeats", "2", "--max-runs", "4", "-o", "output_token_throughput:max", "-o", latency + ":min",
 		"--sampler", "sobol", "--seed", "3", "--work-dir", filepath.Join(dir, "runs"), "--format", "json"}
-	cmd := exec.Command(filepath.Join(bin, "pareto"), args...)
+	cmd := exec.Command(filepath.Join(bin, "pareto"), append(args, extra...)...)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -124,7 +133,7 @@ func tuneStudy(t *testing.T, bin, command, latency string) (tuneSummary, string,
 	if err := json.Unmarshal(out, &s); err != nil {
 		t.Fatalf("pareto tune's output: %v\n%s", err, out)
 	}
-	return s, stderr.String(), loc
+	return s, stderr.String()
 }
 
 // TestTuneRealOutputs: pareto tune on commands that write the real result
@@ -395,4 +404,100 @@ func checkRuns(t *testing.T, loc string, want, complete int) {
 			t.Errorf("run %s: workloads %v, want %d", run, workloads, want)
 		}
 	}
+}
+
+// TestTuneRealOutputsElsewhere: the same study on PostgreSQL, and with its
+// runs as Slurm jobs, reaches the simulator's verdicts; two workers
+// sharing a PostgreSQL study record every run of the budget, one trial
+// per result, and judge every candidate (their order of runs, and so the
+// sampler's proposals after the first verdicts, depend on timing).
+func TestTuneRealOutputsElsewhere(t *testing.T) {
+	bin := buildPareto(t)
+	t.Run("postgres", func(t *testing.T) {
+		loc := freshPostgres(t)
+		ref := simulatorStudy(t, bin, "ttft.p50", "")
+		got, stderr := tuneOn(t, bin, loc, realCommand(t, "sglang", ""), "ttft.p50")
+		if got.Complete != ref.Complete || got.Failed != ref.Failed {
+			t.Errorf("%d runs complete, %d failed; the simulator's study %d and %d\n%s", got.Complete, got.Failed, ref.Complete, ref.Failed, stderr)
+		}
+		compareStudies(t, got, ref, true)
+		checkRuns(t, loc, 1, got.Complete)
+	})
+	t.Run("slurm", func(t *testing.T) {
+		testenv.Slurm(t)
+		ref := simulatorStudy(t, bin, "e2el.p50", "")
+		loc := filepath.Join(t.TempDir(), "t.db")
+		got, stderr := tuneOn(t, bin, loc, realCommand(t, "aiperf", ""), "e2el.p50", "--executor", "slurm", "--slurm-poll", "1s", "--time-limit", "5m")
+		if got.Complete != ref.Complete || got.Failed != ref.Failed {
+			t.Errorf("%d runs complete, %d failed; the simulator's study %d and %d\n%s", got.Complete, got.Failed, ref.Complete, ref.Failed, stderr)
+		}
+		compareStudies(t, got, ref, true)
+		checkRuns(t, loc, 1, got.Complete)
+	})
+	t.Run("workers", func(t *testing.T) {
+		loc := freshPostgres(t)
+		dir := t.TempDir()
+		space := filepath.Join(dir, "space.toml")
+		if err := os.WriteFile(space, []byte(realSpace), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		args := []string{"tune", "--worker", "--store", loc, "--study", "s", "--space", space, "--command", realCommand(t, "guidellm", ""),
+			"--budget", "18", "--repeats", "2", "--max-runs", "4", "-o", "output_token_throughput:max", "-o", "ttft.p50:min",
+			"--sampler", "sobol", "--seed", "3", "--lease", "5s", "--format", "json"}
+		errs := make(chan error, 2)
+		outs := make([]strings.Builder, 2)
+		for i := range 2 {
+			cmd := exec.Command(filepath.Join(bin, "pareto"), append(args, "--work-dir", filepath.Join(dir, "w"+strconv.Itoa(i)))...)
+			cmd.Stdout, cmd.Stderr = &outs[i], &outs[i]
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			go func() { errs <- cmd.Wait() }()
+		}
+		for range 2 {
+			if err := <-errs; err != nil {
+				t.Errorf("a worker: %v\n%s\n%s", err, outs[0].String(), outs[1].String())
+			}
+		}
+		out, err := exec.Command(filepath.Join(bin, "pareto"), "tune", "--status", "--store", loc, "--study", "s", "--format", "json").Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var st struct{ Complete, Failed, Queued, Running, Budget int }
+		if err := json.Unmarshal(out, &st); err != nil {
+			t.Fatal(err)
+		}
+		if st.Complete+st.Failed != 18 || st.Queued+st.Running != 0 {
+			t.Errorf("status %s: want the 18 runs of the budget ended", out)
+		}
+		checkRuns(t, loc, 2, st.Complete)
+		ctx := context.Background()
+		s, err := store.Open(ctx, loc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		tu, err := tune.OpenExisting(ctx, s, "s")
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum, err := tu.Summarize(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		decided := 0
+		for _, tr := range sum.Trials {
+			switch {
+			case tr.Role == tune.RoleBaseline:
+			case tr.Decision == "admit" || tr.Decision == "reject" || tr.Decision == "inconclusive":
+				decided++
+			case tr.State == "failed" || tr.Decision == "" && tr.State == "running":
+			default:
+				t.Errorf("configuration %d: %s %q %v", tr.Number, tr.State, tr.Decision, tr.Reasons)
+			}
+		}
+		if decided == 0 {
+			t.Errorf("no candidate judged: %+v", sum.Trials)
+		}
+	})
 }
