@@ -208,3 +208,42 @@ func TestReadRun(t *testing.T) {
 		}
 	})
 }
+
+// BenchmarkStamp stamps a trial whose file recorded n parameters (a
+// guidellm report records over a hundred) with a run of 4.
+func BenchmarkStamp(b *testing.B) {
+	run := tune.Run{ID: 7, Trial: 3, Role: tune.RoleCandidate, Session: 2, Config: search.Config{"a": search.Num(1), "b": search.Num(2),
+		"c": search.Bool(true), "max_num_seqs": search.Num(128)}}
+	for _, n := range []int{8, 128} {
+		file := map[string]string{"server_args.max_num_seqs": "128", "max_concurrency": "64"}
+		for i := len(file); i < n; i++ {
+			file[fmt.Sprintf("benchmark.p%d", i)] = "x"
+		}
+		b.Run(fmt.Sprintf("params=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				tr := trial.Trial{Params: maps.Clone(file)}
+				tune.Stamp(&tr, run)
+			}
+		})
+	}
+}
+
+// BenchmarkReadRun reads a run's folder as pareto tune does: a result
+// among the files a real client leaves beside it.
+func BenchmarkReadRun(b *testing.B) {
+	for _, format := range []string{"vllm", "aiperf"} {
+		dir := b.TempDir()
+		if _, err := realbench.Write(dir, format, simulate.DefaultConfig, 1); err != nil {
+			b.Fatal(err)
+		}
+		b.Run("format="+format, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := tune.ReadRun(context.Background(), dir, nil, tuneLimits); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
