@@ -85,7 +85,7 @@ type TellInput struct {
 	Store  string             `json:"store,omitempty" jsonschema:"store (default: the server's)"`
 	Study  string             `json:"study" jsonschema:"the tuning study"`
 	Trial  int64              `json:"trial" jsonschema:"the trial ID ask gave"`
-	Files  []string           `json:"files,omitempty" jsonschema:"result files or directories of the run (read as pareto ingest reads them)"`
+	Files  []string           `json:"files,omitempty" jsonschema:"result files or directories of the run (read as pareto ingest reads them: a directory's benchmark results only)"`
 	Values map[string]float64 `json:"values,omitempty" jsonschema:"measurements by metric selector, such as {\"ttft.p99\": 180}"`
 	Failed string             `json:"failed,omitempty" jsonschema:"record the run as failed, for this reason"`
 }
@@ -95,7 +95,9 @@ func (t *tools) addTell(s *mcp.Server) error {
 		Description: "Record the measurement of a run ask gave (result files, or values by metric selector), or that it " +
 			"failed; the answer is the gate's verdict on its configuration: admit, reject, inconclusive (with the runs " +
 			"it queued, of the configuration, the baseline or archive members: ask again; stalled says why none could " +
-			"be queued), or none (runs still to measure)."}, nil, t.tell)
+			"be queued), or none (runs still to measure). The trials recorded have the run's parameters, whatever the " +
+			"files hold; mismatches lists the parameters a file records with another value (kept as tune_file.* labels). " +
+			"A folder is read as pareto ingest reads it: only its benchmark results, not the logs or telemetry beside them."}, nil, t.tell)
 }
 
 func (t *tools) tell(ctx context.Context, in TellInput) (tune.TellResult, error) {

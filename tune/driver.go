@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -37,8 +38,11 @@ type Driver struct {
 	// asks of a scheduler (its TimeLimit, when zero, is TimeLimit).
 	TimeLimit time.Duration
 	Resources executor.Resources
-	// Limits bound the result files read.
-	Limits ingest.Limits
+	// Limits bound the result files read; Results are the patterns that
+	// name a run's result files (ReadRun; none: the benchmark results
+	// the run's folder holds).
+	Limits  ingest.Limits
+	Results []string
 	// Progress, when set, is called after every run.
 	Progress func(store.TuneStatus)
 	// Log receives one line per run that failed or was queued again.
@@ -255,23 +259,15 @@ func (d *Driver) one(ctx context.Context, r Run) error {
 		d.logf("run %d (trial %d) %s: %s", r.ID, r.Trial, st.State, why)
 		return t.Fail(bg, r, fmt.Sprintf("%s: %s (logs in %s)", st.State, why, dir))
 	}
-	files, err := resultFiles(dir)
-	if err != nil {
-		return errors.Join(err, t.Fail(bg, r, err.Error()))
-	}
-	if len(files) == 0 {
-		d.logf("run %d (trial %d): no result file in %s", r.ID, r.Trial, dir)
-		return t.Fail(bg, r, "no result file in "+dir)
-	}
-	set, err := source.Trials(bg, source.Spec{Paths: files, Load: ingest.LoadOptions{Limits: d.Limits}})
-	if err == nil {
-		err = source.Unreadable(set.Skipped)
-	}
+	trials, err := ReadRun(bg, dir, d.Results, d.Limits)
 	if err != nil {
 		d.logf("run %d (trial %d): %v", r.ID, r.Trial, err)
 		return t.Fail(bg, r, err.Error())
 	}
-	_, err = t.Record(bg, r, dir, set.Trials)
+	fb, err := t.Record(bg, r, dir, trials)
+	for _, m := range fb.Mismatches {
+		d.logf("run %d (trial %d): %s", r.ID, r.Trial, m)
+	}
 	if errors.Is(err, store.ErrLeaseLost) {
 		d.logf("run %d (trial %d): %v", r.ID, r.Trial, err)
 		return nil
@@ -307,21 +303,147 @@ func (d *Driver) follow(ctx context.Context, r Run) executor.Handle {
 	return h
 }
 
-// resultFiles lists the files of a run's folder but the executor's own
-// (its logs and batch scripts).
-func resultFiles(dir string) ([]string, error) {
+// ReadRun reads the trials a run left in its folder dir. Without
+// patterns, the folder is read as pareto ingest reads a folder it is
+// given: only the files a reader recognises as benchmark results (or a
+// CloudAI results tree) are trials, so the logs, GPU telemetry CSVs,
+// per-request records and benchmark inputs a real client leaves beside
+// its results are not; the executor's own files at the top of the
+// folder (executor.IsOwnFile) are not read. With patterns
+// (search.CheckResultPattern: globs relative to dir, '/' between
+// folders), exactly the files and folders they match are read, each as
+// pareto ingest reads a path it is given (a generic CSV/JSONL table
+// included). A file that cannot be read is an error; so is a run that
+// left no result (a *NoResultError listing what it left).
+func ReadRun(ctx context.Context, dir string, patterns []string, lim ingest.Limits) ([]trial.Trial, error) {
+	dir = filepath.Clean(dir)
+	paths := []string{dir}
+	load := ingest.LoadOptions{Limits: lim, Ignore: func(p string) bool {
+		return filepath.Dir(p) == dir && executor.IsOwnFile(filepath.Base(p))
+	}}
+	if len(patterns) > 0 {
+		var err error
+		if paths, err = matchResults(dir, patterns); err != nil {
+			return nil, err
+		}
+		if len(paths) == 0 {
+			return nil, noResult(dir, patterns, nil)
+		}
+	}
+	set, err := source.Trials(ctx, source.Spec{Paths: paths, Load: load})
+	if set != nil && len(set.Trials) == 0 {
+		if err := source.Unreadable(set.Skipped); err != nil {
+			return nil, err
+		}
+		return nil, noResult(dir, patterns, set.Skipped)
+	}
+	if err == nil {
+		err = source.Unreadable(set.Skipped)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return set.Trials, nil
+}
+
+// matchResults returns the files and folders under dir whose path
+// relative to it matches one of patterns, sorted (a matched folder is
+// not searched further: it is read whole).
+func matchResults(dir string, patterns []string) ([]string, error) {
+	for _, p := range patterns {
+		if err := search.CheckResultPattern(p); err != nil {
+			return nil, err
+		}
+	}
 	var out []string
 	err := filepath.WalkDir(dir, func(p string, e os.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		if e.Type().IsRegular() && !(filepath.Dir(p) == dir && executor.IsOwnFile(e.Name())) {
-			out = append(out, p)
+		if p == dir {
+			return nil
+		}
+		rel, err := filepath.Rel(dir, p)
+		if err != nil {
+			return err
+		}
+		for _, pat := range patterns {
+			if ok, _ := path.Match(filepath.ToSlash(pat), filepath.ToSlash(rel)); ok {
+				out = append(out, p)
+				if e.IsDir() {
+					return filepath.SkipDir
+				}
+				return nil
+			}
 		}
 		return nil
 	})
 	slices.Sort(out)
 	return out, err
+}
+
+// MaxLeftListed bounds the files a NoResultError lists.
+const MaxLeftListed = 12
+
+// NoResultError is a run that left no benchmark result in its folder.
+type NoResultError struct {
+	// Dir is the run's folder; Patterns the --result patterns, if any.
+	Dir      string
+	Patterns []string
+	// Left lists the files it left (paths relative to Dir, with what
+	// pareto took them for when it knows), at most MaxLeftListed of them;
+	// More counts the others.
+	Left []string
+	More int
+}
+
+// Error renders "no benchmark result in DIR; it left: a.log, b.csv, ...".
+func (e *NoResultError) Error() string {
+	var b strings.Builder
+	b.WriteString("no benchmark result in " + e.Dir)
+	if len(e.Patterns) > 0 {
+		b.WriteString(" matching --result " + strings.Join(e.Patterns, ", "))
+	}
+	if len(e.Left) == 0 {
+		b.WriteString("; it left no file")
+		return b.String()
+	}
+	b.WriteString("; it left: " + strings.Join(e.Left, ", "))
+	if e.More > 0 {
+		fmt.Fprintf(&b, " and %d more", e.More)
+	}
+	if len(e.Patterns) == 0 {
+		b.WriteString(" (name the results with --result GLOB if pareto does not recognise them)")
+	}
+	return b.String()
+}
+
+// noResult lists what a run left in dir, with the reasons of the skips
+// that say what a file is (code not_a_result).
+func noResult(dir string, patterns []string, skipped []trial.Skip) *NoResultError {
+	what := map[string]string{}
+	for _, s := range skipped {
+		if s.Code == trial.SkipNotResult {
+			what[filepath.Clean(s.Path)] = s.Reason
+		}
+	}
+	e := &NoResultError{Dir: dir, Patterns: patterns}
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() {
+			return nil
+		}
+		if len(e.Left) == MaxLeftListed {
+			e.More++
+			return nil
+		}
+		rel, _ := filepath.Rel(dir, p)
+		if w := what[p]; w != "" {
+			rel += " (" + w + ")"
+		}
+		e.Left = append(e.Left, rel)
+		return nil
+	})
+	return e
 }
 
 // lastLine returns the last non-empty line of the end of a log file.

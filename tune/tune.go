@@ -84,6 +84,10 @@ type Options struct {
 	// (Driver.Run refuses one holding trial.Redacted); pass secrets
 	// through the environment instead (PassEnv).
 	Command string `json:"command,omitempty"`
+	// Results are the patterns that name a run's result files (pareto
+	// tune's --result, see ReadRun); none: the space's result = [...],
+	// else every benchmark result a run's folder holds.
+	Results []string `json:"results,omitempty"`
 	// SpaceFile and SpaceText are the search space's file name and TOML
 	// text, kept so that ask and tell need no --space (OpenExisting).
 	SpaceFile string `json:"space_file,omitempty"`
@@ -266,6 +270,24 @@ func (t *Tuning) Space() *search.Space { return t.space }
 
 // Options returns the study's options.
 func (t *Tuning) Options() Options { return t.opts }
+
+// ResultPatterns returns the patterns that name the study's result
+// files: flags when given (pareto tune's --result), else the study's
+// (Options.Results), else its space's (result = [...]); none means every
+// benchmark result a run's folder holds (ReadRun).
+func (t *Tuning) ResultPatterns(flags []string) []string {
+	switch {
+	case len(flags) > 0:
+		return flags
+	case len(t.opts.Results) > 0:
+		return t.opts.Results
+	}
+	var out []string
+	for _, p := range t.space.Results {
+		out = append(out, p.Pattern)
+	}
+	return out
+}
 
 // Run is a claimed run: its ID, its configuration and the worker that
 // holds it.
@@ -505,33 +527,34 @@ type Feedback struct {
 	// were queued: it needs runs of an archive member this study cannot
 	// run (see verdictRecord.Stalled).
 	Stalled string
+	// Mismatches are the parameters the run's result files record with
+	// another value than the run's configuration (see Stamp).
+	Mismatches []Mismatch
 }
 
 // Record records the trials a run measured (read from its result files)
-// in the study, with the run's labels, completes the run, tells the
-// sampler when the configuration's runs are all done, and asks the gate.
-// A run that yielded no trial is failed.
+// in the study, stamped with the run's configuration and labels (Stamp),
+// completes the run, tells the sampler when the configuration's runs are
+// all done, and asks the gate. A run that yielded no trial is failed.
+// The Feedback lists the parameters the files record with another value
+// than the run's (Mismatches).
 func (t *Tuning) Record(ctx context.Context, r Run, source string, trials []trial.Trial) (Feedback, error) {
 	fb := Feedback{Run: r.ID, Trial: r.Trial, Role: r.Role}
 	if len(trials) == 0 {
 		return fb, t.Fail(ctx, r, "the run yielded no trial")
 	}
-	labels := map[string]string{LabelRun: strconv.FormatInt(r.ID, 10), LabelTrial: strconv.Itoa(r.Trial), LabelRole: r.Role,
-		LabelSession: strconv.Itoa(r.Session)}
 	res := runResult{}
 	for i := range trials {
 		tr := &trials[i]
-		if tr.Labels[LabelRun] == labels[LabelRun] && tr.ID != "" { // read back (Recorded): keep its ID
+		if tr.Labels[LabelRun] == strconv.FormatInt(r.ID, 10) && tr.ID != "" { // read back (Recorded): keep its ID
 			res.Trials = append(res.Trials, tr.ID)
 			continue
 		}
-		if tr.Labels == nil {
-			tr.Labels = map[string]string{}
+		for _, m := range Stamp(tr, r) {
+			if !slices.Contains(fb.Mismatches, m) {
+				fb.Mismatches = append(fb.Mismatches, m)
+			}
 		}
-		for k, v := range labels {
-			tr.Labels[k] = v
-		}
-		tr.Source.Session = SessionName(r.Session)
 		t.redactTrial(tr)
 		tr.ID = trial.ComputeID(tr) // the run's labels make each run's trials its own
 		res.Trials = append(res.Trials, tr.ID)

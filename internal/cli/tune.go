@@ -54,7 +54,8 @@ placeholder stands outside quotes, as a word ({model}) or part of one
 (--tp={tp}); one inside '...', "...", backquotes, $((...)), a comment or
 a here-document is refused with its line and column. ${NAME} is the
 shell's. A run that exits non-zero, exceeds --time-limit or leaves no
-readable result is recorded as failed with the reason.
+readable result is recorded as failed with the reason (for no result,
+the files it left).
 
 A run's environment is this process's without the store's settings
 (PARETO_STORE, PGPASSWORD, any variable holding the store's password).
@@ -64,6 +65,18 @@ in its place. Export the secret, write $NAME in the command and give
 --pass-env NAME: every worker then needs NAME set, takes the value from
 its own environment, and nothing stores it. Failure reasons, labels and
 log lines are redacted before they are stored or printed.
+
+The run's folder is read as pareto ingest reads a folder: only files a
+reader recognises as benchmark results are trials (the server logs, GPU
+telemetry CSVs, per-request records and inputs a benchmark client leaves
+beside them are not); --result GLOB (repeatable, relative to the run's
+folder; or result = [...] in the space) names the result files exactly
+instead. A run that writes several results (a sweep over concurrency) is
+one configuration measured on several workloads, and one run of the
+budget. Every trial a run records has the run's parameters, whatever the
+result file holds (a vllm bench serve file records no server settings);
+a parameter the file records with another value is kept as the label
+tune_file.NAME and reported on stderr.
 
 Every change is in the store, so a tune that was killed resumes where it
 stopped when started again (its runs in progress are queued again, once; a
@@ -99,6 +112,7 @@ const tuneExample = `  # (docs/TUNING.md runs a whole tune on the simulator)
 
 type tuneOptions struct {
 	store, study, space, command, sampler, workDir, format string
+	results                                                []string
 	budget, repeats, maxRuns, population, screen           int
 	seed                                                   uint64
 	timeLimit, lease                                       time.Duration
@@ -133,6 +147,7 @@ func newTuneCmd(e *env) *cobra.Command {
 	f.StringVar(&o.space, "space", "", "search space `TOML` file")
 	f.StringVar(&o.command, "command", "", "command `TEMPLATE` of a run ({param} placeholders)")
 	f.StringArrayVar(&o.passEnv, "pass-env", nil, "environment variable `NAME` the runs need (a token the command reads as $NAME): its value comes from each worker's environment, never stored (repeatable)")
+	f.StringArrayVar(&o.results, "result", nil, "a run's result files: `GLOB` relative to its folder, repeatable (default: the space's result = [...], else every benchmark result the folder holds)")
 	f.IntVar(&o.budget, "budget", 0, "runs of the study in all (baseline and repeats included)")
 	o.obj.flags(f)
 	f.StringVar(&o.sampler, "sampler", search.NSGA2, "sampler: "+strings.Join(search.Samplers, ", "))
@@ -201,6 +216,11 @@ func runTune(ctx context.Context, e *env, o *tuneOptions) error {
 			return inputError{err: fmt.Errorf("--pass-env %s: %s is not set in the environment of this process", name, name)}
 		}
 	}
+	for _, p := range o.results {
+		if err := search.CheckResultPattern(p); err != nil {
+			return usagef("--result: %v", err)
+		}
+	}
 	loc := store.Location(o.store)
 	ex, err := o.slurm.newExecutor(executor.Environ(o.passEnv, redact.Passwords(loc)))
 	if err != nil {
@@ -254,7 +274,7 @@ func runTune(ctx context.Context, e *env, o *tuneOptions) error {
 			return err
 		}
 		opts = tune.Options{Sampler: o.sampler, Seed: o.seed, Population: o.population, Objectives: objs, Repeats: o.repeats,
-			MaxRuns: o.maxRuns, Screen: o.screen, Command: o.command, SpaceFile: o.space, SpaceText: text, PassEnv: o.passEnv}
+			MaxRuns: o.maxRuns, Screen: o.screen, Command: o.command, Results: o.results, SpaceFile: o.space, SpaceText: text, PassEnv: o.passEnv}
 		for _, s := range slos {
 			opts.SLOs = append(opts.SLOs, s.String())
 		}
@@ -284,7 +304,7 @@ func runTune(ctx context.Context, e *env, o *tuneOptions) error {
 	defer stop()
 	t.Hide(redact.Passwords(loc)...)
 	d := &tune.Driver{Tuning: t, Executor: ex, Command: command, WorkDir: workDir, Lease: o.lease, Join: o.worker, PassEnv: o.passEnv,
-		TimeLimit: o.timeLimit, Limits: lim, Log: e.stderr,
+		TimeLimit: o.timeLimit, Limits: lim, Results: t.ResultPatterns(o.results), Log: e.stderr,
 		Resources: executor.Resources{Nodes: o.slurm.nodes, GPUsPerNode: o.slurm.gpusPerNode, Partition: o.slurm.partition, Account: o.slurm.account}}
 	if isTerminal(e.stderr) {
 		d.Progress = progressLine(e, time.Now())
