@@ -17,6 +17,7 @@ import (
 
 	"github.com/pareto-llm/pareto/executor"
 	"github.com/pareto-llm/pareto/ingest"
+	"github.com/pareto-llm/pareto/search"
 	"github.com/pareto-llm/pareto/source"
 	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/trial"
