@@ -360,7 +360,7 @@ func depth(b []byte) int {
 func decodeMessage(b []byte) (m jsonrpc.Message, id jsonrpc.ID, err error) {
 	members, err := objectMembers(b)
 	if err != nil {
-		return nil, jsonrpc.ID{}, err
+		return nil, recoverID(b), err
 	}
 	if raw, ok := members["id"]; ok {
 		if id, err = parseID(raw); err != nil {
