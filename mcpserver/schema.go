@@ -86,6 +86,12 @@ var flagRE = regexp.MustCompile(`(^|[\s("'])(--[a-z][a-z0-9-]*|-o)\b`)
 // flagArgs are the flags whose argument has another name than the flag's.
 var flagArgs = map[string]string{"o": "objectives", "objective": "objectives", "slo": "slos", "value": "values", "file": "files"}
 
+// objectivePhrases are the libraries' phrases about -o that read better
+// rewritten whole.
+var objectivePhrases = strings.NewReplacer(
+	"with -o NAME:min|max", "in objectives (NAME:min or NAME:max)",
+	"at least one -o NAME:min or -o NAME:max", "at least one in objectives (NAME:min or NAME:max)")
+
 // argWording phrases a library's message in the tool's terms: a flag of
 // the command that names one of the tool's arguments becomes the
 // argument's name (--min-improve: min_improve, -o: objectives); other
@@ -93,6 +99,9 @@ var flagArgs = map[string]string{"o": "objectives", "objective": "objectives", "
 func argWording(msg string, in *jsonschema.Schema) string {
 	if in == nil || !strings.Contains(msg, "-") {
 		return msg
+	}
+	if _, ok := in.Properties["objectives"]; ok {
+		msg = objectivePhrases.Replace(msg)
 	}
 	return flagRE.ReplaceAllStringFunc(msg, func(m string) string {
 		i := strings.IndexByte(m, '-')

@@ -46,7 +46,7 @@ pareto mcp --store tune.db). It serves until the client closes standard
 input; it prints nothing else on standard output.`
 
 const mcpExample = `  pareto mcp --store tune.db
-  pareto mcp --store tune.db --root . --root /data/results`
+  pareto mcp --store tune.db --root . --root examples`
 
 func newMCPCmd(e *env) *cobra.Command {
 	var store, maxFrame string
