@@ -44,7 +44,8 @@ const idPrefix = 4096
 // that is a request or invalid (MCP 2025-06-18 removed batching). A
 // request reusing the id of one still in progress is refused the same way.
 // Well-formed messages go to the server, which answers unknown methods
-// (-32601) and bad parameters (-32602) itself.
+// (-32601) and bad parameters (-32602) itself. When the input ends, the
+// session ends once every request read has been answered.
 type FrameTransport struct {
 	// Reader and Writer are the client's frames and the server's.
 	Reader io.Reader
@@ -90,6 +91,8 @@ type frameConn struct {
 
 	mu       sync.Mutex
 	inFlight map[jsonrpc.ID]bool // ids of calls handed to the server, not yet answered
+	pending  int                 // calls handed to the server whose answer is not written yet
+	idle     chan struct{}       // closed when pending drops to 0 (made by drained)
 }
 
 // SessionID implements mcp.Connection (stdio has none).
@@ -104,9 +107,34 @@ func (c *frameConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		return nil, io.EOF
 	case m, ok := <-c.in:
 		if !ok {
-			return nil, c.readErr
+			return nil, c.drained(ctx)
 		}
 		return m, nil
+	}
+}
+
+// drained waits, once the input has ended, until every call handed to
+// the server is answered (the session ends when Read fails, and would
+// cancel them), and returns why reading stopped.
+func (c *frameConn) drained(ctx context.Context) error {
+	for {
+		c.mu.Lock()
+		if c.pending == 0 {
+			c.mu.Unlock()
+			return c.readErr
+		}
+		if c.idle == nil {
+			c.idle = make(chan struct{})
+		}
+		idle := c.idle
+		c.mu.Unlock()
+		select {
+		case <-idle:
+		case <-c.closed:
+			return io.EOF
+		case <-ctx.Done():
+			return ctx.Err()
+		}
 	}
 }
 
@@ -120,9 +148,22 @@ func (c *frameConn) Write(ctx context.Context, m jsonrpc.Message) error {
 		return fmt.Errorf("encoding a message: %w", err)
 	}
 	if r, ok := m.(*jsonrpc.Response); ok && r.ID.IsValid() {
+		// The id is free before the answer is out (the client may reuse it
+		// as soon as it reads the answer); the call is pending until then.
 		c.mu.Lock()
+		answering := c.inFlight[r.ID]
 		delete(c.inFlight, r.ID)
 		c.mu.Unlock()
+		err := c.writeLine(b)
+		if answering {
+			c.mu.Lock()
+			if c.pending--; c.pending == 0 && c.idle != nil {
+				close(c.idle)
+				c.idle = nil
+			}
+			c.mu.Unlock()
+		}
+		return err
 	}
 	return c.writeLine(b)
 }
@@ -242,6 +283,7 @@ func (c *frameConn) frame(line []byte) jsonrpc.Message {
 		busy := c.inFlight[req.ID]
 		if !busy {
 			c.inFlight[req.ID] = true
+			c.pending++
 		}
 		c.mu.Unlock()
 		if busy {

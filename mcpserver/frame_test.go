@@ -5,7 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-		"io"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
