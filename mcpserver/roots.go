@@ -82,11 +82,13 @@ func (t *tools) callScope(ctx context.Context, ss *mcp.ServerSession) (*scope, e
 		return sc, nil
 	}
 	ip := ss.InitializeParams()
+	//lint:ignore SA1019 roots are what the client offers up to protocol 2025-11-25 (the "the client's MCP roots")
 	if ip == nil || ip.Capabilities == nil || ip.Capabilities.RootsV2 == nil || ip.ProtocolVersion >= noRootsVersion {
 		return sc, nil
 	}
 	lctx, cancel := context.WithTimeout(ctx, rootsTimeout)
 	defer cancel()
+	//lint:ignore SA1019 as above: listed only below noRootsVersion
 	res, err := ss.ListRoots(lctx, nil)
 	if err != nil {
 		return nil, fmt.Errorf("the client offers roots but did not list them: %w", err)

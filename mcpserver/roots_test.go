@@ -31,6 +31,7 @@ func connectRoots(t *testing.T, opts mcpserver.Options, dirs ...string) *mcp.Cli
 	t.Cleanup(func() { ss.Close() })
 	c := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "v0"}, nil)
 	for _, d := range dirs {
+		//lint:ignore SA1019 the server reads the roots of clients up to protocol 2025-11-25
 		c.AddRoots(&mcp.Root{URI: (&url.URL{Scheme: "file", Path: d}).String()})
 	}
 	cs, err := c.Connect(t.Context(), ct, &mcp.ClientSessionOptions{ProtocolVersion: "2025-06-18"})
