@@ -10,8 +10,16 @@
 // Options.Store, else $PARETO_STORE, else pareto.db). The reading tools
 // (front, pick, trials, archive without revoke) open the store read-only.
 // A failure is a tool error (IsError, with a message naming the file or
-// the argument at fault), never a protocol error; a panic in a tool is
-// recovered into one.
+// the argument at fault, in the tool's argument names), never a protocol
+// error; a panic in a tool is recovered into one.
+//
+// The tools read files and create stores only under the roots
+// (Options.Roots, or the client's roots; see Options.Roots), with
+// symlinks evaluated: a path, or a symlink inside a directory, that leads
+// out of them is ErrOutsideRoots, checked before anything is read. A
+// PostgreSQL store other than Options.Store must be in
+// Options.AllowStores. FrameTransport, the transport of pareto mcp,
+// answers every malformed frame with a JSON-RPC error and goes on.
 package mcpserver
 
 import (
@@ -82,7 +90,8 @@ func New(o Options) (*mcp.Server, error) {
 	return s, nil
 }
 
-// Serve runs a server on transport t (mcp.StdioTransport for pareto mcp)
+// Serve runs a server on transport t (a FrameTransport on standard input
+// and output for pareto mcp)
 // until the client disconnects or ctx is done.
 func Serve(ctx context.Context, o Options, t mcp.Transport) error {
 	s, err := New(o)
