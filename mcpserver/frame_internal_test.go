@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
@@ -140,5 +141,36 @@ func BenchmarkFrame(b *testing.B) {
 				clear(c.inFlight)
 			}
 		})
+	}
+}
+
+func TestNoContent(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{`x:1: no column "a" (have: root:x:0:0:root:/root:/bin/bash)`, `x:1: no column "a" (its first line is no header of named columns: not a table)`},
+		{`x:1: no column "a" (have: b, c)`, `x:1: no column "a" (have: b, c)`},
+		{`no parenthesis`, `no parenthesis`},
+	} {
+		if got := noContent(c.in); got != c.want {
+			t.Errorf("noContent(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+func TestArgWording(t *testing.T) {
+	in, err := jsonschema.For[GateInput](nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ in, want string }{
+		{"--candidate is required", "candidate is required"},
+		{"--max-runs must be 0 (no cap) or at least --min-repeats", "max_runs must be 0 (no cap) or at least min_repeats"},
+		{"give at least one -o NAME:min or -o NAME:max", "give at least one in objectives (NAME:min or NAME:max)"},
+		{"--slo x", "slos x"},
+		{"refuse (--max-input-size)", "refuse (--max-input-size)"}, // no such argument: pareto mcp's own flag
+		{"file a--b.json", "file a--b.json"},
+	} {
+		if got := argWording(c.in, in); got != c.want {
+			t.Errorf("argWording(%q) = %q, want %q", c.in, got, c.want)
+		}
 	}
 }

@@ -156,6 +156,12 @@ func TestConfinement(t *testing.T) {
 			}
 		})
 	}
+	// A file of the root that is no table is not quoted either.
+	notes := filepath.Join(c.root, "notes")
+	os.WriteFile(notes, []byte("root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1\n"), 0o644)
+	if msg := callError(t, cs, "front", front(notes)); !strings.Contains(msg, notes) || strings.Contains(msg, "root:x:") {
+		t.Errorf("front of a file that is no table: %q, want its name and not its content", msg)
+	}
 	if after := tree(t, c.outside); !slices.Equal(before, after) {
 		t.Errorf("files created outside the root:\nbefore %v\nafter  %v", before, after)
 	}

@@ -116,3 +116,20 @@ func argWording(msg string, in *jsonschema.Schema) string {
 		return m[:i] + name
 	})
 }
+
+// haveRE matches the column list a table reader's "no column" error
+// gives: the names of the file's header.
+var haveRE = regexp.MustCompile(`\(have: ([^()\n]*)\)`)
+
+// noContent drops from a message the column list of a header of one
+// column: the first line of a file that is no table (a passwd file, a
+// note), which would otherwise be quoted whole. The names of a real
+// table's columns stay.
+func noContent(msg string) string {
+	return haveRE.ReplaceAllStringFunc(msg, func(m string) string {
+		if strings.Contains(m, ", ") {
+			return m
+		}
+		return "(its first line is no header of named columns: not a table)"
+	})
+}
