@@ -1,0 +1,129 @@
+package compare
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/pareto-llm/pareto/decide"
+	"github.com/pareto-llm/pareto/frontier"
+)
+
+// MinNoiseDF is the fewest degrees of freedom (the sum over
+// configurations of their repeats less one) a band measured from the
+// repeats needs: with fewer, the band is unmeasured and the verdict
+// cannot tell.
+const MinNoiseDF = 2
+
+// Where an objective's bands come from (Objective.Band).
+const (
+	// BandGiven: Options gave a noise band or a minimum improvement.
+	BandGiven = "given"
+	// BandMeasured: none was given; both are the noise the repeats of
+	// every side show (as pareto noise suggests it).
+	BandMeasured = "measured"
+	// BandUnmeasured: none was given and the repeats are too few to
+	// measure one; every pair is inconclusive.
+	BandUnmeasured = "unmeasured"
+)
+
+// NoiseMeasure is the run-to-run noise of an objective measured from the
+// repeats of every side (decide.EstimateNoise).
+type NoiseMeasure struct {
+	// CV is the pooled coefficient of variation and CVHigh its upper
+	// bound at the report's confidence; the band is twice CVHigh, rounded
+	// up to 0.5%.
+	CV     Num `json:"cv"`
+	CVHigh Num `json:"cv_high"`
+	// DF are the pooled degrees of freedom, Configs the configurations
+	// with at least two repeats.
+	DF      int `json:"df"`
+	Configs int `json:"configs"`
+}
+
+// measureBands returns the objectives with the bands they are judged
+// with: an objective with neither band given gets both from the noise the
+// repeats of every side show (the band pareto noise suggests: twice the
+// upper bound of the pooled coefficient of variation), and is unmeasured
+// (ok false) when the repeats have fewer than MinNoiseDF degrees of
+// freedom. A zero band is never assumed: it is measured (repeats that
+// never differ) or given.
+func measureBands(sides []*Side, objs []frontier.Objective, conf float64) ([]frontier.Objective, []Objective, bool) {
+	out := make([]frontier.Objective, len(objs))
+	info := make([]Objective, len(objs))
+	var est decide.NoiseReport
+	ok := true
+	for i, o := range objs {
+		info[i] = Objective{Name: o.Name, Direction: o.Direction.String(), Band: BandGiven}
+		if o.Noise == 0 && o.MinImprove == 0 {
+			if est.Metrics == nil {
+				est = pooledNoise(sides, objs, conf)
+			}
+			m := est.Metrics[i]
+			info[i].Band, info[i].Measured = BandUnmeasured, &NoiseMeasure{CV: Num(m.CV), CVHigh: Num(m.High), DF: m.DF, Configs: m.Configs}
+			if m.DF >= MinNoiseDF && !math.IsNaN(m.Band) {
+				info[i].Band = BandMeasured
+				o.Noise, o.MinImprove = m.Band, m.Band
+			} else {
+				ok = false
+			}
+		}
+		out[i] = o
+		info[i].Noise, info[i].MinImprove = Num(o.Noise), Num(o.MinImprove)
+	}
+	return out, info, ok
+}
+
+// pooledNoise estimates every objective's noise from the repeats of every
+// point of every side (a side given twice counts once).
+func pooledNoise(sides []*Side, objs []frontier.Objective, conf float64) decide.NoiseReport {
+	names := make([]string, len(objs))
+	for i, o := range objs {
+		names[i] = o.Name
+	}
+	var pts []decide.Point
+	seen := map[*Side]bool{}
+	for _, s := range sides {
+		if seen[s] {
+			continue
+		}
+		seen[s] = true
+		for j := range s.Points {
+			p := &s.Points[j]
+			if p.runs() < 2 {
+				continue
+			}
+			dp := decide.Point{Group: &decide.Group{}}
+			for o := range objs {
+				dp.Stats = append(dp.Stats, decide.Stat{N: len(p.Runs[o]), Samples: p.Runs[o]})
+			}
+			pts = append(pts, dp)
+		}
+	}
+	return decide.EstimateNoise(pts, names, conf, 0)
+}
+
+// checkPositive returns an error naming the first point whose value (or
+// run) on an objective with a band is not positive: relative bands need
+// positive values (frontier.NoiseFront).
+func checkPositive(sides []*Side, objs []frontier.Objective) error {
+	for _, s := range sides {
+		for j := range s.Points {
+			p := &s.Points[j]
+			for o, ob := range objs {
+				if ob.Noise == 0 && ob.MinImprove == 0 {
+					continue
+				}
+				vals := []float64{p.Values[o]}
+				if p.Runs != nil {
+					vals = append(vals, p.Runs[o]...)
+				}
+				for _, v := range vals {
+					if !(v > 0) || math.IsInf(v, 0) {
+						return fmt.Errorf("side %s point %s: %s is %v: a relative noise band needs positive values", s.Name, p.ID, ob.Name, v)
+					}
+				}
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,302 @@
+package compare
+
+import (
+	"cmp"
+	"slices"
+	"sort"
+	"sync"
+
+	"github.com/pareto-llm/pareto/frontier"
+)
+
+// The verdict of a pair is the noise-aware relation of frontier.Beats on
+// the union of both sides' points, the one pareto front draws the
+// noise-aware frontier with:
+//
+//   - a point of A leads when it is on the noise-aware frontier of A ∪ B
+//     (frontier.NoiseFront, the Schwartz set of Beats) and no point of B
+//     reaches it within the noise bands: every point of B is worse than it
+//     beyond its noise band on some objective (covers);
+//   - A reaches further on an objective when B's best value there is worse
+//     than A's best beyond the noise band;
+//   - and the same for B.
+//
+// These are A's and B's claims. B dominates A when A has no claim and B
+// has one; A dominates when the reverse; crossing when both have one;
+// indistinguishable when neither has. Each claim is judged over the
+// resamples: established when it holds for the point estimates and in at
+// least the confidence level of the resamples, ruled out when it holds for
+// neither the point estimates nor more than 1 - confidence of the
+// resamples, unsettled otherwise. A side leads when one of its claims is
+// established, does not when every claim is ruled out; a verdict needs
+// both sides settled, else it is inconclusive. So a verdict other than
+// inconclusive is always the point estimates' one.
+
+// covers reports whether q reaches p within p's noise band: q is no worse
+// than p beyond the band on every objective (the first half of Beats).
+func covers(q, p []float64, objs []frontier.Objective) bool {
+	for i, o := range objs {
+		if !noWorse(q[i], p[i], o) {
+			return false
+		}
+	}
+	return true
+}
+
+// noWorse reports whether q is no worse than p beyond p's noise band on
+// objective o (as frontier.Beats compares).
+func noWorse(q, p float64, o frontier.Objective) bool {
+	if o.Direction == frontier.Maximize {
+		return !(q < p*(1-o.Noise))
+	}
+	return !(q > p*(1+o.Noise))
+}
+
+// better reports whether a is strictly better than b on objective o.
+func better(a, b float64, o frontier.Objective) bool {
+	if o.Direction == frontier.Maximize {
+		return a > b
+	}
+	return a < b
+}
+
+// coverIndex answers covers queries against one side's points: for two
+// objectives the points sorted best first on the first objective with the
+// running best of the second, else the side's strict frontier (a point
+// that reaches p is weakly dominated by a frontier point that does too).
+type coverIndex struct {
+	objs []frontier.Objective
+	k    int
+	rows [][]float64
+	best []float64 // two objectives: best second value of rows[:i+1]
+}
+
+func newCoverIndex(data []float64, objs []frontier.Objective, oriented []float64) *coverIndex {
+	k := len(objs)
+	c := &coverIndex{objs: objs, k: k}
+	if k == 2 {
+		for i := 0; i < len(data); i += k {
+			c.rows = append(c.rows, data[i:i+k])
+		}
+		o0 := objs[0]
+		slices.SortFunc(c.rows, func(a, b []float64) int {
+			switch {
+			case better(a[0], b[0], o0):
+				return -1
+			case better(b[0], a[0], o0):
+				return 1
+			}
+			return cmp.Compare(a[1], b[1])
+		})
+		for i, r := range c.rows {
+			v := r[1]
+			if i > 0 && better(c.best[i-1], v, objs[1]) {
+				v = c.best[i-1]
+			}
+			c.best = append(c.best, v)
+		}
+		return c
+	}
+	for i, by := range frontier.StrictFront(oriented, k) {
+		if by < 0 {
+			c.rows = append(c.rows, data[i*k:i*k+k])
+		}
+	}
+	return c
+}
+
+// covered reports whether some point of the index reaches p.
+func (c *coverIndex) covered(p []float64) bool {
+	if c.k == 2 {
+		// Rows reaching p on the first objective are a prefix (best first).
+		n := sort.Search(len(c.rows), func(i int) bool { return !noWorse(c.rows[i][0], p[0], c.objs[0]) })
+		return n > 0 && noWorse(c.best[n-1], p[1], c.objs[1])
+	}
+	for _, q := range c.rows {
+		if covers(q, p, c.objs) {
+			return true
+		}
+	}
+	return false
+}
+
+// claims holds, for one resample of a pair, which claims of each side
+// hold: a[j] point j of A leads, a[nA+o] A reaches further on objective o;
+// b likewise.
+type claims struct {
+	a, b []bool
+	// scratch
+	union, orientA, orientB []float64
+}
+
+// claimsOf fills c with the claims of A and B for the row-major point
+// sets da and db (every point of each side).
+func (e *engine) claimsOf(da, db []float64, c *claims) {
+	k, objs := e.k, e.opt.Objectives
+	na, nb := len(da)/k, len(db)/k
+	c.union = append(append(c.union[:0], da...), db...)
+	by := frontier.NoiseFront(c.union, objs).By
+	c.orientA, c.orientB = growF(c.orientA, len(da)), growF(c.orientB, len(db))
+	e.orientInto(c.orientA, da)
+	e.orientInto(c.orientB, db)
+	ia, ib := newCoverIndex(db, objs, c.orientB), newCoverIndex(da, objs, c.orientA)
+	c.a, c.b = growB(c.a, na+k), growB(c.b, nb+k)
+	for j := range na {
+		c.a[j] = by[j] < 0 && !ia.covered(da[j*k:j*k+k])
+	}
+	for j := range nb {
+		c.b[j] = by[na+j] < 0 && !ib.covered(db[j*k:j*k+k])
+	}
+	for o, ob := range objs {
+		ba, bb := bestOn(da, k, o, ob), bestOn(db, k, o, ob)
+		c.a[na+o] = !noWorse(bb, ba, ob)
+		c.b[nb+o] = !noWorse(ba, bb, ob)
+	}
+}
+
+// bestOn returns the best value of objective o among the rows of data.
+func bestOn(data []float64, k, o int, ob frontier.Objective) float64 {
+	v := data[o]
+	for i := o + k; i < len(data); i += k {
+		if better(data[i], v, ob) {
+			v = data[i]
+		}
+	}
+	return v
+}
+
+func growF(s []float64, n int) []float64 {
+	if cap(s) < n {
+		return make([]float64, n)
+	}
+	return s[:n]
+}
+
+func growB(s []bool, n int) []bool {
+	if cap(s) < n {
+		return make([]bool, n)
+	}
+	return s[:n]
+}
+
+// Claim states of a side's claims over the resamples.
+const (
+	established = iota
+	unsettled
+	ruledOut
+)
+
+// sideClaims is one side's claims judged over the resamples.
+type sideClaims struct {
+	est   []bool    // at the point estimates
+	share []float64 // share of resamples
+	state int       // of the side: established, unsettled or ruled out
+}
+
+// judgeClaims sets the side's state: established when a claim is,
+// ruled out when every claim is, unsettled otherwise.
+func (s *sideClaims) judgeClaims(conf float64) {
+	s.state = ruledOut
+	for i, est := range s.est {
+		switch st := claimState(est, s.share[i], conf); {
+		case st == established:
+			s.state = established
+			return
+		case st == unsettled:
+			s.state = unsettled
+		}
+	}
+}
+
+func claimState(est bool, share, conf float64) int {
+	switch {
+	case est && share >= conf:
+		return established
+	case !est && share <= 1-conf:
+		return ruledOut
+	}
+	return unsettled
+}
+
+// relation judges pair a, b by the noise-aware relation on the union of
+// their points, at the point estimates and over the resamples.
+func (e *engine) relation(a, b int) (ca, cb sideClaims) {
+	sa, sb := e.fullSampler(a), e.fullSampler(b)
+	var c claims
+	e.claimsOf(sa.estimate(), sb.estimate(), &c)
+	ca.est, cb.est = slices.Clone(c.a), slices.Clone(c.b)
+	na, nb := make([]int, len(c.a)), make([]int, len(c.b))
+	var mu sync.Mutex
+	e.parallel(func(r0, r1 int) {
+		sa, sb := e.fullSampler(a), e.fullSampler(b)
+		var c claims
+		la, lb := make([]int, len(na)), make([]int, len(nb))
+		for r := r0; r < r1; r++ {
+			e.claimsOf(sa.draw(e.rng(a, r)), sb.draw(e.rng(b, r)), &c)
+			count(la, c.a)
+			count(lb, c.b)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		for i := range na {
+			na[i] += la[i]
+		}
+		for i := range nb {
+			nb[i] += lb[i]
+		}
+	})
+	R := float64(e.opt.Resamples)
+	for _, v := range na {
+		ca.share = append(ca.share, float64(v)/R)
+	}
+	for _, v := range nb {
+		cb.share = append(cb.share, float64(v)/R)
+	}
+	ca.judgeClaims(e.opt.Confidence)
+	cb.judgeClaims(e.opt.Confidence)
+	return ca, cb
+}
+
+func count(n []int, b []bool) {
+	for i, v := range b {
+		if v {
+			n[i]++
+		}
+	}
+}
+
+// fullSampler returns a sampler of every point of side s (the relation
+// is on every feasible point, not only those that may be on the side's
+// own frontier).
+func (e *engine) fullSampler(s int) *sampler {
+	n := len(e.sides[s].Points)
+	pts := make([]int, n)
+	for i := range pts {
+		pts[i] = i
+	}
+	return &sampler{side: e.sides[s], pts: pts, k: e.k, agg: e.opt.Aggregate, buf: make([]float64, n*e.k)}
+}
+
+// relationVerdict maps the sides' states to a verdict and a CI status: B
+// regressed when A leads (established), possibly when A's lead is
+// unsettled.
+func relationVerdict(ca, cb *sideClaims) (string, string) {
+	status := NoRegression
+	switch ca.state {
+	case established:
+		status = Regression
+	case unsettled:
+		status = RegressionUnsettled
+	}
+	switch {
+	case ca.state == ruledOut && cb.state == established:
+		return BDominates, status
+	case ca.state == established && cb.state == ruledOut:
+		return ADominates, status
+	case ca.state == established && cb.state == established:
+		return Crossing, status
+	case ca.state == ruledOut && cb.state == ruledOut:
+		return Indistinguishable, status
+	}
+	return Inconclusive, status
+}
