@@ -41,7 +41,7 @@ type NoiseMeasure struct {
 }
 
 // measureBands returns the objectives with the bands they are judged
-// with: an objective with neither band given gets both from the noise the
+// with and the noise every side's repeats show: an objective with neither band given gets both from the noise the
 // repeats of every side show (the band pareto noise suggests: twice the
 // upper bound of the pooled coefficient of variation), and is unmeasured
 // (ok false) when the repeats have fewer than MinNoiseDF degrees of
@@ -50,16 +50,19 @@ type NoiseMeasure struct {
 func measureBands(sides []*Side, objs []frontier.Objective, conf float64) ([]frontier.Objective, []Objective, bool) {
 	out := make([]frontier.Objective, len(objs))
 	info := make([]Objective, len(objs))
-	var est decide.NoiseReport
+	est := pooledNoise(sides, objs, conf)
 	ok := true
 	for i, o := range objs {
+		m := est.Metrics[i]
 		info[i] = Objective{Name: o.Name, Direction: o.Direction.String(), Band: BandGiven}
+		if m.DF > 0 {
+			info[i].Measured = &NoiseMeasure{CV: Num(m.CV), CVHigh: Num(m.High), DF: m.DF, Configs: m.Configs}
+		}
 		if o.Noise == 0 && o.MinImprove == 0 {
-			if est.Metrics == nil {
-				est = pooledNoise(sides, objs, conf)
+			info[i].Band = BandUnmeasured
+			if info[i].Measured == nil {
+				info[i].Measured = &NoiseMeasure{CV: Num(math.NaN()), CVHigh: Num(math.NaN())}
 			}
-			m := est.Metrics[i]
-			info[i].Band, info[i].Measured = BandUnmeasured, &NoiseMeasure{CV: Num(m.CV), CVHigh: Num(m.High), DF: m.DF, Configs: m.Configs}
 			if m.DF >= MinNoiseDF && !math.IsNaN(m.Band) {
 				info[i].Band = BandMeasured
 				o.Noise, o.MinImprove = m.Band, m.Band
@@ -72,6 +75,25 @@ func measureBands(sides []*Side, objs []frontier.Objective, conf float64) ([]fro
 	}
 	return out, info, ok
 }
+
+// belowNoise returns the objectives whose given noise band is narrower
+// than the run-to-run noise their repeats show (the coefficient of
+// variation of one run, from at least MinNoiseDF degrees of freedom):
+// there, point estimates within the band do not show that the sides are
+// the same.
+func belowNoise(info []Objective) []string {
+	var out []string
+	for _, o := range info {
+		if m := o.Measured; o.Band == BandGiven && m != nil && m.DF >= MinNoiseDF && float64(o.Noise) < float64(m.CV) {
+			out = append(out, fmt.Sprintf("the noise band of %s (%s) is below the run-to-run noise its repeats show (CV %s): a difference within the band is not ruled out unless the resamples rule it out",
+				o.Name, fmtPct1(float64(o.Noise)), fmtPct1(float64(m.CV))))
+		}
+	}
+	return out
+}
+
+// fmtPct1 renders a fraction as a percentage with one decimal ("3.0%").
+func fmtPct1(v float64) string { return fmt.Sprintf("%.1f%%", 100*v) }
 
 // pooledNoise estimates every objective's noise from the repeats of every
 // point of every side (a side given twice counts once).

@@ -92,13 +92,14 @@ func Run(sides []*Side, opt Options) (*Report, error) {
 	if err := checkPositive(sides, objs); err != nil {
 		return nil, fmt.Errorf("compare: %w", err)
 	}
-	e := &engine{opt: opt, k: k, sides: sides, measured: measured, info: info}
+	fine := belowNoise(info)
+	e := &engine{opt: opt, k: k, sides: sides, measured: measured, info: info, strict: len(fine) > 0}
 	e.reference()
 	for _, s := range sides {
 		e.active = append(e.active, e.mayLead(s))
 	}
 	rep := &Report{Interpolation: opt.Interpolation.String(), Resamples: opt.Resamples, Seed: opt.Seed,
-		Confidence: Num(opt.Confidence), Reference: nums(e.ref), Warnings: []string{}}
+		Confidence: Num(opt.Confidence), Reference: nums(e.ref), Warnings: append([]string{}, fine...)}
 	rep.Objectives = info
 	for _, s := range sides {
 		rep.Sides = append(rep.Sides, e.summary(s))
@@ -135,6 +136,10 @@ type engine struct {
 	// cannot measure one (measureBands).
 	measured bool
 	info     []Objective
+	// strict: a given band is below the noise (belowNoise), so claims
+	// that fail for the point estimates still need the resamples to rule
+	// them out.
+	strict bool
 }
 
 // sampler returns a sampler of side s's points that may lead.

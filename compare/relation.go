@@ -23,14 +23,21 @@ import (
 //
 // These are A's and B's claims. B dominates A when A has no claim and B
 // has one; A dominates when the reverse; crossing when both have one;
-// indistinguishable when neither has. Each claim is judged over the
-// resamples: established when it holds for the point estimates and in at
-// least the confidence level of the resamples, ruled out when it holds for
-// neither the point estimates nor more than 1 - confidence of the
-// resamples, unsettled otherwise. A side leads when one of its claims is
-// established, does not when every claim is ruled out; a verdict needs
-// both sides settled, else it is inconclusive. So a verdict other than
-// inconclusive is always the point estimates' one.
+// indistinguishable when neither has. This is the point estimates'
+// verdict: a difference inside the bands is never a claim. The resamples
+// then judge each claim that holds for the point estimates: established
+// when it holds in at least the confidence level of the resamples,
+// unsettled otherwise. A side leads when one of its claims is
+// established, does not when it has none, and is unsettled otherwise; a
+// verdict needs both sides settled, else it is inconclusive. So a verdict
+// other than inconclusive is always the point estimates' one, and a
+// regression (A leads) is always one the resamples confirm.
+//
+// When a given noise band is narrower than the run-to-run noise the
+// repeats show (belowNoise), a point estimate inside the band shows
+// nothing: a claim that does not hold for the point estimates is then
+// ruled out only when it holds in at most 1 - confidence of the
+// resamples, and is unsettled otherwise.
 
 // covers reports whether q reaches p within p's noise band: q is no worse
 // than p beyond the band on every objective (the first half of Beats).
@@ -195,10 +202,10 @@ type sideClaims struct {
 
 // judgeClaims sets the side's state: established when a claim is,
 // ruled out when every claim is, unsettled otherwise.
-func (s *sideClaims) judgeClaims(conf float64) {
+func (s *sideClaims) judgeClaims(conf float64, strict bool) {
 	s.state = ruledOut
 	for i, est := range s.est {
-		switch st := claimState(est, s.share[i], conf); {
+		switch st := claimState(est, s.share[i], conf, strict); {
 		case st == established:
 			s.state = established
 			return
@@ -208,14 +215,19 @@ func (s *sideClaims) judgeClaims(conf float64) {
 	}
 }
 
-func claimState(est bool, share, conf float64) int {
+// claimState judges a claim: established when it holds for the point
+// estimates and in at least conf of the resamples, unsettled when it
+// holds for the point estimates only, ruled out when it does not hold for
+// them (a difference inside the bands) and, when strict, in at most
+// 1 - conf of the resamples either.
+func claimState(est bool, share, conf float64, strict bool) int {
 	switch {
 	case est && share >= conf:
 		return established
-	case !est && share <= 1-conf:
-		return ruledOut
+	case est, strict && share > 1-conf:
+		return unsettled
 	}
-	return unsettled
+	return ruledOut
 }
 
 // relation judges pair a, b by the noise-aware relation on the union of
@@ -252,8 +264,8 @@ func (e *engine) relation(a, b int) (ca, cb sideClaims) {
 	for _, v := range nb {
 		cb.share = append(cb.share, float64(v)/R)
 	}
-	ca.judgeClaims(e.opt.Confidence)
-	cb.judgeClaims(e.opt.Confidence)
+	ca.judgeClaims(e.opt.Confidence, e.strict)
+	cb.judgeClaims(e.opt.Confidence, e.strict)
 	return ca, cb
 }
 

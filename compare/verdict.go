@@ -43,7 +43,7 @@ func (e *engine) verdict(p *Pair, a, b int) {
 		r := Reach{Objective: ob.Name, A: Num(bestOn(ea, e.k, o, ob)), B: Num(bestOn(eb, e.k, o, ob)),
 			ShareA: Num(ca.share[na+o]), ShareB: Num(cb.share[nb+o])}
 		r.Change = Num(ratio(float64(r.B), float64(r.A)))
-		sa, sb := claimState(ca.est[na+o], ca.share[na+o], conf), claimState(cb.est[nb+o], cb.share[nb+o], conf)
+		sa, sb := claimState(ca.est[na+o], ca.share[na+o], conf, e.strict), claimState(cb.est[nb+o], cb.share[nb+o], conf, e.strict)
 		switch {
 		case sb == established:
 			r.Status = Better
@@ -78,7 +78,7 @@ func reachWord(st string, p *Pair) string {
 func (e *engine) leads(s int, c *sideClaims) []Lead {
 	out := []Lead{}
 	for j, pt := range e.sides[s].Points {
-		st := claimState(c.est[j], c.share[j], e.opt.Confidence)
+		st := claimState(c.est[j], c.share[j], e.opt.Confidence, e.strict)
 		if st == ruledOut {
 			continue
 		}
