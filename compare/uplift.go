@@ -187,8 +187,8 @@ func (e *engine) crossAt(seg []Change, xMax bool) float64 {
 func upliftReasons(p *Pair, u *Uplift, disjoint bool) []string {
 	var out []string
 	if disjoint {
-		out = append(out, fmt.Sprintf("the frontiers share no %s range (%s: %s to %s, %s: %s to %s): only their reach is compared",
-			u.X, p.A, fmtNum(u.SpanA[0]), fmtNum(u.SpanA[1]), p.B, fmtNum(u.SpanB[0]), fmtNum(u.SpanB[1])))
+		out = append(out, fmt.Sprintf("the frontiers share no %s range (%s: %s to %s, %s: %s to %s): the uplift curve is empty",
+			u.X, p.A, sig(u.SpanA[0]), sig(u.SpanA[1]), p.B, sig(u.SpanB[0]), sig(u.SpanB[1])))
 	}
 	count := map[string][]Change{}
 	for _, c := range u.Curve {

@@ -102,18 +102,18 @@ func (e *engine) leadReasons(name, other string, ls []Lead) []string {
 	var out []string
 	for i, l := range ls {
 		if i == maxLeadReasons {
-			out = append(out, fmt.Sprintf("and %d more points of %s that %s may not reach", len(ls)-i, name, other))
+			out = append(out, fmt.Sprintf("and %d more points of %s that may lead", len(ls)-i, name))
 			break
 		}
 		vals := make([]string, len(l.Values))
 		for o, v := range l.Values {
 			vals[o] = e.opt.Objectives[o].Name + "=" + sig(v)
 		}
-		what := "is"
+		what := "leads"
 		if l.Status == LeadUnsettled {
-			what = "may be"
+			what = "may lead"
 		}
-		out = append(out, fmt.Sprintf("%s's %s (%s) %s on the noise-aware frontier of both sides beyond the noise bands of every point of %s (%.0f%% of resamples)",
+		out = append(out, fmt.Sprintf("%s's %s (%s) %s: on the noise-aware frontier of both sides, and no point of %s reaches it within the bands (%.0f%% of resamples)",
 			name, l.ID, strings.Join(vals, ", "), what, other, 100*float64(l.Share)))
 	}
 	return out
