@@ -68,56 +68,59 @@ func better(a, b float64, o frontier.Objective) bool {
 }
 
 // coverIndex answers covers queries against one side's points: for two
-// objectives the points sorted best first on the first objective with the
-// running best of the second, else the side's strict frontier (a point
-// that reaches p is weakly dominated by a frontier point that does too).
+// objectives the points in the minimising orientation sorted on the
+// first objective with the running best of the second, else the side's
+// strict frontier (a point that reaches p is weakly dominated by a
+// frontier point that does too). Oriented values are negated exactly, so
+// the comparisons are those of noWorse.
 type coverIndex struct {
 	objs []frontier.Objective
 	k    int
 	rows [][]float64
-	best []float64 // two objectives: best second value of rows[:i+1]
+	xy   []xy // two objectives: sorted on x, y the running minimum
 }
 
-func newCoverIndex(data []float64, objs []frontier.Objective, oriented []float64) *coverIndex {
+type xy struct{ x, y float64 }
+
+// reset rebuilds the index over the row-major data (oriented: the same
+// rows with maximised objectives negated).
+func (c *coverIndex) reset(data, oriented []float64, objs []frontier.Objective) {
 	k := len(objs)
-	c := &coverIndex{objs: objs, k: k}
+	c.objs, c.k, c.rows, c.xy = objs, k, c.rows[:0], c.xy[:0]
 	if k == 2 {
-		for i := 0; i < len(data); i += k {
-			c.rows = append(c.rows, data[i:i+k])
+		for i := 0; i < len(oriented); i += 2 {
+			c.xy = append(c.xy, xy{oriented[i], oriented[i+1]})
 		}
-		o0 := objs[0]
-		slices.SortFunc(c.rows, func(a, b []float64) int {
-			switch {
-			case better(a[0], b[0], o0):
-				return -1
-			case better(b[0], a[0], o0):
-				return 1
-			}
-			return cmp.Compare(a[1], b[1])
-		})
-		for i, r := range c.rows {
-			v := r[1]
-			if i > 0 && better(c.best[i-1], v, objs[1]) {
-				v = c.best[i-1]
-			}
-			c.best = append(c.best, v)
+		slices.SortFunc(c.xy, func(a, b xy) int { return cmp.Compare(a.x, b.x) })
+		for i := 1; i < len(c.xy); i++ {
+			c.xy[i].y = min(c.xy[i].y, c.xy[i-1].y)
 		}
-		return c
+		return
 	}
 	for i, by := range frontier.StrictFront(oriented, k) {
 		if by < 0 {
 			c.rows = append(c.rows, data[i*k:i*k+k])
 		}
 	}
-	return c
+}
+
+// corner returns p's noise band edge on objective o in the minimising
+// orientation: a point reaches p there when its oriented value is at most
+// the corner.
+func corner(p float64, o frontier.Objective) float64 {
+	if o.Direction == frontier.Maximize {
+		return -(p * (1 - o.Noise))
+	}
+	return p * (1 + o.Noise)
 }
 
 // covered reports whether some point of the index reaches p.
 func (c *coverIndex) covered(p []float64) bool {
 	if c.k == 2 {
-		// Rows reaching p on the first objective are a prefix (best first).
-		n := sort.Search(len(c.rows), func(i int) bool { return !noWorse(c.rows[i][0], p[0], c.objs[0]) })
-		return n > 0 && noWorse(c.best[n-1], p[1], c.objs[1])
+		cx, cy := corner(p[0], c.objs[0]), corner(p[1], c.objs[1])
+		// Rows reaching p on the first objective are a prefix.
+		n := sort.Search(len(c.xy), func(i int) bool { return c.xy[i].x > cx })
+		return n > 0 && c.xy[n-1].y <= cy
 	}
 	for _, q := range c.rows {
 		if covers(q, p, c.objs) {
@@ -134,6 +137,7 @@ type claims struct {
 	a, b []bool
 	// scratch
 	union, orientA, orientB []float64
+	ia, ib                  coverIndex
 }
 
 // claimsOf fills c with the claims of A and B for the row-major point
@@ -146,13 +150,14 @@ func (e *engine) claimsOf(da, db []float64, c *claims) {
 	c.orientA, c.orientB = growF(c.orientA, len(da)), growF(c.orientB, len(db))
 	e.orientInto(c.orientA, da)
 	e.orientInto(c.orientB, db)
-	ia, ib := newCoverIndex(db, objs, c.orientB), newCoverIndex(da, objs, c.orientA)
+	c.ia.reset(db, c.orientB, objs)
+	c.ib.reset(da, c.orientA, objs)
 	c.a, c.b = growB(c.a, na+k), growB(c.b, nb+k)
 	for j := range na {
-		c.a[j] = by[j] < 0 && !ia.covered(da[j*k:j*k+k])
+		c.a[j] = by[j] < 0 && !c.ia.covered(da[j*k:j*k+k])
 	}
 	for j := range nb {
-		c.b[j] = by[na+j] < 0 && !ib.covered(db[j*k:j*k+k])
+		c.b[j] = by[na+j] < 0 && !c.ib.covered(db[j*k:j*k+k])
 	}
 	for o, ob := range objs {
 		ba, bb := bestOn(da, k, o, ob), bestOn(db, k, o, ob)
@@ -195,6 +200,7 @@ const (
 
 // sideClaims is one side's claims judged over the resamples.
 type sideClaims struct {
+	pts   []int     // the side's points the claims are of
 	est   []bool    // at the point estimates
 	share []float64 // share of resamples
 	state int       // of the side: established, unsettled or ruled out
@@ -233,14 +239,15 @@ func claimState(est bool, share, conf float64, strict bool) int {
 // relation judges pair a, b by the noise-aware relation on the union of
 // their points, at the point estimates and over the resamples.
 func (e *engine) relation(a, b int) (ca, cb sideClaims) {
-	sa, sb := e.fullSampler(a), e.fullSampler(b)
+	ca.pts, cb.pts = e.relationPoints(a), e.relationPoints(b)
+	sa, sb := e.pointSampler(a, ca.pts), e.pointSampler(b, cb.pts)
 	var c claims
 	e.claimsOf(sa.estimate(), sb.estimate(), &c)
 	ca.est, cb.est = slices.Clone(c.a), slices.Clone(c.b)
 	na, nb := make([]int, len(c.a)), make([]int, len(c.b))
 	var mu sync.Mutex
 	e.parallel(func(r0, r1 int) {
-		sa, sb := e.fullSampler(a), e.fullSampler(b)
+		sa, sb := e.pointSampler(a, ca.pts), e.pointSampler(b, cb.pts)
 		var c claims
 		la, lb := make([]int, len(na)), make([]int, len(nb))
 		for r := r0; r < r1; r++ {
@@ -277,16 +284,29 @@ func count(n []int, b []bool) {
 	}
 }
 
-// fullSampler returns a sampler of every point of side s (the relation
-// is on every feasible point, not only those that may be on the side's
-// own frontier).
-func (e *engine) fullSampler(s int) *sampler {
-	n := len(e.sides[s].Points)
-	pts := make([]int, n)
-	for i := range pts {
-		pts[i] = i
+// relationPoints returns the points of side s the relation is computed
+// on. With acyclic bands (frontier.CycleSum at most 1) these are the
+// points that may lead (engine.mayLead): a point left out is strictly
+// dominated in every resample by a kept point of its side, which beats
+// whatever it beats and is beaten only by what beats it too, so leaving
+// it out changes no other point's place on the noise-aware frontier, and
+// whenever it would lead its dominator leads as well (it reaches no
+// further, on no objective). With cycles every point counts (removing one
+// may break a path of the Schwartz set).
+func (e *engine) relationPoints(s int) []int {
+	if frontier.CycleSum(e.opt.Objectives) <= 1 {
+		return e.active[s]
 	}
-	return &sampler{side: e.sides[s], pts: pts, k: e.k, agg: e.opt.Aggregate, buf: make([]float64, n*e.k)}
+	all := make([]int, len(e.sides[s].Points))
+	for i := range all {
+		all[i] = i
+	}
+	return all
+}
+
+// pointSampler returns a sampler of the points pts of side s.
+func (e *engine) pointSampler(s int, pts []int) *sampler {
+	return &sampler{side: e.sides[s], pts: pts, k: e.k, agg: e.opt.Aggregate, buf: make([]float64, len(pts)*e.k)}
 }
 
 // relationVerdict maps the sides' states to a verdict and a CI status: B

@@ -36,8 +36,8 @@ func (e *engine) verdict(p *Pair, a, b int) {
 	p.Leads.A, p.Leads.B = e.leads(a, &ca), e.leads(b, &cb)
 	p.Reasons = append(p.Reasons, e.leadReasons(p.A, p.B, p.Leads.A)...)
 	p.Reasons = append(p.Reasons, e.leadReasons(p.B, p.A, p.Leads.B)...)
-	na, nb := len(e.sides[a].Points), len(e.sides[b].Points)
-	ea, eb := e.fullSampler(a).estimate(), e.fullSampler(b).estimate()
+	na, nb := len(ca.pts), len(cb.pts)
+	ea, eb := e.pointSampler(a, ca.pts).estimate(), e.pointSampler(b, cb.pts).estimate()
 	conf := e.opt.Confidence
 	for o, ob := range e.opt.Objectives {
 		r := Reach{Objective: ob.Name, A: Num(bestOn(ea, e.k, o, ob)), B: Num(bestOn(eb, e.k, o, ob)),
@@ -77,7 +77,8 @@ func reachWord(st string, p *Pair) string {
 // often leading first.
 func (e *engine) leads(s int, c *sideClaims) []Lead {
 	out := []Lead{}
-	for j, pt := range e.sides[s].Points {
+	for j, i := range c.pts {
+		pt := &e.sides[s].Points[i]
 		st := claimState(c.est[j], c.share[j], e.opt.Confidence, e.strict)
 		if st == ruledOut {
 			continue
