@@ -1,7 +1,6 @@
 package compare
 
 import (
-	"cmp"
 	"slices"
 	"sort"
 	"sync"
@@ -91,7 +90,15 @@ func (c *coverIndex) reset(data, oriented []float64, objs []frontier.Objective) 
 		for i := 0; i < len(oriented); i += 2 {
 			c.xy = append(c.xy, xy{oriented[i], oriented[i+1]})
 		}
-		slices.SortFunc(c.xy, func(a, b xy) int { return cmp.Compare(a.x, b.x) })
+		slices.SortFunc(c.xy, func(a, b xy) int { // finite values
+			switch {
+			case a.x < b.x:
+				return -1
+			case a.x > b.x:
+				return 1
+			}
+			return 0
+		})
 		for i := 1; i < len(c.xy); i++ {
 			c.xy[i].y = min(c.xy[i].y, c.xy[i-1].y)
 		}
@@ -147,23 +154,37 @@ func (e *engine) claimsOf(da, db []float64, c *claims) {
 	na, nb := len(da)/k, len(db)/k
 	c.union = append(append(c.union[:0], da...), db...)
 	by := frontier.NoiseFront(c.union, objs).By
-	c.orientA, c.orientB = growF(c.orientA, len(da)), growF(c.orientB, len(db))
-	e.orientInto(c.orientA, da)
-	e.orientInto(c.orientB, db)
-	c.ia.reset(db, c.orientB, objs)
-	c.ib.reset(da, c.orientA, objs)
 	c.a, c.b = growB(c.a, na+k), growB(c.b, nb+k)
-	for j := range na {
-		c.a[j] = by[j] < 0 && !c.ia.covered(da[j*k:j*k+k])
-	}
-	for j := range nb {
-		c.b[j] = by[na+j] < 0 && !c.ib.covered(db[j*k:j*k+k])
-	}
+	c.orientA = e.leading(c.a[:na], by[:na], da, db, &c.ia, c.orientA)
+	c.orientB = e.leading(c.b[:nb], by[na:], db, da, &c.ib, c.orientB)
 	for o, ob := range objs {
 		ba, bb := bestOn(da, k, o, ob), bestOn(db, k, o, ob)
 		c.a[na+o] = !noWorse(bb, ba, ob)
 		c.b[nb+o] = !noWorse(ba, bb, ob)
 	}
+}
+
+// leading sets lead[j] for the points of d (their places on the union's
+// noise-aware frontier in by): on it and reached by no point of other
+// (indexed in ix only when some point of d is on it; scratch holds other
+// oriented and is returned).
+func (e *engine) leading(lead []bool, by []int32, d, other []float64, ix *coverIndex, scratch []float64) []float64 {
+	k := e.k
+	built := false
+	for j := range lead {
+		lead[j] = false
+		if by[j] >= 0 {
+			continue
+		}
+		if !built {
+			scratch = growF(scratch, len(other))
+			e.orientInto(scratch, other)
+			ix.reset(other, scratch, e.opt.Objectives)
+			built = true
+		}
+		lead[j] = !ix.covered(d[j*k : j*k+k])
+	}
+	return scratch
 }
 
 // bestOn returns the best value of objective o among the rows of data.
