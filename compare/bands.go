@@ -3,6 +3,7 @@ package compare
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/frontier"
@@ -34,6 +35,9 @@ type NoiseMeasure struct {
 	// up to 0.5%.
 	CV     Num `json:"cv"`
 	CVHigh Num `json:"cv_high"`
+	// Suggested is the band the noise suggests: twice CVHigh, rounded up
+	// to 0.5% (the band of a measured objective).
+	Suggested Num `json:"suggested"`
 	// DF are the pooled degrees of freedom, Configs the configurations
 	// with at least two repeats.
 	DF      int `json:"df"`
@@ -56,12 +60,12 @@ func measureBands(sides []*Side, objs []frontier.Objective, conf float64) ([]fro
 		m := est.Metrics[i]
 		info[i] = Objective{Name: o.Name, Direction: o.Direction.String(), Band: BandGiven}
 		if m.DF > 0 {
-			info[i].Measured = &NoiseMeasure{CV: Num(m.CV), CVHigh: Num(m.High), DF: m.DF, Configs: m.Configs}
+			info[i].Measured = &NoiseMeasure{CV: Num(m.CV), CVHigh: Num(m.High), Suggested: Num(m.Band), DF: m.DF, Configs: m.Configs}
 		}
 		if o.Noise == 0 && o.MinImprove == 0 {
 			info[i].Band = BandUnmeasured
 			if info[i].Measured == nil {
-				info[i].Measured = &NoiseMeasure{CV: Num(math.NaN()), CVHigh: Num(math.NaN())}
+				info[i].Measured = &NoiseMeasure{CV: Num(math.NaN()), CVHigh: Num(math.NaN()), Suggested: Num(math.NaN())}
 			}
 			if m.DF >= MinNoiseDF && !math.IsNaN(m.Band) {
 				info[i].Band = BandMeasured
@@ -76,20 +80,30 @@ func measureBands(sides []*Side, objs []frontier.Objective, conf float64) ([]fro
 	return out, info, ok
 }
 
-// belowNoise returns the objectives whose given noise band is narrower
-// than the run-to-run noise their repeats show (the coefficient of
-// variation of one run, from at least MinNoiseDF degrees of freedom):
-// there, point estimates within the band do not show that the sides are
-// the same.
-func belowNoise(info []Objective) []string {
-	var out []string
-	for _, o := range info {
-		if m := o.Measured; o.Band == BandGiven && m != nil && m.DF >= MinNoiseDF && float64(o.Noise) < float64(m.CV) {
-			out = append(out, fmt.Sprintf("the noise band of %s (%s) is below the run-to-run noise its repeats show (CV %s): a difference within the band is not ruled out unless the resamples rule it out",
-				o.Name, fmtPct1(float64(o.Noise)), fmtPct1(float64(m.CV))))
+// belowNoise returns a warning for every objective whose given noise
+// band is narrower than the run-to-run noise its repeats show (the
+// coefficient of variation of one run, from at least MinNoiseDF degrees
+// of freedom), and then the objectives with such bands widened to the
+// band the noise suggests (nil when none is below): there, point
+// estimates within the band do not show that the sides are the same, nor
+// differences beyond it that they differ.
+func belowNoise(info []Objective, objs []frontier.Objective) ([]string, []frontier.Objective) {
+	var warn []string
+	var wide []frontier.Objective
+	for i, o := range info {
+		m := o.Measured
+		if o.Band != BandGiven || m == nil || m.DF < MinNoiseDF || !(float64(o.Noise) < float64(m.CV)) {
+			continue
 		}
+		warn = append(warn, fmt.Sprintf("the noise band of %s (%s) is below the run-to-run noise its repeats show (CV %s): a lead counts only beyond the band the noise suggests (%s), and a difference within the band only when the resamples rule it out",
+			o.Name, fmtPct1(float64(o.Noise)), fmtPct1(float64(m.CV)), fmtPct1(float64(m.Suggested))))
+		if wide == nil {
+			wide = slices.Clone(objs)
+		}
+		wide[i].Noise = max(wide[i].Noise, float64(m.Suggested))
+		wide[i].MinImprove = max(wide[i].MinImprove, float64(m.Suggested))
 	}
-	return out
+	return warn, wide
 }
 
 // fmtPct1 renders a fraction as a percentage with one decimal ("3.0%").

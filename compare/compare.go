@@ -92,14 +92,13 @@ func Run(sides []*Side, opt Options) (*Report, error) {
 	if err := checkPositive(sides, objs); err != nil {
 		return nil, fmt.Errorf("compare: %w", err)
 	}
-	fine := belowNoise(info)
-	e := &engine{opt: opt, k: k, sides: sides, measured: measured, info: info, strict: len(fine) > 0}
+	e := &engine{opt: opt, k: k, sides: sides, measured: measured, info: info}
 	e.reference()
 	for _, s := range sides {
 		e.active = append(e.active, e.mayLead(s))
 	}
 	rep := &Report{Interpolation: opt.Interpolation.String(), Resamples: opt.Resamples, Seed: opt.Seed,
-		Confidence: Num(opt.Confidence), Reference: nums(e.ref), Warnings: append([]string{}, fine...)}
+		Confidence: Num(opt.Confidence), Reference: nums(e.ref), Warnings: []string{}}
 	rep.Objectives = info
 	for _, s := range sides {
 		rep.Sides = append(rep.Sides, e.summary(s))
@@ -114,7 +113,13 @@ func Run(sides []*Side, opt Options) (*Report, error) {
 		rep.Sides[i].Hypervolume, rep.Sides[i].Interval = Num(boots[i].est), interval(boots[i].hv, opt.Confidence)
 	}
 	for b := 1; b < len(sides); b++ {
-		rep.Pairs = append(rep.Pairs, e.pair(0, b, boots[0], boots[b], offsets[b]))
+		p, warn := e.pair(0, b, boots[0], boots[b], offsets[b])
+		rep.Pairs = append(rep.Pairs, p)
+		for _, w := range warn {
+			if !slices.Contains(rep.Warnings, w) {
+				rep.Warnings = append(rep.Warnings, w)
+			}
+		}
 	}
 	return rep, nil
 }
@@ -136,10 +141,6 @@ type engine struct {
 	// cannot measure one (measureBands).
 	measured bool
 	info     []Objective
-	// strict: a given band is below the noise (belowNoise), so claims
-	// that fail for the point estimates still need the resamples to rule
-	// them out.
-	strict bool
 }
 
 // sampler returns a sampler of side s's points that may lead.
@@ -355,8 +356,8 @@ func singleRuns(s *Side) string {
 }
 
 // pair compares side b with side a (whose reads for this pair start at
-// offset in its bootstrap).
-func (e *engine) pair(a, b int, ba, bb *sideBoot, offset int) Pair {
+// offset in its bootstrap), with the warnings it draws.
+func (e *engine) pair(a, b int, ba, bb *sideBoot, offset int) (Pair, []string) {
 	p := Pair{A: e.sides[a].Name, B: e.sides[b].Name, Reasons: []string{}}
 	p.Hypervolume = HVChange{A: Num(ba.est), B: Num(bb.est), Change: Num(ratio(bb.est, ba.est))}
 	ch := make([]float64, e.opt.Resamples)
@@ -368,12 +369,12 @@ func (e *engine) pair(a, b int, ba, bb *sideBoot, offset int) Pair {
 	if e.k == 2 {
 		curveWhy = e.uplift(&p, &pairBoot{a: ba, b: bb, offA: offset}, a, b)
 	}
-	e.verdict(&p, a, b)
+	warn := e.verdict(&p, a, b)
 	p.Reasons = append(p.Reasons, curveWhy...)
 	if len(p.Reasons) == 0 {
 		p.Reasons = append(p.Reasons, fmt.Sprintf("%s and %s reach each other's frontier points within the noise bands", p.B, p.A))
 	}
-	return p
+	return p, warn
 }
 
 // ratio returns b/a - 1 (NaN when a is zero or either is not finite).

@@ -148,15 +148,15 @@ type claims struct {
 }
 
 // claimsOf fills c with the claims of A and B for the row-major point
-// sets da and db (every point of each side).
-func (e *engine) claimsOf(da, db []float64, c *claims) {
-	k, objs := e.k, e.opt.Objectives
+// sets da and db under the bands of objs.
+func (e *engine) claimsOf(da, db []float64, objs []frontier.Objective, c *claims) {
+	k := e.k
 	na, nb := len(da)/k, len(db)/k
 	c.union = append(append(c.union[:0], da...), db...)
 	by := frontier.NoiseFront(c.union, objs).By
 	c.a, c.b = growB(c.a, na+k), growB(c.b, nb+k)
-	c.orientA = e.leading(c.a[:na], by[:na], da, db, &c.ia, c.orientA)
-	c.orientB = e.leading(c.b[:nb], by[na:], db, da, &c.ib, c.orientB)
+	c.orientA = e.leading(c.a[:na], by[:na], da, db, objs, &c.ia, c.orientA)
+	c.orientB = e.leading(c.b[:nb], by[na:], db, da, objs, &c.ib, c.orientB)
 	for o, ob := range objs {
 		ba, bb := bestOn(da, k, o, ob), bestOn(db, k, o, ob)
 		c.a[na+o] = !noWorse(bb, ba, ob)
@@ -168,7 +168,7 @@ func (e *engine) claimsOf(da, db []float64, c *claims) {
 // noise-aware frontier in by): on it and reached by no point of other
 // (indexed in ix only when some point of d is on it; scratch holds other
 // oriented and is returned).
-func (e *engine) leading(lead []bool, by []int32, d, other []float64, ix *coverIndex, scratch []float64) []float64 {
+func (e *engine) leading(lead []bool, by []int32, d, other []float64, objs []frontier.Objective, ix *coverIndex, scratch []float64) []float64 {
 	k := e.k
 	built := false
 	for j := range lead {
@@ -179,7 +179,7 @@ func (e *engine) leading(lead []bool, by []int32, d, other []float64, ix *coverI
 		if !built {
 			scratch = growF(scratch, len(other))
 			e.orientInto(scratch, other)
-			ix.reset(other, scratch, e.opt.Objectives)
+			ix.reset(other, scratch, objs)
 			built = true
 		}
 		lead[j] = !ix.covered(d[j*k : j*k+k])
@@ -224,57 +224,74 @@ type sideClaims struct {
 	pts   []int     // the side's points the claims are of
 	est   []bool    // at the point estimates
 	share []float64 // share of resamples
-	state int       // of the side: established, unsettled or ruled out
+	// wide is, when some given band is below the measured noise
+	// (belowNoise), the share of resamples in which the claim holds with
+	// the bands widened to the measured noise; else share.
+	wide   []float64
+	conf   float64
+	strict bool
+	state  int // of the side: established, unsettled or ruled out
 }
 
 // judgeClaims sets the side's state: established when a claim is,
 // ruled out when every claim is, unsettled otherwise.
-func (s *sideClaims) judgeClaims(conf float64, strict bool) {
+func (s *sideClaims) judgeClaims() {
 	s.state = ruledOut
-	for i, est := range s.est {
-		switch st := claimState(est, s.share[i], conf, strict); {
-		case st == established:
+	for i := range s.est {
+		switch s.claim(i) {
+		case established:
 			s.state = established
 			return
-		case st == unsettled:
+		case unsettled:
 			s.state = unsettled
 		}
 	}
 }
 
-// claimState judges a claim: established when it holds for the point
-// estimates and in at least conf of the resamples, unsettled when it
-// holds for the point estimates only, ruled out when it does not hold for
-// them (a difference inside the bands) and, when strict, in at most
-// 1 - conf of the resamples either.
-func claimState(est bool, share, conf float64, strict bool) int {
+// claim judges claim i: established when it holds for the point
+// estimates and in at least the confidence level of the resamples,
+// unsettled when it holds for the point estimates only, ruled out when it
+// does not hold for them (a difference inside the bands). When a given
+// band is below the measured noise (strict), a lead is established only
+// beyond the measured noise too (wide), and ruled out only when at most
+// 1 - confidence of the resamples hold it.
+func (s *sideClaims) claim(i int) int {
+	est, share := s.est[i], s.share[i]
 	switch {
-	case est && share >= conf:
+	case est && s.wide[i] >= s.conf:
 		return established
-	case est, strict && share > 1-conf:
+	case est, s.strict && share > 1-s.conf:
 		return unsettled
 	}
 	return ruledOut
 }
 
 // relation judges pair a, b by the noise-aware relation on the union of
-// their points, at the point estimates and over the resamples.
-func (e *engine) relation(a, b int) (ca, cb sideClaims) {
-	ca.pts, cb.pts = e.relationPoints(a), e.relationPoints(b)
+// their points, at the point estimates and over the resamples (also with
+// the bands wide, when not nil: belowNoise).
+func (e *engine) relation(a, b int, wide []frontier.Objective) (ca, cb sideClaims) {
+	ca.pts, cb.pts = e.relationPoints(a, wide), e.relationPoints(b, wide)
 	sa, sb := e.pointSampler(a, ca.pts), e.pointSampler(b, cb.pts)
 	var c claims
-	e.claimsOf(sa.estimate(), sb.estimate(), &c)
+	e.claimsOf(sa.estimate(), sb.estimate(), e.opt.Objectives, &c)
 	ca.est, cb.est = slices.Clone(c.a), slices.Clone(c.b)
-	na, nb := make([]int, len(c.a)), make([]int, len(c.b))
+	// Counts per claim: with the bands, then with the widened ones.
+	na, nb := make([]int, 2*len(c.a)), make([]int, 2*len(c.b))
 	var mu sync.Mutex
 	e.parallel(func(r0, r1 int) {
 		sa, sb := e.pointSampler(a, ca.pts), e.pointSampler(b, cb.pts)
 		var c claims
 		la, lb := make([]int, len(na)), make([]int, len(nb))
 		for r := r0; r < r1; r++ {
-			e.claimsOf(sa.draw(e.rng(a, r)), sb.draw(e.rng(b, r)), &c)
-			count(la, c.a)
-			count(lb, c.b)
+			da, db := sa.draw(e.rng(a, r)), sb.draw(e.rng(b, r))
+			e.claimsOf(da, db, e.opt.Objectives, &c)
+			count(la[:len(la)/2], c.a)
+			count(lb[:len(lb)/2], c.b)
+			if wide != nil {
+				e.claimsOf(da, db, wide, &c)
+			}
+			count(la[len(la)/2:], c.a)
+			count(lb[len(lb)/2:], c.b)
 		}
 		mu.Lock()
 		defer mu.Unlock()
@@ -285,15 +302,18 @@ func (e *engine) relation(a, b int) (ca, cb sideClaims) {
 			nb[i] += lb[i]
 		}
 	})
-	R := float64(e.opt.Resamples)
-	for _, v := range na {
-		ca.share = append(ca.share, float64(v)/R)
+	for _, x := range []struct {
+		c *sideClaims
+		n []int
+	}{{&ca, na}, {&cb, nb}} {
+		shares := make([]float64, len(x.n))
+		for i, v := range x.n {
+			shares[i] = float64(v) / float64(e.opt.Resamples)
+		}
+		x.c.share, x.c.wide = shares[:len(shares)/2], shares[len(shares)/2:]
+		x.c.conf, x.c.strict = e.opt.Confidence, wide != nil
+		x.c.judgeClaims()
 	}
-	for _, v := range nb {
-		cb.share = append(cb.share, float64(v)/R)
-	}
-	ca.judgeClaims(e.opt.Confidence, e.strict)
-	cb.judgeClaims(e.opt.Confidence, e.strict)
 	return ca, cb
 }
 
@@ -314,8 +334,8 @@ func count(n []int, b []bool) {
 // whenever it would lead its dominator leads as well (it reaches no
 // further, on no objective). With cycles every point counts (removing one
 // may break a path of the Schwartz set).
-func (e *engine) relationPoints(s int) []int {
-	if frontier.CycleSum(e.opt.Objectives) <= 1 {
+func (e *engine) relationPoints(s int, wide []frontier.Objective) []int {
+	if frontier.CycleSum(e.opt.Objectives) <= 1 && (wide == nil || frontier.CycleSum(wide) <= 1) {
 		return e.active[s]
 	}
 	all := make([]int, len(e.sides[s].Points))

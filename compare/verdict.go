@@ -18,8 +18,9 @@ const maxLeadReasons = 3
 
 // verdict sets the pair's verdict, status, leads, reach and the reasons
 // they give, from the noise-aware relation on the union of both sides
-// (relation.go). Without a band on some objective it is inconclusive.
-func (e *engine) verdict(p *Pair, a, b int) {
+// (relation.go), and returns its warnings. Without a band on some
+// objective it is inconclusive.
+func (e *engine) verdict(p *Pair, a, b int) []string {
 	p.Leads, p.Reach = Leads{A: []Lead{}, B: []Lead{}}, []Reach{}
 	if !e.measured {
 		p.Verdict, p.Status = Inconclusive, RegressionUnsettled
@@ -29,21 +30,29 @@ func (e *engine) verdict(p *Pair, a, b int) {
 					o.Name, o.Measured.DF, MinNoiseDF))
 			}
 		}
-		return
+		return nil
 	}
-	ca, cb := e.relation(a, b)
+	// A given band below the noise of this pair's repeats.
+	_, info, _ := measureBands([]*Side{e.sides[a], e.sides[b]}, e.opt.Objectives, e.opt.Confidence)
+	for i := range info {
+		info[i].Band = e.info[i].Band
+	}
+	warn, wide := belowNoise(info, e.opt.Objectives)
+	for i := range warn {
+		warn[i] = p.B + " against " + p.A + ": " + warn[i]
+	}
+	ca, cb := e.relation(a, b, wide)
 	p.Verdict, p.Status = relationVerdict(&ca, &cb)
 	p.Leads.A, p.Leads.B = e.leads(a, &ca), e.leads(b, &cb)
 	p.Reasons = append(p.Reasons, e.leadReasons(p.A, p.B, p.Leads.A)...)
 	p.Reasons = append(p.Reasons, e.leadReasons(p.B, p.A, p.Leads.B)...)
 	na, nb := len(ca.pts), len(cb.pts)
 	ea, eb := e.pointSampler(a, ca.pts).estimate(), e.pointSampler(b, cb.pts).estimate()
-	conf := e.opt.Confidence
 	for o, ob := range e.opt.Objectives {
 		r := Reach{Objective: ob.Name, A: Num(bestOn(ea, e.k, o, ob)), B: Num(bestOn(eb, e.k, o, ob)),
 			ShareA: Num(ca.share[na+o]), ShareB: Num(cb.share[nb+o])}
 		r.Change = Num(ratio(float64(r.B), float64(r.A)))
-		sa, sb := claimState(ca.est[na+o], ca.share[na+o], conf, e.strict), claimState(cb.est[nb+o], cb.share[nb+o], conf, e.strict)
+		sa, sb := ca.claim(na+o), cb.claim(nb+o)
 		switch {
 		case sb == established:
 			r.Status = Better
@@ -60,6 +69,7 @@ func (e *engine) verdict(p *Pair, a, b int) {
 				sig(r.B), sig(r.A), p.A, fmtPct(r.Change), reachWord(r.Status, p)))
 		}
 	}
+	return warn
 }
 
 // reachWord says who reaches further.
@@ -79,7 +89,7 @@ func (e *engine) leads(s int, c *sideClaims) []Lead {
 	out := []Lead{}
 	for j, i := range c.pts {
 		pt := &e.sides[s].Points[i]
-		st := claimState(c.est[j], c.share[j], e.opt.Confidence, e.strict)
+		st := c.claim(j)
 		if st == ruledOut {
 			continue
 		}
