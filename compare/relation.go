@@ -275,6 +275,11 @@ func (e *engine) relation(a, b int, wide []frontier.Objective) (ca, cb sideClaim
 	var c claims
 	e.claimsOf(sa.estimate(), sb.estimate(), e.opt.Objectives, &c)
 	ca.est, cb.est = slices.Clone(c.a), slices.Clone(c.b)
+	if wide != nil && !slices.Contains(ca.est, true) && !slices.Contains(cb.est, true) {
+		// No lead to confirm: only the bands' resamples matter.
+		wide = nil
+		ca.strict, cb.strict = true, true
+	}
 	// Counts per claim: with the bands, then with the widened ones.
 	na, nb := make([]int, 2*len(c.a)), make([]int, 2*len(c.b))
 	var mu sync.Mutex
@@ -311,7 +316,7 @@ func (e *engine) relation(a, b int, wide []frontier.Objective) (ca, cb sideClaim
 			shares[i] = float64(v) / float64(e.opt.Resamples)
 		}
 		x.c.share, x.c.wide = shares[:len(shares)/2], shares[len(shares)/2:]
-		x.c.conf, x.c.strict = e.opt.Confidence, wide != nil
+		x.c.conf, x.c.strict = e.opt.Confidence, x.c.strict || wide != nil
 		x.c.judgeClaims()
 	}
 	return ca, cb
@@ -334,15 +339,30 @@ func count(n []int, b []bool) {
 // whenever it would lead its dominator leads as well (it reaches no
 // further, on no objective). With cycles every point counts (removing one
 // may break a path of the Schwartz set).
+//
+// The points are in order of their first objective's estimate, best first,
+// so that a resample comes nearly sorted to the cover index.
 func (e *engine) relationPoints(s int, wide []frontier.Objective) []int {
+	var pts []int
 	if frontier.CycleSum(e.opt.Objectives) <= 1 && (wide == nil || frontier.CycleSum(wide) <= 1) {
-		return e.active[s]
+		pts = slices.Clone(e.active[s])
+	} else {
+		pts = make([]int, len(e.sides[s].Points))
+		for i := range pts {
+			pts[i] = i
+		}
 	}
-	all := make([]int, len(e.sides[s].Points))
-	for i := range all {
-		all[i] = i
-	}
-	return all
+	ps, o := e.sides[s].Points, e.opt.Objectives[0]
+	slices.SortStableFunc(pts, func(i, j int) int {
+		switch {
+		case better(ps[i].Values[0], ps[j].Values[0], o):
+			return -1
+		case better(ps[j].Values[0], ps[i].Values[0], o):
+			return 1
+		}
+		return 0
+	})
+	return pts
 }
 
 // pointSampler returns a sampler of the points pts of side s.
