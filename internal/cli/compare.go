@@ -59,8 +59,10 @@ bootstrap (--resamples, --seed): each resample draws every configuration's
 repeats with replacement, so that a configuration measured once adds no
 uncertainty (a warning says so). A lead counts when it holds for the point
 estimates and in at least --confidence of the resamples; a difference
-inside the bands is never a lead (unless a given band is below the noise
-the repeats show: then the resamples must rule it out too). A curve point
+inside the bands is never a lead. A given band below the noise the repeats
+show draws a warning: a lead must then hold beyond the band the noise
+suggests too, and a difference inside the band is ruled out only by the
+resamples. A curve point
 is better or worse when its whole interval is beyond the minimum
 improvement, the same when it lies within the noise band both ways.
 
