@@ -33,10 +33,13 @@ import (
 // regression (A leads) is always one the resamples confirm.
 //
 // When a given noise band is narrower than the run-to-run noise the
-// repeats show (belowNoise), a point estimate inside the band shows
-// nothing: a claim that does not hold for the point estimates is then
-// ruled out only when it holds in at most 1 - confidence of the
-// resamples, and is unsettled otherwise.
+// pair's repeats show (belowNoise), neither a point estimate inside the
+// band nor one beyond it shows much: a claim that holds for the point
+// estimates is then established only when it also holds, with the bands
+// widened to the band the noise suggests, in at least the confidence
+// level of the resamples; one that does not hold for them is ruled out
+// only when it holds in at most 1 - confidence of the resamples (with the
+// given bands), and is unsettled otherwise.
 
 // covers reports whether q reaches p within p's noise band: q is no worse
 // than p beyond the band on every objective (the first half of Beats).
