@@ -293,6 +293,7 @@ func TestRunErrors(t *testing.T) {
 		{"no objectives", []*Side{a, a}, Options{}},
 		{"empty side", []*Side{a, {Name: "x"}}, Options{Objectives: bands(0, 0)}},
 		{"reference", []*Side{a, a}, Options{Objectives: bands(0, 0), Reference: []float64{1}}},
+		{"band on a zero value", []*Side{a, {Name: "z", Points: []Point{{ID: "z0", Values: []float64{0, 5}}}}}, Options{Objectives: bands(0.05, 0.05)}},
 	} {
 		if _, err := Run(tt.sides, tt.opt); err == nil {
 			t.Errorf("%s: no error", tt.name)
