@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/pareto-llm/pareto/decide"
@@ -293,11 +294,19 @@ func TestRunErrors(t *testing.T) {
 		{"no objectives", []*Side{a, a}, Options{}},
 		{"empty side", []*Side{a, {Name: "x"}}, Options{Objectives: bands(0, 0)}},
 		{"reference", []*Side{a, a}, Options{Objectives: bands(0, 0), Reference: []float64{1}}},
-		{"band on a zero value", []*Side{a, {Name: "z", Points: []Point{{ID: "z0", Values: []float64{0, 5}}}}}, Options{Objectives: bands(0.05, 0.05)}},
 	} {
 		if _, err := Run(tt.sides, tt.opt); err == nil {
 			t.Errorf("%s: no error", tt.name)
 		}
+	}
+}
+
+func TestRunNeedsPositiveValuesForBands(t *testing.T) {
+	a := side("a", frontA, 1, 0, 0, 1, nil)
+	z := &Side{Name: "z", Points: []Point{{ID: "z0", Values: []float64{0, 5}}}}
+	_, err := Run([]*Side{a, z}, Options{Objectives: bands(0.05, 0.05)})
+	if want := "side z point z0: interactivity is 0: a relative noise band needs positive values"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("err = %v; want %q", err, want)
 	}
 }
 
