@@ -172,6 +172,10 @@ func TestParseSpaceErrors(t *testing.T) {
 			[]string{`s.toml:1:16: constraint "a <= 1 +"`}},
 		{"two comparisons", "constraints = [\"1 < a < 3\"]\n[params.a]\nvalues = [1]\n",
 			[]string{`s.toml:1:23: constraint "1 < a < 3": a constraint has one comparison`}},
+		{"NUL in a value", "[params.m]\nvalues = [\"a\", \"b\\u0000c\"]\n",
+			[]string{"s.toml:2:16: parameter m: value 2 holds a NUL byte at byte 2"}},
+		{"value too long", "[params.m]\nvalues = [\"a\",\n  \"" + strings.Repeat("x", MaxTextValue+1) + "\"]\n",
+			[]string{"s.toml:3:3: parameter m: value 2 has 4097 bytes, more than 4096"}},
 		{"several problems, in file order", "[params.a]\nvalues = []\n[params.b]\nlow = 3\nhigh = 1\n",
 			[]string{"s.toml:2:1:", "s.toml:5:1:"}},
 	} {
@@ -255,6 +259,14 @@ func TestNewSpace(t *testing.T) {
 	}
 	if p, _ := s.Param("lr"); p.Knob != Server {
 		t.Errorf("knob %v; want the default server", p.Knob)
+	}
+	// A space built in Go (an MCP client's, a stored study's) has its
+	// values checked as a file's are.
+	for v, want := range map[string]string{"a\x00b": "value 1 holds a NUL byte at byte 2", "\xff": "value 1 is not valid UTF-8"} {
+		_, err := NewSpace([]Param{{Name: "m", Kind: Categorical, Values: []Value{Text(v)}}}, nil, nil)
+		if err == nil || !strings.Contains(err.Error(), "search space: parameter m: "+want) {
+			t.Errorf("NewSpace with value %q = %v; want %q", v, err, want)
+		}
 	}
 	_, err = NewSpace([]Param{{Name: "a b", Kind: Int, Low: 1, High: 2}}, []string{"c > 1"}, nil)
 	if err == nil || !strings.Contains(err.Error(), "search space: parameter a b: a name is") || !strings.Contains(err.Error(), `"c" is neither`) {

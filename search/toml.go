@@ -181,6 +181,12 @@ func (d *spaceDecoder) param(path, name string, m map[string]any) Param {
 	for k := range m {
 		p.fieldPos[k] = d.ix[position.JoinKey(path, k)]
 	}
+	if list, ok := m["values"].([]any); ok { // each value's own position
+		for i := range list {
+			k := position.JoinKey("values", fmt.Sprint(i))
+			p.fieldPos[k] = d.ix[position.JoinKey(path, k)]
+		}
+	}
 	field := func(k string) string { return position.JoinKey(path, k) }
 	_, hasValues := m["values"]
 	_, hasLow := m["low"]

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -17,52 +16,10 @@ import (
 
 	"github.com/pareto-llm/pareto/executor"
 	"github.com/pareto-llm/pareto/ingest"
-	"github.com/pareto-llm/pareto/search"
 	"github.com/pareto-llm/pareto/source"
 	"github.com/pareto-llm/pareto/store"
+	"github.com/pareto-llm/pareto/trial"
 )
-
-// placeholder matches {name} in a command template.
-var placeholder = regexp.MustCompile(`\{([A-Za-z_][A-Za-z0-9_.-]*)\}`)
-
-// CheckTemplate reports a placeholder of the template that names no
-// parameter of the space.
-func CheckTemplate(template string, space *search.Space) error {
-	for _, m := range placeholder.FindAllStringSubmatch(template, -1) {
-		if _, ok := space.Param(m[1]); !ok {
-			return fmt.Errorf("tune: --command: {%s} is not a parameter of the search space", m[1])
-		}
-	}
-	return nil
-}
-
-// Expand returns the command line of a run: each {name} of the template
-// replaced by the parameter's value (empty for an inactive parameter).
-// Values are numbers, booleans and the categorical values of the space,
-// written into the command as they are.
-func Expand(template string, c search.Config) string {
-	return placeholder.ReplaceAllStringFunc(template, func(m string) string {
-		v, ok := c[m[1:len(m)-1]]
-		if !ok {
-			return ""
-		}
-		return v.String()
-	})
-}
-
-// Env returns the environment of a run: PARETO_PARAM_<NAME>=value for
-// every active parameter (NAME upper-cased, other characters than
-// letters and digits as _), PARETO_RUN (the run's ID), PARETO_TRIAL (its
-// configuration's number), PARETO_ROLE and PARETO_SEED (the run's ID: a
-// simulated run's noise seed, the same when a run is retried).
-func Env(r Run) []string {
-	var out []string
-	for _, name := range r.Config.Names() {
-		out = append(out, "PARETO_PARAM_"+executor.EnvName(name)+"="+r.Config[name].String())
-	}
-	id := strconv.FormatInt(r.ID, 10)
-	return append(out, "PARETO_RUN="+id, "PARETO_TRIAL="+strconv.Itoa(r.Trial), "PARETO_ROLE="+r.Role, "PARETO_SEED="+id)
-}
 
 // Driver runs a tuning study's runs with an executor, one at a time,
 // until the budget is spent or ctx is cancelled.
@@ -89,6 +46,11 @@ type Driver struct {
 	// Join makes the driver a worker that joins the study's current
 	// session (JoinSession) instead of starting a new one.
 	Join bool
+	// PassEnv names the variables the runs need from this process's
+	// environment (with the study's Options.PassEnv): Run refuses to start
+	// when one is not set, and hides their values (Tuning.Hide). The
+	// executor must pass them (executor.Environ's keep).
+	PassEnv []string
 }
 
 // DefaultLease is the lease of a driver's runs.
@@ -123,7 +85,11 @@ func DeadLocal(worker string) bool {
 // spent (nil), the sampler is exhausted (nil), or ctx is cancelled: the
 // running job is then cancelled and its run queued again for the next
 // driver, and Run returns ctx's error.
-func (d *Driver) Run(ctx context.Context) error {
+//
+// Its error is redacted as the study records texts (Tuning.Redact): it
+// may quote the command or a run's output.
+func (d *Driver) Run(ctx context.Context) (err error) {
+	defer func() { err = d.Tuning.redactError(err) }()
 	if d.Worker == "" {
 		d.Worker = WorkerName()
 	}
@@ -131,6 +97,21 @@ func (d *Driver) Run(ctx context.Context) error {
 		d.Lease = DefaultLease
 	}
 	t := d.Tuning
+	if err := CheckTemplate(d.Command, t.Space()); err != nil {
+		return err
+	}
+	if strings.Contains(d.Command, trial.Redacted) {
+		return fmt.Errorf("tune: the command holds %s where the study removed a secret when it stored it: give the command again, "+
+			"or keep the secret in the environment, write $NAME in the command and pass it with --pass-env NAME", trial.Redacted)
+	}
+	t.Hide(CommandSecrets(d.Command)...)
+	for _, name := range slices.Concat(t.Options().PassEnv, d.PassEnv) {
+		v, ok := os.LookupEnv(name)
+		if !ok {
+			return fmt.Errorf("tune: --pass-env %s: %s is not set in the environment of this process", name, name)
+		}
+		t.Hide(v)
+	}
 	if _, err := t.Reclaim(ctx, DeadLocal); err != nil {
 		return err
 	}
@@ -359,8 +340,9 @@ func lastLine(path string) string {
 	return strings.TrimSpace(lines[len(lines)-1])
 }
 
+// logf logs one line, redacted as the study records texts (Tuning.Redact).
 func (d *Driver) logf(format string, args ...any) {
 	if d.Log != nil {
-		fmt.Fprintf(d.Log, "pareto tune: "+format+"\n", args...)
+		fmt.Fprintln(d.Log, "pareto tune: "+d.Tuning.Redact(fmt.Sprintf(format, args...)))
 	}
 }

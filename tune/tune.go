@@ -78,12 +78,21 @@ type Options struct {
 	// one clearly dominated beyond the band gets none (DecisionScreened).
 	// 0 (or Repeats): every configuration gets Repeats runs.
 	Screen int `json:"screen,omitempty"`
-	// Command is the command template of a run (see Expand).
+	// Command is the command template of a run (see Expand), kept with
+	// the secrets the redaction policy finds in it replaced by
+	// trial.Redacted (Open): a worker then needs the command given again
+	// (Driver.Run refuses one holding trial.Redacted); pass secrets
+	// through the environment instead (PassEnv).
 	Command string `json:"command,omitempty"`
 	// SpaceFile and SpaceText are the search space's file name and TOML
 	// text, kept so that ask and tell need no --space (OpenExisting).
 	SpaceFile string `json:"space_file,omitempty"`
 	SpaceText string `json:"space_toml,omitempty"`
+	// PassEnv names the environment variables every run of the study
+	// needs from the environment of the process that runs it (a token the
+	// command reads as $NAME): the names are kept, never the values
+	// (Driver.PassEnv).
+	PassEnv []string `json:"pass_env,omitempty"`
 }
 
 // Defaults of Options.
@@ -120,6 +129,10 @@ type Tuning struct {
 	// transaction saved, cached once it commits.
 	cached, pending           *search.Study
 	cachedState, pendingState []byte
+
+	// hidden are the secrets every text the study records is cleared of
+	// (Hide).
+	hidden []string
 }
 
 // update is UpdateTune that keeps the sampler a committed transaction
@@ -171,6 +184,7 @@ func Open(ctx context.Context, st store.Store, study string, space *search.Space
 		return nil, errors.New("tune: this store keeps no tuning state")
 	}
 	opts = opts.withDefaults()
+	opts.Command = RedactCommand(opts.Command) // never stored with a secret
 	if len(opts.Objectives) == 0 {
 		return nil, errors.New("tune: no objectives")
 	}
@@ -518,6 +532,7 @@ func (t *Tuning) Record(ctx context.Context, r Run, source string, trials []tria
 			tr.Labels[k] = v
 		}
 		tr.Source.Session = SessionName(r.Session)
+		t.redactTrial(tr)
 		tr.ID = trial.ComputeID(tr) // the run's labels make each run's trials its own
 		res.Trials = append(res.Trials, tr.ID)
 	}
@@ -554,6 +569,7 @@ func (t *Tuning) Record(ctx context.Context, r Run, source string, trials []tria
 // (a candidate the failed run was the last of, one waiting for the runs
 // of an archive member the failed run was of).
 func (t *Tuning) Fail(ctx context.Context, r Run, reason string) error {
+	reason = t.Redact(reason)
 	err := t.update(ctx, func(tx *store.TuneTx) error {
 		if err := tx.FinishRun(r.ID, r.Worker, store.RunFailed, reason, nil); err != nil {
 			return err
@@ -575,6 +591,7 @@ func (t *Tuning) Fail(ctx context.Context, r Run, reason string) error {
 // Release queues a run again without counting its attempt: the driver
 // was interrupted.
 func (t *Tuning) Release(ctx context.Context, r Run, reason string) error {
+	reason = t.Redact(reason)
 	return t.q.UpdateTune(ctx, t.study, func(tx *store.TuneTx) error { return tx.ReleaseRun(r.ID, r.Worker, reason) })
 }
 
