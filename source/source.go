@@ -156,7 +156,6 @@ func Trials(ctx context.Context, spec Spec) (*Set, error) {
 			return nil, err
 		}
 		set.Trials, set.Runs, set.Skipped = d.Trials, d.Runs, d.Skipped
-		spec.noteWarnings(d.Trials)
 	}
 	if spec.Study != "" {
 		ts, err := StudyTrials(ctx, spec.Store, spec.Study, store.Query{Where: spec.Where})
