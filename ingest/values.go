@@ -47,6 +47,9 @@ func (b *builder) valueOK(metric string, dims trial.Dims, unit, native string, v
 	if native == "" || b.src == nil {
 		return finite
 	}
+	if finite && (v >= 0 || !trial.NonNegative(metric, unit)) {
+		return true
+	}
 	what := native
 	if b.tool != trial.ToolVLLM && b.tool != trial.ToolSGLang { // their native names hold the statistic
 		what = measureName(native, dims)
@@ -61,12 +64,10 @@ func (b *builder) valueOK(metric string, dims trial.Dims, unit, native string, v
 		b.src.badValue(fmt.Sprintf("%s: %s where a number is expected (%s writes no NaN or Infinity: the file is damaged)",
 			what, nonFiniteText(v), b.tool))
 		return false
-	case v < 0 && trial.NonNegative(metric, unit):
-		b.src.badValue(fmt.Sprintf("%s: negative value %s (a latency, throughput or count cannot be negative: the file is damaged)",
-			what, trial.FormatFloat(v)))
-		return false
 	}
-	return true
+	b.src.badValue(fmt.Sprintf("%s: negative value %s (a latency, throughput or count cannot be negative: the file is damaged)",
+		what, trial.FormatFloat(v)))
+	return false
 }
 
 // measureName names a measurement as the file does: its native name and,
