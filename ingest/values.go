@@ -138,13 +138,14 @@ func checkUTF8(data []byte, src *source) error {
 
 // TrialWarnings returns the warnings of ts as "PATH: warning" lines, each
 // once, with the number of trials it was given for when more than one (a
-// JSONL file of many records warns once per damaged key).
+// JSONL file of many records warns once per damaged key), through the
+// redaction policy (trial.RedactText: a key may be a token).
 func TrialWarnings(ts []trial.Trial) []string {
 	var order []string
 	count := map[string]int{}
 	for i := range ts {
 		for _, w := range ts[i].Warnings {
-			line := ts[i].Source.Path + ": " + w
+			line := trial.RedactText(ts[i].Source.Path + ": " + w)
 			if count[line] == 0 {
 				order = append(order, line)
 			}
