@@ -17,6 +17,7 @@ type csvReader struct {
 	br     *bufio.Reader
 	name   string
 	max    int // longest line accepted (Spec.MaxRecordSize)
+	cols1  int // Spec.MaxColumns + 1: a plain line is split no further
 	line   int // lines consumed so far
 	buf    []byte
 	fields [][]byte
@@ -29,7 +30,7 @@ type csvReader struct {
 
 // newCSVReader returns a csvReader of br for spec.
 func newCSVReader(br *bufio.Reader, name string, spec Spec) *csvReader {
-	return &csvReader{br: br, name: name, max: spec.maxRecord()}
+	return &csvReader{br: br, name: name, max: spec.maxRecord(), cols1: spec.maxColumns() + 1}
 }
 
 // next returns the fields of the next record and the line it starts on.
@@ -111,6 +112,9 @@ func (c *csvReader) splitPlain(line []byte) {
 		c.fields = append(c.fields, line[pos:pos+i])
 		c.cols = append(c.cols, pos+1)
 		pos += i + 1
+		if len(c.fields) == c.cols1 { // over Spec.MaxColumns: the caller says so
+			return
+		}
 	}
 }
 
@@ -222,6 +226,9 @@ func (p *csvPlan) rows(c *csvReader, t *Table) error {
 		}
 		if err != nil {
 			return err
+		}
+		if max := p.spec.maxColumns(); len(fields) > max {
+			return tooManyColumns(t.Name, line, c.cols[max], max, "columns")
 		}
 		if len(fields) != p.width {
 			return &SyntaxError{File: t.Name, Line: line, Col: 1,

@@ -77,15 +77,28 @@ func readJSONArray(br *bufio.Reader, t *Table, spec Spec) error {
 	if _, err := dec.Token(); err != nil {
 		return fmt.Errorf("%s: %w", t.Name, err)
 	}
+	max := spec.maxColumns()
 	for dec.More() {
-		var obj map[string]json.RawMessage
+		// Each element is held as its bytes first, and its members counted
+		// when it may hold more than max, before it becomes a map.
+		var raw json.RawMessage
 		start := dec.InputOffset()
-		if err := dec.Decode(&obj); err != nil {
+		if err := dec.Decode(&raw); err != nil {
 			return &SyntaxError{File: t.Name, Line: 1, Msg: fmt.Sprintf("array element at byte %d: %v", start, err)}
 		}
 		if n := dec.InputOffset() - start; n > int64(spec.maxRecord()) {
 			return &SyntaxError{File: t.Name, Line: 1, Msg: fmt.Sprintf("array element at byte %d: %s, over the record size limit of %s (raise it with --max-record-size or $PARETO_MAX_RECORD_SIZE)",
 				start, textin.Size(n), textin.Size(int64(spec.maxRecord())))}
+		}
+		if len(raw) >= 5*max {
+			if col := memberOver(raw, max); col > 0 {
+				return &SyntaxError{File: t.Name, Line: 1, Err: ErrTooManyColumns,
+					Msg: fmt.Sprintf("array element at byte %d: more than %d members in one row, over the limit (raise it with --max-columns or $PARETO_MAX_COLUMNS)", start, max)}
+			}
+		}
+		var obj map[string]json.RawMessage
+		if err := json.Unmarshal(raw, &obj); err != nil {
+			return &SyntaxError{File: t.Name, Line: 1, Msg: fmt.Sprintf("array element at byte %d: %v", start, err)}
 		}
 		if err := b.add(obj, lines.next()); err != nil {
 			return err

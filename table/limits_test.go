@@ -270,6 +270,8 @@ func TestReadColumnLimit(t *testing.T) {
 		{"csv at the limit", header(8) + "\n" + strings.Repeat("1,", 7) + "1\n", ""},
 		{"csv over", header(9) + "\n" + strings.Repeat("1,", 8) + "1\n", "in.csv:1:" + strconv.Itoa(len(header(8))+2) + ": more than 8 columns in one row, over the limit"},
 		{"jsonl at the limit", object(8), ""},
+		{"json array at the limit", "[" + object(8) + "]", ""},
+		{"json array over", "[" + object(40) + "]", "in.csv:1: array element at byte 3: more than 8 members in one row, over the limit"},
 		{"jsonl over", object(40), "in.csv:1:" + strconv.Itoa(strings.Index(object(40), `"c8"`)+1) + ": more than 8 members in one row, over the limit"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
