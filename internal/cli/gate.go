@@ -104,7 +104,7 @@ type gateOptions struct {
 	confidence, futility     float64
 	allowCrossScope, noLabel bool
 	session, baselineSession string
-	maxRuns                  int
+	maxRuns, maxBaselineRuns int
 	noRegression             bool
 	archiveList              bool
 	revoke                   string
@@ -137,7 +137,8 @@ func newGateCmd(e *env) *cobra.Command {
 	f.BoolVar(&o.noLabel, "no-label", false, "do not record admission as a label")
 	f.StringVar(&o.session, "session", "", "record the runs given as paths in session `NAME` (default: a new session)")
 	f.StringVar(&o.baselineSession, "baseline-session", "", "compare with the baseline runs of session `NAME` (default: its newest session per workload)")
-	f.IntVar(&o.maxRuns, "max-runs", 0, "runs per side and workload after which an undecided candidate is rejected (0: no cap)")
+	f.IntVar(&o.maxRuns, "max-runs", source.DefaultGate.MaxRuns, "candidate runs per workload after which an undecided candidate is rejected")
+	f.IntVar(&o.maxBaselineRuns, "max-baseline-runs", source.DefaultGate.MaxBaselineRuns, "baseline runs per workload the gate may ask for")
 	f.BoolVar(&o.noRegression, "no-regression", false, "reject an admit that is worse than the baseline beyond the noise band on any objective")
 	f.BoolVar(&o.archiveList, "archive-list", false, "list the study's archive members as JSON instead of gating (read only)")
 	f.StringVar(&o.revoke, "revoke", "", "remove the archive members `SELECTION` selects (key:HEX) instead of gating; their runs stay")
@@ -149,7 +150,7 @@ func (o *gateOptions) spec() *source.GateSpec {
 	return &source.GateSpec{Study: o.src.study, Where: o.src.where, ConfigKeys: o.src.keys(),
 		Objectives: o.obj.objectives, Noise: o.obj.noise, MinImprove: o.obj.minImprove, SLOs: o.obj.slos,
 		Candidate: o.candidate, Baseline: o.baseline, MinRepeats: o.minRepeats, Confidence: o.confidence, Futility: o.futility,
-		MaxRuns: o.maxRuns, NoRegression: o.noRegression, MinDuration: o.minDuration, MinRequests: o.minRequests,
+		MaxRuns: o.maxRuns, MaxBaselineRuns: o.maxBaselineRuns, NoRegression: o.noRegression, MinDuration: o.minDuration, MinRequests: o.minRequests,
 		AllowCrossScope: o.allowCrossScope, NoLabel: o.noLabel, Session: o.session, BaselineSession: o.baselineSession,
 	}
 }
