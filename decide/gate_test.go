@@ -33,7 +33,7 @@ func jittered(name string, values ...[]float64) Side {
 // for a real throughput win), C is within noise of B but worse than A
 // beyond noise on TTFT and not better than A on anything: C is rejected.
 func TestDriftChain(t *testing.T) {
-	cfg := GateConfig{Objectives: chainObjs}
+	cfg := oneLook(GateConfig{Objectives: chainObjs})
 	a := jittered("A", []float64{1000, 100})
 	b := jittered("B", []float64{1040, 104})
 	c := jittered("C", []float64{1015, 108})
@@ -54,6 +54,14 @@ func TestDriftChain(t *testing.T) {
 	if !Beats([]float64{1000, 100}, []float64{1015, 108}, chainObjs) {
 		t.Errorf("A should beat C under the noise-aware relation")
 	}
+}
+
+// oneLook caps cfg's runs at its three repeats: the single-look gate of a
+// caller that measures each side once, whose admission spends the whole
+// error 1 − Confidence on that look (split over objectives and workloads).
+func oneLook(cfg GateConfig) GateConfig {
+	cfg.MinRepeats, cfg.MaxRuns, cfg.MaxBaselineRuns = 3, 3, 3
+	return cfg
 }
 
 // Beats re-exports frontier.Beats for the drift-chain test.
@@ -82,6 +90,9 @@ func TestGateDecisions(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			cfg := tt.cfg
 			cfg.Objectives = chainObjs
+			if tt.name != "uncertain" {
+				cfg.MaxRuns, cfg.MaxBaselineRuns = max(3, cfg.MinRepeats), max(3, cfg.MinRepeats) // one look
+			}
 			b := base
 			if tt.name == "uncertain" {
 				b = noisy("base", []float64{1000, 100})
@@ -110,7 +121,7 @@ func noisy(name string, vs []float64) Side {
 }
 
 func TestVerdictDeterministic(t *testing.T) {
-	cfg := GateConfig{Objectives: chainObjs}
+	cfg := oneLook(GateConfig{Objectives: chainObjs})
 	a := jittered("A", []float64{1000, 100})
 	b := jittered("B", []float64{1040, 104})
 	first, err := json.Marshal(Gate(cfg, b, a, nil))
@@ -139,7 +150,7 @@ func TestGateRegressions(t *testing.T) {
 		want         Decision
 		code         string
 	}{{false, Admit, CodeAdmitted}, {true, Reject, CodeRejectedRegression}} {
-		v := Gate(GateConfig{Objectives: chainObjs, NoRegression: tt.noRegression}, cand, base, nil)
+		v := Gate(oneLook(GateConfig{Objectives: chainObjs, NoRegression: tt.noRegression}), cand, base, nil)
 		if v.Decision != tt.want || v.Code != tt.code {
 			t.Fatalf("NoRegression=%v: Gate = %s (%s) %q; want %s (%s)", tt.noRegression, v.Decision, v.Code, v.Reasons, tt.want, tt.code)
 		}
@@ -151,8 +162,8 @@ func TestGateRegressions(t *testing.T) {
 			t.Errorf("reasons %q with codes %q; want a regression among them, one code per reason", v.Reasons, v.ReasonCodes)
 		}
 		obj := v.Workloads[0].Objectives
-		if obj[0].Status != StatusWorse || obj[0].Level != 0.8 || obj[1].Status != StatusBetter || obj[1].Level != 0.95 {
-			t.Errorf("statuses %+v; want tps worse (at 80%%), ttft better (at 95%%)", obj)
+		if obj[0].Status != StatusWorse || obj[0].Level != 0.8 || obj[1].Status != StatusBetter || obj[1].Level != 0.99 {
+			t.Errorf("statuses %+v; want tps worse (at 80%%), ttft better (at 99%%: one look, two tests at 1%% in all)", obj)
 		}
 	}
 }
@@ -182,14 +193,20 @@ func TestGateStatusEstimator(t *testing.T) {
 func TestGateMaxRuns(t *testing.T) {
 	base, cand := noisy("base", []float64{1000, 100}), noisy("c", []float64{1040, 100})
 	v := Gate(GateConfig{Objectives: chainObjs}, cand, base, nil)
-	if v.Decision != Inconclusive || v.MoreRuns.Candidate <= 2 {
-		t.Fatalf("uncapped: %s asking %+v; want inconclusive asking more than 2 runs", v.Decision, v.MoreRuns)
+	if v.Decision != Inconclusive || v.MoreRuns.Candidate <= 2 || v.MoreRuns.Candidate > 7 || v.MoreRuns.Baseline > 17 ||
+		v.Thresholds.MaxRuns != 10 || v.Thresholds.MaxBaselineRuns != 20 {
+		t.Fatalf("default caps: %s asking %+v (%+v); want inconclusive asking more than 2 runs, within 10 and 20 per side",
+			v.Decision, v.MoreRuns, v.Thresholds)
 	}
-	v = Gate(GateConfig{Objectives: chainObjs, MaxRuns: 5}, cand, base, nil)
+	v = Gate(GateConfig{Objectives: chainObjs, MaxRuns: 5, MaxBaselineRuns: 5}, cand, base, nil)
 	if v.Decision != Inconclusive || v.MoreRuns.Candidate > 2 || v.MoreRuns.Baseline > 2 || v.Thresholds.MaxRuns != 5 {
 		t.Errorf("MaxRuns 5: %s asking %+v; want inconclusive asking at most 2 runs per side", v.Decision, v.MoreRuns)
 	}
-	v = Gate(GateConfig{Objectives: chainObjs, MaxRuns: 3}, cand, base, nil)
+	v = Gate(GateConfig{Objectives: chainObjs, MaxRuns: 5}, cand, base, nil)
+	if v.Decision != Inconclusive || v.MoreRuns.Candidate > 2 || v.MoreRuns.Baseline > 17 {
+		t.Errorf("MaxRuns 5, baseline 20: %s asking %+v; want at most 2 candidate and 17 baseline runs", v.Decision, v.MoreRuns)
+	}
+	v = Gate(oneLook(GateConfig{Objectives: chainObjs}), cand, base, nil)
 	if v.Decision != Reject || v.Code != CodeRejectedMaxRuns || v.ReasonCodes[0] != CodeRejectedMaxRuns ||
 		v.MoreRuns.Candidate+v.MoreRuns.Baseline != 0 {
 		t.Errorf("MaxRuns 3: %s (%s) %q asking %+v; want rejected_max_runs", v.Decision, v.Code, v.Reasons, v.MoreRuns)

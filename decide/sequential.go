@@ -10,7 +10,7 @@ import (
 // DeMets' power family: ρ = 1 spends evenly like Pocock's boundary, ρ = 3
 // is close to O'Brien and Fleming's): the share of a test's error spent on
 // the looks up to the fraction t of the planned candidate runs.
-const SpendingPower = 2
+const SpendingPower = 3
 
 // BaselineAtCap is the share of a test's error spent on looks with the
 // baseline at MaxBaselineRuns, where it stays once the gate has asked for
@@ -84,7 +84,7 @@ func (s spending) alphaAt(nc, nb int) float64 {
 func (s spending) level(nc, nb int) float64 { return 1 - 2*s.alphaAt(nc, nb) }
 
 // spendingName names the admission test in Thresholds.Spending.
-const spendingName = "bonferroni-pairs-power-2"
+var spendingName = "bonferroni-pairs-power-" + strconv.Itoa(SpendingPower)
 
 // admitLevel returns the level of the interval that must clear the minimum
 // improvement over the baseline on workload w and objective i at the look
