@@ -212,3 +212,42 @@ func TestGateMaxRuns(t *testing.T) {
 		t.Errorf("MaxRuns 3: %s (%s) %q asking %+v; want rejected_max_runs", v.Decision, v.Code, v.Reasons, v.MoreRuns)
 	}
 }
+
+// TestGateNoiseWarning: a minimum improvement below the run-to-run CV of
+// the runs at hand is flagged with its code and the estimate (issue 22
+// item 2); one above it is not.
+func TestGateNoiseWarning(t *testing.T) {
+	base, cand := noisy("base", []float64{1000, 100}), noisy("c", []float64{1040, 100})
+	low := []frontier.Objective{
+		{Name: "tps", Direction: frontier.Maximize, Noise: 0.01, MinImprove: 0.01},
+		{Name: "ttft", Direction: frontier.Minimize, Noise: 0.1, MinImprove: 0.1},
+	}
+	v := Gate(GateConfig{Objectives: low}, cand, base, nil)
+	if len(v.Warnings) != 1 {
+		t.Fatalf("warnings %+v; want one, on tps", v.Warnings)
+	}
+	w := v.Warnings[0]
+	// noisy spreads the runs by ±3%: a CV of 3% on both sides.
+	if w.Code != CodeMinImproveBelowNoise || w.Objective != "tps" || math.Abs(float64(w.CV)-0.03) > 0.001 || w.DF != 4 ||
+		!(w.CVLow < w.CV && w.CV < w.CVHigh) || !strings.Contains(w.Message, "--min-improve tps=1% is below the run-to-run noise") {
+		t.Errorf("warning %+v; want min_improve_below_noise on tps, CV 3%% from 4 degrees of freedom", w)
+	}
+	if v := Gate(GateConfig{Objectives: chainObjs}, jittered("c", []float64{1040, 100}), jittered("b", []float64{1000, 100}), nil); len(v.Warnings) != 0 {
+		t.Errorf("warnings %+v with 0.1%% noise and 3%%/5%% thresholds; want none", v.Warnings)
+	}
+}
+
+// TestMoreRunsBaseline: the runs asked for go to the side whose next run
+// shrinks the interval more, the baseline when it is the larger part of
+// the uncertainty, within each side's cap.
+func TestMoreRunsBaseline(t *testing.T) {
+	iv := LogDiff([]float64{100, 103, 97, 101, 99, 102, 98, 100, 103, 97}, []float64{100, 103, 97})
+	c, b := iv.moreRuns(fixed(0.99), 0.02, 10, 20)
+	if c != 0 || b == 0 || iv.NB+b > 20 {
+		t.Errorf("10 candidate runs, 3 baseline runs: asks %d candidate and %d baseline runs; want baseline runs only, within 20", c, b)
+	}
+	c, b = iv.moreRuns(fixed(0.99), 0.001, 12, 6)
+	if c != 2 || b != 3 {
+		t.Errorf("unreachable gap: asks %d candidate and %d baseline runs; want the runs up to the caps (2 and 3)", c, b)
+	}
+}
