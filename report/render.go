@@ -4,8 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"crypto/sha256"
-	"encoding/base64"
 	"embed"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"html/template"
@@ -90,7 +90,8 @@ func Render(w io.Writer, p *Page) error {
 	var page bytes.Buffer
 	err = pageTemplate.Execute(&page, map[string]any{
 		"Title": title,
-		"CSP":   Policy(js, css),
+		// the policy is built here of fixed words and base64 digests
+		"CSP": template.HTMLAttr(`content="` + Policy(js, css) + `"`),
 		// the data is streamed in place of the mark (JSON from the encoder
 		// with <, >, & escaped); js and css are this package's own files.
 		"Data": template.JS(dataMark),

@@ -28,7 +28,8 @@ of its runs; the configuration is judged again when the baseline is
 re-measured. --failed REASON
 records that the run could not be measured.`
 
-const tellExample = `  pareto tell --store tune.db --study agent 1 --value output_token_throughput=1850 --value ttft.p99=180 --format json`
+const tellExample = `  pareto ask --store tune.db --study agent --space examples/search/vllm.toml -o output_token_throughput:max -o ttft.p99:min --budget 20 && \
+    pareto tell --store tune.db --study agent 1 --value output_token_throughput=1850 --value ttft.p99=180 --format json`
 
 type tellOptions struct {
 	store, study, format, failed string
