@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/pareto-llm/pareto/frontier"
 )
@@ -336,6 +337,18 @@ func joinSemi(parts []string) string {
 
 func fmtFloat(v float64) string { return fmt.Sprintf("%.6g", v) }
 
-// pct renders a level as a percentage with up to 6 significant digits
-// (99.9964 for 0.999964).
-func pct(level float64) string { return strconv.FormatFloat(100*level, 'g', 6, 64) }
+// pct renders a level as a percentage with two significant digits of its
+// complement (95 for 0.95, 99.9964 for 0.999964, 99.99998 for 0.9999998),
+// so that a level close to 1 never reads as 100.
+func pct(level float64) string {
+	p := 100 * level
+	if !(p < 100) || p <= 0 {
+		return strconv.FormatFloat(p, 'g', 6, 64)
+	}
+	dec := max(int(math.Ceil(-math.Log10(100-p)))+2, 0)
+	s := strconv.FormatFloat(p, 'f', dec, 64)
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	return s
+}

@@ -115,3 +115,14 @@ func BenchmarkGate(b *testing.B) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+func TestPct(t *testing.T) {
+	for _, c := range []struct {
+		level float64
+		want  string
+	}{{0.8, "80"}, {0.95, "95"}, {0.99, "99"}, {0.995, "99.5"}, {0.999404, "99.9404"}, {0.9999998, "99.99998"}, {1, "100"}} {
+		if got := pct(c.level); got != c.want {
+			t.Errorf("pct(%g) = %q; want %q", c.level, got, c.want)
+		}
+	}
+}
