@@ -254,9 +254,11 @@ func TestToolsMatchCLI(t *testing.T) {
 	cs := connect(t, mcpserver.Options{Store: dbMCP})
 
 	gateCLI := runCLI(t, 0, "gate", "--store", dbCLI, "--study", "tune", "--candidate", cand, "--baseline", "role=baseline",
-		"-o", "output_token_throughput:max", "-o", "ttft.p99:min", "--min-improve", "3%", "--session", "cand")
+		"-o", "output_token_throughput:max", "-o", "ttft.p99:min", "--min-improve", "3%", "--session", "cand",
+		"--max-runs", "3", "--max-baseline-runs", "5") // one look: the example's runs are all there are
 	gateMCP := call(t, cs, "gate", map[string]any{"study": "tune", "candidate": []string{cand}, "baseline": "role=baseline",
-		"objectives": []string{"output_token_throughput:max", "ttft.p99:min"}, "min_improve": []string{"3%"}, "session": "cand"})
+		"objectives": []string{"output_token_throughput:max", "ttft.p99:min"}, "min_improve": []string{"3%"}, "session": "cand",
+		"max_runs": 3, "max_baseline_runs": 5})
 	schematest.Validate(t, "gate", gateMCP)
 	sameJSON(t, "gate", gateMCP, gateCLI)
 

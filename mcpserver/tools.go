@@ -174,9 +174,10 @@ type GateInput struct {
 	Where           []string `json:"where,omitempty" jsonschema:"only stored trials matching KEY OP VALUE"`
 	ConfigKey       []string `json:"config_key,omitempty" jsonschema:"the params that identify a configuration"`
 	MinRepeats      int      `json:"min_repeats,omitempty" jsonschema:"runs required per workload on each side (default 3)"`
-	Confidence      float64  `json:"confidence,omitempty" jsonschema:"interval level a fact favouring admission must reach (default 0.95)"`
+	Confidence      float64  `json:"confidence,omitempty" jsonschema:"1 minus the bound on false admits over every look and objective (default 0.99)"`
 	Futility        float64  `json:"futility,omitempty" jsonschema:"interval level a fact against admission must reach (default 0.8)"`
-	MaxRuns         int      `json:"max_runs,omitempty" jsonschema:"runs per side and workload after which an undecided candidate is rejected (0: no cap)"`
+	MaxRuns         int      `json:"max_runs,omitempty" jsonschema:"candidate runs per workload after which an undecided candidate is rejected (default 10)"`
+	MaxBaselineRuns int      `json:"max_baseline_runs,omitempty" jsonschema:"baseline runs per workload the gate may ask for (default 20)"`
 	NoRegression    bool     `json:"no_regression,omitempty" jsonschema:"reject an admit worse than the baseline beyond the noise band on any objective"`
 	MinDuration     string   `json:"min_duration,omitempty" jsonschema:"refuse candidate runs shorter than this Go duration (e.g. 60s)"`
 	MinRequests     int64    `json:"min_requests,omitempty" jsonschema:"refuse candidate runs with fewer successful requests"`
@@ -197,7 +198,7 @@ func (t *tools) addGate(s *mcp.Server) error {
 func (t *tools) gate(ctx context.Context, in GateInput) (decide.Verdict, error) {
 	spec := source.GateSpec{Study: in.Study, Where: in.Where, ConfigKeys: in.ConfigKey, Objectives: in.Objectives,
 		Noise: in.Noise, MinImprove: in.MinImprove, SLOs: in.SLOs, Candidate: in.Candidate, Baseline: in.Baseline,
-		MinRepeats: in.MinRepeats, Confidence: in.Confidence, Futility: in.Futility, MaxRuns: in.MaxRuns,
+		MinRepeats: in.MinRepeats, Confidence: in.Confidence, Futility: in.Futility, MaxRuns: in.MaxRuns, MaxBaselineRuns: in.MaxBaselineRuns,
 		NoRegression: in.NoRegression, MinRequests: in.MinRequests, AllowCrossScope: in.AllowCrossScope,
 		NoLabel: in.NoLabel, Session: in.Session, BaselineSession: in.BaselineSession, Limits: t.opts.Limits}
 	if spec.MinRepeats == 0 {
@@ -208,6 +209,12 @@ func (t *tools) gate(ctx context.Context, in GateInput) (decide.Verdict, error) 
 	}
 	if spec.Futility == 0 {
 		spec.Futility = source.DefaultGate.Futility
+	}
+	if spec.MaxRuns == 0 {
+		spec.MaxRuns = source.DefaultGate.MaxRuns
+	}
+	if spec.MaxBaselineRuns == 0 {
+		spec.MaxBaselineRuns = source.DefaultGate.MaxBaselineRuns
 	}
 	if in.MinDuration != "" {
 		d, err := time.ParseDuration(in.MinDuration)
