@@ -388,3 +388,50 @@ func tuneRunsOf(t *testing.T, st store.Store) []store.TuneRun {
 	}
 	return runs
 }
+
+// TestTellAfterKilledTell: a tell killed after recording its trials but
+// before completing the run leaves the run the driver's; the driver's
+// next tell of it completes it with the trials recorded, not with a
+// second measurement (the run is counted once).
+func TestTellAfterKilledTell(t *testing.T) {
+	for _, b := range askStores {
+		t.Run(b.name, func(t *testing.T) {
+			ctx := context.Background()
+			st, spec := askStudy(t, b.loc(t), 4)
+			tu, err := tune.OpenSpec(ctx, st, "s", spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, err := tu.Ask(ctx, tune.AskOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			// What Record ingests before it completes the run.
+			tr, err := tune.ValueTrial(tune.Run{ID: a.Run}, values(1000, 100))
+			if err != nil {
+				t.Fatal(err)
+			}
+			tr.Labels = map[string]string{tune.LabelRun: strconv.FormatInt(a.Run, 10), tune.LabelTrial: strconv.Itoa(a.Number),
+				tune.LabelRole: a.Role, tune.LabelSession: strconv.Itoa(a.Session)}
+			tr.Source.Session = tune.SessionName(a.Session)
+			tr.ID = trial.ComputeID(&tr)
+			if _, _, err := st.Ingest(ctx, "s", "killed tell", []trial.Trial{tr}); err != nil {
+				t.Fatal(err)
+			}
+			again, err := tu.Ask(ctx, tune.AskOptions{})
+			if err != nil || again.Run != a.Run || !again.Resumed {
+				t.Fatalf("ask after the killed tell = %+v, %v; want run %d back", again, err, a.Run)
+			}
+			if _, err := tu.Tell(ctx, a.Run, tune.TellInput{Attempt: again.Attempt, Values: values(2000, 50)}); err != nil {
+				t.Fatal(err)
+			}
+			trials, err := st.Trials(ctx, "s", store.Query{})
+			if err != nil || len(trials) != 1 || trials[0].ID != tr.ID {
+				t.Fatalf("%d trials (%v), want the one the killed tell recorded", len(trials), err)
+			}
+			if s := askStatus(t, st); s.Complete != 1 || s.Running != 0 {
+				t.Fatalf("status %+v", s)
+			}
+		})
+	}
+}
