@@ -353,7 +353,7 @@ func (t *tools) front(ctx context.Context, in FrontInput) (jsonRaw, error) {
 	spec.Load.Table.ID, spec.Load.Limits = in.ID, t.opts.Limits
 	if in.Study != "" {
 		spec.Store = t.location(in.Store)
-		sq, err := store.ParseConditions(in.Where)
+		sq, err := trial.ParseConditions(in.Where)
 		if err != nil {
 			return nil, fmt.Errorf("where: %w", err)
 		}
@@ -411,7 +411,7 @@ func (t *tools) pick(ctx context.Context, in PickInput) (query.PickOutput, error
 	spec.Load.Limits = t.opts.Limits
 	if in.Study != "" {
 		spec.Store = t.location(in.Store)
-		if spec.Where, err = store.ParseConditions(in.Where); err != nil {
+		if spec.Where, err = trial.ParseConditions(in.Where); err != nil {
 			return query.PickOutput{}, fmt.Errorf("where: %w", err)
 		}
 	}

@@ -264,9 +264,6 @@ func OpenExisting(ctx context.Context, st store.Store, study string) (*Tuning, e
 	return newTuning(st, q, study, space, opts)
 }
 
-// Study names the tuning study.
-func (t *Tuning) Study() string { return t.study }
-
 // Space returns the study's search space.
 func (t *Tuning) Space() *search.Space { return t.space }
 
