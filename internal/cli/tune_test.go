@@ -232,8 +232,14 @@ func TestTuneFlagErrors(t *testing.T) {
 		{"negative nodes", append(base, "--executor", "slurm", "--nodes", "-1"), 2, "--nodes"},
 		{"gpu option", append(base, "--executor", "slurm", "--gpu-option", "mig"), 2, "--gpu-option must be"},
 		{"short lease", append(base, "--lease", "10ms"), 2, "--lease"},
-		{"worker of no study", []string{"tune", "--worker", "--store", db, "--study", "none"}, 1, "no tuning state"},
-		{"no space without worker", []string{"tune", "--store", db, "--study", "s", "--command", "true", "--budget", "2"}, 2, "--space is required"},
+		// A study is resumed from the store alone; one that does not exist
+		// needs what creates it.
+		{"worker of no study", []string{"tune", "--worker", "--store", db, "--study", "none"}, 2, "study none has no tuning state yet: give --space"},
+		{"no space, no study", []string{"tune", "--store", db, "--study", "s", "--command", "true", "--budget", "2"}, 2, "give --space, --command, --budget and -o"},
+		{"objectives without space", []string{"tune", "--store", db, "--study", "s", "--command", "true", "--budget", "2", "-o", "ttft.p99:min"}, 2, "--space is required"},
+		{"budget 0", append(base, "--budget", "0"), 2, "--budget must be at least 1, not 0"},
+		{"negative budget", append(base, "--budget", "-3"), 2, "--budget must be at least 1, not -3"},
+		{"max attempts 0", append(base, "--max-attempts", "0"), 2, "--max-attempts must be at least 1"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
