@@ -172,16 +172,16 @@ func TestNewSlurmErrors(t *testing.T) {
 	}
 }
 
-// TestReadmeTemplate renders the site template the README shows.
+// TestReadmeTemplate renders the site template docs/SLURM.md shows.
 func TestReadmeTemplate(t *testing.T) {
-	b, err := os.ReadFile("../README.md")
+	b, err := os.ReadFile("../docs/SLURM.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, rest, ok := strings.Cut(string(b), "```sh\n#!/bin/bash\n#SBATCH --job-name")
+	_, rest, ok := strings.Cut(string(b), "```text\n#!/bin/bash\n#SBATCH --job-name")
 	tmpl, _, ok2 := strings.Cut(rest, "```\n")
 	if !ok || !ok2 {
-		t.Fatal("README.md: no site template (a sh block starting #!/bin/bash, #SBATCH --job-name)")
+		t.Fatal("docs/SLURM.md: no site template (a text block starting #!/bin/bash, #SBATCH --job-name)")
 	}
 	path := filepath.Join(t.TempDir(), "site.sbatch.tmpl")
 	if err := os.WriteFile(path, []byte("#!/bin/bash\n#SBATCH --job-name"+tmpl), 0o644); err != nil {
@@ -193,11 +193,11 @@ func TestReadmeTemplate(t *testing.T) {
 	}
 	for _, want := range []string{"--partition=gpu\n", "--gres=gpu:h100:8\n", "export PARETO_TRIAL='t1'\n", "exec /bin/sh -c 'run it'\n"} {
 		if !strings.Contains(string(got), want) {
-			t.Errorf("README template renders:\n%s\nwant %q", got, want)
+			t.Errorf("docs/SLURM.md template renders:\n%s\nwant %q", got, want)
 		}
 	}
 	if strings.Contains(string(got), "--time") {
-		t.Errorf("README template asks for a time limit it was not given:\n%s", got)
+		t.Errorf("docs/SLURM.md template asks for a time limit it was not given:\n%s", got)
 	}
 }
 

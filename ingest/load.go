@@ -352,16 +352,14 @@ func exclusionID(x cloudai.Exclusion) string {
 	return fmt.Sprintf("%s/%d/%d/%s", x.Case, x.Iteration, x.Step, x.Phase)
 }
 
-// readRun reads every result file of a run (each falling back to the
-// run's alternates when it cannot be read), with key naming the files for
-// trial.Source.Key, and attaches the run context.
+// readRun reads every result file of a run, with key naming the files for
+// trial.Source.Key, and attaches the run context. A file that cannot be
+// read is the run's error (damage is reported, never replaced by another
+// file's measurements).
 func readRun(r *cloudai.Run, key func(path string) string, lim Limits) ([]trial.Trial, error) {
 	var all []trial.Trial
 	for _, f := range r.Files {
 		ts, err := readFileAt(f.Path, key(f.Path), lim)
-		if err != nil {
-			ts, err = readFallback(r, key, err, lim)
-		}
 		if err != nil {
 			return nil, err
 		}
@@ -375,16 +373,6 @@ func readRun(r *cloudai.Run, key func(path string) string, lim Limits) ([]trial.
 		attachRun(&all[i], r, dep, len(all) > 1, i)
 	}
 	return all, nil
-}
-
-// readFallback reads the first alternate file that yields trials.
-func readFallback(r *cloudai.Run, key func(string) string, first error, lim Limits) ([]trial.Trial, error) {
-	for _, f := range r.Fallbacks {
-		if ts, err := readFileAt(f.Path, key(f.Path), lim); err == nil && len(ts) > 0 {
-			return ts, nil
-		}
-	}
-	return nil, first
 }
 
 // deployment returns what ran r: its layout, GPU counts and executed

@@ -16,7 +16,7 @@ import (
 	"github.com/pareto-llm/pareto/trial"
 )
 
-// jsonResult is the README's JSON contract of pareto front, decoded.
+// jsonResult is the JSON contract (docs/COMMANDS.md) of pareto front, decoded.
 type jsonResult struct {
 	Objectives []struct {
 		Name       string  `json:"name"`

@@ -3,6 +3,7 @@ package query
 import (
 	"errors"
 	"github.com/pareto-llm/pareto/decide"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -223,14 +224,7 @@ func (d *Rows) resolve(row int32, t *trial.Trial, s selectorOrErr) float64 {
 	}
 	var re *trial.ResolveError
 	if errors.As(err, &re) {
-		msg := re.Selector + ": " + re.Reason
-		if re.Detail != "" {
-			msg += " (" + re.Detail + ")"
-		}
-		if len(re.Candidates) > 0 {
-			msg += "; candidates: " + strings.Join(re.Candidates, ", ")
-		}
-		d.reject(row, msg)
+		d.reject(row, resolveReason(s.sel, re))
 	} else {
 		d.reject(row, err.Error())
 	}
@@ -361,4 +355,75 @@ func (d *Rows) AddValuesKey(t *trial.Trial, id, key string, values, slo []float6
 	}
 	d.AddValues(t, id, values, slo, reject)
 	d.keys = append(d.keys, key)
+}
+
+// resolveReason is the one-line reason a selector yields no value for a
+// trial: the measurements it could mean when the trial has its metric
+// (with other dimensions, or several that match), else that the trial
+// measures no such metric, with the names alike when there are some.
+func resolveReason(sel trial.Selector, re *trial.ResolveError) string {
+	msg := re.Selector + ": " + re.Reason
+	if re.Detail != "" {
+		msg += " (" + re.Detail + ")"
+	}
+	if len(re.Candidates) == 0 {
+		return msg
+	}
+	if re.Reason != trial.ReasonMissing || slices.ContainsFunc(re.Candidates, func(c string) bool {
+		return sameMetric(c, sel.Metric) || sameMetric(c, sel.Name)
+	}) {
+		return msg + "; candidates: " + strings.Join(re.Candidates, ", ")
+	}
+	msg += "; the trial measures no " + sel.Metric
+	var alike []string
+	for _, c := range re.Candidates {
+		if len(alike) < 3 && namedAlike(c, sel.Metric) {
+			alike = append(alike, c)
+		}
+	}
+	if len(alike) > 0 {
+		msg += " (alike: " + strings.Join(alike, ", ") + ")"
+	}
+	return msg
+}
+
+// sameMetric reports whether the selector text c names metric, with or
+// without a statistic or dimensions.
+func sameMetric(c, metric string) bool {
+	rest, ok := strings.CutPrefix(c, metric)
+	return ok && (rest == "" || rest[0] == '.' || rest[0] == '{')
+}
+
+// namedAlike reports whether the metric name c looks like a misspelling
+// or a part of want (or want of c): one holds the other, or they are a
+// few edits apart.
+func namedAlike(c, want string) bool {
+	if strings.HasPrefix(c, "… ") {
+		return false
+	}
+	if min(len(c), len(want)) >= 3 && (strings.Contains(c, want) || strings.Contains(want, c)) {
+		return true
+	}
+	return editDistance(c, want) <= max(1, len(want)/4)
+}
+
+// editDistance is the Levenshtein distance between a and b, in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }

@@ -15,7 +15,7 @@ func (r *Result) Write(w io.Writer, format string) error {
 	}
 }
 
-// WriteJSON writes the README's JSON contract of pareto front.
+// WriteJSON writes the JSON contract (docs/COMMANDS.md) of pareto front.
 func (r *Result) WriteJSON(w io.Writer) error { return writeFrontJSON(w, r) }
 
 // WriteCSV writes one row per point with its status.

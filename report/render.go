@@ -4,14 +4,17 @@ import (
 	"bufio"
 	"bytes"
 	"crypto/sha256"
-	"encoding/base64"
 	"embed"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"html/template"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
+
+	"github.com/pareto-llm/pareto/trial"
 )
 
 // The page's JavaScript, CSS and HTML skeleton are written for this project
@@ -75,6 +78,7 @@ const dataMark = "\x00pareto-data\x00"
 // straight into w (buffered), not built as one string first: a
 // 100,000-point page holds no extra copies of its ten megabytes.
 func Render(w io.Writer, p *Page) error {
+	p = redactNames(p)
 	js, err := script()
 	if err != nil {
 		return err
@@ -90,7 +94,8 @@ func Render(w io.Writer, p *Page) error {
 	var page bytes.Buffer
 	err = pageTemplate.Execute(&page, map[string]any{
 		"Title": title,
-		"CSP":   Policy(js, css),
+		// the policy is built here of fixed words and base64 digests
+		"CSP": template.HTMLAttr(`content="` + Policy(js, css) + `"`),
 		// the data is streamed in place of the mark (JSON from the encoder
 		// with <, >, & escaped); js and css are this package's own files.
 		"Data": template.JS(dataMark),
@@ -111,6 +116,22 @@ func Render(w io.Writer, p *Page) error {
 	}
 	bw.Write(tail)
 	return bw.Flush()
+}
+
+// redactNames returns p with its title, source and plot names through
+// the one redaction policy (trial.RedactText): they come from a
+// scenario's name, a file's path or a command line, which may carry a
+// token. The page's trials were redacted when read.
+func redactNames(p *Page) *Page {
+	out := *p
+	out.Title, out.Source = trial.RedactText(p.Title), trial.RedactText(p.Source)
+	if len(p.Plots) > 0 {
+		out.Plots = slices.Clone(p.Plots)
+		for i := range out.Plots {
+			out.Plots[i].Name = trial.RedactText(out.Plots[i].Name)
+		}
+	}
+	return &out
 }
 
 // writeData writes the page data as MarshalData does (without indent),

@@ -85,3 +85,25 @@ func TestPolicyHashes(t *testing.T) {
 		t.Errorf("the page has %d scripts and %d styles; want one of each", strings.Count(page, "<script>"), strings.Count(page, "<style>"))
 	}
 }
+
+// TestRenderRedactsNames checks that a token in the page's title, source or
+// a plot's name (a scenario named after a command line, say) is not in the
+// page.
+func TestRenderRedactsNames(t *testing.T) {
+	page := buildFixture(t)
+	const token = "hf_abcdefghijklmnopqrstuvwxyz0123"
+	page.Title, page.Source = "bench --api-key SEKRETpassw0rd "+token, "run-"+token
+	page.Plots[0].Name = "Bearer SEKRETbearer0123"
+	var buf bytes.Buffer
+	if err := Render(&buf, page); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"SEKRETpassw0rd", token, "SEKRETbearer0123"} {
+		if strings.Contains(buf.String(), s) {
+			t.Errorf("the page holds %q", s)
+		}
+	}
+	if !strings.Contains(buf.String(), "bench --api-key") {
+		t.Error("the page lost the title's words around the secret")
+	}
+}

@@ -200,6 +200,7 @@ func TestCheckAfterConcurrentIngests(t *testing.T) {
 				for p := range 8 {
 					w := openT(t, loc)
 					wg.Go(func() {
+						defer w.Close() // one round's connections at a time
 						for k := range 4 {
 							from := (p*4 + k) * 50
 							if _, _, err := w.Ingest(context.Background(), study, fmt.Sprintf("w%d/%d.json", p, k), genTrials(from, 50)); err != nil {

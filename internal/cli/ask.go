@@ -38,8 +38,9 @@ budget is spent, ask exits 1 saying so (or that runs held by other
 drivers are still to be told).`
 
 const askExample = `  pareto ask --store tune.db --study agent --space examples/search/vllm.toml -o output_token_throughput:max -o ttft.p99:min --budget 20
-  pareto ask --store tune.db --study agent --driver lane-1 --lease 30m
-  pareto ask --store tune.db --study agent --budget 40`
+  pareto ask --store lanes.db --study lanes --space examples/search/vllm.toml -o output_token_throughput:max --budget 1 --repeats 1 --driver lane-1 --lease 30m && \
+    pareto tell --store lanes.db --study lanes --driver lane-1 --attempt 1 1 --value output_token_throughput=1790 && \
+    pareto ask --store lanes.db --study lanes --budget 4`
 
 type askOptions struct {
 	tuneOptions

@@ -33,7 +33,7 @@ func newCheckCmd(e *env) *cobra.Command {
 		Use:     "check [--store S] [--study NAME]",
 		Short:   "Verify every trial and block of a store against its content hash and checksums",
 		Long:    checkLong,
-		Example: "  pareto check --store runs.db",
+		Example: "  pareto ingest examples/trials.csv --store runs.db --study csv && pareto check --store runs.db",
 		Args:    noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			ctx := contextOf(c)

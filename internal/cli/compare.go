@@ -69,7 +69,9 @@ const compareExample = `  pareto compare examples/decide/baseline-sglang-0.5.6.j
     -o ttft.p99:min -o output_token_throughput:max --noise ttft.p99=5% --min-improve 3% --allow-cross-scope --html compare.html
   pareto compare --input examples/decide/baseline-sglang-0.5.6.jsonl --input examples/decide/baseline-sglang-0.6.0.jsonl \
     --by engine_version -o ttft.p99:min -o output_token_throughput:max --noise ttft.p99=5% --min-improve 3% --at 200,300 --format markdown
-  pareto compare --store runs.db --study tune --where role=baseline engine_version=0.5.6 =0.6.0 \
+  pareto ingest examples/decide/baseline-sglang-0.5.6.jsonl examples/decide/baseline-sglang-0.6.0.jsonl \
+    --store runs.db --study tune --label role=baseline && \
+    pareto compare --store runs.db --study tune --where role=baseline engine_version=0.5.6 =0.6.0 \
     -o ttft.p99:min -o output_token_throughput:max --noise ttft.p99=5% --min-improve 3% --baseline max_num_seqs=64 --format json`
 
 type compareOptions struct {

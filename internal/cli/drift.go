@@ -41,7 +41,7 @@ func newDriftCmd(e *env) *cobra.Command {
 		Use:     "drift --baseline SELECTION -o OBJECTIVE... [--store S --study NAME] [PATH...]",
 		Short:   "Compare the baseline measured in two environments",
 		Long:    driftLong,
-		Example: "  pareto drift --store runs.db --study tune --baseline role=baseline -o output_token_throughput:max -o ttft.p99:min --min-improve 3%",
+		Example: "  pareto ingest examples/decide/baseline-sglang-0.5.6.jsonl examples/decide/baseline-sglang-0.6.0.jsonl --store runs.db --study tune --label role=baseline && pareto drift --store runs.db --study tune --baseline role=baseline -o output_token_throughput:max -o ttft.p99:min --min-improve 3%",
 		RunE: func(c *cobra.Command, args []string) error {
 			if o.baseline == "" {
 				return usagef("--baseline is required")

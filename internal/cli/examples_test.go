@@ -5,9 +5,12 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -16,25 +19,23 @@ import (
 	"github.com/pareto-llm/pareto/store"
 )
 
-// prepareFirst lists the commands whose examples make the store (runs.db)
-// that the other commands' examples read; they run first.
-var prepareFirst = []string{"ingest"}
+// helpExample is one command line of a command's help Example: its
+// command, its place there and the line itself.
+type helpExample struct {
+	cmd  *cobra.Command
+	n    int
+	line string
+}
 
-// TestHelpExamples runs every line of every command's Example in-process,
-// as a newcomer pastes them at the repository root: from a temporary copy
-// of examples/, commands in the order of prepareFirst and then cobra's.
-// Each must exit 0; a read-only command must leave every file as it was,
-// and a command that writes must write what its flags name (--out,
-// --store with --study, generate-report's --result-dir/pareto.html) and
-// nothing else.
-func TestHelpExamples(t *testing.T) {
-	dir := t.TempDir()
-	if err := os.CopyFS(filepath.Join(dir, "examples"), os.DirFS(filepath.Join("..", "..", "examples"))); err != nil {
-		t.Fatal(err)
-	}
-	t.Chdir(dir)
-	t.Setenv(store.EnvVar, "") // the default store, not the caller's
+func (x helpExample) name() string {
+	return fmt.Sprintf("%s/%d", strings.ReplaceAll(x.cmd.CommandPath(), " ", "_"), x.n)
+}
 
+// helpExamples returns every line of every command's Example, in help
+// order (cobra's order of commands, depth first).
+func helpExamples(t *testing.T) []helpExample {
+	t.Helper()
+	var all []helpExample
 	for _, c := range exampleOrder(newRoot(&env{})) {
 		lines, err := exampleLines(c.Example)
 		if err != nil {
@@ -45,24 +46,181 @@ func TestHelpExamples(t *testing.T) {
 			t.Errorf("%s has no Example in its help", c.CommandPath())
 		}
 		for i, line := range lines {
-			t.Run(fmt.Sprintf("%s/%d", c.Name(), i+1), func(t *testing.T) {
-				args, err := splitWords(line)
-				if err != nil || len(args) < 2 || args[0] != "pareto" || args[1] != c.Name() {
-					t.Fatalf("example %q: want a line `pareto %s ...` (%v)", line, c.Name(), err)
-				}
+			all = append(all, helpExample{c, i + 1, line})
+		}
+	}
+	return all
+}
+
+// TestHelpExamples runs every line of every command's Example in-process,
+// as a newcomer pastes it at the repository root of a fresh clone: from a
+// temporary copy of the tracked files of examples/ (what a user's run left
+// in the checkout never counts). Each line runs by itself on its own fresh
+// copy, so that it must create what it reads (an "ingest ... &&" before
+// the command); then all of them run on one copy in help order, and on
+// another in a seeded shuffled order, so that none depends on, or is
+// broken by, what another wrote. Each must exit 0; run alone, a read-only
+// command must leave every file as it was, and a command that writes must
+// write what its flags name (--out, --store with --study, generate-report's
+// --result-dir/pareto.html) and nothing else.
+func TestHelpExamples(t *testing.T) {
+	t.Setenv(store.EnvVar, "") // the default store, not the caller's
+	examples := helpExamples(t)
+	tracked := trackedFiles(t, "examples")
+
+	t.Run("alone", func(t *testing.T) {
+		for _, x := range examples {
+			t.Run(x.name(), func(t *testing.T) {
+				dir := t.TempDir()
+				copyFiles(t, dir, tracked)
+				t.Chdir(dir)
 				before := snapshot(t, dir)
-				var stdout, stderr bytes.Buffer
-				if code := Main(args[1:], strings.NewReader(""), &stdout, &stderr); code != 0 {
-					t.Fatalf("%s\nexit status %d\nstdout:\n%s\nstderr:\n%s", line, code, stdout.String(), stderr.String())
-				}
-				checkWrites(t, line, c.Name(), args[2:], before, snapshot(t, dir))
+				runExample(t, x)
+				checkWrites(t, x.line, x.cmd, before, snapshot(t, dir), true)
 			})
+		}
+	})
+	seed := int64(1) // PARETO_EXAMPLES_SEED=N tries another order
+	if s := os.Getenv("PARETO_EXAMPLES_SEED"); s != "" {
+		var err error
+		if seed, err = strconv.ParseInt(s, 10, 64); err != nil {
+			t.Fatalf("PARETO_EXAMPLES_SEED=%q: %v", s, err)
+		}
+	}
+	shuffled := slices.Clone(examples)
+	rand.New(rand.NewPCG(uint64(seed), 0)).Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+	for _, order := range []struct {
+		name string
+		list []helpExample
+	}{{"help_order", examples}, {fmt.Sprintf("shuffled_seed_%d", seed), shuffled}} {
+		t.Run(order.name, func(t *testing.T) {
+			dir := t.TempDir()
+			copyFiles(t, dir, tracked)
+			t.Chdir(dir)
+			for i, x := range order.list {
+				t.Run(fmt.Sprintf("%02d_%s", i+1, x.name()), func(t *testing.T) {
+					before := snapshot(t, dir)
+					runExample(t, x)
+					checkWrites(t, x.line, x.cmd, before, snapshot(t, dir), false)
+				})
+			}
+		})
+	}
+}
+
+// runExample runs the commands of one example line in-process, in order
+// (they are joined by &&), and fails the test unless each exits 0 and the
+// last is the example's own command.
+func runExample(t *testing.T, x helpExample) {
+	t.Helper()
+	cmds, err := exampleCommands(x.line)
+	if err != nil {
+		t.Fatalf("example %q: %v", x.line, err)
+	}
+	want := strings.Fields(x.cmd.CommandPath())
+	if last := cmds[len(cmds)-1]; len(last) < len(want) || !slices.Equal(last[:len(want)], want) {
+		t.Fatalf("example %q: want its last command to be `%s ...`", x.line, x.cmd.CommandPath())
+	}
+	for _, args := range cmds {
+		var stdout, stderr bytes.Buffer
+		if code := Main(args[1:], strings.NewReader(""), &stdout, &stderr); code != 0 {
+			t.Fatalf("%s\n%s: exit status %d\nstdout:\n%s\nstderr:\n%s", x.line, strings.Join(args, " "), code, stdout.String(), stderr.String())
+		}
+	}
+}
+
+// exampleCommands splits an example line into its commands (joined by
+// &&), each a pareto command line.
+func exampleCommands(line string) ([][]string, error) {
+	words, err := splitWords(line)
+	if err != nil {
+		return nil, err
+	}
+	var cmds [][]string
+	for cmd := range slices.Values(splitOn(words, "&&")) {
+		if len(cmd) < 2 || cmd[0] != "pareto" {
+			return nil, fmt.Errorf("want every command to be `pareto COMMAND ...`, not %q", strings.Join(cmd, " "))
+		}
+		cmds = append(cmds, cmd)
+	}
+	return cmds, nil
+}
+
+// splitOn splits words at every sep.
+func splitOn(words []string, sep string) [][]string {
+	var out [][]string
+	cur := []string{}
+	for _, w := range words {
+		if w == sep {
+			out = append(out, cur)
+			cur = []string{}
+			continue
+		}
+		cur = append(cur, w)
+	}
+	return append(out, cur)
+}
+
+// trackedFiles returns the files under dir (relative to the repository
+// root) that version control tracks, so that what a user's run left in the
+// checkout (pareto.html, pareto.db) never reaches a test; outside a git
+// checkout (a source tarball) it returns every file there.
+func trackedFiles(t *testing.T, dirs ...string) []string {
+	t.Helper()
+	root := filepath.Join("..", "..")
+	out, err := exec.Command("git", append([]string{"-C", root, "ls-files", "-z", "--"}, dirs...)...).Output()
+	if err == nil && len(out) > 0 {
+		var files []string
+		for f := range strings.SplitSeq(strings.TrimSuffix(string(out), "\x00"), "\x00") {
+			if _, err := os.Lstat(filepath.Join(root, f)); err == nil { // deleted in the work tree
+				files = append(files, f)
+			}
+		}
+		return files
+	}
+	t.Logf("not a git checkout (%v): using every file under %q", err, dirs)
+	var files []string
+	for _, d := range dirs {
+		err := filepath.WalkDir(filepath.Join(root, d), func(path string, de fs.DirEntry, err error) error {
+			if err != nil || de.IsDir() {
+				return err
+			}
+			rel, _ := filepath.Rel(root, path)
+			files = append(files, filepath.ToSlash(rel))
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return files
+}
+
+// copyFiles copies files (relative to the repository root) into dir.
+func copyFiles(t *testing.T, dir string, files []string) {
+	t.Helper()
+	root := filepath.Join("..", "..")
+	for _, f := range files {
+		b, err := os.ReadFile(filepath.Join(root, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		info, err := os.Stat(filepath.Join(root, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		dst := filepath.Join(dir, filepath.FromSlash(f))
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(dst, b, info.Mode().Perm()); err != nil {
+			t.Fatal(err)
 		}
 	}
 }
 
 // exampleOrder returns every available command under root, depth first,
-// with the commands of prepareFirst at the front.
+// in cobra's order.
 func exampleOrder(root *cobra.Command) []*cobra.Command {
 	var all []*cobra.Command
 	var walk func(c *cobra.Command)
@@ -75,13 +233,6 @@ func exampleOrder(root *cobra.Command) []*cobra.Command {
 		}
 	}
 	walk(root)
-	rank := func(c *cobra.Command) int {
-		if i := slices.Index(prepareFirst, c.Name()); i >= 0 {
-			return i
-		}
-		return len(prepareFirst)
-	}
-	slices.SortStableFunc(all, func(a, b *cobra.Command) int { return rank(a) - rank(b) })
 	return all
 }
 
@@ -170,6 +321,17 @@ func snapshot(t *testing.T, dir string) map[string][sha256.Size]byte {
 	return files
 }
 
+// lineOutputs returns the files the commands of an example line must
+// write.
+func lineOutputs(line string) []string {
+	cmds, _ := exampleCommands(line)
+	var out []string
+	for _, args := range cmds {
+		out = append(out, outputs(args[1], args[2:])...)
+	}
+	return out
+}
+
 // outputs returns the files an example of cmd with args must write; nil
 // for a read-only command.
 func outputs(cmd string, args []string) []string {
@@ -212,17 +374,20 @@ func outputs(cmd string, args []string) []string {
 	return out
 }
 
-// checkWrites compares the files before and after an example ran.
-func checkWrites(t *testing.T, line, cmd string, args []string, before, after map[string][sha256.Size]byte) {
+// checkWrites compares the files before and after an example line ran:
+// it wrote only what its commands' flags name and, when fresh (run on a
+// copy of its own), each of those.
+func checkWrites(t *testing.T, line string, _ *cobra.Command, before, after map[string][sha256.Size]byte, fresh bool) {
 	t.Helper()
-	want := outputs(cmd, args)
-	for _, path := range want {
+	want := lineOutputs(line)
+	for i, path := range want {
 		path = filepath.Clean(path)
+		want[i] = path
 		h, ok := after[path]
 		switch {
 		case !ok:
 			t.Errorf("%s\ndid not write %s", line, path)
-		case h == before[path]:
+		case fresh && h == before[path]:
 			t.Errorf("%s\nleft %s unchanged", line, path)
 		}
 	}

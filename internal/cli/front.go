@@ -66,7 +66,8 @@ unless --keep-going), 2 usage error.`
 const frontExample = `  pareto front examples/trials.csv -o ttft_p99_ms:min -o output_tps:max
   pareto front examples/trials.csv -o ttft_p99_ms:min -o output_tps:max --noise ttft_p99_ms=10% --noise output_tps=3% --min-improve 5%
   pareto front examples/trials.csv -o tpot_mean_ms:min -o output_tps_per_gpu:max --slo 'ttft_p99_ms<=500' --group-by engine --format json
-  pareto front --store runs.db --study tune -o ttft.p99 -o output_token_throughput`
+  pareto ingest examples/decide/tries-sglang-0.6.0.jsonl --store runs.db --study tune && \
+    pareto front --store runs.db --study tune -o ttft.p99 -o output_token_throughput`
 
 type frontOptions struct {
 	objectives, noise, minImprove, slos []string

@@ -35,7 +35,9 @@ the runs given as paths in the study:
                 why with a refused_* code.
 
 Usage and input errors exit 2. The verdict is JSON on standard output
-(docs/schema/gate.schema.json), byte-identical for identical inputs. Its
+(docs/schema/gate.schema.json), byte-identical for identical inputs;
+--format table prints it for a reader instead (the decision, every reason,
+the per-workload comparison, the runs asked for). Its
 "code" is a stable reason code and "reason_codes" holds one per reason:
 admitted, better, regression, more_runs, rejected_not_better,
 rejected_worse, rejected_equivalent, rejected_slo, rejected_coverage,
@@ -86,12 +88,20 @@ number of stored trials do not change.
 The decision is the library's (decide.RunGate): a program calling it on the
 same store gets the same verdict.`
 
-const gateExample = `  pareto gate --store runs.db --study tune --candidate examples/decide/candidate-sglang-0.5.6.jsonl --baseline role=baseline \
+const gateExample = `  pareto ingest examples/decide/baseline-sglang-0.5.6.jsonl examples/decide/baseline-sglang-0.6.0.jsonl \
+    --store runs.db --study tune --label role=baseline && \
+    pareto gate --store runs.db --study tune --candidate examples/decide/candidate-sglang-0.5.6.jsonl --baseline role=baseline \
     -o output_token_throughput:max -o ttft.p99:min --min-improve output_token_throughput=3% \
     --min-improve ttft.p99=5% --slo 'ttft.p99<=2000' --min-repeats 3
-  pareto gate --store runs.db --study tune --candidate examples/decide/candidate-sglang-0.5.6.jsonl --baseline role=baseline \
+  pareto ingest examples/decide/baseline-sglang-0.5.6.jsonl examples/decide/baseline-sglang-0.6.0.jsonl \
+    --store runs.db --study tune --label role=baseline && \
+    pareto gate --store runs.db --study tune --candidate examples/decide/candidate-sglang-0.5.6.jsonl --baseline role=baseline \
     -o output_token_throughput:max -o ttft.p99:min --min-improve 3% --max-runs 10 --no-regression --session loop-1
-  pareto gate --store runs.db --study tune --archive-list`
+  pareto ingest examples/decide/baseline-sglang-0.5.6.jsonl examples/decide/baseline-sglang-0.6.0.jsonl \
+    --store runs.db --study tune --label role=baseline && \
+    pareto gate --store runs.db --study tune --candidate examples/decide/candidate-sglang-0.5.6.jsonl --baseline role=baseline \
+    -o output_token_throughput:max -o ttft.p99:min --min-improve 3% && \
+    pareto gate --store runs.db --study tune --archive-list`
 
 type gateOptions struct {
 	src                      decideSource
@@ -108,6 +118,7 @@ type gateOptions struct {
 	noRegression             bool
 	archiveList              bool
 	revoke                   string
+	format                   string
 }
 
 func newGateCmd(e *env) *cobra.Command {
@@ -141,6 +152,7 @@ func newGateCmd(e *env) *cobra.Command {
 	f.BoolVar(&o.noRegression, "no-regression", false, "reject an admit that is worse than the baseline beyond the noise band on any objective")
 	f.BoolVar(&o.archiveList, "archive-list", false, "list the study's archive members as JSON instead of gating (read only)")
 	f.StringVar(&o.revoke, "revoke", "", "remove the archive members `SELECTION` selects (key:HEX) instead of gating; their runs stay")
+	f.StringVar(&o.format, "format", "json", "output `json|table`: the verdict (or the archive) as JSON, or for a reader")
 	return c
 }
 
@@ -165,6 +177,9 @@ func readSources(paths []string, lim ingest.Limits) ([]decide.Source, error) {
 }
 
 func runGate(ctx context.Context, e *env, o *gateOptions) error {
+	if o.format != "json" && o.format != "table" {
+		return usagef("unknown --format %q (want json or table)", o.format)
+	}
 	if o.archiveList || o.revoke != "" {
 		return runArchive(ctx, e, o)
 	}
@@ -193,7 +208,13 @@ func runGate(ctx context.Context, e *env, o *gateOptions) error {
 	defer st.Close()
 	v, err := decide.RunGate(ctx, store.Selecting{Store: st}, req)
 	if v.Decision != "" {
-		if werr := writeDecideJSON(e, v); werr != nil {
+		var werr error
+		if o.format == "table" {
+			werr = writeGateTable(e.stdout, &v)
+		} else {
+			werr = writeDecideJSON(e, v)
+		}
+		if werr != nil {
 			return werr
 		}
 	}
@@ -232,7 +253,7 @@ func runArchive(ctx context.Context, e *env, o *gateOptions) error {
 		if members, err = decide.RunArchive(ctx, store.ReaderSelecting{Reader: st}, o.src.study, where, o.src.keys()); err != nil {
 			return inputError{err: err}
 		}
-		return writeDecideJSON(e, members)
+		return o.writeArchive(e, members)
 	}
 	sel, err := decide.ParseSelection(o.revoke)
 	if err != nil {
@@ -245,6 +266,14 @@ func runArchive(ctx context.Context, e *env, o *gateOptions) error {
 	defer st.Close()
 	if members, err = decide.Revoke(ctx, store.Selecting{Store: st}, o.src.study, where, o.src.keys(), sel); err != nil {
 		return inputError{err: err}
+	}
+	return o.writeArchive(e, members)
+}
+
+// writeArchive prints archive members in the format the flags ask for.
+func (o *gateOptions) writeArchive(e *env, members []decide.ArchiveMember) error {
+	if o.format == "table" {
+		return writeArchiveTable(e.stdout, members)
 	}
 	return writeDecideJSON(e, members)
 }

@@ -32,7 +32,7 @@ func newMigrateCmd(e *env) *cobra.Command {
 		Use:     "migrate [--store S]",
 		Short:   "Upgrade a store's schema to this version of pareto",
 		Long:    migrateLong,
-		Example: "  pareto migrate --store runs.db",
+		Example: "  pareto ingest examples/trials.csv --store runs.db --study csv && pareto migrate --store runs.db",
 		Args:    noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			loc := store.Location(location)

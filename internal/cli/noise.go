@@ -45,7 +45,7 @@ func newNoiseCmd(e *env) *cobra.Command {
 		Use:     "noise -o METRIC... [--store S --study NAME] [PATH...]",
 		Short:   "Estimate run-to-run noise from repeats and suggest noise bands",
 		Long:    noiseLong,
-		Example: "  pareto noise --store runs.db --study tune -o output_token_throughput -o ttft.p99",
+		Example: "  pareto ingest examples/decide/baseline-sglang-0.5.6.jsonl examples/decide/baseline-sglang-0.6.0.jsonl --store runs.db --study tune --label role=baseline && pareto noise --store runs.db --study tune -o output_token_throughput -o ttft.p99",
 		RunE: func(c *cobra.Command, args []string) error {
 			if len(o.metrics) == 0 {
 				return usagef("no metrics: give at least one -o METRIC")

@@ -35,7 +35,9 @@ every detail; toml and env print the configuration only, for deployment.
 Exit status: 0 a configuration was chosen, 1 nothing is feasible or bad
 input, 2 usage error.`
 
-const pickExample = `  pareto pick --store runs.db --study tune --maximize output_token_throughput \
+const pickExample = `  pareto ingest examples/decide/baseline-sglang-0.5.6.jsonl examples/decide/baseline-sglang-0.6.0.jsonl \
+    --store runs.db --study tune --label role=baseline && \
+    pareto pick --store runs.db --study tune --maximize output_token_throughput \
     --minimize ttft.p99 --slo 'ttft.p99<=2000' --format toml`
 
 type pickOptions struct {

@@ -250,7 +250,9 @@ func newReportCmd(e *env) *cobra.Command {
 		Long:  reportLong,
 		Example: `  pareto report examples/cloudai/results --config examples/cloudai/scenario.toml --out pareto.html
   pareto report examples/cloudai/results -x ttft.p99 -y output_token_throughput --group-by engine --out engines.html
-  pareto report --store runs.db --study tune -x ttft.p99 -y output_token_throughput --group-by engine_version --out tune.html`,
+  pareto ingest examples/decide/baseline-sglang-0.5.6.jsonl examples/decide/baseline-sglang-0.6.0.jsonl \
+    --store runs.db --study tune --label role=baseline && \
+    pareto report --store runs.db --study tune -x ttft.p99 -y output_token_throughput --group-by engine_version --out tune.html`,
 		RunE: func(_ *cobra.Command, args []string) error {
 			if len(args) == 0 && o.store.study == "" && o.optuna == "" {
 				return usagef("no inputs: give result files, CloudAI results directories or --study")

@@ -195,12 +195,40 @@ verdict (gate, compare).`,
 	root.SetOut(e.stdout)
 	root.SetErr(e.stderr)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
-	root.CompletionOptions.DisableDefaultCmd = true
+	// --version prints what the version command prints.
+	bi, ok := debug.ReadBuildInfo()
+	root.Version = versionLine(bi, ok)
+	root.SetVersionTemplate("{{.Version}}\n")
 	root.AddCommand(newFrontCmd(e), newIngestCmd(e), newVersionCmd(e), newGenerateReportCmd(e), newReportCmd(e))
 	root.AddCommand(newGateCmd(e), newPickCmd(e), newNoiseCmd(e), newDriftCmd(e), newCompareCmd(e))
 	root.AddCommand(newStudiesCmd(e), newTrialsCmd(e), newMigrateCmd(e), newCheckCmd(e))
 	root.AddCommand(newSimulateCmd(e), newTuneCmd(e), newAskCmd(e), newTellCmd(e), newMCPCmd(e))
+	initCompletion(root)
 	return root
+}
+
+// initCompletion adds cobra's completion command (bash, zsh, fish,
+// powershell) now rather than when the root runs, so that its help has
+// examples like every other command's and the help-examples test sees it.
+func initCompletion(root *cobra.Command) {
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		if c.Name() != "completion" {
+			continue
+		}
+		c.Example = "  pareto completion bash"
+		for _, sh := range c.Commands() {
+			sh.Example = "  pareto completion " + sh.Name()
+		}
+		c.Long += `
+To load completions in the current bash session:
+
+  source <(pareto completion bash)
+
+and for every new session, write the script where bash-completion looks
+(for example ~/.local/share/bash-completion/completions/pareto).
+`
+	}
 }
 
 func noArgs(_ *cobra.Command, args []string) error {

@@ -18,7 +18,7 @@ const simulateLong = `Simulate writes the result of a benchmark run that never h
 bench serve JSON file computed from a documented model of an LLM server under
 load, so that a tuning loop can be tried without GPUs. IT IS A MODEL, NOT A
 MEASUREMENT: the numbers follow from formulas (go doc
-github.com/pareto-llm/pareto/simulate, and the README's "Simulated runs")
+github.com/pareto-llm/pareto/simulate, and docs/TUNING.md's "Simulated runs")
 and from seeded noise; the file says so (label "simulated", model_id
 "simulated/...", "simulator": "` + simulate.ModelVersion + `").
 

@@ -77,12 +77,22 @@ func (f *storeFlags) requireStudy() error {
 
 func newStudiesCmd(e *env) *cobra.Command {
 	var f storeFlags
+	format := "table"
 	cmd := &cobra.Command{
-		Use:     "studies [--store S]",
-		Short:   "List the studies of a store with trial counts and time ranges",
-		Example: "  pareto studies --store runs.db",
-		Args:    noArgs,
+		Use:   "studies [--store S] [--format table|json]",
+		Short: "List the studies of a store with trial counts and time ranges",
+		Long: `Studies lists the studies of a store: each one's trial count, the number of
+ingests that wrote to it, and the ingest times of its oldest and newest
+trial. It opens the store read-only. --format json prints
+{"studies":[{"name","trials","sources","created","first","last"}]}
+(docs/schema/studies.schema.json; times in RFC 3339, null when unknown).`,
+		Example: `  pareto ingest examples/trials.csv --store runs.db --study csv && pareto studies --store runs.db
+  pareto ingest examples/trials.csv --store runs.db --study csv && pareto studies --store runs.db --format json`,
+		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
+			if format != "table" && format != "json" {
+				return usagef("unknown --format %q (want table or json)", format)
+			}
 			s, err := openReader(contextOf(c), &f)
 			if err != nil {
 				return err
@@ -92,11 +102,49 @@ func newStudiesCmd(e *env) *cobra.Command {
 			if err != nil {
 				return inputError{err: err}
 			}
+			if format == "json" {
+				return writeStudiesJSON(e.stdout, studies)
+			}
 			return writeStudies(e.stdout, studies)
 		},
 	}
 	addStoreFlags(cmd.Flags(), &f)
+	cmd.Flags().StringVar(&format, "format", format, "output `table|json`")
 	return cmd
+}
+
+// studyJSON is one study of pareto studies --format json.
+type studyJSON struct {
+	Name    string  `json:"name"`
+	Trials  int     `json:"trials"`
+	Sources int     `json:"sources"`
+	Created *string `json:"created"`
+	First   *string `json:"first"`
+	Last    *string `json:"last"`
+}
+
+// writeStudiesJSON writes studies as {"studies":[...]}, times in RFC 3339
+// (UTC) and null when unknown.
+func writeStudiesJSON(w io.Writer, studies []store.Study) error {
+	ts := func(t time.Time) *string {
+		if t.IsZero() {
+			return nil
+		}
+		s := t.UTC().Format(time.RFC3339Nano)
+		return &s
+	}
+	out := struct {
+		Studies []studyJSON `json:"studies"`
+	}{Studies: []studyJSON{}}
+	for _, s := range studies {
+		out.Studies = append(out.Studies, studyJSON{s.Name, s.Trials, s.Sources, ts(s.Created), ts(s.First), ts(s.Last)})
+	}
+	b, err := json.Marshal(out)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
 }
 
 func contextOf(c *cobra.Command) context.Context {
@@ -130,8 +178,11 @@ func newTrialsCmd(e *env) *cobra.Command {
 		Long: `Trials exports a study's trials, filtered by --where: KEY OP VALUE on labels,
 params, workload or environment, session=NAME for a measurement session, and
 key=HEX for a configuration or repeat key (the key:HEX pareto gate prints).`,
-		Example: `  pareto trials --store runs.db --study tune --where role=baseline --format csv
-  pareto trials --store runs.db --study tune`,
+		Example: `  pareto ingest examples/decide/baseline-sglang-0.5.6.jsonl examples/decide/baseline-sglang-0.6.0.jsonl \
+    --store runs.db --study tune --label role=baseline && \
+    pareto trials --store runs.db --study tune --where role=baseline --format csv
+  pareto ingest examples/decide/tries-sglang-0.6.0.jsonl --store runs.db --study tune && \
+    pareto trials --store runs.db --study tune`,
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			if err := f.requireStudy(); err != nil {

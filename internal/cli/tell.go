@@ -35,8 +35,10 @@ it again complete). Only the driver that holds the run may tell it
 (--driver, as given to pareto ask; --attempt, the attempt ask printed): a
 run whose lease ended and that was handed out again is refused, exit 1.`
 
-const tellExample = `  pareto tell --store tune.db --study agent 1 --value output_token_throughput=1850 --value ttft.p99=180 --format json
-  pareto tell --store tune.db --study agent --driver lane-1 --attempt 1 2 --value output_token_throughput=1790 --value ttft.p99=176`
+const tellExample = `  pareto ask --store tune.db --study agent --space examples/search/vllm.toml -o output_token_throughput:max -o ttft.p99:min --budget 20 && \
+    pareto tell --store tune.db --study agent 1 --value output_token_throughput=1850 --value ttft.p99=180 --format json
+  pareto ask --store lane.db --study lanes --space examples/search/vllm.toml -o output_token_throughput:max --budget 20 --driver lane-1 && \
+    pareto tell --store lane.db --study lanes --driver lane-1 --attempt 1 1 --value output_token_throughput=1790`
 
 type tellOptions struct {
 	store, study, format, failed, driver string

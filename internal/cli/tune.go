@@ -86,8 +86,9 @@ PREEMPTED) are recorded as the run's failure with Slurm's words.
 and handle, complete, failed) and the budget left, from the store alone
 (read only).`
 
-const tuneExample = `  # (the README's "Tuning" runs a whole tune on the simulator)
-  pareto tune --status --store tune.db --study agent --format json`
+const tuneExample = `  # (docs/TUNING.md runs a whole tune on the simulator)
+  pareto ask --store tune.db --study agent --space examples/search/vllm.toml -o output_token_throughput:max -o ttft.p99:min --budget 20 && \
+    pareto tune --status --store tune.db --study agent --format json`
 
 type tuneOptions struct {
 	store, study, space, command, sampler, workDir, format string

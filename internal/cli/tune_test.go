@@ -251,21 +251,25 @@ func TestTuneFlagErrors(t *testing.T) {
 	}
 }
 
-// TestTuneReadmeFlags: every flag the README's "Many workers on one
-// study" and "Running trials on a Slurm cluster" give pareto tune (its
-// command lines and the Slurm flag table) is a flag of pareto tune.
+// TestTuneReadmeFlags: every flag docs/TUNING.md's "Many workers on one
+// study" and docs/SLURM.md give pareto tune (its command lines and the
+// Slurm flag table) is a flag of pareto tune.
 func TestTuneReadmeFlags(t *testing.T) {
-	b, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
 	flags := newTuneCmd(&env{}).Flags()
 	flagRE := regexp.MustCompile(`--[a-z][a-z-]*`)
 	checked := 0
-	for _, title := range []string{"## Many workers on one study", "## Running trials on a Slurm cluster"} {
+	for _, sect := range []struct{ file, title string }{
+		{"TUNING.md", "## Many workers on one study"},
+		{"SLURM.md", "# Running trials on a Slurm cluster"},
+	} {
+		b, err := os.ReadFile(filepath.Join("..", "..", "docs", sect.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		title := sect.title
 		_, sec, ok := strings.Cut(string(b), title+"\n")
 		if !ok {
-			t.Fatalf("README.md has no section %q", title)
+			t.Fatalf("docs/%s has no section %q", sect.file, title)
 		}
 		sec, _, _ = strings.Cut(sec, "\n## ")
 		cont := false
@@ -281,12 +285,12 @@ func TestTuneReadmeFlags(t *testing.T) {
 			for _, f := range flagRE.FindAllString(text, -1) {
 				checked++
 				if flags.Lookup(f[2:]) == nil {
-					t.Errorf("README %s: pareto tune has no flag %s (%s)", title, f, line)
+					t.Errorf("docs %s: pareto tune has no flag %s (%s)", title, f, line)
 				}
 			}
 		}
 	}
 	if checked < 15 {
-		t.Errorf("only %d flags found in the README's sections", checked)
+		t.Errorf("only %d flags found in the docs' sections", checked)
 	}
 }

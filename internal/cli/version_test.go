@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"bytes"
 	"runtime/debug"
+	"strings"
 	"testing"
 )
 
@@ -43,5 +45,52 @@ func TestVersionLine(t *testing.T) {
 				t.Errorf("versionLine = %q; want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestVersionFlag: pareto --version (and -v) prints what pareto version
+// prints.
+func TestVersionFlag(t *testing.T) {
+	run := func(args ...string) string {
+		var stdout, stderr bytes.Buffer
+		if code := Main(args, strings.NewReader(""), &stdout, &stderr); code != 0 {
+			t.Fatalf("pareto %s: exit status %d: %s", strings.Join(args, " "), code, stderr.String())
+		}
+		return stdout.String()
+	}
+	want := run("version")
+	if !strings.HasPrefix(want, "pareto ") || !strings.HasSuffix(want, ")\n") {
+		t.Fatalf("pareto version = %q", want)
+	}
+	for _, flag := range []string{"--version", "-v"} {
+		if got := run(flag); got != want {
+			t.Errorf("pareto %s = %q; want %q (pareto version)", flag, got, want)
+		}
+	}
+}
+
+// TestCompletion: pareto completion writes cobra's script for each shell,
+// and the script's completion request names pareto's commands and flags.
+func TestCompletion(t *testing.T) {
+	for shell, want := range map[string]string{
+		"bash":       "__start_pareto",
+		"zsh":        "#compdef pareto",
+		"fish":       "complete -c pareto",
+		"powershell": "Register-ArgumentCompleter",
+	} {
+		var stdout, stderr bytes.Buffer
+		if code := Main([]string{"completion", shell}, strings.NewReader(""), &stdout, &stderr); code != 0 {
+			t.Fatalf("pareto completion %s: exit status %d: %s", shell, code, stderr.String())
+		}
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("pareto completion %s: no %q in\n%.300s", shell, want, stdout.String())
+		}
+	}
+	var stdout, stderr bytes.Buffer
+	if code := Main([]string{"__complete", "front", "--for"}, strings.NewReader(""), &stdout, &stderr); code != 0 {
+		t.Fatalf("pareto __complete: exit status %d: %s", code, stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "--format\t") {
+		t.Errorf("pareto __complete front --for = %q; want --format", stdout.String())
 	}
 }

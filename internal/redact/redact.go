@@ -23,6 +23,9 @@ const Mask = trial.Redacted
 var (
 	keywordPassword = regexp.MustCompile(`(?i)(password\s*=\s*)('(?:[^'\\]|\\.)*'|\S+)`)
 	queryPassword   = regexp.MustCompile(`(?i)([?&]password=)([^&#]*)`)
+	// pragmaKey is an encryption key given to SQLite in the location
+	// (?_pragma=key('…'), hexkey, textkey; also %-encoded parentheses).
+	pragmaKey = regexp.MustCompile(`(?i)(_pragma=(?:hex|text)?key(?:\(|%28))([^)&#]*?)(\)|%29|&|#|$)`)
 )
 
 // userinfo splits a URL-shaped location (SCHEME://...) at its user info,
@@ -48,10 +51,12 @@ func userinfo(location string) (head, user, password, rest string, ok, hasPasswo
 }
 
 // Location returns location with every password replaced by Mask: the
-// password of a URL's user info, a password= query parameter, and a
-// password=... keyword of a key/value connection string. Locations without
+// password of a URL's user info, a password= query parameter, a
+// password=... keyword of a key/value connection string, and a SQLite
+// encryption key (_pragma=key(…), hexkey, textkey). Locations without
 // a password are returned unchanged.
 func Location(location string) string {
+	location = pragmaKey.ReplaceAllString(location, "${1}"+Mask+"${3}")
 	head, user, _, rest, ok, hasPassword := userinfo(location)
 	if !ok {
 		return keywordPassword.ReplaceAllString(location, "${1}"+Mask)
@@ -92,6 +97,10 @@ func secrets(location string) []string {
 				out = append(out, piece)
 			}
 		}
+	}
+	for _, m := range pragmaKey.FindAllStringSubmatch(location, -1) {
+		add(strings.Trim(m[2], "'\"%27"))
+		add(m[2])
 	}
 	_, _, password, rest, ok, hasPassword := userinfo(location)
 	if ok {
