@@ -48,16 +48,19 @@ type AskSpec struct {
 // none), else the study created (or resumed) from the spec. Errors in the
 // spec's values are marked query.ErrUsage.
 func OpenSpec(ctx context.Context, st store.Store, study string, spec AskSpec) (*Tuning, error) {
-	if err := checkLimits(Limits{Budget: spec.Budget, MaxAttempts: spec.MaxAttempts}); err != nil {
+	limits := Limits{Budget: spec.Budget, MaxAttempts: spec.MaxAttempts}
+	if err := checkLimits(limits); err != nil {
 		return nil, err
 	}
-	limits := Limits{Budget: spec.Budget, MaxAttempts: spec.MaxAttempts}
 	if spec.Space == "" {
 		t, err := OpenExisting(ctx, st, study)
 		if err != nil {
 			return nil, err
 		}
-		return t, t.SetLimits(ctx, limits)
+		if err := t.SetLimits(ctx, limits); err != nil {
+			return nil, err
+		}
+		return t, nil
 	}
 	if len(spec.Objectives) == 0 {
 		return nil, fmt.Errorf("%w: give the objectives with -o NAME:min|max", query.ErrUsage)
@@ -79,7 +82,10 @@ func OpenSpec(ctx context.Context, st store.Store, study string, spec AskSpec) (
 	if err != nil {
 		return nil, err
 	}
-	return t, t.SetLimits(ctx, Limits{MaxAttempts: spec.MaxAttempts})
+	if err := t.SetLimits(ctx, Limits{MaxAttempts: spec.MaxAttempts}); err != nil {
+		return nil, err
+	}
+	return t, nil
 }
 
 // ReadSpace reads a search space file and keeps its text.
