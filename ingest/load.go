@@ -47,6 +47,10 @@ type LoadOptions struct {
 	// Limits bound the size of each input and of each record read (zero:
 	// the defaults).
 	Limits Limits
+	// Ignore, when set, names files found inside directories that are
+	// neither read nor listed as skipped (a job's own logs, say); it gets
+	// the file's path as found.
+	Ignore func(path string) bool
 }
 
 // Skip is an input that yields no trial, with the reason (trial.Skip).
@@ -192,7 +196,7 @@ func (d *Dataset) walkDir(root string, opts LoadOptions) ([]string, error) {
 			}
 			return nil
 		}
-		if e.Type().IsRegular() && e.Name()[0] != '.' {
+		if e.Type().IsRegular() && e.Name()[0] != '.' && (opts.Ignore == nil || !opts.Ignore(path)) {
 			files = append(files, path)
 		}
 		return nil

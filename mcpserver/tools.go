@@ -56,7 +56,7 @@ type AskInput struct {
 }
 
 func (t *tools) addAsk(s *mcp.Server) error {
-	return add(s, &mcp.Tool{Name: "ask", Title: "Next run of a tuning study",
+	return add(t, s, &mcp.Tool{Name: "ask", Title: "Next run of a tuning study",
 		Description: "Give the next run to measure in a tuning study: its trial ID (what tell takes), configuration, role, " +
 			"parameters, and the driver, attempt and lease that hold it (the run this driver holds and has not told " +
 			"comes back first). The first ask creates the study from space, objectives and budget; a later budget " +
@@ -67,6 +67,15 @@ func (t *tools) addAsk(s *mcp.Server) error {
 func (t *tools) ask(ctx context.Context, in AskInput) (tune.AskResult, error) {
 	if err := requireStudy(in.Study); err != nil {
 		return tune.AskResult{}, err
+	}
+	sc := scopeOf(ctx)
+	if err := sc.storeAt(in.Store); err != nil {
+		return tune.AskResult{}, err
+	}
+	if in.Space != "" {
+		if err := sc.read("space", in.Space); err != nil {
+			return tune.AskResult{}, err
+		}
 	}
 	var lease time.Duration
 	if in.Lease != "" {
@@ -101,7 +110,7 @@ type TellInput struct {
 	Store   string             `json:"store,omitempty" jsonschema:"store (default: the server's)"`
 	Study   string             `json:"study" jsonschema:"the tuning study"`
 	Trial   int64              `json:"trial" jsonschema:"the trial ID ask gave"`
-	Files   []string           `json:"files,omitempty" jsonschema:"result files or directories of the run (read as pareto ingest reads them)"`
+	Files   []string           `json:"files,omitempty" jsonschema:"result files or directories of the run (read as pareto ingest reads them: a directory's benchmark results only)"`
 	Values  map[string]float64 `json:"values,omitempty" jsonschema:"measurements by metric selector, such as {\"ttft.p99\": 180}"`
 	Failed  string             `json:"failed,omitempty" jsonschema:"record the run as failed, for this reason"`
 	Driver  string             `json:"driver,omitempty" jsonschema:"the driver that holds the run, as given to ask (default ask)"`
@@ -109,12 +118,15 @@ type TellInput struct {
 }
 
 func (t *tools) addTell(s *mcp.Server) error {
-	return add(s, &mcp.Tool{Name: "tell", Title: "Record a run's measurement",
+	return add(t, s, &mcp.Tool{Name: "tell", Title: "Record a run's measurement",
 		Description: "Record the measurement of a run ask gave (result files, or values by metric selector), or that it " +
 			"failed; the answer is the gate's verdict on its configuration: admit, reject, inconclusive (with the runs " +
 			"it queued, of the configuration, the baseline or archive members: ask again; stalled says why none could " +
-			"be queued), or none (runs still to measure). Every objective of the study must be in what is told, else " +
-			"nothing is recorded; only the driver holding the run may tell it."}, nil, t.tell)
+			"be queued), or none (runs still to measure). The trials recorded have the run's parameters, whatever the " +
+			"files hold; mismatches lists the parameters a file records with another value (kept as tune_file.* labels). " +
+			"A folder is read as pareto ingest reads it: only its benchmark results, not the logs or telemetry beside them. " +
+			"Every objective of the study must be in what is told, else nothing is recorded; only the driver holding the " +
+			"run may tell it."}, nil, t.tell)
 }
 
 func (t *tools) tell(ctx context.Context, in TellInput) (tune.TellResult, error) {
@@ -126,6 +138,12 @@ func (t *tools) tell(ctx context.Context, in TellInput) (tune.TellResult, error)
 	}
 	if (len(in.Files) == 0 && len(in.Values) == 0) == (in.Failed == "") {
 		return tune.TellResult{}, errors.New("give files or values, or failed")
+	}
+	if err := scopeOf(ctx).storeAt(in.Store); err != nil {
+		return tune.TellResult{}, err
+	}
+	if err := scopeOf(ctx).reads("files", in.Files); err != nil {
+		return tune.TellResult{}, err
 	}
 	ti := tune.TellInput{Driver: in.Driver, Attempt: in.Attempt, Failed: in.Failed}
 	for _, name := range slices.Sorted(mapKeys(in.Values)) {
@@ -197,7 +215,7 @@ type GateInput struct {
 }
 
 func (t *tools) addGate(s *mcp.Server) error {
-	return add(s, &mcp.Tool{Name: "gate", Title: "Judge a candidate change",
+	return add(t, s, &mcp.Tool{Name: "gate", Title: "Judge a candidate change",
 		Description: "Admit, reject or ask for more runs of a candidate against the baseline and the archive, as pareto " +
 			"gate does: the verdict (docs/schema/gate.schema.json) with a stable code, reason codes, per-objective " +
 			"status, delta and interval, regressions and the runs asked for. A refused question is a verdict with a " +
@@ -227,6 +245,16 @@ func (t *tools) gate(ctx context.Context, in GateInput) (decide.Verdict, error) 
 		spec.MinDuration = d
 	}
 	if err := spec.Check(); err != nil {
+		return decide.Verdict{}, err
+	}
+	sc := scopeOf(ctx)
+	if err := sc.storeAt(in.Store); err != nil {
+		return decide.Verdict{}, err
+	}
+	if err := sc.side("candidate", in.Candidate); err != nil {
+		return decide.Verdict{}, err
+	}
+	if err := sc.side("baseline", []string{in.Baseline}); err != nil {
 		return decide.Verdict{}, err
 	}
 	req, err := spec.Request(ctx)
@@ -262,13 +290,16 @@ type ArchiveOutput struct {
 }
 
 func (t *tools) addArchive(s *mcp.Server) error {
-	return add(s, &mcp.Tool{Name: "archive", Title: "List or revoke archive members",
+	return add(t, s, &mcp.Tool{Name: "archive", Title: "List or revoke archive members",
 		Description: "List the study's archive members (the baseline and the admitted candidates the gate compares " +
 			"with), read only; with revoke, remove the members it selects (their runs stay stored)."}, nil, t.archive)
 }
 
 func (t *tools) archive(ctx context.Context, in ArchiveInput) (ArchiveOutput, error) {
 	if err := requireStudy(in.Study); err != nil {
+		return ArchiveOutput{}, err
+	}
+	if err := scopeOf(ctx).storeAt(in.Store); err != nil {
 		return ArchiveOutput{}, err
 	}
 	where, err := trial.ParseConditions(in.Where)
@@ -333,7 +364,7 @@ func (t *tools) addFront(s *mcp.Server) error {
 	if err != nil {
 		return err
 	}
-	return add(s, &mcp.Tool{Name: "front", Title: "Pareto frontier of a study or of results",
+	return add(t, s, &mcp.Tool{Name: "front", Title: "Pareto frontier of a study or of results",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true},
 		Description: "The trials worth keeping (strict or noise-aware Pareto frontier, SLOs first) and why every other " +
 			"was left out, as pareto front --format json prints it (docs/schema/front.schema.json)."}, out, t.front)
@@ -342,6 +373,12 @@ func (t *tools) addFront(s *mcp.Server) error {
 func (t *tools) front(ctx context.Context, in FrontInput) (jsonRaw, error) {
 	if in.Study == "" && len(in.Files) == 0 {
 		return nil, errors.New("give study or files")
+	}
+	if err := scopeOf(ctx).storeAt(in.Store); err != nil {
+		return nil, err
+	}
+	if err := scopeOf(ctx).reads("files", in.Files); err != nil {
+		return nil, err
 	}
 	q, err := query.Spec{Objectives: in.Objectives, Noise: in.Noise, MinImprove: in.MinImprove, SLOs: in.SLOs,
 		ID: in.ID, GroupBy: in.GroupBy, Ranks: in.Ranks, FrontierOnly: in.FrontierOnly, Ref: in.Ref,
@@ -391,7 +428,7 @@ type PickInput struct {
 }
 
 func (t *tools) addPick(s *mcp.Server) error {
-	return add(s, &mcp.Tool{Name: "pick", Title: "Choose the configuration to deploy",
+	return add(t, s, &mcp.Tool{Name: "pick", Title: "Choose the configuration to deploy",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true},
 		Description: "Choose one configuration among those meeting every SLO at every workload they were measured on: " +
 			"the best on the primary objective, with what relaxing each binding bound would buy; when nothing is " +
@@ -401,6 +438,12 @@ func (t *tools) addPick(s *mcp.Server) error {
 func (t *tools) pick(ctx context.Context, in PickInput) (query.PickOutput, error) {
 	if in.Study == "" && len(in.Files) == 0 {
 		return query.PickOutput{}, errors.New("give study or files")
+	}
+	if err := scopeOf(ctx).storeAt(in.Store); err != nil {
+		return query.PickOutput{}, err
+	}
+	if err := scopeOf(ctx).reads("files", in.Files); err != nil {
+		return query.PickOutput{}, err
 	}
 	req, err := query.PickSpec{Maximize: in.Maximize, Minimize: in.Minimize, SLOs: in.SLOs, Aggregate: in.Aggregate,
 		Relax: in.Relax, ConfigKeys: in.ConfigKey}.Request()
@@ -452,7 +495,7 @@ type TrialsOutput struct {
 const DefaultTrialsLimit = 1000
 
 func (t *tools) addTrials(s *mcp.Server) error {
-	return add(s, &mcp.Tool{Name: "trials", Title: "A study's trials",
+	return add(t, s, &mcp.Tool{Name: "trials", Title: "A study's trials",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true},
 		Description: "Export a study's trials filtered by where (labels, params, workload, environment, session=NAME, " +
 			"key=HEX of a configuration or repeat key), as pareto trials does, up to limit."}, nil, t.trials)
@@ -467,6 +510,9 @@ func (t *tools) trials(ctx context.Context, in TrialsInput) (TrialsOutput, error
 	limit := in.Limit
 	if limit <= 0 {
 		limit = DefaultTrialsLimit
+	}
+	if err := scopeOf(ctx).storeAt(in.Store); err != nil {
+		return TrialsOutput{}, err
 	}
 	q, keep, err := source.TrialFilter(in.Where)
 	if err != nil {

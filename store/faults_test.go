@@ -228,6 +228,10 @@ func TestParseLocation(t *testing.T) {
 		if err != nil || kind != tt.kind || target != tt.target {
 			t.Errorf("parseLocation(%q) = %s, %s, %v; want %s, %s", tt.in, kind, target, err, tt.kind, tt.target)
 		}
+		path, local, err := SQLitePath(tt.in)
+		if wantPath := map[bool]string{true: tt.target}[tt.kind == kindSQLite]; err != nil || local != (tt.kind == kindSQLite) || path != wantPath {
+			t.Errorf("SQLitePath(%q) = %q, %v, %v; want %q, %v", tt.in, path, local, err, wantPath, tt.kind == kindSQLite)
+		}
 	}
 	if _, _, err := parseLocation("mysql://u:pw@h/db"); err == nil || strings.Contains(err.Error(), "pw@") {
 		t.Errorf("parseLocation(mysql) = %v; want an error without the password", err)

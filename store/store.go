@@ -158,6 +158,20 @@ const (
 	kindPostgres = "postgres"
 )
 
+// SQLitePath returns the file a SQLite store location names (local is
+// true), or local false for a PostgreSQL URL; the error is that of a
+// location no backend takes.
+func SQLitePath(location string) (path string, local bool, err error) {
+	kind, target, err := parseLocation(location)
+	if err != nil {
+		return "", false, err
+	}
+	if kind != kindSQLite {
+		return "", false, nil
+	}
+	return target, true, nil
+}
+
 // parseLocation returns the backend and what to pass to it: a file path
 // for SQLite, the URL for PostgreSQL.
 func parseLocation(loc string) (kind, target string, err error) {

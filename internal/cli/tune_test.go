@@ -240,6 +240,9 @@ func TestTuneFlagErrors(t *testing.T) {
 		{"budget 0", append(base, "--budget", "0"), 2, "--budget must be at least 1, not 0"},
 		{"negative budget", append(base, "--budget", "-3"), 2, "--budget must be at least 1, not -3"},
 		{"max attempts 0", append(base, "--max-attempts", "0"), 2, "--max-attempts must be at least 1"},
+		{"pass-env name", append(base, "--pass-env", "1X"), 2, `--pass-env "1X" is not an environment variable name`},
+		{"pass-env unset", append(base, "--study", "unset", "--pass-env", "PARETO_TEST_UNSET_VAR"), 1, "--pass-env PARETO_TEST_UNSET_VAR: PARETO_TEST_UNSET_VAR is not set"},
+		{"placeholder in quotes", append(base, "--study", "quoted", "--command", `run "{max_num_seqs}"`), 2, "--command:1:6: {max_num_seqs} is inside double quotes"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer

@@ -118,6 +118,11 @@ func secrets(location string) []string {
 	return out
 }
 
+// Passwords returns the passwords location holds, in every spelling a
+// message may print them (see Error): for clearing them from texts that
+// do not come from an error, such as a job's environment.
+func Passwords(location string) []string { return secrets(location) }
+
 // scrubbed is an error whose text has the secrets removed; it unwraps to
 // the original.
 type scrubbed struct {
