@@ -14,6 +14,7 @@ import (
 	"github.com/pareto-llm/pareto/cloudai"
 	"github.com/pareto-llm/pareto/ingest"
 	"github.com/pareto-llm/pareto/internal/enc"
+	"github.com/pareto-llm/pareto/internal/progress"
 	"github.com/pareto-llm/pareto/internal/safe"
 	"github.com/pareto-llm/pareto/source"
 	"github.com/pareto-llm/pareto/store"
@@ -179,7 +180,10 @@ func runIngest(e *env, o *ingestOptions, paths []string) error {
 		return nil
 	}
 	opts.Stdin, opts.Table.ID = e.stdin, o.id
+	bar := progress.New(e.stderr, "ingest", "inputs")
+	opts.Progress = bar.Set
 	d, err := ingest.Load(paths, opts)
+	bar.Done()
 	if err != nil {
 		var ie inputError
 		if errors.As(err, &ie) {

@@ -20,6 +20,7 @@ import (
 	"github.com/pareto-llm/pareto/ingest"
 	"github.com/pareto-llm/pareto/internal/enc"
 	"github.com/pareto-llm/pareto/internal/gcpolicy"
+	"github.com/pareto-llm/pareto/internal/progress"
 	"github.com/pareto-llm/pareto/query"
 	"github.com/pareto-llm/pareto/report"
 	"github.com/pareto-llm/pareto/source"
@@ -616,7 +617,10 @@ func loadSources(e *env, spec source.Spec) ([]trial.Trial, []trial.Skip, []trial
 	}
 	spec.Stdin = e.stdin
 	spec.Note = func(s string) { fmt.Fprintf(e.stderr, "pareto: %s\n", enc.SafeLines(s)) }
+	bar := progress.New(e.stderr, "reading", "inputs")
+	spec.Load.Progress = bar.Set
 	set, err := source.Trials(context.Background(), spec)
+	bar.Done()
 	if errors.Is(err, source.ErrOptunaStudy) {
 		return nil, nil, nil, usagef("--optuna-study is required: %v", err)
 	}

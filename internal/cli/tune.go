@@ -12,11 +12,11 @@ import (
 	"time"
 
 	"github.com/pareto-llm/pareto/executor"
+	"github.com/pareto-llm/pareto/internal/progress"
 	"github.com/pareto-llm/pareto/search"
 	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/tune"
 	"github.com/spf13/cobra"
-	"golang.org/x/sys/unix"
 )
 
 const tuneLong = `Tune runs the closed loop: a sampler (NSGA-II by default, or Sobol, random,
@@ -330,16 +330,8 @@ func readSpace(path string) (*search.Space, string, error) {
 	return space, text, nil
 }
 
-// isTerminal reports whether w is a terminal (not merely a character
-// device such as /dev/null).
-func isTerminal(w any) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
-	return err == nil
-}
+// isTerminal reports whether w is a terminal (progress.IsTerminal).
+func isTerminal(w any) bool { return progress.IsTerminal(w) }
 
 // progressLine returns a Progress that rewrites one line with the runs
 // done and an ETA from the mean time per run so far.
