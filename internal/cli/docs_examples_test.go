@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -14,6 +15,8 @@ import (
 	"testing"
 	"time"
 )
+
+var updateDocs = flag.Bool("update", false, "rewrite the outputs the documentation shows after sh blocks (those without \"...\" lines) with what the blocks print")
 
 // docBlock is a fenced code block of a Markdown file.
 type docBlock struct {
@@ -148,6 +151,7 @@ func TestDocExamples(t *testing.T) {
 			dir := t.TempDir()
 			copyFiles(t, dir, tracked)
 			skipped := false
+			updates := map[int]string{} // output block line -> what its sh block printed
 			for _, b := range blocks {
 				if b.info != "sh" {
 					continue
@@ -162,7 +166,11 @@ func TestDocExamples(t *testing.T) {
 					t.Logf("%s:%d: %v", file, b.line, time.Since(start).Round(time.Millisecond))
 					if b.output != nil {
 						if err := matchOutput(b.output.body, out); err != nil {
-							t.Errorf("%s:%d: the output shown at line %d is not what the block prints: %v\nthe block:\n%s\nprints:\n%s",
+							if *updateDocs && !elided(b.output.body) {
+								updates[b.output.line] = out
+								return
+							}
+							t.Errorf("%s:%d: the output shown at line %d is not what the block prints (go test -run TestDocExamples -update rewrites it unless it has \"...\" lines): %v\nthe block:\n%s\nprints:\n%s",
 								file, b.line, b.output.line, err, b.body, out)
 						}
 					}
@@ -174,8 +182,43 @@ func TestDocExamples(t *testing.T) {
 			if file == "README.md" && !skipped {
 				t.Errorf("README.md: no `bash scripts/test.sh` block (the test command)")
 			}
+			if len(updates) > 0 {
+				if err := os.WriteFile(filepath.Join(root, file), []byte(rewriteOutputs(string(text), blocks, updates)), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				t.Logf("%s: rewrote %d outputs", file, len(updates))
+			}
 		})
 	}
+}
+
+// elided reports whether an output shown has "..." lines (then it cannot
+// be rewritten).
+func elided(body string) bool {
+	for l := range strings.SplitSeq(body, "\n") {
+		if t := strings.TrimSpace(l); t == "..." || t == "…" {
+			return true
+		}
+	}
+	return false
+}
+
+// rewriteOutputs returns text with the bodies of the blocks at the lines
+// of updates replaced.
+func rewriteOutputs(text string, blocks []docBlock, updates map[int]string) string {
+	lines := strings.Split(text, "\n")
+	var out []string
+	at := 0
+	for _, b := range blocks {
+		body, ok := updates[b.line]
+		if !ok {
+			continue
+		}
+		out = append(out, lines[at:b.line]...) // through the opening fence
+		out = append(out, strings.Split(strings.TrimRight(body, "\n"), "\n")...)
+		at = b.next - 1 // the closing fence
+	}
+	return strings.Join(append(out, lines[at:]...), "\n")
 }
 
 // skipTestCommand replaces the line `bash scripts/test.sh` of script (the
@@ -321,5 +364,18 @@ func TestDocBlocks(t *testing.T) {
 	}
 	if _, err := docBlocks("```sh\nnot closed\n"); err == nil {
 		t.Errorf("an unclosed block was accepted")
+	}
+}
+
+func TestRewriteOutputs(t *testing.T) {
+	text := "a\n```sh\nx\n```\n\n```text\nold\nold2\n```\nb\n```sh\ny\n```\n```text\nkeep\n```\n"
+	blocks, err := docBlocks(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := rewriteOutputs(text, blocks, map[int]string{6: "new\n"})
+	want := "a\n```sh\nx\n```\n\n```text\nnew\n```\nb\n```sh\ny\n```\n```text\nkeep\n```\n"
+	if got != want {
+		t.Errorf("rewriteOutputs =\n%s\nwant\n%s", got, want)
 	}
 }
