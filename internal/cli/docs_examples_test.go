@@ -281,8 +281,9 @@ var volatile = regexp.MustCompile(`\bs\d{8}T\d{6}(\.\d+)?Z\b|\b\d{4}-\d\d-\d\dT\
 
 // matchOutput reports whether want, the output a document shows, is what
 // a block printed (got): want's lines, split into chunks at lines "...",
-// must each be a run of consecutive lines of got, in order; timestamps and
-// session names match any.
+// must each be a run of consecutive lines of got, in order, the first at
+// the start of got and the last at its end (unless want starts or ends
+// with "..."); timestamps and session names match any.
 func matchOutput(want, got string) error {
 	norm := func(s string) []string {
 		var lines []string
@@ -304,15 +305,27 @@ func matchOutput(want, got string) error {
 	}
 	chunks = append(chunks, cur)
 	at := 0
-	for _, c := range chunks {
+	for i, c := range chunks {
 		if len(c) == 0 {
 			continue
 		}
-		i := indexRun(g[at:], c)
-		if i < 0 {
+		j := indexRun(g[at:], c)
+		if i == 0 && j != 0 || j < 0 {
 			return fmt.Errorf("no lines\n%s\nfollow in the output", strings.Join(c, "\n"))
 		}
-		at += i + len(c)
+		if i == len(chunks)-1 {
+			// The last chunk ends the output: take its last run there.
+			for k := len(g) - len(c); k > at+j; k-- {
+				if slices.Equal(g[k:k+len(c)], c) {
+					j = k - at
+					break
+				}
+			}
+			if at+j+len(c) != len(g) {
+				return fmt.Errorf("the output goes on after\n%s", strings.Join(c, "\n"))
+			}
+		}
+		at += j + len(c)
 	}
 	return nil
 }
@@ -337,9 +350,12 @@ func TestMatchOutput(t *testing.T) {
 		{got, true},
 		{"a\nb 2026-01-01T00:00:00Z\n...\nd\n", true},
 		{"a\n...\nsession s20250101T000000.000Z\nd\n", true},
-		{"b 1999-01-01T00:00:00Z\nc\n", true},
-		{"a\nc\n", false},      // not consecutive without "..."
-		{"d\n...\na\n", false}, // out of order
+		{"...\nb 1999-01-01T00:00:00Z\nc\n...\n", true},
+		{"...\nd\n", true},
+		{"b 1999-01-01T00:00:00Z\nc\n", false}, // the output starts with a
+		{"a\nb 1999-01-01T00:00:00Z\n", false}, // and goes on after b
+		{"a\nc\n", false},                      // not consecutive without "..."
+		{"d\n...\na\n", false},                 // out of order
 		{"a\nb\n", false},
 	} {
 		if err := matchOutput(tt.want, got); (err == nil) != tt.ok {
