@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -116,7 +115,10 @@ func TestDocExamples(t *testing.T) {
 	if err != nil {
 		t.Skip("no bash")
 	}
-	goCmd := filepath.Join(runtime.GOROOT(), "bin", "go")
+	goCmd, err := exec.LookPath("go") // go test puts its GOROOT/bin first on PATH
+	if err != nil {
+		t.Fatalf("no go command: %v", err)
+	}
 	bin := t.TempDir()
 	root, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
