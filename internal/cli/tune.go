@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/pareto-llm/pareto/executor"
+	"github.com/pareto-llm/pareto/internal/enc"
 	"github.com/pareto-llm/pareto/internal/progress"
 	"github.com/pareto-llm/pareto/search"
 	"github.com/pareto-llm/pareto/store"
@@ -496,7 +497,7 @@ func writeTuneSummary(e *env, format string, s tune.Summary) error {
 func fmtValues(v []float64) string {
 	parts := make([]string, len(v))
 	for i, x := range v {
-		parts[i] = fmt.Sprintf("%.4g", x)
+		parts[i] = string(enc.AppendNum(nil, x))
 	}
 	return "[" + strings.Join(parts, " ") + "]"
 }
