@@ -1,6 +1,7 @@
 package cloudai
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"strings"
@@ -267,11 +268,26 @@ func ReadScenario(path string) (*Scenario, error) { return readWith(path, Decode
 // ReadTestRun reads and decodes a test-run.toml file.
 func ReadTestRun(path string) (*TestRunDetails, error) { return readWith(path, DecodeTestRun) }
 
-// readWith reads path and hands its bytes to decode.
+// readWith reads path and hands its bytes to decode. A file with no TOML
+// key at all (empty, blank or only comments) is an error: every CloudAI
+// configuration has keys, and an emptied file is damage, not defaults.
 func readWith[T any](path string, decode func(string, []byte) (*T, error)) (*T, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", path, err)
 	}
+	if noKeys(data) {
+		return nil, &PosError{File: path, Line: 1, Col: 1, Msg: "the file has no TOML keys (empty): want a CloudAI configuration"}
+	}
 	return decode(path, data)
+}
+
+// noKeys reports whether data holds only blank lines and comments.
+func noKeys(data []byte) bool {
+	for line := range bytes.Lines(data) {
+		if s := bytes.TrimSpace(line); len(s) > 0 && s[0] != '#' {
+			return false
+		}
+	}
+	return true
 }

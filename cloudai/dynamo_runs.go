@@ -177,8 +177,23 @@ func aiperfRun(p runPos, base Run, ph aiperfPhase) (*Run, *Exclusion) {
 	r := base
 	r.Benchmark, r.Phase, r.PhaseParams = "aiperf", ph.name, ph.params
 	r.Evidence = append(slices.Clone(base.Evidence), ph.report+" present")
-	r.Files, r.Fallbacks = files[:1], files[1:]
+	r.Files = files[:1]
+	if r.Files[0].Kind != KindAIPerfJSON {
+		r.Warnings = append(slices.Clone(r.Warnings), absentJSON(p.dir, filepath.Join(dir, aiperfJSON), r.Files[0].Path))
+	}
 	return &r, nil
+}
+
+// absentJSON is the warning of a run measured from a CSV summary because
+// the tool's JSON export is absent.
+func absentJSON(dir, json, csv string) string {
+	rel := func(p string) string {
+		if r, err := filepath.Rel(dir, p); err == nil {
+			return r
+		}
+		return p
+	}
+	return fmt.Sprintf("%s absent: measured from %s, which holds fewer metrics", rel(json), rel(csv))
 }
 
 // genaiRun builds the GenAI-Perf run: genai_perf_report.csv is the success
@@ -195,7 +210,10 @@ func genaiRun(p runPos, base Run, ca map[string]any) (*Run, *Exclusion) {
 	r := base
 	r.Benchmark = "genai-perf"
 	r.Evidence = append(slices.Clone(base.Evidence), name+" present")
-	r.Files, r.Fallbacks = files[:1], files[1:]
+	r.Files = files[:1]
+	if len(jsons) == 0 {
+		r.Warnings = append(slices.Clone(r.Warnings), absentJSON(p.dir, filepath.Join(p.dir, genaiArtifacts, "profile_genai_perf.json"), r.Files[0].Path))
+	}
 	return &r, nil
 }
 

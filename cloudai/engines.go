@@ -3,6 +3,7 @@ package cloudai
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -81,19 +82,22 @@ func sglangRuns(p runPos, r Run) ([]Run, []Exclusion) {
 	if err != nil {
 		return nil, []Exclusion{p.exclude("", ExcludeResultMissing, sglangBenchJSONL+" not found")}
 	}
-	total, ok := 0, 0
+	total, ok, damaged := 0, 0, false
 	for line := range bytes.Lines(data) {
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
 		total++
+		damaged = damaged || !json.Valid(line)
 		if m := completedRE.FindSubmatch(line); m != nil {
 			if v, err := strconv.ParseFloat(string(m[1]), 64); err == nil && v > 0 {
 				ok++
 			}
 		}
 	}
-	if ok == 0 {
+	// A record that is not JSON (a file cut short, damaged) is not a
+	// failed run: the reader reports it with its position.
+	if ok == 0 && !damaged {
 		return nil, []Exclusion{p.exclude("", ExcludeRunFailed,
 			fmt.Sprintf("%s has no record with completed > 0 (%d record(s))", sglangBenchJSONL, total))}
 	}

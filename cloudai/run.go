@@ -43,10 +43,10 @@ type Run struct {
 	// ConfigFromTestRun (the executed configuration) or ConfigFromScenario.
 	ConfigFrom string `json:"config_from"`
 	// Files are the files holding this run's measurements: read all of them
-	// (normally one). Fallbacks hold the same measurements in other formats,
-	// best first, for when a primary file cannot be read.
-	Files     []File `json:"files"`
-	Fallbacks []File `json:"fallbacks,omitempty"`
+	// (normally one). A file that is present but cannot be read is the
+	// run's damage, never replaced by another: a CSV summary stands in for
+	// the tool's JSON only when the JSON is absent, and Warnings say so.
+	Files []File `json:"files"`
 	// AccuracyFiles hold the accuracy result when one was configured.
 	AccuracyFiles []File `json:"accuracy_files,omitempty"`
 	// Params are the run's parameters (ParamsOf its configuration).

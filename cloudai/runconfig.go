@@ -24,6 +24,15 @@ const testRunFile = "test-run.toml"
 // errTestUnknown marks a scenario case whose test TOML was not given.
 var errTestUnknown = errors.New("which is not among the given test TOMLs (CloudAI's --tests-dir)")
 
+// damageError is a run file that is present but cannot be read (an
+// unreadable, malformed or emptied test-run.toml): the run is excluded
+// as damaged (ExcludeDamaged), which makes a reading command exit 1,
+// not as a run that did not produce results.
+type damageError struct{ err error }
+
+func (e *damageError) Error() string { return e.err.Error() }
+func (e *damageError) Unwrap() error { return e.err }
+
 // runConfig is the configuration of one run and where it came from.
 type runConfig struct {
 	def TestDefinition
@@ -62,7 +71,7 @@ func (w *walker) runConfig(p runPos) (*runConfig, error) {
 	case err == nil:
 		return fromTestRun(p, path, trd), nil
 	case !errors.Is(err, fs.ErrNotExist):
-		return nil, err
+		return nil, &damageError{err}
 	case p.test == nil:
 		return nil, errors.New("test-run.toml not found: the executed configuration is unknown")
 	}

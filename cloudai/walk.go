@@ -39,7 +39,8 @@ type File struct {
 const (
 	ExcludeRunFailed     = "run_failed"      // the run's success marker is absent or a failure marker is present
 	ExcludeResultMissing = "result_missing"  // the run succeeded by its markers but has no result file, or a scenario case has no runs
-	ExcludeConfigError   = "config_error"    // the run's configuration is unknown, unreadable or describes no known workload
+	ExcludeConfigError   = "config_error"    // the run's configuration is unknown or describes no known workload
+	ExcludeDamaged       = trial.SkipError   // a file of the run is present but cannot be read (truncated, malformed, emptied): an input error
 	ExcludeNotARun       = "not_a_run"       // a non-numeric directory where iterations or steps live
 	ExcludeNotInScenario = "not_in_scenario" // a results directory of no test case of the scenario
 	ExcludeTestUnknown   = "test_unknown"    // no test-run.toml, and the test TOML the scenario names was not given
@@ -245,8 +246,12 @@ func (w *walker) walkRun(p runPos) {
 	cfg, err := w.runConfig(p)
 	if err != nil {
 		code := ExcludeConfigError
-		if errors.Is(err, errTestUnknown) {
+		var damaged *damageError
+		switch {
+		case errors.Is(err, errTestUnknown):
 			code = ExcludeTestUnknown
+		case errors.As(err, &damaged):
+			code = ExcludeDamaged
 		}
 		w.excl = append(w.excl, p.exclude("", code, err.Error()))
 		return

@@ -70,6 +70,14 @@ func TestWalkEdgeCases(t *testing.T) {
 			"c/0/test-run.toml":      "nnodes = 1\n[test_definition]\nname = \"s\"\ntest_template_name = \"sglang\"\n",
 			"c/0/sglang-bench.jsonl": `{"completed": 0}` + "\n",
 		}, "", "c/0/0/ run_failed: sglang-bench.jsonl has no record with completed > 0 (1 record(s))"},
+		{"sglang with a record cut short", map[string]string{
+			"c/0/test-run.toml":      "nnodes = 1\n[test_definition]\nname = \"s\"\ntest_template_name = \"sglang\"\n",
+			"c/0/sglang-bench.jsonl": `{"completed": 3, "median_ttft_ms": 1`,
+		}, "c/0/0/ sglang-bench sglang-bench.jsonl", ""},
+		{"emptied test-run.toml", map[string]string{"c/0/test-run.toml": "\n# nothing\n", "c/0/vllm-bench.json": "{}"}, "",
+			"c/0/0/ error: CFG:1:1: the file has no TOML keys (empty): want a CloudAI configuration"},
+		{"malformed test-run.toml", map[string]string{"c/0/test-run.toml": "nnodes = [\n", "c/0/vllm-bench.json": "{}"}, "",
+			"c/0/0/ error: CFG:1:11: array is incomplete"},
 		{"vllm log ok but JSON missing", map[string]string{
 			"c/0/test-run.toml":  "nnodes = 1\n[test_definition]\nname = \"v\"\ntest_template_name = \"vllm\"\n",
 			"c/0/vllm-bench.log": vllmResultHeader + "\nSuccessful requests: 0\n",

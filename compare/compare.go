@@ -87,16 +87,19 @@ func Run(sides []*Side, opt Options) (*Report, error) {
 	if opt.Confidence <= 0 || opt.Confidence >= 1 {
 		opt.Confidence = 0.95
 	}
-	e := &engine{opt: opt, k: k, sides: sides}
+	objs, info, measured := measureBands(sides, opt.Objectives, opt.Confidence)
+	opt.Objectives = objs
+	if err := checkPositive(sides, objs); err != nil {
+		return nil, fmt.Errorf("compare: %w", err)
+	}
+	e := &engine{opt: opt, k: k, sides: sides, measured: measured, info: info}
 	e.reference()
 	for _, s := range sides {
 		e.active = append(e.active, e.mayLead(s))
 	}
 	rep := &Report{Interpolation: opt.Interpolation.String(), Resamples: opt.Resamples, Seed: opt.Seed,
 		Confidence: Num(opt.Confidence), Reference: nums(e.ref), Warnings: []string{}}
-	for _, o := range opt.Objectives {
-		rep.Objectives = append(rep.Objectives, Objective{o.Name, o.Direction.String(), Num(o.Noise), Num(o.MinImprove)})
-	}
+	rep.Objectives = info
 	for _, s := range sides {
 		rep.Sides = append(rep.Sides, e.summary(s))
 		if w := singleRuns(s); w != "" {
@@ -110,7 +113,13 @@ func Run(sides []*Side, opt Options) (*Report, error) {
 		rep.Sides[i].Hypervolume, rep.Sides[i].Interval = Num(boots[i].est), interval(boots[i].hv, opt.Confidence)
 	}
 	for b := 1; b < len(sides); b++ {
-		rep.Pairs = append(rep.Pairs, e.pair(0, b, boots[0], boots[b], offsets[b]))
+		p, warn := e.pair(0, b, boots[0], boots[b], offsets[b])
+		rep.Pairs = append(rep.Pairs, p)
+		for _, w := range warn {
+			if !slices.Contains(rep.Warnings, w) {
+				rep.Warnings = append(rep.Warnings, w)
+			}
+		}
 	}
 	return rep, nil
 }
@@ -128,6 +137,10 @@ type engine struct {
 	// active are, per side, the points that may be on the frontier of a
 	// resample (mayLead).
 	active [][]int
+	// measured is false when an objective has no band and the repeats
+	// cannot measure one (measureBands).
+	measured bool
+	info     []Objective
 }
 
 // sampler returns a sampler of side s's points that may lead.
@@ -343,8 +356,8 @@ func singleRuns(s *Side) string {
 }
 
 // pair compares side b with side a (whose reads for this pair start at
-// offset in its bootstrap).
-func (e *engine) pair(a, b int, ba, bb *sideBoot, offset int) Pair {
+// offset in its bootstrap), with the warnings it draws.
+func (e *engine) pair(a, b int, ba, bb *sideBoot, offset int) (Pair, []string) {
 	p := Pair{A: e.sides[a].Name, B: e.sides[b].Name, Reasons: []string{}}
 	p.Hypervolume = HVChange{A: Num(ba.est), B: Num(bb.est), Change: Num(ratio(bb.est, ba.est))}
 	ch := make([]float64, e.opt.Resamples)
@@ -352,12 +365,16 @@ func (e *engine) pair(a, b int, ba, bb *sideBoot, offset int) Pair {
 		ch[r] = ratio(bb.hv[r], ba.hv[r])
 	}
 	p.Hypervolume.Interval = interval(ch, e.opt.Confidence)
+	var curveWhy []string
 	if e.k == 2 {
-		e.uplift(&p, &pairBoot{a: ba, b: bb, offA: offset}, a, b)
-	} else {
-		e.setVerdict(&p, a, b)
+		curveWhy = e.uplift(&p, &pairBoot{a: ba, b: bb, offA: offset}, a, b)
 	}
-	return p
+	warn := e.verdict(&p, a, b)
+	p.Reasons = append(p.Reasons, curveWhy...)
+	if len(p.Reasons) == 0 {
+		p.Reasons = append(p.Reasons, fmt.Sprintf("%s and %s reach each other's frontier points within the noise bands", p.B, p.A))
+	}
+	return p, warn
 }
 
 // ratio returns b/a - 1 (NaN when a is zero or either is not finite).

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/pareto-llm/pareto/decide"
@@ -140,13 +141,28 @@ func TestIdenticalFrontsIndistinguishable(t *testing.T) {
 	if lo, hi := p.Hypervolume.Interval[0], p.Hypervolume.Interval[1]; !(lo < 0 && 0 < hi) {
 		t.Errorf("HV change interval %v does not hold 0", p.Hypervolume.Interval)
 	}
-	// Without bands the same noise cannot be told from a change.
+	// Without bands, the bands are the noise the repeats show: the same
+	// noise is within them.
 	rep, err = Run([]*Side{a, b}, Options{Objectives: []frontier.Objective{interactivity, throughput}, Seed: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p := rep.Pairs[0]; p.Verdict == Indistinguishable {
-		t.Errorf("zero bands: verdict %s; want anything but indistinguishable", p.Verdict)
+	if p := rep.Pairs[0]; p.Verdict != Indistinguishable || p.Status != NoRegression {
+		t.Errorf("measured bands: %s, %s; want indistinguishable, no_regression (%v)", p.Verdict, p.Status, p.Reasons)
+	}
+	for _, o := range rep.Objectives {
+		if o.Band != BandMeasured || o.Measured == nil || o.Measured.DF != 2*7*4 || !(o.Noise > 0.01 && o.Noise == o.MinImprove) {
+			t.Errorf("objective %s: band %s %+v, noise %v; want measured from 56 degrees of freedom, above the 1%% CV", o.Name, o.Band, o.Measured, o.Noise)
+		}
+	}
+	// Single runs cannot measure a band: the verdict cannot tell.
+	a1, b1 := side("a", frontA, 1, 0, 0.01, 1, rng), side("b", frontA, 1, 0, 0.01, 1.2, rng)
+	rep, err = Run([]*Side{a1, b1}, Options{Objectives: []frontier.Objective{interactivity, throughput}, Seed: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := rep.Pairs[0]; p.Verdict != Inconclusive || p.Status != RegressionUnsettled || rep.Objectives[1].Band != BandUnmeasured {
+		t.Errorf("single runs, no band: %s, %s, band %s; want inconclusive, unmeasured", p.Verdict, p.Status, rep.Objectives[1].Band)
 	}
 }
 
@@ -259,8 +275,8 @@ func TestThreeObjectives(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p := rep.Pairs[0]; p.Verdict != BDominates || p.Status != NoRegression || p.Agreement == nil || *p.Agreement < 0.95 || p.Uplift != nil {
-		t.Errorf("b +20%% tps: %s, %s, agreement %v", p.Verdict, p.Status, p.Agreement)
+	if p := rep.Pairs[0]; p.Verdict != BDominates || p.Status != NoRegression || len(p.Leads.A) != 0 || len(p.Leads.B) == 0 || p.Uplift != nil {
+		t.Errorf("b +20%% tps: %s, %s, leads %+v", p.Verdict, p.Status, p.Leads)
 	}
 	if p := rep.Pairs[1]; p.Verdict != Indistinguishable {
 		t.Errorf("a against itself: %s", p.Verdict)
@@ -282,6 +298,15 @@ func TestRunErrors(t *testing.T) {
 		if _, err := Run(tt.sides, tt.opt); err == nil {
 			t.Errorf("%s: no error", tt.name)
 		}
+	}
+}
+
+func TestRunNeedsPositiveValuesForBands(t *testing.T) {
+	a := side("a", frontA, 1, 0, 0, 1, nil)
+	z := &Side{Name: "z", Points: []Point{{ID: "z0", Values: []float64{0, 5}}}}
+	_, err := Run([]*Side{a, z}, Options{Objectives: bands(0.05, 0.05)})
+	if want := "side z point z0: interactivity is 0: a relative noise band needs positive values"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("err = %v; want %q", err, want)
 	}
 }
 

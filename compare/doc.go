@@ -26,18 +26,39 @@
 // warns about it), and with few repeats (3) the percentile intervals are
 // narrower than the truth.
 //
+// # Bands
+//
+// Every objective is judged with a noise band and a minimum improvement
+// (frontier.Objective). An objective given neither gets both from the
+// noise the repeats of every side show: the band pareto noise suggests
+// (decide.EstimateNoise: twice the upper bound of the pooled run-to-run
+// coefficient of variation, rounded up to 0.5%); with fewer than
+// MinNoiseDF degrees of freedom it is unmeasured and every verdict is
+// inconclusive. A zero band is never assumed; it is measured (repeats
+// that never differ, as a GPU count) or given. A given band below the
+// measured CV of one run draws a warning.
+//
 // # Verdicts
 //
-// With two objectives each comparison (every point of the curve, and the
-// best X each frontier reaches) is better, worse, the same or uncertain
-// under the objective's bands, as pareto drift judges a change
-// (decide.LogBands): better when the whole interval is beyond the minimum
-// improvement, the same when it lies within the noise band both ways. B
-// dominates A when it is better somewhere and nowhere possibly worse
-// beyond the noise band; crossing when each is better somewhere (with
-// where the lead changes); indistinguishable when the same everywhere.
-// With other than two objectives the verdict is set dominance under the
-// bands (frontier.Beats), kept when the resamples agree with it at the
-// confidence level. The status says whether B regressed: established
-// (Regression), possible (RegressionUnsettled) or ruled out.
+// The verdict is the noise-aware relation of pareto front --noise
+// (frontier.Beats) on the union of both sides' points. A point of A leads
+// when it is on the noise-aware frontier of A ∪ B (frontier.NoiseFront,
+// the Schwartz set) and no point of B reaches it within the noise band
+// (no worse beyond the band on every objective); A also leads when B's
+// best value on some objective falls short of A's beyond the band; the
+// same for B. B dominates A when only B leads, A dominates when only A
+// does, crossing when both, indistinguishable when neither: so "B
+// dominates A" means that no point of A is on the noise-aware frontier of
+// A ∪ B beyond the bands of B's points, B reaches at least as far on every
+// objective, and some point of B is beyond A's bands. These are the point
+// estimates' leads; each is then confirmed over the resamples (it holds in
+// at least the confidence level of them), and an unconfirmed one makes the
+// verdict inconclusive. A difference inside the bands is never a lead
+// (unless a given band is below the measured noise: then the resamples
+// must rule it out). The status says whether B regressed: A leads,
+// confirmed (Regression), A's lead is unconfirmed (RegressionUnsettled),
+// or A does not lead (NoRegression). With two objectives the uplift curve
+// describes where each side leads (its points better, worse, the same or
+// uncertain as pareto drift judges a change, decide.LogBands, and the
+// crossings); it does not make the verdict.
 package compare

@@ -53,12 +53,17 @@ type Report struct {
 	Warnings []string `json:"warnings"`
 }
 
-// Objective is one axis with its thresholds.
+// Objective is one axis with the bands it is judged with.
 type Objective struct {
 	Name       string `json:"name"`
 	Direction  string `json:"direction"`
 	Noise      Num    `json:"noise"`
 	MinImprove Num    `json:"min_improve"`
+	// Band says where the bands come from: BandGiven, BandMeasured or
+	// BandUnmeasured; Measured is the noise measured (or attempted) from
+	// the repeats when none was given.
+	Band     string        `json:"band"`
+	Measured *NoiseMeasure `json:"measured,omitempty"`
 }
 
 // SideSummary is one side: its size, hypervolume and frontier.
@@ -97,14 +102,52 @@ type Pair struct {
 	// Reasons explain the verdict, most important first.
 	Reasons     []string `json:"reasons"`
 	Hypervolume HVChange `json:"hypervolume"`
-	// Agreement is, for other than two objectives, the share of resamples
-	// whose set dominance verdict is the point estimates' one.
-	Agreement *Num `json:"agreement,omitempty"`
+	// Leads are the points of each side on the noise-aware frontier of
+	// both sides that the other side does not reach within the bands, and
+	// Reach compares how far each side reaches on every objective: the
+	// claims the verdict is made of (established or unsettled ones; those
+	// ruled out are left out).
+	Leads Leads   `json:"leads"`
+	Reach []Reach `json:"reach"`
 	// Uplift is the uplift curve and buckets (two objectives only).
 	Uplift *Uplift `json:"uplift,omitempty"`
 	// Baseline is the baseline's drift between the sides, compared first
 	// (with a baseline selection).
 	Baseline *decide.DriftReport `json:"baseline,omitempty"`
+}
+
+// Leads are each side's leading points.
+type Leads struct {
+	A []Lead `json:"a"`
+	B []Lead `json:"b"`
+}
+
+// Lead is a point of one side on the noise-aware frontier of both sides
+// that no point of the other side reaches within the noise bands: at the
+// point estimates (Estimate) and in Share of the resamples. Status is
+// "established" (at the estimates and in at least the confidence level
+// of the resamples) or "unsettled".
+type Lead struct {
+	ID       string `json:"id"`
+	Values   []Num  `json:"values"`
+	Estimate bool   `json:"estimate"`
+	Share    Num    `json:"share"`
+	Status   string `json:"status"`
+}
+
+// Reach is the best value each side reaches on one objective. Status is
+// better when B reaches further than A beyond the noise band (established
+// as a Lead is), worse when A does, the same when neither may, else
+// uncertain; ShareA and ShareB are the shares of resamples in which A (B)
+// reaches further.
+type Reach struct {
+	Objective string `json:"objective"`
+	A         Num    `json:"a"`
+	B         Num    `json:"b"`
+	Change    Num    `json:"change"`
+	ShareA    Num    `json:"share_a"`
+	ShareB    Num    `json:"share_b"`
+	Status    string `json:"status"`
 }
 
 // HVChange is the hypervolume of each side against the common reference

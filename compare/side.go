@@ -147,12 +147,3 @@ func (s *sampler) aggregate(vals []float64) float64 {
 	}
 	return decide.Quantile(v, 0.5)
 }
-
-// column returns objective o of a row-major resample.
-func column(data []float64, k, o int, dst []float64) []float64 {
-	dst = dst[:0]
-	for i := o; i < len(data); i += k {
-		dst = append(dst, data[i])
-	}
-	return dst
-}

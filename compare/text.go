@@ -98,6 +98,7 @@ func (r *Report) WriteTable(w io.Writer) error {
 		refs[i] = sig(v)
 	}
 	fmt.Fprintf(bw, "reference point: %s (%d resamples, seed %d)\n", strings.Join(refs, ", "), r.Resamples, r.Seed)
+	fmt.Fprintf(bw, "bands: %s\n", r.bandsText())
 	for i := range r.Pairs {
 		p := &r.Pairs[i]
 		fmt.Fprintf(bw, "\n%s vs %s: %s, %s\n", enc.Safe(p.A), enc.Safe(p.B), p.Verdict, statusText(p.Status))
@@ -130,6 +131,27 @@ func (r *Report) WriteTable(w io.Writer) error {
 	return bw.Flush()
 }
 
+// bandsText says the bands of every objective and where they come from:
+// "ttft noise 3.0%, min-improve 3.0% (measured: CV 1.1%, at most 1.4%, 32
+// df)".
+func (r *Report) bandsText() string {
+	var parts []string
+	for _, o := range r.Objectives {
+		s := enc.Safe(o.Name)
+		switch o.Band {
+		case BandUnmeasured:
+			s += " none (too few repeats to measure the noise)"
+		default:
+			s += fmt.Sprintf(" noise %s, min-improve %s", fmtPct1(float64(o.Noise)), fmtPct1(float64(o.MinImprove)))
+			if m := o.Measured; o.Band == BandMeasured {
+				s += fmt.Sprintf(" (measured: CV %s, at most %s, %d df)", fmtPct1(float64(m.CV)), fmtPct1(float64(m.CVHigh)), m.DF)
+			}
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, "; ")
+}
+
 // writeBaseline writes the baseline's drift between the sides.
 func writeBaseline(bw *bufio.Writer, d *decide.DriftReport) {
 	fmt.Fprintf(bw, "  baseline %s compared first:\n", enc.Safe(d.Baseline))
@@ -160,6 +182,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		fmt.Fprintf(bw, "### `%s` vs `%s`: **%s** (%s)\n\n", md(p.A), md(p.B), p.Verdict, statusText(p.Status))
 		h := p.Hypervolume
 		fmt.Fprintf(bw, "Hypervolume %s → %s: **%s** (%s %s, %d resamples)\n\n", sig(h.A), sig(h.B), pct(h.Change), level, ci(h.Interval), r.Resamples)
+		fmt.Fprintf(bw, "Bands: %s\n\n", md(r.bandsText()))
 		for _, why := range p.Reasons {
 			fmt.Fprintf(bw, "- %s\n", md(why))
 		}

@@ -10,38 +10,28 @@ import (
 	"github.com/pareto-llm/pareto/trial"
 )
 
-// judged is one comparison's status with what the verdict needs.
-type judged struct {
-	status string
-	// mayBeWorse: the interval reaches below the noise band.
-	mayBeWorse bool
-}
-
 // judge classifies B's relative change b/a-1 with percentile interval
 // [lo, hi] on objective o with its bands (decide.LogBands): better beyond
 // the minimum improvement, worse beyond it, the same within the noise
 // band both ways, else uncertain.
-func judge(o frontier.Objective, lo, hi float64) judged {
+func judge(o frontier.Objective, lo, hi float64) string {
 	if math.IsNaN(lo) || math.IsNaN(hi) || lo <= -1 || hi <= -1 {
-		return judged{status: Uncertain, mayBeWorse: true}
+		return Uncertain
 	}
 	dlo, dhi := math.Log1p(lo), math.Log1p(hi)
 	if o.Direction == frontier.Minimize {
 		dlo, dhi = -dhi, -dlo
 	}
 	win, loss, band, refBand := decide.LogBands(o)
-	j := judged{mayBeWorse: dlo < band}
 	switch {
 	case dlo > win:
-		j.status = Better
+		return Better
 	case dhi < loss:
-		j.status = Worse
+		return Worse
 	case dlo >= band && dhi <= refBand:
-		j.status = Same
-	default:
-		j.status = Uncertain
+		return Same
 	}
-	return j
+	return Uncertain
 }
 
 // read returns Y of c at x. A step is read within the X noise band: a
@@ -83,8 +73,9 @@ func (pb *pairBoot) change(i int) []float64 {
 	return ya
 }
 
-// uplift fills the 2-objective comparison of pair p and its verdict.
-func (e *engine) uplift(p *Pair, bt *pairBoot, a, b int) {
+// uplift fills the 2-objective comparison of pair p and returns what it
+// shows (the verdict is the relation's, not the curve's).
+func (e *engine) uplift(p *Pair, bt *pairBoot, a, b int) []string {
 	ox, oy := e.opt.Objectives[0], e.opt.Objectives[1]
 	ca, cb := e.curves[a], e.curves[b]
 	grid := e.grids[b]
@@ -93,15 +84,12 @@ func (e *engine) uplift(p *Pair, bt *pairBoot, a, b int) {
 	loB, hiB := cb.Span()
 	u.SpanA, u.SpanB = [2]Num{Num(loA), Num(hiA)}, [2]Num{Num(loB), Num(hiB)}
 	conf := e.opt.Confidence
-	var js []judged
 	for i, x := range grid {
 		c := Change{X: Num(x), A: Num(e.read(&ca, x)), B: Num(e.read(&cb, x))}
 		c.Change = Num(ratio(float64(c.B), float64(c.A)))
 		lo, hi := percentiles(bt.change(i), conf)
 		c.Interval = [2]Num{Num(lo), Num(hi)}
-		j := judge(oy, lo, hi)
-		c.Status = j.status
-		js = append(js, j)
+		c.Status = judge(oy, lo, hi)
 		u.Curve = append(u.Curve, c)
 	}
 	u.Reach = Change{X: Num(math.NaN()), A: Num(ca.Best()), B: Num(cb.Best()), Change: Num(ratio(cb.Best(), ca.Best()))}
@@ -111,15 +99,13 @@ func (e *engine) uplift(p *Pair, bt *pairBoot, a, b int) {
 	}
 	rlo, rhi := percentiles(rch, conf)
 	u.Reach.Interval = [2]Num{Num(rlo), Num(rhi)}
-	rj := judge(ox, rlo, rhi)
-	u.Reach.Status = rj.status
+	u.Reach.Status = judge(ox, rlo, rhi)
 	for i, x := range e.opt.At {
 		u.Buckets = append(u.Buckets, e.bucket(bt, len(grid)+i, x, &ca, &cb))
 	}
 	u.Crossings = e.crossings(u.Curve, ca.xMax)
 	p.Uplift = u
-	p.Verdict, p.Status = verdict(append(js, rj))
-	p.Reasons = upliftReasons(p, u, len(grid) == 0)
+	return upliftReasons(p, u, len(grid) == 0)
 }
 
 // bucket reads both curves at x (evaluated X i of the bootstrap).
@@ -138,40 +124,9 @@ func (e *engine) bucket(bt *pairBoot, i int, x float64, ca, cb *Curve) Bucket {
 	if bk.A.Outside == "" && bk.B.Outside == "" {
 		lo, hi := percentiles(bt.change(i), conf)
 		bk.Interval = [2]Num{Num(lo), Num(hi)}
-		bk.Status = judge(e.opt.Objectives[1], lo, hi).status
+		bk.Status = judge(e.opt.Objectives[1], lo, hi)
 	}
 	return bk
-}
-
-// verdict combines the comparisons into a verdict and a CI status.
-func verdict(js []judged) (string, string) {
-	var better, worse, unsure, mayBeWorse bool
-	same := true
-	for _, j := range js {
-		better = better || j.status == Better
-		worse = worse || j.status == Worse
-		unsure = unsure || j.status == Uncertain
-		mayBeWorse = mayBeWorse || j.status != Better && j.mayBeWorse
-		same = same && j.status == Same
-	}
-	status := NoRegression
-	switch {
-	case worse:
-		status = Regression
-	case mayBeWorse:
-		status = RegressionUnsettled
-	}
-	switch {
-	case better && worse:
-		return Crossing, status
-	case worse:
-		return ADominates, status
-	case better && !mayBeWorse:
-		return BDominates, status
-	case same && !unsure:
-		return Indistinguishable, status
-	}
-	return Inconclusive, status
 }
 
 // crossings finds the changes of lead along the curve: between the last
@@ -228,12 +183,12 @@ func (e *engine) crossAt(seg []Change, xMax bool) float64 {
 	return float64(seg[0].X)
 }
 
-// upliftReasons explains a 2-objective verdict.
+// upliftReasons says what the uplift curve shows.
 func upliftReasons(p *Pair, u *Uplift, disjoint bool) []string {
 	var out []string
 	if disjoint {
-		out = append(out, fmt.Sprintf("the frontiers share no %s range (%s: %s to %s, %s: %s to %s): only their reach is compared",
-			u.X, p.A, fmtNum(u.SpanA[0]), fmtNum(u.SpanA[1]), p.B, fmtNum(u.SpanB[0]), fmtNum(u.SpanB[1])))
+		out = append(out, fmt.Sprintf("the frontiers share no %s range (%s: %s to %s, %s: %s to %s): the uplift curve is empty",
+			u.X, p.A, sig(u.SpanA[0]), sig(u.SpanA[1]), p.B, sig(u.SpanB[0]), sig(u.SpanB[1])))
 	}
 	count := map[string][]Change{}
 	for _, c := range u.Curve {
@@ -255,13 +210,6 @@ func upliftReasons(p *Pair, u *Uplift, disjoint bool) []string {
 	}
 	for _, c := range u.Crossings {
 		out = append(out, fmt.Sprintf("the frontiers cross at %s=%s: %s leads below, %s above", u.X, fmtNum(c.At), sideName(p, c.Below), sideName(p, c.Above)))
-	}
-	if u.Reach.Status != Same {
-		out = append(out, fmt.Sprintf("the best %s %s reaches is %s against %s for %s (%s: %s)", u.X, p.B, fmtNum(u.Reach.B),
-			fmtNum(u.Reach.A), p.A, fmtPct(u.Reach.Change), u.Reach.Status))
-	}
-	if len(out) == 0 {
-		out = append(out, fmt.Sprintf("%s and %s are within the noise bands at every value of %s", p.B, p.A, u.X))
 	}
 	return out
 }

@@ -5,7 +5,6 @@ import (
 	"math"
 	"slices"
 
-	"github.com/pareto-llm/pareto/frontier"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -141,34 +140,6 @@ func split(groups []*Group) []*Group {
 		}
 	}
 	return out
-}
-
-// Problem builds the frontier problem of points whose Stats hold the
-// objectives first, then the SLO columns, in order. Points with an Err are
-// rejected with it.
-func Problem(points []Point, objs []frontier.Objective, slos []frontier.SLO) *frontier.Problem {
-	p := &frontier.Problem{Objectives: objs, SLOs: slos, Rejected: map[int32]string{}}
-	p.Values = make([][]float64, len(objs))
-	p.SLOValues = make([][]float64, len(slos))
-	for r, pt := range points {
-		if pt.Err != "" {
-			p.Rejected[int32(r)] = pt.Err
-		}
-		for o := range objs {
-			p.Values[o] = append(p.Values[o], valueOr(pt, o))
-		}
-		for s := range slos {
-			p.SLOValues[s] = append(p.SLOValues[s], valueOr(pt, len(objs)+s))
-		}
-	}
-	return p
-}
-
-func valueOr(p Point, c int) float64 {
-	if c >= len(p.Stats) || p.Stats[c].N == 0 {
-		return frontier.Missing
-	}
-	return p.Stats[c].Value
 }
 
 // Delta returns the relative difference (v-base)/|base|: +0.35 is 35% more.

@@ -25,12 +25,12 @@ func ParseSelection(s string) (Selection, error) {
 	case strings.HasPrefix(s, "key:"):
 		sel.key = strings.ToLower(s[len("key:"):])
 		if len(sel.key) < 4 {
-			return sel, fmt.Errorf("selection %q: want at least 4 hex digits after key:", s)
+			return sel, fmt.Errorf("selection %q: want key: followed by at least 4 hex digits", s)
 		}
 	case strings.HasPrefix(s, "id:"):
 		sel.id = strings.ToLower(s[len("id:"):])
 		if len(sel.id) < 4 {
-			return sel, fmt.Errorf("selection %q: want at least 4 hex digits after id:", s)
+			return sel, fmt.Errorf("selection %q: want id: followed by at least 4 hex digits", s)
 		}
 	default:
 		c, err := trial.ParseCondition(s)

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -15,7 +16,8 @@ import (
 )
 
 // Local runs each job as a process of this machine: /bin/sh -c Command in
-// Dir, with the environment of this process plus Job.Env, its standard
+// Dir, with the environment of this process (without the store's
+// settings, StoreEnv) plus Job.Env, its standard
 // output and error written to Dir/stdout.log and Dir/stderr.log. It
 // applies Resources.TimeLimit and ignores the other resources. Each job
 // runs in a process group of its own, which Cancel and the time limit
@@ -26,6 +28,10 @@ import (
 // that ended) returned are ErrLost. The zero Local is ready to use; it is
 // safe for concurrent use.
 type Local struct {
+	// Environ is the environment every job starts from, before its
+	// Job.Env; nil is Environ(nil, nil): this process's without the
+	// store's settings (StoreEnv).
+	Environ []string
 	// Grace is how long a stopped job has between SIGTERM and SIGKILL
 	// (DefaultGrace when zero).
 	Grace time.Duration
@@ -76,7 +82,11 @@ func (l *Local) Start(ctx context.Context, j Job) (Handle, error) {
 	}
 	cmd := exec.Command("/bin/sh", "-c", j.Command)
 	cmd.Dir = j.Dir
-	cmd.Env = append(os.Environ(), j.Env...)
+	base := l.Environ
+	if base == nil {
+		base = Environ(nil, nil)
+	}
+	cmd.Env = append(slices.Clip(base), j.Env...)
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	err = cmd.Start()

@@ -39,6 +39,11 @@ type SlurmConfig struct {
 	// SbatchArgs are extra arguments for every sbatch call, before the
 	// script (such as --qos=normal or --exclusive).
 	SbatchArgs []string
+	// Environ is the environment of the Slurm commands, and so of every
+	// job (sbatch exports its own environment to the job, --export=ALL);
+	// nil is Environ(nil, nil): this process's without the store's
+	// settings (StoreEnv).
+	Environ []string
 	// PollInterval is how often Wait asks Slurm about a job; 0 is 10 s.
 	PollInterval time.Duration
 	// LostAfter is how long Wait keeps asking about a job that no Slurm
@@ -99,6 +104,9 @@ func NewSlurm(cfg SlurmConfig) (*Slurm, error) {
 	}
 	if cfg.LostAfter <= 0 {
 		cfg.LostAfter = 5 * time.Minute
+	}
+	if cfg.Environ == nil {
+		cfg.Environ = Environ(nil, nil)
 	}
 	t, err := parseScriptTemplate(cfg.Template)
 	if err != nil {
@@ -331,6 +339,7 @@ func (s *Slurm) run(ctx context.Context, dir, name string, args ...string) (stri
 	defer cancel()
 	cmd := exec.CommandContext(ctx, name, args...)
 	cmd.Dir = dir
+	cmd.Env = s.cfg.Environ
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()

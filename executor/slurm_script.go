@@ -14,7 +14,11 @@ import (
 // DefaultSlurmTemplate is the batch script Slurm submits a job as when
 // SlurmConfig.Template names no file. A user template is a Go
 // text/template over SlurmScript with the same functions (quote); it must
-// run .Command in .Dir with .Env exported, as this one does.
+// run .Command in .Dir with .Env exported, as this one does. NewSlurm
+// refuses a template that could let a value reach the shell as code:
+// .Command and .Value must be printed with quote, the other text fields
+// with quote or on a comment (#SBATCH) line, and quote's word must stand
+// outside the template's own quotes, comments and here-documents.
 const DefaultSlurmTemplate = `#!/bin/sh
 #SBATCH --job-name={{.JobName}}
 #SBATCH --chdir="{{.Dir}}"
@@ -83,7 +87,8 @@ var scriptFuncs = template.FuncMap{"quote": ShellQuote}
 // an empty path.
 func parseScriptTemplate(path string) (*template.Template, error) {
 	if path == "" {
-		return template.Must(template.New("default").Funcs(scriptFuncs).Parse(DefaultSlurmTemplate)), nil
+		t := template.Must(template.New("default").Funcs(scriptFuncs).Parse(DefaultSlurmTemplate))
+		return t, checkScriptTemplate(t, "default")
 	}
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -92,6 +97,9 @@ func parseScriptTemplate(path string) (*template.Template, error) {
 	t, err := template.New(path).Funcs(scriptFuncs).Option("missingkey=error").Parse(string(b))
 	if err != nil {
 		return nil, fmt.Errorf("executor: slurm template: %w", err)
+	}
+	if err := checkScriptTemplate(t, path); err != nil {
+		return nil, err
 	}
 	return t, nil
 }
@@ -139,7 +147,7 @@ func (s *Slurm) script(j Job, r Resources) (SlurmScript, error) {
 			d.GPUOption = fmt.Sprintf("--gpus-per-node=%d", r.GPUsPerNode)
 		}
 	}
-	for field, v := range map[string]string{"Dir": d.Dir, "Partition": d.Partition, "Account": d.Account} {
+	for field, v := range map[string]string{"ID": d.ID, "Dir": d.Dir, "Partition": d.Partition, "Account": d.Account} {
 		if strings.ContainsAny(v, "\"\n\r\x00") {
 			return SlurmScript{}, fmt.Errorf("executor: slurm: job %s: %s %q holds a newline or a double quote", j.ID, field, v)
 		}

@@ -385,3 +385,48 @@ func TestSlurmBatch(t *testing.T) {
 		t.Errorf("task 2's stdout log = %q, %v; want %q", b, err, "to stdout")
 	}
 }
+
+// TestSlurmEnviron: a Slurm job inherits the environment of the
+// submitting process (sbatch --export=ALL) without the store's settings
+// (PARETO_STORE, PGPASSWORD) and without the variables holding the
+// store's password, but for those kept.
+func TestSlurmEnviron(t *testing.T) {
+	testenv.Slurm(t)
+	const pw = "s3cretPW-4242"
+	t.Setenv("PARETO_STORE", "postgres://u:"+pw+"@db/p")
+	t.Setenv("PGPASSWORD", pw)
+	t.Setenv("DATABASE_URL", "postgres://u:"+pw+"@db/other")
+	t.Setenv("HF_TOKEN", "hf_kept")
+	for _, tt := range []struct {
+		name      string
+		environ   []string
+		gone, has []string
+	}{
+		{"default", nil, []string{"PARETO_STORE", "PGPASSWORD"}, []string{"DATABASE_URL", "HF_TOKEN"}},
+		{"store password hidden, one kept", executor.Environ([]string{"PGPASSWORD"}, []string{pw}), []string{"PARETO_STORE", "DATABASE_URL"}, []string{"PGPASSWORD", "HF_TOKEN"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newSlurm(t, executor.SlurmConfig{Environ: tt.environ})
+			dir := t.TempDir()
+			_, st := run(t, s, executor.Job{ID: "env", Command: "env > env.txt", Dir: dir, Env: []string{"PARETO_RUN=1"}}, 2*time.Minute)
+			if st.State != executor.Completed {
+				t.Fatalf("status %+v", st)
+			}
+			b, err := os.ReadFile(filepath.Join(dir, "env.txt"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			env := "\n" + string(b)
+			for _, name := range tt.gone {
+				if strings.Contains(env, "\n"+name+"=") {
+					t.Errorf("the job has %s", name)
+				}
+			}
+			for _, name := range append(tt.has, "PARETO_RUN") {
+				if !strings.Contains(env, "\n"+name+"=") {
+					t.Errorf("the job lacks %s", name)
+				}
+			}
+		})
+	}
+}

@@ -306,8 +306,3 @@ func (j *jreader) expectEnd() error {
 	}
 	return nil
 }
-
-// errorf reports a semantic problem at the decoder's current offset.
-func (j *jreader) errorf(format string, args ...any) error {
-	return j.src.errorAt(j.src.base+j.d.InputOffset(), nil, format, args...)
-}

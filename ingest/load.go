@@ -51,6 +51,10 @@ type LoadOptions struct {
 	// done of the total found so far, a file or a CloudAI run counting
 	// one. Calls never overlap (they may come from several goroutines).
 	Progress func(done, total int)
+	// Ignore, when set, names files found inside directories that are
+	// neither read nor listed as skipped (a job's own logs, say); it gets
+	// the file's path as found.
+	Ignore func(path string) bool
 }
 
 // Skip is an input that yields no trial, with the reason (trial.Skip).
@@ -214,7 +218,7 @@ func (d *Dataset) walkDir(root string, opts LoadOptions) ([]string, error) {
 			}
 			return nil
 		}
-		if e.Type().IsRegular() && e.Name()[0] != '.' {
+		if e.Type().IsRegular() && e.Name()[0] != '.' && (opts.Ignore == nil || !opts.Ignore(path)) {
 			files = append(files, path)
 		}
 		return nil
@@ -378,16 +382,14 @@ func exclusionID(x cloudai.Exclusion) string {
 	return fmt.Sprintf("%s/%d/%d/%s", x.Case, x.Iteration, x.Step, x.Phase)
 }
 
-// readRun reads every result file of a run (each falling back to the
-// run's alternates when it cannot be read), with key naming the files for
-// trial.Source.Key, and attaches the run context.
+// readRun reads every result file of a run, with key naming the files for
+// trial.Source.Key, and attaches the run context. A file that cannot be
+// read is the run's error (damage is reported, never replaced by another
+// file's measurements).
 func readRun(r *cloudai.Run, key func(path string) string, lim Limits) ([]trial.Trial, error) {
 	var all []trial.Trial
 	for _, f := range r.Files {
 		ts, err := readFileAt(f.Path, key(f.Path), lim)
-		if err != nil {
-			ts, err = readFallback(r, key, err, lim)
-		}
 		if err != nil {
 			return nil, err
 		}
@@ -401,16 +403,6 @@ func readRun(r *cloudai.Run, key func(path string) string, lim Limits) ([]trial.
 		attachRun(&all[i], r, dep, len(all) > 1, i)
 	}
 	return all, nil
-}
-
-// readFallback reads the first alternate file that yields trials.
-func readFallback(r *cloudai.Run, key func(string) string, first error, lim Limits) ([]trial.Trial, error) {
-	for _, f := range r.Fallbacks {
-		if ts, err := readFileAt(f.Path, key(f.Path), lim); err == nil && len(ts) > 0 {
-			return ts, nil
-		}
-	}
-	return nil, first
 }
 
 // deployment returns what ran r: its layout, GPU counts and executed

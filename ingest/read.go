@@ -39,17 +39,6 @@ func readFileAt(path, key string, lim Limits) ([]trial.Trial, error) {
 	})
 }
 
-// Read reads every trial from r; name is used for error messages, in
-// trial.Source.Path and as a format hint. The input is read into memory,
-// up to the default input size limit.
-func Read(r io.Reader, name string) ([]trial.Trial, error) {
-	data, err := Limits{}.ReadAll(r, name)
-	if err != nil {
-		return nil, err
-	}
-	return ReadBytes(data, name)
-}
-
 // ReadBytes reads every trial from data. Bare Infinity/NaN literals in data
 // are rewritten in place (see FORMATS.md §1), so data is modified.
 func ReadBytes(data []byte, name string) ([]trial.Trial, error) {

@@ -15,8 +15,9 @@ func TestPanicIsToolError(t *testing.T) {
 	type in struct {
 		Study string `json:"study"`
 	}
-	if err := add(s, &mcp.Tool{Name: "boom", Description: "panics"}, nil, func(context.Context, in) (TrialsOutput, error) {
+	if err := add(nil, s, &mcp.Tool{Name: "boom", Description: "panics"}, nil, func(context.Context, in) (TrialsOutput, error) {
 		var m map[string]int
+		//lint:ignore SA5000 the test needs a real runtime panic
 		m["x"]++ // a nil map: panics
 		return TrialsOutput{}, nil
 	}); err != nil {

@@ -10,8 +10,16 @@
 // Options.Store, else $PARETO_STORE, else pareto.db). The reading tools
 // (front, pick, trials, archive without revoke) open the store read-only.
 // A failure is a tool error (IsError, with a message naming the file or
-// the argument at fault), never a protocol error; a panic in a tool is
-// recovered into one.
+// the argument at fault, in the tool's argument names), never a protocol
+// error; a panic in a tool is recovered into one.
+//
+// The tools read files and create stores only under the roots
+// (Options.Roots, or the client's roots; see Options.Roots), with
+// symlinks evaluated: a path, or a symlink inside a directory, that leads
+// out of them is ErrOutsideRoots, checked before anything is read. A
+// PostgreSQL store other than Options.Store must be in
+// Options.AllowStores. FrameTransport, the transport of pareto mcp,
+// answers every malformed frame with a JSON-RPC error and goes on.
 package mcpserver
 
 import (
@@ -43,6 +51,15 @@ type Options struct {
 	// Limits bound the result files the tools read (zero: ingest's
 	// defaults).
 	Limits ingest.Limits
+	// Roots are the directories the tools read files in and create
+	// stores in (pareto mcp --root; none: the working directory). When
+	// the client lists roots, a tool call reaches the client's roots
+	// instead of the working directory, or, with Roots given, the parts
+	// of the client's roots within Roots. Store is allowed wherever it is.
+	Roots []string
+	// AllowStores are the PostgreSQL stores besides Store a tool may name
+	// (pareto mcp --allow-store).
+	AllowStores []string
 }
 
 // New returns a server with pareto's tools.
@@ -56,7 +73,15 @@ func New(o Options) (*mcp.Server, error) {
 			"(the next run to measure) and tell (its measurements; the answer is the gate's verdict); judge a " +
 			"candidate with gate; read a study with front, pick, trials and archive.",
 	})
-	t := &tools{opts: o}
+	dirs := o.Roots
+	if len(dirs) == 0 {
+		dirs = []string{"."}
+	}
+	roots, err := resolveRoots(dirs)
+	if err != nil {
+		return nil, fmt.Errorf("mcpserver: %w", err)
+	}
+	t := &tools{opts: o, roots: roots}
 	for _, add := range []func(*mcp.Server) error{t.addAsk, t.addTell, t.addGate, t.addArchive, t.addFront, t.addPick, t.addTrials} {
 		if err := add(s); err != nil {
 			return nil, err
@@ -65,7 +90,8 @@ func New(o Options) (*mcp.Server, error) {
 	return s, nil
 }
 
-// Serve runs a server on transport t (mcp.StdioTransport for pareto mcp)
+// Serve runs a server on transport t (a FrameTransport on standard input
+// and output for pareto mcp)
 // until the client disconnects or ctx is done.
 func Serve(ctx context.Context, o Options, t mcp.Transport) error {
 	s, err := New(o)
@@ -76,7 +102,10 @@ func Serve(ctx context.Context, o Options, t mcp.Transport) error {
 }
 
 // tools holds what every tool shares.
-type tools struct{ opts Options }
+type tools struct {
+	opts  Options
+	roots []string // Options.Roots, resolved
+}
 
 // typeSchemas are the schemas of the types that marshal themselves: what
 // their JSON is, rather than what their Go fields are.
@@ -108,9 +137,12 @@ func published(name string) (*jsonschema.Schema, error) {
 }
 
 // add registers tool t with handler h: its output schema is out (derived
-// from Out when nil), an error is a tool error with a clean message, and
-// a panic is recovered into one.
-func add[In, Out any](s *mcp.Server, t *mcp.Tool, out *jsonschema.Schema, h func(context.Context, In) (Out, error)) error {
+// from Out when nil), its input schema In's with the constraints the
+// handler checks, an error is a tool error with a clean message naming
+// the tool's arguments, and a panic is recovered into one. The handler's
+// context carries the call's scope (the roots and stores it may reach)
+// when ts is not nil.
+func add[In, Out any](ts *tools, s *mcp.Server, t *mcp.Tool, out *jsonschema.Schema, h func(context.Context, In) (Out, error)) error {
 	if out == nil {
 		var err error
 		if out, err = outputSchema[Out](); err != nil {
@@ -121,18 +153,31 @@ func add[In, Out any](s *mcp.Server, t *mcp.Tool, out *jsonschema.Schema, h func
 	if err != nil {
 		return fmt.Errorf("mcpserver: tool %s: input schema: %w", t.Name, err)
 	}
+	constrain(in)
 	t.InputSchema, t.OutputSchema = in, out
-	mcp.AddTool(s, t, func(ctx context.Context, _ *mcp.CallToolRequest, args In) (_ *mcp.CallToolResult, res Out, err error) {
+	mcp.AddTool(s, t, func(ctx context.Context, req *mcp.CallToolRequest, args In) (_ *mcp.CallToolResult, res Out, err error) {
 		defer func() {
 			if p := recover(); p != nil {
 				var zero Out
 				res, err = zero, fmt.Errorf("%s: internal error: %v", t.Name, p)
 			}
 		}()
+		if ts != nil {
+			var ss *mcp.ServerSession
+			if req != nil {
+				ss = req.Session
+			}
+			sc, err := ts.callScope(ctx, ss)
+			if err != nil {
+				var zero Out
+				return nil, zero, err
+			}
+			ctx = context.WithValue(ctx, scopeKey{}, sc)
+		}
 		res, err = h(ctx, args)
 		if err != nil {
 			var zero Out
-			return nil, zero, errors.New(enc.SafeLines(toolMessage(err)))
+			return nil, zero, errors.New(enc.SafeLines(noContent(argWording(toolMessage(err), in))))
 		}
 		return nil, res, nil
 	})

@@ -24,9 +24,13 @@ import (
 )
 
 // connect runs a server with opts in-process and returns a client session
-// on it (in-memory transports).
+// on it (in-memory transports). Without roots, the server's are the
+// repository (for its examples) and the test's temporary directories.
 func connect(t *testing.T, opts mcpserver.Options) *mcp.ClientSession {
 	t.Helper()
+	if opts.Roots == nil {
+		opts.Roots = []string{"..", filepath.Dir(t.TempDir())}
+	}
 	srv, err := mcpserver.New(opts)
 	if err != nil {
 		t.Fatal(err)

@@ -53,7 +53,7 @@ type AskInput struct {
 }
 
 func (t *tools) addAsk(s *mcp.Server) error {
-	return add(s, &mcp.Tool{Name: "ask", Title: "Next run of a tuning study",
+	return add(t, s, &mcp.Tool{Name: "ask", Title: "Next run of a tuning study",
 		Description: "Give the next run to measure in a tuning study: its trial ID (what tell takes), configuration, role " +
 			"and parameters. The first ask creates the study from space, objectives and budget. Measure the run (for " +
 			"example with pareto simulate) and report it with tell."}, nil, t.ask)
@@ -62,6 +62,15 @@ func (t *tools) addAsk(s *mcp.Server) error {
 func (t *tools) ask(ctx context.Context, in AskInput) (tune.AskResult, error) {
 	if err := requireStudy(in.Study); err != nil {
 		return tune.AskResult{}, err
+	}
+	sc := scopeOf(ctx)
+	if err := sc.storeAt(in.Store); err != nil {
+		return tune.AskResult{}, err
+	}
+	if in.Space != "" {
+		if err := sc.read("space", in.Space); err != nil {
+			return tune.AskResult{}, err
+		}
 	}
 	st, err := store.Open(ctx, t.location(in.Store))
 	if err != nil {
@@ -85,17 +94,19 @@ type TellInput struct {
 	Store  string             `json:"store,omitempty" jsonschema:"store (default: the server's)"`
 	Study  string             `json:"study" jsonschema:"the tuning study"`
 	Trial  int64              `json:"trial" jsonschema:"the trial ID ask gave"`
-	Files  []string           `json:"files,omitempty" jsonschema:"result files or directories of the run (read as pareto ingest reads them)"`
+	Files  []string           `json:"files,omitempty" jsonschema:"result files or directories of the run (read as pareto ingest reads them: a directory's benchmark results only)"`
 	Values map[string]float64 `json:"values,omitempty" jsonschema:"measurements by metric selector, such as {\"ttft.p99\": 180}"`
 	Failed string             `json:"failed,omitempty" jsonschema:"record the run as failed, for this reason"`
 }
 
 func (t *tools) addTell(s *mcp.Server) error {
-	return add(s, &mcp.Tool{Name: "tell", Title: "Record a run's measurement",
+	return add(t, s, &mcp.Tool{Name: "tell", Title: "Record a run's measurement",
 		Description: "Record the measurement of a run ask gave (result files, or values by metric selector), or that it " +
 			"failed; the answer is the gate's verdict on its configuration: admit, reject, inconclusive (with the runs " +
 			"it queued, of the configuration, the baseline or archive members: ask again; stalled says why none could " +
-			"be queued), or none (runs still to measure)."}, nil, t.tell)
+			"be queued), or none (runs still to measure). The trials recorded have the run's parameters, whatever the " +
+			"files hold; mismatches lists the parameters a file records with another value (kept as tune_file.* labels). " +
+			"A folder is read as pareto ingest reads it: only its benchmark results, not the logs or telemetry beside them."}, nil, t.tell)
 }
 
 func (t *tools) tell(ctx context.Context, in TellInput) (tune.TellResult, error) {
@@ -107,6 +118,12 @@ func (t *tools) tell(ctx context.Context, in TellInput) (tune.TellResult, error)
 	}
 	if (len(in.Files) == 0 && len(in.Values) == 0) == (in.Failed == "") {
 		return tune.TellResult{}, errors.New("give files or values, or failed")
+	}
+	if err := scopeOf(ctx).storeAt(in.Store); err != nil {
+		return tune.TellResult{}, err
+	}
+	if err := scopeOf(ctx).reads("files", in.Files); err != nil {
+		return tune.TellResult{}, err
 	}
 	ti := tune.TellInput{Failed: in.Failed}
 	for _, name := range slices.Sorted(mapKeys(in.Values)) {
@@ -170,7 +187,7 @@ type GateInput struct {
 }
 
 func (t *tools) addGate(s *mcp.Server) error {
-	return add(s, &mcp.Tool{Name: "gate", Title: "Judge a candidate change",
+	return add(t, s, &mcp.Tool{Name: "gate", Title: "Judge a candidate change",
 		Description: "Admit, reject or ask for more runs of a candidate against the baseline and the archive, as pareto " +
 			"gate does: the verdict (docs/schema/gate.schema.json) with a stable code, reason codes, per-objective " +
 			"status, delta and interval, regressions and the runs asked for. A refused question is a verdict with a " +
@@ -200,6 +217,16 @@ func (t *tools) gate(ctx context.Context, in GateInput) (decide.Verdict, error) 
 		spec.MinDuration = d
 	}
 	if err := spec.Check(); err != nil {
+		return decide.Verdict{}, err
+	}
+	sc := scopeOf(ctx)
+	if err := sc.storeAt(in.Store); err != nil {
+		return decide.Verdict{}, err
+	}
+	if err := sc.side("candidate", in.Candidate); err != nil {
+		return decide.Verdict{}, err
+	}
+	if err := sc.side("baseline", []string{in.Baseline}); err != nil {
 		return decide.Verdict{}, err
 	}
 	req, err := spec.Request(ctx)
@@ -235,13 +262,16 @@ type ArchiveOutput struct {
 }
 
 func (t *tools) addArchive(s *mcp.Server) error {
-	return add(s, &mcp.Tool{Name: "archive", Title: "List or revoke archive members",
+	return add(t, s, &mcp.Tool{Name: "archive", Title: "List or revoke archive members",
 		Description: "List the study's archive members (the baseline and the admitted candidates the gate compares " +
 			"with), read only; with revoke, remove the members it selects (their runs stay stored)."}, nil, t.archive)
 }
 
 func (t *tools) archive(ctx context.Context, in ArchiveInput) (ArchiveOutput, error) {
 	if err := requireStudy(in.Study); err != nil {
+		return ArchiveOutput{}, err
+	}
+	if err := scopeOf(ctx).storeAt(in.Store); err != nil {
 		return ArchiveOutput{}, err
 	}
 	where, err := trial.ParseConditions(in.Where)
@@ -306,7 +336,7 @@ func (t *tools) addFront(s *mcp.Server) error {
 	if err != nil {
 		return err
 	}
-	return add(s, &mcp.Tool{Name: "front", Title: "Pareto frontier of a study or of results",
+	return add(t, s, &mcp.Tool{Name: "front", Title: "Pareto frontier of a study or of results",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true},
 		Description: "The trials worth keeping (strict or noise-aware Pareto frontier, SLOs first) and why every other " +
 			"was left out, as pareto front --format json prints it (docs/schema/front.schema.json)."}, out, t.front)
@@ -315,6 +345,12 @@ func (t *tools) addFront(s *mcp.Server) error {
 func (t *tools) front(ctx context.Context, in FrontInput) (jsonRaw, error) {
 	if in.Study == "" && len(in.Files) == 0 {
 		return nil, errors.New("give study or files")
+	}
+	if err := scopeOf(ctx).storeAt(in.Store); err != nil {
+		return nil, err
+	}
+	if err := scopeOf(ctx).reads("files", in.Files); err != nil {
+		return nil, err
 	}
 	q, err := query.Spec{Objectives: in.Objectives, Noise: in.Noise, MinImprove: in.MinImprove, SLOs: in.SLOs,
 		ID: in.ID, GroupBy: in.GroupBy, Ranks: in.Ranks, FrontierOnly: in.FrontierOnly, Ref: in.Ref,
@@ -326,7 +362,7 @@ func (t *tools) front(ctx context.Context, in FrontInput) (jsonRaw, error) {
 	spec.Load.Table.ID, spec.Load.Limits = in.ID, t.opts.Limits
 	if in.Study != "" {
 		spec.Store = t.location(in.Store)
-		sq, err := store.ParseConditions(in.Where)
+		sq, err := trial.ParseConditions(in.Where)
 		if err != nil {
 			return nil, fmt.Errorf("where: %w", err)
 		}
@@ -364,7 +400,7 @@ type PickInput struct {
 }
 
 func (t *tools) addPick(s *mcp.Server) error {
-	return add(s, &mcp.Tool{Name: "pick", Title: "Choose the configuration to deploy",
+	return add(t, s, &mcp.Tool{Name: "pick", Title: "Choose the configuration to deploy",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true},
 		Description: "Choose one configuration among those meeting every SLO at every workload they were measured on: " +
 			"the best on the primary objective, with what relaxing each binding bound would buy; when nothing is " +
@@ -375,6 +411,12 @@ func (t *tools) pick(ctx context.Context, in PickInput) (query.PickOutput, error
 	if in.Study == "" && len(in.Files) == 0 {
 		return query.PickOutput{}, errors.New("give study or files")
 	}
+	if err := scopeOf(ctx).storeAt(in.Store); err != nil {
+		return query.PickOutput{}, err
+	}
+	if err := scopeOf(ctx).reads("files", in.Files); err != nil {
+		return query.PickOutput{}, err
+	}
 	req, err := query.PickSpec{Maximize: in.Maximize, Minimize: in.Minimize, SLOs: in.SLOs, Aggregate: in.Aggregate,
 		Relax: in.Relax, ConfigKeys: in.ConfigKey}.Request()
 	if err != nil {
@@ -384,7 +426,7 @@ func (t *tools) pick(ctx context.Context, in PickInput) (query.PickOutput, error
 	spec.Load.Limits = t.opts.Limits
 	if in.Study != "" {
 		spec.Store = t.location(in.Store)
-		if spec.Where, err = store.ParseConditions(in.Where); err != nil {
+		if spec.Where, err = trial.ParseConditions(in.Where); err != nil {
 			return query.PickOutput{}, fmt.Errorf("where: %w", err)
 		}
 	}
@@ -425,7 +467,7 @@ type TrialsOutput struct {
 const DefaultTrialsLimit = 1000
 
 func (t *tools) addTrials(s *mcp.Server) error {
-	return add(s, &mcp.Tool{Name: "trials", Title: "A study's trials",
+	return add(t, s, &mcp.Tool{Name: "trials", Title: "A study's trials",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true},
 		Description: "Export a study's trials filtered by where (labels, params, workload, environment, session=NAME, " +
 			"key=HEX of a configuration or repeat key), as pareto trials does, up to limit."}, nil, t.trials)
@@ -440,6 +482,9 @@ func (t *tools) trials(ctx context.Context, in TrialsInput) (TrialsOutput, error
 	limit := in.Limit
 	if limit <= 0 {
 		limit = DefaultTrialsLimit
+	}
+	if err := scopeOf(ctx).storeAt(in.Store); err != nil {
+		return TrialsOutput{}, err
 	}
 	q, keep, err := source.TrialFilter(in.Where)
 	if err != nil {

@@ -86,9 +86,6 @@ func (r *Result) Query() *Query { return r.query }
 // not be analysed).
 func (r *Result) Warnings() []string { return r.warnings }
 
-// Skipped returns the inputs that yielded no trial.
-func (r *Result) Skipped() []trial.Skip { return r.data.skipped }
-
 // Group is one group's answer in plain values.
 type Group struct {
 	// Name is the group's value of Query.GroupBy ("" without it).
@@ -200,21 +197,6 @@ func (r *Result) Baseline(p int32) (*Base, string) {
 func (r *Result) BaselineAbsent() string { return baselineAbsent(r.query.Baseline) }
 
 func baselineAbsent(spec string) string { return "the baseline " + spec + " is not in this group" }
-
-// Trial returns point p's first member's trial (nil for table rows).
-func (r *Result) Trial(p int32) *trial.Trial { return r.data.trials[p] }
-
-// MemberTrial returns the trial of input row m (Members' rows).
-func (r *Result) MemberTrial(m int32) *trial.Trial {
-	if r.data.points == nil {
-		return r.data.trials[m]
-	}
-	return r.data.origTrials[m]
-}
-
-// IsBaseline reports whether point p is a baseline some point is compared
-// with.
-func (r *Result) IsBaseline(p int32) bool { return r.data.isBaseline(p) }
 
 // Value returns point p's value on objective o.
 func (r *Result) Value(p int32, o int) float64 { return r.data.values[o][p] }

@@ -31,10 +31,8 @@ type Rows struct {
 	// orig and origSLO are the columns of the rows as read.
 	orig, origSLO [][]float64
 	origTrials    []*trial.Trial
-	warnings      []string // from combining repeats and the baseline
-	// objCol and sloCol map objectives and SLOs to TableSpec columns.
-	objCol, sloCol []int
-	seen           map[string]int // display ids given so far
+	warnings      []string       // from combining repeats and the baseline
+	seen          map[string]int // display ids given so far
 	// keys holds the repeat keys of rows streamed without their trial
 	// (TrialStream): noKey for a row that repeats no other, notKeyed for
 	// the rows before them, which have their trial; rows after the last

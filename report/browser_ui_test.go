@@ -607,5 +607,3 @@ func checkInert(t *testing.T, tb *tab) {
 func esc(s string) string {
 	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&#39;").Replace(s)
 }
-
-func fmtF(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }

@@ -3,13 +3,18 @@ package report
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
 	"embed"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"html/template"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
+
+	"github.com/pareto-llm/pareto/trial"
 )
 
 // The page's JavaScript, CSS and HTML skeleton are written for this project
@@ -37,9 +42,17 @@ var reportScripts = []string{
 
 var pageTemplate = template.Must(template.ParseFS(assets, "assets/report.html.tmpl"))
 
-// CSP is the page's Content-Security-Policy: inline script and style only,
-// images from data: URLs, every network load forbidden.
-const CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:"
+// Policy returns the page's Content-Security-Policy for its script and
+// style: exactly these two inline elements may run and apply (by their
+// SHA-256, computed when the page is written, so no 'unsafe-inline'),
+// images only from data: URLs, every network load forbidden.
+func Policy(js, css []byte) string {
+	hash := func(b []byte) string {
+		sum := sha256.Sum256(b)
+		return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
+	}
+	return "default-src 'none'; script-src " + hash(js) + "; style-src " + hash(css) + "; img-src data:"
+}
 
 // MarshalData encodes the page data as the page embeds it: JSON with <, >
 // and & escaped (so no string can close the script element), indented
@@ -65,6 +78,7 @@ const dataMark = "\x00pareto-data\x00"
 // straight into w (buffered), not built as one string first: a
 // 100,000-point page holds no extra copies of its ten megabytes.
 func Render(w io.Writer, p *Page) error {
+	p = redactNames(p)
 	js, err := script()
 	if err != nil {
 		return err
@@ -80,6 +94,8 @@ func Render(w io.Writer, p *Page) error {
 	var page bytes.Buffer
 	err = pageTemplate.Execute(&page, map[string]any{
 		"Title": title,
+		// the policy is built here of fixed words and base64 digests
+		"CSP": template.HTMLAttr(`content="` + Policy(js, css) + `"`),
 		// the data is streamed in place of the mark (JSON from the encoder
 		// with <, >, & escaped); js and css are this package's own files.
 		"Data": template.JS(dataMark),
@@ -100,6 +116,22 @@ func Render(w io.Writer, p *Page) error {
 	}
 	bw.Write(tail)
 	return bw.Flush()
+}
+
+// redactNames returns p with its title, source and plot names through
+// the one redaction policy (trial.RedactText): they come from a
+// scenario's name, a file's path or a command line, which may carry a
+// token. The page's trials were redacted when read.
+func redactNames(p *Page) *Page {
+	out := *p
+	out.Title, out.Source = trial.RedactText(p.Title), trial.RedactText(p.Source)
+	if len(p.Plots) > 0 {
+		out.Plots = slices.Clone(p.Plots)
+		for i := range out.Plots {
+			out.Plots[i].Name = trial.RedactText(out.Plots[i].Name)
+		}
+	}
+	return &out
 }
 
 // writeData writes the page data as MarshalData does (without indent),

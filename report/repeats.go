@@ -52,12 +52,3 @@ func badValue(v float64, slo bool) string {
 	}
 	return ""
 }
-
-// int32s converts trial indexes for the JSON.
-func int32s(rows []int) []int32 {
-	out := make([]int32, len(rows))
-	for k, i := range rows {
-		out[k] = int32(i)
-	}
-	return out
-}

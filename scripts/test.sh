@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The whole test suite: installs or reports the test dependencies
-# (scripts/deps.sh), then vet, every package's tests, and a one-iteration
+# (scripts/deps.sh), then vet, staticcheck and deadcode, every package's tests, and a one-iteration
 # smoke run of every benchmark so that none rots, and a bounded mutation
 # fuzz of every Fuzz target (scripts/fuzz.sh). The README's test command
 # and what .ci/run runs. Tests write only to temporary directories: the
@@ -13,6 +13,16 @@ tree_status() { git status --porcelain --ignored 2>/dev/null || true; }
 status_before="$(tree_status)"
 echo "== go: $(go version)"
 go vet ./...
+# Static analysis, pinned: staticcheck clean, and no function that nothing
+# reaches, not even a test (deadcode -test: the internal test-support
+# packages are reached from the tests).
+go run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...
+dead="$(go run golang.org/x/tools/cmd/deadcode@v0.52.0 -test ./...)"
+if [ -n "$dead" ]; then
+	echo "$dead"
+	echo "deadcode: unreachable functions (delete them)"
+	exit 1
+fi
 go test -count=1 ./...
 log="$(mktemp)"
 if ! go test -count=1 -run '^$' -bench . -benchtime 1x ./... > "$log" 2>&1; then

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/pareto-llm/pareto/internal/position"
 )
@@ -34,6 +35,9 @@ func (p *Param) check() []fieldMsg {
 		for i, v := range p.Values {
 			if x, ok := v.Float(); ok && (math.IsNaN(x) || math.IsInf(x, 0)) {
 				bad("values", "value %d is not finite", i+1)
+			}
+			if msg := textProblem(v); msg != "" {
+				bad("values."+strconv.Itoa(i), "value %d %s", i+1, msg)
 			}
 			for _, w := range p.Values[:i] {
 				if v.Equal(w) {
@@ -268,4 +272,31 @@ func (p *Param) parse(t string) (Value, error) {
 		return Value{}, fmt.Errorf("parameter %s: %q is not a value it takes", p.Name, t)
 	}
 	return Num(x), nil
+}
+
+// MaxTextValue is the longest text value a categorical parameter may take,
+// in bytes: a value is passed to a run in its command line and its
+// environment (PARETO_PARAM_<NAME>), and Linux refuses an argument or
+// variable over 128 KiB; a setting is far shorter.
+const MaxTextValue = 4096
+
+// textProblem says why the text value v cannot be passed to a run as an
+// argument or an environment variable, or "" when it can: a NUL byte
+// (which ends a C string: the run would get a shorter value than the one
+// recorded), invalid UTF-8 (stored and exported as JSON, it would not be
+// the value the run got), more than MaxTextValue bytes.
+func textProblem(v Value) string {
+	if v.kind != textKind {
+		return ""
+	}
+	s := v.text
+	switch {
+	case strings.IndexByte(s, 0) >= 0:
+		return fmt.Sprintf("holds a NUL byte at byte %d, which no command line or environment variable can pass", strings.IndexByte(s, 0)+1)
+	case !utf8.ValidString(s):
+		return "is not valid UTF-8"
+	case len(s) > MaxTextValue:
+		return fmt.Sprintf("has %d bytes, more than %d", len(s), MaxTextValue)
+	}
+	return ""
 }

@@ -4,8 +4,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -120,8 +122,40 @@ type Space struct {
 	Constraints []Constraint
 	// Constants are named numbers for the constraints (gpus = 8).
 	Constants map[string]float64
+	// Results name a run's result files (the space's result = [...]):
+	// glob patterns relative to the run's folder (CheckResultPattern).
+	// They say where a run's output is, not what is searched: the
+	// Fingerprint leaves them out.
+	Results []ResultPattern
 
 	index map[string]int
+}
+
+// ResultPattern is one pattern of Space.Results, with its position.
+type ResultPattern struct {
+	Pattern string
+	At      position.Pos
+}
+
+// CheckResultPattern checks a pattern that names a run's result files:
+// a glob (path.Match syntax, '/' between folders) relative to the run's
+// folder that stays inside it (not absolute, no ".." element, no empty
+// pattern).
+func CheckResultPattern(p string) error {
+	switch {
+	case strings.TrimSpace(p) == "":
+		return errors.New("an empty result pattern")
+	case strings.ContainsRune(p, 0):
+		return fmt.Errorf("result pattern %q holds a NUL byte", p)
+	case filepath.IsAbs(p) || strings.HasPrefix(p, "/"):
+		return fmt.Errorf("result pattern %q must be relative to the run's folder", p)
+	case slices.Contains(strings.Split(filepath.ToSlash(p), "/"), ".."):
+		return fmt.Errorf("result pattern %q must stay inside the run's folder (no ..)", p)
+	}
+	if _, err := filepath.Match(p, ""); err != nil {
+		return fmt.Errorf("result pattern %q: %w", p, err)
+	}
+	return nil
 }
 
 // NewSpace checks and compiles a space built in Go: params in order (a

@@ -172,6 +172,16 @@ func TestParseSpaceErrors(t *testing.T) {
 			[]string{`s.toml:1:16: constraint "a <= 1 +"`}},
 		{"two comparisons", "constraints = [\"1 < a < 3\"]\n[params.a]\nvalues = [1]\n",
 			[]string{`s.toml:1:23: constraint "1 < a < 3": a constraint has one comparison`}},
+		{"NUL in a value", "[params.m]\nvalues = [\"a\", \"b\\u0000c\"]\n",
+			[]string{"s.toml:2:16: parameter m: value 2 holds a NUL byte at byte 2"}},
+		{"value too long", "[params.m]\nvalues = [\"a\",\n  \"" + strings.Repeat("x", MaxTextValue+1) + "\"]\n",
+			[]string{"s.toml:3:3: parameter m: value 2 has 4097 bytes, more than 4096"}},
+		{"result not an array", "result = \"a.json\"\n[params.a]\nvalues = [1]\n", []string{"s.toml:1:1: result must be an array of glob patterns"}},
+		{"result not a string", "result = [\"a.json\", 3]\n[params.a]\nvalues = [1]\n", []string{"s.toml:1:21: result pattern 2 must be a string"}},
+		{"result outside the run", "result = [\"../x.json\"]\n[params.a]\nvalues = [1]\n", []string{`s.toml:1:11: result pattern "../x.json" must stay inside the run's folder`}},
+		{"result absolute", "result = [\"/tmp/x.json\"]\n[params.a]\nvalues = [1]\n", []string{`s.toml:1:11: result pattern "/tmp/x.json" must be relative`}},
+		{"result bad glob", "result = [\"x[.json\"]\n[params.a]\nvalues = [1]\n", []string{`s.toml:1:11: result pattern "x[.json": syntax error in pattern`}},
+		{"result after a table", "[params.a]\nvalues = [1]\nresult = [\"a.json\"]\n", []string{"top-level keys go before the first [table]"}},
 		{"several problems, in file order", "[params.a]\nvalues = []\n[params.b]\nlow = 3\nhigh = 1\n",
 			[]string{"s.toml:2:1:", "s.toml:5:1:"}},
 	} {
@@ -256,6 +266,14 @@ func TestNewSpace(t *testing.T) {
 	if p, _ := s.Param("lr"); p.Knob != Server {
 		t.Errorf("knob %v; want the default server", p.Knob)
 	}
+	// A space built in Go (an MCP client's, a stored study's) has its
+	// values checked as a file's are.
+	for v, want := range map[string]string{"a\x00b": "value 1 holds a NUL byte at byte 2", "\xff": "value 1 is not valid UTF-8"} {
+		_, err := NewSpace([]Param{{Name: "m", Kind: Categorical, Values: []Value{Text(v)}}}, nil, nil)
+		if err == nil || !strings.Contains(err.Error(), "search space: parameter m: "+want) {
+			t.Errorf("NewSpace with value %q = %v; want %q", v, err, want)
+		}
+	}
 	_, err = NewSpace([]Param{{Name: "a b", Kind: Int, Low: 1, High: 2}}, []string{"c > 1"}, nil)
 	if err == nil || !strings.Contains(err.Error(), "search space: parameter a b: a name is") || !strings.Contains(err.Error(), `"c" is neither`) {
 		t.Errorf("NewSpace = %v; want both problems", err)
@@ -268,5 +286,27 @@ func TestFingerprint(t *testing.T) {
 	c, _ := ParseSpace("a.toml", []byte("[params.x]\nvalues = [1, 3]\n"))
 	if a.Fingerprint() != b.Fingerprint() || a.Fingerprint() == c.Fingerprint() {
 		t.Errorf("fingerprints %s %s %s: want the same content to match and other content not to", a.Fingerprint(), b.Fingerprint(), c.Fingerprint())
+	}
+}
+
+// TestSpaceResults: result = [...] keeps its patterns with their
+// positions, and leaves the fingerprint alone (it says where a run's
+// output is, not what is searched).
+func TestSpaceResults(t *testing.T) {
+	const params = "[params.a]\nvalues = [1, 2]\n"
+	s, err := ParseSpace("s.toml", []byte("result = [\"out/*.json\", 'sweep/c*/result.json']\n"+params))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []ResultPattern{{"out/*.json", position.Pos{Line: 1, Col: 12}}, {"sweep/c*/result.json", position.Pos{Line: 1, Col: 26}}}
+	if !slices.Equal(s.Results, want) {
+		t.Errorf("Results = %v, want %v", s.Results, want)
+	}
+	plain, err := ParseSpace("s.toml", []byte(params))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Fingerprint() != plain.Fingerprint() {
+		t.Error("result = [...] changed the space's fingerprint")
 	}
 }

@@ -239,12 +239,6 @@ func (s *Study) initSobol() error {
 	return nil
 }
 
-// Space returns the study's space.
-func (s *Study) Space() *Space { return s.space }
-
-// Options returns the study's options, defaults filled in.
-func (s *Study) Options() Options { return s.opts }
-
 // Trials returns a copy of every trial, in ID order.
 func (s *Study) Trials() []Trial {
 	out := make([]Trial, len(s.trials))

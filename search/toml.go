@@ -27,6 +27,7 @@ func ReadSpace(path string) (*Space, error) {
 // *position.Error for TOML syntax):
 //
 //	constraints = ["tp * pp * dp <= gpus"]   # before the first [table]
+//	result = ["results/*.json"]   # a run's result files (default: every benchmark result it leaves)
 //
 //	[constants]
 //	gpus = 8
@@ -96,7 +97,7 @@ func (d *spaceDecoder) keys(path string, m map[string]any, allowed ...string) {
 	for k := range m {
 		if !slices.Contains(allowed, k) {
 			hint := ""
-			if path != "" && slices.Contains([]string{"constraints", "params", "constants"}, k) {
+			if path != "" && slices.Contains([]string{"constraints", "params", "constants", "result"}, k) {
 				hint = " (top-level keys go before the first [table])"
 			}
 			where := path
@@ -110,7 +111,7 @@ func (d *spaceDecoder) keys(path string, m map[string]any, allowed ...string) {
 
 func (d *spaceDecoder) document(doc map[string]any) *Space {
 	s := &Space{File: d.file, Constants: map[string]float64{}}
-	d.keys("", doc, "params", "constants", "constraints")
+	d.keys("", doc, "params", "constants", "constraints", "result")
 	if v, ok := doc["constants"]; ok {
 		m, ok := v.(map[string]any)
 		if !ok {
@@ -155,6 +156,26 @@ func (d *spaceDecoder) document(doc map[string]any) *Space {
 		p.broken = len(d.errs) > before
 		s.Params = append(s.Params, p)
 	}
+	if v, ok := doc["result"]; ok {
+		list, ok := v.([]any)
+		if !ok {
+			d.errorf("result", "result must be an array of glob patterns such as [\"results/*.json\"]")
+		}
+		for i, x := range list {
+			path := position.JoinKey("result", fmt.Sprint(i))
+			text, ok := x.(string)
+			if !ok {
+				d.errorf(path, "result pattern %d must be a string", i+1)
+				continue
+			}
+			if err := CheckResultPattern(text); err != nil {
+				d.errorf(path, "%v", err)
+				continue
+			}
+			at, _ := d.stringStart(d.ix[path], text)
+			s.Results = append(s.Results, ResultPattern{Pattern: text, At: at})
+		}
+	}
 	if v, ok := doc["constraints"]; ok {
 		list, ok := v.([]any)
 		if !ok {
@@ -180,6 +201,12 @@ func (d *spaceDecoder) param(path, name string, m map[string]any) Param {
 	p := Param{Name: name, At: d.ix[path], fieldPos: map[string]position.Pos{}}
 	for k := range m {
 		p.fieldPos[k] = d.ix[position.JoinKey(path, k)]
+	}
+	if list, ok := m["values"].([]any); ok { // each value's own position
+		for i := range list {
+			k := position.JoinKey("values", fmt.Sprint(i))
+			p.fieldPos[k] = d.ix[position.JoinKey(path, k)]
+		}
 	}
 	field := func(k string) string { return position.JoinKey(path, k) }
 	_, hasValues := m["values"]

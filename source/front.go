@@ -29,7 +29,7 @@ func Front(ctx context.Context, spec Spec, q *query.Query) (*query.Result, []tri
 // which is not a stored field and is matched by keep on the trials read.
 // Errors are marked query.ErrUsage.
 func TrialFilter(where []string) (q store.Query, keep func(*trial.Trial) bool, err error) {
-	conds, err := store.ParseConditions(where)
+	conds, err := trial.ParseConditions(where)
 	if err != nil {
 		return q, nil, usagef("--where: %v", err)
 	}

@@ -126,7 +126,7 @@ func TestSketchesEqualTrials(t *testing.T) {
 			for qn, q := range queries {
 				for wn, w := range wheres {
 					t.Run(qn+"/where="+wn, func(t *testing.T) {
-						conds, err := store.ParseConditions(w)
+						conds, err := trial.ParseConditions(w)
 						if err != nil {
 							t.Fatal(err)
 						}

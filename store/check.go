@@ -101,11 +101,31 @@ func readBlocks(tx fillTx, studyID int64) ([]storedBlock, error) {
 	return out, rows.Err()
 }
 
-// rebuildBlock verifies the trials in the block's row range and builds
-// the block they make; sound is false when one of them is damaged (the
-// block is then not compared with them). Rows of the range are marked in
-// covered.
+// ownRows decodes the row ids a block lists as its own (nil when they do
+// not decode: the block's checksum or its comparison with its trials
+// reports that).
+func ownRows(k *storedBlock) map[int64]bool {
+	out := make(map[int64]bool, int(min(max(k.n, 0), 1<<20)))
+	u := unpacker{b: k.rowIDs}
+	row := int64(0)
+	for range k.n {
+		row += int64(u.uvarint())
+		if u.err != nil {
+			return nil
+		}
+		out[row] = true
+	}
+	return out
+}
+
+// rebuildBlock verifies the trials the block owns (the rows of its row
+// range that its row ids list: ingests that ran at the same time
+// interleave their rows, so another block's trials may lie in the range)
+// and builds the block they make; sound is false when one of them is
+// damaged (the block is then not compared with them). The block's rows
+// are marked in covered; a row that two blocks own is damage.
 func rebuildBlock(tx fillTx, studyID int64, k *storedBlock, d *decoder, c *StudyCheck, covered map[int64]bool) (*block, bool, int, error) {
+	own := ownRows(k)
 	rows, err := tx.query(`SELECT `+readColumns+` FROM trials WHERE id BETWEEN ? AND ? AND +study_id = ? ORDER BY id`,
 		k.first, k.last, studyID)
 	if err != nil {
@@ -116,10 +136,20 @@ func rebuildBlock(tx fillTx, studyID int64, k *storedBlock, d *decoder, c *Study
 	sound, n := true, 0
 	r := newTrialRow()
 	for rows.Next() {
-		n++
 		t, err := r.scan(rows, d)
+		if ie := (*IntegrityError)(nil); err != nil && !errors.As(err, &ie) {
+			return nil, false, n, err
+		}
+		if own != nil && !own[r.id] {
+			continue // another block's trial
+		}
+		n++
 		if err == nil {
 			err = r.verify(&t, d)
+		}
+		if covered[r.id] {
+			c.damage(&IntegrityError{Block: k.id, Detail: fmt.Sprintf("row %d is also in another block", r.id)})
+			sound = false
 		}
 		covered[r.id] = true
 		if err != nil {

@@ -97,7 +97,6 @@ type decoder struct {
 	dims                        map[string]trial.Dims
 	maps                        map[string]map[string]string
 	strs                        map[string]string
-	scratch                     []string
 	measurements                []trial.Measurement // unpackMeasurements' scratch
 	// slots is internBytes' cache, indexed by a hash of the bytes.
 	slots *[internSlots]string

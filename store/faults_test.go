@@ -220,6 +220,7 @@ func TestParseLocation(t *testing.T) {
 		{"sqlite:///abs/a.db", kindSQLite, "/abs/a.db"},
 		{"sqlite://rel.db", kindSQLite, "rel.db"},
 		{"file:x.db?mode=rwc", kindSQLite, "x.db"},
+		{"sqlite:///abs/a.db?mode=rwc", kindSQLite, "/abs/a.db"},
 		{"postgres://h/db", kindPostgres, "postgres://h/db"},
 		{"postgresql://h/db", kindPostgres, "postgresql://h/db"},
 	} {
@@ -227,8 +228,19 @@ func TestParseLocation(t *testing.T) {
 		if err != nil || kind != tt.kind || target != tt.target {
 			t.Errorf("parseLocation(%q) = %s, %s, %v; want %s, %s", tt.in, kind, target, err, tt.kind, tt.target)
 		}
+		path, local, err := SQLitePath(tt.in)
+		if wantPath := map[bool]string{true: tt.target}[tt.kind == kindSQLite]; err != nil || local != (tt.kind == kindSQLite) || path != wantPath {
+			t.Errorf("SQLitePath(%q) = %q, %v, %v; want %q, %v", tt.in, path, local, err, wantPath, tt.kind == kindSQLite)
+		}
 	}
 	if _, _, err := parseLocation("mysql://u:pw@h/db"); err == nil || strings.Contains(err.Error(), "pw@") {
 		t.Errorf("parseLocation(mysql) = %v; want an error without the password", err)
+	}
+	// An encryption key would be ignored: refused, and never printed.
+	for _, loc := range []string{"sqlite:///a.db?_pragma=key('s3cretkey')", "file:a.db?_pragma=hexkey(00aa11bb22cc)", "sqlite:a.db?_pragma=textkey%28%27s3cretkey%27%29"} {
+		_, _, err := parseLocation(loc)
+		if err == nil || strings.Contains(err.Error(), "s3cretkey") || strings.Contains(err.Error(), "00aa11bb22cc") || !strings.Contains(err.Error(), "encryption keys are not supported") {
+			t.Errorf("parseLocation(%q) = %v; want a refusal without the key", loc, err)
+		}
 	}
 }

@@ -23,20 +23,3 @@ const (
 // EnvLabels maps each environment column of the trials table to the labels
 // it is copied from, first present wins: trial.EnvLabels.
 var EnvLabels = trial.EnvLabels
-
-// ParseCondition parses one condition; see trial.ParseCondition.
-//
-// Deprecated: use trial.ParseCondition.
-func ParseCondition(s string) (Condition, error) { return trial.ParseCondition(s) }
-
-// ParseConditions parses every condition of list; see
-// trial.ParseConditions.
-//
-// Deprecated: use trial.ParseConditions.
-func ParseConditions(list []string) ([]Condition, error) { return trial.ParseConditions(list) }
-
-// MatchAll reports whether t satisfies every condition; see
-// trial.MatchAll.
-//
-// Deprecated: use trial.MatchAll.
-func MatchAll(t *trial.Trial, conds []Condition) bool { return trial.MatchAll(t, conds) }

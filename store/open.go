@@ -66,6 +66,13 @@ func Migrate(ctx context.Context, location string) (from, to int, err error) {
 			return 0, 0, err
 		}
 	}
+	// An up-to-date store is only read: opening it for writing would
+	// change it (SQLite's journal mode, see sqliteStore.leaveWAL).
+	if r, err := OpenReadOnly(ctx, location); err == nil {
+		r.Close()
+		v := SchemaVersion(kind)
+		return v, v, nil
+	}
 	var st schemaState
 	s, err := openAtWith(ctx, location, 0, func(s schemaState) { st = s })
 	if err != nil {

@@ -3,6 +3,7 @@ package store
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -178,6 +179,54 @@ func TestSIGKILLMidIngest(t *testing.T) {
 				t.Errorf("ingest after the kill: %d added, %v; want 5000", added, err)
 			}
 			assertComplete(t, s, study, 5050)
+		})
+	}
+}
+
+// TestCheckAfterConcurrentIngests runs 8 ingests into one study at once,
+// each through its own connection, 10 times, and checks after each round
+// that Check finds the store sound: concurrent PostgreSQL writers
+// interleave the trials' row ids, so that a block's row range holds
+// trials of other blocks, which are not its damage.
+func TestCheckAfterConcurrentIngests(t *testing.T) {
+	for _, b := range backends(t) {
+		t.Run(b.name, func(t *testing.T) {
+			loc := b.location(t)
+			s := openT(t, loc)
+			for round := range 10 {
+				study := fmt.Sprintf("%s-%d", studyName(t), round)
+				var wg sync.WaitGroup
+				errs := make([]error, 8)
+				for p := range 8 {
+					w := openT(t, loc)
+					wg.Go(func() {
+						defer w.Close() // one round's connections at a time
+						for k := range 4 {
+							from := (p*4 + k) * 50
+							if _, _, err := w.Ingest(context.Background(), study, fmt.Sprintf("w%d/%d.json", p, k), genTrials(from, 50)); err != nil {
+								errs[p] = err
+								return
+							}
+						}
+					})
+				}
+				wg.Wait()
+				if err := errors.Join(errs...); err != nil {
+					t.Fatal(err)
+				}
+				checks, err := s.Check(context.Background(), study)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(checks) != 1 || checks[0].Trials != 8*4*50 || len(checks[0].Damage) != 0 {
+					for _, c := range checks {
+						for _, d := range c.Damage[:min(len(c.Damage), 5)] {
+							t.Errorf("round %d: %v", round, d)
+						}
+					}
+					t.Fatalf("round %d: Check = %d studies, want 1 sound one with %d trials: %+v", round, len(checks), 8*4*50, checks)
+				}
+			}
 		})
 	}
 }

@@ -422,11 +422,3 @@ func scanError(err error, wrap func(error) error) error {
 	}
 	return wrap(err)
 }
-
-// maxRowID is the last kept trial's row id, or -1.
-func (c *collector) maxRowID() int64 {
-	if len(c.rowIDs) == 0 {
-		return -1
-	}
-	return c.rowIDs[len(c.rowIDs)-1]
-}

@@ -38,7 +38,7 @@ func TestSkips(t *testing.T) {
 			}
 			list := func(where ...string) []trial.Skip {
 				t.Helper()
-				conds, err := ParseConditions(where)
+				conds, err := trial.ParseConditions(where)
 				if err != nil {
 					t.Fatal(err)
 				}

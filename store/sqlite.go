@@ -259,7 +259,31 @@ func sqliteError(path, op string, err error) error {
 }
 
 // Close releases the database.
-func (s *sqliteStore) Close() error { return s.db.Close() }
+func (s *sqliteStore) Close() error {
+	if !s.readOnly {
+		s.leaveWAL()
+	}
+	return s.db.Close()
+}
+
+// leaveWAL switches the database back to a rollback journal when this
+// store is its last user, so that the -wal and -shm files are gone and a
+// later read-only open (mode=ro) creates nothing beside the database; the
+// next writer turns WAL on again. With other connections open (another
+// process's), the switch is refused at once and the database stays in WAL
+// mode, as it must.
+func (s *sqliteStore) leaveWAL() {
+	ctx := context.Background()
+	s.db.SetMaxIdleConns(1) // close the idle connections but one
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "PRAGMA busy_timeout=0"); err == nil {
+		conn.ExecContext(ctx, "PRAGMA journal_mode=DELETE")
+	}
+}
 
 // writable refuses writes to a store opened read-only.
 func (s *sqliteStore) writable() error {

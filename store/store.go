@@ -158,6 +158,20 @@ const (
 	kindPostgres = "postgres"
 )
 
+// SQLitePath returns the file a SQLite store location names (local is
+// true), or local false for a PostgreSQL URL; the error is that of a
+// location no backend takes.
+func SQLitePath(location string) (path string, local bool, err error) {
+	kind, target, err := parseLocation(location)
+	if err != nil {
+		return "", false, err
+	}
+	if kind != kindSQLite {
+		return "", false, nil
+	}
+	return target, true, nil
+}
+
 // parseLocation returns the backend and what to pass to it: a file path
 // for SQLite, the URL for PostgreSQL.
 func parseLocation(loc string) (kind, target string, err error) {
@@ -165,19 +179,28 @@ func parseLocation(loc string) (kind, target string, err error) {
 		loc = DefaultLocation
 	}
 	lower := strings.ToLower(loc)
+	// A URL-shaped SQLite location's query is SQLite's open options, which
+	// pareto sets itself: it is dropped, but for an encryption key, which
+	// would be silently ignored (the store is not encrypted).
+	sqliteURL := func(rest string) (string, string, error) {
+		p, query, _ := strings.Cut(rest, "?")
+		if strings.Contains(strings.ToLower(query), "key") {
+			return "", "", fmt.Errorf("store %q: SQLite encryption keys are not supported (the store would not be encrypted)", Redact(loc))
+		}
+		if p == "" {
+			return "", "", fmt.Errorf("store %q: missing path", Redact(loc))
+		}
+		return kindSQLite, p, nil
+	}
 	switch {
 	case strings.HasPrefix(lower, "postgres://"), strings.HasPrefix(lower, "postgresql://"):
 		return kindPostgres, loc, nil
 	case strings.HasPrefix(lower, "sqlite://"):
-		p := loc[len("sqlite://"):]
-		if p == "" {
-			return "", "", fmt.Errorf("store %q: missing path after sqlite://", Redact(loc))
-		}
-		return kindSQLite, p, nil
+		return sqliteURL(loc[len("sqlite://"):])
 	case strings.HasPrefix(lower, "sqlite:"):
-		return kindSQLite, loc[len("sqlite:"):], nil
+		return sqliteURL(loc[len("sqlite:"):])
 	case strings.HasPrefix(lower, "file:"):
-		return kindSQLite, strings.TrimPrefix(strings.SplitN(loc[len("file:"):], "?", 2)[0], "//"), nil
+		return sqliteURL(strings.TrimPrefix(loc[len("file:"):], "//"))
 	case strings.Contains(loc, "://"):
 		return "", "", fmt.Errorf("store %q: unknown scheme (want a path, sqlite://PATH or postgres://URL)", Redact(loc))
 	}

@@ -163,10 +163,9 @@ func firstByte(br *bufio.Reader) (byte, error) {
 
 // columns maps column names to their role in the Spec.
 type columns struct {
-	spec  Spec
-	num   map[string]int
-	text  map[string]int
-	found []bool
+	spec Spec
+	num  map[string]int
+	text map[string]int
 }
 
 func newColumns(spec Spec) *columns {

@@ -131,6 +131,21 @@ func TestRedactText(t *testing.T) {
 		{`["--api-key", "sk-abc", "--model", "m"]`, `["--api-key", "<redacted>", "--model", "m"]`},
 		{"--api-key --model m", "--api-key --model m"},
 		{"--max-tokens 10 --tokenizer gpt2", "--max-tokens 10 --tokenizer gpt2"},
+		// tokens recognised by their format, wherever they stand
+		{"run hf_abcdefghijklmnopqrstuvwxyz0123 x", "run hf_<redacted> x"},
+		{"key sk-proj-abcdefghijklmnopqrstuvwxyz012345", "key sk-<redacted>"},
+		{"sk-ant-api03-abcdefghijklmnopqrstu", "sk-<redacted>"},
+		{"git clone https://ghp_abcdefghijklmnopqrstuvwxyz0123456789@github.com/o/r",
+			"git clone https://ghp_<redacted>@github.com/o/r"},
+		{"token:github_pat_11ABCDEFG0123456789_abcdefghij", "token:<redacted>"},
+		{"slack xoxb-1234567890-abcdefghij!", "slack xoxb-<redacted>!"},
+		{`{"id": "AKIAIOSFODNN7EXAMPLE"}`, `{"id": "AKIA<redacted>"}`},
+		{"export NGC=nvapi-abcdefghijklmnopqrstuvwxyz", "export NGC=nvapi-<redacted>"},
+		{"vllm serve --hf-token 'hf_abcdefghijklmnopqrstuvwxyz0123'", "vllm serve --hf-token '<redacted>'"},
+		{"hf_<redacted> sk-<redacted>", "hf_<redacted> sk-<redacted>"},
+		// not tokens: too short, inside a word, not the format's alphabet
+		{"task-list sk-short hf_model ask-anything-you-want-to-know", "task-list sk-short hf_model ask-anything-you-want-to-know"},
+		{"AKIAlowercaseletters0 mask-abcdefghijklmnopqrstuvwxyz", "AKIAlowercaseletters0 mask-abcdefghijklmnopqrstuvwxyz"},
 		// pairs, env, TOML, JSON
 		{"Authorization,Bearer sk-abc", "Authorization,Bearer <redacted>"},
 		{"X-Api-Key,k123", "X-Api-Key,<redacted>"},
@@ -204,5 +219,21 @@ func TestTrialRedact(t *testing.T) {
 	set.SetLabel("url", "https://u:pw@h")
 	if set.Params["headers.Authorization"] != Redacted || set.Labels["url"] != "https://u:"+Redacted+"@h" {
 		t.Errorf("SetParam/SetLabel kept a secret: %v %v", set.Params, set.Labels)
+	}
+}
+
+// BenchmarkRedactText redacts a typical parameter value without a secret,
+// a command line with one, and a token found by its format.
+func BenchmarkRedactText(b *testing.B) {
+	for _, bc := range []struct{ name, in string }{
+		{"kind=plain", "meta-llama/Llama-3.1-8B-Instruct"},
+		{"kind=command", "vllm serve meta-llama/Llama-3.1-8B --tensor-parallel-size 4 --api-key sk-abc123 --port 8000"},
+		{"kind=token", "export NOTE=hf_abcdefghijklmnopqrstuvwxyz0123 && run"},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			for b.Loop() {
+				RedactText(bc.in)
+			}
+		})
 	}
 }

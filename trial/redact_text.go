@@ -18,7 +18,10 @@ import (
 //     'X', and the next element of an argument list ["--api-key", "X"];
 //   - the value of a [name, value] pair whose name is secret
 //     (Authorization,Bearer X as a flattened header tuple reads);
-//   - a bearer token: Bearer X, with X of 8 characters or more.
+//   - a bearer token: Bearer X, with X of 8 characters or more;
+//   - a token of a format secret scanners recognise, wherever it stands
+//     (hf_…, sk-…, ghp_…, github_pat_…, glpat-…, xoxb-…, AKIA…, AIza…,
+//     nvapi-…: tokenFormats); its prefix stays (hf_<redacted>).
 //
 // A value is a quoted string (single, double, triple or escaped quotes;
 // the quotes stay), a bracketed list or table, or a run of characters up
@@ -45,6 +48,9 @@ func RedactText(s string) string {
 func mayHoldSecret(s string) bool {
 	if len(s) < 5 {
 		return false
+	}
+	if hasToken(s) {
+		return true
 	}
 	sep := false
 	for i := 0; i < len(s) && !sep; i++ {
@@ -112,6 +118,7 @@ func replaceSpans(s string, spans []span) string {
 // secretSpans appends the secret values of s to spans.
 func secretSpans(s string, spans []span) []span {
 	spans = urlPasswords(s, spans)
+	spans = tokenSpans(s, spans)
 	for i := 0; i < len(s); {
 		if !isNameCh(s[i]) {
 			i++

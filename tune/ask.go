@@ -130,6 +130,9 @@ type TellResult struct {
 	GateError string          `json:"gate_error,omitempty" jsonschema:"why the gate could not judge"`
 	Queued    int             `json:"queued_runs" jsonschema:"runs the verdict queued: ask again"`
 	Stalled   string          `json:"stalled,omitempty" jsonschema:"why the runs an inconclusive verdict asks for were not queued (an archive member this study cannot run)"`
+	// Mismatches are the parameters the result files record with another
+	// value than the run's configuration (Stamp): the run's are recorded.
+	Mismatches []Mismatch `json:"mismatches,omitempty" jsonschema:"parameters the result files record with another value than the run's configuration (the run's values are recorded, the files' kept as labels)"`
 }
 
 // TellInput is what a driver tells of a run.
@@ -175,7 +178,7 @@ func (t *Tuning) Tell(ctx context.Context, id int64, in TellInput) (TellResult, 
 	if err != nil {
 		return out, err
 	}
-	out.Queued, out.GateError, out.Stalled = fb.Queued, fb.GateError, fb.Stalled
+	out.Queued, out.GateError, out.Stalled, out.Mismatches = fb.Queued, fb.GateError, fb.Stalled, fb.Mismatches
 	if fb.Verdict != nil {
 		out.Decision, out.Verdict = string(fb.Verdict.Decision), fb.Verdict
 	}

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -20,49 +20,8 @@ import (
 	"github.com/pareto-llm/pareto/search"
 	"github.com/pareto-llm/pareto/source"
 	"github.com/pareto-llm/pareto/store"
+	"github.com/pareto-llm/pareto/trial"
 )
-
-// placeholder matches {name} in a command template.
-var placeholder = regexp.MustCompile(`\{([A-Za-z_][A-Za-z0-9_.-]*)\}`)
-
-// CheckTemplate reports a placeholder of the template that names no
-// parameter of the space.
-func CheckTemplate(template string, space *search.Space) error {
-	for _, m := range placeholder.FindAllStringSubmatch(template, -1) {
-		if _, ok := space.Param(m[1]); !ok {
-			return fmt.Errorf("tune: --command: {%s} is not a parameter of the search space", m[1])
-		}
-	}
-	return nil
-}
-
-// Expand returns the command line of a run: each {name} of the template
-// replaced by the parameter's value (empty for an inactive parameter).
-// Values are numbers, booleans and the categorical values of the space,
-// written into the command as they are.
-func Expand(template string, c search.Config) string {
-	return placeholder.ReplaceAllStringFunc(template, func(m string) string {
-		v, ok := c[m[1:len(m)-1]]
-		if !ok {
-			return ""
-		}
-		return v.String()
-	})
-}
-
-// Env returns the environment of a run: PARETO_PARAM_<NAME>=value for
-// every active parameter (NAME upper-cased, other characters than
-// letters and digits as _), PARETO_RUN (the run's ID), PARETO_TRIAL (its
-// configuration's number), PARETO_ROLE and PARETO_SEED (the run's ID: a
-// simulated run's noise seed, the same when a run is retried).
-func Env(r Run) []string {
-	var out []string
-	for _, name := range r.Config.Names() {
-		out = append(out, "PARETO_PARAM_"+executor.EnvName(name)+"="+r.Config[name].String())
-	}
-	id := strconv.FormatInt(r.ID, 10)
-	return append(out, "PARETO_RUN="+id, "PARETO_TRIAL="+strconv.Itoa(r.Trial), "PARETO_ROLE="+r.Role, "PARETO_SEED="+id)
-}
 
 // Driver runs a tuning study's runs with an executor, one at a time,
 // until the budget is spent or ctx is cancelled.
@@ -80,8 +39,11 @@ type Driver struct {
 	// asks of a scheduler (its TimeLimit, when zero, is TimeLimit).
 	TimeLimit time.Duration
 	Resources executor.Resources
-	// Limits bound the result files read.
-	Limits ingest.Limits
+	// Limits bound the result files read; Results are the patterns that
+	// name a run's result files (ReadRun; none: the benchmark results
+	// the run's folder holds).
+	Limits  ingest.Limits
+	Results []string
 	// Progress, when set, is called after every run.
 	Progress func(store.TuneStatus)
 	// Log receives one line per run that failed or was queued again.
@@ -89,6 +51,11 @@ type Driver struct {
 	// Join makes the driver a worker that joins the study's current
 	// session (JoinSession) instead of starting a new one.
 	Join bool
+	// PassEnv names the variables the runs need from this process's
+	// environment (with the study's Options.PassEnv): Run refuses to start
+	// when one is not set, and hides their values (Tuning.Hide). The
+	// executor must pass them (executor.Environ's keep).
+	PassEnv []string
 }
 
 // DefaultLease is the lease of a driver's runs.
@@ -123,7 +90,11 @@ func DeadLocal(worker string) bool {
 // spent (nil), the sampler is exhausted (nil), or ctx is cancelled: the
 // running job is then cancelled and its run queued again for the next
 // driver, and Run returns ctx's error.
-func (d *Driver) Run(ctx context.Context) error {
+//
+// Its error is redacted as the study records texts (Tuning.Redact): it
+// may quote the command or a run's output.
+func (d *Driver) Run(ctx context.Context) (err error) {
+	defer func() { err = d.Tuning.redactError(err) }()
 	if d.Worker == "" {
 		d.Worker = WorkerName()
 	}
@@ -131,6 +102,21 @@ func (d *Driver) Run(ctx context.Context) error {
 		d.Lease = DefaultLease
 	}
 	t := d.Tuning
+	if err := CheckTemplate(d.Command, t.Space()); err != nil {
+		return err
+	}
+	if strings.Contains(d.Command, trial.Redacted) {
+		return fmt.Errorf("tune: the command holds %s where the study removed a secret when it stored it: give the command again, "+
+			"or keep the secret in the environment, write $NAME in the command and pass it with --pass-env NAME", trial.Redacted)
+	}
+	t.Hide(CommandSecrets(d.Command)...)
+	for _, name := range slices.Concat(t.Options().PassEnv, d.PassEnv) {
+		v, ok := os.LookupEnv(name)
+		if !ok {
+			return fmt.Errorf("tune: --pass-env %s: %s is not set in the environment of this process", name, name)
+		}
+		t.Hide(v)
+	}
 	if _, err := t.Reclaim(ctx, DeadLocal); err != nil {
 		return err
 	}
@@ -274,23 +260,15 @@ func (d *Driver) one(ctx context.Context, r Run) error {
 		d.logf("run %d (trial %d) %s: %s", r.ID, r.Trial, st.State, why)
 		return t.Fail(bg, r, fmt.Sprintf("%s: %s (logs in %s)", st.State, why, dir))
 	}
-	files, err := resultFiles(dir)
-	if err != nil {
-		return errors.Join(err, t.Fail(bg, r, err.Error()))
-	}
-	if len(files) == 0 {
-		d.logf("run %d (trial %d): no result file in %s", r.ID, r.Trial, dir)
-		return t.Fail(bg, r, "no result file in "+dir)
-	}
-	set, err := source.Trials(bg, source.Spec{Paths: files, Load: ingest.LoadOptions{Limits: d.Limits}})
-	if err == nil {
-		err = source.Unreadable(set.Skipped)
-	}
+	trials, err := ReadRun(bg, dir, d.Results, d.Limits)
 	if err != nil {
 		d.logf("run %d (trial %d): %v", r.ID, r.Trial, err)
 		return t.Fail(bg, r, err.Error())
 	}
-	_, err = t.Record(bg, r, dir, set.Trials)
+	fb, err := t.Record(bg, r, dir, trials)
+	for _, m := range fb.Mismatches {
+		d.logf("run %d (trial %d): %s", r.ID, r.Trial, m)
+	}
 	if errors.Is(err, store.ErrLeaseLost) {
 		d.logf("run %d (trial %d): %v", r.ID, r.Trial, err)
 		return nil
@@ -326,21 +304,147 @@ func (d *Driver) follow(ctx context.Context, r Run) executor.Handle {
 	return h
 }
 
-// resultFiles lists the files of a run's folder but the executor's own
-// (its logs and batch scripts).
-func resultFiles(dir string) ([]string, error) {
+// ReadRun reads the trials a run left in its folder dir. Without
+// patterns, the folder is read as pareto ingest reads a folder it is
+// given: only the files a reader recognises as benchmark results (or a
+// CloudAI results tree) are trials, so the logs, GPU telemetry CSVs,
+// per-request records and benchmark inputs a real client leaves beside
+// its results are not; the executor's own files at the top of the
+// folder (executor.IsOwnFile) are not read. With patterns
+// (search.CheckResultPattern: globs relative to dir, '/' between
+// folders), exactly the files and folders they match are read, each as
+// pareto ingest reads a path it is given (a generic CSV/JSONL table
+// included). A file that cannot be read is an error; so is a run that
+// left no result (a *NoResultError listing what it left).
+func ReadRun(ctx context.Context, dir string, patterns []string, lim ingest.Limits) ([]trial.Trial, error) {
+	dir = filepath.Clean(dir)
+	paths := []string{dir}
+	load := ingest.LoadOptions{Limits: lim, Ignore: func(p string) bool {
+		return filepath.Dir(p) == dir && executor.IsOwnFile(filepath.Base(p))
+	}}
+	if len(patterns) > 0 {
+		var err error
+		if paths, err = matchResults(dir, patterns); err != nil {
+			return nil, err
+		}
+		if len(paths) == 0 {
+			return nil, noResult(dir, patterns, nil)
+		}
+	}
+	set, err := source.Trials(ctx, source.Spec{Paths: paths, Load: load})
+	if set != nil && len(set.Trials) == 0 {
+		if err := source.Unreadable(set.Skipped); err != nil {
+			return nil, err
+		}
+		return nil, noResult(dir, patterns, set.Skipped)
+	}
+	if err == nil {
+		err = source.Unreadable(set.Skipped)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return set.Trials, nil
+}
+
+// matchResults returns the files and folders under dir whose path
+// relative to it matches one of patterns, sorted (a matched folder is
+// not searched further: it is read whole).
+func matchResults(dir string, patterns []string) ([]string, error) {
+	for _, p := range patterns {
+		if err := search.CheckResultPattern(p); err != nil {
+			return nil, err
+		}
+	}
 	var out []string
 	err := filepath.WalkDir(dir, func(p string, e os.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		if e.Type().IsRegular() && !(filepath.Dir(p) == dir && executor.IsOwnFile(e.Name())) {
-			out = append(out, p)
+		if p == dir {
+			return nil
+		}
+		rel, err := filepath.Rel(dir, p)
+		if err != nil {
+			return err
+		}
+		for _, pat := range patterns {
+			if ok, _ := path.Match(filepath.ToSlash(pat), filepath.ToSlash(rel)); ok {
+				out = append(out, p)
+				if e.IsDir() {
+					return filepath.SkipDir
+				}
+				return nil
+			}
 		}
 		return nil
 	})
 	slices.Sort(out)
 	return out, err
+}
+
+// MaxLeftListed bounds the files a NoResultError lists.
+const MaxLeftListed = 12
+
+// NoResultError is a run that left no benchmark result in its folder.
+type NoResultError struct {
+	// Dir is the run's folder; Patterns the --result patterns, if any.
+	Dir      string
+	Patterns []string
+	// Left lists the files it left (paths relative to Dir, with what
+	// pareto took them for when it knows), at most MaxLeftListed of them;
+	// More counts the others.
+	Left []string
+	More int
+}
+
+// Error renders "no benchmark result in DIR; it left: a.log, b.csv, ...".
+func (e *NoResultError) Error() string {
+	var b strings.Builder
+	b.WriteString("no benchmark result in " + e.Dir)
+	if len(e.Patterns) > 0 {
+		b.WriteString(" matching --result " + strings.Join(e.Patterns, ", "))
+	}
+	if len(e.Left) == 0 {
+		b.WriteString("; it left no file")
+		return b.String()
+	}
+	b.WriteString("; it left: " + strings.Join(e.Left, ", "))
+	if e.More > 0 {
+		fmt.Fprintf(&b, " and %d more", e.More)
+	}
+	if len(e.Patterns) == 0 {
+		b.WriteString(" (name the results with --result GLOB if pareto does not recognise them)")
+	}
+	return b.String()
+}
+
+// noResult lists what a run left in dir, with the reasons of the skips
+// that say what a file is (code not_a_result).
+func noResult(dir string, patterns []string, skipped []trial.Skip) *NoResultError {
+	what := map[string]string{}
+	for _, s := range skipped {
+		if s.Code == trial.SkipNotResult {
+			what[filepath.Clean(s.Path)] = s.Reason
+		}
+	}
+	e := &NoResultError{Dir: dir, Patterns: patterns}
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() {
+			return nil
+		}
+		if len(e.Left) == MaxLeftListed {
+			e.More++
+			return nil
+		}
+		rel, _ := filepath.Rel(dir, p)
+		if w := what[p]; w != "" {
+			rel += " (" + w + ")"
+		}
+		e.Left = append(e.Left, rel)
+		return nil
+	})
+	return e
 }
 
 // lastLine returns the last non-empty line of the end of a log file.
@@ -359,8 +463,9 @@ func lastLine(path string) string {
 	return strings.TrimSpace(lines[len(lines)-1])
 }
 
+// logf logs one line, redacted as the study records texts (Tuning.Redact).
 func (d *Driver) logf(format string, args ...any) {
 	if d.Log != nil {
-		fmt.Fprintf(d.Log, "pareto tune: "+format+"\n", args...)
+		fmt.Fprintln(d.Log, "pareto tune: "+d.Tuning.Redact(fmt.Sprintf(format, args...)))
 	}
 }

@@ -78,12 +78,25 @@ type Options struct {
 	// one clearly dominated beyond the band gets none (DecisionScreened).
 	// 0 (or Repeats): every configuration gets Repeats runs.
 	Screen int `json:"screen,omitempty"`
-	// Command is the command template of a run (see Expand).
+	// Command is the command template of a run (see Expand), kept with
+	// the secrets the redaction policy finds in it replaced by
+	// trial.Redacted (Open): a worker then needs the command given again
+	// (Driver.Run refuses one holding trial.Redacted); pass secrets
+	// through the environment instead (PassEnv).
 	Command string `json:"command,omitempty"`
+	// Results are the patterns that name a run's result files (pareto
+	// tune's --result, see ReadRun); none: the space's result = [...],
+	// else every benchmark result a run's folder holds.
+	Results []string `json:"results,omitempty"`
 	// SpaceFile and SpaceText are the search space's file name and TOML
 	// text, kept so that ask and tell need no --space (OpenExisting).
 	SpaceFile string `json:"space_file,omitempty"`
 	SpaceText string `json:"space_toml,omitempty"`
+	// PassEnv names the environment variables every run of the study
+	// needs from the environment of the process that runs it (a token the
+	// command reads as $NAME): the names are kept, never the values
+	// (Driver.PassEnv).
+	PassEnv []string `json:"pass_env,omitempty"`
 }
 
 // Defaults of Options.
@@ -120,6 +133,10 @@ type Tuning struct {
 	// transaction saved, cached once it commits.
 	cached, pending           *search.Study
 	cachedState, pendingState []byte
+
+	// hidden are the secrets every text the study records is cleared of
+	// (Hide).
+	hidden []string
 }
 
 // update is UpdateTune that keeps the sampler a committed transaction
@@ -171,6 +188,7 @@ func Open(ctx context.Context, st store.Store, study string, space *search.Space
 		return nil, errors.New("tune: this store keeps no tuning state")
 	}
 	opts = opts.withDefaults()
+	opts.Command = RedactCommand(opts.Command) // never stored with a secret
 	if len(opts.Objectives) == 0 {
 		return nil, errors.New("tune: no objectives")
 	}
@@ -247,14 +265,29 @@ func OpenExisting(ctx context.Context, st store.Store, study string) (*Tuning, e
 	return newTuning(st, q, study, space, opts)
 }
 
-// Study names the tuning study.
-func (t *Tuning) Study() string { return t.study }
-
 // Space returns the study's search space.
 func (t *Tuning) Space() *search.Space { return t.space }
 
 // Options returns the study's options.
 func (t *Tuning) Options() Options { return t.opts }
+
+// ResultPatterns returns the patterns that name the study's result
+// files: flags when given (pareto tune's --result), else the study's
+// (Options.Results), else its space's (result = [...]); none means every
+// benchmark result a run's folder holds (ReadRun).
+func (t *Tuning) ResultPatterns(flags []string) []string {
+	switch {
+	case len(flags) > 0:
+		return flags
+	case len(t.opts.Results) > 0:
+		return t.opts.Results
+	}
+	var out []string
+	for _, p := range t.space.Results {
+		out = append(out, p.Pattern)
+	}
+	return out
+}
 
 // Run is a claimed run: its ID, its configuration and the worker that
 // holds it.
@@ -494,33 +527,35 @@ type Feedback struct {
 	// were queued: it needs runs of an archive member this study cannot
 	// run (see verdictRecord.Stalled).
 	Stalled string
+	// Mismatches are the parameters the run's result files record with
+	// another value than the run's configuration (see Stamp).
+	Mismatches []Mismatch
 }
 
 // Record records the trials a run measured (read from its result files)
-// in the study, with the run's labels, completes the run, tells the
-// sampler when the configuration's runs are all done, and asks the gate.
-// A run that yielded no trial is failed.
+// in the study, stamped with the run's configuration and labels (Stamp),
+// completes the run, tells the sampler when the configuration's runs are
+// all done, and asks the gate. A run that yielded no trial is failed.
+// The Feedback lists the parameters the files record with another value
+// than the run's (Mismatches).
 func (t *Tuning) Record(ctx context.Context, r Run, source string, trials []trial.Trial) (Feedback, error) {
 	fb := Feedback{Run: r.ID, Trial: r.Trial, Role: r.Role}
 	if len(trials) == 0 {
 		return fb, t.Fail(ctx, r, "the run yielded no trial")
 	}
-	labels := map[string]string{LabelRun: strconv.FormatInt(r.ID, 10), LabelTrial: strconv.Itoa(r.Trial), LabelRole: r.Role,
-		LabelSession: strconv.Itoa(r.Session)}
 	res := runResult{}
 	for i := range trials {
 		tr := &trials[i]
-		if tr.Labels[LabelRun] == labels[LabelRun] && tr.ID != "" { // read back (Recorded): keep its ID
+		if tr.Labels[LabelRun] == strconv.FormatInt(r.ID, 10) && tr.ID != "" { // read back (Recorded): keep its ID
 			res.Trials = append(res.Trials, tr.ID)
 			continue
 		}
-		if tr.Labels == nil {
-			tr.Labels = map[string]string{}
+		for _, m := range Stamp(tr, r) {
+			if !slices.Contains(fb.Mismatches, m) {
+				fb.Mismatches = append(fb.Mismatches, m)
+			}
 		}
-		for k, v := range labels {
-			tr.Labels[k] = v
-		}
-		tr.Source.Session = SessionName(r.Session)
+		t.redactTrial(tr)
 		tr.ID = trial.ComputeID(tr) // the run's labels make each run's trials its own
 		res.Trials = append(res.Trials, tr.ID)
 	}
@@ -557,6 +592,7 @@ func (t *Tuning) Record(ctx context.Context, r Run, source string, trials []tria
 // (a candidate the failed run was the last of, one waiting for the runs
 // of an archive member the failed run was of).
 func (t *Tuning) Fail(ctx context.Context, r Run, reason string) error {
+	reason = t.Redact(reason)
 	err := t.update(ctx, func(tx *store.TuneTx) error {
 		if err := tx.FinishRun(r.ID, r.Worker, store.RunFailed, reason, nil); err != nil {
 			return err
@@ -578,6 +614,7 @@ func (t *Tuning) Fail(ctx context.Context, r Run, reason string) error {
 // Release queues a run again without counting its attempt: the driver
 // was interrupted.
 func (t *Tuning) Release(ctx context.Context, r Run, reason string) error {
+	reason = t.Redact(reason)
 	return t.q.UpdateTune(ctx, t.study, func(tx *store.TuneTx) error { return tx.ReleaseRun(r.ID, r.Worker, reason) })
 }
 

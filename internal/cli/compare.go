@@ -27,7 +27,12 @@ every other side B is compared with it.
 
 Objectives, SLOs and repeats are those of pareto front: the repeats of a
 configuration are one point, its median (--aggregate); --noise defaults to
---min-improve, as in pareto gate and drift. For each pair:
+--min-improve, as in pareto gate and drift. An objective given neither
+gets both from the noise the repeats of every side show: the band pareto
+noise suggests (twice the upper bound of the run-to-run CV, rounded up to
+0.5%); with too few repeats to measure it (fewer than 2 degrees of
+freedom) every verdict is inconclusive. A zero band is never assumed. For
+each pair:
 
   hypervolume   of each side against one common reference point (--ref,
                 default the worst value of any run of any side plus 10% of
@@ -39,18 +44,27 @@ configuration are one point, its median (--aggregate); --noise defaults to
                 the best Y of a point reaching X, within X's noise band;
                 linear: between the points around X); a bucket outside a
                 frontier's span says so instead of extrapolating;
-  verdict       b_dominates, a_dominates, crossing (with where the lead
-                changes), indistinguishable (within the noise bands
-                everywhere) or inconclusive.
+  verdict       from the noise-aware relation of pareto front --noise on
+                the union of both sides' points. A point of A leads when
+                it is on the noise-aware frontier of A and B together and
+                no point of B reaches it within the bands (no worse beyond
+                the noise band on every objective); A also leads when it
+                reaches further than B on some objective beyond the band;
+                and the same for B. b_dominates: only B leads; a_dominates:
+                only A; crossing: both; indistinguishable: neither;
+                inconclusive: a lead that the resamples do not confirm.
 
 Every value has a percentile interval at --confidence from a seeded
 bootstrap (--resamples, --seed): each resample draws every configuration's
 repeats with replacement, so that a configuration measured once adds no
-uncertainty (a warning says so). A comparison is better or worse when its
-whole interval is beyond the minimum improvement, the same when it lies
-within the noise band both ways; with two objectives the best X each
-frontier reaches is compared too. With other than two objectives the
-verdict is set dominance under the bands, kept when the resamples agree.
+uncertainty (a warning says so). A lead counts when it holds for the point
+estimates and in at least --confidence of the resamples; a difference
+inside the bands is never a lead. A given band below the noise the repeats
+show draws a warning: a lead must then hold beyond the band the noise
+suggests too, and a difference inside the band is ruled out only by the
+resamples. A curve point
+is better or worse when its whole interval is beyond the minimum
+improvement, the same when it lies within the noise band both ways.
 
 The sides must share their environment (engine, engine version, CUDA,
 driver, GPU) except on the keys they are selected by (an engine also frees
@@ -61,9 +75,11 @@ baseline measured in both sides first, as pareto drift does.
 summary to post as a pull request comment). --html FILE also writes the
 comparison as a page: both frontiers, the uplift curve and the buckets.
 
-Exit status: 0 no regression, 1 a regression beyond the bands (a_dominates
-or crossing), 3 inconclusive (a regression cannot be ruled out); any
-failure to reach a verdict (bad input, usage) exits 2.`
+Exit status: 0 no regression (A does not lead: b_dominates,
+indistinguishable, or inconclusive on B's lead alone), 1 a regression
+beyond the bands (a lead of A the resamples confirm: a_dominates,
+crossing), 3 inconclusive (a lead of A they do not confirm, or no band to
+judge with); any failure to reach a verdict (bad input, usage) exits 2.`
 
 const compareExample = `  pareto compare examples/decide/baseline-sglang-0.5.6.jsonl examples/decide/baseline-sglang-0.6.0.jsonl \
     -o ttft.p99:min -o output_token_throughput:max --noise ttft.p99=5% --min-improve 3% --allow-cross-scope --html compare.html

@@ -1,9 +1,6 @@
 package cli
 
 import (
-	"io"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
 	"github.com/pareto-llm/pareto/mcpserver"
@@ -29,18 +26,34 @@ Every tool takes the study's name and, optionally, a store (default
 archive (without revoke) open the store read only. A failure is a tool
 error with a message naming the argument or the file, never a crash.
 
+The tools read files and create stores only under the roots: the
+--root directories (default the working directory), or the roots the
+client lists (within the --root directories when they are given).
+Symlinks are evaluated: a path or a symlink inside a directory that leads
+out of the roots is refused. A client may name the server's store
+anywhere, a SQLite store under the roots, and a PostgreSQL store only
+when it is the server's or given with --allow-store.
+
+Every frame is answered: one that is not JSON with a parse error
+(-32700), one that is no JSON-RPC request (a batch, no method, a wrong
+"jsonrpc", nesting deeper than 64 levels, a line longer than
+--max-frame-size) with an invalid request error (-32600); the session
+goes on.
+
 Register it with an agent as a stdio server whose command line is
 "pareto mcp --store PATH" (for Claude Code: claude mcp add pareto --
 pareto mcp --store tune.db). It serves until the client closes standard
 input; it prints nothing else on standard output.`
 
-const mcpExample = `  pareto mcp --store tune.db`
+const mcpExample = `  pareto mcp --store tune.db
+  pareto mcp --store tune.db --root . --root examples`
 
 func newMCPCmd(e *env) *cobra.Command {
-	var store string
+	var store, maxFrame string
+	var roots, allow []string
 	var limits limitFlags
 	c := &cobra.Command{
-		Use:     "mcp [--store S]",
+		Use:     "mcp [--store S] [--root DIR]...",
 		Short:   "Serve the Model Context Protocol on stdio (tools ask, tell, gate, front, pick, trials)",
 		Long:    mcpLong,
 		Example: mcpExample,
@@ -50,24 +63,25 @@ func newMCPCmd(e *env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			t := &mcp.IOTransport{Reader: nopCloser{e.stdin}, Writer: nopWriteCloser{e.stdout}}
-			if err := mcpserver.Serve(contextOf(c), mcpserver.Options{Store: store, Version: Version, Limits: lim}, t); err != nil {
+			t := &mcpserver.FrameTransport{Reader: e.stdin, Writer: e.stdout}
+			if maxFrame != "" {
+				n, err := parseSize(maxFrame)
+				if err != nil || n < 1 || n > 1<<30 {
+					return usagef("--max-frame-size %q: want a size from 1 to 1GiB", maxFrame)
+				}
+				t.MaxFrame = int(n)
+			}
+			o := mcpserver.Options{Store: store, Version: Version, Limits: lim, Roots: roots, AllowStores: allow}
+			if err := mcpserver.Serve(contextOf(c), o, t); err != nil {
 				return inputError{err: err}
 			}
 			return nil
 		},
 	}
 	addLimitFlags(c.Flags(), &limits)
+	c.Flags().StringArrayVar(&roots, "root", nil, "let the tools read files and create stores under `DIR` (repeatable; default the working directory)")
+	c.Flags().StringArrayVar(&allow, "allow-store", nil, "let a client name this PostgreSQL store `URL` besides --store (repeatable)")
+	c.Flags().StringVar(&maxFrame, "max-frame-size", "", "answer a frame longer than `SIZE` with an error and discard it (default "+sizeString(mcpserver.DefaultMaxFrame)+")")
 	c.Flags().StringVar(&store, "store", "", "store of the tools that name none: a SQLite path, sqlite:///PATH or postgres://URL (default $PARETO_STORE, else pareto.db)")
 	return c
 }
-
-// nopCloser and nopWriteCloser let the transport close the command's
-// streams without closing the process's.
-type nopCloser struct{ io.Reader }
-
-func (nopCloser) Close() error { return nil }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }

@@ -176,7 +176,7 @@ func loadSourceTrials(ctx context.Context, e *env, src *decideSource, paths []st
 	if src.study == "" && len(paths) == 0 && src.optuna == "" {
 		return nil, usagef("give result paths, --study or --optuna")
 	}
-	conds, err := store.ParseConditions(src.where)
+	conds, err := trial.ParseConditions(src.where)
 	if err != nil {
 		return nil, usageError{fmt.Errorf("--where: %w", err)}
 	}
@@ -274,38 +274,6 @@ func (o *decideObjectives) parse() ([]frontier.Objective, []frontier.SLO, error)
 		return nil, nil, queryUsage(err)
 	}
 	return objs, slos, nil
-}
-
-func decideObjNames(objs []frontier.Objective) []string {
-	out := make([]string, len(objs))
-	for i, o := range objs {
-		out[i] = o.Name
-	}
-	return out
-}
-
-func decideSLONames(slos []frontier.SLO) []string {
-	out := make([]string, len(slos))
-	for i, s := range slos {
-		out[i] = s.Name
-	}
-	return out
-}
-
-// decideStudyTrials returns the study's trials matching --where.
-func decideStudyTrials(ctx context.Context, st store.Reader, src *decideSource) ([]trial.Trial, error) {
-	conds, err := store.ParseConditions(src.where)
-	if err != nil {
-		return nil, usageError{fmt.Errorf("--where: %w", err)}
-	}
-	ts, err := st.Trials(ctx, src.study, store.Query{Where: conds})
-	if errors.Is(err, store.ErrNoStudy) {
-		return nil, inputError{err: fmt.Errorf("study %q does not exist", src.study)}
-	}
-	if err != nil {
-		return nil, inputError{err: err}
-	}
-	return ts, nil
 }
 
 // writeDecideJSON writes v as one line of JSON, without HTML escaping (so

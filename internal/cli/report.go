@@ -436,7 +436,8 @@ func throughStudy(e *env, f *storeFlags, loaded []trial.Trial, skips []trial.Ski
 		if err != nil {
 			return nil, nil, err
 		}
-		if err := sink.store(loaded); err == nil {
+		err = sink.store(loaded)
+		if err == nil {
 			err = sink.recordSkips(skips)
 		}
 		if err != nil {

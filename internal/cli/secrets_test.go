@@ -224,9 +224,7 @@ func plantCloudAI(t *testing.T, p *planted, dir string) {
 		} else {
 			s += "\n[test_definition.extra_env_vars]\n" + envText
 		}
-		if strings.Contains(s, "request-count = 50\n") {
-			s = strings.Replace(s, "request-count = 50\n", fmt.Sprintf("request-count = 50\napi-key = %q\n", phaseKey), -1)
-		}
+		s = strings.ReplaceAll(s, "request-count = 50\n", fmt.Sprintf("request-count = 50\napi-key = %q\n", phaseKey))
 		writeFile(t, path, s)
 	}
 	// vllm.agg.1node/1 is read from the scenario merged over the tests.

@@ -40,7 +40,7 @@ func addStoreFlags(fs *pflag.FlagSet, f *storeFlags) {
 
 // query parses --where into a store query.
 func (f *storeFlags) query() (store.Query, error) {
-	conds, err := store.ParseConditions(f.where)
+	conds, err := trial.ParseConditions(f.where)
 	if err != nil {
 		return store.Query{}, usageError{fmt.Errorf("--where: %w", err)}
 	}

@@ -15,7 +15,12 @@ import (
 const tellLong = `Tell records the measurement of a run pareto ask gave: result files or
 directories (read as pareto ingest reads them), or --value NAME=X
 measurements (NAME a metric selector such as ttft.p99), recorded in the
-study with the run's parameters. It completes the run, tells the sampler
+study with the run's parameters, whatever the files hold (a parameter a
+file records with another value is kept as the label tune_file.NAME and
+reported: a warning on stderr, "mismatches" in JSON). A directory is read
+as pareto ingest reads it: only the benchmark results in it are trials,
+not the logs, telemetry or per-request records beside them. It completes
+the run, tells the sampler
 when its configuration's runs are all done, and prints the gate's verdict
 on the configuration as feedback (JSON with --format json): admit, reject,
 inconclusive (with the runs it queued, of the configuration, the baseline
@@ -111,6 +116,9 @@ func runTell(ctx context.Context, e *env, o *tellOptions, args []string) error {
 }
 
 func writeTell(e *env, format string, out tune.TellResult) error {
+	for _, m := range out.Mismatches {
+		fmt.Fprintf(e.stderr, "pareto tell: warning: run %d: %s\n", out.Run, m)
+	}
 	if format == "json" {
 		return writeDecideJSON(e, out)
 	}

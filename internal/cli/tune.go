@@ -14,8 +14,10 @@ import (
 	"github.com/pareto-llm/pareto/executor"
 	"github.com/pareto-llm/pareto/internal/enc"
 	"github.com/pareto-llm/pareto/internal/progress"
+	"github.com/pareto-llm/pareto/internal/redact"
 	"github.com/pareto-llm/pareto/search"
 	"github.com/pareto-llm/pareto/store"
+	"github.com/pareto-llm/pareto/trial"
 	"github.com/pareto-llm/pareto/tune"
 	"github.com/spf13/cobra"
 )
@@ -44,12 +46,38 @@ band shrinks to σ−u and its minimum improvement grows to δ+u (σ is
 
 --command is run by /bin/sh -c in the run's own folder (DIR/run-ID, DIR
 from --work-dir; DIR/run-ID.N for its Nth attempt after a lost worker),
-with {NAME} replaced by the value of parameter NAME and the environment
-variables PARETO_PARAM_<NAME> (upper case), PARETO_RUN,
+with {NAME} replaced by the value of parameter NAME as one shell-quoted
+word (a value is never shell code), and the environment variables
+PARETO_PARAM_<NAME> (upper case; the raw value), PARETO_RUN,
 PARETO_TRIAL, PARETO_ROLE and PARETO_SEED (the run's ID, the same if the
-run is retried); its output goes to stdout.log and stderr.log there. A run
-that exits non-zero, exceeds --time-limit or leaves no readable result is
-recorded as failed with the reason.
+run is retried); its output goes to stdout.log and stderr.log there. A
+placeholder stands outside quotes, as a word ({model}) or part of one
+(--tp={tp}); one inside '...', "...", backquotes, $((...)), a comment or
+a here-document is refused with its line and column. ${NAME} is the
+shell's. A run that exits non-zero, exceeds --time-limit or leaves no
+readable result is recorded as failed with the reason (for no result,
+the files it left).
+
+A run's environment is this process's without the store's settings
+(PARETO_STORE, PGPASSWORD, any variable holding the store's password).
+Keep secrets out of --command: a literal one (HF_TOKEN=hf_..., a bearer
+token) draws a warning, and the study keeps the command with <redacted>
+in its place. Export the secret, write $NAME in the command and give
+--pass-env NAME: every worker then needs NAME set, takes the value from
+its own environment, and nothing stores it. Failure reasons, labels and
+log lines are redacted before they are stored or printed.
+
+The run's folder is read as pareto ingest reads a folder: only files a
+reader recognises as benchmark results are trials (the server logs, GPU
+telemetry CSVs, per-request records and inputs a benchmark client leaves
+beside them are not); --result GLOB (repeatable, relative to the run's
+folder; or result = [...] in the space) names the result files exactly
+instead. A run that writes several results (a sweep over concurrency) is
+one configuration measured on several workloads, and one run of the
+budget. Every trial a run records has the run's parameters, whatever the
+result file holds (a vllm bench serve file records no server settings);
+a parameter the file records with another value is kept as the label
+tune_file.NAME and reported on stderr.
 
 Every change is in the store, so a tune that was killed resumes where it
 stopped when started again (its runs in progress are queued again, once; a
@@ -85,10 +113,12 @@ const tuneExample = `  # (docs/TUNING.md runs a whole tune on the simulator)
 
 type tuneOptions struct {
 	store, study, space, command, sampler, workDir, format string
+	results                                                []string
 	budget, repeats, maxRuns, population, screen           int
 	seed                                                   uint64
 	timeLimit, lease                                       time.Duration
 	status, worker                                         bool
+	passEnv                                                []string
 	obj                                                    decideObjectives
 	limits                                                 limitFlags
 	slurm                                                  slurmFlags
@@ -117,6 +147,8 @@ func newTuneCmd(e *env) *cobra.Command {
 	f.StringVar(&o.study, "study", "", "study `NAME`")
 	f.StringVar(&o.space, "space", "", "search space `TOML` file")
 	f.StringVar(&o.command, "command", "", "command `TEMPLATE` of a run ({param} placeholders)")
+	f.StringArrayVar(&o.passEnv, "pass-env", nil, "environment variable `NAME` the runs need (a token the command reads as $NAME): its value comes from each worker's environment, never stored (repeatable)")
+	f.StringArrayVar(&o.results, "result", nil, "a run's result files: `GLOB` relative to its folder, repeatable (default: the space's result = [...], else every benchmark result the folder holds)")
 	f.IntVar(&o.budget, "budget", 0, "runs of the study in all (baseline and repeats included)")
 	o.obj.flags(f)
 	f.StringVar(&o.sampler, "sampler", search.NSGA2, "sampler: "+strings.Join(search.Samplers, ", "))
@@ -177,7 +209,21 @@ func runTune(ctx context.Context, e *env, o *tuneOptions) error {
 	case o.lease < time.Second:
 		return usagef("--lease must be at least 1s")
 	}
-	ex, err := o.slurm.newExecutor()
+	for _, name := range o.passEnv {
+		if !validEnvName(name) {
+			return usagef("--pass-env %q is not an environment variable name", name)
+		}
+		if _, ok := os.LookupEnv(name); !ok { // before a study is created
+			return inputError{err: fmt.Errorf("--pass-env %s: %s is not set in the environment of this process", name, name)}
+		}
+	}
+	for _, p := range o.results {
+		if err := search.CheckResultPattern(p); err != nil {
+			return usagef("--result: %v", err)
+		}
+	}
+	loc := store.Location(o.store)
+	ex, err := o.slurm.newExecutor(executor.Environ(o.passEnv, redact.Passwords(loc)))
 	if err != nil {
 		return err
 	}
@@ -185,7 +231,19 @@ func runTune(ctx context.Context, e *env, o *tuneOptions) error {
 	if err != nil {
 		return err
 	}
-	st, err := store.Open(ctx, store.Location(o.store))
+	// A new study's space and command are checked before the store is
+	// opened (a SQLite store is created on opening).
+	var space *search.Space
+	var text string
+	if !joining {
+		if space, text, err = readSpace(o.space); err != nil {
+			return err
+		}
+		if err := tune.CheckTemplate(o.command, space); err != nil {
+			return usageError{err}
+		}
+	}
+	st, err := store.Open(ctx, loc)
 	if err != nil {
 		return inputError{err: err}
 	}
@@ -216,12 +274,8 @@ func runTune(ctx context.Context, e *env, o *tuneOptions) error {
 		if err != nil {
 			return err
 		}
-		space, text, err := readSpace(o.space)
-		if err != nil {
-			return err
-		}
 		opts = tune.Options{Sampler: o.sampler, Seed: o.seed, Population: o.population, Objectives: objs, Repeats: o.repeats,
-			MaxRuns: o.maxRuns, Screen: o.screen, Command: o.command, SpaceFile: o.space, SpaceText: text}
+			MaxRuns: o.maxRuns, Screen: o.screen, Command: o.command, Results: o.results, SpaceFile: o.space, SpaceText: text, PassEnv: o.passEnv}
 		for _, s := range slos {
 			opts.SLOs = append(opts.SLOs, s.String())
 		}
@@ -242,14 +296,16 @@ func runTune(ctx context.Context, e *env, o *tuneOptions) error {
 	if err := tune.CheckTemplate(command, t.Space()); err != nil {
 		return usageError{err}
 	}
+	warnSecrets(e, o.command)
 	workDir := o.workDir
 	if workDir == "" {
 		workDir = o.study + ".tune"
 	}
 	runCtx, stop := signal.NotifyContext(ctx, os.Interrupt)
 	defer stop()
-	d := &tune.Driver{Tuning: t, Executor: ex, Command: command, WorkDir: workDir, Lease: o.lease, Join: o.worker,
-		TimeLimit: o.timeLimit, Limits: lim, Log: e.stderr,
+	t.Hide(redact.Passwords(loc)...)
+	d := &tune.Driver{Tuning: t, Executor: ex, Command: command, WorkDir: workDir, Lease: o.lease, Join: o.worker, PassEnv: o.passEnv,
+		TimeLimit: o.timeLimit, Limits: lim, Results: t.ResultPatterns(o.results), Log: e.stderr,
 		Resources: executor.Resources{Nodes: o.slurm.nodes, GPUsPerNode: o.slurm.gpusPerNode, Partition: o.slurm.partition, Account: o.slurm.account}}
 	if isTerminal(e.stderr) {
 		d.Progress = progressLine(e, time.Now())
@@ -275,8 +331,33 @@ func runTune(ctx context.Context, e *env, o *tuneOptions) error {
 	return nil
 }
 
-// newExecutor returns the executor the flags name.
-func (f slurmFlags) newExecutor() (executor.Executor, error) {
+// warnSecrets warns of every literal secret of the command (the study
+// keeps the command without them), naming the --pass-env that keeps it
+// out of the command.
+func warnSecrets(e *env, command string) {
+	if secrets := tune.CommandSecrets(command); len(secrets) > 0 {
+		name := tune.SecretName(command, secrets[0])
+		fmt.Fprintf(e.stderr, "pareto tune: --command holds a secret (%s): the study keeps the command with %s in its place, "+
+			"so every worker needs --command too; keep it out of the command: export %s=..., write $%s in --command and add --pass-env %s\n",
+			trial.RedactText(tune.RedactCommand(command)), trial.Redacted, name, name, name)
+	}
+}
+
+// validEnvName reports whether name can name an environment variable of
+// a shell: a letter or _, then letters, digits or _.
+func validEnvName(name string) bool {
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !(c == '_' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || i > 0 && c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return name != ""
+}
+
+// newExecutor returns the executor the flags name; its jobs start from
+// the environment environ (executor.Environ).
+func (f slurmFlags) newExecutor(environ []string) (executor.Executor, error) {
 	switch {
 	case f.nodes < 0 || f.gpusPerNode < 0:
 		return nil, usagef("--nodes and --gpus-per-node must not be negative")
@@ -286,12 +367,12 @@ func (f slurmFlags) newExecutor() (executor.Executor, error) {
 		if f.partition != "" || f.account != "" || f.template != "" || f.nodes != 0 || f.gpusPerNode != 0 {
 			return nil, usagef("--partition, --account, --nodes, --gpus-per-node and --slurm-template need --executor slurm")
 		}
-		return &executor.Local{}, nil
+		return &executor.Local{Environ: environ}, nil
 	case f.executor == "slurm":
 		if f.poll <= 0 {
 			return nil, usagef("--slurm-poll must be positive")
 		}
-		s, err := executor.NewSlurm(executor.SlurmConfig{Template: f.template, GPUOption: f.gpuOption, PollInterval: f.poll})
+		s, err := executor.NewSlurm(executor.SlurmConfig{Template: f.template, GPUOption: f.gpuOption, PollInterval: f.poll, Environ: environ})
 		if err != nil {
 			return nil, inputError{err: err}
 		}
@@ -409,7 +490,9 @@ func tuneStatus(ctx context.Context, e *env, o *tuneOptions) error {
 	out := tuneStatusJSON{Study: s.Study, Complete: s.Complete, Failed: s.Failed, Running: s.Running, Queued: s.Queued,
 		Budget: s.Budget, BudgetLeft: s.BudgetLeft, Session: s.Session, Trials: s.Trials, Runs: []tuneRunStatus{}, FailedRuns: []tuneFailed{}}
 	for _, r := range s.FailedRuns {
-		out.FailedRuns = append(out.FailedRuns, tuneFailed{Run: r.ID, Trial: r.Number, Reason: r.Reason, Handle: r.Handle})
+		// Reasons are redacted when stored; a store written before is
+		// redacted here.
+		out.FailedRuns = append(out.FailedRuns, tuneFailed{Run: r.ID, Trial: r.Number, Reason: trial.RedactText(r.Reason), Handle: r.Handle})
 	}
 	for _, r := range s.RunningRuns {
 		rs := tuneRunStatus{Run: r.ID, Trial: r.Number, Worker: r.Worker, Handle: r.Handle, Attempt: r.Attempts}

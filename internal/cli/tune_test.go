@@ -230,6 +230,9 @@ func TestTuneFlagErrors(t *testing.T) {
 		{"short lease", append(base, "--lease", "10ms"), 2, "--lease"},
 		{"worker of no study", []string{"tune", "--worker", "--store", db, "--study", "none"}, 1, "no tuning state"},
 		{"no space without worker", []string{"tune", "--store", db, "--study", "s", "--command", "true", "--budget", "2"}, 2, "--space is required"},
+		{"pass-env name", append(base, "--pass-env", "1X"), 2, `--pass-env "1X" is not an environment variable name`},
+		{"pass-env unset", append(base, "--study", "unset", "--pass-env", "PARETO_TEST_UNSET_VAR"), 1, "--pass-env PARETO_TEST_UNSET_VAR: PARETO_TEST_UNSET_VAR is not set"},
+		{"placeholder in quotes", append(base, "--study", "quoted", "--command", `run "{max_num_seqs}"`), 2, "--command:1:6: {max_num_seqs} is inside double quotes"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer

@@ -64,9 +64,6 @@ func Section(w *bufio.Writer, header []string, rows int, cell CellFunc) {
 	}
 }
 
-// UTF8Len counts the runes of s (its width in a terminal).
-func UTF8Len(s string) int { return utf8.RuneCountInString(s) }
-
 // Byte classes of scan: a byte that is escaped, one that starts or
 // continues a multi-byte character.
 const (

@@ -23,6 +23,9 @@ const Mask = trial.Redacted
 var (
 	keywordPassword = regexp.MustCompile(`(?i)(password\s*=\s*)('(?:[^'\\]|\\.)*'|\S+)`)
 	queryPassword   = regexp.MustCompile(`(?i)([?&]password=)([^&#]*)`)
+	// pragmaKey is an encryption key given to SQLite in the location
+	// (?_pragma=key('…'), hexkey, textkey; also %-encoded parentheses).
+	pragmaKey = regexp.MustCompile(`(?i)(_pragma=(?:hex|text)?key(?:\(|%28))([^)&#]*?)(\)|%29|&|#|$)`)
 )
 
 // userinfo splits a URL-shaped location (SCHEME://...) at its user info,
@@ -48,10 +51,12 @@ func userinfo(location string) (head, user, password, rest string, ok, hasPasswo
 }
 
 // Location returns location with every password replaced by Mask: the
-// password of a URL's user info, a password= query parameter, and a
-// password=... keyword of a key/value connection string. Locations without
+// password of a URL's user info, a password= query parameter, a
+// password=... keyword of a key/value connection string, and a SQLite
+// encryption key (_pragma=key(…), hexkey, textkey). Locations without
 // a password are returned unchanged.
 func Location(location string) string {
+	location = pragmaKey.ReplaceAllString(location, "${1}"+Mask+"${3}")
 	head, user, _, rest, ok, hasPassword := userinfo(location)
 	if !ok {
 		return keywordPassword.ReplaceAllString(location, "${1}"+Mask)
@@ -93,6 +98,10 @@ func secrets(location string) []string {
 			}
 		}
 	}
+	for _, m := range pragmaKey.FindAllStringSubmatch(location, -1) {
+		add(strings.Trim(m[2], "'\"%27"))
+		add(m[2])
+	}
 	_, _, password, rest, ok, hasPassword := userinfo(location)
 	if ok {
 		if hasPassword {
@@ -108,6 +117,11 @@ func secrets(location string) []string {
 	}
 	return out
 }
+
+// Passwords returns the passwords location holds, in every spelling a
+// message may print them (see Error): for clearing them from texts that
+// do not come from an error, such as a job's environment.
+func Passwords(location string) []string { return secrets(location) }
 
 // scrubbed is an error whose text has the secrets removed; it unwraps to
 // the original.

@@ -18,6 +18,9 @@ func TestLocation(t *testing.T) {
 		{"host=db password='a b' dbname=p", "host=db password=<redacted> dbname=p"},
 		{"pareto.db", "pareto.db"},
 		{"sqlite:///tmp/x.db", "sqlite:///tmp/x.db"},
+		{"sqlite:///tmp/x.db?_pragma=key('s3cretkey')", "sqlite:///tmp/x.db?_pragma=key(<redacted>)"},
+		{"file:x.db?_pragma=hexkey(00112233aabb)&_pragma=busy_timeout(10)", "file:x.db?_pragma=hexkey(<redacted>)&_pragma=busy_timeout(10)"},
+		{"x.db?_pragma=textkey%28%27s3cret%27%29", "x.db?_pragma=textkey%28<redacted>%29"},
 		// Locations net/url refuses, or misreads ("u:123" as a host and port).
 		{"postgres://u:hunter2zebra@db:99999/p", "postgres://u:<redacted>@db:99999/p"},
 		{"postgres://u:hunter2zebra@db:port/p", "postgres://u:<redacted>@db:port/p"},

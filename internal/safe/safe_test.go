@@ -11,6 +11,7 @@ func TestRecover(t *testing.T) {
 		defer Recover(&err, "reading", "in.json")
 		if fail {
 			var m map[string]int
+			//lint:ignore SA5000 the test needs a real runtime panic
 			m["x"] = 1 // a nil map: a runtime panic
 		}
 		return 1, nil
