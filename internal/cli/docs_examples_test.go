@@ -59,10 +59,15 @@ func blank(lines []string) bool {
 	return !slices.ContainsFunc(lines, func(l string) bool { return strings.TrimSpace(l) != "" })
 }
 
+// dataBlocks are the languages of blocks that hold a file's content, not
+// commands.
+var dataBlocks = []string{"toml", "json", "jsonl", "csv", "yaml", "go"}
+
 // TestDocBlocksFenced: every code block of the documentation says what it
-// is: sh (runs as pasted here, and TestDocExamples runs it) or text
-// (output, or a command that needs what a test machine lacks: a remote
-// PostgreSQL, a cluster, an agent).
+// is: sh (runs as pasted here, and TestDocExamples runs it), text (output,
+// or a command that needs what a test machine lacks: a remote PostgreSQL,
+// a cluster, an agent), or the content of a file (toml, json, ...). No
+// command hides in an unmarked block or one marked bash or console.
 func TestDocBlocksFenced(t *testing.T) {
 	for _, file := range docFiles(t) {
 		b, err := os.ReadFile(filepath.Join("..", "..", file))
@@ -74,8 +79,9 @@ func TestDocBlocksFenced(t *testing.T) {
 			t.Errorf("%s: %v", file, err)
 		}
 		for _, bl := range blocks {
-			if bl.info != "sh" && bl.info != "text" {
-				t.Errorf("%s:%d: a block marked %q; mark it sh (runnable here) or text (output, or illustrative)", file, bl.line, bl.info)
+			if bl.info != "sh" && bl.info != "text" && !slices.Contains(dataBlocks, bl.info) {
+				t.Errorf("%s:%d: a block marked %q; mark it sh (runnable here), text (output, or illustrative) or the language of a file's content (%s)",
+					file, bl.line, bl.info, strings.Join(dataBlocks, ", "))
 			}
 		}
 	}
