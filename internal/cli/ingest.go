@@ -61,6 +61,9 @@ directory holding every PATH (CloudAI results trees from their own
 parent), whatever the working directory: ingest the same directory, or
 paths below it, each time.
 
+A progress bar of the inputs read is drawn on standard error when it is a
+terminal (never on a pipe, a file or a log).
+
 Exit status: 0 success, 1 when an input could not be read (after
 reporting everything else; 0 with --keep-going) or when no input yielded
 a trial (each input is listed with why), 2 usage error.`
