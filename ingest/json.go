@@ -107,7 +107,7 @@ func kindName(v []byte) string {
 	}
 	switch jsontext.Value(v).Kind() {
 	case '"':
-		return "string " + truncate(string(v), 40)
+		return "string " + trial.Excerpt(string(v))
 	case '0':
 		return "number " + truncate(string(v), 40)
 	case '{':

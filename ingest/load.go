@@ -117,6 +117,7 @@ func (d *Dataset) add(ts []trial.Trial, run *cloudai.Run) {
 // skip records an input that yielded no trial, naming it for Skip.Key
 // from base as the trials' files are named (standard input has no key).
 func (d *Dataset) skip(base string, s Skip) {
+	s.Reason = trial.RedactText(s.Reason) // a reader's error may quote the input
 	if s.Path != "-" {
 		s.Key = d.place.key(base, s.Path)
 	}

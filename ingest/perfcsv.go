@@ -248,7 +248,7 @@ func csvStats(cr *csv.Reader, src *source, header, rec []string) ([]statValue, e
 		v, err := strconv.ParseFloat(strings.ReplaceAll(cell, ",", ""), 64)
 		if err != nil {
 			line, col := cr.FieldPos(i)
-			return nil, &SyntaxError{File: src.path, Line: line, Col: col, Msg: "column " + header[i] + ": not a number: " + strconv.Quote(truncate(cell, 40))}
+			return nil, &SyntaxError{File: src.path, Line: line, Col: col, Msg: "column " + header[i] + ": not a number: " + strconv.Quote(trial.Excerpt(cell))}
 		}
 		out = append(out, statValue{stat: header[i], v: v})
 	}

@@ -177,7 +177,7 @@ func add[In, Out any](ts *tools, s *mcp.Server, t *mcp.Tool, out *jsonschema.Sch
 		res, err = h(ctx, args)
 		if err != nil {
 			var zero Out
-			return nil, zero, errors.New(enc.SafeLines(noContent(argWording(toolMessage(err), in))))
+			return nil, zero, errors.New(enc.SafeLines(trial.RedactText(noContent(argWording(toolMessage(err), in)))))
 		}
 		return nil, res, nil
 	})

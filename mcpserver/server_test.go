@@ -415,3 +415,40 @@ func TestSecretsInErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestTokensInAnswers plants credentials recognisable by their format in
+// a table's cells — one a number column holds, which the error quotes,
+// and one a text column holds, which the trials answer shows — and checks
+// that neither a tool's error nor its answer shows them.
+func TestTokensInAnswers(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.csv")
+	const inCell, inText = "ghp_PLANTEDcellzqkkkkkkkkkkkkkkkkkkkkkkkkkk", "hf_PLANTEDtextzqkkkkkkkkkkkkkkkkkkkkkkkkkk"
+	if err := os.WriteFile(bad, []byte("id,ttft_p99,tps\na,Bearer "+inCell+",10\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	good := filepath.Join(dir, "good.csv")
+	if err := os.WriteFile(good, []byte("id,ttft_p99,tps,model\na,5,10,"+inText+"\nb,7,12,m\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	vllm := filepath.Join(dir, "v.json")
+	if err := os.WriteFile(vllm, []byte(`{"date":"x","backend":"vllm","model_id":"m","completed":10,"median_ttft_ms":"Bearer xoxb-PLANTEDnumzqkkkkkkkkkkkkkkkkkk"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(dir, "s.db")
+	runCLI(t, 0, "ingest", good, "--store", db, "--study", "s")
+	cs := connect(t, mcpserver.Options{Store: db})
+	answers := map[string]string{
+		"front invalid": string(call(t, cs, "front", map[string]any{"files": []string{bad}, "objectives": []string{"ttft_p99:min", "tps:max"}, "aggregate": "none"})),
+		"trials":        string(call(t, cs, "trials", map[string]any{"study": "s"})),
+		"front error":   callError(t, cs, "front", map[string]any{"files": []string{vllm}, "objectives": []string{"ttft.p50", "output_token_throughput"}}),
+		"front":         string(call(t, cs, "front", map[string]any{"files": []string{good}, "objectives": []string{"ttft_p99:min", "tps:max"}})),
+	}
+	for what, text := range answers {
+		for _, tok := range []string{"PLANTEDcellzq", "PLANTEDtextzq", "PLANTEDnumzq"} {
+			if strings.Contains(text, tok) {
+				t.Errorf("%s shows the planted %s: %.300s", what, tok, text)
+			}
+		}
+	}
+}

@@ -208,7 +208,7 @@ func cellReason(name string, ce table.CellError) string {
 	if ce.Col > 0 {
 		pos += fmt.Sprintf(":%d", ce.Col)
 	}
-	return fmt.Sprintf("%s: %s: %q is not a number", pos, ce.Column, ce.Text)
+	return fmt.Sprintf("%s: %s: %q is not a number", pos, ce.Column, trial.Excerpt(ce.Text))
 }
 
 // appendOrTake appends src to dst, or takes src itself when dst is empty

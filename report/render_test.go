@@ -92,7 +92,7 @@ func TestPolicyHashes(t *testing.T) {
 func TestRenderRedactsNames(t *testing.T) {
 	page := buildFixture(t)
 	const token = "hf_abcdefghijklmnopqrstuvwxyz0123"
-	page.Title, page.Source = "bench --api-key SEKRETpassw0rd "+token, "run-"+token
+	page.Title, page.Source = "bench --api-key SEKRETpassw0rd "+token, "runs/"+token+".json"
 	page.Plots[0].Name = "Bearer SEKRETbearer0123"
 	var buf bytes.Buffer
 	if err := Render(&buf, page); err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/pareto-llm/pareto/internal/enc"
+	"github.com/pareto-llm/pareto/trial"
 )
 
 // Exit statuses. exitStatus is the one place that maps how a command
@@ -77,10 +78,12 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if cmd != nil && cmd != root {
 		name = cmd.CommandPath()
 	}
+	// An error may quote its input (a cell, a value, a command line): it
+	// is printed through the one redaction policy.
 	if kindOf(err) == kindUsage {
-		fmt.Fprintf(stderr, "%s: %s (see '%s --help')\n", name, enc.Safe(firstLine(err)), name)
+		fmt.Fprintf(stderr, "%s: %s (see '%s --help')\n", name, enc.Safe(trial.RedactText(firstLine(err))), name)
 	} else {
-		fmt.Fprintf(stderr, "%s: %s\n", name, enc.SafeLines(err.Error()))
+		fmt.Fprintf(stderr, "%s: %s\n", name, enc.SafeLines(trial.RedactText(err.Error())))
 	}
 	return exitStatus(cmd, err)
 }
