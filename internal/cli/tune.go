@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/pareto-llm/pareto/executor"
+	"github.com/pareto-llm/pareto/internal/enc"
+	"github.com/pareto-llm/pareto/internal/progress"
 	"github.com/pareto-llm/pareto/internal/redact"
 	"github.com/pareto-llm/pareto/query"
 	"github.com/pareto-llm/pareto/search"
@@ -19,7 +21,6 @@ import (
 	"github.com/pareto-llm/pareto/trial"
 	"github.com/pareto-llm/pareto/tune"
 	"github.com/spf13/cobra"
-	"golang.org/x/sys/unix"
 )
 
 const tuneLong = `Tune runs the closed loop: a sampler (NSGA-II by default, or Sobol, random,
@@ -436,16 +437,8 @@ func readSpace(path string) (*search.Space, string, error) {
 	return space, text, nil
 }
 
-// isTerminal reports whether w is a terminal (not merely a character
-// device such as /dev/null).
-func isTerminal(w any) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
-	return err == nil
-}
+// isTerminal reports whether w is a terminal (progress.IsTerminal).
+func isTerminal(w any) bool { return progress.IsTerminal(w) }
 
 // progressLine returns a Progress that rewrites one line with the runs
 // done and an ETA from the mean time per run so far.
@@ -612,7 +605,7 @@ func writeTuneSummary(e *env, format string, s tune.Summary) error {
 func fmtValues(v []float64) string {
 	parts := make([]string, len(v))
 	for i, x := range v {
-		parts[i] = fmt.Sprintf("%.4g", x)
+		parts[i] = string(enc.AppendNum(nil, x))
 	}
 	return "[" + strings.Join(parts, " ") + "]"
 }
