@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"strconv"
 	"strings"
 
@@ -34,17 +33,13 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	return e.Encode(r)
 }
 
-// sig renders v with 4 significant digits (integers up to 10⁹ in full),
-// "-" when not finite.
+// sig renders v as tables print numbers (enc.AppendNum: 4 significant
+// digits, integers up to 10⁹ in full), "-" when not finite.
 func sig(n Num) string {
-	v := float64(n)
-	switch {
-	case !finite(v):
+	if !finite(float64(n)) {
 		return "-"
-	case math.Abs(v) >= 1e4 && math.Abs(v) < 1e9:
-		return strconv.FormatFloat(math.Round(v), 'f', 0, 64)
 	}
-	return strconv.FormatFloat(v, 'g', 4, 64)
+	return string(enc.AppendNum(nil, float64(n)))
 }
 
 func pct(n Num) string { return string(enc.AppendPercent(nil, float64(n))) }

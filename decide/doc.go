@@ -26,7 +26,12 @@
 // both sides (LogDiff). A threshold is cleared when the whole interval is
 // beyond it and missed when the whole interval is short of it; otherwise
 // the answer is unknown and the interval's half-width, which shrinks as
-// 1/√n, says how many more runs would settle it.
+// 1/√n, says how many more runs would settle it. The gate's admission
+// ("better than the baseline by the minimum improvement somewhere") is a
+// sequential test whose false admits are bounded by 1 − Confidence over
+// every objective, workload and look up to MaxRuns and MaxBaselineRuns: its
+// error is split over them (see spending), so that each look's interval is
+// wider than Confidence alone would make it.
 //
 // # Questions of trials
 //

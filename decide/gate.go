@@ -1,8 +1,6 @@
 package decide
 
 import (
-	"math"
-
 	"github.com/pareto-llm/pareto/frontier"
 )
 
@@ -16,26 +14,33 @@ type GateConfig struct {
 	// MinRepeats is the number of runs each side needs per workload
 	// before any decision (0 means DefaultGate.MinRepeats).
 	MinRepeats int
-	// Confidence is the two-sided level of the interval that must clear
-	// a threshold for a fact that favours admission (0.95 when zero).
+	// Confidence bounds the false admits: P(admit | no improvement beyond
+	// the minimum on any objective and workload) ≤ 1 − Confidence, over
+	// every look a driver takes as it adds runs up to MaxRuns and
+	// MaxBaselineRuns (see spending; DefaultGate.Confidence when zero). The
+	// other facts favouring admission (no archive member beats it, no
+	// equivalent member) are judged with intervals at this level.
 	Confidence float64
 	// Futility is the level for facts against admission (0.8 when zero):
 	// lower, because rejecting a weak candidate early costs less than
 	// admitting noise.
 	Futility float64
-	// MaxRuns caps the runs of each side per workload (0: no cap): a
-	// verdict that would ask for runs beyond it asks only for those within
-	// it, and one that cannot ask for any is a rejection,
-	// CodeRejectedMaxRuns.
-	MaxRuns int
+	// MaxRuns caps the runs of the candidate (and of an archive member)
+	// per workload, MaxBaselineRuns those of the baseline (zero:
+	// DefaultGate's): a verdict that would ask for runs beyond them asks
+	// only for those within, one that cannot ask for any is a rejection,
+	// CodeRejectedMaxRuns, and they set the looks the admission error is
+	// spent over.
+	MaxRuns, MaxBaselineRuns int
 	// NoRegression rejects (CodeRejectedRegression) an admit that is
 	// worse than the baseline beyond the noise band on any objective and
 	// workload, and holds one that may be (inconclusive) until it is told.
 	NoRegression bool
 }
 
-// DefaultGate holds the default levels.
-var DefaultGate = GateConfig{MinRepeats: 3, Confidence: 0.95, Futility: 0.8}
+// DefaultGate holds the default levels and caps. Confidence 0.99 keeps
+// false admits at or below 1 %.
+var DefaultGate = GateConfig{MinRepeats: 3, Confidence: 0.99, Futility: 0.8, MaxRuns: 10, MaxBaselineRuns: 20}
 
 // Side is one configuration measured on workloads: the candidate, the
 // baseline or an archive member.
@@ -69,13 +74,11 @@ func (s *Side) find(w Workload) *Measured {
 // positive differences favour the candidate: win (candidate better by more
 // than δ), loss (reference better by more than δ), band (candidate not
 // worse than the reference beyond σ: d >= band) and refBand (reference not
-// worse than the candidate beyond σ: d <= refBand).
+// worse than the candidate beyond σ: d <= refBand). They are those of the
+// noise-aware frontier's relation (frontier.Objective.LogThresholds).
 func thresholds(o frontier.Objective) (win, loss, band, refBand float64) {
-	s, d := o.Noise, o.MinImprove
-	if o.Direction == frontier.Maximize {
-		return math.Log1p(d), -math.Log1p(d), math.Log1p(-s), -math.Log1p(-s)
-	}
-	return -math.Log1p(-d), math.Log1p(-d), -math.Log1p(s), math.Log1p(s)
+	win, band = o.LogThresholds()
+	return win, -win, band, -band
 }
 
 // oriented returns the log difference of cand against ref on objective o,
@@ -89,13 +92,14 @@ func oriented(cand, ref Stat, o frontier.Objective) Interval {
 }
 
 // betterThan is "the candidate is better than reference r by more than the
-// minimum improvement on some workload and objective".
+// minimum improvement on some workload and objective", the admission's
+// family of sequential tests (seq atoms).
 func betterThan(r int, ws []int, objs []frontier.Objective) prop {
 	var xs []prop
 	for _, w := range ws {
 		for i, o := range objs {
 			win, _, _, _ := thresholds(o)
-			xs = append(xs, cmpAtom{r: r, w: w, i: i, gt: true, thr: win})
+			xs = append(xs, cmpAtom{r: r, w: w, i: i, gt: true, thr: win, seq: true})
 		}
 	}
 	return or(xs...)

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/pareto-llm/pareto/frontier"
 )
@@ -38,7 +40,8 @@ func (g *gate) results() {
 
 // status compares the candidate with the baseline on workload w and
 // objective i, and returns the level of the interval the rule used:
-// better (the whole interval at the admission confidence beyond the
+// better (the whole interval at the admission level of this look, see
+// spending, beyond the
 // minimum improvement), worse (the whole interval at the futility level
 // beyond the noise band the wrong way), within noise (the whole interval
 // at the futility level between the two), else uncertain (reported at the
@@ -46,8 +49,9 @@ func (g *gate) results() {
 func (g *gate) status(w, i int) (Status, float64) {
 	win, _, band, _ := thresholds(g.cfg.Objectives[i])
 	iv := g.iv[0][w][i]
-	if lo, _ := iv.Bounds(g.cfg.Confidence); lo > win {
-		return StatusBetter, g.cfg.Confidence
+	admit := g.admitLevel(w, i)
+	if lo, _ := iv.Bounds(admit); lo > win {
+		return StatusBetter, admit
 	}
 	lo, hi := iv.Bounds(g.cfg.Futility)
 	switch {
@@ -56,7 +60,7 @@ func (g *gate) status(w, i int) (Status, float64) {
 	case lo >= band && hi <= win:
 		return StatusWithinNoise, g.cfg.Futility
 	}
-	return StatusUncertain, g.cfg.Confidence
+	return StatusUncertain, admit
 }
 
 // ratio returns the ratio of the geometric means of the candidate and of
@@ -96,7 +100,13 @@ type clause struct {
 // decide evaluates the SLOs and the statistical conditions.
 func (g *gate) decide() {
 	sloFail := g.slos()
-	ctx := &evalCtx{iv: g.iv, admit: g.cfg.Confidence, reject: g.cfg.Futility, sides: 1 + len(g.refs)}
+	caps := make([]int, len(g.refs))
+	for r := range caps {
+		caps[r] = g.cfg.MaxRuns
+	}
+	caps[0] = g.cfg.MaxBaselineRuns
+	ctx := &evalCtx{iv: g.iv, admit: g.cfg.Confidence, reject: g.cfg.Futility, sides: 1 + len(g.refs),
+		seq: g.seq, capCand: g.cfg.MaxRuns, capRef: caps}
 	clauses := g.clauses()
 	all := make([]prop, len(clauses))
 	var unsure []string
@@ -138,8 +148,8 @@ func (g *gate) regressions() {
 		if rg.Status == StatusUncertain {
 			what = "possibly worse than the baseline beyond the noise band"
 		}
-		g.reason(CodeRegression, "%s: %s (%g%% CI %+.1f%% to %+.1f%%)", what, g.describePoint(0, w, i),
-			100*float64(rg.Level), 100*float64(rg.Low), 100*float64(rg.High))
+		g.reason(CodeRegression, "%s: %s (%s%% CI %+.1f%% to %+.1f%%)", what, g.describePoint(0, w, i),
+			pct(float64(rg.Level)), 100*float64(rg.Low), 100*float64(rg.High))
 		if !g.cfg.NoRegression {
 			continue
 		}
@@ -150,7 +160,7 @@ func (g *gate) regressions() {
 		held = true
 		_, _, band, _ := thresholds(g.cfg.Objectives[i])
 		iv := g.iv[0][w][i]
-		c, b := iv.moreRuns(g.cfg.Futility, math.Abs(iv.Est-band))
+		c, b := iv.moreRuns(fixed(g.cfg.Futility), math.Abs(iv.Est-band), g.cfg.MaxRuns, g.cfg.MaxBaselineRuns)
 		g.v.MoreRuns.Candidate, g.v.MoreRuns.Baseline = max(g.v.MoreRuns.Candidate, c), max(g.v.MoreRuns.Baseline, b)
 	}
 	switch {
@@ -191,10 +201,10 @@ func (g *gate) clauses() []clause {
 		p:    betterThan(0, base, objs),
 		code: CodeRejectedNotBetter,
 		fail: func() string {
-			return "not better than the baseline by the minimum improvement on any objective (indistinguishable from it): " + g.closest(0, g.cfg.Futility)
+			return "not better than the baseline by the minimum improvement on any objective (indistinguishable from it): " + g.closest(0, g.futility)
 		},
 		unsure: func() string {
-			return "cannot tell yet whether it is better than the baseline by the minimum improvement: " + g.closest(0, g.cfg.Confidence)
+			return "cannot tell yet whether it is better than the baseline by the minimum improvement: " + g.closest(0, g.admitLevel)
 		},
 	}}
 	for r := range g.refs {
@@ -230,9 +240,13 @@ func (g *gate) refName(r int) string {
 	return "archive member " + g.refs[r].Name
 }
 
+// futility returns the futility level (for any workload and objective).
+func (g *gate) futility(int, int) float64 { return g.cfg.Futility }
+
 // closest describes the objective on which the candidate comes closest to
-// a meaningful win over reference r, with its interval at level.
-func (g *gate) closest(r int, level float64) string {
+// a meaningful win over reference r, with its interval at the level the
+// rule reported uses there.
+func (g *gate) closest(r int, level func(w, i int) float64) string {
 	bw, bi, best := -1, -1, math.Inf(-1)
 	for _, w := range g.shared(r) {
 		for i, o := range g.cfg.Objectives {
@@ -246,7 +260,7 @@ func (g *gate) closest(r int, level float64) string {
 		return "no comparable measurements"
 	}
 	o := g.cfg.Objectives[bi]
-	return fmt.Sprintf("best is %s, needs %s%.1f%%", g.describe(r, bw, bi, level), map[bool]string{true: "+", false: "-"}[o.Direction == frontier.Maximize], 100*o.MinImprove)
+	return fmt.Sprintf("best is %s, needs %s%.1f%%", g.describe(r, bw, bi, level(bw, bi)), map[bool]string{true: "+", false: "-"}[o.Direction == frontier.Maximize], 100*o.MinImprove)
 }
 
 // describe renders "tps on concurrency=8 +2.1% (95% CI -0.5% to +4.7%)":
@@ -256,7 +270,7 @@ func (g *gate) closest(r int, level float64) string {
 // admission).
 func (g *gate) describe(r, w, i int, level float64) string {
 	lo, hi := g.ratioBoundsAt(r, w, i, level)
-	return fmt.Sprintf("%s (%g%% CI %+.1f%% to %+.1f%%)", g.describePoint(r, w, i), 100*level, 100*lo, 100*hi)
+	return fmt.Sprintf("%s (%s%% CI %+.1f%% to %+.1f%%)", g.describePoint(r, w, i), pct(level), 100*lo, 100*hi)
 }
 
 // describePoint renders "tps on concurrency=8 +2.1%".
@@ -287,8 +301,8 @@ func (g *gate) wins() {
 	for _, w := range g.shared(0) {
 		for i, o := range g.cfg.Objectives {
 			win, _, _, _ := thresholds(o)
-			if lo, _ := g.iv[0][w][i].Bounds(g.cfg.Confidence); lo > win {
-				g.reason(CodeBetter, "better than the baseline: %s", g.describe(0, w, i, g.cfg.Confidence))
+			if lo, _ := g.iv[0][w][i].Bounds(g.admitLevel(w, i)); lo > win {
+				g.reason(CodeBetter, "better than the baseline: %s", g.describe(0, w, i, g.admitLevel(w, i)))
 			}
 		}
 	}
@@ -322,3 +336,19 @@ func joinSemi(parts []string) string {
 }
 
 func fmtFloat(v float64) string { return fmt.Sprintf("%.6g", v) }
+
+// pct renders a level as a percentage with two significant digits of its
+// complement (95 for 0.95, 99.9964 for 0.999964, 99.99998 for 0.9999998),
+// so that a level close to 1 never reads as 100.
+func pct(level float64) string {
+	p := 100 * level
+	if !(p < 100) || p <= 0 {
+		return strconv.FormatFloat(p, 'g', 6, 64)
+	}
+	dec := max(int(math.Ceil(-math.Log10(100-p)))+2, 0)
+	s := strconv.FormatFloat(p, 'f', dec, 64)
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	return s
+}

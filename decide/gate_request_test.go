@@ -99,7 +99,10 @@ func gateRequest(t *testing.T, files map[string][]byte, candidates ...string) de
 			{Name: "output_token_throughput", Direction: frontier.Maximize, Noise: 0.03, MinImprove: 0.03},
 			{Name: "ttft.p99", Direction: frontier.Minimize, Noise: 0.05, MinImprove: 0.05},
 		},
-		MinRepeats: 3, Confidence: 0.95, Futility: 0.8,
+		// One look (pareto gate --max-runs 3 --max-baseline-runs 3): the
+		// fixtures' 3 candidate and 5 baseline runs per workload are all
+		// the runs there will be.
+		MinRepeats: 3, Confidence: 0.99, Futility: 0.8, MaxRuns: 3, MaxBaselineRuns: 3,
 	}}
 	req.Candidate.Name = strings.Join(candidates, " ")
 	for _, c := range candidates {

@@ -29,6 +29,7 @@ func Gate(cfg GateConfig, cand, base Side, archive []Side) Verdict {
 		Workloads: []WorkloadResult{}, Regressions: []Regression{}, BaselineSessions: []string{}}
 	g.v.Trials = g.trialIDs()
 	g.workloads()
+	g.seq = newSpending(cfg, len(g.ws)*len(cfg.Objectives))
 	switch {
 	case g.coverage():
 		g.v.Decision = Reject
@@ -41,6 +42,7 @@ func Gate(cfg GateConfig, cand, base Side, archive []Side) Verdict {
 		g.decide()
 	}
 	g.capRuns()
+	g.noise()
 	if g.v.Reasons == nil {
 		g.v.Reasons, g.v.ReasonCodes = []string{}, []string{}
 	}
@@ -66,24 +68,26 @@ func (g *gate) code() string {
 }
 
 // capRuns keeps the runs an inconclusive verdict asks for within MaxRuns
-// per side and workload, and rejects it when it can ask for none.
+// per workload (MaxBaselineRuns for the baseline), and rejects it when it
+// can ask for none.
 func (g *gate) capRuns() {
-	if g.v.Decision != Inconclusive || g.cfg.MaxRuns <= 0 {
+	if g.v.Decision != Inconclusive {
 		return
 	}
-	left := func(ms []*Measured) int {
+	left := func(ms []*Measured, limit int) int {
 		n := math.MaxInt
 		for _, m := range ms {
 			n = min(n, runs(m))
 		}
-		return max(g.cfg.MaxRuns-n, 0)
+		return max(limit-n, 0)
 	}
 	mr := &g.v.MoreRuns
-	mr.Candidate, mr.Baseline = min(mr.Candidate, left(g.cm)), min(mr.Baseline, left(g.rm[0]))
+	mr.Candidate = min(mr.Candidate, left(g.cm, g.cfg.MaxRuns))
+	mr.Baseline = min(mr.Baseline, left(g.rm[0], g.cfg.MaxBaselineRuns))
 	for r := 1; r < len(g.refs); r++ {
 		name := g.refs[r].Name
 		if n, ok := mr.Members[name]; ok {
-			if n = min(n, left(g.rm[r])); n > 0 {
+			if n = min(n, left(g.rm[r], g.cfg.MaxRuns)); n > 0 {
 				mr.Members[name] = n
 			} else {
 				delete(mr.Members, name)
@@ -97,7 +101,8 @@ func (g *gate) capRuns() {
 		return
 	}
 	g.v.Decision = Reject
-	why := fmt.Sprintf("still undecided with the %d runs per side and workload --max-runs allows", g.cfg.MaxRuns)
+	why := fmt.Sprintf("still undecided with the %d candidate and %d baseline runs per workload --max-runs and --max-baseline-runs allow",
+		g.cfg.MaxRuns, g.cfg.MaxBaselineRuns)
 	g.v.Reasons = append([]string{why}, g.v.Reasons...)
 	g.v.ReasonCodes = append([]string{CodeRejectedMaxRuns}, g.v.ReasonCodes...)
 }
@@ -112,12 +117,20 @@ func withDefaults(cfg GateConfig) GateConfig {
 	if cfg.Futility <= 0 || cfg.Futility >= 1 {
 		cfg.Futility = DefaultGate.Futility
 	}
+	if cfg.MaxRuns <= 0 {
+		cfg.MaxRuns = DefaultGate.MaxRuns
+	}
+	if cfg.MaxBaselineRuns <= 0 {
+		cfg.MaxBaselineRuns = DefaultGate.MaxBaselineRuns
+	}
+	cfg.MaxRuns, cfg.MaxBaselineRuns = max(cfg.MaxRuns, cfg.MinRepeats), max(cfg.MaxBaselineRuns, cfg.MinRepeats)
 	return cfg
 }
 
 func (cfg GateConfig) thresholds() Thresholds {
 	t := Thresholds{SLOs: []string{}, MinRepeats: cfg.MinRepeats, Confidence: Num(cfg.Confidence), Futility: Num(cfg.Futility),
-		MaxRuns: max(cfg.MaxRuns, 0), NoRegression: cfg.NoRegression, Objectives: []ObjectiveThreshold{}}
+		MaxRuns: cfg.MaxRuns, MaxBaselineRuns: cfg.MaxBaselineRuns, Looks: newSpending(cfg, 1).looks(),
+		Spending: spendingName, NoRegression: cfg.NoRegression, Objectives: []ObjectiveThreshold{}}
 	for _, o := range cfg.Objectives {
 		t.Objectives = append(t.Objectives, ObjectiveThreshold{o.Name, o.Direction.String(), Num(o.Noise), Num(o.MinImprove)})
 	}
@@ -134,12 +147,13 @@ type gate struct {
 	refs []Side // refs[0] is the baseline
 	// ws are the baseline's workloads, sorted; cm and rm[r] the matching
 	// measurements of the candidate and of each reference (nil if absent).
-	ws []Workload
-	cm []*Measured
-	rm [][]*Measured
-	iv [][][]Interval
-	nr int // index of the nearest reference
-	v  Verdict
+	ws  []Workload
+	cm  []*Measured
+	rm  [][]*Measured
+	iv  [][][]Interval
+	nr  int // index of the nearest reference
+	seq spending
+	v   Verdict
 }
 
 func (g *gate) trialIDs() TrialIDs {

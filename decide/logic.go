@@ -38,14 +38,24 @@ type evalCtx struct {
 	// the level for a fact against it.
 	admit, reject float64
 	sides         int
+	// seq spends the admission error over the tests and looks of the
+	// atoms marked seq (better than the baseline by the minimum
+	// improvement), which use its level instead of admit.
+	seq spending
+	// capCand and capRef[r] cap the runs asked for of the candidate and
+	// of reference r.
+	capCand int
+	capRef  []int
 }
 
 // cmpAtom is "d > thr" (gt) or "d < thr" for reference r, workload w,
-// objective i.
+// objective i. A seq atom is one test of the admission's family: true at
+// the level evalCtx.seq gives its look.
 type cmpAtom struct {
 	r, w, i int
 	gt      bool
 	thr     float64
+	seq     bool
 }
 
 func (a cmpAtom) eval(c *evalCtx, pos bool) outcome {
@@ -54,11 +64,14 @@ func (a cmpAtom) eval(c *evalCtx, pos bool) outcome {
 	if !a.gt {
 		likely = iv.Est < a.thr
 	}
-	conf := c.reject
+	conf := fixed(c.reject)
 	if likely == pos {
-		conf = c.admit
+		conf = fixed(c.admit)
+		if a.seq {
+			conf = c.seq.level
+		}
 	}
-	lo, hi := iv.Bounds(conf)
+	lo, hi := iv.Bounds(conf(iv.NA, iv.NB))
 	out := outcome{v: triUnknown, likely: likely}
 	switch {
 	case lo > a.thr && a.gt || hi < a.thr && !a.gt:
@@ -68,7 +81,7 @@ func (a cmpAtom) eval(c *evalCtx, pos bool) outcome {
 	}
 	if out.v == triUnknown {
 		out.need = make([]int, c.sides)
-		out.need[0], out.need[1+a.r] = iv.moreRuns(conf, math.Abs(iv.Est-a.thr))
+		out.need[0], out.need[1+a.r] = iv.moreRuns(conf, math.Abs(iv.Est-a.thr), c.capCand, c.capRef[a.r])
 	}
 	return out
 }

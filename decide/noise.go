@@ -60,10 +60,17 @@ func EstimateNoise(points []Point, names []string, conf float64, minRepeats int)
 func (g *Group) runs() int { return len(g.Trials) }
 
 func pooled(points []Point, c int, name string, conf float64) NoiseEstimate {
+	return poolNoise(name, conf, len(points), func(k int) []float64 { return points[k].Stats[c].Samples })
+}
+
+// poolNoise is the estimate of one metric from n groups of repeats,
+// samples(k) being the values of group k: the pooled log-scale variance
+// of the groups with at least two positive values.
+func poolNoise(name string, conf float64, n int, samples func(k int) []float64) NoiseEstimate {
 	e := NoiseEstimate{Name: name, CV: math.NaN(), Low: math.NaN(), High: math.NaN(), Band: math.NaN()}
 	ss := 0.0
-	for _, p := range points {
-		s := p.Stats[c].Samples
+	for k := range n {
+		s := samples(k)
 		if len(s) < 2 || !allPositive(s) {
 			continue
 		}

@@ -106,12 +106,14 @@ func tQuantile(p, df float64) float64 {
 }
 
 // moreRuns estimates how many more runs each side needs so that the
-// half-width at conf falls below gap, with the variances measured so far
-// and the t quantile of the grown samples: more runs of side a alone when
-// at most maxAlone of them suffice, else both sides grown in proportion
-// (the half-width shrinks as 1/√n).
-func (iv Interval) moreRuns(conf, gap float64) (a, b int) {
-	if gap <= 0 || math.IsNaN(gap) || iv.HalfWidth(conf) < gap {
+// half-width at the level conf gives for the grown samples falls below gap,
+// with the variances measured so far and the t quantile of the grown
+// samples. Runs are added one at a time to the side whose next run shrinks
+// the standard error more (the baseline when it is the larger part of the
+// uncertainty), never beyond capA runs of side a and capB of side b; when
+// even the caps do not settle it, the runs up to the caps.
+func (iv Interval) moreRuns(conf func(na, nb int) float64, gap float64, capA, capB int) (a, b int) {
+	if gap <= 0 || math.IsNaN(gap) || iv.HalfWidth(conf(iv.NA, iv.NB)) < gap {
 		return 0, 0
 	}
 	if iv.NA < 2 || iv.NB < 2 || iv.VarA+iv.VarB == 0 {
@@ -119,28 +121,24 @@ func (iv Interval) moreRuns(conf, gap float64) (a, b int) {
 	}
 	fits := func(na, nb int) bool {
 		ea, eb := iv.VarA/float64(na), iv.VarB/float64(nb)
-		return tQuantile((1+conf)/2, welchDF(ea, eb, na, nb))*math.Sqrt(ea+eb) < gap
+		return tQuantile((1+conf(na, nb))/2, welchDF(ea, eb, na, nb))*math.Sqrt(ea+eb) < gap
 	}
-	const maxAlone = 1000
-	if fits(iv.NA+maxAlone, iv.NB) {
-		n := smallest(func(n int) bool { return fits(iv.NA+n, iv.NB) }, maxAlone)
-		return n, 0
-	}
-	k := smallest(func(k int) bool { return fits(iv.NA*(k+1), iv.NB*(k+1)) }, 1<<20)
-	return iv.NA * k, iv.NB * k
-}
-
-// smallest returns the least n in [1, hi] with ok(n), given ok monotone and
-// ok(hi); hi when none is smaller.
-func smallest(ok func(int) bool, hi int) int {
-	lo := 1
-	for lo < hi {
-		mid := (lo + hi) / 2
-		if ok(mid) {
-			hi = mid
+	na, nb := iv.NA, iv.NB
+	for !fits(na, nb) {
+		canA, canB := na < capA, nb < capB
+		if !canA && !canB {
+			break
+		}
+		gainA := iv.VarA / float64(na) / float64(na+1)
+		gainB := iv.VarB / float64(nb) / float64(nb+1)
+		if canA && (!canB || gainA >= gainB) {
+			na++
 		} else {
-			lo = mid + 1
+			nb++
 		}
 	}
-	return lo
+	return na - iv.NA, nb - iv.NB
 }
+
+// fixed is a level that does not depend on the runs.
+func fixed(conf float64) func(int, int) float64 { return func(int, int) float64 { return conf } }

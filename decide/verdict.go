@@ -65,13 +65,18 @@ const (
 	// CodeRefusedRequest: any other refusal (no study, unreadable
 	// metrics, …).
 	CodeRefusedRequest = "refused_request"
+	// CodeMinImproveBelowNoise: a warning, not a reason: an objective's
+	// minimum improvement is below the run-to-run noise (coefficient of
+	// variation) of the runs at hand, so that a win that small takes many
+	// runs to show and is likely to end rejected_max_runs.
+	CodeMinImproveBelowNoise = "min_improve_below_noise"
 )
 
 // Codes lists every reason code, in the order of their declaration.
 var Codes = []string{CodeAdmitted, CodeBetter, CodeRegression, CodeMoreRuns, CodeRejectedNotBetter,
 	CodeRejectedWorse, CodeRejectedEquivalent, CodeRejectedSLO, CodeRejectedCoverage, CodeRejectedRegression,
 	CodeRejectedTooShort, CodeRejectedMaxRuns, CodeRefusedScope, CodeRefusedCandidate,
-	CodeRefusedCandidateIsBaseline, CodeRefusedBaseline, CodeRefusedRequest}
+	CodeRefusedCandidateIsBaseline, CodeRefusedBaseline, CodeRefusedRequest, CodeMinImproveBelowNoise}
 
 // Status is how the candidate compares with the baseline on one
 // objective and workload.
@@ -147,6 +152,26 @@ type Verdict struct {
 	BaselineSessions []string `json:"baseline_sessions"`
 	// Trials lists the trial IDs used.
 	Trials TrialIDs `json:"trials"`
+	// Warnings are facts about the question rather than the candidate
+	// (CodeMinImproveBelowNoise); absent when none.
+	Warnings []Warning `json:"warnings,omitempty"`
+}
+
+// Warning is a fact about a gate question that makes its answer weak: a
+// minimum improvement below the run-to-run noise of the runs at hand.
+type Warning struct {
+	Code      string `json:"code"`
+	Message   string `json:"message"`
+	Objective string `json:"objective"`
+	// MinImprove is the objective's minimum improvement; CV, CVLow and
+	// CVHigh the pooled coefficient of variation of the candidate's and
+	// the baseline's runs with its 95 % interval, and DF its degrees of
+	// freedom (EstimateNoise, as pareto noise prints it).
+	MinImprove Num `json:"min_improve"`
+	CV         Num `json:"cv"`
+	CVLow      Num `json:"cv_low"`
+	CVHigh     Num `json:"cv_high"`
+	DF         int `json:"df"`
 }
 
 // Regression is one objective on one workload on which the candidate is
@@ -169,12 +194,19 @@ type Thresholds struct {
 	MinRepeats int                  `json:"min_repeats"`
 	Confidence Num                  `json:"confidence"`
 	Futility   Num                  `json:"futility"`
-	// MaxRuns is the cap on runs per side and workload (0: none);
-	// NoRegression whether an admit that regresses is rejected.
-	MaxRuns      int   `json:"max_runs"`
-	NoRegression bool  `json:"no_regression"`
-	MinDuration  Num   `json:"min_duration_s,omitempty"`
-	MinRequests  int64 `json:"min_requests,omitempty"`
+	// MaxRuns and MaxBaselineRuns cap the runs of the candidate and of
+	// the baseline per workload; NoRegression says whether an admit that
+	// regresses is rejected.
+	MaxRuns         int  `json:"max_runs"`
+	MaxBaselineRuns int  `json:"max_baseline_runs"`
+	NoRegression    bool `json:"no_regression"`
+	// Spending names the admission test (Bonferroni over objectives and
+	// workloads, alpha spending α·t^ρ over the looks) and Looks is the
+	// number of looks per test it spends 1 − Confidence over.
+	Spending    string `json:"spending"`
+	Looks       int    `json:"looks"`
+	MinDuration Num    `json:"min_duration_s,omitempty"`
+	MinRequests int64  `json:"min_requests,omitempty"`
 }
 
 // ObjectiveThreshold is one objective's direction and relative thresholds.

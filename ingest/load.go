@@ -47,6 +47,10 @@ type LoadOptions struct {
 	// Limits bound the size of each input and of each record read (zero:
 	// the defaults).
 	Limits Limits
+	// Progress, when set, is called as inputs are handed on (or skipped):
+	// done of the total found so far, a file or a CloudAI run counting
+	// one. Calls never overlap (they may come from several goroutines).
+	Progress func(done, total int)
 	// Ignore, when set, names files found inside directories that are
 	// neither read nor listed as skipped (a job's own logs, say); it gets
 	// the file's path as found.
@@ -77,6 +81,24 @@ type Dataset struct {
 	named map[string]bool                         // files named by the caller, read as tables when no result
 	place *placer                                 // names files for trial.Source.Key
 	twins twins                                   // CSV exports held back until their JSON twin may be read
+
+	progress    func(done, total int) // LoadOptions.Progress
+	done, total int                   // inputs handed on, and found
+}
+
+// found counts n more inputs to read; read counts one read.
+func (d *Dataset) found(n int) {
+	d.total += n
+	if d.progress != nil {
+		d.progress(d.done, d.total)
+	}
+}
+
+func (d *Dataset) read() {
+	d.done++
+	if d.progress != nil {
+		d.progress(d.done, d.total)
+	}
 }
 
 func (d *Dataset) add(ts []trial.Trial, run *cloudai.Run) {
@@ -139,7 +161,7 @@ func (d *Dataset) Failed() int {
 // same IDs; reading "runs/a" alone after "runs" does not (it names a's
 // files "a/..."). Source.Key is left empty where it equals Source.Path.
 func Load(paths []string, opts LoadOptions) (*Dataset, error) {
-	d := &Dataset{each: opts.Each, table: opts.Table, lim: opts.Limits, named: map[string]bool{}}
+	d := &Dataset{each: opts.Each, table: opts.Table, lim: opts.Limits, named: map[string]bool{}, progress: opts.Progress}
 	var onDisk []string
 	for _, p := range paths {
 		if p != "-" {
@@ -217,11 +239,13 @@ func (d *Dataset) readFiles(files []string, opts LoadOptions, strict bool) {
 	for i, f := range files {
 		keys[i] = d.place.key(d.place.base, f)
 	}
+	d.found(len(files))
 	readFiles(files, keys, opts.Workers, d.lim, func(i int, ts []trial.Trial, err error) {
 		results[i], errs[i], done[i] = ts, err, true
 		for ; next < len(files) && done[next]; next++ {
 			d.addFileTwins(files[next], results[next], errs[next], strict)
 			results[next] = nil
+			d.read()
 		}
 	})
 	d.flushTwins("")
@@ -338,9 +362,11 @@ func (d *Dataset) loadCloudAI(dir string, opts LoadOptions) {
 			Step: x.Step, Phase: x.Phase, Code: x.Code, Reason: x.Reason})
 	}
 	key := func(f string) string { return d.place.key(base, f) }
+	d.found(len(runs))
 	for i := range runs {
 		r := &runs[i]
 		ts, err := readRun(r, key, d.lim)
+		d.read()
 		if err == nil {
 			err = checkNUL(ts, &source{path: r.Dir}) // the run's parameters come from its TOMLs
 		}

@@ -214,3 +214,37 @@ func TestLoadDeployment(t *testing.T) {
 		t.Error("no CloudAI trial has a layout")
 	}
 }
+
+// TestLoadProgress: LoadOptions.Progress counts every input handed on or
+// skipped, never backwards, and ends with all of them read.
+func TestLoadProgress(t *testing.T) {
+	paths := []string{cloudaiTree, "testdata/vllm"}
+	var calls [][2]int
+	d, err := Load(paths, LoadOptions{GPUsPerNode: 8, Workers: 2, Progress: func(done, total int) {
+		calls = append(calls, [2]int{done, total})
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(calls) == 0 {
+		t.Fatal("Progress was never called")
+	}
+	for i, c := range calls {
+		if c[0] > c[1] || i > 0 && (c[0] < calls[i-1][0] || c[1] < calls[i-1][1]) {
+			t.Fatalf("call %d: %d of %d after %v", i, c[0], c[1], calls[:i])
+		}
+	}
+	last := calls[len(calls)-1]
+	if last[0] != last[1] {
+		t.Errorf("the last call says %d of %d read", last[0], last[1])
+	}
+	files, err := filepath.Glob("testdata/vllm/*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Every file of testdata/vllm and every CloudAI run (a trial or a skip each).
+	if last[1] < len(files) || last[1] > len(files)+len(d.Trials)+len(d.Skipped) {
+		t.Errorf("Progress counted %d inputs; testdata/vllm has %d files, and Load found %d trials and %d skips",
+			last[1], len(files), len(d.Trials), len(d.Skipped))
+	}
+}

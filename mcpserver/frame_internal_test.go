@@ -163,7 +163,7 @@ func TestArgWording(t *testing.T) {
 	}
 	for _, c := range []struct{ in, want string }{
 		{"--candidate is required", "candidate is required"},
-		{"--max-runs must be 0 (no cap) or at least --min-repeats", "max_runs must be 0 (no cap) or at least min_repeats"},
+		{"--max-runs must be at least --min-repeats", "max_runs must be at least min_repeats"},
 		{"give at least one -o NAME:min or -o NAME:max", "give at least one in objectives (NAME:min or NAME:max)"},
 		{"--slo x", "slos x"},
 		{"refuse (--max-input-size)", "refuse (--max-input-size)"}, // no such argument: pareto mcp's own flag

@@ -72,7 +72,7 @@ func TestArgumentErrors(t *testing.T) {
 		{"candidate null", "gate", gate(map[string]any{"candidate": nil}), "candidate"},
 		{"candidate empty", "gate", gate(map[string]any{"candidate": []string{}}), "candidate"},
 		{"candidate missing", "gate", map[string]any{"study": "tune", "baseline": "role=baseline", "objectives": obj}, "candidate"},
-		{"max_runs below min_repeats", "gate", gate(map[string]any{"max_runs": 2}), "max_runs must be 0 (no cap) or at least min_repeats"},
+		{"max_runs below min_repeats", "gate", gate(map[string]any{"max_runs": 2}), "max_runs must be at least min_repeats"},
 		{"confidence 1", "gate", gate(map[string]any{"confidence": 1}), "confidence"},
 		{"bad where", "gate", gate(map[string]any{"where": []string{"=="}}), "where"},
 		{"bad selection", "gate", gate(map[string]any{"candidate": []string{"nokey"}}), "candidate"},

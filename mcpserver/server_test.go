@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -254,9 +255,11 @@ func TestToolsMatchCLI(t *testing.T) {
 	cs := connect(t, mcpserver.Options{Store: dbMCP})
 
 	gateCLI := runCLI(t, 0, "gate", "--store", dbCLI, "--study", "tune", "--candidate", cand, "--baseline", "role=baseline",
-		"-o", "output_token_throughput:max", "-o", "ttft.p99:min", "--min-improve", "3%", "--session", "cand")
+		"-o", "output_token_throughput:max", "-o", "ttft.p99:min", "--min-improve", "3%", "--session", "cand",
+		"--max-runs", "3", "--max-baseline-runs", "5") // one look: the example's runs are all there are
 	gateMCP := call(t, cs, "gate", map[string]any{"study": "tune", "candidate": []string{cand}, "baseline": "role=baseline",
-		"objectives": []string{"output_token_throughput:max", "ttft.p99:min"}, "min_improve": []string{"3%"}, "session": "cand"})
+		"objectives": []string{"output_token_throughput:max", "ttft.p99:min"}, "min_improve": []string{"3%"}, "session": "cand",
+		"max_runs": 3, "max_baseline_runs": 5})
 	schematest.Validate(t, "gate", gateMCP)
 	sameJSON(t, "gate", gateMCP, gateCLI)
 
@@ -450,5 +453,48 @@ func TestTokensInAnswers(t *testing.T) {
 				t.Errorf("%s shows the planted %s: %.300s", what, tok, text)
 			}
 		}
+	}
+}
+
+// TestTellRefused: the MCP tools lease runs as pareto ask does, by
+// driver and attempt, and tell is complete or refused: a tell missing
+// one of the study's objectives is a tool error naming the argument and
+// the objective, nothing is recorded, and the next complete tell is.
+func TestTellRefused(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "tune.db")
+	cs := connect(t, mcpserver.Options{Store: db})
+	out := call(t, cs, "ask", map[string]any{"study": "agent", "space": filepath.Join("..", "examples", "tune", "space.toml"),
+		"objectives": []string{"output_token_throughput:max", "ttft.p99:min"}, "budget": 6, "repeats": 2, "sampler": "sobol",
+		"driver": "lane-1", "lease": "30m", "max_attempts": 2})
+	schematest.Validate(t, "ask", out)
+	var a tune.AskResult
+	if err := json.Unmarshal(out, &a); err != nil {
+		t.Fatal(err)
+	}
+	if a.Driver != "lane-1" || a.Attempt != 1 || time.Until(a.LeaseUntil) < 29*time.Minute {
+		t.Fatalf("ask = %s", out)
+	}
+	if msg := callError(t, cs, "tell", map[string]any{"study": "agent", "trial": a.Run, "values": map[string]float64{"ttft.p99": 100}, "driver": "lane-1"}); !strings.HasPrefix(msg, "values: ") || !strings.Contains(msg, "output_token_throughput") {
+		t.Errorf("tell missing an objective: %q", msg)
+	}
+	if msg := callError(t, cs, "tell", map[string]any{"study": "agent", "trial": a.Run, "values": map[string]float64{"ttft.p99": 100, "output_token_throughput": 1000}}); !strings.Contains(msg, "held by ask:lane-1") {
+		t.Errorf("tell by another driver: %q", msg)
+	}
+	if msg := callError(t, cs, "ask", map[string]any{"study": "agent", "lease": "soon"}); !strings.Contains(msg, `lease "soon"`) {
+		t.Errorf("ask with a bad lease: %q", msg)
+	}
+	status := runCLI(t, 0, "tune", "--status", "--store", db, "--study", "agent", "--format", "json")
+	if !bytes.Contains(status, []byte(`"complete":0`)) || !bytes.Contains(status, []byte(`"running":1`)) {
+		t.Errorf("status after the refused tells: %s", status)
+	}
+	trials := runCLI(t, 0, "trials", "--store", db, "--study", "agent", "--format", "csv")
+	if bytes.Contains(trials, []byte("tell:run")) {
+		t.Errorf("a refused tell recorded trials:\n%s", trials)
+	}
+	out = call(t, cs, "tell", map[string]any{"study": "agent", "trial": a.Run, "values": map[string]float64{"ttft.p99": 100, "output_token_throughput": 1000},
+		"driver": "lane-1", "attempt": a.Attempt})
+	schematest.Validate(t, "tell", out)
+	if !bytes.Contains(out, []byte(`"decision":"none"`)) {
+		t.Errorf("complete tell: %s", out)
 	}
 }

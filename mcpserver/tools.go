@@ -38,25 +38,30 @@ func requireStudy(study string) error {
 
 // AskInput are the ask tool's arguments (pareto ask's flags).
 type AskInput struct {
-	Store      string   `json:"store,omitempty" jsonschema:"store: a SQLite path or postgres:// URL (default: the server's)"`
-	Study      string   `json:"study" jsonschema:"the tuning study"`
-	Space      string   `json:"space,omitempty" jsonschema:"search space TOML file, to create the study on its first ask"`
-	Objectives []string `json:"objectives,omitempty" jsonschema:"objectives NAME:min|max (creating the study)"`
-	Noise      []string `json:"noise,omitempty" jsonschema:"noise bands NAME=PCT or PCT (creating the study)"`
-	MinImprove []string `json:"min_improve,omitempty" jsonschema:"minimum improvements NAME=PCT or PCT (creating the study)"`
-	SLOs       []string `json:"slos,omitempty" jsonschema:"bounds NAME<=VALUE (creating the study)"`
-	Budget     int      `json:"budget,omitempty" jsonschema:"runs of the study in all (creating the study; later: a new budget)"`
-	Sampler    string   `json:"sampler,omitempty" jsonschema:"nsga2 (default), sobol, random or grid (creating the study)"`
-	Seed       uint64   `json:"seed,omitempty" jsonschema:"seed of the sampler (creating the study)"`
-	Repeats    int      `json:"repeats,omitempty" jsonschema:"runs of each configuration (creating the study; default 3)"`
-	MaxRuns    int      `json:"max_runs,omitempty" jsonschema:"runs of a configuration the gate may ask for (creating the study; default 10)"`
+	Store       string   `json:"store,omitempty" jsonschema:"store: a SQLite path or postgres:// URL (default: the server's)"`
+	Study       string   `json:"study" jsonschema:"the tuning study"`
+	Space       string   `json:"space,omitempty" jsonschema:"search space TOML file, to create the study on its first ask"`
+	Objectives  []string `json:"objectives,omitempty" jsonschema:"objectives NAME:min|max (creating the study)"`
+	Noise       []string `json:"noise,omitempty" jsonschema:"noise bands NAME=PCT or PCT (creating the study)"`
+	MinImprove  []string `json:"min_improve,omitempty" jsonschema:"minimum improvements NAME=PCT or PCT (creating the study)"`
+	SLOs        []string `json:"slos,omitempty" jsonschema:"bounds NAME<=VALUE (creating the study)"`
+	Budget      int      `json:"budget,omitempty" jsonschema:"runs of the study in all (creating the study; later: a new budget)"`
+	Sampler     string   `json:"sampler,omitempty" jsonschema:"nsga2 (default), sobol, random or grid (creating the study)"`
+	Seed        uint64   `json:"seed,omitempty" jsonschema:"seed of the sampler (creating the study)"`
+	Repeats     int      `json:"repeats,omitempty" jsonschema:"runs of each configuration (creating the study; default 3)"`
+	MaxRuns     int      `json:"max_runs,omitempty" jsonschema:"runs of a configuration the gate may ask for (creating the study; default 10)"`
+	MaxAttempts int      `json:"max_attempts,omitempty" jsonschema:"times a run is handed out before a lost lease fails it (creating the study: default 3; later: a new limit)"`
+	Driver      string   `json:"driver,omitempty" jsonschema:"the driver's ID (default ask): the run it holds and has not told is given back first"`
+	Lease       string   `json:"lease,omitempty" jsonschema:"lease of the run, a Go duration such as 30m (default 1h): after it the run may be handed out again"`
 }
 
 func (t *tools) addAsk(s *mcp.Server) error {
 	return add(t, s, &mcp.Tool{Name: "ask", Title: "Next run of a tuning study",
-		Description: "Give the next run to measure in a tuning study: its trial ID (what tell takes), configuration, role " +
-			"and parameters. The first ask creates the study from space, objectives and budget. Measure the run (for " +
-			"example with pareto simulate) and report it with tell."}, nil, t.ask)
+		Description: "Give the next run to measure in a tuning study: its trial ID (what tell takes), configuration, role, " +
+			"parameters, and the driver, attempt and lease that hold it (the run this driver holds and has not told " +
+			"comes back first). The first ask creates the study from space, objectives and budget; a later budget " +
+			"changes it. Measure the run (for example with pareto simulate) and report it with tell before the lease " +
+			"ends."}, nil, t.ask)
 }
 
 func (t *tools) ask(ctx context.Context, in AskInput) (tune.AskResult, error) {
@@ -72,13 +77,24 @@ func (t *tools) ask(ctx context.Context, in AskInput) (tune.AskResult, error) {
 			return tune.AskResult{}, err
 		}
 	}
+	var lease time.Duration
+	if in.Lease != "" {
+		d, err := time.ParseDuration(in.Lease)
+		if err != nil || d < time.Second {
+			return tune.AskResult{}, fmt.Errorf("lease %q: want a duration of at least 1s, such as 30m", in.Lease)
+		}
+		lease = d
+	}
+	if in.Budget < 0 || in.MaxAttempts < 0 {
+		return tune.AskResult{}, fmt.Errorf("budget %d, max_attempts %d: want at least 1 (or none: the study's)", in.Budget, in.MaxAttempts)
+	}
 	st, err := store.Open(ctx, t.location(in.Store))
 	if err != nil {
 		return tune.AskResult{}, err
 	}
 	defer st.Close()
 	tu, err := tune.OpenSpec(ctx, st, in.Study, tune.AskSpec{Space: in.Space, Objectives: in.Objectives, Noise: in.Noise,
-		MinImprove: in.MinImprove, SLOs: in.SLOs, Budget: in.Budget, Sampler: in.Sampler, Seed: in.Seed,
+		MinImprove: in.MinImprove, SLOs: in.SLOs, Budget: in.Budget, MaxAttempts: in.MaxAttempts, Sampler: in.Sampler, Seed: in.Seed,
 		Repeats: in.Repeats, MaxRuns: in.MaxRuns})
 	if in.Space == "" && errors.Is(err, store.ErrNoTune) {
 		return tune.AskResult{}, fmt.Errorf("study %q has no tuning state yet: give space, objectives and budget to create it", in.Study)
@@ -86,17 +102,19 @@ func (t *tools) ask(ctx context.Context, in AskInput) (tune.AskResult, error) {
 	if err != nil {
 		return tune.AskResult{}, err
 	}
-	return tu.Ask(ctx, tune.AskWorker)
+	return tu.Ask(ctx, tune.AskOptions{Driver: in.Driver, Lease: lease})
 }
 
 // TellInput are the tell tool's arguments (pareto tell's).
 type TellInput struct {
-	Store  string             `json:"store,omitempty" jsonschema:"store (default: the server's)"`
-	Study  string             `json:"study" jsonschema:"the tuning study"`
-	Trial  int64              `json:"trial" jsonschema:"the trial ID ask gave"`
-	Files  []string           `json:"files,omitempty" jsonschema:"result files or directories of the run (read as pareto ingest reads them: a directory's benchmark results only)"`
-	Values map[string]float64 `json:"values,omitempty" jsonschema:"measurements by metric selector, such as {\"ttft.p99\": 180}"`
-	Failed string             `json:"failed,omitempty" jsonschema:"record the run as failed, for this reason"`
+	Store   string             `json:"store,omitempty" jsonschema:"store (default: the server's)"`
+	Study   string             `json:"study" jsonschema:"the tuning study"`
+	Trial   int64              `json:"trial" jsonschema:"the trial ID ask gave"`
+	Files   []string           `json:"files,omitempty" jsonschema:"result files or directories of the run (read as pareto ingest reads them: a directory's benchmark results only)"`
+	Values  map[string]float64 `json:"values,omitempty" jsonschema:"measurements by metric selector, such as {\"ttft.p99\": 180}"`
+	Failed  string             `json:"failed,omitempty" jsonschema:"record the run as failed, for this reason"`
+	Driver  string             `json:"driver,omitempty" jsonschema:"the driver that holds the run, as given to ask (default ask)"`
+	Attempt int                `json:"attempt,omitempty" jsonschema:"the attempt ask gave: refused if the run was handed out again since"`
 }
 
 func (t *tools) addTell(s *mcp.Server) error {
@@ -106,7 +124,9 @@ func (t *tools) addTell(s *mcp.Server) error {
 			"it queued, of the configuration, the baseline or archive members: ask again; stalled says why none could " +
 			"be queued), or none (runs still to measure). The trials recorded have the run's parameters, whatever the " +
 			"files hold; mismatches lists the parameters a file records with another value (kept as tune_file.* labels). " +
-			"A folder is read as pareto ingest reads it: only its benchmark results, not the logs or telemetry beside them."}, nil, t.tell)
+			"A folder is read as pareto ingest reads it: only its benchmark results, not the logs or telemetry beside them. " +
+			"Every objective of the study must be in what is told, else nothing is recorded; only the driver holding the " +
+			"run may tell it."}, nil, t.tell)
 }
 
 func (t *tools) tell(ctx context.Context, in TellInput) (tune.TellResult, error) {
@@ -125,7 +145,7 @@ func (t *tools) tell(ctx context.Context, in TellInput) (tune.TellResult, error)
 	if err := scopeOf(ctx).reads("files", in.Files); err != nil {
 		return tune.TellResult{}, err
 	}
-	ti := tune.TellInput{Failed: in.Failed}
+	ti := tune.TellInput{Driver: in.Driver, Attempt: in.Attempt, Failed: in.Failed}
 	for _, name := range slices.Sorted(mapKeys(in.Values)) {
 		ti.Values = append(ti.Values, name+"="+strconv.FormatFloat(in.Values[name], 'g', -1, 64))
 	}
@@ -148,7 +168,15 @@ func (t *tools) tell(ctx context.Context, in TellInput) (tune.TellResult, error)
 	if err != nil {
 		return tune.TellResult{}, err
 	}
-	return tu.Tell(ctx, in.Trial, ti)
+	out, err := tu.Tell(ctx, in.Trial, ti)
+	if inc, ok := errors.AsType[*tune.IncompleteError](err); ok {
+		arg := "files"
+		if len(in.Values) > 0 {
+			arg = "values"
+		}
+		return out, fmt.Errorf("%s: %w", arg, inc)
+	}
+	return out, err
 }
 
 func mapKeys[V any](m map[string]V) func(func(string) bool) {
@@ -174,9 +202,10 @@ type GateInput struct {
 	Where           []string `json:"where,omitempty" jsonschema:"only stored trials matching KEY OP VALUE"`
 	ConfigKey       []string `json:"config_key,omitempty" jsonschema:"the params that identify a configuration"`
 	MinRepeats      int      `json:"min_repeats,omitempty" jsonschema:"runs required per workload on each side (default 3)"`
-	Confidence      float64  `json:"confidence,omitempty" jsonschema:"interval level a fact favouring admission must reach (default 0.95)"`
+	Confidence      float64  `json:"confidence,omitempty" jsonschema:"1 minus the bound on false admits over every look and objective (default 0.99)"`
 	Futility        float64  `json:"futility,omitempty" jsonschema:"interval level a fact against admission must reach (default 0.8)"`
-	MaxRuns         int      `json:"max_runs,omitempty" jsonschema:"runs per side and workload after which an undecided candidate is rejected (0: no cap)"`
+	MaxRuns         int      `json:"max_runs,omitempty" jsonschema:"candidate runs per workload after which an undecided candidate is rejected (default 10)"`
+	MaxBaselineRuns int      `json:"max_baseline_runs,omitempty" jsonschema:"baseline runs per workload the gate may ask for (default 20)"`
 	NoRegression    bool     `json:"no_regression,omitempty" jsonschema:"reject an admit worse than the baseline beyond the noise band on any objective"`
 	MinDuration     string   `json:"min_duration,omitempty" jsonschema:"refuse candidate runs shorter than this Go duration (e.g. 60s)"`
 	MinRequests     int64    `json:"min_requests,omitempty" jsonschema:"refuse candidate runs with fewer successful requests"`
@@ -197,7 +226,7 @@ func (t *tools) addGate(s *mcp.Server) error {
 func (t *tools) gate(ctx context.Context, in GateInput) (decide.Verdict, error) {
 	spec := source.GateSpec{Study: in.Study, Where: in.Where, ConfigKeys: in.ConfigKey, Objectives: in.Objectives,
 		Noise: in.Noise, MinImprove: in.MinImprove, SLOs: in.SLOs, Candidate: in.Candidate, Baseline: in.Baseline,
-		MinRepeats: in.MinRepeats, Confidence: in.Confidence, Futility: in.Futility, MaxRuns: in.MaxRuns,
+		MinRepeats: in.MinRepeats, Confidence: in.Confidence, Futility: in.Futility, MaxRuns: in.MaxRuns, MaxBaselineRuns: in.MaxBaselineRuns,
 		NoRegression: in.NoRegression, MinRequests: in.MinRequests, AllowCrossScope: in.AllowCrossScope,
 		NoLabel: in.NoLabel, Session: in.Session, BaselineSession: in.BaselineSession, Limits: t.opts.Limits}
 	if spec.MinRepeats == 0 {
@@ -208,6 +237,12 @@ func (t *tools) gate(ctx context.Context, in GateInput) (decide.Verdict, error) 
 	}
 	if spec.Futility == 0 {
 		spec.Futility = source.DefaultGate.Futility
+	}
+	if spec.MaxRuns == 0 {
+		spec.MaxRuns = source.DefaultGate.MaxRuns
+	}
+	if spec.MaxBaselineRuns == 0 {
+		spec.MaxBaselineRuns = source.DefaultGate.MaxBaselineRuns
 	}
 	if in.MinDuration != "" {
 		d, err := time.ParseDuration(in.MinDuration)

@@ -23,7 +23,7 @@ if [ -n "$dead" ]; then
 	echo "deadcode: unreachable functions (delete them)"
 	exit 1
 fi
-go test -count=1 ./...
+go test -count=1 -timeout 30m ./...
 log="$(mktemp)"
 if ! go test -count=1 -run '^$' -bench . -benchtime 1x ./... > "$log" 2>&1; then
 	cat "$log"

@@ -47,12 +47,13 @@ type GateSpec struct {
 	// of stored trials; Baseline is a selection or a result path.
 	Candidate []string
 	Baseline  string
-	// MinRepeats, Confidence, Futility, MaxRuns and NoRegression are
-	// decide.GateConfig's; DefaultGate holds the defaults.
-	MinRepeats           int
-	Confidence, Futility float64
-	MaxRuns              int
-	NoRegression         bool
+	// MinRepeats, Confidence, Futility, MaxRuns, MaxBaselineRuns and
+	// NoRegression are decide.GateConfig's; DefaultGate holds the
+	// defaults.
+	MinRepeats               int
+	Confidence, Futility     float64
+	MaxRuns, MaxBaselineRuns int
+	NoRegression             bool
 	// MinDuration and MinRequests refuse candidate runs too short.
 	MinDuration time.Duration
 	MinRequests int64
@@ -64,8 +65,10 @@ type GateSpec struct {
 	Limits ingest.Limits
 }
 
-// DefaultGate holds the defaults of a GateSpec's levels and repeats.
-var DefaultGate = GateSpec{MinRepeats: 3, Confidence: 0.95, Futility: 0.8}
+// DefaultGate holds the defaults of a GateSpec's levels, repeats and caps
+// (decide.DefaultGate's).
+var DefaultGate = GateSpec{MinRepeats: decide.DefaultGate.MinRepeats, Confidence: decide.DefaultGate.Confidence,
+	Futility: decide.DefaultGate.Futility, MaxRuns: decide.DefaultGate.MaxRuns, MaxBaselineRuns: decide.DefaultGate.MaxBaselineRuns}
 
 // Check validates the spec's required values and ranges; errors are
 // marked query.ErrUsage.
@@ -79,8 +82,10 @@ func (s *GateSpec) Check() error {
 		return usagef("--baseline is required")
 	case s.MinRepeats < 1:
 		return usagef("--min-repeats must be at least 1")
-	case s.MaxRuns < 0 || s.MaxRuns > 0 && s.MaxRuns < s.MinRepeats:
-		return usagef("--max-runs must be 0 (no cap) or at least --min-repeats")
+	case s.MaxRuns < s.MinRepeats:
+		return usagef("--max-runs must be at least --min-repeats")
+	case s.MaxBaselineRuns < s.MinRepeats:
+		return usagef("--max-baseline-runs must be at least --min-repeats")
 	case !(s.Confidence > 0 && s.Confidence < 1 && s.Futility > 0 && s.Futility < 1):
 		return usagef("--confidence and --futility must be between 0 and 1")
 	}
@@ -105,7 +110,7 @@ func (s *GateSpec) Request(ctx context.Context) (decide.GateRequest, error) {
 	}
 	req := decide.GateRequest{Study: s.Study, Where: where, ConfigKeys: s.ConfigKeys,
 		Gate: decide.GateConfig{Objectives: objs, SLOs: slos, MinRepeats: s.MinRepeats, Confidence: s.Confidence, Futility: s.Futility,
-			MaxRuns: s.MaxRuns, NoRegression: s.NoRegression},
+			MaxRuns: s.MaxRuns, MaxBaselineRuns: s.MaxBaselineRuns, NoRegression: s.NoRegression},
 		MinDuration: s.MinDuration, MinRequests: s.MinRequests, AllowCrossScope: s.AllowCrossScope, NoLabel: s.NoLabel,
 		Session: s.Session, BaselineSession: s.BaselineSession}
 	if req.Candidate, err = gateSide(ctx, "--candidate", s.Candidate, s.Limits); err != nil {

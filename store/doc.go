@@ -222,7 +222,9 @@
 // one transaction: UpdateTune holds the tune study's lock (SQLite: BEGIN
 // IMMEDIATE; PostgreSQL: SELECT … FOR UPDATE), ClaimRun takes the oldest
 // queued run (PostgreSQL: FOR UPDATE SKIP LOCKED) after queueing again the
-// runs whose lease expired, once: a run lost a second time fails. Leases
+// runs whose lease expired while they were claimed fewer than the study's
+// max_attempts times (DefaultMaxAttempts, 3): the loss of a run's last
+// attempt fails it ("lost N times"). Leases
 // are Unix milliseconds of the writer's clock, so the workers of a study
 // need clocks that agree to well within a lease.
 //

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -228,5 +229,86 @@ func TestCheckAfterConcurrentIngests(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestOpenAfterKilledWriter kills (SIGKILL) the only process that had a
+// SQLite store open while it held a write transaction: the WAL it left
+// needs recovery, which a read-only connection cannot do. The next
+// writer opens the store (recovering it), finds what was committed, and
+// writes.
+func TestOpenAfterKilledWriter(t *testing.T) {
+	loc, study := filepath.Join(t.TempDir(), "t.db"), "s"
+	cmd := helper(t, "kill", loc, study, 0)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, _ := bufio.NewReader(out).ReadString('\n')
+	if strings.TrimSpace(line) != "mid" {
+		cmd.Process.Kill()
+		cmd.Wait()
+		t.Fatalf("helper said %q, stderr:\n%s", line, stderr.String())
+	}
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+	s, err := Open(context.Background(), loc)
+	if err != nil {
+		t.Fatalf("opening the store its only writer left mid-transaction: %v", err)
+	}
+	defer s.Close()
+	assertComplete(t, s, study, 50)
+	if added, _, err := s.Ingest(context.Background(), study, "after", genTrials(50, 10)); err != nil || added != 10 {
+		t.Errorf("ingest after the kill: %d added, %v; want 10", added, err)
+	}
+}
+
+// TestOpenHotJournal opens a store whose creator was killed (SIGKILL, by
+// a `pareto ask` kill loop) inside its first transaction, before the
+// store was in WAL mode: it left a hot rollback journal
+// (testdata/hot-journal), which a read-only connection cannot roll back.
+// A writer rolls it back and creates the store; read-only openers work
+// after it.
+func TestOpenHotJournal(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"t.db", "t.db-journal"} {
+		b, err := os.ReadFile(filepath.Join("testdata", "hot-journal", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	loc := filepath.Join(dir, "t.db")
+	ctx := context.Background()
+	if _, err := OpenReadOnly(ctx, loc); err == nil {
+		t.Fatal("the read-only open rolled back a hot journal: the fixture holds none")
+	}
+	s, err := Open(ctx, loc)
+	if err != nil {
+		t.Fatalf("opening a store with a hot journal: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "t.db-journal")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the hot journal is still there: %v", err)
+	}
+	if added, _, err := s.Ingest(ctx, "s", "after", genTrials(0, 10)); err != nil || added != 10 {
+		t.Errorf("ingest: %d added, %v; want 10", added, err)
+	}
+	s.Close()
+	r, err := OpenReadOnly(ctx, loc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if ts, err := r.Trials(ctx, "s", Query{}); err != nil || len(ts) != 10 {
+		t.Errorf("read back %d trials, %v; want 10", len(ts), err)
 	}
 }

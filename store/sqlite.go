@@ -59,6 +59,12 @@ func openSQLite(ctx context.Context, path string, version int, seen func(schemaS
 	var st schemaState
 	if fi, err := os.Stat(path); err == nil && fi.Size() > 0 {
 		ro, err := openSQLiteRO(ctx, path)
+		if errors.Is(err, sqlite3.READONLY) && dirWritable(filepath.Dir(path)) {
+			// A process killed in a write transaction left a hot journal
+			// (or a WAL to recover), which only a connection that may
+			// write can roll back: this writer does, changing nothing else.
+			ro, err = openSQLiteRecovering(ctx, path)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -148,6 +154,25 @@ func openSQLiteRO(ctx context.Context, path string) (*sqliteStore, error) {
 		return nil, sqliteError(path, "opening read-only", err)
 	}
 	return s, nil
+}
+
+// openSQLiteRecovering opens the database at path with read-write
+// connections that run no statement that writes (query_only), so that
+// SQLite rolls back the hot journal, or recovers the WAL, that a killed
+// writer left, and nothing else is changed (not even the journal mode).
+func openSQLiteRecovering(ctx context.Context, path string) (*sqliteStore, error) {
+	db, err := driver.Open(path, func(c *sqlite3.Conn) error {
+		c.BusyTimeout(busyTimeout)
+		return c.Exec(`PRAGMA query_only=ON`)
+	})
+	if err != nil {
+		return nil, sqliteError(path, "opening", err)
+	}
+	if _, err := db.ExecContext(ctx, `SELECT COUNT(*) FROM sqlite_master`); err != nil {
+		db.Close()
+		return nil, sqliteError(path, "recovering after a killed writer", err)
+	}
+	return &sqliteStore{db: db, path: path, readOnly: true}, nil
 }
 
 // dirWritable reports whether a file can be created in dir.

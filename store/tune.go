@@ -25,8 +25,8 @@ import (
 // UPDATE SKIP LOCKED), so no run is given to two workers. A worker
 // renews its lease while it runs the job; a run whose lease expired (or
 // whose worker is known dead, ReclaimRuns) is queued again while it has
-// been attempted fewer than MaxAttempts times, and is failed otherwise,
-// so that it is neither lost nor retried forever. FinishRun only accepts
+// been claimed fewer than MaxAttempts times, and is failed otherwise
+// ("lost N times"), so that it is neither lost nor retried forever. FinishRun only accepts
 // the worker that holds the run: a worker whose run was taken from it
 // cannot complete it a second time.
 type Tuner interface {
@@ -61,8 +61,9 @@ var ErrNoTune = errors.New("no tuning state in this study (pareto tune or ask cr
 var ErrLeaseLost = errors.New("the run is no longer held by this worker")
 
 // DefaultMaxAttempts is how many times a run is claimed before a lost
-// lease fails it: once, and once again after a worker died.
-const DefaultMaxAttempts = 2
+// lease fails it: the run is queued again after its first and second
+// losses, and its third loss fails it.
+const DefaultMaxAttempts = 3
 
 // TuneSetup is what creates a tune study.
 type TuneSetup struct {
@@ -183,6 +184,16 @@ func (t *TuneTx) SetSession(n int) error {
 	return t.tx.exec(`UPDATE tune_studies SET session = ?, updated_at = ? WHERE id = ?`, int64(n), t.stamp, t.tuneID)
 }
 
+// SetMaxAttempts records how many times a run may be claimed before a
+// lost lease fails it (at least 1).
+func (t *TuneTx) SetMaxAttempts(n int) error {
+	if n < 1 {
+		return fmt.Errorf("max attempts %d: want at least 1", n)
+	}
+	t.study.MaxAttempts = n
+	return t.tx.exec(`UPDATE tune_studies SET max_attempts = ?, updated_at = ? WHERE id = ?`, int64(n), t.stamp, t.tuneID)
+}
+
 // SetBudget records the budget.
 func (t *TuneTx) SetBudget(n int) error {
 	t.study.Budget = n
@@ -251,6 +262,28 @@ func (t *TuneTx) DropQueued(number int) (int, error) {
 	return int(n), nil
 }
 
+// DropRuns deletes the runs of ids that are queued and were never
+// claimed (they give their budget back) and returns how many it deleted;
+// the others are left as they are.
+func (t *TuneTx) DropRuns(ids []int64) (int, error) {
+	n := 0
+	for _, id := range ids {
+		k, err := t.tx.queryInt(`SELECT COUNT(*) FROM tune_runs WHERE id = ? AND tune_id = ? AND state = 'queued' AND attempts = 0`, id, t.tuneID)
+		if err != nil {
+			return n, err
+		}
+		if k == 0 {
+			continue
+		}
+		if err := t.tx.exec(`DELETE FROM tune_runs WHERE id = ? AND tune_id = ?`, id, t.tuneID); err != nil {
+			return n, err
+		}
+		n++
+		t.study.Runs--
+	}
+	return n, nil
+}
+
 // StartRun records the executor's handle and folder of a run the worker
 // holds.
 func (t *TuneTx) StartRun(id int64, worker, handle, dir string) error {
@@ -269,8 +302,8 @@ func (t *TuneTx) FinishRun(id int64, worker string, state RunState, reason strin
 		string(state), reason, string(result), t.stamp, id, t.tuneID, worker)
 }
 
-// ReviveRun completes a run that failed after its lease was lost twice
-// (TuneRun.Lost), with the result of the trials a lost attempt recorded
+// ReviveRun completes a run that failed after its lease was lost
+// MaxAttempts times (TuneRun.Lost), with the result of the trials a lost attempt recorded
 // before its worker died.
 func (t *TuneTx) ReviveRun(id int64, result []byte) error {
 	n, err := t.tx.queryInt(`SELECT COUNT(*) FROM tune_runs WHERE id = ? AND tune_id = ? AND state = 'failed' AND reason LIKE 'lost %'`, id, t.tuneID)
@@ -284,7 +317,8 @@ func (t *TuneTx) ReviveRun(id int64, result []byte) error {
 		string(result), t.stamp, id)
 }
 
-// Lost reports whether a failed run failed by losing its lease twice.
+// Lost reports whether a failed run failed by losing its lease
+// MaxAttempts times.
 func (r TuneRun) Lost() bool { return r.State == RunFailed && strings.HasPrefix(r.Reason, "lost ") }
 
 // ReleaseRun queues again a run the worker holds, without counting its

@@ -10,8 +10,9 @@ import (
 )
 
 // TestTuneQueue exercises the queue on both stores: claims, leases,
-// re-queue after a lost lease once, failure after the second, and that a
-// worker whose run was taken cannot finish it.
+// re-queue after a lost lease while a run has attempts left (max 2
+// here), failure on the loss of its last, and that a worker whose run was
+// taken cannot finish it.
 func TestTuneQueue(t *testing.T) {
 	for _, b := range backends(t) {
 		t.Run(b.name, func(t *testing.T) {
@@ -21,8 +22,8 @@ func TestTuneQueue(t *testing.T) {
 			if _, _, err := q.ClaimRun(ctx, "s", "w1", time.Minute); !errors.Is(err, ErrNoTune) {
 				t.Fatalf("claim before OpenTune: %v, want ErrNoTune", err)
 			}
-			ts, created, err := q.OpenTune(ctx, "s", TuneSetup{Space: "fp", Options: []byte(`{"a":1}`), Sampler: []byte(`{}`), Budget: 5})
-			if err != nil || !created || ts.Budget != 5 || ts.MaxAttempts != DefaultMaxAttempts || string(ts.Options) != `{"a":1}` {
+			ts, created, err := q.OpenTune(ctx, "s", TuneSetup{Space: "fp", Options: []byte(`{"a":1}`), Sampler: []byte(`{}`), Budget: 5, MaxAttempts: 2})
+			if err != nil || !created || ts.Budget != 5 || ts.MaxAttempts != 2 || string(ts.Options) != `{"a":1}` {
 				t.Fatalf("OpenTune = %+v, %v, %v", ts, created, err)
 			}
 			if _, created, err := q.OpenTune(ctx, "s", TuneSetup{Budget: 9}); err != nil || created {
@@ -195,6 +196,83 @@ func TestTuneClaimConcurrent(t *testing.T) {
 			wg.Wait()
 			if len(seen) != 40 {
 				t.Errorf("%d runs claimed, want 40", len(seen))
+			}
+		})
+	}
+}
+
+// TestTuneMaxAttempts: a study's max attempts default to
+// DefaultMaxAttempts (3) and can be changed; a run is queued again after
+// each lost lease but its last, which fails it saying how often it was
+// lost; DropRuns deletes only queued runs never claimed, giving their
+// budget back.
+func TestTuneMaxAttempts(t *testing.T) {
+	for _, b := range backends(t) {
+		t.Run(b.name, func(t *testing.T) {
+			ctx := context.Background()
+			q := openT(t, b.fresh(t)).(Tuner)
+			ts, _, err := q.OpenTune(ctx, "s", TuneSetup{Budget: 6})
+			if err != nil || ts.MaxAttempts != DefaultMaxAttempts || DefaultMaxAttempts != 3 {
+				t.Fatalf("OpenTune = %+v, %v; want max attempts 3", ts, err)
+			}
+			var ids []int64
+			err = q.UpdateTune(ctx, "s", func(tx *TuneTx) error {
+				if err := tx.SetMaxAttempts(0); err == nil {
+					return errors.New("max attempts 0 accepted")
+				}
+				if err := tx.PutTrial(TuneTrial{Number: 0, Role: "candidate", Params: []byte(`{}`), State: "running"}); err != nil {
+					return err
+				}
+				for range 3 {
+					id, err := tx.AddRun(0)
+					if err != nil {
+						return err
+					}
+					ids = append(ids, id)
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Run 1 is lost three times: queued again twice, then failed.
+			for attempt := 1; attempt <= 3; attempt++ {
+				r, ok, err := q.ClaimRun(ctx, "s", fmt.Sprintf("w%d", attempt), 20*time.Millisecond)
+				if err != nil || !ok || r.ID != ids[0] || r.Attempts != attempt {
+					t.Fatalf("claim %d = %+v, %v, %v; want run %d", attempt, r, ok, err, ids[0])
+				}
+				time.Sleep(40 * time.Millisecond)
+			}
+			r, _, err := q.ClaimRun(ctx, "s", "w4", time.Hour) // expires run 1's last lease
+			if err != nil || r.ID != ids[1] {
+				t.Fatalf("claim after the last loss = %+v, %v; want run %d", r, err, ids[1])
+			}
+			s, err := q.TuneStatus(ctx, "s")
+			if err != nil || s.Failed != 1 || len(s.FailedRuns) != 1 || s.FailedRuns[0].Reason != "lost 3 times (the lease of w3 expired): not retried" {
+				t.Fatalf("status %+v, %v", s, err)
+			}
+			err = q.UpdateTune(ctx, "s", func(tx *TuneTx) error {
+				if err := tx.SetMaxAttempts(5); err != nil {
+					return err
+				}
+				n, err := tx.DropRuns(ids) // only run 3 is queued and never claimed
+				if err != nil {
+					return err
+				}
+				if n != 1 || tx.Study().Runs != 2 || tx.Study().MaxAttempts != 5 {
+					return fmt.Errorf("DropRuns = %d, study %+v", n, tx.Study())
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s, _ := q.TuneStatus(ctx, "s"); s.BudgetLeft != 4 || s.Queued != 0 || s.Running != 1 {
+				t.Fatalf("after DropRuns: %+v", s)
+			}
+			ts, _, _ = q.OpenTune(ctx, "s", TuneSetup{})
+			if ts.MaxAttempts != 5 {
+				t.Fatalf("max attempts %d, want 5", ts.MaxAttempts)
 			}
 		})
 	}

@@ -265,6 +265,13 @@ func (d *Driver) one(ctx context.Context, r Run) error {
 		d.logf("run %d (trial %d): %v", r.ID, r.Trial, err)
 		return t.Fail(bg, r, err.Error())
 	}
+	// A result without one of the study's objectives is a failed run, as
+	// tell refuses it: recorded, it would leave the gate unable to judge.
+	if missing := t.missing(trials); len(missing) > 0 {
+		why := fmt.Sprintf("objective %s missing or not finite in the run's results (%d trial(s) read from %s)", strings.Join(missing, ", "), len(trials), dir)
+		d.logf("run %d (trial %d): %s", r.ID, r.Trial, why)
+		return t.Fail(bg, r, why)
+	}
 	fb, err := t.Record(bg, r, dir, trials)
 	for _, m := range fb.Mismatches {
 		d.logf("run %d (trial %d): %s", r.ID, r.Trial, m)

@@ -221,8 +221,11 @@ func (t *Tuning) gate(ctx context.Context, number int) (decide.Verdict, error) {
 		Study:     t.study,
 		Candidate: decide.GateSide{Name: "trial " + strconv.Itoa(number), Selection: cand},
 		Baseline:  decide.GateSide{Name: "baseline", Selection: base},
+		// Past MaxRuns an undecided candidate is rejected_max_runs; the
+		// baseline's runs per session are capped likewise, and the two caps
+		// set the looks the gate spends its false-admit bound over.
 		Gate: decide.GateConfig{Objectives: t.opts.Objectives, SLOs: t.slos, MinRepeats: t.opts.Repeats,
-			MaxRuns: t.opts.MaxRuns}, // past it, an undecided candidate is rejected_max_runs
+			MaxRuns: t.opts.MaxRuns, MaxBaselineRuns: t.opts.MaxRuns},
 		NoLabel: t.opts.NoLabel,
 	}
 	return decide.RunGate(ctx, store.Selecting{Store: t.st}, req)

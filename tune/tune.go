@@ -7,7 +7,9 @@
 // Every state change is in the store (store.Tuner): the sampler's state,
 // the configurations, the runs and their leases. A driver killed at any
 // moment resumes where it stopped: its running runs are queued again
-// (once: a run lost twice fails), and a run is recorded complete once.
+// (a run handed out store.DefaultMaxAttempts times, or the study's
+// max attempts, fails on its last loss), and a run is recorded complete
+// once. An external ask/tell driver's runs are leased too (Ask, Tell).
 // Several drivers (workers) may share one study: runs are claimed
 // atomically, and the sampler is changed under the study's lock.
 //
@@ -30,6 +32,7 @@ import (
 
 	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/frontier"
+	"github.com/pareto-llm/pareto/query"
 	"github.com/pareto-llm/pareto/search"
 	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/trial"
@@ -181,11 +184,25 @@ func (t *Tuning) save(tx *store.TuneTx, ss *search.Study) error {
 
 // Open opens the tuning study, creating it with opts and budget if it
 // does not exist. An existing study keeps its options; its space must be
-// the same (by fingerprint); a budget > 0 replaces its budget.
+// the same (by fingerprint); a budget > 0 replaces its budget. A negative
+// budget, or none (0) for a study that does not exist, is refused
+// (query.ErrUsage).
 func Open(ctx context.Context, st store.Store, study string, space *search.Space, opts Options, budget int) (*Tuning, error) {
 	q, ok := st.(store.Tuner)
 	if !ok {
 		return nil, errors.New("tune: this store keeps no tuning state")
+	}
+	if err := checkLimits(Limits{Budget: budget}); err != nil {
+		return nil, err
+	}
+	if budget == 0 {
+		err := q.UpdateTune(ctx, study, func(*store.TuneTx) error { return nil })
+		if errors.Is(err, store.ErrNoTune) {
+			return nil, fmt.Errorf("%w: study %q does not exist yet: give its budget (at least 1 run) to create it", query.ErrUsage, study)
+		}
+		if err != nil {
+			return nil, err
+		}
 	}
 	opts = opts.withDefaults()
 	opts.Command = RedactCommand(opts.Command) // never stored with a secret
@@ -313,9 +330,13 @@ type Run struct {
 func SessionName(n int) string { return "tune-" + strconv.Itoa(n) }
 
 // StartSession begins a driver session: the session number goes up and
-// Repeats runs of the baseline (Space.Defaults) are queued, within the
-// budget, so that every session re-measures its baseline (counting the
-// baseline runs still queued from an earlier session).
+// Repeats runs of the baseline (Space.Defaults) are queued, so that every
+// session re-measures its baseline (counting the baseline runs still
+// queued from an earlier session). The baseline's runs are reserved
+// first: when the budget left is short of them, queued candidate runs
+// that were never handed out give their budget back to the baseline,
+// the newest first (a candidate left with no run is failed, for that
+// reason), so that the runs started never exceed the budget.
 func (t *Tuning) StartSession(ctx context.Context) (int, error) {
 	return t.startSession(ctx, false)
 }
@@ -328,6 +349,10 @@ func (t *Tuning) JoinSession(ctx context.Context) (int, error) {
 	return t.startSession(ctx, true)
 }
 
+// givenBack is the reason of a candidate whose runs were all given back
+// to a session's baseline.
+const givenBack = "not measured: its queued runs were given back to the baseline of session %d (the budget was all queued)"
+
 func (t *Tuning) startSession(ctx context.Context, join bool) (int, error) {
 	base, err := t.space.Defaults()
 	if err != nil {
@@ -338,7 +363,7 @@ func (t *Tuning) startSession(ctx context.Context, join bool) (int, error) {
 		return 0, err
 	}
 	session := 0
-	err = t.q.UpdateTune(ctx, t.study, func(tx *store.TuneTx) error {
+	err = t.update(ctx, func(tx *store.TuneTx) error {
 		ts := tx.Study()
 		if join && ts.Session > 0 {
 			session = ts.Session
@@ -356,12 +381,27 @@ func (t *Tuning) startSession(ctx context.Context, join bool) (int, error) {
 			return err
 		}
 		queued := 0 // baseline runs an earlier session queued and nobody ran
+		var spare []int64
 		for _, r := range runs {
-			if r.Number == store.BaselineTrial && r.State == store.RunQueued {
+			switch {
+			case r.Number == store.BaselineTrial && r.State == store.RunQueued:
 				queued++
+			case r.Number != store.BaselineTrial && r.State == store.RunQueued && r.Attempts == 0:
+				spare = append(spare, r.ID)
 			}
 		}
-		for range min(t.opts.Repeats-queued, ts.Budget-ts.Runs) {
+		need := max(t.opts.Repeats-queued, 0)
+		if short := need - (ts.Budget - ts.Runs); short > 0 && len(spare) > 0 {
+			slices.Reverse(spare) // the newest first
+			if _, err := tx.DropRuns(spare[:min(short, len(spare))]); err != nil {
+				return err
+			}
+			if err := t.giveBack(tx, session); err != nil {
+				return err
+			}
+			ts = tx.Study()
+		}
+		for range min(need, ts.Budget-ts.Runs) {
 			if _, err := tx.AddRun(store.BaselineTrial); err != nil {
 				return err
 			}
@@ -369,6 +409,41 @@ func (t *Tuning) startSession(ctx context.Context, join bool) (int, error) {
 		return nil
 	})
 	return session, err
+}
+
+// giveBack tells the sampler about the candidates whose runs DropRuns
+// took (reconcile) and records why a candidate left with no run at all
+// is failed.
+func (t *Tuning) giveBack(tx *store.TuneTx, session int) error {
+	if err := t.reconcile(tx); err != nil {
+		return err
+	}
+	trials, err := tx.Trials()
+	if err != nil {
+		return err
+	}
+	runs, err := tx.Runs()
+	if err != nil {
+		return err
+	}
+	has := map[int]bool{}
+	for _, r := range runs {
+		has[r.Number] = true
+	}
+	for _, tr := range trials {
+		if tr.Role != RoleCandidate || has[tr.Number] || tr.State != string(search.Failed) || len(tr.Verdict) > 0 {
+			continue
+		}
+		b, err := json.Marshal(verdictRecord{Error: fmt.Sprintf(givenBack, session)})
+		if err != nil {
+			return err
+		}
+		tr.Verdict = b
+		if err := tx.PutTrial(tr); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Recorded returns the trials a run recorded in the study: those of an
@@ -633,9 +708,10 @@ func (t *Tuning) Reclaim(ctx context.Context, dead func(worker string) bool) (in
 	return n, err
 }
 
-// Repair completes the runs that failed by losing their lease twice but
-// whose trials a lost attempt had recorded (its driver died between
-// recording them and completing the run), and returns how many.
+// Repair completes the runs that failed by losing their lease on their
+// last attempt but whose trials a lost attempt had recorded (its driver
+// died between recording them and completing the run), and returns how
+// many.
 func (t *Tuning) Repair(ctx context.Context) (int, error) {
 	var lost []store.TuneRun
 	err := t.q.UpdateTune(ctx, t.study, func(tx *store.TuneTx) error {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"encoding/json"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -18,7 +19,9 @@ later by pareto gate) and against the checksum of the fields its ID does
 not hash, every block of trials and every value column against its
 checksum and against the trials it copies, and that every trial of a
 study is in one of its blocks. It prints one line per study, and one line
-per damaged trial or block, naming it and what does not match.
+per damaged trial or block, naming it and what does not match; --format
+json prints the same as {"studies":[{"study","trials","blocks","columns",
+"damage":[{"trial"|"block","detail"}]}]} (docs/schema/check.schema.json).
 
 Every read verifies what it reads the same way, so a damaged store makes
 commands fail naming the trial and the study instead of showing changed
@@ -29,13 +32,17 @@ the store cannot be read), 2 usage error.`
 
 func newCheckCmd(e *env) *cobra.Command {
 	var f storeFlags
+	format := "table"
 	c := &cobra.Command{
-		Use:     "check [--store S] [--study NAME]",
+		Use:     "check [--store S] [--study NAME] [--format table|json]",
 		Short:   "Verify every trial and block of a store against its content hash and checksums",
 		Long:    checkLong,
 		Example: "  pareto ingest examples/trials.csv --store runs.db --study csv && pareto check --store runs.db",
 		Args:    noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
+			if format != "table" && format != "json" {
+				return usagef("unknown --format %q (want table or json)", format)
+			}
 			ctx := contextOf(c)
 			s, err := openReader(ctx, &f)
 			if err != nil {
@@ -46,22 +53,54 @@ func newCheckCmd(e *env) *cobra.Command {
 			if err != nil {
 				return inputError{err: err}
 			}
-			return writeChecks(e, checks)
+			return writeChecks(e, checks, format == "json")
 		},
 	}
 	fs := c.Flags()
 	fs.StringVar(&f.location, "store", "", "store: a SQLite path, sqlite:///PATH or postgres://URL (default $"+
 		store.EnvVar+" or "+store.DefaultLocation+")")
 	fs.StringVar(&f.study, "study", "", "check this study only (default: every study)")
+	fs.StringVar(&format, "format", format, "output `table|json`")
 	return c
 }
 
-// writeChecks prints one line per study and one per damage, and fails
-// when anything is damaged.
-func writeChecks(e *env, checks []store.StudyCheck) error {
+// checkJSON is one study of pareto check --format json.
+type checkJSON struct {
+	Study   string       `json:"study"`
+	Trials  int          `json:"trials"`
+	Blocks  int          `json:"blocks"`
+	Columns int          `json:"columns"`
+	Damage  []damageJSON `json:"damage"`
+}
+
+// damageJSON is a damaged trial (Trial) or block (Block).
+type damageJSON struct {
+	Trial  string `json:"trial,omitempty"`
+	Block  int64  `json:"block,omitempty"`
+	Detail string `json:"detail"`
+}
+
+// writeChecks prints one line per study and one per damage (or the JSON
+// document), and fails when anything is damaged.
+func writeChecks(e *env, checks []store.StudyCheck, asJSON bool) error {
 	w := bufio.NewWriter(e.stdout)
 	damaged, studies := 0, 0
+	out := struct {
+		Studies []checkJSON `json:"studies"`
+	}{Studies: []checkJSON{}}
 	for _, c := range checks {
+		if asJSON {
+			cj := checkJSON{Study: c.Study, Trials: c.Trials, Blocks: c.Blocks, Columns: c.Columns, Damage: []damageJSON{}}
+			for _, d := range c.Damage {
+				cj.Damage = append(cj.Damage, damageJSON{Trial: d.Trial, Block: d.Block, Detail: d.Detail})
+			}
+			out.Studies = append(out.Studies, cj)
+			if n := len(c.Damage); n > 0 {
+				damaged += n
+				studies++
+			}
+			continue
+		}
 		verdict := "sound"
 		if n := len(c.Damage); n > 0 {
 			verdict = fmt.Sprintf("%d damaged", n)
@@ -77,7 +116,14 @@ func writeChecks(e *env, checks []store.StudyCheck) error {
 			fmt.Fprintf(w, "  %s: %s\n", what, enc.Safe(d.Detail))
 		}
 	}
-	if len(checks) == 0 {
+	switch {
+	case asJSON:
+		b, err := json.Marshal(out)
+		if err != nil {
+			return err
+		}
+		w.Write(append(b, '\n'))
+	case len(checks) == 0:
 		fmt.Fprintln(w, "no study")
 	}
 	if err := w.Flush(); err != nil {

@@ -50,9 +50,11 @@ that gave the status ("level": --confidence for better and uncertain,
 --futility for worse and within_noise); the reasons quote intervals at the
 level of the rule they report likewise. "regressions" lists the objectives
 worse than the baseline beyond their noise band; --no-regression rejects
-an admit that has any. --max-runs caps the runs per side and workload: the
-runs asked for stay within it, and a candidate still undecided there is
-rejected (rejected_max_runs).
+an admit that has any. --max-runs and --max-baseline-runs cap the runs per
+workload of the candidate and of the baseline: the runs asked for stay
+within them (baseline runs when the baseline is the larger part of the
+uncertainty), and a candidate still undecided there is rejected
+(rejected_max_runs).
 
 Archive: --archive-list prints the study's archive members (configuration
 key, environment, params, workloads, admitted trials and their sessions) as
@@ -79,8 +81,22 @@ refused unless --allow-cross-scope.
 Repeats are trials of one configuration (parameters, or only those named by
 --config-key) under one workload in one environment. Differences are judged
 on the log scale from the repeats of both sides (Welch t intervals): a fact
-favouring admission must hold at --confidence, a fact against it at
---futility. --noise defaults to each objective's --min-improve.
+against admission must hold at --futility; "better than the baseline by the
+minimum improvement" is a sequential test whose false admits are bounded:
+P(admit | no real improvement) <= 1 - --confidence (default 0.99: at most
+1%), over every objective and workload and every look a driver takes as it
+adds the runs the gate asks for, up to --max-runs candidate and
+--max-baseline-runs baseline runs per workload (defaults 10 and 20). The
+error is split over objectives, workloads and the (candidate runs, baseline
+runs) pairs a look can have (Bonferroni, spending t^3 over the candidate's
+runs, half on the baseline at its cap), so an early look needs a wider
+margin than a late one; a gate that measures each side once gets the whole
+error on that look with --max-runs and --max-baseline-runs equal to its
+runs. Each objective's "level" is the level of its interval at this look.
+--noise defaults to each objective's --min-improve. When --min-improve is
+below the run-to-run noise of the runs at hand (the CV pareto noise
+prints), the verdict carries a warning (code min_improve_below_noise),
+also printed on standard error.
 Admission is recorded as the label gate=admitted on the candidate's stored
 trials (pareto trials --where gate=admitted lists them); their IDs and the
 number of stored trials do not change.
@@ -92,15 +108,15 @@ const gateExample = `  pareto ingest examples/decide/baseline-sglang-0.5.6.jsonl
     --store runs.db --study tune --label role=baseline && \
     pareto gate --store runs.db --study tune --candidate examples/decide/candidate-sglang-0.5.6.jsonl --baseline role=baseline \
     -o output_token_throughput:max -o ttft.p99:min --min-improve output_token_throughput=3% \
-    --min-improve ttft.p99=5% --slo 'ttft.p99<=2000' --min-repeats 3
+    --min-improve ttft.p99=5% --slo 'ttft.p99<=2000' --min-repeats 3 --max-runs 3 --max-baseline-runs 5
   pareto ingest examples/decide/baseline-sglang-0.5.6.jsonl examples/decide/baseline-sglang-0.6.0.jsonl \
     --store runs.db --study tune --label role=baseline && \
     pareto gate --store runs.db --study tune --candidate examples/decide/candidate-sglang-0.5.6.jsonl --baseline role=baseline \
-    -o output_token_throughput:max -o ttft.p99:min --min-improve 3% --max-runs 10 --no-regression --session loop-1
+    -o output_token_throughput:max -o ttft.p99:min --min-improve 3% --max-runs 3 --max-baseline-runs 5 --no-regression --session loop-1
   pareto ingest examples/decide/baseline-sglang-0.5.6.jsonl examples/decide/baseline-sglang-0.6.0.jsonl \
     --store runs.db --study tune --label role=baseline && \
     pareto gate --store runs.db --study tune --candidate examples/decide/candidate-sglang-0.5.6.jsonl --baseline role=baseline \
-    -o output_token_throughput:max -o ttft.p99:min --min-improve 3% && \
+    -o output_token_throughput:max -o ttft.p99:min --min-improve 3% --max-runs 3 --max-baseline-runs 5 && \
     pareto gate --store runs.db --study tune --archive-list`
 
 type gateOptions struct {
@@ -114,7 +130,7 @@ type gateOptions struct {
 	confidence, futility     float64
 	allowCrossScope, noLabel bool
 	session, baselineSession string
-	maxRuns                  int
+	maxRuns, maxBaselineRuns int
 	noRegression             bool
 	archiveList              bool
 	revoke                   string
@@ -142,13 +158,14 @@ func newGateCmd(e *env) *cobra.Command {
 	f.IntVar(&o.minRepeats, "min-repeats", source.DefaultGate.MinRepeats, "runs required per workload on each side")
 	f.DurationVar(&o.minDuration, "min-duration", 0, "refuse candidate runs shorter than `DURATION` (benchmark duration)")
 	f.Int64Var(&o.minRequests, "min-requests", 0, "refuse candidate runs with fewer successful requests")
-	f.Float64Var(&o.confidence, "confidence", source.DefaultGate.Confidence, "interval level a fact favouring admission must reach")
+	f.Float64Var(&o.confidence, "confidence", source.DefaultGate.Confidence, "1 - the bound on false admits, over every look, objective and workload")
 	f.Float64Var(&o.futility, "futility", source.DefaultGate.Futility, "interval level a fact against admission must reach")
 	f.BoolVar(&o.allowCrossScope, "allow-cross-scope", false, "use a baseline measured in another environment")
 	f.BoolVar(&o.noLabel, "no-label", false, "do not record admission as a label")
 	f.StringVar(&o.session, "session", "", "record the runs given as paths in session `NAME` (default: a new session)")
 	f.StringVar(&o.baselineSession, "baseline-session", "", "compare with the baseline runs of session `NAME` (default: its newest session per workload)")
-	f.IntVar(&o.maxRuns, "max-runs", 0, "runs per side and workload after which an undecided candidate is rejected (0: no cap)")
+	f.IntVar(&o.maxRuns, "max-runs", source.DefaultGate.MaxRuns, "candidate runs per workload after which an undecided candidate is rejected")
+	f.IntVar(&o.maxBaselineRuns, "max-baseline-runs", source.DefaultGate.MaxBaselineRuns, "baseline runs per workload the gate may ask for")
 	f.BoolVar(&o.noRegression, "no-regression", false, "reject an admit that is worse than the baseline beyond the noise band on any objective")
 	f.BoolVar(&o.archiveList, "archive-list", false, "list the study's archive members as JSON instead of gating (read only)")
 	f.StringVar(&o.revoke, "revoke", "", "remove the archive members `SELECTION` selects (key:HEX) instead of gating; their runs stay")
@@ -161,7 +178,7 @@ func (o *gateOptions) spec() *source.GateSpec {
 	return &source.GateSpec{Study: o.src.study, Where: o.src.where, ConfigKeys: o.src.keys(),
 		Objectives: o.obj.objectives, Noise: o.obj.noise, MinImprove: o.obj.minImprove, SLOs: o.obj.slos,
 		Candidate: o.candidate, Baseline: o.baseline, MinRepeats: o.minRepeats, Confidence: o.confidence, Futility: o.futility,
-		MaxRuns: o.maxRuns, NoRegression: o.noRegression, MinDuration: o.minDuration, MinRequests: o.minRequests,
+		MaxRuns: o.maxRuns, MaxBaselineRuns: o.maxBaselineRuns, NoRegression: o.noRegression, MinDuration: o.minDuration, MinRequests: o.minRequests,
 		AllowCrossScope: o.allowCrossScope, NoLabel: o.noLabel, Session: o.session, BaselineSession: o.baselineSession,
 	}
 }
@@ -216,6 +233,9 @@ func runGate(ctx context.Context, e *env, o *gateOptions) error {
 		}
 		if werr != nil {
 			return werr
+		}
+		for _, w := range v.Warnings {
+			fmt.Fprintf(e.stderr, "pareto gate: warning: %s\n", w.Message)
 		}
 	}
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/pareto-llm/pareto/cloudai"
 	"github.com/pareto-llm/pareto/ingest"
 	"github.com/pareto-llm/pareto/internal/enc"
+	"github.com/pareto-llm/pareto/internal/progress"
 	"github.com/pareto-llm/pareto/internal/safe"
 	"github.com/pareto-llm/pareto/source"
 	"github.com/pareto-llm/pareto/store"
@@ -59,6 +60,9 @@ file, are two trials. Files are named from the parent of the deepest
 directory holding every PATH (CloudAI results trees from their own
 parent), whatever the working directory: ingest the same directory, or
 paths below it, each time.
+
+A progress bar of the inputs read is drawn on standard error when it is a
+terminal (never on a pipe, a file or a log).
 
 Exit status: 0 success, 1 when an input could not be read (after
 reporting everything else; 0 with --keep-going) or when no input yielded
@@ -182,7 +186,10 @@ func runIngest(e *env, o *ingestOptions, paths []string) error {
 		return nil
 	}
 	opts.Stdin, opts.Table.ID = e.stdin, o.id
+	bar := progress.New(e.stderr, "ingest", "inputs")
+	opts.Progress = bar.Set
 	d, err := ingest.Load(paths, opts)
+	bar.Done()
 	if err != nil {
 		var ie inputError
 		if errors.As(err, &ie) {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -20,7 +21,8 @@ schema, pointing here. The commands that write (ingest, gate, report
 with inputs and generate-report with --study) upgrade the store as they
 open it, as migrate does. Migrate
 creates no SQLite store (a missing file is an error) and refuses a
-database that is not a pareto store, naming its tables.
+database that is not a pareto store, naming its tables. --format json
+prints {"store","from","to","upgraded"}.
 
 Exit status: 0 success (also when the store is up to date), 1 when the
 store is missing, not a pareto store or cannot be upgraded, 2 usage
@@ -28,17 +30,34 @@ error.`
 
 func newMigrateCmd(e *env) *cobra.Command {
 	var location string
+	format := "table"
 	c := &cobra.Command{
-		Use:     "migrate [--store S]",
+		Use:     "migrate [--store S] [--format table|json]",
 		Short:   "Upgrade a store's schema to this version of pareto",
 		Long:    migrateLong,
 		Example: "  pareto ingest examples/trials.csv --store runs.db --study csv && pareto migrate --store runs.db",
 		Args:    noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
+			if format != "table" && format != "json" {
+				return usagef("unknown --format %q (want table or json)", format)
+			}
 			loc := store.Location(location)
 			from, to, err := store.Migrate(contextOf(c), loc)
 			if err != nil {
 				return inputError{err: err}
+			}
+			if format == "json" {
+				b, err := json.Marshal(struct {
+					Store    string `json:"store"`
+					From     int    `json:"from"`
+					To       int    `json:"to"`
+					Upgraded bool   `json:"upgraded"`
+				}{store.Redact(loc), from, to, from != to})
+				if err != nil {
+					return err
+				}
+				_, err = e.stdout.Write(append(b, '\n'))
+				return err
 			}
 			if from == to {
 				_, err = fmt.Fprintf(e.stdout, "store %s: schema version %d, up to date\n", enc.Safe(store.Redact(loc)), to)
@@ -50,5 +69,6 @@ func newMigrateCmd(e *env) *cobra.Command {
 	}
 	c.Flags().StringVar(&location, "store", "", "store: a SQLite path, sqlite:///PATH or postgres://URL (default $"+
 		store.EnvVar+" or "+store.DefaultLocation+")")
+	c.Flags().StringVar(&format, "format", format, "output `table|json`: the store, its schema version before and after")
 	return c
 }

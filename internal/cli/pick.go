@@ -162,7 +162,7 @@ func (r *pickReport) writeText(w *bufio.Writer) {
 		case 2:
 			return fmt.Appendf(b, "%d", s.N)
 		}
-		return fmt.Appendf(b, "%.6g", [...]float64{0, s.Value, 0, s.Min, s.Max, s.IQR()}[c])
+		return enc.AppendNum(b, [...]float64{0, s.Value, 0, s.Min, s.Max, s.IQR()}[c])
 	})
 	if len(r.res.Binding) > 0 {
 		fmt.Fprintf(w, "\nBINDING BOUNDS (relaxing by %g%%)\n", 100*r.q.cfg.Relax)

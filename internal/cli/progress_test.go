@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -170,5 +171,57 @@ func TestTuneScreen(t *testing.T) {
 	bad := append(append([]string{}, args[:len(args)-2]...), "--screen", "3")
 	if code := Main(bad, strings.NewReader(""), new(bytes.Buffer), &stderr); code != exitUsage || !strings.Contains(stderr.String(), "--screen must be 0 (off) or below --repeats") {
 		t.Errorf("--screen 3 --repeats 3: exit %d, %s", code, stderr.String())
+	}
+}
+
+// TestIngestReportProgressTTY: pareto ingest and pareto report draw a
+// progress bar on standard error when it is a terminal, and nothing on a
+// pipe or a buffer (what tests and logs get).
+func TestIngestReportProgressTTY(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv(store.EnvVar, "")
+	results := filepath.Join("..", "..", "examples", "cloudai", "results")
+	for _, args := range [][]string{
+		{"ingest", results, "--store", filepath.Join(dir, "s.db"), "--study", "x"},
+		{"report", results, "-x", "ttft.p50", "-y", "output_token_throughput", "--out", filepath.Join(dir, "r.html")},
+	} {
+		t.Run(args[0], func(t *testing.T) {
+			ptmx, tty := openPTY(t)
+			defer ptmx.Close()
+			// A terminal has a size (the bar fits its width).
+			if err := unix.IoctlSetWinsize(int(tty.Fd()), unix.TIOCSWINSZ, &unix.Winsize{Row: 30, Col: 100}); err != nil {
+				t.Fatal(err)
+			}
+			got := make(chan []byte)
+			go func() { b, _ := io.ReadAll(ptmx); got <- b }()
+			var stdout bytes.Buffer
+			code := Main(args, strings.NewReader(""), &stdout, tty)
+			tty.Close()
+			var out []byte
+			select {
+			case out = <-got:
+			case <-time.After(10 * time.Second):
+				t.Fatal("reading the terminal did not end")
+			}
+			if code != 0 {
+				t.Fatalf("pareto %s on a terminal: exit %d\n%s%s", args[0], code, stdout.String(), out)
+			}
+			name := map[string]string{"ingest": "ingest", "report": "reading"}[args[0]]
+			if !regexp.MustCompile(name + ` +[0-9]+/[0-9]+ inputs \[[-=>]+\]`).Match(out) {
+				t.Errorf("the terminal got no progress bar:\n%q", out)
+			}
+			if bytes.Contains(stdout.Bytes(), []byte(" inputs")) {
+				t.Errorf("the progress bar reached standard output:\n%q", stdout.String())
+			}
+
+			var stderr bytes.Buffer
+			stdout.Reset()
+			if code := Main(args, strings.NewReader(""), &stdout, &stderr); code != 0 {
+				t.Fatalf("pareto %s: exit %d\n%s", args[0], code, stderr.String())
+			}
+			if strings.Contains(stderr.String(), " inputs") || strings.Contains(stderr.String(), "\r") || strings.Contains(stderr.String(), "\x1b") {
+				t.Errorf("a buffer got a progress bar:\n%q", stderr.String())
+			}
+		})
 	}
 }

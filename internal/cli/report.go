@@ -20,6 +20,7 @@ import (
 	"github.com/pareto-llm/pareto/ingest"
 	"github.com/pareto-llm/pareto/internal/enc"
 	"github.com/pareto-llm/pareto/internal/gcpolicy"
+	"github.com/pareto-llm/pareto/internal/progress"
 	"github.com/pareto-llm/pareto/query"
 	"github.com/pareto-llm/pareto/report"
 	"github.com/pareto-llm/pareto/source"
@@ -50,6 +51,9 @@ is an error (exit 1) with file:line:col positions. --config-key,
 CloudAI every iteration is its own point (--aggregate none) unless
 --aggregate median or mean merges the repeats of a configuration.
 
+A progress bar of the inputs read is drawn on standard error when it is a
+terminal (never on a pipe, a file or a log).
+
 Exit status: 0 success, 1 bad configuration, input or I/O error (also when
 some result files could not be read: the page is still written, listing
 them, and every one is named on stderr; 0 with --keep-going), 2 usage error.`
@@ -77,6 +81,9 @@ on each axis, within the point's frontier group and workload. A point
 measured only in another environment (engine, CUDA, driver or GPU) than the
 baseline gets no delta and says why, naming the values that differ, unless
 --allow-cross-scope compares with it.
+
+A progress bar of the inputs read is drawn on standard error when it is a
+terminal (never on a pipe, a file or a log).
 
 Exit status: 0 success, 1 bad configuration, input or I/O error (also when
 some result files could not be read: the page is still written, listing
@@ -617,7 +624,10 @@ func loadSources(e *env, spec source.Spec) ([]trial.Trial, []trial.Skip, []trial
 	}
 	spec.Stdin = e.stdin
 	spec.Note = func(s string) { fmt.Fprintf(e.stderr, "pareto: %s\n", enc.SafeLines(s)) }
+	bar := progress.New(e.stderr, "reading", "inputs")
+	spec.Load.Progress = bar.Set
 	set, err := source.Trials(context.Background(), spec)
+	bar.Done()
 	if errors.Is(err, source.ErrOptunaStudy) {
 		return nil, nil, nil, usagef("--optuna-study is required: %v", err)
 	}

@@ -3,6 +3,8 @@
 package cli
 
 import (
+	"cmp"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -242,56 +244,84 @@ func noArgs(_ *cobra.Command, args []string) error {
 }
 
 func newVersionCmd(e *env) *cobra.Command {
-	return &cobra.Command{
-		Use:   "version",
+	format := "table"
+	c := &cobra.Command{
+		Use:   "version [--format table|json]",
 		Short: "Print the pareto version and the source revision it was built from",
 		Long: `version prints the module version and the version-control revision Go
 recorded when the binary was built (commit, commit time, and whether the
 working tree had uncommitted changes). A binary built without that record
 (go build -buildvcs=false, a source tree without .git, a git worktree, a
-test binary) says "unknown revision" instead of guessing.`,
-		Example: "  pareto version",
+test binary) says "unknown revision" instead of guessing. pareto --version
+prints the same line; --format json prints
+{"version","revision","time","modified"} (revision and time empty when
+unknown).`,
+		Example: "  pareto version\n  pareto version --format json",
 		Args:    noArgs,
 		RunE: func(*cobra.Command, []string) error {
 			bi, ok := debug.ReadBuildInfo()
-			_, err := fmt.Fprintln(e.stdout, versionLine(bi, ok))
-			return err
+			switch format {
+			case "table":
+				_, err := fmt.Fprintln(e.stdout, versionLine(bi, ok))
+				return err
+			case "json":
+				b, err := json.Marshal(buildOf(bi, ok))
+				if err != nil {
+					return err
+				}
+				_, err = e.stdout.Write(append(b, '\n'))
+				return err
+			}
+			return usagef("unknown --format %q (want table or json)", format)
 		},
 	}
+	c.Flags().StringVar(&format, "format", format, "output `table|json`")
+	return c
 }
 
-// versionLine describes a build: Version when set at build time, else the
+// build is what Go recorded of how the binary was built.
+type build struct {
+	Version  string `json:"version"`
+	Revision string `json:"revision"`
+	Time     string `json:"time"`
+	Modified bool   `json:"modified"`
+}
+
+// buildOf reads a build from bi: Version when set at build time, else the
 // module version Go recorded ("devel" for a local build without one), and
-// the vcs.revision, vcs.time and vcs.modified settings of bi.
-func versionLine(bi *debug.BuildInfo, ok bool) string {
+// the vcs.revision, vcs.time and vcs.modified settings.
+func buildOf(bi *debug.BuildInfo, ok bool) build {
 	v := Version
 	if v == "" && ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
 		v = bi.Main.Version
 	}
-	if v == "" {
-		v = "devel"
-	}
-	var rev, when, modified string
+	b := build{Version: cmp.Or(v, "devel")}
 	if ok {
 		for _, s := range bi.Settings {
 			switch s.Key {
 			case "vcs.revision":
-				rev = s.Value
+				b.Revision = s.Value
 			case "vcs.time":
-				when = s.Value
+				b.Time = s.Value
 			case "vcs.modified":
-				modified = s.Value
+				b.Modified = s.Value == "true"
 			}
 		}
 	}
-	if rev == "" {
-		return "pareto " + v + " (unknown revision: built without version control information)"
+	return b
+}
+
+// versionLine describes a build in one line (buildOf).
+func versionLine(bi *debug.BuildInfo, ok bool) string {
+	b := buildOf(bi, ok)
+	if b.Revision == "" {
+		return "pareto " + b.Version + " (unknown revision: built without version control information)"
 	}
-	line := "pareto " + v + " (revision " + rev
-	if when != "" {
-		line += ", committed " + when
+	line := "pareto " + b.Version + " (revision " + b.Revision
+	if b.Time != "" {
+		line += ", committed " + b.Time
 	}
-	if modified == "true" {
+	if b.Modified {
 		line += ", with uncommitted changes"
 	}
 	return line + ")"

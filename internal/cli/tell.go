@@ -31,21 +31,31 @@ ingested or gated outside pareto tune) queues nothing and says so
 (stalled): revoke the member (pareto gate --revoke key:HEX) or record more
 of its runs; the configuration is judged again when the baseline is
 re-measured. --failed REASON
-records that the run could not be measured.`
+records that the run could not be measured.
+
+A tell is complete or refused: every objective of the study must be
+present and finite in every trial told, else tell exits 1 naming the
+missing objectives and records nothing (the run stays the driver's: tell
+it again complete). Only the driver that holds the run may tell it
+(--driver, as given to pareto ask; --attempt, the attempt ask printed): a
+run whose lease ended and that was handed out again is refused, exit 1.`
 
 const tellExample = `  pareto ask --store tune.db --study agent --space examples/search/vllm.toml -o output_token_throughput:max -o ttft.p99:min --budget 20 && \
-    pareto tell --store tune.db --study agent 1 --value output_token_throughput=1850 --value ttft.p99=180 --format json`
+    pareto tell --store tune.db --study agent 1 --value output_token_throughput=1850 --value ttft.p99=180 --format json
+  pareto ask --store lane.db --study lanes --space examples/search/vllm.toml -o output_token_throughput:max --budget 20 --driver lane-1 && \
+    pareto tell --store lane.db --study lanes --driver lane-1 --attempt 1 1 --value output_token_throughput=1790`
 
 type tellOptions struct {
-	store, study, format, failed string
-	values                       []string
-	limits                       limitFlags
+	store, study, format, failed, driver string
+	attempt                              int
+	values                               []string
+	limits                               limitFlags
 }
 
 func newTellCmd(e *env) *cobra.Command {
 	var o tellOptions
 	c := &cobra.Command{
-		Use:     "tell --study NAME TRIAL [FILE...] [--value NAME=X]... [--failed REASON]",
+		Use:     "tell --study NAME [--driver ID --attempt N] TRIAL [FILE...] [--value NAME=X]... [--failed REASON]",
 		Short:   "Record the measurement of a run pareto ask gave, and print the gate's feedback",
 		Long:    tellLong,
 		Example: tellExample,
@@ -56,6 +66,8 @@ func newTellCmd(e *env) *cobra.Command {
 	f.SortFlags = false
 	f.StringVar(&o.store, "store", "", "store `LOCATION` (default $PARETO_STORE, else pareto.db)")
 	f.StringVar(&o.study, "study", "", "study `NAME`")
+	f.StringVar(&o.driver, "driver", tune.DefaultDriver, "the `ID` of the driver that holds the run (pareto ask --driver)")
+	f.IntVar(&o.attempt, "attempt", 0, "the run's attempt pareto ask printed: refused if the run was handed out again since (0: not checked)")
 	f.StringArrayVar(&o.values, "value", nil, "a measurement `NAME=X`, repeatable")
 	f.StringVar(&o.failed, "failed", "", "record the run as failed, for `REASON`")
 	f.StringVar(&o.format, "format", "table", "output format: table or json")
@@ -77,11 +89,17 @@ func runTell(ctx context.Context, e *env, o *tellOptions, args []string) error {
 	if err != nil || id < 1 {
 		return usagef("TRIAL %q: want the trial number pareto ask printed", args[0])
 	}
+	if o.attempt < 0 {
+		return usagef("--attempt must be the attempt pareto ask printed, not %d", o.attempt)
+	}
+	if _, err := tune.DriverWorker(o.driver); err != nil {
+		return queryUsage(err)
+	}
 	files := args[1:]
 	if (len(files) == 0 && len(o.values) == 0) == (o.failed == "") {
 		return usagef("give result files or --value measurements, or --failed REASON")
 	}
-	in := tune.TellInput{Failed: o.failed, Values: o.values}
+	in := tune.TellInput{Driver: o.driver, Attempt: o.attempt, Failed: o.failed, Values: o.values}
 	if len(files) > 0 && o.failed == "" {
 		lim, err := o.limits.limits()
 		if err != nil {

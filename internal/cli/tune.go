@@ -12,13 +12,15 @@ import (
 	"time"
 
 	"github.com/pareto-llm/pareto/executor"
+	"github.com/pareto-llm/pareto/internal/enc"
+	"github.com/pareto-llm/pareto/internal/progress"
 	"github.com/pareto-llm/pareto/internal/redact"
+	"github.com/pareto-llm/pareto/query"
 	"github.com/pareto-llm/pareto/search"
 	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/trial"
 	"github.com/pareto-llm/pareto/tune"
 	"github.com/spf13/cobra"
-	"golang.org/x/sys/unix"
 )
 
 const tuneLong = `Tune runs the closed loop: a sampler (NSGA-II by default, or Sobol, random,
@@ -79,9 +81,16 @@ a parameter the file records with another value is kept as the label
 tune_file.NAME and reported on stderr.
 
 Every change is in the store, so a tune that was killed resumes where it
-stopped when started again (its runs in progress are queued again, once; a
-run lost twice fails); SIGINT cancels the running job, queues its run again
-and stops. A progress line is shown when standard error is a terminal; the
+stopped when started again (its runs in progress are queued again; a run
+handed out --max-attempts times, default 3, fails on its last loss);
+SIGINT cancels the running job, queues its run again and stops. A study is
+resumed with --store and --study alone: it keeps its space, command,
+objectives and budget (--budget N changes it; a budget below 1 is refused).
+Every session (every pareto tune that starts) re-measures the baseline:
+its runs are reserved first, and when the budget is all queued, the newest
+queued candidate runs that were never started give their budget back to
+it (a candidate left with no run is failed, saying so), so that the runs
+started never exceed the budget. A progress line is shown when standard error is a terminal; the
 summary (configurations, frontier, admitted and rejected with the gate's
 reasons) goes to standard output at the end.
 
@@ -91,8 +100,8 @@ sharing a SQLite file), claim its runs until the budget is spent. A worker
 needs only --store and --study (the study keeps its space, command,
 objectives and budget); given --space and the rest, the first one creates
 the study. A claimed run is held under a --lease the worker renews; a run
-whose worker died is queued again when its lease expires (once: a run lost
-twice fails), never completed twice.
+whose worker died is queued again when its lease expires (a run handed out
+--max-attempts times fails on its last loss), never completed twice.
 
 --executor slurm submits each run as a Slurm batch job (sbatch, from
 --slurm-template or the built-in template) with --partition, --account,
@@ -113,7 +122,7 @@ const tuneExample = `  # (docs/TUNING.md runs a whole tune on the simulator)
 type tuneOptions struct {
 	store, study, space, command, sampler, workDir, format string
 	results                                                []string
-	budget, repeats, maxRuns, population, screen           int
+	budget, repeats, maxRuns, population, screen, attempts int
 	seed                                                   uint64
 	timeLimit, lease                                       time.Duration
 	status, worker                                         bool
@@ -138,7 +147,12 @@ func newTuneCmd(e *env) *cobra.Command {
 		Long:    tuneLong,
 		Example: tuneExample,
 		Args:    noArgs,
-		RunE:    func(c *cobra.Command, _ []string) error { return runTune(c.Context(), e, &o) },
+		RunE: func(c *cobra.Command, _ []string) error {
+			if err := checkLimitFlags(c, o.budget, &o.attempts); err != nil {
+				return err
+			}
+			return runTune(c.Context(), e, &o)
+		},
 	}
 	f := c.Flags()
 	f.SortFlags = false
@@ -148,7 +162,8 @@ func newTuneCmd(e *env) *cobra.Command {
 	f.StringVar(&o.command, "command", "", "command `TEMPLATE` of a run ({param} placeholders)")
 	f.StringArrayVar(&o.passEnv, "pass-env", nil, "environment variable `NAME` the runs need (a token the command reads as $NAME): its value comes from each worker's environment, never stored (repeatable)")
 	f.StringArrayVar(&o.results, "result", nil, "a run's result files: `GLOB` relative to its folder, repeatable (default: the space's result = [...], else every benchmark result the folder holds)")
-	f.IntVar(&o.budget, "budget", 0, "runs of the study in all (baseline and repeats included)")
+	f.IntVar(&o.budget, "budget", 0, "runs of the study in all, baseline and repeats included (creating the study; later: a new budget)")
+	f.IntVar(&o.attempts, "max-attempts", store.DefaultMaxAttempts, "times a run is handed out before a lost lease fails it (creating the study; later: a new limit)")
 	o.obj.flags(f)
 	f.StringVar(&o.sampler, "sampler", search.NSGA2, "sampler: "+strings.Join(search.Samplers, ", "))
 	f.Uint64Var(&o.seed, "seed", 0, "seed of the sampler")
@@ -187,18 +202,15 @@ func runTune(ctx context.Context, e *env, o *tuneOptions) error {
 	if o.status {
 		return tuneStatus(ctx, e, o)
 	}
-	// A worker joining a study needs neither the space nor the command
-	// nor the budget nor the objectives: the study keeps them.
-	joining := o.worker && len(o.obj.objectives) == 0
+	// A tune resuming a study, or a worker joining one, needs neither the
+	// space nor the command nor the budget nor the objectives: the study
+	// keeps them.
+	joining := len(o.obj.objectives) == 0
 	switch {
-	case o.space == "" && !o.worker:
+	case o.space == "" && !joining:
 		return usagef("--space is required")
-	case o.command == "" && !o.worker:
+	case o.command == "" && !joining && !o.worker:
 		return usagef("--command is required")
-	case o.budget < 1 && !o.worker:
-		return usagef("--budget must be at least 1")
-	case o.budget < 0:
-		return usagef("--budget must not be negative")
 	case o.repeats < 1:
 		return usagef("--repeats must be at least 1")
 	case o.screen < 0 || o.screen > 0 && o.screen >= o.repeats:
@@ -250,7 +262,9 @@ func runTune(ctx context.Context, e *env, o *tuneOptions) error {
 	var t *tune.Tuning
 	var opts tune.Options
 	if joining {
-		if t, err = tune.OpenExisting(ctx, st, o.study); err != nil {
+		if t, err = tune.OpenExisting(ctx, st, o.study); errors.Is(err, store.ErrNoTune) {
+			return usagef("study %s has no tuning state yet: give --space, --command, --budget and -o to create it", o.study)
+		} else if err != nil {
 			return inputError{err: err}
 		}
 		opts = t.Options()
@@ -265,7 +279,7 @@ func runTune(ctx context.Context, e *env, o *tuneOptions) error {
 		}
 		if o.budget > 0 {
 			if t, err = tune.Open(ctx, st, o.study, t.Space(), opts, o.budget); err != nil {
-				return inputError{err: err}
+				return tuneOpenError(err)
 			}
 		}
 	} else {
@@ -279,11 +293,14 @@ func runTune(ctx context.Context, e *env, o *tuneOptions) error {
 			opts.SLOs = append(opts.SLOs, s.String())
 		}
 		if t, err = tune.Open(ctx, st, o.study, space, opts, o.budget); err != nil {
-			return inputError{err: err}
+			return tuneOpenError(err)
 		}
 		if !o.worker || len(o.obj.objectives) > 0 {
 			warnKept(e, o.study, opts, t.Options())
 		}
+	}
+	if err := t.SetLimits(ctx, tune.Limits{MaxAttempts: o.attempts}); err != nil {
+		return tuneOpenError(err)
 	}
 	command := o.command
 	if command == "" {
@@ -328,6 +345,15 @@ func runTune(ctx context.Context, e *env, o *tuneOptions) error {
 		fmt.Fprintf(e.stderr, "pareto tune: interrupted; the running run is queued again (pareto tune resumes the study)\n")
 	}
 	return nil
+}
+
+// tuneOpenError is the error of opening a study: a usage error (exit 2)
+// for a refused budget, else an input error.
+func tuneOpenError(err error) error {
+	if query.IsUsage(err) {
+		return queryUsage(err)
+	}
+	return inputError{err: err}
 }
 
 // warnSecrets warns of every literal secret of the command (the study
@@ -411,16 +437,8 @@ func readSpace(path string) (*search.Space, string, error) {
 	return space, text, nil
 }
 
-// isTerminal reports whether w is a terminal (not merely a character
-// device such as /dev/null).
-func isTerminal(w any) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
-	return err == nil
-}
+// isTerminal reports whether w is a terminal (progress.IsTerminal).
+func isTerminal(w any) bool { return progress.IsTerminal(w) }
 
 // progressLine returns a Progress that rewrites one line with the runs
 // done and an ETA from the mean time per run so far.
@@ -587,7 +605,7 @@ func writeTuneSummary(e *env, format string, s tune.Summary) error {
 func fmtValues(v []float64) string {
 	parts := make([]string, len(v))
 	for i, x := range v {
-		parts[i] = fmt.Sprintf("%.4g", x)
+		parts[i] = string(enc.AppendNum(nil, x))
 	}
 	return "[" + strings.Join(parts, " ") + "]"
 }

@@ -35,8 +35,9 @@ values = [true, false]
 default = true
 `
 
-// TestAskTell drives a study from outside: ask gives the baseline's runs
-// first, then a candidate's; tell records --value measurements and
+// TestAskTell drives a study from outside with two drivers (lanes): ask
+// gives the baseline's runs first, then a candidate's; an ask of a driver
+// that holds a run gives it back; tell records --value measurements and
 // answers with the gate's verdict once both sides have their runs. Every
 // answer validates against its schema.
 func TestAskTell(t *testing.T) {
@@ -44,9 +45,9 @@ func TestAskTell(t *testing.T) {
 	space := filepath.Join(dir, "space.toml")
 	os.WriteFile(space, []byte(cliSpace), 0o644)
 	db := filepath.Join(dir, "t.db")
-	ask := func(first bool) tune.AskResult {
+	ask := func(first bool, driver string) tune.AskResult {
 		t.Helper()
-		args := []string{"ask", "--store", db, "--study", "agent"}
+		args := []string{"ask", "--store", db, "--study", "agent", "--driver", driver}
 		if first {
 			args = append(args, "--space", space, "-o", "output_token_throughput:max", "-o", "ttft.p99:min", "--budget", "8",
 				"--repeats", "2", "--max-runs", "2", "--sampler", "sobol", "--seed", "1")
@@ -61,7 +62,7 @@ func TestAskTell(t *testing.T) {
 	}
 	tell := func(a tune.AskResult, tput, ttft float64) tune.TellResult {
 		t.Helper()
-		out := runPareto(t, 0, "tell", "--store", db, "--study", "agent", fmt.Sprint(a.Run), "--format", "json",
+		out := runPareto(t, 0, "tell", "--store", db, "--study", "agent", "--driver", a.Driver, "--attempt", fmt.Sprint(a.Attempt), fmt.Sprint(a.Run), "--format", "json",
 			"--value", fmt.Sprintf("output_token_throughput=%g", tput), "--value", fmt.Sprintf("ttft.p99=%g", ttft))
 		schematest.Validate(t, "tell", out)
 		var r tune.TellResult
@@ -70,15 +71,18 @@ func TestAskTell(t *testing.T) {
 		}
 		return r
 	}
-	b1, b2 := ask(true), ask(false)
-	if b1.Role != "baseline" || b2.Role != "baseline" || b1.Number != -1 || b1.Params["max_num_seqs"].String() != "256" {
+	b1, b2 := ask(true, "ask"), ask(false, "lane-2")
+	if b1.Role != "baseline" || b2.Role != "baseline" || b1.Number != -1 || b1.Params["max_num_seqs"].String() != "256" || b1.Run == b2.Run {
 		t.Fatalf("first asks %+v %+v: want the baseline twice", b1, b2)
+	}
+	if again := ask(false, "ask"); again.Run != b1.Run || !again.Resumed || again.Attempt != 1 || b1.Resumed {
+		t.Fatalf("ask of a driver holding run %d: %+v, want it back", b1.Run, again)
 	}
 	if r := tell(b1, 1000, 200); r.Decision != "none" {
 		t.Errorf("tell of a baseline run: %+v", r)
 	}
 	tell(b2, 1010, 201)
-	c1, c2 := ask(false), ask(false)
+	c1, c2 := ask(false, "ask"), ask(false, "lane-2")
 	if c1.Role != "candidate" || c1.Number != 0 || c2.Number != 0 || c1.Env["PARETO_TRIAL"] != "0" {
 		t.Fatalf("candidate asks %+v %+v", c1, c2)
 	}
@@ -228,8 +232,14 @@ func TestTuneFlagErrors(t *testing.T) {
 		{"negative nodes", append(base, "--executor", "slurm", "--nodes", "-1"), 2, "--nodes"},
 		{"gpu option", append(base, "--executor", "slurm", "--gpu-option", "mig"), 2, "--gpu-option must be"},
 		{"short lease", append(base, "--lease", "10ms"), 2, "--lease"},
-		{"worker of no study", []string{"tune", "--worker", "--store", db, "--study", "none"}, 1, "no tuning state"},
-		{"no space without worker", []string{"tune", "--store", db, "--study", "s", "--command", "true", "--budget", "2"}, 2, "--space is required"},
+		// A study is resumed from the store alone; one that does not exist
+		// needs what creates it.
+		{"worker of no study", []string{"tune", "--worker", "--store", db, "--study", "none"}, 2, "study none has no tuning state yet: give --space"},
+		{"no space, no study", []string{"tune", "--store", db, "--study", "s", "--command", "true", "--budget", "2"}, 2, "give --space, --command, --budget and -o"},
+		{"objectives without space", []string{"tune", "--store", db, "--study", "s", "--command", "true", "--budget", "2", "-o", "ttft.p99:min"}, 2, "--space is required"},
+		{"budget 0", append(base, "--budget", "0"), 2, "--budget must be at least 1, not 0"},
+		{"negative budget", append(base, "--budget", "-3"), 2, "--budget must be at least 1, not -3"},
+		{"max attempts 0", append(base, "--max-attempts", "0"), 2, "--max-attempts must be at least 1"},
 		{"pass-env name", append(base, "--pass-env", "1X"), 2, `--pass-env "1X" is not an environment variable name`},
 		{"pass-env unset", append(base, "--study", "unset", "--pass-env", "PARETO_TEST_UNSET_VAR"), 1, "--pass-env PARETO_TEST_UNSET_VAR: PARETO_TEST_UNSET_VAR is not set"},
 		{"placeholder in quotes", append(base, "--study", "quoted", "--command", `run "{max_num_seqs}"`), 2, "--command:1:6: {max_num_seqs} is inside double quotes"},

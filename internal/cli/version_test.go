@@ -5,6 +5,8 @@ import (
 	"runtime/debug"
 	"strings"
 	"testing"
+
+	"github.com/pareto-llm/pareto/internal/schematest"
 )
 
 func TestVersionLine(t *testing.T) {
@@ -66,6 +68,11 @@ func TestVersionFlag(t *testing.T) {
 		if got := run(flag); got != want {
 			t.Errorf("pareto %s = %q; want %q (pareto version)", flag, got, want)
 		}
+	}
+	js := run("version", "--format", "json")
+	schematest.Validate(t, "version", []byte(js))
+	if !strings.HasPrefix(js, `{"version":"`) {
+		t.Errorf("pareto version --format json = %q", js)
 	}
 }
 

@@ -195,12 +195,18 @@ func SafeLines(s string) string {
 	return string(b)
 }
 
-// AppendNum appends v in shortest round-trip form, "-" when missing.
+// AppendNum appends v as a table prints it: 4 significant digits
+// (26.27, 0.01234, 1.5e-06), integers from 10⁴ up to 10⁹ in full (12412,
+// not 1.241e+04), "-" when missing. JSON and CSV print values exactly
+// (JSON.Num, shortest round-trip form); a table is for reading.
 func AppendNum(b []byte, v float64) []byte {
 	if frontier.IsMissing(v) {
 		return append(b, '-')
 	}
-	return strconv.AppendFloat(b, v, 'g', -1, 64)
+	if a := math.Abs(v); a >= 1e4 && a < 1e9 {
+		return strconv.AppendFloat(b, math.Round(v), 'f', 0, 64)
+	}
+	return strconv.AppendFloat(b, v, 'g', 4, 64)
 }
 
 // AppendPercent appends a relative difference as a signed percentage.

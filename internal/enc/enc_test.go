@@ -3,8 +3,14 @@ package enc
 import (
 	"bufio"
 	"bytes"
+	"math"
+	"strconv"
 	"strings"
 	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/pareto-llm/pareto/frontier"
 )
 
 func TestSafe(t *testing.T) {
@@ -47,4 +53,47 @@ b             2
 	if strings.ContainsRune(buf.String(), 0x1b) {
 		t.Errorf("an escape character reached the output")
 	}
+}
+
+// TestAppendNum: tables print 4 significant digits, integers from 10⁴ up
+// to 10⁹ in full, "-" when missing (frontier.Missing).
+func TestAppendNum(t *testing.T) {
+	for _, tt := range []struct {
+		v    float64
+		want string
+	}{
+		{26.267317079999998, "26.27"},
+		{0, "0"},
+		{75.5, "75.5"},
+		{2545, "2545"},
+		{9999.4, "9999"},
+		{12412.394674113431, "12412"},
+		{-12412.6, "-12413"},
+		{0.012344, "0.01234"},
+		{1.5e-06, "1.5e-06"},
+		{123456789, "123456789"},
+		{1.2345e9, "1.234e+09"},
+		{math.Inf(1), "+Inf"},
+		{math.NaN(), "NaN"},
+		{frontier.Missing, "-"},
+	} {
+		if got := string(AppendNum(nil, tt.v)); got != tt.want {
+			t.Errorf("AppendNum(%v) = %q; want %q", tt.v, got, tt.want)
+		}
+	}
+}
+
+// TestAppendNumClose: what a table prints reads back within the rounding
+// of 4 significant digits.
+func TestAppendNumClose(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		v := rapid.Float64Range(-1e12, 1e12).Draw(t, "v")
+		got, err := strconv.ParseFloat(string(AppendNum(nil, v)), 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := math.Abs(got - v); d > 5e-4*math.Abs(v) {
+			t.Fatalf("AppendNum(%v) reads back as %v", v, got)
+		}
+	})
 }

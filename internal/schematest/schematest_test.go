@@ -11,7 +11,7 @@ import (
 func TestCheck(t *testing.T) {
 	good := `{"decision":"refused","code":"refused_scope","reasons":["x"],"reason_codes":["refused_scope"],` +
 		`"candidate":"c.jsonl","baseline":"role=baseline","thresholds":{"objectives":[],"slos":[],"min_repeats":3,` +
-		`"confidence":0.95,"futility":0.8,"max_runs":0,"no_regression":false},"workloads":[],"regressions":[],` +
+		`"confidence":0.99,"futility":0.8,"max_runs":10,"max_baseline_runs":20,"no_regression":false,"spending":"bonferroni-pairs-power-3","looks":144},"workloads":[],"regressions":[],` +
 		`"more_runs":{"candidate":0,"baseline":0},"baseline_sessions":[],"trials":{"candidate":[],"baseline":[],"archive":[]}}`
 	for _, tt := range []struct {
 		name, doc, err string
