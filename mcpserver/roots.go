@@ -17,6 +17,7 @@ import (
 	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/source"
 	"github.com/pareto-llm/pareto/store"
+	"github.com/pareto-llm/pareto/trial"
 )
 
 // ErrOutsideRoots is the error of a path argument that leaves the roots
@@ -292,17 +293,17 @@ func (sc *scope) storeAt(loc string) error {
 		if slices.Contains(sc.allow, loc) {
 			return nil
 		}
-		return fmt.Errorf("store %q: a PostgreSQL store other than the server's must be allowed with pareto mcp --allow-store", store.Redact(loc))
+		return fmt.Errorf("store %q: a PostgreSQL store other than the server's must be allowed with pareto mcp --allow-store", trial.RedactLocation(loc))
 	}
 	if strings.HasPrefix(strings.ToLower(p), "file:") {
-		return fmt.Errorf("store %q: a SQLite URI inside a store location is not allowed", store.Redact(loc))
+		return fmt.Errorf("store %q: a SQLite URI inside a store location is not allowed", trial.RedactLocation(loc))
 	}
 	r := resolvePath(p)
 	if r != "" && r == sc.storePath {
 		return nil
 	}
 	if r == "" || !sc.inRoots(r) {
-		return sc.outside("store", store.Redact(loc))
+		return sc.outside("store", trial.RedactLocation(loc))
 	}
 	return nil
 }

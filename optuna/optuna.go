@@ -12,7 +12,6 @@ import (
 	"github.com/ncruces/go-sqlite3/driver"
 
 	"github.com/pareto-llm/pareto/frontier"
-	"github.com/pareto-llm/pareto/internal/redact"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -84,14 +83,14 @@ func open(location string) (*db, error) {
 		}
 		cfg, err := pgx.ParseConfig(u)
 		if err != nil {
-			return nil, fmt.Errorf("optuna storage %s: %w", redact.Location(location), redact.Error(err, location))
+			return nil, fmt.Errorf("optuna storage %s: %w", trial.RedactLocation(location), trial.RedactError(err, location))
 		}
 		sqldb := sql.OpenDB(stdlib.GetConnector(*cfg))
 		if err := sqldb.Ping(); err != nil {
 			sqldb.Close()
-			return nil, fmt.Errorf("optuna storage %s: %w", redact.Location(location), redact.Error(err, location))
+			return nil, fmt.Errorf("optuna storage %s: %w", trial.RedactLocation(location), trial.RedactError(err, location))
 		}
-		return &db{DB: sqldb, loc: redact.Location(location), raw: location, numbered: true}, nil
+		return &db{DB: sqldb, loc: trial.RedactLocation(location), raw: location, numbered: true}, nil
 	}
 	path := location
 	if strings.HasPrefix(lower, "sqlite:///") {
@@ -155,7 +154,7 @@ func (d *db) wrap(op string, err error) error {
 	if err == nil {
 		return nil
 	}
-	err = redact.Error(err, d.raw)
+	err = trial.RedactError(err, d.raw)
 	if errors.Is(err, ErrNoStudy) {
 		return fmt.Errorf("optuna storage %s: %w", d.loc, err)
 	}

@@ -9,6 +9,8 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/pareto-llm/pareto/trial"
 )
 
 // connectTimeout bounds how long Open waits for an unreachable server.
@@ -135,14 +137,14 @@ func (s *pgStore) schemaState(ctx context.Context) (schemaState, error) {
 // wrap adds the redacted URL and the operation to err, and removes the
 // password from its text.
 func (s *pgStore) wrap(op string, err error) error {
-	return fmt.Errorf("store %s: %s: %w", Redact(s.url), op, scrub(err, s.url))
+	return fmt.Errorf("store %s: %s: %w", trial.RedactLocation(s.url), op, trial.RedactError(err, s.url))
 }
 
 // fail adds the redacted URL and the operation to one of the store's own
 // errors, which holds no part of the URL (wrap would mask any word that
 // happens to be the password).
 func (s *pgStore) fail(op string, err error) error {
-	return fmt.Errorf("store %s: %s: %w", Redact(s.url), op, err)
+	return fmt.Errorf("store %s: %s: %w", trial.RedactLocation(s.url), op, err)
 }
 
 // writable refuses writes to a store opened read-only.

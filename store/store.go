@@ -185,10 +185,10 @@ func parseLocation(loc string) (kind, target string, err error) {
 	sqliteURL := func(rest string) (string, string, error) {
 		p, query, _ := strings.Cut(rest, "?")
 		if strings.Contains(strings.ToLower(query), "key") {
-			return "", "", fmt.Errorf("store %q: SQLite encryption keys are not supported (the store would not be encrypted)", Redact(loc))
+			return "", "", fmt.Errorf("store %q: SQLite encryption keys are not supported (the store would not be encrypted)", trial.RedactLocation(loc))
 		}
 		if p == "" {
-			return "", "", fmt.Errorf("store %q: missing path", Redact(loc))
+			return "", "", fmt.Errorf("store %q: missing path", trial.RedactLocation(loc))
 		}
 		return kindSQLite, p, nil
 	}
@@ -202,7 +202,7 @@ func parseLocation(loc string) (kind, target string, err error) {
 	case strings.HasPrefix(lower, "file:"):
 		return sqliteURL(strings.TrimPrefix(loc[len("file:"):], "//"))
 	case strings.Contains(loc, "://"):
-		return "", "", fmt.Errorf("store %q: unknown scheme (want a path, sqlite://PATH or postgres://URL)", Redact(loc))
+		return "", "", fmt.Errorf("store %q: unknown scheme (want a path, sqlite://PATH or postgres://URL)", trial.RedactLocation(loc))
 	}
 	return kindSQLite, loc, nil
 }

@@ -375,7 +375,7 @@ func openSink(ctx context.Context, f *storeFlags) (*ingestSink, error) {
 		return nil, inputError{err: err}
 	}
 	return &ingestSink{ctx: ctx, s: s, study: f.study,
-		stored: stored{location: store.Redact(store.Location(f.location)), study: f.study}}, nil
+		stored: stored{location: trial.RedactLocation(store.Location(f.location)), study: f.study}}, nil
 }
 
 // recordSkips keeps the inputs that yielded no trial in the study.

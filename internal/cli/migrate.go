@@ -8,6 +8,7 @@ import (
 
 	"github.com/pareto-llm/pareto/internal/enc"
 	"github.com/pareto-llm/pareto/store"
+	"github.com/pareto-llm/pareto/trial"
 )
 
 const migrateLong = `Migrate upgrades the schema of an existing store (--store, default
@@ -52,7 +53,7 @@ func newMigrateCmd(e *env) *cobra.Command {
 					From     int    `json:"from"`
 					To       int    `json:"to"`
 					Upgraded bool   `json:"upgraded"`
-				}{store.Redact(loc), from, to, from != to})
+				}{trial.RedactLocation(loc), from, to, from != to})
 				if err != nil {
 					return err
 				}
@@ -60,9 +61,9 @@ func newMigrateCmd(e *env) *cobra.Command {
 				return err
 			}
 			if from == to {
-				_, err = fmt.Fprintf(e.stdout, "store %s: schema version %d, up to date\n", enc.Safe(store.Redact(loc)), to)
+				_, err = fmt.Fprintf(e.stdout, "store %s: schema version %d, up to date\n", enc.Safe(trial.RedactLocation(loc)), to)
 			} else {
-				_, err = fmt.Fprintf(e.stdout, "store %s: schema version %d upgraded to %d\n", enc.Safe(store.Redact(loc)), from, to)
+				_, err = fmt.Fprintf(e.stdout, "store %s: schema version %d upgraded to %d\n", enc.Safe(trial.RedactLocation(loc)), from, to)
 			}
 			return err
 		},

@@ -14,7 +14,6 @@ import (
 	"github.com/pareto-llm/pareto/executor"
 	"github.com/pareto-llm/pareto/internal/enc"
 	"github.com/pareto-llm/pareto/internal/progress"
-	"github.com/pareto-llm/pareto/internal/redact"
 	"github.com/pareto-llm/pareto/query"
 	"github.com/pareto-llm/pareto/search"
 	"github.com/pareto-llm/pareto/store"
@@ -234,7 +233,7 @@ func runTune(ctx context.Context, e *env, o *tuneOptions) error {
 		}
 	}
 	loc := store.Location(o.store)
-	ex, err := o.slurm.newExecutor(executor.Environ(o.passEnv, redact.Passwords(loc)))
+	ex, err := o.slurm.newExecutor(executor.Environ(o.passEnv, trial.LocationPasswords(loc)))
 	if err != nil {
 		return err
 	}
@@ -319,7 +318,7 @@ func runTune(ctx context.Context, e *env, o *tuneOptions) error {
 	}
 	runCtx, stop := signal.NotifyContext(ctx, os.Interrupt)
 	defer stop()
-	t.Hide(redact.Passwords(loc)...)
+	t.Hide(trial.LocationPasswords(loc)...)
 	d := &tune.Driver{Tuning: t, Executor: ex, Command: command, WorkDir: workDir, Lease: o.lease, Join: o.worker, PassEnv: o.passEnv,
 		TimeLimit: o.timeLimit, Limits: lim, Results: t.ResultPatterns(o.results), Log: e.stderr,
 		Resources: executor.Resources{Nodes: o.slurm.nodes, GPUsPerNode: o.slurm.gpusPerNode, Partition: o.slurm.partition, Account: o.slurm.account}}

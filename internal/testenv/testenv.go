@@ -18,7 +18,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/pareto-llm/pareto/internal/redact"
+	"github.com/pareto-llm/pareto/trial"
 )
 
 // PostgresEnv names the variable holding the test server's URL.
@@ -69,7 +69,7 @@ func PostgresDatabase(t testing.TB) string {
 	ctx := context.Background()
 	conn, err := pgx.Connect(ctx, base)
 	if err != nil {
-		t.Fatalf("connecting to the PostgreSQL test server: %v", redact.Error(err, base))
+		t.Fatalf("connecting to the PostgreSQL test server: %v", trial.RedactError(err, base))
 	}
 	defer conn.Close(ctx)
 	name := fmt.Sprintf("pareto_test_%d_%d", os.Getpid(), time.Now().UnixNano())
@@ -85,7 +85,7 @@ func PostgresDatabase(t testing.TB) string {
 	})
 	cfg, err := pgx.ParseConfig(base)
 	if err != nil {
-		t.Fatalf("parsing %s: %v", PostgresEnv, redact.Error(err, base))
+		t.Fatalf("parsing %s: %v", PostgresEnv, trial.RedactError(err, base))
 	}
 	return fmt.Sprintf("postgres://%s:%s@%s:%d/%s?sslmode=disable", cfg.User, cfg.Password, cfg.Host, cfg.Port, name)
 }

@@ -1,4 +1,4 @@
-package redact
+package trial
 
 import (
 	"errors"
@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-func TestLocation(t *testing.T) {
+func TestRedactLocation(t *testing.T) {
 	for _, tt := range []struct{ in, want string }{
 		{"postgres://u:secret@db:5432/p?sslmode=disable", "postgres://u:<redacted>@db:5432/p?sslmode=disable"},
 		{"postgres://u@db/p", "postgres://u@db/p"},
@@ -33,15 +33,15 @@ func TestLocation(t *testing.T) {
 		{"postgres://u:123/abc@db/p", "postgres://u:<redacted>@db/p"},
 		{"postgresql+psycopg2://u:p@ss@db/p", "postgresql+psycopg2://u:<redacted>@db/p"},
 	} {
-		if got := Location(tt.in); got != tt.want {
-			t.Errorf("Location(%q) = %q; want %q", tt.in, got, tt.want)
+		if got := RedactLocation(tt.in); got != tt.want {
+			t.Errorf("RedactLocation(%q) = %q; want %q", tt.in, got, tt.want)
 		}
 	}
 }
 
 // TestError checks that the errors of net/url, which quote the location
 // or parts of it, lose the password in every shape.
-func TestError(t *testing.T) {
+func TestRedactError(t *testing.T) {
 	base := errors.New("base")
 	for _, pw := range []string{"hunter2zebra", "hunter2#zebra", "hunter2/zebra", "hunter2?zebra", "hunter2 zebra",
 		"hunter2%ZZzebra", "hunter2[zebra", `hunter2"zebra`, "hunter2%40zebra"} {
@@ -51,20 +51,20 @@ func TestError(t *testing.T) {
 			if err == nil {
 				continue
 			}
-			got := Error(err, loc)
+			got := RedactError(err, loc)
 			if strings.Contains(got.Error(), "hunter2") || strings.Contains(got.Error(), "zebra") {
-				t.Errorf("Error(%v) = %q; want the password hidden", err, got)
+				t.Errorf("RedactError(%v) = %q; want the password hidden", err, got)
 			}
 			if errors.Is(err, base) && !errors.Is(got, base) {
-				t.Errorf("Error(%v) no longer wraps the original", err)
+				t.Errorf("RedactError(%v) no longer wraps the original", err)
 			}
 		}
 	}
-	if Error(nil, "postgres://u:p@h/d") != nil {
-		t.Error("Error(nil) != nil")
+	if RedactError(nil, "postgres://u:p@h/d") != nil {
+		t.Error("RedactError(nil) != nil")
 	}
 	plain := errors.New("nothing to hide")
-	if Error(plain, "postgres://u:secret@h/d") != plain {
+	if RedactError(plain, "postgres://u:secret@h/d") != plain {
 		t.Error("Error of an error without the password is not the error itself")
 	}
 }

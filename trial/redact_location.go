@@ -1,10 +1,12 @@
-// Package redact removes passwords from store and storage locations and
-// from the errors that name them. It is the one redactor of pareto: the
-// store and the Optuna reader route every message that can carry a
-// location through it, whether or not the location parses as a URL (a
-// password holding '#', '/', '?', a space, '[' or a bad %-escape makes
-// net/url refuse it, and its error quotes the URL whole).
-package redact
+package trial
+
+// This file removes passwords from store and storage locations and from
+// the errors that name them: the store and the Optuna reader route every
+// message that can carry a location through it, whether or not the
+// location parses as a URL (a password holding '#', '/', '?', a space, '['
+// or a bad %-escape makes net/url refuse it, and its error quotes the URL
+// whole). With RedactText (texts) and the secret keys (IsSecretKey), it is
+// the one redaction policy of pareto.
 
 import (
 	"errors"
@@ -12,13 +14,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-
-	"github.com/pareto-llm/pareto/trial"
 )
-
-// Mask replaces a password wherever one would be printed: the marker of
-// every redaction (trial.Redacted).
-const Mask = trial.Redacted
 
 var (
 	keywordPassword = regexp.MustCompile(`(?i)(password\s*=\s*)('(?:[^'\\]|\\.)*'|\S+)`)
@@ -50,21 +46,21 @@ func userinfo(location string) (head, user, password, rest string, ok, hasPasswo
 	return head, user, password, rest[at+1:], true, hasPassword
 }
 
-// Location returns location with every password replaced by Mask: the
+// RedactLocation returns location with every password replaced by Redacted: the
 // password of a URL's user info, a password= query parameter, a
 // password=... keyword of a key/value connection string, and a SQLite
 // encryption key (_pragma=key(…), hexkey, textkey). Locations without
 // a password are returned unchanged.
-func Location(location string) string {
-	location = pragmaKey.ReplaceAllString(location, "${1}"+Mask+"${3}")
+func RedactLocation(location string) string {
+	location = pragmaKey.ReplaceAllString(location, "${1}"+Redacted+"${3}")
 	head, user, _, rest, ok, hasPassword := userinfo(location)
 	if !ok {
-		return keywordPassword.ReplaceAllString(location, "${1}"+Mask)
+		return keywordPassword.ReplaceAllString(location, "${1}"+Redacted)
 	}
-	rest = queryPassword.ReplaceAllString(rest, "${1}"+Mask)
+	rest = queryPassword.ReplaceAllString(rest, "${1}"+Redacted)
 	switch {
 	case hasPassword:
-		return head + user + ":" + Mask + "@" + rest
+		return head + user + ":" + Redacted + "@" + rest
 	case strings.Contains(location[len(head):], "@"):
 		return head + user + "@" + rest
 	}
@@ -76,10 +72,10 @@ func Location(location string) string {
 // common letters of a message.
 const minPiece = 4
 
-// secrets returns the passwords location holds, in every spelling an error
+// locationSecrets returns the passwords location holds, in every spelling an error
 // may print: as written, %-decoded, %-encoded, quoted, and the parts a URL
 // parser that stops at '#', '?', '/', '[' or a space quotes alone.
-func secrets(location string) []string {
+func locationSecrets(location string) []string {
 	var out []string
 	add := func(p string) {
 		if p == "" {
@@ -118,10 +114,10 @@ func secrets(location string) []string {
 	return out
 }
 
-// Passwords returns the passwords location holds, in every spelling a
-// message may print them (see Error): for clearing them from texts that
+// LocationPasswords returns the passwords location holds, in every spelling a
+// message may print them (see RedactError): for clearing them from texts that
 // do not come from an error, such as a job's environment.
-func Passwords(location string) []string { return secrets(location) }
+func LocationPasswords(location string) []string { return locationSecrets(location) }
 
 // scrubbed is an error whose text has the secrets removed; it unwraps to
 // the original.
@@ -133,17 +129,17 @@ type scrubbed struct {
 func (e *scrubbed) Error() string { return e.msg }
 func (e *scrubbed) Unwrap() error { return e.err }
 
-// Error returns err with every password of location (see secrets) removed
+// RedactError returns err with every password of location (see secrets) removed
 // from its text; errors.Is and errors.As still see the original error. A
 // nil err is nil.
-func Error(err error, location string) error {
+func RedactError(err error, location string) error {
 	if err == nil {
 		return nil
 	}
 	msg := err.Error()
 	out := msg
-	for _, s := range secrets(location) {
-		out = strings.ReplaceAll(out, s, Mask)
+	for _, s := range locationSecrets(location) {
+		out = strings.ReplaceAll(out, s, Redacted)
 	}
 	if out == msg {
 		return err
