@@ -26,7 +26,7 @@ set -u
 store=$1
 while :; do
 	if ! pareto ask --store "$store" --study s --driver d1 --space space.toml -o output_token_throughput:max -o ttft.p99:min \
-		--budget 40 --repeats 2 --max-runs 3 --sampler sobol --seed 3 >ask.json 2>ask.err; then
+		--budget 80 --repeats 2 --max-runs 3 --sampler sobol --seed 3 >ask.json 2>ask.err; then
 		grep -q 'budget is spent' ask.err && exit 0
 		cat ask.err >&2
 		exit 1
@@ -59,7 +59,7 @@ func TestAskTellKilled(t *testing.T) {
 }
 
 func askKillLoop(t *testing.T, bin, loc string) {
-	const budget = 40
+	const budget = 80 // the driver's script asks for this budget
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "space.toml"), []byte(testSpace), 0o644); err != nil {
 		t.Fatal(err)
@@ -113,7 +113,7 @@ loop:
 				failed(err)
 			}
 			t.Fatalf("the driver finished after %d kills: the kills came too late", kills)
-		case <-time.After(time.Duration(rng.IntN(500)) * time.Millisecond):
+		case <-time.After(time.Duration(rng.IntN(250)) * time.Millisecond):
 			syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 			<-done
 			kills++
