@@ -79,11 +79,11 @@ func main() {
 	var all []gatesim.Result
 	disagree := 0
 	for i, rs := range results {
-		r := rs[0]
+		r := rs[len(rs)-1] // with -compare, the table is the CLI's
 		all = append(all, r)
 		if len(rs) == 2 {
 			for k := range r.Decisions {
-				if r.Decisions[k] != rs[1].Decisions[k] {
+				if r.Decisions[k] != rs[0].Decisions[k] {
 					disagree++
 				}
 			}
