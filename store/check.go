@@ -30,7 +30,7 @@ func (c *StudyCheck) damage(e *IntegrityError) {
 // copies (rebuilt from them as an ingest builds it: row ids, IDs,
 // problems, and every value column), and that every trial of the study is
 // in one of its blocks.
-func checkStudy(tx fillTx, studyID int64, name string) (StudyCheck, error) {
+func checkStudy(tx queryTx, studyID int64, name string) (StudyCheck, error) {
 	c := StudyCheck{Study: name}
 	blocks, err := readBlocks(tx, studyID)
 	if err != nil {
@@ -83,7 +83,7 @@ func checkStudy(tx fillTx, studyID int64, name string) (StudyCheck, error) {
 }
 
 // readBlocks reads the study's blocks in row-id order.
-func readBlocks(tx fillTx, studyID int64) ([]storedBlock, error) {
+func readBlocks(tx queryTx, studyID int64) ([]storedBlock, error) {
 	rows, err := tx.query(`SELECT `+blockColumns+` FROM blocks WHERE study_id = ? ORDER BY first_trial`, studyID)
 	if err != nil {
 		return nil, err
@@ -124,7 +124,7 @@ func ownRows(k *storedBlock) map[int64]bool {
 // and builds the block they make; sound is false when one of them is
 // damaged (the block is then not compared with them). The block's rows
 // are marked in covered; a row that two blocks own is damage.
-func rebuildBlock(tx fillTx, studyID int64, k *storedBlock, d *decoder, c *StudyCheck, covered map[int64]bool) (*block, bool, int, error) {
+func rebuildBlock(tx queryTx, studyID int64, k *storedBlock, d *decoder, c *StudyCheck, covered map[int64]bool) (*block, bool, int, error) {
 	own := ownRows(k)
 	rows, err := tx.query(`SELECT `+readColumns+` FROM trials WHERE id BETWEEN ? AND ? AND +study_id = ? ORDER BY id`,
 		k.first, k.last, studyID)
@@ -174,7 +174,7 @@ func rebuildBlock(tx fillTx, studyID int64, k *storedBlock, d *decoder, c *Study
 // checkValues verifies the block's value columns against their checksums
 // and, when sound, against the columns rebuilt from its trials; it
 // returns how many it read.
-func checkValues(tx fillTx, k *storedBlock, rebuilt *block, sound bool, c *StudyCheck) (int, error) {
+func checkValues(tx queryTx, k *storedBlock, rebuilt *block, sound bool, c *StudyCheck) (int, error) {
 	rows, err := tx.query(`SELECT metric, dims, vals, checksum FROM block_values WHERE block_id = ?`, k.id)
 	if err != nil {
 		return 0, err
@@ -221,7 +221,7 @@ func checkValues(tx fillTx, k *storedBlock, rebuilt *block, sound bool, c *Study
 // checkSketches verifies the block's sketches, when it has sketches of
 // this pareto's version, against their checksum and, when sound, against
 // the sketches rebuilt from its trials.
-func checkSketches(tx fillTx, k *storedBlock, rebuilt *block, sound bool, c *StudyCheck) error {
+func checkSketches(tx queryTx, k *storedBlock, rebuilt *block, sound bool, c *StudyCheck) error {
 	rows, err := tx.query(`SELECT sketches, sketch_version, sketch_checksum FROM blocks WHERE id = ?`, k.id)
 	if err != nil {
 		return err
@@ -256,7 +256,7 @@ func colName(k colKey) string {
 
 // checkStudies checks the study named (every study when study is empty)
 // within tx, a read transaction.
-func checkStudies(tx fillTx, study string) ([]StudyCheck, error) {
+func checkStudies(tx queryTx, study string) ([]StudyCheck, error) {
 	q, args := `SELECT id, name FROM studies ORDER BY name`, []any{}
 	if study != "" {
 		q, args = `SELECT id, name FROM studies WHERE name = ?`, []any{study}

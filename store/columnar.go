@@ -111,7 +111,7 @@ type storedBlock struct {
 	id, first, last, n    int64
 	rowIDs, ids, problems []byte
 	checksum              int64
-	// the sketches (schema version 13), read by Columns alone
+	// the sketches, read by Columns alone
 	sketches, sketchVersion []byte
 	sketchChecksum          int64
 }
@@ -124,8 +124,8 @@ func (k *storedBlock) dest() []any {
 // blockColumns are the blocks columns a read verifies, in scan order.
 const blockColumns = `id, first_trial, last_trial, trials, row_ids, ids, problems, checksum`
 
-// sketchedBlockColumns are blockColumns and the sketch columns (schema
-// version 13), which Columns reads.
+// sketchedBlockColumns are blockColumns and the sketch columns, which
+// Columns reads.
 const sketchedBlockColumns = blockColumns + `, sketches, sketch_version, sketch_checksum`
 
 // sketchedDest returns the scan targets of sketchedBlockColumns.

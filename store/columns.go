@@ -4,17 +4,13 @@ import (
 	"time"
 )
 
-// readColumns are the trials columns Trials reads, in scan order: those of
-// schema version 9 (v9Columns, which the fill of that version reads), then
-// the session (version 11).
-const readColumns = v9Columns + `, session`
-
-// v9Columns are the trials columns of schema version 9 newV9TrialRow scans.
-const v9Columns = `id, hash, source_path, source_format, source_format_version, source_line, source_index, source_key,
+// readColumns are the trials columns Trials reads, in scan order (see
+// newTrialRow).
+const readColumns = `id, hash, source_path, source_format, source_format_version, source_line, source_index, source_key,
 	labels, params, input_tokens, output_tokens, mean_input_tokens, mean_output_tokens,
 	concurrency, achieved_concurrency, request_rate, users, requests, succeeded, failed, problem, warnings,
 	measurements, layout, allocated_gpus, allocated_gpus_unknown, serving_gpus, serving_gpus_unknown, config_path, config,
-	content_id, checksum`
+	content_id, checksum, session`
 
 func itoa(i int) string {
 	var b [20]byte

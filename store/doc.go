@@ -66,9 +66,12 @@
 // study's trials through the row-id ranges of its blocks (first_trial to
 // last_trial), so that an ingest updates one index per trial.
 //
-// The schema is versioned by embedded, forward-only migrations
-// (migrations/sqlite, migrations/postgres), applied in order by Open and
-// Migrate, each in its own transaction, and recorded in schema_migrations.
+// The schema is one file per dialect, version 1 (migrations/sqlite and
+// migrations/postgres, 0001_init.sql). A later version is a forward-only
+// migration beside it (0002_name.sql, in both dialects), applied in order
+// by Open and Migrate, each in its own transaction, and recorded in
+// schema_migrations; the read-only openers refuse a store whose schema is
+// older (ErrOldSchema) or newer than the one this package reads.
 //
 // # Idempotence and atomicity
 //
@@ -80,36 +83,17 @@
 // re-ingesting a file adds nothing, while runs whose numbers agree, in two
 // files or two records of one file, are two trials.
 //
-// # Upgrades
-//
-// Schema version 5 gave trials whose ID was an earlier version's content
-// hash the "pareto-trial-v2" one; version 6 gives trials whose ID is that
-// content hash the current ID of the same content at its position, with a
-// Source.Key derived from the stored path (see fillPositions and
-// legacyKey), unless another trial of the study has it.
-//
-// Schema version 10 removes the secrets that stores written before the
-// redaction policy (trial.Redact, trial.RedactText) keep: the policy is
-// applied to every trial's params, labels, warnings, problem and executed
-// configuration and to every skip's reason. A changed trial whose ID was
-// its content hash gets the ID an ingest of the same result computes now
-// (so that ingesting it again adds nothing), unless another trial of the
-// study has it; other changed trials keep their ID and record the new
-// content hash in content_id. Checksums and blocks are renewed, so Check
-// passes afterwards; a trial damaged before stays damaged (see
-// fillRedact).
-//
 // # Integrity
 //
-// Since schema version 9 every read verifies what it reads, and a mismatch
+// Every read verifies what it reads, and a mismatch
 // is an IntegrityError (errors.Is ErrDamaged) naming the trial or block
 // and the study, never changed values. A trial's ID is trial.ComputeID of
 // what was ingested: its position (file key, else path, and index), labels,
 // params, workload, counts, problem and every measurement's metric, dims,
 // value and unit. A full read hashes the trial it decoded and compares
 // with the stored content hash: the ID, or content_id where the ID is not
-// the hash of what is stored (an ID the caller of Ingest set, one an
-// upgrade kept, labels SetLabels changed later: SetLabels verifies the
+// the hash of what is stored (an ID the caller of Ingest set, labels
+// SetLabels changed later: SetLabels verifies the
 // trial, then stores the hash of the relabelled one). What the hash does
 // not cover — the source path, format, version and line, the packed
 // measurements whole (native names and source units), the warnings, the
@@ -122,8 +106,8 @@
 // The columnar path verifies blocks by checksum, not by hashing trials
 // (which would cost a frontier over 10⁶ trials seconds): a CRC-32C of each
 // block's row-id range, count and packed row ids, IDs and problems, and of
-// each value column with its block's first row id, metric and dims (and,
-// since version 13, of its sketches: see Columnar reads). The
+// each value column with its block's first row id, metric and dims (and of
+// its sketches: see Columnar reads). The
 // SQLite store also checks that each block's row range holds the number of
 // trials the block counts.
 //
@@ -134,11 +118,11 @@
 // in a value column's block id (the trial or the values then go missing
 // from the study, which Check reports), nor in the environment columns
 // copied from labels (used by SQL filters) or the ingest times shown by
-// Studies. An upgrade to version 9 takes what is stored as it is.
+// Studies.
 //
 // # Skips
 //
-// Since schema version 8 a study keeps, besides its trials, the inputs of
+// A study keeps, besides its trials, the inputs of
 // its ingests that yielded no trial (trial.Skip: a file that could not be
 // read, a failed CloudAI run, a file of no known format inside a
 // directory), recorded by RecordSkips, so that a report written from the
@@ -186,7 +170,7 @@
 // by concurrent PostgreSQL ingests may interleave in row ids; the columns
 // are put in row-id (ingest) order.
 //
-// Since schema version 13 each block also keeps its trials' sketches
+// Each block also keeps its trials' sketches
 // (trial.Sketch: the repeat key under the default configuration keys,
 // decide.RepeatKey, and the source path, format, line and index and the
 // "id" and "run" labels that name a row), computed at ingest from each
@@ -195,9 +179,8 @@
 // includes decide.KeyVersion). Columns returns them when every block of
 // the study has sketches of this version, so that a frontier of the
 // median of repeats over 10⁶ trials reads blocks, not trials (about 2.5
-// CPU-s instead of 15); a block without them (an upgrade that could not
-// decode one of its trials, or sketches of another definition of keys)
-// makes Columns return none, and the caller reads the trials. Check
+// CPU-s instead of 15); a block without them (sketches of another
+// definition of keys) makes Columns return none, and the caller reads the trials. Check
 // compares each block's sketches with those its trials make.
 //
 // # Ingest
@@ -213,7 +196,7 @@
 //
 // # Tuning queue
 //
-// Schema 12 keeps the state of pareto tune, ask and tell beside a study
+// The store keeps the state of pareto tune, ask and tell beside a study
 // (Tuner, implemented by both stores): tune_studies (the sampler's state,
 // the driver's options, the budget in runs, the session), tune_trials (one
 // row per configuration, with the gate's verdict) and tune_runs (one row

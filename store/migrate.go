@@ -2,6 +2,7 @@ package store
 
 import (
 	"embed"
+	"errors"
 	"fmt"
 	"io/fs"
 	"path"
@@ -13,16 +14,47 @@ import (
 //go:embed migrations/sqlite/*.sql migrations/postgres/*.sql
 var migrationFS embed.FS
 
-// migration is one forward-only schema step.
+// migration is one forward-only schema step: version 1 is the whole
+// schema (0001_init.sql), a later version changes it.
 type migration struct {
 	Version int
 	Name    string
 	SQL     string
 }
 
-// migrations returns the dialect's migrations in version order. Files are
-// named NNNN_description.sql with consecutive versions from 1.
+// known holds each dialect's migrations, read from migrationFS when the
+// package is initialised (knownErr: why they could not be); a test adds a
+// later version to it (see TestFutureMigration).
+var known, knownErr = readDialects(kindSQLite, kindPostgres)
+
+// readDialects reads the migrations of the dialects.
+func readDialects(dialects ...string) (map[string][]migration, error) {
+	out := map[string][]migration{}
+	var errs []error
+	for _, d := range dialects {
+		ms, err := readMigrations(d)
+		errs = append(errs, err)
+		out[d] = ms
+	}
+	return out, errors.Join(errs...)
+}
+
+// migrations returns the dialect's migrations in version order: its
+// schema, 0001_init.sql, then the later versions.
 func migrations(dialect string) ([]migration, error) {
+	if knownErr != nil {
+		return nil, knownErr
+	}
+	ms, ok := known[dialect]
+	if !ok {
+		return nil, fmt.Errorf("no migrations for %s", dialect)
+	}
+	return ms, nil
+}
+
+// readMigrations reads the dialect's migrations from migrationFS. Files are
+// named NNNN_description.sql with consecutive versions from 1.
+func readMigrations(dialect string) ([]migration, error) {
 	dir := "migrations/" + dialect
 	entries, err := fs.ReadDir(migrationFS, dir)
 	if err != nil {
@@ -66,35 +98,6 @@ const schemaTable = `CREATE TABLE IF NOT EXISTS schema_migrations (
 	name       TEXT NOT NULL,
 	applied_at TEXT NOT NULL
 )`
-
-// fillMarker splits a migration's SQL around the Go code that converts
-// existing data (see fills): the statements before it run first, then the
-// conversion, then the statements after it.
-const fillMarker = "-- pareto:fill"
-
-// fills maps a schema version to the Go code that converts existing data
-// in the migration's transaction.
-var fills = map[int]func(tx fillTx) error{5: fillPacked, 6: fillPositions, 9: fillIntegrity, 10: fillRedact, 13: fillSketches}
-
-// runMigration applies m with exec, running its fill at the marker.
-func runMigration(m migration, exec func(sql string) error, tx fillTx) error {
-	before, after, found := strings.Cut(m.SQL, fillMarker)
-	if err := exec(before); err != nil {
-		return err
-	}
-	if !found {
-		return nil
-	}
-	if fill := fills[m.Version]; fill != nil {
-		if err := fill(tx); err != nil {
-			return fmt.Errorf("converting data: %w", err)
-		}
-	}
-	if strings.TrimSpace(after) == "" {
-		return nil
-	}
-	return exec(after)
-}
 
 // migrateStep is what a dialect provides to the runner: within one
 // transaction, read the current version, and apply one migration.

@@ -2,116 +2,15 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"math"
-	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/google/go-cmp/cmp/cmpopts"
-
-	"github.com/pareto-llm/pareto/trial"
 )
-
-// upgradeTrial is the trial every testdata/upgrade fixture stores.
-func upgradeTrial() trial.Trial {
-	return trial.Trial{
-		ID:        "0123456789abcdef",
-		Source:    trial.Source{Path: "old/run.json", Format: "vllm"},
-		Labels:    map[string]string{"engine": "vllm", "engine_version": "0.8.5"},
-		Params:    map[string]string{"tensor_parallel_size": "2"},
-		Workload:  trial.Workload{InputTokens: 1024, OutputTokens: 128, Concurrency: 16, RequestRate: math.Inf(1), Requests: 500, MeanInputTokens: math.NaN(), MeanOutputTokens: math.NaN(), AchievedConcurrency: math.NaN(), Users: math.NaN()},
-		Succeeded: 499, Failed: 1,
-		Warnings: []string{"old warning"},
-		Measurements: []trial.Measurement{
-			{Metric: "output_token_throughput", Value: 1234.5, Unit: "tokens/s", Native: "output_throughput"},
-			{Metric: "ttft", Dims: trial.StatDims("p99"), Value: 87.25, Unit: "ms", Native: "p99_ttft_ms", SourceUnit: "ms"},
-		},
-	}
-}
-
-// TestUpgrade creates a database at every earlier schema version, stores
-// that version's fixture, and opens it with the newest schema.
-func TestUpgrade(t *testing.T) {
-	for _, b := range backends(t) {
-		dialect := b.name
-		latest := SchemaVersion(dialect)
-		if latest < 2 {
-			t.Fatalf("%s: %d migrations", dialect, latest)
-		}
-		for v := 1; v < latest; v++ {
-			t.Run(fmt.Sprintf("%s/from=%d", dialect, v), func(t *testing.T) {
-				fixture, err := os.ReadFile(filepath.Join("testdata", "upgrade", dialect, fmt.Sprintf("%04d.sql", v)))
-				if err != nil {
-					t.Fatalf("every earlier schema version needs a fixture: %v", err)
-				}
-				ctx := context.Background()
-				loc := b.fresh(t)
-				old, err := openAt(ctx, loc, v)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := execRaw(ctx, old, string(fixture)); err != nil {
-					t.Fatalf("fixture: %v", err)
-				}
-				old.Close()
-				s := openT(t, loc)
-				got, err := s.Trials(ctx, "upgrade", Query{})
-				if err != nil {
-					t.Fatal(err)
-				}
-				if diff := cmp.Diff([]trial.Trial{upgradeTrial()}, got, cmpopts.EquateEmpty(), cmpopts.EquateNaNs()); diff != "" {
-					t.Errorf("after upgrade (-want +got):\n%s", diff)
-				}
-				if _, _, err := s.Ingest(ctx, "upgrade", "new", genTrials(0, 3)); err != nil {
-					t.Errorf("ingest after upgrade: %v", err)
-				}
-				// Trials with every newer field (keys, deployments) go in and
-				// come out.
-				all := roundTripTrials()
-				newer := all[len(all)-4:]
-				newer[0].Source.Key = "k/run.json"
-				newer[0].ID = trial.ComputeID(&newer[0])
-				if _, _, err := s.Ingest(ctx, "upgrade", "newer", newer); err != nil {
-					t.Fatalf("ingest after upgrade: %v", err)
-				}
-				if got, err = s.Trials(ctx, "upgrade", Query{}); err != nil || len(got) != 1+3+len(newer) {
-					t.Fatalf("after ingest: %d trials, %v; want %d", len(got), err, 1+3+len(newer))
-				}
-				if diff := cmp.Diff(newer, got[4:], cmpopts.EquateEmpty()); diff != "" {
-					t.Errorf("newer fields after upgrade (-want +got):\n%s", diff)
-				}
-				// The study keeps its skips (schema 8).
-				skips := studySkips()
-				if added, _, err := s.RecordSkips(ctx, "upgrade", skips); err != nil || added != len(skips) {
-					t.Fatalf("RecordSkips after upgrade = %d, %v; want %d", added, err, len(skips))
-				}
-				if v >= 8 { // the fixture's skip comes first
-					skips = append([]trial.Skip{{Path: "old/bad.json", Code: trial.SkipError, Reason: "bad.json:1:1: unexpected EOF"}}, skips...)
-				}
-				if got, err := s.Skips(ctx, "upgrade", nil); err != nil || !cmp.Equal(got, skips) {
-					t.Errorf("Skips after upgrade = %v, %v; want %v", got, err, skips)
-				}
-				// Every stored trial and block verifies (schema 9).
-				cols, err := s.Columns(ctx, "upgrade", []ColumnSpec{{Metric: "ttft", Dims: trial.StatDims("p99")}}, nil)
-				if err != nil {
-					t.Fatalf("Columns after upgrade: %v", err)
-				}
-				// Every block has its sketches (schema 13), the upgraded
-				// one's computed from its trial.
-				if len(cols.Sketches) != len(cols.IDs) {
-					t.Fatalf("after upgrade: %d sketches of %d trials", len(cols.Sketches), len(cols.IDs))
-				}
-				up := upgradeTrial()
-				if want := trial.SketchOf(&up, sketchKey(&up)); !cmp.Equal(cols.Sketches[0], want) || want.Key == "" {
-					t.Errorf("sketch of the upgraded trial = %+v; want %+v", cols.Sketches[0], want)
-				}
-			})
-		}
-	}
-}
 
 // execRaw runs SQL on the store's database.
 func execRaw(ctx context.Context, s Store, sql string) error {
@@ -126,10 +25,132 @@ func execRaw(ctx context.Context, s Store, sql string) error {
 	return fmt.Errorf("unknown store %T", s)
 }
 
+// queryInt runs a query of one integer on the store's database.
+func queryInt(ctx context.Context, s Reader, sql string) (n int64, err error) {
+	switch s := s.(type) {
+	case *sqliteStore:
+		err = s.db.QueryRowContext(ctx, sql).Scan(&n)
+	case *pgStore:
+		err = s.pool.QueryRow(ctx, sql).Scan(&n)
+	default:
+		err = fmt.Errorf("unknown store %T", s)
+	}
+	return n, err
+}
+
+// futureSQL is a migration to version 2 as a later pareto would add it:
+// a new column, filled from the existing rows, and an index.
+const futureSQL = `ALTER TABLE studies ADD COLUMN note TEXT NOT NULL DEFAULT '';
+UPDATE studies SET note = 'was ' || name;
+CREATE INDEX studies_note ON studies (note);`
+
+// addFutureMigration adds futureSQL as version 2 of the dialect's
+// migrations for the rest of the test.
+func addFutureMigration(t *testing.T, dialect string) {
+	t.Helper()
+	old := known[dialect]
+	if len(old) != 1 {
+		t.Fatalf("%s has %d migrations; the test adds version 2 to the one schema", dialect, len(old))
+	}
+	known[dialect] = append(slices.Clone(old), migration{Version: 2, Name: "0002_note.sql", SQL: futureSQL})
+	t.Cleanup(func() { known[dialect] = old })
+}
+
+// TestFutureMigration is what a later migration must pass: a store of
+// the schema before it is refused, unchanged, by the read-only openers
+// (pointing to pareto migrate); Migrate applies it once, in its
+// transaction, records it and keeps the data; Migrate again and Open
+// change nothing more; and a pareto that does not know it refuses the
+// store.
+func TestFutureMigration(t *testing.T) {
+	for _, b := range backends(t) {
+		t.Run(b.name, func(t *testing.T) {
+			ctx := context.Background()
+			loc := b.fresh(t)
+			old, err := openAt(ctx, loc, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, _, err := old.Ingest(ctx, "s", "gen", genTrials(0, 50)); err != nil {
+				t.Fatal(err)
+			}
+			old.Close()
+			addFutureMigration(t, b.name)
+			if SchemaVersion(b.name) != 2 {
+				t.Fatalf("SchemaVersion = %d; want 2", SchemaVersion(b.name))
+			}
+
+			var before map[string][32]byte
+			if b.name == kindSQLite {
+				before = dirHashes(t, filepath.Dir(loc))
+			}
+			for range 2 {
+				_, err := OpenReadOnly(ctx, loc)
+				if !errors.Is(err, ErrOldSchema) || !strings.Contains(err.Error(), "schema version 1 and this pareto reads version 2") ||
+					!strings.Contains(err.Error(), "pareto migrate") {
+					t.Fatalf("OpenReadOnly(version 1) = %v; want ErrOldSchema naming both versions and pareto migrate", err)
+				}
+			}
+			if before != nil {
+				if diff := cmp.Diff(before, dirHashes(t, filepath.Dir(loc))); diff != "" {
+					t.Errorf("refusing the old schema changed the store (-before +after):\n%s", diff)
+				}
+			}
+
+			if from, to, err := Migrate(ctx, loc); err != nil || from != 1 || to != 2 {
+				t.Fatalf("Migrate = %d, %d, %v; want 1, 2", from, to, err)
+			}
+			for i := range 2 {
+				if from, to, err := Migrate(ctx, loc); err != nil || from != 2 || to != 2 {
+					t.Fatalf("Migrate again (%d) = %d, %d, %v; want up to date at 2", i, from, to, err)
+				}
+			}
+			s := openT(t, loc) // a writer: Open migrates nothing more
+			for q, want := range map[string]int64{
+				`SELECT COUNT(*) FROM schema_migrations`:                                              2,
+				`SELECT COUNT(*) FROM schema_migrations WHERE version = 2 AND name = '0002_note.sql'`: 1,
+				`SELECT COUNT(*) FROM studies WHERE note = 'was s'`:                                   1,
+			} {
+				if n, err := queryInt(ctx, s, q); err != nil || n != want {
+					t.Errorf("%s = %d, %v; want %d", q, n, err, want)
+				}
+			}
+			r, err := OpenReadOnly(ctx, loc)
+			if err != nil {
+				t.Fatalf("OpenReadOnly after Migrate: %v", err)
+			}
+			defer r.Close()
+			if _, ts, cols, _, err := readAll(ctx, r, "s"); err != nil || len(ts) != 50 || len(cols.IDs) != 50 {
+				t.Errorf("after the migration: %d trials, %v; want the 50 stored before", len(ts), err)
+			}
+			if _, _, err := s.Ingest(ctx, "s", "after", genTrials(50, 10)); err != nil {
+				t.Errorf("ingest after the migration: %v", err)
+			}
+			if checks, err := r.Check(ctx, "s"); err != nil || len(checks) != 1 || checks[0].Trials != 60 || len(checks[0].Damage) > 0 {
+				t.Errorf("Check after the migration = %+v, %v; want 60 sound trials", checks, err)
+			}
+			s.Close()
+
+			known[b.name] = known[b.name][:1] // a pareto of version 1
+			if _, err := Open(ctx, loc); err == nil || !strings.Contains(err.Error(), "schema version 2 is newer than this pareto supports (1)") {
+				t.Errorf("Open by a pareto of version 1 = %v; want a refusal to downgrade", err)
+			}
+			if _, err := OpenReadOnly(ctx, loc); err == nil || !strings.Contains(err.Error(), "upgrade pareto") {
+				t.Errorf("OpenReadOnly by a pareto of version 1 = %v; want a refusal", err)
+			}
+		})
+	}
+}
+
 func TestMigrationsAreConsecutive(t *testing.T) {
 	for _, d := range []string{kindSQLite, kindPostgres} {
-		if _, err := migrations(d); err != nil {
+		ms, err := readMigrations(d)
+		if err != nil {
 			t.Errorf("%s: %v", d, err)
+			continue
+		}
+		if ms[0].Name != firstMigration {
+			t.Errorf("%s: version 1 is %s; want %s (it marks a pareto store)", d, ms[0].Name, firstMigration)
 		}
 	}
 	if SchemaVersion(kindSQLite) != SchemaVersion(kindPostgres) {

@@ -13,7 +13,7 @@ import (
 	"github.com/pareto-llm/pareto/trial"
 )
 
-// Packed measurements. Since schema version 5 a trial's measurements are
+// Packed measurements. A trial's measurements are
 // one blob of its row (trials.measurements), and each block of trials
 // (the trials one ingest added, up to blockTrials) keeps, per (metric,
 // dims) pair, the values of its trials in row-id order (block_values), so

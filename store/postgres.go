@@ -185,8 +185,7 @@ func (m *pgMigrator) step(fn func(int, func(migration) error) error) error {
 			return err
 		}
 		return fn(current, func(mg migration) error {
-			exec := func(sql string) error { _, err := tx.Exec(m.ctx, sql); return err }
-			if err := runMigration(mg, exec, pgFillTx{m.ctx, tx}); err != nil {
+			if _, err := tx.Exec(m.ctx, mg.SQL); err != nil {
 				return err
 			}
 			_, err := tx.Exec(m.ctx, `INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)`,

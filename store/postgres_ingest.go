@@ -213,7 +213,7 @@ func insertBlocks(ctx context.Context, tx pgx.Tx, studyID int64, fresh []*prepar
 			b.add(p.row, p.id, p.t.Problem, p.t.Measurements, p.dims)
 			b.sketch(p.t, p.repeatKey)
 		}
-		if err := writeBlock(pgFillTx{ctx, tx}, studyID, b); err != nil {
+		if err := writeBlock(pgQueryTx{ctx, tx}, studyID, b); err != nil {
 			return err
 		}
 	}

@@ -96,7 +96,7 @@ func (s *pgStore) setLabelsTx(ctx context.Context, study string, ids []string, l
 		if _, err = tx.Exec(ctx, pgUpdateLabels, rowIDs, cols[0], cols[1], cols[2], cols[3], cols[4], cols[5], cols[6], cols[7]); err != nil {
 			return err
 		}
-		return resketch(pgFillTx{ctx, tx}, studyID, sketchesOf(updates))
+		return resketch(pgQueryTx{ctx, tx}, studyID, sketchesOf(updates))
 	})
 	return matched, err
 }

@@ -82,7 +82,7 @@ func (s *pgStore) Check(ctx context.Context, study string) ([]StudyCheck, error)
 	opts := pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}
 	err := pgx.BeginTxFunc(ctx, s.pool, opts, func(tx pgx.Tx) error {
 		var err error
-		out, err = checkStudies(pgFillTx{ctx, tx}, study)
+		out, err = checkStudies(pgQueryTx{ctx, tx}, study)
 		return err
 	})
 	if err != nil {

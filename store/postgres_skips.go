@@ -20,7 +20,7 @@ func (s *pgStore) RecordSkips(ctx context.Context, study string, skips []trial.S
 	for attempt := 0; ; attempt++ {
 		err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 			var err error
-			added, present, err = recordSkips(pgFillTx{ctx, tx}, studyID, skips, "")
+			added, present, err = recordSkips(pgQueryTx{ctx, tx}, studyID, skips, "")
 			return err
 		})
 		if err == nil || attempt >= 10 || !retryable(err) {
@@ -42,7 +42,7 @@ func (s *pgStore) Skips(ctx context.Context, study string, where []Condition) ([
 		if err != nil {
 			return err
 		}
-		rows, err := pgFillTx{ctx, tx}.query(listSkips, studyID)
+		rows, err := pgQueryTx{ctx, tx}.query(listSkips, studyID)
 		if err != nil {
 			return err
 		}

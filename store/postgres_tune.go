@@ -12,11 +12,11 @@ var _ Tuner = (*pgStore)(nil)
 // tuneTx runs fn in a read-committed write transaction. UpdateTune locks
 // the tune study's row (SELECT … FOR UPDATE), ClaimRun the run it takes
 // (FOR UPDATE SKIP LOCKED: concurrent claimers take different runs).
-func (s *pgStore) tuneTx(ctx context.Context, op string, fn func(tx fillTx) error) error {
+func (s *pgStore) tuneTx(ctx context.Context, op string, fn func(tx queryTx) error) error {
 	if err := s.writable(); err != nil {
 		return err
 	}
-	err := pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{}, func(tx pgx.Tx) error { return fn(pgFillTx{ctx, tx}) })
+	err := pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{}, func(tx pgx.Tx) error { return fn(pgQueryTx{ctx, tx}) })
 	if err != nil {
 		return s.wrap(op, err)
 	}
@@ -53,7 +53,7 @@ func (s *pgStore) TuneStatus(ctx context.Context, study string) (TuneStatus, err
 	opts := pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}
 	err := pgx.BeginTxFunc(ctx, s.pool, opts, func(tx pgx.Tx) error {
 		var err error
-		st, err = tuneStatus(pgFillTx{ctx, tx}, study)
+		st, err = tuneStatus(pgQueryTx{ctx, tx}, study)
 		return err
 	})
 	if err != nil {

@@ -31,7 +31,7 @@ type trialRow struct {
 	// what reads verify (see trialRow.verify)
 	contentID []byte
 	checksum  int64
-	// session is the trial's measurement session (schema version 11)
+	// session is the trial's measurement session
 	session []byte
 	dest    []any
 }
@@ -45,14 +45,6 @@ func newTrialRow() *trialRow {
 	r.dest = append(r.dest, &r.requests, &r.succeeded, &r.failed, &r.problem, &r.warnings, &r.measurements,
 		&r.layout, &r.alloc, &r.allocWhy, &r.serving, &r.servingWhy, &r.configPath, &r.config,
 		&r.contentID, &r.checksum, &r.session)
-	return r
-}
-
-// newV9TrialRow returns a trialRow that scans v9Columns, the columns of
-// schema version 9 (no session).
-func newV9TrialRow() *trialRow {
-	r := newTrialRow()
-	r.dest = r.dest[:len(r.dest)-1]
 	return r
 }
 

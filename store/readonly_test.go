@@ -210,38 +210,6 @@ func TestOpenReadOnlyRefuses(t *testing.T) {
 	}
 }
 
-// TestReadOnlyOldSchema opens a store of the previous schema version
-// read-only: refused with a pointer to pareto migrate, readable after it.
-func TestReadOnlyOldSchema(t *testing.T) {
-	for _, b := range backends(t) {
-		t.Run(b.name, func(t *testing.T) {
-			ctx := context.Background()
-			loc := b.fresh(t)
-			old, err := openAt(ctx, loc, SchemaVersion(b.name)-1)
-			if err != nil {
-				t.Fatal(err)
-			}
-			old.Close()
-			_, err = OpenReadOnly(ctx, loc)
-			if !errors.Is(err, ErrOldSchema) || !strings.Contains(err.Error(), "pareto migrate") {
-				t.Fatalf("OpenReadOnly(old schema) = %v; want ErrOldSchema naming pareto migrate", err)
-			}
-			from, to, err := Migrate(ctx, loc)
-			if err != nil || from != SchemaVersion(b.name)-1 || to != SchemaVersion(b.name) {
-				t.Fatalf("Migrate = %d, %d, %v; want %d, %d", from, to, err, SchemaVersion(b.name)-1, SchemaVersion(b.name))
-			}
-			if from, to, err := Migrate(ctx, loc); err != nil || from != to {
-				t.Errorf("Migrate again = %d, %d, %v; want up to date", from, to, err)
-			}
-			r, err := OpenReadOnly(ctx, loc)
-			if err != nil {
-				t.Fatalf("OpenReadOnly after Migrate: %v", err)
-			}
-			r.Close()
-		})
-	}
-}
-
 // TestReadOnlyFiles reads a store whose file is read-only (0444) in a
 // read-only directory (0555), as a user who cannot write them: when the
 // tests run as root (who writes anyway), a helper process reads as nobody.

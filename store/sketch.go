@@ -2,7 +2,6 @@ package store
 
 import (
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"maps"
 
@@ -10,7 +9,7 @@ import (
 	"github.com/pareto-llm/pareto/trial"
 )
 
-// Sketches. Since schema version 13 each block also keeps, for its trials
+// Sketches. Each block also keeps, for its trials
 // in row-id order, what a query of repeats needs of them besides their
 // values (trial.Sketch): the repeat key under the default configuration
 // keys, computed when the trial is ingested from the trial as stored, and
@@ -165,83 +164,10 @@ func sketchChecksum[T string | []byte](first int64, version T, sketches []byte) 
 	return int64(s.crc)
 }
 
-// fillSketches converts the data of schema version 12 to version 13:
-// every block gets the sketches of its trials, as stored. A block with a
-// trial that does not decode keeps none (reads of it then read its
-// trials, and report the damage).
-func fillSketches(tx fillTx) error {
-	blocks, err := tx.query(`SELECT id, study_id, first_trial, last_trial, trials, row_ids FROM blocks ORDER BY id`)
-	if err != nil {
-		return err
-	}
-	type span struct {
-		id, study, first, last, n int64
-		rows                      []byte
-	}
-	var spans []span
-	for blocks.Next() {
-		var s span
-		if err := blocks.Scan(&s.id, &s.study, &s.first, &s.last, &s.n, &s.rows); err != nil {
-			blocks.Close()
-			return err
-		}
-		s.rows = append([]byte(nil), s.rows...)
-		spans = append(spans, s)
-	}
-	blocks.Close()
-	if err := blocks.Err(); err != nil {
-		return err
-	}
-	d := newDecoder()
-	r := newTrialRow()
-	for _, s := range spans {
-		want := map[int64]bool{}
-		u, row := unpacker{b: s.rows}, int64(0)
-		for range s.n {
-			row += int64(u.uvarint())
-			want[row] = true
-		}
-		var sk sketcher
-		rows, err := tx.query(`SELECT `+readColumns+` FROM trials WHERE id BETWEEN ? AND ? AND +study_id = ? ORDER BY id`,
-			s.first, s.last, s.study)
-		if err != nil {
-			return err
-		}
-		sound := u.err == nil
-		for rows.Next() {
-			t, err := r.scan(rows, d)
-			if err != nil {
-				var ie *IntegrityError
-				if !errors.As(err, &ie) {
-					rows.Close()
-					return err
-				}
-				sound = false
-				continue
-			}
-			if want[r.id] {
-				sk.add(&t, sketchKey(&t))
-			}
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		if !sound || int64(sk.n) != s.n {
-			continue
-		}
-		if err := tx.exec(`UPDATE blocks SET sketches = ?, sketch_version = ?, sketch_checksum = ? WHERE id = ?`,
-			sk.b, sketchVersion, sketchChecksum(s.first, sketchVersion, sk.b), s.id); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // resketch rewrites the sketches of the study's blocks that hold the rows
 // of changed (relabelled trials, by row id) with their new sketches, in
 // tx. A block without current sketches is left as it is.
-func resketch(tx fillTx, studyID int64, changed map[int64]trial.Sketch) error {
+func resketch(tx queryTx, studyID int64, changed map[int64]trial.Sketch) error {
 	if len(changed) == 0 {
 		return nil
 	}

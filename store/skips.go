@@ -135,7 +135,7 @@ const listSkips = `SELECT path, file, run, case_id, iteration, step, phase, code
 	WHERE study_id = ? ORDER BY id`
 
 // scanSkips reads the rows of listSkips.
-func scanSkips(rows fillRows) ([]trial.Skip, error) {
+func scanSkips(rows queryRows) ([]trial.Skip, error) {
 	defer rows.Close()
 	var out []trial.Skip
 	for rows.Next() {

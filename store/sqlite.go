@@ -348,8 +348,7 @@ func (s *sqliteStore) step(fn func(int, func(migration) error) error) error {
 		return err
 	}
 	err = fn(current, func(m migration) error {
-		exec := func(sql string) error { _, err := tx.Exec(sql); return err }
-		if err := runMigration(m, exec, sqlFillTx{tx}); err != nil {
+		if _, err := tx.Exec(m.SQL); err != nil {
 			return err
 		}
 		_, err := tx.Exec(`INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)`,

@@ -101,7 +101,7 @@ func (s *sqliteStore) setLabelsTx(ctx context.Context, study string, ids []strin
 			}
 		}
 	}
-	if err := resketch(sqlFillTx{tx}, studyID, sketchesOf(updates)); err != nil {
+	if err := resketch(sqlQueryTx{tx}, studyID, sketchesOf(updates)); err != nil {
 		return 0, err
 	}
 	return matched, tx.Commit()

@@ -156,7 +156,7 @@ func (s *sqliteStore) Check(ctx context.Context, study string) ([]StudyCheck, er
 		return nil, sqliteError(s.path, "checking", err)
 	}
 	defer tx.Rollback()
-	out, err := checkStudies(sqlFillTx{tx}, study)
+	out, err := checkStudies(sqlQueryTx{tx}, study)
 	if err != nil {
 		return out, sqliteError(s.path, "checking", err)
 	}

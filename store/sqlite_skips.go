@@ -25,7 +25,7 @@ func (s *sqliteStore) RecordSkips(ctx context.Context, study string, skips []tri
 		if err != nil {
 			return err
 		}
-		if added, present, err = recordSkips(sqlFillTx{tx}, studyID, skips, sqliteTime(time.Now())); err != nil {
+		if added, present, err = recordSkips(sqlQueryTx{tx}, studyID, skips, sqliteTime(time.Now())); err != nil {
 			return err
 		}
 		return tx.Commit()
@@ -53,7 +53,7 @@ func (s *sqliteStore) Skips(ctx context.Context, study string, where []Condition
 		if err != nil {
 			return err
 		}
-		rows, err := sqlFillTx{tx}.query(listSkips, studyID)
+		rows, err := sqlQueryTx{tx}.query(listSkips, studyID)
 		if err != nil {
 			return err
 		}

@@ -11,7 +11,7 @@ var _ Tuner = (*sqliteStore)(nil)
 // tuneTx runs fn in a write transaction (BEGIN IMMEDIATE: it holds the
 // database's write lock, which serialises the queue's changes across
 // processes), retried while another process holds the lock.
-func (s *sqliteStore) tuneTx(ctx context.Context, op string, fn func(tx fillTx) error) error {
+func (s *sqliteStore) tuneTx(ctx context.Context, op string, fn func(tx queryTx) error) error {
 	if err := s.writable(); err != nil {
 		return err
 	}
@@ -21,7 +21,7 @@ func (s *sqliteStore) tuneTx(ctx context.Context, op string, fn func(tx fillTx) 
 			return err
 		}
 		defer tx.Rollback()
-		if err := fn(sqlFillTx{tx}); err != nil {
+		if err := fn(sqlQueryTx{tx}); err != nil {
 			return err
 		}
 		return tx.Commit()
@@ -65,7 +65,7 @@ func (s *sqliteStore) TuneStatus(ctx context.Context, study string) (TuneStatus,
 			return err
 		}
 		defer tx.Rollback()
-		st, err = tuneStatus(sqlFillTx{tx}, study)
+		st, err = tuneStatus(sqlQueryTx{tx}, study)
 		return err
 	}()
 	if err != nil {

@@ -161,7 +161,7 @@ type TuneStatus struct {
 
 // TuneTx is one transaction of UpdateTune.
 type TuneTx struct {
-	tx     fillTx
+	tx     queryTx
 	tuneID int64
 	now    time.Time
 	stamp  any
@@ -363,7 +363,7 @@ func (t *TuneTx) held(id int64, worker, query string, args ...any) error {
 }
 
 // lose queues a lost run again, or fails it after max attempts.
-func lose(tx fillTx, stamp any, r TuneRun, max int, why string) error {
+func lose(tx queryTx, stamp any, r TuneRun, max int, why string) error {
 	// The conditions keep a claim made since r was read.
 	const still = ` WHERE id = ? AND state = 'running' AND worker = ? AND attempts = ?`
 	if r.Attempts >= max {
@@ -380,7 +380,7 @@ func lose(tx fillTx, stamp any, r TuneRun, max int, why string) error {
 const runColumns = `id, number, session, state, worker, handle, dir, lease_until, attempts, reason, result`
 
 // tuneRuns reads the study's runs (in state, when not empty) in ID order.
-func tuneRuns(tx fillTx, tuneID int64, state RunState) ([]TuneRun, error) {
+func tuneRuns(tx queryTx, tuneID int64, state RunState) ([]TuneRun, error) {
 	q, args := `SELECT `+runColumns+` FROM tune_runs WHERE tune_id = ?`, []any{tuneID}
 	if state != "" {
 		q, args = q+` AND state = ?`, append(args, string(state))
@@ -420,7 +420,7 @@ func scanRun(rows interface{ Scan(...any) error }) (TuneRun, error) {
 type tuneDialect interface {
 	// tuneTx runs fn in a write transaction; stamp converts a time for the
 	// created_at and updated_at columns.
-	tuneTx(ctx context.Context, op string, fn func(tx fillTx) error) error
+	tuneTx(ctx context.Context, op string, fn func(tx queryTx) error) error
 	stamp(time.Time) any
 	// claimLock is appended to the query that picks a queued run.
 	claimLock() string
@@ -430,7 +430,7 @@ type tuneDialect interface {
 }
 
 // loadTune reads the tune study of study (ErrNoTune when it has none).
-func loadTune(tx fillTx, study, lock string) (int64, TuneStudy, error) {
+func loadTune(tx queryTx, study, lock string) (int64, TuneStudy, error) {
 	t := TuneStudy{Study: study}
 	rows, err := tx.query(`SELECT t.id, t.space, t.options, t.sampler, t.budget, t.session, t.max_attempts
 		FROM tune_studies t JOIN studies s ON s.id = t.study_id WHERE s.name = ?`+lock, study)
@@ -463,7 +463,7 @@ func openTune(ctx context.Context, d tuneDialect, study string, setup TuneSetup)
 	if setup.MaxAttempts <= 0 {
 		setup.MaxAttempts = DefaultMaxAttempts
 	}
-	err = d.tuneTx(ctx, "opening the tuning state of "+study, func(tx fillTx) error {
+	err = d.tuneTx(ctx, "opening the tuning state of "+study, func(tx queryTx) error {
 		created = false
 		_, t, err = loadTune(tx, study, "")
 		if !errors.Is(err, ErrNoTune) {
@@ -497,7 +497,7 @@ func openTune(ctx context.Context, d tuneDialect, study string, setup TuneSetup)
 }
 
 func updateTune(ctx context.Context, d tuneDialect, study string, fn func(*TuneTx) error) error {
-	return d.tuneTx(ctx, "updating the tuning state of "+study, func(tx fillTx) error {
+	return d.tuneTx(ctx, "updating the tuning state of "+study, func(tx queryTx) error {
 		id, t, err := loadTune(tx, study, d.lockStudy())
 		if err != nil {
 			return err
@@ -511,7 +511,7 @@ func claimRun(ctx context.Context, d tuneDialect, study, worker string, lease ti
 	if worker == "" {
 		return r, false, errors.New("claiming a run: no worker name")
 	}
-	err = d.tuneTx(ctx, "claiming a run of "+study, func(tx fillTx) error {
+	err = d.tuneTx(ctx, "claiming a run of "+study, func(tx queryTx) error {
 		ok = false
 		id, t, err := loadTune(tx, study, "")
 		if err != nil {
@@ -550,7 +550,7 @@ func claimRun(ctx context.Context, d tuneDialect, study, worker string, lease ti
 }
 
 // expire queues again (or fails) the running runs whose lease expired.
-func expire(tx fillTx, tuneID int64, stamp any, now time.Time, max int) error {
+func expire(tx queryTx, tuneID int64, stamp any, now time.Time, max int) error {
 	rows, err := tx.query(`SELECT `+runColumns+` FROM tune_runs WHERE tune_id = ? AND state = 'running' AND lease_until > 0 AND lease_until < ?`,
 		tuneID, now.UnixMilli())
 	if err != nil {
@@ -579,7 +579,7 @@ func expire(tx fillTx, tuneID int64, stamp any, now time.Time, max int) error {
 }
 
 func renewRun(ctx context.Context, d tuneDialect, study string, id int64, worker string, lease time.Duration) error {
-	return d.tuneTx(ctx, "renewing a lease in "+study, func(tx fillTx) error {
+	return d.tuneTx(ctx, "renewing a lease in "+study, func(tx queryTx) error {
 		tuneID, _, err := loadTune(tx, study, "")
 		if err != nil {
 			return err
@@ -597,7 +597,7 @@ func renewRun(ctx context.Context, d tuneDialect, study string, id int64, worker
 }
 
 // tuneStatus counts the runs in one read transaction.
-func tuneStatus(tx fillTx, study string) (TuneStatus, error) {
+func tuneStatus(tx queryTx, study string) (TuneStatus, error) {
 	id, t, err := loadTune(tx, study, "")
 	if err != nil {
 		return TuneStatus{}, err

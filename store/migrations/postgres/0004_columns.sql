@@ -1,7 +1,0 @@
--- Columnar reads (Columns): one metric of every trial of a study is a range
--- of this index, in trial order, read by an index-only scan.
-CREATE INDEX measurements_metric ON measurements (metric, dims, trial_id) INCLUDE (value);
--- The row id, hash and problem of a study's trials, in ingest order, from
--- the index alone; it replaces trials_study for reads in ingest order.
-DROP INDEX trials_study;
-CREATE INDEX trials_study ON trials (study_id, id) INCLUDE (hash, problem);

@@ -1,7 +1,0 @@
--- Redaction: stores written before the redaction policy (trial.Redact,
--- trial.RedactText) keep the secrets their inputs held. Go code applies the
--- policy at the next line to every stored trial's parameters, labels,
--- warnings, problem and executed configuration and to every skip's reason,
--- and renews the content hashes, checksums and blocks it changes
--- (fillRedact).
--- pareto:fill
