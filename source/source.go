@@ -164,7 +164,7 @@ func Trials(ctx context.Context, spec Spec) (*Set, error) {
 		}
 		set.add(ts)
 		if len(ts) == 0 && len(spec.Where) > 0 {
-			if s, err := store.Open(ctx, store.Location(spec.Store)); err == nil {
+			if s, err := store.OpenReadOnly(ctx, spec.Store); err == nil {
 				spec.note(whereMisses(ctx, s, spec.Study, spec.Where))
 				s.Close()
 			}
@@ -195,7 +195,7 @@ func (s *Set) add(ts []trial.Trial) {
 // StudyTrials reads a study's trials from the store at location, opened
 // read-only (store.OpenReadOnly: nothing is written or migrated).
 func StudyTrials(ctx context.Context, location, study string, q store.Query) ([]trial.Trial, error) {
-	s, err := store.OpenReadOnly(ctx, store.Location(location))
+	s, err := store.OpenReadOnly(ctx, location)
 	if err != nil {
 		return nil, err
 	}
@@ -353,7 +353,7 @@ func readTable(data []byte, path string, spec table.Spec, lim ingest.Limits) (t 
 // studies of millions of trials, where a selector must name its metric and
 // statistic exactly as stored.
 func studyRows(ctx context.Context, spec Spec, q *query.Query, rows *query.Rows) error {
-	s, err := store.OpenReadOnly(ctx, store.Location(spec.Store))
+	s, err := store.OpenReadOnly(ctx, spec.Store)
 	if err != nil {
 		return err
 	}

@@ -228,3 +228,53 @@ func TestParseLocation(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenEnvLocation opens the store that $PARETO_STORE names, else
+// DefaultLocation in the working directory, when the location is empty.
+func TestOpenEnvLocation(t *testing.T) {
+	ctx := context.Background()
+	t.Chdir(t.TempDir())
+	env := filepath.Join(t.TempDir(), "env.db")
+	t.Setenv(EnvVar, env)
+	if _, err := OpenReadOnly(ctx, ""); !errors.Is(err, ErrNoStore) || !strings.Contains(err.Error(), env) {
+		t.Errorf("OpenReadOnly(\"\") before the store exists = %v; want ErrNoStore naming %s", err, env)
+	}
+	if _, _, err := Migrate(ctx, ""); !errors.Is(err, ErrNoStore) {
+		t.Errorf("Migrate(\"\") before the store exists = %v; want ErrNoStore", err)
+	}
+	s, err := Open(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := s.Ingest(ctx, "s", "gen", genTrials(0, 3)); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	r, err := OpenReadOnly(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ts, err := r.Trials(ctx, "s", Query{}); err != nil || len(ts) != 3 {
+		t.Errorf("read back %d trials from $%s, %v; want 3", len(ts), EnvVar, err)
+	}
+	r.Close()
+	if from, to, err := Migrate(ctx, ""); err != nil || from != to {
+		t.Errorf("Migrate(\"\") = %d, %d, %v; want the store of $%s up to date", from, to, err, EnvVar)
+	}
+	if p, local, err := SQLitePath(""); err != nil || !local || p != env {
+		t.Errorf("SQLitePath(\"\") = %s, %v, %v; want %s", p, local, err, env)
+	}
+	if _, err := os.Stat(DefaultLocation); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("with $%s set, %s was created: %v", EnvVar, DefaultLocation, err)
+	}
+
+	t.Setenv(EnvVar, "")
+	s, err = Open(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	if _, err := os.Stat(DefaultLocation); err != nil {
+		t.Errorf("without $%s, Open(\"\") made no %s: %v", EnvVar, DefaultLocation, err)
+	}
+}

@@ -29,7 +29,8 @@ var ErrNoStore = errors.New("no such store")
 // if needed (a new SQLite file, or pareto's tables in an empty PostgreSQL
 // database), and brings its schema up to date. A database that holds
 // other tables but not pareto's is ErrNotStore, and is left untouched. An
-// empty location means DefaultLocation.
+// empty location is $PARETO_STORE, else DefaultLocation (see Location), as
+// for OpenReadOnly and Migrate.
 func Open(ctx context.Context, location string) (Store, error) {
 	return openAt(ctx, location, 0)
 }
@@ -42,7 +43,7 @@ func Open(ctx context.Context, location string) (Store, error) {
 // lists its tables), a store of an older schema version ErrOldSchema and
 // one of a newer version an error asking to upgrade pareto.
 func OpenReadOnly(ctx context.Context, location string) (Reader, error) {
-	kind, target, err := parseLocation(location)
+	kind, target, err := parseLocation(Location(location))
 	if err != nil {
 		return nil, err
 	}
@@ -57,6 +58,7 @@ func OpenReadOnly(ctx context.Context, location string) (Reader, error) {
 // missing SQLite file is ErrNoStore: Migrate creates no store (an empty
 // PostgreSQL database gets pareto's tables).
 func Migrate(ctx context.Context, location string) (from, to int, err error) {
+	location = Location(location)
 	kind, target, err := parseLocation(location)
 	if err != nil {
 		return 0, 0, err
@@ -91,7 +93,7 @@ func openAt(ctx context.Context, location string, version int) (Store, error) {
 // openAtWith is openAt; seen, when set, receives what the database held
 // before migrating.
 func openAtWith(ctx context.Context, location string, version int, seen func(schemaState)) (Store, error) {
-	kind, target, err := parseLocation(location)
+	kind, target, err := parseLocation(Location(location))
 	if err != nil {
 		return nil, err
 	}

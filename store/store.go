@@ -160,9 +160,9 @@ const (
 
 // SQLitePath returns the file a SQLite store location names (local is
 // true), or local false for a PostgreSQL URL; the error is that of a
-// location no backend takes.
+// location no backend takes. An empty location is resolved by Location.
 func SQLitePath(location string) (path string, local bool, err error) {
-	kind, target, err := parseLocation(location)
+	kind, target, err := parseLocation(Location(location))
 	if err != nil {
 		return "", false, err
 	}
