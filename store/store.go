@@ -64,10 +64,11 @@ type Reader interface {
 	Close() error
 }
 
-// Store keeps studies of trials: a Reader that also writes. Open returns
-// one.
+// Store keeps studies of trials: a Reader that also writes, and keeps the
+// studies' tuning queues (Tuner). Open returns one.
 type Store interface {
 	Reader
+	Tuner
 	// CreateStudy creates the study if it does not exist yet.
 	CreateStudy(ctx context.Context, study string) error
 	// Ingest stores the trials read from one source in one transaction and

@@ -47,7 +47,7 @@ type AskSpec struct {
 // spec.Space is empty (an error wrapping store.ErrNoTune when there is
 // none), else the study created (or resumed) from the spec. Errors in the
 // spec's values are marked query.ErrUsage.
-func OpenSpec(ctx context.Context, st store.Store, study string, spec AskSpec) (*Tuning, error) {
+func OpenSpec(ctx context.Context, st Store, study string, spec AskSpec) (*Tuning, error) {
 	limits := Limits{Budget: spec.Budget, MaxAttempts: spec.MaxAttempts}
 	if err := checkLimits(limits); err != nil {
 		return nil, err
@@ -211,7 +211,7 @@ func (t *Tuning) Ask(ctx context.Context, o AskOptions) (AskResult, error) {
 func (t *Tuning) outstanding(ctx context.Context, worker string, lease time.Duration) (Run, bool, error) {
 	for {
 		var held *store.TuneRun
-		err := t.q.UpdateTune(ctx, t.study, func(tx *store.TuneTx) error {
+		err := t.st.UpdateTune(ctx, t.study, func(tx *store.TuneTx) error {
 			held = nil
 			runs, err := tx.Runs()
 			for i := range runs {
@@ -226,7 +226,7 @@ func (t *Tuning) outstanding(ctx context.Context, worker string, lease time.Dura
 			return Run{}, false, err
 		}
 		// Its lease may have expired and the run been handed out since.
-		if err := t.q.RenewRun(ctx, t.study, held.ID, worker, lease); errors.Is(err, store.ErrLeaseLost) {
+		if err := t.st.RenewRun(ctx, t.study, held.ID, worker, lease); errors.Is(err, store.ErrLeaseLost) {
 			continue
 		} else if err != nil {
 			return Run{}, false, err
@@ -266,7 +266,7 @@ func (t *Tuning) SetLimits(ctx context.Context, l Limits) error {
 	if l.Budget == 0 && l.MaxAttempts == 0 {
 		return nil
 	}
-	return t.q.UpdateTune(ctx, t.study, func(tx *store.TuneTx) error {
+	return t.st.UpdateTune(ctx, t.study, func(tx *store.TuneTx) error {
 		ts := tx.Study()
 		if l.Budget > 0 && l.Budget != ts.Budget {
 			if err := tx.SetBudget(l.Budget); err != nil {

@@ -153,7 +153,7 @@ func (d *Driver) Run(ctx context.Context) (err error) {
 			return err
 		}
 		if d.Progress != nil {
-			if st, err := t.q.TuneStatus(context.WithoutCancel(ctx), t.study); err == nil {
+			if st, err := t.st.TuneStatus(context.WithoutCancel(ctx), t.study); err == nil {
 				d.Progress(st)
 			}
 		}
@@ -182,7 +182,7 @@ func (d *Driver) one(ctx context.Context, r Run) error {
 			case <-tick.C:
 				// A run whose lease was lost (this process was stopped
 				// longer than a lease) belongs to another worker now.
-				if err := t.q.RenewRun(renew, t.study, r.ID, r.Worker, d.Lease); errors.Is(err, store.ErrLeaseLost) {
+				if err := t.st.RenewRun(renew, t.study, r.ID, r.Worker, d.Lease); errors.Is(err, store.ErrLeaseLost) {
 					close(lost)
 					mu.Lock()
 					h := started
@@ -231,7 +231,7 @@ func (d *Driver) one(ctx context.Context, r Run) error {
 	mu.Lock()
 	started = h
 	mu.Unlock()
-	if err := t.q.UpdateTune(bg, t.study, func(tx *store.TuneTx) error { return tx.StartRun(r.ID, r.Worker, string(h), dir) }); err != nil {
+	if err := t.st.UpdateTune(bg, t.study, func(tx *store.TuneTx) error { return tx.StartRun(r.ID, r.Worker, string(h), dir) }); err != nil {
 		d.Executor.Cancel(bg, h)
 		return err
 	}

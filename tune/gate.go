@@ -30,7 +30,7 @@ func (t *Tuning) judge(ctx context.Context, fb Feedback) (Feedback, error) {
 		// The screen decides first: screened configurations are not
 		// gated, waiting ones are gated once they have their Repeats
 		// runs (or the budget is spent).
-		err = t.q.UpdateTune(ctx, t.study, func(tx *store.TuneTx) error {
+		err = t.st.UpdateTune(ctx, t.study, func(tx *store.TuneTx) error {
 			waiting, err := t.screen(tx)
 			if err != nil {
 				return err
@@ -64,7 +64,7 @@ func (t *Tuning) judge(ctx context.Context, fb Feedback) (Feedback, error) {
 		}
 		var queued int
 		var stalled string
-		err := t.q.UpdateTune(ctx, t.study, func(tx *store.TuneTx) error {
+		err := t.st.UpdateTune(ctx, t.study, func(tx *store.TuneTx) error {
 			queued, stalled = 0, ""
 			return t.recordVerdict(tx, number, v, gerr, tuned, &queued, &stalled)
 		})
@@ -92,7 +92,7 @@ func (t *Tuning) judge(ctx context.Context, fb Feedback) (Feedback, error) {
 // complete, so that no candidate is judged against the stale baseline
 // of an earlier session (the machine may have changed).
 func (t *Tuning) waiting(ctx context.Context) (todo []int, baseRuns int, err error) {
-	err = t.q.UpdateTune(ctx, t.study, func(tx *store.TuneTx) error {
+	err = t.st.UpdateTune(ctx, t.study, func(tx *store.TuneTx) error {
 		todo, baseRuns = nil, 0
 		trials, err := tx.Trials()
 		if err != nil {
@@ -228,7 +228,7 @@ func (t *Tuning) gate(ctx context.Context, number int) (decide.Verdict, error) {
 			MaxRuns: t.opts.MaxRuns, MaxBaselineRuns: t.opts.MaxRuns},
 		NoLabel: t.opts.NoLabel,
 	}
-	return decide.RunGate(ctx, store.Selecting{Store: t.st}, req)
+	return decide.RunGate(ctx, gateStore{t.st}, req)
 }
 
 // tunedRun is a run of this tune study that recorded a trial of an

@@ -43,10 +43,10 @@ type TrialSummary struct {
 func (t *Tuning) Summarize(ctx context.Context) (Summary, error) {
 	var s Summary
 	var err error
-	if s.Status, err = t.q.TuneStatus(ctx, t.study); err != nil {
+	if s.Status, err = t.st.TuneStatus(ctx, t.study); err != nil {
 		return s, err
 	}
-	err = t.q.UpdateTune(ctx, t.study, func(tx *store.TuneTx) error {
+	err = t.st.UpdateTune(ctx, t.study, func(tx *store.TuneTx) error {
 		s.Trials = s.Trials[:0]
 		trials, err := tx.Trials()
 		if err != nil {

@@ -121,11 +121,30 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
+// Store is what a tuning needs of a store: its study's trials, read,
+// recorded and labelled by the gate, and its tuning queue (store.Tuner).
+// Every store.Store is one.
+type Store interface {
+	// Trials returns the study's trials that satisfy q (store.Reader).
+	Trials(ctx context.Context, study string, q store.Query) ([]trial.Trial, error)
+	// Ingest and SetLabels record trials and their labels, as decide.Store.
+	Ingest(ctx context.Context, study, source string, trials []trial.Trial) (added, present int, err error)
+	SetLabels(ctx context.Context, study string, ids []string, labels map[string]string) (int, error)
+	store.Tuner
+}
+
+// gateStore is a tuning's store as the gate asks for it (decide.Store).
+type gateStore struct{ Store }
+
+// Select returns the study's trials that satisfy every condition of where.
+func (s gateStore) Select(ctx context.Context, study string, where []trial.Condition) ([]trial.Trial, error) {
+	return s.Trials(ctx, study, store.Query{Where: where})
+}
+
 // Tuning is one tuning study of a store. It is not safe for concurrent use
 // by several goroutines (each worker opens its own).
 type Tuning struct {
-	st    store.Store
-	q     store.Tuner
+	st    Store
 	study string
 	space *search.Space
 	opts  Options
@@ -146,7 +165,7 @@ type Tuning struct {
 // saved (see resume and save).
 func (t *Tuning) update(ctx context.Context, fn func(tx *store.TuneTx) error) error {
 	t.pending, t.pendingState = nil, nil
-	err := t.q.UpdateTune(ctx, t.study, fn)
+	err := t.st.UpdateTune(ctx, t.study, fn)
 	if err == nil && t.pending != nil {
 		t.cached, t.cachedState = t.pending, t.pendingState
 	}
@@ -187,16 +206,12 @@ func (t *Tuning) save(tx *store.TuneTx, ss *search.Study) error {
 // the same (by fingerprint); a budget > 0 replaces its budget. A negative
 // budget, or none (0) for a study that does not exist, is refused
 // (query.ErrUsage).
-func Open(ctx context.Context, st store.Store, study string, space *search.Space, opts Options, budget int) (*Tuning, error) {
-	q, ok := st.(store.Tuner)
-	if !ok {
-		return nil, errors.New("tune: this store keeps no tuning state")
-	}
+func Open(ctx context.Context, st Store, study string, space *search.Space, opts Options, budget int) (*Tuning, error) {
 	if err := checkLimits(Limits{Budget: budget}); err != nil {
 		return nil, err
 	}
 	if budget == 0 {
-		err := q.UpdateTune(ctx, study, func(*store.TuneTx) error { return nil })
+		err := st.UpdateTune(ctx, study, func(*store.TuneTx) error { return nil })
 		if errors.Is(err, store.ErrNoTune) {
 			return nil, fmt.Errorf("%w: study %q does not exist yet: give its budget (at least 1 run) to create it", query.ErrUsage, study)
 		}
@@ -221,7 +236,7 @@ func Open(ctx context.Context, st store.Store, study string, space *search.Space
 	if err != nil {
 		return nil, err
 	}
-	ts, created, err := q.OpenTune(ctx, study, store.TuneSetup{Space: space.Fingerprint(), Options: optJSON, Sampler: state, Budget: budget})
+	ts, created, err := st.OpenTune(ctx, study, store.TuneSetup{Space: space.Fingerprint(), Options: optJSON, Sampler: state, Budget: budget})
 	if err != nil {
 		return nil, err
 	}
@@ -233,16 +248,16 @@ func Open(ctx context.Context, st store.Store, study string, space *search.Space
 			return nil, fmt.Errorf("tune: study %q: reading its options: %w", study, err)
 		}
 		if budget > 0 && budget != ts.Budget {
-			if err := q.UpdateTune(ctx, study, func(tx *store.TuneTx) error { return tx.SetBudget(budget) }); err != nil {
+			if err := st.UpdateTune(ctx, study, func(tx *store.TuneTx) error { return tx.SetBudget(budget) }); err != nil {
 				return nil, err
 			}
 		}
 	}
-	return newTuning(st, q, study, space, opts)
+	return newTuning(st, study, space, opts)
 }
 
-func newTuning(st store.Store, q store.Tuner, study string, space *search.Space, opts Options) (*Tuning, error) {
-	t := &Tuning{st: st, q: q, study: study, space: space, opts: opts}
+func newTuning(st Store, study string, space *search.Space, opts Options) (*Tuning, error) {
+	t := &Tuning{st: st, study: study, space: space, opts: opts}
 	for _, s := range opts.SLOs {
 		slo, err := frontier.ParseSLO(s)
 		if err != nil {
@@ -255,14 +270,10 @@ func newTuning(st store.Store, q store.Tuner, study string, space *search.Space,
 
 // OpenExisting opens a tuning study that exists, with its own options
 // and the search space it keeps (what tell does).
-func OpenExisting(ctx context.Context, st store.Store, study string) (*Tuning, error) {
-	q, ok := st.(store.Tuner)
-	if !ok {
-		return nil, errors.New("tune: this store keeps no tuning state")
-	}
+func OpenExisting(ctx context.Context, st Store, study string) (*Tuning, error) {
 	var opts Options
 	var fp string
-	err := q.UpdateTune(ctx, study, func(tx *store.TuneTx) error {
+	err := st.UpdateTune(ctx, study, func(tx *store.TuneTx) error {
 		fp = tx.Study().Space
 		return json.Unmarshal(tx.Study().Options, &opts)
 	})
@@ -279,7 +290,7 @@ func OpenExisting(ctx context.Context, st store.Store, study string) (*Tuning, e
 	if space.Fingerprint() != fp {
 		return nil, fmt.Errorf("tune: study %q: the search space it keeps is not the one it was tuned over", study)
 	}
-	return newTuning(st, q, study, space, opts)
+	return newTuning(st, study, space, opts)
 }
 
 // Space returns the study's search space.
@@ -486,7 +497,7 @@ func (t *Tuning) Next(ctx context.Context, worker string, lease time.Duration) (
 		if err := ctx.Err(); err != nil {
 			return Run{}, err
 		}
-		r, ok, err := t.q.ClaimRun(ctx, t.study, worker, lease)
+		r, ok, err := t.st.ClaimRun(ctx, t.study, worker, lease)
 		if err != nil {
 			return Run{}, err
 		}
@@ -502,7 +513,7 @@ func (t *Tuning) Next(ctx context.Context, worker string, lease time.Duration) (
 // run attaches its configuration to a claimed run.
 func (t *Tuning) run(ctx context.Context, r store.TuneRun) (Run, error) {
 	out := Run{ID: r.ID, Trial: r.Number, Session: r.Session, Attempt: r.Attempts, Worker: r.Worker, Handle: r.Handle, Dir: r.Dir}
-	err := t.q.UpdateTune(ctx, t.study, func(tx *store.TuneTx) error {
+	err := t.st.UpdateTune(ctx, t.study, func(tx *store.TuneTx) error {
 		trials, err := tx.Trials()
 		if err != nil {
 			return err
@@ -690,7 +701,7 @@ func (t *Tuning) Fail(ctx context.Context, r Run, reason string) error {
 // was interrupted.
 func (t *Tuning) Release(ctx context.Context, r Run, reason string) error {
 	reason = t.Redact(reason)
-	return t.q.UpdateTune(ctx, t.study, func(tx *store.TuneTx) error { return tx.ReleaseRun(r.ID, r.Worker, reason) })
+	return t.st.UpdateTune(ctx, t.study, func(tx *store.TuneTx) error { return tx.ReleaseRun(r.ID, r.Worker, reason) })
 }
 
 // Reclaim queues again (or fails) the running runs whose worker dead
@@ -714,7 +725,7 @@ func (t *Tuning) Reclaim(ctx context.Context, dead func(worker string) bool) (in
 // many.
 func (t *Tuning) Repair(ctx context.Context) (int, error) {
 	var lost []store.TuneRun
-	err := t.q.UpdateTune(ctx, t.study, func(tx *store.TuneTx) error {
+	err := t.st.UpdateTune(ctx, t.study, func(tx *store.TuneTx) error {
 		lost = lost[:0]
 		runs, err := tx.Runs()
 		for _, r := range runs {
@@ -888,7 +899,7 @@ func (t *Tuning) violation(values []float64) float64 {
 // asked). A run that is not running is ErrLeaseLost.
 func (t *Tuning) Claimed(ctx context.Context, id int64) (Run, error) {
 	var found *store.TuneRun
-	err := t.q.UpdateTune(ctx, t.study, func(tx *store.TuneTx) error {
+	err := t.st.UpdateTune(ctx, t.study, func(tx *store.TuneTx) error {
 		runs, err := tx.Runs()
 		if err != nil {
 			return err
@@ -914,6 +925,6 @@ func (t *Tuning) Claimed(ctx context.Context, id int64) (Run, error) {
 // Session returns the study's session number (0 before StartSession).
 func (t *Tuning) Session(ctx context.Context) (int, error) {
 	n := 0
-	err := t.q.UpdateTune(ctx, t.study, func(tx *store.TuneTx) error { n = tx.Study().Session; return nil })
+	err := t.st.UpdateTune(ctx, t.study, func(tx *store.TuneTx) error { n = tx.Study().Session; return nil })
 	return n, err
 }
