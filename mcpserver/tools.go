@@ -17,6 +17,7 @@ import (
 	"github.com/pareto-llm/pareto/query"
 	"github.com/pareto-llm/pareto/source"
 	"github.com/pareto-llm/pareto/store"
+	"github.com/pareto-llm/pareto/store/tunequeue"
 	"github.com/pareto-llm/pareto/trial"
 	"github.com/pareto-llm/pareto/tune"
 )
@@ -96,7 +97,7 @@ func (t *tools) ask(ctx context.Context, in AskInput) (tune.AskResult, error) {
 	tu, err := tune.OpenSpec(ctx, st, in.Study, tune.AskSpec{Space: in.Space, Objectives: in.Objectives, Noise: in.Noise,
 		MinImprove: in.MinImprove, SLOs: in.SLOs, Budget: in.Budget, MaxAttempts: in.MaxAttempts, Sampler: in.Sampler, Seed: in.Seed,
 		Repeats: in.Repeats, MaxRuns: in.MaxRuns})
-	if in.Space == "" && errors.Is(err, store.ErrNoTune) {
+	if in.Space == "" && errors.Is(err, tunequeue.ErrNoTune) {
 		return tune.AskResult{}, fmt.Errorf("study %q has no tuning state yet: give space, objectives and budget to create it", in.Study)
 	}
 	if err != nil {

@@ -63,7 +63,7 @@ func checkStudy(tx queryTx, studyID int64, name string) (StudyCheck, error) {
 			c.damage(&IntegrityError{Block: k.id, Detail: "its row ids, IDs or problems differ from those of its trials"})
 		}
 	}
-	rows, err := tx.query(`SELECT id, hash FROM trials WHERE study_id = ? ORDER BY id`, studyID)
+	rows, err := tx.Query(`SELECT id, hash FROM trials WHERE study_id = ? ORDER BY id`, studyID)
 	if err != nil {
 		return c, err
 	}
@@ -84,7 +84,7 @@ func checkStudy(tx queryTx, studyID int64, name string) (StudyCheck, error) {
 
 // readBlocks reads the study's blocks in row-id order.
 func readBlocks(tx queryTx, studyID int64) ([]storedBlock, error) {
-	rows, err := tx.query(`SELECT `+blockColumns+` FROM blocks WHERE study_id = ? ORDER BY first_trial`, studyID)
+	rows, err := tx.Query(`SELECT `+blockColumns+` FROM blocks WHERE study_id = ? ORDER BY first_trial`, studyID)
 	if err != nil {
 		return nil, err
 	}
@@ -126,7 +126,7 @@ func ownRows(k *storedBlock) map[int64]bool {
 // are marked in covered; a row that two blocks own is damage.
 func rebuildBlock(tx queryTx, studyID int64, k *storedBlock, d *decoder, c *StudyCheck, covered map[int64]bool) (*block, bool, int, error) {
 	own := ownRows(k)
-	rows, err := tx.query(`SELECT `+readColumns+` FROM trials WHERE id BETWEEN ? AND ? AND +study_id = ? ORDER BY id`,
+	rows, err := tx.Query(`SELECT `+readColumns+` FROM trials WHERE id BETWEEN ? AND ? AND +study_id = ? ORDER BY id`,
 		k.first, k.last, studyID)
 	if err != nil {
 		return nil, false, 0, err
@@ -175,7 +175,7 @@ func rebuildBlock(tx queryTx, studyID int64, k *storedBlock, d *decoder, c *Stud
 // and, when sound, against the columns rebuilt from its trials; it
 // returns how many it read.
 func checkValues(tx queryTx, k *storedBlock, rebuilt *block, sound bool, c *StudyCheck) (int, error) {
-	rows, err := tx.query(`SELECT metric, dims, vals, checksum FROM block_values WHERE block_id = ?`, k.id)
+	rows, err := tx.Query(`SELECT metric, dims, vals, checksum FROM block_values WHERE block_id = ?`, k.id)
 	if err != nil {
 		return 0, err
 	}
@@ -222,7 +222,7 @@ func checkValues(tx queryTx, k *storedBlock, rebuilt *block, sound bool, c *Stud
 // this pareto's version, against their checksum and, when sound, against
 // the sketches rebuilt from its trials.
 func checkSketches(tx queryTx, k *storedBlock, rebuilt *block, sound bool, c *StudyCheck) error {
-	rows, err := tx.query(`SELECT sketches, sketch_version, sketch_checksum FROM blocks WHERE id = ?`, k.id)
+	rows, err := tx.Query(`SELECT sketches, sketch_version, sketch_checksum FROM blocks WHERE id = ?`, k.id)
 	if err != nil {
 		return err
 	}
@@ -261,7 +261,7 @@ func checkStudies(tx queryTx, study string) ([]StudyCheck, error) {
 	if study != "" {
 		q, args = `SELECT id, name FROM studies WHERE name = ?`, []any{study}
 	}
-	rows, err := tx.query(q, args...)
+	rows, err := tx.Query(q, args...)
 	if err != nil {
 		return nil, err
 	}

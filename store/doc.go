@@ -196,20 +196,9 @@
 //
 // # Tuning queue
 //
-// The store keeps the state of pareto tune, ask and tell beside a study
-// (Tuner, implemented by both stores): tune_studies (the sampler's state,
-// the driver's options, the budget in runs, the session), tune_trials (one
-// row per configuration, with the gate's verdict) and tune_runs (one row
-// per measurement: queued, running under a worker's lease, complete or
-// failed, with its attempts, executor handle and folder). Every change is
-// one transaction: UpdateTune holds the tune study's lock (SQLite: BEGIN
-// IMMEDIATE; PostgreSQL: SELECT … FOR UPDATE), ClaimRun takes the oldest
-// queued run (PostgreSQL: FOR UPDATE SKIP LOCKED) after queueing again the
-// runs whose lease expired while they were claimed fewer than the study's
-// max_attempts times (DefaultMaxAttempts, 3): the loss of a run's last
-// attempt fails it ("lost N times"). Leases
-// are Unix milliseconds of the writer's clock, so the workers of a study
-// need clocks that agree to well within a lease.
+// Both stores keep the state of pareto tune, ask and tell beside a study
+// (tunequeue.Queue, which every Store is), with the SQL of package
+// tunequeue: see its documentation.
 //
 // Passwords in locations are never printed: Redact removes them, and every
 // error this package returns has them removed.

@@ -42,7 +42,7 @@ func (s *pgStore) Skips(ctx context.Context, study string, where []Condition) ([
 		if err != nil {
 			return err
 		}
-		rows, err := pgQueryTx{ctx, tx}.query(listSkips, studyID)
+		rows, err := pgQueryTx{ctx, tx}.Query(listSkips, studyID)
 		if err != nil {
 			return err
 		}

@@ -5,14 +5,15 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/pareto-llm/pareto/store/tunequeue"
 )
 
-var _ Tuner = (*pgStore)(nil)
+var _ tunequeue.Queue = (*pgStore)(nil)
 
-// tuneTx runs fn in a read-committed write transaction. UpdateTune locks
+// TuneTx implements tunequeue.Dialect: it runs fn in a read-committed write transaction. UpdateTune locks
 // the tune study's row (SELECT … FOR UPDATE), ClaimRun the run it takes
 // (FOR UPDATE SKIP LOCKED: concurrent claimers take different runs).
-func (s *pgStore) tuneTx(ctx context.Context, op string, fn func(tx queryTx) error) error {
+func (s *pgStore) TuneTx(ctx context.Context, op string, fn func(tx tunequeue.SQL) error) error {
 	if err := s.writable(); err != nil {
 		return err
 	}
@@ -23,37 +24,37 @@ func (s *pgStore) tuneTx(ctx context.Context, op string, fn func(tx queryTx) err
 	return nil
 }
 
-func (s *pgStore) stamp(t time.Time) any { return t }
-func (s *pgStore) claimLock() string     { return " FOR UPDATE SKIP LOCKED" }
-func (s *pgStore) lockStudy() string     { return " FOR UPDATE OF t" }
+func (s *pgStore) Stamp(t time.Time) any { return t }
+func (s *pgStore) ClaimLock() string     { return " FOR UPDATE SKIP LOCKED" }
+func (s *pgStore) LockStudy() string     { return " FOR UPDATE OF t" }
 
 // OpenTune returns the tune study, creating it if needed.
-func (s *pgStore) OpenTune(ctx context.Context, study string, setup TuneSetup) (TuneStudy, bool, error) {
-	return openTune(ctx, s, study, setup)
+func (s *pgStore) OpenTune(ctx context.Context, study string, setup tunequeue.Setup) (tunequeue.Study, bool, error) {
+	return tunequeue.OpenTune(ctx, s, study, setup)
 }
 
 // UpdateTune runs fn in one write transaction holding the study's lock.
-func (s *pgStore) UpdateTune(ctx context.Context, study string, fn func(*TuneTx) error) error {
-	return updateTune(ctx, s, study, fn)
+func (s *pgStore) UpdateTune(ctx context.Context, study string, fn func(*tunequeue.Tx) error) error {
+	return tunequeue.UpdateTune(ctx, s, study, fn)
 }
 
 // ClaimRun claims the oldest queued run no other transaction holds.
-func (s *pgStore) ClaimRun(ctx context.Context, study, worker string, lease time.Duration) (TuneRun, bool, error) {
-	return claimRun(ctx, s, study, worker, lease)
+func (s *pgStore) ClaimRun(ctx context.Context, study, worker string, lease time.Duration) (tunequeue.Run, bool, error) {
+	return tunequeue.ClaimRun(ctx, s, study, worker, lease)
 }
 
 // RenewRun extends a lease.
 func (s *pgStore) RenewRun(ctx context.Context, study string, id int64, worker string, lease time.Duration) error {
-	return renewRun(ctx, s, study, id, worker, lease)
+	return tunequeue.RenewRun(ctx, s, study, id, worker, lease)
 }
 
 // TuneStatus counts the study's runs in one read-only snapshot.
-func (s *pgStore) TuneStatus(ctx context.Context, study string) (TuneStatus, error) {
-	var st TuneStatus
+func (s *pgStore) TuneStatus(ctx context.Context, study string) (tunequeue.Status, error) {
+	var st tunequeue.Status
 	opts := pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}
 	err := pgx.BeginTxFunc(ctx, s.pool, opts, func(tx pgx.Tx) error {
 		var err error
-		st, err = tuneStatus(pgQueryTx{ctx, tx}, study)
+		st, err = tunequeue.ReadStatus(pgQueryTx{ctx, tx}, study)
 		return err
 	})
 	if err != nil {

@@ -171,7 +171,7 @@ func resketch(tx queryTx, studyID int64, changed map[int64]trial.Sketch) error {
 	if len(changed) == 0 {
 		return nil
 	}
-	rows, err := tx.query(`SELECT `+sketchedBlockColumns+` FROM blocks WHERE study_id = ? ORDER BY first_trial`, studyID)
+	rows, err := tx.Query(`SELECT `+sketchedBlockColumns+` FROM blocks WHERE study_id = ? ORDER BY first_trial`, studyID)
 	if err != nil {
 		return err
 	}
@@ -231,7 +231,7 @@ func resketch(tx queryTx, studyID int64, changed map[int64]trial.Sketch) error {
 		return err
 	}
 	for _, u := range ups {
-		if err := tx.exec(`UPDATE blocks SET sketches = ?, sketch_checksum = ? WHERE id = ?`,
+		if err := tx.Exec(`UPDATE blocks SET sketches = ?, sketch_checksum = ? WHERE id = ?`,
 			u.sketches, sketchChecksum(u.first, sketchVersion, u.sketches), u.id); err != nil {
 			return err
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/pareto-llm/pareto/store/tunequeue"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -89,7 +90,7 @@ func filterSkips(skips []trial.Skip, where []Condition) []trial.Skip {
 // supersede (the SQLite store; the PostgreSQL one runs pgSourceSupersede).
 func supersede(tx blockTx, studyID int64, owners []skipOwner) error {
 	for _, o := range owners {
-		if err := tx.exec(supersedeSkips, studyID, o.run, o.file, o.file); err != nil {
+		if err := tx.Exec(supersedeSkips, studyID, o.run, o.file, o.file); err != nil {
 			return err
 		}
 	}
@@ -113,12 +114,12 @@ func recordSkips(tx blockTx, studyID int64, skips []trial.Skip, now string) (add
 	}
 	upsert := fmt.Sprintf(upsertSkip, stamp)
 	for _, s := range uniqueSkips(skips) {
-		n, err := tx.queryInt(`SELECT COUNT(*) FROM skips WHERE study_id = ? AND file = ? AND run = ?`, studyID, s.File(), s.Run)
+		n, err := tx.QueryInt(`SELECT COUNT(*) FROM skips WHERE study_id = ? AND file = ? AND run = ?`, studyID, s.File(), s.Run)
 		if err != nil {
 			return 0, 0, err
 		}
 		vals := []any{studyID, s.File(), s.Run, s.Path, s.Case, int64(s.Iteration), int64(s.Step), s.Phase, s.Code, s.Reason, now}
-		if err := tx.exec(upsert, vals[:args]...); err != nil {
+		if err := tx.Exec(upsert, vals[:args]...); err != nil {
 			return 0, 0, err
 		}
 		if n > 0 {
@@ -135,7 +136,7 @@ const listSkips = `SELECT path, file, run, case_id, iteration, step, phase, code
 	WHERE study_id = ? ORDER BY id`
 
 // scanSkips reads the rows of listSkips.
-func scanSkips(rows queryRows) ([]trial.Skip, error) {
+func scanSkips(rows tunequeue.Rows) ([]trial.Skip, error) {
 	defer rows.Close()
 	var out []trial.Skip
 	for rows.Next() {

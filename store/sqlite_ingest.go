@@ -113,7 +113,7 @@ func (s *sqliteStore) ingestTx(ctx context.Context, study, source string, ps []p
 			if err != nil {
 				return err
 			}
-			next, err := w.queryInt(`SELECT COALESCE(MAX(id), 0) + 1 FROM trials`)
+			next, err := w.QueryInt(`SELECT COALESCE(MAX(id), 0) + 1 FROM trials`)
 			if err != nil {
 				return err
 			}
@@ -129,7 +129,7 @@ func (s *sqliteStore) ingestTx(ctx context.Context, study, source string, ps []p
 				}
 			}
 			added, present = len(fresh), len(ps)-len(fresh)
-			return w.exec(`INSERT INTO sources (study_id, path, added, present, ingested_at) VALUES (?, ?, ?, ?, ?)`,
+			return w.Exec(`INSERT INTO sources (study_id, path, added, present, ingested_at) VALUES (?, ?, ?, ?, ?)`,
 				studyID, source, int64(added), int64(present), w.now)
 		})
 	})
@@ -185,7 +185,7 @@ func (w *sqliteWriter) prepare(query string) (*sqlite3.Stmt, error) {
 }
 
 // exec runs a one-off statement with int64, string and []byte arguments.
-func (w *sqliteWriter) exec(query string, args ...any) error {
+func (w *sqliteWriter) Exec(query string, args ...any) error {
 	st, err := w.cached(query)
 	if err != nil {
 		return err
@@ -197,7 +197,7 @@ func (w *sqliteWriter) exec(query string, args ...any) error {
 }
 
 // queryInt returns the first column of the first row of a query.
-func (w *sqliteWriter) queryInt(query string, args ...any) (int64, error) {
+func (w *sqliteWriter) QueryInt(query string, args ...any) (int64, error) {
 	st, err := w.cached(query)
 	if err != nil {
 		return 0, err
@@ -242,11 +242,11 @@ func (w *sqliteWriter) studyID(study string) (id int64, skips bool, err error) {
 	if study == "" {
 		return 0, false, errors.New("empty study name")
 	}
-	if err := w.exec(`INSERT INTO studies (name, created_at) VALUES (?, ?) ON CONFLICT (name) DO NOTHING`, study, w.now); err != nil {
+	if err := w.Exec(`INSERT INTO studies (name, created_at) VALUES (?, ?) ON CONFLICT (name) DO NOTHING`, study, w.now); err != nil {
 		return 0, false, err
 	}
 	// 2*id + 1 when the study has skips: one statement, one integer.
-	n, err := w.queryInt(`SELECT 2 * id + EXISTS (SELECT 1 FROM skips WHERE study_id = studies.id) FROM studies WHERE name = ?`, study)
+	n, err := w.QueryInt(`SELECT 2 * id + EXISTS (SELECT 1 FROM skips WHERE study_id = studies.id) FROM studies WHERE name = ?`, study)
 	return n >> 1, n&1 == 1, err
 }
 

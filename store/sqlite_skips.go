@@ -53,7 +53,7 @@ func (s *sqliteStore) Skips(ctx context.Context, study string, where []Condition
 		if err != nil {
 			return err
 		}
-		rows, err := sqlQueryTx{tx}.query(listSkips, studyID)
+		rows, err := sqlQueryTx{tx}.Query(listSkips, studyID)
 		if err != nil {
 			return err
 		}

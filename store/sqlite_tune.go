@@ -4,14 +4,16 @@ import (
 	"context"
 	"database/sql"
 	"time"
+
+	"github.com/pareto-llm/pareto/store/tunequeue"
 )
 
-var _ Tuner = (*sqliteStore)(nil)
+var _ tunequeue.Queue = (*sqliteStore)(nil)
 
-// tuneTx runs fn in a write transaction (BEGIN IMMEDIATE: it holds the
+// TuneTx implements tunequeue.Dialect: it runs fn in a write transaction (BEGIN IMMEDIATE: it holds the
 // database's write lock, which serialises the queue's changes across
 // processes), retried while another process holds the lock.
-func (s *sqliteStore) tuneTx(ctx context.Context, op string, fn func(tx queryTx) error) error {
+func (s *sqliteStore) TuneTx(ctx context.Context, op string, fn func(tx tunequeue.SQL) error) error {
 	if err := s.writable(); err != nil {
 		return err
 	}
@@ -32,40 +34,40 @@ func (s *sqliteStore) tuneTx(ctx context.Context, op string, fn func(tx queryTx)
 	return nil
 }
 
-func (s *sqliteStore) stamp(t time.Time) any { return sqliteTime(t) }
-func (s *sqliteStore) claimLock() string     { return "" }
-func (s *sqliteStore) lockStudy() string     { return "" }
+func (s *sqliteStore) Stamp(t time.Time) any { return sqliteTime(t) }
+func (s *sqliteStore) ClaimLock() string     { return "" }
+func (s *sqliteStore) LockStudy() string     { return "" }
 
 // OpenTune returns the tune study, creating it if needed.
-func (s *sqliteStore) OpenTune(ctx context.Context, study string, setup TuneSetup) (TuneStudy, bool, error) {
-	return openTune(ctx, s, study, setup)
+func (s *sqliteStore) OpenTune(ctx context.Context, study string, setup tunequeue.Setup) (tunequeue.Study, bool, error) {
+	return tunequeue.OpenTune(ctx, s, study, setup)
 }
 
 // UpdateTune runs fn in one write transaction.
-func (s *sqliteStore) UpdateTune(ctx context.Context, study string, fn func(*TuneTx) error) error {
-	return updateTune(ctx, s, study, fn)
+func (s *sqliteStore) UpdateTune(ctx context.Context, study string, fn func(*tunequeue.Tx) error) error {
+	return tunequeue.UpdateTune(ctx, s, study, fn)
 }
 
 // ClaimRun claims the oldest queued run.
-func (s *sqliteStore) ClaimRun(ctx context.Context, study, worker string, lease time.Duration) (TuneRun, bool, error) {
-	return claimRun(ctx, s, study, worker, lease)
+func (s *sqliteStore) ClaimRun(ctx context.Context, study, worker string, lease time.Duration) (tunequeue.Run, bool, error) {
+	return tunequeue.ClaimRun(ctx, s, study, worker, lease)
 }
 
 // RenewRun extends a lease.
 func (s *sqliteStore) RenewRun(ctx context.Context, study string, id int64, worker string, lease time.Duration) error {
-	return renewRun(ctx, s, study, id, worker, lease)
+	return tunequeue.RenewRun(ctx, s, study, id, worker, lease)
 }
 
 // TuneStatus counts the study's runs in one read transaction.
-func (s *sqliteStore) TuneStatus(ctx context.Context, study string) (TuneStatus, error) {
-	var st TuneStatus
+func (s *sqliteStore) TuneStatus(ctx context.Context, study string) (tunequeue.Status, error) {
+	var st tunequeue.Status
 	err := func() error {
 		tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 		if err != nil {
 			return err
 		}
 		defer tx.Rollback()
-		st, err = tuneStatus(sqlQueryTx{tx}, study)
+		st, err = tunequeue.ReadStatus(sqlQueryTx{tx}, study)
 		return err
 	}()
 	if err != nil {

@@ -6,47 +6,40 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/pareto-llm/pareto/store/tunequeue"
 )
 
 // blockTx is what writing blocks needs from a transaction of either
 // dialect. Queries are written with '?' placeholders.
 type blockTx interface {
-	exec(query string, args ...any) error
-	queryInt(query string, args ...any) (int64, error)
+	Exec(query string, args ...any) error
+	QueryInt(query string, args ...any) (int64, error)
 	// numbered reports PostgreSQL, whose statements the caller may batch
 	// with arrays.
 	numbered() bool
 }
 
-// queryTx is what the code shared by both dialects (checks, sketches, the
-// tuning queue) needs from a transaction.
+// queryTx is what the code shared by both dialects (checks, sketches) and
+// the tuning queue (tunequeue.SQL) need from a transaction.
 type queryTx interface {
 	blockTx
-	query(query string, args ...any) (queryRows, error)
-}
-
-// queryRows iterates over the rows of a query.
-type queryRows interface {
-	Next() bool
-	Scan(dest ...any) error
-	Err() error
-	Close()
+	Query(query string, args ...any) (tunequeue.Rows, error)
 }
 
 // sqlQueryTx adapts a database/sql transaction of the SQLite store.
 type sqlQueryTx struct{ tx *sql.Tx }
 
-func (t sqlQueryTx) exec(query string, args ...any) error {
+func (t sqlQueryTx) Exec(query string, args ...any) error {
 	_, err := t.tx.Exec(query, args...)
 	return err
 }
 
-func (t sqlQueryTx) queryInt(query string, args ...any) (n int64, err error) {
+func (t sqlQueryTx) QueryInt(query string, args ...any) (n int64, err error) {
 	err = t.tx.QueryRow(query, args...).Scan(&n)
 	return n, err
 }
 
-func (t sqlQueryTx) query(query string, args ...any) (queryRows, error) {
+func (t sqlQueryTx) Query(query string, args ...any) (tunequeue.Rows, error) {
 	rows, err := t.tx.Query(query, args...)
 	if err != nil {
 		return nil, err
@@ -66,17 +59,17 @@ type pgQueryTx struct {
 	tx  pgx.Tx
 }
 
-func (t pgQueryTx) exec(query string, args ...any) error {
+func (t pgQueryTx) Exec(query string, args ...any) error {
 	_, err := t.tx.Exec(t.ctx, numberPlaceholders(query), args...)
 	return err
 }
 
-func (t pgQueryTx) queryInt(query string, args ...any) (n int64, err error) {
+func (t pgQueryTx) QueryInt(query string, args ...any) (n int64, err error) {
 	err = t.tx.QueryRow(t.ctx, numberPlaceholders(query), args...).Scan(&n)
 	return n, err
 }
 
-func (t pgQueryTx) query(query string, args ...any) (queryRows, error) {
+func (t pgQueryTx) Query(query string, args ...any) (tunequeue.Rows, error) {
 	return t.tx.Query(t.ctx, numberPlaceholders(query), args...)
 }
 
@@ -131,9 +124,9 @@ func writeBlock(tx blockTx, studyID int64, b *block) error {
 			metrics[i], dims[i], vals[i] = k.metric, k.dims, b.column(k)
 			vsums[i] = valuesChecksum(b.first, k.metric, k.dims, vals[i])
 		}
-		return tx.exec(pgInsertBlock, append(args, metrics, dims, vals, vsums)...)
+		return tx.Exec(pgInsertBlock, append(args, metrics, dims, vals, vsums)...)
 	}
-	id, err := tx.queryInt(`INSERT INTO blocks (study_id, first_trial, last_trial, trials, row_ids, ids, problems,
+	id, err := tx.QueryInt(`INSERT INTO blocks (study_id, first_trial, last_trial, trials, row_ids, ids, problems,
 		checksum, sketches, sketch_version, sketch_checksum) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, args...)
 	if err != nil {
 		return err
@@ -146,7 +139,7 @@ func writeBlock(tx blockTx, studyID int64, b *block) error {
 			vals := b.column(k)
 			args = append(args, id, k.metric, k.dims, vals, valuesChecksum(b.first, k.metric, k.dims, vals))
 		}
-		err := tx.exec(`INSERT INTO block_values (block_id, metric, dims, vals, checksum) VALUES `+row+
+		err := tx.Exec(`INSERT INTO block_values (block_id, metric, dims, vals, checksum) VALUES `+row+
 			strings.Repeat(", "+row, len(keys)-1), args...)
 		if err != nil {
 			return err

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pareto-llm/pareto/store/tunequeue"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -65,10 +66,10 @@ type Reader interface {
 }
 
 // Store keeps studies of trials: a Reader that also writes, and keeps the
-// studies' tuning queues (Tuner). Open returns one.
+// studies' tuning queues (tunequeue.Queue). Open returns one.
 type Store interface {
 	Reader
-	Tuner
+	tunequeue.Queue
 	// CreateStudy creates the study if it does not exist yet.
 	CreateStudy(ctx context.Context, study string) error
 	// Ingest stores the trials read from one source in one transaction and

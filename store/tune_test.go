@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/pareto-llm/pareto/store/tunequeue"
 )
 
 // TestTuneQueue exercises the queue on both stores: claims, leases,
@@ -18,23 +20,23 @@ func TestTuneQueue(t *testing.T) {
 		t.Run(b.name, func(t *testing.T) {
 			ctx := context.Background()
 			st := openT(t, b.fresh(t))
-			q := st.(Tuner)
-			if _, _, err := q.ClaimRun(ctx, "s", "w1", time.Minute); !errors.Is(err, ErrNoTune) {
-				t.Fatalf("claim before OpenTune: %v, want ErrNoTune", err)
+			q := st.(tunequeue.Queue)
+			if _, _, err := q.ClaimRun(ctx, "s", "w1", time.Minute); !errors.Is(err, tunequeue.ErrNoTune) {
+				t.Fatalf("claim before OpenTune: %v, want tunequeue.ErrNoTune", err)
 			}
-			ts, created, err := q.OpenTune(ctx, "s", TuneSetup{Space: "fp", Options: []byte(`{"a":1}`), Sampler: []byte(`{}`), Budget: 5, MaxAttempts: 2})
+			ts, created, err := q.OpenTune(ctx, "s", tunequeue.Setup{Space: "fp", Options: []byte(`{"a":1}`), Sampler: []byte(`{}`), Budget: 5, MaxAttempts: 2})
 			if err != nil || !created || ts.Budget != 5 || ts.MaxAttempts != 2 || string(ts.Options) != `{"a":1}` {
 				t.Fatalf("OpenTune = %+v, %v, %v", ts, created, err)
 			}
-			if _, created, err := q.OpenTune(ctx, "s", TuneSetup{Budget: 9}); err != nil || created {
+			if _, created, err := q.OpenTune(ctx, "s", tunequeue.Setup{Budget: 9}); err != nil || created {
 				t.Fatalf("second OpenTune created=%v, %v", created, err)
 			}
 			var ids []int64
-			err = q.UpdateTune(ctx, "s", func(tx *TuneTx) error {
+			err = q.UpdateTune(ctx, "s", func(tx *tunequeue.Tx) error {
 				if err := tx.SetSampler([]byte(`{"x":2}`)); err != nil {
 					return err
 				}
-				if err := tx.PutTrial(TuneTrial{Number: 0, Role: "candidate", Params: []byte(`{"tp":2}`), State: "running"}); err != nil {
+				if err := tx.PutTrial(tunequeue.Trial{Number: 0, Role: "candidate", Params: []byte(`{"tp":2}`), State: "running"}); err != nil {
 					return err
 				}
 				for range 3 {
@@ -51,10 +53,10 @@ func TestTuneQueue(t *testing.T) {
 			}
 			// A failing update changes nothing.
 			boom := errors.New("boom")
-			if err := q.UpdateTune(ctx, "s", func(tx *TuneTx) error { tx.AddRun(0); return boom }); !errors.Is(err, boom) {
+			if err := q.UpdateTune(ctx, "s", func(tx *tunequeue.Tx) error { tx.AddRun(0); return boom }); !errors.Is(err, boom) {
 				t.Fatalf("UpdateTune = %v", err)
 			}
-			status := func() TuneStatus {
+			status := func() tunequeue.Status {
 				t.Helper()
 				s, err := q.TuneStatus(ctx, "s")
 				if err != nil {
@@ -66,7 +68,7 @@ func TestTuneQueue(t *testing.T) {
 				t.Fatalf("status %+v", s)
 			}
 			r1, ok, err := q.ClaimRun(ctx, "s", "w1", 400*time.Millisecond)
-			if err != nil || !ok || r1.ID != ids[0] || r1.Attempts != 1 || r1.State != RunRunning {
+			if err != nil || !ok || r1.ID != ids[0] || r1.Attempts != 1 || r1.State != tunequeue.RunRunning {
 				t.Fatalf("claim = %+v, %v, %v", r1, ok, err)
 			}
 			r2, _, _ := q.ClaimRun(ctx, "s", "w2", time.Hour)
@@ -83,11 +85,11 @@ func TestTuneQueue(t *testing.T) {
 			if err != nil || !ok || r3.ID != ids[0] || r3.Attempts != 2 {
 				t.Fatalf("claim after expiry = %+v, %v, %v", r3, ok, err)
 			}
-			err = q.UpdateTune(ctx, "s", func(tx *TuneTx) error { return tx.FinishRun(ids[0], "w1", RunComplete, "", nil) })
-			if !errors.Is(err, ErrLeaseLost) {
-				t.Fatalf("finish by the worker that lost it: %v, want ErrLeaseLost", err)
+			err = q.UpdateTune(ctx, "s", func(tx *tunequeue.Tx) error { return tx.FinishRun(ids[0], "w1", tunequeue.RunComplete, "", nil) })
+			if !errors.Is(err, tunequeue.ErrLeaseLost) {
+				t.Fatalf("finish by the worker that lost it: %v, want tunequeue.ErrLeaseLost", err)
 			}
-			if err := q.RenewRun(ctx, "s", ids[0], "w1", time.Hour); !errors.Is(err, ErrLeaseLost) {
+			if err := q.RenewRun(ctx, "s", ids[0], "w1", time.Hour); !errors.Is(err, tunequeue.ErrLeaseLost) {
 				t.Fatalf("renew by the worker that lost it: %v", err)
 			}
 			// Lost a second time: failed, not retried.
@@ -99,11 +101,11 @@ func TestTuneQueue(t *testing.T) {
 			if _, ok, _ := q.ClaimRun(ctx, "s", "w5", time.Hour); ok {
 				t.Fatal("claimed a run from an empty queue")
 			}
-			err = q.UpdateTune(ctx, "s", func(tx *TuneTx) error {
+			err = q.UpdateTune(ctx, "s", func(tx *tunequeue.Tx) error {
 				if err := tx.StartRun(ids[1], "w2", "pid:1", "/tmp/x"); err != nil {
 					return err
 				}
-				if err := tx.FinishRun(ids[1], "w2", RunComplete, "", []byte(`{"v":1}`)); err != nil {
+				if err := tx.FinishRun(ids[1], "w2", tunequeue.RunComplete, "", []byte(`{"v":1}`)); err != nil {
 					return err
 				}
 				return tx.ReleaseRun(ids[2], "w4", "interrupted")
@@ -114,7 +116,7 @@ func TestTuneQueue(t *testing.T) {
 			if s := status(); s.Complete != 1 || s.Failed != 1 || s.Queued != 1 || s.Running != 0 {
 				t.Fatalf("status %+v", s)
 			}
-			err = q.UpdateTune(ctx, "s", func(tx *TuneTx) error {
+			err = q.UpdateTune(ctx, "s", func(tx *tunequeue.Tx) error {
 				runs, err := tx.Runs()
 				if err != nil {
 					return err
@@ -122,8 +124,8 @@ func TestTuneQueue(t *testing.T) {
 				if string(tx.Study().Sampler) != `{"x":2}` || len(runs) != 3 {
 					return fmt.Errorf("study %+v, %d runs", tx.Study(), len(runs))
 				}
-				if runs[0].State != RunFailed || runs[0].Reason == "" || runs[1].Handle != "pid:1" || string(runs[1].Result) != `{"v":1}` ||
-					runs[2].State != RunQueued || runs[2].Attempts != 0 || !runs[0].Lost() || runs[1].Lost() {
+				if runs[0].State != tunequeue.RunFailed || runs[0].Reason == "" || runs[1].Handle != "pid:1" || string(runs[1].Result) != `{"v":1}` ||
+					runs[2].State != tunequeue.RunQueued || runs[2].Attempts != 0 || !runs[0].Lost() || runs[1].Lost() {
 					return fmt.Errorf("runs %+v", runs)
 				}
 				if err := tx.ReviveRun(ids[1], nil); err == nil {
@@ -148,12 +150,12 @@ func TestTuneClaimConcurrent(t *testing.T) {
 		t.Run(b.name, func(t *testing.T) {
 			ctx := context.Background()
 			loc := b.fresh(t)
-			q := openT(t, loc).(Tuner)
-			if _, _, err := q.OpenTune(ctx, "s", TuneSetup{Budget: 40}); err != nil {
+			q := openT(t, loc).(tunequeue.Queue)
+			if _, _, err := q.OpenTune(ctx, "s", tunequeue.Setup{Budget: 40}); err != nil {
 				t.Fatal(err)
 			}
-			err := q.UpdateTune(ctx, "s", func(tx *TuneTx) error {
-				if err := tx.PutTrial(TuneTrial{Number: 0, Role: "candidate", Params: []byte(`{}`), State: "running"}); err != nil {
+			err := q.UpdateTune(ctx, "s", func(tx *tunequeue.Tx) error {
+				if err := tx.PutTrial(tunequeue.Trial{Number: 0, Role: "candidate", Params: []byte(`{}`), State: "running"}); err != nil {
 					return err
 				}
 				for range 40 {
@@ -173,7 +175,7 @@ func TestTuneClaimConcurrent(t *testing.T) {
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
-					wq := openT(t, loc).(Tuner) // a process of its own, as far as the database sees
+					wq := openT(t, loc).(tunequeue.Queue) // a process of its own, as far as the database sees
 					name := fmt.Sprintf("w%d", w)
 					for {
 						r, ok, err := wq.ClaimRun(ctx, "s", name, time.Hour)
@@ -202,7 +204,7 @@ func TestTuneClaimConcurrent(t *testing.T) {
 }
 
 // TestTuneMaxAttempts: a study's max attempts default to
-// DefaultMaxAttempts (3) and can be changed; a run is queued again after
+// tunequeue.DefaultMaxAttempts (3) and can be changed; a run is queued again after
 // each lost lease but its last, which fails it saying how often it was
 // lost; DropRuns deletes only queued runs never claimed, giving their
 // budget back.
@@ -210,17 +212,17 @@ func TestTuneMaxAttempts(t *testing.T) {
 	for _, b := range backends(t) {
 		t.Run(b.name, func(t *testing.T) {
 			ctx := context.Background()
-			q := openT(t, b.fresh(t)).(Tuner)
-			ts, _, err := q.OpenTune(ctx, "s", TuneSetup{Budget: 6})
-			if err != nil || ts.MaxAttempts != DefaultMaxAttempts || DefaultMaxAttempts != 3 {
+			q := openT(t, b.fresh(t)).(tunequeue.Queue)
+			ts, _, err := q.OpenTune(ctx, "s", tunequeue.Setup{Budget: 6})
+			if err != nil || ts.MaxAttempts != tunequeue.DefaultMaxAttempts || tunequeue.DefaultMaxAttempts != 3 {
 				t.Fatalf("OpenTune = %+v, %v; want max attempts 3", ts, err)
 			}
 			var ids []int64
-			err = q.UpdateTune(ctx, "s", func(tx *TuneTx) error {
+			err = q.UpdateTune(ctx, "s", func(tx *tunequeue.Tx) error {
 				if err := tx.SetMaxAttempts(0); err == nil {
 					return errors.New("max attempts 0 accepted")
 				}
-				if err := tx.PutTrial(TuneTrial{Number: 0, Role: "candidate", Params: []byte(`{}`), State: "running"}); err != nil {
+				if err := tx.PutTrial(tunequeue.Trial{Number: 0, Role: "candidate", Params: []byte(`{}`), State: "running"}); err != nil {
 					return err
 				}
 				for range 3 {
@@ -251,7 +253,7 @@ func TestTuneMaxAttempts(t *testing.T) {
 			if err != nil || s.Failed != 1 || len(s.FailedRuns) != 1 || s.FailedRuns[0].Reason != "lost 3 times (the lease of w3 expired): not retried" {
 				t.Fatalf("status %+v, %v", s, err)
 			}
-			err = q.UpdateTune(ctx, "s", func(tx *TuneTx) error {
+			err = q.UpdateTune(ctx, "s", func(tx *tunequeue.Tx) error {
 				if err := tx.SetMaxAttempts(5); err != nil {
 					return err
 				}
@@ -270,7 +272,7 @@ func TestTuneMaxAttempts(t *testing.T) {
 			if s, _ := q.TuneStatus(ctx, "s"); s.BudgetLeft != 4 || s.Queued != 0 || s.Running != 1 {
 				t.Fatalf("after DropRuns: %+v", s)
 			}
-			ts, _, _ = q.OpenTune(ctx, "s", TuneSetup{})
+			ts, _, _ = q.OpenTune(ctx, "s", tunequeue.Setup{})
 			if ts.MaxAttempts != 5 {
 				t.Fatalf("max attempts %d, want 5", ts.MaxAttempts)
 			}

@@ -15,7 +15,7 @@ import (
 	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/query"
 	"github.com/pareto-llm/pareto/search"
-	"github.com/pareto-llm/pareto/store"
+	"github.com/pareto-llm/pareto/store/tunequeue"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -33,7 +33,7 @@ type AskSpec struct {
 	// required when creating it).
 	Budget int
 	// MaxAttempts is how many times a run is handed out before a lost
-	// lease fails it (0: the study's, store.DefaultMaxAttempts when
+	// lease fails it (0: the study's, tunequeue.DefaultMaxAttempts when
 	// creating it).
 	MaxAttempts int
 	// Sampler, Seed, Repeats and MaxRuns are Options' (zero: the defaults).
@@ -44,7 +44,7 @@ type AskSpec struct {
 }
 
 // OpenSpec opens the study's tuning state: the existing one when
-// spec.Space is empty (an error wrapping store.ErrNoTune when there is
+// spec.Space is empty (an error wrapping tunequeue.ErrNoTune when there is
 // none), else the study created (or resumed) from the spec. Errors in the
 // spec's values are marked query.ErrUsage.
 func OpenSpec(ctx context.Context, st Store, study string, spec AskSpec) (*Tuning, error) {
@@ -210,12 +210,12 @@ func (t *Tuning) Ask(ctx context.Context, o AskOptions) (AskResult, error) {
 // returns it (ok false when it holds none).
 func (t *Tuning) outstanding(ctx context.Context, worker string, lease time.Duration) (Run, bool, error) {
 	for {
-		var held *store.TuneRun
-		err := t.st.UpdateTune(ctx, t.study, func(tx *store.TuneTx) error {
+		var held *tunequeue.Run
+		err := t.st.UpdateTune(ctx, t.study, func(tx *tunequeue.Tx) error {
 			held = nil
 			runs, err := tx.Runs()
 			for i := range runs {
-				if runs[i].State == store.RunRunning && runs[i].Worker == worker {
+				if runs[i].State == tunequeue.RunRunning && runs[i].Worker == worker {
 					held = &runs[i]
 					break
 				}
@@ -226,7 +226,7 @@ func (t *Tuning) outstanding(ctx context.Context, worker string, lease time.Dura
 			return Run{}, false, err
 		}
 		// Its lease may have expired and the run been handed out since.
-		if err := t.st.RenewRun(ctx, t.study, held.ID, worker, lease); errors.Is(err, store.ErrLeaseLost) {
+		if err := t.st.RenewRun(ctx, t.study, held.ID, worker, lease); errors.Is(err, tunequeue.ErrLeaseLost) {
 			continue
 		} else if err != nil {
 			return Run{}, false, err
@@ -266,7 +266,7 @@ func (t *Tuning) SetLimits(ctx context.Context, l Limits) error {
 	if l.Budget == 0 && l.MaxAttempts == 0 {
 		return nil
 	}
-	return t.st.UpdateTune(ctx, t.study, func(tx *store.TuneTx) error {
+	return t.st.UpdateTune(ctx, t.study, func(tx *tunequeue.Tx) error {
 		ts := tx.Study()
 		if l.Budget > 0 && l.Budget != ts.Budget {
 			if err := tx.SetBudget(l.Budget); err != nil {
@@ -344,7 +344,7 @@ func (e *IncompleteError) Error() string {
 // Only the driver that holds the run may tell it (in.Driver, and
 // in.Attempt when set): a run whose lease expired and that was handed
 // out again, to another driver or in another attempt, is refused
-// (store.ErrLeaseLost). A tell is complete or refused: every objective of
+// (tunequeue.ErrLeaseLost). A tell is complete or refused: every objective of
 // the study present and finite in every trial told, else an
 // *IncompleteError and nothing recorded. A tell of a run an earlier tell
 // recorded trials of (it was killed before completing the run) completes
@@ -359,7 +359,7 @@ func (t *Tuning) Tell(ctx context.Context, id int64, in TellInput) (TellResult, 
 	}
 	r, err := t.Claimed(ctx, id)
 	if err != nil {
-		if errors.Is(err, store.ErrLeaseLost) {
+		if errors.Is(err, tunequeue.ErrLeaseLost) {
 			err = fmt.Errorf("%w (tell it only once, while its lease holds: ask for a run again)", err)
 		}
 		return TellResult{}, err
@@ -368,10 +368,10 @@ func (t *Tuning) Tell(ctx context.Context, id int64, in TellInput) (TellResult, 
 	switch {
 	case r.Worker != worker:
 		return out, fmt.Errorf("tune: run %d is held by %s, not by this driver (%s): its lease expired and it was handed out again: %w",
-			id, r.Worker, worker, store.ErrLeaseLost)
+			id, r.Worker, worker, tunequeue.ErrLeaseLost)
 	case in.Attempt != 0 && in.Attempt != r.Attempt:
 		return out, fmt.Errorf("tune: run %d was handed out again (attempt %d) since attempt %d was: its lease expired: %w",
-			id, r.Attempt, in.Attempt, store.ErrLeaseLost)
+			id, r.Attempt, in.Attempt, tunequeue.ErrLeaseLost)
 	}
 	if in.Failed != "" {
 		if err := t.Fail(ctx, r, in.Failed); err != nil {

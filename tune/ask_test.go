@@ -13,6 +13,7 @@ import (
 
 	"github.com/pareto-llm/pareto/query"
 	"github.com/pareto-llm/pareto/store"
+	"github.com/pareto-llm/pareto/store/tunequeue"
 	"github.com/pareto-llm/pareto/trial"
 	"github.com/pareto-llm/pareto/tune"
 )
@@ -49,9 +50,9 @@ func values(tput, ttft float64) []string {
 	return []string{"output_token_throughput=" + strconv.FormatFloat(tput, 'g', -1, 64), "ttft.p99=" + strconv.FormatFloat(ttft, 'g', -1, 64)}
 }
 
-func askStatus(t *testing.T, st store.Store) store.TuneStatus {
+func askStatus(t *testing.T, st store.Store) tunequeue.Status {
 	t.Helper()
-	s, err := st.(store.Tuner).TuneStatus(context.Background(), "s")
+	s, err := st.(tunequeue.Queue).TuneStatus(context.Background(), "s")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +90,7 @@ func TestAskLease(t *testing.T) {
 			if err != nil || other.Run != 2 || other.Resumed {
 				t.Fatalf("ask of another driver = %+v, %v; want run 2", other, err)
 			}
-			if _, err := tu.Tell(ctx, a1.Run, tune.TellInput{Driver: "other", Values: values(1000, 100)}); !errors.Is(err, store.ErrLeaseLost) {
+			if _, err := tu.Tell(ctx, a1.Run, tune.TellInput{Driver: "other", Values: values(1000, 100)}); !errors.Is(err, tunequeue.ErrLeaseLost) {
 				t.Fatalf("tell of a run another driver holds: %v", err)
 			}
 			time.Sleep(lease + 100*time.Millisecond)
@@ -98,11 +99,11 @@ func TestAskLease(t *testing.T) {
 				t.Fatalf("ask after run 1's lease expired = %+v, %v; want run 1, attempt 2", b1, err)
 			}
 			_, err = tu.Tell(ctx, a1.Run, tune.TellInput{Driver: "a", Attempt: 1, Values: values(1000, 100)})
-			if !errors.Is(err, store.ErrLeaseLost) || !strings.Contains(err.Error(), "held by ask:b") {
+			if !errors.Is(err, tunequeue.ErrLeaseLost) || !strings.Contains(err.Error(), "held by ask:b") {
 				t.Fatalf("tell of the driver that lost run 1: %v", err)
 			}
 			_, err = tu.Tell(ctx, a1.Run, tune.TellInput{Driver: "b", Attempt: 1, Values: values(1000, 100)})
-			if !errors.Is(err, store.ErrLeaseLost) || !strings.Contains(err.Error(), "handed out again (attempt 2)") {
+			if !errors.Is(err, tunequeue.ErrLeaseLost) || !strings.Contains(err.Error(), "handed out again (attempt 2)") {
 				t.Fatalf("tell of attempt 1 of a run in its attempt 2: %v", err)
 			}
 			// b loses it too: its last attempt.
@@ -115,7 +116,7 @@ func TestAskLease(t *testing.T) {
 			if s.Failed != 1 || s.FailedRuns[0].ID != a1.Run || s.FailedRuns[0].Reason != "lost 2 times (the lease of ask:b expired): not retried" {
 				t.Fatalf("status %+v: want run 1 failed, lost twice", s)
 			}
-			if _, err := tu.Tell(ctx, a1.Run, tune.TellInput{Driver: "b", Attempt: 2, Values: values(1000, 100)}); !errors.Is(err, store.ErrLeaseLost) {
+			if _, err := tu.Tell(ctx, a1.Run, tune.TellInput{Driver: "b", Attempt: 2, Values: values(1000, 100)}); !errors.Is(err, tunequeue.ErrLeaseLost) {
 				t.Fatalf("tell of a failed run: %v", err)
 			}
 			// The holders tell their runs.
@@ -221,7 +222,7 @@ func TestAskBudget(t *testing.T) {
 					t.Fatalf("creating with budget %d: %v, want a usage error", n, err)
 				}
 			}
-			if _, err := st.(store.Tuner).TuneStatus(ctx, "s"); !errors.Is(err, store.ErrNoTune) {
+			if _, err := st.(tunequeue.Queue).TuneStatus(ctx, "s"); !errors.Is(err, tunequeue.ErrNoTune) {
 				t.Fatalf("a refused budget created the study: %v", err)
 			}
 			spec.Budget = 2
@@ -256,7 +257,7 @@ func TestAskBudget(t *testing.T) {
 				t.Fatalf("status %+v: want budget 5, 1 left", s)
 			}
 			var max int
-			st.(store.Tuner).UpdateTune(ctx, "s", func(tx *store.TuneTx) error { max = tx.Study().MaxAttempts; return nil })
+			st.(tunequeue.Queue).UpdateTune(ctx, "s", func(tx *tunequeue.Tx) error { max = tx.Study().MaxAttempts; return nil })
 			if max != 4 {
 				t.Errorf("max attempts %d, want 4", max)
 			}
@@ -318,7 +319,7 @@ func TestSessionBaselineReserved(t *testing.T) {
 			runs := tuneRunsOf(t, st)
 			base2, cand1 := 0, 0
 			for _, r := range runs {
-				if r.Number == store.BaselineTrial && r.Session == 2 {
+				if r.Number == tunequeue.BaselineTrial && r.Session == 2 {
 					base2++
 				}
 				if r.Number == 1 {
@@ -376,10 +377,10 @@ func TestSessionBaselineReserved(t *testing.T) {
 }
 
 // tuneRunsOf reads the runs of study s.
-func tuneRunsOf(t *testing.T, st store.Store) []store.TuneRun {
+func tuneRunsOf(t *testing.T, st store.Store) []tunequeue.Run {
 	t.Helper()
-	var runs []store.TuneRun
-	if err := st.(store.Tuner).UpdateTune(context.Background(), "s", func(tx *store.TuneTx) error {
+	var runs []tunequeue.Run
+	if err := st.(tunequeue.Queue).UpdateTune(context.Background(), "s", func(tx *tunequeue.Tx) error {
 		var err error
 		runs, err = tx.Runs()
 		return err

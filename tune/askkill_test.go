@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/pareto-llm/pareto/store"
+	"github.com/pareto-llm/pareto/store/tunequeue"
 	"github.com/pareto-llm/pareto/tune"
 )
 
@@ -135,7 +136,7 @@ loop:
 		t.Errorf("%d runs, want the budget's %d", len(runs), budget)
 	}
 	for _, r := range runs {
-		if r.State != store.RunComplete || r.Attempts != 1 || r.Worker != "ask:d1" {
+		if r.State != tunequeue.RunComplete || r.Attempts != 1 || r.Worker != "ask:d1" {
 			t.Errorf("run %d: %s, attempt %d, worker %s (%s); want complete by ask:d1 on its first attempt", r.ID, r.State, r.Attempts, r.Worker, r.Reason)
 		}
 	}

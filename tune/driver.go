@@ -19,7 +19,7 @@ import (
 	"github.com/pareto-llm/pareto/ingest"
 	"github.com/pareto-llm/pareto/search"
 	"github.com/pareto-llm/pareto/source"
-	"github.com/pareto-llm/pareto/store"
+	"github.com/pareto-llm/pareto/store/tunequeue"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -45,7 +45,7 @@ type Driver struct {
 	Limits  ingest.Limits
 	Results []string
 	// Progress, when set, is called after every run.
-	Progress func(store.TuneStatus)
+	Progress func(tunequeue.Status)
 	// Log receives one line per run that failed or was queued again.
 	Log io.Writer
 	// Join makes the driver a worker that joins the study's current
@@ -182,7 +182,7 @@ func (d *Driver) one(ctx context.Context, r Run) error {
 			case <-tick.C:
 				// A run whose lease was lost (this process was stopped
 				// longer than a lease) belongs to another worker now.
-				if err := t.st.RenewRun(renew, t.study, r.ID, r.Worker, d.Lease); errors.Is(err, store.ErrLeaseLost) {
+				if err := t.st.RenewRun(renew, t.study, r.ID, r.Worker, d.Lease); errors.Is(err, tunequeue.ErrLeaseLost) {
 					close(lost)
 					mu.Lock()
 					h := started
@@ -231,7 +231,7 @@ func (d *Driver) one(ctx context.Context, r Run) error {
 	mu.Lock()
 	started = h
 	mu.Unlock()
-	if err := t.st.UpdateTune(bg, t.study, func(tx *store.TuneTx) error { return tx.StartRun(r.ID, r.Worker, string(h), dir) }); err != nil {
+	if err := t.st.UpdateTune(bg, t.study, func(tx *tunequeue.Tx) error { return tx.StartRun(r.ID, r.Worker, string(h), dir) }); err != nil {
 		d.Executor.Cancel(bg, h)
 		return err
 	}
@@ -276,7 +276,7 @@ func (d *Driver) one(ctx context.Context, r Run) error {
 	for _, m := range fb.Mismatches {
 		d.logf("run %d (trial %d): %s", r.ID, r.Trial, m)
 	}
-	if errors.Is(err, store.ErrLeaseLost) {
+	if errors.Is(err, tunequeue.ErrLeaseLost) {
 		d.logf("run %d (trial %d): %v", r.ID, r.Trial, err)
 		return nil
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/store"
+	"github.com/pareto-llm/pareto/store/tunequeue"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -30,7 +31,7 @@ func (t *Tuning) judge(ctx context.Context, fb Feedback) (Feedback, error) {
 		// The screen decides first: screened configurations are not
 		// gated, waiting ones are gated once they have their Repeats
 		// runs (or the budget is spent).
-		err = t.st.UpdateTune(ctx, t.study, func(tx *store.TuneTx) error {
+		err = t.st.UpdateTune(ctx, t.study, func(tx *tunequeue.Tx) error {
 			waiting, err := t.screen(tx)
 			if err != nil {
 				return err
@@ -64,7 +65,7 @@ func (t *Tuning) judge(ctx context.Context, fb Feedback) (Feedback, error) {
 		}
 		var queued int
 		var stalled string
-		err := t.st.UpdateTune(ctx, t.study, func(tx *store.TuneTx) error {
+		err := t.st.UpdateTune(ctx, t.study, func(tx *tunequeue.Tx) error {
 			queued, stalled = 0, ""
 			return t.recordVerdict(tx, number, v, gerr, tuned, &queued, &stalled)
 		})
@@ -92,7 +93,7 @@ func (t *Tuning) judge(ctx context.Context, fb Feedback) (Feedback, error) {
 // complete, so that no candidate is judged against the stale baseline
 // of an earlier session (the machine may have changed).
 func (t *Tuning) waiting(ctx context.Context) (todo []int, baseRuns int, err error) {
-	err = t.st.UpdateTune(ctx, t.study, func(tx *store.TuneTx) error {
+	err = t.st.UpdateTune(ctx, t.study, func(tx *tunequeue.Tx) error {
 		todo, baseRuns = nil, 0
 		trials, err := tx.Trials()
 		if err != nil {
@@ -106,25 +107,25 @@ func (t *Tuning) waiting(ctx context.Context) (todo []int, baseRuns int, err err
 		session, sessionRuns, sessionBudget := tx.Study().Session, 0, false
 		for _, r := range runs {
 			switch r.State {
-			case store.RunComplete:
+			case tunequeue.RunComplete:
 				complete[r.Number]++
 				ended[r.Number]++
-			case store.RunFailed:
+			case tunequeue.RunFailed:
 				ended[r.Number]++
-			case store.RunQueued, store.RunRunning:
+			case tunequeue.RunQueued, tunequeue.RunRunning:
 				pending[r.Number] = true
 			}
-			if r.Number == store.BaselineTrial && r.Session == session {
+			if r.Number == tunequeue.BaselineTrial && r.Session == session {
 				sessionBudget = true
-				if r.State == store.RunComplete {
+				if r.State == tunequeue.RunComplete {
 					sessionRuns++
 				}
 			}
 		}
-		baseRuns = complete[store.BaselineTrial]
+		baseRuns = complete[tunequeue.BaselineTrial]
 		// A session whose budget allowed no baseline run compares with
 		// the newest baseline measured.
-		if pending[store.BaselineTrial] || baseRuns < t.opts.Repeats || sessionBudget && sessionRuns < t.opts.Repeats {
+		if pending[tunequeue.BaselineTrial] || baseRuns < t.opts.Repeats || sessionBudget && sessionRuns < t.opts.Repeats {
 			baseRuns = -1
 			return nil
 		}
@@ -277,7 +278,7 @@ func (t *Tuning) tunedMembers(ctx context.Context, asked map[string]int) (map[st
 // for the candidate and stalled says why: decide asks a member's runs
 // when the candidate's alone would not settle the question, so they
 // would spend the budget for nothing.
-func (t *Tuning) recordVerdict(tx *store.TuneTx, number int, v decide.Verdict, gerr error, tuned map[string][]tunedRun, queued *int, stalled *string) error {
+func (t *Tuning) recordVerdict(tx *tunequeue.Tx, number int, v decide.Verdict, gerr error, tuned map[string][]tunedRun, queued *int, stalled *string) error {
 	trials, err := tx.Trials()
 	if err != nil {
 		return err
@@ -288,7 +289,7 @@ func (t *Tuning) recordVerdict(tx *store.TuneTx, number int, v decide.Verdict, g
 	}
 	type counts struct{ all, complete, ended, pending int }
 	count := map[int]*counts{}
-	newest := map[int]store.TuneRun{}
+	newest := map[int]tunequeue.Run{}
 	byID := map[int64]int{} // the configuration of each run
 	for _, r := range runs {
 		byID[r.ID] = r.Number
@@ -299,12 +300,12 @@ func (t *Tuning) recordVerdict(tx *store.TuneTx, number int, v decide.Verdict, g
 		}
 		c.all++
 		switch r.State {
-		case store.RunComplete:
+		case tunequeue.RunComplete:
 			c.complete++
 			c.ended++
-		case store.RunFailed:
+		case tunequeue.RunFailed:
 			c.ended++
-		case store.RunQueued, store.RunRunning:
+		case tunequeue.RunQueued, tunequeue.RunRunning:
 			c.pending++
 		}
 		newest[r.Number] = r
@@ -315,7 +316,7 @@ func (t *Tuning) recordVerdict(tx *store.TuneTx, number int, v decide.Verdict, g
 		}
 		return counts{}
 	}
-	cand, baseComplete := of(number), of(store.BaselineTrial).complete
+	cand, baseComplete := of(number), of(tunequeue.BaselineTrial).complete
 	ended := map[int]int{}
 	for n, c := range count {
 		ended[n] = c.ended
@@ -336,7 +337,7 @@ func (t *Tuning) recordVerdict(tx *store.TuneTx, number int, v decide.Verdict, g
 	}
 	baseSession := 0 // the baseline's runs queued in this session
 	for _, r := range runs {
-		if r.Number == store.BaselineTrial && r.Session == tx.Study().Session {
+		if r.Number == tunequeue.BaselineTrial && r.Session == tx.Study().Session {
 			baseSession++
 		}
 	}
@@ -375,7 +376,7 @@ func (t *Tuning) recordVerdict(tx *store.TuneTx, number int, v decide.Verdict, g
 			switch {
 			case !ok:
 				reason = "it was not measured by this tune study (its runs were ingested or gated outside pareto tune)"
-			case newest[n].State == store.RunFailed:
+			case newest[n].State == tunequeue.RunFailed:
 				reason = fmt.Sprintf("the newest run of its configuration %d failed (%s)", n, newest[n].Reason)
 			case want > c.pending && c.all >= t.opts.MaxRuns:
 				reason = fmt.Sprintf("its configuration %d has had its %d runs (--max-runs)", n, t.opts.MaxRuns)
@@ -429,7 +430,7 @@ func (t *Tuning) recordVerdict(tx *store.TuneTx, number int, v decide.Verdict, g
 	}
 	// The baseline is re-measured every session: its cap is per session
 	// (runs added above are this session's).
-	if err := add(store.BaselineTrial, v.MoreRuns.Baseline, baseSession); err != nil {
+	if err := add(tunequeue.BaselineTrial, v.MoreRuns.Baseline, baseSession); err != nil {
 		return err
 	}
 	for _, n := range slices.Sorted(maps.Keys(memberRuns)) {

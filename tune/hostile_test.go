@@ -16,7 +16,7 @@ import (
 	"github.com/pareto-llm/pareto/internal/position"
 	"github.com/pareto-llm/pareto/internal/testenv"
 	"github.com/pareto-llm/pareto/search"
-	"github.com/pareto-llm/pareto/store"
+	"github.com/pareto-llm/pareto/store/tunequeue"
 	"github.com/pareto-llm/pareto/tune"
 )
 
@@ -257,7 +257,7 @@ func checkHostileRuns(t *testing.T, dir, capture, loc string) {
 	runs := tuneRuns(t, loc)
 	seen := map[string]bool{}
 	for _, r := range runs {
-		if r.State != store.RunComplete {
+		if r.State != tunequeue.RunComplete {
 			t.Errorf("run %d: %s (%s)", r.ID, r.State, r.Reason)
 			continue
 		}

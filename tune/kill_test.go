@@ -16,6 +16,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/pareto-llm/pareto/internal/testenv"
 	"github.com/pareto-llm/pareto/store"
+	"github.com/pareto-llm/pareto/store/tunequeue"
 	"github.com/pareto-llm/pareto/tune"
 )
 
@@ -126,7 +127,7 @@ finished:
 		t.Fatal(err)
 	}
 	defer st.Close()
-	s, err := st.(store.Tuner).TuneStatus(ctx, "s")
+	s, err := st.(tunequeue.Queue).TuneStatus(ctx, "s")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +135,7 @@ finished:
 		t.Errorf("status %+v: want %d runs ended, none queued or running", s, budget)
 	}
 	retried := 0
-	st.(store.Tuner).UpdateTune(ctx, "s", func(tx *store.TuneTx) error {
+	st.(tunequeue.Queue).UpdateTune(ctx, "s", func(tx *tunequeue.Tx) error {
 		runs, err := tx.Runs()
 		for _, r := range runs {
 			if r.Attempts > 1 {
@@ -191,7 +192,7 @@ func waitRunning(t *testing.T, loc string, done chan error) {
 		if err != nil {
 			continue // not created or migrated yet
 		}
-		s, err := r.(store.Tuner).TuneStatus(ctx, "s")
+		s, err := r.(tunequeue.Queue).TuneStatus(ctx, "s")
 		r.Close()
 		if err == nil && s.Running > 0 {
 			return
@@ -269,7 +270,7 @@ func TestTuneInterrupt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := st.(store.Tuner).TuneStatus(ctx, "s")
+	s, err := st.(tunequeue.Queue).TuneStatus(ctx, "s")
 	st.Close()
 	if err != nil {
 		t.Fatal(err)
@@ -288,7 +289,7 @@ func TestTuneInterrupt(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	if s, err = st.(store.Tuner).TuneStatus(ctx, "s"); err != nil || s.Complete != 4 || s.Queued+s.Running != 0 {
+	if s, err = st.(tunequeue.Queue).TuneStatus(ctx, "s"); err != nil || s.Complete != 4 || s.Queued+s.Running != 0 {
 		t.Errorf("after the resumed tune: %+v, %v; want 4 complete", s, err)
 	}
 }

@@ -6,7 +6,7 @@ import (
 	"slices"
 
 	"github.com/pareto-llm/pareto/frontier"
-	"github.com/pareto-llm/pareto/store"
+	"github.com/pareto-llm/pareto/store/tunequeue"
 )
 
 // DecisionScreened is the decision of a candidate the screen dropped: its
@@ -55,7 +55,7 @@ func (t *Tuning) screenObjectives(objs []frontier.Objective, na, nc int) []front
 // membership is still uncertain, with the runs each misses to Repeats.
 // A waiting configuration is screened again at every call, so that one
 // the later configurations dominate gets no further runs either.
-func (t *Tuning) screen(tx *store.TuneTx) (map[int]int, error) {
+func (t *Tuning) screen(tx *tunequeue.Tx) (map[int]int, error) {
 	if !t.opts.screening() {
 		return nil, nil
 	}
@@ -75,7 +75,7 @@ func (t *Tuning) screen(tx *store.TuneTx) (map[int]int, error) {
 			done[r.Number] = true
 		}
 		switch r.State {
-		case store.RunQueued, store.RunRunning, store.RunFailed:
+		case tunequeue.RunQueued, tunequeue.RunRunning, tunequeue.RunFailed:
 			done[r.Number] = false
 			continue
 		}
@@ -143,7 +143,7 @@ func (t *Tuning) screen(tx *store.TuneTx) (map[int]int, error) {
 // repeatUncertain queues the further repeats of the waiting
 // configurations (screen), lowest number first, within the budget, and
 // returns how many it queued.
-func (t *Tuning) repeatUncertain(tx *store.TuneTx, waiting map[int]int) (int, error) {
+func (t *Tuning) repeatUncertain(tx *tunequeue.Tx, waiting map[int]int) (int, error) {
 	ts := tx.Study()
 	left := ts.Budget - ts.Runs
 	queued := 0
@@ -172,7 +172,7 @@ func mapsKeys(m map[int]int) func(func(int) bool) {
 // reserved reports whether the budget left must go to the further
 // repeats of the waiting configurations rather than to a new
 // configuration's first runs.
-func (t *Tuning) reserved(tx *store.TuneTx, waiting map[int]int) bool {
+func (t *Tuning) reserved(tx *tunequeue.Tx, waiting map[int]int) bool {
 	need := 0
 	for _, n := range waiting {
 		need += n

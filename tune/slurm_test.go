@@ -14,7 +14,7 @@ import (
 
 	"github.com/pareto-llm/pareto/internal/schematest"
 	"github.com/pareto-llm/pareto/internal/testenv"
-	"github.com/pareto-llm/pareto/store"
+	"github.com/pareto-llm/pareto/store/tunequeue"
 )
 
 // The tests below run pareto tune --executor slurm on the one-node test
@@ -69,7 +69,7 @@ func TestTuneSlurm(t *testing.T) {
 		t.Fatalf("%d runs, want 4", len(runs))
 	}
 	for _, r := range runs {
-		if r.State != store.RunComplete || !isDigits(r.Handle) {
+		if r.State != tunequeue.RunComplete || !isDigits(r.Handle) {
 			t.Errorf("run %d: %s (%s), handle %q; want complete with a Slurm job ID", r.ID, r.State, r.Reason, r.Handle)
 			continue
 		}
@@ -118,7 +118,7 @@ func TestTuneSlurmFailures(t *testing.T) {
 	}
 	for i, want := range []string{"CANCELLED", "TIMEOUT"} {
 		r := runs[i]
-		if r.State != store.RunFailed || !strings.Contains(r.Reason, want) {
+		if r.State != tunequeue.RunFailed || !strings.Contains(r.Reason, want) {
 			t.Errorf("run %d: %s, reason %q; want failed with Slurm's %s", r.ID, r.State, r.Reason, want)
 		}
 	}
@@ -164,7 +164,7 @@ func TestTuneSlurmInterrupt(t *testing.T) {
 	if err != nil || !strings.Contains(string(b), "JobState=CANCELLED") {
 		t.Errorf("scontrol show job %s: %v\n%s; want CANCELLED", h, err, b)
 	}
-	if runs := tuneRuns(t, loc); len(runs) != 1 || runs[0].State != store.RunQueued || runs[0].Attempts != 0 {
+	if runs := tuneRuns(t, loc); len(runs) != 1 || runs[0].State != tunequeue.RunQueued || runs[0].Attempts != 0 {
 		t.Errorf("runs %+v; want the run queued again, no attempt counted", runs)
 	}
 }
@@ -233,7 +233,7 @@ func TestTuneSlurmResume(t *testing.T) {
 		t.Fatalf("%d runs, want 1", len(runs))
 	}
 	r := runs[0]
-	if r.State != store.RunComplete || r.Handle != h || r.Attempts != 2 {
+	if r.State != tunequeue.RunComplete || r.Handle != h || r.Attempts != 2 {
 		t.Errorf("run %d: %s (%s), handle %s, attempts %d; want complete by job %s on the 2nd attempt", r.ID, r.State, r.Reason, r.Handle, r.Attempts, h)
 	}
 	logs, _ := filepath.Glob(filepath.Join(r.Dir, "slurm-*.out"))

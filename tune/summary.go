@@ -6,13 +6,13 @@ import (
 
 	"github.com/pareto-llm/pareto/frontier"
 	"github.com/pareto-llm/pareto/search"
-	"github.com/pareto-llm/pareto/store"
+	"github.com/pareto-llm/pareto/store/tunequeue"
 )
 
 // Summary is where a tuning study stands: its runs counted, and each
 // configuration with the sampler's values and the gate's answer.
 type Summary struct {
-	Status store.TuneStatus
+	Status tunequeue.Status
 	// Trials are the configurations, baseline first.
 	Trials []TrialSummary
 	// Frontier holds the numbers of the complete candidates no other
@@ -46,7 +46,7 @@ func (t *Tuning) Summarize(ctx context.Context) (Summary, error) {
 	if s.Status, err = t.st.TuneStatus(ctx, t.study); err != nil {
 		return s, err
 	}
-	err = t.st.UpdateTune(ctx, t.study, func(tx *store.TuneTx) error {
+	err = t.st.UpdateTune(ctx, t.study, func(tx *tunequeue.Tx) error {
 		s.Trials = s.Trials[:0]
 		trials, err := tx.Trials()
 		if err != nil {

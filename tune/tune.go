@@ -4,10 +4,10 @@
 // are recorded in the study, and the gate judges every candidate against
 // the baseline, asking for more runs within the budget.
 //
-// Every state change is in the store (store.Tuner): the sampler's state,
+// Every state change is in the store (tunequeue.Queue): the sampler's state,
 // the configurations, the runs and their leases. A driver killed at any
 // moment resumes where it stopped: its running runs are queued again
-// (a run handed out store.DefaultMaxAttempts times, or the study's
+// (a run handed out tunequeue.DefaultMaxAttempts times, or the study's
 // max attempts, fails on its last loss), and a run is recorded complete
 // once. An external ask/tell driver's runs are leased too (Ask, Tell).
 // Several drivers (workers) may share one study: runs are claimed
@@ -35,6 +35,7 @@ import (
 	"github.com/pareto-llm/pareto/query"
 	"github.com/pareto-llm/pareto/search"
 	"github.com/pareto-llm/pareto/store"
+	"github.com/pareto-llm/pareto/store/tunequeue"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -122,7 +123,7 @@ func (o Options) withDefaults() Options {
 }
 
 // Store is what a tuning needs of a store: its study's trials, read,
-// recorded and labelled by the gate, and its tuning queue (store.Tuner).
+// recorded and labelled by the gate, and its tuning queue (tunequeue.Queue).
 // Every store.Store is one.
 type Store interface {
 	// Trials returns the study's trials that satisfy q (store.Reader).
@@ -130,7 +131,7 @@ type Store interface {
 	// Ingest and SetLabels record trials and their labels, as decide.Store.
 	Ingest(ctx context.Context, study, source string, trials []trial.Trial) (added, present int, err error)
 	SetLabels(ctx context.Context, study string, ids []string, labels map[string]string) (int, error)
-	store.Tuner
+	tunequeue.Queue
 }
 
 // gateStore is a tuning's store as the gate asks for it (decide.Store).
@@ -163,7 +164,7 @@ type Tuning struct {
 
 // update is UpdateTune that keeps the sampler a committed transaction
 // saved (see resume and save).
-func (t *Tuning) update(ctx context.Context, fn func(tx *store.TuneTx) error) error {
+func (t *Tuning) update(ctx context.Context, fn func(tx *tunequeue.Tx) error) error {
 	t.pending, t.pendingState = nil, nil
 	err := t.st.UpdateTune(ctx, t.study, fn)
 	if err == nil && t.pending != nil {
@@ -189,7 +190,7 @@ func (t *Tuning) resume(state []byte) (*search.Study, error) {
 }
 
 // save records the sampler's state in tx.
-func (t *Tuning) save(tx *store.TuneTx, ss *search.Study) error {
+func (t *Tuning) save(tx *tunequeue.Tx, ss *search.Study) error {
 	state, err := ss.MarshalJSON()
 	if err != nil {
 		return err
@@ -211,8 +212,8 @@ func Open(ctx context.Context, st Store, study string, space *search.Space, opts
 		return nil, err
 	}
 	if budget == 0 {
-		err := st.UpdateTune(ctx, study, func(*store.TuneTx) error { return nil })
-		if errors.Is(err, store.ErrNoTune) {
+		err := st.UpdateTune(ctx, study, func(*tunequeue.Tx) error { return nil })
+		if errors.Is(err, tunequeue.ErrNoTune) {
 			return nil, fmt.Errorf("%w: study %q does not exist yet: give its budget (at least 1 run) to create it", query.ErrUsage, study)
 		}
 		if err != nil {
@@ -236,7 +237,7 @@ func Open(ctx context.Context, st Store, study string, space *search.Space, opts
 	if err != nil {
 		return nil, err
 	}
-	ts, created, err := st.OpenTune(ctx, study, store.TuneSetup{Space: space.Fingerprint(), Options: optJSON, Sampler: state, Budget: budget})
+	ts, created, err := st.OpenTune(ctx, study, tunequeue.Setup{Space: space.Fingerprint(), Options: optJSON, Sampler: state, Budget: budget})
 	if err != nil {
 		return nil, err
 	}
@@ -248,7 +249,7 @@ func Open(ctx context.Context, st Store, study string, space *search.Space, opts
 			return nil, fmt.Errorf("tune: study %q: reading its options: %w", study, err)
 		}
 		if budget > 0 && budget != ts.Budget {
-			if err := st.UpdateTune(ctx, study, func(tx *store.TuneTx) error { return tx.SetBudget(budget) }); err != nil {
+			if err := st.UpdateTune(ctx, study, func(tx *tunequeue.Tx) error { return tx.SetBudget(budget) }); err != nil {
 				return nil, err
 			}
 		}
@@ -273,7 +274,7 @@ func newTuning(st Store, study string, space *search.Space, opts Options) (*Tuni
 func OpenExisting(ctx context.Context, st Store, study string) (*Tuning, error) {
 	var opts Options
 	var fp string
-	err := st.UpdateTune(ctx, study, func(tx *store.TuneTx) error {
+	err := st.UpdateTune(ctx, study, func(tx *tunequeue.Tx) error {
 		fp = tx.Study().Space
 		return json.Unmarshal(tx.Study().Options, &opts)
 	})
@@ -321,7 +322,7 @@ func (t *Tuning) ResultPatterns(flags []string) []string {
 // holds it.
 type Run struct {
 	ID      int64
-	Trial   int // the configuration's number (store.BaselineTrial for the baseline)
+	Trial   int // the configuration's number (tunequeue.BaselineTrial for the baseline)
 	Role    string
 	Session int
 	Attempt int
@@ -374,7 +375,7 @@ func (t *Tuning) startSession(ctx context.Context, join bool) (int, error) {
 		return 0, err
 	}
 	session := 0
-	err = t.update(ctx, func(tx *store.TuneTx) error {
+	err = t.update(ctx, func(tx *tunequeue.Tx) error {
 		ts := tx.Study()
 		if join && ts.Session > 0 {
 			session = ts.Session
@@ -384,7 +385,7 @@ func (t *Tuning) startSession(ctx context.Context, join bool) (int, error) {
 		if err := tx.SetSession(session); err != nil {
 			return err
 		}
-		if err := tx.PutTrial(store.TuneTrial{Number: store.BaselineTrial, Role: RoleBaseline, Params: params, State: "complete"}); err != nil {
+		if err := tx.PutTrial(tunequeue.Trial{Number: tunequeue.BaselineTrial, Role: RoleBaseline, Params: params, State: "complete"}); err != nil {
 			return err
 		}
 		runs, err := tx.Runs()
@@ -395,9 +396,9 @@ func (t *Tuning) startSession(ctx context.Context, join bool) (int, error) {
 		var spare []int64
 		for _, r := range runs {
 			switch {
-			case r.Number == store.BaselineTrial && r.State == store.RunQueued:
+			case r.Number == tunequeue.BaselineTrial && r.State == tunequeue.RunQueued:
 				queued++
-			case r.Number != store.BaselineTrial && r.State == store.RunQueued && r.Attempts == 0:
+			case r.Number != tunequeue.BaselineTrial && r.State == tunequeue.RunQueued && r.Attempts == 0:
 				spare = append(spare, r.ID)
 			}
 		}
@@ -413,7 +414,7 @@ func (t *Tuning) startSession(ctx context.Context, join bool) (int, error) {
 			ts = tx.Study()
 		}
 		for range min(need, ts.Budget-ts.Runs) {
-			if _, err := tx.AddRun(store.BaselineTrial); err != nil {
+			if _, err := tx.AddRun(tunequeue.BaselineTrial); err != nil {
 				return err
 			}
 		}
@@ -425,7 +426,7 @@ func (t *Tuning) startSession(ctx context.Context, join bool) (int, error) {
 // giveBack tells the sampler about the candidates whose runs DropRuns
 // took (reconcile) and records why a candidate left with no run at all
 // is failed.
-func (t *Tuning) giveBack(tx *store.TuneTx, session int) error {
+func (t *Tuning) giveBack(tx *tunequeue.Tx, session int) error {
 	if err := t.reconcile(tx); err != nil {
 		return err
 	}
@@ -511,9 +512,9 @@ func (t *Tuning) Next(ctx context.Context, worker string, lease time.Duration) (
 }
 
 // run attaches its configuration to a claimed run.
-func (t *Tuning) run(ctx context.Context, r store.TuneRun) (Run, error) {
+func (t *Tuning) run(ctx context.Context, r tunequeue.Run) (Run, error) {
 	out := Run{ID: r.ID, Trial: r.Number, Session: r.Session, Attempt: r.Attempts, Worker: r.Worker, Handle: r.Handle, Dir: r.Dir}
-	err := t.st.UpdateTune(ctx, t.study, func(tx *store.TuneTx) error {
+	err := t.st.UpdateTune(ctx, t.study, func(tx *tunequeue.Tx) error {
 		trials, err := tx.Trials()
 		if err != nil {
 			return err
@@ -531,7 +532,7 @@ func (t *Tuning) run(ctx context.Context, r store.TuneRun) (Run, error) {
 
 // propose asks the sampler for a configuration and queues its runs.
 func (t *Tuning) propose(ctx context.Context) error {
-	return t.update(ctx, func(tx *store.TuneTx) error {
+	return t.update(ctx, func(tx *tunequeue.Tx) error {
 		ts := tx.Study()
 		left := ts.Budget - ts.Runs
 		if left <= 0 {
@@ -540,7 +541,7 @@ func (t *Tuning) propose(ctx context.Context) error {
 				return err
 			}
 			for _, r := range runs {
-				if r.State == store.RunRunning && !r.LeaseUntil.IsZero() {
+				if r.State == tunequeue.RunRunning && !r.LeaseUntil.IsZero() {
 					return ErrPending
 				}
 			}
@@ -577,7 +578,7 @@ func (t *Tuning) propose(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		if err := tx.PutTrial(store.TuneTrial{Number: tr.ID, Role: RoleCandidate, Params: params, State: string(search.Running)}); err != nil {
+		if err := tx.PutTrial(tunequeue.Trial{Number: tr.ID, Role: RoleCandidate, Params: params, State: string(search.Running)}); err != nil {
 			return err
 		}
 		for range min(t.opts.firstRuns(), left) {
@@ -651,7 +652,7 @@ func (t *Tuning) Record(ctx context.Context, r Run, source string, trials []tria
 	if cur, err := t.Claimed(ctx, r.ID); err != nil {
 		return fb, err
 	} else if cur.Worker != r.Worker {
-		return fb, fmt.Errorf("tune: run %d is held by %s: %w", r.ID, cur.Worker, store.ErrLeaseLost)
+		return fb, fmt.Errorf("tune: run %d is held by %s: %w", r.ID, cur.Worker, tunequeue.ErrLeaseLost)
 	}
 	if _, _, err := t.st.Ingest(ctx, t.study, source, trials); err != nil {
 		return fb, err
@@ -660,8 +661,8 @@ func (t *Tuning) Record(ctx context.Context, r Run, source string, trials []tria
 	if err != nil {
 		return fb, err
 	}
-	if err := t.update(ctx, func(tx *store.TuneTx) error {
-		if err := tx.FinishRun(r.ID, r.Worker, store.RunComplete, "", result); err != nil {
+	if err := t.update(ctx, func(tx *tunequeue.Tx) error {
+		if err := tx.FinishRun(r.ID, r.Worker, tunequeue.RunComplete, "", result); err != nil {
 			return err
 		}
 		return t.reconcile(tx)
@@ -679,8 +680,8 @@ func (t *Tuning) Record(ctx context.Context, r Run, source string, trials []tria
 // of an archive member the failed run was of).
 func (t *Tuning) Fail(ctx context.Context, r Run, reason string) error {
 	reason = t.Redact(reason)
-	err := t.update(ctx, func(tx *store.TuneTx) error {
-		if err := tx.FinishRun(r.ID, r.Worker, store.RunFailed, reason, nil); err != nil {
+	err := t.update(ctx, func(tx *tunequeue.Tx) error {
+		if err := tx.FinishRun(r.ID, r.Worker, tunequeue.RunFailed, reason, nil); err != nil {
 			return err
 		}
 		if r.Role == RoleCandidate {
@@ -701,16 +702,16 @@ func (t *Tuning) Fail(ctx context.Context, r Run, reason string) error {
 // was interrupted.
 func (t *Tuning) Release(ctx context.Context, r Run, reason string) error {
 	reason = t.Redact(reason)
-	return t.st.UpdateTune(ctx, t.study, func(tx *store.TuneTx) error { return tx.ReleaseRun(r.ID, r.Worker, reason) })
+	return t.st.UpdateTune(ctx, t.study, func(tx *tunequeue.Tx) error { return tx.ReleaseRun(r.ID, r.Worker, reason) })
 }
 
 // Reclaim queues again (or fails) the running runs whose worker dead
 // reports as ended, such as those of a killed driver on this host.
 func (t *Tuning) Reclaim(ctx context.Context, dead func(worker string) bool) (int, error) {
 	n := 0
-	err := t.update(ctx, func(tx *store.TuneTx) error {
+	err := t.update(ctx, func(tx *tunequeue.Tx) error {
 		var err error
-		n, err = tx.ReclaimRuns(func(r store.TuneRun) bool { return dead(r.Worker) })
+		n, err = tx.ReclaimRuns(func(r tunequeue.Run) bool { return dead(r.Worker) })
 		if err != nil {
 			return err
 		}
@@ -724,8 +725,8 @@ func (t *Tuning) Reclaim(ctx context.Context, dead func(worker string) bool) (in
 // died between recording them and completing the run), and returns how
 // many.
 func (t *Tuning) Repair(ctx context.Context) (int, error) {
-	var lost []store.TuneRun
-	err := t.st.UpdateTune(ctx, t.study, func(tx *store.TuneTx) error {
+	var lost []tunequeue.Run
+	err := t.st.UpdateTune(ctx, t.study, func(tx *tunequeue.Tx) error {
 		lost = lost[:0]
 		runs, err := tx.Runs()
 		for _, r := range runs {
@@ -755,7 +756,7 @@ func (t *Tuning) Repair(ctx context.Context) (int, error) {
 		if err != nil {
 			return n, err
 		}
-		if err := t.update(ctx, func(tx *store.TuneTx) error {
+		if err := t.update(ctx, func(tx *tunequeue.Tx) error {
 			if err := tx.ReviveRun(r.ID, b); err != nil {
 				return err
 			}
@@ -803,7 +804,7 @@ func median(v []float64) float64 {
 
 // reconcile tells the sampler about every configuration whose runs have
 // all ended: the median of its complete runs' values, or a failure.
-func (t *Tuning) reconcile(tx *store.TuneTx) error {
+func (t *Tuning) reconcile(tx *tunequeue.Tx) error {
 	trials, err := tx.Trials()
 	if err != nil {
 		return err
@@ -822,11 +823,11 @@ func (t *Tuning) reconcile(tx *store.TuneTx) error {
 			if r.Number != tr.Number {
 				continue
 			}
-			if r.State == store.RunQueued || r.State == store.RunRunning {
+			if r.State == tunequeue.RunQueued || r.State == tunequeue.RunRunning {
 				pending = true
 				break
 			}
-			if r.State != store.RunComplete {
+			if r.State != tunequeue.RunComplete {
 				continue
 			}
 			var res runResult
@@ -898,8 +899,8 @@ func (t *Tuning) violation(values []float64) float64 {
 // driver that holds it to record it (pareto tell names the run it was
 // asked). A run that is not running is ErrLeaseLost.
 func (t *Tuning) Claimed(ctx context.Context, id int64) (Run, error) {
-	var found *store.TuneRun
-	err := t.st.UpdateTune(ctx, t.study, func(tx *store.TuneTx) error {
+	var found *tunequeue.Run
+	err := t.st.UpdateTune(ctx, t.study, func(tx *tunequeue.Tx) error {
 		runs, err := tx.Runs()
 		if err != nil {
 			return err
@@ -916,8 +917,8 @@ func (t *Tuning) Claimed(ctx context.Context, id int64) (Run, error) {
 		return Run{}, err
 	case found == nil:
 		return Run{}, fmt.Errorf("tune: study %q has no run %d", t.study, id)
-	case found.State != store.RunRunning:
-		return Run{}, fmt.Errorf("tune: run %d is %s: %w", id, found.State, store.ErrLeaseLost)
+	case found.State != tunequeue.RunRunning:
+		return Run{}, fmt.Errorf("tune: run %d is %s: %w", id, found.State, tunequeue.ErrLeaseLost)
 	}
 	return t.run(ctx, *found)
 }
@@ -925,6 +926,6 @@ func (t *Tuning) Claimed(ctx context.Context, id int64) (Run, error) {
 // Session returns the study's session number (0 before StartSession).
 func (t *Tuning) Session(ctx context.Context) (int, error) {
 	n := 0
-	err := t.st.UpdateTune(ctx, t.study, func(tx *store.TuneTx) error { n = tx.Study().Session; return nil })
+	err := t.st.UpdateTune(ctx, t.study, func(tx *tunequeue.Tx) error { n = tx.Study().Session; return nil })
 	return n, err
 }

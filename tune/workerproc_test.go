@@ -16,6 +16,7 @@ import (
 
 	"github.com/pareto-llm/pareto/internal/testenv"
 	"github.com/pareto-llm/pareto/store"
+	"github.com/pareto-llm/pareto/store/tunequeue"
 	"github.com/pareto-llm/pareto/tune"
 )
 
@@ -82,7 +83,7 @@ func (w *workerProc) output() string {
 }
 
 // tuneRuns reads the study's runs.
-func tuneRuns(t *testing.T, loc string) []store.TuneRun {
+func tuneRuns(t *testing.T, loc string) []tunequeue.Run {
 	t.Helper()
 	ctx := context.Background()
 	st, err := store.Open(ctx, loc)
@@ -90,8 +91,8 @@ func tuneRuns(t *testing.T, loc string) []store.TuneRun {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	var runs []store.TuneRun
-	if err := st.(store.Tuner).UpdateTune(ctx, "s", func(tx *store.TuneTx) error {
+	var runs []tunequeue.Run
+	if err := st.(tunequeue.Queue).UpdateTune(ctx, "s", func(tx *tunequeue.Tx) error {
 		var err error
 		runs, err = tx.Runs()
 		return err
@@ -102,14 +103,14 @@ func tuneRuns(t *testing.T, loc string) []store.TuneRun {
 }
 
 // readStatus reads the study's status (ok false before the study exists).
-func readStatus(loc string) (store.TuneStatus, bool) {
+func readStatus(loc string) (tunequeue.Status, bool) {
 	ctx := context.Background()
 	r, err := store.OpenReadOnly(ctx, loc)
 	if err != nil {
-		return store.TuneStatus{}, false
+		return tunequeue.Status{}, false
 	}
 	defer r.Close()
-	s, err := r.(store.Tuner).TuneStatus(ctx, "s")
+	s, err := r.(tunequeue.Queue).TuneStatus(ctx, "s")
 	return s, err == nil
 }
 
@@ -175,7 +176,7 @@ func workerProcesses(t *testing.T, bin, loc string, n int, kill bool) {
 			}
 			victimRuns = []int64{}
 			for _, r := range tuneRuns(t, loc) {
-				if r.State == store.RunRunning && r.Worker == w.name() {
+				if r.State == tunequeue.RunRunning && r.Worker == w.name() {
 					victimRuns = append(victimRuns, r.ID)
 				}
 			}
@@ -205,7 +206,7 @@ func workerProcesses(t *testing.T, bin, loc string, n int, kill bool) {
 	perConfig := map[int]int{}
 	for _, r := range tuneRuns(t, loc) {
 		perConfig[r.Number]++
-		if r.State != store.RunComplete {
+		if r.State != tunequeue.RunComplete {
 			t.Errorf("run %d is %s (%s)", r.ID, r.State, r.Reason)
 		}
 		ran[r.Worker]++

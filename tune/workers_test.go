@@ -15,6 +15,7 @@ import (
 	"github.com/pareto-llm/pareto/simulate"
 	"github.com/pareto-llm/pareto/source"
 	"github.com/pareto-llm/pareto/store"
+	"github.com/pareto-llm/pareto/store/tunequeue"
 	"github.com/pareto-llm/pareto/tune"
 )
 
@@ -65,7 +66,7 @@ func workers(t *testing.T, loc string) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	s, err := st.(store.Tuner).TuneStatus(ctx, "s")
+	s, err := st.(tunequeue.Queue).TuneStatus(ctx, "s")
 	if err != nil || s.Complete+s.Failed != budget || s.Queued+s.Running != 0 {
 		t.Fatalf("status %+v, %v", s, err)
 	}

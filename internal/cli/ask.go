@@ -9,6 +9,7 @@ import (
 	"github.com/pareto-llm/pareto/query"
 	"github.com/pareto-llm/pareto/search"
 	"github.com/pareto-llm/pareto/store"
+	"github.com/pareto-llm/pareto/store/tunequeue"
 	"github.com/pareto-llm/pareto/tune"
 	"github.com/spf13/cobra"
 )
@@ -71,7 +72,7 @@ func newAskCmd(e *env) *cobra.Command {
 	f.DurationVar(&o.lease, "lease", tune.DefaultAskLease, "lease of the run: after it, the run may be handed out again")
 	f.StringVar(&o.space, "space", "", "search space `TOML` file (creating the study)")
 	f.IntVar(&o.budget, "budget", 0, "runs of the study in all (creating the study; later: a new budget)")
-	f.IntVar(&o.maxAttempts, "max-attempts", store.DefaultMaxAttempts, "times a run is handed out before a lost lease fails it (creating the study; later: a new limit)")
+	f.IntVar(&o.maxAttempts, "max-attempts", tunequeue.DefaultMaxAttempts, "times a run is handed out before a lost lease fails it (creating the study; later: a new limit)")
 	o.obj.flags(f)
 	f.StringVar(&o.sampler, "sampler", search.NSGA2, "sampler (creating the study): "+strings.Join(search.Samplers, ", "))
 	f.Uint64Var(&o.seed, "seed", 0, "seed of the sampler (creating the study)")
@@ -103,7 +104,7 @@ func openTuning(ctx context.Context, st store.Store, o *askOptions) (*tune.Tunin
 		MinImprove: o.obj.minImprove, SLOs: o.obj.slos, Budget: o.budget, MaxAttempts: o.maxAttempts, Sampler: o.sampler, Seed: o.seed,
 		Repeats: o.repeats, MaxRuns: o.maxRuns})
 	switch {
-	case o.space == "" && errors.Is(err, store.ErrNoTune):
+	case o.space == "" && errors.Is(err, tunequeue.ErrNoTune):
 		return nil, usagef("study %q has no tuning state yet: give --space, -o and --budget to create it", o.study)
 	case query.IsUsage(err):
 		return nil, queryUsage(err)

@@ -14,19 +14,20 @@ import (
 
 	"github.com/pareto-llm/pareto/internal/schematest"
 	"github.com/pareto-llm/pareto/store"
+	"github.com/pareto-llm/pareto/store/tunequeue"
 	"golang.org/x/sys/unix"
 )
 
 func TestProgressText(t *testing.T) {
 	for _, tt := range []struct {
-		s       store.TuneStatus
+		s       tunequeue.Status
 		n       int
 		elapsed time.Duration
 		want    string
 	}{
-		{store.TuneStatus{Complete: 1, Budget: 10}, 0, 0, "\r1/10 runs (0 failed), ETA ?   "},
-		{store.TuneStatus{Complete: 3, Failed: 1, Budget: 10}, 2, 10 * time.Second, "\r4/10 runs (1 failed), ETA 30s   "},
-		{store.TuneStatus{Complete: 10, Budget: 10}, 10, time.Minute, "\r10/10 runs (0 failed), ETA 0s   "},
+		{tunequeue.Status{Complete: 1, Budget: 10}, 0, 0, "\r1/10 runs (0 failed), ETA ?   "},
+		{tunequeue.Status{Complete: 3, Failed: 1, Budget: 10}, 2, 10 * time.Second, "\r4/10 runs (1 failed), ETA 30s   "},
+		{tunequeue.Status{Complete: 10, Budget: 10}, 10, time.Minute, "\r10/10 runs (0 failed), ETA 0s   "},
 	} {
 		if got := progressText(tt.s, tt.n, tt.elapsed); got != tt.want {
 			t.Errorf("progressText(%+v, %d, %v) = %q; want %q", tt.s, tt.n, tt.elapsed, got, tt.want)

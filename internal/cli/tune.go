@@ -17,6 +17,7 @@ import (
 	"github.com/pareto-llm/pareto/query"
 	"github.com/pareto-llm/pareto/search"
 	"github.com/pareto-llm/pareto/store"
+	"github.com/pareto-llm/pareto/store/tunequeue"
 	"github.com/pareto-llm/pareto/trial"
 	"github.com/pareto-llm/pareto/tune"
 	"github.com/spf13/cobra"
@@ -162,7 +163,7 @@ func newTuneCmd(e *env) *cobra.Command {
 	f.StringArrayVar(&o.passEnv, "pass-env", nil, "environment variable `NAME` the runs need (a token the command reads as $NAME): its value comes from each worker's environment, never stored (repeatable)")
 	f.StringArrayVar(&o.results, "result", nil, "a run's result files: `GLOB` relative to its folder, repeatable (default: the space's result = [...], else every benchmark result the folder holds)")
 	f.IntVar(&o.budget, "budget", 0, "runs of the study in all, baseline and repeats included (creating the study; later: a new budget)")
-	f.IntVar(&o.attempts, "max-attempts", store.DefaultMaxAttempts, "times a run is handed out before a lost lease fails it (creating the study; later: a new limit)")
+	f.IntVar(&o.attempts, "max-attempts", tunequeue.DefaultMaxAttempts, "times a run is handed out before a lost lease fails it (creating the study; later: a new limit)")
 	o.obj.flags(f)
 	f.StringVar(&o.sampler, "sampler", search.NSGA2, "sampler: "+strings.Join(search.Samplers, ", "))
 	f.Uint64Var(&o.seed, "seed", 0, "seed of the sampler")
@@ -261,7 +262,7 @@ func runTune(ctx context.Context, e *env, o *tuneOptions) error {
 	var t *tune.Tuning
 	var opts tune.Options
 	if joining {
-		if t, err = tune.OpenExisting(ctx, st, o.study); errors.Is(err, store.ErrNoTune) {
+		if t, err = tune.OpenExisting(ctx, st, o.study); errors.Is(err, tunequeue.ErrNoTune) {
 			return usagef("study %s has no tuning state yet: give --space, --command, --budget and -o to create it", o.study)
 		} else if err != nil {
 			return inputError{err: err}
@@ -441,9 +442,9 @@ func isTerminal(w any) bool { return progress.IsTerminal(w) }
 
 // progressLine returns a Progress that rewrites one line with the runs
 // done and an ETA from the mean time per run so far.
-func progressLine(e *env, start time.Time) func(store.TuneStatus) {
+func progressLine(e *env, start time.Time) func(tunequeue.Status) {
 	first := -1
-	return func(s store.TuneStatus) {
+	return func(s tunequeue.Status) {
 		done := s.Complete + s.Failed
 		if first < 0 {
 			first = done - 1
@@ -455,7 +456,7 @@ func progressLine(e *env, start time.Time) func(store.TuneStatus) {
 // progressText is the progress line after n runs of this driver took
 // elapsed: runs done of the budget, failed, and the ETA of the runs left
 // at the mean time per run so far ("?" before the first).
-func progressText(s store.TuneStatus, n int, elapsed time.Duration) string {
+func progressText(s tunequeue.Status, n int, elapsed time.Duration) string {
 	done := s.Complete + s.Failed
 	eta := "?"
 	if n > 0 {
@@ -503,7 +504,7 @@ func tuneStatus(ctx context.Context, e *env, o *tuneOptions) error {
 		return inputError{err: err}
 	}
 	defer r.Close()
-	q, ok := r.(store.Tuner)
+	q, ok := r.(tunequeue.Queue)
 	if !ok {
 		return inputError{err: errors.New("this store keeps no tuning state")}
 	}

@@ -1,4 +1,22 @@
-package store
+// Package tunequeue is the tuning queue of a store: the state of pareto
+// tune, ask and tell beside a study (Queue), and the SQL that keeps it,
+// shared by the SQLite and PostgreSQL stores, which implement Queue with
+// it (see Dialect). Package tune takes a store through this interface.
+//
+// A tune study keeps tune_studies (the sampler's state, the driver's
+// options, the budget in runs, the session), tune_trials (one row per
+// configuration, with the gate's verdict) and tune_runs (one row per
+// measurement: queued, running under a worker's lease, complete or
+// failed, with its attempts, executor handle and folder). Every change is
+// one transaction: UpdateTune holds the tune study's lock (SQLite: BEGIN
+// IMMEDIATE; PostgreSQL: SELECT … FOR UPDATE), ClaimRun takes the oldest
+// queued run (PostgreSQL: FOR UPDATE SKIP LOCKED) after queueing again the
+// runs whose lease expired while they were claimed fewer than the study's
+// max_attempts times (DefaultMaxAttempts): the loss of a run's last
+// attempt fails it ("lost N times"). Leases are Unix milliseconds of the
+// writer's clock, so the workers of a study need clocks that agree to
+// well within a lease.
+package tunequeue
 
 import (
 	"context"
@@ -8,17 +26,17 @@ import (
 	"time"
 )
 
-// Tuner is the queue and state of tuning studies (pareto tune, ask and
+// Queue is the queue and state of tuning studies (pareto tune, ask and
 // tell), kept in the store so that a killed driver resumes where it
 // stopped and several workers, on one host (SQLite) or many
 // (PostgreSQL), share one study. Both stores Open returns implement it
-// (st.(store.Tuner)); a read-only store answers TuneStatus only.
+// (every store.Store is one); a read-only store answers TuneStatus only.
 //
 // A tune study is attached to the study of the same name, where the
 // results of its runs are recorded as trials. It holds the search
 // sampler's state (opaque JSON), the driver's options (opaque JSON), a
 // budget counted in runs, a session number and, per configuration, a
-// TuneTrial; each measurement of a configuration is a TuneRun, queued,
+// Trial; each measurement of a configuration is a Run, queued,
 // running (claimed by a worker under a lease), complete or failed.
 //
 // Claiming is atomic (SQLite: BEGIN IMMEDIATE; PostgreSQL: SELECT … FOR
@@ -29,27 +47,27 @@ import (
 // ("lost N times"), so that it is neither lost nor retried forever. FinishRun only accepts
 // the worker that holds the run: a worker whose run was taken from it
 // cannot complete it a second time.
-type Tuner interface {
+type Queue interface {
 	// OpenTune returns the tune study, creating it (and the study) from
 	// setup if it does not exist; created tells which. An existing study's
 	// setup is kept (the caller compares it).
-	OpenTune(ctx context.Context, study string, setup TuneSetup) (t TuneStudy, created bool, err error)
+	OpenTune(ctx context.Context, study string, setup Setup) (t Study, created bool, err error)
 	// UpdateTune runs fn in one write transaction that holds the tune
 	// study's lock: what fn reads stays true until it returns, and what it
 	// writes is committed together, or not at all when it returns an
 	// error. A study without a tune study is ErrNoTune.
-	UpdateTune(ctx context.Context, study string, fn func(tx *TuneTx) error) error
+	UpdateTune(ctx context.Context, study string, fn func(tx *Tx) error) error
 	// ClaimRun queues again (or fails) the runs whose lease expired, then
 	// claims the oldest queued run for worker with a lease of lease (no
 	// expiry when lease is 0: an external driver's run, see pareto ask).
 	// ok is false when no run is queued.
-	ClaimRun(ctx context.Context, study, worker string, lease time.Duration) (r TuneRun, ok bool, err error)
+	ClaimRun(ctx context.Context, study, worker string, lease time.Duration) (r Run, ok bool, err error)
 	// RenewRun extends the lease of a run worker holds; ErrLeaseLost when
 	// it no longer holds it.
 	RenewRun(ctx context.Context, study string, id int64, worker string, lease time.Duration) error
 	// TuneStatus counts the study's runs by state, with the budget left
 	// and the running runs.
-	TuneStatus(ctx context.Context, study string) (TuneStatus, error)
+	TuneStatus(ctx context.Context, study string) (Status, error)
 }
 
 // ErrNoTune is returned for a study that has no tuning state.
@@ -65,8 +83,8 @@ var ErrLeaseLost = errors.New("the run is no longer held by this worker")
 // losses, and its third loss fails it.
 const DefaultMaxAttempts = 3
 
-// TuneSetup is what creates a tune study.
-type TuneSetup struct {
+// Setup is what creates a tune study.
+type Setup struct {
 	// Space identifies the search space (search.Space.Fingerprint).
 	Space string
 	// Options and Sampler are the driver's options and the sampler's
@@ -79,8 +97,8 @@ type TuneSetup struct {
 	MaxAttempts int
 }
 
-// TuneStudy is a tune study's state.
-type TuneStudy struct {
+// Study is a tune study's state.
+type Study struct {
 	Study   string
 	Space   string
 	Options []byte
@@ -95,8 +113,8 @@ type TuneStudy struct {
 	Runs int
 }
 
-// TuneTrial is one configuration of a tune study.
-type TuneTrial struct {
+// Trial is one configuration of a tune study.
+type Trial struct {
 	// Number is the sampler's trial number, BaselineTrial for the
 	// baseline.
 	Number int
@@ -113,7 +131,7 @@ type TuneTrial struct {
 	Verdict  []byte
 }
 
-// BaselineTrial is the number of the baseline's TuneTrial.
+// BaselineTrial is the number of the baseline's Trial.
 const BaselineTrial = -1
 
 // RunState is where a run stands.
@@ -127,10 +145,10 @@ const (
 	RunFailed   RunState = "failed"
 )
 
-// TuneRun is one measurement of a configuration: one job.
-type TuneRun struct {
+// Run is one measurement of a configuration: one job.
+type Run struct {
 	ID     int64
-	Number int // its TuneTrial
+	Number int // its Trial
 	// Session is the session that queued it.
 	Session int
 	State   RunState
@@ -149,67 +167,67 @@ type TuneRun struct {
 	Result []byte
 }
 
-// TuneStatus is a tune study's runs counted by state.
-type TuneStatus struct {
+// Status is a tune study's runs counted by state.
+type Status struct {
 	Study                               string
 	Queued, Running, Complete, Failed   int
 	Budget, BudgetLeft, Session, Trials int
 	// RunningRuns lists the running runs with their workers; FailedRuns
 	// the failed runs with their reasons.
-	RunningRuns, FailedRuns []TuneRun
+	RunningRuns, FailedRuns []Run
 }
 
-// TuneTx is one transaction of UpdateTune.
-type TuneTx struct {
-	tx     queryTx
+// Tx is one transaction of UpdateTune.
+type Tx struct {
+	tx     SQL
 	tuneID int64
 	now    time.Time
 	stamp  any
-	study  TuneStudy
+	study  Study
 }
 
 // Study returns the tune study as the transaction started with it (with
 // the changes the transaction made to it).
-func (t *TuneTx) Study() TuneStudy { return t.study }
+func (t *Tx) Study() Study { return t.study }
 
 // SetSampler records the sampler's state.
-func (t *TuneTx) SetSampler(state []byte) error {
+func (t *Tx) SetSampler(state []byte) error {
 	t.study.Sampler = state
-	return t.tx.exec(`UPDATE tune_studies SET sampler = ?, updated_at = ? WHERE id = ?`, string(state), t.stamp, t.tuneID)
+	return t.tx.Exec(`UPDATE tune_studies SET sampler = ?, updated_at = ? WHERE id = ?`, string(state), t.stamp, t.tuneID)
 }
 
 // SetSession records the session number.
-func (t *TuneTx) SetSession(n int) error {
+func (t *Tx) SetSession(n int) error {
 	t.study.Session = n
-	return t.tx.exec(`UPDATE tune_studies SET session = ?, updated_at = ? WHERE id = ?`, int64(n), t.stamp, t.tuneID)
+	return t.tx.Exec(`UPDATE tune_studies SET session = ?, updated_at = ? WHERE id = ?`, int64(n), t.stamp, t.tuneID)
 }
 
 // SetMaxAttempts records how many times a run may be claimed before a
 // lost lease fails it (at least 1).
-func (t *TuneTx) SetMaxAttempts(n int) error {
+func (t *Tx) SetMaxAttempts(n int) error {
 	if n < 1 {
 		return fmt.Errorf("max attempts %d: want at least 1", n)
 	}
 	t.study.MaxAttempts = n
-	return t.tx.exec(`UPDATE tune_studies SET max_attempts = ?, updated_at = ? WHERE id = ?`, int64(n), t.stamp, t.tuneID)
+	return t.tx.Exec(`UPDATE tune_studies SET max_attempts = ?, updated_at = ? WHERE id = ?`, int64(n), t.stamp, t.tuneID)
 }
 
 // SetBudget records the budget.
-func (t *TuneTx) SetBudget(n int) error {
+func (t *Tx) SetBudget(n int) error {
 	t.study.Budget = n
-	return t.tx.exec(`UPDATE tune_studies SET budget = ?, updated_at = ? WHERE id = ?`, int64(n), t.stamp, t.tuneID)
+	return t.tx.Exec(`UPDATE tune_studies SET budget = ?, updated_at = ? WHERE id = ?`, int64(n), t.stamp, t.tuneID)
 }
 
 // Trials returns the study's configurations by number.
-func (t *TuneTx) Trials() ([]TuneTrial, error) {
-	rows, err := t.tx.query(`SELECT number, role, params, state, decision, verdict FROM tune_trials WHERE tune_id = ? ORDER BY number`, t.tuneID)
+func (t *Tx) Trials() ([]Trial, error) {
+	rows, err := t.tx.Query(`SELECT number, role, params, state, decision, verdict FROM tune_trials WHERE tune_id = ? ORDER BY number`, t.tuneID)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var out []TuneTrial
+	var out []Trial
 	for rows.Next() {
-		var tr TuneTrial
+		var tr Trial
 		var num int64
 		var params, verdict string
 		if err := rows.Scan(&num, &tr.Role, &params, &tr.State, &tr.Decision, &verdict); err != nil {
@@ -225,8 +243,8 @@ func (t *TuneTx) Trials() ([]TuneTrial, error) {
 }
 
 // PutTrial records tr, replacing the trial of the same number.
-func (t *TuneTx) PutTrial(tr TuneTrial) error {
-	return t.tx.exec(`INSERT INTO tune_trials (tune_id, number, role, params, state, decision, verdict, created_at, updated_at)
+func (t *Tx) PutTrial(tr Trial) error {
+	return t.tx.Exec(`INSERT INTO tune_trials (tune_id, number, role, params, state, decision, verdict, created_at, updated_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (tune_id, number) DO UPDATE SET role = excluded.role, params = excluded.params, state = excluded.state,
 			decision = excluded.decision, verdict = excluded.verdict, updated_at = excluded.updated_at`,
@@ -235,8 +253,8 @@ func (t *TuneTx) PutTrial(tr TuneTrial) error {
 
 // AddRun queues a run of trial number in the current session and returns
 // its ID; it counts against the budget.
-func (t *TuneTx) AddRun(number int) (int64, error) {
-	id, err := t.tx.queryInt(`INSERT INTO tune_runs (tune_id, number, session, state, worker, handle, dir, lease_until, attempts,
+func (t *Tx) AddRun(number int) (int64, error) {
+	id, err := t.tx.QueryInt(`INSERT INTO tune_runs (tune_id, number, session, state, worker, handle, dir, lease_until, attempts,
 		reason, result, created_at, updated_at) VALUES (?, ?, ?, ?, '', '', '', 0, 0, '', '', ?, ?) RETURNING id`,
 		t.tuneID, int64(number), int64(t.study.Session), string(RunQueued), t.stamp, t.stamp)
 	if err == nil {
@@ -246,16 +264,16 @@ func (t *TuneTx) AddRun(number int) (int64, error) {
 }
 
 // Runs returns the study's runs in ID order.
-func (t *TuneTx) Runs() ([]TuneRun, error) { return tuneRuns(t.tx, t.tuneID, "") }
+func (t *Tx) Runs() ([]Run, error) { return tuneRuns(t.tx, t.tuneID, "") }
 
 // DropQueued deletes the queued runs of trial number (they give their
 // budget back) and returns how many it deleted.
-func (t *TuneTx) DropQueued(number int) (int, error) {
-	n, err := t.tx.queryInt(`SELECT COUNT(*) FROM tune_runs WHERE tune_id = ? AND number = ? AND state = 'queued'`, t.tuneID, int64(number))
+func (t *Tx) DropQueued(number int) (int, error) {
+	n, err := t.tx.QueryInt(`SELECT COUNT(*) FROM tune_runs WHERE tune_id = ? AND number = ? AND state = 'queued'`, t.tuneID, int64(number))
 	if err != nil || n == 0 {
 		return 0, err
 	}
-	if err := t.tx.exec(`DELETE FROM tune_runs WHERE tune_id = ? AND number = ? AND state = 'queued'`, t.tuneID, int64(number)); err != nil {
+	if err := t.tx.Exec(`DELETE FROM tune_runs WHERE tune_id = ? AND number = ? AND state = 'queued'`, t.tuneID, int64(number)); err != nil {
 		return 0, err
 	}
 	t.study.Runs -= int(n)
@@ -265,17 +283,17 @@ func (t *TuneTx) DropQueued(number int) (int, error) {
 // DropRuns deletes the runs of ids that are queued and were never
 // claimed (they give their budget back) and returns how many it deleted;
 // the others are left as they are.
-func (t *TuneTx) DropRuns(ids []int64) (int, error) {
+func (t *Tx) DropRuns(ids []int64) (int, error) {
 	n := 0
 	for _, id := range ids {
-		k, err := t.tx.queryInt(`SELECT COUNT(*) FROM tune_runs WHERE id = ? AND tune_id = ? AND state = 'queued' AND attempts = 0`, id, t.tuneID)
+		k, err := t.tx.QueryInt(`SELECT COUNT(*) FROM tune_runs WHERE id = ? AND tune_id = ? AND state = 'queued' AND attempts = 0`, id, t.tuneID)
 		if err != nil {
 			return n, err
 		}
 		if k == 0 {
 			continue
 		}
-		if err := t.tx.exec(`DELETE FROM tune_runs WHERE id = ? AND tune_id = ?`, id, t.tuneID); err != nil {
+		if err := t.tx.Exec(`DELETE FROM tune_runs WHERE id = ? AND tune_id = ?`, id, t.tuneID); err != nil {
 			return n, err
 		}
 		n++
@@ -286,14 +304,14 @@ func (t *TuneTx) DropRuns(ids []int64) (int, error) {
 
 // StartRun records the executor's handle and folder of a run the worker
 // holds.
-func (t *TuneTx) StartRun(id int64, worker, handle, dir string) error {
+func (t *Tx) StartRun(id int64, worker, handle, dir string) error {
 	return t.held(id, worker, `UPDATE tune_runs SET handle = ?, dir = ?, updated_at = ? WHERE id = ? AND tune_id = ? AND state = 'running' AND worker = ?`,
 		handle, dir, t.stamp, id, t.tuneID, worker)
 }
 
 // FinishRun ends a run the worker holds as complete or failed, with its
 // reason and result; ErrLeaseLost when the worker does not hold it.
-func (t *TuneTx) FinishRun(id int64, worker string, state RunState, reason string, result []byte) error {
+func (t *Tx) FinishRun(id int64, worker string, state RunState, reason string, result []byte) error {
 	if state != RunComplete && state != RunFailed {
 		return fmt.Errorf("finishing run %d: state %q is not final", id, state)
 	}
@@ -303,27 +321,27 @@ func (t *TuneTx) FinishRun(id int64, worker string, state RunState, reason strin
 }
 
 // ReviveRun completes a run that failed after its lease was lost
-// MaxAttempts times (TuneRun.Lost), with the result of the trials a lost attempt recorded
+// MaxAttempts times (Run.Lost), with the result of the trials a lost attempt recorded
 // before its worker died.
-func (t *TuneTx) ReviveRun(id int64, result []byte) error {
-	n, err := t.tx.queryInt(`SELECT COUNT(*) FROM tune_runs WHERE id = ? AND tune_id = ? AND state = 'failed' AND reason LIKE 'lost %'`, id, t.tuneID)
+func (t *Tx) ReviveRun(id int64, result []byte) error {
+	n, err := t.tx.QueryInt(`SELECT COUNT(*) FROM tune_runs WHERE id = ? AND tune_id = ? AND state = 'failed' AND reason LIKE 'lost %'`, id, t.tuneID)
 	if err != nil {
 		return err
 	}
 	if n != 1 {
 		return fmt.Errorf("run %d did not fail by being lost", id)
 	}
-	return t.tx.exec(`UPDATE tune_runs SET state = 'complete', result = ?, reason = 'completed from the trials a lost attempt recorded', updated_at = ? WHERE id = ?`,
+	return t.tx.Exec(`UPDATE tune_runs SET state = 'complete', result = ?, reason = 'completed from the trials a lost attempt recorded', updated_at = ? WHERE id = ?`,
 		string(result), t.stamp, id)
 }
 
 // Lost reports whether a failed run failed by losing its lease
 // MaxAttempts times.
-func (r TuneRun) Lost() bool { return r.State == RunFailed && strings.HasPrefix(r.Reason, "lost ") }
+func (r Run) Lost() bool { return r.State == RunFailed && strings.HasPrefix(r.Reason, "lost ") }
 
 // ReleaseRun queues again a run the worker holds, without counting its
 // attempt (the worker was interrupted, the run did not fail).
-func (t *TuneTx) ReleaseRun(id int64, worker, reason string) error {
+func (t *Tx) ReleaseRun(id int64, worker, reason string) error {
 	return t.held(id, worker, `UPDATE tune_runs SET state = 'queued', worker = '', handle = '', lease_until = 0,
 		attempts = attempts - 1, reason = ?, updated_at = ? WHERE id = ? AND tune_id = ? AND state = 'running' AND worker = ?`,
 		reason, t.stamp, id, t.tuneID, worker)
@@ -332,7 +350,7 @@ func (t *TuneTx) ReleaseRun(id int64, worker, reason string) error {
 // ReclaimRuns treats the running runs whose worker dead reports dead as
 // runs whose lease expired (queued again, or failed after MaxAttempts),
 // and returns how many it changed.
-func (t *TuneTx) ReclaimRuns(dead func(TuneRun) bool) (int, error) {
+func (t *Tx) ReclaimRuns(dead func(Run) bool) (int, error) {
 	runs, err := tuneRuns(t.tx, t.tuneID, RunRunning)
 	if err != nil {
 		return 0, err
@@ -351,46 +369,46 @@ func (t *TuneTx) ReclaimRuns(dead func(TuneRun) bool) (int, error) {
 
 // held runs an update that must change the one row of a run the worker
 // holds.
-func (t *TuneTx) held(id int64, worker, query string, args ...any) error {
-	n, err := t.tx.queryInt(`SELECT COUNT(*) FROM tune_runs WHERE id = ? AND tune_id = ? AND state = 'running' AND worker = ?`, id, t.tuneID, worker)
+func (t *Tx) held(id int64, worker, query string, args ...any) error {
+	n, err := t.tx.QueryInt(`SELECT COUNT(*) FROM tune_runs WHERE id = ? AND tune_id = ? AND state = 'running' AND worker = ?`, id, t.tuneID, worker)
 	if err != nil {
 		return err
 	}
 	if n != 1 {
 		return fmt.Errorf("run %d: %w", id, ErrLeaseLost)
 	}
-	return t.tx.exec(query, args...)
+	return t.tx.Exec(query, args...)
 }
 
 // lose queues a lost run again, or fails it after max attempts.
-func lose(tx queryTx, stamp any, r TuneRun, max int, why string) error {
+func lose(tx SQL, stamp any, r Run, max int, why string) error {
 	// The conditions keep a claim made since r was read.
 	const still = ` WHERE id = ? AND state = 'running' AND worker = ? AND attempts = ?`
 	if r.Attempts >= max {
-		return tx.exec(`UPDATE tune_runs SET state = 'failed', lease_until = 0, reason = ?, updated_at = ?`+still,
+		return tx.Exec(`UPDATE tune_runs SET state = 'failed', lease_until = 0, reason = ?, updated_at = ?`+still,
 			fmt.Sprintf("lost %d times (%s): not retried", r.Attempts, why), stamp, r.ID, r.Worker, int64(r.Attempts))
 	}
 	// The handle is kept: the job of an executor whose jobs outlive their
 	// submitter (a Slurm job) is waited for by the next worker instead of
 	// being started again.
-	return tx.exec(`UPDATE tune_runs SET state = 'queued', worker = '', lease_until = 0, reason = ?, updated_at = ?`+still,
+	return tx.Exec(`UPDATE tune_runs SET state = 'queued', worker = '', lease_until = 0, reason = ?, updated_at = ?`+still,
 		"queued again: "+why, stamp, r.ID, r.Worker, int64(r.Attempts))
 }
 
 const runColumns = `id, number, session, state, worker, handle, dir, lease_until, attempts, reason, result`
 
 // tuneRuns reads the study's runs (in state, when not empty) in ID order.
-func tuneRuns(tx queryTx, tuneID int64, state RunState) ([]TuneRun, error) {
+func tuneRuns(tx SQL, tuneID int64, state RunState) ([]Run, error) {
 	q, args := `SELECT `+runColumns+` FROM tune_runs WHERE tune_id = ?`, []any{tuneID}
 	if state != "" {
 		q, args = q+` AND state = ?`, append(args, string(state))
 	}
-	rows, err := tx.query(q+` ORDER BY id`, args...)
+	rows, err := tx.Query(q+` ORDER BY id`, args...)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var out []TuneRun
+	var out []Run
 	for rows.Next() {
 		r, err := scanRun(rows)
 		if err != nil {
@@ -401,8 +419,8 @@ func tuneRuns(tx queryTx, tuneID int64, state RunState) ([]TuneRun, error) {
 	return out, rows.Err()
 }
 
-func scanRun(rows interface{ Scan(...any) error }) (TuneRun, error) {
-	var r TuneRun
+func scanRun(rows interface{ Scan(...any) error }) (Run, error) {
+	var r Run
 	var num, session, lease, attempts int64
 	var state, result string
 	err := rows.Scan(&r.ID, &num, &session, &state, &r.Worker, &r.Handle, &r.Dir, &lease, &attempts, &r.Reason, &result)
@@ -416,23 +434,39 @@ func scanRun(rows interface{ Scan(...any) error }) (TuneRun, error) {
 	return r, err
 }
 
-// tuneDialect is what the generic queue code needs of a store.
-type tuneDialect interface {
-	// tuneTx runs fn in a write transaction; stamp converts a time for the
-	// created_at and updated_at columns.
-	tuneTx(ctx context.Context, op string, fn func(tx queryTx) error) error
-	stamp(time.Time) any
-	// claimLock is appended to the query that picks a queued run.
-	claimLock() string
-	// lockStudy is appended to the query that reads the tune study in
+// SQL is what the queue needs of a transaction of either dialect.
+// Queries are written with '?' placeholders.
+type SQL interface {
+	Exec(query string, args ...any) error
+	QueryInt(query string, args ...any) (int64, error)
+	Query(query string, args ...any) (Rows, error)
+}
+
+// Rows iterates over the rows of a query.
+type Rows interface {
+	Next() bool
+	Scan(dest ...any) error
+	Err() error
+	Close()
+}
+
+// Dialect is what the queue needs of a store.
+type Dialect interface {
+	// TuneTx runs fn in a write transaction; op says what for, in errors.
+	TuneTx(ctx context.Context, op string, fn func(tx SQL) error) error
+	// Stamp converts a time for the created_at and updated_at columns.
+	Stamp(time.Time) any
+	// ClaimLock is appended to the query that picks a queued run.
+	ClaimLock() string
+	// LockStudy is appended to the query that reads the tune study in
 	// UpdateTune.
-	lockStudy() string
+	LockStudy() string
 }
 
 // loadTune reads the tune study of study (ErrNoTune when it has none).
-func loadTune(tx queryTx, study, lock string) (int64, TuneStudy, error) {
-	t := TuneStudy{Study: study}
-	rows, err := tx.query(`SELECT t.id, t.space, t.options, t.sampler, t.budget, t.session, t.max_attempts
+func loadTune(tx SQL, study, lock string) (int64, Study, error) {
+	t := Study{Study: study}
+	rows, err := tx.Query(`SELECT t.id, t.space, t.options, t.sampler, t.budget, t.session, t.max_attempts
 		FROM tune_studies t JOIN studies s ON s.id = t.study_id WHERE s.name = ?`+lock, study)
 	if err != nil {
 		return 0, t, err
@@ -454,32 +488,33 @@ func loadTune(tx queryTx, study, lock string) (int64, TuneStudy, error) {
 		return 0, t, fmt.Errorf("study %q: %w", study, ErrNoTune)
 	}
 	t.Options, t.Sampler, t.Budget, t.Session, t.MaxAttempts = []byte(opts), []byte(sampler), int(budget), int(session), int(max)
-	n, err := tx.queryInt(`SELECT COUNT(*) FROM tune_runs WHERE tune_id = ?`, id)
+	n, err := tx.QueryInt(`SELECT COUNT(*) FROM tune_runs WHERE tune_id = ?`, id)
 	t.Runs = int(n)
 	return id, t, err
 }
 
-func openTune(ctx context.Context, d tuneDialect, study string, setup TuneSetup) (t TuneStudy, created bool, err error) {
+// OpenTune implements Queue.OpenTune on the dialect.
+func OpenTune(ctx context.Context, d Dialect, study string, setup Setup) (t Study, created bool, err error) {
 	if setup.MaxAttempts <= 0 {
 		setup.MaxAttempts = DefaultMaxAttempts
 	}
-	err = d.tuneTx(ctx, "opening the tuning state of "+study, func(tx queryTx) error {
+	err = d.TuneTx(ctx, "opening the tuning state of "+study, func(tx SQL) error {
 		created = false
 		_, t, err = loadTune(tx, study, "")
 		if !errors.Is(err, ErrNoTune) {
 			return err
 		}
-		stamp := d.stamp(time.Now())
-		if err := tx.exec(`INSERT INTO studies (name, created_at) VALUES (?, ?) ON CONFLICT (name) DO NOTHING`, study, stamp); err != nil {
+		stamp := d.Stamp(time.Now())
+		if err := tx.Exec(`INSERT INTO studies (name, created_at) VALUES (?, ?) ON CONFLICT (name) DO NOTHING`, study, stamp); err != nil {
 			return err
 		}
-		studyID, err := tx.queryInt(`SELECT id FROM studies WHERE name = ?`, study)
+		studyID, err := tx.QueryInt(`SELECT id FROM studies WHERE name = ?`, study)
 		if err != nil {
 			return err
 		}
 		// Another opener may have created it since loadTune (PostgreSQL's
 		// read committed): then it is that one.
-		rows, err := tx.query(`INSERT INTO tune_studies (study_id, space, options, sampler, budget, session, max_attempts, created_at, updated_at)
+		rows, err := tx.Query(`INSERT INTO tune_studies (study_id, space, options, sampler, budget, session, max_attempts, created_at, updated_at)
 			VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?) ON CONFLICT (study_id) DO NOTHING RETURNING id`,
 			studyID, setup.Space, string(setup.Options), string(setup.Sampler), int64(setup.Budget), int64(setup.MaxAttempts), stamp, stamp)
 		if err != nil {
@@ -496,33 +531,35 @@ func openTune(ctx context.Context, d tuneDialect, study string, setup TuneSetup)
 	return t, created, err
 }
 
-func updateTune(ctx context.Context, d tuneDialect, study string, fn func(*TuneTx) error) error {
-	return d.tuneTx(ctx, "updating the tuning state of "+study, func(tx queryTx) error {
-		id, t, err := loadTune(tx, study, d.lockStudy())
+// UpdateTune implements Queue.UpdateTune on the dialect.
+func UpdateTune(ctx context.Context, d Dialect, study string, fn func(*Tx) error) error {
+	return d.TuneTx(ctx, "updating the tuning state of "+study, func(tx SQL) error {
+		id, t, err := loadTune(tx, study, d.LockStudy())
 		if err != nil {
 			return err
 		}
 		now := time.Now()
-		return fn(&TuneTx{tx: tx, tuneID: id, now: now, stamp: d.stamp(now), study: t})
+		return fn(&Tx{tx: tx, tuneID: id, now: now, stamp: d.Stamp(now), study: t})
 	})
 }
 
-func claimRun(ctx context.Context, d tuneDialect, study, worker string, lease time.Duration) (r TuneRun, ok bool, err error) {
+// ClaimRun implements Queue.ClaimRun on the dialect.
+func ClaimRun(ctx context.Context, d Dialect, study, worker string, lease time.Duration) (r Run, ok bool, err error) {
 	if worker == "" {
 		return r, false, errors.New("claiming a run: no worker name")
 	}
-	err = d.tuneTx(ctx, "claiming a run of "+study, func(tx queryTx) error {
+	err = d.TuneTx(ctx, "claiming a run of "+study, func(tx SQL) error {
 		ok = false
 		id, t, err := loadTune(tx, study, "")
 		if err != nil {
 			return err
 		}
 		now := time.Now()
-		stamp := d.stamp(now)
+		stamp := d.Stamp(now)
 		if err := expire(tx, id, stamp, now, t.MaxAttempts); err != nil {
 			return err
 		}
-		rows, err := tx.query(`SELECT `+runColumns+` FROM tune_runs WHERE tune_id = ? AND state = 'queued' ORDER BY id LIMIT 1`+d.claimLock(), id)
+		rows, err := tx.Query(`SELECT `+runColumns+` FROM tune_runs WHERE tune_id = ? AND state = 'queued' ORDER BY id LIMIT 1`+d.ClaimLock(), id)
 		if err != nil {
 			return err
 		}
@@ -543,20 +580,20 @@ func claimRun(ctx context.Context, d tuneDialect, study, worker string, lease ti
 			r.LeaseUntil = time.UnixMilli(until)
 		}
 		r.State, r.Worker, r.Attempts = RunRunning, worker, r.Attempts+1
-		return tx.exec(`UPDATE tune_runs SET state = 'running', worker = ?, lease_until = ?, attempts = attempts + 1, updated_at = ?
+		return tx.Exec(`UPDATE tune_runs SET state = 'running', worker = ?, lease_until = ?, attempts = attempts + 1, updated_at = ?
 			WHERE id = ?`, worker, until, stamp, r.ID)
 	})
 	return r, ok, err
 }
 
 // expire queues again (or fails) the running runs whose lease expired.
-func expire(tx queryTx, tuneID int64, stamp any, now time.Time, max int) error {
-	rows, err := tx.query(`SELECT `+runColumns+` FROM tune_runs WHERE tune_id = ? AND state = 'running' AND lease_until > 0 AND lease_until < ?`,
+func expire(tx SQL, tuneID int64, stamp any, now time.Time, max int) error {
+	rows, err := tx.Query(`SELECT `+runColumns+` FROM tune_runs WHERE tune_id = ? AND state = 'running' AND lease_until > 0 AND lease_until < ?`,
 		tuneID, now.UnixMilli())
 	if err != nil {
 		return err
 	}
-	var lost []TuneRun
+	var lost []Run
 	for rows.Next() {
 		r, err := scanRun(rows)
 		if err != nil {
@@ -578,32 +615,33 @@ func expire(tx queryTx, tuneID int64, stamp any, now time.Time, max int) error {
 	return nil
 }
 
-func renewRun(ctx context.Context, d tuneDialect, study string, id int64, worker string, lease time.Duration) error {
-	return d.tuneTx(ctx, "renewing a lease in "+study, func(tx queryTx) error {
+// RenewRun implements Queue.RenewRun on the dialect.
+func RenewRun(ctx context.Context, d Dialect, study string, id int64, worker string, lease time.Duration) error {
+	return d.TuneTx(ctx, "renewing a lease in "+study, func(tx SQL) error {
 		tuneID, _, err := loadTune(tx, study, "")
 		if err != nil {
 			return err
 		}
 		now := time.Now()
-		n, err := tx.queryInt(`SELECT COUNT(*) FROM tune_runs WHERE id = ? AND tune_id = ? AND state = 'running' AND worker = ?`, id, tuneID, worker)
+		n, err := tx.QueryInt(`SELECT COUNT(*) FROM tune_runs WHERE id = ? AND tune_id = ? AND state = 'running' AND worker = ?`, id, tuneID, worker)
 		if err != nil {
 			return err
 		}
 		if n != 1 {
 			return fmt.Errorf("run %d: %w", id, ErrLeaseLost)
 		}
-		return tx.exec(`UPDATE tune_runs SET lease_until = ?, updated_at = ? WHERE id = ?`, now.Add(lease).UnixMilli(), d.stamp(now), id)
+		return tx.Exec(`UPDATE tune_runs SET lease_until = ?, updated_at = ? WHERE id = ?`, now.Add(lease).UnixMilli(), d.Stamp(now), id)
 	})
 }
 
-// tuneStatus counts the runs in one read transaction.
-func tuneStatus(tx queryTx, study string) (TuneStatus, error) {
+// ReadStatus implements Queue.TuneStatus in tx, one read transaction.
+func ReadStatus(tx SQL, study string) (Status, error) {
 	id, t, err := loadTune(tx, study, "")
 	if err != nil {
-		return TuneStatus{}, err
+		return Status{}, err
 	}
-	st := TuneStatus{Study: study, Budget: t.Budget, BudgetLeft: max(0, t.Budget-t.Runs), Session: t.Session}
-	rows, err := tx.query(`SELECT state, COUNT(*) FROM tune_runs WHERE tune_id = ? GROUP BY state`, id)
+	st := Status{Study: study, Budget: t.Budget, BudgetLeft: max(0, t.Budget-t.Runs), Session: t.Session}
+	rows, err := tx.Query(`SELECT state, COUNT(*) FROM tune_runs WHERE tune_id = ? GROUP BY state`, id)
 	if err != nil {
 		return st, err
 	}
@@ -630,7 +668,7 @@ func tuneStatus(tx queryTx, study string) (TuneStatus, error) {
 	if err != nil {
 		return st, err
 	}
-	n, err := tx.queryInt(`SELECT COUNT(*) FROM tune_trials WHERE tune_id = ?`, id)
+	n, err := tx.QueryInt(`SELECT COUNT(*) FROM tune_trials WHERE tune_id = ?`, id)
 	if err != nil {
 		return st, err
 	}
