@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"hash/maphash"
 	"maps"
-	"math"
 	"runtime"
 	"slices"
 	"strings"
@@ -77,14 +76,6 @@ func encodeDims(d trial.Dims) string {
 	}
 	b = append(b, '}')
 	return unsafe.String(unsafe.SliceData(b), len(b))
-}
-
-// nullable maps NaN, which SQL engines store as NULL or reject, to nil.
-func nullable(v float64) any {
-	if math.IsNaN(v) {
-		return nil
-	}
-	return v
 }
 
 // decoder turns stored text back into trial values, caching repeated
