@@ -9,7 +9,9 @@ import (
 
 // TestDependencies checks that the decision library, the query pipeline,
 // the comparisons and the report link no database driver, and the report,
-// the comparisons and the query no reader: decisions take a store interface (Store), the query takes rows
+// the comparisons and the query no reader; that decisions sit above the
+// query and the vocabulary of repeats below both, and the store below the
+// decisions: decisions take a store interface (Store), the query takes rows
 // the source layer read, the report renders trials and results. It runs go list -deps on each package; store, which
 // links both drivers, shows that the check sees them.
 func TestDependencies(t *testing.T) {
@@ -30,7 +32,10 @@ func TestDependencies(t *testing.T) {
 		{"github.com/pareto-llm/pareto/report", append([]string{"github.com/pareto-llm/pareto/store", "github.com/pareto-llm/pareto/ingest",
 			"github.com/pareto-llm/pareto/cloudai", "github.com/pareto-llm/pareto/source"}, drivers...)},
 		{"github.com/pareto-llm/pareto/query", append([]string{"github.com/pareto-llm/pareto/store", "github.com/pareto-llm/pareto/ingest",
-			"github.com/pareto-llm/pareto/cloudai", "github.com/pareto-llm/pareto/source"}, drivers...)},
+			"github.com/pareto-llm/pareto/cloudai", "github.com/pareto-llm/pareto/source", "github.com/pareto-llm/pareto/decide"}, drivers...)},
+		{"github.com/pareto-llm/pareto/repeat", append([]string{"github.com/pareto-llm/pareto/store", "github.com/pareto-llm/pareto/ingest",
+			"github.com/pareto-llm/pareto/query", "github.com/pareto-llm/pareto/decide"}, drivers...)},
+		{"github.com/pareto-llm/pareto/store", []string{"github.com/pareto-llm/pareto/decide", "github.com/pareto-llm/pareto/query"}},
 		{"github.com/pareto-llm/pareto/compare", append([]string{"github.com/pareto-llm/pareto/store", "github.com/pareto-llm/pareto/ingest",
 			"github.com/pareto-llm/pareto/cloudai", "github.com/pareto-llm/pareto/source", "github.com/pareto-llm/pareto/report"}, drivers...)},
 	} {

@@ -110,12 +110,12 @@ type tools struct {
 // typeSchemas are the schemas of the types that marshal themselves: what
 // their JSON is, rather than what their Go fields are.
 var typeSchemas = map[reflect.Type]*jsonschema.Schema{
-	reflect.TypeFor[decide.Num]():     {Types: []string{"number", "null"}},
-	reflect.TypeFor[query.ExactNum](): {Types: []string{"number", "null"}},
-	reflect.TypeFor[search.Value]():   {Types: []string{"number", "string", "boolean"}},
-	reflect.TypeFor[trial.Trial]():    {Type: "object", Description: "a trial, as pareto trials exports it (one JSON line)"},
-	reflect.TypeFor[trial.Workload](): {Type: "object"},
-	reflect.TypeFor[trial.Dims]():     {Type: "object"},
+	reflect.TypeFor[decide.Num]():      {Types: []string{"number", "null"}},
+	reflect.TypeFor[decide.ExactNum](): {Types: []string{"number", "null"}},
+	reflect.TypeFor[search.Value]():    {Types: []string{"number", "string", "boolean"}},
+	reflect.TypeFor[trial.Trial]():     {Type: "object", Description: "a trial, as pareto trials exports it (one JSON line)"},
+	reflect.TypeFor[trial.Workload]():  {Type: "object"},
+	reflect.TypeFor[trial.Dims]():      {Type: "object"},
 }
 
 // outputSchema derives the schema of T's JSON.

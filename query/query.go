@@ -19,8 +19,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/frontier"
+	"github.com/pareto-llm/pareto/repeat"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -44,14 +44,14 @@ type Query struct {
 	// a row; empty means "id" when present, else the source position.
 	ID string
 	// Aggregate says how repeats of a configuration become one point.
-	Aggregate decide.Aggregation
+	Aggregate repeat.Aggregation
 	// ConfigKeys, when not empty, are the parameters (or labels) that
-	// identify a configuration (decide.Config); by default every
-	// parameter but decide.RunParams does, and only trials that record
-	// their configuration (decide.KnownConfig) are merged.
+	// identify a configuration (repeat.Config); by default every
+	// parameter but repeat.RunParams does, and only trials that record
+	// their configuration (repeat.KnownConfig) are merged.
 	ConfigKeys []string
 	// Baseline, when set, grounds every point to the baseline point of its
-	// group measured under the same workload (a decide.Selection: k=v,
+	// group measured under the same workload (a repeat.Selection: k=v,
 	// key:HEX or id:ID).
 	Baseline string
 	// AllowCrossScope compares with a baseline measured in another

@@ -1,8 +1,8 @@
 package query
 
 import (
-	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/frontier"
+	"github.com/pareto-llm/pareto/repeat"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -77,13 +77,13 @@ func (s Spec) Query() (*Query, error) {
 	if agg == "" {
 		agg = "median"
 	}
-	a, err := decide.ParseAggregation(agg)
+	a, err := repeat.ParseAggregation(agg)
 	if err != nil {
 		return nil, usagef("--aggregate: %v", err)
 	}
 	q.Aggregate = a
 	if s.Baseline != "" {
-		if _, err := decide.ParseSelection(s.Baseline); err != nil {
+		if _, err := repeat.ParseSelection(s.Baseline); err != nil {
 			return nil, usagef("--baseline: %v", err)
 		}
 	}

@@ -5,8 +5,7 @@ import (
 	"testing"
 )
 
-// TestSpecErrors checks that every error of Spec.Query and
-// PickSpec.Request is a usage error naming the value at fault.
+// TestSpecErrors checks that every error of Spec.Query is a usage error naming the value at fault.
 func TestSpecErrors(t *testing.T) {
 	for _, tt := range []struct {
 		name string
@@ -23,11 +22,6 @@ func TestSpecErrors(t *testing.T) {
 		{"bad aggregate", func() error { _, err := Spec{Objectives: []string{"a:min"}, Aggregate: "mode"}.Query(); return err }, "--aggregate"},
 		{"bad baseline", func() error { _, err := Spec{Objectives: []string{"a:min"}, Baseline: "nothing"}.Query(); return err }, "--baseline"},
 		{"bad ref", func() error { _, err := Spec{Objectives: []string{"a:min"}, Ref: "1,2"}.Query(); return err }, "--ref"},
-		{"pick no objective", func() error { _, err := PickSpec{}.Request(); return err }, "no objective"},
-		{"pick bad relax", func() error {
-			_, err := PickSpec{Maximize: []string{"output_token_throughput"}, Relax: "-3%"}.Request()
-			return err
-		}, "--relax"},
 		{"decide not a selector", func() error { _, _, err := DecideObjectives([]string{"ttft.p99{:min"}, nil, nil, nil); return err }, "ttft.p99{"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/frontier"
+	"github.com/pareto-llm/pareto/repeat"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -139,8 +139,8 @@ func (s *TrialStream) Add(ts []trial.Trial) {
 			d.group = append(d.group, groupOf(t, q.GroupBy))
 		}
 		key := noKey
-		if q.Aggregate != decide.None {
-			if k, ok := decide.RepeatKey(t, q.ConfigKeys, d.names.Render); ok {
+		if q.Aggregate != repeat.None {
+			if k, ok := repeat.RepeatKey(t, q.ConfigKeys, d.names.Render); ok {
 				key = k
 			}
 		}
@@ -188,7 +188,7 @@ func (s *TrialStream) AddSketches(sk []trial.Sketch, cols [][]float64, problems 
 			}
 		}
 		key := noKey
-		if q.Aggregate != decide.None && k.Key != "" {
+		if q.Aggregate != repeat.None && k.Key != "" {
 			key = k.Key
 		}
 		d.keys = append(d.keys, key)
@@ -381,7 +381,7 @@ func (d *Rows) AddValues(t *trial.Trial, id string, values, slo []float64, rejec
 }
 
 // AddValuesKey is AddValues of a row whose repeat key the caller computed
-// (decide.RepeatKey; "" for a row that repeats no other): t may then be nil,
+// (repeat.RepeatKey; "" for a row that repeats no other): t may then be nil,
 // and the row still joins its repeats.
 func (d *Rows) AddValuesKey(t *trial.Trial, id, key string, values, slo []float64, reject string) {
 	for len(d.keys) < len(d.ids) {

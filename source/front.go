@@ -4,8 +4,8 @@ import (
 	"context"
 	"strings"
 
-	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/query"
+	"github.com/pareto-llm/pareto/repeat"
 	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/trial"
 )
@@ -47,7 +47,7 @@ func TrialFilter(where []string) (q store.Query, keep func(*trial.Trial) bool, e
 	}
 	keep = func(t *trial.Trial) bool {
 		for _, k := range keys {
-			if !decide.HasKey(t, nil, k) {
+			if !repeat.HasKey(t, nil, k) {
 				return false
 			}
 		}

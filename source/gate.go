@@ -10,6 +10,7 @@ import (
 	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/ingest"
 	"github.com/pareto-llm/pareto/query"
+	"github.com/pareto-llm/pareto/repeat"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -134,7 +135,7 @@ func gateSide(ctx context.Context, flag string, specs []string, lim ingest.Limit
 	case len(specs) > 1:
 		return side, usagef("%s: give one selection, or result paths", flag)
 	}
-	sel, err := decide.ParseSelection(specs[0])
+	sel, err := repeat.ParseSelection(specs[0])
 	if err != nil {
 		return side, usagef("%s: %v", flag, err)
 	}

@@ -12,10 +12,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
-	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/frontier"
 	"github.com/pareto-llm/pareto/internal/testenv"
 	"github.com/pareto-llm/pareto/query"
+	"github.com/pareto-llm/pareto/repeat"
 	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/trial"
 )
@@ -82,9 +82,9 @@ func TestSketchesEqualTrials(t *testing.T) {
 		t.Fatal(err)
 	}
 	queries := map[string]query.Query{
-		"median":     {Objectives: objs, Aggregate: decide.Median},
-		"mean+slo":   {Objectives: objs, SLOs: []frontier.SLO{slo}, Aggregate: decide.Mean},
-		"median+slo": {Objectives: objs, SLOs: []frontier.SLO{slo}, Aggregate: decide.Median},
+		"median":     {Objectives: objs, Aggregate: repeat.Median},
+		"mean+slo":   {Objectives: objs, SLOs: []frontier.SLO{slo}, Aggregate: repeat.Mean},
+		"median+slo": {Objectives: objs, SLOs: []frontier.SLO{slo}, Aggregate: repeat.Median},
 	}
 	wheres := map[string][]string{"all": nil, "engine_version": {"engine_version=0.9.0"}, "param": {"tensor_parallel_size>=2"}}
 	for name, loc := range backends {

@@ -19,12 +19,12 @@ import (
 	"strings"
 
 	"github.com/pareto-llm/pareto/cloudai"
-	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/frontier"
 	"github.com/pareto-llm/pareto/ingest"
 	"github.com/pareto-llm/pareto/internal/safe"
 	"github.com/pareto-llm/pareto/optuna"
 	"github.com/pareto-llm/pareto/query"
+	"github.com/pareto-llm/pareto/repeat"
 	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/table"
 	"github.com/pareto-llm/pareto/trial"
@@ -372,7 +372,7 @@ func studyRows(ctx context.Context, spec Spec, q *query.Query, rows *query.Rows)
 // addStudyRows appends the study's trials, column by column when q allows,
 // else streamed (query.TrialStream) unless a baseline needs the trials.
 func addStudyRows(ctx context.Context, s store.Reader, spec Spec, q *query.Query, rows *query.Rows) error {
-	if q.Aggregate == decide.None && q.Baseline == "" && q.GroupBy == "" && q.ID == "" {
+	if q.Aggregate == repeat.None && q.Baseline == "" && q.GroupBy == "" && q.ID == "" {
 		if specs, ok := columnSpecs(q); ok {
 			cols, err := s.Columns(ctx, spec.Study, specs, spec.Where)
 			if err != nil {

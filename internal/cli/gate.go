@@ -10,6 +10,7 @@ import (
 	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/ingest"
 	"github.com/pareto-llm/pareto/query"
+	"github.com/pareto-llm/pareto/repeat"
 	"github.com/pareto-llm/pareto/source"
 	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/trial"
@@ -275,7 +276,7 @@ func runArchive(ctx context.Context, e *env, o *gateOptions) error {
 		}
 		return o.writeArchive(e, members)
 	}
-	sel, err := decide.ParseSelection(o.revoke)
+	sel, err := repeat.ParseSelection(o.revoke)
 	if err != nil {
 		return usageError{fmt.Errorf("--revoke: %w", err)}
 	}
@@ -301,7 +302,7 @@ func (o *gateOptions) writeArchive(e *env, members []decide.ArchiveMember) error
 // gateHint adds to an error of the library what the flags can do about it.
 func gateHint(err error) error {
 	var se *decide.SideError
-	var sc *decide.ScopeError
+	var sc *repeat.ScopeError
 	switch {
 	case errors.As(err, &se) && len(se.Configs) == 0:
 		return fmt.Errorf("--candidate %s matches no usable trial", se.Name)

@@ -15,13 +15,13 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/pareto-llm/pareto/cloudai"
-	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/frontier"
 	"github.com/pareto-llm/pareto/ingest"
 	"github.com/pareto-llm/pareto/internal/enc"
 	"github.com/pareto-llm/pareto/internal/gcpolicy"
 	"github.com/pareto-llm/pareto/internal/progress"
 	"github.com/pareto-llm/pareto/query"
+	"github.com/pareto-llm/pareto/repeat"
 	"github.com/pareto-llm/pareto/report"
 	"github.com/pareto-llm/pareto/source"
 	"github.com/pareto-llm/pareto/store"
@@ -124,7 +124,7 @@ func (r *repeatFlags) add(f *pflag.FlagSet, aggregate string) {
 // options parses the flags into report.Options.
 func (r *repeatFlags) options() (report.Options, error) {
 	var o report.Options
-	agg, err := decide.ParseAggregation(r.aggregate)
+	agg, err := repeat.ParseAggregation(r.aggregate)
 	if err != nil {
 		return o, usageError{err}
 	}
@@ -135,7 +135,7 @@ func (r *repeatFlags) options() (report.Options, error) {
 		}
 	}
 	if r.baseline != "" {
-		sel, err := decide.ParseSelection(r.baseline)
+		sel, err := repeat.ParseSelection(r.baseline)
 		if err != nil {
 			return o, usageError{err}
 		}
@@ -539,7 +539,7 @@ func studyReport(e *env, f *storeFlags, cfg *report.Config, opts report.Options,
 // column has no value, whose exclusions list candidates; else from the
 // trials (Scan).
 func recordStudy(ctx context.Context, s store.Reader, study string, q store.Query, recs *report.Records, opts report.Options) error {
-	if recs.Exact() && (len(opts.ConfigKeys) == 0 || opts.Aggregate == decide.None) {
+	if recs.Exact() && (len(opts.ConfigKeys) == 0 || opts.Aggregate == repeat.None) {
 		var specs []store.ColumnSpec
 		for _, a := range recs.Columns() {
 			specs = append(specs, store.ColumnSpec{Metric: a.Metric, Dims: a.Match})

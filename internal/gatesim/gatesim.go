@@ -34,6 +34,7 @@ import (
 	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/frontier"
 	"github.com/pareto-llm/pareto/internal/cli"
+	"github.com/pareto-llm/pareto/repeat"
 )
 
 // Objective names of the simulated runs, as pareto gate's -o takes them.
@@ -130,9 +131,9 @@ type Library struct{}
 // Gate implements Decider.
 func (Library) Gate(cfg decide.GateConfig, cand, base [2][]float64) (decide.Verdict, error) {
 	side := func(name string, runs [2][]float64) decide.Side {
-		m := decide.Measured{Workload: decide.Workload{Dataset: "random", InputTokens: 1024, OutputTokens: 256, Concurrency: 8}}
+		m := decide.Measured{Workload: repeat.Workload{Dataset: "random", InputTokens: 1024, OutputTokens: 256, Concurrency: 8}}
 		for _, v := range runs {
-			m.Stats = append(m.Stats, decide.Summarize(v, decide.Median))
+			m.Stats = append(m.Stats, repeat.Summarize(v, repeat.Median))
 		}
 		return decide.Side{Name: name, Workloads: []decide.Measured{m}}
 	}

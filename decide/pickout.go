@@ -1,12 +1,14 @@
-package query
+package decide
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
 
-	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/frontier"
+	"github.com/pareto-llm/pareto/query"
+	"github.com/pareto-llm/pareto/repeat"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -27,8 +29,8 @@ type PickSpec struct {
 
 // Request validates the spec into the library's request. Every error is
 // marked ErrUsage.
-func (s PickSpec) Request() (decide.PickRequest, error) {
-	req := decide.PickRequest{ConfigKeys: s.ConfigKeys}
+func (s PickSpec) Request() (PickRequest, error) {
+	req := PickRequest{ConfigKeys: s.ConfigKeys}
 	var objs []frontier.Objective
 	for _, m := range s.Maximize {
 		objs = append(objs, frontier.Objective{Name: m, Direction: frontier.Maximize})
@@ -65,10 +67,10 @@ func (s PickSpec) Request() (decide.PickRequest, error) {
 		relax = "10%"
 	}
 	var err error
-	if req.Aggregation, err = decide.ParseAggregation(agg); err != nil {
+	if req.Aggregation, err = repeat.ParseAggregation(agg); err != nil {
 		return req, usagef("%v", err)
 	}
-	if req.Pick.Relax, err = ParsePercent(relax); err != nil || req.Pick.Relax == 0 {
+	if req.Pick.Relax, err = query.ParsePercent(relax); err != nil || req.Pick.Relax == 0 {
 		return req, usagef("--relax %q: want a positive percentage such as 10%%", relax)
 	}
 	return req, nil
@@ -95,7 +97,7 @@ type PickExcluded struct {
 type PickPoint struct {
 	Config        string               `json:"config"`
 	Workload      string               `json:"workload"`
-	Scope         decide.Scope         `json:"scope"`
+	Scope         repeat.Scope         `json:"scope"`
 	Trials        []string             `json:"trials"`
 	Values        map[string]PickValue `json:"values"`
 	Configuration map[string]string    `json:"configuration"`
@@ -104,11 +106,11 @@ type PickPoint struct {
 // PickValue is a measured value: exact, as pareto front prints it (IQR,
 // derived, has 6 significant digits).
 type PickValue struct {
-	Value ExactNum   `json:"value"`
-	N     int        `json:"n"`
-	Min   ExactNum   `json:"min"`
-	Max   ExactNum   `json:"max"`
-	IQR   decide.Num `json:"iqr"`
+	Value ExactNum `json:"value"`
+	N     int      `json:"n"`
+	Min   ExactNum `json:"min"`
+	Max   ExactNum `json:"max"`
+	IQR   Num      `json:"iqr"`
 }
 
 // ExactNum renders a number in shortest round-trip form, null when not
@@ -127,11 +129,11 @@ func (n ExactNum) MarshalJSON() ([]byte, error) {
 // PickBinding is a binding bound: relaxed, the primary objective would
 // reach Value (a Gain) with configuration With.
 type PickBinding struct {
-	Bound   string     `json:"bound"`
-	Relaxed string     `json:"relaxed"`
-	Value   decide.Num `json:"value"`
-	Gain    decide.Num `json:"gain"`
-	With    string     `json:"with"`
+	Bound   string `json:"bound"`
+	Relaxed string `json:"relaxed"`
+	Value   Num    `json:"value"`
+	Gain    Num    `json:"gain"`
+	With    string `json:"with"`
 }
 
 // PickClosest is an infeasible configuration near the bounds.
@@ -144,7 +146,7 @@ type PickClosest struct {
 // PickColumns returns the columns of the points' Stats (the primary
 // objective, the others, then the SLOs' metrics), each name once, with
 // its first column.
-func PickColumns(cfg decide.PickConfig) ([]string, []int) {
+func PickColumns(cfg PickConfig) ([]string, []int) {
 	all := []string{cfg.Primary.Name}
 	for _, o := range cfg.Others {
 		all = append(all, o.Name)
@@ -163,7 +165,7 @@ func PickColumns(cfg decide.PickConfig) ([]string, []int) {
 }
 
 // NewPickOutput renders the answer rep to req.
-func NewPickOutput(rep decide.PickReport, req decide.PickRequest) PickOutput {
+func NewPickOutput(rep PickReport, req PickRequest) PickOutput {
 	label := func(p int) string {
 		g := rep.Points[p].Group
 		return "key:" + g.Config + " on " + g.Workload.String()
@@ -180,12 +182,12 @@ func NewPickOutput(rep decide.PickReport, req decide.PickRequest) PickOutput {
 		names, cols := PickColumns(req.Pick)
 		for i, n := range names {
 			s := pt.Stats[cols[i]]
-			c.Values[n] = PickValue{ExactNum(s.Value), s.N, ExactNum(s.Min), ExactNum(s.Max), decide.Num(s.IQR())}
+			c.Values[n] = PickValue{ExactNum(s.Value), s.N, ExactNum(s.Min), ExactNum(s.Max), Num(s.IQR())}
 		}
 		out.Choice = c
 	}
 	for _, b := range rep.Binding {
-		out.Binding = append(out.Binding, PickBinding{b.SLO.String(), b.Relaxed.String(), decide.Num(b.Value), decide.Num(b.Gain), label(b.Choice)})
+		out.Binding = append(out.Binding, PickBinding{b.SLO.String(), b.Relaxed.String(), Num(b.Value), Num(b.Gain), label(b.Choice)})
 	}
 	for _, c := range rep.Closest {
 		v := []string{}
@@ -196,4 +198,9 @@ func NewPickOutput(rep decide.PickReport, req decide.PickRequest) PickOutput {
 		out.Closest = append(out.Closest, PickClosest{"key:" + g.Config, g.Workload.String(), v})
 	}
 	return out
+}
+
+// usagef is an error marked query.ErrUsage.
+func usagef(format string, args ...any) error {
+	return fmt.Errorf("%w: "+format, append([]any{query.ErrUsage}, args...)...)
 }
