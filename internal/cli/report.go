@@ -15,7 +15,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/pareto-llm/pareto/cloudai"
-	"github.com/pareto-llm/pareto/frontier"
 	"github.com/pareto-llm/pareto/ingest"
 	"github.com/pareto-llm/pareto/internal/enc"
 	"github.com/pareto-llm/pareto/internal/gcpolicy"
@@ -457,12 +456,9 @@ func throughStudy(e *env, f *storeFlags, loaded []trial.Trial, skips []trial.Ski
 	defer s.Close()
 	var ts []trial.Trial
 	if slim != nil {
-		ts = make([]trial.Trial, 0, studySize(ctx, s, f.study))
-		err = s.Scan(ctx, f.study, q, func(batch []trial.Trial) error {
-			for i := range batch {
-				ts = append(ts, slim.Slim(&batch[i]))
-			}
-			return nil
+		_, err = source.ReadStudy(ctx, s, source.StudyRead{Study: f.study, Query: q}, source.StudySink{
+			Grow:  func(n int) { ts = slices.Grow(ts, n) },
+			Trial: func(t *trial.Trial) { ts = append(ts, slim.Slim(t)) },
 		})
 	} else {
 		ts, err = s.Trials(ctx, f.study, q)
@@ -532,85 +528,19 @@ func studyReport(e *env, f *storeFlags, cfg *report.Config, opts report.Options,
 	return writePage(e, page, out)
 }
 
-// recordStudy records the study's trials filtered by q.Where: from its
-// columns and sketches (store.Columns) when they stand for the trials
-// (report.Records.Exact, and repeats keyed by the default configuration
-// keys), reading whole (TrialsByID) only the usable trials on which a
-// column has no value, whose exclusions list candidates; else from the
-// trials (Scan).
+// recordStudy records the study's trials filtered by q.Where through the
+// store read planner (source.ReadStudy): from its columns and sketches
+// when they stand for the trials (report.Records.Exact, and repeats keyed
+// by the default configuration keys), else from the trials.
 func recordStudy(ctx context.Context, s store.Reader, study string, q store.Query, recs *report.Records, opts report.Options) error {
+	read := source.StudyRead{Study: study, Query: q}
 	if recs.Exact() && (len(opts.ConfigKeys) == 0 || opts.Aggregate == repeat.None) {
-		var specs []store.ColumnSpec
 		for _, a := range recs.Columns() {
-			specs = append(specs, store.ColumnSpec{Metric: a.Metric, Dims: a.Match})
-		}
-		cols, err := s.Columns(ctx, study, specs, q.Where)
-		if err != nil {
-			return err
-		}
-		if len(cols.Sketches) == len(cols.IDs) {
-			return recordColumns(ctx, s, study, recs, cols)
+			read.Columns = append(read.Columns, store.ColumnSpec{Metric: a.Metric, Dims: a.Match})
 		}
 	}
-	recs.Grow(studySize(ctx, s, study))
-	return s.Scan(ctx, study, q, func(batch []trial.Trial) error {
-		for i := range batch {
-			recs.Add(&batch[i])
-		}
-		return nil
-	})
-}
-
-// recordColumns records the trials of cols, those on which a column has
-// no value (frontier.Missing: none or several measurements) read whole.
-func recordColumns(ctx context.Context, s store.Reader, study string, recs *report.Records, cols *store.Columns) error {
-	var whole []string
-	for i, id := range cols.IDs {
-		if _, unusable := cols.Problems[i]; !unusable && slices.ContainsFunc(cols.Values, func(col []float64) bool { return frontier.IsMissing(col[i]) }) {
-			whole = append(whole, id)
-		}
-	}
-	byID := map[string]*trial.Trial{}
-	if len(whole) > 0 {
-		ts, err := s.TrialsByID(ctx, study, whole)
-		if err != nil {
-			return err
-		}
-		for i := range ts {
-			byID[ts[i].ID] = &ts[i]
-		}
-	}
-	recs.Grow(len(cols.IDs))
-	values := make([]float64, len(cols.Values))
-	next := 0 // in whole
-	for i, id := range cols.IDs {
-		if next < len(whole) && whole[next] == id {
-			next++
-			t, ok := byID[id]
-			if !ok {
-				return fmt.Errorf("trial %s is no longer in the study", id)
-			}
-			recs.Add(t)
-			continue
-		}
-		for c, col := range cols.Values {
-			values[c] = col[i]
-		}
-		recs.AddSketch(id, &cols.Sketches[i], cols.Problems[i], values)
-	}
-	return nil
-}
-
-// studySize returns the number of trials of the study (0 when unknown),
-// for a read to allocate once. It reads the study's blocks alone
-// (Columns without specs or conditions): Studies would also scan every
-// trial for the study's time range (1.7 CPU-s at 10⁶ trials).
-func studySize(ctx context.Context, s store.Reader, study string) int {
-	cols, err := s.Columns(ctx, study, nil, nil)
-	if err != nil {
-		return 0
-	}
-	return len(cols.IDs)
+	_, err := source.ReadStudy(ctx, s, read, source.StudySink{Grow: recs.Grow, Trial: recs.Add, Sketch: recs.AddSketch})
+	return err
 }
 
 // loadSources reads any sources pareto reads through the source layer,
