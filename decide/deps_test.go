@@ -3,6 +3,7 @@ package decide
 import (
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -50,8 +51,35 @@ func TestDependencies(t *testing.T) {
 	}
 }
 
+// TestInputsThroughSource checks that the commands and the MCP server
+// read their inputs through package source: neither imports the readers
+// (ingest) or CloudAI's configuration (cloudai) itself.
+func TestInputsThroughSource(t *testing.T) {
+	for _, pkg := range []string{"github.com/pareto-llm/pareto/internal/cli", "github.com/pareto-llm/pareto/mcpserver"} {
+		imports := goList(t, "-f", "{{join .Imports \" \"}}", pkg)
+		for _, f := range []string{"github.com/pareto-llm/pareto/ingest", "github.com/pareto-llm/pareto/cloudai"} {
+			if slices.Contains(imports, f) {
+				t.Errorf("%s imports %s: read inputs through package source", pkg, f)
+			}
+		}
+		if !slices.Contains(imports, "github.com/pareto-llm/pareto/source") {
+			t.Errorf("%s does not import source; the check could not see its imports", pkg)
+		}
+	}
+}
+
 // listDeps returns the packages pkg links (go list -deps, tests excluded).
 func listDeps(t *testing.T, pkg string) []string {
+	t.Helper()
+	deps := goList(t, "-deps", pkg)
+	if len(deps) == 0 || deps[len(deps)-1] != pkg {
+		t.Fatalf("go list -deps %s listed %d packages, not ending with the package itself", pkg, len(deps))
+	}
+	return deps
+}
+
+// goList runs go list with args and returns the words it prints.
+func goList(t *testing.T, args ...string) []string {
 	t.Helper()
 	goCmd, err := exec.LookPath("go")
 	if err != nil {
@@ -60,19 +88,15 @@ func listDeps(t *testing.T, pkg string) []string {
 		}
 		t.Skipf("SKIP: no go command in PATH (%v)", err)
 	}
-	out, err := exec.Command(goCmd, "list", "-deps", pkg).Output()
+	out, err := exec.Command(goCmd, append([]string{"list"}, args...)...).Output()
 	if err != nil {
 		var stderr []byte
 		if ee, ok := err.(*exec.ExitError); ok {
 			stderr = ee.Stderr
 		}
-		t.Fatalf("go list -deps %s: %v\n%s", pkg, err, stderr)
+		t.Fatalf("go list %s: %v\n%s", strings.Join(args, " "), err, stderr)
 	}
-	deps := strings.Fields(string(out))
-	if len(deps) == 0 || deps[len(deps)-1] != pkg {
-		t.Fatalf("go list -deps %s listed %d packages, not ending with the package itself", pkg, len(deps))
-	}
-	return deps
+	return strings.Fields(string(out))
 }
 
 // matching returns the first of deps that is the package path prefix or

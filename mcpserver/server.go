@@ -34,10 +34,10 @@ import (
 
 	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/docs/schema"
-	"github.com/pareto-llm/pareto/ingest"
 	"github.com/pareto-llm/pareto/internal/enc"
 	"github.com/pareto-llm/pareto/query"
 	"github.com/pareto-llm/pareto/search"
+	"github.com/pareto-llm/pareto/source"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -50,7 +50,7 @@ type Options struct {
 	Version string
 	// Limits bound the result files the tools read (zero: ingest's
 	// defaults).
-	Limits ingest.Limits
+	Limits source.Limits
 	// Roots are the directories the tools read files in and create
 	// stores in (pareto mcp --root; none: the working directory). When
 	// the client lists roots, a tool call reaches the client's roots

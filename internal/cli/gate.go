@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/pareto-llm/pareto/decide"
-	"github.com/pareto-llm/pareto/ingest"
 	"github.com/pareto-llm/pareto/query"
 	"github.com/pareto-llm/pareto/repeat"
 	"github.com/pareto-llm/pareto/source"
@@ -186,7 +185,7 @@ func (o *gateOptions) spec() *source.GateSpec {
 
 // readSources reads result paths (tables included) through the source
 // layer within lim (source.Files).
-func readSources(paths []string, lim ingest.Limits) ([]decide.Source, error) {
+func readSources(paths []string, lim source.Limits) ([]decide.Source, error) {
 	srcs, err := source.Files(context.Background(), paths, lim)
 	if err != nil {
 		return nil, inputError{err: err}

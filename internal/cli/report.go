@@ -14,8 +14,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/pareto-llm/pareto/cloudai"
-	"github.com/pareto-llm/pareto/ingest"
+	"github.com/pareto-llm/pareto/field"
 	"github.com/pareto-llm/pareto/internal/enc"
 	"github.com/pareto-llm/pareto/internal/gcpolicy"
 	"github.com/pareto-llm/pareto/internal/progress"
@@ -190,12 +189,12 @@ func runGenerateReport(e *env, o *generateOptions) error {
 	if err != nil {
 		return err
 	}
-	trials, skips, bad, err := loadSources(e, source.Spec{Paths: []string{o.resultDir}, Load: ingest.LoadOptions{GPUsPerNode: opts.GPUsPerNode,
-		System: opts.System, Scenario: opts.Scenario, Tests: opts.Tests, Limits: lim}})
+	opts.Limits = lim
+	trials, skips, bad, err := loadSources(e, source.Spec{Paths: []string{o.resultDir}, Load: opts})
 	if err != nil {
 		return err
 	}
-	if n := countCode(skips, cloudai.ExcludeTestUnknown); n > 0 && o.testsDir == "" {
+	if n := countCode(skips, source.ExcludeTestUnknown); n > 0 && o.testsDir == "" {
 		fmt.Fprintf(e.stderr, "pareto: %d run(s) have no test-run.toml and take their configuration from test TOMLs: give --tests-dir\n", n)
 	}
 	if o.store.study != "" {
@@ -215,24 +214,20 @@ func runGenerateReport(e *env, o *generateOptions) error {
 
 // walkOptions reads the scenario, the system and the tests of
 // generate-report.
-func walkOptions(o *generateOptions) (cloudai.WalkOptions, error) {
-	var opts cloudai.WalkOptions
-	var err error
+func walkOptions(o *generateOptions) (source.LoadOptions, error) {
 	lo, err := loadOptions(o.system, 0)
 	if err != nil {
-		return opts, err
+		return lo, err
 	}
-	opts.GPUsPerNode, opts.System = lo.GPUsPerNode, lo.System
-	if opts.Scenario, err = cloudai.ReadScenario(o.scenario); err != nil {
+	opts, err := source.Scenario(lo, o.scenario, o.testsDir)
+	if fe, ok := field.As(err); ok && fe.Value != "" {
+		return opts, inputError{err: fmt.Errorf("%w in --tests-dir %s", fe.Err, fe.Value)}
+	}
+	if fe, ok := field.As(err); ok {
+		return opts, inputError{err: fmt.Errorf("--tests-dir: %w", fe.Err)}
+	}
+	if err != nil {
 		return opts, inputError{err: err}
-	}
-	if o.testsDir != "" {
-		if opts.Tests, err = cloudai.LoadTests(o.testsDir); err != nil {
-			return opts, inputError{err: fmt.Errorf("--tests-dir: %w", err)}
-		}
-		if _, err := cloudai.Resolve(opts.Scenario, opts.Tests); err != nil {
-			return opts, inputError{err: fmt.Errorf("%s: %w in --tests-dir %s", o.scenario, err, o.testsDir)}
-		}
 	}
 	return opts, nil
 }
