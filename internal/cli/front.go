@@ -93,7 +93,7 @@ func newFrontCmd(e *env) *cobra.Command {
 			if len(args) == 0 && o.store.study == "" && o.optuna == "" {
 				return usagef("no input files (use - for standard input) and no --study")
 			}
-			return runFront(e, &o, args)
+			return runFront(c.Context(), e, &o, args)
 		},
 	}
 	f := c.Flags()
@@ -144,8 +144,7 @@ func queryUsage(err error) error {
 	return err
 }
 
-func runFront(e *env, o *frontOptions, paths []string) error {
-	ctx := context.Background()
+func runFront(ctx context.Context, e *env, o *frontOptions, paths []string) error {
 	if o.optuna != "" && len(o.objectives) == 0 {
 		objs, _, err := source.OptunaObjectives(ctx, o.optuna, o.optunaStudy)
 		if err != nil {

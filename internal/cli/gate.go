@@ -185,8 +185,8 @@ func (o *gateOptions) spec() *source.GateSpec {
 
 // readSources reads result paths (tables included) through the source
 // layer within lim (source.Files).
-func readSources(paths []string, lim source.Limits) ([]decide.Source, error) {
-	srcs, err := source.Files(context.Background(), paths, lim)
+func readSources(ctx context.Context, paths []string, lim source.Limits) ([]decide.Source, error) {
+	srcs, err := source.Files(ctx, paths, lim)
 	if err != nil {
 		return nil, inputError{err: err}
 	}
@@ -199,9 +199,6 @@ func runGate(ctx context.Context, e *env, o *gateOptions) error {
 	}
 	if o.archiveList || o.revoke != "" {
 		return runArchive(ctx, e, o)
-	}
-	if ctx == nil {
-		ctx = context.Background()
 	}
 	spec := o.spec()
 	if err := spec.Check(); err != nil {
@@ -218,9 +215,9 @@ func runGate(ctx context.Context, e *env, o *gateOptions) error {
 	if err != nil {
 		return inputError{err: err}
 	}
-	st, err := store.Open(ctx, store.Location(o.src.store))
+	st, err := o.src.openStore(ctx, false)
 	if err != nil {
-		return inputError{err: err}
+		return err
 	}
 	defer st.Close()
 	v, err := decide.RunGate(ctx, store.Selecting{Store: st}, req)
@@ -260,14 +257,11 @@ func runArchive(ctx context.Context, e *env, o *gateOptions) error {
 	if err != nil {
 		return usageError{fmt.Errorf("--where: %w", err)}
 	}
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	var members []decide.ArchiveMember
 	if o.archiveList {
-		st, err := store.OpenReadOnly(ctx, store.Location(o.src.store))
+		st, err := o.src.openStore(ctx, true)
 		if err != nil {
-			return inputError{err: err}
+			return err
 		}
 		defer st.Close()
 		if members, err = decide.RunArchive(ctx, store.ReaderSelecting{Reader: st}, o.src.study, where, o.src.keys()); err != nil {
@@ -279,9 +273,9 @@ func runArchive(ctx context.Context, e *env, o *gateOptions) error {
 	if err != nil {
 		return usageError{fmt.Errorf("--revoke: %w", err)}
 	}
-	st, err := store.Open(ctx, store.Location(o.src.store))
+	st, err := o.src.openStore(ctx, false)
 	if err != nil {
-		return inputError{err: err}
+		return err
 	}
 	defer st.Close()
 	if members, err = decide.Revoke(ctx, store.Selecting{Store: st}, o.src.study, where, o.src.keys(), sel); err != nil {

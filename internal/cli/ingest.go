@@ -94,14 +94,14 @@ func newIngestCmd(e *env) *cobra.Command {
 		Short:   "Read benchmark results and report what was found",
 		Long:    ingestLong,
 		Example: ingestExample,
-		RunE: func(_ *cobra.Command, args []string) error {
+		RunE: func(c *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usagef("no paths given")
 			}
 			if o.format != "table" && o.format != "json" {
 				return usagef("unknown --format %q (want table or json)", o.format)
 			}
-			return runIngest(e, &o, args)
+			return runIngest(c.Context(), e, &o, args)
 		},
 	}
 	f := c.Flags()
@@ -129,7 +129,7 @@ func loadOptions(systemConfig string, gpusPerNode int) (source.LoadOptions, erro
 	return opts, nil
 }
 
-func runIngest(e *env, o *ingestOptions, paths []string) error {
+func runIngest(ctx context.Context, e *env, o *ingestOptions, paths []string) error {
 	opts, err := loadOptions(o.systemConfig, o.gpusPerNode)
 	if err != nil {
 		return err
@@ -148,7 +148,7 @@ func runIngest(e *env, o *ingestOptions, paths []string) error {
 		if session == "" {
 			session = trial.NewSession(time.Now())
 		}
-		if sink, err = openSink(context.Background(), &o.store); err != nil {
+		if sink, err = openSink(ctx, &o.store); err != nil {
 			return err
 		}
 		defer sink.s.Close()
@@ -356,7 +356,7 @@ var storeHook func(src string)
 
 // openSink opens the store and creates the study.
 func openSink(ctx context.Context, f *storeFlags) (*ingestSink, error) {
-	s, err := openStore(ctx, f)
+	s, err := f.openStore(ctx, false)
 	if err != nil {
 		return nil, err
 	}
@@ -365,7 +365,7 @@ func openSink(ctx context.Context, f *storeFlags) (*ingestSink, error) {
 		return nil, inputError{err: err}
 	}
 	return &ingestSink{ctx: ctx, s: s, study: f.study,
-		stored: stored{location: trial.RedactLocation(store.Location(f.location)), study: f.study}}, nil
+		stored: stored{location: trial.RedactLocation(f.resolved()), study: f.study}}, nil
 }
 
 // recordSkips keeps the inputs that yielded no trial in the study.

@@ -150,7 +150,7 @@ func newGenerateReportCmd(e *env) *cobra.Command {
 		Long:    generateLong,
 		Example: "  pareto generate-report --test-scenario examples/cloudai/scenario.toml --system-config examples/cloudai/system.toml --tests-dir examples/cloudai/tests --result-dir examples/cloudai/results",
 		Args:    noArgs,
-		RunE:    func(*cobra.Command, []string) error { return runGenerateReport(e, &o) },
+		RunE:    func(c *cobra.Command, _ []string) error { return runGenerateReport(c.Context(), e, &o) },
 	}
 	f := c.Flags()
 	f.SortFlags = false
@@ -165,7 +165,7 @@ func newGenerateReportCmd(e *env) *cobra.Command {
 	return c
 }
 
-func runGenerateReport(e *env, o *generateOptions) error {
+func runGenerateReport(ctx context.Context, e *env, o *generateOptions) error {
 	if o.scenario == "" || o.resultDir == "" {
 		return usagef("--test-scenario and --result-dir are required")
 	}
@@ -190,7 +190,7 @@ func runGenerateReport(e *env, o *generateOptions) error {
 		return err
 	}
 	opts.Limits = lim
-	trials, skips, bad, err := loadSources(e, source.Spec{Paths: []string{o.resultDir}, Load: opts})
+	trials, skips, bad, err := loadSources(ctx, e, source.Spec{Paths: []string{o.resultDir}, Load: opts})
 	if err != nil {
 		return err
 	}
@@ -198,7 +198,7 @@ func runGenerateReport(e *env, o *generateOptions) error {
 		fmt.Fprintf(e.stderr, "pareto: %d run(s) have no test-run.toml and take their configuration from test TOMLs: give --tests-dir\n", n)
 	}
 	if o.store.study != "" {
-		if trials, skips, err = throughStudy(e, &o.store, trials, skips, nil); err != nil {
+		if trials, skips, err = throughStudy(ctx, e, &o.store, trials, skips, nil); err != nil {
 			return err
 		}
 	}
@@ -254,11 +254,11 @@ func newReportCmd(e *env) *cobra.Command {
   pareto ingest examples/decide/baseline-sglang-0.5.6.jsonl examples/decide/baseline-sglang-0.6.0.jsonl \
     --store runs.db --study tune --label role=baseline && \
     pareto report --store runs.db --study tune -x ttft.p99 -y output_token_throughput --group-by engine_version --out tune.html`,
-		RunE: func(_ *cobra.Command, args []string) error {
+		RunE: func(c *cobra.Command, args []string) error {
 			if len(args) == 0 && o.store.study == "" && o.optuna == "" {
 				return usagef("no inputs: give result files, CloudAI results directories or --study")
 			}
-			return runReport(e, &o, args)
+			return runReport(c.Context(), e, &o, args)
 		},
 	}
 	f := c.Flags()
@@ -277,7 +277,7 @@ func newReportCmd(e *env) *cobra.Command {
 	return c
 }
 
-func runReport(e *env, o *reportOptions, paths []string) error {
+func runReport(ctx context.Context, e *env, o *reportOptions, paths []string) error {
 	cfg, err := reportConfig(o)
 	if err != nil {
 		return err
@@ -293,7 +293,7 @@ func runReport(e *env, o *reportOptions, paths []string) error {
 	if lo.Limits, err = o.limits.limits(); err != nil {
 		return err
 	}
-	trials, skips, bad, err := loadSources(e, source.Spec{Paths: paths, Load: lo, Optuna: o.optuna, OptunaStudy: o.optunaStudy})
+	trials, skips, bad, err := loadSources(ctx, e, source.Spec{Paths: paths, Load: lo, Optuna: o.optuna, OptunaStudy: o.optunaStudy})
 	if err != nil && !(o.store.study != "" && isNothing(err)) {
 		return err
 	}
@@ -306,7 +306,7 @@ func runReport(e *env, o *reportOptions, paths []string) error {
 			// Only the study is read, and the page decided from records:
 			// the study is read twice, the second time for the trials the
 			// page lists alone.
-			if err := studyReport(e, &o.store, cfg, opts, o.config != "", o.out); err != nil {
+			if err := studyReport(ctx, e, &o.store, cfg, opts, o.config != "", o.out); err != nil {
 				return err
 			}
 			return unreadable(bad, o.keepGoing)
@@ -316,7 +316,7 @@ func runReport(e *env, o *reportOptions, paths []string) error {
 			// streamed, to what the page needs of them.
 			slim = report.NewSlimmer(cfg, opts)
 		}
-		if trials, skips, err = throughStudy(e, &o.store, trials, skips, slim); err != nil {
+		if trials, skips, err = throughStudy(ctx, e, &o.store, trials, skips, slim); err != nil {
 			return err
 		}
 	}
@@ -412,12 +412,11 @@ func objectiveAxis(s string) (report.Axis, error) {
 // included. A trial stored before the store kept deployments gets the one
 // read in this run, matched by trial ID. With slim set, the study's
 // trials are streamed (store.Reader.Scan) and slimmed as they are read.
-func throughStudy(e *env, f *storeFlags, loaded []trial.Trial, skips []trial.Skip, slim *report.Slimmer) ([]trial.Trial, []trial.Skip, error) {
+func throughStudy(ctx context.Context, e *env, f *storeFlags, loaded []trial.Trial, skips []trial.Skip, slim *report.Slimmer) ([]trial.Trial, []trial.Skip, error) {
 	q, err := f.query()
 	if err != nil {
 		return nil, nil, err
 	}
-	ctx := context.Background()
 	known := map[string]*trial.Deployment{}
 	for i := range loaded {
 		if d := loaded[i].Deployment; d != nil {
@@ -428,7 +427,7 @@ func throughStudy(e *env, f *storeFlags, loaded []trial.Trial, skips []trial.Ski
 	if len(loaded) == 0 && len(skips) == 0 {
 		// Nothing to keep: the study is only read, from the store opened
 		// read-only.
-		if s, err = openReader(ctx, f); err != nil {
+		if s, err = f.openStore(ctx, true); err != nil {
 			return nil, nil, err
 		}
 	} else {
@@ -480,13 +479,12 @@ func throughStudy(e *env, f *storeFlags, loaded []trial.Trial, skips []trial.Ski
 // (report.Plan), the second reads the trials the page lists
 // (store.Reader.TrialsByID). With checkCases (a --config without cases), the
 // configuration's cases are checked against the study's.
-func studyReport(e *env, f *storeFlags, cfg *report.Config, opts report.Options, checkCases bool, out string) error {
+func studyReport(ctx context.Context, e *env, f *storeFlags, cfg *report.Config, opts report.Options, checkCases bool, out string) error {
 	q, err := f.query()
 	if err != nil {
 		return err
 	}
-	ctx := context.Background()
-	s, err := openReader(ctx, f)
+	s, err := f.openStore(ctx, true)
 	if err != nil {
 		return err
 	}
@@ -543,7 +541,7 @@ func recordStudy(ctx context.Context, s store.Reader, study string, q store.Quer
 // unreadable files and failed runs, the report's exclusions) and the
 // unreadable ones. Inputs that yield no trial at all are an error naming
 // each; the skips are returned with it.
-func loadSources(e *env, spec source.Spec) ([]trial.Trial, []trial.Skip, []trial.Skip, error) {
+func loadSources(ctx context.Context, e *env, spec source.Spec) ([]trial.Trial, []trial.Skip, []trial.Skip, error) {
 	if len(spec.Paths) == 0 && spec.Optuna == "" {
 		return nil, nil, nil, nil
 	}
@@ -551,7 +549,7 @@ func loadSources(e *env, spec source.Spec) ([]trial.Trial, []trial.Skip, []trial
 	spec.Note = func(s string) { fmt.Fprintf(e.stderr, "pareto: %s\n", enc.SafeLines(s)) }
 	bar := progress.New(e.stderr, "reading", "inputs")
 	spec.Load.Progress = bar.Set
-	set, err := source.Trials(context.Background(), spec)
+	set, err := source.Trials(ctx, spec)
 	bar.Done()
 	if errors.Is(err, source.ErrOptunaStudy) {
 		return nil, nil, nil, usagef("--optuna-study is required: %v", err)

@@ -4,6 +4,7 @@ package cli
 
 import (
 	"cmp"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -66,10 +67,13 @@ type env struct {
 // and returns the process exit status: 0 success, 1 bad input or I/O
 // error (or a "no": gate's reject, pick's nothing feasible, compare's
 // regression), 2 usage error, 3 an inconclusive verdict (see exitOK).
-func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+// Cancelling ctx (cmd/pareto cancels it on SIGINT and SIGTERM) stops the
+// command: tune queues its running run again and prints its summary.
+func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
 	root := newRoot(e)
 	root.SetArgs(args)
+	root.SetContext(ctx)
 	cmd, err := root.ExecuteC()
 	if err == nil {
 		return exitOK

@@ -22,6 +22,7 @@ package gatesim
 import (
 	"bytes"
 	"cmp"
+	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -178,7 +179,7 @@ func (c CLI) Gate(cfg decide.GateConfig, cand, base [2][]float64) (decide.Verdic
 		args = append(args, "--no-regression")
 	}
 	var stdout, stderr bytes.Buffer
-	code := cli.Main(args, nil, &stdout, &stderr)
+	code := cli.Main(context.Background(), args, nil, &stdout, &stderr)
 	var v decide.Verdict
 	if err := json.Unmarshal(stdout.Bytes(), &v); err != nil || code == 2 {
 		return v, fmt.Errorf("pareto gate exited %d: %s (%v)", code, stderr.String(), err)
