@@ -1,11 +1,12 @@
 package decide
 
 import (
-	"fmt"
+	"errors"
 	"math"
 	"slices"
 	"strconv"
 
+	"github.com/pareto-llm/pareto/field"
 	"github.com/pareto-llm/pareto/frontier"
 	"github.com/pareto-llm/pareto/query"
 	"github.com/pareto-llm/pareto/repeat"
@@ -27,8 +28,8 @@ type PickSpec struct {
 	ConfigKeys []string
 }
 
-// Request validates the spec into the library's request. Every error is
-// marked ErrUsage.
+// Request validates the spec into the library's request. Every error is a
+// *field.Error (maximize or minimize, slo, objective, aggregate, relax).
 func (s PickSpec) Request() (PickRequest, error) {
 	req := PickRequest{ConfigKeys: s.ConfigKeys}
 	var objs []frontier.Objective
@@ -39,7 +40,7 @@ func (s PickSpec) Request() (PickRequest, error) {
 		objs = append(objs, frontier.Objective{Name: m, Direction: frontier.Minimize})
 	}
 	if len(objs) == 0 {
-		return req, usagef("no objective: give --maximize METRIC or --minimize METRIC")
+		return req, field.Required("maximize", "minimize")
 	}
 	req.Pick.Primary, req.Pick.Others = objs[0], objs[1:]
 	var names []string
@@ -49,14 +50,14 @@ func (s PickSpec) Request() (PickRequest, error) {
 	for _, b := range s.SLOs {
 		slo, err := frontier.ParseSLO(b)
 		if err != nil {
-			return req, usagef("%v", err)
+			return req, &field.Error{Field: "slo", Value: b, Err: err, Named: true}
 		}
 		req.Pick.SLOs = append(req.Pick.SLOs, slo)
 		names = append(names, slo.Name)
 	}
 	for _, n := range names {
 		if _, err := trial.ParseSelector(n); err != nil {
-			return req, usagef("%v", err)
+			return req, &field.Error{Field: "objective", Value: n, Err: err, Named: true}
 		}
 	}
 	agg, relax := s.Aggregate, s.Relax
@@ -68,10 +69,10 @@ func (s PickSpec) Request() (PickRequest, error) {
 	}
 	var err error
 	if req.Aggregation, err = repeat.ParseAggregation(agg); err != nil {
-		return req, usagef("%v", err)
+		return req, &field.Error{Field: "aggregate", Value: agg, Err: err, Named: true}
 	}
 	if req.Pick.Relax, err = query.ParsePercent(relax); err != nil || req.Pick.Relax == 0 {
-		return req, usagef("--relax %q: want a positive percentage such as 10%%", relax)
+		return req, field.Wrap("relax", relax, errors.New("want a positive percentage such as 10%"))
 	}
 	return req, nil
 }
@@ -198,9 +199,4 @@ func NewPickOutput(rep PickReport, req PickRequest) PickOutput {
 		out.Closest = append(out.Closest, PickClosest{"key:" + g.Config, g.Workload.String(), v})
 	}
 	return out
-}
-
-// usagef is an error marked query.ErrUsage.
-func usagef(format string, args ...any) error {
-	return fmt.Errorf("%w: "+format, append([]any{query.ErrUsage}, args...)...)
 }

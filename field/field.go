@@ -18,14 +18,16 @@ package field
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Error is a bad value in one field of a request.
 type Error struct {
 	// Field names the field (lower snake case).
 	Field string
-	// Value is the value given, quoted in the message when Quote is set
-	// (a field that was not given has none).
+	// Value is the value given, after the field's name in the message
+	// (quoted when Quote); empty when the reason or Err quotes it, or the
+	// field was not given.
 	Value string
 	Quote bool
 	// Reason says why the value is refused, without naming the field; with
@@ -36,6 +38,12 @@ type Error struct {
 	// Err is the underlying error, when there is one; its text follows
 	// the reason.
 	Err error
+	// Named says that the message names the value itself and does not
+	// start with the field: it is the Reason (with Others) alone, else
+	// Err's text (a parser's message quoting the value).
+	Named bool
+	// Missing says that the field was not given (Required).
+	Missing bool
 }
 
 // Error renders the error with the fields' own names.
@@ -47,24 +55,44 @@ func (e *Error) Unwrap() error { return e.Err }
 // Phrase renders the error with the fields named by name: the field (and
 // its value, quoted when Quote), the reason, then the underlying error.
 func (e *Error) Phrase(name func(field string) string) string {
-	s := name(e.Field)
-	if e.Quote {
-		s += fmt.Sprintf(" %q", e.Value)
-	}
 	switch {
-	case len(e.Others) > 0:
-		others := make([]any, len(e.Others))
-		for i, o := range e.Others {
-			others[i] = name(o)
+	case e.Named && e.Reason != "":
+		return e.reason(name)
+	case e.Named && e.Err != nil:
+		return e.Err.Error()
+	case e.Missing:
+		names := []string{name(e.Field)}
+		for _, o := range e.Others {
+			names = append(names, name(o))
 		}
-		s += " " + fmt.Sprintf(e.Reason, others...)
-	case e.Reason != "":
-		s += " " + e.Reason
+		return strings.Join(names, " or ") + " is required"
+	}
+	s := name(e.Field)
+	switch {
+	case e.Quote:
+		s += fmt.Sprintf(" %q", e.Value)
+	case e.Value != "":
+		s += " " + e.Value
+	}
+	if e.Reason != "" {
+		s += " " + e.reason(name)
 	}
 	if e.Err != nil {
 		s += ": " + e.Err.Error()
 	}
 	return s
+}
+
+// reason renders the Reason, naming Others by name.
+func (e *Error) reason(name func(string) string) string {
+	if len(e.Others) == 0 {
+		return e.Reason
+	}
+	others := make([]any, len(e.Others))
+	for i, o := range e.Others {
+		others[i] = name(o)
+	}
+	return fmt.Sprintf(e.Reason, others...)
 }
 
 // Invalid returns the error of field's value, refused for reason.
@@ -77,8 +105,11 @@ func Wrap(field, value string, err error) *Error {
 	return &Error{Field: field, Value: value, Quote: true, Err: err}
 }
 
-// Required returns the error of a field that must be given.
-func Required(field string) *Error { return &Error{Field: field, Reason: "is required"} }
+// Required returns the error of a field that must be given; with others,
+// one of field and others must be.
+func Required(field string, others ...string) *Error {
+	return &Error{Field: field, Others: others, Missing: true}
+}
 
 // As returns the *Error in err's chain, if any.
 func As(err error) (*Error, bool) { return errors.AsType[*Error](err) }

@@ -28,14 +28,15 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/docs/schema"
+	"github.com/pareto-llm/pareto/field"
 	"github.com/pareto-llm/pareto/internal/enc"
-	"github.com/pareto-llm/pareto/query"
 	"github.com/pareto-llm/pareto/search"
 	"github.com/pareto-llm/pareto/source"
 	"github.com/pareto-llm/pareto/trial"
@@ -184,11 +185,21 @@ func add[In, Out any](ts *tools, s *mcp.Server, t *mcp.Tool, out *jsonschema.Sch
 	return nil
 }
 
-// toolMessage is an error's text without the usage marker of the library
-// (query.ErrUsage).
+// argNames are the tools' arguments of the library fields (field.Error)
+// named otherwise.
+var argNames = map[string]string{"value": "values", "slo": "slos"}
+
+// toolMessage is an error's text, with the library field error it holds,
+// if any, phrased in the tools' argument names.
 func toolMessage(err error) string {
-	if query.IsUsage(err) {
-		return query.UsageMessage(err)
+	msg := err.Error()
+	if fe, ok := field.As(err); ok {
+		msg = strings.Replace(msg, fe.Error(), fe.Phrase(func(f string) string {
+			if n, ok := argNames[f]; ok {
+				return n
+			}
+			return f
+		}), 1)
 	}
-	return err.Error()
+	return msg
 }

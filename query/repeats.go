@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
+	"github.com/pareto-llm/pareto/field"
 	"github.com/pareto-llm/pareto/repeat"
 	"github.com/pareto-llm/pareto/trial"
 )
@@ -251,7 +253,7 @@ func aggregateSLO(col []float64, members []int32, first int32, agg repeat.Aggreg
 func (d *Rows) baselineDeltas(spec string, allowCross bool) error {
 	sel, err := repeat.ParseSelection(spec)
 	if err != nil {
-		return &Error{Err: fmt.Errorf("--baseline: %w", err)}
+		return &Error{Err: &field.Error{Field: "baseline", Err: err}}
 	}
 	d.describeGroups()
 	names, rows := d.groups()
@@ -268,7 +270,7 @@ func (d *Rows) baselineDeltas(spec string, allowCross bool) error {
 		found = found || ok
 	}
 	if !found && !d.q.BaselineMayBeAbsent {
-		return inputErrorf("--baseline %s selects no trial", spec)
+		return &Error{Err: &field.Error{Field: "baseline", Value: spec, Reason: "selects no trial"}}
 	}
 	return nil
 }
@@ -328,8 +330,9 @@ func (d *Rows) groupBaseline(sel repeat.Selection, pts []int32, allowCross bool)
 			continue
 		}
 		if err != nil {
-			return true, &Error{Err: fmt.Errorf("%s (%s) and the baseline %s at %s: %w; restrict the comparison with --where or --group-by, or pass --allow-cross-scope",
-				d.ids[i], p.group.Scope, sel.Raw, p.group.Workload, err)}
+			what := fmt.Sprintf("%s (%s) and the baseline %s at %s: %v", d.ids[i], p.group.Scope, sel.Raw, p.group.Workload, err)
+			return true, &Error{Err: &field.Error{Field: "baseline", Named: true, Err: err, Others: []string{"where", "group_by", "allow_cross_scope"},
+				Reason: strings.ReplaceAll(what, "%", "%%") + "; restrict the comparison with %s or %s, or pass %s"}}
 		}
 		if bg == nil {
 			p.baseWhy = fmt.Sprintf("the baseline %s was not measured at workload %s", sel.Raw, p.group.Workload)

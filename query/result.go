@@ -1,8 +1,6 @@
 package query
 
 import (
-	"errors"
-	"fmt"
 	"slices"
 
 	"github.com/pareto-llm/pareto/frontier"
@@ -161,11 +159,6 @@ func (r *Result) point(row int32, reason string) Point {
 	}
 	return p
 }
-
-// IsUsage reports whether err is a malformed query value (exit 2).
-func IsUsage(err error) bool { return errors.Is(err, ErrUsage) }
-
-func inputErrorf(format string, args ...any) error { return &Error{Err: fmt.Errorf(format, args...)} }
 
 // Len returns the number of points (rows of every group's analysis).
 func (r *Result) Len() int { return len(r.data.ids) }

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/pareto-llm/pareto/query"
 	"github.com/pareto-llm/pareto/search"
 	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/tune"
@@ -105,7 +104,7 @@ func openTuning(ctx context.Context, st store.Store, o *askOptions) (*tune.Tunin
 	switch {
 	case o.space == "" && errors.Is(err, store.ErrNoTune):
 		return nil, usagef("study %q has no tuning state yet: give --space, -o and --budget to create it", o.study)
-	case query.IsUsage(err):
+	case isFieldError(err):
 		return nil, queryUsage(err)
 	case err != nil:
 		return nil, inputError{err: err}

@@ -136,14 +136,6 @@ func parseFrontQuery(o *frontOptions) (*query.Query, error) {
 	return q, nil
 }
 
-// queryUsage turns a query.ErrUsage error into a usage error (exit 2).
-func queryUsage(err error) error {
-	if query.IsUsage(err) {
-		return usageError{errors.New(query.UsageMessage(err))}
-	}
-	return err
-}
-
 func runFront(ctx context.Context, e *env, o *frontOptions, paths []string) error {
 	if o.optuna != "" && len(o.objectives) == 0 {
 		objs, _, err := source.OptunaObjectives(ctx, o.optuna, o.optunaStudy)

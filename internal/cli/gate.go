@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/pareto-llm/pareto/decide"
-	"github.com/pareto-llm/pareto/query"
 	"github.com/pareto-llm/pareto/repeat"
 	"github.com/pareto-llm/pareto/source"
 	"github.com/pareto-llm/pareto/store"
@@ -209,7 +208,7 @@ func runGate(ctx context.Context, e *env, o *gateOptions) error {
 		return err
 	}
 	req, err := spec.Request(ctx)
-	if query.IsUsage(err) {
+	if isFieldError(err) {
 		return queryUsage(err)
 	}
 	if err != nil {

@@ -84,10 +84,13 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 	}
 	// An error may quote its input (a cell, a value, a command line): it
 	// is printed through the one redaction policy.
+	// A library's field error is phrased in flag words.
+	msg := flagText(err)
 	if kindOf(err) == kindUsage {
-		fmt.Fprintf(stderr, "%s: %s (see '%s --help')\n", name, enc.Safe(trial.RedactText(firstLine(err))), name)
+		first, _, _ := strings.Cut(msg, "\n")
+		fmt.Fprintf(stderr, "%s: %s (see '%s --help')\n", name, enc.Safe(trial.RedactText(first)), name)
 	} else {
-		fmt.Fprintf(stderr, "%s: %s\n", name, enc.SafeLines(trial.RedactText(err.Error())))
+		fmt.Fprintf(stderr, "%s: %s\n", name, enc.SafeLines(trial.RedactText(msg)))
 	}
 	return exitStatus(cmd, err)
 }
@@ -175,11 +178,6 @@ func isCobraUsage(err error) bool {
 		}
 	}
 	return false
-}
-
-func firstLine(err error) string {
-	s, _, _ := strings.Cut(err.Error(), "\n")
-	return s
 }
 
 func newRoot(e *env) *cobra.Command {

@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/pareto-llm/pareto/query"
 	"github.com/pareto-llm/pareto/tune"
 	"github.com/spf13/cobra"
 )
@@ -121,7 +120,7 @@ func runTell(ctx context.Context, e *env, o *tellOptions, args []string) error {
 		return inputError{err: err}
 	}
 	out, err := t.Tell(ctx, id, in)
-	if query.IsUsage(err) {
+	if isFieldError(err) {
 		return queryUsage(err)
 	}
 	if err != nil {

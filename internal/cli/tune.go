@@ -13,7 +13,6 @@ import (
 	"github.com/pareto-llm/pareto/executor"
 	"github.com/pareto-llm/pareto/internal/enc"
 	"github.com/pareto-llm/pareto/internal/progress"
-	"github.com/pareto-llm/pareto/query"
 	"github.com/pareto-llm/pareto/search"
 	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/trial"
@@ -344,7 +343,7 @@ func runTune(ctx context.Context, e *env, o *tuneOptions) error {
 // tuneOpenError is the error of opening a study: a usage error (exit 2)
 // for a refused budget, else an input error.
 func tuneOpenError(err error) error {
-	if query.IsUsage(err) {
+	if isFieldError(err) {
 		return queryUsage(err)
 	}
 	return inputError{err: err}
