@@ -7,6 +7,7 @@ import (
 
 	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/frontier"
+	"github.com/pareto-llm/pareto/repeat"
 )
 
 // MinNoiseDF is the fewest degrees of freedom (the sum over
@@ -116,7 +117,7 @@ func pooledNoise(sides []*Side, objs []frontier.Objective, conf float64) decide.
 	for i, o := range objs {
 		names[i] = o.Name
 	}
-	var pts []decide.Point
+	var pts []repeat.Point
 	seen := map[*Side]bool{}
 	for _, s := range sides {
 		if seen[s] {
@@ -128,9 +129,9 @@ func pooledNoise(sides []*Side, objs []frontier.Objective, conf float64) decide.
 			if p.runs() < 2 {
 				continue
 			}
-			dp := decide.Point{Group: &decide.Group{}}
+			dp := repeat.Point{Group: &repeat.Group{}}
 			for o := range objs {
-				dp.Stats = append(dp.Stats, decide.Stat{N: len(p.Runs[o]), Samples: p.Runs[o]})
+				dp.Stats = append(dp.Stats, repeat.Stat{N: len(p.Runs[o]), Samples: p.Runs[o]})
 			}
 			pts = append(pts, dp)
 		}

@@ -6,8 +6,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/frontier"
+	"github.com/pareto-llm/pareto/repeat"
 )
 
 // benchSide is n configurations of k objectives with 3 repeats each, in a
@@ -28,7 +28,7 @@ func benchSide(name string, n, k int, band, scale float64, rng *rand.Rand) *Side
 			for range 3 {
 				p.Runs[o] = append(p.Runs[o], scale*(1+100*base[o]*r)*math.Exp(0.02*rng.NormFloat64()))
 			}
-			p.Values = append(p.Values, decide.Summarize(p.Runs[o], decide.Median).Value)
+			p.Values = append(p.Values, repeat.Summarize(p.Runs[o], repeat.Median).Value)
 		}
 		s.Points = append(s.Points, p)
 	}

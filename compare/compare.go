@@ -9,8 +9,8 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/frontier"
+	"github.com/pareto-llm/pareto/repeat"
 )
 
 // DefaultResamples is the number of bootstrap resamples when Options says
@@ -52,7 +52,7 @@ type Options struct {
 	Interpolation Interpolation
 	// Aggregate is how a resample's drawn repeats become a point (as the
 	// query aggregated them).
-	Aggregate decide.Aggregation
+	Aggregate repeat.Aggregation
 	// Resamples is the number of bootstrap resamples (DefaultResamples when
 	// zero); Seed seeds them; Confidence is the level of every interval
 	// (0.95 when zero).
@@ -403,7 +403,7 @@ func percentiles(vals []float64, conf float64) (lo, hi float64) {
 		return math.NaN(), math.NaN()
 	}
 	slices.Sort(fin)
-	return decide.Quantile(fin, (1-conf)/2), decide.Quantile(fin, (1+conf)/2)
+	return repeat.Quantile(fin, (1-conf)/2), repeat.Quantile(fin, (1+conf)/2)
 }
 
 func nums(v []float64) []Num {

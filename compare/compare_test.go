@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/frontier"
+	"github.com/pareto-llm/pareto/repeat"
 )
 
 // interactivity (tokens/s/user, maximised) against throughput per GPU
@@ -40,7 +40,7 @@ func side(name string, pts [][2]float64, n int, xcv, cv, yScale float64, rng *ra
 			pt.Runs[1][r] = p[1] * yScale * math.Exp(cv*rng.NormFloat64())
 		}
 		for o := range 2 {
-			pt.Values = append(pt.Values, decide.Summarize(pt.Runs[o], decide.Median).Value)
+			pt.Values = append(pt.Values, repeat.Summarize(pt.Runs[o], repeat.Median).Value)
 		}
 		if n == 1 {
 			pt.Runs = nil
@@ -263,7 +263,7 @@ func TestThreeObjectives(t *testing.T) {
 				p.Runs[2] = append(p.Runs[2], float64(1+i%3))
 			}
 			for o := range 3 {
-				p.Values = append(p.Values, decide.Summarize(p.Runs[o], decide.Median).Value)
+				p.Values = append(p.Values, repeat.Summarize(p.Runs[o], repeat.Median).Value)
 			}
 			s.Points = append(s.Points, p)
 		}

@@ -5,8 +5,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/frontier"
+	"github.com/pareto-llm/pareto/repeat"
 	"pgregory.net/rapid"
 )
 
@@ -132,7 +132,7 @@ func TestVerdictIsTheUnionRelation(t *testing.T) {
 					}
 					rs := []float64{v, v + float64(rapid.IntRange(-2, 2).Draw(t, "d")), v + float64(rapid.IntRange(-2, 2).Draw(t, "d"))}
 					p.Runs = append(p.Runs, rs)
-					p.Values = append(p.Values, decide.Summarize(rs, decide.Median).Value)
+					p.Values = append(p.Values, repeat.Summarize(rs, repeat.Median).Value)
 				}
 				s.Points = append(s.Points, p)
 				est = append(est, p.Values)

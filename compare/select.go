@@ -9,6 +9,7 @@ import (
 	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/frontier"
 	"github.com/pareto-llm/pareto/query"
+	"github.com/pareto-llm/pareto/repeat"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -126,7 +127,7 @@ func scopeField(key string) string {
 // GPU) except on the fields the sides were selected by (engine also frees
 // the engine version: two engines have their own versions). A side that
 // mixes scopes, or a pair of sides that differ on another field, is a
-// *decide.ScopeError naming the values.
+// *repeat.ScopeError naming the values.
 func CheckScopes(sides []Trials) error {
 	allowed := map[string]bool{}
 	for _, s := range sides {
@@ -139,16 +140,16 @@ func CheckScopes(sides []Trials) error {
 			}
 		}
 	}
-	scopes := make([][]decide.Scope, len(sides))
+	scopes := make([][]repeat.Scope, len(sides))
 	for i, s := range sides {
 		for j := range s.Trials {
-			if sc := decide.ScopeOf(&s.Trials[j]); !slices.Contains(scopes[i], sc) {
+			if sc := repeat.ScopeOf(&s.Trials[j]); !slices.Contains(scopes[i], sc) {
 				scopes[i] = append(scopes[i], sc)
 			}
 		}
 		for _, sc := range scopes[i][min(1, len(scopes[i])):] {
 			if d := scopes[i][0].Diff(sc); len(d) > 0 {
-				return fmt.Errorf("side %s mixes environments: %w", s.Name, &decide.ScopeError{A: "some of its trials", B: "others", Diffs: d})
+				return fmt.Errorf("side %s mixes environments: %w", s.Name, &repeat.ScopeError{A: "some of its trials", B: "others", Diffs: d})
 			}
 		}
 	}
@@ -156,14 +157,14 @@ func CheckScopes(sides []Trials) error {
 		for j := i + 1; j < len(sides); j++ {
 			for _, a := range scopes[i] {
 				for _, b := range scopes[j] {
-					var diffs []decide.ScopeDiff
+					var diffs []repeat.ScopeDiff
 					for _, d := range a.Diff(b) {
 						if !allowed[d.Field] {
 							diffs = append(diffs, d)
 						}
 					}
 					if len(diffs) > 0 {
-						return &decide.ScopeError{A: sides[i].Name, B: sides[j].Name, Diffs: diffs}
+						return &repeat.ScopeError{A: sides[i].Name, B: sides[j].Name, Diffs: diffs}
 					}
 				}
 			}
@@ -189,7 +190,7 @@ func FromTrials(q *query.Query, t Trials) (*Side, []string, error) {
 // (decide.Drift, as pareto drift does): the newest repeats the selection
 // picks in each side's environment. It is nil, with the reason, when
 // either side lacks the baseline or they share no workload.
-func BaselineDrift(a, b Trials, sel decide.Selection, keys []string, objs []frontier.Objective, conf float64) (*decide.DriftReport, string, error) {
+func BaselineDrift(a, b Trials, sel repeat.Selection, keys []string, objs []frontier.Objective, conf float64) (*decide.DriftReport, string, error) {
 	sels := make([]trial.Selector, len(objs))
 	for i, o := range objs {
 		s, err := trial.ParseSelector(o.Name)
@@ -199,10 +200,10 @@ func BaselineDrift(a, b Trials, sel decide.Selection, keys []string, objs []fron
 		sels[i] = s
 	}
 	var measured [2]decide.Side
-	var scopes [2]decide.Scope
+	var scopes [2]repeat.Scope
 	for i, t := range []Trials{a, b} {
-		groups := decide.GroupRepeats(t.Trials, keys)
-		picked := decide.Select(groups, sel)
+		groups := repeat.GroupRepeats(t.Trials, keys)
+		picked := repeat.Select(groups, sel)
 		if len(picked) == 0 {
 			return nil, fmt.Sprintf("the baseline %s is not in %s", sel.Raw, t.Name), nil
 		}
@@ -219,7 +220,7 @@ func BaselineDrift(a, b Trials, sel decide.Selection, keys []string, objs []fron
 	rep := &decide.DriftReport{Baseline: sel.Raw, From: scopes[0], To: scopes[1], Differs: scopes[0].Diff(scopes[1]),
 		Workloads: decide.Drift(objs, measured[0], measured[1], conf)}
 	if rep.Differs == nil {
-		rep.Differs = []decide.ScopeDiff{}
+		rep.Differs = []repeat.ScopeDiff{}
 	}
 	if len(rep.Workloads) == 0 {
 		return nil, fmt.Sprintf("the baseline %s shares no workload between %s and %s", sel.Raw, a.Name, b.Name), nil

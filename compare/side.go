@@ -4,8 +4,8 @@ import (
 	"math/rand/v2"
 	"slices"
 
-	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/query"
+	"github.com/pareto-llm/pareto/repeat"
 )
 
 // Point is one configuration of a side: its aggregate on each objective
@@ -68,7 +68,7 @@ type sampler struct {
 	side *Side
 	pts  []int
 	k    int
-	agg  decide.Aggregation
+	agg  repeat.Aggregation
 	// buf holds one resample, row-major (point pts[j], objective o at
 	// j*k+o).
 	buf     []float64
@@ -123,7 +123,7 @@ func (s *sampler) aggregate(vals []float64) float64 {
 		s.scratch = append(s.scratch, vals[j])
 		sum += vals[j]
 	}
-	if s.agg == decide.Mean {
+	if s.agg == repeat.Mean {
 		return sum / float64(len(s.idx))
 	}
 	v := s.scratch
@@ -137,7 +137,7 @@ func (s *sampler) aggregate(vals []float64) float64 {
 	}
 	if len(v) > 32 {
 		slices.Sort(v)
-		return decide.Quantile(v, 0.5)
+		return repeat.Quantile(v, 0.5)
 	}
 	// Insertion sort: a configuration has a handful of repeats.
 	for i := 1; i < len(v); i++ {
@@ -145,5 +145,5 @@ func (s *sampler) aggregate(vals []float64) float64 {
 			v[j], v[j-1] = v[j-1], v[j]
 		}
 	}
-	return decide.Quantile(v, 0.5)
+	return repeat.Quantile(v, 0.5)
 }

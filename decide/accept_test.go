@@ -11,6 +11,7 @@ import (
 	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/frontier"
 	"github.com/pareto-llm/pareto/internal/schematest"
+	"github.com/pareto-llm/pareto/repeat"
 	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/trial"
 )
@@ -93,7 +94,7 @@ func (l *acceptLoop) seed(truth []float64, n int, session string) {
 // baseSession) until a decision; it returns the verdict and the
 // candidate's runs.
 func (l *acceptLoop) judge(cfg string, truth, baseTruth []float64, baseSession string, change func(*decide.GateRequest)) (decide.Verdict, int) {
-	sel, err := decide.ParseSelection("cfg=base")
+	sel, err := repeat.ParseSelection("cfg=base")
 	if err != nil {
 		l.t.Fatal(err)
 	}

@@ -8,8 +8,3 @@ import "github.com/pareto-llm/pareto/frontier"
 // beyond it, and a change within [band, refBand] is within the noise band
 // both ways. Package compare judges frontier against frontier with them.
 func LogBands(o frontier.Objective) (win, loss, band, refBand float64) { return thresholds(o) }
-
-// Quantile returns the p quantile (0 <= p <= 1) of sorted, non-empty
-// values, interpolating linearly between order statistics (the quartiles
-// of Stat are computed this way).
-func Quantile(sorted []float64, p float64) float64 { return quantile(sorted, p) }

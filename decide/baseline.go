@@ -2,81 +2,8 @@ package decide
 
 import (
 	"fmt"
-	"strings"
-
-	"github.com/pareto-llm/pareto/trial"
+	"github.com/pareto-llm/pareto/repeat"
 )
-
-// Selection picks trials: a condition on labels, parameters or workload
-// (KEY=VALUE, as trial.ParseCondition), "key:HEX" for a configuration or
-// repeat key prefix, or "id:HEX" for a trial ID prefix.
-type Selection struct {
-	// Raw is the text the selection was parsed from.
-	Raw  string
-	cond *trial.Condition
-	key  string
-	id   string
-}
-
-// ParseSelection parses a baseline or candidate selection.
-func ParseSelection(s string) (Selection, error) {
-	sel := Selection{Raw: s}
-	switch {
-	case strings.HasPrefix(s, "key:"):
-		sel.key = strings.ToLower(s[len("key:"):])
-		if len(sel.key) < 4 {
-			return sel, fmt.Errorf("selection %q: want key: followed by at least 4 hex digits", s)
-		}
-	case strings.HasPrefix(s, "id:"):
-		sel.id = strings.ToLower(s[len("id:"):])
-		if len(sel.id) < 4 {
-			return sel, fmt.Errorf("selection %q: want id: followed by at least 4 hex digits", s)
-		}
-	default:
-		c, err := trial.ParseCondition(s)
-		if err != nil {
-			return sel, fmt.Errorf("selection %q: want KEY=VALUE, key:HEX or id:HEX", s)
-		}
-		sel.cond = &c
-	}
-	return sel, nil
-}
-
-// empty reports whether s is the zero Selection, which selects nothing
-// meaningful.
-func (s Selection) empty() bool { return s.cond == nil && s.key == "" && s.id == "" }
-
-// Match reports whether trial t of group g is selected.
-func (s Selection) Match(g *Group, t *trial.Trial) bool {
-	switch {
-	case s.cond != nil:
-		return s.cond.Match(t)
-	case s.key != "":
-		return matchesKey(g.Config, s.key) || matchesKey(g.Key, s.key)
-	default:
-		return matchesKey(t.ID, s.id)
-	}
-}
-
-// Select returns the groups with at least one selected trial. A trial ID
-// selects its whole configuration: every workload of it.
-func Select(groups []Group, s Selection) []*Group {
-	configs := map[string]bool{}
-	for i := range groups {
-		for _, t := range groups[i].Trials {
-			if s.Match(&groups[i], t) {
-				configs[groups[i].Config] = true
-			}
-		}
-	}
-	var out []*Group
-	for i := range groups {
-		if configs[groups[i].Config] {
-			out = append(out, &groups[i])
-		}
-	}
-	return out
-}
 
 // Arm is one configuration measured on one or more workloads, one group
 // per workload.
@@ -84,12 +11,12 @@ type Arm struct {
 	// Name says how the arm was chosen (a selection or a configuration key).
 	Name   string
 	Config string
-	Scope  Scope
-	Groups []*Group
+	Scope  repeat.Scope
+	Groups []*repeat.Group
 }
 
 // Workload returns the arm's group for w, or nil.
-func (a *Arm) Workload(w Workload) *Group {
+func (a *Arm) Workload(w repeat.Workload) *repeat.Group {
 	for _, g := range a.Groups {
 		if g.Workload == w {
 			return g
@@ -109,7 +36,7 @@ func (a *Arm) IDs() []string {
 
 // Arms gathers groups into arms, one per configuration key, in order of
 // first appearance.
-func Arms(groups []*Group) []Arm {
+func Arms(groups []*repeat.Group) []Arm {
 	index := map[string]int{}
 	var out []Arm
 	for _, g := range groups {
@@ -129,13 +56,13 @@ func Arms(groups []*Group) []Arm {
 // re-benchmark). When the baseline was never measured in scope the result
 // is a *ScopeError naming the differing values, unless allowCross, in which
 // case the newest selected scope is used.
-func Baseline(groups []Group, s Selection, scope Scope, allowCross bool) (Arm, error) {
-	matched := Select(groups, s)
+func Baseline(groups []repeat.Group, s repeat.Selection, scope repeat.Scope, allowCross bool) (Arm, error) {
+	matched := repeat.Select(groups, s)
 	if len(matched) == 0 {
 		return Arm{}, &BaselineError{Name: s.Raw}
 	}
 	newest := matched[0]
-	var in []*Group
+	var in []*repeat.Group
 	for _, g := range matched {
 		if g.Newest > newest.Newest {
 			newest = g
@@ -146,7 +73,7 @@ func Baseline(groups []Group, s Selection, scope Scope, allowCross bool) (Arm, e
 	}
 	if len(in) == 0 {
 		if !allowCross {
-			return Arm{}, &ScopeError{A: "candidate", B: "baseline", Diffs: scope.Diff(newest.Scope)}
+			return Arm{}, &repeat.ScopeError{A: "candidate", B: "baseline", Diffs: scope.Diff(newest.Scope)}
 		}
 		for _, g := range matched {
 			if g.Scope == newest.Scope {
@@ -175,7 +102,7 @@ func (e *BaselineError) Error() string {
 }
 
 // newestPerWorkload keeps, per workload, the group measured last.
-func newestPerWorkload(name string, groups []*Group) Arm {
+func newestPerWorkload(name string, groups []*repeat.Group) Arm {
 	arm := Arm{Name: name}
 	for _, g := range groups {
 		found := false
@@ -201,35 +128,4 @@ func newestPerWorkload(name string, groups []*Group) Arm {
 		arm.Config, arm.Scope = last.Config, last.Scope
 	}
 	return arm
-}
-
-// BaselineAt chooses the baseline a point measured in scope at workload w
-// is compared with, among the selected groups (Select): the newest
-// measured in scope at w. When the baseline was measured at w only in
-// other scopes the result is a *ScopeError naming the differing values,
-// unless allowCross, which takes the newest of them (cross reports it).
-// It is nil, with no error, when the baseline was never measured at w.
-func BaselineAt(selected []*Group, scope Scope, w Workload, allowCross bool) (g *Group, cross bool, err error) {
-	var same, other *Group
-	for _, h := range selected {
-		if h.Workload != w {
-			continue
-		}
-		if h.Scope == scope {
-			if same == nil || h.Newest > same.Newest {
-				same = h
-			}
-		} else if other == nil || h.Newest > other.Newest {
-			other = h
-		}
-	}
-	switch {
-	case same != nil:
-		return same, false, nil
-	case other == nil:
-		return nil, false, nil
-	case allowCross:
-		return other, true, nil
-	}
-	return nil, false, &ScopeError{A: "candidate", B: "baseline", Diffs: scope.Diff(other.Scope)}
 }

@@ -3,13 +3,16 @@ package decide
 import (
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 )
 
 // TestDependencies checks that the decision library, the query pipeline,
 // the comparisons and the report link no database driver, and the report,
-// the comparisons and the query no reader: decisions take a store interface (Store), the query takes rows
+// the comparisons and the query no reader; that decisions sit above the
+// query and the vocabulary of repeats below both, and the store below the
+// decisions: decisions take a store interface (Store), the query takes rows
 // the source layer read, the report renders trials and results. It runs go list -deps on each package; store, which
 // links both drivers, shows that the check sees them.
 func TestDependencies(t *testing.T) {
@@ -30,7 +33,10 @@ func TestDependencies(t *testing.T) {
 		{"github.com/pareto-llm/pareto/report", append([]string{"github.com/pareto-llm/pareto/store", "github.com/pareto-llm/pareto/ingest",
 			"github.com/pareto-llm/pareto/cloudai", "github.com/pareto-llm/pareto/source"}, drivers...)},
 		{"github.com/pareto-llm/pareto/query", append([]string{"github.com/pareto-llm/pareto/store", "github.com/pareto-llm/pareto/ingest",
-			"github.com/pareto-llm/pareto/cloudai", "github.com/pareto-llm/pareto/source"}, drivers...)},
+			"github.com/pareto-llm/pareto/cloudai", "github.com/pareto-llm/pareto/source", "github.com/pareto-llm/pareto/decide"}, drivers...)},
+		{"github.com/pareto-llm/pareto/repeat", append([]string{"github.com/pareto-llm/pareto/store", "github.com/pareto-llm/pareto/ingest",
+			"github.com/pareto-llm/pareto/query", "github.com/pareto-llm/pareto/decide"}, drivers...)},
+		{"github.com/pareto-llm/pareto/store", []string{"github.com/pareto-llm/pareto/decide", "github.com/pareto-llm/pareto/query"}},
 		{"github.com/pareto-llm/pareto/compare", append([]string{"github.com/pareto-llm/pareto/store", "github.com/pareto-llm/pareto/ingest",
 			"github.com/pareto-llm/pareto/cloudai", "github.com/pareto-llm/pareto/source", "github.com/pareto-llm/pareto/report"}, drivers...)},
 	} {
@@ -45,8 +51,35 @@ func TestDependencies(t *testing.T) {
 	}
 }
 
+// TestInputsThroughSource checks that the commands and the MCP server
+// read their inputs through package source: neither imports the readers
+// (ingest) or CloudAI's configuration (cloudai) itself.
+func TestInputsThroughSource(t *testing.T) {
+	for _, pkg := range []string{"github.com/pareto-llm/pareto/internal/cli", "github.com/pareto-llm/pareto/mcpserver"} {
+		imports := goList(t, "-f", "{{join .Imports \" \"}}", pkg)
+		for _, f := range []string{"github.com/pareto-llm/pareto/ingest", "github.com/pareto-llm/pareto/cloudai"} {
+			if slices.Contains(imports, f) {
+				t.Errorf("%s imports %s: read inputs through package source", pkg, f)
+			}
+		}
+		if !slices.Contains(imports, "github.com/pareto-llm/pareto/source") {
+			t.Errorf("%s does not import source; the check could not see its imports", pkg)
+		}
+	}
+}
+
 // listDeps returns the packages pkg links (go list -deps, tests excluded).
 func listDeps(t *testing.T, pkg string) []string {
+	t.Helper()
+	deps := goList(t, "-deps", pkg)
+	if len(deps) == 0 || deps[len(deps)-1] != pkg {
+		t.Fatalf("go list -deps %s listed %d packages, not ending with the package itself", pkg, len(deps))
+	}
+	return deps
+}
+
+// goList runs go list with args and returns the words it prints.
+func goList(t *testing.T, args ...string) []string {
 	t.Helper()
 	goCmd, err := exec.LookPath("go")
 	if err != nil {
@@ -55,19 +88,15 @@ func listDeps(t *testing.T, pkg string) []string {
 		}
 		t.Skipf("SKIP: no go command in PATH (%v)", err)
 	}
-	out, err := exec.Command(goCmd, "list", "-deps", pkg).Output()
+	out, err := exec.Command(goCmd, append([]string{"list"}, args...)...).Output()
 	if err != nil {
 		var stderr []byte
 		if ee, ok := err.(*exec.ExitError); ok {
 			stderr = ee.Stderr
 		}
-		t.Fatalf("go list -deps %s: %v\n%s", pkg, err, stderr)
+		t.Fatalf("go list %s: %v\n%s", strings.Join(args, " "), err, stderr)
 	}
-	deps := strings.Fields(string(out))
-	if len(deps) == 0 || deps[len(deps)-1] != pkg {
-		t.Fatalf("go list -deps %s listed %d packages, not ending with the package itself", pkg, len(deps))
-	}
-	return deps
+	return strings.Fields(string(out))
 }
 
 // matching returns the first of deps that is the package path prefix or

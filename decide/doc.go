@@ -3,19 +3,14 @@
 // of its repeats with their spread), how it compares with a baseline
 // measured in the same environment, whether a candidate change is admitted,
 // rejected or needs more runs (Gate), which single configuration to deploy
-// under bounds (Pick), how noisy each metric is (EstimateNoise), and how an
-// environment upgrade moved the baseline (Drift).
+// under bounds (Pick, RunPick), how noisy each metric is (EstimateNoise),
+// and how an environment upgrade moved the baseline (Drift).
 //
 // # Repeats
 //
-// Trials of the same configuration under the same workload and environment
-// are repeats. A trial's configuration is its parameters minus those that
-// describe the run rather than the server (RunParams: dates, run numbers,
-// request counts and the workload parameters, which the Workload carries),
-// or, with explicit keys, only the parameters named. Its environment Scope
-// is engine, engine version, CUDA, driver and GPU model, read from the
-// labels the store copies into its environment columns. Config hashes the
-// configuration and the scope; Key adds the workload.
+// The vocabulary of repeats (configurations, workloads, scopes, groups,
+// aggregation, selections) is package repeat; decide measures its groups
+// through the query pipeline (package query) and decides on them.
 //
 // # Statistics
 //

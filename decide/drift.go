@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/pareto-llm/pareto/frontier"
+	"github.com/pareto-llm/pareto/repeat"
 )
 
 // Drift verdicts per objective.
@@ -57,11 +58,11 @@ func Drift(objs []frontier.Objective, from, to Side, conf float64) []DriftWorklo
 	return out
 }
 
-func driftObjective(o frontier.Objective, from, to Stat, conf float64) DriftObjective {
+func driftObjective(o frontier.Objective, from, to repeat.Stat, conf float64) DriftObjective {
 	iv := oriented(to, from, o)
 	lo, hi := iv.Bounds(conf)
 	win, loss, band, refBand := thresholds(o)
-	d := DriftObjective{Name: o.Name, From: Num(from.Value), To: Num(to.Value), Delta: Num(Delta(to.Value, from.Value)), Verdict: Uncertain}
+	d := DriftObjective{Name: o.Name, From: Num(from.Value), To: Num(to.Value), Delta: Num(repeat.Delta(to.Value, from.Value)), Verdict: Uncertain}
 	switch {
 	case lo > win:
 		d.Verdict = Improved

@@ -2,6 +2,7 @@ package decide
 
 import (
 	"github.com/pareto-llm/pareto/frontier"
+	"github.com/pareto-llm/pareto/repeat"
 )
 
 // GateConfig sets the thresholds of Gate.
@@ -53,15 +54,15 @@ type Side struct {
 
 // Measured is one configuration's repeats under one workload.
 type Measured struct {
-	Workload Workload
+	Workload repeat.Workload
 	// IDs are the trial IDs of the repeats.
 	IDs []string
 	// Stats holds the objectives in order, then the SLO columns.
-	Stats []Stat
+	Stats []repeat.Stat
 }
 
 // find returns the side's measurement of w, or nil.
-func (s *Side) find(w Workload) *Measured {
+func (s *Side) find(w repeat.Workload) *Measured {
 	for i := range s.Workloads {
 		if s.Workloads[i].Workload == w {
 			return &s.Workloads[i]
@@ -83,7 +84,7 @@ func thresholds(o frontier.Objective) (win, loss, band, refBand float64) {
 
 // oriented returns the log difference of cand against ref on objective o,
 // positive when the candidate is better.
-func oriented(cand, ref Stat, o frontier.Objective) Interval {
+func oriented(cand, ref repeat.Stat, o frontier.Objective) Interval {
 	iv := LogDiff(cand.Samples, ref.Samples)
 	if o.Direction == frontier.Minimize {
 		iv.Est = -iv.Est

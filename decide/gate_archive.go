@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/pareto-llm/pareto/repeat"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -21,8 +22,8 @@ type Selector interface {
 // RunGate labelled AdmittedLabel=AdmittedValue, grouped by configuration.
 type ArchiveMember struct {
 	// Key is the configuration, "key:HEX", as verdicts name members.
-	Key   string `json:"key"`
-	Scope Scope  `json:"scope"`
+	Key   string       `json:"key"`
+	Scope repeat.Scope `json:"scope"`
 	// Params is the configuration (that of its first admitted run).
 	Params map[string]string `json:"params"`
 	// Workloads are those its admitted runs were measured on, sorted.
@@ -42,7 +43,7 @@ func RunArchive(ctx context.Context, st Selector, study string, where []trial.Co
 		return nil, fmt.Errorf("reading study %q: %w", study, err)
 	}
 	out := []ArchiveMember{}
-	for _, arm := range Arms(groupPtrs(GroupRepeats(ts, keys))) {
+	for _, arm := range Arms(groupPtrs(repeat.GroupRepeats(ts, keys))) {
 		m := ArchiveMember{Key: arm.Name, Scope: arm.Scope, Params: arm.Groups[0].Params(keys),
 			Workloads: []string{}, Trials: arm.IDs(), Sessions: []string{}}
 		for _, g := range arm.Groups {
@@ -64,7 +65,7 @@ func RunArchive(ctx context.Context, st Selector, study string, where []trial.Co
 // say): their trials lose AdmittedLabel, so later gates no longer compare
 // with them; the runs stay stored. It returns the members revoked; a
 // selection that matches no member is an error.
-func Revoke(ctx context.Context, st Store, study string, where []trial.Condition, keys []string, sel Selection) ([]ArchiveMember, error) {
+func Revoke(ctx context.Context, st Store, study string, where []trial.Condition, keys []string, sel repeat.Selection) ([]ArchiveMember, error) {
 	members, err := RunArchive(ctx, st, study, where, keys)
 	if err != nil {
 		return nil, err
@@ -74,7 +75,7 @@ func Revoke(ctx context.Context, st Store, study string, where []trial.Condition
 		return nil, fmt.Errorf("reading study %q: %w", study, err)
 	}
 	configs := map[string]bool{}
-	for _, g := range Select(GroupRepeats(ts, keys), sel) {
+	for _, g := range repeat.Select(repeat.GroupRepeats(ts, keys), sel) {
 		configs["key:"+g.Config] = true
 	}
 	var out []ArchiveMember

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/pareto-llm/pareto/frontier"
+	"github.com/pareto-llm/pareto/repeat"
 )
 
 // results fills the per-workload comparison of the verdict and the
@@ -142,7 +143,7 @@ func (g *gate) decide() {
 func (g *gate) regressions() {
 	held := false
 	for _, rg := range g.v.Regressions {
-		w := slices.IndexFunc(g.ws, func(x Workload) bool { return x.String() == rg.Workload })
+		w := slices.IndexFunc(g.ws, func(x repeat.Workload) bool { return x.String() == rg.Workload })
 		i := slices.IndexFunc(g.cfg.Objectives, func(o frontier.Objective) bool { return o.Name == rg.Objective })
 		what := "worse than the baseline beyond the noise band"
 		if rg.Status == StatusUncertain {
@@ -186,7 +187,7 @@ func (g *gate) slos() bool {
 			}
 			fail = true
 			g.reason(CodeRejectedSLO, "violates slo %s on %s: %s is %s (%+.1f%% from the bound)", slo, g.ws[w],
-				slo.Name, fmtFloat(v), 100*Delta(v, slo.Bound))
+				slo.Name, fmtFloat(v), 100*repeat.Delta(v, slo.Bound))
 		}
 	}
 	return fail

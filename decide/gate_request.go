@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/pareto-llm/pareto/frontier"
+	"github.com/pareto-llm/pareto/repeat"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -51,7 +52,7 @@ type GateSide struct {
 	// trial) and Selection is not used.
 	Sources []Source
 	// Selection picks the side among the stored trials.
-	Selection Selection
+	Selection repeat.Selection
 }
 
 func (s *GateSide) name() string {
@@ -184,7 +185,7 @@ func Refusal(req GateRequest, err error) Verdict {
 // CodeRefusedBaseline, else CodeRefusedRequest.
 func RefusalCode(err error) string {
 	var se *SideError
-	var sc *ScopeError
+	var sc *repeat.ScopeError
 	var be *BaselineError
 	switch {
 	case errors.As(err, &sc):
@@ -204,7 +205,7 @@ type gateRun struct {
 	ctx    context.Context
 	st     Store
 	req    *GateRequest
-	groups []Group
+	groups []repeat.Group
 	// admitted holds the configuration keys labelled as admitted.
 	admitted map[string]bool
 	cand     Arm
@@ -263,9 +264,9 @@ func (req *GateRequest) check() error {
 	switch {
 	case req.Study == "":
 		return errors.New("gate: no study")
-	case len(req.Candidate.Sources) == 0 && req.Candidate.Selection.empty():
+	case len(req.Candidate.Sources) == 0 && req.Candidate.Selection.IsZero():
 		return errors.New("gate: no candidate (give sources or a selection)")
-	case len(req.Baseline.Sources) == 0 && req.Baseline.Selection.empty():
+	case len(req.Baseline.Sources) == 0 && req.Baseline.Selection.IsZero():
 		return errors.New("gate: no baseline (give sources or a selection)")
 	}
 	return nil
@@ -323,10 +324,10 @@ func (r *gateRun) load() error {
 	r.admitted = map[string]bool{}
 	for i := range ts {
 		if ts[i].Labels[AdmittedLabel] == AdmittedValue {
-			r.admitted[Config(&ts[i], r.req.ConfigKeys)] = true
+			r.admitted[repeat.Config(&ts[i], r.req.ConfigKeys)] = true
 		}
 	}
-	r.groups = GroupRepeats(ts, r.req.ConfigKeys)
+	r.groups = repeat.GroupRepeats(ts, r.req.ConfigKeys)
 	return nil
 }
 
@@ -334,12 +335,12 @@ func (r *gateRun) load() error {
 // sources, or the one selected among the stored trials.
 func (r *gateRun) candidate() (Arm, error) {
 	side := &r.req.Candidate
-	var groups []*Group
+	var groups []*repeat.Group
 	if len(side.Sources) > 0 {
 		configs := map[string]bool{}
 		for _, s := range side.Sources {
 			for i := range s.Trials {
-				configs[Config(&s.Trials[i], r.req.ConfigKeys)] = true
+				configs[repeat.Config(&s.Trials[i], r.req.ConfigKeys)] = true
 			}
 		}
 		for i := range r.groups {
@@ -348,7 +349,7 @@ func (r *gateRun) candidate() (Arm, error) {
 			}
 		}
 	} else {
-		groups = Select(r.groups, side.Selection)
+		groups = repeat.Select(r.groups, side.Selection)
 	}
 	arms := Arms(groups)
 	if len(arms) != 1 {
@@ -364,7 +365,7 @@ func (r *gateRun) candidate() (Arm, error) {
 
 // baseline chooses the baseline in the candidate's scope: the
 // configuration of the recorded sources, or the selected one.
-func (r *gateRun) baseline(scope Scope) (Arm, error) {
+func (r *gateRun) baseline(scope repeat.Scope) (Arm, error) {
 	side := &r.req.Baseline
 	sel := side.Selection
 	if len(side.Sources) > 0 {
@@ -373,7 +374,7 @@ func (r *gateRun) baseline(scope Scope) (Arm, error) {
 			return Arm{}, fmt.Errorf("baseline %s holds no trial", side.name())
 		}
 		var err error
-		if sel, err = ParseSelection("key:" + Config(first, r.req.ConfigKeys)); err != nil {
+		if sel, err = repeat.ParseSelection("key:" + repeat.Config(first, r.req.ConfigKeys)); err != nil {
 			return Arm{}, err
 		}
 	}
@@ -430,7 +431,7 @@ func firstTrial(sources []Source) (*trial.Trial, bool) {
 // archive returns the admitted configurations measured in the
 // candidate's scope, other than the candidate and the baseline.
 func (r *gateRun) archive(cand, base Arm) []Arm {
-	var groups []*Group
+	var groups []*repeat.Group
 	for i := range r.groups {
 		g := &r.groups[i]
 		if r.admitted[g.Config] && g.Scope == cand.Scope && g.Config != cand.Config && g.Config != base.Config {

@@ -16,6 +16,7 @@ import (
 	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/frontier"
 	"github.com/pareto-llm/pareto/ingest"
+	"github.com/pareto-llm/pareto/repeat"
 	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/trial"
 )
@@ -90,7 +91,7 @@ func readSource(t *testing.T, files map[string][]byte, name string) decide.Sourc
 // role=baseline on throughput (+3%) and TTFT p99 (-5%).
 func gateRequest(t *testing.T, files map[string][]byte, candidates ...string) decide.GateRequest {
 	t.Helper()
-	sel, err := decide.ParseSelection("role=baseline")
+	sel, err := repeat.ParseSelection("role=baseline")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,7 +244,7 @@ func TestRunGateSides(t *testing.T) {
 	ctx := context.Background()
 	files := scriptFiles(t, "gate_errors")
 	selection := func(s string) decide.GateSide {
-		sel, err := decide.ParseSelection(s)
+		sel, err := repeat.ParseSelection(s)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -258,8 +259,8 @@ func TestRunGateSides(t *testing.T) {
 		check func(t *testing.T, v decide.Verdict, err error)
 	}{
 		{"other-environment", nil, nil, func(t *testing.T, v decide.Verdict, err error) {
-			var se *decide.ScopeError
-			if !errors.As(err, &se) || len(se.Diffs) != 1 || se.Diffs[0] != (decide.ScopeDiff{"engine_version", "0.7.0", "0.5.6"}) {
+			var se *repeat.ScopeError
+			if !errors.As(err, &se) || len(se.Diffs) != 1 || se.Diffs[0] != (repeat.ScopeDiff{Field: "engine_version", A: "0.7.0", B: "0.5.6"}) {
 				t.Errorf("RunGate = %v; want a *ScopeError on engine_version 0.7.0 vs 0.5.6", err)
 			}
 			if v.Decision != decide.Refused || v.Code != decide.CodeRefusedScope {
@@ -373,7 +374,7 @@ func TestRunGateRefusalRecordsNothing(t *testing.T) {
 	st := gateStudy(t, files)
 	req := gateRequest(t, files, "v07.jsonl")
 	v, err := decide.RunGate(ctx, st, req)
-	var se *decide.ScopeError
+	var se *repeat.ScopeError
 	if !errors.As(err, &se) || v.Decision != decide.Refused || v.Code != decide.CodeRefusedScope || len(v.ReasonCodes) != 1 {
 		t.Fatalf("RunGate = %s (%s), %v; want refused_scope with a *ScopeError", v.Decision, v.Code, err)
 	}

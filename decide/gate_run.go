@@ -3,6 +3,7 @@ package decide
 import (
 	"cmp"
 	"fmt"
+	"github.com/pareto-llm/pareto/repeat"
 	"math"
 	"slices"
 )
@@ -147,7 +148,7 @@ type gate struct {
 	refs []Side // refs[0] is the baseline
 	// ws are the baseline's workloads, sorted; cm and rm[r] the matching
 	// measurements of the candidate and of each reference (nil if absent).
-	ws  []Workload
+	ws  []repeat.Workload
 	cm  []*Measured
 	rm  [][]*Measured
 	iv  [][][]Interval
@@ -174,7 +175,7 @@ func (g *gate) workloads() {
 	for _, m := range g.refs[0].Workloads {
 		g.ws = append(g.ws, m.Workload)
 	}
-	slices.SortFunc(g.ws, func(a, b Workload) int { return cmp.Compare(a.String(), b.String()) })
+	slices.SortFunc(g.ws, func(a, b repeat.Workload) int { return cmp.Compare(a.String(), b.String()) })
 	g.ws = slices.Compact(g.ws)
 	g.rm = make([][]*Measured, len(g.refs))
 	for _, w := range g.ws {

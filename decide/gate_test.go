@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/pareto-llm/pareto/frontier"
+	"github.com/pareto-llm/pareto/repeat"
 )
 
 var chainObjs = []frontier.Objective{
@@ -20,9 +21,9 @@ var chainObjs = []frontier.Objective{
 func jittered(name string, values ...[]float64) Side {
 	s := Side{Name: name}
 	for w, vs := range values {
-		m := Measured{Workload: Workload{Concurrency: float64(int(8) << w)}, IDs: []string{name + "-1", name + "-2", name + "-3"}}
+		m := Measured{Workload: repeat.Workload{Concurrency: float64(int(8) << w)}, IDs: []string{name + "-1", name + "-2", name + "-3"}}
 		for _, v := range vs {
-			m.Stats = append(m.Stats, Summarize([]float64{v * 0.999, v, v * 1.001}, Median))
+			m.Stats = append(m.Stats, repeat.Summarize([]float64{v * 0.999, v, v * 1.001}, repeat.Median))
 		}
 		s.Workloads = append(s.Workloads, m)
 	}
@@ -113,9 +114,9 @@ func TestGateDecisions(t *testing.T) {
 
 // noisy returns a side with three runs spread by about 3%.
 func noisy(name string, vs []float64) Side {
-	m := Measured{Workload: Workload{Concurrency: 8}}
+	m := Measured{Workload: repeat.Workload{Concurrency: 8}}
 	for _, v := range vs {
-		m.Stats = append(m.Stats, Summarize([]float64{v * 0.97, v, v * 1.03}, Median))
+		m.Stats = append(m.Stats, repeat.Summarize([]float64{v * 0.97, v, v * 1.03}, repeat.Median))
 	}
 	return Side{Name: name, Workloads: []Measured{m}}
 }
@@ -173,8 +174,8 @@ func TestGateRegressions(t *testing.T) {
 // delta next to an interval on geometric means).
 func TestGateStatusEstimator(t *testing.T) {
 	skew := func(name string, vs ...float64) Side {
-		m := Measured{Workload: Workload{Concurrency: 8}}
-		m.Stats = append(m.Stats, Summarize(vs, Median), Summarize([]float64{100, 100.1, 99.9}, Median))
+		m := Measured{Workload: repeat.Workload{Concurrency: 8}}
+		m.Stats = append(m.Stats, repeat.Summarize(vs, repeat.Median), repeat.Summarize([]float64{100, 100.1, 99.9}, repeat.Median))
 		return Side{Name: name, Workloads: []Measured{m}}
 	}
 	v := Gate(GateConfig{Objectives: chainObjs}, skew("c", 1000, 1001, 1100), skew("b", 1000, 1000.5, 999.5), nil)

@@ -3,6 +3,7 @@ package decide
 import (
 	"math"
 
+	"github.com/pareto-llm/pareto/repeat"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
@@ -26,7 +27,7 @@ type NoiseEstimate struct {
 // FewRepeats is a group with fewer repeats than wanted.
 type FewRepeats struct {
 	Key, Config string
-	Workload    Workload
+	Workload    repeat.Workload
 	N           int
 }
 
@@ -44,10 +45,10 @@ type NoiseReport struct {
 // for each column (names[i] names points' Stats[i]) and bounds the
 // coefficient of variation at level conf. Points with fewer than minRepeats
 // repeats are listed in Few.
-func EstimateNoise(points []Point, names []string, conf float64, minRepeats int) NoiseReport {
+func EstimateNoise(points []repeat.Point, names []string, conf float64, minRepeats int) NoiseReport {
 	rep := NoiseReport{Configurations: len(points)}
 	for _, p := range points {
-		if n := p.Group.runs(); n < minRepeats {
+		if n := len(p.Group.Trials); n < minRepeats {
 			rep.Few = append(rep.Few, FewRepeats{p.Group.Key, p.Group.Config, p.Group.Workload, n})
 		}
 	}
@@ -57,9 +58,7 @@ func EstimateNoise(points []Point, names []string, conf float64, minRepeats int)
 	return rep
 }
 
-func (g *Group) runs() int { return len(g.Trials) }
-
-func pooled(points []Point, c int, name string, conf float64) NoiseEstimate {
+func pooled(points []repeat.Point, c int, name string, conf float64) NoiseEstimate {
 	return poolNoise(name, conf, len(points), func(k int) []float64 { return points[k].Stats[c].Samples })
 }
 

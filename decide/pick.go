@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/pareto-llm/pareto/frontier"
+	"github.com/pareto-llm/pareto/repeat"
 )
 
 // PickConfig is an ε-constraint question: the best point on Primary among
@@ -63,7 +64,7 @@ type Closest struct {
 // workloads: a configuration fast at one load but over the latency bound
 // at another is not feasible. It never relaxes a bound by itself: Binding
 // only reports what relaxing would buy.
-func Pick(points []Point, cfg PickConfig) PickResult {
+func Pick(points []repeat.Point, cfg PickConfig) PickResult {
 	if cfg.Relax <= 0 {
 		cfg.Relax = 0.1
 	}
@@ -91,7 +92,7 @@ func Pick(points []Point, cfg PickConfig) PickResult {
 			continue
 		}
 		v := value(points[c], 0)
-		res.Binding = append(res.Binding, Relaxation{SLO: slo, Relaxed: relaxed[s], Choice: c, Value: v, Gain: Delta(v, cur)})
+		res.Binding = append(res.Binding, Relaxation{SLO: slo, Relaxed: relaxed[s], Choice: c, Value: v, Gain: repeat.Delta(v, cur)})
 	}
 	return res
 }
@@ -111,7 +112,7 @@ func relax(s frontier.SLO, frac float64) frontier.SLO {
 // broken by the other objectives, then by position; -1 when none. A point
 // is feasible when it and every other usable point of its configuration
 // meet slos.
-func best(points []Point, cfg PickConfig, slos []frontier.SLO) int {
+func best(points []repeat.Point, cfg PickConfig, slos []frontier.SLO) int {
 	choice := -1
 	objs := append([]frontier.Objective{cfg.Primary}, cfg.Others...)
 	bad := violators(points, len(objs), slos)
@@ -129,7 +130,7 @@ func best(points []Point, cfg PickConfig, slos []frontier.SLO) int {
 	return choice
 }
 
-func lexBetter(a, b Point, objs []frontier.Objective) bool {
+func lexBetter(a, b repeat.Point, objs []frontier.Objective) bool {
 	for i, o := range objs {
 		va, vb := value(a, i), value(b, i)
 		if va != vb {
@@ -147,14 +148,14 @@ func better(o frontier.Objective, a, b float64) bool {
 	return a < b
 }
 
-func value(p Point, c int) float64 {
+func value(p repeat.Point, c int) float64 {
 	if c >= len(p.Stats) || p.Stats[c].N == 0 {
 		return math.NaN()
 	}
 	return p.Stats[c].Value
 }
 
-func usable(p Point, k int) bool {
+func usable(p repeat.Point, k int) bool {
 	if p.Err != "" {
 		return false
 	}
@@ -168,7 +169,7 @@ func usable(p Point, k int) bool {
 
 // violators returns the configurations with a usable point (k objective
 // columns) that violates slos.
-func violators(points []Point, k int, slos []frontier.SLO) map[string]bool {
+func violators(points []repeat.Point, k int, slos []frontier.SLO) map[string]bool {
 	bad := map[string]bool{}
 	for _, p := range points {
 		if p.Group != nil && usable(p, k) && len(violations(p, k, slos)) > 0 {
@@ -180,7 +181,7 @@ func violators(points []Point, k int, slos []frontier.SLO) map[string]bool {
 
 // violations lists the bounds p violates; SLO columns follow the k
 // objective columns. A missing value violates its bound.
-func violations(p Point, k int, slos []frontier.SLO) []frontier.Violation {
+func violations(p repeat.Point, k int, slos []frontier.SLO) []frontier.Violation {
 	var out []frontier.Violation
 	for s, slo := range slos {
 		if v := value(p, k+s); math.IsNaN(v) || !slo.Holds(v) {
@@ -191,7 +192,7 @@ func violations(p Point, k int, slos []frontier.SLO) []frontier.Violation {
 }
 
 // closest ranks the usable points by their total relative violation.
-func closest(points []Point, cfg PickConfig) []Closest {
+func closest(points []repeat.Point, cfg PickConfig) []Closest {
 	k := 1 + len(cfg.Others)
 	var out []Closest
 	for p := range points {

@@ -5,16 +5,17 @@ import (
 	"testing"
 
 	"github.com/pareto-llm/pareto/frontier"
+	"github.com/pareto-llm/pareto/repeat"
 )
 
 // pt builds a point with one run per value: tps, ttft (objectives), then
 // ttft again as the SLO column.
-func pt(tps, ttft float64) Point {
-	return Point{Stats: []Stat{Summarize([]float64{tps}, Median), Summarize([]float64{ttft}, Median), Summarize([]float64{ttft}, Median)}}
+func pt(tps, ttft float64) repeat.Point {
+	return repeat.Point{Stats: []repeat.Stat{repeat.Summarize([]float64{tps}, repeat.Median), repeat.Summarize([]float64{ttft}, repeat.Median), repeat.Summarize([]float64{ttft}, repeat.Median)}}
 }
 
 func TestPick(t *testing.T) {
-	points := []Point{pt(1000, 100), pt(1500, 190), pt(1800, 210), pt(2000, 400), pt(1500, 180)}
+	points := []repeat.Point{pt(1000, 100), pt(1500, 190), pt(1800, 210), pt(2000, 400), pt(1500, 180)}
 	cfg := PickConfig{
 		Primary: frontier.Objective{Name: "tps", Direction: frontier.Maximize},
 		Others:  []frontier.Objective{{Name: "ttft", Direction: frontier.Minimize}},
@@ -50,10 +51,10 @@ func TestPick(t *testing.T) {
 }
 
 func TestNoiseAndDrift(t *testing.T) {
-	g := &Group{Trials: nil}
-	var points []Point
+	g := &repeat.Group{Trials: nil}
+	var points []repeat.Point
 	for _, s := range [][]float64{{100, 102, 98}, {200, 204, 196}, {50}} {
-		points = append(points, Point{Group: g, Stats: []Stat{Summarize(s, Median)}})
+		points = append(points, repeat.Point{Group: g, Stats: []repeat.Stat{repeat.Summarize(s, repeat.Median)}})
 	}
 	rep := EstimateNoise(points, []string{"tps"}, 0.95, 3)
 	e := rep.Metrics[0]
@@ -76,12 +77,12 @@ func TestNoiseAndDrift(t *testing.T) {
 // so it is not feasible; B, within the bound at both, is chosen.
 func TestPickAcrossWorkloads(t *testing.T) {
 	a, b := "aaaaaaaaaaaa", "bbbbbbbbbbbb"
-	at := func(cfg string, conc, tps, ttft float64) Point {
+	at := func(cfg string, conc, tps, ttft float64) repeat.Point {
 		p := pt(tps, ttft)
-		p.Group = &Group{Config: cfg, Workload: Workload{Concurrency: conc}}
+		p.Group = &repeat.Group{Config: cfg, Workload: repeat.Workload{Concurrency: conc}}
 		return p
 	}
-	points := []Point{at(a, 16, 900, 300), at(a, 64, 3000, 240), at(b, 16, 800, 200), at(b, 64, 2500, 230)}
+	points := []repeat.Point{at(a, 16, 900, 300), at(a, 64, 3000, 240), at(b, 16, 800, 200), at(b, 64, 2500, 230)}
 	cfg := PickConfig{Primary: frontier.Objective{Name: "tps", Direction: frontier.Maximize},
 		SLOs: []frontier.SLO{{Name: "ttft", Op: frontier.LE, Bound: 250}}}
 	r := Pick(points, cfg)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/pareto-llm/pareto/frontier"
+	"github.com/pareto-llm/pareto/repeat"
 )
 
 // TestGateRelationIsBeats: with exact measurements (intervals of zero
@@ -28,7 +29,7 @@ func TestGateRelationIsBeats(t *testing.T) {
 			objs[i] = frontier.Objective{Direction: frontier.Direction(rng.IntN(2)), Noise: 0.1 * rng.Float64(), MinImprove: 0.1 * rng.Float64()}
 			ref[i] = 100 * (0.5 + rng.Float64())
 			cand[i] = ref[i] * math.Exp(0.3*(rng.Float64()-0.5))
-			iv[0][0][i] = oriented(Stat{Samples: []float64{cand[i], cand[i]}}, Stat{Samples: []float64{ref[i], ref[i]}}, objs[i])
+			iv[0][0][i] = oriented(repeat.Stat{Samples: []float64{cand[i], cand[i]}}, repeat.Stat{Samples: []float64{ref[i], ref[i]}}, objs[i])
 			win, _, band, _ := thresholds(objs[i])
 			d := iv[0][0][i].Est
 			near = near || math.Abs(math.Abs(d)-win) < 1e-9 || math.Abs(math.Abs(d)+band) < 1e-9
@@ -95,9 +96,9 @@ func BenchmarkGate(b *testing.B) {
 			side := func(name string, truth []float64) Side {
 				s := Side{Name: name}
 				for w := range workloads {
-					m := Measured{Workload: Workload{Concurrency: float64(int(8) << w)}}
+					m := Measured{Workload: repeat.Workload{Concurrency: float64(int(8) << w)}}
 					for _, v := range measure(rng, truth, []float64{0.015, 0.04}, n) {
-						m.Stats = append(m.Stats, Summarize(v, Median))
+						m.Stats = append(m.Stats, repeat.Summarize(v, repeat.Median))
 					}
 					s.Workloads = append(s.Workloads, m)
 				}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/pareto-llm/pareto/frontier"
+	"github.com/pareto-llm/pareto/repeat"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -14,26 +15,26 @@ import (
 // the trials into repeats, measure the groups and decide, so that every
 // caller (the command line among them) gets the same answer.
 
-// PickRequest is Pick's question of trials (answered by query.Pick).
+// PickRequest is Pick's question of trials (answered by RunPick).
 type PickRequest struct {
 	// ConfigKeys, when set, are the only params that identify a
 	// configuration (see Config).
 	ConfigKeys []string
 	// Aggregation turns the repeats of a group into one value (None: every
 	// trial is its own point).
-	Aggregation Aggregation
+	Aggregation repeat.Aggregation
 	// Pick holds the objectives, whose names are metric selectors, and
 	// the SLO bounds.
 	Pick PickConfig
 }
 
-// PickReport is the answer to a PickRequest (query.Pick computes it over
+// PickReport is the answer to a PickRequest (RunPick computes it over
 // the points of the query pipeline, as pareto front sees them).
 type PickReport struct {
 	// Points are the measured groups; each one's Stats hold the primary
 	// objective, the other objectives, then the SLO columns. The indices
 	// of the result refer to them.
-	Points []Point
+	Points []repeat.Point
 	PickResult
 }
 
@@ -65,7 +66,7 @@ func RunNoise(ts []trial.Trial, req NoiseRequest) (NoiseReport, error) {
 		}
 		sels[i] = sel
 	}
-	points := Measure(groupPtrs(GroupRepeats(ts, req.ConfigKeys)), sels, Median)
+	points := repeat.Measure(groupPtrs(repeat.GroupRepeats(ts, req.ConfigKeys)), sels, repeat.Median)
 	return EstimateNoise(points, req.Metrics, req.Confidence, req.MinRepeats), nil
 }
 
@@ -76,12 +77,12 @@ type DriftRequest struct {
 	// configuration (see Config).
 	ConfigKeys []string
 	// Baseline selects the baseline configuration.
-	Baseline Selection
+	Baseline repeat.Selection
 	// From and To select the two environments among the baseline's
 	// trials (each must select exactly one). When both are zero, the
 	// baseline must have been measured in exactly two environments, which
 	// are compared in the order they were first seen.
-	From, To Selection
+	From, To repeat.Selection
 	// Objectives are compared, in order; their names are metric
 	// selectors.
 	Objectives []frontier.Objective
@@ -91,10 +92,10 @@ type DriftRequest struct {
 
 // DriftReport is RunDrift's answer.
 type DriftReport struct {
-	Baseline string      `json:"baseline"`
-	From     Scope       `json:"from"`
-	To       Scope       `json:"to"`
-	Differs  []ScopeDiff `json:"differs"`
+	Baseline string             `json:"baseline"`
+	From     repeat.Scope       `json:"from"`
+	To       repeat.Scope       `json:"to"`
+	Differs  []repeat.ScopeDiff `json:"differs"`
 	// Workloads holds the baseline's move under every workload measured
 	// in both environments.
 	Workloads []DriftWorkload `json:"workloads"`
@@ -104,7 +105,7 @@ type DriftReport struct {
 // environments, when the request does not name them.
 type EnvironmentsError struct {
 	// Scopes are the environments the baseline was measured in.
-	Scopes []Scope
+	Scopes []repeat.Scope
 }
 
 // Error renders "the baseline was measured in 3 environments (…; …; …)".
@@ -126,13 +127,13 @@ func RunDrift(ts []trial.Trial, req DriftRequest) (DriftReport, error) {
 	if err != nil {
 		return DriftReport{}, err
 	}
-	groups := GroupRepeats(ts, req.ConfigKeys)
+	groups := repeat.GroupRepeats(ts, req.ConfigKeys)
 	from, to, err := driftScopes(groups, &req)
 	if err != nil {
 		return DriftReport{}, err
 	}
 	sides := make([]Side, 2)
-	for i, sc := range []Scope{from, to} {
+	for i, sc := range []repeat.Scope{from, to} {
 		arm, err := Baseline(groups, req.Baseline, sc, false)
 		if err != nil {
 			return DriftReport{}, err
@@ -152,16 +153,16 @@ func RunDrift(ts []trial.Trial, req DriftRequest) (DriftReport, error) {
 
 // driftScopes returns the two environments to compare: those selected by
 // From and To, else the only two the baseline was measured in.
-func driftScopes(groups []Group, req *DriftRequest) (Scope, Scope, error) {
-	var none Scope
-	matched := Select(groups, req.Baseline)
+func driftScopes(groups []repeat.Group, req *DriftRequest) (repeat.Scope, repeat.Scope, error) {
+	var none repeat.Scope
+	matched := repeat.Select(groups, req.Baseline)
 	if len(matched) == 0 {
 		return none, none, fmt.Errorf("baseline %q matches no trial", req.Baseline.Raw)
 	}
-	if req.From.empty() != req.To.empty() {
+	if req.From.IsZero() != req.To.IsZero() {
 		return none, none, errors.New("drift: give both environments, or neither")
 	}
-	if !req.From.empty() {
+	if !req.From.IsZero() {
 		from, err := scopeOf(matched, req.From)
 		if err != nil {
 			return none, none, err
@@ -169,7 +170,7 @@ func driftScopes(groups []Group, req *DriftRequest) (Scope, Scope, error) {
 		to, err := scopeOf(matched, req.To)
 		return from, to, err
 	}
-	var scopes []Scope
+	var scopes []repeat.Scope
 	for _, g := range matched {
 		if !slices.Contains(scopes, g.Scope) {
 			scopes = append(scopes, g.Scope)
@@ -183,8 +184,8 @@ func driftScopes(groups []Group, req *DriftRequest) (Scope, Scope, error) {
 
 // scopeOf returns the one environment of the baseline groups that sel
 // selects.
-func scopeOf(groups []*Group, sel Selection) (Scope, error) {
-	var scopes []Scope
+func scopeOf(groups []*repeat.Group, sel repeat.Selection) (repeat.Scope, error) {
+	var scopes []repeat.Scope
 	for _, g := range groups {
 		for _, t := range g.Trials {
 			if sel.Match(g, t) && !slices.Contains(scopes, g.Scope) {
@@ -193,14 +194,14 @@ func scopeOf(groups []*Group, sel Selection) (Scope, error) {
 		}
 	}
 	if len(scopes) != 1 {
-		return Scope{}, fmt.Errorf("%q selects the baseline in %d environments; want one", sel.Raw, len(scopes))
+		return repeat.Scope{}, fmt.Errorf("%q selects the baseline in %d environments; want one", sel.Raw, len(scopes))
 	}
 	return scopes[0], nil
 }
 
 // groupPtrs returns a pointer to each group.
-func groupPtrs(groups []Group) []*Group {
-	out := make([]*Group, len(groups))
+func groupPtrs(groups []repeat.Group) []*repeat.Group {
+	out := make([]*repeat.Group, len(groups))
 	for i := range groups {
 		out[i] = &groups[i]
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/frontier"
+	"github.com/pareto-llm/pareto/repeat"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -30,9 +31,9 @@ func scriptTrials(t *testing.T, script string, baseline []string, others ...stri
 	return ts
 }
 
-func mustSelection(t *testing.T, s string) decide.Selection {
+func mustSelection(t *testing.T, s string) repeat.Selection {
 	t.Helper()
-	sel, err := decide.ParseSelection(s)
+	sel, err := repeat.ParseSelection(s)
 	if err != nil {
 		t.Fatal(err)
 	}

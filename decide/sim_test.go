@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/pareto-llm/pareto/frontier"
+	"github.com/pareto-llm/pareto/repeat"
 )
 
 // simConfig describes the seeded tuning-loop simulation of the issue.
@@ -36,9 +37,9 @@ func measure(rng *rand.Rand, truth, cv []float64, n int) [][]float64 {
 }
 
 func side(name string, samples [][]float64) Side {
-	m := Measured{Workload: Workload{Concurrency: 8}}
+	m := Measured{Workload: repeat.Workload{Concurrency: 8}}
 	for _, s := range samples {
-		m.Stats = append(m.Stats, Summarize(s, Median))
+		m.Stats = append(m.Stats, repeat.Summarize(s, repeat.Median))
 	}
 	return Side{Name: name, Workloads: []Measured{m}}
 }

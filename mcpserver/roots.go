@@ -14,7 +14,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/pareto-llm/pareto/decide"
+	"github.com/pareto-llm/pareto/repeat"
 	"github.com/pareto-llm/pareto/source"
 	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/trial"
@@ -262,7 +262,7 @@ func (sc *scope) reads(arg string, paths []string) error {
 func (sc *scope) side(arg string, specs []string) error {
 	for i, s := range specs {
 		if !source.IsPath(s) {
-			if _, err := decide.ParseSelection(s); err == nil {
+			if _, err := repeat.ParseSelection(s); err == nil {
 				continue
 			}
 		}

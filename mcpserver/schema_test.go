@@ -81,7 +81,7 @@ func TestArgumentErrors(t *testing.T) {
 		{"limit 0", "trials", map[string]any{"study": "tune", "limit": 0}, "limit"},
 		{"trial 0", "tell", map[string]any{"study": "tune", "trial": 0, "failed": "x"}, "trial"},
 		{"study empty", "trials", map[string]any{"study": ""}, "study"},
-		{"no objectives", "ask", map[string]any{"study": "new", "space": filepath.Join("..", "examples", "tune", "space.toml"), "budget": 3}, "give the objectives in objectives (NAME:min or NAME:max)"},
+		{"no objectives", "ask", map[string]any{"study": "new", "space": filepath.Join("..", "examples", "tune", "space.toml"), "budget": 3}, "objectives is required"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: c.tool, Arguments: c.args})

@@ -28,16 +28,17 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/docs/schema"
-	"github.com/pareto-llm/pareto/ingest"
+	"github.com/pareto-llm/pareto/field"
 	"github.com/pareto-llm/pareto/internal/enc"
-	"github.com/pareto-llm/pareto/query"
 	"github.com/pareto-llm/pareto/search"
+	"github.com/pareto-llm/pareto/source"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -50,7 +51,7 @@ type Options struct {
 	Version string
 	// Limits bound the result files the tools read (zero: ingest's
 	// defaults).
-	Limits ingest.Limits
+	Limits source.Limits
 	// Roots are the directories the tools read files in and create
 	// stores in (pareto mcp --root; none: the working directory). When
 	// the client lists roots, a tool call reaches the client's roots
@@ -110,12 +111,12 @@ type tools struct {
 // typeSchemas are the schemas of the types that marshal themselves: what
 // their JSON is, rather than what their Go fields are.
 var typeSchemas = map[reflect.Type]*jsonschema.Schema{
-	reflect.TypeFor[decide.Num]():     {Types: []string{"number", "null"}},
-	reflect.TypeFor[query.ExactNum](): {Types: []string{"number", "null"}},
-	reflect.TypeFor[search.Value]():   {Types: []string{"number", "string", "boolean"}},
-	reflect.TypeFor[trial.Trial]():    {Type: "object", Description: "a trial, as pareto trials exports it (one JSON line)"},
-	reflect.TypeFor[trial.Workload](): {Type: "object"},
-	reflect.TypeFor[trial.Dims]():     {Type: "object"},
+	reflect.TypeFor[decide.Num]():      {Types: []string{"number", "null"}},
+	reflect.TypeFor[decide.ExactNum](): {Types: []string{"number", "null"}},
+	reflect.TypeFor[search.Value]():    {Types: []string{"number", "string", "boolean"}},
+	reflect.TypeFor[trial.Trial]():     {Type: "object", Description: "a trial, as pareto trials exports it (one JSON line)"},
+	reflect.TypeFor[trial.Workload]():  {Type: "object"},
+	reflect.TypeFor[trial.Dims]():      {Type: "object"},
 }
 
 // outputSchema derives the schema of T's JSON.
@@ -184,11 +185,21 @@ func add[In, Out any](ts *tools, s *mcp.Server, t *mcp.Tool, out *jsonschema.Sch
 	return nil
 }
 
-// toolMessage is an error's text without the usage marker of the library
-// (query.ErrUsage).
+// argNames are the tools' arguments of the library fields (field.Error)
+// named otherwise.
+var argNames = map[string]string{"value": "values", "slo": "slos"}
+
+// toolMessage is an error's text, with the library field error it holds,
+// if any, phrased in the tools' argument names.
 func toolMessage(err error) string {
-	if query.IsUsage(err) {
-		return query.UsageMessage(err)
+	msg := err.Error()
+	if fe, ok := field.As(err); ok {
+		msg = strings.Replace(msg, fe.Error(), fe.Phrase(func(f string) string {
+			if n, ok := argNames[f]; ok {
+				return n
+			}
+			return f
+		}), 1)
 	}
-	return err.Error()
+	return msg
 }

@@ -132,7 +132,7 @@ func TestListTools(t *testing.T) {
 func runCLI(t *testing.T, want int, args ...string) []byte {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
-	if code := cli.Main(args, strings.NewReader(""), &stdout, &stderr); code != want {
+	if code := cli.Main(context.Background(), args, strings.NewReader(""), &stdout, &stderr); code != want {
 		t.Fatalf("pareto %s: exit %d, want %d\n%s%s", strings.Join(args, " "), code, want, stdout.String(), stderr.String())
 	}
 	return stdout.Bytes()
@@ -390,7 +390,7 @@ func TestStdio(t *testing.T) {
 // set (TestStdio's subprocess).
 func TestMain(m *testing.M) {
 	if os.Getenv("PARETO_MCP_TEST_MAIN") == "1" {
-		os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+		os.Exit(cli.Main(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
 	os.Exit(m.Run())
 }

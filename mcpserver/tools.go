@@ -15,6 +15,7 @@ import (
 
 	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/query"
+	"github.com/pareto-llm/pareto/repeat"
 	"github.com/pareto-llm/pareto/source"
 	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/store/tunequeue"
@@ -326,7 +327,7 @@ func (t *tools) archive(ctx context.Context, in ArchiveInput) (ArchiveOutput, er
 			return ArchiveOutput{}, err
 		}
 	} else {
-		sel, err := decide.ParseSelection(in.Revoke)
+		sel, err := repeat.ParseSelection(in.Revoke)
 		if err != nil {
 			return ArchiveOutput{}, fmt.Errorf("revoke: %w", err)
 		}
@@ -443,44 +444,44 @@ func (t *tools) addPick(s *mcp.Server) error {
 			"feasible, feasible is false and closest lists the nearest misses (docs/schema/pick.schema.json)."}, nil, t.pick)
 }
 
-func (t *tools) pick(ctx context.Context, in PickInput) (query.PickOutput, error) {
+func (t *tools) pick(ctx context.Context, in PickInput) (decide.PickOutput, error) {
 	if in.Study == "" && len(in.Files) == 0 {
-		return query.PickOutput{}, errors.New("give study or files")
+		return decide.PickOutput{}, errors.New("give study or files")
 	}
 	if err := scopeOf(ctx).storeAt(in.Store); err != nil {
-		return query.PickOutput{}, err
+		return decide.PickOutput{}, err
 	}
 	if err := scopeOf(ctx).reads("files", in.Files); err != nil {
-		return query.PickOutput{}, err
+		return decide.PickOutput{}, err
 	}
-	req, err := query.PickSpec{Maximize: in.Maximize, Minimize: in.Minimize, SLOs: in.SLOs, Aggregate: in.Aggregate,
+	req, err := decide.PickSpec{Maximize: in.Maximize, Minimize: in.Minimize, SLOs: in.SLOs, Aggregate: in.Aggregate,
 		Relax: in.Relax, ConfigKeys: in.ConfigKey}.Request()
 	if err != nil {
-		return query.PickOutput{}, err
+		return decide.PickOutput{}, err
 	}
 	spec := source.Spec{Paths: in.Files, Stdin: strings.NewReader(""), Study: in.Study}
 	spec.Load.Limits = t.opts.Limits
 	if in.Study != "" {
 		spec.Store = t.location(in.Store)
 		if spec.Where, err = trial.ParseConditions(in.Where); err != nil {
-			return query.PickOutput{}, fmt.Errorf("where: %w", err)
+			return decide.PickOutput{}, fmt.Errorf("where: %w", err)
 		}
 	}
 	set, err := source.Trials(ctx, spec)
 	if errors.Is(err, store.ErrNoStudy) {
-		return query.PickOutput{}, fmt.Errorf("study %q does not exist", in.Study)
+		return decide.PickOutput{}, fmt.Errorf("study %q does not exist", in.Study)
 	}
 	if err != nil {
-		return query.PickOutput{}, err
+		return decide.PickOutput{}, err
 	}
 	if err := source.Unreadable(set.Skipped); err != nil {
-		return query.PickOutput{}, err
+		return decide.PickOutput{}, err
 	}
-	rep, err := query.Pick(set.Trials, req)
+	rep, err := decide.RunPick(set.Trials, req)
 	if err != nil {
-		return query.PickOutput{}, err
+		return decide.PickOutput{}, err
 	}
-	return query.NewPickOutput(rep, req), nil
+	return decide.NewPickOutput(rep, req), nil
 }
 
 // TrialsInput are the trials tool's arguments (pareto trials').

@@ -11,8 +11,8 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/frontier"
+	"github.com/pareto-llm/pareto/repeat"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -107,7 +107,7 @@ func TestJSONRoundTrip(t *testing.T) {
 		slo, _ := frontier.ParseSLO("b>=" + strconv.Itoa(20+r.IntN(200)))
 		q := &Query{Objectives: []frontier.Objective{{Name: "a", Direction: frontier.Minimize}, {Name: "b", Direction: frontier.Maximize}},
 			SLOs: []frontier.SLO{slo}, ConfigKeys: []string{"config"}, Ranks: seed%2 == 0, AutoReference: seed%3 == 0,
-			Aggregate: []decide.Aggregation{decide.Median, decide.Mean, decide.None}[seed%3]}
+			Aggregate: []repeat.Aggregation{repeat.Median, repeat.Mean, repeat.None}[seed%3]}
 		if seed%4 == 1 {
 			q.Objectives[0].Noise, q.Objectives[0].MinImprove = 0.05, 0.02
 		}
@@ -355,7 +355,7 @@ func TestRepeatsBruteForce(t *testing.T) {
 			if len(as) == 0 {
 				continue
 			}
-			wantA, wantB := decide.Summarize(as, decide.Median).Value, decide.Summarize(bs, decide.Median).Value
+			wantA, wantB := repeat.Summarize(as, repeat.Median).Value, repeat.Summarize(bs, repeat.Median).Value
 			if res.Value(p, 0) != wantA || res.Value(p, 1) != wantB {
 				t.Fatalf("seed %d: point %d = (%v, %v); want medians (%v, %v)", seed, p, res.Value(p, 0), res.Value(p, 1), wantA, wantB)
 			}

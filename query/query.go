@@ -19,8 +19,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/pareto-llm/pareto/decide"
+	"github.com/pareto-llm/pareto/field"
 	"github.com/pareto-llm/pareto/frontier"
+	"github.com/pareto-llm/pareto/repeat"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -44,14 +45,14 @@ type Query struct {
 	// a row; empty means "id" when present, else the source position.
 	ID string
 	// Aggregate says how repeats of a configuration become one point.
-	Aggregate decide.Aggregation
+	Aggregate repeat.Aggregation
 	// ConfigKeys, when not empty, are the parameters (or labels) that
-	// identify a configuration (decide.Config); by default every
-	// parameter but decide.RunParams does, and only trials that record
-	// their configuration (decide.KnownConfig) are merged.
+	// identify a configuration (repeat.Config); by default every
+	// parameter but repeat.RunParams does, and only trials that record
+	// their configuration (repeat.KnownConfig) are merged.
 	ConfigKeys []string
 	// Baseline, when set, grounds every point to the baseline point of its
-	// group measured under the same workload (a decide.Selection: k=v,
+	// group measured under the same workload (a repeat.Selection: k=v,
 	// key:HEX or id:ID).
 	Baseline string
 	// AllowCrossScope compares with a baseline measured in another
@@ -82,19 +83,6 @@ func (e *Error) Error() string { return e.Err.Error() }
 // Unwrap returns the cause.
 func (e *Error) Unwrap() error { return e.Err }
 
-// ErrUsage marks a malformed query value (ParseObjective, ParsePercent,
-// ApplyPercents); commands exit 2 on it.
-var ErrUsage = errors.New("usage")
-
-func usagef(format string, args ...any) error {
-	return fmt.Errorf("%w: "+format, append([]any{ErrUsage}, args...)...)
-}
-
-// UsageMessage strips the ErrUsage marker from an error's text.
-func UsageMessage(err error) string {
-	return strings.TrimPrefix(err.Error(), ErrUsage.Error()+": ")
-}
-
 // ParseObjective reads NAME[:min|:max]. Without a suffix the direction is
 // the metric registry's (ttft minimises, output_token_throughput
 // maximises); other names need an explicit direction. NAME is a column
@@ -106,17 +94,17 @@ func ParseObjective(s string) (frontier.Objective, error) {
 		name, ok = s, false // a colon inside {...} is not a direction
 	}
 	if _, err := trial.ParseSelector(name); errors.Is(err, trial.ErrNotStatistic) {
-		return frontier.Objective{}, usagef("objective %q: %v", s, err) // other selector errors may be column names
+		return frontier.Objective{}, field.Wrap("objective", s, err) // other selector errors may be column names
 	}
 	if !ok {
 		if d, found := RegistryDirection(s); found {
 			return frontier.Objective{Name: s, Direction: d}, nil
 		}
-		return frontier.Objective{}, usagef("objective %q has no direction: write %s:min or %s:max", s, s, s)
+		return frontier.Objective{}, field.Invalid("objective", s, fmt.Sprintf("has no direction: write %s:min or %s:max", s, s))
 	}
 	d, err := frontier.ParseDirection(dir)
 	if err != nil || name == "" {
-		return frontier.Objective{}, usagef("objective %q: want NAME:min or NAME:max", s)
+		return frontier.Objective{}, field.Wrap("objective", s, errors.New("want NAME:min or NAME:max"))
 	}
 	return frontier.Objective{Name: name, Direction: d}, nil
 }
@@ -146,27 +134,27 @@ func cutLast(s, sep string) (string, string, bool) {
 }
 
 // ApplyPercents sets a per-objective band of kind k (ParseBand: a noise
-// band or a minimum improvement) from NAME=PCT or PCT values (flag names
-// the option in errors).
-func ApplyPercents(objs []frontier.Objective, vals []string, flag string, k BandKind, set func(*frontier.Objective, float64)) error {
+// band or a minimum improvement) from NAME=PCT or PCT values, the request
+// field named name; a bad value is a *field.Error on it.
+func ApplyPercents(objs []frontier.Objective, vals []string, name string, k BandKind, set func(*frontier.Objective, float64)) error {
 	for _, s := range vals {
-		name, pct, named := cutLast(s, "=")
+		obj, pct, named := cutLast(s, "=")
 		if !named {
 			pct = s
 		}
 		v, err := ParseBand(pct, k)
 		if err != nil {
-			return usagef("%s %q: %v", flag, s, UsageMessage(err))
+			return field.Wrap(name, s, err)
 		}
 		hit := false
 		for i := range objs {
-			if !named || objs[i].Name == name {
+			if !named || objs[i].Name == obj {
 				set(&objs[i], v)
 				hit = true
 			}
 		}
 		if !hit {
-			return usagef("%s %q: %q is not an objective (have %s)", flag, s, name, objectiveNames(objs))
+			return field.Wrap(name, s, fmt.Errorf("%q is not an objective (have %s)", obj, objectiveNames(objs)))
 		}
 	}
 	return nil
@@ -189,7 +177,7 @@ func ParsePercent(s string) (float64, error) {
 	}
 	v, err := strconv.ParseFloat(s, 64)
 	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
-		return 0, usagef("want a non-negative percentage such as 5%% or 0.05")
+		return 0, errors.New("want a non-negative percentage such as 5% or 0.05")
 	}
 	return v * scale, nil
 }
@@ -218,7 +206,7 @@ func ParseBand(s string, k BandKind) (float64, error) {
 	}
 	v, err := strconv.ParseFloat(t, 64)
 	if err != nil || math.IsNaN(v) {
-		return 0, usagef("%q is not a percentage such as 5%% or a fraction such as 0.05", s)
+		return 0, fmt.Errorf("%q is not a percentage such as 5%% or a fraction such as 0.05", s)
 	}
 	v *= scale
 	return v, CheckBand(v, k)
@@ -229,15 +217,15 @@ func CheckBand(v float64, k BandKind) error {
 	pct := strconv.FormatFloat(v*100, 'g', 6, 64) + "%"
 	switch {
 	case k == MinImprove && !(v >= 0 && v < 1):
-		return usagef("%s is not a minimum improvement: want at least 0%% and below 100%%, such as 5%% or 0.05", pct)
+		return fmt.Errorf("%s is not a minimum improvement: want at least 0%% and below 100%%, such as 5%% or 0.05", pct)
 	case k == NoiseBand && !(v >= 0 && !math.IsInf(v, 1)):
-		return usagef("%s is not a noise band: want 0%% or more, such as 5%% or 0.05", pct)
+		return fmt.Errorf("%s is not a noise band: want 0%% or more, such as 5%% or 0.05", pct)
 	}
 	return nil
 }
 
-// ParseReference reads a --ref value: "", "auto" or one number per
-// objective.
+// ParseReference reads a hypervolume reference (the request field ref):
+// "", "auto" or one number per objective.
 func (q *Query) ParseReference(s string) error {
 	switch s {
 	case "":
@@ -248,12 +236,12 @@ func (q *Query) ParseReference(s string) error {
 	}
 	parts := strings.Split(s, ",")
 	if len(parts) != len(q.Objectives) {
-		return usagef("--ref has %d values for %d objectives", len(parts), len(q.Objectives))
+		return &field.Error{Field: "ref", Reason: fmt.Sprintf("has %d values for %d objectives", len(parts), len(q.Objectives))}
 	}
 	for _, p := range parts {
 		v, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
 		if err != nil || math.IsNaN(v) {
-			return usagef("--ref value %q is not a number", p)
+			return &field.Error{Field: "ref", Reason: fmt.Sprintf("value %q is not a number", p)}
 		}
 		q.Reference = append(q.Reference, v)
 	}
@@ -263,7 +251,7 @@ func (q *Query) ParseReference(s string) error {
 // AddObjective appends an objective, refusing one given twice.
 func (q *Query) AddObjective(obj frontier.Objective) error {
 	if slices.ContainsFunc(q.Objectives, func(x frontier.Objective) bool { return x.Name == obj.Name }) {
-		return usagef("objective %q given twice", obj.Name)
+		return field.Invalid("objective", obj.Name, "given twice")
 	}
 	q.Objectives = append(q.Objectives, obj)
 	return nil
@@ -272,14 +260,14 @@ func (q *Query) AddObjective(obj frontier.Objective) error {
 // Check validates the objectives' bands.
 func (q *Query) Check() error {
 	if len(q.Objectives) == 0 {
-		return usagef("no objectives: give at least one -o NAME:min or -o NAME:max")
+		return field.Required("objectives")
 	}
 	for _, obj := range q.Objectives {
 		if err := CheckBand(obj.Noise, NoiseBand); err != nil {
-			return usagef("--noise for %s: %s", obj.Name, UsageMessage(err))
+			return &field.Error{Field: "noise", Reason: "for " + obj.Name, Err: err}
 		}
 		if err := CheckBand(obj.MinImprove, MinImprove); err != nil {
-			return usagef("--min-improve for %s: %s", obj.Name, UsageMessage(err))
+			return &field.Error{Field: "min_improve", Reason: "for " + obj.Name, Err: err}
 		}
 	}
 	return nil

@@ -1,10 +1,10 @@
 package query
 
 import (
-	"errors"
 	"math"
 	"testing"
 
+	"github.com/pareto-llm/pareto/field"
 	"github.com/pareto-llm/pareto/frontier"
 )
 
@@ -30,8 +30,8 @@ func TestParseObjective(t *testing.T) {
 		t.Run(tt.in, func(t *testing.T) {
 			o, err := ParseObjective(tt.in)
 			if tt.bad {
-				if err == nil || !IsUsage(err) {
-					t.Fatalf("ParseObjective(%q) = %v, %v; want a usage error", tt.in, o, err)
+				if fe, ok := field.As(err); !ok || fe.Field != "objective" || fe.Value != tt.in {
+					t.Fatalf("ParseObjective(%q) = %v, %v; want a *field.Error on objective %q", tt.in, o, err, tt.in)
 				}
 				return
 			}
@@ -85,8 +85,8 @@ func TestParseBand(t *testing.T) {
 				}
 				continue
 			}
-			if err == nil || !errors.Is(err, ErrUsage) || UsageMessage(err) != k.err {
-				t.Errorf("ParseBand(%q, %d) = %v, %v; want the usage error %q", tt.in, k.kind, got, err, k.err)
+			if err == nil || err.Error() != k.err {
+				t.Errorf("ParseBand(%q, %d) = %v, %v; want the error %q", tt.in, k.kind, got, err, k.err)
 			}
 		}
 	}

@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
-	"github.com/pareto-llm/pareto/decide"
+	"github.com/pareto-llm/pareto/field"
+	"github.com/pareto-llm/pareto/repeat"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -14,8 +16,8 @@ import (
 // workload in one scope (and one --group-by group).
 type point struct {
 	members []int32       // rows of the repeats, in input order
-	spread  []decide.Stat // per objective, over the members' values
-	group   *decide.Group // the repeats as decide sees them (nil without trials)
+	spread  []repeat.Stat // per objective, over the members' values
+	group   *repeat.Group // the repeats as decide sees them (nil without trials)
 	// base is the baseline this point is compared with (nil without one,
 	// and baseWhy says why); delta the relative delta on each objective.
 	base    *Base
@@ -27,9 +29,9 @@ type point struct {
 // mean) of the repeats, keeping the spread. Rows whose values cannot be
 // compared (missing, ambiguous, NaN) are not merged: they stay rows of
 // their own and are listed as invalid. Only trials whose configuration is
-// recorded are merged (decide.KnownConfig: CloudAI runs, or --config-key);
+// recorded are merged (repeat.KnownConfig: CloudAI runs, or --config-key);
 // table rows are each their own configuration.
-func (d *Rows) aggregate(agg decide.Aggregation, keys []string) {
+func (d *Rows) aggregate(agg repeat.Aggregation, keys []string) {
 	// group[r] is the point of row r, the points numbered in the order of
 	// their first rows; a row that cannot repeat another is a point of its
 	// own, without a key. The members of every point are then laid out in
@@ -40,7 +42,7 @@ func (d *Rows) aggregate(agg decide.Aggregation, keys []string) {
 	index := map[string]int32{}
 	for r := range d.ids {
 		key, ok := "", false
-		if agg != decide.None {
+		if agg != repeat.None {
 			key, ok = d.repeatKey(r, keys)
 		}
 		if ok {
@@ -74,11 +76,11 @@ func (d *Rows) aggregate(agg decide.Aggregation, keys []string) {
 		}
 	}
 	nv := len(d.values)
-	spreads := make([]decide.Stat, several*nv)
+	spreads := make([]repeat.Stat, several*nv)
 	d.points = make([]point, len(sizes))
 	for g, n := range sizes {
 		end := next[g] // one past its last member now
-		var spread []decide.Stat
+		var spread []repeat.Stat
 		if n > 1 {
 			spread, spreads = spreads[:nv:nv], spreads[nv:]
 		}
@@ -103,7 +105,7 @@ func (d *Rows) repeatKey(r int, keys []string) (string, bool) {
 		if t == nil {
 			return "", false
 		}
-		k, ok := decide.RepeatKey(t, keys, d.names.Render)
+		k, ok := repeat.RepeatKey(t, keys, d.names.Render)
 		if !ok {
 			return "", false
 		}
@@ -134,15 +136,15 @@ func (d *Rows) comparable(r int32) bool {
 // newPoint returns the point of the rows members, its spread (one Stat
 // per objective) in spread: nil for a single row, whose spread stat
 // computes.
-func (d *Rows) newPoint(members []int32, spread []decide.Stat, agg decide.Aggregation) point {
+func (d *Rows) newPoint(members []int32, spread []repeat.Stat, agg repeat.Aggregation) point {
 	p := point{members: members, spread: spread}
 	for o := range p.spread {
-		p.spread[o] = decide.Summarize(gather(d.values[o], members), agg)
+		p.spread[o] = repeat.Summarize(gather(d.values[o], members), agg)
 	}
 	if t := d.trials[members[0]]; t != nil {
 		// The group's configuration, scope and workload are filled by
 		// describeGroups when a baseline or pick needs them.
-		p.group = &decide.Group{Newest: int(members[len(members)-1])}
+		p.group = &repeat.Group{Newest: int(members[len(members)-1])}
 		if len(members) == 1 {
 			m := members[0]
 			p.group.Trials = d.trials[m : m+1 : m+1]
@@ -156,7 +158,7 @@ func (d *Rows) newPoint(members []int32, spread []decide.Stat, agg decide.Aggreg
 }
 
 // describeGroups fills every point's configuration, scope, workload and
-// repeat key (decide.Group), once: only a baseline and pick use them.
+// repeat key (repeat.Group), once: only a baseline and pick use them.
 func (d *Rows) describeGroups() {
 	if d.described {
 		return
@@ -168,20 +170,20 @@ func (d *Rows) describeGroups() {
 			continue
 		}
 		t := g.Trials[0]
-		g.Config, g.Scope, g.Workload = configOf(t, d.q.ConfigKeys), decide.ScopeOf(t), decide.WorkloadOf(t)
-		g.Key = decide.Key(g.Config, g.Workload)
+		g.Config, g.Scope, g.Workload = configOf(t, d.q.ConfigKeys), repeat.ScopeOf(t), repeat.WorkloadOf(t)
+		g.Key = repeat.Key(g.Config, g.Workload)
 	}
 }
 
-// configOf is t's configuration key: decide.Config when t records its
-// configuration (decide.KnownConfig), else a key of the run alone, which
+// configOf is t's configuration key: repeat.Config when t records its
+// configuration (repeat.KnownConfig), else a key of the run alone, which
 // is then never taken for another configuration (a baseline selected by
 // one vLLM run is that run, not every run with the same client settings).
 func configOf(t *trial.Trial, keys []string) string {
-	if decide.KnownConfig(t, keys) || len(t.ID) < decide.KeyLength {
-		return decide.Config(t, keys)
+	if repeat.KnownConfig(t, keys) || len(t.ID) < repeat.KeyLength {
+		return repeat.Config(t, keys)
 	}
-	return t.ID[:decide.KeyLength]
+	return t.ID[:repeat.KeyLength]
 }
 
 func gather(col []float64, rows []int32) []float64 {
@@ -193,7 +195,7 @@ func gather(col []float64, rows []int32) []float64 {
 }
 
 // collapse rewrites the row columns so that row i is point i.
-func (d *Rows) collapse(agg decide.Aggregation) {
+func (d *Rows) collapse(agg repeat.Aggregation) {
 	n := len(d.points)
 	ids, trials := make([]string, n), make([]*trial.Trial, n)
 	values, slo := make([][]float64, len(d.values)), make([][]float64, len(d.slo))
@@ -234,24 +236,24 @@ func (d *Rows) collapse(agg decide.Aggregation) {
 
 // aggregateSLO aggregates an SLO column over the repeats as the
 // objectives are (a point's bound is checked on the value it shows).
-func aggregateSLO(col []float64, members []int32, first int32, agg decide.Aggregation) float64 {
+func aggregateSLO(col []float64, members []int32, first int32, agg repeat.Aggregation) float64 {
 	if len(members) == 1 {
 		return col[first]
 	}
-	return decide.Summarize(gather(col, members), agg).Value
+	return repeat.Summarize(gather(col, members), agg).Value
 }
 
 // baselineDeltas compares every point with the baseline of its group
-// (--group-by) measured at the point's workload (decide.BaselineAt: the
+// (--group-by) measured at the point's workload (repeat.BaselineAt: the
 // newest selected point measured there in the point's environment scope).
 // A baseline measured at that workload only in another scope is refused
-// (a *decide.ScopeError) unless allowCross, which compares with it and
+// (a *repeat.ScopeError) unless allowCross, which compares with it and
 // warns; a point whose workload the baseline was never measured at gets no
 // delta and the reason. A baseline that selects no point is an error.
 func (d *Rows) baselineDeltas(spec string, allowCross bool) error {
-	sel, err := decide.ParseSelection(spec)
+	sel, err := repeat.ParseSelection(spec)
 	if err != nil {
-		return &Error{Err: fmt.Errorf("--baseline: %w", err)}
+		return &Error{Err: &field.Error{Field: "baseline", Err: err}}
 	}
 	d.describeGroups()
 	names, rows := d.groups()
@@ -268,18 +270,18 @@ func (d *Rows) baselineDeltas(spec string, allowCross bool) error {
 		found = found || ok
 	}
 	if !found && !d.q.BaselineMayBeAbsent {
-		return inputErrorf("--baseline %s selects no trial", spec)
+		return &Error{Err: &field.Error{Field: "baseline", Value: spec, Reason: "selects no trial"}}
 	}
 	return nil
 }
 
 // groupBaseline grounds the points pts of one group; ok is false when the
 // baseline is not among them.
-func (d *Rows) groupBaseline(sel decide.Selection, pts []int32, allowCross bool) (bool, error) {
+func (d *Rows) groupBaseline(sel repeat.Selection, pts []int32, allowCross bool) (bool, error) {
 	// The decide groups are the points' repeat keys: a baseline run on which
 	// an objective does not resolve is a point of its own (invalid), but
 	// still part of the baseline, measured on the other objectives.
-	var groups []decide.Group
+	var groups []repeat.Group
 	var pointsOf [][]int32
 	index := map[string]int{}
 	for _, i := range pts {
@@ -300,24 +302,24 @@ func (d *Rows) groupBaseline(sel decide.Selection, pts []int32, allowCross bool)
 		g.Newest = max(g.Newest, p.group.Newest)
 		pointsOf[k] = append(pointsOf[k], i)
 	}
-	selected := decide.Select(groups, sel)
+	selected := repeat.Select(groups, sel)
 	if len(selected) == 0 {
 		for _, i := range pts {
 			d.points[i].baseWhy = baselineAbsent(sel.Raw)
 		}
 		return false, nil
 	}
-	bases := map[*decide.Group]*Base{}
-	warned := map[[2]decide.Scope]bool{}
-	warnedScope := map[decide.Scope]bool{}
+	bases := map[*repeat.Group]*Base{}
+	warned := map[[2]repeat.Scope]bool{}
+	warnedScope := map[repeat.Scope]bool{}
 	for _, i := range pts {
 		p := &d.points[i]
 		if p.group == nil {
 			p.baseWhy = "a table row without a trial"
 			continue
 		}
-		bg, cross, err := decide.BaselineAt(selected, p.group.Scope, p.group.Workload, allowCross)
-		var se *decide.ScopeError
+		bg, cross, err := repeat.BaselineAt(selected, p.group.Scope, p.group.Workload, allowCross)
+		var se *repeat.ScopeError
 		if errors.As(err, &se) && d.q.BaselineScopeAsReason {
 			p.baseWhy = fmt.Sprintf("the baseline %s at %s: %v; --allow-cross-scope compares with it", sel.Raw, p.group.Workload, se)
 			if !warnedScope[p.group.Scope] {
@@ -328,14 +330,15 @@ func (d *Rows) groupBaseline(sel decide.Selection, pts []int32, allowCross bool)
 			continue
 		}
 		if err != nil {
-			return true, &Error{Err: fmt.Errorf("%s (%s) and the baseline %s at %s: %w; restrict the comparison with --where or --group-by, or pass --allow-cross-scope",
-				d.ids[i], p.group.Scope, sel.Raw, p.group.Workload, err)}
+			what := fmt.Sprintf("%s (%s) and the baseline %s at %s: %v", d.ids[i], p.group.Scope, sel.Raw, p.group.Workload, err)
+			return true, &Error{Err: &field.Error{Field: "baseline", Named: true, Err: err, Others: []string{"where", "group_by", "allow_cross_scope"},
+				Reason: strings.ReplaceAll(what, "%", "%%") + "; restrict the comparison with %s or %s, or pass %s"}}
 		}
 		if bg == nil {
 			p.baseWhy = fmt.Sprintf("the baseline %s was not measured at workload %s", sel.Raw, p.group.Workload)
 			continue
 		}
-		if k := [2]decide.Scope{p.group.Scope, bg.Scope}; cross && !warned[k] {
+		if k := [2]repeat.Scope{p.group.Scope, bg.Scope}; cross && !warned[k] {
 			warned[k] = true
 			d.warnings = append(d.warnings, fmt.Sprintf("points measured in %s are compared with the baseline %s measured in %s (cross-scope comparison allowed)",
 				p.group.Scope, sel.Raw, bg.Scope))
@@ -351,7 +354,7 @@ func (d *Rows) groupBaseline(sel decide.Selection, pts []int32, allowCross bool)
 		p.base = base
 		p.delta = make([]float64, len(d.values))
 		for o := range d.values {
-			p.delta[o] = decide.Delta(d.values[o][i], base.Values[o])
+			p.delta[o] = repeat.Delta(d.values[o][i], base.Values[o])
 		}
 	}
 	slices.Sort(d.baseline)
@@ -374,12 +377,12 @@ type Base struct {
 	// IDs are the trial IDs of the baseline's runs.
 	IDs []string
 	// Workload and Scope are where the baseline was measured.
-	Workload decide.Workload
-	Scope    decide.Scope
+	Workload repeat.Workload
+	Scope    repeat.Scope
 }
 
 // measureBase measures the baseline group g, whose points are pts.
-func (d *Rows) measureBase(g *decide.Group, pts []int32) *Base {
+func (d *Rows) measureBase(g *repeat.Group, pts []int32) *Base {
 	b := &Base{Point: -1, Workload: g.Workload, Scope: g.Scope, Values: make([]float64, len(d.values)),
 		N: make([]int, len(d.values)), Why: make([]string, len(d.values))}
 	var rows []int32
@@ -390,7 +393,7 @@ func (d *Rows) measureBase(g *decide.Group, pts []int32) *Base {
 		rows = append(rows, d.points[i].members...)
 	}
 	slices.Sort(rows)
-	if d.q.Aggregate == decide.None {
+	if d.q.Aggregate == repeat.None {
 		rows = rows[len(rows)-1:]
 		b.Point = -1
 		for _, i := range pts {
@@ -414,7 +417,7 @@ func (d *Rows) measureBase(g *decide.Group, pts []int32) *Base {
 			}
 		}
 		b.N[o] = len(vs)
-		b.Values[o] = decide.Summarize(vs, d.q.Aggregate).Value
+		b.Values[o] = repeat.Summarize(vs, d.q.Aggregate).Value
 		if len(vs) > 0 {
 			b.Why[o] = ""
 		}
@@ -435,13 +438,13 @@ func (d *Rows) rowReason(r int32) string {
 }
 
 // stat returns the spread of row r on objective o (n = 1 for a single run).
-func (d *Rows) stat(r int32, o int) decide.Stat {
+func (d *Rows) stat(r int32, o int) repeat.Stat {
 	if d.points == nil {
-		return decide.Stat{N: 1}
+		return repeat.Stat{N: 1}
 	}
 	p := &d.points[r]
 	if p.spread == nil { // a single row (d.orig holds the rows as read)
-		return decide.Summarize(gather(d.orig[o], p.members), d.q.Aggregate)
+		return repeat.Summarize(gather(d.orig[o], p.members), d.q.Aggregate)
 	}
 	return p.spread[o]
 }

@@ -1,12 +1,10 @@
 package query
 
 import (
-	"errors"
-	"fmt"
 	"slices"
 
-	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/frontier"
+	"github.com/pareto-llm/pareto/repeat"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -107,7 +105,7 @@ type Point struct {
 	// SLOValues the SLO columns, aggregated the same way.
 	Values, SLOValues []float64
 	// Spread is, per objective, the summary of the members' values.
-	Spread []decide.Stat
+	Spread []repeat.Stat
 	// Members are the display ids of the runs the point aggregates.
 	Members []string
 	// Reason says why an invalid point cannot be compared.
@@ -162,11 +160,6 @@ func (r *Result) point(row int32, reason string) Point {
 	return p
 }
 
-// IsUsage reports whether err is a malformed query value (exit 2).
-func IsUsage(err error) bool { return errors.Is(err, ErrUsage) }
-
-func inputErrorf(format string, args ...any) error { return &Error{Err: fmt.Errorf(format, args...)} }
-
 // Len returns the number of points (rows of every group's analysis).
 func (r *Result) Len() int { return len(r.data.ids) }
 
@@ -206,22 +199,22 @@ func (r *Result) Value(p int32, o int) float64 { return r.data.values[o][p] }
 func (r *Result) SLOValue(p int32, s int) float64 { return r.data.slo[s][p] }
 
 // Stat returns the summary of point p's members on objective o.
-func (r *Result) Stat(p int32, o int) decide.Stat { return r.data.stat(p, o) }
+func (r *Result) Stat(p int32, o int) repeat.Stat { return r.data.stat(p, o) }
 
 // DecidePoints returns every point as decide sees it (for decide.Pick):
-// its repeats as a decide.Group, and one Stat per objective then per SLO,
+// its repeats as a repeat.Group, and one Stat per objective then per SLO,
 // aggregated as the query says; a point that cannot be compared carries
 // the reason in Err. Rows without a trial (table columns) have an empty
 // group.
-func (r *Result) DecidePoints() []decide.Point {
+func (r *Result) DecidePoints() []repeat.Point {
 	d := r.data
 	if d.points != nil {
 		d.describeGroups()
 	}
-	out := make([]decide.Point, len(d.ids))
+	out := make([]repeat.Point, len(d.ids))
 	for i := range out {
 		row := int32(i)
-		p := decide.Point{Group: &decide.Group{}}
+		p := repeat.Point{Group: &repeat.Group{}}
 		members := []int32{row}
 		orig := d.values
 		origSLO := d.slo
@@ -234,10 +227,10 @@ func (r *Result) DecidePoints() []decide.Point {
 			orig, origSLO = d.orig, d.origSLO
 		}
 		for o := range d.values {
-			p.Stats = append(p.Stats, decide.Summarize(gather(orig[o], members), r.query.Aggregate))
+			p.Stats = append(p.Stats, repeat.Summarize(gather(orig[o], members), r.query.Aggregate))
 		}
 		for s := range d.slo {
-			p.Stats = append(p.Stats, decide.Summarize(gather(origSLO[s], members), r.query.Aggregate))
+			p.Stats = append(p.Stats, repeat.Summarize(gather(origSLO[s], members), r.query.Aggregate))
 		}
 		if why, bad := d.rejected[row]; bad {
 			p.Err = why

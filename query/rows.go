@@ -5,8 +5,8 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/frontier"
+	"github.com/pareto-llm/pareto/repeat"
 	"github.com/pareto-llm/pareto/table"
 	"github.com/pareto-llm/pareto/trial"
 )
@@ -38,7 +38,7 @@ type Rows struct {
 	// the rows before them, which have their trial; rows after the last
 	// streamed one have no entry.
 	keys      []string
-	names     decide.WorkloadNames // renders the workloads of repeat keys
+	names     repeat.WorkloadNames // renders the workloads of repeat keys
 	described bool                 // describeGroups ran
 	several   bool                 // several inputs: table rows are FILE:ROW
 }

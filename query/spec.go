@@ -1,8 +1,9 @@
 package query
 
 import (
-	"github.com/pareto-llm/pareto/decide"
+	"github.com/pareto-llm/pareto/field"
 	"github.com/pareto-llm/pareto/frontier"
+	"github.com/pareto-llm/pareto/repeat"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -37,13 +38,13 @@ type Spec struct {
 	AllowCrossScope bool
 }
 
-// Query validates the spec into a query. Every error is marked ErrUsage
-// (IsUsage) and names the value at fault.
+// Query validates the spec into a query. Every error is a *field.Error
+// naming the field and the value at fault.
 func (s Spec) Query() (*Query, error) {
 	q := &Query{ID: s.ID, GroupBy: s.GroupBy, Ranks: s.Ranks, FrontierOnly: s.FrontierOnly,
 		ConfigKeys: s.ConfigKeys, Baseline: s.Baseline, AllowCrossScope: s.AllowCrossScope}
 	if len(s.Objectives) == 0 {
-		return nil, usagef("no objectives: give at least one -o NAME:min or -o NAME:max")
+		return nil, field.Required("objectives")
 	}
 	for _, o := range s.Objectives {
 		obj, err := ParseObjective(o)
@@ -54,10 +55,10 @@ func (s Spec) Query() (*Query, error) {
 			return nil, err
 		}
 	}
-	if err := ApplyPercents(q.Objectives, s.Noise, "--noise", NoiseBand, func(o *frontier.Objective, v float64) { o.Noise = v }); err != nil {
+	if err := ApplyPercents(q.Objectives, s.Noise, "noise", NoiseBand, func(o *frontier.Objective, v float64) { o.Noise = v }); err != nil {
 		return nil, err
 	}
-	if err := ApplyPercents(q.Objectives, s.MinImprove, "--min-improve", MinImprove, func(o *frontier.Objective, v float64) { o.MinImprove = v }); err != nil {
+	if err := ApplyPercents(q.Objectives, s.MinImprove, "min_improve", MinImprove, func(o *frontier.Objective, v float64) { o.MinImprove = v }); err != nil {
 		return nil, err
 	}
 	if err := q.Check(); err != nil {
@@ -66,7 +67,7 @@ func (s Spec) Query() (*Query, error) {
 	for _, b := range s.SLOs {
 		slo, err := frontier.ParseSLO(b)
 		if err != nil {
-			return nil, usagef("%v", err)
+			return nil, &field.Error{Field: "slo", Value: b, Err: err, Named: true}
 		}
 		q.SLOs = append(q.SLOs, slo)
 	}
@@ -77,14 +78,14 @@ func (s Spec) Query() (*Query, error) {
 	if agg == "" {
 		agg = "median"
 	}
-	a, err := decide.ParseAggregation(agg)
+	a, err := repeat.ParseAggregation(agg)
 	if err != nil {
-		return nil, usagef("--aggregate: %v", err)
+		return nil, &field.Error{Field: "aggregate", Value: agg, Err: err}
 	}
 	q.Aggregate = a
 	if s.Baseline != "" {
-		if _, err := decide.ParseSelection(s.Baseline); err != nil {
-			return nil, usagef("--baseline: %v", err)
+		if _, err := repeat.ParseSelection(s.Baseline); err != nil {
+			return nil, &field.Error{Field: "baseline", Value: s.Baseline, Err: err}
 		}
 	}
 	return q, nil
@@ -93,7 +94,7 @@ func (s Spec) Query() (*Query, error) {
 // DecideObjectives validates the objectives of a decision (gate, drift,
 // tune, ask): Spec's objectives, minimum improvements and SLOs, with each
 // objective's noise band defaulting to its minimum improvement, and every
-// name a metric selector. Errors are marked ErrUsage.
+// name a metric selector. Errors are *field.Error.
 func DecideObjectives(objectives, noise, minImprove, slos []string) ([]frontier.Objective, []frontier.SLO, error) {
 	q, err := Spec{Objectives: objectives, MinImprove: minImprove, SLOs: slos}.Query()
 	if err != nil {
@@ -103,17 +104,17 @@ func DecideObjectives(objectives, noise, minImprove, slos []string) ([]frontier.
 	for i := range objs {
 		objs[i].Noise = objs[i].MinImprove
 	}
-	if err := ApplyPercents(objs, noise, "--noise", NoiseBand, func(o *frontier.Objective, v float64) { o.Noise = v }); err != nil {
+	if err := ApplyPercents(objs, noise, "noise", NoiseBand, func(o *frontier.Objective, v float64) { o.Noise = v }); err != nil {
 		return nil, nil, err
 	}
 	for _, o := range objs {
 		if _, err := trial.ParseSelector(o.Name); err != nil {
-			return nil, nil, usagef("%v", err)
+			return nil, nil, &field.Error{Field: "objective", Value: o.Name, Err: err, Named: true}
 		}
 	}
 	for _, b := range q.SLOs {
 		if _, err := trial.ParseSelector(b.Name); err != nil {
-			return nil, nil, usagef("%v", err)
+			return nil, nil, &field.Error{Field: "slo", Value: b.String(), Err: err, Named: true}
 		}
 	}
 	return objs, q.SLOs, nil

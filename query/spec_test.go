@@ -3,37 +3,43 @@ package query
 import (
 	"strings"
 	"testing"
+
+	"github.com/pareto-llm/pareto/field"
 )
 
-// TestSpecErrors checks that every error of Spec.Query and
-// PickSpec.Request is a usage error naming the value at fault.
+// TestSpecErrors checks that every error of Spec.Query is a *field.Error
+// on the field at fault, whose message names the value.
 func TestSpecErrors(t *testing.T) {
 	for _, tt := range []struct {
-		name string
-		err  func() error
-		want string
+		name  string
+		err   func() error
+		field string // the field at fault
+		want  string // in the message
 	}{
-		{"no objective", func() error { _, err := Spec{}.Query(); return err }, "no objectives"},
-		{"bad direction", func() error { _, err := Spec{Objectives: []string{"tps:up"}}.Query(); return err }, `"tps:up"`},
-		{"twice", func() error { _, err := Spec{Objectives: []string{"a:min", "a:max"}}.Query(); return err }, "twice"},
+		{"no objective", func() error { _, err := Spec{}.Query(); return err }, "objectives", "objectives is required"},
+		{"bad direction", func() error { _, err := Spec{Objectives: []string{"tps:up"}}.Query(); return err }, "objective", `"tps:up"`},
+		{"twice", func() error { _, err := Spec{Objectives: []string{"a:min", "a:max"}}.Query(); return err }, "objective", "twice"},
 		{"bad slo", func() error {
 			_, err := Spec{Objectives: []string{"a:min"}, SLOs: []string{"a<=x"}}.Query()
 			return err
-		}, "a<=x"},
-		{"bad aggregate", func() error { _, err := Spec{Objectives: []string{"a:min"}, Aggregate: "mode"}.Query(); return err }, "--aggregate"},
-		{"bad baseline", func() error { _, err := Spec{Objectives: []string{"a:min"}, Baseline: "nothing"}.Query(); return err }, "--baseline"},
-		{"bad ref", func() error { _, err := Spec{Objectives: []string{"a:min"}, Ref: "1,2"}.Query(); return err }, "--ref"},
-		{"pick no objective", func() error { _, err := PickSpec{}.Request(); return err }, "no objective"},
-		{"pick bad relax", func() error {
-			_, err := PickSpec{Maximize: []string{"output_token_throughput"}, Relax: "-3%"}.Request()
+		}, "slo", "a<=x"},
+		{"bad noise", func() error {
+			_, err := Spec{Objectives: []string{"a:min"}, Noise: []string{"b=5%"}}.Query()
 			return err
-		}, "--relax"},
-		{"decide not a selector", func() error { _, _, err := DecideObjectives([]string{"ttft.p99{:min"}, nil, nil, nil); return err }, "ttft.p99{"},
+		}, "noise", `noise "b=5%": "b" is not an objective (have a)`},
+		{"bad aggregate", func() error { _, err := Spec{Objectives: []string{"a:min"}, Aggregate: "mode"}.Query(); return err }, "aggregate", `"mode"`},
+		{"bad baseline", func() error { _, err := Spec{Objectives: []string{"a:min"}, Baseline: "nothing"}.Query(); return err }, "baseline", `"nothing"`},
+		{"bad ref", func() error { _, err := Spec{Objectives: []string{"a:min"}, Ref: "1,2"}.Query(); return err }, "ref", "ref has 2 values for 1 objectives"},
+		{"decide not a selector", func() error { _, _, err := DecideObjectives([]string{"ttft.p99{:min"}, nil, nil, nil); return err }, "objective", "ttft.p99{"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			err := tt.err()
-			if err == nil || !IsUsage(err) || !strings.Contains(UsageMessage(err), tt.want) {
-				t.Errorf("error %v: want a usage error containing %q", err, tt.want)
+			fe, ok := field.As(err)
+			if !ok || fe.Field != tt.field || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("error %v: want a *field.Error on %s containing %q", err, tt.field, tt.want)
+			}
+			if strings.Contains(err.Error(), "--") {
+				t.Errorf("error %q names a command-line flag", err)
 			}
 		})
 	}

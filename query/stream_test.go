@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"testing"
 
-	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/frontier"
 	"github.com/pareto-llm/pareto/internal/benchstudy"
+	"github.com/pareto-llm/pareto/repeat"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -30,11 +30,11 @@ func TestTrialStream(t *testing.T) {
 		name string
 		q    Query
 	}{
-		{"median", Query{Aggregate: decide.Median}},
-		{"none", Query{Aggregate: decide.None}},
-		{"mean-groups-slo", Query{Aggregate: decide.Mean, GroupBy: "tensor_parallel_size",
+		{"median", Query{Aggregate: repeat.Median}},
+		{"none", Query{Aggregate: repeat.None}},
+		{"mean-groups-slo", Query{Aggregate: repeat.Mean, GroupBy: "tensor_parallel_size",
 			SLOs: []frontier.SLO{{Name: "ttft.p99", Op: frontier.LE, Bound: 400}}}},
-		{"config-keys", Query{Aggregate: decide.Median, ConfigKeys: []string{"tensor_parallel_size"}}},
+		{"config-keys", Query{Aggregate: repeat.Median, ConfigKeys: []string{"tensor_parallel_size"}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			q := tc.q

@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/frontier"
+	"github.com/pareto-llm/pareto/repeat"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -91,6 +91,7 @@ type TrialStream struct {
 	first          int32
 	names          []pendingName
 	perFile        map[string]int
+	scratch        trial.Trial // what names a sketched row (AddSketch)
 }
 
 // pendingName is what names a streamed row once every row is known (a
@@ -123,88 +124,104 @@ func (d *Rows) StreamTrials() *TrialStream {
 
 // Add appends a batch of trials; the stream keeps none of them.
 func (s *TrialStream) Add(ts []trial.Trial) {
-	d, q := s.d, s.d.q
 	for i := range ts {
-		t := &ts[i]
-		row := int32(len(d.ids))
-		d.ids = append(d.ids, "")
-		d.trials = append(d.trials, nil)
-		for c, sel := range s.objSel {
-			d.values[c] = append(d.values[c], d.resolve(row, t, sel))
-		}
-		for c, sel := range s.sloSel {
-			d.slo[c] = append(d.slo[c], d.resolve(row, t, sel))
-		}
-		if q.GroupBy != "" {
-			d.group = append(d.group, groupOf(t, q.GroupBy))
-		}
-		key := noKey
-		if q.Aggregate != decide.None {
-			if k, ok := decide.RepeatKey(t, q.ConfigKeys, d.names.Render); ok {
-				key = k
-			}
-		}
-		d.keys = append(d.keys, key)
-		n := pendingName{path: t.Source.Path, line: int32(t.Source.Line), index: int32(t.Source.Index)}
-		if name, ok := d.fixedID(t, q.ID); ok {
-			n = pendingName{fixed: name}
-		}
-		s.perFile[t.Source.Path]++ // as AddTrials counts them
-		s.names = append(s.names, n)
+		s.AddTrial(&ts[i])
 	}
 }
 
-// AddSketches appends trials read column by column (a store's Columns)
-// as Add would append the trials themselves: their sketches (repeat keys
-// and what names them), one column of values per objective then per SLO,
-// and the Problem of each unusable trial, by index. It is for a query
-// whose objectives and SLOs name stored columns exactly, with no value
-// missing but those of unusable trials, that keys repeats by the default
-// configuration keys, names rows by no label or parameter (ID) and groups
-// by nothing (Sketchable).
-func (s *TrialStream) AddSketches(sk []trial.Sketch, cols [][]float64, problems map[int]string) {
+// AddTrial appends one trial, as Add does a batch; the stream keeps none
+// of it.
+func (s *TrialStream) AddTrial(t *trial.Trial) {
+	d, q := s.d, s.d.q
+	row := int32(len(d.ids))
+	d.ids = append(d.ids, "")
+	d.trials = append(d.trials, nil)
+	for c, sel := range s.objSel {
+		d.values[c] = append(d.values[c], d.resolve(row, t, sel))
+	}
+	for c, sel := range s.sloSel {
+		d.slo[c] = append(d.slo[c], d.resolve(row, t, sel))
+	}
+	if q.GroupBy != "" {
+		d.group = append(d.group, groupOf(t, q.GroupBy))
+	}
+	key := noKey
+	if q.Aggregate != repeat.None {
+		if k, ok := repeat.RepeatKey(t, q.ConfigKeys, d.names.Render); ok {
+			key = k
+		}
+	}
+	d.keys = append(d.keys, key)
+	n := pendingName{path: t.Source.Path, line: int32(t.Source.Line), index: int32(t.Source.Index)}
+	if name, ok := d.fixedID(t, q.ID); ok {
+		n = pendingName{fixed: name}
+	}
+	s.perFile[t.Source.Path]++ // as AddTrials counts them
+	s.names = append(s.names, n)
+}
+
+// Grow makes room for n more rows (a hint: 0 when unknown).
+func (s *TrialStream) Grow(n int) {
+	d := s.d
+	d.ids, d.trials, d.keys = slices.Grow(d.ids, n), slices.Grow(d.trials, n), slices.Grow(d.keys, n)
+	for c := range d.values {
+		d.values[c] = slices.Grow(d.values[c], n)
+	}
+	for c := range d.slo {
+		d.slo[c] = slices.Grow(d.slo[c], n)
+	}
+	s.names = slices.Grow(s.names, n)
+}
+
+// AddSketch appends a trial read column by column (a store's Columns) as
+// Add would append the trial itself: its sketch (repeat key and what names
+// it), its value of every objective then every SLO, and its Problem when
+// it is unusable. The stored trial ID names nothing (rows are named by
+// their source, as Add names them). It is for a query whose objectives and
+// SLOs name stored columns exactly, with no value missing but those of
+// unusable trials, that keys repeats by the default configuration keys,
+// names rows by no label or parameter (ID) and groups by nothing
+// (Sketchable). The stream keeps none of values.
+func (s *TrialStream) AddSketch(_ string, k *trial.Sketch, problem string, values []float64) {
 	d, q := s.d, s.d.q
 	nObj := len(d.values)
-	var t trial.Trial // what names a row, and rejects an unusable one
-	for i := range sk {
-		k := &sk[i]
-		row := int32(len(d.ids))
-		d.ids = append(d.ids, "")
-		d.trials = append(d.trials, nil)
-		for c, col := range cols {
-			if c < nObj {
-				d.values[c] = append(d.values[c], col[i])
-			} else {
-				d.slo[c-nObj] = append(d.slo[c-nObj], col[i])
-			}
+	row := int32(len(d.ids))
+	d.ids = append(d.ids, "")
+	d.trials = append(d.trials, nil)
+	for c, v := range values {
+		if c < nObj {
+			d.values[c] = append(d.values[c], v)
+		} else {
+			d.slo[c-nObj] = append(d.slo[c-nObj], v)
 		}
-		t.Problem = problems[i]
-		if t.Problem != "" { // rejected as resolve rejects it
-			for _, sel := range s.objSel {
-				d.resolve(row, &t, sel)
-			}
-			for _, sel := range s.sloSel {
-				d.resolve(row, &t, sel)
-			}
-		}
-		key := noKey
-		if q.Aggregate != decide.None && k.Key != "" {
-			key = k.Key
-		}
-		d.keys = append(d.keys, key)
-		t.Source = trial.Source{Path: k.Path, Format: k.Format, Line: k.Line, Index: k.Index}
-		t.Labels = k.Labels
-		n := pendingName{path: k.Path, line: int32(k.Line), index: int32(k.Index)}
-		if name, ok := d.fixedID(&t, q.ID); ok {
-			n = pendingName{fixed: name}
-		}
-		s.perFile[k.Path]++
-		s.names = append(s.names, n)
 	}
+	t := &s.scratch // what names a row, and rejects an unusable one
+	t.Problem = problem
+	if t.Problem != "" { // rejected as resolve rejects it
+		for _, sel := range s.objSel {
+			d.resolve(row, t, sel)
+		}
+		for _, sel := range s.sloSel {
+			d.resolve(row, t, sel)
+		}
+	}
+	key := noKey
+	if q.Aggregate != repeat.None && k.Key != "" {
+		key = k.Key
+	}
+	d.keys = append(d.keys, key)
+	t.Source = trial.Source{Path: k.Path, Format: k.Format, Line: k.Line, Index: k.Index}
+	t.Labels = k.Labels
+	n := pendingName{path: k.Path, line: int32(k.Line), index: int32(k.Index)}
+	if name, ok := d.fixedID(t, q.ID); ok {
+		n = pendingName{fixed: name}
+	}
+	s.perFile[k.Path]++
+	s.names = append(s.names, n)
 }
 
 // Sketchable reports whether q's rows can be added from sketches
-// (TrialStream.AddSketches): q keys repeats by the default configuration
+// (TrialStream.AddSketch): q keys repeats by the default configuration
 // keys, names rows by no label or parameter, groups by nothing and has no
 // baseline.
 func (q *Query) Sketchable() bool {
@@ -381,7 +398,7 @@ func (d *Rows) AddValues(t *trial.Trial, id string, values, slo []float64, rejec
 }
 
 // AddValuesKey is AddValues of a row whose repeat key the caller computed
-// (decide.RepeatKey; "" for a row that repeats no other): t may then be nil,
+// (repeat.RepeatKey; "" for a row that repeats no other): t may then be nil,
 // and the row still joins its repeats.
 func (d *Rows) AddValuesKey(t *trial.Trial, id, key string, values, slo []float64, reject string) {
 	for len(d.keys) < len(d.ids) {

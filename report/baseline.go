@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/query"
+	"github.com/pareto-llm/pareto/repeat"
 )
 
 // checkBaseline fails when the baseline selects no usable trial.
@@ -19,14 +19,14 @@ func (b *builder) checkBaseline() error {
 			continue
 		}
 		t := &b.trials[i]
-		config := decide.Config(t, b.opts.ConfigKeys)
-		key := decide.Key(config, decide.WorkloadOf(t))
-		if !decide.KnownConfig(t, b.opts.ConfigKeys) {
+		config := repeat.Config(t, b.opts.ConfigKeys)
+		key := repeat.Key(config, repeat.WorkloadOf(t))
+		if !repeat.KnownConfig(t, b.opts.ConfigKeys) {
 			// A result file alone does not record the serving configuration:
 			// it is never assumed to repeat another one.
 			key = "trial:" + strconv.Itoa(i)
 		}
-		if sel.Match(&decide.Group{Key: key, Config: config}, t) {
+		if sel.Match(&repeat.Group{Key: key, Config: config}, t) {
 			return nil
 		}
 	}
@@ -90,7 +90,7 @@ func delta(v float64, base *float64) *float64 {
 	if base == nil || *base == 0 {
 		return nil
 	}
-	d := decide.Delta(v, *base)
+	d := repeat.Delta(v, *base)
 	return &d
 }
 

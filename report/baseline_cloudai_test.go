@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/pareto-llm/pareto/cloudai"
-	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/ingest"
+	"github.com/pareto-llm/pareto/repeat"
 	"github.com/pareto-llm/pareto/source"
 )
 
@@ -37,11 +37,11 @@ func cloudaiExample(t *testing.T, sel string) (*Page, error) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := decide.ParseSelection(sel)
+	s, err := repeat.ParseSelection(sel)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Build(cfg, set.Trials, Exclusions(set.Skipped), Options{Aggregate: decide.None, Baseline: &s})
+	return Build(cfg, set.Trials, Exclusions(set.Skipped), Options{Aggregate: repeat.None, Baseline: &s})
 }
 
 // TestBuildBaselineCloudAI covers issue 14's baseline findings on the

@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/pareto-llm/pareto/compare"
-	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/frontier"
+	"github.com/pareto-llm/pareto/repeat"
 	"github.com/pareto-llm/pareto/source"
 )
 
@@ -73,7 +73,7 @@ func crossingPage(t *testing.T) (*Page, *compare.Report) {
 	b := mk("b", [][2]float64{{10, 120}, {20, 95}, {30, 50}, {40, 30}})
 	objs := []frontier.Objective{{Name: "interactivity", Direction: frontier.Maximize, Noise: 0.02, MinImprove: 0.02},
 		{Name: "tps", Direction: frontier.Maximize, Noise: 0.02, MinImprove: 0.02}}
-	rep, err := compare.Run([]*compare.Side{a, b}, compare.Options{Objectives: objs, At: []float64{15, 25, 50}, Seed: 1, Aggregate: decide.Median})
+	rep, err := compare.Run([]*compare.Side{a, b}, compare.Options{Objectives: objs, At: []float64{15, 25, 50}, Seed: 1, Aggregate: repeat.Median})
 	if err != nil {
 		t.Fatal(err)
 	}

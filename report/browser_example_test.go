@@ -7,8 +7,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/internal/testenv"
+	"github.com/pareto-llm/pareto/repeat"
 	"github.com/pareto-llm/pareto/source"
 )
 
@@ -26,7 +26,7 @@ func examplePage(t *testing.T) *Page {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sel, err := decide.ParseSelection("tag=baseline")
+	sel, err := repeat.ParseSelection("tag=baseline")
 	if err != nil {
 		t.Fatal(err)
 	}

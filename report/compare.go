@@ -6,9 +6,9 @@ import (
 	"strings"
 
 	"github.com/pareto-llm/pareto/compare"
-	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/frontier"
 	"github.com/pareto-llm/pareto/query"
+	"github.com/pareto-llm/pareto/repeat"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -107,8 +107,8 @@ func (b *builder) comparison(p *Plot) (Comparison, error) {
 		strict[i].Noise, strict[i].MinImprove = 0, 0
 	}
 	agg := b.opts.Aggregate
-	if agg == decide.None {
-		agg = decide.Median
+	if agg == repeat.None {
+		agg = repeat.Median
 	}
 	q := &query.Query{Objectives: strict, Aggregate: agg, ConfigKeys: b.opts.ConfigKeys}
 	for _, s := range p.SLOs {

@@ -200,7 +200,7 @@ func (d *decoder) fraction(path string, v any, k query.BandKind) float64 {
 		err = query.CheckBand(f, k)
 	}
 	if err != nil {
-		d.errorf(path, "%s %s", lastPart(path), query.UsageMessage(err))
+		d.errorf(path, "%s %s", lastPart(path), err)
 		return 0
 	}
 	return f

@@ -6,7 +6,7 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/pareto-llm/pareto/decide"
+	"github.com/pareto-llm/pareto/repeat"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -33,7 +33,7 @@ type Records struct {
 	ncol      int
 	axes      []*Axis
 	slo       []bool
-	workloads decide.WorkloadNames // renders the workloads of repeat keys
+	workloads repeat.WorkloadNames // renders the workloads of repeat keys
 
 	id     []string
 	key    []string // repeat key; "" for a trial that repeats no other
@@ -121,8 +121,8 @@ func (r *Records) Len() int { return len(r.id) }
 // source path and labels).
 func (r *Records) Add(t *Trial) {
 	key := ""
-	if r.opts.Aggregate != decide.None {
-		key, _ = decide.RepeatKey(t, r.opts.ConfigKeys, r.workloads.Render)
+	if r.opts.Aggregate != repeat.None {
+		key, _ = repeat.RepeatKey(t, r.opts.ConfigKeys, r.workloads.Render)
 	}
 	pl := place{caseID: CaseOf(t), path: t.Source.Path, iteration: t.Labels[trial.LabelIteration], step: t.Labels[trial.LabelStep],
 		phase: t.Labels[trial.LabelPhase]}
@@ -192,7 +192,7 @@ func (r *Records) AddSketch(id string, sk *trial.Sketch, problem string, values 
 func (r *Records) add(id, problem, key string, pl place, line, index int) (int32, bool) {
 	i := int32(len(r.id))
 	r.id = append(r.id, id)
-	if r.opts.Aggregate == decide.None {
+	if r.opts.Aggregate == repeat.None {
 		key = "" // repeats are not aggregated
 	}
 	r.key = append(r.key, key)

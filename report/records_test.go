@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/internal/benchstudy"
+	"github.com/pareto-llm/pareto/repeat"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -77,12 +77,12 @@ func TestRecords(t *testing.T) {
 		thin   bool // the plan names fewer trials than recorded
 	}{
 		{name: "fixture", config: fixtureConfig, trials: fix, excl: fixExcl},
-		{name: "fixture/aggregate=none", config: fixtureConfig, trials: fix, excl: fixExcl, opts: Options{Aggregate: decide.None}},
+		{name: "fixture/aggregate=none", config: fixtureConfig, trials: fix, excl: fixExcl, opts: Options{Aggregate: repeat.None}},
 		{name: "repeats", config: repeatsConfig, trials: repeatsFixture()},
 		{name: "repeats/config-key", config: repeatsConfig, trials: repeatsFixture(), opts: Options{ConfigKeys: []string{"tensor_parallel_size"}}},
 		{name: "study", config: studyConfig, trials: study},
-		{name: "study/aggregate=mean", config: studyConfig, trials: study, opts: Options{Aggregate: decide.Mean, DensityBound: 100}, thin: true},
-		{name: "study/aggregate=none/bound=200", config: studyConfig, trials: study, opts: Options{Aggregate: decide.None, DensityBound: 200}, thin: true},
+		{name: "study/aggregate=mean", config: studyConfig, trials: study, opts: Options{Aggregate: repeat.Mean, DensityBound: 100}, thin: true},
+		{name: "study/aggregate=none/bound=200", config: studyConfig, trials: study, opts: Options{Aggregate: repeat.None, DensityBound: 200}, thin: true},
 		{name: "study/bound=100", config: studyConfig, trials: study, excl: fixExcl, opts: Options{DensityBound: 100}, thin: true},
 		{name: "synthetic/bound=500", cfg: synCfg, trials: syn, opts: Options{DensityBound: 500}, thin: true},
 	} {
@@ -119,7 +119,7 @@ func TestRecords(t *testing.T) {
 // dimensions) but those on which a column has none or several (Add).
 func recordsOf(cfg *Config, ts []Trial, opts Options, columns bool) *Records {
 	r := NewRecords(cfg, opts)
-	var names decide.WorkloadNames
+	var names repeat.WorkloadNames
 	for i := range ts {
 		t := &ts[i]
 		if !columns {
@@ -150,9 +150,9 @@ func recordsOf(cfg *Config, ts []Trial, opts Options, columns bool) *Records {
 	return r
 }
 
-// repeatKey is decide.RepeatKey, "" for a trial that repeats no other.
-func repeatKey(t *Trial, keys []string, names *decide.WorkloadNames) string {
-	k, _ := decide.RepeatKey(t, keys, names.Render)
+// repeatKey is repeat.RepeatKey, "" for a trial that repeats no other.
+func repeatKey(t *Trial, keys []string, names *repeat.WorkloadNames) string {
+	k, _ := repeat.RepeatKey(t, keys, names.Render)
 	return k
 }
 
@@ -227,7 +227,7 @@ func TestRecordable(t *testing.T) {
 		exact      bool // Records.Exact
 	}{
 		{"axes", ``, Options{}, true, true},
-		{"cases", `frontiers = [{ name = "A", cases = ["a"] }]`, Options{Aggregate: decide.None, ConfigKeys: []string{"k"}}, true, true},
+		{"cases", `frontiers = [{ name = "A", cases = ["a"] }]`, Options{Aggregate: repeat.None, ConfigKeys: []string{"k"}}, true, true},
 		{"slo-phase", `slo = [{ metric = "tpot", match = { statistic = "p99", phase = "round_1" }, max = 50 }]`, Options{}, true, false},
 		{"baseline", ``, Options{Baseline: base}, false, true},
 		{"group_by", `group_by = "engine"`, Options{}, false, true},
@@ -269,7 +269,7 @@ func BenchmarkRecords(b *testing.B) {
 		for i := range ts {
 			ts[i] = benchstudy.Trial(i, benchstudy.Configs(n, 3))
 		}
-		var names decide.WorkloadNames
+		var names repeat.WorkloadNames
 		sketches := make([]trial.Sketch, n)
 		cols := NewRecords(cfg, Options{}).Columns()
 		values := make([]float64, n*len(cols))

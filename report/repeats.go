@@ -4,7 +4,7 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/pareto-llm/pareto/decide"
+	"github.com/pareto-llm/pareto/repeat"
 )
 
 // Options says how Build turns trials into points and what it compares
@@ -12,16 +12,16 @@ import (
 // no baseline.
 type Options struct {
 	// Aggregate says how the repeats of a configuration become one point:
-	// decide.Median (the default), decide.Mean, or decide.None (every
+	// repeat.Median (the default), repeat.Mean, or repeat.None (every
 	// run its own point).
-	Aggregate decide.Aggregation
+	Aggregate repeat.Aggregation
 	// ConfigKeys, when not empty, are the parameters that identify a
-	// configuration (decide.Config); by default every parameter but
-	// decide.RunParams does.
+	// configuration (repeat.Config); by default every parameter but
+	// repeat.RunParams does.
 	ConfigKeys []string
 	// Baseline, when set, selects the baseline every point is compared
 	// with, in its frontier group, environment scope and workload.
-	Baseline *decide.Selection
+	Baseline *repeat.Selection
 	// AllowCrossScope compares points with a baseline measured in another
 	// environment (engine, CUDA, driver or GPU) instead of refusing.
 	AllowCrossScope bool
@@ -31,7 +31,7 @@ type Options struct {
 }
 
 // spread is the JSON form of a Stat's spread.
-func spread(s decide.Stat) Spread { return Spread{Min: s.Min, Q1: s.Q1, Q3: s.Q3, Max: s.Max} }
+func spread(s repeat.Stat) Spread { return Spread{Min: s.Min, Q1: s.Q1, Q3: s.Q3, Max: s.Max} }
 
 // members returns the trials (builder indexes) of series point j.
 func members(s *Series, j int32) []int32 {

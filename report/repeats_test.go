@@ -5,13 +5,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pareto-llm/pareto/decide"
+	"github.com/pareto-llm/pareto/repeat"
 	"github.com/pareto-llm/pareto/trial"
 )
 
-// repeat builds run iter of the configuration of caseID: every run of a
+// repeatTrial builds run iter of the configuration of caseID: every run of a
 // case has the same parameters, so runs of one case are repeats.
-func repeat(caseID, iter string, ttft, tput float64) Trial {
+func repeatTrial(caseID, iter string, ttft, tput float64) Trial {
 	t := point(caseID, iter, ttft, tput)
 	t.SetParam("max_num_seqs", "64")
 	t.SetLabel(trial.LabelEngineVersion, "0.9")
@@ -23,10 +23,10 @@ func repeat(caseID, iter string, ttft, tput float64) Trial {
 // (tp2). tp4 also reports request throughput, which the baseline lacks.
 func repeatsFixture() []Trial {
 	ts := []Trial{
-		repeat("vllm.tp8", "0", 100, 1000), repeat("vllm.tp8", "1", 110, 1100), repeat("vllm.tp8", "2", 150, 900),
-		repeat("vllm.tp4", "0", 80, 1200), repeat("vllm.tp4", "1", 90, 1300), repeat("vllm.tp4", "2", 85, 1250),
-		repeat("vllm.tp4", "3", 70, 0),
-		repeat("vllm.tp2", "0", 200, 700),
+		repeatTrial("vllm.tp8", "0", 100, 1000), repeatTrial("vllm.tp8", "1", 110, 1100), repeatTrial("vllm.tp8", "2", 150, 900),
+		repeatTrial("vllm.tp4", "0", 80, 1200), repeatTrial("vllm.tp4", "1", 90, 1300), repeatTrial("vllm.tp4", "2", 85, 1250),
+		repeatTrial("vllm.tp4", "3", 70, 0),
+		repeatTrial("vllm.tp2", "0", 200, 700),
 	}
 	for i := range 3 {
 		ts[i].SetLabel("role", "baseline")
@@ -60,8 +60,8 @@ func buildRepeats(t testing.TB, ts []Trial, opts Options) (*Page, error) {
 	return Build(cfg, ts, nil, opts)
 }
 
-func baselineSel(t testing.TB, s string) *decide.Selection {
-	sel, err := decide.ParseSelection(s)
+func baselineSel(t testing.TB, s string) *repeat.Selection {
+	sel, err := repeat.ParseSelection(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,14 +131,14 @@ func TestRepeatsMedian(t *testing.T) {
 }
 
 func TestRepeatsMeanAndNone(t *testing.T) {
-	page, err := buildRepeats(t, repeatsFixture(), Options{Aggregate: decide.Mean})
+	page, err := buildRepeats(t, repeatsFixture(), Options{Aggregate: repeat.Mean})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if s := page.Plots[0].Series[0]; s.X[0] != 120 || page.Aggregate != "mean" || s.Base != nil {
 		t.Errorf("mean: tp8 x = %v (want 120), aggregate %q, base %v", s.X[0], page.Aggregate, s.Base)
 	}
-	page, err = buildRepeats(t, repeatsFixture(), Options{Aggregate: decide.None, Baseline: baselineSel(t, "role=baseline")})
+	page, err = buildRepeats(t, repeatsFixture(), Options{Aggregate: repeat.None, Baseline: baselineSel(t, "role=baseline")})
 	if err != nil {
 		t.Fatal(err)
 	}

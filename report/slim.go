@@ -4,7 +4,7 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/pareto-llm/pareto/decide"
+	"github.com/pareto-llm/pareto/repeat"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -107,7 +107,7 @@ func (s *Slimmer) slimParams(ps map[string]string) map[string]string {
 	if len(ps) == 0 {
 		return ps
 	}
-	keep := func(k string) bool { return s.keys[k] || !s.explicit && !decide.IsRunParam(k) }
+	keep := func(k string) bool { return s.keys[k] || !s.explicit && !repeat.IsRunParam(k) }
 	names := s.names[:0]
 	for k := range ps {
 		if keep(k) {

@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/internal/benchstudy"
+	"github.com/pareto-llm/pareto/repeat"
 	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/trial"
 )
@@ -28,7 +28,7 @@ func TestSlimmer(t *testing.T) {
 		opts          Options
 	}{
 		{"median", "", Options{}},
-		{"none", "", Options{Aggregate: decide.None}},
+		{"none", "", Options{Aggregate: repeat.None}},
 		{"grouped-thinned", `group_by = "tensor_parallel_size"`, Options{DensityBound: 100}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

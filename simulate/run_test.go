@@ -6,8 +6,8 @@ import (
 	"math"
 	"testing"
 
-	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/ingest"
+	"github.com/pareto-llm/pareto/repeat"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -120,8 +120,8 @@ func TestReadBack(t *testing.T) {
 	if tr.Workload.Concurrency != 32 || tr.Workload.Requests != 1000 {
 		t.Errorf("workload %+v; want concurrency 32 and 1000 requests", tr.Workload)
 	}
-	if !decide.KnownConfig(&tr, nil) {
-		t.Errorf("decide.KnownConfig = false: repeats of a simulated configuration would not be recognised")
+	if !repeat.KnownConfig(&tr, nil) {
+		t.Errorf("repeat.KnownConfig = false: repeats of a simulated configuration would not be recognised")
 	}
 	c, _ := ParseParams(params)
 	r, _ := Run(c, DefaultHardware, DefaultNoise, 5)
@@ -149,7 +149,7 @@ func TestReadBack(t *testing.T) {
 			all = append(all, got...)
 		}
 	}
-	groups := decide.GroupRepeats(all, nil)
+	groups := repeat.GroupRepeats(all, nil)
 	if len(groups) != 2 || len(groups[0].Trials) != 3 || len(groups[1].Trials) != 3 {
 		t.Fatalf("%d groups; want 2 configurations of 3 repeats each", len(groups))
 	}

@@ -2,10 +2,12 @@ package source
 
 import (
 	"context"
+	"errors"
 	"strings"
 
-	"github.com/pareto-llm/pareto/decide"
+	"github.com/pareto-llm/pareto/field"
 	"github.com/pareto-llm/pareto/query"
+	"github.com/pareto-llm/pareto/repeat"
 	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/trial"
 )
@@ -27,11 +29,11 @@ func Front(ctx context.Context, spec Spec, q *query.Query) (*query.Result, []tri
 // on labels, params, workload or environment, session=NAME, and key=HEX
 // for a configuration or repeat key (the key:HEX pareto gate prints),
 // which is not a stored field and is matched by keep on the trials read.
-// Errors are marked query.ErrUsage.
+// Errors are *field.Error on where.
 func TrialFilter(where []string) (q store.Query, keep func(*trial.Trial) bool, err error) {
 	conds, err := trial.ParseConditions(where)
 	if err != nil {
-		return q, nil, usagef("--where: %v", err)
+		return q, nil, &field.Error{Field: "where", Err: err}
 	}
 	var keys []string
 	for _, c := range conds {
@@ -41,13 +43,13 @@ func TrialFilter(where []string) (q store.Query, keep func(*trial.Trial) bool, e
 		}
 		v := strings.TrimPrefix(strings.ToLower(c.Value), "key:")
 		if c.Op != trial.OpEq || len(v) < 4 {
-			return q, nil, usagef("--where key=HEX: want = and at least 4 hex digits of a configuration or repeat key")
+			return q, nil, &field.Error{Field: "where", Value: "key=HEX", Err: errors.New("want = and at least 4 hex digits of a configuration or repeat key")}
 		}
 		keys = append(keys, v)
 	}
 	keep = func(t *trial.Trial) bool {
 		for _, k := range keys {
-			if !decide.HasKey(t, nil, k) {
+			if !repeat.HasKey(t, nil, k) {
 				return false
 			}
 		}

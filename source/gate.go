@@ -2,24 +2,25 @@ package source
 
 import (
 	"context"
-	"fmt"
+	"errors"
 	"os"
 	"strings"
 	"time"
 
 	"github.com/pareto-llm/pareto/decide"
-	"github.com/pareto-llm/pareto/ingest"
+	"github.com/pareto-llm/pareto/field"
 	"github.com/pareto-llm/pareto/query"
+	"github.com/pareto-llm/pareto/repeat"
 	"github.com/pareto-llm/pareto/trial"
 )
 
 // Files reads result paths (tables included) within lim, one decide.Source
 // per path; an input that cannot be read, or yields no trial, is an error
 // naming it.
-func Files(ctx context.Context, paths []string, lim ingest.Limits) ([]decide.Source, error) {
+func Files(ctx context.Context, paths []string, lim Limits) ([]decide.Source, error) {
 	var out []decide.Source
 	for _, p := range paths {
-		set, err := Trials(ctx, Spec{Paths: []string{p}, Load: ingest.LoadOptions{Limits: lim}})
+		set, err := Trials(ctx, Spec{Paths: []string{p}, Load: LoadOptions{Limits: lim}})
 		if err != nil {
 			return nil, err
 		}
@@ -62,7 +63,7 @@ type GateSpec struct {
 	AllowCrossScope, NoLabel bool
 	Session, BaselineSession string
 	// Limits bound the result files read.
-	Limits ingest.Limits
+	Limits Limits
 }
 
 // DefaultGate holds the defaults of a GateSpec's levels, repeats and caps
@@ -71,34 +72,31 @@ var DefaultGate = GateSpec{MinRepeats: decide.DefaultGate.MinRepeats, Confidence
 	Futility: decide.DefaultGate.Futility, MaxRuns: decide.DefaultGate.MaxRuns, MaxBaselineRuns: decide.DefaultGate.MaxBaselineRuns}
 
 // Check validates the spec's required values and ranges; errors are
-// marked query.ErrUsage.
+// *field.Error on the fields (study, candidate, baseline, min_repeats,
+// max_runs, max_baseline_runs, confidence, futility).
 func (s *GateSpec) Check() error {
 	switch {
 	case s.Study == "":
-		return usagef("--study is required")
+		return field.Required("study")
 	case len(s.Candidate) == 0:
-		return usagef("--candidate is required")
+		return field.Required("candidate")
 	case s.Baseline == "":
-		return usagef("--baseline is required")
+		return field.Required("baseline")
 	case s.MinRepeats < 1:
-		return usagef("--min-repeats must be at least 1")
+		return &field.Error{Field: "min_repeats", Reason: "must be at least 1"}
 	case s.MaxRuns < s.MinRepeats:
-		return usagef("--max-runs must be at least --min-repeats")
+		return &field.Error{Field: "max_runs", Reason: "must be at least %s", Others: []string{"min_repeats"}}
 	case s.MaxBaselineRuns < s.MinRepeats:
-		return usagef("--max-baseline-runs must be at least --min-repeats")
+		return &field.Error{Field: "max_baseline_runs", Reason: "must be at least %s", Others: []string{"min_repeats"}}
 	case !(s.Confidence > 0 && s.Confidence < 1 && s.Futility > 0 && s.Futility < 1):
-		return usagef("--confidence and --futility must be between 0 and 1")
+		return &field.Error{Field: "confidence", Reason: "and %s must be between 0 and 1", Others: []string{"futility"}}
 	}
 	return nil
 }
 
-func usagef(format string, args ...any) error {
-	return fmt.Errorf("%w: "+format, append([]any{query.ErrUsage}, args...)...)
-}
-
 // Request turns the spec into the library's question, reading the sides
-// given as result paths. Errors in the spec's values are marked
-// query.ErrUsage; an unreadable result file is not.
+// given as result paths. Errors in the spec's values are *field.Error; an
+// unreadable result file is not.
 func (s *GateSpec) Request(ctx context.Context) (decide.GateRequest, error) {
 	objs, slos, err := query.DecideObjectives(s.Objectives, s.Noise, s.MinImprove, s.SLOs)
 	if err != nil {
@@ -106,37 +104,38 @@ func (s *GateSpec) Request(ctx context.Context) (decide.GateRequest, error) {
 	}
 	where, err := trial.ParseConditions(s.Where)
 	if err != nil {
-		return decide.GateRequest{}, usagef("--where: %v", err)
+		return decide.GateRequest{}, &field.Error{Field: "where", Err: err}
 	}
 	req := decide.GateRequest{Study: s.Study, Where: where, ConfigKeys: s.ConfigKeys,
 		Gate: decide.GateConfig{Objectives: objs, SLOs: slos, MinRepeats: s.MinRepeats, Confidence: s.Confidence, Futility: s.Futility,
 			MaxRuns: s.MaxRuns, MaxBaselineRuns: s.MaxBaselineRuns, NoRegression: s.NoRegression},
 		MinDuration: s.MinDuration, MinRequests: s.MinRequests, AllowCrossScope: s.AllowCrossScope, NoLabel: s.NoLabel,
 		Session: s.Session, BaselineSession: s.BaselineSession}
-	if req.Candidate, err = gateSide(ctx, "--candidate", s.Candidate, s.Limits); err != nil {
+	if req.Candidate, err = gateSide(ctx, "candidate", s.Candidate, s.Limits); err != nil {
 		return req, err
 	}
-	req.Baseline, err = gateSide(ctx, "--baseline", []string{s.Baseline}, s.Limits)
+	req.Baseline, err = gateSide(ctx, "baseline", []string{s.Baseline}, s.Limits)
 	return req, err
 }
 
-// gateSide reads a side given as result paths, or parses its selection.
-func gateSide(ctx context.Context, flag string, specs []string, lim ingest.Limits) (decide.GateSide, error) {
+// gateSide reads a side given as result paths, or parses its selection;
+// name is its field.
+func gateSide(ctx context.Context, name string, specs []string, lim Limits) (decide.GateSide, error) {
 	side := decide.GateSide{Name: strings.Join(specs, " ")}
 	paths := PathsOf(specs)
 	switch {
 	case len(paths) > 0 && len(paths) != len(specs):
-		return side, usagef("%s mixes paths and selections", flag)
+		return side, &field.Error{Field: name, Reason: "mixes paths and selections"}
 	case len(paths) > 0:
 		var err error
 		side.Sources, err = Files(ctx, paths, lim)
 		return side, err
 	case len(specs) > 1:
-		return side, usagef("%s: give one selection, or result paths", flag)
+		return side, &field.Error{Field: name, Err: errors.New("give one selection, or result paths")}
 	}
-	sel, err := decide.ParseSelection(specs[0])
+	sel, err := repeat.ParseSelection(specs[0])
 	if err != nil {
-		return side, usagef("%s: %v", flag, err)
+		return side, &field.Error{Field: name, Err: err}
 	}
 	side.Selection = sel
 	return side, nil

@@ -19,12 +19,12 @@ import (
 	"strings"
 
 	"github.com/pareto-llm/pareto/cloudai"
-	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/frontier"
 	"github.com/pareto-llm/pareto/ingest"
 	"github.com/pareto-llm/pareto/internal/safe"
 	"github.com/pareto-llm/pareto/optuna"
 	"github.com/pareto-llm/pareto/query"
+	"github.com/pareto-llm/pareto/repeat"
 	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/table"
 	"github.com/pareto-llm/pareto/trial"
@@ -369,10 +369,13 @@ func studyRows(ctx context.Context, spec Spec, q *query.Query, rows *query.Rows)
 	return nil
 }
 
-// addStudyRows appends the study's trials, column by column when q allows,
-// else streamed (query.TrialStream) unless a baseline needs the trials.
+// addStudyRows appends the study's trials, column by column when q allows
+// (without repeats, groups or names: Columns alone; with repeats keyed by
+// the default configuration keys: ReadStudy's columns and sketches), else
+// streamed (query.TrialStream: each row keeps its values and repeat key,
+// not its trial) unless a baseline needs the trials.
 func addStudyRows(ctx context.Context, s store.Reader, spec Spec, q *query.Query, rows *query.Rows) error {
-	if q.Aggregate == decide.None && q.Baseline == "" && q.GroupBy == "" && q.ID == "" {
+	if q.Aggregate == repeat.None && q.Baseline == "" && q.GroupBy == "" && q.ID == "" {
 		if specs, ok := columnSpecs(q); ok {
 			cols, err := s.Columns(ctx, spec.Study, specs, spec.Where)
 			if err != nil {
@@ -385,31 +388,22 @@ func addStudyRows(ctx context.Context, s store.Reader, spec Spec, q *query.Query
 			return nil
 		}
 	}
+	read := StudyRead{Study: spec.Study, Query: store.Query{Where: spec.Where}}
 	if q.Sketchable() {
 		if specs, ok := columnSpecs(q); ok {
-			cols, err := s.Columns(ctx, spec.Study, specs, spec.Where)
-			if err != nil {
-				return err
-			}
-			if complete(cols) {
-				stream := rows.StreamTrials()
-				stream.AddSketches(cols.Sketches, cols.Values, cols.Problems)
-				stream.Done()
-				if len(cols.IDs) == 0 {
-					spec.note(whereMisses(ctx, s, spec.Study, spec.Where))
-				}
-				return nil
-			}
+			read.Columns = specs
 		}
 	}
 	n := 0
 	if q.Streamable() {
+		stream := rows.StreamTrials()
 		var err error
-		if n, err = scanStudyRows(ctx, s, spec, rows); err != nil {
+		if n, err = ReadStudy(ctx, s, read, StudySink{Grow: stream.Grow, Trial: stream.AddTrial, Sketch: stream.AddSketch}); err != nil {
 			return err
 		}
+		stream.Done()
 	} else {
-		ts, err := s.Trials(ctx, spec.Study, store.Query{Where: spec.Where})
+		ts, err := s.Trials(ctx, spec.Study, read.Query)
 		if err != nil {
 			return err
 		}
@@ -420,44 +414,6 @@ func addStudyRows(ctx context.Context, s store.Reader, spec Spec, q *query.Query
 		spec.note(whereMisses(ctx, s, spec.Study, spec.Where))
 	}
 	return nil
-}
-
-// scanStudyRows appends the study's trials streamed (query.TrialStream):
-// each row keeps its values and repeat key, not its trial (10⁶ trials
-// would take gigabytes). It returns how many it read.
-func scanStudyRows(ctx context.Context, s store.Reader, spec Spec, rows *query.Rows) (int, error) {
-	n := 0
-	stream := rows.StreamTrials()
-	err := s.Scan(ctx, spec.Study, store.Query{Where: spec.Where}, func(ts []trial.Trial) error {
-		stream.Add(ts)
-		n += len(ts)
-		return nil
-	})
-	if err != nil {
-		return n, err
-	}
-	stream.Done()
-	return n, nil
-}
-
-// complete reports whether cols can stand for the trials themselves: it
-// has every trial's sketch, and a value of every column for every usable
-// trial (a missing or ambiguous measurement is rejected with its reason,
-// which only the trial tells).
-func complete(cols *store.Columns) bool {
-	if len(cols.Sketches) != len(cols.IDs) {
-		return false
-	}
-	for _, col := range cols.Values {
-		for i, v := range col {
-			if frontier.IsMissing(v) {
-				if _, unusable := cols.Problems[i]; !unusable {
-					return false
-				}
-			}
-		}
-	}
-	return true
 }
 
 // whereMisses is the warning for a --where that matches no trial of the

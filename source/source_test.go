@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/frontier"
 	"github.com/pareto-llm/pareto/query"
+	"github.com/pareto-llm/pareto/repeat"
 )
 
 var examples = filepath.Join("..", "examples")
@@ -44,12 +44,12 @@ func TestTableColumnsEqualTrials(t *testing.T) {
 		t.Fatal(err)
 	}
 	spec := Spec{Paths: []string{filepath.Join(examples, "trials.csv")}}
-	columns := &query.Query{Objectives: objs, SLOs: []frontier.SLO{slo}, Aggregate: decide.Median}
+	columns := &query.Query{Objectives: objs, SLOs: []frontier.SLO{slo}, Aggregate: repeat.Median}
 	if columns.NeedsTrials() {
 		t.Fatal("a query without configuration keys or baseline needs trials")
 	}
 	// Every row is its own configuration when the key is the id column.
-	trials := &query.Query{Objectives: objs, SLOs: []frontier.SLO{slo}, Aggregate: decide.Median, ConfigKeys: []string{"id"}}
+	trials := &query.Query{Objectives: objs, SLOs: []frontier.SLO{slo}, Aggregate: repeat.Median, ConfigKeys: []string{"id"}}
 	a, b := frontierOf(t, spec, columns), frontierOf(t, spec, trials)
 	if len(a) == 0 || len(a) != len(b) {
 		t.Fatalf("columns give %d frontier points, trials %d", len(a), len(b))

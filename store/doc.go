@@ -172,11 +172,11 @@
 //
 // Each block also keeps its trials' sketches
 // (trial.Sketch: the repeat key under the default configuration keys,
-// decide.RepeatKey, and the source path, format, line and index and the
+// repeat.RepeatKey, and the source path, format, line and index and the
 // "id" and "run" labels that name a row), computed at ingest from each
 // trial as stored, renewed by SetLabels, and covered by a CRC-32C with the
 // block's first row id and the sketches' version (sketchVersion, which
-// includes decide.KeyVersion). Columns returns them when every block of
+// includes repeat.KeyVersion). Columns returns them when every block of
 // the study has sketches of this version, so that a frontier of the
 // median of repeats over 10⁶ trials reads blocks, not trials (about 2.5
 // CPU-s instead of 15); a block without them (sketches of another

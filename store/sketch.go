@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"maps"
 
-	"github.com/pareto-llm/pareto/decide"
+	"github.com/pareto-llm/pareto/repeat"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -29,22 +29,22 @@ import (
 
 // sketchVersion is the version of the sketches this pareto writes and
 // reads: the packing's (which includes trial.SketchLabels) and that of
-// the repeat keys (decide.KeyVersion).
-const sketchVersion = "1/" + decide.KeyVersion
+// the repeat keys (repeat.KeyVersion).
+const sketchVersion = "1/" + repeat.KeyVersion
 
 // sketchKey is the repeat key a block keeps of t, the trial as stored.
 func sketchKey(t *trial.Trial) string {
-	k, _ := decide.RepeatKey(t, nil, nil)
+	k, _ := repeat.RepeatKey(t, nil, nil)
 	return k
 }
 
-// workloadNames renders workloads for repeat keys (decide.RepeatKey),
+// workloadNames renders workloads for repeat keys (repeat.RepeatKey),
 // once for a run of trials of one workload.
-type workloadNames struct{ decide.WorkloadNames }
+type workloadNames struct{ repeat.WorkloadNames }
 
 // key is sketchKey of t, its workload rendered through c.
 func (c *workloadNames) key(t *trial.Trial) string {
-	k, _ := decide.RepeatKey(t, nil, c.Render)
+	k, _ := repeat.RepeatKey(t, nil, c.Render)
 	return k
 }
 

@@ -6,7 +6,7 @@ package trial
 // (store.Columns).
 type Sketch struct {
 	// Key is the trial's repeat key under the default configuration keys
-	// (decide.RepeatKey), "" when the trial does not record its
+	// (repeat.RepeatKey), "" when the trial does not record its
 	// configuration.
 	Key string
 	// Path and Format are the trial's Source.Path and Source.Format; Line

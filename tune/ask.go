@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/pareto-llm/pareto/decide"
+	"github.com/pareto-llm/pareto/field"
 	"github.com/pareto-llm/pareto/query"
 	"github.com/pareto-llm/pareto/search"
 	"github.com/pareto-llm/pareto/store/tunequeue"
@@ -46,7 +47,7 @@ type AskSpec struct {
 // OpenSpec opens the study's tuning state: the existing one when
 // spec.Space is empty (an error wrapping tunequeue.ErrNoTune when there is
 // none), else the study created (or resumed) from the spec. Errors in the
-// spec's values are marked query.ErrUsage.
+// spec's values are *field.Error.
 func OpenSpec(ctx context.Context, st Store, study string, spec AskSpec) (*Tuning, error) {
 	limits := Limits{Budget: spec.Budget, MaxAttempts: spec.MaxAttempts}
 	if err := checkLimits(limits); err != nil {
@@ -63,7 +64,7 @@ func OpenSpec(ctx context.Context, st Store, study string, spec AskSpec) (*Tunin
 		return t, nil
 	}
 	if len(spec.Objectives) == 0 {
-		return nil, fmt.Errorf("%w: give the objectives with -o NAME:min|max", query.ErrUsage)
+		return nil, field.Required("objectives")
 	}
 	objs, slos, err := query.DecideObjectives(spec.Objectives, spec.Noise, spec.MinImprove, spec.SLOs)
 	if err != nil {
@@ -148,13 +149,13 @@ type AskOptions struct {
 
 // DriverWorker is the worker name, in the store, of the ask/tell driver
 // ID: AskWorker for the default driver, "ask:ID" for another. An ID that
-// is too long or holds control characters is marked query.ErrUsage.
+// is too long or holds control characters is a *field.Error on driver.
 func DriverWorker(driver string) (string, error) {
 	if driver == "" || driver == DefaultDriver {
 		return AskWorker, nil
 	}
 	if len(driver) > 100 || strings.ContainsFunc(driver, func(r rune) bool { return r < ' ' || r == 0x7f || r == utf8.RuneError }) {
-		return "", fmt.Errorf("%w: driver %q: want at most 100 printable characters", query.ErrUsage, driver)
+		return "", field.Wrap("driver", driver, errors.New("want at most 100 printable characters"))
 	}
 	return AskWorker + ":" + driver, nil
 }
@@ -245,19 +246,20 @@ type Limits struct {
 	MaxAttempts int
 }
 
-// checkLimits refuses a negative limit (query.ErrUsage).
+// checkLimits refuses a negative limit (a *field.Error on budget or
+// max_attempts).
 func checkLimits(l Limits) error {
 	switch {
 	case l.Budget < 0:
-		return fmt.Errorf("%w: budget %d: want at least 1 run", query.ErrUsage, l.Budget)
+		return &field.Error{Field: "budget", Value: strconv.Itoa(l.Budget), Err: errors.New("want at least 1 run")}
 	case l.MaxAttempts < 0:
-		return fmt.Errorf("%w: max attempts %d: want at least 1", query.ErrUsage, l.MaxAttempts)
+		return &field.Error{Field: "max_attempts", Value: strconv.Itoa(l.MaxAttempts), Err: errors.New("want at least 1")}
 	}
 	return nil
 }
 
 // SetLimits changes the study's budget and max attempts (a zero field
-// keeps the study's; a negative one is query.ErrUsage). The budget may be
+// keeps the study's; a negative one is a *field.Error). The budget may be
 // raised or lowered; runs already queued or started are kept.
 func (t *Tuning) SetLimits(ctx context.Context, l Limits) error {
 	if err := checkLimits(l); err != nil {
@@ -355,7 +357,7 @@ func (t *Tuning) Tell(ctx context.Context, id int64, in TellInput) (TellResult, 
 		return TellResult{}, err
 	}
 	if in.Attempt < 0 {
-		return TellResult{}, fmt.Errorf("%w: attempt %d: want the attempt ask gave", query.ErrUsage, in.Attempt)
+		return TellResult{}, &field.Error{Field: "attempt", Value: strconv.Itoa(in.Attempt), Err: errors.New("want the attempt ask gave")}
 	}
 	r, err := t.Claimed(ctx, id)
 	if err != nil {
@@ -434,7 +436,7 @@ func (t *Tuning) missing(trials []trial.Trial) []string {
 
 // ValueTrial is the trial of measurements NAME=X (NAME a metric selector
 // such as ttft.p99) of run r: the run's parameters and the values. Errors
-// are marked query.ErrUsage and quote the measurement.
+// are *field.Error on value, quoting the measurement.
 func ValueTrial(r Run, values []string) (trial.Trial, error) {
 	tr := trial.Trial{Params: map[string]string{}, Source: trial.Source{Path: "tell:run-" + strconv.FormatInt(r.ID, 10), Format: "tell"}}
 	for name, v := range r.Config {
@@ -444,11 +446,11 @@ func ValueTrial(r Run, values []string) (trial.Trial, error) {
 		name, text, ok := strings.Cut(kv, "=")
 		x, err := strconv.ParseFloat(strings.TrimSpace(text), 64)
 		if !ok || err != nil {
-			return tr, fmt.Errorf("%w: --value %q: want NAME=NUMBER", query.ErrUsage, kv)
+			return tr, field.Wrap("value", kv, errors.New("want NAME=NUMBER"))
 		}
 		sel, err := trial.ParseSelector(name)
 		if err != nil {
-			return tr, fmt.Errorf("%w: --value %q: %w", query.ErrUsage, kv, err)
+			return tr, field.Wrap("value", kv, err)
 		}
 		m := trial.Measurement{Metric: sel.Metric, Value: x, Native: sel.Name}
 		if sel.Statistic != "" {

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pareto-llm/pareto/query"
+	"github.com/pareto-llm/pareto/field"
 	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/store/tunequeue"
 	"github.com/pareto-llm/pareto/trial"
@@ -128,7 +128,7 @@ func TestAskLease(t *testing.T) {
 			if s := askStatus(t, st); s.Complete != 2 || s.Failed != 1 || s.Running != 0 {
 				t.Fatalf("status %+v", s)
 			}
-			if _, err := tune.DriverWorker("bad\nid"); !query.IsUsage(err) {
+			if _, err := tune.DriverWorker("bad\nid"); !isField(err) {
 				t.Errorf("a driver ID with a newline: %v", err)
 			}
 		})
@@ -218,7 +218,7 @@ func TestAskBudget(t *testing.T) {
 			st, spec := askStudy(t, b.loc(t), 0)
 			for _, n := range []int{0, -3} {
 				spec.Budget = n
-				if _, err := tune.OpenSpec(ctx, st, "s", spec); !query.IsUsage(err) {
+				if _, err := tune.OpenSpec(ctx, st, "s", spec); !isField(err) {
 					t.Fatalf("creating with budget %d: %v, want a usage error", n, err)
 				}
 			}
@@ -242,7 +242,7 @@ func TestAskBudget(t *testing.T) {
 			if _, err := tu.Ask(ctx, tune.AskOptions{}); !errors.Is(err, tune.ErrBudget) {
 				t.Fatalf("ask with the budget spent: %v", err)
 			}
-			if _, err := tune.OpenSpec(ctx, st, "s", tune.AskSpec{Budget: -1}); !query.IsUsage(err) {
+			if _, err := tune.OpenSpec(ctx, st, "s", tune.AskSpec{Budget: -1}); !isField(err) {
 				t.Fatalf("changing the budget to -1: %v", err)
 			}
 			tu, err = tune.OpenSpec(ctx, st, "s", tune.AskSpec{Budget: 5, MaxAttempts: 4})
@@ -435,4 +435,10 @@ func TestTellAfterKilledTell(t *testing.T) {
 			}
 		})
 	}
+}
+
+// isField reports whether err is a library field error (field.Error).
+func isField(err error) bool {
+	_, ok := field.As(err)
+	return ok
 }

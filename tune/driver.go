@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/pareto-llm/pareto/executor"
+	"github.com/pareto-llm/pareto/field"
 	"github.com/pareto-llm/pareto/ingest"
 	"github.com/pareto-llm/pareto/search"
 	"github.com/pareto-llm/pareto/source"
@@ -106,14 +107,15 @@ func (d *Driver) Run(ctx context.Context) (err error) {
 		return err
 	}
 	if strings.Contains(d.Command, trial.Redacted) {
-		return fmt.Errorf("tune: the command holds %s where the study removed a secret when it stored it: give the command again, "+
-			"or keep the secret in the environment, write $NAME in the command and pass it with --pass-env NAME", trial.Redacted)
+		return &field.Error{Field: "command", Named: true, Others: []string{"pass_env"}, Reason: "tune: the command holds " + trial.Redacted +
+			" where the study removed a secret when it stored it: give the command again, " +
+			"or keep the secret in the environment, write $NAME in the command and pass it with %s NAME"}
 	}
 	t.Hide(CommandSecrets(d.Command)...)
 	for _, name := range slices.Concat(t.Options().PassEnv, d.PassEnv) {
 		v, ok := os.LookupEnv(name)
 		if !ok {
-			return fmt.Errorf("tune: --pass-env %s: %s is not set in the environment of this process", name, name)
+			return fmt.Errorf("tune: %w", &field.Error{Field: "pass_env", Value: name, Err: fmt.Errorf("%s is not set in the environment of this process", name)})
 		}
 		t.Hide(v)
 	}

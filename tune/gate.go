@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/pareto-llm/pareto/decide"
+	"github.com/pareto-llm/pareto/repeat"
 	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/store/tunequeue"
 	"github.com/pareto-llm/pareto/trial"
@@ -210,11 +211,11 @@ func (v verdictRecord) stale(complete, baseComplete int, ended map[int]int) bool
 // candidate is the configuration's recorded runs, the baseline the
 // baseline's.
 func (t *Tuning) gate(ctx context.Context, number int) (decide.Verdict, error) {
-	cand, err := decide.ParseSelection(LabelTrial + "=" + strconv.Itoa(number))
+	cand, err := repeat.ParseSelection(LabelTrial + "=" + strconv.Itoa(number))
 	if err != nil {
 		return decide.Verdict{}, err
 	}
-	base, err := decide.ParseSelection(LabelRole + "=" + RoleBaseline)
+	base, err := repeat.ParseSelection(LabelRole + "=" + RoleBaseline)
 	if err != nil {
 		return decide.Verdict{}, err
 	}
@@ -254,7 +255,7 @@ func (t *Tuning) tunedMembers(ctx context.Context, asked map[string]int) (map[st
 	}
 	out := map[string][]tunedRun{}
 	for i := range ts {
-		key := "key:" + decide.Config(&ts[i], nil)
+		key := "key:" + repeat.Config(&ts[i], nil)
 		if _, ok := asked[key]; !ok {
 			continue
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/frontier"
 	"github.com/pareto-llm/pareto/internal/testenv"
+	"github.com/pareto-llm/pareto/repeat"
 	"github.com/pareto-llm/pareto/search"
 	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/trial"
@@ -283,7 +284,7 @@ func memberNotTuned(t *testing.T, loc string) {
 		t.Errorf("%d runs queued; want none", st.Status.Queued)
 	}
 
-	sel, err := decide.ParseSelection(key)
+	sel, err := repeat.ParseSelection(key)
 	if err != nil {
 		t.Fatal(err)
 	}

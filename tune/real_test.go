@@ -12,10 +12,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/executor"
 	"github.com/pareto-llm/pareto/internal/realbench"
 	"github.com/pareto-llm/pareto/internal/testenv"
+	"github.com/pareto-llm/pareto/repeat"
 	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/trial"
 	"github.com/pareto-llm/pareto/tune"
@@ -391,8 +391,8 @@ func checkRuns(t *testing.T, loc string, want, complete int) {
 		}
 		workloads := map[string]bool{}
 		for _, tr := range trs {
-			workloads[decide.WorkloadOf(&tr).String()] = true
-			if decide.Config(&tr, nil) != decide.Config(&trs[0], nil) || tr.Params["max_num_seqs"] == "" {
+			workloads[repeat.WorkloadOf(&tr).String()] = true
+			if repeat.Config(&tr, nil) != repeat.Config(&trs[0], nil) || tr.Params["max_num_seqs"] == "" {
 				t.Errorf("run %s: configurations %v and %v", run, tr.Params, trs[0].Params)
 			}
 			if strings.Contains(tr.Source.Path, "nvidia-smi") || strings.Contains(tr.Source.Path, "server.log") ||

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/pareto-llm/pareto/decide"
+	"github.com/pareto-llm/pareto/repeat"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -48,7 +48,7 @@ func (m Mismatch) String() string {
 // search.Value.String renders it), its labels get the run's (LabelRun,
 // LabelTrial, LabelRole, LabelSession) and its session the run's
 // (SessionName). Of the parameters the file recorded, those that describe
-// the run rather than the server (decide.IsRunParam: dates, request
+// the run rather than the server (repeat.IsRunParam: dates, request
 // counts, load settings) stay parameters unless the run has one of that
 // name; every other one is kept as the label LabelFilePrefix+NAME, so
 // that no value read from a file changes the configuration's identity.
@@ -66,7 +66,7 @@ func Stamp(tr *trial.Trial, r Run) []Mismatch {
 	for _, k := range slices.Sorted(maps.Keys(file)) {
 		v := file[k]
 		name, ok := runParam(k, r)
-		if !ok && decide.IsRunParam(k) {
+		if !ok && repeat.IsRunParam(k) {
 			tr.Params[k] = v
 			continue
 		}

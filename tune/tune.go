@@ -31,8 +31,8 @@ import (
 	"time"
 
 	"github.com/pareto-llm/pareto/decide"
+	"github.com/pareto-llm/pareto/field"
 	"github.com/pareto-llm/pareto/frontier"
-	"github.com/pareto-llm/pareto/query"
 	"github.com/pareto-llm/pareto/search"
 	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/store/tunequeue"
@@ -205,8 +205,8 @@ func (t *Tuning) save(tx *tunequeue.Tx, ss *search.Study) error {
 // Open opens the tuning study, creating it with opts and budget if it
 // does not exist. An existing study keeps its options; its space must be
 // the same (by fingerprint); a budget > 0 replaces its budget. A negative
-// budget, or none (0) for a study that does not exist, is refused
-// (query.ErrUsage).
+// budget, or none (0) for a study that does not exist, is refused (a
+// *field.Error on budget).
 func Open(ctx context.Context, st Store, study string, space *search.Space, opts Options, budget int) (*Tuning, error) {
 	if err := checkLimits(Limits{Budget: budget}); err != nil {
 		return nil, err
@@ -214,7 +214,7 @@ func Open(ctx context.Context, st Store, study string, space *search.Space, opts
 	if budget == 0 {
 		err := st.UpdateTune(ctx, study, func(*tunequeue.Tx) error { return nil })
 		if errors.Is(err, tunequeue.ErrNoTune) {
-			return nil, fmt.Errorf("%w: study %q does not exist yet: give its budget (at least 1 run) to create it", query.ErrUsage, study)
+			return nil, &field.Error{Field: "budget", Named: true, Err: fmt.Errorf("study %q does not exist yet: give its budget (at least 1 run) to create it", study)}
 		}
 		if err != nil {
 			return nil, err

@@ -4,7 +4,10 @@
 package main
 
 import (
+	"context"
 	"os"
+	"os/signal"
+	"syscall"
 
 	"github.com/pareto-llm/pareto/internal/cli"
 	"github.com/pareto-llm/pareto/internal/gcpolicy"
@@ -12,5 +15,14 @@ import (
 
 func main() {
 	gcpolicy.Batch(os.Getenv)
-	os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	// SIGINT or SIGTERM cancels the command's context (tune queues its
+	// running run again and stops); a second one ends the process at once.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-ctx.Done()
+		stop()
+	}()
+	code := cli.Main(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
 }

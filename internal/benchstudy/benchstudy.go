@@ -9,8 +9,8 @@
 // per repeat, each sweep ingested in sources of Source trials. A
 // configuration is a tensor-parallel size, max_num_seqs, GPU memory
 // utilisation and max_num_batched_tokens (parameters that
-// decide.KnownConfig recognises) under one concurrency (the workload); the
-// repeats differ in their seed and run number (decide.RunParams) and in
+// repeat.KnownConfig recognises) under one concurrency (the workload); the
+// repeats differ in their seed and run number (repeat.RunParams) and in
 // their measured values (a few percent of run-to-run noise). The values
 // depend on the configuration so that the frontier is a real trade-off of
 // latency against throughput, not a handful of points.

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/pareto-llm/pareto/decide"
+	"github.com/pareto-llm/pareto/repeat"
 	"github.com/pareto-llm/pareto/store"
 )
 
@@ -51,10 +51,10 @@ func TestWrite(t *testing.T) {
 	}
 	keys := map[string]int{}
 	for i := range ts {
-		if !decide.KnownConfig(&ts[i], nil) {
+		if !repeat.KnownConfig(&ts[i], nil) {
 			t.Fatalf("trial %d does not record its configuration", i)
 		}
-		keys[decide.Key(decide.Config(&ts[i], nil), decide.WorkloadOf(&ts[i]))]++
+		keys[repeat.Key(repeat.Config(&ts[i], nil), repeat.WorkloadOf(&ts[i]))]++
 	}
 	if len(keys) != Configs(n, 3) {
 		t.Fatalf("%d repeat groups, want %d", len(keys), Configs(n, 3))

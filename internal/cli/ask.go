@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/pareto-llm/pareto/query"
 	"github.com/pareto-llm/pareto/search"
 	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/store/tunequeue"
@@ -66,7 +65,7 @@ func newAskCmd(e *env) *cobra.Command {
 	}
 	f := c.Flags()
 	f.SortFlags = false
-	f.StringVar(&o.store, "store", "", "store `LOCATION` (default $PARETO_STORE, else pareto.db)")
+	o.db.addStore(f)
 	f.StringVar(&o.study, "study", "", "study `NAME`")
 	f.StringVar(&o.driver, "driver", tune.DefaultDriver, "the driver's `ID`: its outstanding run is given back first")
 	f.DurationVar(&o.lease, "lease", tune.DefaultAskLease, "lease of the run: after it, the run may be handed out again")
@@ -106,7 +105,7 @@ func openTuning(ctx context.Context, st store.Store, o *askOptions) (*tune.Tunin
 	switch {
 	case o.space == "" && errors.Is(err, tunequeue.ErrNoTune):
 		return nil, usagef("study %q has no tuning state yet: give --space, -o and --budget to create it", o.study)
-	case query.IsUsage(err):
+	case isFieldError(err):
 		return nil, queryUsage(err)
 	case err != nil:
 		return nil, inputError{err: err}
@@ -115,9 +114,6 @@ func openTuning(ctx context.Context, st store.Store, o *askOptions) (*tune.Tunin
 }
 
 func runAsk(ctx context.Context, e *env, o *askOptions) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	if o.study == "" {
 		return usagef("--study is required")
 	}
@@ -127,9 +123,9 @@ func runAsk(ctx context.Context, e *env, o *askOptions) error {
 	if _, err := tune.DriverWorker(o.driver); err != nil {
 		return queryUsage(err)
 	}
-	st, err := store.Open(ctx, store.Location(o.store))
+	st, err := o.db.openStore(ctx, false)
 	if err != nil {
-		return inputError{err: err}
+		return err
 	}
 	defer st.Close()
 	t, err := openTuning(ctx, st, o)

@@ -43,8 +43,8 @@ func newCheckCmd(e *env) *cobra.Command {
 			if format != "table" && format != "json" {
 				return usagef("unknown --format %q (want table or json)", format)
 			}
-			ctx := contextOf(c)
-			s, err := openReader(ctx, &f)
+			ctx := c.Context()
+			s, err := f.openStore(ctx, true)
 			if err != nil {
 				return err
 			}
@@ -57,8 +57,7 @@ func newCheckCmd(e *env) *cobra.Command {
 		},
 	}
 	fs := c.Flags()
-	fs.StringVar(&f.location, "store", "", "store: a SQLite path, sqlite:///PATH or postgres://URL (default $"+
-		store.EnvVar+" or "+store.DefaultLocation+")")
+	f.addStore(fs)
 	fs.StringVar(&f.study, "study", "", "check this study only (default: every study)")
 	fs.StringVar(&format, "format", format, "output `table|json`")
 	return c

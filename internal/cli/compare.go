@@ -9,9 +9,9 @@ import (
 	"strings"
 
 	"github.com/pareto-llm/pareto/compare"
-	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/internal/enc"
 	"github.com/pareto-llm/pareto/query"
+	"github.com/pareto-llm/pareto/repeat"
 	"github.com/pareto-llm/pareto/report"
 	"github.com/spf13/cobra"
 )
@@ -149,7 +149,7 @@ func (o *compareOptions) parse() (*query.Query, compare.Options, error) {
 		strict[i].Noise, strict[i].MinImprove = 0, 0
 	}
 	q := &query.Query{Objectives: strict, SLOs: slos, ConfigKeys: o.src.keys()}
-	if q.Aggregate, err = decide.ParseAggregation(o.aggregate); err != nil {
+	if q.Aggregate, err = repeat.ParseAggregation(o.aggregate); err != nil {
 		return nil, opt, usageError{fmt.Errorf("--aggregate: %w", err)}
 	}
 	opt = compare.Options{Objectives: objs, Aggregate: q.Aggregate, Resamples: o.resamples, Seed: o.seed, Confidence: o.confidence}
@@ -253,9 +253,9 @@ func runCompare(ctx context.Context, e *env, o *compareOptions, args []string) e
 	if err != nil {
 		return err
 	}
-	var base decide.Selection
+	var base repeat.Selection
 	if o.baseline != "" {
-		if base, err = decide.ParseSelection(o.baseline); err != nil {
+		if base, err = repeat.ParseSelection(o.baseline); err != nil {
 			return usageError{fmt.Errorf("--baseline: %w", err)}
 		}
 	}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -28,7 +29,7 @@ func TestCompareJSONSchema(t *testing.T) {
 		args = append([]string{"compare", "-o", "ttft.p99:min", "-o", "output_token_throughput:max", "--min-improve", "3%",
 			"--format", "json"}, args...)
 		var stdout, stderr bytes.Buffer
-		code := Main(args, strings.NewReader(""), &stdout, &stderr)
+		code := Main(context.Background(), args, strings.NewReader(""), &stdout, &stderr)
 		if code == exitUsage || stdout.Len() == 0 {
 			t.Fatalf("%v: exit %d\n%s", args, code, stderr.String())
 		}
@@ -74,7 +75,7 @@ func compareVerdict(t *testing.T, path string, flags ...string) (string, int, st
 	args := append([]string{"compare", "--input", path, "version=a", "=b", "--config-key", "config",
 		"-o", "ttft:min", "-o", "tps:max", "--format", "json", "--resamples", "400"}, flags...)
 	var stdout, stderr bytes.Buffer
-	code := Main(args, strings.NewReader(""), &stdout, &stderr)
+	code := Main(context.Background(), args, strings.NewReader(""), &stdout, &stderr)
 	var rep struct {
 		Pairs []struct {
 			Verdict string   `json:"verdict"`
@@ -154,7 +155,7 @@ func TestCompareCloudAI(t *testing.T) {
 		{nil, "inconclusive", 3},
 	} {
 		var stdout, stderr bytes.Buffer
-		code := Main(append(slices.Clone(args), tt.flags...), strings.NewReader(""), &stdout, &stderr)
+		code := Main(context.Background(), append(slices.Clone(args), tt.flags...), strings.NewReader(""), &stdout, &stderr)
 		var rep struct {
 			Pairs []struct {
 				Verdict, Status string

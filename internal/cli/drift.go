@@ -9,6 +9,7 @@ import (
 
 	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/internal/enc"
+	"github.com/pareto-llm/pareto/repeat"
 	"github.com/spf13/cobra"
 )
 
@@ -73,14 +74,14 @@ func runDrift(ctx context.Context, e *env, o *driftOptions, paths []string) erro
 		return err
 	}
 	req := decide.DriftRequest{ConfigKeys: o.src.keys(), Objectives: objs, Confidence: o.confidence}
-	if req.Baseline, err = decide.ParseSelection(o.baseline); err != nil {
+	if req.Baseline, err = repeat.ParseSelection(o.baseline); err != nil {
 		return usageError{fmt.Errorf("--baseline: %w", err)}
 	}
 	if o.from != "" {
-		if req.From, err = decide.ParseSelection(o.from); err != nil {
+		if req.From, err = repeat.ParseSelection(o.from); err != nil {
 			return usageError{err}
 		}
-		if req.To, err = decide.ParseSelection(o.to); err != nil {
+		if req.To, err = repeat.ParseSelection(o.to); err != nil {
 			return usageError{err}
 		}
 	}

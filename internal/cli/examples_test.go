@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"fmt"
 	"io/fs"
@@ -123,7 +124,7 @@ func runExample(t *testing.T, x helpExample) {
 	}
 	for _, args := range cmds {
 		var stdout, stderr bytes.Buffer
-		if code := Main(args[1:], strings.NewReader(""), &stdout, &stderr); code != 0 {
+		if code := Main(context.Background(), args[1:], strings.NewReader(""), &stdout, &stderr); code != 0 {
 			t.Fatalf("%s\n%s: exit status %d\nstdout:\n%s\nstderr:\n%s", x.line, strings.Join(args, " "), code, stdout.String(), stderr.String())
 		}
 	}

@@ -93,7 +93,7 @@ func newFrontCmd(e *env) *cobra.Command {
 			if len(args) == 0 && o.store.study == "" && o.optuna == "" {
 				return usagef("no input files (use - for standard input) and no --study")
 			}
-			return runFront(e, &o, args)
+			return runFront(c.Context(), e, &o, args)
 		},
 	}
 	f := c.Flags()
@@ -136,16 +136,7 @@ func parseFrontQuery(o *frontOptions) (*query.Query, error) {
 	return q, nil
 }
 
-// queryUsage turns a query.ErrUsage error into a usage error (exit 2).
-func queryUsage(err error) error {
-	if query.IsUsage(err) {
-		return usageError{errors.New(query.UsageMessage(err))}
-	}
-	return err
-}
-
-func runFront(e *env, o *frontOptions, paths []string) error {
-	ctx := context.Background()
+func runFront(ctx context.Context, e *env, o *frontOptions, paths []string) error {
 	if o.optuna != "" && len(o.objectives) == 0 {
 		objs, _, err := source.OptunaObjectives(ctx, o.optuna, o.optunaStudy)
 		if err != nil {

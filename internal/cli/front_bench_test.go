@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -55,7 +56,7 @@ func BenchmarkFrontEndToEnd(b *testing.B) {
 			b.Run(fmt.Sprintf("rows=%d/k=3/output=%s", n, out), func(b *testing.B) {
 				for b.Loop() {
 					var stderr strings.Builder
-					if code := Main(args, strings.NewReader(""), io.Discard, &stderr); code != 0 {
+					if code := Main(context.Background(), args, strings.NewReader(""), io.Discard, &stderr); code != 0 {
 						b.Fatalf("exit %d: %s", code, stderr.String())
 					}
 				}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -39,7 +40,7 @@ func FuzzCommands(f *testing.F) {
 			{"pick", in, "--maximize", "output_token_throughput", "--slo", "ttft.p99<=500", "--format", "json"},
 		} {
 			var stdout, stderr bytes.Buffer
-			code := Main(args, strings.NewReader(""), &stdout, &stderr)
+			code := Main(context.Background(), args, strings.NewReader(""), &stdout, &stderr)
 			if code < 0 || code > 3 {
 				t.Fatalf("pareto %s: exit status %d", strings.Join(args, " "), code)
 			}

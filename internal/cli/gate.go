@@ -8,8 +8,7 @@ import (
 	"time"
 
 	"github.com/pareto-llm/pareto/decide"
-	"github.com/pareto-llm/pareto/ingest"
-	"github.com/pareto-llm/pareto/query"
+	"github.com/pareto-llm/pareto/repeat"
 	"github.com/pareto-llm/pareto/source"
 	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/trial"
@@ -185,8 +184,8 @@ func (o *gateOptions) spec() *source.GateSpec {
 
 // readSources reads result paths (tables included) through the source
 // layer within lim (source.Files).
-func readSources(paths []string, lim ingest.Limits) ([]decide.Source, error) {
-	srcs, err := source.Files(context.Background(), paths, lim)
+func readSources(ctx context.Context, paths []string, lim source.Limits) ([]decide.Source, error) {
+	srcs, err := source.Files(ctx, paths, lim)
 	if err != nil {
 		return nil, inputError{err: err}
 	}
@@ -200,9 +199,6 @@ func runGate(ctx context.Context, e *env, o *gateOptions) error {
 	if o.archiveList || o.revoke != "" {
 		return runArchive(ctx, e, o)
 	}
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	spec := o.spec()
 	if err := spec.Check(); err != nil {
 		return queryUsage(err)
@@ -212,15 +208,15 @@ func runGate(ctx context.Context, e *env, o *gateOptions) error {
 		return err
 	}
 	req, err := spec.Request(ctx)
-	if query.IsUsage(err) {
+	if isFieldError(err) {
 		return queryUsage(err)
 	}
 	if err != nil {
 		return inputError{err: err}
 	}
-	st, err := store.Open(ctx, store.Location(o.src.store))
+	st, err := o.src.openStore(ctx, false)
 	if err != nil {
-		return inputError{err: err}
+		return err
 	}
 	defer st.Close()
 	v, err := decide.RunGate(ctx, store.Selecting{Store: st}, req)
@@ -260,14 +256,11 @@ func runArchive(ctx context.Context, e *env, o *gateOptions) error {
 	if err != nil {
 		return usageError{fmt.Errorf("--where: %w", err)}
 	}
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	var members []decide.ArchiveMember
 	if o.archiveList {
-		st, err := store.OpenReadOnly(ctx, store.Location(o.src.store))
+		st, err := o.src.openStore(ctx, true)
 		if err != nil {
-			return inputError{err: err}
+			return err
 		}
 		defer st.Close()
 		if members, err = decide.RunArchive(ctx, store.ReaderSelecting{Reader: st}, o.src.study, where, o.src.keys()); err != nil {
@@ -275,13 +268,13 @@ func runArchive(ctx context.Context, e *env, o *gateOptions) error {
 		}
 		return o.writeArchive(e, members)
 	}
-	sel, err := decide.ParseSelection(o.revoke)
+	sel, err := repeat.ParseSelection(o.revoke)
 	if err != nil {
 		return usageError{fmt.Errorf("--revoke: %w", err)}
 	}
-	st, err := store.Open(ctx, store.Location(o.src.store))
+	st, err := o.src.openStore(ctx, false)
 	if err != nil {
-		return inputError{err: err}
+		return err
 	}
 	defer st.Close()
 	if members, err = decide.Revoke(ctx, store.Selecting{Store: st}, o.src.study, where, o.src.keys(), sel); err != nil {
@@ -301,7 +294,7 @@ func (o *gateOptions) writeArchive(e *env, members []decide.ArchiveMember) error
 // gateHint adds to an error of the library what the flags can do about it.
 func gateHint(err error) error {
 	var se *decide.SideError
-	var sc *decide.ScopeError
+	var sc *repeat.ScopeError
 	switch {
 	case errors.As(err, &se) && len(se.Configs) == 0:
 		return fmt.Errorf("--candidate %s matches no usable trial", se.Name)

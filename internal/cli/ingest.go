@@ -11,8 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/pareto-llm/pareto/cloudai"
-	"github.com/pareto-llm/pareto/ingest"
+	"github.com/pareto-llm/pareto/field"
 	"github.com/pareto-llm/pareto/internal/enc"
 	"github.com/pareto-llm/pareto/internal/progress"
 	"github.com/pareto-llm/pareto/internal/safe"
@@ -95,14 +94,14 @@ func newIngestCmd(e *env) *cobra.Command {
 		Short:   "Read benchmark results and report what was found",
 		Long:    ingestLong,
 		Example: ingestExample,
-		RunE: func(_ *cobra.Command, args []string) error {
+		RunE: func(c *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usagef("no paths given")
 			}
 			if o.format != "table" && o.format != "json" {
 				return usagef("unknown --format %q (want table or json)", o.format)
 			}
-			return runIngest(e, &o, args)
+			return runIngest(c.Context(), e, &o, args)
 		},
 	}
 	f := c.Flags()
@@ -118,26 +117,19 @@ func newIngestCmd(e *env) *cobra.Command {
 	return c
 }
 
-// loadOptions turns the CloudAI flags into ingest options.
-func loadOptions(systemConfig string, gpusPerNode int) (ingest.LoadOptions, error) {
-	opts := ingest.LoadOptions{GPUsPerNode: gpusPerNode}
-	if err := cloudai.CheckGPUsPerNode(gpusPerNode); err != nil {
-		return opts, usagef("--gpus-per-node %v", err)
+// loadOptions turns the CloudAI flags into reader options.
+func loadOptions(systemConfig string, gpusPerNode int) (source.LoadOptions, error) {
+	opts, err := source.CloudAI(systemConfig, gpusPerNode)
+	if fe, ok := field.As(err); ok {
+		return opts, usageError{errors.New(flagWords(fe))}
 	}
-	if systemConfig != "" {
-		sys, err := cloudai.ReadSystem(systemConfig)
-		if err != nil {
-			return opts, inputError{err: err}
-		}
-		opts.System = sys.Name
-		if gpusPerNode == 0 {
-			opts.GPUsPerNode = sys.GPUsPerNode
-		}
+	if err != nil {
+		return opts, inputError{err: err}
 	}
 	return opts, nil
 }
 
-func runIngest(e *env, o *ingestOptions, paths []string) error {
+func runIngest(ctx context.Context, e *env, o *ingestOptions, paths []string) error {
 	opts, err := loadOptions(o.systemConfig, o.gpusPerNode)
 	if err != nil {
 		return err
@@ -156,14 +148,14 @@ func runIngest(e *env, o *ingestOptions, paths []string) error {
 		if session == "" {
 			session = trial.NewSession(time.Now())
 		}
-		if sink, err = openSink(context.Background(), &o.store); err != nil {
+		if sink, err = openSink(ctx, &o.store); err != nil {
 			return err
 		}
 		defer sink.s.Close()
 	}
 	counts := map[formatKey]int{}
 	total := 0
-	opts.Each = func(ts []trial.Trial, _ *cloudai.Run) error {
+	each := func(ts []trial.Trial) error {
 		for i := range ts {
 			for _, kv := range labels {
 				ts[i].SetLabel(kv[0], kv[1])
@@ -176,19 +168,17 @@ func runIngest(e *env, o *ingestOptions, paths []string) error {
 			}
 			counts[formatKey{ts[i].Source.Format, ts[i].Labels[trial.LabelToolVersion], ts[i].Source.FormatVersion}]++
 		}
-		for _, w := range ingest.TrialWarnings(ts) {
-			fmt.Fprintf(e.stderr, "pareto ingest: warning: %s\n", enc.SafeLines(w))
-		}
 		total += len(ts)
 		if sink != nil {
 			return sink.store(ts)
 		}
 		return nil
 	}
-	opts.Stdin, opts.Table.ID = e.stdin, o.id
+	opts.Table.ID = o.id
 	bar := progress.New(e.stderr, "ingest", "inputs")
 	opts.Progress = bar.Set
-	d, err := ingest.Load(paths, opts)
+	skipped, err := source.Stream(source.Spec{Paths: paths, Stdin: e.stdin, Load: opts,
+		Note: func(s string) { fmt.Fprintf(e.stderr, "pareto ingest: %s\n", enc.SafeLines(s)) }}, each)
 	bar.Done()
 	if err != nil {
 		var ie inputError
@@ -199,26 +189,26 @@ func runIngest(e *env, o *ingestOptions, paths []string) error {
 	}
 	var st *stored
 	if sink != nil {
-		if err := sink.recordSkips(d.Skipped); err != nil {
+		if err := sink.recordSkips(skipped); err != nil {
 			return err
 		}
 		st = &sink.stored
 		st.session = session
-		d.Skipped = append(d.Skipped, sink.failed...)
+		skipped = append(skipped, sink.failed...)
 	}
 	sum := summarize(counts)
 	if o.format == "json" {
-		err = writeIngestJSON(e, total, sum, d, st)
+		err = writeIngestJSON(e, total, sum, skipped, st)
 	} else {
-		err = writeIngestTable(e, total, sum, d, st)
+		err = writeIngestTable(e, total, sum, skipped, st)
 	}
 	if err != nil {
 		return err
 	}
 	if total == 0 {
-		return inputError{err: source.Nothing(d.Skipped)}
+		return inputError{err: source.Nothing(skipped)}
 	}
-	if err := source.Unreadable(d.Skipped); err != nil && !o.keepGoing {
+	if err := source.Unreadable(skipped); err != nil && !o.keepGoing {
 		return inputError{err: err}
 	}
 	return nil
@@ -248,9 +238,9 @@ func summarize(counts map[formatKey]int) []formatCount {
 	return out
 }
 
-func writeIngestTable(e *env, total int, sum []formatCount, d *ingest.Dataset, st *stored) error {
+func writeIngestTable(e *env, total int, sum []formatCount, skipped []trial.Skip, st *stored) error {
 	w := bufio.NewWriter(e.stdout)
-	fmt.Fprintf(w, "%d trials, %d skipped (%d unreadable)\n", total, len(d.Skipped), d.Failed())
+	fmt.Fprintf(w, "%d trials, %d skipped (%d unreadable)\n", total, len(skipped), len(source.Failed(skipped)))
 	if st != nil {
 		fmt.Fprintf(w, "study %s in %s: %d added, %d already present, from %d sources\n", enc.Safe(st.study), enc.Safe(st.location), st.added, st.present, st.sources)
 		fmt.Fprintf(w, "session %s\n", enc.Safe(st.session))
@@ -270,7 +260,7 @@ func writeIngestTable(e *env, total int, sum []formatCount, d *ingest.Dataset, s
 		}
 		return strconv.AppendInt(b, int64(sum[r].Trials), 10)
 	})
-	if sk := d.Skipped; len(sk) > 0 {
+	if sk := skipped; len(sk) > 0 {
 		fmt.Fprintf(w, "\nSKIPPED\n")
 		enc.Section(w, []string{"path", "run", "code", "reason"}, len(sk), func(b []byte, r, c int) []byte {
 			return append(b, [...]string{sk[r].Path, sk[r].Run, sk[r].Code, sk[r].Reason}[c]...)
@@ -279,7 +269,7 @@ func writeIngestTable(e *env, total int, sum []formatCount, d *ingest.Dataset, s
 	return w.Flush()
 }
 
-func writeIngestJSON(e *env, total int, sum []formatCount, d *ingest.Dataset, st *stored) error {
+func writeIngestJSON(e *env, total int, sum []formatCount, skipped []trial.Skip, st *stored) error {
 	j := &enc.JSON{}
 	j.Raw(`{"trials":`)
 	j.Int(int64(total))
@@ -318,7 +308,7 @@ func writeIngestJSON(e *env, total int, sum []formatCount, d *ingest.Dataset, st
 		j.Raw("}")
 	}
 	j.Raw(`],"skipped":`)
-	j.Skips(d.Skipped)
+	j.Skips(skipped)
 	j.Raw("}\n")
 	w := bufio.NewWriter(e.stdout)
 	if err := j.Flush(w, true); err != nil {
@@ -366,7 +356,7 @@ var storeHook func(src string)
 
 // openSink opens the store and creates the study.
 func openSink(ctx context.Context, f *storeFlags) (*ingestSink, error) {
-	s, err := openStore(ctx, f)
+	s, err := f.openStore(ctx, false)
 	if err != nil {
 		return nil, err
 	}
@@ -375,7 +365,7 @@ func openSink(ctx context.Context, f *storeFlags) (*ingestSink, error) {
 		return nil, inputError{err: err}
 	}
 	return &ingestSink{ctx: ctx, s: s, study: f.study,
-		stored: stored{location: trial.RedactLocation(store.Location(f.location)), study: f.study}}, nil
+		stored: stored{location: trial.RedactLocation(f.resolved()), study: f.study}}, nil
 }
 
 // recordSkips keeps the inputs that yielded no trial in the study.
@@ -405,7 +395,7 @@ func (k *ingestSink) store(ts []trial.Trial) error {
 		added, present, err := k.ingest(src, bySource[src])
 		var ie *safe.InternalError
 		if errors.As(err, &ie) { // nothing of src was stored; the next sources are
-			k.failed = append(k.failed, trial.Skip{Path: src, Code: ingest.SkipError, Reason: err.Error()})
+			k.failed = append(k.failed, trial.Skip{Path: src, Code: source.SkipError, Reason: err.Error()})
 			continue
 		}
 		if err != nil {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,7 +14,7 @@ import (
 func run(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errs bytes.Buffer
-	code := Main(args, strings.NewReader(""), &out, &errs)
+	code := Main(context.Background(), args, strings.NewReader(""), &out, &errs)
 	return code, out.String(), errs.String()
 }
 

@@ -6,9 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pareto-llm/pareto/source"
 	"github.com/spf13/pflag"
-
-	"github.com/pareto-llm/pareto/ingest"
 )
 
 // Environment variables giving the input limits when the flags are not
@@ -26,16 +25,16 @@ type limitFlags struct{ input, record, columns string }
 // addLimitFlags registers the limit flags on f.
 func addLimitFlags(f *pflag.FlagSet, l *limitFlags) {
 	f.StringVar(&l.input, "max-input-size", "", "refuse input files larger than `SIZE` (e.g. 2GiB; -1: no limit; default $"+
-		envMaxInputSize+", else "+sizeString(ingest.DefaultMaxInputSize)+")")
+		envMaxInputSize+", else "+sizeString(source.DefaultLimits.MaxInputSize)+")")
 	f.StringVar(&l.record, "max-record-size", "", "refuse lines and JSON strings longer than `SIZE` (default $"+
-		envMaxRecordSize+", else "+sizeString(ingest.DefaultMaxRecordSize)+")")
+		envMaxRecordSize+", else "+sizeString(int64(source.DefaultLimits.MaxRecordSize))+")")
 	f.StringVar(&l.columns, "max-columns", "", "refuse table rows of more than `N` columns and JSON objects of more than N members (default $"+
-		envMaxColumns+", else "+strconv.Itoa(ingest.DefaultMaxColumns)+")")
+		envMaxColumns+", else "+strconv.Itoa(source.DefaultLimits.MaxColumns)+")")
 }
 
 // limits returns the limits the flags, else the environment, set.
-func (l limitFlags) limits() (ingest.Limits, error) {
-	var lim ingest.Limits
+func (l limitFlags) limits() (source.Limits, error) {
+	var lim source.Limits
 	in, err := sizeSetting("--max-input-size", l.input, envMaxInputSize, true)
 	if err != nil {
 		return lim, err

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -64,7 +65,7 @@ func (l *cliLoop) main(args ...string) (int, []byte) {
 	l.t.Helper()
 	l.calls++
 	var stdout, stderr bytes.Buffer
-	code := Main(args, strings.NewReader(""), &stdout, &stderr)
+	code := Main(context.Background(), args, strings.NewReader(""), &stdout, &stderr)
 	if code == exitUsage || code == 1 && !bytes.Contains(stdout.Bytes(), []byte(`"decision"`)) {
 		l.t.Fatalf("pareto %s: exit %d\n%s%s", strings.Join(args, " "), code, stdout.String(), stderr.String())
 	}

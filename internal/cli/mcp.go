@@ -49,7 +49,8 @@ const mcpExample = `  pareto mcp --store tune.db
   pareto mcp --store tune.db --root . --root examples`
 
 func newMCPCmd(e *env) *cobra.Command {
-	var store, maxFrame string
+	var maxFrame string
+	var db storeFlags
 	var roots, allow []string
 	var limits limitFlags
 	c := &cobra.Command{
@@ -71,8 +72,8 @@ func newMCPCmd(e *env) *cobra.Command {
 				}
 				t.MaxFrame = int(n)
 			}
-			o := mcpserver.Options{Store: store, Version: Version, Limits: lim, Roots: roots, AllowStores: allow}
-			if err := mcpserver.Serve(contextOf(c), o, t); err != nil {
+			o := mcpserver.Options{Store: db.location, Version: Version, Limits: lim, Roots: roots, AllowStores: allow}
+			if err := mcpserver.Serve(c.Context(), o, t); err != nil {
 				return inputError{err: err}
 			}
 			return nil
@@ -82,6 +83,6 @@ func newMCPCmd(e *env) *cobra.Command {
 	c.Flags().StringArrayVar(&roots, "root", nil, "let the tools read files and create stores under `DIR` (repeatable; default the working directory)")
 	c.Flags().StringArrayVar(&allow, "allow-store", nil, "let a client name this PostgreSQL store `URL` besides --store (repeatable)")
 	c.Flags().StringVar(&maxFrame, "max-frame-size", "", "answer a frame longer than `SIZE` with an error and discard it (default "+sizeString(mcpserver.DefaultMaxFrame)+")")
-	c.Flags().StringVar(&store, "store", "", "store of the tools that name none: a SQLite path, sqlite:///PATH or postgres://URL (default $PARETO_STORE, else pareto.db)")
+	db.addStore(c.Flags())
 	return c
 }

@@ -30,7 +30,7 @@ store is missing, not a pareto store or cannot be upgraded, 2 usage
 error.`
 
 func newMigrateCmd(e *env) *cobra.Command {
-	var location string
+	var f storeFlags
 	format := "table"
 	c := &cobra.Command{
 		Use:     "migrate [--store S] [--format table|json]",
@@ -42,8 +42,8 @@ func newMigrateCmd(e *env) *cobra.Command {
 			if format != "table" && format != "json" {
 				return usagef("unknown --format %q (want table or json)", format)
 			}
-			loc := store.Location(location)
-			from, to, err := store.Migrate(contextOf(c), loc)
+			loc := f.resolved()
+			from, to, err := store.Migrate(c.Context(), loc)
 			if err != nil {
 				return inputError{err: err}
 			}
@@ -68,8 +68,7 @@ func newMigrateCmd(e *env) *cobra.Command {
 			return err
 		},
 	}
-	c.Flags().StringVar(&location, "store", "", "store: a SQLite path, sqlite:///PATH or postgres://URL (default $"+
-		store.EnvVar+" or "+store.DefaultLocation+")")
+	f.addStore(c.Flags())
 	c.Flags().StringVar(&format, "format", format, "output `table|json`: the store, its schema version before and after")
 	return c
 }

@@ -187,11 +187,8 @@ func loadSourceTrials(ctx context.Context, e *env, src *decideSource, paths []st
 	if lo.Limits, err = src.limits.limits(); err != nil {
 		return nil, err
 	}
-	spec := source.Spec{Paths: paths, Stdin: e.stdin, Load: lo, Store: src.store, Study: src.study, Where: conds,
+	spec := source.Spec{Paths: paths, Stdin: e.stdin, Load: lo, Store: src.location, Study: src.study, Where: conds,
 		Optuna: src.optuna, OptunaStudy: src.optunaStudy}
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	set, err := source.Trials(ctx, spec)
 	if errors.Is(err, source.ErrOptunaStudy) {
 		return nil, usagef("--optuna-study is required: %v", err)
@@ -219,11 +216,11 @@ func loadDecideTrials(ctx context.Context, src *decideSource, paths []string) ([
 }
 
 type decideSource struct {
-	store, study, configKey string
-	where                   []string
-	optuna, optunaStudy     string
-	systemConfig            string
-	limits                  limitFlags
+	storeFlags
+	configKey           string
+	optuna, optunaStudy string
+	systemConfig        string
+	limits              limitFlags
 }
 
 // optunaFlags adds --optuna and --optuna-study: an Optuna study as one
@@ -239,9 +236,7 @@ func addOptunaFlags(f *pflag.FlagSet, storage, study *string) {
 }
 
 func (s *decideSource) flags(f *pflag.FlagSet) {
-	f.StringVar(&s.store, "store", "", "store `LOCATION` (default $PARETO_STORE, else pareto.db)")
-	f.StringVar(&s.study, "study", "", "study `NAME` in the store")
-	f.StringArrayVar(&s.where, "where", nil, "only stored trials matching `KEY OP VALUE`, repeatable")
+	addStoreFlags(f, &s.storeFlags)
 	f.StringVar(&s.configKey, "config-key", "", "repeat identity from these params only: `k1,k2,...`")
 	f.StringVar(&s.systemConfig, "system-config", "", "CloudAI system `TOML` (gpus_per_node, for per-allocated-GPU metrics of CloudAI trees)")
 	addLimitFlags(f, &s.limits)

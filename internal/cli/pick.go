@@ -12,7 +12,7 @@ import (
 	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/executor"
 	"github.com/pareto-llm/pareto/internal/enc"
-	"github.com/pareto-llm/pareto/query"
+	"github.com/pareto-llm/pareto/repeat"
 	"github.com/spf13/cobra"
 )
 
@@ -73,11 +73,11 @@ func newPickCmd(e *env) *cobra.Command {
 // pickQuery is the validated form of the pick flags.
 type pickQuery struct {
 	cfg decide.PickConfig
-	agg decide.Aggregation
+	agg repeat.Aggregation
 }
 
 func parsePick(o *pickOptions) (*pickQuery, error) {
-	req, err := query.PickSpec{Maximize: o.maximize, Minimize: o.minimize, SLOs: o.slos, Aggregate: o.aggregate,
+	req, err := decide.PickSpec{Maximize: o.maximize, Minimize: o.minimize, SLOs: o.slos, Aggregate: o.aggregate,
 		Relax: o.relax}.Request()
 	if err != nil {
 		return nil, queryUsage(err)
@@ -97,7 +97,7 @@ func runPick(ctx context.Context, e *env, o *pickOptions, paths []string) error 
 	if err != nil {
 		return err
 	}
-	rep, err := query.Pick(set.Trials, decide.PickRequest{ConfigKeys: o.src.keys(), Aggregation: q.agg, Pick: q.cfg})
+	rep, err := decide.RunPick(set.Trials, decide.PickRequest{ConfigKeys: o.src.keys(), Aggregation: q.agg, Pick: q.cfg})
 	if err != nil {
 		return inputError{err: err}
 	}
@@ -114,7 +114,7 @@ func runPick(ctx context.Context, e *env, o *pickOptions, paths []string) error 
 // pickReport renders a pick.
 type pickReport struct {
 	q      *pickQuery
-	points []decide.Point
+	points []repeat.Point
 	res    decide.PickResult
 	keys   []string
 }
@@ -125,7 +125,7 @@ func (r *pickReport) write(out io.Writer, format string) error {
 	case format == "json":
 		enc := json.NewEncoder(w)
 		enc.SetEscapeHTML(false)
-		out := query.NewPickOutput(decide.PickReport{Points: r.points, PickResult: r.res},
+		out := decide.NewPickOutput(decide.PickReport{Points: r.points, PickResult: r.res},
 			decide.PickRequest{ConfigKeys: r.keys, Aggregation: r.q.agg, Pick: r.q.cfg})
 		if err := enc.Encode(out); err != nil {
 			return err
@@ -148,7 +148,7 @@ func (r *pickReport) label(p int) string {
 }
 
 // uniqueNames returns each column name once, with its first column.
-func (r *pickReport) uniqueNames() ([]string, []int) { return query.PickColumns(r.q.cfg) }
+func (r *pickReport) uniqueNames() ([]string, []int) { return decide.PickColumns(r.q.cfg) }
 
 func (r *pickReport) writeText(w *bufio.Writer) {
 	p := r.points[r.res.Choice]

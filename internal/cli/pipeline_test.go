@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"cmp"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -70,7 +71,7 @@ func TestOnePipeline(t *testing.T) {
 			run := func(args ...string) string {
 				t.Helper()
 				var stdout, stderr bytes.Buffer
-				if code := Main(args, strings.NewReader(""), &stdout, &stderr); code != 0 && args[0] != "pick" {
+				if code := Main(context.Background(), args, strings.NewReader(""), &stdout, &stderr); code != 0 && args[0] != "pick" {
 					t.Fatalf("pareto %s: exit %d\n%s%s", strings.Join(args, " "), code, stdout.String(), stderr.String())
 				}
 				return stdout.String()

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"os"
@@ -86,7 +87,7 @@ func TestTuneProgressTTY(t *testing.T) {
 	got := make(chan []byte)
 	go func() { b, _ := io.ReadAll(ptmx); got <- b }()
 	var stdout bytes.Buffer
-	code := Main(args("tty"), strings.NewReader(""), &stdout, tty)
+	code := Main(context.Background(), args("tty"), strings.NewReader(""), &stdout, tty)
 	tty.Close()
 	var out []byte
 	select {
@@ -111,7 +112,7 @@ func TestTuneProgressTTY(t *testing.T) {
 	}
 	var stderr bytes.Buffer
 	stdout.Reset()
-	if code := Main(args("buffer"), strings.NewReader(""), &stdout, &stderr); code != 0 {
+	if code := Main(context.Background(), args("buffer"), strings.NewReader(""), &stdout, &stderr); code != 0 {
 		t.Fatalf("pareto tune: exit %d\n%s", code, stderr.String())
 	}
 	if strings.Contains(stderr.String(), "runs (") || strings.Contains(stderr.String(), "\r") {
@@ -170,7 +171,7 @@ func TestTuneScreen(t *testing.T) {
 	}
 	var stderr bytes.Buffer
 	bad := append(append([]string{}, args[:len(args)-2]...), "--screen", "3")
-	if code := Main(bad, strings.NewReader(""), new(bytes.Buffer), &stderr); code != exitUsage || !strings.Contains(stderr.String(), "--screen must be 0 (off) or below --repeats") {
+	if code := Main(context.Background(), bad, strings.NewReader(""), new(bytes.Buffer), &stderr); code != exitUsage || !strings.Contains(stderr.String(), "--screen must be 0 (off) or below --repeats") {
 		t.Errorf("--screen 3 --repeats 3: exit %d, %s", code, stderr.String())
 	}
 }
@@ -196,7 +197,7 @@ func TestIngestReportProgressTTY(t *testing.T) {
 			got := make(chan []byte)
 			go func() { b, _ := io.ReadAll(ptmx); got <- b }()
 			var stdout bytes.Buffer
-			code := Main(args, strings.NewReader(""), &stdout, tty)
+			code := Main(context.Background(), args, strings.NewReader(""), &stdout, tty)
 			tty.Close()
 			var out []byte
 			select {
@@ -217,7 +218,7 @@ func TestIngestReportProgressTTY(t *testing.T) {
 
 			var stderr bytes.Buffer
 			stdout.Reset()
-			if code := Main(args, strings.NewReader(""), &stdout, &stderr); code != 0 {
+			if code := Main(context.Background(), args, strings.NewReader(""), &stdout, &stderr); code != 0 {
 				t.Fatalf("pareto %s: exit %d\n%s", args[0], code, stderr.String())
 			}
 			if strings.Contains(stderr.String(), " inputs") || strings.Contains(stderr.String(), "\r") || strings.Contains(stderr.String(), "\x1b") {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"io/fs"
 	"os"
@@ -60,7 +61,7 @@ func TestReadOnlyCommands(t *testing.T) {
 		{"ingest", "../../examples/decide/tries-sglang-0.6.0.jsonl", "--store", db, "--study", "tune"},
 	} {
 		var out bytes.Buffer
-		if code := Main(args, strings.NewReader(""), &out, &out); code != 0 {
+		if code := Main(context.Background(), args, strings.NewReader(""), &out, &out); code != 0 {
 			t.Fatalf("%s: exit %d\n%s", args, code, out.String())
 		}
 	}
@@ -70,7 +71,7 @@ func TestReadOnlyCommands(t *testing.T) {
 	run := func(args []string) (int, string) {
 		var out bytes.Buffer
 		if os.Geteuid() != 0 {
-			code := Main(args, strings.NewReader(""), &out, &out)
+			code := Main(context.Background(), args, strings.NewReader(""), &out, &out)
 			return code, out.String()
 		}
 		cmd := exec.Command(nobodyPareto(t, root), args...)

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"strings"
 	"testing"
 
@@ -63,7 +64,7 @@ func TestPasswordsNeverPrinted(t *testing.T) {
 					t.Setenv(store.EnvVar, sh.url)
 				}
 				var stdout, stderr bytes.Buffer
-				status := Main(c.args(sh.url), strings.NewReader(""), &stdout, &stderr)
+				status := Main(context.Background(), c.args(sh.url), strings.NewReader(""), &stdout, &stderr)
 				out := stdout.String() + stderr.String()
 				if status == exitOK {
 					t.Errorf("exit 0 on an unreachable store; output:\n%s", out)

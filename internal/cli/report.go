@@ -14,14 +14,12 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/pareto-llm/pareto/cloudai"
-	"github.com/pareto-llm/pareto/decide"
-	"github.com/pareto-llm/pareto/frontier"
-	"github.com/pareto-llm/pareto/ingest"
+	"github.com/pareto-llm/pareto/field"
 	"github.com/pareto-llm/pareto/internal/enc"
 	"github.com/pareto-llm/pareto/internal/gcpolicy"
 	"github.com/pareto-llm/pareto/internal/progress"
 	"github.com/pareto-llm/pareto/query"
+	"github.com/pareto-llm/pareto/repeat"
 	"github.com/pareto-llm/pareto/report"
 	"github.com/pareto-llm/pareto/source"
 	"github.com/pareto-llm/pareto/store"
@@ -124,7 +122,7 @@ func (r *repeatFlags) add(f *pflag.FlagSet, aggregate string) {
 // options parses the flags into report.Options.
 func (r *repeatFlags) options() (report.Options, error) {
 	var o report.Options
-	agg, err := decide.ParseAggregation(r.aggregate)
+	agg, err := repeat.ParseAggregation(r.aggregate)
 	if err != nil {
 		return o, usageError{err}
 	}
@@ -135,7 +133,7 @@ func (r *repeatFlags) options() (report.Options, error) {
 		}
 	}
 	if r.baseline != "" {
-		sel, err := decide.ParseSelection(r.baseline)
+		sel, err := repeat.ParseSelection(r.baseline)
 		if err != nil {
 			return o, usageError{err}
 		}
@@ -152,7 +150,7 @@ func newGenerateReportCmd(e *env) *cobra.Command {
 		Long:    generateLong,
 		Example: "  pareto generate-report --test-scenario examples/cloudai/scenario.toml --system-config examples/cloudai/system.toml --tests-dir examples/cloudai/tests --result-dir examples/cloudai/results",
 		Args:    noArgs,
-		RunE:    func(*cobra.Command, []string) error { return runGenerateReport(e, &o) },
+		RunE:    func(c *cobra.Command, _ []string) error { return runGenerateReport(c.Context(), e, &o) },
 	}
 	f := c.Flags()
 	f.SortFlags = false
@@ -167,7 +165,7 @@ func newGenerateReportCmd(e *env) *cobra.Command {
 	return c
 }
 
-func runGenerateReport(e *env, o *generateOptions) error {
+func runGenerateReport(ctx context.Context, e *env, o *generateOptions) error {
 	if o.scenario == "" || o.resultDir == "" {
 		return usagef("--test-scenario and --result-dir are required")
 	}
@@ -191,16 +189,16 @@ func runGenerateReport(e *env, o *generateOptions) error {
 	if err != nil {
 		return err
 	}
-	trials, skips, bad, err := loadSources(e, source.Spec{Paths: []string{o.resultDir}, Load: ingest.LoadOptions{GPUsPerNode: opts.GPUsPerNode,
-		System: opts.System, Scenario: opts.Scenario, Tests: opts.Tests, Limits: lim}})
+	opts.Limits = lim
+	trials, skips, bad, err := loadSources(ctx, e, source.Spec{Paths: []string{o.resultDir}, Load: opts})
 	if err != nil {
 		return err
 	}
-	if n := countCode(skips, cloudai.ExcludeTestUnknown); n > 0 && o.testsDir == "" {
+	if n := countCode(skips, source.ExcludeTestUnknown); n > 0 && o.testsDir == "" {
 		fmt.Fprintf(e.stderr, "pareto: %d run(s) have no test-run.toml and take their configuration from test TOMLs: give --tests-dir\n", n)
 	}
 	if o.store.study != "" {
-		if trials, skips, err = throughStudy(e, &o.store, trials, skips, nil); err != nil {
+		if trials, skips, err = throughStudy(ctx, e, &o.store, trials, skips, nil); err != nil {
 			return err
 		}
 	}
@@ -216,24 +214,20 @@ func runGenerateReport(e *env, o *generateOptions) error {
 
 // walkOptions reads the scenario, the system and the tests of
 // generate-report.
-func walkOptions(o *generateOptions) (cloudai.WalkOptions, error) {
-	var opts cloudai.WalkOptions
-	var err error
+func walkOptions(o *generateOptions) (source.LoadOptions, error) {
 	lo, err := loadOptions(o.system, 0)
 	if err != nil {
-		return opts, err
+		return lo, err
 	}
-	opts.GPUsPerNode, opts.System = lo.GPUsPerNode, lo.System
-	if opts.Scenario, err = cloudai.ReadScenario(o.scenario); err != nil {
+	opts, err := source.Scenario(lo, o.scenario, o.testsDir)
+	if fe, ok := field.As(err); ok && fe.Value != "" {
+		return opts, inputError{err: fmt.Errorf("%w in --tests-dir %s", fe.Err, fe.Value)}
+	}
+	if fe, ok := field.As(err); ok {
+		return opts, inputError{err: fmt.Errorf("--tests-dir: %w", fe.Err)}
+	}
+	if err != nil {
 		return opts, inputError{err: err}
-	}
-	if o.testsDir != "" {
-		if opts.Tests, err = cloudai.LoadTests(o.testsDir); err != nil {
-			return opts, inputError{err: fmt.Errorf("--tests-dir: %w", err)}
-		}
-		if _, err := cloudai.Resolve(opts.Scenario, opts.Tests); err != nil {
-			return opts, inputError{err: fmt.Errorf("%s: %w in --tests-dir %s", o.scenario, err, o.testsDir)}
-		}
 	}
 	return opts, nil
 }
@@ -260,11 +254,11 @@ func newReportCmd(e *env) *cobra.Command {
   pareto ingest examples/decide/baseline-sglang-0.5.6.jsonl examples/decide/baseline-sglang-0.6.0.jsonl \
     --store runs.db --study tune --label role=baseline && \
     pareto report --store runs.db --study tune -x ttft.p99 -y output_token_throughput --group-by engine_version --out tune.html`,
-		RunE: func(_ *cobra.Command, args []string) error {
+		RunE: func(c *cobra.Command, args []string) error {
 			if len(args) == 0 && o.store.study == "" && o.optuna == "" {
 				return usagef("no inputs: give result files, CloudAI results directories or --study")
 			}
-			return runReport(e, &o, args)
+			return runReport(c.Context(), e, &o, args)
 		},
 	}
 	f := c.Flags()
@@ -283,7 +277,7 @@ func newReportCmd(e *env) *cobra.Command {
 	return c
 }
 
-func runReport(e *env, o *reportOptions, paths []string) error {
+func runReport(ctx context.Context, e *env, o *reportOptions, paths []string) error {
 	cfg, err := reportConfig(o)
 	if err != nil {
 		return err
@@ -299,7 +293,7 @@ func runReport(e *env, o *reportOptions, paths []string) error {
 	if lo.Limits, err = o.limits.limits(); err != nil {
 		return err
 	}
-	trials, skips, bad, err := loadSources(e, source.Spec{Paths: paths, Load: lo, Optuna: o.optuna, OptunaStudy: o.optunaStudy})
+	trials, skips, bad, err := loadSources(ctx, e, source.Spec{Paths: paths, Load: lo, Optuna: o.optuna, OptunaStudy: o.optunaStudy})
 	if err != nil && !(o.store.study != "" && isNothing(err)) {
 		return err
 	}
@@ -312,7 +306,7 @@ func runReport(e *env, o *reportOptions, paths []string) error {
 			// Only the study is read, and the page decided from records:
 			// the study is read twice, the second time for the trials the
 			// page lists alone.
-			if err := studyReport(e, &o.store, cfg, opts, o.config != "", o.out); err != nil {
+			if err := studyReport(ctx, e, &o.store, cfg, opts, o.config != "", o.out); err != nil {
 				return err
 			}
 			return unreadable(bad, o.keepGoing)
@@ -322,7 +316,7 @@ func runReport(e *env, o *reportOptions, paths []string) error {
 			// streamed, to what the page needs of them.
 			slim = report.NewSlimmer(cfg, opts)
 		}
-		if trials, skips, err = throughStudy(e, &o.store, trials, skips, slim); err != nil {
+		if trials, skips, err = throughStudy(ctx, e, &o.store, trials, skips, slim); err != nil {
 			return err
 		}
 	}
@@ -418,12 +412,11 @@ func objectiveAxis(s string) (report.Axis, error) {
 // included. A trial stored before the store kept deployments gets the one
 // read in this run, matched by trial ID. With slim set, the study's
 // trials are streamed (store.Reader.Scan) and slimmed as they are read.
-func throughStudy(e *env, f *storeFlags, loaded []trial.Trial, skips []trial.Skip, slim *report.Slimmer) ([]trial.Trial, []trial.Skip, error) {
+func throughStudy(ctx context.Context, e *env, f *storeFlags, loaded []trial.Trial, skips []trial.Skip, slim *report.Slimmer) ([]trial.Trial, []trial.Skip, error) {
 	q, err := f.query()
 	if err != nil {
 		return nil, nil, err
 	}
-	ctx := context.Background()
 	known := map[string]*trial.Deployment{}
 	for i := range loaded {
 		if d := loaded[i].Deployment; d != nil {
@@ -434,7 +427,7 @@ func throughStudy(e *env, f *storeFlags, loaded []trial.Trial, skips []trial.Ski
 	if len(loaded) == 0 && len(skips) == 0 {
 		// Nothing to keep: the study is only read, from the store opened
 		// read-only.
-		if s, err = openReader(ctx, f); err != nil {
+		if s, err = f.openStore(ctx, true); err != nil {
 			return nil, nil, err
 		}
 	} else {
@@ -457,12 +450,9 @@ func throughStudy(e *env, f *storeFlags, loaded []trial.Trial, skips []trial.Ski
 	defer s.Close()
 	var ts []trial.Trial
 	if slim != nil {
-		ts = make([]trial.Trial, 0, studySize(ctx, s, f.study))
-		err = s.Scan(ctx, f.study, q, func(batch []trial.Trial) error {
-			for i := range batch {
-				ts = append(ts, slim.Slim(&batch[i]))
-			}
-			return nil
+		_, err = source.ReadStudy(ctx, s, source.StudyRead{Study: f.study, Query: q}, source.StudySink{
+			Grow:  func(n int) { ts = slices.Grow(ts, n) },
+			Trial: func(t *trial.Trial) { ts = append(ts, slim.Slim(t)) },
 		})
 	} else {
 		ts, err = s.Trials(ctx, f.study, q)
@@ -489,13 +479,12 @@ func throughStudy(e *env, f *storeFlags, loaded []trial.Trial, skips []trial.Ski
 // (report.Plan), the second reads the trials the page lists
 // (store.Reader.TrialsByID). With checkCases (a --config without cases), the
 // configuration's cases are checked against the study's.
-func studyReport(e *env, f *storeFlags, cfg *report.Config, opts report.Options, checkCases bool, out string) error {
+func studyReport(ctx context.Context, e *env, f *storeFlags, cfg *report.Config, opts report.Options, checkCases bool, out string) error {
 	q, err := f.query()
 	if err != nil {
 		return err
 	}
-	ctx := context.Background()
-	s, err := openReader(ctx, f)
+	s, err := f.openStore(ctx, true)
 	if err != nil {
 		return err
 	}
@@ -532,85 +521,19 @@ func studyReport(e *env, f *storeFlags, cfg *report.Config, opts report.Options,
 	return writePage(e, page, out)
 }
 
-// recordStudy records the study's trials filtered by q.Where: from its
-// columns and sketches (store.Columns) when they stand for the trials
-// (report.Records.Exact, and repeats keyed by the default configuration
-// keys), reading whole (TrialsByID) only the usable trials on which a
-// column has no value, whose exclusions list candidates; else from the
-// trials (Scan).
+// recordStudy records the study's trials filtered by q.Where through the
+// store read planner (source.ReadStudy): from its columns and sketches
+// when they stand for the trials (report.Records.Exact, and repeats keyed
+// by the default configuration keys), else from the trials.
 func recordStudy(ctx context.Context, s store.Reader, study string, q store.Query, recs *report.Records, opts report.Options) error {
-	if recs.Exact() && (len(opts.ConfigKeys) == 0 || opts.Aggregate == decide.None) {
-		var specs []store.ColumnSpec
+	read := source.StudyRead{Study: study, Query: q}
+	if recs.Exact() && (len(opts.ConfigKeys) == 0 || opts.Aggregate == repeat.None) {
 		for _, a := range recs.Columns() {
-			specs = append(specs, store.ColumnSpec{Metric: a.Metric, Dims: a.Match})
-		}
-		cols, err := s.Columns(ctx, study, specs, q.Where)
-		if err != nil {
-			return err
-		}
-		if len(cols.Sketches) == len(cols.IDs) {
-			return recordColumns(ctx, s, study, recs, cols)
+			read.Columns = append(read.Columns, store.ColumnSpec{Metric: a.Metric, Dims: a.Match})
 		}
 	}
-	recs.Grow(studySize(ctx, s, study))
-	return s.Scan(ctx, study, q, func(batch []trial.Trial) error {
-		for i := range batch {
-			recs.Add(&batch[i])
-		}
-		return nil
-	})
-}
-
-// recordColumns records the trials of cols, those on which a column has
-// no value (frontier.Missing: none or several measurements) read whole.
-func recordColumns(ctx context.Context, s store.Reader, study string, recs *report.Records, cols *store.Columns) error {
-	var whole []string
-	for i, id := range cols.IDs {
-		if _, unusable := cols.Problems[i]; !unusable && slices.ContainsFunc(cols.Values, func(col []float64) bool { return frontier.IsMissing(col[i]) }) {
-			whole = append(whole, id)
-		}
-	}
-	byID := map[string]*trial.Trial{}
-	if len(whole) > 0 {
-		ts, err := s.TrialsByID(ctx, study, whole)
-		if err != nil {
-			return err
-		}
-		for i := range ts {
-			byID[ts[i].ID] = &ts[i]
-		}
-	}
-	recs.Grow(len(cols.IDs))
-	values := make([]float64, len(cols.Values))
-	next := 0 // in whole
-	for i, id := range cols.IDs {
-		if next < len(whole) && whole[next] == id {
-			next++
-			t, ok := byID[id]
-			if !ok {
-				return fmt.Errorf("trial %s is no longer in the study", id)
-			}
-			recs.Add(t)
-			continue
-		}
-		for c, col := range cols.Values {
-			values[c] = col[i]
-		}
-		recs.AddSketch(id, &cols.Sketches[i], cols.Problems[i], values)
-	}
-	return nil
-}
-
-// studySize returns the number of trials of the study (0 when unknown),
-// for a read to allocate once. It reads the study's blocks alone
-// (Columns without specs or conditions): Studies would also scan every
-// trial for the study's time range (1.7 CPU-s at 10⁶ trials).
-func studySize(ctx context.Context, s store.Reader, study string) int {
-	cols, err := s.Columns(ctx, study, nil, nil)
-	if err != nil {
-		return 0
-	}
-	return len(cols.IDs)
+	_, err := source.ReadStudy(ctx, s, read, source.StudySink{Grow: recs.Grow, Trial: recs.Add, Sketch: recs.AddSketch})
+	return err
 }
 
 // loadSources reads any sources pareto reads through the source layer,
@@ -618,7 +541,7 @@ func studySize(ctx context.Context, s store.Reader, study string) int {
 // unreadable files and failed runs, the report's exclusions) and the
 // unreadable ones. Inputs that yield no trial at all are an error naming
 // each; the skips are returned with it.
-func loadSources(e *env, spec source.Spec) ([]trial.Trial, []trial.Skip, []trial.Skip, error) {
+func loadSources(ctx context.Context, e *env, spec source.Spec) ([]trial.Trial, []trial.Skip, []trial.Skip, error) {
 	if len(spec.Paths) == 0 && spec.Optuna == "" {
 		return nil, nil, nil, nil
 	}
@@ -626,7 +549,7 @@ func loadSources(e *env, spec source.Spec) ([]trial.Trial, []trial.Skip, []trial
 	spec.Note = func(s string) { fmt.Fprintf(e.stderr, "pareto: %s\n", enc.SafeLines(s)) }
 	bar := progress.New(e.stderr, "reading", "inputs")
 	spec.Load.Progress = bar.Set
-	set, err := source.Trials(context.Background(), spec)
+	set, err := source.Trials(ctx, spec)
 	bar.Done()
 	if errors.Is(err, source.ErrOptunaStudy) {
 		return nil, nil, nil, usagef("--optuna-study is required: %v", err)

@@ -4,6 +4,7 @@ package cli
 
 import (
 	"cmp"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -66,10 +67,13 @@ type env struct {
 // and returns the process exit status: 0 success, 1 bad input or I/O
 // error (or a "no": gate's reject, pick's nothing feasible, compare's
 // regression), 2 usage error, 3 an inconclusive verdict (see exitOK).
-func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+// Cancelling ctx (cmd/pareto cancels it on SIGINT and SIGTERM) stops the
+// command: tune queues its running run again and prints its summary.
+func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
 	root := newRoot(e)
 	root.SetArgs(args)
+	root.SetContext(ctx)
 	cmd, err := root.ExecuteC()
 	if err == nil {
 		return exitOK
@@ -80,10 +84,13 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	// An error may quote its input (a cell, a value, a command line): it
 	// is printed through the one redaction policy.
+	// A library's field error is phrased in flag words.
+	msg := flagText(err)
 	if kindOf(err) == kindUsage {
-		fmt.Fprintf(stderr, "%s: %s (see '%s --help')\n", name, enc.Safe(trial.RedactText(firstLine(err))), name)
+		first, _, _ := strings.Cut(msg, "\n")
+		fmt.Fprintf(stderr, "%s: %s (see '%s --help')\n", name, enc.Safe(trial.RedactText(first)), name)
 	} else {
-		fmt.Fprintf(stderr, "%s: %s\n", name, enc.SafeLines(trial.RedactText(err.Error())))
+		fmt.Fprintf(stderr, "%s: %s\n", name, enc.SafeLines(trial.RedactText(msg)))
 	}
 	return exitStatus(cmd, err)
 }
@@ -171,11 +178,6 @@ func isCobraUsage(err error) bool {
 		}
 	}
 	return false
-}
-
-func firstLine(err error) string {
-	s, _, _ := strings.Cut(err.Error(), "\n")
-	return s
 }
 
 func newRoot(e *env) *cobra.Command {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -85,7 +86,7 @@ func writeFile(t *testing.T, path, text string) {
 // runMain runs the pareto command in-process.
 func runMain(args ...string) (stdout, stderr string, code int) {
 	var out, errb bytes.Buffer
-	code = Main(args, strings.NewReader(""), &out, &errb)
+	code = Main(context.Background(), args, strings.NewReader(""), &out, &errb)
 	return out.String(), errb.String(), code
 }
 

@@ -67,7 +67,7 @@ func newSimulateCmd(e *env) *cobra.Command {
 	f.Uint64Var(&o.seed, "seed", 0, "seed of the run-to-run noise")
 	f.StringArrayVar(&o.cvs, "cv", nil, "run-to-run coefficient of variation `[GROUP=]PCT` (groups: throughput, ttft, tpot, itl, e2el; default 1.5%, 4%, 2%, 2%, 2%); PCT alone sets every group")
 	f.Float64Var(&o.speed, "speed", 1, "speed of the simulated machine (1.06: 6% faster); not written into the result, as a real machine's is not")
-	f.StringVarP(&o.out, "out", "o", "-", "write the result to `FILE`, creating its directory (- for standard output)")
+	f.StringVar(&o.out, "out", "-", "write the result to `FILE`, creating its directory (- for standard output)")
 	return c
 }
 
@@ -108,7 +108,7 @@ func runSimulate(e *env, o *simulateOptions) error {
 		}
 		v, err := query.ParsePercent(pct)
 		if err != nil {
-			return usagef("--cv %q: %s", s, query.UsageMessage(err))
+			return usagef("--cv %q: %s", s, err)
 		}
 		if err := noise.Set(strings.TrimSpace(group), v); err != nil {
 			return usagef("--cv %q: %v", s, err)

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"strings"
 	"testing"
 )
@@ -22,7 +23,7 @@ func TestSimulateStatus(t *testing.T) {
 		{[]string{"simulate", "extra"}, exitUsage},
 	} {
 		var stdout, stderr bytes.Buffer
-		if got := Main(tt.args, strings.NewReader(""), &stdout, &stderr); got != tt.want {
+		if got := Main(context.Background(), tt.args, strings.NewReader(""), &stdout, &stderr); got != tt.want {
 			t.Errorf("pareto %s: exit %d; want %d (stderr %s)", strings.Join(tt.args, " "), got, tt.want, stderr.String())
 		}
 	}

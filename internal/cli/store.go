@@ -23,19 +23,26 @@ import (
 	"github.com/pareto-llm/pareto/trial"
 )
 
-// storeFlags are the flags of every command that reads or writes a store.
+// storeFlags are the store flags: --store, of every command that reads or
+// writes a store, and --study and --where, of the commands that read or
+// write the trials of a study.
 type storeFlags struct {
 	location string
 	study    string
 	where    []string
 }
 
+// addStore registers --store alone.
+func (f *storeFlags) addStore(fs *pflag.FlagSet) {
+	fs.StringVar(&f.location, "store", "", "store `LOCATION`: a SQLite path, sqlite:///PATH or postgres://URL (default $"+
+		store.EnvVar+", else "+store.DefaultLocation+")")
+}
+
 // addStoreFlags registers --store, --study and --where on fs.
 func addStoreFlags(fs *pflag.FlagSet, f *storeFlags) {
-	fs.StringVar(&f.location, "store", "", "store: a SQLite path, sqlite:///PATH or postgres://URL (default $"+
-		store.EnvVar+" or "+store.DefaultLocation+")")
-	fs.StringVar(&f.study, "study", "", "study name")
-	fs.StringArrayVar(&f.where, "where", nil, "filter on labels, params, workload or environment: KEY OP VALUE with = != < <= > >= (repeatable)")
+	f.addStore(fs)
+	fs.StringVar(&f.study, "study", "", "study `NAME` in the store")
+	fs.StringArrayVar(&f.where, "where", nil, "only stored trials matching `KEY OP VALUE` on labels, params, workload or environment, with = != < <= > >= (repeatable)")
 }
 
 // query parses --where into a store query.
@@ -47,22 +54,31 @@ func (f *storeFlags) query() (store.Query, error) {
 	return store.Query{Where: conds}, nil
 }
 
-// openStore opens the store the flags name for writing (creating and
-// migrating it as needed); errors never show a password.
-func openStore(ctx context.Context, f *storeFlags) (store.Store, error) {
-	s, err := store.Open(ctx, store.Location(f.location))
+// resolved is the location of the store the flags name (--store, else
+// $PARETO_STORE, else the default).
+func (f *storeFlags) resolved() string { return store.Location(f.location) }
+
+// openStore opens the store the flags name: read-only for the commands
+// that only read (store.OpenReadOnly: nothing is created, migrated or
+// written, and the writing methods return store.ErrReadOnly), else for
+// writing, created and migrated as needed (store.Open). Errors never show
+// a password.
+func (f *storeFlags) openStore(ctx context.Context, readOnly bool) (store.Store, error) {
+	if !readOnly {
+		s, err := store.Open(ctx, f.resolved())
+		if err != nil {
+			return nil, inputError{err: err}
+		}
+		return s, nil
+	}
+	r, err := store.OpenReadOnly(ctx, f.resolved())
 	if err != nil {
 		return nil, inputError{err: err}
 	}
-	return s, nil
-}
-
-// openReader opens the store the flags name read-only, for the commands
-// that only read: nothing is created, migrated or written.
-func openReader(ctx context.Context, f *storeFlags) (store.Reader, error) {
-	s, err := store.OpenReadOnly(ctx, store.Location(f.location))
-	if err != nil {
-		return nil, inputError{err: err}
+	s, ok := r.(store.Store)
+	if !ok {
+		r.Close()
+		return nil, fmt.Errorf("the read-only store of %T is no store.Store", r)
 	}
 	return s, nil
 }
@@ -93,12 +109,12 @@ trial. It opens the store read-only. --format json prints
 			if format != "table" && format != "json" {
 				return usagef("unknown --format %q (want table or json)", format)
 			}
-			s, err := openReader(contextOf(c), &f)
+			s, err := f.openStore(c.Context(), true)
 			if err != nil {
 				return err
 			}
 			defer s.Close()
-			studies, err := s.Studies(contextOf(c))
+			studies, err := s.Studies(c.Context())
 			if err != nil {
 				return inputError{err: err}
 			}
@@ -147,13 +163,6 @@ func writeStudiesJSON(w io.Writer, studies []store.Study) error {
 	return err
 }
 
-func contextOf(c *cobra.Command) context.Context {
-	if ctx := c.Context(); ctx != nil {
-		return ctx
-	}
-	return context.Background()
-}
-
 func writeStudies(w io.Writer, studies []store.Study) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "STUDY\tTRIALS\tSOURCES\tFIRST\tLAST")
@@ -195,15 +204,15 @@ key=HEX for a configuration or repeat key (the key:HEX pareto gate prints).`,
 			if err != nil {
 				return queryUsage(err)
 			}
-			s, err := openReader(contextOf(c), &f)
+			s, err := f.openStore(c.Context(), true)
 			if err != nil {
 				return err
 			}
 			defer s.Close()
 			if format == "csv" {
-				return writeTrialsCSV(contextOf(c), e.stdout, s, f.study, q, keep)
+				return writeTrialsCSV(c.Context(), e.stdout, s, f.study, q, keep)
 			}
-			return writeTrialsJSONL(contextOf(c), e.stdout, s, f.study, q, keep)
+			return writeTrialsJSONL(c.Context(), e.stdout, s, f.study, q, keep)
 		},
 	}
 	addStoreFlags(cmd.Flags(), &f)

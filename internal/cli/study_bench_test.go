@@ -72,7 +72,7 @@ func BenchmarkStudy(b *testing.B) {
 		b.Run(fmt.Sprintf("trials=%d/command=%s", n, c.name), func(b *testing.B) {
 			for b.Loop() {
 				var stderr strings.Builder
-				if code := Main(c.args, strings.NewReader(""), io.Discard, &stderr); code != 0 {
+				if code := Main(context.Background(), c.args, strings.NewReader(""), io.Discard, &stderr); code != 0 {
 					b.Fatalf("exit %d: %s", code, stderr.String())
 				}
 			}

@@ -6,8 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/pareto-llm/pareto/query"
-	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/tune"
 	"github.com/spf13/cobra"
 )
@@ -46,10 +44,11 @@ const tellExample = `  pareto ask --store tune.db --study agent --space examples
     pareto tell --store lane.db --study lanes --driver lane-1 --attempt 1 1 --value output_token_throughput=1790`
 
 type tellOptions struct {
-	store, study, format, failed, driver string
-	attempt                              int
-	values                               []string
-	limits                               limitFlags
+	db                            storeFlags // --store
+	study, format, failed, driver string
+	attempt                       int
+	values                        []string
+	limits                        limitFlags
 }
 
 func newTellCmd(e *env) *cobra.Command {
@@ -64,7 +63,7 @@ func newTellCmd(e *env) *cobra.Command {
 	}
 	f := c.Flags()
 	f.SortFlags = false
-	f.StringVar(&o.store, "store", "", "store `LOCATION` (default $PARETO_STORE, else pareto.db)")
+	o.db.addStore(f)
 	f.StringVar(&o.study, "study", "", "study `NAME`")
 	f.StringVar(&o.driver, "driver", tune.DefaultDriver, "the `ID` of the driver that holds the run (pareto ask --driver)")
 	f.IntVar(&o.attempt, "attempt", 0, "the run's attempt pareto ask printed: refused if the run was handed out again since (0: not checked)")
@@ -76,9 +75,6 @@ func newTellCmd(e *env) *cobra.Command {
 }
 
 func runTell(ctx context.Context, e *env, o *tellOptions, args []string) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	if o.study == "" {
 		return usagef("--study is required")
 	}
@@ -105,7 +101,7 @@ func runTell(ctx context.Context, e *env, o *tellOptions, args []string) error {
 		if err != nil {
 			return err
 		}
-		srcs, err := readSources(files, lim)
+		srcs, err := readSources(ctx, files, lim)
 		if err != nil {
 			return err
 		}
@@ -114,9 +110,9 @@ func runTell(ctx context.Context, e *env, o *tellOptions, args []string) error {
 		}
 		in.Source = strings.Join(files, " ")
 	}
-	st, err := store.Open(ctx, store.Location(o.store))
+	st, err := o.db.openStore(ctx, false)
 	if err != nil {
-		return inputError{err: err}
+		return err
 	}
 	defer st.Close()
 	t, err := tune.OpenExisting(ctx, st, o.study)
@@ -124,7 +120,7 @@ func runTell(ctx context.Context, e *env, o *tellOptions, args []string) error {
 		return inputError{err: err}
 	}
 	out, err := t.Tell(ctx, id, in)
-	if query.IsUsage(err) {
+	if isFieldError(err) {
 		return queryUsage(err)
 	}
 	if err != nil {

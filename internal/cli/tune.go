@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/signal"
 	"slices"
 	"strings"
 	"time"
@@ -14,9 +13,7 @@ import (
 	"github.com/pareto-llm/pareto/executor"
 	"github.com/pareto-llm/pareto/internal/enc"
 	"github.com/pareto-llm/pareto/internal/progress"
-	"github.com/pareto-llm/pareto/query"
 	"github.com/pareto-llm/pareto/search"
-	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/store/tunequeue"
 	"github.com/pareto-llm/pareto/trial"
 	"github.com/pareto-llm/pareto/tune"
@@ -83,7 +80,7 @@ tune_file.NAME and reported on stderr.
 Every change is in the store, so a tune that was killed resumes where it
 stopped when started again (its runs in progress are queued again; a run
 handed out --max-attempts times, default 3, fails on its last loss);
-SIGINT cancels the running job, queues its run again and stops. A study is
+SIGINT or SIGTERM cancels the running job, queues its run again and stops. A study is
 resumed with --store and --study alone: it keeps its space, command,
 objectives and budget (--budget N changes it; a budget below 1 is refused).
 Every session (every pareto tune that starts) re-measures the baseline:
@@ -120,7 +117,8 @@ const tuneExample = `  # (docs/TUNING.md runs a whole tune on the simulator)
     pareto tune --status --store tune.db --study agent --format json`
 
 type tuneOptions struct {
-	store, study, space, command, sampler, workDir, format string
+	db                                                     storeFlags // --store
+	study, space, command, sampler, workDir, format        string
 	results                                                []string
 	budget, repeats, maxRuns, population, screen, attempts int
 	seed                                                   uint64
@@ -156,7 +154,7 @@ func newTuneCmd(e *env) *cobra.Command {
 	}
 	f := c.Flags()
 	f.SortFlags = false
-	f.StringVar(&o.store, "store", "", "store `LOCATION` (default $PARETO_STORE, else pareto.db)")
+	o.db.addStore(f)
 	f.StringVar(&o.study, "study", "", "study `NAME`")
 	f.StringVar(&o.space, "space", "", "search space `TOML` file")
 	f.StringVar(&o.command, "command", "", "command `TEMPLATE` of a run ({param} placeholders)")
@@ -190,9 +188,6 @@ func newTuneCmd(e *env) *cobra.Command {
 }
 
 func runTune(ctx context.Context, e *env, o *tuneOptions) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	if o.study == "" {
 		return usagef("--study is required")
 	}
@@ -233,7 +228,7 @@ func runTune(ctx context.Context, e *env, o *tuneOptions) error {
 			return usagef("--result: %v", err)
 		}
 	}
-	loc := store.Location(o.store)
+	loc := o.db.resolved()
 	ex, err := o.slurm.newExecutor(executor.Environ(o.passEnv, trial.LocationPasswords(loc)))
 	if err != nil {
 		return err
@@ -254,9 +249,9 @@ func runTune(ctx context.Context, e *env, o *tuneOptions) error {
 			return usageError{err}
 		}
 	}
-	st, err := store.Open(ctx, loc)
+	st, err := o.db.openStore(ctx, false)
 	if err != nil {
-		return inputError{err: err}
+		return err
 	}
 	defer st.Close()
 	var t *tune.Tuning
@@ -317,8 +312,6 @@ func runTune(ctx context.Context, e *env, o *tuneOptions) error {
 	if workDir == "" {
 		workDir = o.study + ".tune"
 	}
-	runCtx, stop := signal.NotifyContext(ctx, os.Interrupt)
-	defer stop()
 	t.Hide(trial.LocationPasswords(loc)...)
 	d := &tune.Driver{Tuning: t, Executor: ex, Command: command, WorkDir: workDir, Lease: o.lease, Join: o.worker, PassEnv: o.passEnv,
 		TimeLimit: o.timeLimit, Limits: lim, Results: t.ResultPatterns(o.results), Log: e.stderr,
@@ -326,11 +319,11 @@ func runTune(ctx context.Context, e *env, o *tuneOptions) error {
 	if isTerminal(e.stderr) {
 		d.Progress = progressLine(e, time.Now())
 	}
-	err = d.Run(runCtx)
+	err = d.Run(ctx)
 	if d.Progress != nil {
 		fmt.Fprintln(e.stderr)
 	}
-	interrupted := errors.Is(err, context.Canceled) && ctx.Err() == nil
+	interrupted := errors.Is(err, context.Canceled) && ctx.Err() != nil // SIGINT or SIGTERM (cmd/pareto)
 	if err != nil && !interrupted {
 		return inputError{err: err}
 	}
@@ -350,7 +343,7 @@ func runTune(ctx context.Context, e *env, o *tuneOptions) error {
 // tuneOpenError is the error of opening a study: a usage error (exit 2)
 // for a refused budget, else an input error.
 func tuneOpenError(err error) error {
-	if query.IsUsage(err) {
+	if isFieldError(err) {
 		return queryUsage(err)
 	}
 	return inputError{err: err}
@@ -499,9 +492,9 @@ type tuneRunStatus struct {
 }
 
 func tuneStatus(ctx context.Context, e *env, o *tuneOptions) error {
-	r, err := store.OpenReadOnly(ctx, store.Location(o.store))
+	r, err := o.db.openStore(ctx, true)
 	if err != nil {
-		return inputError{err: err}
+		return err
 	}
 	defer r.Close()
 	q, ok := r.(tunequeue.Queue)

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -19,7 +20,7 @@ import (
 func runPareto(t *testing.T, want int, args ...string) []byte {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
-	if code := Main(args, strings.NewReader(""), &stdout, &stderr); code != want {
+	if code := Main(context.Background(), args, strings.NewReader(""), &stdout, &stderr); code != want {
 		t.Fatalf("pareto %s: exit %d, want %d\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), code, want, stdout.String(), stderr.String())
 	}
 	return stdout.Bytes()
@@ -95,7 +96,7 @@ func TestAskTell(t *testing.T) {
 	}
 	// A run told twice is refused.
 	var stderr bytes.Buffer
-	if code := Main([]string{"tell", "--store", db, "--study", "agent", fmt.Sprint(c2.Run), "--value", "ttft.p99=1"}, nil, new(bytes.Buffer), &stderr); code != 1 ||
+	if code := Main(context.Background(), []string{"tell", "--store", db, "--study", "agent", fmt.Sprint(c2.Run), "--value", "ttft.p99=1"}, nil, new(bytes.Buffer), &stderr); code != 1 ||
 		!strings.Contains(stderr.String(), "is complete") {
 		t.Errorf("second tell: exit %d, %s", code, stderr.String())
 	}
@@ -195,7 +196,7 @@ func TestTuneWorkerJoins(t *testing.T) {
 	other := filepath.Join(dir, "other.toml")
 	os.WriteFile(other, []byte("[params.max_num_seqs]\nvalues = [1, 2]\ndefault = 1\n"), 0o644)
 	var stderr bytes.Buffer
-	if code := Main([]string{"tune", "--worker", "--store", db, "--study", "sim", "--space", other}, nil, new(bytes.Buffer), &stderr); code != 1 ||
+	if code := Main(context.Background(), []string{"tune", "--worker", "--store", db, "--study", "sim", "--space", other}, nil, new(bytes.Buffer), &stderr); code != 1 ||
 		!strings.Contains(stderr.String(), "another search space") {
 		t.Errorf("worker over another space: exit %d, %s", code, stderr.String())
 	}
@@ -246,7 +247,7 @@ func TestTuneFlagErrors(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
-			code := Main(c.args, strings.NewReader(""), &stdout, &stderr)
+			code := Main(context.Background(), c.args, strings.NewReader(""), &stdout, &stderr)
 			if code != c.code || !strings.Contains(stderr.String(), c.want) {
 				t.Errorf("exit %d, stderr %q; want exit %d and %q", code, stderr.String(), c.code, c.want)
 			}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"runtime/debug"
 	"strings"
 	"testing"
@@ -55,7 +56,7 @@ func TestVersionLine(t *testing.T) {
 func TestVersionFlag(t *testing.T) {
 	run := func(args ...string) string {
 		var stdout, stderr bytes.Buffer
-		if code := Main(args, strings.NewReader(""), &stdout, &stderr); code != 0 {
+		if code := Main(context.Background(), args, strings.NewReader(""), &stdout, &stderr); code != 0 {
 			t.Fatalf("pareto %s: exit status %d: %s", strings.Join(args, " "), code, stderr.String())
 		}
 		return stdout.String()
@@ -86,7 +87,7 @@ func TestCompletion(t *testing.T) {
 		"powershell": "Register-ArgumentCompleter",
 	} {
 		var stdout, stderr bytes.Buffer
-		if code := Main([]string{"completion", shell}, strings.NewReader(""), &stdout, &stderr); code != 0 {
+		if code := Main(context.Background(), []string{"completion", shell}, strings.NewReader(""), &stdout, &stderr); code != 0 {
 			t.Fatalf("pareto completion %s: exit status %d: %s", shell, code, stderr.String())
 		}
 		if !strings.Contains(stdout.String(), want) {
@@ -94,7 +95,7 @@ func TestCompletion(t *testing.T) {
 		}
 	}
 	var stdout, stderr bytes.Buffer
-	if code := Main([]string{"__complete", "front", "--for"}, strings.NewReader(""), &stdout, &stderr); code != 0 {
+	if code := Main(context.Background(), []string{"__complete", "front", "--for"}, strings.NewReader(""), &stdout, &stderr); code != 0 {
 		t.Fatalf("pareto __complete: exit status %d: %s", code, stderr.String())
 	}
 	if !strings.Contains(stdout.String(), "--format\t") {

@@ -22,6 +22,7 @@ package gatesim
 import (
 	"bytes"
 	"cmp"
+	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -34,6 +35,7 @@ import (
 	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/frontier"
 	"github.com/pareto-llm/pareto/internal/cli"
+	"github.com/pareto-llm/pareto/repeat"
 )
 
 // Objective names of the simulated runs, as pareto gate's -o takes them.
@@ -130,9 +132,9 @@ type Library struct{}
 // Gate implements Decider.
 func (Library) Gate(cfg decide.GateConfig, cand, base [2][]float64) (decide.Verdict, error) {
 	side := func(name string, runs [2][]float64) decide.Side {
-		m := decide.Measured{Workload: decide.Workload{Dataset: "random", InputTokens: 1024, OutputTokens: 256, Concurrency: 8}}
+		m := decide.Measured{Workload: repeat.Workload{Dataset: "random", InputTokens: 1024, OutputTokens: 256, Concurrency: 8}}
 		for _, v := range runs {
-			m.Stats = append(m.Stats, decide.Summarize(v, decide.Median))
+			m.Stats = append(m.Stats, repeat.Summarize(v, repeat.Median))
 		}
 		return decide.Side{Name: name, Workloads: []decide.Measured{m}}
 	}
@@ -177,7 +179,7 @@ func (c CLI) Gate(cfg decide.GateConfig, cand, base [2][]float64) (decide.Verdic
 		args = append(args, "--no-regression")
 	}
 	var stdout, stderr bytes.Buffer
-	code := cli.Main(args, nil, &stdout, &stderr)
+	code := cli.Main(context.Background(), args, nil, &stdout, &stderr)
 	var v decide.Verdict
 	if err := json.Unmarshal(stdout.Bytes(), &v); err != nil || code == 2 {
 		return v, fmt.Errorf("pareto gate exited %d: %s (%v)", code, stderr.String(), err)

@@ -1,4 +1,4 @@
-package query
+package decide_test
 
 import (
 	"os"
@@ -11,6 +11,7 @@ import (
 	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/frontier"
 	"github.com/pareto-llm/pareto/ingest"
+	"github.com/pareto-llm/pareto/repeat"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -39,8 +40,6 @@ func pickScriptTrials(t *testing.T) []trial.Trial {
 	return nil
 }
 
-// TestPick follows pick_basic.txtar.
-
 // TestPick follows pick_basic.txtar: the choice, the binding bound and its price, nothing feasible, one point per run without aggregation, and a bad selector.
 func TestPick(t *testing.T) {
 	ts := pickScriptTrials(t)
@@ -52,7 +51,7 @@ func TestPick(t *testing.T) {
 		return decide.PickConfig{Primary: frontier.Objective{Name: "output_token_throughput", Direction: frontier.Maximize},
 			Others: []frontier.Objective{{Name: "ttft.p99", Direction: frontier.Minimize}}, SLOs: []frontier.SLO{slo}}
 	}
-	rep, err := Pick(ts, decide.PickRequest{Aggregation: decide.Median, Pick: pick("ttft.p99<=420")})
+	rep, err := decide.RunPick(ts, decide.PickRequest{Aggregation: repeat.Median, Pick: pick("ttft.p99<=420")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,19 +69,19 @@ func TestPick(t *testing.T) {
 		t.Errorf("Pick binding = %+v; want ttft.p99 relaxed to 462 choosing key:de850b1396c9", rep.Binding)
 	}
 
-	rep, err = Pick(ts, decide.PickRequest{Aggregation: decide.Median, Pick: pick("ttft.p99<=100")})
+	rep, err = decide.RunPick(ts, decide.PickRequest{Aggregation: repeat.Median, Pick: pick("ttft.p99<=100")})
 	if err != nil || rep.Feasible() || len(rep.Closest) == 0 || len(rep.Closest[0].Violations) != 1 {
 		t.Errorf("Pick(ttft.p99<=100) = choice %d, closest %v, %v; want infeasible with the closest violations", rep.Choice, rep.Closest, err)
 	}
 
-	med, _ := Pick(ts, decide.PickRequest{Aggregation: decide.Median, Pick: pick("ttft.p99<=420")})
-	none, err := Pick(ts, decide.PickRequest{Aggregation: decide.None, Pick: pick("ttft.p99<=420")})
+	med, _ := decide.RunPick(ts, decide.PickRequest{Aggregation: repeat.Median, Pick: pick("ttft.p99<=420")})
+	none, err := decide.RunPick(ts, decide.PickRequest{Aggregation: repeat.None, Pick: pick("ttft.p99<=420")})
 	if err != nil || len(none.Points) <= len(med.Points) {
 		t.Errorf("Pick(aggregate none) = %d points, %v; want one per trial, more than the %d groups", len(none.Points), err, len(med.Points))
 	}
 	bad := pick("ttft.p99<=420")
 	bad.Primary.Name = "x{"
-	if _, err := Pick(ts, decide.PickRequest{Pick: bad}); err == nil {
+	if _, err := decide.RunPick(ts, decide.PickRequest{Pick: bad}); err == nil {
 		t.Errorf("Pick(objective x{) = nil error; want one")
 	}
 }

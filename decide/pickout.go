@@ -1,12 +1,15 @@
-package query
+package decide
 
 import (
+	"errors"
 	"math"
 	"slices"
 	"strconv"
 
-	"github.com/pareto-llm/pareto/decide"
+	"github.com/pareto-llm/pareto/field"
 	"github.com/pareto-llm/pareto/frontier"
+	"github.com/pareto-llm/pareto/query"
+	"github.com/pareto-llm/pareto/repeat"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -25,10 +28,10 @@ type PickSpec struct {
 	ConfigKeys []string
 }
 
-// Request validates the spec into the library's request. Every error is
-// marked ErrUsage.
-func (s PickSpec) Request() (decide.PickRequest, error) {
-	req := decide.PickRequest{ConfigKeys: s.ConfigKeys}
+// Request validates the spec into the library's request. Every error is a
+// *field.Error (maximize or minimize, slo, objective, aggregate, relax).
+func (s PickSpec) Request() (PickRequest, error) {
+	req := PickRequest{ConfigKeys: s.ConfigKeys}
 	var objs []frontier.Objective
 	for _, m := range s.Maximize {
 		objs = append(objs, frontier.Objective{Name: m, Direction: frontier.Maximize})
@@ -37,7 +40,7 @@ func (s PickSpec) Request() (decide.PickRequest, error) {
 		objs = append(objs, frontier.Objective{Name: m, Direction: frontier.Minimize})
 	}
 	if len(objs) == 0 {
-		return req, usagef("no objective: give --maximize METRIC or --minimize METRIC")
+		return req, field.Required("maximize", "minimize")
 	}
 	req.Pick.Primary, req.Pick.Others = objs[0], objs[1:]
 	var names []string
@@ -47,14 +50,14 @@ func (s PickSpec) Request() (decide.PickRequest, error) {
 	for _, b := range s.SLOs {
 		slo, err := frontier.ParseSLO(b)
 		if err != nil {
-			return req, usagef("%v", err)
+			return req, &field.Error{Field: "slo", Value: b, Err: err, Named: true}
 		}
 		req.Pick.SLOs = append(req.Pick.SLOs, slo)
 		names = append(names, slo.Name)
 	}
 	for _, n := range names {
 		if _, err := trial.ParseSelector(n); err != nil {
-			return req, usagef("%v", err)
+			return req, &field.Error{Field: "objective", Value: n, Err: err, Named: true}
 		}
 	}
 	agg, relax := s.Aggregate, s.Relax
@@ -65,11 +68,11 @@ func (s PickSpec) Request() (decide.PickRequest, error) {
 		relax = "10%"
 	}
 	var err error
-	if req.Aggregation, err = decide.ParseAggregation(agg); err != nil {
-		return req, usagef("%v", err)
+	if req.Aggregation, err = repeat.ParseAggregation(agg); err != nil {
+		return req, &field.Error{Field: "aggregate", Value: agg, Err: err, Named: true}
 	}
-	if req.Pick.Relax, err = ParsePercent(relax); err != nil || req.Pick.Relax == 0 {
-		return req, usagef("--relax %q: want a positive percentage such as 10%%", relax)
+	if req.Pick.Relax, err = query.ParsePercent(relax); err != nil || req.Pick.Relax == 0 {
+		return req, field.Wrap("relax", relax, errors.New("want a positive percentage such as 10%"))
 	}
 	return req, nil
 }
@@ -95,7 +98,7 @@ type PickExcluded struct {
 type PickPoint struct {
 	Config        string               `json:"config"`
 	Workload      string               `json:"workload"`
-	Scope         decide.Scope         `json:"scope"`
+	Scope         repeat.Scope         `json:"scope"`
 	Trials        []string             `json:"trials"`
 	Values        map[string]PickValue `json:"values"`
 	Configuration map[string]string    `json:"configuration"`
@@ -104,11 +107,11 @@ type PickPoint struct {
 // PickValue is a measured value: exact, as pareto front prints it (IQR,
 // derived, has 6 significant digits).
 type PickValue struct {
-	Value ExactNum   `json:"value"`
-	N     int        `json:"n"`
-	Min   ExactNum   `json:"min"`
-	Max   ExactNum   `json:"max"`
-	IQR   decide.Num `json:"iqr"`
+	Value ExactNum `json:"value"`
+	N     int      `json:"n"`
+	Min   ExactNum `json:"min"`
+	Max   ExactNum `json:"max"`
+	IQR   Num      `json:"iqr"`
 }
 
 // ExactNum renders a number in shortest round-trip form, null when not
@@ -127,11 +130,11 @@ func (n ExactNum) MarshalJSON() ([]byte, error) {
 // PickBinding is a binding bound: relaxed, the primary objective would
 // reach Value (a Gain) with configuration With.
 type PickBinding struct {
-	Bound   string     `json:"bound"`
-	Relaxed string     `json:"relaxed"`
-	Value   decide.Num `json:"value"`
-	Gain    decide.Num `json:"gain"`
-	With    string     `json:"with"`
+	Bound   string `json:"bound"`
+	Relaxed string `json:"relaxed"`
+	Value   Num    `json:"value"`
+	Gain    Num    `json:"gain"`
+	With    string `json:"with"`
 }
 
 // PickClosest is an infeasible configuration near the bounds.
@@ -144,7 +147,7 @@ type PickClosest struct {
 // PickColumns returns the columns of the points' Stats (the primary
 // objective, the others, then the SLOs' metrics), each name once, with
 // its first column.
-func PickColumns(cfg decide.PickConfig) ([]string, []int) {
+func PickColumns(cfg PickConfig) ([]string, []int) {
 	all := []string{cfg.Primary.Name}
 	for _, o := range cfg.Others {
 		all = append(all, o.Name)
@@ -163,7 +166,7 @@ func PickColumns(cfg decide.PickConfig) ([]string, []int) {
 }
 
 // NewPickOutput renders the answer rep to req.
-func NewPickOutput(rep decide.PickReport, req decide.PickRequest) PickOutput {
+func NewPickOutput(rep PickReport, req PickRequest) PickOutput {
 	label := func(p int) string {
 		g := rep.Points[p].Group
 		return "key:" + g.Config + " on " + g.Workload.String()
@@ -180,12 +183,12 @@ func NewPickOutput(rep decide.PickReport, req decide.PickRequest) PickOutput {
 		names, cols := PickColumns(req.Pick)
 		for i, n := range names {
 			s := pt.Stats[cols[i]]
-			c.Values[n] = PickValue{ExactNum(s.Value), s.N, ExactNum(s.Min), ExactNum(s.Max), decide.Num(s.IQR())}
+			c.Values[n] = PickValue{ExactNum(s.Value), s.N, ExactNum(s.Min), ExactNum(s.Max), Num(s.IQR())}
 		}
 		out.Choice = c
 	}
 	for _, b := range rep.Binding {
-		out.Binding = append(out.Binding, PickBinding{b.SLO.String(), b.Relaxed.String(), decide.Num(b.Value), decide.Num(b.Gain), label(b.Choice)})
+		out.Binding = append(out.Binding, PickBinding{b.SLO.String(), b.Relaxed.String(), Num(b.Value), Num(b.Gain), label(b.Choice)})
 	}
 	for _, c := range rep.Closest {
 		v := []string{}

@@ -1,7 +1,6 @@
-package decide
+package repeat
 
 import (
-	"errors"
 	"math"
 	"testing"
 
@@ -37,23 +36,6 @@ func TestGroupRepeats(t *testing.T) {
 	}
 	if k := GroupRepeats(ts, []string{"role"}); len(k) != 4 || len(k[2].Trials) != 1 {
 		t.Errorf("explicit keys: %d groups; want 4", len(k))
-	}
-	sel, err := ParseSelection("role=baseline")
-	if err != nil {
-		t.Fatal(err)
-	}
-	arm, err := Baseline(gs, sel, Scope{Engine: "vllm", EngineVersion: "0.9"}, false)
-	if err != nil || len(arm.Groups) != 1 || arm.Groups[0].Trials[0].ID != "a4" {
-		t.Errorf("Baseline(0.9) = %+v, %v; want the 0.9 repeats", arm, err)
-	}
-	_, err = Baseline(gs, sel, Scope{Engine: "vllm", EngineVersion: "1.0"}, false)
-	var se *ScopeError
-	want := "candidate and baseline were measured in different environments: engine_version 1.0 (candidate) vs 0.9 (baseline)"
-	if !errors.As(err, &se) || err.Error() != want {
-		t.Errorf("Baseline(1.0) error = %v; want %q", err, want)
-	}
-	if arm, err := Baseline(gs, sel, Scope{Engine: "vllm", EngineVersion: "1.0"}, true); err != nil || arm.Scope.EngineVersion != "0.9" {
-		t.Errorf("Baseline(1.0, allowCross) = %+v, %v; want the newest scope", arm.Scope, err)
 	}
 }
 

@@ -1,0 +1,61 @@
+package cli
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/pareto-llm/pareto/field"
+)
+
+// flagNames are the flags of the library fields (field.Error) that the
+// command line does not spell --FIELD (underscores as dashes); "objective"
+// is a value of -o, named in prose.
+var flagNames = map[string]string{"objectives": "-o", "objective": "objective"}
+
+// requiredWords phrase the missing fields that read better whole.
+var requiredWords = map[string]string{
+	"objectives": "no objectives: give at least one -o NAME:min or -o NAME:max",
+	"maximize":   "no objective: give --maximize METRIC or --minimize METRIC",
+}
+
+// flagName returns the flag that sets a library field.
+func flagName(f string) string {
+	if n, ok := flagNames[f]; ok {
+		return n
+	}
+	return "--" + strings.ReplaceAll(f, "_", "-")
+}
+
+// flagWords phrases a library field error in the command line's words.
+func flagWords(e *field.Error) string {
+	if w, ok := requiredWords[e.Field]; ok && e.Missing {
+		return w
+	}
+	return e.Phrase(flagName)
+}
+
+// flagText is err's message with the library field error it holds, if
+// any, phrased in the command line's words.
+func flagText(err error) string {
+	msg := err.Error()
+	if fe, ok := field.As(err); ok {
+		msg = strings.Replace(msg, fe.Error(), flagWords(fe), 1)
+	}
+	return msg
+}
+
+// isFieldError reports whether err holds a library field error: a bad
+// value on the command line (exit 2).
+func isFieldError(err error) bool {
+	_, ok := field.As(err)
+	return ok
+}
+
+// queryUsage turns a library field error into a usage error (exit 2),
+// in the command line's words.
+func queryUsage(err error) error {
+	if isFieldError(err) {
+		return usageError{errors.New(flagText(err))}
+	}
+	return err
+}
