@@ -228,7 +228,14 @@ func (p *Problem) dominance(rows []int32, res *Result) {
 			tied[i] = g
 		}
 	}
-	var front []int32
+	nFront := 0
+	for _, by := range nr.By {
+		if by < 0 {
+			nFront++
+		}
+	}
+	front := make([]int32, 0, nFront)
+	res.Dominated = slices.Grow(res.Dominated, len(nr.By)-nFront)
 	for i, by := range nr.By {
 		if by >= 0 {
 			d := Dominated{Row: rows[i], By: rows[by]}
@@ -297,7 +304,7 @@ func (p *Problem) hypervolume(data []float64, front []int32, res *Result) {
 	if ref == nil {
 		return
 	}
-	res.Reference = minSpace(ref, p.Objectives) // back to natural orientation
+	res.Reference = slices.Clone(minSpace(ref, p.Objectives)) // back to natural orientation, not the caller's slice
 	res.Hypervolume, res.HasHypervolume = Hypervolume(m, k, ref), true
 }
 
