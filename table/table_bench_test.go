@@ -3,8 +3,8 @@ package table
 import (
 	"bytes"
 	"encoding/csv"
-	"io"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"strconv"
 	"testing"
