@@ -211,3 +211,51 @@ func TestParseSLO(t *testing.T) {
 		}
 	}
 }
+
+// TestAnalyzeTieGroupListedOnce: a group of g identical frontier rows is
+// listed on its first member only, the others naming that member, so that
+// the lists hold 2(g-1) rows, not g(g-1).
+func TestAnalyzeTieGroupListedOnce(t *testing.T) {
+	const g = 1000
+	ttft, tps := make([]float64, 0, g+2), make([]float64, 0, g+2)
+	ttft, tps = append(ttft, 90), append(tps, 100) // a lone frontier row first
+	for range g {
+		ttft, tps = append(ttft, 100), append(tps, 4000)
+	}
+	ttft, tps = append(ttft, 100), append(tps, 3000) // dominated by the group
+	res, err := Analyze(&Problem{
+		Objectives: []Objective{{Name: "ttft"}, {Name: "tps", Direction: Maximize}},
+		Values:     [][]float64{ttft, tps},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Frontier) != g+1 {
+		t.Fatalf("%d frontier rows, want %d", len(res.Frontier), g+1)
+	}
+	listed := 0
+	for _, m := range res.Frontier {
+		listed += len(m.Ties)
+		switch {
+		case m.Row == 0:
+			if len(m.Ties) != 0 {
+				t.Errorf("row 0 ties %v, want none", m.Ties)
+			}
+		case m.Row == 1:
+			want := make([]int32, 0, g-1)
+			for r := int32(2); r <= g; r++ {
+				want = append(want, r)
+			}
+			if !slices.Equal(m.Ties, want) {
+				t.Errorf("row 1 (the group's first) ties %d rows %v…, want rows 2..%d", len(m.Ties), m.Ties[:min(3, len(m.Ties))], g)
+			}
+		default:
+			if !slices.Equal(m.Ties, []int32{1}) {
+				t.Errorf("row %d ties %v, want [1]", m.Row, m.Ties)
+			}
+		}
+	}
+	if listed != 2*(g-1) {
+		t.Errorf("%d rows listed in ties, want %d", listed, 2*(g-1))
+	}
+}

@@ -67,9 +67,9 @@ func writeGroupTable(w *bufio.Writer, rep *Result, g int) {
 		case c <= k:
 			return enc.AppendNum(b, p.Values[c-1][m.Row])
 		case c == k+1:
-			return appendIDs(b, ids, m.Ties)
+			return appendSomeIDs(b, ids, m.Ties)
 		case c == k+2:
-			return appendIDs(b, ids, m.NoiseTied)
+			return appendSomeIDs(b, ids, m.NoiseTied)
 		case c == k+3 && rep.ranks:
 			return strconv.AppendInt(b, int64(m.Rank), 10)
 		}
@@ -144,6 +144,22 @@ func writeDominatedTable(w *bufio.Writer, rep *Result, g int, objH []string) {
 		}
 		return strconv.AppendInt(b, int64(x.Rank), 10)
 	})
+}
+
+// shownTies is how many ids of a tie group the text table shows.
+const shownTies = 8
+
+// appendSomeIDs appends the first shownTies ids of rows and how many more
+// there are ("a,b,…,h and 29991 more"): a tie group of thousands stays one
+// readable cell (JSON and CSV list every id).
+func appendSomeIDs(b []byte, ids []string, rows []int32) []byte {
+	if len(rows) <= shownTies {
+		return appendIDs(b, ids, rows)
+	}
+	b = appendIDs(b, ids, rows[:shownTies])
+	b = append(b, " and "...)
+	b = strconv.AppendInt(b, int64(len(rows)-shownTies), 10)
+	return append(b, " more"...)
 }
 
 func appendIDs(b []byte, ids []string, rows []int32) []byte {
