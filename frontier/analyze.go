@@ -351,16 +351,19 @@ func (p *Problem) hypervolume(data []float64, front []int32, res *Result) {
 
 // WinOn returns the objectives on which row by beats row r by more than
 // the minimum improvement (strictly better when there is no band).
-func (p *Problem) WinOn(by, r int32) []int {
-	var out []int
+func (p *Problem) WinOn(by, r int32) []int { return p.AppendWinOn(nil, by, r) }
+
+// AppendWinOn appends WinOn(by, r) to dst: with a reused dst, explaining a
+// million rows allocates nothing.
+func (p *Problem) AppendWinOn(dst []int, by, r int32) []int {
 	for o, obj := range p.Objectives {
 		a, b := p.Values[o][by], p.Values[o][r]
 		if obj.Direction == Maximize && a > b*(1+obj.MinImprove) ||
 			obj.Direction == Minimize && a < b*(1-obj.MinImprove) {
-			out = append(out, o)
+			dst = append(dst, o)
 		}
 	}
-	return out
+	return dst
 }
 
 // Delta returns the relative difference (a-b)/|b| of row a against row b on

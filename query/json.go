@@ -195,7 +195,8 @@ func writeDominatedJSON(j *enc.JSON, rep *Result, p *frontier.Problem, x frontie
 	j.Raw(`,"dominated_by":`)
 	j.Str(ids[x.By])
 	j.Raw(`,"win_on":[`)
-	for i, o := range p.WinOn(x.By, x.Row) {
+	var buf [8]int
+	for i, o := range p.AppendWinOn(buf[:0], x.By, x.Row) {
 		if i > 0 {
 			j.Raw(",")
 		}

@@ -132,7 +132,8 @@ func writeDominatedTable(w *bufio.Writer, rep *Result, g int, objH []string) {
 		case c == k+1:
 			return append(b, ids[x.By]...)
 		case c == k+2:
-			for i, o := range p.WinOn(x.By, x.Row) {
+			var buf [8]int
+			for i, o := range p.AppendWinOn(buf[:0], x.By, x.Row) {
 				if i > 0 {
 					b = append(b, ',')
 				}
