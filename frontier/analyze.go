@@ -166,10 +166,15 @@ func (p *Problem) rows() []int32 {
 
 // invalid returns why row r cannot be compared, or "".
 func (p *Problem) invalid(r int32) string {
-	if why, ok := p.Rejected[r]; ok {
-		return why
+	if len(p.Rejected) > 0 {
+		if why, ok := p.Rejected[r]; ok {
+			return why
+		}
 	}
 	for o, obj := range p.Objectives {
+		if v := p.Values[o][r]; v-v == 0 && (v > 0 || !obj.Relative()) {
+			continue // finite, and positive where a relative band needs it: badValue says ""
+		}
 		if why := badValue(p.Values[o][r], obj.Relative()); why != "" {
 			return obj.Name + ": " + why
 		}
