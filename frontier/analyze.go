@@ -39,6 +39,10 @@ type Problem struct {
 	Reference []float64
 	// AutoReference derives the reference point with AutoReference.
 	AutoReference bool
+	// CountDominated leaves Result.Dominated empty and only counts the
+	// dominated rows (Result.DominatedCount), for outputs that print the
+	// frontier alone: 12 bytes a row fewer.
+	CountDominated bool
 }
 
 // Result is the answer to a Problem. Row numbers refer to the Problem's
@@ -46,8 +50,11 @@ type Problem struct {
 type Result struct {
 	// Frontier lists the rows worth keeping, sorted by objective values.
 	Frontier []Member
-	// Dominated lists feasible rows beaten by another row, in row order.
+	// Dominated lists feasible rows beaten by another row, in row order
+	// (empty with Problem.CountDominated).
 	Dominated []Dominated
+	// DominatedCount is the number of dominated rows, listed or not.
+	DominatedCount int
 	// Infeasible lists rows that violate at least one SLO, in row order.
 	Infeasible []Infeasible
 	// Invalid lists rows whose values cannot be compared, in row order.
@@ -239,8 +246,14 @@ func (p *Problem) dominance(rows []int32, res *Result) {
 		}
 	}
 	front := make([]int32, 0, nFront)
-	res.Dominated = slices.Grow(res.Dominated, len(nr.By)-nFront)
+	res.DominatedCount = len(nr.By) - nFront
+	if !p.CountDominated {
+		res.Dominated = slices.Grow(res.Dominated, res.DominatedCount)
+	}
 	for i, by := range nr.By {
+		if by >= 0 && p.CountDominated {
+			continue
+		}
 		if by >= 0 {
 			d := Dominated{Row: rows[i], By: rows[by]}
 			if rank != nil {

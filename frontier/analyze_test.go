@@ -3,6 +3,7 @@ package frontier
 import (
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"testing"
 )
@@ -257,5 +258,31 @@ func TestAnalyzeTieGroupListedOnce(t *testing.T) {
 	}
 	if listed != 2*(g-1) {
 		t.Errorf("%d rows listed in ties, want %d", listed, 2*(g-1))
+	}
+}
+
+// TestAnalyzeCountDominated: counting the dominated rows leaves the
+// frontier and the count as listing them does.
+func TestAnalyzeCountDominated(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	vals := [][]float64{make([]float64, 500), make([]float64, 500)}
+	for r := range 500 {
+		vals[0][r], vals[1][r] = rng.Float64(), rng.Float64()
+	}
+	objs := []Objective{{Name: "ttft"}, {Name: "tps", Direction: Maximize}}
+	listed, err := Analyze(&Problem{Objectives: objs, Values: vals})
+	if err != nil {
+		t.Fatal(err)
+	}
+	counted, err := Analyze(&Problem{Objectives: objs, Values: vals, CountDominated: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(counted.Dominated) != 0 || counted.DominatedCount != len(listed.Dominated) || listed.DominatedCount != len(listed.Dominated) {
+		t.Errorf("counted: %d listed, count %d; listed: %d, count %d", len(counted.Dominated), counted.DominatedCount,
+			len(listed.Dominated), listed.DominatedCount)
+	}
+	if !reflect.DeepEqual(counted.Frontier, listed.Frontier) {
+		t.Errorf("frontiers differ: %v vs %v", counted.Frontier, listed.Frontier)
 	}
 }

@@ -104,7 +104,7 @@ func writeGroupJSON(w *bufio.Writer, j *enc.JSON, rep *Result, g int) error {
 	j.Raw(`],"counts":{"frontier":`)
 	j.Int(int64(len(res.Frontier)))
 	j.Raw(`,"dominated":`)
-	j.Int(int64(len(res.Dominated)))
+	j.Int(int64(res.DominatedCount))
 	j.Raw(`,"infeasible":`)
 	j.Int(int64(len(res.Infeasible)))
 	j.Raw(`,"invalid":`)

@@ -48,7 +48,7 @@ func writeGroupTable(w *bufio.Writer, rep *Result, g int) {
 		fmt.Fprintf(w, "== group %s ==\n", enc.Safe(rep.names[g]))
 	}
 	fmt.Fprintf(w, "%d on the frontier, %d dominated, %d infeasible, %d invalid\n",
-		len(res.Frontier), len(res.Dominated), len(res.Infeasible), len(res.Invalid))
+		len(res.Frontier), res.DominatedCount, len(res.Infeasible), len(res.Invalid))
 	if res.HasHypervolume {
 		fmt.Fprintf(w, "hypervolume %s (reference %s)\n", fmtNum(res.Hypervolume), fmtList(res.Reference))
 	}

@@ -34,7 +34,7 @@ func (d *Rows) AddTrials(ts []trial.Trial) {
 		t := &ts[i]
 		row := int32(len(d.ids))
 		d.ids = append(d.ids, uniqueID(d.displayID(t, q.ID, perFile[t.Source.Path] > 1), d.seen))
-		d.trials = append(d.trials, t)
+		d.setTrial(row, t)
 		if t.Source.Format == formatTable {
 			d.tableValues(row, t)
 		}
@@ -128,7 +128,6 @@ func (s *TrialStream) Add(ts []trial.Trial) {
 		t := &ts[i]
 		row := int32(len(d.ids))
 		d.ids = append(d.ids, "")
-		d.trials = append(d.trials, nil)
 		for c, sel := range s.objSel {
 			d.values[c] = append(d.values[c], d.resolve(row, t, sel))
 		}
@@ -170,7 +169,6 @@ func (s *TrialStream) AddSketches(sk []trial.Sketch, cols [][]float64, problems 
 		k := &sk[i]
 		row := int32(len(d.ids))
 		d.ids = append(d.ids, "")
-		d.trials = append(d.trials, nil)
 		for c, col := range cols {
 			if c < nObj {
 				d.values[c] = append(d.values[c], col[i])
@@ -342,7 +340,6 @@ func (d *Rows) AddColumns(ids []string, cols [][]float64, problems map[int]strin
 	base := int32(len(d.ids))
 	nObj := len(d.values)
 	d.ids = append(d.ids, ids...)
-	d.trials = append(d.trials, make([]*trial.Trial, len(ids))...)
 	for k, col := range cols {
 		if k < nObj {
 			d.values[k] = append(d.values[k], col...)
@@ -361,7 +358,7 @@ func (d *Rows) AddColumns(ids []string, cols [][]float64, problems map[int]strin
 func (d *Rows) AddValues(t *trial.Trial, id string, values, slo []float64, reject string) {
 	row := int32(len(d.ids))
 	d.ids = append(d.ids, uniqueID(id, d.seen))
-	d.trials = append(d.trials, t)
+	d.setTrial(row, t)
 	for c := range d.values {
 		d.values[c] = append(d.values[c], values[c])
 	}
