@@ -148,8 +148,12 @@ func (p *csvPlan) body(c *csvReader, t *Table, size int64, workers int) error {
 		carry = append(carry[:0], data[cut:]...)
 		b.src, b.line = data[:cut], line
 		lines := bytes.Count(b.src, []byte{'\n'})
-		if first && size > 0 && lines > 0 {
-			t.grow(p, int(size/int64(cut)*int64(lines)+int64(lines)/64+1024))
+		switch {
+		case !first || lines == 0:
+		case end: // the whole body in one block
+			t.grow(p, lines)
+		case size > 0:
+			t.grow(p, int(size*int64(lines)/int64(cut))+lines/64)
 		}
 		first = false
 		line += lines
