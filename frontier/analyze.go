@@ -39,6 +39,10 @@ type Problem struct {
 	Reference []float64
 	// AutoReference derives the reference point with AutoReference.
 	AutoReference bool
+	// CountDominated leaves Result.Dominated empty and only counts the
+	// dominated rows (Result.DominatedCount), for outputs that print the
+	// frontier alone: 12 bytes a row fewer.
+	CountDominated bool
 }
 
 // Result is the answer to a Problem. Row numbers refer to the Problem's
@@ -46,8 +50,11 @@ type Problem struct {
 type Result struct {
 	// Frontier lists the rows worth keeping, sorted by objective values.
 	Frontier []Member
-	// Dominated lists feasible rows beaten by another row, in row order.
+	// Dominated lists feasible rows beaten by another row, in row order
+	// (empty with Problem.CountDominated).
 	Dominated []Dominated
+	// DominatedCount is the number of dominated rows, listed or not.
+	DominatedCount int
 	// Infeasible lists rows that violate at least one SLO, in row order.
 	Infeasible []Infeasible
 	// Invalid lists rows whose values cannot be compared, in row order.
@@ -67,10 +74,15 @@ type Member struct {
 	Row int32
 	// Rank is the strict non-dominated rank (when ranks were asked for).
 	Rank int32
-	// Ties are other frontier rows with identical objective values.
+	// Ties are other frontier rows with identical objective values. A tie
+	// group is listed once: its first member in frontier order (the
+	// lowest row) lists the others; each other member lists only that
+	// first row, so that g ties cost O(g), not O(g²).
 	Ties []int32
 	// NoiseTied are the other members of its top cycle: rows it beats and
-	// is beaten by, indistinguishable at the chosen thresholds.
+	// is beaten by, indistinguishable at the chosen thresholds; listed
+	// once as Ties are (on the cycle's first member in frontier order, the
+	// others list that member).
 	NoiseTied []int32
 }
 
@@ -161,10 +173,15 @@ func (p *Problem) rows() []int32 {
 
 // invalid returns why row r cannot be compared, or "".
 func (p *Problem) invalid(r int32) string {
-	if why, ok := p.Rejected[r]; ok {
-		return why
+	if len(p.Rejected) > 0 {
+		if why, ok := p.Rejected[r]; ok {
+			return why
+		}
 	}
 	for o, obj := range p.Objectives {
+		if v := p.Values[o][r]; v-v == 0 && (v > 0 || !obj.Relative()) {
+			continue // finite, and positive where a relative band needs it: badValue says ""
+		}
 		if why := badValue(p.Values[o][r], obj.Relative()); why != "" {
 			return obj.Name + ": " + why
 		}
@@ -222,14 +239,21 @@ func (p *Problem) dominance(rows []int32, res *Result) {
 	if p.Ranks {
 		rank = Ranks(minSpace(data, p.Objectives), k)
 	}
-	tied := make(map[int32][]int32)
-	for _, g := range nr.Tied {
-		for _, i := range g {
-			tied[i] = g
+	nFront := 0
+	for _, by := range nr.By {
+		if by < 0 {
+			nFront++
 		}
 	}
-	var front []int32
+	front := make([]int32, 0, nFront)
+	res.DominatedCount = len(nr.By) - nFront
+	if !p.CountDominated {
+		res.Dominated = slices.Grow(res.Dominated, res.DominatedCount)
+	}
 	for i, by := range nr.By {
+		if by >= 0 && p.CountDominated {
+			continue
+		}
 		if by >= 0 {
 			d := Dominated{Row: rows[i], By: rows[by]}
 			if rank != nil {
@@ -240,13 +264,14 @@ func (p *Problem) dominance(rows []int32, res *Result) {
 		}
 		front = append(front, int32(i))
 	}
-	res.Frontier = p.members(data, rows, front, rank, tied)
+	res.Frontier = p.members(data, rows, front, rank, nr.Tied)
 	p.hypervolume(data, front, res)
 }
 
 // members builds the frontier list sorted by objective values (then row),
-// with exact ties and noise ties mapped back to rows.
-func (p *Problem) members(data []float64, rows, front, rank []int32, tied map[int32][]int32) []Member {
+// with exact ties and noise ties (the top cycles tied, as indices into
+// data) mapped back to rows, each group listed once (listGroup).
+func (p *Problem) members(data []float64, rows, front, rank []int32, tied [][]int32) []Member {
 	k := len(p.Objectives)
 	slices.SortFunc(front, func(a, b int32) int {
 		if c := slices.Compare(data[int(a)*k:int(a)*k+k], data[int(b)*k:int(b)*k+k]); c != 0 {
@@ -256,26 +281,67 @@ func (p *Problem) members(data []float64, rows, front, rank []int32, tied map[in
 	})
 	out := make([]Member, len(front))
 	for i, f := range front {
-		m := Member{Row: rows[f]}
+		out[i] = Member{Row: rows[f]}
 		if rank != nil {
-			m.Rank = rank[f]
+			out[i].Rank = rank[f]
 		}
-		for j := i - 1; j >= 0 && sameRow(data, k, front[j], f); j-- {
-			m.Ties = append(m.Ties, rows[front[j]])
+	}
+	for i := 0; i < len(front); { // runs of identical values
+		j := i + 1
+		for j < len(front) && sameRow(data, k, front[i], front[j]) {
+			j++
 		}
-		for j := i + 1; j < len(front) && sameRow(data, k, front[j], f); j++ {
-			m.Ties = append(m.Ties, rows[front[j]])
+		if j-i > 1 {
+			listGroup(out, runOf(i, j), func(m *Member) *[]int32 { return &m.Ties })
 		}
-		for _, g := range tied[f] {
-			if g != f {
-				m.NoiseTied = append(m.NoiseTied, rows[g])
+		i = j
+	}
+	if len(tied) == 0 {
+		return out
+	}
+	pos := make(map[int32]int, len(front))
+	for i, f := range front {
+		pos[f] = i
+	}
+	for _, g := range tied {
+		at := make([]int, 0, len(g))
+		for _, f := range g {
+			if i, ok := pos[f]; ok {
+				at = append(at, i)
 			}
 		}
-		slices.Sort(m.Ties)
-		slices.Sort(m.NoiseTied)
-		out[i] = m
+		if len(at) > 1 {
+			listGroup(out, at, func(m *Member) *[]int32 { return &m.NoiseTied })
+		}
 	}
 	return out
+}
+
+// runOf returns the indices i..j-1.
+func runOf(i, j int) []int {
+	at := make([]int, 0, j-i)
+	for ; i < j; i++ {
+		at = append(at, i)
+	}
+	return at
+}
+
+// listGroup lists a tie group once: on its first member in frontier order
+// the rows of the others, sorted; on each other member only the first
+// one's row. at holds the group's indices in out; field picks Ties or
+// NoiseTied.
+func listGroup(out []Member, at []int, field func(*Member) *[]int32) {
+	head := slices.Min(at)
+	ref := []int32{out[head].Row} // shared, read only
+	list := make([]int32, 0, len(at)-1)
+	for _, i := range at {
+		if i != head {
+			list = append(list, out[i].Row)
+			*field(&out[i]) = ref
+		}
+	}
+	slices.Sort(list)
+	*field(&out[head]) = list
 }
 
 func (p *Problem) hypervolume(data []float64, front []int32, res *Result) {
@@ -297,22 +363,25 @@ func (p *Problem) hypervolume(data []float64, front []int32, res *Result) {
 	if ref == nil {
 		return
 	}
-	res.Reference = minSpace(ref, p.Objectives) // back to natural orientation
+	res.Reference = slices.Clone(minSpace(ref, p.Objectives)) // back to natural orientation, not the caller's slice
 	res.Hypervolume, res.HasHypervolume = Hypervolume(m, k, ref), true
 }
 
 // WinOn returns the objectives on which row by beats row r by more than
 // the minimum improvement (strictly better when there is no band).
-func (p *Problem) WinOn(by, r int32) []int {
-	var out []int
+func (p *Problem) WinOn(by, r int32) []int { return p.AppendWinOn(nil, by, r) }
+
+// AppendWinOn appends WinOn(by, r) to dst: with a reused dst, explaining a
+// million rows allocates nothing.
+func (p *Problem) AppendWinOn(dst []int, by, r int32) []int {
 	for o, obj := range p.Objectives {
 		a, b := p.Values[o][by], p.Values[o][r]
 		if obj.Direction == Maximize && a > b*(1+obj.MinImprove) ||
 			obj.Direction == Minimize && a < b*(1-obj.MinImprove) {
-			out = append(out, o)
+			dst = append(dst, o)
 		}
 	}
-	return out
+	return dst
 }
 
 // Delta returns the relative difference (a-b)/|b| of row a against row b on

@@ -3,6 +3,7 @@ package frontier
 import (
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"testing"
 )
@@ -209,5 +210,79 @@ func TestParseSLO(t *testing.T) {
 		if (err != nil) != tt.err || !tt.err && got != tt.want {
 			t.Errorf("ParseSLO(%q) = %+v, %v; want %+v, err=%v", tt.in, got, err, tt.want, tt.err)
 		}
+	}
+}
+
+// TestAnalyzeTieGroupListedOnce: a group of g identical frontier rows is
+// listed on its first member only, the others naming that member, so that
+// the lists hold 2(g-1) rows, not g(g-1).
+func TestAnalyzeTieGroupListedOnce(t *testing.T) {
+	const g = 1000
+	ttft, tps := make([]float64, 0, g+2), make([]float64, 0, g+2)
+	ttft, tps = append(ttft, 90), append(tps, 100) // a lone frontier row first
+	for range g {
+		ttft, tps = append(ttft, 100), append(tps, 4000)
+	}
+	ttft, tps = append(ttft, 100), append(tps, 3000) // dominated by the group
+	res, err := Analyze(&Problem{
+		Objectives: []Objective{{Name: "ttft"}, {Name: "tps", Direction: Maximize}},
+		Values:     [][]float64{ttft, tps},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Frontier) != g+1 {
+		t.Fatalf("%d frontier rows, want %d", len(res.Frontier), g+1)
+	}
+	listed := 0
+	for _, m := range res.Frontier {
+		listed += len(m.Ties)
+		switch {
+		case m.Row == 0:
+			if len(m.Ties) != 0 {
+				t.Errorf("row 0 ties %v, want none", m.Ties)
+			}
+		case m.Row == 1:
+			want := make([]int32, 0, g-1)
+			for r := int32(2); r <= g; r++ {
+				want = append(want, r)
+			}
+			if !slices.Equal(m.Ties, want) {
+				t.Errorf("row 1 (the group's first) ties %d rows %v…, want rows 2..%d", len(m.Ties), m.Ties[:min(3, len(m.Ties))], g)
+			}
+		default:
+			if !slices.Equal(m.Ties, []int32{1}) {
+				t.Errorf("row %d ties %v, want [1]", m.Row, m.Ties)
+			}
+		}
+	}
+	if listed != 2*(g-1) {
+		t.Errorf("%d rows listed in ties, want %d", listed, 2*(g-1))
+	}
+}
+
+// TestAnalyzeCountDominated: counting the dominated rows leaves the
+// frontier and the count as listing them does.
+func TestAnalyzeCountDominated(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	vals := [][]float64{make([]float64, 500), make([]float64, 500)}
+	for r := range 500 {
+		vals[0][r], vals[1][r] = rng.Float64(), rng.Float64()
+	}
+	objs := []Objective{{Name: "ttft"}, {Name: "tps", Direction: Maximize}}
+	listed, err := Analyze(&Problem{Objectives: objs, Values: vals})
+	if err != nil {
+		t.Fatal(err)
+	}
+	counted, err := Analyze(&Problem{Objectives: objs, Values: vals, CountDominated: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(counted.Dominated) != 0 || counted.DominatedCount != len(listed.Dominated) || listed.DominatedCount != len(listed.Dominated) {
+		t.Errorf("counted: %d listed, count %d; listed: %d, count %d", len(counted.Dominated), counted.DominatedCount,
+			len(listed.Dominated), listed.DominatedCount)
+	}
+	if !reflect.DeepEqual(counted.Frontier, listed.Frontier) {
+		t.Errorf("frontiers differ: %v vs %v", counted.Frontier, listed.Frontier)
 	}
 }

@@ -44,7 +44,8 @@ type xyz struct{ x, y, z float64 }
 // below ref (no NaN).
 func (w *hv4Work) volume(pts []float64, n int, ref []float64) float64 {
 	if cap(w.keys) < n {
-		w.keys, w.tk, w.ti, w.order = make([]uint64, n), make([]uint64, n), make([]int32, n), make([]int32, n)
+		c := max(n, 2*cap(w.keys)) // grown by doubling: the limited sets of a 5D sweep grow by one point at a time
+		w.keys, w.tk, w.ti, w.order = make([]uint64, c), make([]uint64, c), make([]int32, c), make([]int32, c)
 	}
 	keys, order := w.keys[:n], w.order[:n]
 	for i := range n {
@@ -258,7 +259,8 @@ func hv4NextDominated(s []xyz, j int, q xyz) int {
 // contribution, until nothing is left.
 func (w *hv4Work) excl(p, lim []float64, n int, ref []float64) float64 {
 	if cap(w.keys) < n {
-		w.keys, w.tk, w.ti, w.order = make([]uint64, n), make([]uint64, n), make([]int32, n), make([]int32, n)
+		c := max(n, 2*cap(w.keys)) // grown by doubling: the limited sets of a 5D sweep grow by one point at a time
+		w.keys, w.tk, w.ti, w.order = make([]uint64, c), make([]uint64, c), make([]int32, c), make([]int32, c)
 	}
 	keys, order := w.keys[:n], w.order[:n]
 	for i := range n {

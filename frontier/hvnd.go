@@ -19,11 +19,12 @@ func (e *hvEngine) sortBy(pts []float64, n, k, c int) []int32 {
 	for len(e.order) <= k {
 		e.order = append(e.order, nil)
 	}
-	if cap(e.keys) < n {
-		e.keys, e.tk, e.ti = make([]uint64, n), make([]uint64, n), make([]int32, n)
+	if cap(e.keys) < n { // grown by doubling, as the sweeps' sets grow by one point at a time
+		c := max(n, 2*cap(e.keys))
+		e.keys, e.tk, e.ti = make([]uint64, c), make([]uint64, c), make([]int32, c)
 	}
 	if cap(e.order[k]) < n {
-		e.order[k] = make([]int32, n)
+		e.order[k] = make([]int32, max(n, 2*cap(e.order[k])))
 	}
 	idx, keys := e.order[k][:n], e.keys[:n]
 	for i := range n {

@@ -157,10 +157,14 @@ func anyBand(objs []Objective) bool {
 	return slices.ContainsFunc(objs, Objective.Relative)
 }
 
-// minSpace returns a copy of data with maximised columns negated, for
-// exact comparisons only (never for bands).
+// minSpace returns data with maximised columns negated, for exact
+// comparisons only (never for bands): a copy when any column is
+// maximised, else data itself (every caller only reads it).
 func minSpace(data []float64, objs []Objective) []float64 {
 	k := len(objs)
+	if !slices.ContainsFunc(objs, func(o Objective) bool { return o.Direction == Maximize }) {
+		return data
+	}
 	m := slices.Clone(data)
 	for c, o := range objs {
 		if o.Direction == Maximize {

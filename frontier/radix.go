@@ -49,7 +49,11 @@ func sortByKeyBuf(keys []uint64, idx []int32, tk []uint64, ti []int32) {
 		bitsPer = 8
 	}
 	mask := uint64(1)<<bitsPer - 1
-	count := make([]int, 1<<bitsPer)
+	var small [1 << 8]int // the 8-bit histogram stays on the stack
+	count := small[:]
+	if bitsPer > 8 {
+		count = make([]int, 1<<bitsPer)
+	}
 	srcK, srcI := keys, idx
 	dstK, dstI := tk[:n], ti[:n]
 	for shift := uint(0); shift < 64; shift += bitsPer {

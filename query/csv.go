@@ -3,6 +3,7 @@ package query
 import (
 	"bufio"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -43,6 +44,10 @@ type csvRow struct {
 	p    *frontier.Problem
 	name string
 	b    []byte
+	win  []int // AppendWinOn's buffer
+	// plainNames says no objective name needs quoting: win_on is
+	// appended name by name.
+	plainNames bool
 }
 
 func (c *csvRow) start(id, status string, row int32) {
@@ -74,6 +79,25 @@ func (c *csvRow) tail(fields ...string) {
 	c.b = append(c.b, '\n')
 }
 
+// winOn appends the objectives x's beater wins on, joined by ";".
+func (c *csvRow) winOn(x frontier.Dominated) {
+	c.win = c.p.AppendWinOn(c.win[:0], x.By, x.Row)
+	if !c.plainNames {
+		var win []string
+		for _, o := range c.win {
+			win = append(win, c.p.Objectives[o].Name)
+		}
+		c.b = csvField(c.b, strings.Join(win, ";"))
+		return
+	}
+	for i, o := range c.win {
+		if i > 0 {
+			c.b = append(c.b, ';')
+		}
+		c.b = append(c.b, c.p.Objectives[o].Name...)
+	}
+}
+
 func (c *csvRow) blanks(n int) {
 	for range n {
 		c.b = append(c.b, ',')
@@ -83,7 +107,9 @@ func (c *csvRow) blanks(n int) {
 func writeGroupCSV(w *bufio.Writer, rep *Result, g int) {
 	res, p, ids := &rep.results[g], rep.problems[g], rep.data.ids
 	k := len(p.Objectives)
-	c := &csvRow{rep: rep, p: p, name: rep.names[g]}
+	c := &csvRow{rep: rep, p: p, name: rep.names[g], plainNames: !slices.ContainsFunc(p.Objectives, func(o frontier.Objective) bool {
+		return strings.ContainsAny(o.Name, ",\"\r\n")
+	})}
 	for _, m := range res.Frontier {
 		c.start(ids[m.Row], "frontier", m.Row)
 		c.rank(m.Rank)
@@ -100,16 +126,12 @@ func writeGroupCSV(w *bufio.Writer, rep *Result, g int) {
 		c.b = append(c.b, ',')
 		c.b = csvField(c.b, ids[x.By])
 		c.b = append(c.b, ',')
-		var win []string
-		for _, o := range p.WinOn(x.By, x.Row) {
-			win = append(win, p.Objectives[o].Name)
-		}
-		c.b = csvField(c.b, strings.Join(win, ";"))
+		c.winOn(x)
 		for o := range p.Objectives {
 			c.b = append(c.b, ',')
 			c.b = strconv.AppendFloat(c.b, p.Delta(o, x.By, x.Row), 'g', 6, 64)
 		}
-		c.tail("", "", "")
+		c.b = append(c.b, ",,,\n"...) // no ties, noise ties or reason
 		w.Write(c.b)
 	}
 	for _, x := range res.Infeasible {

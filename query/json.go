@@ -104,7 +104,7 @@ func writeGroupJSON(w *bufio.Writer, j *enc.JSON, rep *Result, g int) error {
 	j.Raw(`],"counts":{"frontier":`)
 	j.Int(int64(len(res.Frontier)))
 	j.Raw(`,"dominated":`)
-	j.Int(int64(len(res.Dominated)))
+	j.Int(int64(res.DominatedCount))
 	j.Raw(`,"infeasible":`)
 	j.Int(int64(len(res.Infeasible)))
 	j.Raw(`,"invalid":`)
@@ -195,7 +195,8 @@ func writeDominatedJSON(j *enc.JSON, rep *Result, p *frontier.Problem, x frontie
 	j.Raw(`,"dominated_by":`)
 	j.Str(ids[x.By])
 	j.Raw(`,"win_on":[`)
-	for i, o := range p.WinOn(x.By, x.Row) {
+	var buf [8]int
+	for i, o := range p.AppendWinOn(buf[:0], x.By, x.Row) {
 		if i > 0 {
 			j.Raw(",")
 		}

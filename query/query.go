@@ -69,7 +69,8 @@ type Query struct {
 	// it can ground and says why for the others.
 	BaselineScopeAsReason bool
 	// FrontierOnly makes the encoders print the frontier and the sizes
-	// of the other lists only.
+	// of the other lists only; the dominated rows are then counted, not
+	// listed (frontier.Problem.CountDominated).
 	FrontierOnly bool
 }
 

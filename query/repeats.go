@@ -101,7 +101,7 @@ func (d *Rows) repeatKey(r int, keys []string) (string, bool) {
 		return "", false
 	}
 	if key == notKeyed {
-		t := d.trials[r]
+		t := trialAt(d.trials, int32(r))
 		if t == nil {
 			return "", false
 		}
@@ -141,7 +141,7 @@ func (d *Rows) newPoint(members []int32, spread []repeat.Stat, agg repeat.Aggreg
 	for o := range p.spread {
 		p.spread[o] = repeat.Summarize(gather(d.values[o], members), agg)
 	}
-	if t := d.trials[members[0]]; t != nil {
+	if t := trialAt(d.trials, members[0]); t != nil {
 		// The group's configuration, scope and workload are filled by
 		// describeGroups when a baseline or pick needs them.
 		p.group = &repeat.Group{Newest: int(members[len(members)-1])}
@@ -150,7 +150,7 @@ func (d *Rows) newPoint(members []int32, spread []repeat.Stat, agg repeat.Aggreg
 			p.group.Trials = d.trials[m : m+1 : m+1]
 		} else {
 			for _, m := range members {
-				p.group.Trials = append(p.group.Trials, d.trials[m])
+				p.group.Trials = append(p.group.Trials, trialAt(d.trials, m))
 			}
 		}
 	}
@@ -212,7 +212,7 @@ func (d *Rows) collapse(agg repeat.Aggregation) {
 	rejected := map[int32]string{}
 	for i, p := range d.points {
 		first := p.members[0]
-		ids[i], trials[i] = d.ids[first], d.trials[first]
+		ids[i], trials[i] = d.ids[first], trialAt(d.trials, first)
 		if group != nil {
 			group[i] = d.group[first]
 		}
@@ -405,7 +405,7 @@ func (d *Rows) measureBase(g *repeat.Group, pts []int32) *Base {
 		}
 	}
 	for _, r := range rows {
-		b.IDs = append(b.IDs, d.origTrials[r].ID)
+		b.IDs = append(b.IDs, trialAt(d.origTrials, r).ID)
 	}
 	for o := range d.values {
 		var vs []float64

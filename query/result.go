@@ -43,7 +43,8 @@ func Run(q *Query, d *Rows) (*Result, error) {
 	names, rows := d.groups()
 	for i, name := range names {
 		p := &frontier.Problem{Objectives: q.Objectives, Values: d.values, SLOs: q.SLOs, SLOValues: d.slo,
-			Rows: rows[i], Rejected: d.rejected, Ranks: q.Ranks, Reference: q.Reference, AutoReference: q.AutoReference}
+			Rows: rows[i], Rejected: d.rejected, Ranks: q.Ranks, Reference: q.Reference, AutoReference: q.AutoReference,
+			CountDominated: q.FrontierOnly}
 		if p.Rows == nil {
 			p.Rows = allRows(len(d.ids))
 		}
@@ -90,7 +91,8 @@ type Group struct {
 	Name string
 	// Frontier, Dominated, Infeasible and Invalid list the points by
 	// display id; Frontier in the frontier's order, the others in input
-	// order.
+	// order. With Query.FrontierOnly, Dominated is empty
+	// (Analysis.DominatedCount counts it).
 	Frontier, Dominated, Infeasible, Invalid []Point
 	// Analysis is the frontier analysis; its rows index Points.
 	Analysis *frontier.Result
@@ -141,7 +143,7 @@ func (r *Result) Groups() []Group {
 
 func (r *Result) point(row int32, reason string) Point {
 	d := r.data
-	p := Point{ID: d.ids[row], Reason: reason, Trial: d.trials[row]}
+	p := Point{ID: d.ids[row], Reason: reason, Trial: trialAt(d.trials, row)}
 	for o := range d.values {
 		p.Values = append(p.Values, d.values[o][row])
 		p.Spread = append(p.Spread, d.stat(row, o))

@@ -17,7 +17,7 @@ import (
 type Rows struct {
 	q        *Query
 	skipped  []trial.Skip   // inputs and runs that yielded no trial
-	trials   []*trial.Trial // the trial of each row; nil for table rows
+	trials   []*trial.Trial // the trial of each row (trialAt): rows past its end have none
 	ids      []string
 	values   [][]float64 // per objective
 	slo      [][]float64 // per SLO
@@ -67,6 +67,23 @@ func (d *Rows) Grow(n int) {
 	if d.q.GroupBy != "" {
 		d.group = slices.Grow(d.group, n)
 	}
+}
+
+// trialAt returns ts[r], or nil past the end of ts: rows without a trial
+// (table and column rows) take no entry, 8 bytes a row fewer at 10⁶ rows.
+func trialAt(ts []*trial.Trial, r int32) *trial.Trial {
+	if int(r) < len(ts) {
+		return ts[r]
+	}
+	return nil
+}
+
+// setTrial gives row r (the last row added) its trial.
+func (d *Rows) setTrial(r int32, t *trial.Trial) {
+	for int32(len(d.trials)) < r {
+		d.trials = append(d.trials, nil)
+	}
+	d.trials = append(d.trials, t)
 }
 
 // Len returns the number of rows.
@@ -141,7 +158,6 @@ func (d *Rows) AddTable(t *table.Table) {
 	}
 	// Text columns come in Spec order: Text (the --id column, then the
 	// --group-by column), then OptionalText (the default id column).
-	d.trials = append(d.trials, make([]*trial.Trial, t.Len())...)
 	ids := t.Text[0]
 	if o.GroupBy != "" && o.ID == "" {
 		ids = t.Text[1]

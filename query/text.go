@@ -48,7 +48,7 @@ func writeGroupTable(w *bufio.Writer, rep *Result, g int) {
 		fmt.Fprintf(w, "== group %s ==\n", enc.Safe(rep.names[g]))
 	}
 	fmt.Fprintf(w, "%d on the frontier, %d dominated, %d infeasible, %d invalid\n",
-		len(res.Frontier), len(res.Dominated), len(res.Infeasible), len(res.Invalid))
+		len(res.Frontier), res.DominatedCount, len(res.Infeasible), len(res.Invalid))
 	if res.HasHypervolume {
 		fmt.Fprintf(w, "hypervolume %s (reference %s)\n", fmtNum(res.Hypervolume), fmtList(res.Reference))
 	}
@@ -67,9 +67,9 @@ func writeGroupTable(w *bufio.Writer, rep *Result, g int) {
 		case c <= k:
 			return enc.AppendNum(b, p.Values[c-1][m.Row])
 		case c == k+1:
-			return appendIDs(b, ids, m.Ties)
+			return appendSomeIDs(b, ids, m.Ties)
 		case c == k+2:
-			return appendIDs(b, ids, m.NoiseTied)
+			return appendSomeIDs(b, ids, m.NoiseTied)
 		case c == k+3 && rep.ranks:
 			return strconv.AppendInt(b, int64(m.Rank), 10)
 		}
@@ -132,7 +132,8 @@ func writeDominatedTable(w *bufio.Writer, rep *Result, g int, objH []string) {
 		case c == k+1:
 			return append(b, ids[x.By]...)
 		case c == k+2:
-			for i, o := range p.WinOn(x.By, x.Row) {
+			var buf [8]int
+			for i, o := range p.AppendWinOn(buf[:0], x.By, x.Row) {
 				if i > 0 {
 					b = append(b, ',')
 				}
@@ -144,6 +145,22 @@ func writeDominatedTable(w *bufio.Writer, rep *Result, g int, objH []string) {
 		}
 		return strconv.AppendInt(b, int64(x.Rank), 10)
 	})
+}
+
+// shownTies is how many ids of a tie group the text table shows.
+const shownTies = 8
+
+// appendSomeIDs appends the first shownTies ids of rows and how many more
+// there are ("a,b,…,h and 29991 more"): a tie group of thousands stays one
+// readable cell (JSON and CSV list every id).
+func appendSomeIDs(b []byte, ids []string, rows []int32) []byte {
+	if len(rows) <= shownTies {
+		return appendIDs(b, ids, rows)
+	}
+	b = appendIDs(b, ids, rows[:shownTies])
+	b = append(b, " and "...)
+	b = strconv.AppendInt(b, int64(len(rows)-shownTies), 10)
+	return append(b, " more"...)
 }
 
 func appendIDs(b []byte, ids []string, rows []int32) []byte {

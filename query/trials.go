@@ -34,7 +34,7 @@ func (d *Rows) AddTrials(ts []trial.Trial) {
 		t := &ts[i]
 		row := int32(len(d.ids))
 		d.ids = append(d.ids, uniqueID(d.displayID(t, q.ID, perFile[t.Source.Path] > 1), d.seen))
-		d.trials = append(d.trials, t)
+		d.setTrial(row, t)
 		if t.Source.Format == formatTable {
 			d.tableValues(row, t)
 		}
@@ -135,7 +135,6 @@ func (s *TrialStream) AddTrial(t *trial.Trial) {
 	d, q := s.d, s.d.q
 	row := int32(len(d.ids))
 	d.ids = append(d.ids, "")
-	d.trials = append(d.trials, nil)
 	for c, sel := range s.objSel {
 		d.values[c] = append(d.values[c], d.resolve(row, t, sel))
 	}
@@ -163,7 +162,7 @@ func (s *TrialStream) AddTrial(t *trial.Trial) {
 // Grow makes room for n more rows (a hint: 0 when unknown).
 func (s *TrialStream) Grow(n int) {
 	d := s.d
-	d.ids, d.trials, d.keys = slices.Grow(d.ids, n), slices.Grow(d.trials, n), slices.Grow(d.keys, n)
+	d.ids, d.keys = slices.Grow(d.ids, n), slices.Grow(d.keys, n)
 	for c := range d.values {
 		d.values[c] = slices.Grow(d.values[c], n)
 	}
@@ -187,7 +186,6 @@ func (s *TrialStream) AddSketch(_ string, k *trial.Sketch, problem string, value
 	nObj := len(d.values)
 	row := int32(len(d.ids))
 	d.ids = append(d.ids, "")
-	d.trials = append(d.trials, nil)
 	for c, v := range values {
 		if c < nObj {
 			d.values[c] = append(d.values[c], v)
@@ -359,7 +357,6 @@ func (d *Rows) AddColumns(ids []string, cols [][]float64, problems map[int]strin
 	base := int32(len(d.ids))
 	nObj := len(d.values)
 	d.ids = append(d.ids, ids...)
-	d.trials = append(d.trials, make([]*trial.Trial, len(ids))...)
 	for k, col := range cols {
 		if k < nObj {
 			d.values[k] = append(d.values[k], col...)
@@ -378,7 +375,7 @@ func (d *Rows) AddColumns(ids []string, cols [][]float64, problems map[int]strin
 func (d *Rows) AddValues(t *trial.Trial, id string, values, slo []float64, reject string) {
 	row := int32(len(d.ids))
 	d.ids = append(d.ids, uniqueID(id, d.seen))
-	d.trials = append(d.trials, t)
+	d.setTrial(row, t)
 	for c := range d.values {
 		d.values[c] = append(d.values[c], values[c])
 	}

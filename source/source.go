@@ -331,19 +331,23 @@ func sniff(stdin io.Reader, path string, lim ingest.Limits) (inputKind, []byte, 
 
 func head(data []byte) []byte { return data[:min(len(data), ingest.HeadSize)] }
 
-// readTable parses a table from data, or from the whole file when data is
-// nil (in memory, so that large CSVs parse on every core), within lim. A
-// panic while reading becomes a *safe.InternalError for path.
+// readTable parses a table from data, or streams it from the file when
+// data is nil (its size was checked by sniff; CSV blocks parse on every
+// core), within lim. A panic while reading becomes a *safe.InternalError
+// for path.
 func readTable(data []byte, path string, spec table.Spec, lim ingest.Limits) (t *table.Table, err error) {
 	defer safe.Recover(&err, "reading", path)
-	if data == nil {
-		if data, err = lim.ReadFile(path); err != nil {
-			return nil, err
-		}
-	}
 	spec.MaxRecordSize = lim.RecordLimit()
 	spec.MaxColumns = lim.ColumnLimit()
-	return table.ReadBytes(data, path, spec)
+	if data != nil {
+		return table.ReadBytes(data, path, spec)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return table.Read(f, path, spec)
 }
 
 // studyRows appends the trials of the study (filtered by Where) and lists

@@ -15,6 +15,7 @@ import (
 // slices the reader's buffer without copying.
 type csvReader struct {
 	br     *bufio.Reader
+	src    []byte // read from instead of br when br is nil
 	name   string
 	max    int // longest line accepted (Spec.MaxRecordSize)
 	cols1  int // Spec.MaxColumns + 1: a plain line is split no further
@@ -62,7 +63,13 @@ func (c *csvReader) next() ([][]byte, int, error) {
 // readLine returns the next line including its newline; the slice is valid
 // until the next call.
 func (c *csvReader) readLine() ([]byte, error) {
-	raw, err := c.br.ReadSlice('\n')
+	var raw []byte
+	var err error
+	if c.br == nil {
+		raw, c.src, err = cutLine(c.src)
+	} else {
+		raw, err = c.br.ReadSlice('\n')
+	}
 	if err == bufio.ErrBufferFull {
 		c.buf = append(c.buf[:0], raw...)
 		for err == bufio.ErrBufferFull && len(c.buf) <= c.max {
@@ -87,6 +94,18 @@ func (c *csvReader) readLine() ([]byte, error) {
 		c.open, c.openLen = true, len(raw)
 	}
 	return raw, nil
+}
+
+// cutLine splits the first line (with its newline) off b; at the end of b
+// it returns io.EOF.
+func cutLine(b []byte) (line, rest []byte, err error) {
+	if i := bytes.IndexByte(b, '\n'); i >= 0 {
+		return b[:i+1], b[i+1:], nil
+	}
+	if len(b) == 0 {
+		return nil, nil, io.EOF
+	}
+	return b, nil, nil
 }
 
 func trimEOL(b []byte) []byte {
@@ -180,20 +199,22 @@ func (c *csvReader) splitQuoted(line []byte) error {
 	return nil
 }
 
-func readCSV(br *bufio.Reader, t *Table, spec Spec) error {
+// readCSV reads a CSV table from br; size is the input's size when known
+// (else 0), workers the number of goroutines parsing blocks.
+func readCSV(br *bufio.Reader, t *Table, spec Spec, size int64, workers int) error {
 	c := newCSVReader(br, t.Name, spec)
 	p, err := readHeader(c, t, spec)
 	if err != nil {
 		return err
 	}
-	return p.rows(c, t)
+	return p.body(c, t, size, workers)
 }
 
 // csvPlan is what the header says about every row.
 type csvPlan struct {
 	spec          Spec
 	numAt, textAt []assign
-	width         int
+	width, nText  int
 }
 
 func readHeader(c *csvReader, t *Table, spec Spec) (*csvPlan, error) {
@@ -214,40 +235,44 @@ func readHeader(c *csvReader, t *Table, spec Spec) (*csvPlan, error) {
 	}
 	t.Num = make([][]float64, len(spec.Numeric))
 	t.Text = make([][]string, cols.nText())
-	return &csvPlan{spec: spec, numAt: numAt, textAt: textAt, width: len(header)}, nil
+	return &csvPlan{spec: spec, numAt: numAt, textAt: textAt, width: len(header), nText: cols.nText()}, nil
 }
 
-// rows reads the records after the header into t.
-func (p *csvPlan) rows(c *csvReader, t *Table) error {
-	for {
+// rows reads records into pt until the end of the input (done) or, when
+// max >= 0, max rows.
+func (p *csvPlan) rows(c *csvReader, pt *part, max int) (done bool, err error) {
+	maxCols := p.spec.maxColumns()
+	for n := 0; n != max; n++ {
 		fields, line, err := c.next()
 		if err == io.EOF {
-			return nil
+			return true, nil
 		}
 		if err != nil {
-			return err
+			return false, err
 		}
-		if max := p.spec.maxColumns(); len(fields) > max {
-			return tooManyColumns(t.Name, line, c.cols[max], max, "columns")
+		if len(fields) > maxCols {
+			return false, tooManyColumns(c.name, line, c.cols[maxCols], maxCols, "columns")
 		}
 		if len(fields) != p.width {
-			return &SyntaxError{File: t.Name, Line: line, Col: 1,
+			return false, &SyntaxError{File: c.name, Line: line, Col: 1,
 				Msg: fmt.Sprintf("row has %d fields, header has %d", len(fields), p.width)}
 		}
-		row := len(t.Lines)
-		t.Lines = append(t.Lines, int32(line))
+		row := len(pt.lines)
+		pt.lines = append(pt.lines, int32(line))
 		for _, a := range p.numAt {
 			v, ok := parseNumber(fields[a.field])
 			if !ok {
-				t.CellErrors = append(t.CellErrors, CellError{Row: row, Column: p.spec.Numeric[a.col],
+				pt.cellErrors = append(pt.cellErrors, CellError{Row: row, Column: p.spec.Numeric[a.col],
 					Line: line, Col: c.cols[a.field], Text: textin.Cut(fields[a.field])})
 			}
-			t.Num[a.col] = append(t.Num[a.col], v)
+			pt.num[a.col] = append(pt.num[a.col], v)
 		}
 		for _, a := range p.textAt {
-			t.Text[a.col] = append(t.Text[a.col], string(fields[a.field]))
+			pt.text[a.col] = append(pt.text[a.col], fields[a.field]...)
+			pt.ends[a.col] = append(pt.ends[a.col], uint32(len(pt.text[a.col])))
 		}
 	}
+	return false, nil
 }
 
 // assign maps a field of the record to a column of the Spec.

@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// bigCSV renders enough rows to take the parallel path.
+// bigCSV renders rows enough for many blocks.
 func bigCSV(rows int, bad func(i int) string) []byte {
 	var b bytes.Buffer
 	b.WriteString("id,ttft,tps,engine\n")
@@ -22,24 +22,54 @@ func bigCSV(rows int, bad func(i int) string) []byte {
 	return b.Bytes()
 }
 
-func TestReadBytesMatchesRead(t *testing.T) {
-	spec := Spec{Numeric: []string{"tps", "ttft"}, Text: []string{"engine"}, OptionalText: []string{"id", "host"}}
-	data := bigCSV(300_000, func(i int) string {
-		if i == 250_001 {
-			return "x,abc,1,vllm\n"
-		}
-		return ""
-	})
-	if len(data) < parallelMin {
-		t.Fatalf("test input %d bytes is too small for the parallel path", len(data))
+// TestBlocksMatchSequential reads inputs of many blocks line by line and
+// in blocks on three goroutines: a bad cell, then a quoted field holding a
+// newline (from where the rest is read line by line), or a line longer
+// than a block.
+func TestBlocksMatchSequential(t *testing.T) {
+	spec := Spec{Numeric: []string{"tps", "ttft"}, Text: []string{"engine"}, OptionalText: []string{"id", "host"},
+		MaxRecordSize: 4 * blockSize}
+	long := "long-" + strings.Repeat("x", 3*blockSize/2) + ",1,2,vllm\n"
+	for _, tt := range []struct {
+		name string
+		odd  int    // the row replaced
+		with string // by this text
+		rows int    // rows read
+	}{
+		{"bad cell", 250_001, "x,abc,1,vllm\n", 300_000},
+		{"quoted newline", 270_000, "\"quoted\nid\",1,2,\"vllm\"\n", 300_000},
+		{"long line", 200_000, long, 300_000},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			data := bigCSV(300_000, func(i int) string {
+				switch i {
+				case 250_001:
+					return "x,abc,1,vllm\n"
+				case tt.odd:
+					return tt.with
+				}
+				return ""
+			})
+			check(t, data, spec, tt.rows)
+		})
 	}
-	seq, err := Read(bytes.NewReader(data), "big.csv", spec)
+}
+
+func check(t *testing.T, data []byte, spec Spec, rows int) {
+	t.Helper()
+	if len(data) < 4*blockSize {
+		t.Fatalf("test input %d bytes is too small for four blocks", len(data))
+	}
+	seq, err := readWith(bytes.NewReader(data), "big.csv", spec, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	par, err := ReadBytes(data, "big.csv", spec)
+	par, err := readWith(bytes.NewReader(data), "big.csv", spec, 3)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if seq.Len() != rows {
+		t.Fatalf("read %d rows, want %d", seq.Len(), rows)
 	}
 	if !reflect.DeepEqual(seq.Lines, par.Lines) || !reflect.DeepEqual(seq.Text, par.Text) ||
 		!reflect.DeepEqual(seq.CellErrors, par.CellErrors) || len(seq.Num[0]) != len(par.Num[0]) {
@@ -53,7 +83,7 @@ func TestReadBytesMatchesRead(t *testing.T) {
 			}
 		}
 	}
-	if len(par.CellErrors) != 1 || par.CellErrors[0].Line != 250_003 {
+	if len(par.CellErrors) != 1 || par.CellErrors[0].Line != 250_003 || par.CellErrors[0].Row != 250_001 {
 		t.Fatalf("cell errors %+v, want one on line 250003", par.CellErrors)
 	}
 }

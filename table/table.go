@@ -11,7 +11,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
+	"runtime"
 	"strconv"
 
 	"github.com/pareto-llm/pareto/internal/position"
@@ -121,11 +123,19 @@ var ErrEmpty = errors.New("empty input")
 // the first non-blank byte. UTF-16 text is read as UTF-8 (see package
 // textin); binary data (a NUL byte near the start) is an error.
 func Read(r io.Reader, name string, spec Spec) (*Table, error) {
-	br := bufio.NewReaderSize(r, 1<<20)
+	return readWith(r, name, spec, runtime.GOMAXPROCS(0))
+}
+
+// readWith is Read with CSV blocks parsed by workers goroutines (line by line
+// in this one when workers < 2).
+func readWith(r io.Reader, name string, spec Spec, workers int) (*Table, error) {
+	size := sizeOf(r)
+	br := bufio.NewReaderSize(r, blockSize)
 	head, _ := br.Peek(512)
 	if o, bom := textin.UTF16(head); o != textin.NotUTF16 {
 		br.Discard(bom)
-		br = bufio.NewReaderSize(textin.NewReader(br, o), 1<<20)
+		br = bufio.NewReaderSize(textin.NewReader(br, o), blockSize)
+		size = 0
 	} else if i, ok := textin.Binary(head); ok {
 		return nil, binaryError(name, head, i)
 	}
@@ -149,12 +159,26 @@ func Read(r io.Reader, name string, spec Spec) (*Table, error) {
 		err = readJSONArray(br, t, spec)
 	default:
 		t.Format = "csv"
-		err = readCSV(br, t, spec)
+		err = readCSV(br, t, spec, size, workers)
 	}
 	if err != nil {
 		return nil, err
 	}
 	return t, nil
+}
+
+// sizeOf returns the size of r's input when it tells (a file, a bytes or
+// strings reader), else 0.
+func sizeOf(r io.Reader) int64 {
+	switch r := r.(type) {
+	case interface{ Size() int64 }:
+		return r.Size()
+	case interface{ Stat() (fs.FileInfo, error) }:
+		if st, err := r.Stat(); err == nil && st.Mode().IsRegular() {
+			return st.Size()
+		}
+	}
+	return 0
 }
 
 // binaryError reports binary data, its first NUL at head[i].

@@ -2,7 +2,9 @@ package table
 
 import (
 	"bytes"
+	"encoding/csv"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"strconv"
 	"testing"
@@ -48,3 +50,63 @@ func BenchmarkRead(b *testing.B) {
 		b.ReportMetric(100_000*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
 	})
 }
+
+// BenchmarkCSVSplit decides between encoding/csv and the hand-written
+// scanner (issue 25 item 6): one goroutine splits every record of the
+// input and parses its three numbers, lib=encoding_csv with ReuseRecord
+// and strconv.ParseFloat on its strings, lib=scanner with csvReader and
+// parseNumber on its byte slices.
+func BenchmarkCSVSplit(b *testing.B) {
+	for _, n := range []int{10_000, 1_000_000} {
+		in := benchCSV(n)
+		b.Run(fmt.Sprintf("lib=encoding_csv/rows=%d", n), func(b *testing.B) {
+			b.SetBytes(int64(len(in)))
+			b.ReportAllocs()
+			for b.Loop() {
+				r := csv.NewReader(bytes.NewReader(in))
+				r.ReuseRecord = true
+				sum := 0.0
+				for {
+					rec, err := r.Read()
+					if err == io.EOF {
+						break
+					}
+					if err != nil {
+						b.Fatal(err)
+					}
+					for _, f := range rec[1:4] {
+						v, _ := strconv.ParseFloat(f, 64)
+						sum += v
+					}
+				}
+				benchSum = sum
+			}
+			b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+		})
+		b.Run(fmt.Sprintf("lib=scanner/rows=%d", n), func(b *testing.B) {
+			b.SetBytes(int64(len(in)))
+			b.ReportAllocs()
+			for b.Loop() {
+				c := &csvReader{name: "bench.csv", src: in, max: DefaultMaxRecordSize, cols1: DefaultMaxColumns + 1}
+				sum := 0.0
+				for {
+					rec, _, err := c.next()
+					if err == io.EOF {
+						break
+					}
+					if err != nil {
+						b.Fatal(err)
+					}
+					for _, f := range rec[1:4] {
+						v, _ := parseNumber(f)
+						sum += v
+					}
+				}
+				benchSum = sum
+			}
+			b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+		})
+	}
+}
+
+var benchSum float64

@@ -15,19 +15,27 @@ import (
 
 // writeBenchCSV writes n rows of id plus three uniform objectives in
 // (0, 1), printed in shortest form (about 17 significant digits).
-func writeBenchCSV(b *testing.B, n int) string {
+func writeBenchCSV(b *testing.B, n int) string { return writeBenchTable(b, n, 3) }
+
+// writeBenchTable writes n rows of id plus k uniform objectives a, b, …
+// in (0, 1), printed in shortest form.
+func writeBenchTable(b *testing.B, n, k int) string {
 	path := filepath.Join(b.TempDir(), "trials.csv")
 	f, err := os.Create(path)
 	if err != nil {
 		b.Fatal(err)
 	}
 	w := bufio.NewWriter(f)
-	w.WriteString("id,a,b,c\n")
+	w.WriteString("id")
+	for c := range k {
+		w.WriteString("," + string(rune('a'+c)))
+	}
+	w.WriteString("\n")
 	rng := rand.New(rand.NewPCG(1, 2))
 	var buf []byte
 	for i := range n {
 		buf = strconv.AppendInt(buf[:0], int64(i), 10)
-		for range 3 {
+		for range k {
 			buf = append(buf, ',')
 			buf = strconv.AppendFloat(buf, rng.Float64(), 'g', -1, 64)
 		}
@@ -63,5 +71,29 @@ func BenchmarkFrontEndToEnd(b *testing.B) {
 				b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
 			})
 		}
+	}
+}
+
+// BenchmarkFrontRanks runs pareto front --ranks on 10⁶ rows of two
+// objectives (issue 27: end to end against ndsort -r): output=none is the
+// read and the ranks with only the frontier printed, output=csv prints
+// every row with its rank and explanation.
+func BenchmarkFrontRanks(b *testing.B) {
+	const n = 1_000_000
+	path := writeBenchTable(b, n, 2)
+	for _, out := range []string{"none", "csv"} {
+		args := []string{"front", path, "-o", "a:min", "-o", "b:min", "--ranks", "--format", "csv"}
+		if out == "none" {
+			args = append(args, "--frontier-only")
+		}
+		b.Run(fmt.Sprintf("rows=%d/k=2/output=%s", n, out), func(b *testing.B) {
+			for b.Loop() {
+				var stderr strings.Builder
+				if code := Main(args, strings.NewReader(""), io.Discard, &stderr); code != 0 {
+					b.Fatalf("exit %d: %s", code, stderr.String())
+				}
+			}
+			b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+		})
 	}
 }

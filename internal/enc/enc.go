@@ -50,14 +50,17 @@ func Section(w *bufio.Writer, header []string, rows int, cell CellFunc) {
 	var out []byte
 	for r := -1; r < rows; r++ {
 		out = out[:0]
+		pad := 0 // spaces owed before the next cell that is not empty
 		for c := range header {
 			t, n := text(r, c)
-			out = append(out, t...)
-			if c < len(header)-1 {
-				for range width[c] - n + 2 {
+			if len(t) > 0 {
+				for range pad {
 					out = append(out, ' ')
 				}
+				pad = 0
 			}
+			out = append(out, t...)
+			pad += width[c] - n + 2
 		}
 		out = bytes.TrimRight(out, " ")
 		w.Write(append(out, '\n'))
