@@ -89,7 +89,7 @@ func BenchmarkFrontRanks(b *testing.B) {
 		b.Run(fmt.Sprintf("rows=%d/k=2/output=%s", n, out), func(b *testing.B) {
 			for b.Loop() {
 				var stderr strings.Builder
-				if code := Main(args, strings.NewReader(""), io.Discard, &stderr); code != 0 {
+				if code := Main(context.Background(), args, strings.NewReader(""), io.Discard, &stderr); code != 0 {
 					b.Fatalf("exit %d: %s", code, stderr.String())
 				}
 			}
