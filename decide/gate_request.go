@@ -69,7 +69,7 @@ type GateRequest struct {
 	// baseline's and the archive's.
 	Where []trial.Condition
 	// ConfigKeys, when set, are the only params that identify a
-	// configuration (see Config).
+	// configuration (see repeat.Config).
 	ConfigKeys []string
 	// Candidate and Baseline are the two sides; the candidate must be one
 	// configuration.

@@ -18,7 +18,7 @@ import (
 // PickRequest is Pick's question of trials (answered by RunPick).
 type PickRequest struct {
 	// ConfigKeys, when set, are the only params that identify a
-	// configuration (see Config).
+	// configuration (see repeat.Config).
 	ConfigKeys []string
 	// Aggregation turns the repeats of a group into one value (None: every
 	// trial is its own point).
@@ -44,7 +44,7 @@ func (r *PickReport) Feasible() bool { return r.Choice >= 0 }
 // NoiseRequest is EstimateNoise's question of trials.
 type NoiseRequest struct {
 	// ConfigKeys, when set, are the only params that identify a
-	// configuration (see Config).
+	// configuration (see repeat.Config).
 	ConfigKeys []string
 	// Metrics are the metric selectors to estimate, in order.
 	Metrics []string
@@ -74,7 +74,7 @@ func RunNoise(ts []trial.Trial, req NoiseRequest) (NoiseReport, error) {
 // between two environments.
 type DriftRequest struct {
 	// ConfigKeys, when set, are the only params that identify a
-	// configuration (see Config).
+	// configuration (see repeat.Config).
 	ConfigKeys []string
 	// Baseline selects the baseline configuration.
 	Baseline repeat.Selection
