@@ -64,8 +64,11 @@ Chart.prototype.build = function () {
   this.simRoot = el('div', { class: 'sim-host' });
   mainCol.appendChild(this.simRoot);
   mainCol.appendChild(el('h3', { text: 'Measurements' }));
+  mainCol.appendChild(this.finder());
   this.rows = this.measureRows();
   this.table = new Table(this.measureColumns(), this.rows, function (row) { self.select(row.s, row.i, 'table'); });
+  var binned = this.binned();
+  if (binned) { this.table.extra = ' ' + binned.toLocaleString('en-US') + ' more trial(s) are binned in the density layer (find them by ID).'; this.table.render(); }
   mainCol.appendChild(this.table.root);
   mainCol.appendChild(this.table.foot);
   this.details = el('aside', { class: 'details', 'aria-live': 'polite', 'aria-label': 'Point details' });
@@ -124,7 +127,7 @@ Chart.prototype.renderLegend = function () {
   this.plot.series.forEach(function (s, i) {
     var st = self.status(i);
     var b = el('button', { type: 'button', 'aria-pressed': String(!self.hidden[i]), 'data-series': String(i), title: 'Show or hide ' + s.name },
-      swatch(i, false), s.name + ' (' + st.frontier + ' on frontier, ' + s.x.length + ' points)');
+      swatch(i, false), s.name + ' (' + st.frontier + ' on frontier, ' + s.x.length + ' points' + (s.d && s.d.n ? ' + ' + s.d.n.toLocaleString('en-US') + ' binned' : '') + ')');
     b.addEventListener('click', function () {
       self.hidden[i] = !self.hidden[i];
       b.setAttribute('aria-pressed', String(!self.hidden[i]));

@@ -88,6 +88,15 @@ function Table(columns, source, onClick) {
   this.foot = el('div', { class: 'table-foot' }, this.note, this.more);
   this.render();
 }
+// filter shows only the source rows keep accepts (every row for null),
+// in source order.
+Table.prototype.filter = function (keep) {
+  var out = [];
+  for (var k = 0; k < this.source.n; k++) { if (!keep || keep(k)) { out.push(k); } }
+  this.order = Int32Array.from(out);
+  this.root.querySelectorAll('th').forEach(function (h) { h.setAttribute('aria-sort', 'none'); });
+  this.render();
+};
 Table.prototype.sort = function (key, th) {
   var dir = th.getAttribute('aria-sort') === 'ascending' ? -1 : 1, src = this.source;
   this.root.querySelectorAll('th').forEach(function (h) { h.setAttribute('aria-sort', 'none'); });
@@ -127,7 +136,7 @@ Table.prototype.render = function () {
   }
   this.body.textContent = '';
   this.body.appendChild(frag);
-  this.note.textContent = this.order.length > n ? 'Showing ' + n + ' of ' + this.order.length + ' rows; sort to see others.' : this.order.length + ' rows.';
+  this.note.textContent = (this.order.length > n ? 'Showing ' + n + ' of ' + this.order.length + ' rows; sort to see others.' : this.order.length + ' rows.') + (this.extra || '');
   this.more.hidden = this.order.length <= n;
 };
 // highlight marks source row k (-1 for none) and scrolls the table, not
@@ -151,6 +160,59 @@ Table.prototype.highlight = function (k) {
   if (top - head < wrap.scrollTop) { wrap.scrollTop = top - head; } else if (top + tr.offsetHeight > wrap.scrollTop + wrap.clientHeight) {
     wrap.scrollTop = top + tr.offsetHeight - wrap.clientHeight;
   }
+};
+
+// binned returns the number of trials the plot's density layers stand for.
+Chart.prototype.binned = function () {
+  var n = 0;
+  this.plot.series.forEach(function (s) { if (s.d) { n += s.d.n; } });
+  return n;
+};
+
+// finder builds the search by trial ID of the measurements: the table
+// shows the matching points, and the note names the matching trials the
+// density layers stand for, with their series and cell.
+Chart.prototype.finder = function () {
+  var self = this, input = el('input', { type: 'search', class: 'find-id', placeholder: 'Find a trial by ID', 'aria-label': 'Find a trial of ' + this.plot.name + ' by ID' });
+  this.found = el('p', { class: 'note find-binned', 'aria-live': 'polite' });
+  input.addEventListener('input', function () { self.find(input.value); });
+  return el('div', { class: 'finder' }, input, this.found);
+};
+
+// find filters the table to the points whose trial ID (or a repeat's)
+// contains q, and lists the binned trials whose ID does.
+Chart.prototype.find = function (q) {
+  var self = this, rows = this.rows;
+  q = String(q || '').trim().toLowerCase();
+  this.found.textContent = '';
+  if (!q) { this.table.filter(null); return; }
+  this.table.filter(function (k) {
+    var at = rows.row(k), s = self.plot.series[at.s], rep = R.reps(s, at.i);
+    var ids = rep ? rep.m.map(function (m) { return pt(m).id; }) : [pt(s.p[at.i]).id];
+    return ids.some(function (id) { return id.toLowerCase().indexOf(q) >= 0; });
+  });
+  var hits = [], total = 0;
+  this.plot.series.forEach(function (s) {
+    var d = s.d;
+    if (!d || !d.ids) { return; }
+    for (var k = 0; k < d.ids.length; k++) {
+      if (d.ids[k].toLowerCase().indexOf(q) < 0) { continue; }
+      total++;
+      if (hits.length < 20) { hits.push(d.ids[k] + ' (' + s.name + ', ' + self.cellText(d, d.cell[k]) + ')'); }
+    }
+  });
+  if (total) {
+    this.found.textContent = total.toLocaleString('en-US') + ' binned trial(s) match, dominated by more than the density layer\'s margin: ' + hits.join('; ') + (total > hits.length ? '; …' : '');
+  }
+  api.found = { rows: this.table.order.length, binned: total };
+};
+
+// cellText renders the value range of cell c of density layer d.
+Chart.prototype.cellText = function (d, c) {
+  var edge = function (v0, v1, n, k, log) { var t = v0 + (v1 - v0) * k / n; return log ? Math.pow(10, t) : t; };
+  var cx = d.c[3 * c], cy = d.c[3 * c + 1], px = this.plot.x, py = this.plot.y;
+  return px.label + ' ' + fmt(edge(d.x0, d.x1, d.nx, cx, d.logx)) + '–' + fmt(edge(d.x0, d.x1, d.nx, cx + 1, d.logx)) + unitOf(px) + ', ' +
+    py.label + ' ' + fmt(edge(d.y0, d.y1, d.ny, cy, d.logy)) + '–' + fmt(edge(d.y0, d.y1, d.ny, cy + 1, d.logy)) + unitOf(py);
 };
 
 // ---- exclusions ------------------------------------------------------------------
