@@ -2,11 +2,14 @@ package cli
 
 import (
 	"fmt"
+	"os"
 	"runtime"
+	"runtime/debug"
 	"slices"
 
 	"github.com/pareto-llm/pareto/cloudai"
 	"github.com/pareto-llm/pareto/ingest"
+	"github.com/pareto-llm/pareto/internal/gcpolicy"
 	"github.com/pareto-llm/pareto/internal/progress"
 	"github.com/pareto-llm/pareto/report"
 	"github.com/pareto-llm/pareto/source"
@@ -27,6 +30,11 @@ func filesReportable(o *reportOptions, cfg *report.Config, opts report.Options, 
 // second reads the files again and keeps the trials the page lists alone
 // (report.Plan.Listed). It returns the inputs that could not be read.
 func filesReport(e *env, o *reportOptions, cfg *report.Config, opts report.Options, lo ingest.LoadOptions, out string, paths []string) ([]trial.Skip, error) {
+	// As for a study: what the reads leave behind is garbage by the next
+	// file, what the records keep grows with the inputs (gcpolicy.Study).
+	if old := gcpolicy.Study(os.Getenv); old >= 0 {
+		defer debug.SetGCPercent(old)
+	}
 	recs := report.NewRecords(cfg, opts)
 	lo.Each = func(ts []trial.Trial, _ *cloudai.Run) error {
 		recs.Grow(len(ts))
