@@ -106,8 +106,14 @@ Chart.prototype.toolbar = function () {
   reset.addEventListener('click', function () { self.auto = true; self.fit(); });
   var svg = el('button', { type: 'button', class: 'export-svg', text: 'Export SVG' });
   svg.addEventListener('click', function () { download(self.plot.name + '.svg', self.svg(), 'image/svg+xml'); });
+  var png = el('button', { type: 'button', class: 'export-png', text: 'Export PNG' });
+  png.addEventListener('click', function () { self.canvas.toBlob(function (b) { if (b) { download(self.plot.name + '.png', b, 'image/png'); } }, 'image/png'); });
+  var csv = el('button', { type: 'button', class: 'export-csv', text: 'Export CSV', title: 'the points the chart shows in this view' });
+  csv.addEventListener('click', function () { download(self.plot.name + '.csv', self.csv(), 'text/csv'); });
   tb.appendChild(reset);
   tb.appendChild(svg);
+  tb.appendChild(png);
+  tb.appendChild(csv);
   tb.appendChild(el('span', { class: 'note hints', text: 'Drag: box zoom (on an axis: that axis) · Shift+drag: pan · Ctrl/⌘+wheel: zoom · double-click: reset · click or Enter: pin · Esc: unpin' }));
   return tb;
 };

@@ -4,7 +4,8 @@
 //
 // The report is split by concern into report-*.js files that render.go
 // inlines in one script element, after repeats.js and frontier.js, in this
-// order: core, paint, chart, draw, interact, svg, tables, details, sim, main.
+// order: core, paint, chart, density, draw, interact, svg, tables, details, sim,
+// compare, state, main.
 // It wraps them in one strict-mode function, so they share one scope (their
 // top-level names stay out of the page's globals) and must not be loaded as
 // modules or on their own.
@@ -222,6 +223,7 @@ function swatch(si, hollow) {
   return s;
 }
 
+// download saves text (or a Blob) as the file name.
 function download(name, text, type) {
   var a = el('a', { download: name.replace(/[^A-Za-z0-9._-]+/g, '_') });
   a.href = URL.createObjectURL(new Blob([text], { type: type }));

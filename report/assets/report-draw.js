@@ -28,6 +28,7 @@ Chart.prototype.draw = function () {
   this.axisNote.textContent = rec.note;
   this.axisNote.hidden = !rec.note;
   api.redrawMs = performance.now() - t;
+  saveState();
 };
 
 // theme returns the colours of the page (the canvas) or of a printable

@@ -24,6 +24,7 @@ var tBuilt = performance.now();
 // Each chart drew once while it was built, before it was in the page; draw
 // again now that it has its width.
 charts.forEach(function (c) { c.cssWidth = 0; c.draw(); });
+restoreState();
 renderComparisons(main);
 var tDrawn = performance.now();
 renderExclusions();
@@ -48,6 +49,9 @@ api.charts = charts;
 api.data = data;
 api.point = pt;
 api.svg = function (i) { return charts[i].svg(); };
+api.restoreState = restoreState;
+api.png = function (i) { return charts[i].png(); };
+api.csv = function (i) { return charts[i].csv(); };
 api.setShowDominated = function (on) { charts.forEach(function (c) { c.setShowDominated(on); }); };
 api.renderMs = performance.now() - t0;
 api.timings = { parse: tParsed - t0, build: tBuilt - tParsed, draw: tDrawn - tBuilt, exclusions: performance.now() - tDrawn };
