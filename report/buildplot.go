@@ -317,6 +317,32 @@ func (b *builder) apply(p *Plot, s Series, res *frontier.Result, vals []resolved
 	return s
 }
 
+// autoLog draws on a log scale each axis of pp whose configuration does
+// not say (no log key) and whose values are all positive and span more
+// than two decades (a latency of 21 ms to 8 s on a linear axis piles the
+// points near zero).
+func autoLog(pp *PagePlot, p *Plot) {
+	for _, ax := range []struct {
+		info *AxisInfo
+		cfg  *Axis
+		col  func(*Series) []float64
+	}{{&pp.X, &p.X, func(s *Series) []float64 { return s.X }}, {&pp.Y, &p.Y, func(s *Series) []float64 { return s.Y }}} {
+		if ax.cfg.logGiven || ax.info.Log {
+			continue
+		}
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for si := range pp.Series {
+			for _, v := range ax.col(&pp.Series[si]) {
+				if bad(v) {
+					continue
+				}
+				lo, hi = min(lo, v), max(hi, v)
+			}
+		}
+		ax.info.Log = lo > 0 && hi/lo > 100
+	}
+}
+
 // judgeable reports whether the invalid row r of s has values the
 // simulator can compare at some setting: both axes and every SLO are
 // numbers (finite on the axes), so only a relative band made it invalid.

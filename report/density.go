@@ -309,7 +309,7 @@ type densityGrid struct {
 // newDensity returns an empty grid over the range of every point of the
 // plot.
 func newDensity(pp *PagePlot, p *Plot) *densityGrid {
-	g := &densityGrid{d: Density{NX: densityNX, NY: densityNY, LogX: p.X.Log, LogY: p.Y.Log,
+	g := &densityGrid{d: Density{NX: densityNX, NY: densityNY, LogX: pp.X.Log, LogY: pp.Y.Log,
 		X0: math.Inf(1), X1: math.Inf(-1), Y0: math.Inf(1), Y1: math.Inf(-1)}, counts: map[int32]int32{}, ideal: map[int32][2]float64{}}
 	for _, s := range pp.Series {
 		for j := range s.X {

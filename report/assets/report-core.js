@@ -25,8 +25,11 @@ data.plots.forEach(function (p) {
 });
 // Okabe-Ito, colour-blind safe; every series also has its own marker shape,
 // so that no two of the first eight series look alike without colour.
-var PALETTE = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', '#D55E00', '#8C6D1F', '#555555'];
-// The same hues, lighter, for the dark theme.
+// On white every colour has at least 3:1 contrast (WCAG's bound for graphics):
+// Okabe-Ito's orange and sky blue are darkened to #B37A00 and #2B8CC4.
+var PALETTE = ['#0072B2', '#B37A00', '#009E73', '#CC79A7', '#2B8CC4', '#D55E00', '#8C6D1F', '#555555'];
+// The same hues, lighter, for the dark theme (each at least 6:1 on its
+// background).
 var PALETTE_DARK = ['#4BA3E3', '#F2B53C', '#2DC79A', '#E59BC9', '#8AD0F5', '#FF7F3F', '#CDA65A', '#B5B5B5'];
 var SHAPES = ['circle', 'square', 'triangle', 'diamond', 'triangle-down', 'plus', 'cross', 'star'];
 var STATUS = ['frontier', 'dominated', 'infeasible', 'invalid'];
@@ -79,7 +82,11 @@ function pt(k) {
   ptCache[k] = p;
   return p;
 }
+// pointName names a point: its case (for a generic table, whose case is
+// its file, the trial's ID instead of the file), then iteration, step,
+// phase and the place in its file.
 function pointName(p) {
+  if (p.id && (!p.case || p.case === p.source)) { return p.id; }
   var parts = [p.case];
   if (p.iteration) { parts.push('iter ' + p.iteration); }
   if (p.step) { parts.push('step ' + p.step); }

@@ -52,7 +52,7 @@ function renderDetails(chart, sel) {
     btn.addEventListener('click', function () { copyText(cfg.toml, status2); });
     d.appendChild(el('h3', null, 'Executed configuration ', el('span', { class: 'note', text: cfg.path })));
     d.appendChild(el('div', null, btn, ' ', status2));
-    d.appendChild(el('pre', { class: 'toml', text: cfg.toml }));
+    d.appendChild(el('pre', { class: 'toml', text: cfg.toml, tabindex: '0', 'aria-label': 'Executed configuration' }));
   }
 }
 

@@ -222,7 +222,7 @@ Simulator.prototype.update = function () {
   // The view follows the frontier shown unless the user zoomed.
   var redraw = function () { if (c.auto) { c.fit(); } else { c.draw(); } };
   if (!this.root.open) {
-    if (c.sim) { c.sim = null; c.renderLegend(); redraw(); }
+    if (c.sim) { c.sim = null; c.renderLegend(); c.table.render(); redraw(); }
     this.out.textContent = '';
     return;
   }
@@ -230,6 +230,7 @@ Simulator.prototype.update = function () {
   c.sim = this.compute();
   var t1 = performance.now();
   c.renderLegend();
+  c.table.render(); // its status column follows the simulator
   if (c.selected) { renderDetails(c, c.selected); }
   redraw();
   var t2 = performance.now();
