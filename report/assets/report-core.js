@@ -82,11 +82,14 @@ function pt(k) {
   ptCache[k] = p;
   return p;
 }
-// pointName names a point: its case (for a generic table, whose case is
-// its file, the trial's ID instead of the file), then iteration, step,
-// phase and the place in its file.
+// pointName names a point: its case, iteration, step, phase and place in
+// its file; a point whose case is only its file (a generic table's row)
+// by its ID (shownID), then the file's name and line.
 function pointName(p) {
-  if (p.id && (!p.case || p.case === p.source)) { return p.id; }
+  if (shownID(p) && (!p.case || p.case === p.source)) {
+    var file = (p.source || '').split('/').pop();
+    return shownID(p) + (file ? ' · ' + file + (p.line ? ':' + p.line : '') : '');
+  }
   var parts = [p.case];
   if (p.iteration) { parts.push('iter ' + p.iteration); }
   if (p.step) { parts.push('step ' + p.step); }
@@ -94,6 +97,9 @@ function pointName(p) {
   if (p.line) { parts.push('line ' + p.line); } else if (p.index) { parts.push('record ' + (p.index + 1)); }
   return parts.join(' · ');
 }
+// shownID is the ID a point is known by: its table's id column (the label
+// id) when it has one, else its trial ID.
+function shownID(p) { return (p.labels && p.labels.id) || p.id; }
 // place renders a file with the trial's line or record.
 function place(path, line, index) {
   if (!path) { return ''; }

@@ -38,7 +38,7 @@ Chart.prototype.measureRows = function () {
       // The statuses shown: the simulator's while its panel is open.
       case 'status': var st = chart.status(si); return (st.s[i] === 0 ? '★ ' : '') + STATUS[st.s[i]] + (R.isBase(s, i) ? ' · baseline' : '');
       case 'tie': var t = chart.tie(chart.status(si), i); return (t & 1 ? 'tie ' : '') + (t & 2 ? 'noise-tie' : '');
-      case 'id': var rp = R.reps(s, i); return rp ? rp.m.map(function (m) { return pt(m).id; }).join(', ') : pt(s.p[i]).id;
+      case 'id': var rp = R.reps(s, i); return shownID(pt(s.p[i])) + (rp && rp.m.length > 1 ? ' +' + (rp.m.length - 1) : '');
       case 'iteration':
         var rep = R.reps(s, i);
         if (rep) { return rep.m.map(function (m) { return pt(m).iteration || ''; }).filter(function (v, j, a) { return v && a.indexOf(v) === j; }).join(','); }
@@ -241,7 +241,8 @@ Chart.prototype.find = function (q) {
   if (!q) { this.table.filter(null); return; }
   this.table.filter(function (k) {
     var at = rows.row(k), s = self.plot.series[at.s], rep = R.reps(s, at.i);
-    var ids = rep ? rep.m.map(function (m) { return pt(m).id; }) : [pt(s.p[at.i]).id];
+    var ids = [];
+    (rep ? rep.m : [s.p[at.i]]).forEach(function (m) { ids.push(pt(m).id, shownID(pt(m))); });
     return ids.some(function (id) { return id.toLowerCase().indexOf(q) >= 0; });
   });
   var hits = [], total = 0;
