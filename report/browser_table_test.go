@@ -62,3 +62,21 @@ y = { metric = "tps", direction = "maximize" }
 	}
 	tb.finish(t)
 }
+
+// TestBrowserBaselineLabelOnce: on the CloudAI example the baseline is a
+// point of two series (its engine's and "All configurations"): two
+// markers, one "baseline" label.
+func TestBrowserBaselineLabelOnce(t *testing.T) {
+	testenv.Chromium(t)
+	page, err := cloudaiExample(t, "test_case=vllm.agg.1node")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := openPage(t, writePage(t, page))
+	svg := eval[string](t, tb, `__pareto.svg(0)`)
+	markers, labels := strings.Count(svg, `class="baseline-marker"`), strings.Count(svg, `class="baseline-label"`)
+	if markers < 2 || labels != 1 {
+		t.Errorf("%d baseline markers with %d labels; want the shared baseline labelled once", markers, labels)
+	}
+	tb.finish(t)
+}
