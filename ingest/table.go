@@ -107,6 +107,9 @@ func readTableRows(data []byte, name string, opts TableOptions, lim Limits) ([]t
 		tr := &out[r]
 		tr.Source = trial.Source{Path: name, Key: opts.key, Format: FormatTable, FormatVersion: t.Format, Line: int(t.Lines[r]), Index: r}
 		tr.Failed = -1
+		// Every cell may become a parameter: a map of that size, not
+		// SetParam's default (16), which at 10⁶ rows is a gigabyte.
+		tr.Params = make(map[string]string, len(head.Columns))
 		for c, col := range head.Columns {
 			if t.Text[c] == nil {
 				continue

@@ -77,6 +77,7 @@ func plan(cfg *Config, r *Records, trials []Trial, excl []Exclusion, opts Option
 		if err != nil {
 			return nil, err
 		}
+		autoLog(&pp, &cfg.Plots[i])
 		b.thin(&pp, &cfg.Plots[i], bound)
 		thinned = thinned || slices.ContainsFunc(pp.Series, func(s Series) bool { return s.D != nil })
 		b.page.Plots = append(b.page.Plots, pp)

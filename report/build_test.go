@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"flag"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -153,5 +154,41 @@ func TestBuildFrontierSelectsNothing(t *testing.T) {
 	want := `pareto.toml:6:54: frontier "None" of plot "TTFT vs throughput" selects nothing (no result has all cases and phase=nope)`
 	if err == nil || err.Error() != want {
 		t.Errorf("Build error = %v; want %s", err, want)
+	}
+}
+
+// TestBuildKeepsJudgeableInvalid: a value of 0 under a noise band is
+// invalid at the report's settings (excluded as pareto front excludes it)
+// but stays on the page as StatusInvalid, so that the simulator at σ = δ
+// = 0 ranks it; a NaN-free point with an infinite value is dropped, as no
+// setting can compare it.
+func TestBuildKeepsJudgeableInvalid(t *testing.T) {
+	cfg, err := ParseConfig("pareto.toml", []byte(`[reports.pareto]
+[[reports.pareto.plots]]
+name = "zero"
+x = { metric = "ttft", match = { statistic = "p99" }, noise = 0.05 }
+y = { metric = "output_token_throughput" }
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := []Trial{point("a", "0", 0, 500), point("b", "0", 100, 1000), point("c", "0", 150, 900), point("d", "0", math.Inf(1), 2000)}
+	page, err := Build(cfg, ts, nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := page.Plots[0].Series[0]
+	if len(s.X) != 3 || s.X[0] != 0 || s.S[0] != StatusInvalid || !strings.Contains(s.Notes[0], "not positive") {
+		t.Fatalf("the zero point is not kept as invalid: x=%v s=%v notes=%v", s.X, s.S, s.Notes)
+	}
+	if s.Frontier != 1 || s.S[1] != StatusFrontier || s.S[2] != StatusDominated {
+		t.Errorf("statuses at σ=5%%: %v (frontier %d)", s.S, s.Frontier)
+	}
+	codes := map[string]int{}
+	for _, x := range page.Exclusions {
+		codes[x.Code]++
+	}
+	if codes[ExcludeInvalid] != 2 {
+		t.Errorf("exclusions %v; want the zero and the infinite point as invalid_value", codes)
 	}
 }

@@ -293,7 +293,15 @@ func (b *builder) apply(p *Plot, s Series, res *frontier.Result, vals []resolved
 		s.Notes[inf.Row] = "violates " + strings.Join(parts, ", ")
 	}
 	for _, inv := range res.Invalid {
-		drop[inv.Row] = true
+		if judgeable(&s, inv.Row) {
+			s.S[inv.Row] = StatusInvalid
+			if s.Notes == nil {
+				s.Notes = map[int32]string{}
+			}
+			s.Notes[inv.Row] = "invalid: " + inv.Reason
+		} else {
+			drop[inv.Row] = true
+		}
 		for _, i := range members(&s, inv.Row) {
 			if vals[i].ok { // the others are excluded with their reason already
 				b.exclude(int(i), ExcludeInvalid, inv.Reason, nil, p.Name, "")
@@ -308,6 +316,50 @@ func (b *builder) apply(p *Plot, s Series, res *frontier.Result, vals []resolved
 	s.XS, s.YS, s.T = nilIfZero(s.XS), nilIfZero(s.YS), nilIfZero(s.T)
 	return s
 }
+
+// autoLog draws on a log scale each axis of pp whose configuration does
+// not say (no log key) and whose values are all positive and span more
+// than two decades (a latency of 21 ms to 8 s on a linear axis piles the
+// points near zero).
+func autoLog(pp *PagePlot, p *Plot) {
+	for _, ax := range []struct {
+		info *AxisInfo
+		cfg  *Axis
+		col  func(*Series) []float64
+	}{{&pp.X, &p.X, func(s *Series) []float64 { return s.X }}, {&pp.Y, &p.Y, func(s *Series) []float64 { return s.Y }}} {
+		if ax.cfg.logGiven || ax.info.Log {
+			continue
+		}
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for si := range pp.Series {
+			for _, v := range ax.col(&pp.Series[si]) {
+				if bad(v) {
+					continue
+				}
+				lo, hi = min(lo, v), max(hi, v)
+			}
+		}
+		ax.info.Log = lo > 0 && hi/lo > 100
+	}
+}
+
+// judgeable reports whether the invalid row r of s has values the
+// simulator can compare at some setting: both axes and every SLO are
+// numbers (finite on the axes), so only a relative band made it invalid.
+// Such a row stays on the page (StatusInvalid).
+func judgeable(s *Series, r int32) bool {
+	if bad(s.X[r]) || bad(s.Y[r]) {
+		return false
+	}
+	for _, col := range s.SLO {
+		if math.IsNaN(col[r]) {
+			return false
+		}
+	}
+	return true
+}
+
+func bad(v float64) bool { return math.IsNaN(v) || math.IsInf(v, 0) }
 
 // nilIfZero returns nil for a column of zeros, which the page data leaves
 // out.

@@ -70,8 +70,12 @@ type Axis struct {
 	// Noise and MinImprove are the relative noise band σ and minimum
 	// improvement δ of the noise-aware frontier (extension).
 	Noise, MinImprove float64
-	// Log draws the axis on a log scale initially (extension).
+	// Log draws the axis on a log scale initially (extension). Without
+	// the key, an axis whose values are all positive and span more than
+	// two decades is drawn on a log scale (autoLog).
 	Log bool
+	// logGiven says the configuration set log.
+	logGiven bool
 	// Unit is the metric's unit.
 	Unit string
 	// At is the position of the axis key.

@@ -89,6 +89,7 @@ func (d *decoder) axis(path string, v any, objective bool) Axis {
 	a.MinImprove = d.fraction(join(path, "min_improve"), m["min_improve"], query.MinImprove)
 	if v, ok := m["log"]; ok {
 		a.Log = d.boolean(join(path, "log"), v)
+		a.logGiven = true
 	}
 	return a
 }

@@ -5,23 +5,33 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strconv"
 
 	"github.com/pareto-llm/pareto/frontier"
 )
 
 // DensityBound is the number of dominated points a plot draws one by one
-// (Options.DensityBound overrides it): beyond it, the dominated points
-// farthest from their frontier are drawn as a density layer, a grid of
-// counts the page paints under the points, so that a page of 10⁶ points
-// stays small and fast. The frontier, the infeasible points, the
-// baselines and the dominated points nearest the frontier are always
-// exact points.
+// (Options.DensityBound overrides it): beyond it, dominated points far
+// from their frontier are drawn as a density layer, a grid of counts the
+// page paints under the points, so that a page of 10⁶ points stays small
+// and fast. The frontier, the infeasible and invalid points, the
+// baselines and every point within the layer's margin of the strict
+// frontier stay exact points: the page's simulator answers exactly within
+// the noise bands the margin allows (see Density.Margin).
 const DensityBound = 20_000
 
 // Density bins are densityNX × densityNY cells over the plot's range.
 const (
 	densityNX = 240
 	densityNY = 160
+)
+
+// The relative margin of a density layer: the widest one (10 %) whose
+// kept points fit the bound, but never below 1 % nor below what the
+// report's own noise bands need.
+const (
+	maxMargin = 0.10
+	minMargin = 0.01
 )
 
 // Density is the density layer of a series: how many of its dominated
@@ -40,15 +50,32 @@ type Density struct {
 	Y1   float64 `json:"y1"`
 	LogX bool    `json:"logx,omitempty"`
 	LogY bool    `json:"logy,omitempty"`
+	// Margin is the relative margin m of the layer: every binned point is
+	// worse than a feasible kept point of its series by more than a
+	// factor 1+m on both axes (|ln ratio| > ln(1+m)), and so is the best
+	// corner of its cell (IX, IY). Within noise bands σ and minimum
+	// improvements δ whose log thresholds stay within ln(1+m), at the
+	// report's bounds, no binned point can be on the frontier nor change
+	// a kept point's status.
+	Margin float64 `json:"margin"`
 	// C lists the cells that hold points as triples (column, row, count),
 	// row 0 at Y0.
 	C []int32 `json:"c"`
+	// IX and IY are, per cell of C, the best value of its points on each
+	// axis (rounded towards better), for the page's exactness check.
+	IX Floats `json:"ix"`
+	IY Floats `json:"iy"`
+	// IDs are the binned trials' IDs; Cell[k] is the cell (index into the
+	// triples of C) trial IDs[k] falls in, so that the page finds them.
+	IDs  []string `json:"ids"`
+	Cell []int32  `json:"cell"`
 }
 
 // thin replaces, in every plot with more than bound dominated points, the
-// dominated points farthest from their series' frontier by a density
-// layer, keeping bound of them (shared between the series in proportion
-// to their dominated points).
+// dominated points farther than a margin from their series' strict
+// frontier by a density layer, the margin chosen so that about bound of
+// them (shared between the series in proportion to their dominated
+// points) are kept.
 func (b *builder) thin(pp *PagePlot, p *Plot, bound int) {
 	total := 0
 	for _, s := range pp.Series {
@@ -57,6 +84,7 @@ func (b *builder) thin(pp *PagePlot, p *Plot, bound int) {
 	if bound <= 0 || total <= bound {
 		return
 	}
+	need := max(needMargin(p.X), needMargin(p.Y))
 	for si := range pp.Series {
 		s := &pp.Series[si]
 		dom := countStatus(s, StatusDominated)
@@ -67,14 +95,138 @@ func (b *builder) thin(pp *PagePlot, p *Plot, bound int) {
 		if keep >= dom {
 			continue
 		}
-		drop := farthest(s, p, dom-keep)
-		d := newDensity(pp, p)
-		for r := range drop {
-			d.add(s.X[r], s.Y[r])
-		}
-		*s = compact(*s, drop)
-		s.D = d.result()
+		b.thinSeries(pp, p, s, keep, need)
 	}
+}
+
+// needMargin is the log margin the axis' own σ and δ need: the larger of
+// its two log thresholds (frontier.Objective.LogThresholds) in size.
+func needMargin(a Axis) float64 {
+	win, band := a.Objective().LogThresholds()
+	return max(win, -band)
+}
+
+// thinSeries bins the dominated points of s beyond the margin that keeps
+// about keep of them (at least need, in log units).
+func (b *builder) thinSeries(pp *PagePlot, p *Plot, s *Series, keep int, need float64) {
+	tx, ty := orient(&p.X), orient(&p.Y)
+	st := newStair(s, tx, ty)
+	base := map[int32]bool{}
+	if s.Base != nil {
+		for _, bv := range s.Base.Bases {
+			if bv.Row >= 0 {
+				base[bv.Row] = true
+			}
+		}
+	}
+	type cand struct {
+		row int32
+		mu  float64
+	}
+	var cands []cand
+	fixed := 0 // dominated points that are never binned
+	for j, v := range s.S {
+		if v != StatusDominated {
+			continue
+		}
+		u, w := tx(s.X[j]), ty(s.Y[j])
+		if base[int32(j)] || math.IsNaN(u) || math.IsNaN(w) {
+			fixed++
+			continue
+		}
+		cands = append(cands, cand{int32(j), st.margin(u, w)})
+	}
+	slices.SortStableFunc(cands, func(a, c cand) int { return cmp.Compare(a.mu, c.mu) })
+	lo, hi := max(math.Log1p(minMargin), need), max(math.Log1p(maxMargin), need)
+	L := hi
+	if k := keep - fixed; k >= 0 && k < len(cands) {
+		L = min(hi, max(lo, cands[k].mu))
+	} else if k < 0 {
+		L = lo
+	}
+	drop := map[int32]bool{}
+	for _, c := range cands {
+		if c.mu > L {
+			drop[c.row] = true
+		}
+	}
+	if len(drop) == 0 {
+		return
+	}
+	g := newDensity(pp, p)
+	// A cell whose best corner is not beyond the margin keeps its points.
+	cells := map[int32][]int32{}
+	for r := range drop {
+		if c, ok := g.cell(s.X[r], s.Y[r]); ok {
+			cells[c] = append(cells[c], r)
+		}
+	}
+	for c, rows := range cells {
+		ix, iy := bestOf(s.X, rows, p.X.Direction), bestOf(s.Y, rows, p.Y.Direction)
+		if !(st.margin(tx(ix), ty(iy)) > L) {
+			for _, r := range rows {
+				delete(drop, r)
+			}
+			delete(cells, c)
+			continue
+		}
+		g.ideal[c] = [2]float64{ix, iy}
+	}
+	if len(drop) == 0 {
+		return
+	}
+	rows := make([]int32, 0, len(drop))
+	for r := range drop {
+		rows = append(rows, r)
+	}
+	slices.Sort(rows)
+	ids := make([]string, len(rows))
+	for k, r := range rows {
+		g.add(s.X[r], s.Y[r])
+		ids[k] = b.recs.id[s.P[r]]
+	}
+	d := g.result()
+	d.Margin = math.Expm1(L)
+	index := map[int32]int32{}
+	for k := 0; k < len(d.C); k += 3 {
+		index[d.C[k+1]*int32(d.NX)+d.C[k]] = int32(k / 3)
+	}
+	d.IDs, d.Cell = ids, make([]int32, len(rows))
+	for k, r := range rows {
+		c, _ := g.cell(s.X[r], s.Y[r])
+		d.Cell[k] = index[c]
+	}
+	*s = compact(*s, drop)
+	s.D = d
+}
+
+// bestOf returns the best value of rows on an axis, rounded to six
+// significant digits towards better.
+func bestOf(vs []float64, rows []int32, dir frontier.Direction) float64 {
+	best := vs[rows[0]]
+	for _, r := range rows[1:] {
+		if dir == frontier.Maximize {
+			best = max(best, vs[r])
+		} else {
+			best = min(best, vs[r])
+		}
+	}
+	return roundToward(best, dir == frontier.Maximize)
+}
+
+// roundToward rounds v > 0 to six significant digits, up or down.
+func roundToward(v float64, up bool) float64 {
+	r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'g', 6, 64), 64)
+	step := math.Pow(10, math.Floor(math.Log10(v))-5)
+	for (up && r < v) || (!up && r > v) {
+		if up {
+			r += step
+		} else {
+			r -= step
+		}
+		r, _ = strconv.ParseFloat(strconv.FormatFloat(r, 'g', 6, 64), 64)
+	}
+	return r
 }
 
 func countStatus(s *Series, status int8) int {
@@ -87,103 +239,78 @@ func countStatus(s *Series, status int8) int {
 	return n
 }
 
-// farthest returns the n dominated points of s that are farthest from its
-// frontier, by the additive ε indicator in the plot's normalised
-// coordinates (each axis oriented to be minimised, on its log scale when
-// drawn so, divided by its range): how far a point must move on both axes
-// to reach the frontier. Baselines are never among them.
-func farthest(s *Series, p *Plot, n int) map[int32]bool {
-	tx, ty := axisScale(s.X, &p.X), axisScale(s.Y, &p.Y)
-	type pt struct{ u, w float64 }
-	var front []pt
-	for j, st := range s.S {
-		if st == StatusFrontier {
-			if u, w := tx(s.X[j]), ty(s.Y[j]); !math.IsNaN(u) && !math.IsNaN(w) {
-				front = append(front, pt{u, w})
-			}
-		}
-	}
-	slices.SortFunc(front, func(a, c pt) int { return cmp.Or(cmp.Compare(a.u, c.u), cmp.Compare(c.w, a.w)) })
-	eps := func(u, w float64) float64 {
-		if len(front) == 0 || math.IsNaN(u) || math.IsNaN(w) {
-			return math.Inf(1)
-		}
-		// Along the frontier (u ascending) u-f.u falls and w-f.w rises:
-		// the maximum of the two is least where they cross.
-		k := sort.Search(len(front), func(k int) bool { return u-front[k].u <= w-front[k].w })
-		best := math.Inf(1)
-		for _, j := range []int{k - 1, k} {
-			if j >= 0 && j < len(front) {
-				best = min(best, max(u-front[j].u, w-front[j].w))
-			}
-		}
-		return best
-	}
-	base := map[int32]bool{}
-	if s.Base != nil {
-		for _, bv := range s.Base.Bases {
-			if bv.Row >= 0 {
-				base[bv.Row] = true
-			}
-		}
-	}
-	type cand struct {
-		row int32
-		eps float64
-	}
-	var cands []cand
-	for j, st := range s.S {
-		if st == StatusDominated && !base[int32(j)] {
-			cands = append(cands, cand{int32(j), eps(tx(s.X[j]), ty(s.Y[j]))})
-		}
-	}
-	slices.SortStableFunc(cands, func(a, c cand) int { return cmp.Compare(c.eps, a.eps) })
-	drop := make(map[int32]bool, n)
-	for _, c := range cands[:min(n, len(cands))] {
-		drop[c.row] = true
-	}
-	return drop
-}
-
-// axisScale maps an axis value to its normalised, minimised coordinate.
-func axisScale(vs []float64, a *Axis) func(float64) float64 {
-	t := func(v float64) float64 {
-		if a.Log {
-			if v <= 0 {
-				return math.NaN()
-			}
-			return math.Log10(v)
-		}
-		return v
-	}
-	lo, hi := math.Inf(1), math.Inf(-1)
-	for _, v := range vs {
-		if x := t(v); !math.IsNaN(x) && !math.IsInf(x, 0) {
-			lo, hi = min(lo, x), max(hi, x)
-		}
-	}
-	span := hi - lo
-	if !(span > 0) {
-		span = 1
-	}
+// orient maps an axis value to its minimised natural log (NaN for a value
+// that is not finite and positive), the scale of the relation's relative
+// thresholds.
+func orient(a *Axis) func(float64) float64 {
 	sign := 1.0
 	if a.Direction == frontier.Maximize {
 		sign = -1
 	}
-	return func(v float64) float64 { return sign * t(v) / span }
+	return func(v float64) float64 {
+		if !(v > 0) || math.IsInf(v, 0) {
+			return math.NaN()
+		}
+		return sign * math.Log(v)
+	}
+}
+
+// stair is the strict frontier of a series' feasible points in oriented
+// log coordinates, u ascending (w descending).
+type stair struct{ u, w []float64 }
+
+func newStair(s *Series, tx, ty func(float64) float64) *stair {
+	type pt struct{ u, w float64 }
+	var pts []pt
+	for j, v := range s.S {
+		if v == StatusFrontier || v == StatusDominated {
+			if u, w := tx(s.X[j]), ty(s.Y[j]); !math.IsNaN(u) && !math.IsNaN(w) {
+				pts = append(pts, pt{u, w})
+			}
+		}
+	}
+	slices.SortFunc(pts, func(a, c pt) int { return cmp.Or(cmp.Compare(a.u, c.u), cmp.Compare(a.w, c.w)) })
+	st := &stair{}
+	for _, q := range pts {
+		if len(st.w) == 0 || q.w < st.w[len(st.w)-1] {
+			st.u, st.w = append(st.u, q.u), append(st.w, q.w)
+		}
+	}
+	return st
+}
+
+// margin returns by how much (in log units) the strict frontier beats the
+// point (u, w) on both axes at once: the largest over frontier points f of
+// min(u-f.u, w-f.w); not positive for a point on the strict frontier.
+func (st *stair) margin(u, w float64) float64 {
+	if len(st.u) == 0 || math.IsNaN(u) || math.IsNaN(w) {
+		return math.Inf(-1)
+	}
+	// Along the frontier u-f.u falls and w-f.w rises: the minimum of the
+	// two is largest where they cross.
+	k := sort.Search(len(st.u), func(k int) bool { return u-st.u[k] <= w-st.w[k] })
+	best := math.Inf(-1)
+	for _, j := range []int{k - 1, k} {
+		if j >= 0 && j < len(st.u) {
+			best = max(best, min(u-st.u[j], w-st.w[j]))
+		}
+	}
+	return best
 }
 
 // densityGrid counts points into the cells of a Density.
 type densityGrid struct {
 	d      Density
 	counts map[int32]int32
+	// ideal holds the best corner of each cell.
+	ideal map[int32][2]float64
 }
 
 // newDensity returns an empty grid over the range of every point of the
 // plot.
 func newDensity(pp *PagePlot, p *Plot) *densityGrid {
-	g := &densityGrid{d: Density{NX: densityNX, NY: densityNY, LogX: p.X.Log, LogY: p.Y.Log,
-		X0: math.Inf(1), X1: math.Inf(-1), Y0: math.Inf(1), Y1: math.Inf(-1)}, counts: map[int32]int32{}}
+	g := &densityGrid{d: Density{NX: densityNX, NY: densityNY, LogX: pp.X.Log, LogY: pp.Y.Log,
+		X0: math.Inf(1), X1: math.Inf(-1), Y0: math.Inf(1), Y1: math.Inf(-1)}, counts: map[int32]int32{}, ideal: map[int32][2]float64{}}
 	for _, s := range pp.Series {
 		for j := range s.X {
 			if x, ok := g.t(s.X[j], g.d.LogX); ok {
@@ -217,18 +344,26 @@ func (g *densityGrid) t(v float64, log bool) (float64, bool) {
 	return v, !math.IsNaN(v) && !math.IsInf(v, 0)
 }
 
-// add counts the point (x, y); a point no cell can hold (NaN, or not
-// positive on a log axis) is counted in N only.
-func (g *densityGrid) add(x, y float64) {
-	g.d.N++
+// cell returns the cell of the point (x, y), false when no cell can hold
+// it (NaN, or not positive on a log axis).
+func (g *densityGrid) cell(x, y float64) (int32, bool) {
 	tx, okx := g.t(x, g.d.LogX)
 	ty, oky := g.t(y, g.d.LogY)
 	if !okx || !oky {
-		return
+		return 0, false
 	}
 	cx := min(g.d.NX-1, max(0, int(float64(g.d.NX)*(tx-g.d.X0)/(g.d.X1-g.d.X0))))
 	cy := min(g.d.NY-1, max(0, int(float64(g.d.NY)*(ty-g.d.Y0)/(g.d.Y1-g.d.Y0))))
-	g.counts[int32(cy*g.d.NX+cx)]++
+	return int32(cy*g.d.NX + cx), true
+}
+
+// add counts the point (x, y); a point no cell can hold is counted in N
+// only.
+func (g *densityGrid) add(x, y float64) {
+	g.d.N++
+	if c, ok := g.cell(x, y); ok {
+		g.counts[c]++
+	}
 }
 
 // result returns the layer with its cells in row-major order.
@@ -242,6 +377,7 @@ func (g *densityGrid) result() *Density {
 	d.C = make([]int32, 0, 3*len(cells))
 	for _, c := range cells {
 		d.C = append(d.C, c%int32(d.NX), c/int32(d.NX), g.counts[c])
+		d.IX, d.IY = append(d.IX, g.ideal[c][0]), append(d.IY, g.ideal[c][1])
 	}
 	return &d
 }

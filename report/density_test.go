@@ -57,8 +57,42 @@ func TestDensityLayer(t *testing.T) {
 			}
 		}
 	}
-	if kept < bound-2 || kept > bound+2 {
-		t.Errorf("%d dominated points kept; want the bound, %d", kept, bound)
+	// The cells whose best corner is within the margin keep their points:
+	// a little more than the bound.
+	if kept < bound-2 || kept > bound*3/2 {
+		t.Errorf("%d dominated points kept; want about the bound, %d", kept, bound)
+	}
+	// Every binned point is worse than a feasible kept point of its series
+	// by more than the margin on both axes, and so is its cell's corner.
+	byID := map[string][2]float64{}
+	for _, fs := range full.Plots[0].Series {
+		for j, p := range fs.P {
+			byID[full.Points[p].ID] = [2]float64{fs.X[j], fs.Y[j]}
+		}
+	}
+	for _, ts := range thin.Plots[0].Series {
+		d := ts.D
+		if len(d.IDs) != d.N || len(d.Cell) != d.N || len(d.IX) != len(d.C)/3 || !(d.Margin >= minMargin && d.Margin <= maxMargin) {
+			t.Fatalf("series %s: %d IDs, %d cells for %d binned points, %d corners for %d cells, margin %v", ts.Name, len(d.IDs), len(d.Cell), d.N, len(d.IX), len(d.C)/3, d.Margin)
+		}
+		covered := func(x, y float64) bool { // x minimised, y maximised
+			for j := range ts.X {
+				if ts.S[j] <= StatusDominated && ts.X[j]*(1+d.Margin) < x && ts.Y[j] > y*(1+d.Margin) {
+					return true
+				}
+			}
+			return false
+		}
+		for k, id := range d.IDs {
+			v, ok := byID[id]
+			c := d.Cell[k]
+			if !ok || !covered(v[0], v[1]) || d.IX[c] > v[0] || d.IY[c] < v[1] {
+				t.Fatalf("series %s: binned %s at %v is not beyond the margin %v of a kept point, or not within its cell's corner (%v, %v)", ts.Name, id, v, d.Margin, d.IX[c], d.IY[c])
+			}
+			if k%97 == 0 && !covered(d.IX[c], d.IY[c]) {
+				t.Fatalf("series %s: the corner of cell %d is within the margin", ts.Name, c)
+			}
+		}
 	}
 	if want := len(thin.Plots[0].Series[0].X) + len(thin.Plots[0].Series[1].X); len(thin.Points) != want {
 		t.Errorf("the page lists %d points; its series refer to %d", len(thin.Points), want)
@@ -107,7 +141,7 @@ func TestBrowserDensityLayer(t *testing.T) {
 	}
 	tb.screenshot(t, "density")
 	note := eval[string](t, tb, `document.querySelector('.axis-note').textContent`)
-	if want := fmt.Sprintf("%s dominated point(s) farthest from the frontier are drawn as a density layer", commas(stood)); !strings.Contains(note, want) {
+	if want := fmt.Sprintf("%s dominated point(s) more than ", commas(stood)); !strings.Contains(note, want) || !strings.Contains(note, "worse than a kept point on both axes are drawn as a density layer") {
 		t.Errorf("axis note %q; want it to say %q", note, want)
 	}
 	hidden := eval[map[string]int](t, tb, `(function(){window.__pareto.setShowDominated(false); return window.__pareto.densityCells;})()`)

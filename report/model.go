@@ -107,6 +107,13 @@ const (
 	StatusFrontier   = 0
 	StatusDominated  = 1
 	StatusInfeasible = 2
+	// StatusInvalid marks a point the frontier cannot compare at the
+	// report's noise bands but can at others: a value that is not
+	// positive, on an axis with a relative band (σ or δ above 0). The page
+	// keeps it so that its simulator, at σ = δ = 0 on that axis, ranks it
+	// as pareto front does; at the report's settings it is excluded
+	// (invalid_value) like every other invalid trial.
+	StatusInvalid = 3
 )
 
 // Tie flags of frontier points.

@@ -340,6 +340,35 @@ func (p *Plan) IDs() []string {
 	return ids
 }
 
+// Listed reports whether the page lists the details of trial i, in the
+// order recorded: so that a second read of the same inputs keeps only
+// those trials (PageOf).
+func (p *Plan) Listed(i int) bool { return p.b.used == nil || p.b.used[i] }
+
+// PageOf completes the page with ts, the trials Listed accepts in the
+// order recorded, read again from the same inputs. A trial whose ID is
+// not the one recorded at its place (an input that changed between the
+// reads) is an error.
+func (p *Plan) PageOf(ts []Trial) (*Page, error) {
+	r := p.b.recs
+	at := make([]*Trial, r.Len())
+	k := 0
+	for i := range r.Len() {
+		if !p.Listed(i) {
+			continue
+		}
+		if k >= len(ts) || ts[k].ID != r.id[i] {
+			return nil, fmt.Errorf("the inputs changed while they were read: trial %d (%s) is not where it was", i+1, r.id[i])
+		}
+		at[i] = &ts[k]
+		k++
+	}
+	if k != len(ts) {
+		return nil, fmt.Errorf("the inputs changed while they were read: %d trials listed, %d read", k, len(ts))
+	}
+	return p.b.fill(func(i int) *Trial { return at[i] }), nil
+}
+
 // Page completes the page with the trials IDs names (ts, in any order,
 // may hold others). A trial it names but ts lacks is an error.
 func (p *Plan) Page(ts []Trial) (*Page, error) {

@@ -37,6 +37,7 @@ var reportScripts = []string{
 	"assets/report-details.js",  // details of the pinned point
 	"assets/report-sim.js",      // frontier simulator
 	"assets/report-compare.js",  // comparisons: frontiers, uplift, buckets
+	"assets/report-state.js",    // the view in the URL, PNG and CSV export
 	"assets/report-main.js",     // start-up
 }
 

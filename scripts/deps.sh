@@ -30,6 +30,11 @@ if [ "${PARETO_TEST_SLURM:-}" != 1 ]; then
 fi
 have_python_module optuna || deps_missing+=(python3-optuna)
 have_python_module psycopg2 || deps_missing+=(python3-psycopg2)
+# axe-core (third-party, for the report's accessibility test) is never in
+# the tree: npm fetches it into the user's cache, where internal/testenv
+# (Axe) looks for it too.
+axe_cache="${XDG_CACHE_HOME:-$HOME/.cache}/pareto-test/axe-core@4/axe.min.js"
+[ -s "$axe_cache" ] || command -v npm >/dev/null 2>&1 || deps_missing+=(npm)
 
 if [ ${#deps_missing[@]} -gt 0 ]; then
 	if can_install; then
@@ -45,6 +50,19 @@ if [ ${#deps_missing[@]} -gt 0 ]; then
 		echo "note: missing ${deps_missing[*]} (install them as root with apt-get, or run this as root):" \
 			"the tests that need them are skipped (they fail under CI=true)"
 	fi
+fi
+if [ ! -s "$axe_cache" ] && command -v npm >/dev/null 2>&1; then
+	axe_tmp="$(mktemp -d)"
+	if (cd "$axe_tmp" && npm pack --silent axe-core@4 >/dev/null 2>&1) &&
+		tar -xzf "$axe_tmp"/axe-core-*.tgz -C "$axe_tmp" package/axe.min.js; then
+		mkdir -p "$(dirname "$axe_cache")" && cp "$axe_tmp/package/axe.min.js" "$axe_cache"
+	fi
+	rm -rf "$axe_tmp"
+fi
+if [ -s "$axe_cache" ]; then
+	export PARETO_TEST_AXE="$axe_cache"
+else
+	echo "note: no axe-core ($axe_cache): the accessibility test of report/ will be skipped (it fails under CI=true)"
 fi
 have_chromium || echo "note: no working chromium: the browser tests of report/ will be skipped (they fail under CI=true)"
 have_python_module optuna || echo "note: /usr/bin/python3 has no optuna: the Optuna tests will be skipped (they fail under CI=true)"

@@ -293,6 +293,13 @@ func runReport(ctx context.Context, e *env, o *reportOptions, paths []string) er
 	if lo.Limits, err = o.limits.limits(); err != nil {
 		return err
 	}
+	if filesReportable(o, cfg, opts, paths) {
+		bad, err := filesReport(e, o, cfg, opts, lo, o.out, paths)
+		if err != nil {
+			return err
+		}
+		return unreadable(bad, o.keepGoing)
+	}
 	trials, skips, bad, err := loadSources(ctx, e, source.Spec{Paths: paths, Load: lo, Optuna: o.optuna, OptunaStudy: o.optunaStudy})
 	if err != nil && !(o.store.study != "" && isNothing(err)) {
 		return err

@@ -1,8 +1,11 @@
 package testenv
 
 import (
+	"archive/tar"
+	"compress/gzip"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -71,5 +74,41 @@ func TestPythonModule(t *testing.T) {
 	v, err := PythonModule("json")
 	if err != nil || v == "" {
 		t.Errorf("PythonModule(json) = %q, %v; want its version", v, err)
+	}
+}
+
+// TestAxeFromTarball reads axe.min.js out of an npm package tarball, and
+// says which file it looked for when the tarball lacks it.
+func TestAxeFromTarball(t *testing.T) {
+	for _, tc := range []struct {
+		name, file, want string
+	}{{"package", "package/axe.min.js", "axe = {}"}, {"other", "package/README.md", ""}} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "axe-core-4.0.0.tgz")
+			f, err := os.Create(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			gz := gzip.NewWriter(f)
+			tw := tar.NewWriter(gz)
+			body := []byte("axe = {}")
+			if err := tw.WriteHeader(&tar.Header{Name: tc.file, Mode: 0o644, Size: int64(len(body))}); err != nil {
+				t.Fatal(err)
+			}
+			tw.Write(body)
+			tw.Close()
+			gz.Close()
+			f.Close()
+			got, err := axeFromTarball(path)
+			if tc.want == "" {
+				if err == nil || !strings.Contains(err.Error(), "package/axe.min.js") {
+					t.Errorf("a tarball without axe.min.js: %q, %v", got, err)
+				}
+				return
+			}
+			if err != nil || got != tc.want {
+				t.Errorf("axeFromTarball = %q, %v; want %q", got, err, tc.want)
+			}
+		})
 	}
 }

@@ -381,5 +381,37 @@ var ParetoFrontier = (function () {
     return res;
   }
 
-  return { analyze: analyze, BudgetError: BudgetError, beats: beats, cycleSum: cycleSum, acyclicMinImprove: acyclicMinImprove, holds: holds };
+  // covers checks a density layer against an analysis res of the points
+  // p kept exactly: its binned points change no status when every cell's
+  // best corner (ix[k], iy[k]: every binned point of the cell is no better
+  // on either axis) is beaten by a feasible kept point, so that no binned
+  // point is unbeaten, and no corner beats a frontier point, so that no
+  // binned point joins a top cycle or beats a frontier point (the relation
+  // is monotone: what a corner does not beat, no point of its cell beats).
+  // It returns how many cells fail each: {unbeaten, beating}.
+  function covers(p, res, ix, iy) {
+    var objs = p.objs, n = p.x.length, mx = new Float64Array(n), my = new Float64Array(n), nx = new Float64Array(n), ny = new Float64Array(n);
+    var feasible = [];
+    for (var i = 0; i < n; i++) {
+      mx[i] = objs[0].dir === 'maximize' ? -p.x[i] : p.x[i];
+      my[i] = objs[1].dir === 'maximize' ? -p.y[i] : p.y[i];
+      nx[i] = -mx[i]; ny[i] = -my[i];
+      if (res.status[i] <= 1) { feasible.push(i); }
+    }
+    var st = new Staircase(mx, my, frontOf(mx, my, feasible));
+    var worst = new Staircase(nx, ny, frontOf(nx, ny, res.line));
+    // lo and hi bound, in min-oriented space, the points s a value v beats
+    // on objective o: s >= lo on every axis and s > hi on one.
+    function lo(v, o) { if (o.dir === 'maximize') { return o.noise >= 1 ? -Infinity : -v / (1 - o.noise); } return v / (1 + o.noise); }
+    function hi(v, o) { return o.dir === 'maximize' ? -v / (1 + o.improve) : v / (1 - o.improve); }
+    var out = { unbeaten: 0, beating: 0 };
+    for (var k = 0; k < ix.length; k++) {
+      var c = corners(ix[k], iy[k], objs);
+      if (st.find(c.lex, c.ley, c.ltx, c.lty) < 0) { out.unbeaten++; }
+      if (res.line.length && worst.find(-lo(ix[k], objs[0]), -lo(iy[k], objs[1]), -hi(ix[k], objs[0]), -hi(iy[k], objs[1])) >= 0) { out.beating++; }
+    }
+    return out;
+  }
+
+  return { analyze: analyze, covers: covers, BudgetError: BudgetError, beats: beats, cycleSum: cycleSum, acyclicMinImprove: acyclicMinImprove, holds: holds };
 }());

@@ -32,7 +32,7 @@ Chart.prototype.tie = function (st, i) { return st.t ? st.t[i] : 0; };
 
 Chart.prototype.build = function () {
   var self = this, plot = this.plot;
-  this.root = el('section', { class: 'plot', id: 'plot-' + this.index, 'data-plot': String(this.index) });
+  this.root = el('section', { class: 'plot', id: 'plot-' + this.index, 'data-plot': String(this.index), tabindex: '-1', 'aria-label': plot.name });
   this.root.appendChild(el('h2', { text: plot.name }));
   var sub = 'X: ' + axisTitle(plot.x) + ' · Y: ' + axisTitle(plot.y);
   if (plot.slos && plot.slos.length) { sub += ' · SLOs: ' + plot.slos.join(', '); }
@@ -54,21 +54,27 @@ Chart.prototype.build = function () {
   var mainCol = el('div', { class: 'plot-main' });
   this.canvas = el('canvas', { role: 'img', tabindex: '0', 'aria-label': plot.name + ': ' + axisName(plot.x) + ' against ' + axisName(plot.y) +
     '. Arrow keys move between points, Enter pins the details, Escape unpins, plus and minus zoom, 0 resets.' });
-  this.tip = el('div', { class: 'tooltip', role: 'status' });
+  // The tooltip follows the pointer and is not announced; pins are, in
+  // this chart's polite live region (announce).
+  this.tip = el('div', { class: 'tooltip', 'aria-hidden': 'true' });
+  this.announce = el('p', { class: 'sr-only', 'aria-live': 'polite' });
   this.zoomBox = el('div', { class: 'zoombox' });
   this.hint = el('div', { class: 'hint', text: 'Hold Ctrl (⌘ on a Mac) and scroll to zoom' });
-  this.chartBox = el('div', { class: 'chart' }, this.canvas, this.zoomBox, this.tip, this.hint);
+  this.chartBox = el('div', { class: 'chart' }, this.canvas, this.zoomBox, this.tip, this.hint, this.announce);
   mainCol.appendChild(this.chartBox);
   this.axisNote = el('p', { class: 'note axis-note' });
   mainCol.appendChild(this.axisNote);
   this.simRoot = el('div', { class: 'sim-host' });
   mainCol.appendChild(this.simRoot);
   mainCol.appendChild(el('h3', { text: 'Measurements' }));
+  mainCol.appendChild(this.finder());
   this.rows = this.measureRows();
   this.table = new Table(this.measureColumns(), this.rows, function (row) { self.select(row.s, row.i, 'table'); });
+  var binned = this.binned();
+  if (binned) { this.table.extra = ' ' + binned.toLocaleString('en-US') + ' more trial(s) are binned in the density layer (find them by ID).'; this.table.render(); }
   mainCol.appendChild(this.table.root);
   mainCol.appendChild(this.table.foot);
-  this.details = el('aside', { class: 'details', 'aria-live': 'polite', 'aria-label': 'Point details' });
+  this.details = el('aside', { class: 'details', 'aria-label': 'Point details of ' + plot.name });
   body.appendChild(mainCol);
   body.appendChild(this.details);
   this.root.appendChild(body);
@@ -90,7 +96,9 @@ Chart.prototype.toolbar = function () {
     box.addEventListener('change', function () { self.log[ax] = box.checked; self.auto = true; self.fit(); });
     tb.appendChild(el('label', null, box, ' Log ' + ax.toUpperCase()));
   });
-  var modes = el('span', { class: 'modes', role: 'radiogroup', 'aria-label': 'Drag mode' });
+  // Two toggle buttons (aria-pressed), one of them pressed: a group, not
+  // a radio group (whose members would be radio buttons).
+  var modes = el('span', { class: 'modes', role: 'group', 'aria-label': 'Drag mode' });
   this.modeButtons = {};
   [['zoom', 'Box zoom'], ['pan', 'Pan']].forEach(function (m) {
     var b = el('button', { type: 'button', class: 'mode mode-' + m[0], 'aria-pressed': String(self.mode === m[0]), text: m[1] });
@@ -103,8 +111,14 @@ Chart.prototype.toolbar = function () {
   reset.addEventListener('click', function () { self.auto = true; self.fit(); });
   var svg = el('button', { type: 'button', class: 'export-svg', text: 'Export SVG' });
   svg.addEventListener('click', function () { download(self.plot.name + '.svg', self.svg(), 'image/svg+xml'); });
+  var png = el('button', { type: 'button', class: 'export-png', text: 'Export PNG' });
+  png.addEventListener('click', function () { self.canvas.toBlob(function (b) { if (b) { download(self.plot.name + '.png', b, 'image/png'); } }, 'image/png'); });
+  var csv = el('button', { type: 'button', class: 'export-csv', text: 'Export CSV', title: 'the points the chart shows in this view' });
+  csv.addEventListener('click', function () { download(self.plot.name + '.csv', self.csv(), 'text/csv'); });
   tb.appendChild(reset);
   tb.appendChild(svg);
+  tb.appendChild(png);
+  tb.appendChild(csv);
   tb.appendChild(el('span', { class: 'note hints', text: 'Drag: box zoom (on an axis: that axis) · Shift+drag: pan · Ctrl/⌘+wheel: zoom · double-click: reset · click or Enter: pin · Esc: unpin' }));
   return tb;
 };
@@ -124,7 +138,7 @@ Chart.prototype.renderLegend = function () {
   this.plot.series.forEach(function (s, i) {
     var st = self.status(i);
     var b = el('button', { type: 'button', 'aria-pressed': String(!self.hidden[i]), 'data-series': String(i), title: 'Show or hide ' + s.name },
-      swatch(i, false), s.name + ' (' + st.frontier + ' on frontier, ' + s.x.length + ' points)');
+      swatch(i, false), s.name + ' (' + st.frontier + ' on frontier, ' + s.x.length + ' points' + (s.d && s.d.n ? ' + ' + s.d.n.toLocaleString('en-US') + ' binned' : '') + ')');
     b.addEventListener('click', function () {
       self.hidden[i] = !self.hidden[i];
       b.setAttribute('aria-pressed', String(!self.hidden[i]));
@@ -278,6 +292,7 @@ Chart.prototype.select = function (si, i, from) {
   this.chartBox.setAttribute('data-pinned', si + ':' + i);
   this.front();
   api.lastPin = { plot: this.index, s: si, i: i, from: from || 'chart' };
+  this.announce.textContent = 'Pinned ' + pointName(pt(this.plot.series[si].p[i])) + ' in ' + this.plot.series[si].name + ': ' + STATUS[st.s[i]] + '.';
 };
 
 // front makes this chart's details the sheet a narrow window shows.
@@ -318,6 +333,7 @@ Chart.prototype.unpin = function () {
   var other = charts.filter(function (c) { return c.selected; }).pop();
   if (other) { other.front(); } else { document.body.classList.remove('sheet'); placeSheet(); }
   this.table.highlight(-1);
+  this.announce.textContent = 'Unpinned.';
   this.draw();
 };
 

@@ -4,7 +4,8 @@
 //
 // The report is split by concern into report-*.js files that render.go
 // inlines in one script element, after repeats.js and frontier.js, in this
-// order: core, paint, chart, draw, interact, svg, tables, details, sim, main.
+// order: core, paint, chart, density, draw, interact, svg, tables, details, sim,
+// compare, state, main.
 // It wraps them in one strict-mode function, so they share one scope (their
 // top-level names stay out of the page's globals) and must not be loaded as
 // modules or on their own.
@@ -24,8 +25,11 @@ data.plots.forEach(function (p) {
 });
 // Okabe-Ito, colour-blind safe; every series also has its own marker shape,
 // so that no two of the first eight series look alike without colour.
-var PALETTE = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', '#D55E00', '#8C6D1F', '#555555'];
-// The same hues, lighter, for the dark theme.
+// On white every colour has at least 3:1 contrast (WCAG's bound for graphics):
+// Okabe-Ito's orange and sky blue are darkened to #B37A00 and #2B8CC4.
+var PALETTE = ['#0072B2', '#B37A00', '#009E73', '#CC79A7', '#2B8CC4', '#D55E00', '#8C6D1F', '#555555'];
+// The same hues, lighter, for the dark theme (each at least 6:1 on its
+// background).
 var PALETTE_DARK = ['#4BA3E3', '#F2B53C', '#2DC79A', '#E59BC9', '#8AD0F5', '#FF7F3F', '#CDA65A', '#B5B5B5'];
 var SHAPES = ['circle', 'square', 'triangle', 'diamond', 'triangle-down', 'plus', 'cross', 'star'];
 var STATUS = ['frontier', 'dominated', 'infeasible', 'invalid'];
@@ -78,7 +82,14 @@ function pt(k) {
   ptCache[k] = p;
   return p;
 }
+// pointName names a point: its case, iteration, step, phase and place in
+// its file; a point whose case is only its file (a generic table's row)
+// by its ID (shownID), then the file's name and line.
 function pointName(p) {
+  if (shownID(p) && (!p.case || p.case === p.source)) {
+    var file = (p.source || '').split('/').pop();
+    return shownID(p) + (file ? ' · ' + file + (p.line ? ':' + p.line : '') : '');
+  }
   var parts = [p.case];
   if (p.iteration) { parts.push('iter ' + p.iteration); }
   if (p.step) { parts.push('step ' + p.step); }
@@ -86,6 +97,9 @@ function pointName(p) {
   if (p.line) { parts.push('line ' + p.line); } else if (p.index) { parts.push('record ' + (p.index + 1)); }
   return parts.join(' · ');
 }
+// shownID is the ID a point is known by: its table's id column (the label
+// id) when it has one, else its trial ID.
+function shownID(p) { return (p.labels && p.labels.id) || p.id; }
 // place renders a file with the trial's line or record.
 function place(path, line, index) {
   if (!path) { return ''; }
@@ -222,6 +236,7 @@ function swatch(si, hollow) {
   return s;
 }
 
+// download saves text (or a Blob) as the file name.
 function download(name, text, type) {
   var a = el('a', { download: name.replace(/[^A-Za-z0-9._-]+/g, '_') });
   a.href = URL.createObjectURL(new Blob([text], { type: type }));

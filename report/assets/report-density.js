@@ -30,8 +30,9 @@ Chart.prototype.paintDensity = function (p, b, s, si, px, th) {
 // densityNote says how many dominated points the plot's density layers
 // stand for, or '' when it has none.
 function densityNote(plot) {
-  var n = 0;
-  plot.series.forEach(function (s) { if (s.d) { n += s.d.n; } });
+  var n = 0, m = Infinity;
+  plot.series.forEach(function (s) { if (s.d) { n += s.d.n; m = Math.min(m, s.d.margin); } });
   if (!n) { return ''; }
-  return n.toLocaleString('en-US') + ' dominated point(s) farthest from the frontier are drawn as a density layer (shaded cells, darker where more points fall), not one by one; the frontier and the points nearest it are exact.';
+  return n.toLocaleString('en-US') + ' dominated point(s) more than ' + pc(m) + ' worse than a kept point on both axes are drawn as a density layer (shaded cells, darker where more points fall), not one by one; ' +
+    'the frontier and every point within that margin are exact. Find a binned trial by ID above the measurements.';
 }

@@ -29,7 +29,7 @@ function renderDetails(chart, sel) {
   var status = STATUS[st.s[i]];
   if (st.s[i] === 1 && st.by[i] >= 0) { status += ' — beaten by ' + pointName(pt(s.p[st.by[i]])) + ' (' + chart.versus(s, st.by[i], i) + ')'; }
   if (st.s[i] === 2) { status += ' — ' + (chart.sim ? chart.sim.violations(si, i) : (s.notes && s.notes[i]) || 'violates an SLO'); }
-  if (st.s[i] === 3 && chart.sim) { status += ' — ' + chart.sim.reason(si, i); }
+  if (st.s[i] === 3) { status += ' — ' + (chart.sim ? chart.sim.reason(si, i) : (s.notes && s.notes[i]) || 'invalid'); }
   if (chart.tie(st, i) & 1) { status += ' (tie: identical values to another frontier point)'; }
   if (chart.tie(st, i) & 2) { status += ' (noise-tie: in a cycle of points that beat each other within the noise band)'; }
   if (R.isBase(s, i)) { status += ' (baseline)'; }
@@ -52,7 +52,7 @@ function renderDetails(chart, sel) {
     btn.addEventListener('click', function () { copyText(cfg.toml, status2); });
     d.appendChild(el('h3', null, 'Executed configuration ', el('span', { class: 'note', text: cfg.path })));
     d.appendChild(el('div', null, btn, ' ', status2));
-    d.appendChild(el('pre', { class: 'toml', text: cfg.toml }));
+    d.appendChild(el('pre', { class: 'toml', text: cfg.toml, tabindex: '0', 'aria-label': 'Executed configuration' }));
   }
 }
 

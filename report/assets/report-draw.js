@@ -28,6 +28,7 @@ Chart.prototype.draw = function () {
   this.axisNote.textContent = rec.note;
   this.axisNote.hidden = !rec.note;
   api.redrawMs = performance.now() - t;
+  saveState();
 };
 
 // theme returns the colours of the page (the canvas) or of a printable
@@ -106,7 +107,7 @@ Chart.prototype.paint = function (p, b, grid, light) {
     if (self.sim) { self.paintTied(p, s, si, px); }
     rec.drawn[s.name] = n;
     rec.markers[si].frontier = n;
-    rec.bases += self.paintBases(p, s, si, st, px, th, grid);
+    rec.bases += self.paintBases(p, s, si, st, px, th, grid, rec);
   });
   this.paintPin(p, px, th);
   p.unclip();
@@ -205,8 +206,10 @@ Chart.prototype.paintTied = function (p, s, si, px) {
 };
 
 // paintBases outlines the baseline points of a series (drawn even when
-// dominated points are hidden) and returns how many it drew.
-Chart.prototype.paintBases = function (p, s, si, st, px, th, grid) {
+// dominated points are hidden) and returns how many it drew. A baseline
+// several series share (or two close together) gets one "baseline"
+// label: rec.baseLabels holds where labels were written.
+Chart.prototype.paintBases = function (p, s, si, st, px, th, grid, rec) {
   if (!s.base || !s.base.bases) { return 0; }
   var self = this, n = 0;
   s.base.bases.forEach(function (bv) {
@@ -219,7 +222,11 @@ Chart.prototype.paintBases = function (p, s, si, st, px, th, grid) {
       if (grid) { grid.add(x, y, si, i); }
     }
     p.polyline([x, y - 12, x + 12, y, x, y + 12, x - 12, y, x, y - 12], { stroke: th.fg, width: 2, cls: 'baseline-marker' });
-    p.text('baseline', x + 14, y - 8, { fill: th.muted, font: '11px system-ui, sans-serif', cls: 'baseline-label' });
+    var labels = rec ? (rec.baseLabels = rec.baseLabels || []) : [];
+    if (!labels.some(function (l) { return Math.abs(l[0] - x) < 60 && Math.abs(l[1] - y) < 14; })) {
+      p.text('baseline', x + 14, y - 8, { fill: th.muted, font: '11px system-ui, sans-serif', cls: 'baseline-label' });
+      labels.push([x, y]);
+    }
     n++;
   });
   return n;

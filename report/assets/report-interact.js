@@ -132,7 +132,7 @@ Chart.prototype.tipLines = function (si, i, others) {
   lines.push(status);
   if (st.s[i] === 1 && st.by[i] >= 0) { lines.push('beaten by ' + pointName(pt(s.p[st.by[i]])) + ': ' + this.versus(s, st.by[i], i)); }
   if (st.s[i] === 2) { lines.push(this.sim ? this.sim.violations(si, i) : (s.notes && s.notes[i]) || 'violates an SLO'); }
-  if (st.s[i] === 3 && this.sim) { lines.push(this.sim.reason(si, i)); }
+  if (st.s[i] === 3) { lines.push(this.sim ? this.sim.reason(si, i) : (s.notes && s.notes[i]) || 'invalid'); }
   var n = R.count(s, i);
   lines.push(n > 1 ? 'n=' + n + ' (' + data.aggregate + ' of repeats)' : 'n=1');
   var b = R.base(s, i);

@@ -13,6 +13,21 @@ if (meta) {
   (data.warnings || []).forEach(function (w) { meta.parentNode.insertBefore(el('p', { class: 'meta warning', text: 'Warning: ' + w }), meta.nextSibling); });
 }
 var main = document.getElementById('plots');
+// Skip links: one per plot and one to the exclusions, first in the tab
+// order, shown when focused. They focus their target without touching the
+// URL (whose fragment holds the view, report-state.js).
+var skip = el('nav', { class: 'skip', 'aria-label': 'Skip links' });
+function skipTo(label, id) {
+  var a = el('a', { href: '#' + id, text: label });
+  a.addEventListener('click', function (ev) { ev.preventDefault(); var t = document.getElementById(id); if (t) { t.focus(); t.scrollIntoView(); } });
+  skip.appendChild(a);
+}
+data.plots.forEach(function (p, i) { skipTo('Skip to ' + p.name, 'plot-' + i); });
+skipTo('Skip to exclusions', 'exclusions');
+document.body.insertBefore(skip, document.body.firstChild);
+var exclSec = document.getElementById('exclusions');
+exclSec.setAttribute('tabindex', '-1');
+exclSec.setAttribute('aria-label', 'Exclusions');
 if (!data.plots.length && !(data.comparisons || []).length) { main.appendChild(el('p', { text: 'No plots configured.' })); }
 var tParsed = performance.now();
 data.plots.forEach(function (p, i) {
@@ -24,6 +39,7 @@ var tBuilt = performance.now();
 // Each chart drew once while it was built, before it was in the page; draw
 // again now that it has its width.
 charts.forEach(function (c) { c.cssWidth = 0; c.draw(); });
+restoreState();
 renderComparisons(main);
 var tDrawn = performance.now();
 renderExclusions();
@@ -48,6 +64,10 @@ api.charts = charts;
 api.data = data;
 api.point = pt;
 api.svg = function (i) { return charts[i].svg(); };
+api.restoreState = restoreState;
+api.palette = { light: PALETTE, dark: PALETTE_DARK };
+api.png = function (i) { return charts[i].png(); };
+api.csv = function (i) { return charts[i].csv(); };
 api.setShowDominated = function (on) { charts.forEach(function (c) { c.setShowDominated(on); }); };
 api.renderMs = performance.now() - t0;
 api.timings = { parse: tParsed - t0, build: tBuilt - tParsed, draw: tDrawn - tBuilt, exclusions: performance.now() - tDrawn };

@@ -22,8 +22,26 @@ function Simulator(chart) {
     return { ax: ax, on: false, op: a.direction === 'maximize' ? '>=' : '<=', bound: worst, label: a.label, unit: a.unit, range: r };
   });
   this.showRaw = true;
+  this.caps = this.limits();
   this.build();
 }
+
+// limits returns, on a plot with a density layer, the largest σ and δ per
+// axis the kept points answer exactly (report/density.go: the log
+// thresholds within ln(1+m) for the layer's margin m), each at least the
+// report's own; null when every point is on the page.
+Simulator.prototype.limits = function () {
+  var plot = this.chart.plot, m = Infinity, self = this;
+  plot.series.forEach(function (s) { if (s.d && s.d.n) { m = Math.min(m, s.d.margin); } });
+  if (!isFinite(m)) { return null; }
+  var out = { margin: m };
+  ['x', 'y'].forEach(function (ax) {
+    var max = plot[ax].direction === 'maximize', near = m / (1 + m);
+    out['s' + ax] = Math.max(max ? near : m, self.initial['s' + ax]);
+    out['d' + ax] = Math.max(max ? m : near, self.initial['d' + ax]);
+  });
+  return out;
+};
 
 // range returns the smallest and largest finite value of a column over
 // the plot's series.
@@ -45,11 +63,18 @@ Simulator.prototype.build = function () {
   body.appendChild(el('p', { class: 'note', text: 'a beats b when a is no worse than b beyond b\'s noise band on both axes and better by more than the minimum improvement on one. ' +
     'The noise-aware frontier keeps every point nothing beats, and every member of a cycle of points that beat each other (noise-tied). σ = δ = 0 is the raw Pareto frontier.' }));
   var grid = el('div', { class: 'sim-grid' });
+  var caps = this.caps;
   [['sx', 'σ X', 'noise band of ' + plot.x.label], ['dx', 'δ X', 'minimum improvement on ' + plot.x.label],
     ['sy', 'σ Y', 'noise band of ' + plot.y.label], ['dy', 'δ Y', 'minimum improvement on ' + plot.y.label]].forEach(function (f) {
-    grid.appendChild(self.slider(f[0], f[1], f[2], 0, 30, 0.1, self.p[f[0]] * 100, function (v) { self.p[f[0]] = v / 100; }, '%'));
+    var top = caps ? Math.floor(caps[f[0]] * 1e4) / 100 : 30;
+    grid.appendChild(self.slider(f[0], f[1], f[2], 0, top, caps ? 0.01 : 0.1, self.p[f[0]] * 100, function (v) { self.p[f[0]] = v / 100; }, '%'));
   });
   body.appendChild(grid);
+  if (caps) {
+    body.appendChild(el('p', { class: 'note sim-range', text: 'This page bins the dominated points more than ' + pc(caps.margin) + ' worse than a kept point on both axes (the density layer). ' +
+      'The simulator answers exactly up to σ X ' + pc(Math.floor(caps.sx * 1e4) / 1e4) + ', δ X ' + pc(Math.floor(caps.dx * 1e4) / 1e4) + ', σ Y ' + pc(Math.floor(caps.sy * 1e4) / 1e4) + ', δ Y ' + pc(Math.floor(caps.dy * 1e4) / 1e4) +
+      ' at the report\'s bounds; past that range, or where moved bounds or cycles let binned points matter, it says so (pareto front computes any setting).' }));
+  }
   var bl = el('div', { class: 'sim-grid sim-bounds' });
   this.bounds.forEach(function (b, k) {
     var r = self.range(function (s) { return s.slo && s.slo[k]; });
@@ -74,11 +99,12 @@ Simulator.prototype.build = function () {
 Simulator.prototype.slider = function (key, name, title, min, max, step, value, set, unit) {
   var self = this;
   var range = el('input', { type: 'range', min: String(min), max: String(max), step: String(step), value: String(value), class: 'sim-' + key, 'aria-label': name + ' (' + title + ')' });
-  var box = el('input', { type: 'number', min: String(min), max: key.charAt(0) === 'd' ? '99.9' : '1000', step: 'any', value: String(value), class: 'sim-' + key + '-value', 'aria-label': name });
+  var top = this.caps ? max : (key.charAt(0) === 'd' ? 99.9 : 1000);
+  var box = el('input', { type: 'number', min: String(min), max: String(top), step: 'any', value: String(value), class: 'sim-' + key + '-value', 'aria-label': name });
   function from(input, other) {
     var v = Number(input.value);
     if (!isFinite(v) || v < 0) { return; }
-    if (key.charAt(0) === 'd' && v >= 100) { v = 99.9; }
+    if (v > top) { v = top; }
     other.value = String(v);
     set(v);
     self.schedule();
@@ -148,7 +174,7 @@ var SIM_LIMIT = 400;
 // δ move.
 Simulator.prototype.compute = function () {
   var self = this, chart = this.chart, plot = chart.plot, objs = this.objectives(false), raw = this.objectives(true);
-  var out = { series: [], raw: [], showRaw: this.showRaw, objs: objs, slos: [], skipped: {} };
+  var out = { series: [], raw: [], showRaw: this.showRaw, objs: objs, slos: [], skipped: {}, inexact: {} };
   var boundsKey = this.activeBounds();
   if (this.rawKey !== boundsKey) { this.rawCache = []; this.rawKey = boundsKey; }
   plot.series.forEach(function (s, si) {
@@ -170,6 +196,10 @@ Simulator.prototype.compute = function () {
       return;
     }
     out.series.push({ s: r.status, by: r.by, t: r.tie, line: r.line, frontier: r.line.length, tied: r.tied, res: r });
+    if (s.d && s.d.n) {
+      var cov = F.covers({ x: s.x, y: s.y, objs: objs }, r, s.d.ix, s.d.iy);
+      if (cov.unbeaten || cov.beating) { out.inexact[si] = cov; }
+    }
   });
   out.cyclic = F.cycleSum(objs) > 1 && objs.some(function (o) { return o.noise || o.improve; });
   out.cycleSum = F.cycleSum(objs);
@@ -192,7 +222,7 @@ Simulator.prototype.update = function () {
   // The view follows the frontier shown unless the user zoomed.
   var redraw = function () { if (c.auto) { c.fit(); } else { c.draw(); } };
   if (!this.root.open) {
-    if (c.sim) { c.sim = null; c.renderLegend(); redraw(); }
+    if (c.sim) { c.sim = null; c.renderLegend(); c.table.render(); redraw(); }
     this.out.textContent = '';
     return;
   }
@@ -200,6 +230,7 @@ Simulator.prototype.update = function () {
   c.sim = this.compute();
   var t1 = performance.now();
   c.renderLegend();
+  c.table.render(); // its status column follows the simulator
   if (c.selected) { renderDetails(c, c.selected); }
   redraw();
   var t2 = performance.now();
@@ -232,7 +263,13 @@ Simulator.prototype.describe = function (sim) {
     for (var i = 0; i < s.x.length; i++) { counts[st.s[i]]++; }
     var box = el('div', { class: 'sim-series', 'data-series': String(si) });
     box.appendChild(el('p', null, swatch(si, false), el('strong', { text: s.name }), ': ' + st.frontier + ' on the noise-aware frontier (raw Pareto ' + raw.line.length + ', the report ' + eng.frontier + ') · ' +
-      counts[1] + ' dominated · ' + counts[2] + ' infeasible · ' + counts[3] + ' invalid' + (st.tied.length ? ' · ' + st.tied.length + ' noise-tied group(s)' : '')));
+      counts[1] + ' dominated' + (s.d && s.d.n ? ' (+ ' + s.d.n.toLocaleString('en-US') + ' binned)' : '') + ' · ' + counts[2] + ' infeasible · ' + counts[3] + ' invalid' + (st.tied.length ? ' · ' + st.tied.length + ' noise-tied group(s)' : '')));
+    var inx = sim.inexact[si];
+    if (inx) {
+      box.appendChild(el('p', { class: 'warning sim-inexact', text: '⚠ Not exact at these settings: ' + (inx.unbeaten ? inx.unbeaten + ' density cell(s) have no kept point beating them' : '') +
+        (inx.unbeaten && inx.beating ? ' and ' : '') + (inx.beating ? inx.beating + ' density cell(s) could beat a frontier point' : '') +
+        ', so binned points may belong on the frontier. pareto front --noise … --min-improve … computes it on every point.' }));
+    }
     var kept = [], dropped = [];
     for (i = 0; i < s.x.length; i++) {
       if (st.s[i] === 0 && raw.s[i] !== 0) { kept.push(i); }

@@ -64,6 +64,12 @@ Chart.prototype.svg = function () {
 // wrap breaks text into lines no wider than w pixels (at spaces when it
 // can, anywhere when a word alone is wider).
 function wrap(text, w, font) {
+  // An axis title too long for its side breaks before " — higher/lower is
+  // better" first, never inside it.
+  var dash = String(text).indexOf(' — ');
+  if (dash > 0 && measureText(text, font) > w) {
+    return wrap(String(text).slice(0, dash), w, font).concat([String(text).slice(dash + 1)]);
+  }
   var words = String(text).split(' '), lines = [], cur = '';
   words.forEach(function (word) {
     var next = cur ? cur + ' ' + word : word;

@@ -9,7 +9,7 @@
 Chart.prototype.measureColumns = function () {
   var p = this.plot;
   return [
-    { key: 'series', title: 'Frontier' }, { key: 'case', title: 'Case', wrap: true }, { key: 'iteration', title: 'Iter' },
+    { key: 'series', title: 'Frontier' }, { key: 'id', title: 'ID', wrap: true }, { key: 'case', title: 'Case', wrap: true }, { key: 'iteration', title: 'Iter' },
     { key: 'step', title: 'Step' }, { key: 'phase', title: 'Phase' },
     { key: 'x', title: p.x.label + (p.x.unit ? ' (' + p.x.unit + ')' : ''), num: true },
     { key: 'y', title: p.y.label + (p.y.unit ? ' (' + p.y.unit + ')' : ''), num: true }, { key: 'n', title: 'n', num: true }
@@ -20,7 +20,7 @@ Chart.prototype.measureColumns = function () {
 // measureRows is the table's source: row k is point i of series s, series
 // after series.
 Chart.prototype.measureRows = function () {
-  var series = this.plot.series, start = [], n = 0;
+  var chart = this, series = this.plot.series, start = [], n = 0;
   series.forEach(function (s) { start.push(n); n += s.x.length; });
   function locate(k) {
     var lo = 0, hi = start.length - 1;
@@ -35,8 +35,10 @@ Chart.prototype.measureRows = function () {
       case 'y': return s.y[i];
       case 'n': return R.count(s, i);
       case 'dx': case 'dy': var b = R.base(s, i); return b && !b.why && b[key] !== null && b[key] !== undefined ? b[key] : '';
-      case 'status': return (s.s[i] === 0 ? '★ ' : '') + STATUS[s.s[i]] + (R.isBase(s, i) ? ' · baseline' : '');
-      case 'tie': var t = s.t ? s.t[i] : 0; return (t & 1 ? 'tie ' : '') + (t & 2 ? 'noise-tie' : '');
+      // The statuses shown: the simulator's while its panel is open.
+      case 'status': var st = chart.status(si); return (st.s[i] === 0 ? '★ ' : '') + STATUS[st.s[i]] + (R.isBase(s, i) ? ' · baseline' : '');
+      case 'tie': var t = chart.tie(chart.status(si), i); return (t & 1 ? 'tie ' : '') + (t & 2 ? 'noise-tie' : '');
+      case 'id': var rp = R.reps(s, i); return shownID(pt(s.p[i])) + (rp && rp.m.length > 1 ? ' +' + (rp.m.length - 1) : '');
       case 'iteration':
         var rep = R.reps(s, i);
         if (rep) { return rep.m.map(function (m) { return pt(m).iteration || ''; }).filter(function (v, j, a) { return v && a.indexOf(v) === j; }).join(','); }
@@ -73,10 +75,22 @@ function Table(columns, source, onClick) {
   this.root = el('div', { class: 'table-wrap', tabindex: '-1' });
   var head = el('tr');
   columns.forEach(function (c) {
-    var th = el('th', { 'data-key': c.key, 'aria-sort': 'none', scope: 'col', tabindex: '0', class: c.num ? 'num' : '' });
+    var th = el('th', { 'data-key': c.key, 'aria-sort': 'none', scope: 'col', tabindex: '-1', class: c.num ? 'num' : '' });
     breakable(th, c.title);
     th.addEventListener('click', function () { self.sort(c.key, th); });
-    th.addEventListener('keydown', function (ev) { if (ev.key === 'Enter' || ev.key === ' ') { ev.preventDefault(); self.sort(c.key, th); } });
+    th.addEventListener('keydown', function (ev) {
+      var ths = self.table.tHead.rows[0].cells, j = Array.prototype.indexOf.call(ths, th);
+      switch (ev.key) {
+        case 'Enter': case ' ': ev.preventDefault(); self.sort(c.key, th); return;
+        case 'ArrowLeft': if (j > 0) { self.focus(ths[j - 1]); } break;
+        case 'ArrowRight': if (j < ths.length - 1) { self.focus(ths[j + 1]); } break;
+        case 'Home': self.focus(ths[0]); break;
+        case 'End': self.focus(ths[ths.length - 1]); break;
+        case 'ArrowDown': if (self.onClick && self.body.rows.length) { self.focus(self.body.rows[0]); } break;
+        default: return;
+      }
+      ev.preventDefault();
+    });
     head.appendChild(th);
   });
   this.body = el('tbody');
@@ -88,6 +102,15 @@ function Table(columns, source, onClick) {
   this.foot = el('div', { class: 'table-foot' }, this.note, this.more);
   this.render();
 }
+// filter shows only the source rows keep accepts (every row for null),
+// in source order.
+Table.prototype.filter = function (keep) {
+  var out = [];
+  for (var k = 0; k < this.source.n; k++) { if (!keep || keep(k)) { out.push(k); } }
+  this.order = Int32Array.from(out);
+  this.root.querySelectorAll('th').forEach(function (h) { h.setAttribute('aria-sort', 'none'); });
+  this.render();
+};
 Table.prototype.sort = function (key, th) {
   var dir = th.getAttribute('aria-sort') === 'ascending' ? -1 : 1, src = this.source;
   this.root.querySelectorAll('th').forEach(function (h) { h.setAttribute('aria-sort', 'none'); });
@@ -105,11 +128,39 @@ Table.prototype.sort = function (key, th) {
   this.order = Int32Array.from(idx);
   this.render();
 };
+// focus moves the table's one Tab stop (tabindex 0) to e, a header cell or
+// a row, and focuses it: the table is one stop in the page's tab order,
+// and the arrow keys move inside it.
+Table.prototype.focus = function (e) {
+  this.table.querySelectorAll('[tabindex="0"]').forEach(function (x) { x.setAttribute('tabindex', '-1'); });
+  e.setAttribute('tabindex', '0');
+  if (e.tagName === 'TR') { this.current = Number(e.getAttribute('data-k')); } else { this.current = -1; }
+  e.focus();
+};
+// rowKeys moves between the rows (arrows, Home, End, Page Up/Down), up to
+// the headers from the first row, and pins the row with Enter or Space.
+Table.prototype.rowKeys = function (ev, tr, go) {
+  var rows = this.body.rows, j = tr.sectionRowIndex, to = -1;
+  switch (ev.key) {
+    case 'Enter': case ' ': ev.preventDefault(); go(); return;
+    case 'ArrowDown': to = Math.min(rows.length - 1, j + 1); break;
+    case 'ArrowUp':
+      if (j === 0) { ev.preventDefault(); this.focus(this.table.tHead.rows[0].cells[0]); return; }
+      to = j - 1; break;
+    case 'PageDown': to = Math.min(rows.length - 1, j + 10); break;
+    case 'PageUp': to = Math.max(0, j - 10); break;
+    case 'Home': to = 0; break;
+    case 'End': to = rows.length - 1; break;
+    default: return;
+  }
+  ev.preventDefault();
+  this.focus(rows[to]);
+};
 Table.prototype.render = function () {
   var self = this, frag = document.createDocumentFragment(), src = this.source;
   var n = Math.min(this.order.length, this.limit);
   for (var r = 0; r < n; r++) {
-    var k = this.order[r], tr = el('tr', this.onClick ? { tabindex: '0' } : null);
+    var k = this.order[r], tr = el('tr', this.onClick ? { tabindex: '-1', 'data-k': String(k) } : null);
     if (k === this.selected) { tr.className = 'selected'; tr.setAttribute('aria-selected', 'true'); }
     this.columns.forEach(function (c) {
       var v = src.value(k, c.key);
@@ -121,13 +172,24 @@ Table.prototype.render = function () {
     if (this.onClick) {
       var go = this.onClick.bind(null, src.row(k));
       tr.addEventListener('click', go);
-      tr.addEventListener('keydown', (function (f) { return function (ev) { if (ev.key === 'Enter' || ev.key === ' ') { ev.preventDefault(); f(); } }; }(go)));
+      tr.addEventListener('keydown', (function (f, row) { return function (ev) { self.rowKeys(ev, row, f); }; }(go, tr)));
     }
     frag.appendChild(tr);
   }
   this.body.textContent = '';
   this.body.appendChild(frag);
-  this.note.textContent = this.order.length > n ? 'Showing ' + n + ' of ' + this.order.length + ' rows; sort to see others.' : this.order.length + ' rows.';
+  // The one Tab stop: the current row (the pinned one, else the one last
+  // focused), else the first row, else the first header.
+  var hasFocus = this.table.contains(document.activeElement), stop = null;
+  this.table.tHead.querySelectorAll('th').forEach(function (h) { h.setAttribute('tabindex', '-1'); });
+  if (hasFocus && document.activeElement.tagName === 'TH') {
+    stop = document.activeElement;
+  } else if (this.onClick && this.body.rows.length) {
+    var want = this.selected >= 0 ? this.selected : this.current;
+    stop = this.body.querySelector('tr[data-k="' + want + '"]') || this.body.rows[0];
+  } else if (!this.onClick || !this.body.rows.length) { stop = this.table.tHead.rows[0].cells[0]; }
+  if (stop) { stop.setAttribute('tabindex', '0'); if (hasFocus && stop.tagName === 'TR' && document.activeElement.tagName === 'TR') { stop.focus(); } }
+  this.note.textContent = (this.order.length > n ? 'Showing ' + n + ' of ' + this.order.length + ' rows; sort to see others.' : this.order.length + ' rows.') + (this.extra || '');
   this.more.hidden = this.order.length <= n;
 };
 // highlight marks source row k (-1 for none) and scrolls the table, not
@@ -151,6 +213,60 @@ Table.prototype.highlight = function (k) {
   if (top - head < wrap.scrollTop) { wrap.scrollTop = top - head; } else if (top + tr.offsetHeight > wrap.scrollTop + wrap.clientHeight) {
     wrap.scrollTop = top + tr.offsetHeight - wrap.clientHeight;
   }
+};
+
+// binned returns the number of trials the plot's density layers stand for.
+Chart.prototype.binned = function () {
+  var n = 0;
+  this.plot.series.forEach(function (s) { if (s.d) { n += s.d.n; } });
+  return n;
+};
+
+// finder builds the search by trial ID of the measurements: the table
+// shows the matching points, and the note names the matching trials the
+// density layers stand for, with their series and cell.
+Chart.prototype.finder = function () {
+  var self = this, input = el('input', { type: 'search', class: 'find-id', placeholder: 'Find a trial by ID', 'aria-label': 'Find a trial of ' + this.plot.name + ' by ID' });
+  this.found = el('p', { class: 'note find-binned', 'aria-live': 'polite' });
+  input.addEventListener('input', function () { self.find(input.value); });
+  return el('div', { class: 'finder' }, input, this.found);
+};
+
+// find filters the table to the points whose trial ID (or a repeat's)
+// contains q, and lists the binned trials whose ID does.
+Chart.prototype.find = function (q) {
+  var self = this, rows = this.rows;
+  q = String(q || '').trim().toLowerCase();
+  this.found.textContent = '';
+  if (!q) { this.table.filter(null); return; }
+  this.table.filter(function (k) {
+    var at = rows.row(k), s = self.plot.series[at.s], rep = R.reps(s, at.i);
+    var ids = [];
+    (rep ? rep.m : [s.p[at.i]]).forEach(function (m) { ids.push(pt(m).id, shownID(pt(m))); });
+    return ids.some(function (id) { return id.toLowerCase().indexOf(q) >= 0; });
+  });
+  var hits = [], total = 0;
+  this.plot.series.forEach(function (s) {
+    var d = s.d;
+    if (!d || !d.ids) { return; }
+    for (var k = 0; k < d.ids.length; k++) {
+      if (d.ids[k].toLowerCase().indexOf(q) < 0) { continue; }
+      total++;
+      if (hits.length < 20) { hits.push(d.ids[k] + ' (' + s.name + ', ' + self.cellText(d, d.cell[k]) + ')'); }
+    }
+  });
+  if (total) {
+    this.found.textContent = total.toLocaleString('en-US') + ' binned trial(s) match, dominated by more than the density layer\'s margin: ' + hits.join('; ') + (total > hits.length ? '; …' : '');
+  }
+  api.found = { rows: this.table.order.length, binned: total };
+};
+
+// cellText renders the value range of cell c of density layer d.
+Chart.prototype.cellText = function (d, c) {
+  var edge = function (v0, v1, n, k, log) { var t = v0 + (v1 - v0) * k / n; return log ? Math.pow(10, t) : t; };
+  var cx = d.c[3 * c], cy = d.c[3 * c + 1], px = this.plot.x, py = this.plot.y;
+  return px.label + ' ' + fmt(edge(d.x0, d.x1, d.nx, cx, d.logx)) + '–' + fmt(edge(d.x0, d.x1, d.nx, cx + 1, d.logx)) + unitOf(px) + ', ' +
+    py.label + ' ' + fmt(edge(d.y0, d.y1, d.ny, cy, d.logy)) + '–' + fmt(edge(d.y0, d.y1, d.ny, cy + 1, d.logy)) + unitOf(py);
 };
 
 // ---- exclusions ------------------------------------------------------------------
