@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Creates and starts a PostgreSQL cluster (the newest installed server),
 # creates the test role (allowed to create databases and roles: the tests
-# make a database each and a SELECT-only role) and database, and prints
-# the URL to export as
-# PARETO_TEST_POSTGRES_URL. Idempotent; run as root on Debian after
-# installing the postgresql package (scripts/deps.sh does both).
+# make a database each and a SELECT-only role) and a fresh test database
+# pareto_ci (dropped and created again on every run, so that a machine
+# that ran an older pareto's tests starts from an empty database; no other
+# database is touched), and prints the URL to export as
+# PARETO_TEST_POSTGRES_URL. Run as root on Debian after installing the
+# postgresql package (scripts/deps.sh does both).
 set -euo pipefail
 server=$(compgen -G '/usr/lib/postgresql/*/bin/postgres' | sort -V | tail -1 || true)
 if [ -z "$server" ] || ! command -v pg_ctlcluster >/dev/null 2>&1; then
@@ -39,6 +41,7 @@ DO $$ BEGIN
 END $$;
 -- The read-only tests create a role that may only SELECT.
 ALTER ROLE pareto CREATEROLE;
-SELECT 'CREATE DATABASE pareto OWNER pareto' WHERE NOT EXISTS (SELECT FROM pg_database WHERE datname = 'pareto')\gexec
+DROP DATABASE IF EXISTS pareto_ci WITH (FORCE);
+CREATE DATABASE pareto_ci OWNER pareto;
 SQL
-echo "postgres://pareto:pareto@127.0.0.1:$port/pareto?sslmode=disable"
+echo "postgres://pareto:pareto@127.0.0.1:$port/pareto_ci?sslmode=disable"
