@@ -13,7 +13,13 @@ import (
 // unusual (invalid JSON, a value of the wrong type, names with escapes,
 // ...): the caller then uses readPerfJSON, which gives the same trials or
 // the positioned error.
-func readPerfFast(data []byte, src *source, f Format, r *reader, marks *headMarks) ([]trial.Trial, bool) {
+func readPerfFast(data []byte, src *source, f Format, r *reader) ([]trial.Trial, bool) {
+	return readPerfFastMarks(data, src, f, r, nil)
+}
+
+// readPerfFastMarks is readPerfFast that also collects, when marks is not
+// nil, the marks Detect needs of the strings it scans (readGuessed).
+func readPerfFastMarks(data []byte, src *source, f Format, r *reader, marks *headMarks) ([]trial.Trial, bool) {
 	tool := trial.ToolAIPerf
 	if f == FormatGenAIPerfJSON {
 		tool = trial.ToolGenAIPerf

@@ -195,6 +195,21 @@ var toolNames = map[string]map[string]string{
 	ToolInferencePerf: inferencePerfNames, ToolGuideLLM: guidellmNames,
 }
 
+// RegisterToolNames adds the native metric names of tool, mapped to
+// canonical keys, for Canonical and NativeNames. Readers call it from an
+// init function (the ingest reader registry), before any lookup; a tool
+// registered twice keeps the names of both calls.
+func RegisterToolNames(tool string, names map[string]string) {
+	m := toolNames[tool]
+	if m == nil {
+		m = map[string]string{}
+		toolNames[tool] = m
+	}
+	for k, v := range names {
+		m[k] = v
+	}
+}
+
 // Canonical maps a tool's native metric name to its canonical key, following
 // the cross-tool mapping of FORMATS.md §7 (by definition, not by name). For
 // vLLM and SGLang the native name is the metric part of "p99_<name>_ms".
