@@ -84,7 +84,7 @@ func detectFromMarks(h *headMarks, base string) Format {
 // The sniffs of the registry's JSON formats, in registry order: each
 // may assume that the ones before it did not match.
 
-func sniffPyTorch(_ *headMarks, base string) bool { return strings.HasSuffix(base, ".pytorch.json") }
+func sniffPyTorch(_ *headMarks, base string) bool  { return strings.HasSuffix(base, ".pytorch.json") }
 func sniffParetoJSONL(h *headMarks, _ string) bool { return isParetoJSONL(h.h) }
 func sniffOwnOutput(h *headMarks, _ string) bool   { return ownOutput(h.h) != "" }
 

@@ -91,6 +91,7 @@ type reader struct {
 	dec   *jsontext.Decoder
 	names map[string]string
 	// scratch of the fast AIPerf reader
+	scan    scanner
 	recs    records
 	stats   []statValue
 	with    []statValue
@@ -291,7 +292,6 @@ func (r *reader) readStream(f *os.File, path string, size int64) ([]trial.Trial,
 	}
 	return ts, checkTrialsNUL(ts, path, nil, f, in.mayNUL)
 }
-
 
 func unknownFormat(src *source, data []byte) error {
 	if i, ok := textin.Binary(data[:min(len(data), 512)]); ok {

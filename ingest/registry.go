@@ -120,5 +120,7 @@ func readerNames() string {
 	return strings.Join(out, ", ")
 }
 
-func readAIPerfJSON(j *jreader) ([]trial.Trial, error)    { return readPerfJSON(j, FormatAIPerfJSON) }
-func readGenAIPerfJSON(j *jreader) ([]trial.Trial, error) { return readPerfJSON(j, FormatGenAIPerfJSON) }
+func readAIPerfJSON(j *jreader) ([]trial.Trial, error) { return readPerfJSON(j, FormatAIPerfJSON) }
+func readGenAIPerfJSON(j *jreader) ([]trial.Trial, error) {
+	return readPerfJSON(j, FormatGenAIPerfJSON)
+}
