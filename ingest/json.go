@@ -243,8 +243,8 @@ func (j *jreader) number(name string) (v float64, ok bool, err error) {
 	case '{', '[', 't', 'f':
 		return 0, false, j.typeError(name, raw, "number")
 	}
-	f, err := strconv.ParseFloat(string(raw), 64)
-	if err != nil {
+	f, ok := parseNumber(raw)
+	if !ok {
 		return 0, false, j.typeError(name, raw, "number")
 	}
 	return f, true, nil

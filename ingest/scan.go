@@ -404,7 +404,7 @@ func parseNumber(raw []byte) (float64, bool) {
 		}
 		q += e
 	}
-	if f, ok := exactFloat(mant, q, digits, neg); ok {
+	if f, ok := decimal.Float(mant, q, neg); ok {
 		return f, true
 	}
 	return parseSlow(raw)
