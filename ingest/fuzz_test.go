@@ -77,6 +77,10 @@ func FuzzReadGuideLLM(f *testing.F) {
 	fuzzRead(f, "guidellm.json", "other/guidellm*", "synthetic/*guidellm*")
 }
 
+func FuzzReadLLMPerf(f *testing.F) {
+	fuzzRead(f, "llmperf_summary.json", "llmperf/*")
+}
+
 func FuzzTolerantReader(f *testing.F) {
 	f.Add([]byte(`{"a": Infinity, "b": -Infinity, "c": NaN, "d": "NaN Infinity"}`))
 	f.Fuzz(func(t *testing.T, data []byte) {

@@ -87,9 +87,10 @@ func TestLoadNotResults(t *testing.T) {
 		"../examples/noise/pareto.toml",
 		"../examples/search/vllm.toml",
 		"testdata/notresults/harness_runs.json",
+		"testdata/notresults/" + llmperfRequests,
 	}
 	wants := []string{"dashboard", "requests a benchmark sends", "per-request records", "requests a benchmark sends",
-		"TOML", "TOML", "TOML", "TOML", "TOML", "TOML", "load settings (concurrency)"}
+		"TOML", "TOML", "TOML", "TOML", "TOML", "TOML", "load settings (concurrency)", "LLMPerf per-request records"}
 	for i, f := range files {
 		d, err := Load([]string{f}, LoadOptions{})
 		if err != nil {
@@ -109,7 +110,7 @@ func TestLoadNotResults(t *testing.T) {
 		got = append(got, filepath.Base(s.Path)+" "+s.Code)
 	}
 	want := "README.md unknown_format\ndashboard.json not_a_result\nharness_runs.json unknown_format\ninputs.json not_a_result\n" +
-		"profile_export.jsonl not_a_result\nprofile_export_genai_perf.json not_a_result"
+		llmperfRequests + " not_a_result\nprofile_export.jsonl not_a_result\nprofile_export_genai_perf.json not_a_result"
 	if len(d.Trials) != 0 || strings.Join(got, "\n") != want {
 		t.Errorf("directory: %d trials, skipped\n%s\nwant\n%s", len(d.Trials), strings.Join(got, "\n"), want)
 	}

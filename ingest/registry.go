@@ -55,6 +55,8 @@ var registry = []readerEntry{
 	{format: FormatGenAIPerfInputs, sniffJSON: sniffGenAIPerfInputs, notResult: "the requests a benchmark sends (GenAI-Perf llm_inputs.json or AIPerf inputs.json), not a result"},
 	{format: FormatInferencePerf, tool: trial.ToolInferencePerf, name: "inference-perf", sniffJSON: sniffInferencePerf, readJSON: readInferencePerf},
 	{format: FormatGuideLLM, tool: trial.ToolGuideLLM, name: "guidellm", sniffJSON: sniffGuideLLM, readJSON: readGuideLLM},
+	{format: FormatLLMPerf, tool: trial.ToolLLMPerf, names: llmperfNames, name: "LLMPerf", sniffJSON: sniffLLMPerf, readJSON: readLLMPerf},
+	{format: FormatLLMPerfRequests, sniffJSON: sniffLLMPerfRequests, notResult: "LLMPerf per-request records (individual_responses.json), not a run's summary: read the run's _summary.json"},
 	{format: FormatVLLMNightly, tool: trial.ToolVLLM, name: "vLLM", sniffJSON: sniffVLLMNightly, readJSON: readVLLMNightly},
 	{format: FormatAIPerfJSON, tool: trial.ToolAIPerf, name: "AIPerf", sniffJSON: sniffAIPerfJSON, readJSON: readAIPerfJSON, readFast: readPerfFast},
 	{format: FormatGenAIPerfJSON, tool: trial.ToolGenAIPerf, name: "GenAI-Perf", sniffJSON: sniffGenAIPerfJSON, readJSON: readGenAIPerfJSON, readFast: readPerfFast},

@@ -129,6 +129,7 @@ const (
 	ToolSGLang        = "sglang"
 	ToolInferencePerf = "inference-perf"
 	ToolGuideLLM      = "guidellm"
+	ToolLLMPerf       = "llmperf"
 )
 
 var aiperfNames = map[string]string{
