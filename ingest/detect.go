@@ -34,6 +34,9 @@ const (
 	FormatGenAIPerfInputs Format = "genai-perf-inputs" // GenAI-Perf llm_inputs.json / AIPerf inputs.json: the requests sent
 	FormatDashboard       Format = "dashboard"         // a Grafana-style dashboard (panels)
 	FormatTOML            Format = "toml"              // a TOML configuration (CloudAI scenario, test, system; pareto's own)
+	FormatYAML            Format = "yaml"              // a YAML document (inference-perf config.yaml, manifests)
+
+	FormatInferencePerfServer Format = "inference-perf-server" // inference-perf prometheus_metrics.json: the server's metrics of a stage
 )
 
 // HeadSize is how many leading bytes Detect needs at most.
@@ -96,6 +99,12 @@ func sniffGenAIPerfInputs(h *headMarks, _ string) bool {
 	return h.has(`"payload`) && !h.has(`"unit"`) && !h.has(`"completed"`)
 }
 
+// sniffInferencePerfServer recognises inference-perf's server-side
+// (Prometheus) report: its successes hold the model server's gauges.
+func sniffInferencePerfServer(h *headMarks, _ string) bool {
+	return h.has(`"load_summary"`) && (h.has(`"kv_cache_usage_percentage"`) || h.has(`"num_preemptions_total"`) || h.has(`"queue_len"`))
+}
+
 func sniffInferencePerf(h *headMarks, _ string) bool {
 	return h.has(`"load_summary"`) || (h.has(`"successes"`) && h.has(`"failures"`))
 }
@@ -134,6 +143,30 @@ func sniffAIPerfBlocks(h *headMarks, _ string) bool {
 func sniffDashboard(h *headMarks, _ string) bool { return h.has(`"panels"`) }
 
 func sniffTOML(head []byte, _ string) bool { return looksTOML(head) }
+
+// sniffYAML recognises a YAML mapping: its first line that is neither
+// blank nor a # comment is "---" or "key:" (a bare key, then a space or
+// the line end). No result format pareto reads is YAML.
+func sniffYAML(head []byte, _ string) bool {
+	for len(head) > 0 {
+		line := head
+		if i := bytes.IndexByte(line, '\n'); i >= 0 {
+			line, head = line[:i], head[i+1:]
+		} else {
+			head = nil
+		}
+		line = bytes.TrimRight(line, " \t\r")
+		if len(line) == 0 || line[0] == '#' {
+			continue
+		}
+		if string(line) == "---" {
+			return true
+		}
+		k, rest, ok := bytes.Cut(line, []byte(":"))
+		return ok && bareKey(k) && (len(rest) == 0 || rest[0] == ' ')
+	}
+	return false
+}
 
 // perfCSVHeader reports whether head starts with the header line of an
 // AIPerf or GenAI-Perf CSV export, and whether it is GenAI-Perf's (which

@@ -47,12 +47,15 @@ type readerEntry struct {
 // Detect tries them: more specific sniffs first.
 var registry = []readerEntry{
 	{format: FormatTOML, sniffText: sniffTOML, notResult: "a TOML configuration (a CloudAI scenario, test or system file, or a pareto configuration), not a benchmark result"},
+	{format: FormatYAML, sniffText: sniffYAML, notResult: "a YAML document (a configuration, such as inference-perf's config.yaml or a Kubernetes manifest), not a benchmark result"},
 	{format: FormatPyTorchSidecar, sniffJSON: sniffPyTorch, silent: true},
 	{format: FormatParetoJSONL, sniffJSON: sniffParetoJSONL, readJSON: readParetoJSONL},
 	{format: FormatParetoOutput, sniffJSON: sniffOwnOutput, notResult: "pareto's own output (the JSON of front, compare, gate, pick, noise, drift, ingest, ask, tell or tune, or a test's golden trials), " +
 		"not a benchmark result: ingest the results it was computed from, or a pareto trials --format jsonl export"},
 	{format: FormatAIPerfRecords, sniffJSON: sniffAIPerfRecords, notResult: "AIPerf per-request records (profile_export.jsonl), not a run's summary: read the run's profile_export_aiperf.json"},
 	{format: FormatGenAIPerfInputs, sniffJSON: sniffGenAIPerfInputs, notResult: "the requests a benchmark sends (GenAI-Perf llm_inputs.json or AIPerf inputs.json), not a result"},
+	{format: FormatInferencePerfServer, sniffJSON: sniffInferencePerfServer, notResult: "inference-perf server-side metrics (prometheus_metrics.json, scraped from the model server): " +
+		"the server's view of a stage, not a load point; the stage's lifecycle report is the trial"},
 	{format: FormatInferencePerf, tool: trial.ToolInferencePerf, name: "inference-perf", sniffJSON: sniffInferencePerf, readJSON: readInferencePerf},
 	{format: FormatGuideLLM, tool: trial.ToolGuideLLM, name: "guidellm", sniffJSON: sniffGuideLLM, readJSON: readGuideLLM},
 	{format: FormatLLMPerf, tool: trial.ToolLLMPerf, names: llmperfNames, name: "LLMPerf", sniffJSON: sniffLLMPerf, readJSON: readLLMPerf},
