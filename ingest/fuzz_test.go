@@ -196,8 +196,9 @@ func FuzzReadUTF16(f *testing.F) {
 	})
 }
 
-// FuzzReadTable: reading a generic table never panics, and a table is
-// refused as not_a_result exactly when its only numbers are load settings.
+// FuzzReadTable: reading a generic table never panics, a table is
+// refused as not_a_result when its only numbers are load settings, and
+// every row read holds a measurement.
 func FuzzReadTable(f *testing.F) {
 	for _, p := range []string{"notresults/harness_runs.json", "../../examples/trials.csv"} {
 		if data, err := os.ReadFile(filepath.Join("testdata", p)); err == nil {
@@ -232,6 +233,11 @@ func FuzzReadTable(f *testing.F) {
 		}
 		if err == nil && onlySettings(ts) != nil {
 			t.Fatalf("%d trials whose only numbers are load settings accepted", len(ts))
+		}
+		for i := range ts {
+			if err == nil && len(ts[i].Measurements) == 0 {
+				t.Fatalf("row %d, without a measurement, accepted as a trial", i)
+			}
 		}
 	})
 }

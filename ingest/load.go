@@ -255,6 +255,9 @@ func (d *Dataset) readFiles(files []string, opts LoadOptions, strict bool) {
 func (d *Dataset) addFile(f string, ts []trial.Trial, err error, strict bool) {
 	var nr *NotResultError
 	switch {
+	case err == nil && len(ts) > 0 && !measured(ts):
+		d.Skipped = append(d.Skipped, Skip{Path: f, Code: trial.SkipNotResult,
+			Reason: fmt.Sprintf("read as %s, but without a measurement in any of its %d records: not a benchmark result", ts[0].Source.Format, len(ts))})
 	case err == nil:
 		d.add(ts, nil)
 	case errors.As(err, &nr):
@@ -269,6 +272,13 @@ func (d *Dataset) addFile(f string, ts []trial.Trial, err error, strict bool) {
 	default:
 		d.skip(d.place.base, Skip{Path: f, Code: SkipError, Reason: err.Error()})
 	}
+}
+
+// measured reports whether some trial of ts holds a measurement: a file
+// whose every record has none (a wrapper list that looks like a result,
+// say) is no result.
+func measured(ts []trial.Trial) bool {
+	return slices.ContainsFunc(ts, func(t trial.Trial) bool { return len(t.Measurements) > 0 })
 }
 
 // addTable reads a named file that is no benchmark result as a generic

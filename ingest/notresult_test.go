@@ -86,7 +86,7 @@ func TestLoadNotResults(t *testing.T) {
 		"testdata/notresults/inference-perf_kubecon-na-2025_config.yaml",
 	}
 	wants := []string{"dashboard", "requests a benchmark sends", "per-request records", "requests a benchmark sends",
-		"TOML", "TOML", "TOML", "TOML", "TOML", "TOML", "load settings (concurrency)", "LLMPerf per-request records",
+		"TOML", "TOML", "TOML", "TOML", "TOML", "TOML", "a JSON array", "LLMPerf per-request records",
 		"summary across all the stages", "server-side metrics", "YAML document"}
 	for i, f := range files {
 		d, err := Load([]string{f}, LoadOptions{})

@@ -34,11 +34,14 @@ benchmark_serving, bench-serve or bench-sweep, SGLang lean-2024 or 2025+, …).
 
 A file named on the command line that is no benchmark result is read as a
 generic table (your own harness's output): CSV with a header row, or JSONL
-with one object per line. Each row is a trial: every column but the id
+with one object per line (not a JSON array or a pretty-printed document),
+never inside a directory. Each row is a trial: every column but the id
 column (--id, default id) is a parameter, and every numeric cell is also a
 measurement named by its column, so that -o, --slo, --where, --group-by and
 --config-key name columns; concurrency, request_rate, input_tokens and
-output_tokens also set the workload. "-" reads standard input.
+output_tokens also set the workload. A row without a numeric cell is an
+error at its line, and a table without any is skipped as not_a_result.
+"-" reads standard input.
 
 Formats are sniffed from the content, not the file name. In a CloudAI
 results tree each successful iteration, DSE step and AIPerf phase is a
