@@ -129,6 +129,7 @@ func readTableRows(data []byte, name string, opts TableOptions, lim Limits) ([]t
 		return nil, err
 	}
 	out := make([]trial.Trial, t.Len())
+	numeric := make([]bool, len(out)) // the row has a numeric cell (NaN and ±Inf too: the front says why they are invalid)
 	for r := range out {
 		tr := &out[r]
 		tr.Source = trial.Source{Path: name, Key: opts.key, Format: FormatTable, FormatVersion: t.Format, Line: int(t.Lines[r]), Index: r}
@@ -158,7 +159,11 @@ func readTableRows(data []byte, name string, opts TableOptions, lim Limits) ([]t
 			if tr.Params[col] == trial.Redacted {
 				continue // a secret column is no measurement
 			}
-			if !ok || math.IsNaN(v) {
+			if !ok {
+				continue
+			}
+			numeric[r] = true
+			if math.IsNaN(v) {
 				continue
 			}
 			if math.IsInf(v, 0) {
@@ -182,7 +187,7 @@ func readTableRows(data []byte, name string, opts TableOptions, lim Limits) ([]t
 	if len(out) == 0 {
 		return nil, &table.SyntaxError{File: name, Line: 2, Col: 1, Msg: "the table has a header but no rows"}
 	}
-	if err := measuredRows(out, name); err != nil {
+	if err := measuredRows(out, numeric, name); err != nil {
 		return nil, err
 	}
 	if cols := onlySettings(out); cols != nil {
@@ -192,25 +197,16 @@ func readTableRows(data []byte, name string, opts TableOptions, lim Limits) ([]t
 	return out, nil
 }
 
-// measuredRows checks that every row of a table holds a numeric
-// measurement: a table with none is no result (a NotResultError saying
+// measuredRows checks that every row of a table holds a numeric cell
+// (numeric[i]): a table with none is no result (a NotResultError saying
 // so), and a row without one among rows with some is an error at its
 // line (a row is a trial only with a measurement; none is dropped).
-func measuredRows(rows []trial.Trial, name string) error {
-	bare := -1
-	for i := range rows {
-		if len(rows[i].Measurements) == 0 {
-			if bare < 0 {
-				bare = i
-			}
-		} else if bare >= 0 {
-			break
-		}
-	}
+func measuredRows(rows []trial.Trial, numeric []bool, name string) error {
+	bare := slices.Index(numeric, false)
 	switch {
 	case bare < 0:
 		return nil
-	case !slices.ContainsFunc(rows, func(t trial.Trial) bool { return len(t.Measurements) > 0 }):
+	case !slices.Contains(numeric, true):
 		return &NotResultError{Path: name, What: "a table without a numeric cell in any row: no measurement, not a benchmark result"}
 	}
 	return &table.SyntaxError{File: name, Line: rows[bare].Source.Line, Col: 1,
