@@ -20,6 +20,7 @@ import (
 	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/trial"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 const ingestLong = `Ingest reads benchmark results — AIPerf, GenAI-Perf, vLLM bench serve,
@@ -84,7 +85,7 @@ const ingestExample = `  pareto ingest examples/cloudai/results --system-config 
 type ingestOptions struct {
 	format, systemConfig, id string
 	session                  string
-	gpusPerNode              int
+	gpusPerNode, gpus        int
 	keepGoing                bool
 	labels                   []string
 	store                    storeFlags
@@ -112,6 +113,7 @@ func newIngestCmd(e *env) *cobra.Command {
 	f.StringVar(&o.format, "format", "table", "output `table|json`")
 	f.StringVar(&o.systemConfig, "system-config", "", "CloudAI system `TOML` supplying gpus_per_node")
 	f.IntVar(&o.gpusPerNode, "gpus-per-node", 0, "GPUs per node for CloudAI runs (overrides --system-config)")
+	addGPUsFlag(f, &o.gpus)
 	f.BoolVar(&o.keepGoing, "keep-going", false, "exit 0 even when some inputs could not be read")
 	f.StringArrayVar(&o.labels, "label", nil, "add label `k=v` to every trial (repeatable)")
 	f.StringVar(&o.id, "id", "", "the id `COLUMN` of generic CSV/JSONL tables (default: id when present)")
@@ -121,11 +123,19 @@ func newIngestCmd(e *env) *cobra.Command {
 	return c
 }
 
-// loadOptions turns the CloudAI flags into ingest options.
-func loadOptions(systemConfig string, gpusPerNode int) (ingest.LoadOptions, error) {
-	opts := ingest.LoadOptions{GPUsPerNode: gpusPerNode}
+// addGPUsFlag registers --gpus, the GPUs that served each result file.
+func addGPUsFlag(f *pflag.FlagSet, n *int) {
+	f.IntVar(n, "gpus", 0, "`N` GPUs served each result file (not CloudAI runs): per-GPU throughput; default the file's own count (AIPerf telemetry)")
+}
+
+// loadOptions turns the CloudAI flags and --gpus into ingest options.
+func loadOptions(systemConfig string, gpusPerNode, gpus int) (ingest.LoadOptions, error) {
+	opts := ingest.LoadOptions{GPUsPerNode: gpusPerNode, GPUs: gpus}
 	if err := cloudai.CheckGPUsPerNode(gpusPerNode); err != nil {
 		return opts, usagef("--gpus-per-node %v", err)
+	}
+	if gpus < 0 {
+		return opts, usagef("--gpus %d: want a positive count of GPUs", gpus)
 	}
 	if systemConfig != "" {
 		sys, err := cloudai.ReadSystem(systemConfig)
@@ -141,7 +151,7 @@ func loadOptions(systemConfig string, gpusPerNode int) (ingest.LoadOptions, erro
 }
 
 func runIngest(e *env, o *ingestOptions, paths []string) error {
-	opts, err := loadOptions(o.systemConfig, o.gpusPerNode)
+	opts, err := loadOptions(o.systemConfig, o.gpusPerNode, o.gpus)
 	if err != nil {
 		return err
 	}

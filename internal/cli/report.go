@@ -101,6 +101,7 @@ type reportOptions struct {
 	config, out, x, y, groupBy, system string
 	optuna, optunaStudy                string
 	keepGoing                          bool
+	gpus                               int
 	store                              storeFlags
 	repeats                            repeatFlags
 	limits                             limitFlags
@@ -219,7 +220,7 @@ func runGenerateReport(e *env, o *generateOptions) error {
 func walkOptions(o *generateOptions) (cloudai.WalkOptions, error) {
 	var opts cloudai.WalkOptions
 	var err error
-	lo, err := loadOptions(o.system, 0)
+	lo, err := loadOptions(o.system, 0, 0)
 	if err != nil {
 		return opts, err
 	}
@@ -275,6 +276,7 @@ func newReportCmd(e *env) *cobra.Command {
 	f.StringVarP(&o.y, "y", "y", "", "Y objective `METRIC[.STAT][:min|:max]` (instead of --config)")
 	f.StringVar(&o.groupBy, "group-by", "", "with -x/-y: one frontier per value of `LABEL`")
 	f.StringVar(&o.system, "system-config", "", "CloudAI system `TOML` (gpus_per_node) for CloudAI trees")
+	addGPUsFlag(f, &o.gpus)
 	addOptunaFlags(f, &o.optuna, &o.optunaStudy)
 	f.BoolVar(&o.keepGoing, "keep-going", false, "exit 0 even when some inputs could not be read")
 	o.repeats.add(f, "median")
@@ -292,7 +294,7 @@ func runReport(e *env, o *reportOptions, paths []string) error {
 	if err != nil {
 		return err
 	}
-	lo, err := loadOptions(o.system, 0)
+	lo, err := loadOptions(o.system, 0, o.gpus)
 	if err != nil {
 		return err
 	}
