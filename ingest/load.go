@@ -507,4 +507,3 @@ func attachRun(t *trial.Trial, r *cloudai.Run, dep *trial.Deployment, several bo
 	trial.AddPerGPU(t, dep)
 	t.Finalize()
 }
-
