@@ -78,9 +78,6 @@ func (j *jreader) builder(tool string, format Format) *builder {
 	return b
 }
 
-// intern returns b as a string, reusing an earlier copy when possible.
-func (j *jreader) intern(b []byte) string { return internIn(j.names, b) }
-
 // internIn returns b as a string from names, adding it while names is
 // small (nil names intern nothing).
 func internIn(names map[string]string, b []byte) string {
