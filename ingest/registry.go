@@ -27,6 +27,9 @@ type readerEntry struct {
 	// '[' (CSV, TOML), with base the lower-cased file name.
 	sniffJSON func(h *headMarks, base string) bool
 	sniffText func(head []byte, base string) bool
+	// marks are the quoted strings sniffJSON looks for (h.has), found
+	// in one pass over a head's quotes with the others (detect_scan.go).
+	marks []string
 	// readJSON reads a JSON format through the jsontext reader (and may
 	// stream); readMem reads a whole in-memory file (CSV).
 	readJSON func(j *jreader) ([]trial.Trial, error)
@@ -54,12 +57,14 @@ var registry = []readerEntry{
 		"not a benchmark result: ingest the results it was computed from, or a pareto trials --format jsonl export"},
 	{format: FormatAIPerfRecords, sniffJSON: sniffAIPerfRecords, notResult: "AIPerf per-request records (profile_export.jsonl), not a run's summary: read the run's profile_export_aiperf.json"},
 	{format: FormatGenAIPerfInputs, sniffJSON: sniffGenAIPerfInputs, notResult: "the requests a benchmark sends (GenAI-Perf llm_inputs.json or AIPerf inputs.json), not a result"},
-	{format: FormatInferencePerfServer, sniffJSON: sniffInferencePerfServer, notResult: "inference-perf server-side metrics (prometheus_metrics.json, scraped from the model server): " +
+	{format: FormatInferencePerfServer, sniffJSON: sniffInferencePerfServer,
+		marks: []string{`"kv_cache_usage_percentage"`, `"num_preemptions_total"`, `"queue_len"`}, notResult: "inference-perf server-side metrics (prometheus_metrics.json, scraped from the model server): " +
 		"the server's view of a stage, not a load point; the stage's lifecycle report is the trial"},
 	{format: FormatInferencePerf, tool: trial.ToolInferencePerf, name: "inference-perf", sniffJSON: sniffInferencePerf, readJSON: readInferencePerf},
 	{format: FormatGuideLLM, tool: trial.ToolGuideLLM, name: "guidellm", sniffJSON: sniffGuideLLM, readJSON: readGuideLLM},
-	{format: FormatLLMPerf, tool: trial.ToolLLMPerf, names: llmperfNames, name: "LLMPerf", sniffJSON: sniffLLMPerf, readJSON: readLLMPerf},
-	{format: FormatLLMPerfRequests, sniffJSON: sniffLLMPerfRequests, notResult: "LLMPerf per-request records (individual_responses.json), not a run's summary: read the run's _summary.json"},
+	{format: FormatLLMPerf, tool: trial.ToolLLMPerf, names: llmperfNames, name: "LLMPerf", sniffJSON: sniffLLMPerf, readJSON: readLLMPerf,
+		marks: []string{`"results_ttft_s_mean"`, `"results_end_to_end_latency_s_mean"`, `"results_mean_output_throughput_token_per_s"`}},
+	{format: FormatLLMPerfRequests, sniffJSON: sniffLLMPerfRequests, marks: []string{`"ttft_s"`, `"end_to_end_latency_s"`, `"number_output_tokens"`}, notResult: "LLMPerf per-request records (individual_responses.json), not a run's summary: read the run's _summary.json"},
 	{format: FormatVLLMNightly, tool: trial.ToolVLLM, name: "vLLM", sniffJSON: sniffVLLMNightly, readJSON: readVLLMNightly},
 	{format: FormatAIPerfJSON, tool: trial.ToolAIPerf, name: "AIPerf", sniffJSON: sniffAIPerfJSON, readJSON: readAIPerfJSON, readFast: readPerfFast},
 	{format: FormatGenAIPerfJSON, tool: trial.ToolGenAIPerf, name: "GenAI-Perf", sniffJSON: sniffGenAIPerfJSON, readJSON: readGenAIPerfJSON, readFast: readPerfFast},
