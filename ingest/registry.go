@@ -59,7 +59,7 @@ var registry = []readerEntry{
 	{format: FormatGenAIPerfInputs, sniffJSON: sniffGenAIPerfInputs, notResult: "the requests a benchmark sends (GenAI-Perf llm_inputs.json or AIPerf inputs.json), not a result"},
 	{format: FormatInferencePerfServer, sniffJSON: sniffInferencePerfServer,
 		marks: []string{`"kv_cache_usage_percentage"`, `"num_preemptions_total"`, `"queue_len"`}, notResult: "inference-perf server-side metrics (prometheus_metrics.json, scraped from the model server): " +
-		"the server's view of a stage, not a load point; the stage's lifecycle report is the trial"},
+			"the server's view of a stage, not a load point; the stage's lifecycle report is the trial"},
 	{format: FormatInferencePerf, tool: trial.ToolInferencePerf, name: "inference-perf", sniffJSON: sniffInferencePerf, readJSON: readInferencePerf},
 	{format: FormatGuideLLM, tool: trial.ToolGuideLLM, name: "guidellm", sniffJSON: sniffGuideLLM, readJSON: readGuideLLM},
 	{format: FormatLLMPerf, tool: trial.ToolLLMPerf, names: llmperfNames, name: "LLMPerf", sniffJSON: sniffLLMPerf, readJSON: readLLMPerf,
