@@ -16,6 +16,7 @@ import (
 	"github.com/pareto-llm/pareto/internal/enc"
 	"github.com/pareto-llm/pareto/internal/progress"
 	"github.com/pareto-llm/pareto/internal/safe"
+	"github.com/pareto-llm/pareto/optuna"
 	"github.com/pareto-llm/pareto/source"
 	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/trial"
@@ -43,6 +44,10 @@ measurement named by its column, so that -o, --slo, --where, --group-by and
 output_tokens also set the workload. A row without a numeric cell is an
 error at its line, and a table without any is skipped as not_a_result.
 "-" reads standard input.
+
+--optuna reads an Optuna RDB storage (read only) and adds its study's
+complete trials, as any input's: with --study they are copied into the
+store. --gpus N gives every result file's trials per-GPU throughput.
 
 Formats are sniffed from the content, not the file name. In a CloudAI
 results tree each successful iteration, DSE step and AIPerf phase is a
@@ -86,6 +91,7 @@ type ingestOptions struct {
 	format, systemConfig, id string
 	session                  string
 	gpusPerNode, gpus        int
+	optuna, optunaStudy      string
 	keepGoing                bool
 	labels                   []string
 	store                    storeFlags
@@ -100,8 +106,8 @@ func newIngestCmd(e *env) *cobra.Command {
 		Long:    ingestLong,
 		Example: ingestExample,
 		RunE: func(_ *cobra.Command, args []string) error {
-			if len(args) == 0 {
-				return usagef("no paths given")
+			if len(args) == 0 && o.optuna == "" {
+				return usagef("no paths given (or --optuna)")
 			}
 			if o.format != "table" && o.format != "json" {
 				return usagef("unknown --format %q (want table or json)", o.format)
@@ -114,6 +120,7 @@ func newIngestCmd(e *env) *cobra.Command {
 	f.StringVar(&o.systemConfig, "system-config", "", "CloudAI system `TOML` supplying gpus_per_node")
 	f.IntVar(&o.gpusPerNode, "gpus-per-node", 0, "GPUs per node for CloudAI runs (overrides --system-config)")
 	addGPUsFlag(f, &o.gpus)
+	addOptunaFlags(f, &o.optuna, &o.optunaStudy)
 	f.BoolVar(&o.keepGoing, "keep-going", false, "exit 0 even when some inputs could not be read")
 	f.StringArrayVar(&o.labels, "label", nil, "add label `k=v` to every trial (repeatable)")
 	f.StringVar(&o.id, "id", "", "the id `COLUMN` of generic CSV/JSONL tables (default: id when present)")
@@ -203,6 +210,17 @@ func runIngest(e *env, o *ingestOptions, paths []string) error {
 	opts.Progress = bar.Set
 	d, err := ingest.Load(paths, opts)
 	bar.Done()
+	if err == nil && o.optuna != "" { // the study's complete trials, copied as any input's
+		var st *optuna.Study
+		var name string
+		if st, name, err = source.ReadOptuna(context.Background(), o.optuna, o.optunaStudy); errors.Is(err, source.ErrOptunaStudy) {
+			return usagef("--optuna-study is required: %v", err)
+		}
+		if err == nil {
+			fmt.Fprintf(e.stderr, "pareto ingest: optuna study %s: %d complete trials\n", name, len(st.Trials))
+			err = opts.Each(st.Trials, nil)
+		}
+	}
 	if err != nil {
 		var ie inputError
 		if errors.As(err, &ie) {
