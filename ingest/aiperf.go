@@ -2,6 +2,8 @@ package ingest
 
 import (
 	"bytes"
+	"strconv"
+
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -14,11 +16,13 @@ const (
 )
 
 // perfJSON reads one AIPerf profile_export_aiperf.json or GenAI-Perf
-// profile_export_genai_perf.json document, through the jsontext reader j
-// or the fast scanner (aiperf_fast.go); both share everything but the
-// tokenizing.
+// profile_export_genai_perf.json document through t: the fast scanner over
+// an in-memory file (readPerfFast) or the jsontext reader (readPerfJSON,
+// which streams and positions its errors). The reading is written once,
+// here and in aiperf_config.go; only the tokenizing differs
+// (aiperf_tokens.go).
 type perfJSON struct {
-	j          *jreader // nil for the fast scanner
+	t          perfTokens
 	b          *builder
 	names      map[string]string // interned names
 	stats      []statValue       // scratch for one block
@@ -33,7 +37,8 @@ type perfJSON struct {
 	with       []statValue
 	dims       *dimsCache              // dims shared between files; nil: build them every time
 	blocks     map[blockKey]blockUnits // metricUnits cache shared between files; nil: none
-	path       []byte                  // fast scanner: dotted key of flattened config
+	path       []byte                  // dotted key of flattened config
+	named      bool                    // t reports errors: name config values (what)
 }
 
 // statValue is one statistic of a block; dims, when set, are the shared
@@ -54,50 +59,54 @@ var perfTopLevel = map[string]bool{
 	"records": true, "telemetry_stats": true, "sessions": true,
 }
 
+// readPerfJSON reads an AIPerf or GenAI-Perf JSON document through the
+// jsontext reader j: files too large to hold in memory, and those the fast
+// scanner gave up on (readPerfFast), for the positioned error.
 func readPerfJSON(j *jreader, f Format) ([]trial.Trial, error) {
 	tool := trial.ToolAIPerf
 	if f == FormatGenAIPerfJSON {
 		tool = trial.ToolGenAIPerf
 	}
-	p := &perfJSON{j: j, b: newBuilder(tool, j.src, f), names: j.names, genai: f == FormatGenAIPerfJSON}
-	if err := j.object("AIPerf summary", p.member); err != nil {
-		return nil, err
-	}
-	if err := j.expectEnd(); err != nil {
-		return nil, err
+	t := &jsonTokens{j: j}
+	p := &perfJSON{t: t, b: newBuilder(tool, j.src, f), names: j.names, genai: f == FormatGenAIPerfJSON, named: true}
+	if !p.document() {
+		return nil, t.failure()
 	}
 	return []trial.Trial{p.finish()}, nil
 }
 
-func (p *perfJSON) member(name []byte) error {
-	j, b := p.j, p.b
-	if !perfTopLevel[string(name)] {
-		if j.d.PeekKind() != '{' {
-			return j.flatten(string(name), b.t.SetParam)
-		}
-		return p.block(p.blockTag(name), nil)
-	}
-	switch key := string(name); key {
+// document reads the whole document: one object of members.
+func (p *perfJSON) document() bool {
+	return p.object("AIPerf summary", p.member) && p.t.end()
+}
+
+// member reads one top-level member: a metric block, a config section,
+// the telemetry, or a scalar kept as a parameter.
+func (p *perfJSON) member(name []byte) bool {
+	t, b := p.t, p.b
+	switch string(name) {
 	case "records":
 		p.hasRecords = true
-		return j.object(key, func(tag []byte) error { return p.block(p.blockTag(tag), nil) })
+		return p.object("records", func(tag []byte) bool { return p.block(p.blockTag(tag), nil) })
 	case "warmup_metrics":
-		return j.object(key, func(tag []byte) error { return p.block(p.blockTag(tag), warmupDims) })
+		return p.object("warmup_metrics", func(tag []byte) bool { return p.block(p.blockTag(tag), warmupDims) })
 	case "input_config":
-		return j.flatten("", p.b.t.SetParam)
+		return p.flatten(0, b.t.SetParam)
 	case "run_info":
-		return j.flatten("run_info", p.b.t.SetParam)
+		p.path = append(p.path[:0], "run_info"...)
+		return p.flatten(len(p.path), b.t.SetParam)
 	case "telemetry_data":
 		return p.telemetry()
 	case "telemetry_stats":
 		p.genai = true
 		return p.telemetryStats()
 	case "error_summary", "sessions", "branch_stats", "end_time":
-		return j.d.SkipValue()
+		return t.skip()
 	case "schema_version", "aiperf_version", "benchmark_id", "start_time", "was_cancelled":
+		key := p.native(name)
 		p.hasSchema = p.hasSchema || key == "schema_version"
-		v, ok, err := j.text()
-		if ok {
+		v, set, ok := t.text()
+		if set {
 			b.t.SetParam(key, v)
 			switch key {
 			case "aiperf_version":
@@ -108,9 +117,74 @@ func (p *perfJSON) member(name []byte) error {
 				b.t.SetLabel(trial.LabelDate, v)
 			}
 		}
-		return err
+		return ok
 	}
-	return j.d.SkipValue()
+	if t.kind() != '{' {
+		p.path = append(p.path[:0], name...)
+		return p.flatten(len(p.path), b.t.SetParam)
+	}
+	return p.block(p.blockTag(name), nil)
+}
+
+// flatten reads any value into dotted params under the prefix p.path[:n]:
+// objects add ".key", arrays of scalars are joined with ",", arrays of
+// objects add ".index". Empty strings and nulls are dropped (GenAI-Perf
+// writes "" for None).
+func (p *perfJSON) flatten(n int, set func(k, v string)) bool {
+	t := p.t
+	switch t.kind() {
+	case '{':
+		return p.object(p.what(n), func(name []byte) bool {
+			return p.flatten(p.join(n, name), set)
+		})
+	case '[':
+		var joined []byte
+		count := 0
+		ok := p.array(p.what(n), func(i int) bool {
+			if c := t.kind(); c == '{' || c == '[' {
+				var num [20]byte
+				return p.flatten(p.join(n, strconv.AppendInt(num[:0], int64(i), 10)), set)
+			}
+			v, isSet, ok := t.text()
+			if isSet {
+				if count > 0 {
+					joined = append(joined, ',')
+				}
+				joined = append(joined, v...)
+				count++
+			}
+			return ok
+		})
+		if count > 0 {
+			set(p.native(p.path[:n]), string(joined))
+		}
+		return ok
+	}
+	v, isSet, ok := t.text()
+	if isSet && v != "" {
+		set(p.native(p.path[:n]), v)
+	}
+	return ok
+}
+
+// what names the config value under p.path[:n] in errors; the fast
+// scanner, which reports none, gets "" without an allocation.
+func (p *perfJSON) what(n int) string {
+	if !p.named {
+		return ""
+	}
+	return string(p.path[:n])
+}
+
+// join appends ".name" (or name at the start) to the prefix p.path[:n]
+// and returns the new length.
+func (p *perfJSON) join(n int, name []byte) int {
+	p.path = p.path[:n]
+	if n > 0 {
+		p.path = append(p.path, '.')
+	}
+	p.path = append(p.path, name...)
+	return len(p.path)
 }
 
 var warmupDims = trial.Dims{{Key: trial.DimPhase, Value: "warmup"}}
@@ -133,46 +207,45 @@ func (p *perfJSON) blockTag(name []byte) string {
 // block reads one metric block {unit, avg, p50, ...}. A block with only avg
 // (derived and aggregate metrics, or all other statistics null) becomes a
 // scalar measurement; otherwise every statistic is a measurement.
-func (p *perfJSON) block(tag string, extra trial.Dims) error {
-	j := p.j
-	if j.d.PeekKind() == 'n' { // whole-block null
-		return j.d.SkipValue()
-	}
-	if j.d.PeekKind() != '{' {
-		return j.d.SkipValue()
+func (p *perfJSON) block(tag string, extra trial.Dims) bool {
+	t := p.t
+	if t.kind() != '{' { // null, or a block of the wrong type
+		return t.skip()
 	}
 	unit := ""
 	p.stats = p.stats[:0]
-	err := j.object(tag, func(name []byte) error {
+	ok := p.object(tag, func(name []byte) bool {
 		switch string(name) {
 		case "unit":
-			s, _, err := j.text()
-			unit = p.j.intern([]byte(s))
-			return err
+			raw, _, ok := t.textBytes()
+			unit = p.native(raw)
+			return ok
 		case "tag", "header", "count":
-			return j.d.SkipValue()
+			return t.skip()
 		}
-		stat, ok := trial.NormalizeStatistic(string(name))
+		st, ok := lookupStat(name)
 		if !ok {
 			p.statMiss(tag, name)
-			return j.d.SkipValue()
+			return t.skip()
 		}
 		// A statistic that is an array or an object is the wrong type:
-		// j.number says so at its position (never a trial without it).
-		v, ok, err := j.number(tag + "." + string(name))
-		if ok {
-			if stat == string(name) {
-				stat = p.j.intern(name)
-			}
-			p.stats = append(p.stats, statValue{stat: stat, v: v, pos: j.src.num})
-		}
-		return err
+		// the tokenizer says so at its position (never a trial without it).
+		return p.stat(st, tag, name)
 	})
-	if err != nil {
-		return err
+	if ok {
+		p.emit(tag, unit, extra)
 	}
-	p.emit(tag, unit, extra)
-	return nil
+	return ok
+}
+
+// stat reads the value of statistic st into p.stats; tag.name names it
+// in errors (tag alone when name is nil).
+func (p *perfJSON) stat(st statInfo, tag string, name []byte) bool {
+	v, pos, set, ok := p.t.number(tag, name)
+	if set {
+		p.stats = append(p.stats, statValue{stat: st.stat, v: v, dims: st.dims, id: st.id, pos: pos})
+	}
+	return ok
 }
 
 // statMiss warns of a statistic name the reader does not know that is a

@@ -11,91 +11,87 @@ import (
 // telemetry reads AIPerf telemetry_data: per endpoint and GPU metric blocks
 // become measurements with "endpoint" and "gpu" dims; the first GPU name
 // becomes the gpu label, and the number of GPU blocks the gpu_count label.
-func (p *perfJSON) telemetry() error {
-	j := p.j
-	if j.d.PeekKind() != '{' {
-		return j.d.SkipValue()
+func (p *perfJSON) telemetry() bool {
+	t := p.t
+	if t.kind() != '{' {
+		return t.skip()
 	}
-	return j.object("telemetry_data", func(name []byte) error {
-		if string(name) != "endpoints" || j.d.PeekKind() != '{' {
-			return j.d.SkipValue()
+	return p.object("telemetry_data", func(name []byte) bool {
+		if string(name) != "endpoints" || t.kind() != '{' {
+			return t.skip()
 		}
-		return j.object("endpoints", func(ep []byte) error {
+		return p.object("endpoints", func(ep []byte) bool {
 			endpoint := string(ep)
-			return j.object(endpoint, func(name []byte) error {
-				if string(name) != "gpus" || j.d.PeekKind() != '{' {
-					return j.d.SkipValue()
+			return p.object(endpoint, func(name []byte) bool {
+				if string(name) != "gpus" || t.kind() != '{' {
+					return t.skip()
 				}
-				return j.object("gpus", func(gpu []byte) error { return p.gpu(endpoint, string(gpu)) })
+				return p.object("gpus", func(gpu []byte) bool { return p.gpu(endpoint, string(gpu)) })
 			})
 		})
 	})
 }
 
-func (p *perfJSON) gpu(endpoint, gpu string) error {
-	j := p.j
+func (p *perfJSON) gpu(endpoint, gpu string) bool {
+	t := p.t
 	p.gpus++
-	dims := trial.Dims{{Key: "endpoint", Value: endpoint}, {Key: trial.DimGPU, Value: gpu}}
-	return j.object(gpu, func(name []byte) error {
+	key := p.dims.key(keyGPU, trial.Dims{{Key: "endpoint", Value: endpoint}}, gpu)
+	dims, ok := p.dims.get(key)
+	if !ok {
+		dims = trial.Dims{{Key: "endpoint", Value: endpoint}, {Key: trial.DimGPU, Value: gpu}}
+		p.dims.put(key, dims)
+	}
+	return p.object(gpu, func(name []byte) bool {
 		switch string(name) {
 		case "gpu_name":
-			s, ok, err := j.text()
-			if ok && p.b.t.Labels[trial.LabelGPU] == "" {
-				p.b.t.SetLabel(trial.LabelGPU, s)
+			v, set, ok := t.text()
+			if set && p.b.t.Labels[trial.LabelGPU] == "" {
+				p.b.t.SetLabel(trial.LabelGPU, v)
 			}
-			return err
+			return ok
 		case "metrics":
-			return j.object("metrics", func(m []byte) error { return p.block(p.native(m), dims) })
+			return p.object("metrics", func(m []byte) bool { return p.block(p.native(m), dims) })
 		}
-		return j.d.SkipValue()
+		return t.skip()
 	})
 }
 
 // telemetryStats reads GenAI-Perf telemetry_stats: {metric: {unit, "0": {stats}, ...}}.
-func (p *perfJSON) telemetryStats() error {
-	j := p.j
-	if j.d.PeekKind() != '{' {
-		return j.d.SkipValue()
+// Statistics that are no number are skipped.
+func (p *perfJSON) telemetryStats() bool {
+	t := p.t
+	if t.kind() != '{' {
+		return t.skip()
 	}
-	return j.object("telemetry_stats", func(m []byte) error {
+	return p.object("telemetry_stats", func(m []byte) bool {
 		metric := p.native(m)
 		unit := ""
-		if j.d.PeekKind() != '{' {
-			return j.d.SkipValue()
+		if t.kind() != '{' {
+			return t.skip()
 		}
-		return j.object(metric, func(k []byte) error {
+		return p.object(metric, func(k []byte) bool {
 			if string(k) == "unit" {
-				s, _, err := j.text()
-				unit = s
-				return err
+				v, _, ok := t.text()
+				unit = v
+				return ok
 			}
-			if j.d.PeekKind() != '{' {
-				return j.d.SkipValue()
+			if t.kind() != '{' {
+				return t.skip()
 			}
 			dims := trial.Dims{{Key: trial.DimGPU, Value: string(k)}}
-			if err := p.blockStats(metric); err != nil {
-				return err
+			p.stats = p.stats[:0]
+			ok := p.object(metric, func(name []byte) bool {
+				st, ok := lookupStat(name)
+				if c := t.kind(); !ok || c == '{' || c == '[' {
+					return t.skip()
+				}
+				return p.stat(st, metric, nil)
+			})
+			if ok {
+				p.emit(metric, unit, dims)
 			}
-			p.emit(metric, unit, dims)
-			return nil
+			return ok
 		})
-	})
-}
-
-// blockStats reads the statistics of an object without a unit.
-func (p *perfJSON) blockStats(tag string) error {
-	j := p.j
-	p.stats = p.stats[:0]
-	return j.object(tag, func(name []byte) error {
-		stat, ok := trial.NormalizeStatistic(string(name))
-		if !ok || j.d.PeekKind() == '{' || j.d.PeekKind() == '[' {
-			return j.d.SkipValue()
-		}
-		v, ok, err := j.number(tag)
-		if ok {
-			p.stats = append(p.stats, statValue{stat: stat, v: v})
-		}
-		return err
 	})
 }
 

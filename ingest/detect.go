@@ -34,26 +34,10 @@ const (
 	FormatGenAIPerfInputs Format = "genai-perf-inputs" // GenAI-Perf llm_inputs.json / AIPerf inputs.json: the requests sent
 	FormatDashboard       Format = "dashboard"         // a Grafana-style dashboard (panels)
 	FormatTOML            Format = "toml"              // a TOML configuration (CloudAI scenario, test, system; pareto's own)
-)
+	FormatYAML            Format = "yaml"              // a YAML document (inference-perf config.yaml, manifests)
 
-// notResult says what a file of format f is when f is a format that is
-// recognised as no benchmark result, else "".
-func notResult(f Format) string {
-	switch f {
-	case FormatAIPerfRecords:
-		return "AIPerf per-request records (profile_export.jsonl), not a run's summary: read the run's profile_export_aiperf.json"
-	case FormatGenAIPerfInputs:
-		return "the requests a benchmark sends (GenAI-Perf llm_inputs.json or AIPerf inputs.json), not a result"
-	case FormatDashboard:
-		return "a dashboard definition (Grafana-style panels), not a benchmark result"
-	case FormatTOML:
-		return "a TOML configuration (a CloudAI scenario, test or system file, or a pareto configuration), not a benchmark result"
-	case FormatParetoOutput:
-		return "pareto's own output (the JSON of front, compare, gate, pick, noise, drift, ingest, ask, tell or tune, or a test's golden trials), " +
-			"not a benchmark result: ingest the results it was computed from, or a pareto trials --format jsonl export"
-	}
-	return ""
-}
+	FormatInferencePerfServer Format = "inference-perf-server" // inference-perf prometheus_metrics.json: the server's metrics of a stage
+)
 
 // HeadSize is how many leading bytes Detect needs at most.
 const HeadSize = 64 << 10
@@ -73,14 +57,15 @@ func Detect(head []byte, name string) Format {
 	if len(trimmed) == 0 {
 		return FormatUnknown
 	}
-	if looksTOML(trimmed) {
-		return FormatTOML
+	for i := range registry { // TOML's [table] headers start as JSON arrays do
+		if e := &registry[i]; e.sniffText != nil && e.sniffText(trimmed, base) {
+			return e.format
+		}
 	}
-	switch trimmed[0] {
-	case '{', '[':
+	if trimmed[0] == '{' || trimmed[0] == '[' {
 		return detectJSON(trimmed, base)
 	}
-	return detectCSV(trimmed, base)
+	return FormatUnknown
 }
 
 func detectJSON(head []byte, base string) Format {
@@ -88,56 +73,124 @@ func detectJSON(head []byte, base string) Format {
 	return detectFromMarks(&hd, base)
 }
 
-// detectFromMarks is detectJSON for the marks of h.h found in h.
+// detectFromMarks is detectJSON for the marks of h.h found in h: the
+// first JSON format of the registry whose sniff matches.
 func detectFromMarks(h *headMarks, base string) Format {
-	head, has := h.h, (*headMarks).has
-	switch {
-	case strings.HasSuffix(base, ".pytorch.json"):
-		return FormatPyTorchSidecar
-	case isParetoJSONL(head):
-		return FormatParetoJSONL
-	case ownOutput(head) != "":
-		return FormatParetoOutput
-	case has(h, `"x_request_id"`) && has(h, `"metadata"`) && !has(h, `"aiperf_version"`):
-		return FormatAIPerfRecords
-	case has(h, `"payload`) && !has(h, `"unit"`) && !has(h, `"completed"`):
-		return FormatGenAIPerfInputs
-	case has(h, `"load_summary"`) || (has(h, `"successes"`) && has(h, `"failures"`)):
-		return FormatInferencePerf
-	case has(h, `"benchmarks"`) && (has(h, `"guidellm`) || has(h, `"metadata"`) || has(h, `"generative_benchmark"`)):
-		return FormatGuideLLM
-	case has(h, `"Test name"`) && has(h, `TTFT (ms)"`):
-		return FormatVLLMNightly
-	case has(h, `"aiperf_version"`) || has(h, `"records"`) || has(h, `"was_cancelled"`):
-		return FormatAIPerfJSON
-	case has(h, `"perf_analyzer"`) || has(h, `"telemetry_stats"`) || has(h, `"formatted_model_name"`):
-		return FormatGenAIPerfJSON
-	case has(h, `_ttft_ms"`) || has(h, `_e2e_latency_ms"`) || has(h, `"completed"`) && has(h, `"duration"`):
-		if has(h, `"dataset_name"`) || has(h, `_e2e_latency_ms"`) {
-			return FormatSGLang
+	for i := range registry {
+		if e := &registry[i]; e.sniffJSON != nil && e.sniffJSON(h, base) {
+			return e.format
 		}
-		return FormatVLLM
-	case has(h, `"unit"`) && (has(h, `"avg"`) || has(h, `"input_config"`)):
-		return FormatAIPerfJSON
-	case has(h, `"panels"`):
-		return FormatDashboard
 	}
 	return FormatUnknown
 }
 
-func detectCSV(h []byte, base string) Format {
-	line := h
+// The sniffs of the registry's JSON formats, in registry order: each
+// may assume that the ones before it did not match.
+
+func sniffPyTorch(_ *headMarks, base string) bool  { return strings.HasSuffix(base, ".pytorch.json") }
+func sniffParetoJSONL(h *headMarks, _ string) bool { return isParetoJSONL(h.h) }
+func sniffOwnOutput(h *headMarks, _ string) bool   { return ownOutput(h.h) != "" }
+
+func sniffAIPerfRecords(h *headMarks, _ string) bool {
+	return h.has(`"x_request_id"`) && h.has(`"metadata"`) && !h.has(`"aiperf_version"`)
+}
+
+func sniffGenAIPerfInputs(h *headMarks, _ string) bool {
+	return h.has(`"payload`) && !h.has(`"unit"`) && !h.has(`"completed"`)
+}
+
+// sniffInferencePerfServer recognises inference-perf's server-side
+// (Prometheus) report: its successes hold the model server's gauges.
+func sniffInferencePerfServer(h *headMarks, _ string) bool {
+	return h.has(`"load_summary"`) && (h.has(`"kv_cache_usage_percentage"`) || h.has(`"num_preemptions_total"`) || h.has(`"queue_len"`))
+}
+
+func sniffInferencePerf(h *headMarks, _ string) bool {
+	return h.has(`"load_summary"`) || (h.has(`"successes"`) && h.has(`"failures"`))
+}
+
+func sniffGuideLLM(h *headMarks, _ string) bool {
+	return h.has(`"benchmarks"`) && (h.has(`"guidellm`) || h.has(`"metadata"`) || h.has(`"generative_benchmark"`))
+}
+
+func sniffVLLMNightly(h *headMarks, _ string) bool {
+	return h.has(`"Test name"`) && h.has(`TTFT (ms)"`)
+}
+
+func sniffAIPerfJSON(h *headMarks, _ string) bool {
+	return h.has(`"aiperf_version"`) || h.has(`"records"`) || h.has(`"was_cancelled"`)
+}
+
+func sniffGenAIPerfJSON(h *headMarks, _ string) bool {
+	return h.has(`"perf_analyzer"`) || h.has(`"telemetry_stats"`) || h.has(`"formatted_model_name"`)
+}
+
+// sniffServing recognises vLLM's and SGLang's serving benchmark JSON.
+func sniffServing(h *headMarks) bool {
+	return h.has(`_ttft_ms"`) || h.has(`_e2e_latency_ms"`) || h.has(`"completed"`) && h.has(`"duration"`)
+}
+
+func sniffSGLang(h *headMarks, _ string) bool {
+	return sniffServing(h) && (h.has(`"dataset_name"`) || h.has(`_e2e_latency_ms"`))
+}
+
+func sniffVLLM(h *headMarks, _ string) bool { return sniffServing(h) }
+
+func sniffAIPerfBlocks(h *headMarks, _ string) bool {
+	return h.has(`"unit"`) && (h.has(`"avg"`) || h.has(`"input_config"`))
+}
+
+func sniffDashboard(h *headMarks, _ string) bool { return h.has(`"panels"`) }
+
+func sniffTOML(head []byte, _ string) bool { return looksTOML(head) }
+
+// sniffYAML recognises a YAML mapping: its first line that is neither
+// blank nor a # comment is "---" or "key:" (a bare key, then a space or
+// the line end). No result format pareto reads is YAML.
+func sniffYAML(head []byte, _ string) bool {
+	for len(head) > 0 {
+		line := head
+		if i := bytes.IndexByte(line, '\n'); i >= 0 {
+			line, head = line[:i], head[i+1:]
+		} else {
+			head = nil
+		}
+		line = bytes.TrimRight(line, " \t\r")
+		if len(line) == 0 || line[0] == '#' {
+			continue
+		}
+		if string(line) == "---" {
+			return true
+		}
+		k, rest, ok := bytes.Cut(line, []byte(":"))
+		return ok && bareKey(k) && (len(rest) == 0 || rest[0] == ' ')
+	}
+	return false
+}
+
+// perfCSVHeader reports whether head starts with the header line of an
+// AIPerf or GenAI-Perf CSV export, and whether it is GenAI-Perf's (which
+// lists percentiles descending).
+func perfCSVHeader(head []byte) (ok, genai bool) {
+	line := head
 	if i := bytes.IndexByte(line, '\n'); i >= 0 {
 		line = line[:i]
 	}
 	line = bytes.TrimRight(line, "\r")
 	if !bytes.HasPrefix(line, []byte("Metric,")) {
-		return FormatUnknown
+		return false, false
 	}
-	if bytes.Contains(line, []byte(",p99,p95")) { // GenAI-Perf lists percentiles descending
-		return FormatGenAIPerfCSV
-	}
-	return FormatAIPerfCSV
+	return true, bytes.Contains(line, []byte(",p99,p95"))
+}
+
+func sniffGenAIPerfCSV(head []byte, _ string) bool {
+	ok, genai := perfCSVHeader(head)
+	return ok && genai
+}
+
+func sniffAIPerfCSV(head []byte, _ string) bool {
+	ok, _ := perfCSVHeader(head)
+	return ok
 }
 
 // looksTOML reports whether the first line of head that is neither blank

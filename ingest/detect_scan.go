@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math/bits"
+	"slices"
 )
 
 // headMarks records which of the quoted marks Detect looks for occur in a
@@ -44,6 +45,16 @@ var (
 )
 
 func init() {
+	for _, e := range registry { // the marks of the formats added since
+		for _, m := range e.marks {
+			if !slices.Contains(detectMarks, m) {
+				detectMarks = append(detectMarks, m)
+			}
+		}
+	}
+	if len(detectMarks) > 64 {
+		panic("ingest: more than 64 detection marks")
+	}
 	for i, s := range detectMarks {
 		bit := uint64(1) << i
 		n := min(len(s), 8)
@@ -196,13 +207,22 @@ func (m *headMarks) plainAfter(c []byte) {
 	}
 }
 
-// has reports whether s occurs in the head, like bytes.Contains.
+// has reports whether s occurs in the head, like bytes.Contains. A mark
+// that is none of detectMarks is a slow scan of the head
+// (TestDetectMarksKnown finds them).
 func (m *headMarks) has(s string) bool {
 	if bit, ok := markBits[s]; ok {
 		return m.found&bit != 0
 	}
+	if unknownMark != nil {
+		unknownMark(s)
+	}
 	return bytes.Contains(m.h, []byte(s))
 }
+
+// unknownMark, set by tests only, is called with every mark has is asked
+// for that detectMarks lacks.
+var unknownMark func(string)
 
 // nextQuote returns the index of the first '"' in h at or after i, or -1.
 // Quotes are so close together in JSON that checking eight bytes at a time

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -56,5 +58,26 @@ func TestPlainMarks(t *testing.T) {
 		if want := scanHead([]byte(`"` + string(c) + `"`)).found; m.found != want {
 			t.Fatalf("plain(%q) found %b; scanHead %b", c, m.found, want)
 		}
+	}
+}
+
+// TestDetectMarksKnown: every mark a sniff asks for while detecting the
+// golden inputs and the look-alikes is one of the precomputed marks (a
+// registry entry's marks), not a slow scan of the head.
+func TestDetectMarksKnown(t *testing.T) {
+	missed := map[string]bool{}
+	unknownMark = func(s string) { missed[s] = true }
+	defer func() { unknownMark = nil }()
+	files := goldenInputs(t)
+	more, _ := filepath.Glob("testdata/notresults/*")
+	for _, f := range append(files, more...) {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		Detect(data[:min(len(data), HeadSize)], f)
+	}
+	for m := range missed {
+		t.Errorf("mark %s is not in detectMarks: add it to its registry entry's marks", m)
 	}
 }

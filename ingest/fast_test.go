@@ -35,7 +35,7 @@ func readBoth(t testing.TB, data []byte, name string) (fast, slow []trial.Trial,
 	}
 	trimmed := bytes.TrimLeft(d, " \t\r\n")
 	marks := headMarks{h: trimmed}
-	fast, fastOK = readPerfFast(d, &source{path: name, data: d}, f, newReader(false), &marks)
+	fast, fastOK = readPerfFastMarks(d, &source{path: name, data: d}, f, newReader(false), &marks)
 	if want := scanHead(trimmed).found; fastOK && marks.found != want {
 		t.Fatalf("%s: marks of the scanned strings %b, scanHead %b", name, marks.found, want)
 	}

@@ -84,7 +84,7 @@ func TestScannerFloat(t *testing.T) {
 		b = append(b, ",}x."[rng.IntN(4)])
 		a, c := &scanner{data: b}, &scanner{data: b}
 		got, gotOK := a.float()
-		raw, wantOK := c.number()
+		raw, wantOK := c.rawNumber()
 		var want float64
 		if wantOK {
 			want, wantOK = parseNumber(raw)

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"testing"
 	"unicode/utf8"
 
@@ -75,6 +77,10 @@ func FuzzReadInferencePerf(f *testing.F) {
 
 func FuzzReadGuideLLM(f *testing.F) {
 	fuzzRead(f, "guidellm.json", "other/guidellm*", "synthetic/*guidellm*")
+}
+
+func FuzzReadLLMPerf(f *testing.F) {
+	fuzzRead(f, "llmperf_summary.json", "llmperf/*")
 }
 
 func FuzzTolerantReader(f *testing.F) {
@@ -192,8 +198,9 @@ func FuzzReadUTF16(f *testing.F) {
 	})
 }
 
-// FuzzReadTable: reading a generic table never panics, and a table is
-// refused as not_a_result exactly when its only numbers are load settings.
+// FuzzReadTable: reading a generic table never panics, a table is
+// refused as not_a_result when its only numbers are load settings, and
+// every row read holds a measurement.
 func FuzzReadTable(f *testing.F) {
 	for _, p := range []string{"notresults/harness_runs.json", "../../examples/trials.csv"} {
 		if data, err := os.ReadFile(filepath.Join("testdata", p)); err == nil {
@@ -229,7 +236,19 @@ func FuzzReadTable(f *testing.F) {
 		if err == nil && onlySettings(ts) != nil {
 			t.Fatalf("%d trials whose only numbers are load settings accepted", len(ts))
 		}
+		for i := range ts {
+			if err == nil && len(ts[i].Measurements) == 0 && !slices.ContainsFunc(slices.Collect(maps.Values(ts[i].Params)), isNumberCell) {
+				t.Fatalf("row %d, without a numeric cell, accepted as a trial", i)
+			}
+		}
 	})
+}
+
+// isNumberCell reports whether a table cell is a number (NaN and ±Inf
+// included).
+func isNumberCell(s string) bool {
+	_, err := strconv.ParseFloat(s, 64)
+	return err == nil
 }
 
 // rewriteRef is the byte-at-a-time nanRewriter.rewrite that the one which

@@ -17,7 +17,7 @@ var update = flag.Bool("update", false, "rewrite testdata/golden/*.json from the
 // goldenDirs hold the inputs covered by golden files: real fixtures copied
 // byte-for-byte from ../shared/fixtures, and synthetic files written from
 // FORMATS.md (see testdata/synthetic/README.md).
-var goldenDirs = []string{"vllm", "sglang", "aiperf", "other", "synthetic", "bad"}
+var goldenDirs = []string{"vllm", "sglang", "aiperf", "other", "synthetic", "bad", "llmperf"}
 
 type golden struct {
 	Trials []trial.Trial `json:"trials"`

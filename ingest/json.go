@@ -78,9 +78,6 @@ func (j *jreader) builder(tool string, format Format) *builder {
 	return b
 }
 
-// intern returns b as a string, reusing an earlier copy when possible.
-func (j *jreader) intern(b []byte) string { return internIn(j.names, b) }
-
 // internIn returns b as a string from names, adding it while names is
 // small (nil names intern nothing).
 func internIn(names map[string]string, b []byte) string {
@@ -134,64 +131,93 @@ func truncate(s string, n int) string {
 // the member's value (read or skip it). The name is only valid until the
 // next decoder call.
 func (j *jreader) object(what string, fn func(name []byte) error) error {
-	if k := j.d.PeekKind(); k != '{' {
-		v, err := j.d.ReadValue()
-		if err != nil {
-			return err
-		}
-		return j.typeError(what, v, "object")
-	}
-	if _, err := j.d.ReadToken(); err != nil {
+	if err := j.open(what, '{'); err != nil {
 		return err
 	}
-	limit := j.cols
-	if limit <= 0 {
-		limit = DefaultMaxColumns
-	}
-	for n := 0; j.d.PeekKind() != '}'; n++ {
-		v, err := j.d.ReadValue()
-		if err != nil {
+	for n := 0; ; n++ {
+		name, more, err := j.member(what, n)
+		if err != nil || !more {
 			return err
-		}
-		if n == limit {
-			return j.src.errorAt(j.src.base+j.valueStart(v), ErrTooLarge,
-				"%s: more than %d members in one object, over the limit (raise it with --max-columns or $PARETO_MAX_COLUMNS)", what, limit)
-		}
-		name := v[1 : len(v)-1]
-		if bytes.IndexByte(name, '\\') >= 0 {
-			j.key, err = jsontext.AppendUnquote(j.key[:0], v)
-			if err != nil {
-				return err
-			}
-			name = j.key
 		}
 		if err := fn(name); err != nil {
 			return err
 		}
 	}
-	_, err := j.d.ReadToken()
-	return err
 }
 
-// array reads an array, calling fn for each element; fn must consume it.
-func (j *jreader) array(what string, fn func(i int) error) error {
-	if k := j.d.PeekKind(); k != '[' {
+// open consumes the '{' or '[' (kind) that must come next; what names the
+// value in the error when it is of another type.
+func (j *jreader) open(what string, kind jsontext.Kind) error {
+	if k := j.d.PeekKind(); k != kind {
 		v, err := j.d.ReadValue()
 		if err != nil {
 			return err
 		}
-		return j.typeError(what, v, "array")
+		want := "object"
+		if kind == '[' {
+			want = "array"
+		}
+		return j.typeError(what, v, want)
 	}
-	if _, err := j.d.ReadToken(); err != nil {
+	_, err := j.d.ReadToken()
+	return err
+}
+
+// member reads the name of member n of the object opened by open, or
+// consumes its closing '}' (more=false). The name is only valid until the
+// next decoder call.
+func (j *jreader) member(what string, n int) (name []byte, more bool, err error) {
+	if j.d.PeekKind() == '}' {
+		_, err := j.d.ReadToken()
+		return nil, false, err
+	}
+	limit := j.cols
+	if limit <= 0 {
+		limit = DefaultMaxColumns
+	}
+	v, err := j.d.ReadValue()
+	if err != nil {
+		return nil, false, err
+	}
+	if n == limit {
+		return nil, false, j.src.errorAt(j.src.base+j.valueStart(v), ErrTooLarge,
+			"%s: more than %d members in one object, over the limit (raise it with --max-columns or $PARETO_MAX_COLUMNS)", what, limit)
+	}
+	name = v[1 : len(v)-1]
+	if bytes.IndexByte(name, '\\') >= 0 {
+		j.key, err = jsontext.AppendUnquote(j.key[:0], v)
+		if err != nil {
+			return nil, false, err
+		}
+		name = j.key
+	}
+	return name, true, nil
+}
+
+// element reports whether another element of the array opened by open
+// follows, or consumes its closing ']' (more=false).
+func (j *jreader) element() (more bool, err error) {
+	if j.d.PeekKind() != ']' {
+		return true, nil
+	}
+	_, err = j.d.ReadToken()
+	return false, err
+}
+
+// array reads an array, calling fn for each element; fn must consume it.
+func (j *jreader) array(what string, fn func(i int) error) error {
+	if err := j.open(what, '['); err != nil {
 		return err
 	}
-	for i := 0; j.d.PeekKind() != ']'; i++ {
+	for i := 0; ; i++ {
+		more, err := j.element()
+		if err != nil || !more {
+			return err
+		}
 		if err := fn(i); err != nil {
 			return err
 		}
 	}
-	_, err := j.d.ReadToken()
-	return err
 }
 
 // number reads a number, accepting null (ok=false), the rewritten
@@ -214,8 +240,8 @@ func (j *jreader) number(name string) (v float64, ok bool, err error) {
 	case '{', '[', 't', 'f':
 		return 0, false, j.typeError(name, raw, "number")
 	}
-	f, err := strconv.ParseFloat(string(raw), 64)
-	if err != nil {
+	f, ok := parseNumber(raw)
+	if !ok {
 		return 0, false, j.typeError(name, raw, "number")
 	}
 	return f, true, nil

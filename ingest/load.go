@@ -21,6 +21,12 @@ type LoadOptions struct {
 	GPUsPerNode int
 	// System names the system in CloudAI run labels.
 	System string
+	// GPUs is the number of GPUs that served each result read from a
+	// file (not a CloudAI run, whose tree says), for its per-GPU
+	// metrics: allocated and serving GPUs alike. 0: the file's own count
+	// where it records one (AIPerf's GPU telemetry: the serving GPUs it
+	// saw), else none.
+	GPUs int
 	// Scenario, when set, makes every directory path a CloudAI scenario
 	// results directory walked as that scenario's reporter does (see
 	// cloudai.WalkOptions.Scenario): test-run.toml is then optional.
@@ -77,6 +83,7 @@ type Dataset struct {
 	each  func([]trial.Trial, *cloudai.Run) error // LoadOptions.Each
 	err   error                                   // the first error of each
 	table TableOptions                            // LoadOptions.Table
+	gpus  int                                     // LoadOptions.GPUs
 	lim   Limits                                  // LoadOptions.Limits
 	named map[string]bool                         // files named by the caller, read as tables when no result
 	place *placer                                 // names files for trial.Source.Key
@@ -102,6 +109,11 @@ func (d *Dataset) read() {
 }
 
 func (d *Dataset) add(ts []trial.Trial, run *cloudai.Run) {
+	if run == nil {
+		for i := range ts {
+			d.gpuCount(&ts[i])
+		}
+	}
 	switch {
 	case d.err != nil:
 	case d.each != nil:
@@ -112,6 +124,28 @@ func (d *Dataset) add(ts []trial.Trial, run *cloudai.Run) {
 			d.Runs = append(d.Runs, run)
 		}
 	}
+}
+
+// gpuCount gives a trial read from a file its GPU counts and per-GPU
+// metrics: LoadOptions.GPUs, else the serving GPUs its file records
+// (trial.LabelGPUCount, from AIPerf's telemetry), else nothing.
+func (d *Dataset) gpuCount(t *trial.Trial) {
+	if t.Deployment != nil {
+		return
+	}
+	var dep *trial.Deployment
+	switch n, err := strconv.Atoi(t.Labels[trial.LabelGPUCount]); {
+	case d.gpus > 0:
+		dep = &trial.Deployment{AllocatedGPUs: d.gpus, ServingGPUs: d.gpus}
+	case err == nil && n > 0:
+		dep = &trial.Deployment{ServingGPUs: n,
+			AllocatedGPUsUnknown: "the file records the GPUs its telemetry saw, not the GPUs allocated"}
+	default:
+		return
+	}
+	t.Deployment = dep
+	trial.AddPerGPU(t, dep)
+	t.Finalize()
 }
 
 // skip records an input that yielded no trial, naming it for Skip.Key
@@ -161,7 +195,7 @@ func (d *Dataset) Failed() int {
 // same IDs; reading "runs/a" alone after "runs" does not (it names a's
 // files "a/..."). Source.Key is left empty where it equals Source.Path.
 func Load(paths []string, opts LoadOptions) (*Dataset, error) {
-	d := &Dataset{each: opts.Each, table: opts.Table, lim: opts.Limits, named: map[string]bool{}, progress: opts.Progress}
+	d := &Dataset{each: opts.Each, table: opts.Table, gpus: opts.GPUs, lim: opts.Limits, named: map[string]bool{}, progress: opts.Progress}
 	var onDisk []string
 	for _, p := range paths {
 		if p != "-" {
@@ -255,6 +289,9 @@ func (d *Dataset) readFiles(files []string, opts LoadOptions, strict bool) {
 func (d *Dataset) addFile(f string, ts []trial.Trial, err error, strict bool) {
 	var nr *NotResultError
 	switch {
+	case err == nil && len(ts) > 0 && !measured(ts):
+		d.Skipped = append(d.Skipped, Skip{Path: f, Code: trial.SkipNotResult,
+			Reason: fmt.Sprintf("read as %s, but without a measurement in any of its %d records: not a benchmark result", ts[0].Source.Format, len(ts))})
 	case err == nil:
 		d.add(ts, nil)
 	case errors.As(err, &nr):
@@ -269,6 +306,13 @@ func (d *Dataset) addFile(f string, ts []trial.Trial, err error, strict bool) {
 	default:
 		d.skip(d.place.base, Skip{Path: f, Code: SkipError, Reason: err.Error()})
 	}
+}
+
+// measured reports whether some trial of ts holds a measurement: a file
+// whose every record has none (a wrapper list that looks like a result,
+// say) is no result.
+func measured(ts []trial.Trial) bool {
+	return slices.ContainsFunc(ts, func(t trial.Trial) bool { return len(t.Measurements) > 0 })
 }
 
 // addTable reads a named file that is no benchmark result as a generic
@@ -460,38 +504,6 @@ func attachRun(t *trial.Trial, r *cloudai.Run, dep *trial.Deployment, several bo
 	}
 	t.Warnings = append(t.Warnings, r.Warnings...)
 	t.Deployment = dep
-	perGPU(t, r)
+	trial.AddPerGPU(t, dep)
 	t.Finalize()
-}
-
-// perGPU adds output and total token throughput per allocated and per
-// serving GPU, or a warning saying why a count is unknown.
-func perGPU(t *trial.Trial, r *cloudai.Run) {
-	for _, c := range []struct {
-		gpus     int
-		unknown  string
-		from, to [2]string
-	}{
-		{r.AllocatedGPUs, r.AllocatedGPUsUnknown,
-			[2]string{trial.OutputTokenThroughput, trial.TotalTokenThroughput},
-			[2]string{trial.OutputTokenThroughputPerAlloc, trial.TotalTokenThroughputPerAlloc}},
-		{r.ServingGPUs, r.ServingGPUsUnknown,
-			[2]string{trial.OutputTokenThroughput, trial.TotalTokenThroughput},
-			[2]string{trial.OutputTokenThroughputPerServe, trial.TotalTokenThroughputPerServe}},
-	} {
-		for j := range 2 {
-			if c.gpus <= 0 {
-				t.Warnings = append(t.Warnings, fmt.Sprintf("%s absent: %s", c.to[j], c.unknown))
-				continue
-			}
-			for _, m := range t.Measurements {
-				plain := len(m.Dims) == 0 || len(m.Dims) == 1 && m.Dims[0].Key == trial.DimStatistic
-				if m.Metric == c.from[j] && plain {
-					t.Measurements = append(t.Measurements, trial.Measurement{Metric: c.to[j], Dims: m.Dims,
-						Value: m.Value / float64(c.gpus), Unit: trial.UnitTokPerSGPU,
-						Native: fmt.Sprintf("%s / %d GPUs", m.Metric, c.gpus)})
-				}
-			}
-		}
-	}
 }

@@ -55,8 +55,9 @@ func maxRSS(t *testing.T, path string) (int64, string) {
 
 // TestMemoryWideRecords: reading a record of many members or columns
 // peaks at no more than the process's baseline (reading a small table)
-// plus 10 times the largest record: a 27 MB JSON object of 10⁶ keys (alone,
-// or in a JSON array) and a CSV header line of 300,000 columns are refused at the first member or
+// plus 10 times the largest record: a 27 MB JSON object of 10⁶ keys (a
+// JSON array is no table, refused before it is read) and a CSV header line
+// of 300,000 columns are refused at the first member or
 // column over Limits.MaxColumns, with the position, before the row is
 // held (they peaked at 1.6 GB and 597 MB).
 func TestMemoryWideRecords(t *testing.T) {
@@ -107,7 +108,6 @@ func TestMemoryWideRecords(t *testing.T) {
 		want   string
 	}{
 		{"wide.json", obj.Bytes(), obj.Len(), "wide.json:1:"},
-		{"wide-array.json", append(append([]byte("["), obj.Bytes()...), ']'), obj.Len(), "wide-array.json:1: array element"},
 		{"wide.csv", csv.Bytes(), header, "wide.csv:1:"},
 	} {
 		t.Run("file="+c.name, func(t *testing.T) {

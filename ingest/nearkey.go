@@ -116,7 +116,7 @@ var servingKnown = func() []string {
 // servingNearMiss returns the known serving name key is a near miss of,
 // or "" (also for a statistic key the reader maps by its pattern).
 func servingNearMiss(key string) string {
-	if _, _, ok := parseServingStat(key); ok {
+	if _, _, _, ok := parseServingStat(key); ok {
 		return ""
 	}
 	return nearMiss(key, servingKnown)

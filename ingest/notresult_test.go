@@ -2,7 +2,6 @@ package ingest
 
 import (
 	"fmt"
-	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -48,17 +47,11 @@ func TestDetectContentOnly(t *testing.T) {
 	}
 }
 
-// summary is what the name must not change in a trial. inference-perf
-// records the stage of a report only in its name (stage_N_...), so its
-// stage label and format version are left out.
+// summary is what the name must not change in a trial: everything but
+// its source path and ID (inference-perf's stage too, read from content).
 func summary(t *trial.Trial) string {
 	var b strings.Builder
 	labels, version := t.Labels, t.Source.FormatVersion
-	if t.Source.Format == string(FormatInferencePerf) {
-		labels = maps.Clone(labels)
-		delete(labels, trial.LabelStage)
-		version = ""
-	}
 	fmt.Fprintf(&b, "format=%s/%s labels=%v params=%d workload=%+v\n", t.Source.Format, version,
 		labels, len(t.Params), t.Workload)
 	for _, m := range t.Measurements {
@@ -87,9 +80,14 @@ func TestLoadNotResults(t *testing.T) {
 		"../examples/noise/pareto.toml",
 		"../examples/search/vllm.toml",
 		"testdata/notresults/harness_runs.json",
+		"testdata/notresults/" + llmperfRequests,
+		"testdata/notresults/inference-perf_kubecon-na-2025_vllm-batch_size_summary_lifecycle_metrics.json",
+		"testdata/notresults/inference-perf_kubecon-na-2025_vllm-batch_size_stage_3_prometheus_metrics.json",
+		"testdata/notresults/inference-perf_kubecon-na-2025_config.yaml",
 	}
 	wants := []string{"dashboard", "requests a benchmark sends", "per-request records", "requests a benchmark sends",
-		"TOML", "TOML", "TOML", "TOML", "TOML", "TOML", "load settings (concurrency)"}
+		"TOML", "TOML", "TOML", "TOML", "TOML", "TOML", "a JSON array", "LLMPerf per-request records",
+		"summary across all the stages", "server-side metrics", "YAML document"}
 	for i, f := range files {
 		d, err := Load([]string{f}, LoadOptions{})
 		if err != nil {
@@ -108,8 +106,11 @@ func TestLoadNotResults(t *testing.T) {
 	for _, s := range d.Skipped {
 		got = append(got, filepath.Base(s.Path)+" "+s.Code)
 	}
-	want := "README.md unknown_format\ndashboard.json not_a_result\nharness_runs.json unknown_format\ninputs.json not_a_result\n" +
-		"profile_export.jsonl not_a_result\nprofile_export_genai_perf.json not_a_result"
+	want := "README.md unknown_format\ndashboard.json not_a_result\nharness_runs.json unknown_format\n" +
+		"inference-perf_kubecon-na-2025_config.yaml not_a_result\n" +
+		"inference-perf_kubecon-na-2025_vllm-batch_size_stage_3_prometheus_metrics.json not_a_result\n" +
+		"inference-perf_kubecon-na-2025_vllm-batch_size_summary_lifecycle_metrics.json not_a_result\ninputs.json not_a_result\n" +
+		llmperfRequests + " not_a_result\nprofile_export.jsonl not_a_result\nprofile_export_genai_perf.json not_a_result"
 	if len(d.Trials) != 0 || strings.Join(got, "\n") != want {
 		t.Errorf("directory: %d trials, skipped\n%s\nwant\n%s", len(d.Trials), strings.Join(got, "\n"), want)
 	}

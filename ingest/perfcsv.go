@@ -23,11 +23,11 @@ import (
 // A truncated file is an error, not a smaller trial, wherever the cut
 // shows: a last line without its line end (a row or a number cut in the
 // middle, see perfCSVTruncation), a row with fewer fields than its header,
-// a "Metric" section without rows, statistics without the "Metric,Value"
-// section that always follows them, or a "Metric,Value" section without
-// the request count the tools always write. A file cut exactly between two
-// rows of the "Metric,Value" section, after its request count, cannot be
-// told from a complete one: the tools write no end mark.
+// a "Metric" section without rows, or statistics without the
+// "Metric,Value" section that always follows them. A "Metric,Value"
+// section that ends cleanly is complete, with or without a Request Count
+// row (GenAI-Perf wrote none in 2024): a file cut exactly between two of
+// its rows cannot be told from a complete one, the tools write no end mark.
 func readPerfCSV(data []byte, src *source, f Format, maxRecord int) ([]trial.Trial, error) {
 	tool := trial.ToolAIPerf
 	if f == FormatGenAIPerfCSV {
@@ -48,9 +48,6 @@ func readPerfCSV(data []byte, src *source, f Format, maxRecord int) ([]trial.Tri
 	// section came after it.
 	sectionLine, sectionRows := 0, true
 	statsLine, scalars := 0, false
-	// The line of the "Metric,Value" section, and whether it held a
-	// request count (the tools always write one).
-	scalarsLine, counted := 0, false
 	endSection := func() error {
 		if !sectionRows {
 			return &SyntaxError{File: src.path, Line: sectionLine, Col: 1,
@@ -93,7 +90,7 @@ func readPerfCSV(data []byte, src *source, f Format, maxRecord int) ([]trial.Tri
 			if len(header) > 2 {
 				statsLine, scalars = sectionLine, false
 			} else {
-				scalars, scalarsLine = true, sectionLine
+				scalars = true
 			}
 			continue
 		case rec[0] == "Endpoint":
@@ -129,10 +126,10 @@ func readPerfCSV(data []byte, src *source, f Format, maxRecord int) ([]trial.Tri
 			switch tag {
 			case "request_count":
 				b.setSucceeded(stats[0].v)
-				hasReq, counted = true, true
+				hasReq = true
 			case "error_request_count":
 				b.setFailed(stats[0].v)
-				b.known, counted = true, true
+				b.known = true
 			}
 			continue
 		}
@@ -147,10 +144,6 @@ func readPerfCSV(data []byte, src *source, f Format, maxRecord int) ([]trial.Tri
 	if statsLine > 0 && !scalars {
 		return nil, &SyntaxError{File: src.path, Line: statsLine, Col: 1,
 			Msg: "statistics without the \"Metric,Value\" section that follows them (the file may be truncated)"}
-	}
-	if scalarsLine > 0 && !counted {
-		return nil, &SyntaxError{File: src.path, Line: scalarsLine, Col: 1,
-			Msg: "a \"Metric,Value\" section without its Request Count or Error Request Count row (the file may be truncated)"}
 	}
 	if len(b.t.Measurements) == 0 && !b.known {
 		return nil, &SyntaxError{File: src.path, Line: 1, Col: 1, Msg: "no metric rows"}

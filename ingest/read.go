@@ -91,6 +91,7 @@ type reader struct {
 	dec   *jsontext.Decoder
 	names map[string]string
 	// scratch of the fast AIPerf reader
+	scan    scanner
 	recs    records
 	stats   []statValue
 	with    []statValue
@@ -191,22 +192,20 @@ func (r *reader) readData(data []byte, name string) ([]trial.Trial, error) {
 		var rw nanRewriter
 		rw.rewrite(data, true)
 	}
-	switch format {
-	case FormatAIPerfCSV, FormatGenAIPerfCSV:
-		if err := checkUTF8(data, src); err != nil {
-			return nil, err
-		}
-		return src.result(readPerfCSV(data, src, format, r.lim.maxRecord()))
-	case FormatUnknown:
+	e := entry(format)
+	switch {
+	case e == nil:
 		return nil, unknownFormat(src, data)
-	case FormatPyTorchSidecar:
+	case e.silent:
 		return nil, nil
-	}
-	if what := notResult(format); what != "" {
-		return nil, &NotResultError{Path: src.path, What: what}
+	case e.notResult != "":
+		return nil, &NotResultError{Path: src.path, What: e.notResult}
 	}
 	if err := checkUTF8(data, src); err != nil {
 		return nil, err
+	}
+	if e.readMem != nil {
+		return src.result(e.readMem(data, src, format, r.lim.maxRecord()))
 	}
 	if max := r.lim.maxRecord(); len(data) > max {
 		g := tokenGuard{max: int64(max), src: src}
@@ -214,8 +213,8 @@ func (r *reader) readData(data []byte, name string) ([]trial.Trial, error) {
 			return nil, err
 		}
 	}
-	if (format == FormatAIPerfJSON || format == FormatGenAIPerfJSON) && !r.slow {
-		if ts, ok := readPerfFast(data, src, format, r, nil); ok {
+	if e.readFast != nil && !r.slow {
+		if ts, ok := e.readFast(data, src, format, r); ok {
 			return src.result(ts, nil)
 		}
 	}
@@ -237,7 +236,7 @@ func (r *reader) readGuessed(data []byte, src *source) ([]trial.Trial, bool) {
 		return nil, false
 	}
 	marks := headMarks{h: trimmed}
-	ts, ok := readPerfFast(data, src, FormatAIPerfJSON, r, &marks)
+	ts, ok := readPerfFastMarks(data, src, FormatAIPerfJSON, r, &marks)
 	if !ok || detectFromMarks(&marks, base) != FormatAIPerfJSON {
 		return nil, false
 	}
@@ -263,7 +262,7 @@ func (r *reader) readStream(f *os.File, path string, size int64) ([]trial.Trial,
 	} else if format == FormatUnknown {
 		return nil, unknownFormat(src, head)
 	}
-	if format == FormatPyTorchSidecar {
+	if e := entry(format); e != nil && e.silent {
 		return nil, nil
 	}
 	if what := notResult(format); what != "" {
@@ -294,13 +293,11 @@ func (r *reader) readStream(f *os.File, path string, size int64) ([]trial.Trial,
 	return ts, checkTrialsNUL(ts, path, nil, f, in.mayNUL)
 }
 
-func isJSON(f Format) bool { return f != FormatAIPerfCSV && f != FormatGenAIPerfCSV }
-
 func unknownFormat(src *source, data []byte) error {
 	if i, ok := textin.Binary(data[:min(len(data), 512)]); ok {
 		return binaryError(src, i)
 	}
-	msg := "not a recognised benchmark result (vLLM, SGLang, AIPerf, GenAI-Perf, inference-perf, guidellm)"
+	msg := "not a recognised benchmark result (" + readerNames() + ")"
 	return &SyntaxError{File: src.path, Line: 1, Col: 1, Msg: msg, Err: ErrUnknownFormat}
 }
 
@@ -313,27 +310,6 @@ var ErrBinary = errors.New("binary data")
 func binaryError(src *source, off int) error {
 	return src.errorAt(int64(off), errors.Join(ErrBinary, ErrUnknownFormat),
 		"binary data (a NUL byte), not a benchmark result or a CSV/JSONL table")
-}
-
-// readJSON dispatches a JSON format to its reader.
-func readJSON(j *jreader, f Format) ([]trial.Trial, error) {
-	switch f {
-	case FormatVLLM:
-		return readVLLM(j)
-	case FormatSGLang:
-		return readSGLang(j)
-	case FormatAIPerfJSON, FormatGenAIPerfJSON:
-		return readPerfJSON(j, f)
-	case FormatInferencePerf:
-		return readInferencePerf(j)
-	case FormatGuideLLM:
-		return readGuideLLM(j)
-	case FormatVLLMNightly:
-		return readVLLMNightly(j)
-	case FormatParetoJSONL:
-		return readParetoJSONL(j)
-	}
-	return nil, fmt.Errorf("%w %q", ErrUnknownFormat, f)
 }
 
 // emptyReader parks pooled decoders so they do not pin the last input.

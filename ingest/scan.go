@@ -175,8 +175,8 @@ func (s *scanner) more(first bool, close byte) (more, ok bool) {
 	return true, true
 }
 
-// number reads a JSON number and returns its raw bytes.
-func (s *scanner) number() ([]byte, bool) {
+// rawNumber reads a JSON number and returns its raw bytes.
+func (s *scanner) rawNumber() ([]byte, bool) {
 	d, i := s.data, s.pos
 	if i < len(d) && d[i] == '-' {
 		i++
@@ -262,7 +262,7 @@ func (s *scanner) float() (float64, bool) {
 			return f, true
 		}
 	}
-	raw, ok := s.number()
+	raw, ok := s.rawNumber()
 	if !ok {
 		return 0, false
 	}
@@ -323,7 +323,7 @@ func (s *scanner) skip() bool {
 	case 'n':
 		return s.literal("null")
 	}
-	_, ok := s.number()
+	_, ok := s.rawNumber()
 	return ok
 }
 
@@ -348,7 +348,7 @@ func (s *scanner) text() (v string, set, ok bool) {
 		v, ok := unquote(raw, plain)
 		return v, true, ok
 	}
-	raw, ok := s.number()
+	raw, ok := s.rawNumber()
 	return string(raw), true, ok
 }
 
@@ -404,7 +404,7 @@ func parseNumber(raw []byte) (float64, bool) {
 		}
 		q += e
 	}
-	if f, ok := exactFloat(mant, q, digits, neg); ok {
+	if f, ok := decimal.Float(mant, q, neg); ok {
 		return f, true
 	}
 	return parseSlow(raw)

@@ -51,21 +51,36 @@ type servingRecord struct {
 	hasFailed            bool
 }
 
-// parseServingStat splits "p99.9_ttft_ms" into ("p99.9", "ttft").
-func parseServingStat(key string) (stat, metric string, ok bool) {
-	if !strings.HasSuffix(key, "_ms") {
-		return "", "", false
+// parseServingStat splits "p99.9_ttft_ms" into ("p99.9", "ttft", "ms"):
+// the unit is the key's suffix, _ms or _s (seconds, converted), and ""
+// for a latency keyed without one ("p99_ttft"), which the reader refuses
+// rather than guess.
+func parseServingStat(key string) (stat, metric, unit string, ok bool) {
+	rest := key
+	switch {
+	case strings.HasSuffix(key, "_ms"):
+		rest, unit = key[:len(key)-3], "ms"
+	case strings.HasSuffix(key, "_s"):
+		rest, unit = key[:len(key)-2], "s"
 	}
-	i := strings.IndexByte(key, '_')
-	if i <= 0 || i >= len(key)-4 {
-		return "", "", false
+	i := strings.IndexByte(rest, '_')
+	if i <= 0 || i >= len(rest)-1 {
+		return "", "", "", false
 	}
-	stat, ok = trial.NormalizeStatistic(key[:i])
+	stat, ok = trial.NormalizeStatistic(rest[:i])
 	if !ok {
-		return "", "", false
+		return "", "", "", false
 	}
-	return stat, key[i+1 : len(key)-3], true
+	metric = rest[i+1:]
+	if unit == "" && !servingLatencies[metric] {
+		return "", "", "", false
+	}
+	return stat, metric, unit, true
 }
+
+// servingLatencies are the latencies of vLLM's and SGLang's statistics
+// keys.
+var servingLatencies = map[string]bool{"ttft": true, "tpot": true, "itl": true, "e2el": true, "e2e_latency": true}
 
 // servingPlan is what a member name of a vLLM or SGLang record means,
 // worked out once per file (jreader.plan): records of a file repeat the
@@ -88,6 +103,7 @@ const (
 	planScalar
 	planStat
 	planArray
+	planNoUnit // a latency statistic keyed without its unit: refused
 )
 
 // plan returns the meaning of member name in a record of tool's.
@@ -110,12 +126,15 @@ func (j *jreader) plan(name []byte, b *builder) *servingPlan {
 			p.metric = c
 		}
 		p.unit = b.units(p.metric, unit)
-	} else if stat, metric, ok := parseServingStat(key); ok {
+	} else if stat, metric, unit, ok := parseServingStat(key); ok {
 		p.kind, p.metric, p.dims, p.p50TPOT = planStat, metric, trial.StatDims(stat), stat == "p50" && metric == "tpot"
 		if c, ok := trial.Canonical(b.tool, metric); ok {
 			p.metric = c
 		}
-		p.unit = b.units(p.metric, "ms")
+		if unit == "" {
+			p.kind = planNoUnit
+		}
+		p.unit = b.units(p.metric, unit)
 	} else if servingArrays[key] {
 		p.kind = planArray
 	} else if !p.isLabel && !p.setupNum {
@@ -154,6 +173,14 @@ func (s *servingRecord) member(j *jreader, p *servingPlan) error {
 		return nil
 	case planArray:
 		return j.d.SkipValue()
+	case planNoUnit:
+		raw, err := j.d.ReadValue()
+		if err != nil {
+			return err
+		}
+		return j.src.errorAt(j.src.base+j.valueStart(raw), nil,
+			"%s: a latency keyed without its unit (vLLM and SGLang write %s_ms): milliseconds or seconds? "+
+				"pareto does not guess; rename the key with _ms or _s", p.key, p.key)
 	}
 	if p.near != "" {
 		s.b.t.Warnings = append(s.b.t.Warnings, nearWarning(p.key, p.near))

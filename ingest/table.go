@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/go-json-experiment/json/jsontext"
+
 	"github.com/pareto-llm/pareto/internal/safe"
 	"github.com/pareto-llm/pareto/internal/textin"
 	"github.com/pareto-llm/pareto/table"
@@ -72,7 +74,31 @@ func readTable(data []byte, name string, opts TableOptions, lim Limits) (out []t
 	return out, err
 }
 
+// notTable says why data, which starts with '[' or '{', is no generic
+// table ("" when it may be one): a JSON array, or one JSON document
+// across several lines (pretty-printed), is a document, not JSONL.
+func notTable(data []byte) string {
+	t := bytes.TrimLeft(data, " \t\r\n\xef\xbb\xbf")
+	if len(t) == 0 {
+		return ""
+	}
+	const why = ": no benchmark result pareto reads, and no generic table (a CSV with a header row, or JSONL with one object per line)"
+	switch t[0] {
+	case '[':
+		return "a JSON array" + why
+	case '{':
+		line, _, _ := bytes.Cut(t, []byte("\n"))
+		if !jsontext.Value(bytes.TrimSpace(line)).IsValid() && jsontext.Value(bytes.TrimSpace(t)).IsValid() {
+			return "a JSON document of several lines" + why
+		}
+	}
+	return ""
+}
+
 func readTableRows(data []byte, name string, opts TableOptions, lim Limits) ([]trial.Trial, error) {
+	if what := notTable(data); what != "" {
+		return nil, &NotResultError{Path: name, What: what}
+	}
 	max := lim.maxRecord()
 	rewritten := false
 	if t := bytes.TrimLeft(data, " \t\r\n\xef\xbb\xbf"); len(t) > 0 && t[0] == '{' && needsRewrite(data) {
@@ -103,6 +129,7 @@ func readTableRows(data []byte, name string, opts TableOptions, lim Limits) ([]t
 		return nil, err
 	}
 	out := make([]trial.Trial, t.Len())
+	numeric := make([]bool, len(out)) // the row has a numeric cell (NaN and ±Inf too: the front says why they are invalid)
 	for r := range out {
 		tr := &out[r]
 		tr.Source = trial.Source{Path: name, Key: opts.key, Format: FormatTable, FormatVersion: t.Format, Line: int(t.Lines[r]), Index: r}
@@ -135,7 +162,11 @@ func readTableRows(data []byte, name string, opts TableOptions, lim Limits) ([]t
 			if tr.Params[col] == trial.Redacted {
 				continue // a secret column is no measurement
 			}
-			if !ok || math.IsNaN(v) {
+			if !ok {
+				continue
+			}
+			numeric[r] = true
+			if math.IsNaN(v) {
 				continue
 			}
 			if math.IsInf(v, 0) {
@@ -159,11 +190,30 @@ func readTableRows(data []byte, name string, opts TableOptions, lim Limits) ([]t
 	if len(out) == 0 {
 		return nil, &table.SyntaxError{File: name, Line: 2, Col: 1, Msg: "the table has a header but no rows"}
 	}
+	if err := measuredRows(out, numeric, name); err != nil {
+		return nil, err
+	}
 	if cols := onlySettings(out); cols != nil {
 		return nil, &NotResultError{Path: name, What: fmt.Sprintf("a list of runs' load settings (%s) and no measurement: "+
 			"a harness's own index of its runs, not a benchmark result", strings.Join(cols, ", "))}
 	}
 	return out, nil
+}
+
+// measuredRows checks that every row of a table holds a numeric cell
+// (numeric[i]): a table with none is no result (a NotResultError saying
+// so), and a row without one among rows with some is an error at its
+// line (a row is a trial only with a measurement; none is dropped).
+func measuredRows(rows []trial.Trial, numeric []bool, name string) error {
+	bare := slices.Index(numeric, false)
+	switch {
+	case bare < 0:
+		return nil
+	case !slices.Contains(numeric, true):
+		return &NotResultError{Path: name, What: "a table without a numeric cell in any row: no measurement, not a benchmark result"}
+	}
+	return &table.SyntaxError{File: name, Line: rows[bare].Source.Line, Col: 1,
+		Msg: "a row without a numeric cell: no measurement (a row is a trial only with one)"}
 }
 
 // onlySettings returns the numeric columns of rows when every one of them

@@ -1,7 +1,6 @@
 package ingest
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/pareto-llm/pareto/trial"
@@ -41,19 +40,17 @@ func statValueMember(j *jreader, b *builder, native, unit, key string, pct map[s
 	return err
 }
 
-var stageRe = regexp.MustCompile(`stage_(\d+)`)
+// ipSummary says what an inference-perf summary_lifecycle_metrics.json is.
+const ipSummary = "an inference-perf summary across all the stages of a run (no requested_rate): an aggregate, not a load point; each stage's report is a trial"
 
-// readInferencePerf reads one inference-perf stage_N or summary lifecycle
-// report; latencies are in seconds.
+// readInferencePerf reads one inference-perf stage lifecycle report;
+// latencies are in seconds. What the report is comes from its content,
+// never its name: a stage's load_summary records the requested_rate of
+// its load, the run's summary (across stages) none, and that summary is
+// refused as no result (ipSummary).
 func readInferencePerf(j *jreader) ([]trial.Trial, error) {
 	b := newBuilder(trial.ToolInferencePerf, j.src, FormatInferencePerf)
-	if m := stageRe.FindStringSubmatch(j.src.path); m != nil {
-		b.t.SetLabel(trial.LabelStage, m[1])
-		b.t.Source.FormatVersion = "stage"
-	} else if strings.Contains(j.src.path, "summary") {
-		b.t.SetLabel(trial.LabelStage, "summary")
-		b.t.Source.FormatVersion = "summary"
-	}
+	b.t.Source.FormatVersion = "stage"
 	err := j.object("inference-perf report", func(name []byte) error {
 		switch string(name) {
 		case "load_summary":
@@ -78,7 +75,13 @@ func readInferencePerf(j *jreader) ([]trial.Trial, error) {
 	if err != nil {
 		return nil, err
 	}
-	return []trial.Trial{b.finish()}, j.expectEnd()
+	if err := j.expectEnd(); err != nil {
+		return nil, err
+	}
+	if _, ok := b.t.Params["load_summary.requested_rate"]; !ok {
+		return nil, &NotResultError{Path: j.src.path, What: ipSummary}
+	}
+	return []trial.Trial{b.finish()}, nil
 }
 
 func ipLoad(j *jreader, b *builder) error {

@@ -22,9 +22,10 @@ type sweepCase struct {
 	data []byte
 	read func(data []byte) ([]trial.Trial, error)
 	// lastSection, for an AIPerf/GenAI-Perf CSV, is the offset where the
-	// request count row of its "Metric,Value" section ends: a cut between
-	// two of the rows after it cannot be detected (the tools write no end
-	// mark) and gives a trial with those rows missing.
+	// first row of its "Metric,Value" section ends: a cut between two of
+	// the rows after it cannot be detected (the tools write no end mark,
+	// and GenAI-Perf's 2024 CSVs no Request Count row) and gives a trial
+	// with those rows missing.
 	lastSection int
 }
 
@@ -38,7 +39,7 @@ func (f *sweepFigures) add(g sweepFigures) {
 }
 
 func (f sweepFigures) String() string {
-	return fmt.Sprintf("%d cuts: %d positioned errors, %d the same trials, %d a prefix of whole records, %d missing rows after the request count",
+	return fmt.Sprintf("%d cuts: %d positioned errors, %d the same trials, %d a prefix of whole records, %d missing rows of the Metric,Value section",
 		f.cuts, f.errs, f.same, f.prefix, f.lastRows)
 }
 
@@ -58,7 +59,7 @@ func TestTruncationSweep(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cases = append(cases, sweepCase{name: path, data: data, lastSection: afterRequestCount(data), read: func(b []byte) ([]trial.Trial, error) {
+		cases = append(cases, sweepCase{name: path, data: data, lastSection: afterFirstScalar(data), read: func(b []byte) ([]trial.Trial, error) {
 			return ReadBytes(b, path)
 		}})
 	}
@@ -76,7 +77,7 @@ func TestTruncationSweep(t *testing.T) {
 		name := tc.name
 		if strings.HasSuffix(tc.file, "aiperf_round_1_report.csv") {
 			cases = append(cases, sweepCase{name: name, data: data, read: func(b []byte) ([]trial.Trial, error) { return ReadBytes(b, "profile_export_aiperf.csv") },
-				lastSection: afterRequestCount(data)})
+				lastSection: afterFirstScalar(data)})
 			continue
 		}
 		cases = append(cases, sweepCase{name: name, data: data, read: func(b []byte) ([]trial.Trial, error) { return ReadTable(b, name, TableOptions{}) }})
@@ -205,13 +206,19 @@ func cutPositions(data []byte, sample bool) []int {
 	return out
 }
 
-// afterRequestCount returns the offset where the request count row of a
-// perf CSV ends, before its line end (0: no such row).
-func afterRequestCount(data []byte) int {
+// afterFirstScalar returns the offset where the first row of the
+// "Metric,Value" section of an AIPerf/GenAI-Perf CSV ends, or 0: from
+// there on a cut between rows gives a complete-looking section (with or
+// without its Request Count row, which GenAI-Perf did not write in 2024).
+func afterFirstScalar(data []byte) int {
+	seen := false
 	for off := 0; off < len(data); {
 		line, _, _ := bytes.Cut(data[off:], []byte("\n"))
-		if bytes.HasPrefix(bytes.ToLower(line), []byte("request count")) {
+		if seen && len(bytes.TrimSpace(line)) > 0 {
 			return off + len(bytes.TrimRight(line, "\r"))
+		}
+		if bytes.HasPrefix(bytes.ToLower(line), []byte("metric,value")) {
+			seen = true
 		}
 		off += len(line) + 1
 	}
@@ -345,7 +352,7 @@ func aiperfCSVTwin(t *testing.T, path string) sweepCase {
 	if checked < 50 {
 		t.Errorf("the CSV twin compared only %d values with the JSON", checked)
 	}
-	return sweepCase{name: "CSV twin of " + path, data: data, lastSection: afterRequestCount(data),
+	return sweepCase{name: "CSV twin of " + path, data: data, lastSection: afterFirstScalar(data),
 		read: func(b []byte) ([]trial.Trial, error) { return ReadBytes(b, csvName) }}
 }
 

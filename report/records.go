@@ -231,7 +231,7 @@ func (r *Records) resolve(i int32, col int, a *Axis, slo bool, t *Trial) {
 	f := axisFail{code: ExcludeMissing, reason: fmt.Sprintf("%s: no measurement matches", a.Label()), cands: re.Candidates}
 	if re.Reason == trial.ReasonAmbiguous {
 		f.code, f.reason = ExcludeAmbiguous, fmt.Sprintf("%s: %d measurements match; add a match key to pick one", a.Label(), len(re.Candidates))
-	} else if why := unavailable(t, a.Metric); why != "" {
+	} else if why := trial.PerGPUUnknown(t, a.Metric); why != "" {
 		f.code, f.reason = ExcludeUnavailable, fmt.Sprintf("%s: %s", a.Label(), why)
 	}
 	r.fail(i, col, f)

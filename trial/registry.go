@@ -129,6 +129,7 @@ const (
 	ToolSGLang        = "sglang"
 	ToolInferencePerf = "inference-perf"
 	ToolGuideLLM      = "guidellm"
+	ToolLLMPerf       = "llmperf"
 )
 
 var aiperfNames = map[string]string{
@@ -193,6 +194,21 @@ var toolNames = map[string]map[string]string{
 	ToolAIPerf: aiperfNames, ToolGenAIPerf: aiperfNames,
 	ToolVLLM: servingNames, ToolSGLang: servingNames,
 	ToolInferencePerf: inferencePerfNames, ToolGuideLLM: guidellmNames,
+}
+
+// RegisterToolNames adds the native metric names of tool, mapped to
+// canonical keys, for Canonical and NativeNames. Readers call it from an
+// init function (the ingest reader registry), before any lookup; a tool
+// registered twice keeps the names of both calls.
+func RegisterToolNames(tool string, names map[string]string) {
+	m := toolNames[tool]
+	if m == nil {
+		m = map[string]string{}
+		toolNames[tool] = m
+	}
+	for k, v := range names {
+		m[k] = v
+	}
 }
 
 // Canonical maps a tool's native metric name to its canonical key, following

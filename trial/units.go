@@ -17,6 +17,8 @@ func NormalizeUnit(value float64, unit string) (float64, string) {
 		return value / 1e6, UnitMs
 	case "requests/sec", "requests/s", "req/s", "requests per second":
 		return value, UnitReqPerS
+	case "requests/min", "req/min", "requests per minute":
+		return value / 60, UnitReqPerS
 	case "tokens/sec", "tokens/s", "tok/s", "tokens per second":
 		return value, UnitTokensPerS
 	case "tokens/sec/user", "tokens/s/user":

@@ -119,6 +119,7 @@ func newCompareCmd(e *env) *cobra.Command {
 	f := c.Flags()
 	f.SortFlags = false
 	o.src.flags(f)
+	o.src.optunaFlags(f)
 	f.StringArrayVar(&o.inputs, "input", nil, "result `PATH` whose trials the sides select from, repeatable")
 	f.StringVar(&o.by, "by", "", "one side per value of `LABEL` (label, parameter or environment field)")
 	o.obj.flags(f)

@@ -15,10 +15,12 @@ import (
 	"github.com/pareto-llm/pareto/internal/enc"
 	"github.com/pareto-llm/pareto/internal/progress"
 	"github.com/pareto-llm/pareto/internal/safe"
+	"github.com/pareto-llm/pareto/optuna"
 	"github.com/pareto-llm/pareto/source"
 	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/trial"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 const ingestLong = `Ingest reads benchmark results — AIPerf, GenAI-Perf, vLLM bench serve,
@@ -33,11 +35,18 @@ benchmark_serving, bench-serve or bench-sweep, SGLang lean-2024 or 2025+, …).
 
 A file named on the command line that is no benchmark result is read as a
 generic table (your own harness's output): CSV with a header row, or JSONL
-with one object per line. Each row is a trial: every column but the id
+with one object per line (not a JSON array or a pretty-printed document),
+never inside a directory. Each row is a trial: every column but the id
 column (--id, default id) is a parameter, and every numeric cell is also a
 measurement named by its column, so that -o, --slo, --where, --group-by and
 --config-key name columns; concurrency, request_rate, input_tokens and
-output_tokens also set the workload. "-" reads standard input.
+output_tokens also set the workload. A row without a numeric cell is an
+error at its line, and a table without any is skipped as not_a_result.
+"-" reads standard input.
+
+--optuna reads an Optuna RDB storage (read only) and adds its study's
+complete trials, as any input's: with --study they are copied into the
+store. --gpus N gives every result file's trials per-GPU throughput.
 
 Formats are sniffed from the content, not the file name. In a CloudAI
 results tree each successful iteration, DSE step and AIPerf phase is a
@@ -80,7 +89,8 @@ const ingestExample = `  pareto ingest examples/cloudai/results --system-config 
 type ingestOptions struct {
 	format, systemConfig, id string
 	session                  string
-	gpusPerNode              int
+	gpusPerNode, gpus        int
+	optuna, optunaStudy      string
 	keepGoing                bool
 	labels                   []string
 	store                    storeFlags
@@ -95,8 +105,8 @@ func newIngestCmd(e *env) *cobra.Command {
 		Long:    ingestLong,
 		Example: ingestExample,
 		RunE: func(c *cobra.Command, args []string) error {
-			if len(args) == 0 {
-				return usagef("no paths given")
+			if len(args) == 0 && o.optuna == "" {
+				return usagef("no paths given (or --optuna)")
 			}
 			if o.format != "table" && o.format != "json" {
 				return usagef("unknown --format %q (want table or json)", o.format)
@@ -108,6 +118,8 @@ func newIngestCmd(e *env) *cobra.Command {
 	f.StringVar(&o.format, "format", "table", "output `table|json`")
 	f.StringVar(&o.systemConfig, "system-config", "", "CloudAI system `TOML` supplying gpus_per_node")
 	f.IntVar(&o.gpusPerNode, "gpus-per-node", 0, "GPUs per node for CloudAI runs (overrides --system-config)")
+	addGPUsFlag(f, &o.gpus)
+	addOptunaFlags(f, &o.optuna, &o.optunaStudy)
 	f.BoolVar(&o.keepGoing, "keep-going", false, "exit 0 even when some inputs could not be read")
 	f.StringArrayVar(&o.labels, "label", nil, "add label `k=v` to every trial (repeatable)")
 	f.StringVar(&o.id, "id", "", "the id `COLUMN` of generic CSV/JSONL tables (default: id when present)")
@@ -117,9 +129,18 @@ func newIngestCmd(e *env) *cobra.Command {
 	return c
 }
 
-// loadOptions turns the CloudAI flags into reader options.
-func loadOptions(systemConfig string, gpusPerNode int) (source.LoadOptions, error) {
+// addGPUsFlag registers --gpus, the GPUs that served each result file.
+func addGPUsFlag(f *pflag.FlagSet, n *int) {
+	f.IntVar(n, "gpus", 0, "`N` GPUs served each result file (not CloudAI runs): per-GPU throughput; default the file's own count (AIPerf telemetry)")
+}
+
+// loadOptions turns the CloudAI flags and --gpus into reader options.
+func loadOptions(systemConfig string, gpusPerNode, gpus int) (source.LoadOptions, error) {
+	if gpus < 0 {
+		return source.LoadOptions{}, usagef("--gpus %d: want a positive count of GPUs", gpus)
+	}
 	opts, err := source.CloudAI(systemConfig, gpusPerNode)
+	opts.GPUs = gpus
 	if fe, ok := field.As(err); ok {
 		return opts, usageError{errors.New(flagWords(fe))}
 	}
@@ -130,7 +151,7 @@ func loadOptions(systemConfig string, gpusPerNode int) (source.LoadOptions, erro
 }
 
 func runIngest(ctx context.Context, e *env, o *ingestOptions, paths []string) error {
-	opts, err := loadOptions(o.systemConfig, o.gpusPerNode)
+	opts, err := loadOptions(o.systemConfig, o.gpusPerNode, o.gpus)
 	if err != nil {
 		return err
 	}
@@ -180,6 +201,17 @@ func runIngest(ctx context.Context, e *env, o *ingestOptions, paths []string) er
 	skipped, err := source.Stream(source.Spec{Paths: paths, Stdin: e.stdin, Load: opts,
 		Note: func(s string) { fmt.Fprintf(e.stderr, "pareto ingest: %s\n", enc.SafeLines(s)) }}, each)
 	bar.Done()
+	if err == nil && o.optuna != "" { // the study's complete trials, copied as any input's
+		var st *optuna.Study
+		var name string
+		if st, name, err = source.ReadOptuna(ctx, o.optuna, o.optunaStudy); errors.Is(err, source.ErrOptunaStudy) {
+			return usagef("--optuna-study is required: %v", err)
+		}
+		if err == nil {
+			fmt.Fprintf(e.stderr, "pareto ingest: optuna study %s: %d complete trials\n", name, len(st.Trials))
+			err = opts.Each(st.Trials, nil)
+		}
+	}
 	if err != nil {
 		var ie inputError
 		if errors.As(err, &ie) {

@@ -41,8 +41,10 @@ TOML it names in --tests-dir, and a DSE step's swept values from the
 iteration's trajectory.csv. Failed runs are listed as exclusions with the
 reason.
 
-The flags are CloudAI's. --system-config supplies gpus_per_node for the
-per-allocated-GPU metrics. As in CloudAI the report is opt-in: without
+The flags are CloudAI's. --system-config (default $CLOUDAI_SYSTEM_CONFIG, as
+in CloudAI) supplies gpus_per_node for the per-allocated-GPU metrics.
+--hook-dir is accepted as CloudAI accepts it: hooks (pre- and post-test
+commands) yield no benchmark result, so their TOMLs are not read. As in CloudAI the report is opt-in: without
 enable = true nothing is written. Unlike CloudAI, a broken configuration
 is an error (exit 1) with file:line:col positions. --config-key,
 --baseline and --allow-cross-scope are as in 'pareto report'; as in
@@ -89,6 +91,7 @@ them, and every one is named on stderr; 0 with --keep-going), 2 usage error.`
 
 type generateOptions struct {
 	scenario, resultDir, system, testsDir string
+	hookDir                               string
 	keepGoing                             bool
 	store                                 storeFlags
 	repeats                               repeatFlags
@@ -99,6 +102,7 @@ type reportOptions struct {
 	config, out, x, y, groupBy, system string
 	optuna, optunaStudy                string
 	keepGoing                          bool
+	gpus                               int
 	store                              storeFlags
 	repeats                            repeatFlags
 	limits                             limitFlags
@@ -158,6 +162,7 @@ func newGenerateReportCmd(e *env) *cobra.Command {
 	f.StringVar(&o.resultDir, "result-dir", "", "scenario results `DIR`; pareto.html is written there")
 	f.StringVar(&o.system, "system-config", "", "CloudAI system `TOML` (gpus_per_node)")
 	f.StringVar(&o.testsDir, "tests-dir", "", "CloudAI tests `DIR`: the test TOMLs of runs without test-run.toml")
+	f.StringVar(&o.hookDir, "hook-dir", "", "CloudAI hooks `DIR` (accepted as CloudAI does; hooks yield no result)")
 	f.BoolVar(&o.keepGoing, "keep-going", false, "exit 0 even when some result files could not be read")
 	o.repeats.add(f, "none")
 	addStoreFlags(f, &o.store)
@@ -215,7 +220,16 @@ func runGenerateReport(ctx context.Context, e *env, o *generateOptions) error {
 // walkOptions reads the scenario, the system and the tests of
 // generate-report.
 func walkOptions(o *generateOptions) (source.LoadOptions, error) {
-	lo, err := loadOptions(o.system, 0)
+	if o.hookDir != "" {
+		if st, err := os.Stat(o.hookDir); err != nil || !st.IsDir() {
+			return source.LoadOptions{}, usagef("--hook-dir %s: not a directory", o.hookDir)
+		}
+	}
+	system := o.system
+	if system == "" {
+		system = os.Getenv("CLOUDAI_SYSTEM_CONFIG") // as CloudAI reads it
+	}
+	lo, err := loadOptions(system, 0, 0)
 	if err != nil {
 		return lo, err
 	}
@@ -269,6 +283,7 @@ func newReportCmd(e *env) *cobra.Command {
 	f.StringVarP(&o.y, "y", "y", "", "Y objective `METRIC[.STAT][:min|:max]` (instead of --config)")
 	f.StringVar(&o.groupBy, "group-by", "", "with -x/-y: one frontier per value of `LABEL`")
 	f.StringVar(&o.system, "system-config", "", "CloudAI system `TOML` (gpus_per_node) for CloudAI trees")
+	addGPUsFlag(f, &o.gpus)
 	addOptunaFlags(f, &o.optuna, &o.optunaStudy)
 	f.BoolVar(&o.keepGoing, "keep-going", false, "exit 0 even when some inputs could not be read")
 	o.repeats.add(f, "median")
@@ -286,7 +301,7 @@ func runReport(ctx context.Context, e *env, o *reportOptions, paths []string) er
 	if err != nil {
 		return err
 	}
-	lo, err := loadOptions(o.system, 0)
+	lo, err := loadOptions(o.system, 0, o.gpus)
 	if err != nil {
 		return err
 	}
