@@ -1,0 +1,197 @@
+package frontier
+
+import "slices"
+
+// hv5Work holds the buffers of the 5D hypervolume sweep.
+//
+// The sweep visits the points in increasing v (the 5th coordinate) and keeps
+// F, the 4D non-dominated set of the (x, y, z, w) projections seen so far.
+// The hypervolume is the integral over v of the 4D volume of F, which grows
+// by each new point's exclusive 4D contribution. F is kept twice, as index
+// lists sorted by z and by w, so a contribution needs no sort (the order of
+// moocore's recursion, which keeps its lists sorted in every coordinate):
+//
+//   - the points of F at or below p's w, limited to p's box (coordinatewise
+//     max with p), are taken in z order: one not weakly dominated in (x, y)
+//     by an earlier one (a binary search in their staircase) joins S, the 3D
+//     set of hv4Work, whose z order it keeps by being appended; p's
+//     exclusive 3D volume against S is the area at w = p_w;
+//   - the points above p's w, limited to its box, are taken in w order: the
+//     area shrinks by each one's exclusive 3D volume against S (which it then
+//     joins), until it is gone.
+//
+// The terms are those of hv4Work.excl (positive gaps of staircases), so the
+// results agree with the general sweep to rounding.
+type hv5Work struct {
+	w4    hv4Work
+	pool  []xyzw  // the projections of the points seen, by arrival
+	zord  []int32 // F by z, indices into pool
+	word  []int32 // F by w
+	dead  []bool  // pool entries dominated by a later point
+	mark  []int32 // entries marked dead by the current point
+	stair []xy    // (x, y) staircase of S while it is built
+	order []int32
+	keys  []uint64
+	tk    []uint64
+	ti    []int32
+}
+
+type xyzw struct{ x, y, z, w float64 }
+
+// volume returns the hypervolume of the n stride-5 points, all strictly
+// below ref (no NaN).
+func (h *hv5Work) volume(pts []float64, n int, ref []float64) float64 {
+	if cap(h.keys) < n {
+		h.keys, h.tk, h.ti, h.order = make([]uint64, n), make([]uint64, n), make([]int32, n), make([]int32, n)
+	}
+	keys, order := h.keys[:n], h.order[:n]
+	for i := range n {
+		keys[i], order[i] = floatKey(pts[5*i+4]), int32(i)
+	}
+	sortByKeyBuf(keys, order, h.tk, h.ti)
+	h.pool, h.zord, h.word, h.dead = h.pool[:0], h.zord[:0], h.word[:0], h.dead[:0]
+	vol, v := 0.0, 0.0
+	for j, oi := range order {
+		p := pts[5*int(oi) : 5*int(oi)+5]
+		q := xyzw{p[0], p[1], p[2], p[3]}
+		if c, ok := h.contribution(q, ref); ok {
+			v += c
+			h.add(q)
+		}
+		next := ref[4]
+		if j+1 < n {
+			next = pts[5*int(order[j+1])+4]
+		}
+		vol += v * (next - p[4])
+	}
+	return vol
+}
+
+// contribution returns the exclusive 4D volume of p against F; ok is false
+// when a point of F weakly dominates p. When ok, the points of F that p
+// weakly dominates are marked in h.mark.
+func (h *hv5Work) contribution(p xyzw, ref []float64) (float64, bool) {
+	w4 := &h.w4
+	pool := h.pool
+	s, st, mark := w4.s[:0], h.stair[:0], h.mark[:0]
+	for _, i := range h.zord {
+		f := pool[i]
+		if f.x >= p.x && f.y >= p.y && f.z >= p.z && f.w >= p.w {
+			mark = append(mark, i)
+		}
+		if f.w > p.w {
+			continue
+		}
+		q := xyz{max(f.x, p.x), max(f.y, p.y), max(f.z, p.z)}
+		if q.x == p.x && q.y == p.y && q.z == p.z {
+			w4.s, h.stair, h.mark = s, st, mark[:0]
+			return 0, false
+		}
+		var in bool
+		if st, in = stairAdd(st, q.x, q.y); in {
+			s = append(s, q)
+		}
+	}
+	w4.s, h.stair, h.mark = s, st, mark
+	pp := [3]float64{p.x, p.y, p.z}
+	area, _, _ := w4.contribution(pp[:], ref)
+	// The points above p's w, in w order.
+	word := h.word
+	lo, hi := 0, len(word)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if pool[word[m]].w <= p.w {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	vol, wPrev := 0.0, p.w
+	for _, i := range word[lo:] {
+		if area <= 0 {
+			return vol, true
+		}
+		f := pool[i]
+		vol += area * (f.w - wPrev)
+		wPrev = f.w
+		q := [3]float64{max(f.x, p.x), max(f.y, p.y), max(f.z, p.z)}
+		if q[0] == p.x && q[1] == p.y && q[2] == p.z {
+			return vol, true
+		}
+		if c, stop, ok := w4.contribution(q[:], ref); ok {
+			area -= c
+			w4.insert(q[:], stop)
+		}
+	}
+	if area <= 0 {
+		return vol, true
+	}
+	return vol + area*(ref[3]-wPrev), true
+}
+
+// stairAdd inserts (x, y) into the staircase st (x ascending, y descending)
+// unless a point of st weakly dominates it; in reports whether it did.
+func stairAdd(st []xy, x, y float64) (out []xy, in bool) {
+	lo, hi := 0, len(st) // lo = first index with st.x > x
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if st[m].x > x {
+			hi = m
+		} else {
+			lo = m + 1
+		}
+	}
+	if lo > 0 && st[lo-1].y <= y {
+		return st, false
+	}
+	b := lo
+	if b > 0 && st[b-1].x == x {
+		b-- // same x, larger y: dominated
+	}
+	e := lo
+	for e < len(st) && st[e].y >= y {
+		e++
+	}
+	if e == b {
+		return slices.Insert(st, b, xy{x, y}), true
+	}
+	st[b] = xy{x, y}
+	return slices.Delete(st, b+1, e), true
+}
+
+// add inserts p into F, dropping the points marked by contribution.
+func (h *hv5Work) add(p xyzw) {
+	if len(h.mark) > 0 {
+		for _, i := range h.mark {
+			h.dead[i] = true
+		}
+		keep := func(i int32) bool { return h.dead[i] }
+		h.zord = slices.DeleteFunc(h.zord, keep)
+		h.word = slices.DeleteFunc(h.word, keep)
+		h.mark = h.mark[:0]
+	}
+	id := int32(len(h.pool))
+	h.pool = append(h.pool, p)
+	h.dead = append(h.dead, false)
+	pool := h.pool
+	lo, hi := 0, len(h.zord)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if pool[h.zord[m]].z < p.z {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	h.zord = slices.Insert(h.zord, lo, id)
+	lo, hi = 0, len(h.word)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if pool[h.word[m]].w < p.w {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	h.word = slices.Insert(h.word, lo, id)
+}
