@@ -1,6 +1,9 @@
 package frontier
 
-import "slices"
+import (
+	"math"
+	"slices"
+)
 
 // hv5Work holds the buffers of the 5D hypervolume sweep.
 //
@@ -24,12 +27,10 @@ import "slices"
 // results agree with the general sweep to rounding.
 type hv5Work struct {
 	w4    hv4Work
-	pool  []xyzw  // the projections of the points seen, by arrival
-	zord  []int32 // F by z, indices into pool
-	word  []int32 // F by w
-	dead  []bool  // pool entries dominated by a later point
-	mark  []int32 // entries marked dead by the current point
-	stair []xy    // (x, y) staircase of S while it is built
+	fz    []xyzw // F sorted by z
+	fw    []xyzw // F sorted by w
+	dom   int    // points of F that the current point weakly dominates
+	stair []xy   // (x, y) staircase of S while it is built
 	order []int32
 	keys  []uint64
 	tk    []uint64
@@ -49,7 +50,7 @@ func (h *hv5Work) volume(pts []float64, n int, ref []float64) float64 {
 		keys[i], order[i] = floatKey(pts[5*i+4]), int32(i)
 	}
 	sortByKeyBuf(keys, order, h.tk, h.ti)
-	h.pool, h.zord, h.word, h.dead = h.pool[:0], h.zord[:0], h.word[:0], h.dead[:0]
+	h.fz, h.fw = h.fz[:0], h.fw[:0]
 	vol, v := 0.0, 0.0
 	for j, oi := range order {
 		p := pts[5*int(oi) : 5*int(oi)+5]
@@ -68,57 +69,78 @@ func (h *hv5Work) volume(pts []float64, n int, ref []float64) float64 {
 }
 
 // contribution returns the exclusive 4D volume of p against F; ok is false
-// when a point of F weakly dominates p. When ok, the points of F that p
-// weakly dominates are marked in h.mark.
+// when a point of F weakly dominates p. When ok, h.dom counts the points of
+// F that p weakly dominates.
 func (h *hv5Work) contribution(p xyzw, ref []float64) (float64, bool) {
 	w4 := &h.w4
-	pool := h.pool
-	s, st, mark := w4.s[:0], h.stair[:0], h.mark[:0]
-	for _, i := range h.zord {
-		f := pool[i]
-		if f.x >= p.x && f.y >= p.y && f.z >= p.z && f.w >= p.w {
-			mark = append(mark, i)
-		}
+	s, st, dom := w4.s[:0], h.stair[:0], 0
+	c := xy{math.Inf(1), math.Inf(1)} // the last staircase point that covered a limited point
+	for _, f := range h.fz {
 		if f.w > p.w {
+			if f.x >= p.x && f.y >= p.y && f.z >= p.z {
+				dom++
+			}
 			continue
 		}
 		q := xyz{max(f.x, p.x), max(f.y, p.y), max(f.z, p.z)}
 		if q.x == p.x && q.y == p.y && q.z == p.z {
-			w4.s, h.stair, h.mark = s, st, mark[:0]
+			w4.s, h.stair = s, st
 			return 0, false
 		}
+		if f.w == p.w && q.x == f.x && q.y == f.y && q.z == f.z {
+			dom++
+		}
+		if c.x <= q.x && c.y <= q.y {
+			continue
+		}
 		var in bool
-		if st, in = stairAdd(st, q.x, q.y); in {
+		var d xy
+		if st, in, d = stairAdd(st, q.x, q.y); in {
 			s = append(s, q)
+		} else {
+			c = d
 		}
 	}
-	w4.s, h.stair, h.mark = s, st, mark
+	w4.s, h.stair, h.dom = s, st, dom
+	hv5Stats[0]++
 	pp := [3]float64{p.x, p.y, p.z}
 	area, _, _ := w4.contribution(pp[:], ref)
 	// The points above p's w, in w order.
-	word := h.word
-	lo, hi := 0, len(word)
+	fw := h.fw
+	lo, hi := 0, len(fw)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
-		if pool[word[m]].w <= p.w {
+		if fw[m].w <= p.w {
 			lo = m + 1
 		} else {
 			hi = m
 		}
 	}
 	vol, wPrev := 0.0, p.w
-	for _, i := range word[lo:] {
+	// The last point of S found to cover a limited point: the next is often
+	// covered by it too (S only grows, so a point that left S is still
+	// covered by another).
+	cov := xyz{math.Inf(1), math.Inf(1), math.Inf(1)}
+	for _, f := range fw[lo:] {
 		if area <= 0 {
 			return vol, true
 		}
-		f := pool[i]
 		vol += area * (f.w - wPrev)
 		wPrev = f.w
 		q := [3]float64{max(f.x, p.x), max(f.y, p.y), max(f.z, p.z)}
 		if q[0] == p.x && q[1] == p.y && q[2] == p.z {
 			return vol, true
 		}
+		hv5Stats[3]++
+		if cov.x <= q[0] && cov.y <= q[1] && cov.z <= q[2] {
+			continue
+		}
+		if d, ok := coveredBy(w4.s, q); ok {
+			cov = d
+			continue
+		}
 		if c, stop, ok := w4.contribution(q[:], ref); ok {
+			hv5Stats[5]++
 			area -= c
 			w4.insert(q[:], stop)
 		}
@@ -129,9 +151,24 @@ func (h *hv5Work) contribution(p xyzw, ref []float64) (float64, bool) {
 	return vol + area*(ref[3]-wPrev), true
 }
 
+// coveredBy returns a point of s (sorted by z) weakly below q on every
+// coordinate, if there is one.
+func coveredBy(s []xyz, q [3]float64) (xyz, bool) {
+	for _, d := range s {
+		if d.z > q[2] {
+			break
+		}
+		if d.x <= q[0] && d.y <= q[1] {
+			return d, true
+		}
+	}
+	return xyz{}, false
+}
+
 // stairAdd inserts (x, y) into the staircase st (x ascending, y descending)
-// unless a point of st weakly dominates it; in reports whether it did.
-func stairAdd(st []xy, x, y float64) (out []xy, in bool) {
+// unless a point of st weakly dominates it; in reports whether it did, and
+// cov is the dominating point when it did not.
+func stairAdd(st []xy, x, y float64) (out []xy, in bool, cov xy) {
 	lo, hi := 0, len(st) // lo = first index with st.x > x
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
@@ -142,7 +179,7 @@ func stairAdd(st []xy, x, y float64) (out []xy, in bool) {
 		}
 	}
 	if lo > 0 && st[lo-1].y <= y {
-		return st, false
+		return st, false, st[lo-1]
 	}
 	b := lo
 	if b > 0 && st[b-1].x == x {
@@ -153,45 +190,37 @@ func stairAdd(st []xy, x, y float64) (out []xy, in bool) {
 		e++
 	}
 	if e == b {
-		return slices.Insert(st, b, xy{x, y}), true
+		return slices.Insert(st, b, xy{x, y}), true, cov
 	}
 	st[b] = xy{x, y}
-	return slices.Delete(st, b+1, e), true
+	return slices.Delete(st, b+1, e), true, cov
 }
 
-// add inserts p into F, dropping the points marked by contribution.
+// add inserts p into F, dropping the h.dom points it weakly dominates.
 func (h *hv5Work) add(p xyzw) {
-	if len(h.mark) > 0 {
-		for _, i := range h.mark {
-			h.dead[i] = true
-		}
-		keep := func(i int32) bool { return h.dead[i] }
-		h.zord = slices.DeleteFunc(h.zord, keep)
-		h.word = slices.DeleteFunc(h.word, keep)
-		h.mark = h.mark[:0]
+	if h.dom > 0 {
+		covered := func(f xyzw) bool { return f.x >= p.x && f.y >= p.y && f.z >= p.z && f.w >= p.w }
+		h.fz = slices.DeleteFunc(h.fz, covered)
+		h.fw = slices.DeleteFunc(h.fw, covered)
 	}
-	id := int32(len(h.pool))
-	h.pool = append(h.pool, p)
-	h.dead = append(h.dead, false)
-	pool := h.pool
-	lo, hi := 0, len(h.zord)
+	lo, hi := 0, len(h.fz)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
-		if pool[h.zord[m]].z < p.z {
+		if h.fz[m].z < p.z {
 			lo = m + 1
 		} else {
 			hi = m
 		}
 	}
-	h.zord = slices.Insert(h.zord, lo, id)
-	lo, hi = 0, len(h.word)
+	h.fz = slices.Insert(h.fz, lo, p)
+	lo, hi = 0, len(h.fw)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
-		if pool[h.word[m]].w < p.w {
+		if h.fw[m].w < p.w {
 			lo = m + 1
 		} else {
 			hi = m
 		}
 	}
-	h.word = slices.Insert(h.word, lo, id)
+	h.fw = slices.Insert(h.fw, lo, p)
 }
