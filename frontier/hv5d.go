@@ -102,7 +102,6 @@ func (h *hv5Work) contribution(p xyzw, ref []float64) (float64, bool) {
 		}
 	}
 	w4.s, h.stair, h.dom = s, st, dom
-	hv5Stats[0]++
 	pp := [3]float64{p.x, p.y, p.z}
 	area, _, _ := w4.contribution(pp[:], ref)
 	// The points above p's w, in w order.
@@ -131,7 +130,6 @@ func (h *hv5Work) contribution(p xyzw, ref []float64) (float64, bool) {
 		if q[0] == p.x && q[1] == p.y && q[2] == p.z {
 			return vol, true
 		}
-		hv5Stats[3]++
 		if cov.x <= q[0] && cov.y <= q[1] && cov.z <= q[2] {
 			continue
 		}
@@ -140,7 +138,6 @@ func (h *hv5Work) contribution(p xyzw, ref []float64) (float64, bool) {
 			continue
 		}
 		if c, stop, ok := w4.contribution(q[:], ref); ok {
-			hv5Stats[5]++
 			area -= c
 			w4.insert(q[:], stop)
 		}
