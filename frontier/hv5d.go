@@ -75,20 +75,31 @@ func (h *hv5Work) contribution(p xyzw, ref []float64) (float64, bool) {
 	w4 := &h.w4
 	s, st, dom := w4.s[:0], h.stair[:0], 0
 	c := xy{math.Inf(1), math.Inf(1)} // the last staircase point that covered a limited point
-	for _, f := range h.fz {
+	// One pass over F by z builds S and drops from F (in place) the points
+	// p weakly dominates; they still count for p's own contribution.
+	fz, k := h.fz, 0
+	for r, f := range fz {
 		if f.w > p.w {
 			if f.x >= p.x && f.y >= p.y && f.z >= p.z {
 				dom++
+			} else {
+				fz[k] = f
+				k++
 			}
 			continue
 		}
 		q := xyz{max(f.x, p.x), max(f.y, p.y), max(f.z, p.z)}
 		if q.x == p.x && q.y == p.y && q.z == p.z {
-			w4.s, h.stair = s, st
+			// F is an antichain, so nothing p dominates was met before f.
+			k += copy(fz[k:], fz[r:])
+			h.fz, w4.s, h.stair = fz[:k], s, st
 			return 0, false
 		}
 		if f.w == p.w && q.x == f.x && q.y == f.y && q.z == f.z {
 			dom++
+		} else {
+			fz[k] = f
+			k++
 		}
 		if c.x <= q.x && c.y <= q.y {
 			continue
@@ -101,7 +112,7 @@ func (h *hv5Work) contribution(p xyzw, ref []float64) (float64, bool) {
 			c = d
 		}
 	}
-	w4.s, h.stair, h.dom = s, st, dom
+	h.fz, w4.s, h.stair, h.dom = fz[:k], s, st, dom
 	pp := [3]float64{p.x, p.y, p.z}
 	area, _, _ := w4.contribution(pp[:], ref)
 	// The points above p's w, in w order.
@@ -193,14 +204,25 @@ func stairAdd(st []xy, x, y float64) (out []xy, in bool, cov xy) {
 	return slices.Delete(st, b+1, e), true, cov
 }
 
-// add inserts p into F, dropping the h.dom points it weakly dominates.
+// add inserts p into F. contribution has dropped from the z order the
+// h.dom points p weakly dominates; here they leave the w order, where they
+// all lie at or above p's w.
 func (h *hv5Work) add(p xyzw) {
-	if h.dom > 0 {
-		covered := func(f xyzw) bool { return f.x >= p.x && f.y >= p.y && f.z >= p.z && f.w >= p.w }
-		h.fz = slices.DeleteFunc(h.fz, covered)
-		h.fw = slices.DeleteFunc(h.fw, covered)
+	lo, hi := 0, len(h.fw)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if h.fw[m].w < p.w {
+			lo = m + 1
+		} else {
+			hi = m
+		}
 	}
-	lo, hi := 0, len(h.fz)
+	if h.dom > 0 {
+		covered := func(f xyzw) bool { return f.x >= p.x && f.y >= p.y && f.z >= p.z }
+		h.fw = append(h.fw[:lo], slices.DeleteFunc(h.fw[lo:], covered)...)
+	}
+	h.fw = slices.Insert(h.fw, lo, p)
+	lo, hi = 0, len(h.fz)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
 		if h.fz[m].z < p.z {
@@ -210,14 +232,4 @@ func (h *hv5Work) add(p xyzw) {
 		}
 	}
 	h.fz = slices.Insert(h.fz, lo, p)
-	lo, hi = 0, len(h.fw)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if h.fw[m].w < p.w {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	h.fw = slices.Insert(h.fw, lo, p)
 }
