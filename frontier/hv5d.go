@@ -29,7 +29,6 @@ type hv5Work struct {
 	w4    hv4Work
 	fz    []xyzw // F sorted by z
 	fw    []xyzw // F sorted by w
-	dom   int    // points of F that the current point weakly dominates
 	stair []xy   // (x, y) staircase of S while it is built
 	order []int32
 	keys  []uint64
@@ -69,37 +68,27 @@ func (h *hv5Work) volume(pts []float64, n int, ref []float64) float64 {
 }
 
 // contribution returns the exclusive 4D volume of p against F; ok is false
-// when a point of F weakly dominates p. When ok, h.dom counts the points of
-// F that p weakly dominates.
+// when a point of F weakly dominates p.
 func (h *hv5Work) contribution(p xyzw, ref []float64) (float64, bool) {
 	w4 := &h.w4
-	s, st, dom := w4.s[:0], h.stair[:0], 0
+	s, st := w4.s[:0], h.stair[:0]
 	c := xy{math.Inf(1), math.Inf(1)} // the last staircase point that covered a limited point
-	// One pass over F by z builds S and drops from F (in place) the points
-	// p weakly dominates; they still count for p's own contribution.
-	fz, k := h.fz, 0
-	for r, f := range fz {
+	for _, f := range h.fz {
 		if f.w > p.w {
-			if f.x >= p.x && f.y >= p.y && f.z >= p.z {
-				dom++
-			} else {
-				fz[k] = f
-				k++
-			}
 			continue
 		}
 		q := xyz{max(f.x, p.x), max(f.y, p.y), max(f.z, p.z)}
-		if q.x == p.x && q.y == p.y && q.z == p.z {
-			// F is an antichain, so nothing p dominates was met before f.
-			k += copy(fz[k:], fz[r:])
-			h.fz, w4.s, h.stair = fz[:k], s, st
-			return 0, false
-		}
-		if f.w == p.w && q.x == f.x && q.y == f.y && q.z == f.z {
-			dom++
-		} else {
-			fz[k] = f
-			k++
+		if q.x == p.x && q.y == p.y {
+			if q.z == p.z {
+				w4.s, h.stair = s, st
+				return 0, false
+			}
+			// q covers p's (x, y) box from q.z up: every later point is
+			// covered by it.
+			if _, in, _ := stairAdd(st, q.x, q.y); in {
+				s = append(s, q)
+			}
+			break
 		}
 		if c.x <= q.x && c.y <= q.y {
 			continue
@@ -112,7 +101,7 @@ func (h *hv5Work) contribution(p xyzw, ref []float64) (float64, bool) {
 			c = d
 		}
 	}
-	h.fz, w4.s, h.stair, h.dom = fz[:k], s, st, dom
+	w4.s, h.stair = s, st
 	pp := [3]float64{p.x, p.y, p.z}
 	area, _, _ := w4.contribution(pp[:], ref)
 	// The points above p's w, in w order.
@@ -204,32 +193,41 @@ func stairAdd(st []xy, x, y float64) (out []xy, in bool, cov xy) {
 	return slices.Delete(st, b+1, e), true, cov
 }
 
-// add inserts p into F. contribution has dropped from the z order the
-// h.dom points p weakly dominates; here they leave the w order, where they
-// all lie at or above p's w.
+// add inserts p into F and drops the points of F it weakly dominates.
 func (h *hv5Work) add(p xyzw) {
-	lo, hi := 0, len(h.fw)
+	fz := h.fz
+	lo, hi := 0, len(fz)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
-		if h.fw[m].w < p.w {
+		if fz[m].z < p.z {
 			lo = m + 1
 		} else {
 			hi = m
 		}
 	}
-	if h.dom > 0 {
+	k := lo
+	for _, f := range fz[lo:] {
+		if f.x >= p.x && f.y >= p.y && f.w >= p.w {
+			continue
+		}
+		fz[k] = f
+		k++
+	}
+	dropped := len(fz) > k
+	h.fz = slices.Insert(fz[:k], lo, p)
+	fw := h.fw
+	lo, hi = 0, len(fw)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if fw[m].w < p.w {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if dropped {
 		covered := func(f xyzw) bool { return f.x >= p.x && f.y >= p.y && f.z >= p.z }
-		h.fw = append(h.fw[:lo], slices.DeleteFunc(h.fw[lo:], covered)...)
+		fw = append(fw[:lo], slices.DeleteFunc(fw[lo:], covered)...)
 	}
-	h.fw = slices.Insert(h.fw, lo, p)
-	lo, hi = 0, len(h.fz)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if h.fz[m].z < p.z {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	h.fz = slices.Insert(h.fz, lo, p)
+	h.fw = slices.Insert(fw, lo, p)
 }
