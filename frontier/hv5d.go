@@ -120,6 +120,7 @@ func (h *hv5Work) contribution(p xyzw, ref []float64) (float64, bool) {
 	// covered by it too (S only grows, so a point that left S is still
 	// covered by another).
 	cov := xyz{math.Inf(1), math.Inf(1), math.Inf(1)}
+	cov2 := cov
 	for _, f := range fw[lo:] {
 		if area <= 0 {
 			return vol, true
@@ -133,13 +134,18 @@ func (h *hv5Work) contribution(p xyzw, ref []float64) (float64, bool) {
 		if cov.x <= q[0] && cov.y <= q[1] && cov.z <= q[2] {
 			continue
 		}
+		if cov2.x <= q[0] && cov2.y <= q[1] && cov2.z <= q[2] {
+			cov, cov2 = cov2, cov
+			continue
+		}
 		if d, ok := coveredBy(w4.s, q); ok {
-			cov = d
+			cov, cov2 = d, cov
 			continue
 		}
 		if c, stop, ok := w4.contribution(q[:], ref); ok {
 			area -= c
 			w4.insert(q[:], stop)
+			cov, cov2 = xyz{q[0], q[1], q[2]}, cov
 		}
 	}
 	if area <= 0 {
@@ -206,14 +212,18 @@ func (h *hv5Work) add(p xyzw) {
 		}
 	}
 	k := lo
-	for _, f := range fz[lo:] {
-		if f.x >= p.x && f.y >= p.y && f.w >= p.w {
-			continue
-		}
-		fz[k] = f
+	for k < len(fz) && (fz[k].x < p.x || fz[k].y < p.y || fz[k].w < p.w) {
 		k++
 	}
-	dropped := len(fz) > k
+	dropped := k < len(fz)
+	if dropped {
+		for _, f := range fz[k+1:] {
+			if f.x < p.x || f.y < p.y || f.w < p.w {
+				fz[k] = f
+				k++
+			}
+		}
+	}
 	h.fz = slices.Insert(fz[:k], lo, p)
 	fw := h.fw
 	lo, hi = 0, len(fw)
