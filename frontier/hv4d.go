@@ -29,6 +29,7 @@ import "slices"
 type hv4Work struct {
 	s     []xyz // S sorted by z
 	in    []xy  // inside points below p's z
+	cov   xyz   // the point of S that weakly dominated the last rejected point
 	st    []xy  // the staircase
 	order []int32
 	keys  []uint64
@@ -69,7 +70,7 @@ func (w *hv4Work) volume(pts []float64, n int, ref []float64) float64 {
 }
 
 // contribution returns the exclusive 3D volume of p's (x, y, z) box against
-// S; ok is false when a point of S weakly dominates p. stop is the index of
+// S; ok is false when a point of S weakly dominates p (then w.cov is one). stop is the index of
 // the first point of S above p_z whose (x, y) is <= p's, or len(S): the
 // points of S that p weakly dominates lie below it (a point above it would
 // be dominated by it, and S has none).
@@ -90,6 +91,10 @@ func (w *hv4Work) contribution(p, ref []float64) (c float64, stop int, ok bool) 
 	in := w.in[:0]
 	for _, q := range s[:j] {
 		if q.x <= px {
+			if q.y <= py { // q weakly dominates p
+				w.in, w.cov = in, q
+				return 0, 0, false
+			}
 			if q.y < wallY {
 				wallY = q.y
 			}
@@ -100,10 +105,6 @@ func (w *hv4Work) contribution(p, ref []float64) (c float64, stop int, ok bool) 
 		} else if q.x < wallX && q.y < wallY {
 			in = append(in, xy{q.x, q.y})
 		}
-	}
-	if wallY <= py { // a point with x <= p_x and y <= p_y
-		w.in = in
-		return 0, 0, false
 	}
 	w.in = in
 	// The staircase at z = p_z: x ascending, y descending, every point

@@ -138,34 +138,17 @@ func (h *hv5Work) contribution(p xyzw, ref []float64) (float64, bool) {
 			cov, cov2 = cov2, cov
 			continue
 		}
-		if d, ok := coveredBy(w4.s, q); ok {
-			cov, cov2 = d, cov
-			continue
-		}
 		if c, stop, ok := w4.contribution(q[:], ref); ok {
 			area -= c
 			w4.insert(q[:], stop)
-			cov, cov2 = xyz{q[0], q[1], q[2]}, cov
+		} else {
+			cov, cov2 = w4.cov, cov
 		}
 	}
 	if area <= 0 {
 		return vol, true
 	}
 	return vol + area*(ref[3]-wPrev), true
-}
-
-// coveredBy returns a point of s (sorted by z) weakly below q on every
-// coordinate, if there is one.
-func coveredBy(s []xyz, q [3]float64) (xyz, bool) {
-	for _, d := range s {
-		if d.z > q[2] {
-			break
-		}
-		if d.x <= q[0] && d.y <= q[1] {
-			return d, true
-		}
-	}
-	return xyz{}, false
 }
 
 // stairAdd inserts (x, y) into the staircase st (x ascending, y descending)
