@@ -1,6 +1,9 @@
 package frontier
 
-import "slices"
+import (
+	"math"
+	"slices"
+)
 
 // hv4Work holds the buffers of the 4D hypervolume sweep.
 //
@@ -78,35 +81,39 @@ func (w *hv4Work) contribution(p, ref []float64) (c float64, stop int, ok bool) 
 	px, py, pz := p[0], p[1], p[2]
 	s := w.s
 	wallY, wallX := ref[1], ref[0] // lowest wall over p's box, leftmost wall beside it
-	lo, hi := 0, len(s)
-	for lo < hi { // j = first index with z > p_z
-		m := int(uint(lo+hi) >> 1)
-		if s[m].z <= pz {
-			lo = m + 1
-		} else {
-			hi = m
+	// One pass over the points below p's z, without data-dependent
+	// branches but the exits: every point is written to in, and kept (k
+	// advances) only when it is inside.
+	if cap(w.in) < len(s) {
+		w.in = make([]xy, len(s), 2*len(s))
+	}
+	in, k := w.in[:len(s)], 0
+	inf := math.Inf(1)
+	j := 0
+	for ; j < len(s); j++ {
+		q := s[j]
+		if q.z > pz {
+			break
+		}
+		lx, ly := q.x <= px, q.y <= py
+		if lx && ly { // q weakly dominates p
+			w.cov = q
+			return 0, 0, false
+		}
+		yv, xv := inf, inf
+		if lx {
+			yv = q.y
+		}
+		if ly {
+			xv = q.x
+		}
+		wallY, wallX = min(wallY, yv), min(wallX, xv)
+		in[k] = xy{q.x, q.y}
+		if !lx && !ly {
+			k++
 		}
 	}
-	j := lo
-	in := w.in[:0]
-	for _, q := range s[:j] {
-		if q.x <= px {
-			if q.y <= py { // q weakly dominates p
-				w.in, w.cov = in, q
-				return 0, 0, false
-			}
-			if q.y < wallY {
-				wallY = q.y
-			}
-		} else if q.y <= py {
-			if q.x < wallX {
-				wallX = q.x
-			}
-		} else if q.x < wallX && q.y < wallY {
-			in = append(in, xy{q.x, q.y})
-		}
-	}
-	w.in = in
+	in = in[:k]
 	// The staircase at z = p_z: x ascending, y descending, every point
 	// inside [p_x, ref_x) x [p_y, ref_y): the walls, then the inside points
 	// below them.
