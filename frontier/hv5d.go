@@ -69,17 +69,37 @@ func (h *hv5Work) volume(pts []float64, n int, ref []float64) float64 {
 
 // contribution returns the exclusive 4D volume of p against F; ok is false
 // when a point of F weakly dominates p.
+//
+// The roles of z and w are symmetric: the pass that builds S can run over
+// F by z (filtering w <= p_w, the sweep then in w) or over F by w (filtering
+// z <= p_z, the sweep in z). The sweep is the costlier pass per point, so
+// it runs in the coordinate where fewer points of F lie above p.
 func (h *hv5Work) contribution(p xyzw, ref []float64) (float64, bool) {
+	base, sweep := h.fz, h.fw
+	pb, ps := p.z, p.w // p's base and sweep coordinates
+	r := [4]float64{ref[0], ref[1], ref[2], ref[3]}
+	loW := searchW(h.fw, p.w)
+	swap := false
+	if loZ := searchZ(h.fz, p.z); len(h.fz)-loZ < len(h.fw)-loW {
+		swap = true
+		base, sweep, pb, ps = h.fw, h.fz, p.w, p.z
+		r[2], r[3] = r[3], r[2]
+		loW = loZ
+	}
 	w4 := &h.w4
 	s, st := w4.s[:0], h.stair[:0]
 	c := xy{math.Inf(1), math.Inf(1)} // the last staircase point that covered a limited point
-	for _, f := range h.fz {
-		if f.w > p.w {
+	for _, f := range base {
+		fb, fs := f.z, f.w
+		if swap {
+			fb, fs = f.w, f.z
+		}
+		if fs > ps {
 			continue
 		}
-		q := xyz{max(f.x, p.x), max(f.y, p.y), max(f.z, p.z)}
+		q := xyz{max(f.x, p.x), max(f.y, p.y), max(fb, pb)}
 		if q.x == p.x && q.y == p.y {
-			if q.z == p.z {
+			if q.z == pb {
 				w4.s, h.stair = s, st
 				return 0, false
 			}
@@ -102,33 +122,27 @@ func (h *hv5Work) contribution(p xyzw, ref []float64) (float64, bool) {
 		}
 	}
 	w4.s, h.stair = s, st
-	pp := [3]float64{p.x, p.y, p.z}
-	area, _, _ := w4.contribution(pp[:], ref)
-	// The points above p's w, in w order.
-	fw := h.fw
-	lo, hi := 0, len(fw)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if fw[m].w <= p.w {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	vol, wPrev := 0.0, p.w
-	// The last point of S found to cover a limited point: the next is often
-	// covered by it too (S only grows, so a point that left S is still
-	// covered by another).
+	pp := [3]float64{p.x, p.y, pb}
+	area, _, _ := w4.contribution(pp[:], r[:3])
+	// The points above p in the sweep coordinate, in that order.
+	vol, wPrev := 0.0, ps
+	// The last points of S found to cover a limited point: the next is
+	// often covered by one of them too (S only grows, so a point that left
+	// S is still covered by another).
 	cov := xyz{math.Inf(1), math.Inf(1), math.Inf(1)}
 	cov2 := cov
-	for _, f := range fw[lo:] {
+	for _, f := range sweep[loW:] {
 		if area <= 0 {
 			return vol, true
 		}
-		vol += area * (f.w - wPrev)
-		wPrev = f.w
-		q := [3]float64{max(f.x, p.x), max(f.y, p.y), max(f.z, p.z)}
-		if q[0] == p.x && q[1] == p.y && q[2] == p.z {
+		fb, fs := f.z, f.w
+		if swap {
+			fb, fs = f.w, f.z
+		}
+		vol += area * (fs - wPrev)
+		wPrev = fs
+		q := [3]float64{max(f.x, p.x), max(f.y, p.y), max(fb, pb)}
+		if q[0] == p.x && q[1] == p.y && q[2] == pb {
 			return vol, true
 		}
 		if cov.x <= q[0] && cov.y <= q[1] && cov.z <= q[2] {
@@ -138,7 +152,7 @@ func (h *hv5Work) contribution(p xyzw, ref []float64) (float64, bool) {
 			cov, cov2 = cov2, cov
 			continue
 		}
-		if c, stop, ok := w4.contribution(q[:], ref); ok {
+		if c, stop, ok := w4.contribution(q[:], r[:3]); ok {
 			area -= c
 			w4.insert(q[:], stop)
 		} else {
@@ -148,7 +162,36 @@ func (h *hv5Work) contribution(p xyzw, ref []float64) (float64, bool) {
 	if area <= 0 {
 		return vol, true
 	}
-	return vol + area*(ref[3]-wPrev), true
+	return vol + area*(r[3]-wPrev), true
+}
+
+// searchZ returns the index of the first point of fz (sorted by z) above
+// z.
+func searchZ(fz []xyzw, z float64) int {
+	lo, hi := 0, len(fz)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if fz[m].z <= z {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
+
+// searchW is searchZ for fw, sorted by w.
+func searchW(fw []xyzw, w float64) int {
+	lo, hi := 0, len(fw)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if fw[m].w <= w {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
 }
 
 // stairAdd inserts (x, y) into the staircase st (x ascending, y descending)
