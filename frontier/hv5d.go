@@ -227,43 +227,31 @@ func stairAdd(st []xy, x, y float64) (out []xy, in bool, cov xy) {
 
 // add inserts p into F and drops the points of F it weakly dominates.
 func (h *hv5Work) add(p xyzw) {
-	fz := h.fz
-	lo, hi := 0, len(fz)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if fz[m].z < p.z {
-			lo = m + 1
-		} else {
-			hi = m
-		}
+	lo := searchZ(h.fz, math.Nextafter(p.z, math.Inf(-1))) // first z >= p.z
+	fz, dropped := dropCovered(h.fz, lo, p)
+	h.fz = slices.Insert(fz, lo, p)
+	lo = searchW(h.fw, math.Nextafter(p.w, math.Inf(-1)))
+	if dropped {
+		h.fw, _ = dropCovered(h.fw, lo, p)
 	}
+	h.fw = slices.Insert(h.fw, lo, p)
+}
+
+// dropCovered removes from f[lo:] the points weakly dominated by p (f[:lo]
+// holds none) and reports whether there were any.
+func dropCovered(f []xyzw, lo int, p xyzw) ([]xyzw, bool) {
 	k := lo
-	for k < len(fz) && (fz[k].x < p.x || fz[k].y < p.y || fz[k].w < p.w) {
+	for k < len(f) && (f[k].x < p.x || f[k].y < p.y || f[k].z < p.z || f[k].w < p.w) {
 		k++
 	}
-	dropped := k < len(fz)
-	if dropped {
-		for _, f := range fz[k+1:] {
-			if f.x < p.x || f.y < p.y || f.w < p.w {
-				fz[k] = f
-				k++
-			}
+	if k == len(f) {
+		return f, false
+	}
+	for _, g := range f[k+1:] {
+		if g.x < p.x || g.y < p.y || g.z < p.z || g.w < p.w {
+			f[k] = g
+			k++
 		}
 	}
-	h.fz = slices.Insert(fz[:k], lo, p)
-	fw := h.fw
-	lo, hi = 0, len(fw)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if fw[m].w < p.w {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	if dropped {
-		covered := func(f xyzw) bool { return f.x >= p.x && f.y >= p.y && f.z >= p.z }
-		fw = append(fw[:lo], slices.DeleteFunc(fw[lo:], covered)...)
-	}
-	h.fw = slices.Insert(fw, lo, p)
+	return f[:k], true
 }
