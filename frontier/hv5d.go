@@ -227,14 +227,20 @@ func stairAdd(st []xy, x, y float64) (out []xy, in bool, cov xy) {
 
 // add inserts p into F and drops the points of F it weakly dominates.
 func (h *hv5Work) add(p xyzw) {
-	lo := searchZ(h.fz, math.Nextafter(p.z, math.Inf(-1))) // first z >= p.z
-	fz, dropped := dropCovered(h.fz, lo, p)
-	h.fz = slices.Insert(fz, lo, p)
-	lo = searchW(h.fw, math.Nextafter(p.w, math.Inf(-1)))
-	if dropped {
-		h.fw, _ = dropCovered(h.fw, lo, p)
+	loZ := searchZ(h.fz, math.Nextafter(p.z, math.Inf(-1))) // first z >= p.z
+	loW := searchW(h.fw, math.Nextafter(p.w, math.Inf(-1)))
+	// The points p dominates lie in both suffixes: look in the shorter one
+	// first.
+	var dropped bool
+	if len(h.fz)-loZ <= len(h.fw)-loW {
+		if h.fz, dropped = dropCovered(h.fz, loZ, p); dropped {
+			h.fw, _ = dropCovered(h.fw, loW, p)
+		}
+	} else if h.fw, dropped = dropCovered(h.fw, loW, p); dropped {
+		h.fz, _ = dropCovered(h.fz, loZ, p)
 	}
-	h.fw = slices.Insert(h.fw, lo, p)
+	h.fz = slices.Insert(h.fz, loZ, p)
+	h.fw = slices.Insert(h.fw, loW, p)
 }
 
 // dropCovered removes from f[lo:] the points weakly dominated by p (f[:lo]
