@@ -94,10 +94,12 @@ func (h *hv5Work) contribution(p xyzw, ref []float64) (float64, bool) {
 		if swap {
 			fb, fs = f.w, f.z
 		}
-		if fs > ps {
+		q := xyz{max(f.x, p.x), max(f.y, p.y), max(fb, pb)}
+		// Skip points above p's w, and points covered by c, with one
+		// branch (each comparison alone is unpredictable).
+		if b2u(fs > ps)|(b2u(c.x <= q.x)&b2u(c.y <= q.y)) != 0 {
 			continue
 		}
-		q := xyz{max(f.x, p.x), max(f.y, p.y), max(fb, pb)}
 		if q.x == p.x && q.y == p.y {
 			if q.z == pb {
 				w4.s, h.stair = s, st
@@ -109,9 +111,6 @@ func (h *hv5Work) contribution(p xyzw, ref []float64) (float64, bool) {
 				s = append(s, q)
 			}
 			break
-		}
-		if c.x <= q.x && c.y <= q.y {
-			continue
 		}
 		var in bool
 		var d xy
@@ -145,11 +144,12 @@ func (h *hv5Work) contribution(p xyzw, ref []float64) (float64, bool) {
 		if q[0] == p.x && q[1] == p.y && q[2] == pb {
 			return vol, true
 		}
-		if cov.x <= q[0] && cov.y <= q[1] && cov.z <= q[2] {
-			continue
-		}
-		if cov2.x <= q[0] && cov2.y <= q[1] && cov2.z <= q[2] {
-			cov, cov2 = cov2, cov
+		c1 := b2u(cov.x <= q[0]) & b2u(cov.y <= q[1]) & b2u(cov.z <= q[2])
+		c2 := b2u(cov2.x <= q[0]) & b2u(cov2.y <= q[1]) & b2u(cov2.z <= q[2])
+		if c1|c2 != 0 {
+			if c1 == 0 {
+				cov, cov2 = cov2, cov
+			}
 			continue
 		}
 		if c, stop, ok := w4.contribution(q[:], r[:3]); ok {
@@ -247,7 +247,7 @@ func (h *hv5Work) add(p xyzw) {
 // holds none) and reports whether there were any.
 func dropCovered(f []xyzw, lo int, p xyzw) ([]xyzw, bool) {
 	k := lo
-	for k < len(f) && (f[k].x < p.x || f[k].y < p.y || f[k].z < p.z || f[k].w < p.w) {
+	for k < len(f) && !weaklyBelow(p, f[k]) {
 		k++
 	}
 	if k == len(f) {
@@ -260,4 +260,17 @@ func dropCovered(f []xyzw, lo int, p xyzw) ([]xyzw, bool) {
 		}
 	}
 	return f[:k], true
+}
+
+// weaklyBelow reports whether p <= f on every coordinate, without a branch
+// per coordinate (the outcome of each comparison is unpredictable).
+func weaklyBelow(p, f xyzw) bool {
+	return b2u(f.x < p.x)|b2u(f.y < p.y)|b2u(f.z < p.z)|b2u(f.w < p.w) == 0
+}
+
+func b2u(b bool) uint8 {
+	if b {
+		return 1
+	}
+	return 0
 }
