@@ -95,23 +95,15 @@ func (w *hv4Work) contribution(p, ref []float64) (c float64, stop int, ok bool) 
 		if q.z > pz {
 			break
 		}
-		lx, ly := q.x <= px, q.y <= py
-		if lx && ly { // q weakly dominates p
+		lx, ly := b2u(q.x <= px), b2u(q.y <= py)
+		if lx&ly != 0 { // q weakly dominates p
 			w.cov = q
 			return 0, 0, false
 		}
-		yv, xv := inf, inf
-		if lx {
-			yv = q.y
-		}
-		if ly {
-			xv = q.x
-		}
-		wallY, wallX = min(wallY, yv), min(wallX, xv)
+		wallY = min(wallY, pick(lx, q.y, inf))
+		wallX = min(wallX, pick(ly, q.x, inf))
 		in[k] = xy{q.x, q.y}
-		if !lx && !ly {
-			k++
-		}
+		k += int(^(lx | ly) & 1)
 	}
 	in = in[:k]
 	// The staircase at z = p_z: x ascending, y descending, every point
