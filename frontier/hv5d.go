@@ -10,21 +10,26 @@ import (
 // The sweep visits the points in increasing v (the 5th coordinate) and keeps
 // F, the 4D non-dominated set of the (x, y, z, w) projections seen so far.
 // The hypervolume is the integral over v of the 4D volume of F, which grows
-// by each new point's exclusive 4D contribution. F is kept twice, as index
-// lists sorted by z and by w, so a contribution needs no sort (the order of
-// moocore's recursion, which keeps its lists sorted in every coordinate):
+// by each new point's exclusive 4D contribution. F is kept twice, as arrays
+// sorted by z and by w, so a contribution needs no sort (moocore's recursion
+// likewise keeps its lists sorted in every coordinate). For a new point p,
+// with the roles of z and w possibly exchanged (see contribution):
 //
 //   - the points of F at or below p's w, limited to p's box (coordinatewise
 //     max with p), are taken in z order: one not weakly dominated in (x, y)
 //     by an earlier one (a binary search in their staircase) joins S, the 3D
 //     set of hv4Work, whose z order it keeps by being appended; p's
-//     exclusive 3D volume against S is the area at w = p_w;
+//     exclusive 3D volume against S is the area at w = p_w. The pass stops
+//     at the first point that covers p's whole (x, y) box;
 //   - the points above p's w, limited to its box, are taken in w order: the
 //     area shrinks by each one's exclusive 3D volume against S (which it then
-//     joins), until it is gone.
+//     joins), until it is gone. Most of them are covered by S; the last two
+//     points of S found covering one are tried first.
 //
 // The terms are those of hv4Work.excl (positive gaps of staircases), so the
-// results agree with the general sweep to rounding.
+// results agree with the general sweep to rounding. A point costs O(|F|)
+// for the two passes plus O(|S|) for each 3D contribution of the second
+// (measured against moocore's recursion in docs/PERFORMANCE.md).
 type hv5Work struct {
 	w4    hv4Work
 	fz    []xyzw // F sorted by z
@@ -36,6 +41,7 @@ type hv5Work struct {
 	ti    []int32
 }
 
+// xyzw is a point of F.
 type xyzw struct{ x, y, z, w float64 }
 
 // volume returns the hypervolume of the n stride-5 points, all strictly
@@ -268,6 +274,7 @@ func weaklyBelow(p, f xyzw) bool {
 	return b2u(f.x < p.x)|b2u(f.y < p.y)|b2u(f.z < p.z)|b2u(f.w < p.w) == 0
 }
 
+// b2u is 1 for true and 0 for false (a SETcc, not a branch).
 func b2u(b bool) uint8 {
 	if b {
 		return 1
