@@ -1,6 +1,9 @@
 package frontier
 
-import "slices"
+import (
+	"math"
+	"slices"
+)
 
 // hv4Work holds the buffers of the 4D hypervolume sweep.
 //
@@ -29,6 +32,7 @@ import "slices"
 type hv4Work struct {
 	s     []xyz // S sorted by z
 	in    []xy  // inside points below p's z
+	cov   xyz   // the point of S that weakly dominated the last rejected point
 	st    []xy  // the staircase
 	order []int32
 	keys  []uint64
@@ -70,7 +74,7 @@ func (w *hv4Work) volume(pts []float64, n int, ref []float64) float64 {
 }
 
 // contribution returns the exclusive 3D volume of p's (x, y, z) box against
-// S; ok is false when a point of S weakly dominates p. stop is the index of
+// S; ok is false when a point of S weakly dominates p (then w.cov is one). stop is the index of
 // the first point of S above p_z whose (x, y) is <= p's, or len(S): the
 // points of S that p weakly dominates lie below it (a point above it would
 // be dominated by it, and S has none).
@@ -78,35 +82,31 @@ func (w *hv4Work) contribution(p, ref []float64) (c float64, stop int, ok bool) 
 	px, py, pz := p[0], p[1], p[2]
 	s := w.s
 	wallY, wallX := ref[1], ref[0] // lowest wall over p's box, leftmost wall beside it
-	lo, hi := 0, len(s)
-	for lo < hi { // j = first index with z > p_z
-		m := int(uint(lo+hi) >> 1)
-		if s[m].z <= pz {
-			lo = m + 1
-		} else {
-			hi = m
+	// One pass over the points below p's z, without data-dependent
+	// branches but the exits: every point is written to in, and kept (k
+	// advances) only when it is inside.
+	if cap(w.in) < len(s) {
+		w.in = make([]xy, len(s), 2*len(s))
+	}
+	in, k := w.in[:len(s)], 0
+	inf := math.Inf(1)
+	j := 0
+	for ; j < len(s); j++ {
+		q := s[j]
+		if q.z > pz {
+			break
 		}
-	}
-	j := lo
-	in := w.in[:0]
-	for _, q := range s[:j] {
-		if q.x <= px {
-			if q.y < wallY {
-				wallY = q.y
-			}
-		} else if q.y <= py {
-			if q.x < wallX {
-				wallX = q.x
-			}
-		} else if q.x < wallX && q.y < wallY {
-			in = append(in, xy{q.x, q.y})
+		lx, ly := b2u(q.x <= px), b2u(q.y <= py)
+		if lx&ly != 0 { // q weakly dominates p
+			w.cov = q
+			return 0, 0, false
 		}
+		wallY = min(wallY, pick(lx, q.y, inf))
+		wallX = min(wallX, pick(ly, q.x, inf))
+		in[k] = xy{q.x, q.y}
+		k += int(^(lx | ly) & 1)
 	}
-	if wallY <= py { // a point with x <= p_x and y <= p_y
-		w.in = in
-		return 0, 0, false
-	}
-	w.in = in
+	in = in[:k]
 	// The staircase at z = p_z: x ascending, y descending, every point
 	// inside [p_x, ref_x) x [p_y, ref_y): the walls, then the inside points
 	// below them.

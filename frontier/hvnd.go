@@ -4,6 +4,7 @@ package frontier
 type hvEngine struct {
 	w3   hv3Work
 	w4   hv4Work
+	w5   hv5Work
 	keys []uint64
 	tk   []uint64
 	ti   []int32
@@ -73,6 +74,8 @@ func (e *hvEngine) hvVolume(pts []float64, n, d int, ref []float64) float64 {
 		return e.w3.volume(pts, n, ref)
 	case d == 4:
 		return e.w4.volume(pts, n, ref)
+	case d == 5:
+		return e.w5.volume(pts, n, ref)
 	}
 	return e.hvSweep(pts, n, d, ref)
 }

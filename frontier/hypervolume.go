@@ -23,10 +23,11 @@ import (
 // Algorithms: k = 2 sort and sweep, k = 3 HV3D dimension sweep, both
 // O(n log n); k = 4 sweep over exclusive 3D contributions, each found by
 // one pass over the z-sorted 3D front (HV4D+-like, O(n²) worst case; see
-// hv4Work); k >= 5 recursive
-// dimension sweep with WFG-style limited sets down to the 4D case
-// (exponential in k in the worst case, fast for fronts of a few thousand
-// points in 5D).
+// hv4Work); k = 5 sweep in the 5th coordinate over exclusive 4D
+// contributions against the 4D front kept sorted in z and in w (see
+// hv5Work; no sort per contribution); k >= 6 recursive dimension sweep
+// with WFG-style limited sets down to the 4D case (exponential in k in the
+// worst case).
 //
 // Hypervolume panics if k < 1, len(data) is not a multiple of k or
 // len(ref) != k; these are programming errors.

@@ -56,12 +56,16 @@ func BenchmarkHypervolume(b *testing.B) {
 	}
 	cases = append(cases, bench{3, 100_000, "simplex"}, bench{3, 1_000_000, "simplex"},
 		bench{4, 10_000, "uniform"}, bench{4, 10_000, "simplex"},
-		bench{5, 1_000, "simplex"}, bench{5, 10_000, "uniform"})
+		bench{5, 1_000, "simplex"}, bench{5, 1_000, "sphere"}, bench{5, 10_000, "simplex"},
+		bench{5, 10_000, "uniform"}, bench{6, 1_000, "simplex"})
 	for _, c := range cases {
 		var data []float64
-		if c.data == "uniform" {
+		switch c.data {
+		case "uniform":
 			data = hvtUniform(c.n, c.k, 1)
-		} else {
+		case "sphere":
+			data = hvtSphere(c.n, c.k, 1)
+		default:
 			data = hvtSimplex(c.n, c.k, 1)
 		}
 		ref := hvtOnes(c.k, 1.1)
