@@ -209,7 +209,7 @@ func runIngest(ctx context.Context, e *env, o *ingestOptions, paths []string) er
 		}
 		if err == nil {
 			fmt.Fprintf(e.stderr, "pareto ingest: optuna study %s: %d complete trials\n", name, len(st.Trials))
-			err = opts.Each(st.Trials, nil)
+			err = each(st.Trials)
 		}
 	}
 	if err != nil {
