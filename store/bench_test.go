@@ -11,6 +11,8 @@ import (
 
 	"github.com/pareto-llm/pareto/frontier"
 	"github.com/pareto-llm/pareto/ingest"
+	"github.com/pareto-llm/pareto/store/columnar"
+	"github.com/pareto-llm/pareto/store/internal/codec"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -239,25 +241,25 @@ func writeResultFiles(b *testing.B, n int) []string {
 // at ingest (the repeat key of each trial, then the packing) and
 // unpacking them in Columns, for one full block.
 func BenchmarkSketches(b *testing.B) {
-	ts := genTrials(0, blockTrials)
+	ts := genTrials(0, columnar.BlockTrials)
 	b.Run(fmt.Sprintf("op=pack/trials=%d", len(ts)), func(b *testing.B) {
 		for b.Loop() {
-			var sk sketcher
-			var names workloadNames
+			var sk columnar.Sketcher
+			var names codec.WorkloadNames
 			for i := range ts {
-				sk.add(&ts[i], names.key(&ts[i]))
+				sk.Add(&ts[i], names.Key(&ts[i]))
 			}
 		}
 	})
-	var sk sketcher
+	var sk columnar.Sketcher
 	for i := range ts {
-		sk.add(&ts[i], sketchKey(&ts[i]))
+		sk.Add(&ts[i], codec.SketchKey(&ts[i]))
 	}
 	b.Run(fmt.Sprintf("op=unpack/trials=%d", len(ts)), func(b *testing.B) {
 		out := make([]trial.Sketch, 0, len(ts))
 		for b.Loop() {
 			var err error
-			if out, err = unpackSketches(sk.b, len(ts), out[:0]); err != nil || len(out) != len(ts) {
+			if out, err = columnar.UnpackSketches(sk.Buf, len(ts), out[:0]); err != nil || len(out) != len(ts) {
 				b.Fatal(len(out), err)
 			}
 		}

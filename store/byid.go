@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/ncruces/go-sqlite3"
 
+	"github.com/pareto-llm/pareto/store/internal/codec"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -27,17 +28,17 @@ func (s *sqliteStore) TrialsByID(ctx context.Context, study string, ids []string
 			if err != nil {
 				return err
 			}
-			d, r := newDecoder(), newTrialRow()
+			d, r := codec.NewDecoder(), newTrialRow()
 			for start := 0; start < len(ids); start += byIDBatch {
 				chunk := ids[start:min(start+byIDBatch, len(ids))]
 				args := make([]any, 0, len(chunk)+1)
 				args = append(args, studyID)
 				want := make(map[string]bool, len(chunk))
 				for _, id := range chunk {
-					args = append(args, hashKey(id))
+					args = append(args, codec.HashKey(id))
 					want[id] = true
 				}
-				st, _, err := c.Prepare(`SELECT ` + readColumns + ` FROM trials WHERE study_id = ? AND hkey IN (?` +
+				st, _, err := c.Prepare(`SELECT ` + codec.ReadColumns + ` FROM trials WHERE study_id = ? AND hkey IN (?` +
 					strings.Repeat(",?", len(chunk)-1) + `)`)
 				if err != nil {
 					return err
@@ -78,14 +79,14 @@ func (s *pgStore) TrialsByID(ctx context.Context, study string, ids []string) ([
 		if err != nil {
 			return err
 		}
-		d, r := newDecoder(), newTrialRow()
+		d, r := codec.NewDecoder(), newTrialRow()
 		for start := 0; start < len(ids); start += byIDBatch {
 			chunk := ids[start:min(start+byIDBatch, len(ids))]
 			want := make(map[string]bool, len(chunk))
 			for _, id := range chunk {
 				want[id] = true
 			}
-			rows, err := tx.Query(ctx, `SELECT `+readColumns+` FROM trials WHERE study_id = $1 AND hash = ANY($2::text[])`, studyID, chunk)
+			rows, err := tx.Query(ctx, `SELECT `+codec.ReadColumns+` FROM trials WHERE study_id = $1 AND hash = ANY($2::text[])`, studyID, chunk)
 			if err != nil {
 				return err
 			}
@@ -116,7 +117,7 @@ type rowTrial struct {
 
 // verifiedRow reads the current row into a trial and, when its ID is in
 // want, verifies it and appends it to out.
-func verifiedRow(rs rowScanner, d *decoder, r *trialRow, want map[string]bool, out []rowTrial) ([]rowTrial, error) {
+func verifiedRow(rs rowScanner, d *codec.Decoder, r *trialRow, want map[string]bool, out []rowTrial) ([]rowTrial, error) {
 	t, err := r.scan(rs, d)
 	if err != nil || !want[t.ID] { // another ID under the same key
 		return out, err

@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+
+	"github.com/pareto-llm/pareto/store/columnar"
+	"github.com/pareto-llm/pareto/store/internal/codec"
 )
 
 // StudyCheck is what Check found in one study.
@@ -30,13 +33,13 @@ func (c *StudyCheck) damage(e *IntegrityError) {
 // copies (rebuilt from them as an ingest builds it: row ids, IDs,
 // problems, and every value column), and that every trial of the study is
 // in one of its blocks.
-func checkStudy(tx queryTx, studyID int64, name string) (StudyCheck, error) {
+func checkStudy(tx codec.QueryTx, studyID int64, name string) (StudyCheck, error) {
 	c := StudyCheck{Study: name}
 	blocks, err := readBlocks(tx, studyID)
 	if err != nil {
 		return c, err
 	}
-	d := newDecoder()
+	d := codec.NewDecoder()
 	covered := map[int64]bool{}
 	for i := range blocks {
 		k := &blocks[i]
@@ -59,7 +62,7 @@ func checkStudy(tx queryTx, studyID int64, name string) (StudyCheck, error) {
 		if err := checkSketches(tx, k, rebuilt, sound, &c); err != nil {
 			return c, err
 		}
-		if sound && (!bytes.Equal(rebuilt.rowIDs, k.rowIDs) || !bytes.Equal(rebuilt.ids, k.ids) || !bytes.Equal(rebuilt.problems, k.problems)) {
+		if sound && (!bytes.Equal(rebuilt.RowIDs, k.rowIDs) || !bytes.Equal(rebuilt.IDs, k.ids) || !bytes.Equal(rebuilt.Problems, k.problems)) {
 			c.damage(&IntegrityError{Block: k.id, Detail: "its row ids, IDs or problems differ from those of its trials"})
 		}
 	}
@@ -83,7 +86,7 @@ func checkStudy(tx queryTx, studyID int64, name string) (StudyCheck, error) {
 }
 
 // readBlocks reads the study's blocks in row-id order.
-func readBlocks(tx queryTx, studyID int64) ([]storedBlock, error) {
+func readBlocks(tx codec.QueryTx, studyID int64) ([]storedBlock, error) {
 	rows, err := tx.Query(`SELECT `+blockColumns+` FROM blocks WHERE study_id = ? ORDER BY first_trial`, studyID)
 	if err != nil {
 		return nil, err
@@ -106,11 +109,11 @@ func readBlocks(tx queryTx, studyID int64) ([]storedBlock, error) {
 // reports that).
 func ownRows(k *storedBlock) map[int64]bool {
 	out := make(map[int64]bool, int(min(max(k.n, 0), 1<<20)))
-	u := unpacker{b: k.rowIDs}
+	u := codec.Unpacker{Buf: k.rowIDs}
 	row := int64(0)
 	for range k.n {
-		row += int64(u.uvarint())
-		if u.err != nil {
+		row += int64(u.Uvarint())
+		if u.Err != nil {
 			return nil
 		}
 		out[row] = true
@@ -124,15 +127,15 @@ func ownRows(k *storedBlock) map[int64]bool {
 // and builds the block they make; sound is false when one of them is
 // damaged (the block is then not compared with them). The block's rows
 // are marked in covered; a row that two blocks own is damage.
-func rebuildBlock(tx queryTx, studyID int64, k *storedBlock, d *decoder, c *StudyCheck, covered map[int64]bool) (*block, bool, int, error) {
+func rebuildBlock(tx codec.QueryTx, studyID int64, k *storedBlock, d *codec.Decoder, c *StudyCheck, covered map[int64]bool) (*columnar.Block, bool, int, error) {
 	own := ownRows(k)
-	rows, err := tx.Query(`SELECT `+readColumns+` FROM trials WHERE id BETWEEN ? AND ? AND +study_id = ? ORDER BY id`,
+	rows, err := tx.Query(`SELECT `+codec.ReadColumns+` FROM trials WHERE id BETWEEN ? AND ? AND +study_id = ? ORDER BY id`,
 		k.first, k.last, studyID)
 	if err != nil {
 		return nil, false, 0, err
 	}
 	defer rows.Close()
-	b := newBlock()
+	b := columnar.NewBlock()
 	sound, n := true, 0
 	r := newTrialRow()
 	for rows.Next() {
@@ -163,10 +166,10 @@ func rebuildBlock(tx queryTx, studyID int64, k *storedBlock, d *decoder, c *Stud
 		}
 		dims := make([]string, len(t.Measurements))
 		for j := range t.Measurements {
-			dims[j] = encodeDims(t.Measurements[j].Dims)
+			dims[j] = codec.EncodeDims(t.Measurements[j].Dims)
 		}
-		b.add(r.id, t.ID, t.Problem, t.Measurements, dims)
-		b.sketch(&t, sketchKey(&t))
+		b.Add(r.id, t.ID, t.Problem, t.Measurements, dims)
+		b.Sketch(&t, codec.SketchKey(&t))
 	}
 	return b, sound, n, rows.Err()
 }
@@ -174,13 +177,13 @@ func rebuildBlock(tx queryTx, studyID int64, k *storedBlock, d *decoder, c *Stud
 // checkValues verifies the block's value columns against their checksums
 // and, when sound, against the columns rebuilt from its trials; it
 // returns how many it read.
-func checkValues(tx queryTx, k *storedBlock, rebuilt *block, sound bool, c *StudyCheck) (int, error) {
+func checkValues(tx codec.QueryTx, k *storedBlock, rebuilt *columnar.Block, sound bool, c *StudyCheck) (int, error) {
 	rows, err := tx.Query(`SELECT metric, dims, vals, checksum FROM block_values WHERE block_id = ?`, k.id)
 	if err != nil {
 		return 0, err
 	}
 	defer rows.Close()
-	seen := map[colKey]bool{}
+	seen := map[columnar.ColKey]bool{}
 	n := 0
 	for rows.Next() {
 		var metric, dims string
@@ -190,18 +193,18 @@ func checkValues(tx queryTx, k *storedBlock, rebuilt *block, sound bool, c *Stud
 			return n, err
 		}
 		n++
-		key := colKey{metric, dims}
+		key := columnar.ColKey{Metric: metric, Dims: dims}
 		seen[key] = true
-		if want := valuesChecksum(k.first, metric, dims, vals); want != sum {
+		if want := codec.ValuesChecksum(k.first, metric, dims, vals); want != sum {
 			c.damage(&IntegrityError{Block: k.id, Detail: fmt.Sprintf("the checksum of its values of %s is %d, not %d", colName(key), want, sum)})
 			continue
 		}
 		if !sound {
 			continue
 		}
-		if rebuilt.cols[key] == nil {
+		if rebuilt.Cols[key] == nil {
 			c.damage(&IntegrityError{Block: k.id, Detail: fmt.Sprintf("it has values of %s, which none of its trials measures", colName(key))})
-		} else if !bytes.Equal(rebuilt.column(key), vals) {
+		} else if !bytes.Equal(rebuilt.Column(key), vals) {
 			c.damage(&IntegrityError{Block: k.id, Detail: fmt.Sprintf("its values of %s differ from its trials'", colName(key))})
 		}
 	}
@@ -209,7 +212,7 @@ func checkValues(tx queryTx, k *storedBlock, rebuilt *block, sound bool, c *Stud
 		return n, err
 	}
 	if sound {
-		for _, key := range rebuilt.order {
+		for _, key := range rebuilt.Order {
 			if !seen[key] {
 				c.damage(&IntegrityError{Block: k.id, Detail: fmt.Sprintf("it lacks the values of %s that its trials measure", colName(key))})
 			}
@@ -221,7 +224,7 @@ func checkValues(tx queryTx, k *storedBlock, rebuilt *block, sound bool, c *Stud
 // checkSketches verifies the block's sketches, when it has sketches of
 // this pareto's version, against their checksum and, when sound, against
 // the sketches rebuilt from its trials.
-func checkSketches(tx queryTx, k *storedBlock, rebuilt *block, sound bool, c *StudyCheck) error {
+func checkSketches(tx codec.QueryTx, k *storedBlock, rebuilt *columnar.Block, sound bool, c *StudyCheck) error {
 	rows, err := tx.Query(`SELECT sketches, sketch_version, sketch_checksum FROM blocks WHERE id = ?`, k.id)
 	if err != nil {
 		return err
@@ -235,11 +238,11 @@ func checkSketches(tx queryTx, k *storedBlock, rebuilt *block, sound bool, c *St
 			return err
 		}
 		switch {
-		case version != sketchVersion:
-		case sketchChecksum(k.first, version, sketches) != sum:
+		case version != columnar.SketchVersion:
+		case columnar.SketchChecksum(k.first, version, sketches) != sum:
 			c.damage(&IntegrityError{Block: k.id, Detail: fmt.Sprintf("the checksum of its sketches is %d, not %d",
-				sketchChecksum(k.first, version, sketches), sum)})
-		case sound && !bytes.Equal(rebuilt.sk.b, sketches):
+				columnar.SketchChecksum(k.first, version, sketches), sum)})
+		case sound && !bytes.Equal(rebuilt.Sketcher.Buf, sketches):
 			c.damage(&IntegrityError{Block: k.id, Detail: "its sketches (repeat keys and names) differ from its trials'"})
 		}
 	}
@@ -247,16 +250,16 @@ func checkSketches(tx queryTx, k *storedBlock, rebuilt *block, sound bool, c *St
 }
 
 // colName names a value column: its metric, and its dims when it has any.
-func colName(k colKey) string {
-	if k.dims == "" {
-		return k.metric
+func colName(k columnar.ColKey) string {
+	if k.Dims == "" {
+		return k.Metric
 	}
-	return k.metric + " " + k.dims
+	return k.Metric + " " + k.Dims
 }
 
 // checkStudies checks the study named (every study when study is empty)
 // within tx, a read transaction.
-func checkStudies(tx queryTx, study string) ([]StudyCheck, error) {
+func checkStudies(tx codec.QueryTx, study string) ([]StudyCheck, error) {
 	q, args := `SELECT id, name FROM studies ORDER BY name`, []any{}
 	if study != "" {
 		q, args = `SELECT id, name FROM studies WHERE name = ?`, []any{study}

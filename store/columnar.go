@@ -10,6 +10,8 @@ import (
 	"strconv"
 
 	"github.com/pareto-llm/pareto/frontier"
+	"github.com/pareto-llm/pareto/store/columnar"
+	"github.com/pareto-llm/pareto/store/internal/codec"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -81,7 +83,7 @@ func newColumnsBuilder(specs []ColumnSpec) *columnsBuilder {
 	b := &columnsBuilder{specs: specs, unique: make([]int, len(specs)), spans: map[int64][2]int{}, firsts: map[int64]int64{}}
 	seen := map[[2]string]int{}
 	for k, s := range specs {
-		key := [2]string{s.Metric, encodeDims(s.Dims)}
+		key := [2]string{s.Metric, codec.EncodeDims(s.Dims)}
 		u, ok := seen[key]
 		if !ok {
 			u = len(b.dims)
@@ -133,9 +135,9 @@ func (k *storedBlock) sketchedDest() []any {
 	return append(k.dest(), &k.sketches, &k.sketchVersion, &k.sketchChecksum)
 }
 
-// verify checks the block's checksum (blockChecksum).
+// verify checks the block's checksum (BlockChecksum).
 func (k *storedBlock) verify() error {
-	if sum := blockChecksum(k.first, k.last, k.n, k.rowIDs, k.ids, k.problems); sum != k.checksum {
+	if sum := codec.BlockChecksum(k.first, k.last, k.n, k.rowIDs, k.ids, k.problems); sum != k.checksum {
 		return &IntegrityError{Block: k.id, Detail: fmt.Sprintf("the checksum of its packed row ids, IDs and problems is %d, not %d", sum, k.checksum)}
 	}
 	return nil
@@ -150,21 +152,21 @@ func (b *columnsBuilder) addBlock(k *storedBlock) error {
 	id, n, rowIDs, ids, problems := k.id, int(k.n), k.rowIDs, k.ids, k.problems
 	b.firsts[id] = k.first
 	off := len(b.rowIDs)
-	rows, names, probs := unpacker{b: rowIDs}, unpacker{b: ids}, unpacker{b: problems}
+	rows, names, probs := codec.Unpacker{Buf: rowIDs}, codec.Unpacker{Buf: ids}, codec.Unpacker{Buf: problems}
 	row := int64(0)
 	for i := range n {
-		row += int64(rows.uvarint())
+		row += int64(rows.Uvarint())
 		b.rowIDs = append(b.rowIDs, row)
-		b.arena = names.nextID(b.arena)
+		b.arena = names.NextID(b.arena)
 		b.ends = append(b.ends, int32(len(b.arena)))
-		if p := probs.bytes(); len(p) > 0 {
+		if p := probs.Bytes(); len(p) > 0 {
 			if b.problems == nil {
 				b.problems = map[int]string{}
 			}
 			b.problems[off+i] = string(p)
 		}
 	}
-	if err := errors.Join(rows.err, names.err, probs.err); err != nil {
+	if err := errors.Join(rows.Err, names.Err, probs.Err); err != nil {
 		return &IntegrityError{Block: id, Detail: fmt.Sprintf("its packed data does not decode (%v)", err)}
 	}
 	if n > 0 && (b.rowIDs[off] != k.first || row != k.last) {
@@ -175,20 +177,20 @@ func (b *columnsBuilder) addBlock(k *storedBlock) error {
 }
 
 // addSketches verifies and decodes the block's sketches; a block without
-// sketches of sketchVersion leaves the Columns without any.
+// sketches of SketchVersion leaves the Columns without any.
 func (b *columnsBuilder) addSketches(k *storedBlock) error {
 	if b.unsketched {
 		return nil
 	}
-	if string(k.sketchVersion) != sketchVersion {
+	if string(k.sketchVersion) != columnar.SketchVersion {
 		b.unsketched, b.sketches = true, nil
 		return nil
 	}
-	if sum := sketchChecksum(k.first, k.sketchVersion, k.sketches); sum != k.sketchChecksum {
+	if sum := columnar.SketchChecksum(k.first, k.sketchVersion, k.sketches); sum != k.sketchChecksum {
 		return &IntegrityError{Block: k.id, Detail: fmt.Sprintf("the checksum of its sketches is %d, not %d", sum, k.sketchChecksum)}
 	}
 	var err error
-	if b.sketches, err = unpackSketches(k.sketches, int(k.n), b.sketches); err != nil {
+	if b.sketches, err = columnar.UnpackSketches(k.sketches, int(k.n), b.sketches); err != nil {
 		return &IntegrityError{Block: k.id, Detail: fmt.Sprintf("its sketches do not decode (%v)", err)}
 	}
 	return nil
@@ -213,12 +215,12 @@ func (b *columnsBuilder) addValues(u int, blockID int64, vals []byte, checksum i
 	if !ok {
 		return nil
 	}
-	if sum := valuesChecksum(b.firsts[blockID], b.metric(u), b.dims[u], vals); sum != checksum {
+	if sum := codec.ValuesChecksum(b.firsts[blockID], b.metric(u), b.dims[u], vals); sum != checksum {
 		return &IntegrityError{Block: blockID, Detail: fmt.Sprintf("the checksum of its values of %s is %d, not %d",
 			ColumnSpec{Metric: b.metric(u), Dims: b.specs[b.specOf(u)].Dims}, sum, checksum)}
 	}
 	if len(vals) != 8*span[1] {
-		return fmt.Errorf("block %d: %d bytes of values for %d trials: %w", blockID, len(vals), span[1], errPacked)
+		return fmt.Errorf("block %d: %d bytes of values for %d trials: %w", blockID, len(vals), span[1], codec.ErrPacked)
 	}
 	col := b.values[u][span[0] : span[0]+span[1]]
 	for i := range col {
@@ -330,7 +332,7 @@ func splitConditions(where []Condition) (sqlConds, goConds []Condition) {
 }
 
 func envColumn(key string) bool {
-	return slices.Contains(envColumns, key)
+	return slices.Contains(codec.EnvColumns, key)
 }
 
 // envWhere renders sqlConds as " AND col <> ” AND col OP ?" terms (a
@@ -353,7 +355,7 @@ func envWhere(sqlConds []Condition, first int, numbered bool, collate string) (s
 // placeholder renders parameter i: "$i" when numbered, else "?".
 func placeholder(numbered bool, i int) string {
 	if numbered {
-		return "$" + itoa(i)
+		return "$" + codec.Itoa(i)
 	}
 	return "?"
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/pareto-llm/pareto/internal/testenv"
+	"github.com/pareto-llm/pareto/store/internal/codec"
 )
 
 func TestNotSQLite(t *testing.T) {
@@ -165,7 +166,7 @@ func TestPostgresConnectionLost(t *testing.T) {
 	base := testenv.PostgresURL(t)
 	ctx := context.Background()
 	study := studyName(t)
-	app := "pareto_victim_" + itoa(os.Getpid())
+	app := "pareto_victim_" + codec.Itoa(os.Getpid())
 	victim := openT(t, base+"&application_name="+app)
 	if _, _, err := victim.Ingest(ctx, study, "before", genTrials(0, 100)); err != nil {
 		t.Fatal(err)

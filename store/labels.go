@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/pareto-llm/pareto/store/internal/codec"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -48,7 +49,7 @@ type labelUpdate struct {
 // relabel merges set into the labels of t, the verified trial of row row:
 // a non-empty value sets the label, an empty one removes it. It reports
 // false when the labels are unchanged.
-func relabel(enc *jsonEncoder, row int64, t *trial.Trial, set map[string]string) (labelUpdate, bool) {
+func relabel(enc *codec.JSONEncoder, row int64, t *trial.Trial, set map[string]string) (labelUpdate, bool) {
 	before := t.Labels
 	after := maps.Clone(before)
 	if after == nil {
@@ -70,6 +71,6 @@ func relabel(enc *jsonEncoder, row int64, t *trial.Trial, set map[string]string)
 	if content == t.ID {
 		content = ""
 	}
-	return labelUpdate{row: row, labels: strings.Clone(enc.mapString(after)), env: env(&u), contentID: content,
-		sketch: trial.SketchOf(&u, sketchKey(&u))}, true
+	return labelUpdate{row: row, labels: strings.Clone(enc.MapString(after)), env: codec.Env(&u), contentID: content,
+		sketch: trial.SketchOf(&u, codec.SketchKey(&u))}, true
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/pareto-llm/pareto/store/internal/codec"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -177,9 +178,9 @@ func TestSetLabelsConcurrent(t *testing.T) {
 						slices.Reverse(mine)
 					}
 					for round := range 5 {
-						n, err := s.SetLabels(ctx, study, mine, map[string]string{"w" + itoa(w): itoa(round)})
+						n, err := s.SetLabels(ctx, study, mine, map[string]string{"w" + codec.Itoa(w): codec.Itoa(round)})
 						if err == nil && n != len(ids) {
-							err = errors.New("SetLabels = " + itoa(n) + "; want " + itoa(len(ids)))
+							err = errors.New("SetLabels = " + codec.Itoa(n) + "; want " + codec.Itoa(len(ids)))
 						}
 						if err != nil {
 							errs <- err
@@ -207,7 +208,7 @@ func TestSetLabelsConcurrent(t *testing.T) {
 			}
 			for i := range got[:200] {
 				for w := range writers {
-					if v := got[i].Labels["w"+itoa(w)]; v != "4" {
+					if v := got[i].Labels["w"+codec.Itoa(w)]; v != "4" {
 						t.Fatalf("trial %s: label w%d = %q; want 4", got[i].ID, w, v)
 					}
 				}

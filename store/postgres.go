@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/pareto-llm/pareto/store/internal/codec"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -189,7 +190,7 @@ func (m *pgMigrator) step(fn func(int, func(migration) error) error) error {
 				return err
 			}
 			_, err := tx.Exec(m.ctx, `INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)`,
-				mg.Version, mg.Name, sqliteTime(time.Now()))
+				mg.Version, mg.Name, codec.SQLiteTime(time.Now()))
 			return err
 		})
 	})

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/pareto-llm/pareto/store/internal/codec"
 )
 
 // Columns reads, for every trial of the study that satisfies where, its ID
@@ -43,7 +44,7 @@ func pgColumnFilters(ctx context.Context, tx pgx.Tx, b *columnsBuilder, studyID 
 	sqlConds, goConds := splitConditions(where)
 	if len(goConds) > 0 {
 		c := &collector{q: Query{Where: goConds, Metrics: []string{}}, rowsOnly: true}
-		if err := pgReadTrials(ctx, tx, studyID, c, newDecoder()); err != nil {
+		if err := pgReadTrials(ctx, tx, studyID, c, codec.NewDecoder()); err != nil {
 			return err
 		}
 		b.keepGo = rowSet(c.rowIDs)

@@ -10,6 +10,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/pareto-llm/pareto/store/columnar"
+	"github.com/pareto-llm/pareto/store/internal/codec"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -60,7 +62,7 @@ func (s *pgStore) Ingest(ctx context.Context, study, source string, trials []tri
 	if err := s.writable(); err != nil {
 		return 0, 0, err
 	}
-	ps, dups := prepare(trials)
+	ps, dups := codec.Prepare(trials)
 	studyID, err := s.studyID(ctx, study)
 	if err != nil {
 		return 0, 0, s.wrap("ingesting "+source, err)
@@ -68,7 +70,7 @@ func (s *pgStore) Ingest(ctx context.Context, study, source string, trials []tri
 	if err := s.reserveIDs(ctx, ps); err != nil {
 		return 0, 0, s.wrap("ingesting "+source, err)
 	}
-	sortByID(ps)
+	codec.SortByID(ps)
 	owners := skipOwners(trials)
 	for attempt := 0; ; attempt++ {
 		added, err = s.ingestTx(ctx, studyID, source, ps, owners)
@@ -85,7 +87,7 @@ func (s *pgStore) Ingest(ctx context.Context, study, source string, trials []tri
 
 // reserveIDs sets the row id of each trial from the trials sequence, in
 // increasing order.
-func (s *pgStore) reserveIDs(ctx context.Context, ps []prepared) error {
+func (s *pgStore) reserveIDs(ctx context.Context, ps []codec.Prepared) error {
 	rows, err := s.pool.Query(ctx, `SELECT nextval(pg_get_serial_sequence('trials', 'id')) FROM generate_series(1, $1)`, len(ps))
 	if err != nil {
 		return err
@@ -99,18 +101,18 @@ func (s *pgStore) reserveIDs(ctx context.Context, ps []prepared) error {
 	}
 	slices.Sort(ids)
 	for i := range ps {
-		ps[i].row = ids[i]
+		ps[i].Row = ids[i]
 	}
 	return nil
 }
 
 // ingestTx writes the new trials of ps and their blocks, and deletes the
 // skips that the trials of owners supersede, in one transaction.
-func (s *pgStore) ingestTx(ctx context.Context, studyID int64, source string, ps []prepared, owners []skipOwner) (int, error) {
+func (s *pgStore) ingestTx(ctx context.Context, studyID int64, source string, ps []codec.Prepared, owners []skipOwner) (int, error) {
 	added := 0
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		added = 0
-		var fresh []*prepared
+		var fresh []*codec.Prepared
 		for start := 0; start < len(ps); start += pgTrialBatch {
 			chunk := ps[start:min(start+pgTrialBatch, len(ps))]
 			ids, err := s.insertTrials(ctx, tx, studyID, chunk)
@@ -119,7 +121,7 @@ func (s *pgStore) ingestTx(ctx context.Context, studyID int64, source string, ps
 			}
 			s.batchDone()
 			for i := range chunk {
-				if _, ok := ids[chunk[i].id]; ok {
+				if _, ok := ids[chunk[i].ID]; ok {
 					fresh = append(fresh, &chunk[i])
 				}
 			}
@@ -141,7 +143,7 @@ func (s *pgStore) ingestTx(ctx context.Context, studyID int64, source string, ps
 
 // insertTrials inserts one batch and maps the hashes of the new trials to
 // their row ids.
-func (s *pgStore) insertTrials(ctx context.Context, tx pgx.Tx, studyID int64, ps []prepared) (map[string]int64, error) {
+func (s *pgStore) insertTrials(ctx context.Context, tx pgx.Tx, studyID int64, ps []codec.Prepared) (map[string]int64, error) {
 	n := len(ps)
 	str := func() []string { return make([]string, n) }
 	i64 := func() []int64 { return make([]int64, n) }
@@ -162,25 +164,25 @@ func (s *pgStore) insertTrials(ctx context.Context, tx pgx.Tx, studyID int64, ps
 	}
 	for i := range ps {
 		p := &ps[i]
-		t := p.t
-		hash[i], path[i], format[i], version[i] = p.id, t.Source.Path, t.Source.Format, t.Source.FormatVersion
-		line[i], idx[i], rowIDs[i], packed[i] = int64(t.Source.Line), int64(t.Source.Index), p.row, p.packed
+		t := p.Trial
+		hash[i], path[i], format[i], version[i] = p.ID, t.Source.Path, t.Source.Format, t.Source.FormatVersion
+		line[i], idx[i], rowIDs[i], packed[i] = int64(t.Source.Line), int64(t.Source.Index), p.Row, p.Packed
 		keys[i], sessions[i] = t.Source.Key, t.Source.Session
 		configs[i] = []byte{} // NOT NULL
 		if d := t.Deployment; d != nil {
-			layouts[i], alloc[i], allocWhy[i], serving[i], servingWhy[i] = p.layout, int64(d.AllocatedGPUs),
+			layouts[i], alloc[i], allocWhy[i], serving[i], servingWhy[i] = p.Layout, int64(d.AllocatedGPUs),
 				d.AllocatedGPUsUnknown, int64(d.ServingGPUs), d.ServingGPUsUnknown
 			configPaths[i], configs[i] = d.ConfigPath, []byte(d.Config)
 		}
-		labels[i], params[i], problem[i], warnings[i] = p.labels, p.params, t.Problem, p.warnings
-		contentIDs[i], checksums[i] = p.contentID, p.checksum
+		labels[i], params[i], problem[i], warnings[i] = p.Labels, p.Params, t.Problem, p.Warnings
+		contentIDs[i], checksums[i] = p.ContentID, p.Checksum
 		w := &t.Workload
 		for k, v := range [8]float64{w.InputTokens, w.OutputTokens, w.MeanInputTokens, w.MeanOutputTokens,
 			w.Concurrency, w.AchievedConcurrency, w.RequestRate, w.Users} {
 			wl[k][i] = v
 		}
 		requests[i], succeeded[i], failed[i] = w.Requests, t.Succeeded, t.Failed
-		for k, v := range env(t) {
+		for k, v := range codec.Env(t) {
 			envs[k][i] = v
 		}
 	}
@@ -205,15 +207,15 @@ func (s *pgStore) insertTrials(ctx context.Context, tx pgx.Tx, studyID int64, ps
 }
 
 // insertBlocks writes the blocks of the new trials, in row-id order.
-func insertBlocks(ctx context.Context, tx pgx.Tx, studyID int64, fresh []*prepared) error {
-	slices.SortFunc(fresh, func(a, b *prepared) int { return cmp.Compare(a.row, b.row) })
-	for start := 0; start < len(fresh); start += blockTrials {
-		b := newBlock()
-		for _, p := range fresh[start:min(start+blockTrials, len(fresh))] {
-			b.add(p.row, p.id, p.t.Problem, p.t.Measurements, p.dims)
-			b.sketch(p.t, p.repeatKey)
+func insertBlocks(ctx context.Context, tx pgx.Tx, studyID int64, fresh []*codec.Prepared) error {
+	slices.SortFunc(fresh, func(a, b *codec.Prepared) int { return cmp.Compare(a.Row, b.Row) })
+	for start := 0; start < len(fresh); start += columnar.BlockTrials {
+		b := columnar.NewBlock()
+		for _, p := range fresh[start:min(start+columnar.BlockTrials, len(fresh))] {
+			b.Add(p.Row, p.ID, p.Trial.Problem, p.Trial.Measurements, p.Dims)
+			b.Sketch(p.Trial, p.RepeatKey)
 		}
-		if err := writeBlock(pgQueryTx{ctx, tx}, studyID, b); err != nil {
+		if err := columnar.WriteBlock(pgQueryTx{ctx, tx}, studyID, b); err != nil {
 			return err
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/pareto-llm/pareto/store/internal/codec"
 )
 
 // pgUpdateLabels writes new labels and environment columns, one array per
@@ -52,12 +53,12 @@ func (s *pgStore) setLabelsTx(ctx context.Context, study string, ids []string, l
 		if err != nil {
 			return err
 		}
-		rows, err := tx.Query(ctx, `SELECT `+readColumns+` FROM trials WHERE study_id = $1 AND hash = ANY($2::text[])
+		rows, err := tx.Query(ctx, `SELECT `+codec.ReadColumns+` FROM trials WHERE study_id = $1 AND hash = ANY($2::text[])
 			ORDER BY id FOR UPDATE`, studyID, ids)
 		if err != nil {
 			return err
 		}
-		d, enc, r := newDecoder(), &jsonEncoder{}, newTrialRow()
+		d, enc, r := codec.NewDecoder(), &codec.JSONEncoder{}, newTrialRow()
 		var updates []labelUpdate
 		for rows.Next() {
 			// The trial is verified before its content hash is renewed:

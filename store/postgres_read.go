@@ -7,6 +7,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/pareto-llm/pareto/store/internal/codec"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -21,7 +22,7 @@ func (s *pgStore) Trials(ctx context.Context, study string, q Query) ([]trial.Tr
 			return err
 		}
 		c := &collector{q: q}
-		d := newDecoder()
+		d := codec.NewDecoder()
 		if err := pgReadTrials(ctx, tx, studyID, c, d); err != nil {
 			return fmt.Errorf("reading trials: %w", inStudy(err, study))
 		}
@@ -44,7 +45,7 @@ func (s *pgStore) Scan(ctx context.Context, study string, q Query, fn func([]tri
 			return err
 		}
 		c := &collector{q: q, emit: fn}
-		if err := pgReadTrials(ctx, tx, studyID, c, newScanDecoder()); err != nil {
+		if err := pgReadTrials(ctx, tx, studyID, c, codec.NewScanDecoder()); err != nil {
 			return scanWrap(err, func(err error) error { return fmt.Errorf("reading trials: %w", inStudy(err, study)) })
 		}
 		return nil
@@ -52,8 +53,8 @@ func (s *pgStore) Scan(ctx context.Context, study string, q Query, fn func([]tri
 	return scanError(err, func(err error) error { return s.wrap("reading "+study, err) })
 }
 
-func pgReadTrials(ctx context.Context, tx pgx.Tx, studyID int64, c *collector, d *decoder) error {
-	rows, err := tx.Query(ctx, `SELECT `+readColumns+` FROM trials WHERE study_id = $1 ORDER BY id`, studyID)
+func pgReadTrials(ctx context.Context, tx pgx.Tx, studyID int64, c *collector, d *codec.Decoder) error {
+	rows, err := tx.Query(ctx, `SELECT `+codec.ReadColumns+` FROM trials WHERE study_id = $1 ORDER BY id`, studyID)
 	if err != nil {
 		return err
 	}

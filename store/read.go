@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/pareto-llm/pareto/internal/safe"
+	"github.com/pareto-llm/pareto/store/internal/codec"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -16,7 +17,7 @@ type rowScanner interface {
 	Scan(dest ...any) error
 }
 
-// trialRow holds the scan targets of readColumns.
+// trialRow holds the scan targets of ReadColumns.
 type trialRow struct {
 	id                                int64
 	hash, path, format, version, key  []byte
@@ -56,7 +57,7 @@ func newTrialRow() *trialRow {
 //
 // With v set, the content hash is checked by v (the checksum here):
 // the caller then waits for v before using what it read.
-func (r *trialRow) decode(rs rowScanner, d *decoder, q *Query, slim bool, v *verifier) (int64, trial.Trial, error) {
+func (r *trialRow) decode(rs rowScanner, d *codec.Decoder, q *Query, slim bool, v *verifier) (int64, trial.Trial, error) {
 	if slim {
 		t, err := r.scanSlim(rs, d, metricFilter(q.Metrics))
 		return r.id, t, err
@@ -87,7 +88,7 @@ func (r *trialRow) decode(rs rowScanner, d *decoder, q *Query, slim bool, v *ver
 
 // scanSlim reads one row into a slim trial (ID, source path and the
 // measurements keep selects) verified by the row's checksum.
-func (r *trialRow) scanSlim(rs rowScanner, d *decoder, keep func(metric, native []byte) bool) (trial.Trial, error) {
+func (r *trialRow) scanSlim(rs rowScanner, d *codec.Decoder, keep func(metric, native []byte) bool) (trial.Trial, error) {
 	var t trial.Trial
 	if err := rs.Scan(r.dest...); err != nil {
 		return t, err
@@ -95,47 +96,47 @@ func (r *trialRow) scanSlim(rs rowScanner, d *decoder, keep func(metric, native 
 	var ws []string
 	var dep *trial.Deployment
 	var err error
-	if string(r.warnings) != "[]" && len(r.warnings) > 0 && !d.knownWarnings(r.warnings) {
-		if ws, err = decodeList(r.warnings); err != nil {
+	if string(r.warnings) != "[]" && len(r.warnings) > 0 && !d.KnownWarnings(r.warnings) {
+		if ws, err = codec.DecodeList(r.warnings); err != nil {
 			return t, r.damaged("its warnings do not decode (%v)", err)
 		}
 	}
-	if len(r.layout) > 0 && !d.knownLayout(r.layout) {
-		if dep, err = d.deployment(r.layout, r.alloc, r.allocWhy, r.serving, r.servingWhy, r.configPath, r.config); err != nil {
+	if len(r.layout) > 0 && !d.KnownLayout(r.layout) {
+		if dep, err = d.Deployment(r.layout, r.alloc, r.allocWhy, r.serving, r.servingWhy, r.configPath, r.config); err != nil {
 			return t, r.damaged("its deployment does not decode (%v)", err)
 		}
 	}
-	sum := trialChecksum(r.hash, r.path, r.format, r.version, r.line, r.measurements, d.canonicalWarnings(r.warnings, ws),
-		d.canonicalLayout(r.layout, dep), r.alloc, r.allocWhy, r.serving, r.servingWhy, r.configPath, r.config, r.session)
+	sum := codec.TrialChecksum(r.hash, r.path, r.format, r.version, r.line, r.measurements, d.CanonicalWarnings(r.warnings, ws),
+		d.CanonicalLayout(r.layout, dep), r.alloc, r.allocWhy, r.serving, r.servingWhy, r.configPath, r.config, r.session)
 	if sum != r.checksum {
 		return t, r.damaged("the checksum of its ID and of the fields it does not hash (path, format, line, measurements, warnings, deployment, session) is %d, not %d",
 			sum, r.checksum)
 	}
-	if t.Measurements, err = unpackMeasurements(r.measurements, d, keep); err != nil {
+	if t.Measurements, err = codec.UnpackMeasurements(r.measurements, d, keep); err != nil {
 		return t, r.damaged("its packed measurements do not decode (%v)", err)
 	}
-	t.ID, t.Source = string(r.hash), trial.Source{Path: d.internBytes(r.path), Session: d.internBytes(r.session)}
+	t.ID, t.Source = string(r.hash), trial.Source{Path: d.InternBytes(r.path), Session: d.InternBytes(r.session)}
 	return t, nil
 }
 
 // scan reads one row into a whole trial, unverified.
-func (r *trialRow) scan(rs rowScanner, d *decoder) (trial.Trial, error) {
+func (r *trialRow) scan(rs rowScanner, d *codec.Decoder) (trial.Trial, error) {
 	var t trial.Trial
 	if err := rs.Scan(r.dest...); err != nil {
 		return t, err
 	}
 	var err error
-	if t.Measurements, err = unpackMeasurements(r.measurements, d, nil); err != nil {
+	if t.Measurements, err = codec.UnpackMeasurements(r.measurements, d, nil); err != nil {
 		return t, r.damaged("its packed measurements do not decode (%v)", err)
 	}
 	t.ID = string(r.hash)
-	t.Source = trial.Source{Path: d.internBytes(r.path), Format: d.internBytes(r.format),
-		FormatVersion: d.internBytes(r.version), Line: int(r.line), Index: int(r.index), Key: d.internBytes(r.key),
-		Session: d.internBytes(r.session)}
-	if t.Labels, err = d.decodeMap(r.labels); err != nil {
+	t.Source = trial.Source{Path: d.InternBytes(r.path), Format: d.InternBytes(r.format),
+		FormatVersion: d.InternBytes(r.version), Line: int(r.line), Index: int(r.index), Key: d.InternBytes(r.key),
+		Session: d.InternBytes(r.session)}
+	if t.Labels, err = d.DecodeMap(r.labels); err != nil {
 		return t, r.damaged("its labels do not decode (%v)", err)
 	}
-	if t.Params, err = d.decodeMap(r.params); err != nil {
+	if t.Params, err = d.DecodeMap(r.params); err != nil {
 		return t, r.damaged("its params do not decode (%v)", err)
 	}
 	w := &t.Workload
@@ -144,11 +145,11 @@ func (r *trialRow) scan(rs rowScanner, d *decoder) (trial.Trial, error) {
 		*p = orNaN(r.workload[i])
 	}
 	w.Requests, t.Succeeded, t.Failed = r.requests, r.succeeded, r.failed
-	t.Problem = d.internBytes(r.problem)
-	if t.Warnings, err = decodeList(r.warnings); err != nil {
+	t.Problem = d.InternBytes(r.problem)
+	if t.Warnings, err = codec.DecodeList(r.warnings); err != nil {
 		return t, r.damaged("its warnings do not decode (%v)", err)
 	}
-	if t.Deployment, err = d.deployment(r.layout, r.alloc, r.allocWhy, r.serving, r.servingWhy, r.configPath, r.config); err != nil {
+	if t.Deployment, err = d.Deployment(r.layout, r.alloc, r.allocWhy, r.serving, r.servingWhy, r.configPath, r.config); err != nil {
 		return t, r.damaged("its deployment does not decode (%v)", err)
 	}
 	return t, nil
@@ -162,8 +163,8 @@ func (r *trialRow) damaged(format string, args ...any) error {
 // verify checks the trial t read from the row against what the store
 // keeps of it: trial.ComputeID of t must be its content hash (its ID, or
 // content_id when the ID is not the content hash), and the row's checksum
-// that of the fields the hash does not cover (trialChecksum).
-func (r *trialRow) verify(t *trial.Trial, d *decoder) error {
+// that of the fields the hash does not cover (TrialChecksum).
+func (r *trialRow) verify(t *trial.Trial, d *codec.Decoder) error {
 	if got, want := trial.ComputeID(t), r.contentHash(); got != want {
 		return r.damaged("what is stored hashes to %s, not to its content hash %s", got, want)
 	}
@@ -179,9 +180,9 @@ func (r *trialRow) contentHash() string {
 	return string(r.hash)
 }
 
-// verifyChecksum checks the row's checksum (trialChecksum) of t, the
+// verifyChecksum checks the row's checksum (TrialChecksum) of t, the
 // trial read from it.
-func (r *trialRow) verifyChecksum(t *trial.Trial, d *decoder) error {
+func (r *trialRow) verifyChecksum(t *trial.Trial, d *codec.Decoder) error {
 	if sum := r.rowChecksum(t, d); sum != r.checksum {
 		return r.damaged("the checksum of its ID and of the fields it does not hash (path, format, line, native names and units, warnings, deployment, session) is %d, not %d",
 			sum, r.checksum)
@@ -189,10 +190,10 @@ func (r *trialRow) verifyChecksum(t *trial.Trial, d *decoder) error {
 	return nil
 }
 
-// rowChecksum is trialChecksum of the row read into t.
-func (r *trialRow) rowChecksum(t *trial.Trial, d *decoder) int64 {
-	return trialChecksum(r.hash, r.path, r.format, r.version, r.line, r.measurements, d.canonicalWarnings(r.warnings, t.Warnings),
-		d.canonicalLayout(r.layout, t.Deployment), r.alloc, r.allocWhy, r.serving, r.servingWhy, r.configPath, r.config, r.session)
+// rowChecksum is TrialChecksum of the row read into t.
+func (r *trialRow) rowChecksum(t *trial.Trial, d *codec.Decoder) int64 {
+	return codec.TrialChecksum(r.hash, r.path, r.format, r.version, r.line, r.measurements, d.CanonicalWarnings(r.warnings, t.Warnings),
+		d.CanonicalLayout(r.layout, t.Deployment), r.alloc, r.allocWhy, r.serving, r.servingWhy, r.configPath, r.config, r.session)
 }
 
 // orNaN reads a workload column: NULL, and a NaN of any bits (PostgreSQL

@@ -10,6 +10,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/pareto-llm/pareto/internal/safe"
+	"github.com/pareto-llm/pareto/store/columnar"
+	"github.com/pareto-llm/pareto/store/internal/codec"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -111,21 +113,21 @@ func TestSketchRoundTrip(t *testing.T) {
 	ts[4].Source.Format = "table"
 	ts[5].Labels = map[string]string{"id": "x", "run": "2"} // as the previous
 	ts[6].Labels = map[string]string{trial.LabelTestCase: "c", trial.LabelPhase: "decode", trial.DimBenchmark: "b"}
-	var sk sketcher
+	var sk columnar.Sketcher
 	var want []trial.Sketch
 	for i := range ts {
-		k := sketchKey(&ts[i])
-		sk.add(&ts[i], k)
+		k := codec.SketchKey(&ts[i])
+		sk.Add(&ts[i], k)
 		want = append(want, trial.SketchOf(&ts[i], k))
 	}
-	got, err := unpackSketches(sk.b, len(ts), nil)
+	got, err := columnar.UnpackSketches(sk.Buf, len(ts), nil)
 	if err != nil || !cmp.Equal(got, want) {
 		t.Fatalf("unpackSketches = %v, %v; want %v", got, err, want)
 	}
-	if _, err := unpackSketches(sk.b[:len(sk.b)-1], len(ts), nil); err == nil {
+	if _, err := columnar.UnpackSketches(sk.Buf[:len(sk.Buf)-1], len(ts), nil); err == nil {
 		t.Error("a truncated blob unpacks")
 	}
-	if _, err := unpackSketches(append(slices.Clone(sk.b), 0), len(ts), nil); err == nil {
+	if _, err := columnar.UnpackSketches(append(slices.Clone(sk.Buf), 0), len(ts), nil); err == nil {
 		t.Error("a blob with a trailing byte unpacks")
 	}
 }

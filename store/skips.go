@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/pareto-llm/pareto/store/internal/codec"
 	"github.com/pareto-llm/pareto/store/tunequeue"
 	"github.com/pareto-llm/pareto/trial"
 )
@@ -88,7 +89,7 @@ func filterSkips(skips []trial.Skip, where []Condition) []trial.Skip {
 
 // supersede deletes the skips of the study that trials of owners
 // supersede (the SQLite store; the PostgreSQL one runs pgSourceSupersede).
-func supersede(tx blockTx, studyID int64, owners []skipOwner) error {
+func supersede(tx codec.BlockTx, studyID int64, owners []skipOwner) error {
 	for _, o := range owners {
 		if err := tx.Exec(supersedeSkips, studyID, o.run, o.file, o.file); err != nil {
 			return err
@@ -107,9 +108,9 @@ const upsertSkip = `INSERT INTO skips (study_id, file, run, path, case_id, itera
 // recordSkips records skips in the study within tx and returns how many
 // were new and how many were known (replaced); now is the SQLite time of
 // the record (PostgreSQL uses its clock).
-func recordSkips(tx blockTx, studyID int64, skips []trial.Skip, now string) (added, present int, err error) {
+func recordSkips(tx codec.BlockTx, studyID int64, skips []trial.Skip, now string) (added, present int, err error) {
 	stamp, args := "?", 11
-	if tx.numbered() {
+	if tx.Numbered() {
 		stamp, args = "now()", 10
 	}
 	upsert := fmt.Sprintf(upsertSkip, stamp)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/ncruces/go-sqlite3"
 	"github.com/ncruces/go-sqlite3/driver"
+	"github.com/pareto-llm/pareto/store/internal/codec"
 )
 
 // ErrNotSQLite is returned by Open for a file that is not a SQLite database.
@@ -83,7 +84,7 @@ func openSQLite(ctx context.Context, path string, version int, seen func(schemaS
 	db, err := driver.Open(path, func(c *sqlite3.Conn) error {
 		c.BusyTimeout(busyTimeout)
 		return c.Exec(`PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;
-			PRAGMA temp_store=MEMORY; PRAGMA cache_size=-` + itoa(cacheKiB) + `; PRAGMA wal_autocheckpoint=` + itoa(walPages))
+			PRAGMA temp_store=MEMORY; PRAGMA cache_size=-` + codec.Itoa(cacheKiB) + `; PRAGMA wal_autocheckpoint=` + codec.Itoa(walPages))
 	})
 	if err != nil {
 		return nil, sqliteError(path, "opening", err)
@@ -128,7 +129,7 @@ func openSQLiteRO(ctx context.Context, path string) (*sqliteStore, error) {
 	open := func(params string) (*sqliteStore, error) {
 		db, err := driver.Open("file:"+(&url.URL{Path: path}).EscapedPath()+"?"+params, func(c *sqlite3.Conn) error {
 			c.BusyTimeout(busyTimeout)
-			return c.Exec(`PRAGMA query_only=ON; PRAGMA temp_store=MEMORY; PRAGMA cache_size=-` + itoa(cacheKiB))
+			return c.Exec(`PRAGMA query_only=ON; PRAGMA temp_store=MEMORY; PRAGMA cache_size=-` + codec.Itoa(cacheKiB))
 		})
 		if err != nil {
 			return nil, sqliteError(path, "opening", err)
@@ -352,7 +353,7 @@ func (s *sqliteStore) step(fn func(int, func(migration) error) error) error {
 			return err
 		}
 		_, err := tx.Exec(`INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)`,
-			m.Version, m.Name, sqliteTime(time.Now()))
+			m.Version, m.Name, codec.SQLiteTime(time.Now()))
 		return err
 	})
 	if err != nil {
@@ -423,7 +424,7 @@ func (s *sqliteStore) studyID(ctx context.Context, tx *sql.Tx, study string) (in
 		return 0, errors.New("empty study name")
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO studies (name, created_at) VALUES (?, ?) ON CONFLICT (name) DO NOTHING`,
-		study, sqliteTime(time.Now())); err != nil {
+		study, codec.SQLiteTime(time.Now())); err != nil {
 		return 0, err
 	}
 	var id int64
@@ -452,7 +453,7 @@ func (s *sqliteStore) Studies(ctx context.Context) ([]Study, error) {
 		if err := rows.Scan(&st.Name, &created, &st.Trials, &st.Sources, &first, &last); err != nil {
 			return nil, sqliteError(s.path, "listing studies", err)
 		}
-		st.Created, st.First, st.Last = parseSQLiteTime(created), parseSQLiteTime(first), parseSQLiteTime(last)
+		st.Created, st.First, st.Last = codec.ParseSQLiteTime(created), codec.ParseSQLiteTime(first), codec.ParseSQLiteTime(last)
 		out = append(out, st)
 	}
 	if err := rows.Err(); err != nil {

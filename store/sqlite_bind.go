@@ -6,6 +6,7 @@ import (
 
 	"github.com/ncruces/go-sqlite3"
 
+	"github.com/pareto-llm/pareto/store/internal/codec"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -118,13 +119,13 @@ func trialInsert(rows int) string {
 				sb.WriteString("?2")
 			case 't':
 				k++
-				sb.WriteString("ifnull(?" + itoa(k) + ",'')")
+				sb.WriteString("ifnull(?" + codec.Itoa(k) + ",'')")
 			case 'w':
 				k++
-				sb.WriteString("ifnull(?" + itoa(k) + ",'[]')")
+				sb.WriteString("ifnull(?" + codec.Itoa(k) + ",'[]')")
 			default:
 				k++
-				sb.WriteString("?" + itoa(k))
+				sb.WriteString("?" + codec.Itoa(k))
 			}
 		}
 		sb.WriteByte(')')
@@ -134,21 +135,21 @@ func trialInsert(rows int) string {
 
 // bindTrial binds the per-trial values of sqliteTrialColumns for p,
 // stored under row id.
-func bindTrial(b *binder, id int64, p *prepared) {
-	t := p.t
+func bindTrial(b *binder, id int64, p *codec.Prepared) {
+	t := p.Trial
 	w := &t.Workload
-	e := env(t)
+	e := codec.Env(t)
 	b.int(id)
-	b.text(p.id)
-	b.int(hashKey(p.id))
+	b.text(p.ID)
+	b.int(codec.HashKey(p.ID))
 	b.text(t.Source.Path)
 	b.text(t.Source.Format)
 	b.text(t.Source.FormatVersion)
 	b.int(int64(t.Source.Line))
 	b.int(int64(t.Source.Index))
 	b.text(t.Source.Key)
-	b.text(p.labels)
-	b.text(p.params)
+	b.text(p.Labels)
+	b.text(p.Params)
 	for _, v := range [...]float64{w.InputTokens, w.OutputTokens, w.MeanInputTokens, w.MeanOutputTokens,
 		w.Concurrency, w.AchievedConcurrency, w.RequestRate, w.Users} {
 		b.float(v)
@@ -160,24 +161,24 @@ func bindTrial(b *binder, id int64, p *prepared) {
 	if len(t.Warnings) == 0 {
 		b.text("") // NULL: "[]"
 	} else {
-		b.text(p.warnings)
+		b.text(p.Warnings)
 	}
 	for _, v := range e {
 		b.text(v)
 	}
-	b.blob(p.packed)
+	b.blob(p.Packed)
 	var dep trial.Deployment
 	if t.Deployment != nil {
 		dep = *t.Deployment
 	}
-	b.text(p.layout)
+	b.text(p.Layout)
 	b.int(int64(dep.AllocatedGPUs))
 	b.text(dep.AllocatedGPUsUnknown)
 	b.int(int64(dep.ServingGPUs))
 	b.text(dep.ServingGPUsUnknown)
 	b.text(dep.ConfigPath)
 	b.blob([]byte(dep.Config))
-	b.text(p.contentID)
-	b.int(p.checksum)
+	b.text(p.ContentID)
+	b.int(p.Checksum)
 	b.text(t.Source.Session)
 }

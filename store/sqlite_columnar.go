@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/ncruces/go-sqlite3"
+	"github.com/pareto-llm/pareto/store/internal/codec"
 )
 
 // Columns reads, for every trial of the study that satisfies where, its ID
@@ -62,7 +63,7 @@ func sqliteColumnFilters(c *sqlite3.Conn, b *columnsBuilder, studyID int64, wher
 	sqlConds, goConds := splitConditions(where)
 	if len(goConds) > 0 {
 		coll := &collector{q: Query{Where: goConds, Metrics: []string{}}, rowsOnly: true}
-		if err := sqliteRawTrials(c, studyID, coll, newDecoder()); err != nil {
+		if err := sqliteRawTrials(c, studyID, coll, codec.NewDecoder()); err != nil {
 			return err
 		}
 		b.keepGo = rowSet(coll.rowIDs)

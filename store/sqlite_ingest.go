@@ -11,6 +11,8 @@ import (
 	"github.com/ncruces/go-sqlite3"
 	sqlitedriver "github.com/ncruces/go-sqlite3/driver"
 
+	"github.com/pareto-llm/pareto/store/columnar"
+	"github.com/pareto-llm/pareto/store/internal/codec"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -23,7 +25,7 @@ func (s *sqliteStore) Ingest(ctx context.Context, study, source string, trials [
 	if err := s.writable(); err != nil {
 		return 0, 0, err
 	}
-	ps, dups := prepare(trials)
+	ps, dups := codec.Prepare(trials)
 	owners := skipOwners(trials)
 	err = retryBusy(ctx, func() error {
 		added, present, err = s.ingestTx(ctx, study, source, ps, owners)
@@ -86,7 +88,7 @@ func inTx(c *sqlite3.Conn, begin string, fn func() error) (err error) {
 // transactions are serialised by SQLite (BEGIN IMMEDIATE), so the hashes
 // looked up at its start stay valid and row ids can be assigned here. The
 // skips that the trials of owners supersede are deleted.
-func (s *sqliteStore) ingestTx(ctx context.Context, study, source string, ps []prepared, owners []skipOwner) (added, present int, err error) {
+func (s *sqliteStore) ingestTx(ctx context.Context, study, source string, ps []codec.Prepared, owners []skipOwner) (added, present int, err error) {
 	err = s.raw(ctx, func(c *sqlite3.Conn) (err error) {
 		// The row ids written are those just inserted, so the foreign
 		// keys hold by construction: checking them would cost a lookup in
@@ -103,7 +105,7 @@ func (s *sqliteStore) ingestTx(ctx context.Context, study, source string, ps []p
 			c.SetInterrupt(ctx)
 		}()
 		return inTx(c, "BEGIN IMMEDIATE", func() error {
-			w := &sqliteWriter{c: c, s: s, now: sqliteTime(time.Now())}
+			w := &sqliteWriter{c: c, s: s, now: codec.SQLiteTime(time.Now())}
 			defer w.close()
 			studyID, skips, err := w.studyID(study)
 			if err != nil {
@@ -172,8 +174,8 @@ func (w *sqliteWriter) close() {
 	}
 }
 
-// numbered implements blockTx: SQLite statements take '?' parameters.
-func (w *sqliteWriter) numbered() bool { return false }
+// Numbered implements BlockTx: SQLite statements take '?' parameters.
+func (w *sqliteWriter) Numbered() bool { return false }
 
 func (w *sqliteWriter) prepare(query string) (*sqlite3.Stmt, error) {
 	st, _, err := w.c.Prepare(query)
@@ -256,7 +258,7 @@ const freshBatch = 250
 // fresh returns the trials of ps whose hash is not yet in the study: the
 // trials of the study under the same hash keys are read, a batch of keys
 // per statement, and their hashes compared in full.
-func (w *sqliteWriter) fresh(studyID int64, ps []prepared) ([]prepared, error) {
+func (w *sqliteWriter) fresh(studyID int64, ps []codec.Prepared) ([]codec.Prepared, error) {
 	stored := map[string]bool{}
 	var full *sqlite3.Stmt
 	for start := 0; start < len(ps); start += freshBatch {
@@ -275,7 +277,7 @@ func (w *sqliteWriter) fresh(studyID int64, ps []prepared) ([]prepared, error) {
 		b := binder{st: st}
 		b.int(studyID)
 		for i := range chunk {
-			b.int(hashKey(chunk[i].id))
+			b.int(codec.HashKey(chunk[i].ID))
 		}
 		if b.err != nil {
 			return nil, b.err
@@ -290,9 +292,9 @@ func (w *sqliteWriter) fresh(studyID int64, ps []prepared) ([]prepared, error) {
 	if len(stored) == 0 {
 		return ps, nil
 	}
-	out := make([]prepared, 0, len(ps))
+	out := make([]codec.Prepared, 0, len(ps))
 	for _, p := range ps {
-		if !stored[p.id] {
+		if !stored[p.ID] {
 			out = append(out, p)
 		}
 	}
@@ -303,7 +305,7 @@ func (w *sqliteWriter) fresh(studyID int64, ps []prepared) ([]prepared, error) {
 // the rows a failing statement wrote before the failure, which spares
 // SQLite a statement journal; the failure rolls the whole transaction
 // back anyway.
-func (w *sqliteWriter) insertTrials(studyID int64, ps []prepared, first int64) error {
+func (w *sqliteWriter) insertTrials(studyID int64, ps []codec.Prepared, first int64) error {
 	var full *sqlite3.Stmt
 	for start := 0; start < len(ps); start += trialBatch {
 		chunk := ps[start:min(start+trialBatch, len(ps))]
@@ -334,14 +336,14 @@ func (w *sqliteWriter) insertTrials(studyID int64, ps []prepared, first int64) e
 
 // insertBlocks writes the blocks of ps, whose trials have row ids first,
 // first+1, ...
-func (w *sqliteWriter) insertBlocks(studyID int64, ps []prepared, first int64) error {
-	for start := 0; start < len(ps); start += blockTrials {
-		b := newBlock()
-		for i, p := range ps[start:min(start+blockTrials, len(ps))] {
-			b.add(first+int64(start+i), p.id, p.t.Problem, p.t.Measurements, p.dims)
-			b.sketch(p.t, p.repeatKey)
+func (w *sqliteWriter) insertBlocks(studyID int64, ps []codec.Prepared, first int64) error {
+	for start := 0; start < len(ps); start += columnar.BlockTrials {
+		b := columnar.NewBlock()
+		for i, p := range ps[start:min(start+columnar.BlockTrials, len(ps))] {
+			b.Add(first+int64(start+i), p.ID, p.Trial.Problem, p.Trial.Measurements, p.Dims)
+			b.Sketch(p.Trial, p.RepeatKey)
 		}
-		if err := writeBlock(w, studyID, b); err != nil {
+		if err := columnar.WriteBlock(w, studyID, b); err != nil {
 			return err
 		}
 		w.s.batchDone()

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/pareto-llm/pareto/store/internal/codec"
 )
 
 // SetLabels merges labels into the stored labels of the study's trials
@@ -44,7 +46,7 @@ func (s *sqliteStore) setLabelsTx(ctx context.Context, study string, ids []strin
 	if err != nil {
 		return 0, err
 	}
-	d, enc := newDecoder(), &jsonEncoder{}
+	d, enc := codec.NewDecoder(), &codec.JSONEncoder{}
 	r := newTrialRow()
 	var updates []labelUpdate
 	matched := 0
@@ -54,10 +56,10 @@ func (s *sqliteStore) setLabelsTx(ctx context.Context, study string, ids []strin
 		args = append(args, studyID)
 		want := make(map[string]bool, len(chunk))
 		for _, id := range chunk {
-			args = append(args, hashKey(id))
+			args = append(args, codec.HashKey(id))
 			want[id] = true
 		}
-		rows, err := tx.QueryContext(ctx, `SELECT `+readColumns+` FROM trials WHERE study_id = ? AND hkey IN (?`+
+		rows, err := tx.QueryContext(ctx, `SELECT `+codec.ReadColumns+` FROM trials WHERE study_id = ? AND hkey IN (?`+
 			strings.Repeat(",?", len(chunk)-1)+`)`, args...)
 		if err != nil {
 			return 0, err
@@ -89,7 +91,7 @@ func (s *sqliteStore) setLabelsTx(ctx context.Context, study string, ids []strin
 		}
 	}
 	if len(updates) > 0 {
-		st, err := tx.PrepareContext(ctx, `UPDATE trials SET labels = ?, `+strings.Join(envColumns, " = ?, ")+` = ?, content_id = ? WHERE id = ?`)
+		st, err := tx.PrepareContext(ctx, `UPDATE trials SET labels = ?, `+strings.Join(codec.EnvColumns, " = ?, ")+` = ?, content_id = ? WHERE id = ?`)
 		if err != nil {
 			return 0, err
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ncruces/go-sqlite3"
 
+	"github.com/pareto-llm/pareto/store/internal/codec"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -20,7 +21,7 @@ func (s *sqliteStore) Trials(ctx context.Context, study string, q Query) ([]tria
 			if err != nil {
 				return err
 			}
-			if err := sqliteRawTrials(conn, studyID, c, newDecoder()); err != nil {
+			if err := sqliteRawTrials(conn, studyID, c, codec.NewDecoder()); err != nil {
 				return fmt.Errorf("reading trials of %s: %w", study, inStudy(err, study))
 			}
 			return nil
@@ -42,7 +43,7 @@ func (s *sqliteStore) Scan(ctx context.Context, study string, q Query, fn func([
 			if err != nil {
 				return err
 			}
-			if err := sqliteRawTrials(conn, studyID, c, newScanDecoder()); err != nil {
+			if err := sqliteRawTrials(conn, studyID, c, codec.NewScanDecoder()); err != nil {
 				return scanWrap(err, func(err error) error {
 					return fmt.Errorf("reading trials of %s: %w", study, inStudy(err, study))
 				})
@@ -54,12 +55,12 @@ func (s *sqliteStore) Scan(ctx context.Context, study string, q Query, fn func([
 }
 
 // sqliteRawTrials reads the study's trials into coll in row-id order.
-func sqliteRawTrials(c *sqlite3.Conn, studyID int64, coll *collector, d *decoder) error {
+func sqliteRawTrials(c *sqlite3.Conn, studyID int64, coll *collector, d *codec.Decoder) error {
 	r := newTrialRow()
 	slim := coll.q.Slim && len(coll.q.Where) == 0
 	v := newVerifier()
 	coll.startScan(v)
-	err := sqliteEachTrial(c, studyID, readColumns, "", nil, func(st *sqlite3.Stmt) (bool, error) {
+	err := sqliteEachTrial(c, studyID, codec.ReadColumns, "", nil, func(st *sqlite3.Stmt) (bool, error) {
 		id, t, err := r.decode(stmtScanner{st}, d, &coll.q, slim, v)
 		if err != nil {
 			return false, err

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/pareto-llm/pareto/store/internal/codec"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -25,7 +26,7 @@ func (s *sqliteStore) RecordSkips(ctx context.Context, study string, skips []tri
 		if err != nil {
 			return err
 		}
-		if added, present, err = recordSkips(sqlQueryTx{tx}, studyID, skips, sqliteTime(time.Now())); err != nil {
+		if added, present, err = recordSkips(sqlQueryTx{tx}, studyID, skips, codec.SQLiteTime(time.Now())); err != nil {
 			return err
 		}
 		return tx.Commit()

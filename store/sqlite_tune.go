@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"time"
 
+	"github.com/pareto-llm/pareto/store/internal/codec"
 	"github.com/pareto-llm/pareto/store/tunequeue"
 )
 
@@ -34,7 +35,7 @@ func (s *sqliteStore) TuneTx(ctx context.Context, op string, fn func(tx tunequeu
 	return nil
 }
 
-func (s *sqliteStore) Stamp(t time.Time) any { return sqliteTime(t) }
+func (s *sqliteStore) Stamp(t time.Time) any { return codec.SQLiteTime(t) }
 func (s *sqliteStore) ClaimLock() string     { return "" }
 func (s *sqliteStore) LockStudy() string     { return "" }
 

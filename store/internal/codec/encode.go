@@ -1,4 +1,4 @@
-package store
+package codec
 
 import (
 	"bytes"
@@ -19,19 +19,19 @@ import (
 	"github.com/pareto-llm/pareto/trial"
 )
 
-// envColumns lists the environment columns in table order.
-var envColumns = func() []string {
-	out := make([]string, len(EnvLabels))
-	for i, e := range EnvLabels {
+// EnvColumns lists the environment columns in table order.
+var EnvColumns = func() []string {
+	out := make([]string, len(trial.EnvLabels))
+	for i, e := range trial.EnvLabels {
 		out[i] = e.Column
 	}
 	return out
 }()
 
-// env returns the environment column values of t.
-func env(t *trial.Trial) [6]string {
+// Env returns the environment column values of t.
+func Env(t *trial.Trial) [6]string {
 	var out [6]string
-	for i, e := range EnvLabels {
+	for i, e := range trial.EnvLabels {
 		for _, l := range e.Labels {
 			if v := t.Labels[l]; v != "" {
 				out[i] = v
@@ -51,9 +51,9 @@ func encodeList(l []string) string {
 	return string(b)
 }
 
-// encodeDims renders dims as a JSON object (keys already sorted), byte for
+// EncodeDims renders dims as a JSON object (keys already sorted), byte for
 // byte as trial.Dims.MarshalJSON does: stored dims are matched as strings.
-func encodeDims(d trial.Dims) string {
+func EncodeDims(d trial.Dims) string {
 	if len(d) == 0 {
 		return ""
 	}
@@ -78,9 +78,9 @@ func encodeDims(d trial.Dims) string {
 	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 
-// decoder turns stored text back into trial values, caching repeated
+// Decoder turns stored text back into trial values, caching repeated
 // values: a study has few distinct dims, units and label sets.
-type decoder struct {
+type Decoder struct {
 	layouts map[string]*trial.Layout
 	// canonical JSON of stored warnings and layouts, by stored text (see
 	// canonicalWarnings, canonicalLayout)
@@ -88,7 +88,7 @@ type decoder struct {
 	dims                        map[string]trial.Dims
 	maps                        map[string]map[string]string
 	strs                        map[string]string
-	measurements                []trial.Measurement // unpackMeasurements' scratch
+	measurements                []trial.Measurement // UnpackMeasurements' scratch
 	// slots is internBytes' cache, indexed by a hash of the bytes.
 	slots *[internSlots]string
 	seed  maphash.Seed
@@ -101,21 +101,21 @@ type decoder struct {
 // internSlots is the size of internBytes' cache.
 const internSlots = 4096
 
-func newDecoder() *decoder {
-	return &decoder{dims: map[string]trial.Dims{}, maps: map[string]map[string]string{}, strs: map[string]string{},
+func NewDecoder() *Decoder {
+	return &Decoder{dims: map[string]trial.Dims{}, maps: map[string]map[string]string{}, strs: map[string]string{},
 		layouts: map[string]*trial.Layout{}, canonWarnings: map[string][]byte{}, canonLayouts: map[string][]byte{},
 		slots: new([internSlots]string), seed: maphash.MakeSeed()}
 }
 
-// newScanDecoder is the decoder of a Scan: equal maps are shared.
-func newScanDecoder() *decoder {
-	d := newDecoder()
+// NewScanDecoder is the decoder of a Scan: equal maps are shared.
+func NewScanDecoder() *Decoder {
+	d := NewDecoder()
 	d.share = true
 	return d
 }
 
 // intern returns a shared copy of s.
-func (d *decoder) intern(s string) string {
+func (d *Decoder) intern(s string) string {
 	if v, ok := d.strs[s]; ok {
 		return v
 	}
@@ -126,14 +126,14 @@ func (d *decoder) intern(s string) string {
 	return s
 }
 
-// internBytes is intern for a scanned byte slice, without allocating on hits.
+// InternBytes is intern for a scanned byte slice, without allocating on hits.
 //
 // It keeps the strings in a small direct-mapped cache, not in the strs map:
 // a read of a million trials meets a million distinct values (seeds,
 // dates), which would fill a map whose lookups then miss the CPU caches
 // (a tenth of the read); the values that repeat (engines, models, paths,
 // parameter names) stay in their slots.
-func (d *decoder) internBytes(b []byte) string {
+func (d *Decoder) InternBytes(b []byte) string {
 	slot := &d.slots[maphash.Bytes(d.seed, b)&(internSlots-1)]
 	if *slot == string(b) {
 		return *slot
@@ -142,9 +142,9 @@ func (d *decoder) internBytes(b []byte) string {
 	return *slot
 }
 
-// decodeDims parses the JSON object written by encodeDims; the result is
+// decodeDims parses the JSON object written by EncodeDims; the result is
 // shared between measurements, as trial.Dims allows.
-func (d *decoder) decodeDims(b []byte) (trial.Dims, error) {
+func (d *Decoder) decodeDims(b []byte) (trial.Dims, error) {
 	if len(b) == 0 {
 		return nil, nil
 	}
@@ -159,9 +159,9 @@ func (d *decoder) decodeDims(b []byte) (trial.Dims, error) {
 	return out, nil
 }
 
-// decodeMap parses a JSON object of strings; nil for "{}". Each call
+// DecodeMap parses a JSON object of strings; nil for "{}". Each call
 // returns a map of its own.
-func (d *decoder) decodeMap(b []byte) (map[string]string, error) {
+func (d *Decoder) DecodeMap(b []byte) (map[string]string, error) {
 	if len(b) == 0 || string(b) == "{}" {
 		return nil, nil
 	}
@@ -171,7 +171,7 @@ func (d *decoder) decodeMap(b []byte) (map[string]string, error) {
 		}
 		return maps.Clone(v), nil
 	}
-	m, ok := d.flatMap(b)
+	m, ok := d.FlatMap(b)
 	if !ok {
 		if err := json.Unmarshal(b, &m); err != nil {
 			return nil, fmt.Errorf("decoding %q: %w", truncate(b), err)
@@ -191,13 +191,13 @@ func (d *decoder) decodeMap(b []byte) (map[string]string, error) {
 	return m, nil
 }
 
-// flatMap parses a JSON object of strings without escapes, control
+// FlatMap parses a JSON object of strings without escapes, control
 // characters, invalid UTF-8 or repeated keys, its keys and values
 // interned, as json.Unmarshal would; it reports false for anything else
 // (decodeMap then leaves it to json.Unmarshal). Parameters differ from
 // trial to trial (a seed, a date), so that most of them miss decodeMap's
 // cache: this is the common case of a read, and the cost of a million.
-func (d *decoder) flatMap(b []byte) (map[string]string, bool) {
+func (d *Decoder) FlatMap(b []byte) (map[string]string, bool) {
 	i := skipSpace(b, 0)
 	if i == len(b) || b[i] != '{' {
 		return nil, false
@@ -219,11 +219,11 @@ func (d *decoder) flatMap(b []byte) (map[string]string, bool) {
 		if !ok {
 			return nil, false
 		}
-		key := d.internBytes(k)
+		key := d.InternBytes(k)
 		if _, dup := m[key]; dup {
 			return nil, false
 		}
-		m[key] = d.internBytes(v)
+		m[key] = d.InternBytes(v)
 		if i = skipSpace(b, j); i == len(b) {
 			return nil, false
 		}
@@ -271,8 +271,8 @@ func skipSpace(b []byte, i int) int {
 	return i
 }
 
-// decodeList parses a JSON array of strings; nil for "[]".
-func decodeList(b []byte) ([]string, error) {
+// DecodeList parses a JSON array of strings; nil for "[]".
+func DecodeList(b []byte) ([]string, error) {
 	if len(b) == 0 || string(b) == "[]" {
 		return nil, nil
 	}
@@ -290,30 +290,30 @@ func truncate(b []byte) string {
 	return string(b)
 }
 
-// prepared is a trial ready to be written: ID set, labels, params and
+// Prepared is a trial ready to be written: ID set, labels, params and
 // dims encoded.
-type prepared struct {
-	t              *trial.Trial
-	id             string
-	labels, params string
-	dims           []string
-	packed         []byte // the measurements, see packMeasurements
-	layout         string // the deployment's layout as JSON, "" when none
-	warnings       string // the warnings as JSON (encodeList)
-	// contentID is the content hash of the trial as stored (trial.ComputeID
+type Prepared struct {
+	Trial          *trial.Trial
+	ID             string
+	Labels, Params string
+	Dims           []string
+	Packed         []byte // the measurements, see PackMeasurements
+	Layout         string // the deployment's layout as JSON, "" when none
+	Warnings       string // the warnings as JSON (encodeList)
+	// ContentID is the content hash of the trial as stored (trial.ComputeID
 	// of what a read returns) when it is not id: an ID the caller set, or a
 	// trial the store keeps in its canonical form (see asStored).
-	contentID string
-	checksum  int64  // trialChecksum of the row
-	repeatKey string // sketchKey of the trial as stored
-	row       int64  // row id reserved by the PostgreSQL store
+	ContentID string
+	Checksum  int64  // TrialChecksum of the row
+	RepeatKey string // SketchKey of the trial as stored
+	Row       int64  // row id reserved by the PostgreSQL store
 }
 
-// prepare computes missing IDs and encodes labels, params and dims, in
+// Prepare computes missing IDs and encodes labels, params and dims, in
 // parallel, then drops duplicates of an ID within the source
 // (counted as present).
-func prepare(trials []trial.Trial) (out []prepared, dups int) {
-	all := make([]prepared, len(trials))
+func Prepare(trials []trial.Trial) (out []Prepared, dups int) {
+	all := make([]Prepared, len(trials))
 	workers := min(runtime.GOMAXPROCS(0), 1+len(trials)/512)
 	var wg sync.WaitGroup
 	for w := range workers {
@@ -327,36 +327,36 @@ func prepare(trials []trial.Trial) (out []prepared, dups int) {
 	seen := make(map[string]bool, len(trials))
 	out = all[:0]
 	for _, p := range all {
-		if seen[p.id] {
+		if seen[p.ID] {
 			dups++
 			continue
 		}
-		seen[p.id] = true
+		seen[p.ID] = true
 		out = append(out, p)
 	}
 	return out, dups
 }
 
 // encodeTrials fills out[from:to] from trials[from:to].
-func encodeTrials(trials []trial.Trial, out []prepared, from, to int) {
+func encodeTrials(trials []trial.Trial, out []Prepared, from, to int) {
 	type dimsKey struct {
 		p *trial.Dim
 		n int
 	}
 	encoded := map[dimsKey]string{} // dims slices are shared and immutable
-	var enc jsonEncoder
-	var names workloadNames
-	dec := newDecoder()
+	var enc JSONEncoder
+	var names WorkloadNames
+	dec := NewDecoder()
 	for i := from; i < to; i++ {
 		t := &trials[i]
 		p := &out[i]
-		p.t, p.id = t, t.ID
-		if p.id == "" {
-			p.id = trial.ComputeID(t)
+		p.Trial, p.ID = t, t.ID
+		if p.ID == "" {
+			p.ID = trial.ComputeID(t)
 		}
-		p.labels = strings.Clone(enc.mapString(t.Labels))
-		p.params = strings.Clone(enc.mapString(t.Params))
-		p.dims = make([]string, len(t.Measurements))
+		p.Labels = strings.Clone(enc.MapString(t.Labels))
+		p.Params = strings.Clone(enc.MapString(t.Params))
+		p.Dims = make([]string, len(t.Measurements))
 		for j := range t.Measurements {
 			d := t.Measurements[j].Dims
 			if len(d) == 0 {
@@ -365,16 +365,16 @@ func encodeTrials(trials []trial.Trial, out []prepared, from, to int) {
 			k := dimsKey{unsafe.SliceData(d), len(d)}
 			e, ok := encoded[k]
 			if !ok {
-				e = encodeDims(d)
+				e = EncodeDims(d)
 				encoded[k] = e
 			}
-			p.dims[j] = e
+			p.Dims[j] = e
 		}
-		p.packed = packMeasurements(make([]byte, 0, 48*len(t.Measurements)), t.Measurements, p.dims) // never nil: NULL is not allowed
+		p.Packed = PackMeasurements(make([]byte, 0, 48*len(t.Measurements)), t.Measurements, p.Dims) // never nil: NULL is not allowed
 		if t.Deployment != nil {
-			p.layout = encodeLayout(t.Deployment.Layout)
+			p.Layout = encodeLayout(t.Deployment.Layout)
 		}
-		p.warnings = encodeList(t.Warnings)
+		p.Warnings = encodeList(t.Warnings)
 		p.seal(dec, &names)
 	}
 }
@@ -383,48 +383,48 @@ func encodeTrials(trials []trial.Trial, out []prepared, from, to int) {
 // will be read back, kept when it is not the trial's ID, and the row's
 // checksum. A trial the store cannot keep exactly as given is replaced by
 // its stored form (asStored).
-func (p *prepared) seal(d *decoder, names *workloadNames) {
-	content := p.id
-	if !storedExactly(p.t, p) {
+func (p *Prepared) seal(d *Decoder, names *WorkloadNames) {
+	content := p.ID
+	if !storedExactly(p.Trial, p) {
 		// Decoding the store's own encodings cannot fail; if it did, the
 		// trial would be stored as given, and reported by its reads.
-		if c, err := asStored(p.t, p, d); err == nil {
-			p.t = c
+		if c, err := asStored(p.Trial, p, d); err == nil {
+			p.Trial = c
 		}
-		content = trial.ComputeID(p.t)
-	} else if p.t.ID != "" {
-		content = trial.ComputeID(p.t) // an ID set by the caller need not be the content hash
+		content = trial.ComputeID(p.Trial)
+	} else if p.Trial.ID != "" {
+		content = trial.ComputeID(p.Trial) // an ID set by the caller need not be the content hash
 	}
-	if content != p.id {
-		p.contentID = content
+	if content != p.ID {
+		p.ContentID = content
 	}
-	t := p.t
-	p.repeatKey = names.key(t)
+	t := p.Trial
+	p.RepeatKey = names.Key(t)
 	var dep trial.Deployment
 	if t.Deployment != nil {
 		dep = *t.Deployment
 	}
-	p.checksum = trialChecksum(p.id, t.Source.Path, t.Source.Format, t.Source.FormatVersion, int64(t.Source.Line), p.packed, p.warnings, p.layout,
+	p.Checksum = TrialChecksum(p.ID, t.Source.Path, t.Source.Format, t.Source.FormatVersion, int64(t.Source.Line), p.Packed, p.Warnings, p.Layout,
 		int64(dep.AllocatedGPUs), dep.AllocatedGPUsUnknown, int64(dep.ServingGPUs), dep.ServingGPUsUnknown, dep.ConfigPath, dep.Config,
 		t.Source.Session)
 }
 
-// sortByID orders prepared trials by ID, so that concurrent
+// SortByID orders prepared trials by ID, so that concurrent
 // writers lock unique-index entries in one order.
-func sortByID(ps []prepared) {
-	slices.SortFunc(ps, func(a, b prepared) int { return strings.Compare(a.id, b.id) })
+func SortByID(ps []Prepared) {
+	slices.SortFunc(ps, func(a, b Prepared) int { return strings.Compare(a.ID, b.ID) })
 }
 
-// jsonEncoder renders flat string maps as JSON objects with sorted keys,
+// JSONEncoder renders flat string maps as JSON objects with sorted keys,
 // reusing its buffers; the result is valid until the next call.
-type jsonEncoder struct {
+type JSONEncoder struct {
 	keys []string
 	buf  []byte
 }
 
-// mapString renders m ("{}" when empty); the string shares the encoder's
+// MapString renders m ("{}" when empty); the string shares the encoder's
 // buffer and is only valid until the next call.
-func (e *jsonEncoder) mapString(m map[string]string) string {
+func (e *JSONEncoder) MapString(m map[string]string) string {
 	if len(m) == 0 {
 		return "{}"
 	}
@@ -511,30 +511,30 @@ func encodeLayout(l *trial.Layout) string {
 	return string(b)
 }
 
-// knownWarnings reports whether canonicalWarnings has the stored text
+// KnownWarnings reports whether canonicalWarnings has the stored text
 // cached (its decoded value is then not needed).
-func (d *decoder) knownWarnings(stored []byte) bool {
+func (d *Decoder) KnownWarnings(stored []byte) bool {
 	_, ok := d.canonWarnings[string(stored)]
 	return ok
 }
 
-// knownLayout is knownWarnings for canonicalLayout.
-func (d *decoder) knownLayout(stored []byte) bool { _, ok := d.canonLayouts[string(stored)]; return ok }
+// KnownLayout is knownWarnings for canonicalLayout.
+func (d *Decoder) KnownLayout(stored []byte) bool { _, ok := d.canonLayouts[string(stored)]; return ok }
 
-// canonicalWarnings returns the warnings as the ingest encoded them
+// CanonicalWarnings returns the warnings as the ingest encoded them
 // (encodeList), from their stored text (the same text in SQLite;
 // PostgreSQL's jsonb respells it) and decoded value (unused when the text
 // is cached).
-func (d *decoder) canonicalWarnings(stored []byte, ws []string) []byte {
+func (d *Decoder) CanonicalWarnings(stored []byte, ws []string) []byte {
 	if len(stored) == 0 || string(stored) == "[]" {
 		return []byte("[]")
 	}
 	return canonical(d.canonWarnings, stored, func() string { return encodeList(ws) })
 }
 
-// canonicalLayout returns a deployment's layout as the ingest encoded it
+// CanonicalLayout returns a deployment's layout as the ingest encoded it
 // (encodeLayout), from its stored text and decoded value.
-func (d *decoder) canonicalLayout(stored []byte, dep *trial.Deployment) []byte {
+func (d *Decoder) CanonicalLayout(stored []byte, dep *trial.Deployment) []byte {
 	if len(stored) == 0 {
 		return nil
 	}
@@ -558,15 +558,15 @@ func canonical(cache map[string][]byte, stored []byte, encode func() string) []b
 	return c
 }
 
-// deployment returns the stored deployment columns of a trial as
+// Deployment returns the stored deployment columns of a trial as
 // trial.Deployment, nil when they are all empty; layouts are decoded once
 // per distinct text and shared.
-func (d *decoder) deployment(layout []byte, alloc int64, allocWhy []byte, serving int64, servingWhy, path, config []byte) (*trial.Deployment, error) {
+func (d *Decoder) Deployment(layout []byte, alloc int64, allocWhy []byte, serving int64, servingWhy, path, config []byte) (*trial.Deployment, error) {
 	if len(layout) == 0 && alloc == 0 && serving == 0 && len(allocWhy) == 0 && len(servingWhy) == 0 && len(path) == 0 && len(config) == 0 {
 		return nil, nil
 	}
-	dep := &trial.Deployment{AllocatedGPUs: int(alloc), AllocatedGPUsUnknown: d.internBytes(allocWhy),
-		ServingGPUs: int(serving), ServingGPUsUnknown: d.internBytes(servingWhy), ConfigPath: string(path),
+	dep := &trial.Deployment{AllocatedGPUs: int(alloc), AllocatedGPUsUnknown: d.InternBytes(allocWhy),
+		ServingGPUs: int(serving), ServingGPUsUnknown: d.InternBytes(servingWhy), ConfigPath: string(path),
 		Config: string(config)}
 	if len(layout) > 0 {
 		l, ok := d.layouts[string(layout)]

@@ -1,18 +1,18 @@
-package store
+package codec
 
 import (
 	"time"
 )
 
-// readColumns are the trials columns Trials reads, in scan order (see
+// ReadColumns are the trials columns Trials reads, in scan order (see
 // newTrialRow).
-const readColumns = `id, hash, source_path, source_format, source_format_version, source_line, source_index, source_key,
+const ReadColumns = `id, hash, source_path, source_format, source_format_version, source_line, source_index, source_key,
 	labels, params, input_tokens, output_tokens, mean_input_tokens, mean_output_tokens,
 	concurrency, achieved_concurrency, request_rate, users, requests, succeeded, failed, problem, warnings,
 	measurements, layout, allocated_gpus, allocated_gpus_unknown, serving_gpus, serving_gpus_unknown, config_path, config,
 	content_id, checksum, session`
 
-func itoa(i int) string {
+func Itoa(i int) string {
 	var b [20]byte
 	n := len(b)
 	for {
@@ -25,11 +25,11 @@ func itoa(i int) string {
 	}
 }
 
-// sqliteTime renders t the way the SQLite store keeps times.
-func sqliteTime(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
+// SQLiteTime renders t the way the SQLite store keeps times.
+func SQLiteTime(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
 
-// parseSQLiteTime reads a time written by sqliteTime; zero if unparsable.
-func parseSQLiteTime(s string) time.Time {
+// ParseSQLiteTime reads a time written by SQLiteTime; zero if unparsable.
+func ParseSQLiteTime(s string) time.Time {
 	t, err := time.Parse(time.RFC3339Nano, s)
 	if err != nil {
 		return time.Time{}
