@@ -22,7 +22,7 @@ type StudyCheck struct {
 }
 
 // damage records an IntegrityError of the study.
-func (c *StudyCheck) damage(e *IntegrityError) {
+func addDamage(c *StudyCheck, e *IntegrityError) {
 	e.Study = c.Study
 	c.Damage = append(c.Damage, e)
 }
@@ -47,7 +47,7 @@ func checkStudy(tx codec.QueryTx, studyID int64, name string) (StudyCheck, error
 		if err := k.verify(); err != nil {
 			var ie *IntegrityError
 			errors.As(err, &ie)
-			c.damage(ie)
+			addDamage(&c, ie)
 		}
 		rebuilt, sound, n, err := rebuildBlock(tx, studyID, k, d, &c, covered)
 		if err != nil {
@@ -63,7 +63,7 @@ func checkStudy(tx codec.QueryTx, studyID int64, name string) (StudyCheck, error
 			return c, err
 		}
 		if sound && (!bytes.Equal(rebuilt.RowIDs, k.rowIDs) || !bytes.Equal(rebuilt.IDs, k.ids) || !bytes.Equal(rebuilt.Problems, k.problems)) {
-			c.damage(&IntegrityError{Block: k.id, Detail: "its row ids, IDs or problems differ from those of its trials"})
+			addDamage(&c, &IntegrityError{Block: k.id, Detail: "its row ids, IDs or problems differ from those of its trials"})
 		}
 	}
 	rows, err := tx.Query(`SELECT id, hash FROM trials WHERE study_id = ? ORDER BY id`, studyID)
@@ -79,7 +79,7 @@ func checkStudy(tx codec.QueryTx, studyID int64, name string) (StudyCheck, error
 		}
 		if !covered[row] {
 			c.Trials++
-			c.damage(&IntegrityError{Trial: hash, Detail: fmt.Sprintf("row %d is in none of the study's blocks", row)})
+			addDamage(&c, &IntegrityError{Trial: hash, Detail: fmt.Sprintf("row %d is in none of the study's blocks", row)})
 		}
 	}
 	return c, rows.Err()
@@ -151,7 +151,7 @@ func rebuildBlock(tx codec.QueryTx, studyID int64, k *storedBlock, d *codec.Deco
 			err = r.verify(&t, d)
 		}
 		if covered[r.id] {
-			c.damage(&IntegrityError{Block: k.id, Detail: fmt.Sprintf("row %d is also in another block", r.id)})
+			addDamage(c, &IntegrityError{Block: k.id, Detail: fmt.Sprintf("row %d is also in another block", r.id)})
 			sound = false
 		}
 		covered[r.id] = true
@@ -160,7 +160,7 @@ func rebuildBlock(tx codec.QueryTx, studyID int64, k *storedBlock, d *codec.Deco
 			if !errors.As(err, &ie) {
 				return nil, false, n, err
 			}
-			c.damage(ie)
+			addDamage(c, ie)
 			sound = false
 			continue
 		}
@@ -196,16 +196,16 @@ func checkValues(tx codec.QueryTx, k *storedBlock, rebuilt *columnar.Block, soun
 		key := columnar.ColKey{Metric: metric, Dims: dims}
 		seen[key] = true
 		if want := codec.ValuesChecksum(k.first, metric, dims, vals); want != sum {
-			c.damage(&IntegrityError{Block: k.id, Detail: fmt.Sprintf("the checksum of its values of %s is %d, not %d", colName(key), want, sum)})
+			addDamage(c, &IntegrityError{Block: k.id, Detail: fmt.Sprintf("the checksum of its values of %s is %d, not %d", colName(key), want, sum)})
 			continue
 		}
 		if !sound {
 			continue
 		}
 		if rebuilt.Cols[key] == nil {
-			c.damage(&IntegrityError{Block: k.id, Detail: fmt.Sprintf("it has values of %s, which none of its trials measures", colName(key))})
+			addDamage(c, &IntegrityError{Block: k.id, Detail: fmt.Sprintf("it has values of %s, which none of its trials measures", colName(key))})
 		} else if !bytes.Equal(rebuilt.Column(key), vals) {
-			c.damage(&IntegrityError{Block: k.id, Detail: fmt.Sprintf("its values of %s differ from its trials'", colName(key))})
+			addDamage(c, &IntegrityError{Block: k.id, Detail: fmt.Sprintf("its values of %s differ from its trials'", colName(key))})
 		}
 	}
 	if err := rows.Err(); err != nil {
@@ -214,7 +214,7 @@ func checkValues(tx codec.QueryTx, k *storedBlock, rebuilt *columnar.Block, soun
 	if sound {
 		for _, key := range rebuilt.Order {
 			if !seen[key] {
-				c.damage(&IntegrityError{Block: k.id, Detail: fmt.Sprintf("it lacks the values of %s that its trials measure", colName(key))})
+				addDamage(c, &IntegrityError{Block: k.id, Detail: fmt.Sprintf("it lacks the values of %s that its trials measure", colName(key))})
 			}
 		}
 	}
@@ -240,10 +240,10 @@ func checkSketches(tx codec.QueryTx, k *storedBlock, rebuilt *columnar.Block, so
 		switch {
 		case version != columnar.SketchVersion:
 		case columnar.SketchChecksum(k.first, version, sketches) != sum:
-			c.damage(&IntegrityError{Block: k.id, Detail: fmt.Sprintf("the checksum of its sketches is %d, not %d",
+			addDamage(c, &IntegrityError{Block: k.id, Detail: fmt.Sprintf("the checksum of its sketches is %d, not %d",
 				columnar.SketchChecksum(k.first, version, sketches), sum)})
 		case sound && !bytes.Equal(rebuilt.Sketcher.Buf, sketches):
-			c.damage(&IntegrityError{Block: k.id, Detail: "its sketches (repeat keys and names) differ from its trials'"})
+			addDamage(c, &IntegrityError{Block: k.id, Detail: "its sketches (repeat keys and names) differ from its trials'"})
 		}
 	}
 	return rows.Err()

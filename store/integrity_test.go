@@ -312,8 +312,8 @@ func damage(t *testing.T, s Store, q string, fn func()) {
 	ctx := context.Background()
 	var undo func()
 	switch s := s.(type) {
-	case *sqliteStore:
-		conn, err := s.db.Conn(ctx)
+	case sqliteDB:
+		conn, err := s.DB().Conn(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -335,8 +335,8 @@ func damage(t *testing.T, s Store, q string, fn func()) {
 			}
 			conn.Close()
 		}
-	case *pgStore:
-		if _, err := s.pool.Exec(ctx, `CREATE TABLE IF NOT EXISTS saved_trials AS SELECT * FROM trials WHERE false;
+	case pgPool:
+		if _, err := s.Pool().Exec(ctx, `CREATE TABLE IF NOT EXISTS saved_trials AS SELECT * FROM trials WHERE false;
 			CREATE TABLE IF NOT EXISTS saved_blocks AS SELECT * FROM blocks WHERE false;
 			CREATE TABLE IF NOT EXISTS saved_values AS SELECT * FROM block_values WHERE false;
 			TRUNCATE saved_trials, saved_blocks, saved_values;
@@ -344,11 +344,11 @@ func damage(t *testing.T, s Store, q string, fn func()) {
 			INSERT INTO saved_values SELECT * FROM block_values;`); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.pool.Exec(ctx, q); err != nil {
+		if _, err := s.Pool().Exec(ctx, q); err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}
 		undo = func() {
-			if _, err := s.pool.Exec(ctx, restoreRows); err != nil {
+			if _, err := s.Pool().Exec(ctx, restoreRows); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -10,16 +11,24 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// sqliteDB and pgPool are the stores of each dialect, as tests reach
+// their databases.
+type (
+	sqliteDB interface{ DB() *sql.DB }
+	pgPool   interface{ Pool() *pgxpool.Pool }
 )
 
 // execRaw runs SQL on the store's database.
 func execRaw(ctx context.Context, s Store, sql string) error {
 	switch s := s.(type) {
-	case *sqliteStore:
-		_, err := s.db.ExecContext(ctx, sql)
+	case sqliteDB:
+		_, err := s.DB().ExecContext(ctx, sql)
 		return err
-	case *pgStore:
-		_, err := s.pool.Exec(ctx, sql)
+	case pgPool:
+		_, err := s.Pool().Exec(ctx, sql)
 		return err
 	}
 	return fmt.Errorf("unknown store %T", s)
@@ -28,10 +37,10 @@ func execRaw(ctx context.Context, s Store, sql string) error {
 // queryInt runs a query of one integer on the store's database.
 func queryInt(ctx context.Context, s Reader, sql string) (n int64, err error) {
 	switch s := s.(type) {
-	case *sqliteStore:
-		err = s.db.QueryRowContext(ctx, sql).Scan(&n)
-	case *pgStore:
-		err = s.pool.QueryRow(ctx, sql).Scan(&n)
+	case sqliteDB:
+		err = s.DB().QueryRowContext(ctx, sql).Scan(&n)
+	case pgPool:
+		err = s.Pool().QueryRow(ctx, sql).Scan(&n)
 	default:
 		err = fmt.Errorf("unknown store %T", s)
 	}

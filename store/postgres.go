@@ -259,3 +259,9 @@ func retryable(err error) bool {
 	}
 	return false
 }
+
+// Pool is the database underneath, for tests that damage or inspect it.
+func (s *pgStore) Pool() *pgxpool.Pool { return s.pool }
+
+// SetAfterBatch installs fn to run after every written batch (tests).
+func (s *pgStore) SetAfterBatch(fn func()) { s.afterBatch = fn }

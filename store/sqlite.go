@@ -461,3 +461,9 @@ func (s *sqliteStore) Studies(ctx context.Context) ([]Study, error) {
 	}
 	return out, nil
 }
+
+// DB is the database underneath, for tests that damage or inspect it.
+func (s *sqliteStore) DB() *sql.DB { return s.db }
+
+// SetAfterBatch installs fn to run after every written batch (tests).
+func (s *sqliteStore) SetAfterBatch(fn func()) { s.afterBatch = fn }

@@ -164,12 +164,7 @@ func TestAtomicPerSource(t *testing.T) {
 
 // setAfterBatch installs a hook run after every written batch.
 func setAfterBatch(s Store, fn func()) {
-	switch s := s.(type) {
-	case *sqliteStore:
-		s.afterBatch = fn
-	case *pgStore:
-		s.afterBatch = fn
-	}
+	s.(interface{ SetAfterBatch(func()) }).SetAfterBatch(fn)
 }
 
 func TestQuery(t *testing.T) {
