@@ -1,4 +1,4 @@
-package store
+package store_test
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/pareto-llm/pareto/frontier"
 	"github.com/pareto-llm/pareto/ingest"
+	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/store/columnar"
 	"github.com/pareto-llm/pareto/store/internal/codec"
 	"github.com/pareto-llm/pareto/trial"
@@ -36,7 +37,7 @@ func benchBackends(*testing.B) []backend {
 
 // ingestGenerated ingests n generated trials in sources of benchSource;
 // generating them is not timed.
-func ingestGenerated(b *testing.B, s Store, study string, n int) {
+func ingestGenerated(b *testing.B, s store.Store, study string, n int) {
 	for from := 0; from < n; from += benchSource {
 		b.StopTimer()
 		ts := genTrials(from, min(benchSource, n-from))
@@ -119,14 +120,14 @@ func frontierQuery(b *testing.B, loc, study string) frontier.Result {
 }
 
 // frontierQueryWhere is frontierQuery over the trials that satisfy where.
-func frontierQueryWhere(b *testing.B, loc, study string, where []Condition) frontier.Result {
+func frontierQueryWhere(b *testing.B, loc, study string, where []store.Condition) frontier.Result {
 	ctx := context.Background()
-	s, err := Open(ctx, loc)
+	s, err := store.Open(ctx, loc)
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer s.Close()
-	specs := []ColumnSpec{{Metric: trial.TTFT, Dims: trial.StatDims("p99")}, {Metric: trial.OutputTokenThroughput},
+	specs := []store.ColumnSpec{{Metric: trial.TTFT, Dims: trial.StatDims("p99")}, {Metric: trial.OutputTokenThroughput},
 		{Metric: trial.TTFT, Dims: trial.StatDims("p99")}}
 	cols, err := s.Columns(ctx, study, specs, where)
 	if err != nil {
@@ -145,12 +146,12 @@ func frontierQueryWhere(b *testing.B, loc, study string, where []Condition) fron
 // frontierQueryTrials reads slim trials and resolves the selectors.
 func frontierQueryTrials(b *testing.B, loc, study string) frontier.Result {
 	ctx := context.Background()
-	s, err := Open(ctx, loc)
+	s, err := store.Open(ctx, loc)
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer s.Close()
-	ts, err := s.Trials(ctx, study, Query{Metrics: []string{trial.TTFT, trial.OutputTokenThroughput}, Slim: true})
+	ts, err := s.Trials(ctx, study, store.Query{Metrics: []string{trial.TTFT, trial.OutputTokenThroughput}, Slim: true})
 	if err != nil {
 		b.Fatal(err)
 	}

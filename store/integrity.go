@@ -38,12 +38,3 @@ func (e *IntegrityError) Error() string {
 
 // Is makes errors.Is(err, ErrDamaged) hold.
 func (e *IntegrityError) Is(target error) bool { return target == ErrDamaged }
-
-// inStudy sets the study of an IntegrityError in err, if any.
-func inStudy(err error, study string) error {
-	var ie *IntegrityError
-	if errors.As(err, &ie) && ie.Study == "" {
-		ie.Study = study
-	}
-	return err
-}

@@ -1,4 +1,4 @@
-package store
+package store_test
 
 import (
 	"math"
@@ -9,8 +9,10 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/pareto-llm/pareto/frontier"
+	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/store/columnar"
 	"github.com/pareto-llm/pareto/store/internal/codec"
+	"github.com/pareto-llm/pareto/store/internal/shared"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -33,7 +35,7 @@ func TestPackMeasurements(t *testing.T) {
 	if diff := cmp.Diff(ms, got, cmpopts.EquateNaNs()); diff != "" {
 		t.Errorf("round trip (-want +got):\n%s", diff)
 	}
-	only, err := codec.UnpackMeasurements(packed, codec.NewDecoder(), metricFilter([]string{"x", "p99_ttft_ms"}))
+	only, err := codec.UnpackMeasurements(packed, codec.NewDecoder(), shared.MetricFilter([]string{"x", "p99_ttft_ms"}))
 	if err != nil || len(only) != 2 || only[0].Metric != "ttft" || only[1].Metric != "x" {
 		t.Errorf("filtered = %v, %v; want ttft (by native name) and x", only, err)
 	}
@@ -111,28 +113,28 @@ func TestColumnsBuilderOrder(t *testing.T) {
 	two := columnar.NewBlock()
 	two.Add(3, "c", "broken", []trial.Measurement{m("x", 4)}, []string{""})
 	two.Add(4, "d", "", []trial.Measurement{m("x", math.NaN())}, []string{""})
-	b := newColumnsBuilder([]ColumnSpec{{Metric: "x"}, {Metric: "y"}})
+	b := shared.NewColumnsBuilder([]store.ColumnSpec{{Metric: "x"}, {Metric: "y"}})
 	for id, blk := range map[int64]*columnar.Block{7: one, 8: two} {
-		k := storedBlock{id: id, first: blk.First, last: blk.Last, n: int64(blk.N), rowIDs: blk.RowIDs, ids: blk.IDs, problems: blk.Problems,
-			checksum: codec.BlockChecksum(blk.First, blk.Last, int64(blk.N), blk.RowIDs, blk.IDs, blk.Problems)}
-		if err := b.addBlock(&k); err != nil {
+		k := shared.StoredBlock{ID: id, First: blk.First, Last: blk.Last, N: int64(blk.N), RowIDs: blk.RowIDs, IDs: blk.IDs, Problems: blk.Problems,
+			Checksum: codec.BlockChecksum(blk.First, blk.Last, int64(blk.N), blk.RowIDs, blk.IDs, blk.Problems)}
+		if err := b.AddBlock(&k); err != nil {
 			t.Fatal(err)
 		}
 	}
-	b.startValues()
+	b.StartValues()
 	for id, blk := range map[int64]*columnar.Block{7: one, 8: two} {
 		for u, k := range []columnar.ColKey{{Metric: "x"}, {Metric: "y"}} {
 			if blk.Cols[k] != nil {
-				if err := b.addValues(u, id, blk.Column(k), codec.ValuesChecksum(blk.First, k.Metric, k.Dims, blk.Column(k))); err != nil {
+				if err := b.AddValues(u, id, blk.Column(k), codec.ValuesChecksum(blk.First, k.Metric, k.Dims, blk.Column(k))); err != nil {
 					t.Fatal(err)
 				}
 			}
 		}
 	}
-	b.keepGo = rowSet([]int64{2, 3, 4, 5})
-	got := b.result()
+	b.KeepGo = shared.RowSet([]int64{2, 3, 4, 5})
+	got := b.Result()
 	miss := frontier.Missing
-	want := &Columns{IDs: []string{"a", "c", "d", "b"}, Values: [][]float64{{1, miss, math.NaN(), miss}, {10, miss, miss, miss}},
+	want := &store.Columns{IDs: []string{"a", "c", "d", "b"}, Values: [][]float64{{1, miss, math.NaN(), miss}, {10, miss, miss, miss}},
 		Problems: map[int]string{1: "broken"}}
 	if diff := cmp.Diff(want, got, cmp.Comparer(sameValue)); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)

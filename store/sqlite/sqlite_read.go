@@ -1,4 +1,4 @@
-package store
+package sqlite
 
 import (
 	"context"
@@ -7,14 +7,16 @@ import (
 
 	"github.com/ncruces/go-sqlite3"
 
+	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/store/internal/codec"
+	"github.com/pareto-llm/pareto/store/internal/shared"
 	"github.com/pareto-llm/pareto/trial"
 )
 
 // Trials returns the study's trials in ingest order, filtered by q, from
 // one read transaction.
-func (s *sqliteStore) Trials(ctx context.Context, study string, q Query) ([]trial.Trial, error) {
-	c := &collector{q: q}
+func (s *sqliteStore) Trials(ctx context.Context, study string, q store.Query) ([]trial.Trial, error) {
+	c := &shared.Collector{Q: q}
 	err := s.raw(ctx, func(conn *sqlite3.Conn) error {
 		return inTx(conn, "BEGIN", func() error {
 			studyID, err := sqliteStudyID(conn, study)
@@ -22,7 +24,7 @@ func (s *sqliteStore) Trials(ctx context.Context, study string, q Query) ([]tria
 				return err
 			}
 			if err := sqliteRawTrials(conn, studyID, c, codec.NewDecoder()); err != nil {
-				return fmt.Errorf("reading trials of %s: %w", study, inStudy(err, study))
+				return fmt.Errorf("reading trials of %s: %w", study, shared.InStudy(err, study))
 			}
 			return nil
 		})
@@ -30,13 +32,13 @@ func (s *sqliteStore) Trials(ctx context.Context, study string, q Query) ([]tria
 	if err != nil {
 		return nil, sqliteError(s.path, "reading "+study, err)
 	}
-	return c.trials, nil
+	return c.Trials, nil
 }
 
 // Scan hands the study's trials, filtered by q, to fn in ingest order, in
 // batches, from one read transaction.
-func (s *sqliteStore) Scan(ctx context.Context, study string, q Query, fn func([]trial.Trial) error) error {
-	c := &collector{q: q, emit: fn}
+func (s *sqliteStore) Scan(ctx context.Context, study string, q store.Query, fn func([]trial.Trial) error) error {
+	c := &shared.Collector{Q: q, Emit: fn}
 	err := s.raw(ctx, func(conn *sqlite3.Conn) error {
 		return inTx(conn, "BEGIN", func() error {
 			studyID, err := sqliteStudyID(conn, study)
@@ -44,33 +46,33 @@ func (s *sqliteStore) Scan(ctx context.Context, study string, q Query, fn func([
 				return err
 			}
 			if err := sqliteRawTrials(conn, studyID, c, codec.NewScanDecoder()); err != nil {
-				return scanWrap(err, func(err error) error {
-					return fmt.Errorf("reading trials of %s: %w", study, inStudy(err, study))
+				return shared.ScanWrap(err, func(err error) error {
+					return fmt.Errorf("reading trials of %s: %w", study, shared.InStudy(err, study))
 				})
 			}
 			return nil
 		})
 	})
-	return scanError(err, func(err error) error { return sqliteError(s.path, "reading "+study, err) })
+	return shared.ScanError(err, func(err error) error { return sqliteError(s.path, "reading "+study, err) })
 }
 
 // sqliteRawTrials reads the study's trials into coll in row-id order.
-func sqliteRawTrials(c *sqlite3.Conn, studyID int64, coll *collector, d *codec.Decoder) error {
-	r := newTrialRow()
-	slim := coll.q.Slim && len(coll.q.Where) == 0
-	v := newVerifier()
-	coll.startScan(v)
+func sqliteRawTrials(c *sqlite3.Conn, studyID int64, coll *shared.Collector, d *codec.Decoder) error {
+	r := shared.NewTrialRow()
+	slim := coll.Q.Slim && len(coll.Q.Where) == 0
+	v := shared.NewVerifier()
+	coll.StartScan(v)
 	err := sqliteEachTrial(c, studyID, codec.ReadColumns, "", nil, func(st *sqlite3.Stmt) (bool, error) {
-		id, t, err := r.decode(stmtScanner{st}, d, &coll.q, slim, v)
+		id, t, err := r.Decode(stmtScanner{st}, d, &coll.Q, slim, v)
 		if err != nil {
 			return false, err
 		}
-		if !coll.addTrial(id, t) {
-			return false, coll.err
+		if !coll.AddTrial(id, t) {
+			return false, coll.Err
 		}
 		return true, nil
 	})
-	return coll.finish(err, v.wait())
+	return coll.Finish(err, v.Wait())
 }
 
 // sqliteEachTrial selects cols of the study's trials that satisfy cond
@@ -106,7 +108,7 @@ func sqliteEachTrial(c *sqlite3.Conn, studyID int64, cols, cond string, args []a
 			return err
 		}
 		if cond == "" && n != r.trials {
-			return &IntegrityError{Block: r.block, Detail: fmt.Sprintf("rows %d to %d hold %d of the study's trials; its blocks count %d",
+			return &store.IntegrityError{Block: r.block, Detail: fmt.Sprintf("rows %d to %d hold %d of the study's trials; its blocks count %d",
 				r.first, r.last, n, r.trials)}
 		}
 	}
@@ -124,7 +126,7 @@ type studyRange struct {
 // order, overlapping and adjacent ones merged, once each block's checksum
 // is verified.
 func sqliteStudyRanges(c *sqlite3.Conn, studyID int64) ([]studyRange, error) {
-	st, _, err := c.Prepare(`SELECT ` + blockColumns + ` FROM blocks WHERE study_id = ? ORDER BY first_trial`)
+	st, _, err := c.Prepare(`SELECT ` + shared.BlockColumns + ` FROM blocks WHERE study_id = ? ORDER BY first_trial`)
 	if err != nil {
 		return nil, err
 	}
@@ -134,30 +136,30 @@ func sqliteStudyRanges(c *sqlite3.Conn, studyID int64) ([]studyRange, error) {
 	}
 	var out []studyRange
 	for st.Step() {
-		k := storedBlock{id: st.ColumnInt64(0), first: st.ColumnInt64(1), last: st.ColumnInt64(2), n: st.ColumnInt64(3),
-			rowIDs: st.ColumnRawBlob(4), ids: st.ColumnRawBlob(5), problems: st.ColumnRawBlob(6), checksum: st.ColumnInt64(7)}
-		if err := k.verify(); err != nil {
+		k := shared.StoredBlock{ID: st.ColumnInt64(0), First: st.ColumnInt64(1), Last: st.ColumnInt64(2), N: st.ColumnInt64(3),
+			RowIDs: st.ColumnRawBlob(4), IDs: st.ColumnRawBlob(5), Problems: st.ColumnRawBlob(6), Checksum: st.ColumnInt64(7)}
+		if err := k.Verify(); err != nil {
 			return nil, err
 		}
-		if n := len(out); n > 0 && k.first <= out[n-1].last+1 {
-			out[n-1].last = max(out[n-1].last, k.last)
-			out[n-1].trials += k.n
+		if n := len(out); n > 0 && k.First <= out[n-1].last+1 {
+			out[n-1].last = max(out[n-1].last, k.Last)
+			out[n-1].trials += k.N
 			continue
 		}
-		out = append(out, studyRange{first: k.first, last: k.last, trials: k.n, block: k.id})
+		out = append(out, studyRange{first: k.First, last: k.Last, trials: k.N, block: k.ID})
 	}
 	return out, st.Err()
 }
 
 // Check verifies the study (every study when study is empty) in one read
 // transaction.
-func (s *sqliteStore) Check(ctx context.Context, study string) ([]StudyCheck, error) {
+func (s *sqliteStore) Check(ctx context.Context, study string) ([]store.StudyCheck, error) {
 	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return nil, sqliteError(s.path, "checking", err)
 	}
 	defer tx.Rollback()
-	out, err := checkStudies(sqlQueryTx{tx}, study)
+	out, err := shared.CheckStudies(sqlQueryTx{tx}, study)
 	if err != nil {
 		return out, sqliteError(s.path, "checking", err)
 	}

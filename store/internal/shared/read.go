@@ -1,4 +1,4 @@
-package store
+package shared
 
 import (
 	"database/sql"
@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/pareto-llm/pareto/internal/safe"
+	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/store/internal/codec"
 	"github.com/pareto-llm/pareto/trial"
 )
@@ -19,7 +20,7 @@ type rowScanner interface {
 
 // trialRow holds the scan targets of ReadColumns.
 type trialRow struct {
-	id                                int64
+	ID                                int64
 	hash, path, format, version, key  []byte
 	line, index                       int64
 	labels, params, warnings, problem []byte
@@ -37,9 +38,9 @@ type trialRow struct {
 	dest    []any
 }
 
-func newTrialRow() *trialRow {
+func NewTrialRow() *trialRow {
 	r := &trialRow{}
-	r.dest = []any{&r.id, &r.hash, &r.path, &r.format, &r.version, &r.line, &r.index, &r.key, &r.labels, &r.params}
+	r.dest = []any{&r.ID, &r.hash, &r.path, &r.format, &r.version, &r.line, &r.index, &r.key, &r.labels, &r.params}
 	for i := range r.workload {
 		r.dest = append(r.dest, &r.workload[i])
 	}
@@ -49,7 +50,7 @@ func newTrialRow() *trialRow {
 	return r
 }
 
-// decode scans one row into a trial, verifies it (see verify) and keeps
+// Decode scans one row into a trial, verifies it (see verify) and keeps
 // the measurements q asks for. With slim, only the ID, source path and
 // measurements are decoded, and verified by the row's checksum alone
 // (which covers them); otherwise the whole row is decoded, whatever q
@@ -57,24 +58,24 @@ func newTrialRow() *trialRow {
 //
 // With v set, the content hash is checked by v (the checksum here):
 // the caller then waits for v before using what it read.
-func (r *trialRow) decode(rs rowScanner, d *codec.Decoder, q *Query, slim bool, v *verifier) (int64, trial.Trial, error) {
+func (r *trialRow) Decode(rs rowScanner, d *codec.Decoder, q *store.Query, slim bool, v *verifier) (int64, trial.Trial, error) {
 	if slim {
-		t, err := r.scanSlim(rs, d, metricFilter(q.Metrics))
-		return r.id, t, err
+		t, err := r.scanSlim(rs, d, MetricFilter(q.Metrics))
+		return r.ID, t, err
 	}
-	t, err := r.scan(rs, d)
+	t, err := r.Scan(rs, d)
 	if err != nil {
 		return 0, t, err
 	}
 	if v == nil {
-		err = r.verify(&t, d)
+		err = r.Verify(&t, d)
 	} else if err = r.verifyChecksum(&t, d); err == nil {
 		v.add(&t, r.contentHash())
 	}
 	if err != nil {
 		return 0, t, err
 	}
-	if keep := metricFilter(q.Metrics); keep != nil {
+	if keep := MetricFilter(q.Metrics); keep != nil {
 		ms := t.Measurements[:0:0]
 		for _, m := range t.Measurements {
 			if keep([]byte(m.Metric), []byte(m.Native)) {
@@ -83,7 +84,7 @@ func (r *trialRow) decode(rs rowScanner, d *codec.Decoder, q *Query, slim bool, 
 		}
 		t.Measurements = ms
 	}
-	return r.id, t, nil
+	return r.ID, t, nil
 }
 
 // scanSlim reads one row into a slim trial (ID, source path and the
@@ -119,8 +120,8 @@ func (r *trialRow) scanSlim(rs rowScanner, d *codec.Decoder, keep func(metric, n
 	return t, nil
 }
 
-// scan reads one row into a whole trial, unverified.
-func (r *trialRow) scan(rs rowScanner, d *codec.Decoder) (trial.Trial, error) {
+// Scan reads one row into a whole trial, unverified.
+func (r *trialRow) Scan(rs rowScanner, d *codec.Decoder) (trial.Trial, error) {
 	var t trial.Trial
 	if err := rs.Scan(r.dest...); err != nil {
 		return t, err
@@ -157,14 +158,14 @@ func (r *trialRow) scan(rs rowScanner, d *codec.Decoder) (trial.Trial, error) {
 
 // damaged returns the IntegrityError of the row's trial.
 func (r *trialRow) damaged(format string, args ...any) error {
-	return &IntegrityError{Trial: string(r.hash), Detail: fmt.Sprintf(format, args...)}
+	return &store.IntegrityError{Trial: string(r.hash), Detail: fmt.Sprintf(format, args...)}
 }
 
-// verify checks the trial t read from the row against what the store
+// Verify checks the trial t read from the row against what the store
 // keeps of it: trial.ComputeID of t must be its content hash (its ID, or
 // content_id when the ID is not the content hash), and the row's checksum
 // that of the fields the hash does not cover (TrialChecksum).
-func (r *trialRow) verify(t *trial.Trial, d *codec.Decoder) error {
+func (r *trialRow) Verify(t *trial.Trial, d *codec.Decoder) error {
 	if got, want := trial.ComputeID(t), r.contentHash(); got != want {
 		return r.damaged("what is stored hashes to %s, not to its content hash %s", got, want)
 	}
@@ -207,9 +208,9 @@ func orNaN(v sql.NullFloat64) float64 {
 	return v.Float64
 }
 
-// metricFilter keeps the measurements whose metric or native name is in
+// MetricFilter keeps the measurements whose metric or native name is in
 // metrics; nil keeps all.
-func metricFilter(metrics []string) func(metric, native []byte) bool {
+func MetricFilter(metrics []string) func(metric, native []byte) bool {
 	if metrics == nil {
 		return nil
 	}
@@ -223,23 +224,23 @@ func metricFilter(metrics []string) func(metric, native []byte) bool {
 	}
 }
 
-// collector keeps the trials read in row-id order that a query selects,
-// or, with emit set (a Scan), hands them to emit in batches of scanBatch
+// Collector keeps the trials read in row-id order that a query selects,
+// or, with emit set (a Scan), hands them to emit in batches of ScanBatch
 // and keeps none.
-type collector struct {
-	q      Query
-	trials []trial.Trial
-	rowIDs []int64
+type Collector struct {
+	Q      store.Query
+	Trials []trial.Trial
+	RowIDs []int64
 	kept   int
-	// rowsOnly keeps the row ids of the trials selected, not the trials
+	// RowsOnly keeps the row ids of the trials selected, not the trials
 	// (the conditions of a columnar read).
-	rowsOnly bool
+	RowsOnly bool
 
 	// A Scan's batches: a batch is handed over once the verifier has
 	// hashed its trials, which it does while the next batch is decoded;
 	// emit runs on its own goroutine (out), in order, so that what the
 	// caller does with a batch overlaps decoding the next.
-	emit    func([]trial.Trial) error
+	Emit    func([]trial.Trial) error
 	v       *verifier
 	pending []trial.Trial
 	pendWG  *sync.WaitGroup
@@ -248,45 +249,45 @@ type collector struct {
 	done    chan struct{}
 	mu      sync.Mutex
 	emitErr error
-	err     error
+	Err     error
 }
 
-// scanBatch is the number of trials a Scan hands over at once.
-const scanBatch = 1024
+// ScanBatch is the number of trials a Scan hands over at once.
+const ScanBatch = 1024
 
-// addTrial keeps t if it passes the query's conditions and limit; it
+// AddTrial keeps t if it passes the query's conditions and limit; it
 // reports false once the limit is reached, or when emit failed (c.err).
-func (c *collector) addTrial(rowID int64, t trial.Trial) bool {
-	if c.q.Limit > 0 && c.kept >= c.q.Limit {
+func (c *Collector) AddTrial(rowID int64, t trial.Trial) bool {
+	if c.Q.Limit > 0 && c.kept >= c.Q.Limit {
 		return false
 	}
-	if !trial.MatchAll(&t, c.q.Where) {
+	if !trial.MatchAll(&t, c.Q.Where) {
 		return true
 	}
 	c.kept++
-	if c.emit == nil {
-		c.rowIDs = append(c.rowIDs, rowID)
-		if !c.rowsOnly {
-			c.trials = append(c.trials, t)
+	if c.Emit == nil {
+		c.RowIDs = append(c.RowIDs, rowID)
+		if !c.RowsOnly {
+			c.Trials = append(c.Trials, t)
 		}
 		return true
 	}
-	c.trials = append(c.trials, t)
-	if len(c.trials) == scanBatch {
+	c.Trials = append(c.Trials, t)
+	if len(c.Trials) == ScanBatch {
 		c.rotate()
 	}
-	return c.err == nil
+	return c.Err == nil
 }
 
 // rotate hands the pending batch over, once hashed, and makes the
 // current batch pending.
-func (c *collector) rotate() {
+func (c *Collector) rotate() {
 	if c.v != nil {
 		c.v.setGroup(nil)
 	}
 	c.flush()
-	c.pending, c.pendWG = c.trials, c.curWG
-	c.trials = make([]trial.Trial, 0, scanBatch)
+	c.pending, c.pendWG = c.Trials, c.curWG
+	c.Trials = make([]trial.Trial, 0, ScanBatch)
 	c.curWG = &sync.WaitGroup{}
 	if c.v != nil {
 		c.v.setGroup(c.curWG)
@@ -295,18 +296,18 @@ func (c *collector) rotate() {
 
 // flush hands the pending batch to emit's goroutine once its trials are
 // hashed.
-func (c *collector) flush() {
-	if c.err == nil {
-		c.err = c.emitted()
+func (c *Collector) flush() {
+	if c.Err == nil {
+		c.Err = c.emitted()
 	}
-	if c.err != nil || c.pending == nil {
+	if c.Err != nil || c.pending == nil {
 		return
 	}
 	if c.pendWG != nil {
 		c.pendWG.Wait()
 	}
 	if c.v != nil {
-		if c.err = c.v.failed(); c.err != nil {
+		if c.Err = c.v.failed(); c.Err != nil {
 			return
 		}
 	}
@@ -315,7 +316,7 @@ func (c *collector) flush() {
 }
 
 // emitted returns emit's error so far, as an emitError.
-func (c *collector) emitted() error {
+func (c *Collector) emitted() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.emitErr != nil {
@@ -324,10 +325,10 @@ func (c *collector) emitted() error {
 	return nil
 }
 
-// startScan prepares a Scan's collector to hand over what v verifies, and
+// StartScan prepares a Scan's collector to hand over what v verifies, and
 // starts emit's goroutine.
-func (c *collector) startScan(v *verifier) {
-	if c.emit == nil {
+func (c *Collector) StartScan(v *verifier) {
+	if c.Emit == nil {
 		return
 	}
 	c.v, c.curWG = v, &sync.WaitGroup{}
@@ -350,22 +351,22 @@ func (c *collector) startScan(v *verifier) {
 
 // emitSafely calls emit on a batch; a panic becomes its error (it runs on
 // its own goroutine, where no caller could recover it).
-func (c *collector) emitSafely(b []trial.Trial) (err error) {
+func (c *Collector) emitSafely(b []trial.Trial) (err error) {
 	defer safe.Recover(&err, "processing the trials of", "a store read")
-	return c.emit(b)
+	return c.Emit(b)
 }
 
-// finish hands the last batches over once every trial is verified, and
+// Finish hands the last batches over once every trial is verified, and
 // waits for emit to be done with them (err is the read's error so far,
 // verr the verifier's).
-func (c *collector) finish(err, verr error) error {
+func (c *Collector) Finish(err, verr error) error {
 	if err == nil {
 		err = verr
 	}
 	if err == nil {
-		err = c.err
+		err = c.Err
 	}
-	if c.emit == nil {
+	if c.Emit == nil {
 		return err
 	}
 	if c.out == nil { // the read failed before it started
@@ -374,11 +375,11 @@ func (c *collector) finish(err, verr error) error {
 	if err == nil {
 		c.pendWG = nil
 		c.flush()
-		if c.err == nil && len(c.trials) > 0 {
-			c.pending = c.trials
+		if c.Err == nil && len(c.Trials) > 0 {
+			c.pending = c.Trials
 			c.flush()
 		}
-		err = c.err
+		err = c.Err
 	}
 	close(c.out)
 	<-c.done
@@ -393,9 +394,9 @@ type emitError struct{ err error }
 
 func (e emitError) Error() string { return e.err.Error() }
 
-// scanWrap wraps err with wrap unless it is the error of a Scan's
+// ScanWrap wraps err with wrap unless it is the error of a Scan's
 // function.
-func scanWrap(err error, wrap func(error) error) error {
+func ScanWrap(err error, wrap func(error) error) error {
 	var ee emitError
 	if err == nil || errors.As(err, &ee) {
 		return err
@@ -403,9 +404,9 @@ func scanWrap(err error, wrap func(error) error) error {
 	return wrap(err)
 }
 
-// scanError returns the error of a Scan's function as it is, the others
+// ScanError returns the error of a Scan's function as it is, the others
 // as wrap makes them.
-func scanError(err error, wrap func(error) error) error {
+func ScanError(err error, wrap func(error) error) error {
 	var ee emitError
 	if errors.As(err, &ee) {
 		return ee.err

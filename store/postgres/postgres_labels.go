@@ -1,4 +1,4 @@
-package store
+package postgres
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/pareto-llm/pareto/store/internal/codec"
+	"github.com/pareto-llm/pareto/store/internal/shared"
 )
 
 // pgUpdateLabels writes new labels and environment columns, one array per
@@ -26,10 +27,10 @@ func (s *pgStore) SetLabels(ctx context.Context, study string, ids []string, lab
 	if err := s.writable(); err != nil {
 		return 0, err
 	}
-	if err := checkLabels(labels); err != nil {
+	if err := shared.CheckLabels(labels); err != nil {
 		return 0, s.wrap("setting labels in "+study, err)
 	}
-	ids = uniqueIDs(ids)
+	ids = shared.UniqueIDs(ids)
 	var n int
 	var err error
 	for attempt := 0; ; attempt++ {
@@ -58,21 +59,21 @@ func (s *pgStore) setLabelsTx(ctx context.Context, study string, ids []string, l
 		if err != nil {
 			return err
 		}
-		d, enc, r := codec.NewDecoder(), &codec.JSONEncoder{}, newTrialRow()
-		var updates []labelUpdate
+		d, enc, r := codec.NewDecoder(), &codec.JSONEncoder{}, shared.NewTrialRow()
+		var updates []shared.LabelUpdate
 		for rows.Next() {
 			// The trial is verified before its content hash is renewed:
 			// relabelling never makes a damaged trial look sound.
-			t, err := r.scan(rows, d)
+			t, err := r.Scan(rows, d)
 			if err == nil {
-				err = r.verify(&t, d)
+				err = r.Verify(&t, d)
 			}
 			if err != nil {
 				rows.Close()
-				return inStudy(err, study)
+				return shared.InStudy(err, study)
 			}
 			matched++
-			if u, changed := relabel(enc, r.id, &t, labels); changed {
+			if u, changed := shared.Relabel(enc, r.ID, &t, labels); changed {
 				updates = append(updates, u)
 			}
 		}
@@ -89,15 +90,15 @@ func (s *pgStore) setLabelsTx(ctx context.Context, study string, ids []string, l
 			cols[k] = make([]string, len(updates))
 		}
 		for i, u := range updates {
-			rowIDs[i], cols[0][i], cols[7][i] = u.row, u.labels, u.contentID
-			for k, v := range u.env {
+			rowIDs[i], cols[0][i], cols[7][i] = u.Row, u.Labels, u.ContentID
+			for k, v := range u.Env {
 				cols[k+1][i] = v
 			}
 		}
 		if _, err = tx.Exec(ctx, pgUpdateLabels, rowIDs, cols[0], cols[1], cols[2], cols[3], cols[4], cols[5], cols[6], cols[7]); err != nil {
 			return err
 		}
-		return resketch(pgQueryTx{ctx, tx}, studyID, sketchesOf(updates))
+		return shared.Resketch(pgQueryTx{ctx, tx}, studyID, shared.SketchesOf(updates))
 	})
 	return matched, err
 }

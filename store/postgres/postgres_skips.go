@@ -1,10 +1,12 @@
-package store
+package postgres
 
 import (
 	"context"
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/pareto-llm/pareto/store"
+	"github.com/pareto-llm/pareto/store/internal/shared"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -20,7 +22,7 @@ func (s *pgStore) RecordSkips(ctx context.Context, study string, skips []trial.S
 	for attempt := 0; ; attempt++ {
 		err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 			var err error
-			added, present, err = recordSkips(pgQueryTx{ctx, tx}, studyID, skips, "")
+			added, present, err = shared.RecordSkips(pgQueryTx{ctx, tx}, studyID, skips, "")
 			return err
 		})
 		if err == nil || attempt >= 10 || !retryable(err) {
@@ -34,7 +36,7 @@ func (s *pgStore) RecordSkips(ctx context.Context, study string, skips []trial.S
 }
 
 // Skips returns the study's skips that satisfy where.
-func (s *pgStore) Skips(ctx context.Context, study string, where []Condition) ([]trial.Skip, error) {
+func (s *pgStore) Skips(ctx context.Context, study string, where []store.Condition) ([]trial.Skip, error) {
 	var out []trial.Skip
 	opts := pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}
 	err := pgx.BeginTxFunc(ctx, s.pool, opts, func(tx pgx.Tx) error {
@@ -42,15 +44,15 @@ func (s *pgStore) Skips(ctx context.Context, study string, where []Condition) ([
 		if err != nil {
 			return err
 		}
-		rows, err := pgQueryTx{ctx, tx}.Query(listSkips, studyID)
+		rows, err := pgQueryTx{ctx, tx}.Query(shared.ListSkips, studyID)
 		if err != nil {
 			return err
 		}
-		out, err = scanSkips(rows)
+		out, err = shared.ScanSkips(rows)
 		return err
 	})
 	if err != nil {
 		return nil, s.wrap("reading the skips of "+study, err)
 	}
-	return filterSkips(out, where), nil
+	return shared.FilterSkips(out, where), nil
 }

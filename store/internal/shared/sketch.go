@@ -1,21 +1,22 @@
-package store
+package shared
 
 import (
 	"fmt"
 
+	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/store/columnar"
 	"github.com/pareto-llm/pareto/store/internal/codec"
 	"github.com/pareto-llm/pareto/trial"
 )
 
-// resketch rewrites the sketches of the study's blocks that hold the rows
+// Resketch rewrites the sketches of the study's blocks that hold the rows
 // of changed (relabelled trials, by row id) with their new sketches, in
 // tx. A block without current sketches is left as it is.
-func resketch(tx codec.QueryTx, studyID int64, changed map[int64]trial.Sketch) error {
+func Resketch(tx codec.QueryTx, studyID int64, changed map[int64]trial.Sketch) error {
 	if len(changed) == 0 {
 		return nil
 	}
-	rows, err := tx.Query(`SELECT `+sketchedBlockColumns+` FROM blocks WHERE study_id = ? ORDER BY first_trial`, studyID)
+	rows, err := tx.Query(`SELECT `+SketchedBlockColumns+` FROM blocks WHERE study_id = ? ORDER BY first_trial`, studyID)
 	if err != nil {
 		return err
 	}
@@ -24,18 +25,18 @@ func resketch(tx codec.QueryTx, studyID int64, changed map[int64]trial.Sketch) e
 		sketches  []byte
 	}
 	var ups []update
-	var k storedBlock
+	var k StoredBlock
 	for rows.Next() {
-		if err := rows.Scan(k.sketchedDest()...); err != nil {
+		if err := rows.Scan(k.SketchedDest()...); err != nil {
 			rows.Close()
 			return err
 		}
-		if string(k.sketchVersion) != columnar.SketchVersion {
+		if string(k.SketchVersion) != columnar.SketchVersion {
 			continue
 		}
-		u, row := codec.Unpacker{Buf: k.rowIDs}, int64(0)
+		u, row := codec.Unpacker{Buf: k.RowIDs}, int64(0)
 		var at []int
-		for i := range k.n {
+		for i := range k.N {
 			row += int64(u.Uvarint())
 			if _, ok := changed[row]; ok {
 				at = append(at, int(i))
@@ -44,20 +45,20 @@ func resketch(tx codec.QueryTx, studyID int64, changed map[int64]trial.Sketch) e
 		if len(at) == 0 || u.Err != nil {
 			continue
 		}
-		if err := k.verify(); err != nil {
+		if err := k.Verify(); err != nil {
 			rows.Close()
 			return err
 		}
-		if sum := columnar.SketchChecksum(k.first, k.sketchVersion, k.sketches); sum != k.sketchChecksum {
+		if sum := columnar.SketchChecksum(k.First, k.SketchVersion, k.Sketches); sum != k.SketchChecksum {
 			rows.Close()
-			return &IntegrityError{Block: k.id, Detail: fmt.Sprintf("the checksum of its sketches is %d, not %d", sum, k.sketchChecksum)}
+			return &store.IntegrityError{Block: k.ID, Detail: fmt.Sprintf("the checksum of its sketches is %d, not %d", sum, k.SketchChecksum)}
 		}
-		sks, err := columnar.UnpackSketches(k.sketches, int(k.n), nil)
+		sks, err := columnar.UnpackSketches(k.Sketches, int(k.N), nil)
 		if err != nil {
 			rows.Close()
-			return &IntegrityError{Block: k.id, Detail: fmt.Sprintf("its sketches do not decode (%v)", err)}
+			return &store.IntegrityError{Block: k.ID, Detail: fmt.Sprintf("its sketches do not decode (%v)", err)}
 		}
-		u, row = codec.Unpacker{Buf: k.rowIDs}, 0
+		u, row = codec.Unpacker{Buf: k.RowIDs}, 0
 		for i := range sks {
 			row += int64(u.Uvarint())
 			if s, ok := changed[row]; ok {
@@ -68,7 +69,7 @@ func resketch(tx codec.QueryTx, studyID int64, changed map[int64]trial.Sketch) e
 		for _, s := range sks {
 			sk.AddSketch(s)
 		}
-		ups = append(ups, update{k.id, k.first, sk.Buf})
+		ups = append(ups, update{k.ID, k.First, sk.Buf})
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
@@ -83,11 +84,11 @@ func resketch(tx codec.QueryTx, studyID int64, changed map[int64]trial.Sketch) e
 	return nil
 }
 
-// sketchesOf maps the row of each update to its new sketch.
-func sketchesOf(updates []labelUpdate) map[int64]trial.Sketch {
+// SketchesOf maps the row of each update to its new sketch.
+func SketchesOf(updates []LabelUpdate) map[int64]trial.Sketch {
 	m := make(map[int64]trial.Sketch, len(updates))
 	for _, u := range updates {
-		m[u.row] = u.sketch
+		m[u.Row] = u.sketch
 	}
 	return m
 }

@@ -1,4 +1,4 @@
-package store
+package sqlite
 
 import (
 	"context"
@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/store/internal/codec"
+	"github.com/pareto-llm/pareto/store/internal/shared"
 )
 
 // SetLabels merges labels into the stored labels of the study's trials
@@ -17,10 +19,10 @@ func (s *sqliteStore) SetLabels(ctx context.Context, study string, ids []string,
 	if err := s.writable(); err != nil {
 		return 0, err
 	}
-	if err := checkLabels(labels); err != nil {
+	if err := shared.CheckLabels(labels); err != nil {
 		return 0, fmt.Errorf("store %s: setting labels in %s: %w", s.path, study, err)
 	}
-	ids = uniqueIDs(ids)
+	ids = shared.UniqueIDs(ids)
 	var n int
 	err := retryBusy(ctx, func() (err error) {
 		n, err = s.setLabelsTx(ctx, study, ids, labels)
@@ -41,17 +43,17 @@ func (s *sqliteStore) setLabelsTx(ctx context.Context, study string, ids []strin
 	var studyID int64
 	err = tx.QueryRowContext(ctx, `SELECT id FROM studies WHERE name = ?`, study).Scan(&studyID)
 	if errors.Is(err, sql.ErrNoRows) {
-		return 0, fmt.Errorf("study %q: %w", study, ErrNoStudy)
+		return 0, fmt.Errorf("study %q: %w", study, store.ErrNoStudy)
 	}
 	if err != nil {
 		return 0, err
 	}
 	d, enc := codec.NewDecoder(), &codec.JSONEncoder{}
-	r := newTrialRow()
-	var updates []labelUpdate
+	r := shared.NewTrialRow()
+	var updates []shared.LabelUpdate
 	matched := 0
-	for start := 0; start < len(ids); start += labelBatch {
-		chunk := ids[start:min(start+labelBatch, len(ids))]
+	for start := 0; start < len(ids); start += shared.LabelBatch {
+		chunk := ids[start:min(start+shared.LabelBatch, len(ids))]
 		args := make([]any, 0, len(chunk)+1)
 		args = append(args, studyID)
 		want := make(map[string]bool, len(chunk))
@@ -67,19 +69,19 @@ func (s *sqliteStore) setLabelsTx(ctx context.Context, study string, ids []strin
 		for rows.Next() {
 			// The trial is verified before its content hash is renewed:
 			// relabelling never makes a damaged trial look sound.
-			t, err := r.scan(rows, d)
+			t, err := r.Scan(rows, d)
 			if err == nil && want[t.ID] {
-				err = r.verify(&t, d)
+				err = r.Verify(&t, d)
 			}
 			if err != nil {
 				rows.Close()
-				return 0, inStudy(err, study)
+				return 0, shared.InStudy(err, study)
 			}
 			if !want[t.ID] {
 				continue // another ID under the same key
 			}
 			matched++
-			if u, changed := relabel(enc, r.id, &t, labels); changed {
+			if u, changed := shared.Relabel(enc, r.ID, &t, labels); changed {
 				updates = append(updates, u)
 			}
 		}
@@ -97,13 +99,13 @@ func (s *sqliteStore) setLabelsTx(ctx context.Context, study string, ids []strin
 		}
 		defer st.Close()
 		for _, u := range updates {
-			e := u.env
-			if _, err := st.ExecContext(ctx, u.labels, e[0], e[1], e[2], e[3], e[4], e[5], u.contentID, u.row); err != nil {
+			e := u.Env
+			if _, err := st.ExecContext(ctx, u.Labels, e[0], e[1], e[2], e[3], e[4], e[5], u.ContentID, u.Row); err != nil {
 				return 0, err
 			}
 		}
 	}
-	if err := resketch(sqlQueryTx{tx}, studyID, sketchesOf(updates)); err != nil {
+	if err := shared.Resketch(sqlQueryTx{tx}, studyID, shared.SketchesOf(updates)); err != nil {
 		return 0, err
 	}
 	return matched, tx.Commit()

@@ -1,4 +1,4 @@
-package store
+package sqlite
 
 import (
 	"context"
@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/store/internal/codec"
+	"github.com/pareto-llm/pareto/store/internal/shared"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -26,7 +28,7 @@ func (s *sqliteStore) RecordSkips(ctx context.Context, study string, skips []tri
 		if err != nil {
 			return err
 		}
-		if added, present, err = recordSkips(sqlQueryTx{tx}, studyID, skips, codec.SQLiteTime(time.Now())); err != nil {
+		if added, present, err = shared.RecordSkips(sqlQueryTx{tx}, studyID, skips, codec.SQLiteTime(time.Now())); err != nil {
 			return err
 		}
 		return tx.Commit()
@@ -38,7 +40,7 @@ func (s *sqliteStore) RecordSkips(ctx context.Context, study string, skips []tri
 }
 
 // Skips returns the study's skips that satisfy where.
-func (s *sqliteStore) Skips(ctx context.Context, study string, where []Condition) ([]trial.Skip, error) {
+func (s *sqliteStore) Skips(ctx context.Context, study string, where []store.Condition) ([]trial.Skip, error) {
 	var out []trial.Skip
 	err := func() error {
 		tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
@@ -49,20 +51,20 @@ func (s *sqliteStore) Skips(ctx context.Context, study string, where []Condition
 		var studyID int64
 		err = tx.QueryRowContext(ctx, `SELECT id FROM studies WHERE name = ?`, study).Scan(&studyID)
 		if errors.Is(err, sql.ErrNoRows) {
-			return fmt.Errorf("study %q: %w", study, ErrNoStudy)
+			return fmt.Errorf("study %q: %w", study, store.ErrNoStudy)
 		}
 		if err != nil {
 			return err
 		}
-		rows, err := sqlQueryTx{tx}.Query(listSkips, studyID)
+		rows, err := sqlQueryTx{tx}.Query(shared.ListSkips, studyID)
 		if err != nil {
 			return err
 		}
-		out, err = scanSkips(rows)
+		out, err = shared.ScanSkips(rows)
 		return err
 	}()
 	if err != nil {
 		return nil, sqliteError(s.path, "reading the skips of "+study, err)
 	}
-	return filterSkips(out, where), nil
+	return shared.FilterSkips(out, where), nil
 }

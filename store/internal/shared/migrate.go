@@ -1,4 +1,4 @@
-package store
+package shared
 
 import (
 	"embed"
@@ -9,30 +9,32 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/pareto-llm/pareto/store/internal/locate"
 )
 
 //go:embed migrations/sqlite/*.sql migrations/postgres/*.sql
 var migrationFS embed.FS
 
-// migration is one forward-only schema step: version 1 is the whole
+// Migration is one forward-only schema step: version 1 is the whole
 // schema (0001_init.sql), a later version changes it.
-type migration struct {
+type Migration struct {
 	Version int
 	Name    string
 	SQL     string
 }
 
-// known holds each dialect's migrations, read from migrationFS when the
+// Known holds each dialect's migrations, read from migrationFS when the
 // package is initialised (knownErr: why they could not be); a test adds a
 // later version to it (see TestFutureMigration).
-var known, knownErr = readDialects(kindSQLite, kindPostgres)
+var Known, knownErr = readDialects(locate.SQLite, locate.Postgres)
 
 // readDialects reads the migrations of the dialects.
-func readDialects(dialects ...string) (map[string][]migration, error) {
-	out := map[string][]migration{}
+func readDialects(dialects ...string) (map[string][]Migration, error) {
+	out := map[string][]Migration{}
 	var errs []error
 	for _, d := range dialects {
-		ms, err := readMigrations(d)
+		ms, err := ReadMigrations(d)
 		errs = append(errs, err)
 		out[d] = ms
 	}
@@ -41,26 +43,26 @@ func readDialects(dialects ...string) (map[string][]migration, error) {
 
 // migrations returns the dialect's migrations in version order: its
 // schema, 0001_init.sql, then the later versions.
-func migrations(dialect string) ([]migration, error) {
+func migrations(dialect string) ([]Migration, error) {
 	if knownErr != nil {
 		return nil, knownErr
 	}
-	ms, ok := known[dialect]
+	ms, ok := Known[dialect]
 	if !ok {
 		return nil, fmt.Errorf("no migrations for %s", dialect)
 	}
 	return ms, nil
 }
 
-// readMigrations reads the dialect's migrations from migrationFS. Files are
+// ReadMigrations reads the dialect's migrations from migrationFS. Files are
 // named NNNN_description.sql with consecutive versions from 1.
-func readMigrations(dialect string) ([]migration, error) {
+func ReadMigrations(dialect string) ([]Migration, error) {
 	dir := "migrations/" + dialect
 	entries, err := fs.ReadDir(migrationFS, dir)
 	if err != nil {
 		return nil, fmt.Errorf("reading %s migrations: %w", dialect, err)
 	}
-	var out []migration
+	var out []Migration
 	for _, e := range entries {
 		num, _, ok := strings.Cut(e.Name(), "_")
 		v, err := strconv.Atoi(num)
@@ -71,7 +73,7 @@ func readMigrations(dialect string) ([]migration, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, migration{Version: v, Name: e.Name(), SQL: string(b)})
+		out = append(out, Migration{Version: v, Name: e.Name(), SQL: string(b)})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Version < out[j].Version })
 	for i, m := range out {
@@ -92,24 +94,24 @@ func SchemaVersion(dialect string) int {
 	return len(ms)
 }
 
-// schemaTable creates the table recording applied migrations.
-const schemaTable = `CREATE TABLE IF NOT EXISTS schema_migrations (
+// SchemaTable creates the table recording applied migrations.
+const SchemaTable = `CREATE TABLE IF NOT EXISTS schema_migrations (
 	version    INTEGER PRIMARY KEY,
 	name       TEXT NOT NULL,
 	applied_at TEXT NOT NULL
 )`
 
-// migrateStep is what a dialect provides to the runner: within one
+// Stepper is what a dialect provides to the runner: within one
 // transaction, read the current version, and apply one migration.
-type migrateStep interface {
+type Stepper interface {
 	// step opens a transaction holding the migration lock, calls fn with
 	// the current version, and commits what fn did.
-	step(fn func(current int, apply func(m migration) error) error) error
+	Step(fn func(current int, apply func(m Migration) error) error) error
 }
 
-// migrate applies the pending migrations up to target (all when target
+// Upgrade applies the pending migrations up to target (all when target
 // is 0), each in its own transaction.
-func migrate(dialect string, s migrateStep, target int) error {
+func Upgrade(dialect string, s Stepper, target int) error {
 	ms, err := migrations(dialect)
 	if err != nil {
 		return err
@@ -119,7 +121,7 @@ func migrate(dialect string, s migrateStep, target int) error {
 	}
 	for {
 		done := false
-		err := s.step(func(current int, apply func(migration) error) error {
+		err := s.Step(func(current int, apply func(Migration) error) error {
 			if current > len(ms) {
 				return fmt.Errorf("schema version %d is newer than this pareto supports (%d): upgrade pareto", current, len(ms))
 			}

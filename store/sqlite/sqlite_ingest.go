@@ -1,4 +1,4 @@
-package store
+package sqlite
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 
 	"github.com/pareto-llm/pareto/store/columnar"
 	"github.com/pareto-llm/pareto/store/internal/codec"
+	"github.com/pareto-llm/pareto/store/internal/shared"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -26,7 +27,7 @@ func (s *sqliteStore) Ingest(ctx context.Context, study, source string, trials [
 		return 0, 0, err
 	}
 	ps, dups := codec.Prepare(trials)
-	owners := skipOwners(trials)
+	owners := shared.SkipOwners(trials)
 	err = retryBusy(ctx, func() error {
 		added, present, err = s.ingestTx(ctx, study, source, ps, owners)
 		return err
@@ -88,7 +89,7 @@ func inTx(c *sqlite3.Conn, begin string, fn func() error) (err error) {
 // transactions are serialised by SQLite (BEGIN IMMEDIATE), so the hashes
 // looked up at its start stay valid and row ids can be assigned here. The
 // skips that the trials of owners supersede are deleted.
-func (s *sqliteStore) ingestTx(ctx context.Context, study, source string, ps []codec.Prepared, owners []skipOwner) (added, present int, err error) {
+func (s *sqliteStore) ingestTx(ctx context.Context, study, source string, ps []codec.Prepared, owners []shared.SkipOwner) (added, present int, err error) {
 	err = s.raw(ctx, func(c *sqlite3.Conn) (err error) {
 		// The row ids written are those just inserted, so the foreign
 		// keys hold by construction: checking them would cost a lookup in
@@ -126,7 +127,7 @@ func (s *sqliteStore) ingestTx(ctx context.Context, study, source string, ps []c
 				return err
 			}
 			if skips {
-				if err := supersede(w, studyID, owners); err != nil {
+				if err := shared.Supersede(w, studyID, owners); err != nil {
 					return err
 				}
 			}

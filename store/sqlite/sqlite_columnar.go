@@ -1,4 +1,4 @@
-package store
+package sqlite
 
 import (
 	"context"
@@ -6,7 +6,9 @@ import (
 	"fmt"
 
 	"github.com/ncruces/go-sqlite3"
+	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/store/internal/codec"
+	"github.com/pareto-llm/pareto/store/internal/shared"
 )
 
 // Columns reads, for every trial of the study that satisfies where, its ID
@@ -17,8 +19,8 @@ import (
 // It runs in one read transaction with the low-level API: the row ids of
 // the trials that the conditions keep, if any, then the study's blocks,
 // then each spec's values in every block (one blob per block).
-func (s *sqliteStore) Columns(ctx context.Context, study string, specs []ColumnSpec, where []Condition) (*Columns, error) {
-	b := newColumnsBuilder(specs)
+func (s *sqliteStore) Columns(ctx context.Context, study string, specs []store.ColumnSpec, where []store.Condition) (*store.Columns, error) {
+	b := shared.NewColumnsBuilder(specs)
 	err := s.raw(ctx, func(c *sqlite3.Conn) error {
 		return inTx(c, "BEGIN", func() error {
 			studyID, err := sqliteStudyID(c, study)
@@ -26,10 +28,10 @@ func (s *sqliteStore) Columns(ctx context.Context, study string, specs []ColumnS
 				return err
 			}
 			if err := sqliteColumnFilters(c, b, studyID, where); err != nil {
-				return fmt.Errorf("reading trials of %s: %w", study, inStudy(err, study))
+				return fmt.Errorf("reading trials of %s: %w", study, shared.InStudy(err, study))
 			}
 			if err := sqliteColumnBlocks(c, b, studyID); err != nil {
-				return fmt.Errorf("reading blocks of %s: %w", study, inStudy(err, study))
+				return fmt.Errorf("reading blocks of %s: %w", study, shared.InStudy(err, study))
 			}
 			return nil
 		})
@@ -37,7 +39,7 @@ func (s *sqliteStore) Columns(ctx context.Context, study string, specs []ColumnS
 	if err != nil {
 		return nil, sqliteError(s.path, "reading columns of "+study, err)
 	}
-	return b.result(), nil
+	return b.Result(), nil
 }
 
 func sqliteStudyID(c *sqlite3.Conn, study string) (int64, error) {
@@ -53,35 +55,35 @@ func sqliteStudyID(c *sqlite3.Conn, study string) (int64, error) {
 		if err := st.Err(); err != nil {
 			return 0, err
 		}
-		return 0, fmt.Errorf("study %q: %w", study, ErrNoStudy)
+		return 0, fmt.Errorf("study %q: %w", study, store.ErrNoStudy)
 	}
 	return st.ColumnInt64(0), nil
 }
 
 // sqliteColumnFilters sets the row ids that the conditions keep.
-func sqliteColumnFilters(c *sqlite3.Conn, b *columnsBuilder, studyID int64, where []Condition) error {
-	sqlConds, goConds := splitConditions(where)
+func sqliteColumnFilters(c *sqlite3.Conn, b *shared.ColumnsBuilder, studyID int64, where []store.Condition) error {
+	sqlConds, goConds := shared.SplitConditions(where)
 	if len(goConds) > 0 {
-		coll := &collector{q: Query{Where: goConds, Metrics: []string{}}, rowsOnly: true}
+		coll := &shared.Collector{Q: store.Query{Where: goConds, Metrics: []string{}}, RowsOnly: true}
 		if err := sqliteRawTrials(c, studyID, coll, codec.NewDecoder()); err != nil {
 			return err
 		}
-		b.keepGo = rowSet(coll.rowIDs)
+		b.KeepGo = shared.RowSet(coll.RowIDs)
 	}
 	if len(sqlConds) == 0 {
 		return nil
 	}
-	cond, args := envWhere(sqlConds, 4, false, "")
-	b.keepSQL = map[int64]bool{}
+	cond, args := shared.EnvWhere(sqlConds, 4, false, "")
+	b.KeepSQL = map[int64]bool{}
 	return sqliteEachTrial(c, studyID, "id", cond, args, func(st *sqlite3.Stmt) (bool, error) {
-		b.keepSQL[st.ColumnInt64(0)] = true
+		b.KeepSQL[st.ColumnInt64(0)] = true
 		return true, nil
 	})
 }
 
 // sqliteColumnBlocks reads the study's blocks, then each spec's values.
-func sqliteColumnBlocks(c *sqlite3.Conn, b *columnsBuilder, studyID int64) error {
-	st, _, err := c.Prepare(`SELECT ` + sketchedBlockColumns + ` FROM blocks WHERE study_id = ? ORDER BY first_trial`)
+func sqliteColumnBlocks(c *sqlite3.Conn, b *shared.ColumnsBuilder, studyID int64) error {
+	st, _, err := c.Prepare(`SELECT ` + shared.SketchedBlockColumns + ` FROM blocks WHERE study_id = ? ORDER BY first_trial`)
 	if err != nil {
 		return err
 	}
@@ -90,31 +92,31 @@ func sqliteColumnBlocks(c *sqlite3.Conn, b *columnsBuilder, studyID int64) error
 		return err
 	}
 	for st.Step() {
-		k := storedBlock{id: st.ColumnInt64(0), first: st.ColumnInt64(1), last: st.ColumnInt64(2), n: st.ColumnInt64(3),
-			rowIDs: st.ColumnRawBlob(4), ids: st.ColumnRawBlob(5), problems: st.ColumnRawBlob(6), checksum: st.ColumnInt64(7),
-			sketches: st.ColumnRawBlob(8), sketchVersion: st.ColumnRawText(9), sketchChecksum: st.ColumnInt64(10)}
-		if err := b.addBlock(&k); err != nil {
+		k := shared.StoredBlock{ID: st.ColumnInt64(0), First: st.ColumnInt64(1), Last: st.ColumnInt64(2), N: st.ColumnInt64(3),
+			RowIDs: st.ColumnRawBlob(4), IDs: st.ColumnRawBlob(5), Problems: st.ColumnRawBlob(6), Checksum: st.ColumnInt64(7),
+			Sketches: st.ColumnRawBlob(8), SketchVersion: st.ColumnRawText(9), SketchChecksum: st.ColumnInt64(10)}
+		if err := b.AddBlock(&k); err != nil {
 			return err
 		}
 	}
 	if err := st.Err(); err != nil {
 		return err
 	}
-	b.startValues()
-	if len(b.rowIDs) == 0 {
+	b.StartValues()
+	if len(b.RowIDs) == 0 {
 		return nil
 	}
-	vs, _, err := c.Prepare(blockValuesQuery)
+	vs, _, err := c.Prepare(BlockValuesQuery)
 	if err != nil {
 		return err
 	}
 	defer vs.Close()
-	for u, d := range b.dims {
-		if err := bindArgs(vs, []any{studyID, b.metric(u), d}); err != nil {
+	for u, d := range b.Dims {
+		if err := bindArgs(vs, []any{studyID, b.Metric(u), d}); err != nil {
 			return err
 		}
 		for vs.Step() {
-			if err := b.addValues(u, vs.ColumnInt64(0), vs.ColumnRawBlob(1), vs.ColumnInt64(2)); err != nil {
+			if err := b.AddValues(u, vs.ColumnInt64(0), vs.ColumnRawBlob(1), vs.ColumnInt64(2)); err != nil {
 				return err
 			}
 		}
@@ -125,9 +127,9 @@ func sqliteColumnBlocks(c *sqlite3.Conn, b *columnsBuilder, studyID int64) error
 	return nil
 }
 
-// blockValuesQuery selects the values of one (metric, dims) pair in every
+// BlockValuesQuery selects the values of one (metric, dims) pair in every
 // block of a study: parameters study id, metric, dims.
-const blockValuesQuery = `SELECT v.block_id, v.vals, v.checksum FROM blocks b JOIN block_values v ON v.block_id = b.id
+const BlockValuesQuery = `SELECT v.block_id, v.vals, v.checksum FROM blocks b JOIN block_values v ON v.block_id = b.id
 	WHERE b.study_id = ? AND v.metric = ? AND v.dims = ?`
 
 // stmtScanner scans the current row of a low-level statement into the

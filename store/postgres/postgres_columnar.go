@@ -1,11 +1,14 @@
-package store
+package postgres
 
 import (
 	"context"
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/store/internal/codec"
+	"github.com/pareto-llm/pareto/store/internal/shared"
+	"github.com/pareto-llm/pareto/store/sqlite"
 )
 
 // Columns reads, for every trial of the study that satisfies where, its ID
@@ -17,8 +20,8 @@ import (
 // Every statement runs in one repeatable-read snapshot: the row ids the
 // conditions keep, if any, then the study's blocks, then each spec's
 // values in every block (one blob per block).
-func (s *pgStore) Columns(ctx context.Context, study string, specs []ColumnSpec, where []Condition) (*Columns, error) {
-	b := newColumnsBuilder(specs)
+func (s *pgStore) Columns(ctx context.Context, study string, specs []store.ColumnSpec, where []store.Condition) (*store.Columns, error) {
+	b := shared.NewColumnsBuilder(specs)
 	opts := pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}
 	err := pgx.BeginTxFunc(ctx, s.pool, opts, func(tx pgx.Tx) error {
 		studyID, err := pgStudyID(ctx, tx, study)
@@ -26,65 +29,65 @@ func (s *pgStore) Columns(ctx context.Context, study string, specs []ColumnSpec,
 			return err
 		}
 		if err := pgColumnFilters(ctx, tx, b, studyID, where); err != nil {
-			return fmt.Errorf("reading trials: %w", inStudy(err, study))
+			return fmt.Errorf("reading trials: %w", shared.InStudy(err, study))
 		}
 		if err := pgColumnBlocks(ctx, tx, b, studyID); err != nil {
-			return fmt.Errorf("reading blocks: %w", inStudy(err, study))
+			return fmt.Errorf("reading blocks: %w", shared.InStudy(err, study))
 		}
 		return nil
 	})
 	if err != nil {
 		return nil, s.wrap("reading columns of "+study, err)
 	}
-	return b.result(), nil
+	return b.Result(), nil
 }
 
 // pgColumnFilters sets the row ids that the conditions keep.
-func pgColumnFilters(ctx context.Context, tx pgx.Tx, b *columnsBuilder, studyID int64, where []Condition) error {
-	sqlConds, goConds := splitConditions(where)
+func pgColumnFilters(ctx context.Context, tx pgx.Tx, b *shared.ColumnsBuilder, studyID int64, where []store.Condition) error {
+	sqlConds, goConds := shared.SplitConditions(where)
 	if len(goConds) > 0 {
-		c := &collector{q: Query{Where: goConds, Metrics: []string{}}, rowsOnly: true}
+		c := &shared.Collector{Q: store.Query{Where: goConds, Metrics: []string{}}, RowsOnly: true}
 		if err := pgReadTrials(ctx, tx, studyID, c, codec.NewDecoder()); err != nil {
 			return err
 		}
-		b.keepGo = rowSet(c.rowIDs)
+		b.KeepGo = shared.RowSet(c.RowIDs)
 	}
 	if len(sqlConds) == 0 {
 		return nil
 	}
-	cond, args := envWhere(sqlConds, 2, true, ` COLLATE "C"`)
+	cond, args := shared.EnvWhere(sqlConds, 2, true, ` COLLATE "C"`)
 	rows, err := tx.Query(ctx, `SELECT id FROM trials WHERE study_id = $1`+cond, append([]any{studyID}, args...)...)
 	if err != nil {
 		return err
 	}
 	ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
-	b.keepSQL = rowSet(ids)
+	b.KeepSQL = shared.RowSet(ids)
 	return err
 }
 
 // pgColumnBlocks reads the study's blocks, then each spec's values.
-func pgColumnBlocks(ctx context.Context, tx pgx.Tx, b *columnsBuilder, studyID int64) error {
-	rows, err := tx.Query(ctx, `SELECT `+sketchedBlockColumns+` FROM blocks WHERE study_id = $1 ORDER BY first_trial`, studyID)
+func pgColumnBlocks(ctx context.Context, tx pgx.Tx, b *shared.ColumnsBuilder, studyID int64) error {
+	rows, err := tx.Query(ctx, `SELECT `+shared.SketchedBlockColumns+` FROM blocks WHERE study_id = $1 ORDER BY first_trial`, studyID)
 	if err != nil {
 		return err
 	}
-	var k storedBlock
-	_, err = pgx.ForEachRow(rows, k.sketchedDest(), func() error { return b.addBlock(&k) })
+	var k shared.StoredBlock
+	_, err = pgx.ForEachRow(rows, k.SketchedDest(), func() error { return b.AddBlock(&k) })
 	if err != nil {
 		return err
 	}
-	b.startValues()
-	if len(b.rowIDs) == 0 {
+	b.StartValues()
+	if len(b.RowIDs) == 0 {
 		return nil
 	}
 	var vals []byte
 	var id, sum int64
-	for u, d := range b.dims {
-		rows, err := tx.Query(ctx, numberPlaceholders(blockValuesQuery), studyID, b.metric(u), d)
+	for u, d := range b.Dims {
+		rows, err := tx.Query(ctx, numberPlaceholders(sqlite.BlockValuesQuery), studyID, b.Metric(u), d)
 		if err != nil {
 			return err
 		}
-		_, err = pgx.ForEachRow(rows, []any{&id, &vals, &sum}, func() error { return b.addValues(u, id, vals, sum) })
+		_, err = pgx.ForEachRow(rows, []any{&id, &vals, &sum}, func() error { return b.AddValues(u, id, vals, sum) })
 		if err != nil {
 			return err
 		}

@@ -1,4 +1,4 @@
-package store
+package sqlite
 
 import (
 	"bytes"
@@ -15,7 +15,10 @@ import (
 
 	"github.com/ncruces/go-sqlite3"
 	"github.com/ncruces/go-sqlite3/driver"
+	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/store/internal/codec"
+	"github.com/pareto-llm/pareto/store/internal/locate"
+	"github.com/pareto-llm/pareto/store/internal/shared"
 )
 
 // ErrNotSQLite is returned by Open for a file that is not a SQLite database.
@@ -53,11 +56,11 @@ type sqliteStore struct {
 // writing and migrates it to version (0: the newest). An existing
 // database is first inspected read-only: one that is not a pareto store is
 // refused before anything (its journal mode included) is changed.
-func openSQLite(ctx context.Context, path string, version int, seen func(schemaState)) (*sqliteStore, error) {
+func openSQLite(ctx context.Context, path string, version int, seen func(shared.SchemaState)) (*sqliteStore, error) {
 	if err := checkSQLiteFile(path); err != nil {
 		return nil, err
 	}
-	var st schemaState
+	var st shared.SchemaState
 	if fi, err := os.Stat(path); err == nil && fi.Size() > 0 {
 		ro, err := openSQLiteRO(ctx, path)
 		if errors.Is(err, sqlite3.READONLY) && dirWritable(filepath.Dir(path)) {
@@ -74,7 +77,7 @@ func openSQLite(ctx context.Context, path string, version int, seen func(schemaS
 		if err != nil {
 			return nil, sqliteError(path, "opening", err)
 		}
-		if err := st.forWriting(kindSQLite); err != nil {
+		if err := st.ForWriting(locate.SQLite); err != nil {
 			return nil, fmt.Errorf("store %s: %w", path, err)
 		}
 	}
@@ -113,7 +116,7 @@ func openSQLiteReadOnly(ctx context.Context, path string) (*sqliteStore, error) 
 		s.Close()
 		return nil, sqliteError(path, "opening", err)
 	}
-	if err := st.forReading(kindSQLite); err != nil {
+	if err := st.ForReading(locate.SQLite); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("store %s: %w", path, err)
 	}
@@ -191,7 +194,7 @@ func dirWritable(dir string) bool {
 func sqliteExists(path string) error {
 	fi, err := os.Stat(path)
 	if errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("store %s: %w (a command that writes, such as pareto ingest --study, creates it)", path, ErrNoStore)
+		return fmt.Errorf("store %s: %w (a command that writes, such as pareto ingest --study, creates it)", path, store.ErrNoStore)
 	}
 	if err != nil {
 		return fmt.Errorf("store %s: %w", path, err)
@@ -202,35 +205,35 @@ func sqliteExists(path string) error {
 	return checkSQLiteFile(path)
 }
 
-// schemaState inspects the database's tables and schema version.
-func (s *sqliteStore) schemaState(ctx context.Context) (schemaState, error) {
+// SchemaState inspects the database's tables and schema version.
+func (s *sqliteStore) schemaState(ctx context.Context) (shared.SchemaState, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite!_%' ESCAPE '!'`)
 	if err != nil {
-		return schemaState{}, err
+		return shared.SchemaState{}, err
 	}
 	var tables []string
 	for rows.Next() {
 		var n string
 		if err := rows.Scan(&n); err != nil {
 			rows.Close()
-			return schemaState{}, err
+			return shared.SchemaState{}, err
 		}
 		tables = append(tables, n)
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
-		return schemaState{}, err
+		return shared.SchemaState{}, err
 	}
-	st := newSchemaState(tables)
-	if !st.hasMigrations() {
+	st := shared.NewSchemaState(tables)
+	if !st.HasMigrations() {
 		return st, nil
 	}
 	var first string
-	err = s.db.QueryRowContext(ctx, schemaQuery).Scan(&st.version, &first)
+	err = s.db.QueryRowContext(ctx, shared.SchemaQuery).Scan(&st.Version, &first)
 	if err != nil && strings.Contains(err.Error(), "no such column") {
 		return st, nil // another tool's schema_migrations
 	}
-	st.pareto = first == firstMigration
+	st.Pareto = first == shared.FirstMigration
 	return st, err
 }
 
@@ -314,18 +317,18 @@ func (s *sqliteStore) leaveWAL() {
 // writable refuses writes to a store opened read-only.
 func (s *sqliteStore) writable() error {
 	if s.readOnly {
-		return fmt.Errorf("store %s: %w", s.path, ErrReadOnly)
+		return fmt.Errorf("store %s: %w", s.path, store.ErrReadOnly)
 	}
 	return nil
 }
 
-// step implements migrateStep: one write transaction per migration, which
+// Step implements shared.Stepper: one write transaction per migration, which
 // also serialises concurrent openers.
 //
 // A migration may rewrite every table: its temporary data (statement
 // journals, sorts) goes to files rather than to the connection's memory,
 // which SQLite compiled to WebAssembly caps at 256 MiB.
-func (s *sqliteStore) step(fn func(int, func(migration) error) error) error {
+func (s *sqliteStore) Step(fn func(int, func(shared.Migration) error) error) error {
 	ctx := context.Background()
 	conn, err := s.db.Conn(ctx)
 	if err != nil {
@@ -341,14 +344,14 @@ func (s *sqliteStore) step(fn func(int, func(migration) error) error) error {
 		return err
 	}
 	defer tx.Rollback()
-	if _, err := tx.Exec(schemaTable); err != nil {
+	if _, err := tx.Exec(shared.SchemaTable); err != nil {
 		return err
 	}
 	var current int
 	if err := tx.QueryRow(`SELECT COALESCE(MAX(version), 0) FROM schema_migrations`).Scan(&current); err != nil {
 		return err
 	}
-	err = fn(current, func(m migration) error {
+	err = fn(current, func(m shared.Migration) error {
 		if _, err := tx.Exec(m.SQL); err != nil {
 			return err
 		}
@@ -376,7 +379,7 @@ func (s *sqliteStore) migrateSafely(ctx context.Context, target int) (err error)
 
 // migrate brings the schema to target (0: the newest version).
 func (s *sqliteStore) migrate(ctx context.Context, target int) error {
-	return retryBusy(ctx, func() error { return migrate(kindSQLite, s, target) })
+	return retryBusy(ctx, func() error { return shared.Upgrade(locate.SQLite, s, target) })
 }
 
 // retryBusy runs fn again while it fails because the database is locked.
@@ -433,7 +436,7 @@ func (s *sqliteStore) studyID(ctx context.Context, tx *sql.Tx, study string) (in
 }
 
 // Studies lists every study with its trial count and time range.
-func (s *sqliteStore) Studies(ctx context.Context) ([]Study, error) {
+func (s *sqliteStore) Studies(ctx context.Context) ([]store.Study, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT s.name, s.created_at,
 		(SELECT COALESCE(SUM(trials), 0) FROM blocks b WHERE b.study_id = s.id),
 		(SELECT COUNT(*) FROM sources o WHERE o.study_id = s.id),
@@ -446,9 +449,9 @@ func (s *sqliteStore) Studies(ctx context.Context) ([]Study, error) {
 		return nil, sqliteError(s.path, "listing studies", err)
 	}
 	defer rows.Close()
-	var out []Study
+	var out []store.Study
 	for rows.Next() {
-		var st Study
+		var st store.Study
 		var created, first, last string
 		if err := rows.Scan(&st.Name, &created, &st.Trials, &st.Sources, &first, &last); err != nil {
 			return nil, sqliteError(s.path, "listing studies", err)

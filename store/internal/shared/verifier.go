@@ -1,10 +1,11 @@
-package store
+package shared
 
 import (
 	"fmt"
 	"runtime"
 	"sync"
 
+	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -21,7 +22,7 @@ type verifier struct {
 	group *sync.WaitGroup
 	wg    sync.WaitGroup
 	mu    sync.Mutex
-	bad   *IntegrityError
+	bad   *store.IntegrityError
 	first int // read order of bad
 	seq   int
 	done  bool
@@ -45,7 +46,7 @@ type verifyChunk struct {
 // verifyBatch is the number of trials handed over at once.
 const verifyBatch = 256
 
-func newVerifier() *verifier {
+func NewVerifier() *verifier {
 	v := &verifier{work: make(chan verifyChunk, 4)}
 	for range max(1, runtime.GOMAXPROCS(0)-1) {
 		v.wg.Add(1)
@@ -60,7 +61,7 @@ func (v *verifier) run() {
 		for i := range c.items {
 			it := &c.items[i]
 			if got := trial.ComputeID(&it.t); got != it.want {
-				v.report(it.seq, &IntegrityError{Trial: it.t.ID,
+				v.report(it.seq, &store.IntegrityError{Trial: it.t.ID,
 					Detail: fmt.Sprintf("what is stored hashes to %s, not to its content hash %s", got, it.want)})
 			}
 		}
@@ -70,7 +71,7 @@ func (v *verifier) run() {
 	}
 }
 
-func (v *verifier) report(seq int, e *IntegrityError) {
+func (v *verifier) report(seq int, e *store.IntegrityError) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	if v.bad == nil || seq < v.first {
@@ -87,10 +88,10 @@ func (v *verifier) add(t *trial.Trial, want string) {
 	}
 }
 
-// wait hashes what is queued, stops the workers and returns the first
+// Wait hashes what is queued, stops the workers and returns the first
 // damaged trial (nil when every one is sound). Calling it again returns
 // the same.
-func (v *verifier) wait() error {
+func (v *verifier) Wait() error {
 	if !v.done {
 		v.done = true
 		if len(v.batch) > 0 {

@@ -1,4 +1,4 @@
-package store
+package postgres
 
 import (
 	"cmp"
@@ -12,6 +12,7 @@ import (
 
 	"github.com/pareto-llm/pareto/store/columnar"
 	"github.com/pareto-llm/pareto/store/internal/codec"
+	"github.com/pareto-llm/pareto/store/internal/shared"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -71,7 +72,7 @@ func (s *pgStore) Ingest(ctx context.Context, study, source string, trials []tri
 		return 0, 0, s.wrap("ingesting "+source, err)
 	}
 	codec.SortByID(ps)
-	owners := skipOwners(trials)
+	owners := shared.SkipOwners(trials)
 	for attempt := 0; ; attempt++ {
 		added, err = s.ingestTx(ctx, studyID, source, ps, owners)
 		if err == nil || attempt >= 10 || !retryable(err) {
@@ -108,7 +109,7 @@ func (s *pgStore) reserveIDs(ctx context.Context, ps []codec.Prepared) error {
 
 // ingestTx writes the new trials of ps and their blocks, and deletes the
 // skips that the trials of owners supersede, in one transaction.
-func (s *pgStore) ingestTx(ctx context.Context, studyID int64, source string, ps []codec.Prepared, owners []skipOwner) (int, error) {
+func (s *pgStore) ingestTx(ctx context.Context, studyID int64, source string, ps []codec.Prepared, owners []shared.SkipOwner) (int, error) {
 	added := 0
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		added = 0
@@ -133,7 +134,7 @@ func (s *pgStore) ingestTx(ctx context.Context, studyID int64, source string, ps
 		s.batchDone()
 		files, runs := make([]string, len(owners)), make([]string, len(owners))
 		for i, o := range owners {
-			files[i], runs[i] = o.file, o.run
+			files[i], runs[i] = o.File, o.Run
 		}
 		_, err := tx.Exec(ctx, pgSourceSupersede, studyID, source, added, len(ps)-added, files, runs)
 		return err

@@ -1,25 +1,26 @@
-package store
+package shared
 
 import (
 	"fmt"
 	"strings"
 
+	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/store/internal/codec"
 	"github.com/pareto-llm/pareto/store/tunequeue"
 	"github.com/pareto-llm/pareto/trial"
 )
 
-// skipOwner is the identity of the input some trials came from, as the
+// SkipOwner is the identity of the input some trials came from, as the
 // skips they supersede are keyed: the file (Source.File) and the CloudAI
 // run (the "run" label without the "#n" of one of several trials).
-type skipOwner struct{ file, run string }
+type SkipOwner struct{ File, Run string }
 
-// skipOwners returns the distinct identities of the inputs of ts.
-func skipOwners(ts []trial.Trial) []skipOwner {
-	var out []skipOwner
+// SkipOwners returns the distinct identities of the inputs of ts.
+func SkipOwners(ts []trial.Trial) []SkipOwner {
+	var out []SkipOwner
 	for i := range ts {
 		run, _, _ := strings.Cut(ts[i].Labels["run"], "#")
-		o := skipOwner{file: ts[i].Source.File(), run: run}
+		o := SkipOwner{File: ts[i].Source.File(), Run: run}
 		if len(out) == 0 || out[len(out)-1] != o {
 			out = append(out, o) // a source's trials share theirs: checking the previous one suffices mostly
 		}
@@ -27,7 +28,7 @@ func skipOwners(ts []trial.Trial) []skipOwner {
 	if len(out) < 2 {
 		return out
 	}
-	seen := make(map[skipOwner]bool, len(out))
+	seen := make(map[SkipOwner]bool, len(out))
 	uniq := out[:0]
 	for _, o := range out {
 		if !seen[o] {
@@ -73,8 +74,8 @@ func storedSkip(path, file, run, caseID string, iteration, step int64, phase, co
 	return s
 }
 
-// filterSkips keeps the skips that satisfy where (trial.MatchSkip).
-func filterSkips(skips []trial.Skip, where []Condition) []trial.Skip {
+// FilterSkips keeps the skips that satisfy where (trial.MatchSkip).
+func FilterSkips(skips []trial.Skip, where []store.Condition) []trial.Skip {
 	if len(where) == 0 {
 		return skips
 	}
@@ -87,11 +88,11 @@ func filterSkips(skips []trial.Skip, where []Condition) []trial.Skip {
 	return out
 }
 
-// supersede deletes the skips of the study that trials of owners
+// Supersede deletes the skips of the study that trials of owners
 // supersede (the SQLite store; the PostgreSQL one runs pgSourceSupersede).
-func supersede(tx codec.BlockTx, studyID int64, owners []skipOwner) error {
+func Supersede(tx codec.BlockTx, studyID int64, owners []SkipOwner) error {
 	for _, o := range owners {
-		if err := tx.Exec(supersedeSkips, studyID, o.run, o.file, o.file); err != nil {
+		if err := tx.Exec(supersedeSkips, studyID, o.Run, o.File, o.File); err != nil {
 			return err
 		}
 	}
@@ -105,10 +106,10 @@ const upsertSkip = `INSERT INTO skips (study_id, file, run, path, case_id, itera
 	iteration = excluded.iteration, step = excluded.step, phase = excluded.phase, code = excluded.code,
 	reason = excluded.reason, recorded_at = excluded.recorded_at`
 
-// recordSkips records skips in the study within tx and returns how many
+// RecordSkips records skips in the study within tx and returns how many
 // were new and how many were known (replaced); now is the SQLite time of
 // the record (PostgreSQL uses its clock).
-func recordSkips(tx codec.BlockTx, studyID int64, skips []trial.Skip, now string) (added, present int, err error) {
+func RecordSkips(tx codec.BlockTx, studyID int64, skips []trial.Skip, now string) (added, present int, err error) {
 	stamp, args := "?", 11
 	if tx.Numbered() {
 		stamp, args = "now()", 10
@@ -132,12 +133,12 @@ func recordSkips(tx codec.BlockTx, studyID int64, skips []trial.Skip, now string
 	return added, present, nil
 }
 
-// listSkips is the query of a study's skips, in the order first recorded.
-const listSkips = `SELECT path, file, run, case_id, iteration, step, phase, code, reason FROM skips
+// ListSkips is the query of a study's skips, in the order first recorded.
+const ListSkips = `SELECT path, file, run, case_id, iteration, step, phase, code, reason FROM skips
 	WHERE study_id = ? ORDER BY id`
 
-// scanSkips reads the rows of listSkips.
-func scanSkips(rows tunequeue.Rows) ([]trial.Skip, error) {
+// ScanSkips reads the rows of ListSkips.
+func ScanSkips(rows tunequeue.Rows) ([]trial.Skip, error) {
 	defer rows.Close()
 	var out []trial.Skip
 	for rows.Next() {

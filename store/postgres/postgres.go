@@ -1,4 +1,4 @@
-package store
+package postgres
 
 import (
 	"context"
@@ -10,7 +10,10 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/store/internal/codec"
+	"github.com/pareto-llm/pareto/store/internal/locate"
+	"github.com/pareto-llm/pareto/store/internal/shared"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -34,7 +37,7 @@ type pgStore struct {
 
 // openPostgres connects to url, checks that the database is empty or a
 // pareto store, and brings the schema to version (0: the newest).
-func openPostgres(ctx context.Context, url string, version int, seen func(schemaState)) (*pgStore, error) {
+func openPostgres(ctx context.Context, url string, version int, seen func(shared.SchemaState)) (*pgStore, error) {
 	s, err := connectPostgres(ctx, url, false)
 	if err != nil {
 		return nil, err
@@ -44,7 +47,7 @@ func openPostgres(ctx context.Context, url string, version int, seen func(schema
 		s.Close()
 		return nil, s.wrap("opening", err)
 	}
-	if err := st.forWriting(kindPostgres); err != nil {
+	if err := st.ForWriting(locate.Postgres); err != nil {
 		s.Close()
 		return nil, s.fail("opening", err)
 	}
@@ -71,7 +74,7 @@ func openPostgresReadOnly(ctx context.Context, url string) (*pgStore, error) {
 		s.Close()
 		return nil, s.wrap("opening", err)
 	}
-	if err := st.forReading(kindPostgres); err != nil {
+	if err := st.ForReading(locate.Postgres); err != nil {
 		s.Close()
 		return nil, s.fail("opening", err)
 	}
@@ -109,29 +112,29 @@ func connectPostgres(ctx context.Context, url string, readOnly bool) (*pgStore, 
 	return s, nil
 }
 
-// schemaState inspects the tables of the database's current schema and
+// SchemaState inspects the tables of the database's current schema and
 // its schema version.
-func (s *pgStore) schemaState(ctx context.Context) (schemaState, error) {
+func (s *pgStore) schemaState(ctx context.Context) (shared.SchemaState, error) {
 	rows, err := s.pool.Query(ctx, `SELECT table_name::text FROM information_schema.tables
 		WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`)
 	if err != nil {
-		return schemaState{}, err
+		return shared.SchemaState{}, err
 	}
 	tables, err := pgx.CollectRows(rows, pgx.RowTo[string])
 	if err != nil {
-		return schemaState{}, err
+		return shared.SchemaState{}, err
 	}
-	st := newSchemaState(tables)
-	if !st.hasMigrations() {
+	st := shared.NewSchemaState(tables)
+	if !st.HasMigrations() {
 		return st, nil
 	}
 	var first string
-	err = s.pool.QueryRow(ctx, schemaQuery).Scan(&st.version, &first)
+	err = s.pool.QueryRow(ctx, shared.SchemaQuery).Scan(&st.Version, &first)
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) && pe.Code == "42703" { // undefined_column: another tool's schema_migrations
 		return st, nil
 	}
-	st.pareto = first == firstMigration
+	st.Pareto = first == shared.FirstMigration
 	return st, err
 }
 
@@ -151,7 +154,7 @@ func (s *pgStore) fail(op string, err error) error {
 // writable refuses writes to a store opened read-only.
 func (s *pgStore) writable() error {
 	if s.readOnly {
-		return s.fail("writing", ErrReadOnly)
+		return s.fail("writing", store.ErrReadOnly)
 	}
 	return nil
 }
@@ -164,7 +167,7 @@ func (s *pgStore) Close() error {
 
 // migrate brings the schema to target (0: the newest version).
 func (s *pgStore) migrate(ctx context.Context, target int) error {
-	return migrate(kindPostgres, &pgMigrator{s: s, ctx: ctx}, target)
+	return shared.Upgrade(locate.Postgres, &pgMigrator{s: s, ctx: ctx}, target)
 }
 
 type pgMigrator struct {
@@ -172,20 +175,20 @@ type pgMigrator struct {
 	ctx context.Context
 }
 
-// step implements migrateStep under a transaction-scoped advisory lock.
-func (m *pgMigrator) step(fn func(int, func(migration) error) error) error {
+// Step implements shared.Stepper under a transaction-scoped advisory lock.
+func (m *pgMigrator) Step(fn func(int, func(shared.Migration) error) error) error {
 	return pgx.BeginFunc(m.ctx, m.s.pool, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(m.ctx, `SELECT pg_advisory_xact_lock($1)`, int64(migrationLock)); err != nil {
 			return err
 		}
-		if _, err := tx.Exec(m.ctx, schemaTable); err != nil {
+		if _, err := tx.Exec(m.ctx, shared.SchemaTable); err != nil {
 			return err
 		}
 		var current int
 		if err := tx.QueryRow(m.ctx, `SELECT COALESCE(MAX(version), 0) FROM schema_migrations`).Scan(&current); err != nil {
 			return err
 		}
-		return fn(current, func(mg migration) error {
+		return fn(current, func(mg shared.Migration) error {
 			if _, err := tx.Exec(m.ctx, mg.SQL); err != nil {
 				return err
 			}
@@ -222,7 +225,7 @@ func (s *pgStore) studyID(ctx context.Context, study string) (int64, error) {
 }
 
 // Studies lists every study with its trial count and time range.
-func (s *pgStore) Studies(ctx context.Context) ([]Study, error) {
+func (s *pgStore) Studies(ctx context.Context) ([]store.Study, error) {
 	rows, err := s.pool.Query(ctx, `SELECT s.name, s.created_at,
 		(SELECT COUNT(*) FROM trials t WHERE t.study_id = s.id),
 		(SELECT COUNT(*) FROM sources o WHERE o.study_id = s.id),
@@ -233,9 +236,9 @@ func (s *pgStore) Studies(ctx context.Context) ([]Study, error) {
 		return nil, s.wrap("listing studies", err)
 	}
 	defer rows.Close()
-	var out []Study
+	var out []store.Study
 	for rows.Next() {
-		var st Study
+		var st store.Study
 		var first, last *time.Time
 		if err := rows.Scan(&st.Name, &st.Created, &st.Trials, &st.Sources, &first, &last); err != nil {
 			return nil, s.wrap("listing studies", err)

@@ -1,4 +1,4 @@
-package store
+package shared
 
 import (
 	"errors"
@@ -10,20 +10,20 @@ import (
 	"github.com/pareto-llm/pareto/trial"
 )
 
-// labelBatch is the number of trial IDs looked up per statement by
+// LabelBatch is the number of trial IDs looked up per statement by
 // SetLabels.
-const labelBatch = 500
+const LabelBatch = 500
 
-// checkLabels refuses an empty label key.
-func checkLabels(labels map[string]string) error {
+// CheckLabels refuses an empty label key.
+func CheckLabels(labels map[string]string) error {
 	if _, ok := labels[""]; ok {
 		return errors.New("empty label key")
 	}
 	return nil
 }
 
-// uniqueIDs returns ids sorted, without duplicates and empty strings.
-func uniqueIDs(ids []string) []string {
+// UniqueIDs returns ids sorted, without duplicates and empty strings.
+func UniqueIDs(ids []string) []string {
 	out := slices.Clone(ids)
 	slices.Sort(out)
 	out = slices.Compact(out)
@@ -33,23 +33,23 @@ func uniqueIDs(ids []string) []string {
 	return out
 }
 
-// labelUpdate is the new state of one stored trial after SetLabels.
-type labelUpdate struct {
-	row    int64
-	labels string
-	env    [6]string
-	// contentID is the content hash of the relabelled trial, "" when it is
+// LabelUpdate is the new state of one stored trial after SetLabels.
+type LabelUpdate struct {
+	Row    int64
+	Labels string
+	Env    [6]string
+	// ContentID is the content hash of the relabelled trial, "" when it is
 	// the trial's ID (see prepared.contentID).
-	contentID string
+	ContentID string
 	// sketch is the relabelled trial's (its repeat key and "id" and "run"
 	// labels may change)
 	sketch trial.Sketch
 }
 
-// relabel merges set into the labels of t, the verified trial of row row:
+// Relabel merges set into the labels of t, the verified trial of row row:
 // a non-empty value sets the label, an empty one removes it. It reports
 // false when the labels are unchanged.
-func relabel(enc *codec.JSONEncoder, row int64, t *trial.Trial, set map[string]string) (labelUpdate, bool) {
+func Relabel(enc *codec.JSONEncoder, row int64, t *trial.Trial, set map[string]string) (LabelUpdate, bool) {
 	before := t.Labels
 	after := maps.Clone(before)
 	if after == nil {
@@ -63,7 +63,7 @@ func relabel(enc *codec.JSONEncoder, row int64, t *trial.Trial, set map[string]s
 		}
 	}
 	if maps.Equal(before, after) {
-		return labelUpdate{}, false
+		return LabelUpdate{}, false
 	}
 	u := *t
 	u.Labels = after
@@ -71,6 +71,6 @@ func relabel(enc *codec.JSONEncoder, row int64, t *trial.Trial, set map[string]s
 	if content == t.ID {
 		content = ""
 	}
-	return labelUpdate{row: row, labels: strings.Clone(enc.MapString(after)), env: codec.Env(&u), contentID: content,
+	return LabelUpdate{Row: row, Labels: strings.Clone(enc.MapString(after)), Env: codec.Env(&u), ContentID: content,
 		sketch: trial.SketchOf(&u, codec.SketchKey(&u))}, true
 }
