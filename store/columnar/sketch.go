@@ -35,7 +35,7 @@ const SketchVersion = "1/" + repeat.KeyVersion
 
 // Sketcher packs the sketches of a block's trials.
 type Sketcher struct {
-	Buf          []byte
+	Buf          []byte // the packed sketches
 	n            int
 	path, format string
 	labels       map[string]string

@@ -101,6 +101,7 @@ type Decoder struct {
 // internSlots is the size of internBytes' cache.
 const internSlots = 4096
 
+// NewDecoder returns a Decoder for one read (not safe for concurrent use).
 func NewDecoder() *Decoder {
 	return &Decoder{dims: map[string]trial.Dims{}, maps: map[string]map[string]string{}, strs: map[string]string{},
 		layouts: map[string]*trial.Layout{}, canonWarnings: map[string][]byte{}, canonLayouts: map[string][]byte{},
@@ -293,13 +294,13 @@ func truncate(b []byte) string {
 // Prepared is a trial ready to be written: ID set, labels, params and
 // dims encoded.
 type Prepared struct {
-	Trial          *trial.Trial
-	ID             string
-	Labels, Params string
-	Dims           []string
-	Packed         []byte // the measurements, see PackMeasurements
-	Layout         string // the deployment's layout as JSON, "" when none
-	Warnings       string // the warnings as JSON (encodeList)
+	Trial          *trial.Trial // the trial as it will be stored (see AsStored)
+	ID             string       // its ID, computed when it had none
+	Labels, Params string       // its labels and params as JSON objects
+	Dims           []string     // the encoded dims of each measurement
+	Packed         []byte       // the measurements, see PackMeasurements
+	Layout         string       // the deployment's layout as JSON, "" when none
+	Warnings       string       // the warnings as JSON (encodeList)
 	// ContentID is the content hash of the trial as stored (trial.ComputeID
 	// of what a read returns) when it is not id: an ID the caller set, or a
 	// trial the store keeps in its canonical form (see asStored).

@@ -56,10 +56,11 @@ func PackMeasurements(b []byte, ms []trial.Measurement, dims []string) []byte {
 
 // Unpacker reads a packed blob.
 type Unpacker struct {
-	Buf []byte
-	Err error
+	Buf []byte // what is left to read
+	Err error  // the first error, ErrPacked
 }
 
+// Bytes reads a length-prefixed byte string.
 func (u *Unpacker) Bytes() []byte {
 	n, k := binary.Uvarint(u.Buf)
 	if k <= 0 || uint64(len(u.Buf)-k) < n {
@@ -81,6 +82,7 @@ func (u *Unpacker) float() float64 {
 	return v
 }
 
+// Uvarint reads an unsigned varint.
 func (u *Unpacker) Uvarint() uint64 {
 	n, k := binary.Uvarint(u.Buf)
 	if k <= 0 {

@@ -19,7 +19,7 @@ type RowTrial struct {
 
 // VerifiedRow reads the current row into a trial and, when its ID is in
 // want, verifies it and appends it to out.
-func VerifiedRow(rs rowScanner, d *codec.Decoder, r *trialRow, want map[string]bool, out []RowTrial) ([]RowTrial, error) {
+func VerifiedRow(rs rowScanner, d *codec.Decoder, r *TrialRow, want map[string]bool, out []RowTrial) ([]RowTrial, error) {
 	t, err := r.Scan(rs, d)
 	if err != nil || !want[t.ID] { // another ID under the same key
 		return out, err

@@ -35,9 +35,9 @@ func UniqueIDs(ids []string) []string {
 
 // LabelUpdate is the new state of one stored trial after SetLabels.
 type LabelUpdate struct {
-	Row    int64
-	Labels string
-	Env    [6]string
+	Row    int64     // the trial's row id
+	Labels string    // its labels as JSON
+	Env    [6]string // its environment columns (codec.Env)
 	// ContentID is the content hash of the relabelled trial, "" when it is
 	// the trial's ID (see prepared.contentID).
 	ContentID string

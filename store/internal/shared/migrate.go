@@ -19,9 +19,9 @@ var migrationFS embed.FS
 // Migration is one forward-only schema step: version 1 is the whole
 // schema (0001_init.sql), a later version changes it.
 type Migration struct {
-	Version int
-	Name    string
-	SQL     string
+	Version int    // from 1, consecutive
+	Name    string // the file name, NNNN_description.sql
+	SQL     string // the statements
 }
 
 // Known holds each dialect's migrations, read from migrationFS when the

@@ -18,9 +18,9 @@ type rowScanner interface {
 	Scan(dest ...any) error
 }
 
-// trialRow holds the scan targets of ReadColumns.
-type trialRow struct {
-	ID                                int64
+// TrialRow holds the scan targets of ReadColumns.
+type TrialRow struct {
+	ID                                int64 // the row id
 	hash, path, format, version, key  []byte
 	line, index                       int64
 	labels, params, warnings, problem []byte
@@ -30,7 +30,7 @@ type trialRow struct {
 	// the deployment columns
 	layout, allocWhy, servingWhy, configPath, config []byte
 	alloc, serving                                   int64
-	// what reads verify (see trialRow.verify)
+	// what reads verify (see TrialRow.verify)
 	contentID []byte
 	checksum  int64
 	// session is the trial's measurement session
@@ -38,8 +38,9 @@ type trialRow struct {
 	dest    []any
 }
 
-func NewTrialRow() *trialRow {
-	r := &trialRow{}
+// NewTrialRow returns a TrialRow whose scan destinations are set.
+func NewTrialRow() *TrialRow {
+	r := &TrialRow{}
 	r.dest = []any{&r.ID, &r.hash, &r.path, &r.format, &r.version, &r.line, &r.index, &r.key, &r.labels, &r.params}
 	for i := range r.workload {
 		r.dest = append(r.dest, &r.workload[i])
@@ -58,7 +59,7 @@ func NewTrialRow() *trialRow {
 //
 // With v set, the content hash is checked by v (the checksum here):
 // the caller then waits for v before using what it read.
-func (r *trialRow) Decode(rs rowScanner, d *codec.Decoder, q *store.Query, slim bool, v *verifier) (int64, trial.Trial, error) {
+func (r *TrialRow) Decode(rs rowScanner, d *codec.Decoder, q *store.Query, slim bool, v *Verifier) (int64, trial.Trial, error) {
 	if slim {
 		t, err := r.scanSlim(rs, d, MetricFilter(q.Metrics))
 		return r.ID, t, err
@@ -89,7 +90,7 @@ func (r *trialRow) Decode(rs rowScanner, d *codec.Decoder, q *store.Query, slim 
 
 // scanSlim reads one row into a slim trial (ID, source path and the
 // measurements keep selects) verified by the row's checksum.
-func (r *trialRow) scanSlim(rs rowScanner, d *codec.Decoder, keep func(metric, native []byte) bool) (trial.Trial, error) {
+func (r *TrialRow) scanSlim(rs rowScanner, d *codec.Decoder, keep func(metric, native []byte) bool) (trial.Trial, error) {
 	var t trial.Trial
 	if err := rs.Scan(r.dest...); err != nil {
 		return t, err
@@ -121,7 +122,7 @@ func (r *trialRow) scanSlim(rs rowScanner, d *codec.Decoder, keep func(metric, n
 }
 
 // Scan reads one row into a whole trial, unverified.
-func (r *trialRow) Scan(rs rowScanner, d *codec.Decoder) (trial.Trial, error) {
+func (r *TrialRow) Scan(rs rowScanner, d *codec.Decoder) (trial.Trial, error) {
 	var t trial.Trial
 	if err := rs.Scan(r.dest...); err != nil {
 		return t, err
@@ -157,7 +158,7 @@ func (r *trialRow) Scan(rs rowScanner, d *codec.Decoder) (trial.Trial, error) {
 }
 
 // damaged returns the IntegrityError of the row's trial.
-func (r *trialRow) damaged(format string, args ...any) error {
+func (r *TrialRow) damaged(format string, args ...any) error {
 	return &store.IntegrityError{Trial: string(r.hash), Detail: fmt.Sprintf(format, args...)}
 }
 
@@ -165,7 +166,7 @@ func (r *trialRow) damaged(format string, args ...any) error {
 // keeps of it: trial.ComputeID of t must be its content hash (its ID, or
 // content_id when the ID is not the content hash), and the row's checksum
 // that of the fields the hash does not cover (TrialChecksum).
-func (r *trialRow) Verify(t *trial.Trial, d *codec.Decoder) error {
+func (r *TrialRow) Verify(t *trial.Trial, d *codec.Decoder) error {
 	if got, want := trial.ComputeID(t), r.contentHash(); got != want {
 		return r.damaged("what is stored hashes to %s, not to its content hash %s", got, want)
 	}
@@ -174,7 +175,7 @@ func (r *trialRow) Verify(t *trial.Trial, d *codec.Decoder) error {
 
 // contentHash is what the row's trial must hash to: its content_id, or
 // its ID when that is empty.
-func (r *trialRow) contentHash() string {
+func (r *TrialRow) contentHash() string {
 	if len(r.contentID) > 0 {
 		return string(r.contentID)
 	}
@@ -183,7 +184,7 @@ func (r *trialRow) contentHash() string {
 
 // verifyChecksum checks the row's checksum (TrialChecksum) of t, the
 // trial read from it.
-func (r *trialRow) verifyChecksum(t *trial.Trial, d *codec.Decoder) error {
+func (r *TrialRow) verifyChecksum(t *trial.Trial, d *codec.Decoder) error {
 	if sum := r.rowChecksum(t, d); sum != r.checksum {
 		return r.damaged("the checksum of its ID and of the fields it does not hash (path, format, line, native names and units, warnings, deployment, session) is %d, not %d",
 			sum, r.checksum)
@@ -192,7 +193,7 @@ func (r *trialRow) verifyChecksum(t *trial.Trial, d *codec.Decoder) error {
 }
 
 // rowChecksum is TrialChecksum of the row read into t.
-func (r *trialRow) rowChecksum(t *trial.Trial, d *codec.Decoder) int64 {
+func (r *TrialRow) rowChecksum(t *trial.Trial, d *codec.Decoder) int64 {
 	return codec.TrialChecksum(r.hash, r.path, r.format, r.version, r.line, r.measurements, d.CanonicalWarnings(r.warnings, t.Warnings),
 		d.CanonicalLayout(r.layout, t.Deployment), r.alloc, r.allocWhy, r.serving, r.servingWhy, r.configPath, r.config, r.session)
 }
@@ -228,9 +229,9 @@ func MetricFilter(metrics []string) func(metric, native []byte) bool {
 // or, with emit set (a Scan), hands them to emit in batches of ScanBatch
 // and keeps none.
 type Collector struct {
-	Q      store.Query
-	Trials []trial.Trial
-	RowIDs []int64
+	Q      store.Query   // the query: its conditions and limit
+	Trials []trial.Trial // the trials kept, without emit
+	RowIDs []int64       // the row ids of the trials kept (or of those selected, with RowsOnly)
 	kept   int
 	// RowsOnly keeps the row ids of the trials selected, not the trials
 	// (the conditions of a columnar read).
@@ -241,7 +242,7 @@ type Collector struct {
 	// emit runs on its own goroutine (out), in order, so that what the
 	// caller does with a batch overlaps decoding the next.
 	Emit    func([]trial.Trial) error
-	v       *verifier
+	v       *Verifier
 	pending []trial.Trial
 	pendWG  *sync.WaitGroup
 	curWG   *sync.WaitGroup
@@ -249,7 +250,7 @@ type Collector struct {
 	done    chan struct{}
 	mu      sync.Mutex
 	emitErr error
-	Err     error
+	Err     error // the read's error, set by its caller
 }
 
 // ScanBatch is the number of trials a Scan hands over at once.
@@ -327,7 +328,7 @@ func (c *Collector) emitted() error {
 
 // StartScan prepares a Scan's collector to hand over what v verifies, and
 // starts emit's goroutine.
-func (c *Collector) StartScan(v *verifier) {
+func (c *Collector) StartScan(v *Verifier) {
 	if c.Emit == nil {
 		return
 	}

@@ -13,7 +13,10 @@ import (
 // SkipOwner is the identity of the input some trials came from, as the
 // skips they supersede are keyed: the file (Source.File) and the CloudAI
 // run (the "run" label without the "#n" of one of several trials).
-type SkipOwner struct{ File, Run string }
+type SkipOwner struct {
+	File string // trial.Skip.File
+	Run  string // the CloudAI run, "" for none
+}
 
 // SkipOwners returns the distinct identities of the inputs of ts.
 func SkipOwners(ts []trial.Trial) []SkipOwner {

@@ -9,12 +9,12 @@ import (
 	"github.com/pareto-llm/pareto/trial"
 )
 
-// verifier checks the content hashes of the trials a read decodes on the
+// Verifier checks the content hashes of the trials a read decodes on the
 // other cores while the reader goes on decoding: hashing every trial is a
 // sixth of decoding it, and would otherwise slow the read path by as much.
 // Trials are handed over in batches, as shallow copies (the hash only
 // reads them); wait returns the first damaged trial in read order.
-type verifier struct {
+type Verifier struct {
 	batch []verifyItem
 	work  chan verifyChunk
 	// group, when set, counts the chunks handed over since setGroup that
@@ -46,8 +46,9 @@ type verifyChunk struct {
 // verifyBatch is the number of trials handed over at once.
 const verifyBatch = 256
 
-func NewVerifier() *verifier {
-	v := &verifier{work: make(chan verifyChunk, 4)}
+// NewVerifier returns a Verifier whose workers are running.
+func NewVerifier() *Verifier {
+	v := &Verifier{work: make(chan verifyChunk, 4)}
 	for range max(1, runtime.GOMAXPROCS(0)-1) {
 		v.wg.Add(1)
 		go v.run()
@@ -55,7 +56,7 @@ func NewVerifier() *verifier {
 	return v
 }
 
-func (v *verifier) run() {
+func (v *Verifier) run() {
 	defer v.wg.Done()
 	for c := range v.work {
 		for i := range c.items {
@@ -71,7 +72,7 @@ func (v *verifier) run() {
 	}
 }
 
-func (v *verifier) report(seq int, e *store.IntegrityError) {
+func (v *Verifier) report(seq int, e *store.IntegrityError) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	if v.bad == nil || seq < v.first {
@@ -80,7 +81,7 @@ func (v *verifier) report(seq int, e *store.IntegrityError) {
 }
 
 // add queues t, which must hash to want.
-func (v *verifier) add(t *trial.Trial, want string) {
+func (v *Verifier) add(t *trial.Trial, want string) {
 	v.batch = append(v.batch, verifyItem{seq: v.seq, t: *t, want: want})
 	v.seq++
 	if len(v.batch) == verifyBatch {
@@ -91,7 +92,7 @@ func (v *verifier) add(t *trial.Trial, want string) {
 // Wait hashes what is queued, stops the workers and returns the first
 // damaged trial (nil when every one is sound). Calling it again returns
 // the same.
-func (v *verifier) Wait() error {
+func (v *Verifier) Wait() error {
 	if !v.done {
 		v.done = true
 		if len(v.batch) > 0 {
@@ -107,7 +108,7 @@ func (v *verifier) Wait() error {
 }
 
 // send hands the queued trials over to the workers.
-func (v *verifier) send() {
+func (v *Verifier) send() {
 	if v.group != nil {
 		v.group.Add(1)
 	}
@@ -117,7 +118,7 @@ func (v *verifier) send() {
 
 // setGroup hands the queued trials over (counted by the previous group)
 // and makes g count the chunks handed over from now on.
-func (v *verifier) setGroup(g *sync.WaitGroup) {
+func (v *Verifier) setGroup(g *sync.WaitGroup) {
 	if len(v.batch) > 0 {
 		v.send()
 	}
@@ -125,7 +126,7 @@ func (v *verifier) setGroup(g *sync.WaitGroup) {
 }
 
 // failed returns the first damaged trial found so far, or nil.
-func (v *verifier) failed() error {
+func (v *Verifier) failed() error {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	if v.bad == nil {

@@ -133,7 +133,7 @@ const BlockValuesQuery = `SELECT v.block_id, v.vals, v.checksum FROM blocks b JO
 	WHERE b.study_id = ? AND v.metric = ? AND v.dims = ?`
 
 // stmtScanner scans the current row of a low-level statement into the
-// targets trialRow uses: *int64, *[]byte (valid until the next step) and
+// targets TrialRow uses: *int64, *[]byte (valid until the next step) and
 // *sql.NullFloat64.
 type stmtScanner struct{ st *sqlite3.Stmt }
 

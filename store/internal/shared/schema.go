@@ -15,7 +15,7 @@ type SchemaState struct {
 	// Pareto tells that schema_migrations records pareto's first
 	// migration; version is then the newest migration applied.
 	Pareto  bool
-	Version int
+	Version int // see Pareto
 }
 
 // FirstMigration is the name schema_migrations records for version 1 in

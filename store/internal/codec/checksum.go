@@ -17,15 +17,17 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 // Summer accumulates a CRC-32C over length-prefixed fields, so that moving
 // bytes between fields changes the sum.
 type Summer struct {
-	CRC uint32
+	CRC uint32 // the sum so far
 	buf [8]byte
 }
 
+// Int adds v, as 8 little-endian bytes.
 func (s *Summer) Int(v int64) {
 	binary.LittleEndian.PutUint64(s.buf[:], uint64(v))
 	s.CRC = crc32.Update(s.CRC, castagnoli, s.buf[:])
 }
 
+// Bytes adds b, after its length.
 func (s *Summer) Bytes(b []byte) {
 	s.Int(int64(len(b)))
 	s.CRC = crc32.Update(s.CRC, castagnoli, b)

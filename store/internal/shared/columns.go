@@ -29,7 +29,7 @@ type ColumnsBuilder struct {
 
 	spans    map[int64][2]int // block id -> offset and number of trials
 	firsts   map[int64]int64  // block id -> its first row id
-	RowIDs   []int64
+	RowIDs   []int64          // the row ids of the trials, in ingest order
 	arena    []byte
 	ends     []int32
 	problems map[int]string // by offset
@@ -40,6 +40,7 @@ type ColumnsBuilder struct {
 	unsketched bool
 }
 
+// NewColumnsBuilder returns a builder of the columns of specs.
 func NewColumnsBuilder(specs []store.ColumnSpec) *ColumnsBuilder {
 	b := &ColumnsBuilder{specs: specs, unique: make([]int, len(specs)), spans: map[int64][2]int{}, firsts: map[int64]int64{}}
 	seen := map[[2]string]int{}
@@ -71,10 +72,11 @@ func (b *ColumnsBuilder) specOf(u int) int {
 
 // StoredBlock is a blocks row as read.
 type StoredBlock struct {
-	ID, First, Last, N    int64
-	RowIDs, IDs, Problems []byte
-	Checksum              int64
-	// the sketches, read by Columns alone
+	ID, First, Last, N    int64  // row id, first and last trial, trials
+	RowIDs, IDs, Problems []byte // as columnar.Block keeps them
+	Checksum              int64  // codec.BlockChecksum
+	// Sketches, SketchVersion and SketchChecksum are the sketches, read by
+	// Columns alone.
 	Sketches, SketchVersion []byte
 	SketchChecksum          int64
 }

@@ -12,6 +12,7 @@ const ReadColumns = `id, hash, source_path, source_format, source_format_version
 	measurements, layout, allocated_gpus, allocated_gpus_unknown, serving_gpus, serving_gpus_unknown, config_path, config,
 	content_id, checksum, session`
 
+// Itoa formats a non-negative i in decimal.
 func Itoa(i int) string {
 	var b [20]byte
 	n := len(b)

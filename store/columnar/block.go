@@ -20,20 +20,24 @@ var missingBits = math.Float64bits(frontier.Missing)
 // one column of values per (metric, dims) pair, frontier.Missing where a
 // trial has no such measurement, several, or a Problem.
 type Block struct {
-	N        int
-	First    int64
-	Last     int64
-	RowIDs   []byte
-	IDs      []byte
-	Problems []byte
-	Cols     map[ColKey]*[]byte
-	Order    []ColKey
-	Sketcher Sketcher // the trials' sketches, when given (see sketch)
+	N        int                // the number of trials
+	First    int64              // the first trial's row id
+	Last     int64              // the last trial's row id
+	RowIDs   []byte             // the row ids, as uvarint deltas
+	IDs      []byte             // the trial IDs (AppendID)
+	Problems []byte             // the trials' problems, as strings
+	Cols     map[ColKey]*[]byte // the value columns, float64s
+	Order    []ColKey           // the columns in the order first seen
+	Sketcher Sketcher           // the trials' sketches, when given (see sketch)
 }
 
 // ColKey names a column of a block: metric and encoded dims.
-type ColKey struct{ Metric, Dims string }
+type ColKey struct {
+	Metric string // trial.Measurement.Metric
+	Dims   string // the dims, encoded (codec.EncodeDims)
+}
 
+// NewBlock returns an empty block.
 func NewBlock() *Block { return &Block{Cols: map[ColKey]*[]byte{}} }
 
 // Add appends a trial, whose row id is above the previous one's.
