@@ -8,7 +8,6 @@ import (
 	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/store/internal/codec"
 	"github.com/pareto-llm/pareto/store/internal/shared"
-	"github.com/pareto-llm/pareto/store/sqlite"
 )
 
 // Columns reads, for every trial of the study that satisfies where, its ID
@@ -83,7 +82,7 @@ func pgColumnBlocks(ctx context.Context, tx pgx.Tx, b *shared.ColumnsBuilder, st
 	var vals []byte
 	var id, sum int64
 	for u, d := range b.Dims {
-		rows, err := tx.Query(ctx, numberPlaceholders(sqlite.BlockValuesQuery), studyID, b.Metric(u), d)
+		rows, err := tx.Query(ctx, numberPlaceholders(shared.BlockValuesQuery), studyID, b.Metric(u), d)
 		if err != nil {
 			return err
 		}

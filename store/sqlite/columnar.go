@@ -106,7 +106,7 @@ func sqliteColumnBlocks(c *sqlite3.Conn, b *shared.ColumnsBuilder, studyID int64
 	if len(b.RowIDs) == 0 {
 		return nil
 	}
-	vs, _, err := c.Prepare(BlockValuesQuery)
+	vs, _, err := c.Prepare(shared.BlockValuesQuery)
 	if err != nil {
 		return err
 	}
@@ -126,11 +126,6 @@ func sqliteColumnBlocks(c *sqlite3.Conn, b *shared.ColumnsBuilder, studyID int64
 	}
 	return nil
 }
-
-// BlockValuesQuery selects the values of one (metric, dims) pair in every
-// block of a study: parameters study id, metric, dims.
-const BlockValuesQuery = `SELECT v.block_id, v.vals, v.checksum FROM blocks b JOIN block_values v ON v.block_id = b.id
-	WHERE b.study_id = ? AND v.metric = ? AND v.dims = ?`
 
 // stmtScanner scans the current row of a low-level statement into the
 // targets TrialRow uses: *int64, *[]byte (valid until the next step) and

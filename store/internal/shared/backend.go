@@ -16,7 +16,8 @@ type Opener func(ctx context.Context, target string, version int, seen func(Sche
 // it to create stores of earlier schema versions.
 var OpenAt = map[string]Opener{}
 
-// Backend returns the store.Backend of a dialect, from its openers.
+// Backend returns the store.Backend of a dialect, from its openers, and
+// records open in OpenAt.
 func Backend(dialect string, open Opener, openReadOnly func(ctx context.Context, target string) (store.Reader, error)) store.Backend {
 	OpenAt[dialect] = open
 	return store.Backend{

@@ -322,3 +322,8 @@ func placeholder(numbered bool, i int) string {
 	}
 	return "?"
 }
+
+// BlockValuesQuery selects the values of one (metric, dims) pair in every
+// block of a study: parameters study id, metric, dims.
+const BlockValuesQuery = `SELECT v.block_id, v.vals, v.checksum FROM blocks b JOIN block_values v ON v.block_id = b.id
+	WHERE b.study_id = ? AND v.metric = ? AND v.dims = ?`
