@@ -13,6 +13,7 @@ import (
 	"github.com/pareto-llm/pareto/internal/schematest"
 	"github.com/pareto-llm/pareto/repeat"
 	"github.com/pareto-llm/pareto/store"
+	_ "github.com/pareto-llm/pareto/store/all" // the store backends
 	"github.com/pareto-llm/pareto/trial"
 )
 

@@ -14,6 +14,7 @@ import (
 
 	"github.com/pareto-llm/pareto/ingest"
 	"github.com/pareto-llm/pareto/store"
+	_ "github.com/pareto-llm/pareto/store/all" // the store backends
 	"github.com/pareto-llm/pareto/trial"
 )
 

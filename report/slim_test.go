@@ -9,6 +9,7 @@ import (
 	"github.com/pareto-llm/pareto/internal/benchstudy"
 	"github.com/pareto-llm/pareto/repeat"
 	"github.com/pareto-llm/pareto/store"
+	_ "github.com/pareto-llm/pareto/store/all" // the store backends
 	"github.com/pareto-llm/pareto/trial"
 )
 

@@ -17,6 +17,7 @@ import (
 	"github.com/pareto-llm/pareto/query"
 	"github.com/pareto-llm/pareto/repeat"
 	"github.com/pareto-llm/pareto/store"
+	_ "github.com/pareto-llm/pareto/store/all" // the store backends
 	"github.com/pareto-llm/pareto/trial"
 )
 

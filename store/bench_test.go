@@ -1,4 +1,4 @@
-package store
+package store_test
 
 import (
 	"context"
@@ -11,6 +11,9 @@ import (
 
 	"github.com/pareto-llm/pareto/frontier"
 	"github.com/pareto-llm/pareto/ingest"
+	"github.com/pareto-llm/pareto/store"
+	"github.com/pareto-llm/pareto/store/columnar"
+	"github.com/pareto-llm/pareto/store/internal/codec"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -34,7 +37,7 @@ func benchBackends(*testing.B) []backend {
 
 // ingestGenerated ingests n generated trials in sources of benchSource;
 // generating them is not timed.
-func ingestGenerated(b *testing.B, s Store, study string, n int) {
+func ingestGenerated(b *testing.B, s store.Store, study string, n int) {
 	for from := 0; from < n; from += benchSource {
 		b.StopTimer()
 		ts := genTrials(from, min(benchSource, n-from))
@@ -117,14 +120,14 @@ func frontierQuery(b *testing.B, loc, study string) frontier.Result {
 }
 
 // frontierQueryWhere is frontierQuery over the trials that satisfy where.
-func frontierQueryWhere(b *testing.B, loc, study string, where []Condition) frontier.Result {
+func frontierQueryWhere(b *testing.B, loc, study string, where []store.Condition) frontier.Result {
 	ctx := context.Background()
-	s, err := Open(ctx, loc)
+	s, err := store.Open(ctx, loc)
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer s.Close()
-	specs := []ColumnSpec{{Metric: trial.TTFT, Dims: trial.StatDims("p99")}, {Metric: trial.OutputTokenThroughput},
+	specs := []store.ColumnSpec{{Metric: trial.TTFT, Dims: trial.StatDims("p99")}, {Metric: trial.OutputTokenThroughput},
 		{Metric: trial.TTFT, Dims: trial.StatDims("p99")}}
 	cols, err := s.Columns(ctx, study, specs, where)
 	if err != nil {
@@ -143,12 +146,12 @@ func frontierQueryWhere(b *testing.B, loc, study string, where []Condition) fron
 // frontierQueryTrials reads slim trials and resolves the selectors.
 func frontierQueryTrials(b *testing.B, loc, study string) frontier.Result {
 	ctx := context.Background()
-	s, err := Open(ctx, loc)
+	s, err := store.Open(ctx, loc)
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer s.Close()
-	ts, err := s.Trials(ctx, study, Query{Metrics: []string{trial.TTFT, trial.OutputTokenThroughput}, Slim: true})
+	ts, err := s.Trials(ctx, study, store.Query{Metrics: []string{trial.TTFT, trial.OutputTokenThroughput}, Slim: true})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -239,25 +242,25 @@ func writeResultFiles(b *testing.B, n int) []string {
 // at ingest (the repeat key of each trial, then the packing) and
 // unpacking them in Columns, for one full block.
 func BenchmarkSketches(b *testing.B) {
-	ts := genTrials(0, blockTrials)
+	ts := genTrials(0, columnar.BlockTrials)
 	b.Run(fmt.Sprintf("op=pack/trials=%d", len(ts)), func(b *testing.B) {
 		for b.Loop() {
-			var sk sketcher
-			var names workloadNames
+			var sk columnar.Sketcher
+			var names codec.WorkloadNames
 			for i := range ts {
-				sk.add(&ts[i], names.key(&ts[i]))
+				sk.Add(&ts[i], names.Key(&ts[i]))
 			}
 		}
 	})
-	var sk sketcher
+	var sk columnar.Sketcher
 	for i := range ts {
-		sk.add(&ts[i], sketchKey(&ts[i]))
+		sk.Add(&ts[i], codec.SketchKey(&ts[i]))
 	}
 	b.Run(fmt.Sprintf("op=unpack/trials=%d", len(ts)), func(b *testing.B) {
 		out := make([]trial.Sketch, 0, len(ts))
 		for b.Loop() {
 			var err error
-			if out, err = unpackSketches(sk.b, len(ts), out[:0]); err != nil || len(out) != len(ts) {
+			if out, err = columnar.UnpackSketches(sk.Buf, len(ts), out[:0]); err != nil || len(out) != len(ts) {
 				b.Fatal(len(out), err)
 			}
 		}

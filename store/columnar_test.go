@@ -1,4 +1,4 @@
-package store
+package store_test
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/pareto-llm/pareto/frontier"
+	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -59,7 +60,7 @@ func TestColumns(t *testing.T) {
 				t.Fatal(err)
 			}
 			selectors := []string{"ttft.p99", trial.OutputTokenThroughput, "tpot.p50", "ttft.p99", "nosuch.p50"}
-			var specs []ColumnSpec
+			var specs []store.ColumnSpec
 			for _, name := range selectors {
 				sel, err := trial.ParseSelector(name)
 				if err != nil {
@@ -69,7 +70,7 @@ func TestColumns(t *testing.T) {
 				if sel.Statistic != "" {
 					dims = trial.StatDims(sel.Statistic)
 				}
-				specs = append(specs, ColumnSpec{Metric: sel.Metric, Dims: dims})
+				specs = append(specs, store.ColumnSpec{Metric: sel.Metric, Dims: dims})
 			}
 			for _, where := range [][]string{nil, {"engine=vllm"}, {"engine!=sglang", "gpu>=H1"},
 				{"tensor_parallel_size=2"}, {"engine=vllm", "engine_version>0.8", "max_num_seqs<=128"}, {"host=x"}} {
@@ -81,20 +82,20 @@ func TestColumns(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%v: %v", where, err)
 				}
-				ts, err := s.Trials(ctx, study, Query{Where: conds})
+				ts, err := s.Trials(ctx, study, store.Query{Where: conds})
 				if err != nil {
 					t.Fatal(err)
 				}
 				checkColumns(t, where, selectors, ts, got)
 			}
-			if _, err := s.Columns(ctx, "no such study", specs, nil); !errors.Is(err, ErrNoStudy) {
+			if _, err := s.Columns(ctx, "no such study", specs, nil); !errors.Is(err, store.ErrNoStudy) {
 				t.Errorf("Columns(missing study) = %v; want ErrNoStudy", err)
 			}
 		})
 	}
 }
 
-func checkColumns(t *testing.T, where, selectors []string, ts []trial.Trial, got *Columns) {
+func checkColumns(t *testing.T, where, selectors []string, ts []trial.Trial, got *store.Columns) {
 	t.Helper()
 	if len(got.IDs) != len(ts) {
 		t.Fatalf("%v: %d trials; want %d", where, len(got.IDs), len(ts))
@@ -136,7 +137,7 @@ func TestColumnsEmpty(t *testing.T) {
 			if err := s.CreateStudy(ctx, study); err != nil {
 				t.Fatal(err)
 			}
-			specs := []ColumnSpec{{Metric: trial.TTFT, Dims: trial.StatDims("p99")}}
+			specs := []store.ColumnSpec{{Metric: trial.TTFT, Dims: trial.StatDims("p99")}}
 			got, err := s.Columns(ctx, study, specs, nil)
 			if err != nil || len(got.IDs) != 0 || len(got.Values) != 1 || len(got.Values[0]) != 0 {
 				t.Errorf("empty study: %+v, %v", got, err)

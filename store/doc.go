@@ -4,7 +4,8 @@
 //
 // # Backends
 //
-// Open selects a backend from the location:
+// Open selects a backend from the location (see Backend: package
+// store/all links both, store/sqlite and store/postgres):
 //
 //	pareto.db, ./runs/a.db, sqlite:///abs/path.db, file:x.db   embedded SQLite (pure Go, no cgo)
 //	postgres://user:pass@host/db, postgresql://...              PostgreSQL (pgx)
@@ -66,8 +67,8 @@
 // study's trials through the row-id ranges of its blocks (first_trial to
 // last_trial), so that an ingest updates one index per trial.
 //
-// The schema is one file per dialect, version 1 (migrations/sqlite and
-// migrations/postgres, 0001_init.sql). A later version is a forward-only
+// The schema is one file per dialect, version 1 (store/internal/shared's
+// migrations/sqlite and migrations/postgres, 0001_init.sql). A later version is a forward-only
 // migration beside it (0002_name.sql, in both dialects), applied in order
 // by Open and Migrate, each in its own transaction, and recorded in
 // schema_migrations; the read-only openers refuse a store whose schema is
@@ -98,10 +99,10 @@
 // not cover — the source path, format, version and line, the packed
 // measurements whole (native names and source units), the warnings, the
 // layout and the other deployment fields — and the ID itself are covered
-// by a CRC-32C kept with the row (trialChecksum); a slim read is verified
+// by a CRC-32C kept with the row (codec.TrialChecksum); a slim read is verified
 // by it alone. Values the store cannot keep exactly (-0 and NaNs of other
 // bits in the workload, invalid UTF-8 in labels, params or dims) are
-// stored, and hashed, in the form a read returns them (asStored).
+// stored, and hashed, in the form a read returns them (asStored, in store/internal/codec).
 //
 // The columnar path verifies blocks by checksum, not by hashing trials
 // (which would cost a frontier over 10⁶ trials seconds): a CRC-32C of each
@@ -175,7 +176,7 @@
 // repeat.RepeatKey, and the source path, format, line and index and the
 // "id" and "run" labels that name a row), computed at ingest from each
 // trial as stored, renewed by SetLabels, and covered by a CRC-32C with the
-// block's first row id and the sketches' version (sketchVersion, which
+// block's first row id and the sketches' version (columnar.SketchVersion, which
 // includes repeat.KeyVersion). Columns returns them when every block of
 // the study has sketches of this version, so that a frontier of the
 // median of repeats over 10⁶ trials reads blocks, not trials (about 2.5
@@ -199,6 +200,13 @@
 // Both stores keep the state of pareto tune, ask and tell beside a study
 // (tunequeue.Queue, which every Store is), with the SQL of package
 // tunequeue: see its documentation.
+//
+// # Layout
+//
+// The backends, their shared code, the codec of rows and the columnar
+// blocks and sketches are packages of their own below this one, which
+// holds the interfaces, Open and the query and result types; see
+// docs/STORE.md, "Layout".
 //
 // Passwords in locations are never printed: Redact removes them, and every
 // error this package returns has them removed.

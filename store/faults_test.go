@@ -1,4 +1,4 @@
-package store
+package store_test
 
 import (
 	"bytes"
@@ -14,6 +14,10 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/pareto-llm/pareto/internal/testenv"
+	"github.com/pareto-llm/pareto/store"
+	"github.com/pareto-llm/pareto/store/internal/codec"
+	"github.com/pareto-llm/pareto/store/internal/locate"
+	"github.com/pareto-llm/pareto/store/sqlite"
 )
 
 func TestNotSQLite(t *testing.T) {
@@ -23,17 +27,17 @@ func TestNotSQLite(t *testing.T) {
 	if err := os.WriteFile(junk, content, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err := Open(context.Background(), junk)
-	if !errors.Is(err, ErrNotSQLite) {
+	_, err := store.Open(context.Background(), junk)
+	if !errors.Is(err, sqlite.ErrNotSQLite) {
 		t.Errorf("Open(CSV file) = %v; want ErrNotSQLite", err)
 	}
 	if got, _ := os.ReadFile(junk); !bytes.Equal(got, content) {
 		t.Errorf("Open changed the file it refused")
 	}
-	if _, err := Open(context.Background(), dir); err == nil {
+	if _, err := store.Open(context.Background(), dir); err == nil {
 		t.Errorf("Open(directory) succeeded")
 	}
-	if _, err := Open(context.Background(), filepath.Join(dir, "missing", "x.db")); err == nil || !strings.Contains(err.Error(), "does not exist") {
+	if _, err := store.Open(context.Background(), filepath.Join(dir, "missing", "x.db")); err == nil || !strings.Contains(err.Error(), "does not exist") {
 		t.Errorf("Open(missing directory) = %v; want 'does not exist'", err)
 	}
 }
@@ -57,9 +61,9 @@ func TestCorruptSQLite(t *testing.T) {
 	}
 	os.Remove(loc + "-wal")
 	os.Remove(loc + "-shm")
-	s2, err := Open(context.Background(), loc)
+	s2, err := store.Open(context.Background(), loc)
 	if err == nil {
-		_, err = s2.Trials(context.Background(), "s", Query{})
+		_, err = s2.Trials(context.Background(), "s", store.Query{})
 		s2.Close()
 	}
 	if err == nil || !strings.Contains(err.Error(), loc) {
@@ -96,12 +100,12 @@ func TestReadOnlyDirectory(t *testing.T) {
 	s.Close()
 	remount(t, dir, "ro")
 	fresh := filepath.Join(dir, "new.db")
-	if _, err := Open(ctx, fresh); err == nil {
+	if _, err := store.Open(ctx, fresh); err == nil {
 		t.Errorf("Open(new file in read-only directory) succeeded")
 	} else {
 		t.Logf("new file: %v", err)
 	}
-	if s, err := Open(ctx, loc); err == nil {
+	if s, err := store.Open(ctx, loc); err == nil {
 		_, _, err = s.Ingest(ctx, "s", "b", genTrials(100, 100))
 		s.Close()
 		if err == nil {
@@ -147,7 +151,7 @@ func TestDiskFull(t *testing.T) {
 
 func TestPostgresUnreachable(t *testing.T) {
 	loc := "postgres://pareto:s3cretpw@127.0.0.1:1/pareto?sslmode=disable&connect_timeout=2"
-	_, err := Open(context.Background(), loc)
+	_, err := store.Open(context.Background(), loc)
 	if err == nil {
 		t.Fatal("Open(unreachable server) succeeded")
 	}
@@ -165,7 +169,7 @@ func TestPostgresConnectionLost(t *testing.T) {
 	base := testenv.PostgresURL(t)
 	ctx := context.Background()
 	study := studyName(t)
-	app := "pareto_victim_" + itoa(os.Getpid())
+	app := "pareto_victim_" + codec.Itoa(os.Getpid())
 	victim := openT(t, base+"&application_name="+app)
 	if _, _, err := victim.Ingest(ctx, study, "before", genTrials(0, 100)); err != nil {
 		t.Fatal(err)
@@ -199,30 +203,30 @@ func TestPostgresConnectionLost(t *testing.T) {
 
 func TestParseLocation(t *testing.T) {
 	for _, tt := range []struct{ in, kind, target string }{
-		{"", kindSQLite, "pareto.db"},
-		{"runs/a.db", kindSQLite, "runs/a.db"},
-		{"sqlite:///abs/a.db", kindSQLite, "/abs/a.db"},
-		{"sqlite://rel.db", kindSQLite, "rel.db"},
-		{"file:x.db?mode=rwc", kindSQLite, "x.db"},
-		{"sqlite:///abs/a.db?mode=rwc", kindSQLite, "/abs/a.db"},
-		{"postgres://h/db", kindPostgres, "postgres://h/db"},
-		{"postgresql://h/db", kindPostgres, "postgresql://h/db"},
+		{"", locate.SQLite, "pareto.db"},
+		{"runs/a.db", locate.SQLite, "runs/a.db"},
+		{"sqlite:///abs/a.db", locate.SQLite, "/abs/a.db"},
+		{"sqlite://rel.db", locate.SQLite, "rel.db"},
+		{"file:x.db?mode=rwc", locate.SQLite, "x.db"},
+		{"sqlite:///abs/a.db?mode=rwc", locate.SQLite, "/abs/a.db"},
+		{"postgres://h/db", locate.Postgres, "postgres://h/db"},
+		{"postgresql://h/db", locate.Postgres, "postgresql://h/db"},
 	} {
-		kind, target, err := parseLocation(tt.in)
+		kind, target, err := locate.Parse(tt.in)
 		if err != nil || kind != tt.kind || target != tt.target {
 			t.Errorf("parseLocation(%q) = %s, %s, %v; want %s, %s", tt.in, kind, target, err, tt.kind, tt.target)
 		}
-		path, local, err := SQLitePath(tt.in)
-		if wantPath := map[bool]string{true: tt.target}[tt.kind == kindSQLite]; err != nil || local != (tt.kind == kindSQLite) || path != wantPath {
-			t.Errorf("SQLitePath(%q) = %q, %v, %v; want %q, %v", tt.in, path, local, err, wantPath, tt.kind == kindSQLite)
+		path, local, err := store.SQLitePath(tt.in)
+		if wantPath := map[bool]string{true: tt.target}[tt.kind == locate.SQLite]; err != nil || local != (tt.kind == locate.SQLite) || path != wantPath {
+			t.Errorf("SQLitePath(%q) = %q, %v, %v; want %q, %v", tt.in, path, local, err, wantPath, tt.kind == locate.SQLite)
 		}
 	}
-	if _, _, err := parseLocation("mysql://u:pw@h/db"); err == nil || strings.Contains(err.Error(), "pw@") {
+	if _, _, err := locate.Parse("mysql://u:pw@h/db"); err == nil || strings.Contains(err.Error(), "pw@") {
 		t.Errorf("parseLocation(mysql) = %v; want an error without the password", err)
 	}
 	// An encryption key would be ignored: refused, and never printed.
 	for _, loc := range []string{"sqlite:///a.db?_pragma=key('s3cretkey')", "file:a.db?_pragma=hexkey(00aa11bb22cc)", "sqlite:a.db?_pragma=textkey%28%27s3cretkey%27%29"} {
-		_, _, err := parseLocation(loc)
+		_, _, err := locate.Parse(loc)
 		if err == nil || strings.Contains(err.Error(), "s3cretkey") || strings.Contains(err.Error(), "00aa11bb22cc") || !strings.Contains(err.Error(), "encryption keys are not supported") {
 			t.Errorf("parseLocation(%q) = %v; want a refusal without the key", loc, err)
 		}
@@ -235,14 +239,14 @@ func TestOpenEnvLocation(t *testing.T) {
 	ctx := context.Background()
 	t.Chdir(t.TempDir())
 	env := filepath.Join(t.TempDir(), "env.db")
-	t.Setenv(EnvVar, env)
-	if _, err := OpenReadOnly(ctx, ""); !errors.Is(err, ErrNoStore) || !strings.Contains(err.Error(), env) {
+	t.Setenv(store.EnvVar, env)
+	if _, err := store.OpenReadOnly(ctx, ""); !errors.Is(err, store.ErrNoStore) || !strings.Contains(err.Error(), env) {
 		t.Errorf("OpenReadOnly(\"\") before the store exists = %v; want ErrNoStore naming %s", err, env)
 	}
-	if _, _, err := Migrate(ctx, ""); !errors.Is(err, ErrNoStore) {
+	if _, _, err := store.Migrate(ctx, ""); !errors.Is(err, store.ErrNoStore) {
 		t.Errorf("Migrate(\"\") before the store exists = %v; want ErrNoStore", err)
 	}
-	s, err := Open(ctx, "")
+	s, err := store.Open(ctx, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -250,31 +254,31 @@ func TestOpenEnvLocation(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.Close()
-	r, err := OpenReadOnly(ctx, "")
+	r, err := store.OpenReadOnly(ctx, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ts, err := r.Trials(ctx, "s", Query{}); err != nil || len(ts) != 3 {
-		t.Errorf("read back %d trials from $%s, %v; want 3", len(ts), EnvVar, err)
+	if ts, err := r.Trials(ctx, "s", store.Query{}); err != nil || len(ts) != 3 {
+		t.Errorf("read back %d trials from $%s, %v; want 3", len(ts), store.EnvVar, err)
 	}
 	r.Close()
-	if from, to, err := Migrate(ctx, ""); err != nil || from != to {
-		t.Errorf("Migrate(\"\") = %d, %d, %v; want the store of $%s up to date", from, to, err, EnvVar)
+	if from, to, err := store.Migrate(ctx, ""); err != nil || from != to {
+		t.Errorf("Migrate(\"\") = %d, %d, %v; want the store of $%s up to date", from, to, err, store.EnvVar)
 	}
-	if p, local, err := SQLitePath(""); err != nil || !local || p != env {
+	if p, local, err := store.SQLitePath(""); err != nil || !local || p != env {
 		t.Errorf("SQLitePath(\"\") = %s, %v, %v; want %s", p, local, err, env)
 	}
-	if _, err := os.Stat(DefaultLocation); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("with $%s set, %s was created: %v", EnvVar, DefaultLocation, err)
+	if _, err := os.Stat(store.DefaultLocation); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("with $%s set, %s was created: %v", store.EnvVar, store.DefaultLocation, err)
 	}
 
-	t.Setenv(EnvVar, "")
-	s, err = Open(ctx, "")
+	t.Setenv(store.EnvVar, "")
+	s, err = store.Open(ctx, "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	s.Close()
-	if _, err := os.Stat(DefaultLocation); err != nil {
-		t.Errorf("without $%s, Open(\"\") made no %s: %v", EnvVar, DefaultLocation, err)
+	if _, err := os.Stat(store.DefaultLocation); err != nil {
+		t.Errorf("without $%s, Open(\"\") made no %s: %v", store.EnvVar, store.DefaultLocation, err)
 	}
 }

@@ -1,10 +1,11 @@
-package store
+package store_test
 
 import (
 	"maps"
 	"testing"
 
 	"github.com/go-json-experiment/json"
+	"github.com/pareto-llm/pareto/store/internal/codec"
 )
 
 // TestFlatMap checks decodeMap's fast path against json.Unmarshal: where
@@ -20,16 +21,16 @@ func TestFlatMap(t *testing.T) {
 	} {
 		var want map[string]string
 		werr := json.Unmarshal([]byte(in), &want)
-		got, ok := newDecoder().flatMap([]byte(in))
+		got, ok := codec.NewDecoder().FlatMap([]byte(in))
 		if ok && (werr != nil || !maps.Equal(got, want)) {
 			t.Errorf("flatMap(%q) = %v; json.Unmarshal = %v, %v", in, got, want, werr)
 		}
-		dm, derr := newDecoder().decodeMap([]byte(in))
+		dm, derr := codec.NewDecoder().DecodeMap([]byte(in))
 		if (derr != nil) != (werr != nil) || derr == nil && !maps.Equal(dm, want) && !(len(dm) == 0 && len(want) == 0) {
 			t.Errorf("decodeMap(%q) = %v, %v; json.Unmarshal = %v, %v", in, dm, derr, want, werr)
 		}
 	}
-	if _, ok := newDecoder().flatMap([]byte(`{"a": "b", "c": "d"}`)); !ok {
+	if _, ok := codec.NewDecoder().FlatMap([]byte(`{"a": "b", "c": "d"}`)); !ok {
 		t.Error("flatMap refuses PostgreSQL's rendering of a jsonb object")
 	}
 }
@@ -39,7 +40,7 @@ func FuzzFlatMap(f *testing.F) {
 	f.Add(`{"a": "b", "c": "d"}`)
 	f.Add(`{"k":"\u00e9"}`)
 	f.Fuzz(func(t *testing.T, in string) {
-		got, ok := newDecoder().flatMap([]byte(in))
+		got, ok := codec.NewDecoder().FlatMap([]byte(in))
 		if !ok {
 			return
 		}

@@ -1,4 +1,4 @@
-package store
+package store_test
 
 import (
 	"context"
@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/pareto-llm/pareto/internal/testenv"
+	"github.com/pareto-llm/pareto/store"
+	_ "github.com/pareto-llm/pareto/store/all" // both backends
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -44,9 +46,9 @@ func studyName(t testing.TB) string {
 	return fmt.Sprintf("%s-%d-%d", t.Name(), os.Getpid(), time.Now().UnixNano())
 }
 
-func openT(t testing.TB, loc string) Store {
+func openT(t testing.TB, loc string) store.Store {
 	t.Helper()
-	s, err := Open(context.Background(), loc)
+	s, err := store.Open(context.Background(), loc)
 	if err != nil {
 		t.Fatalf("Open: %v", err)
 	}

@@ -1,4 +1,4 @@
-package store
+package store_test
 
 import (
 	"bytes"
@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -36,7 +37,7 @@ func fillDamagedStudy(t *testing.T, loc string) []trial.Trial {
 	if _, err := s.SetLabels(ctx, damagedStudy, []string{ts[3].ID, ts[4].ID}, map[string]string{"gate": "admitted"}); err != nil {
 		t.Fatal(err)
 	}
-	want, err := s.Trials(ctx, damagedStudy, Query{})
+	want, err := s.Trials(ctx, damagedStudy, store.Query{})
 	if err != nil {
 		t.Fatalf("Trials of the sound study: %v", err)
 	}
@@ -120,7 +121,7 @@ func TestBitFlips(t *testing.T) {
 		t.Fatal(err)
 	}
 	packed, values := blobs(t, loc)
-	specs := []ColumnSpec{{Metric: trial.TTFT, Dims: trial.StatDims("p99")}, {Metric: trial.OutputTokenThroughput}}
+	specs := []store.ColumnSpec{{Metric: trial.TTFT, Dims: trial.StatDims("p99")}, {Metric: trial.OutputTokenThroughput}}
 	r := rand.New(rand.NewPCG(1, 2))
 
 	t.Run("measurements", func(t *testing.T) {
@@ -129,17 +130,17 @@ func TestBitFlips(t *testing.T) {
 			blob := packed[id]
 			for _, bit := range []int{r.IntN(8 * len(blob)), 8*len(blob) - 1 - r.IntN(64)} { // anywhere; in the last value
 				path := flipped(t, src, blob, bit)
-				s, err := OpenReadOnly(ctx, path)
+				s, err := store.OpenReadOnly(ctx, path)
 				if err != nil {
 					t.Fatal(err)
 				}
-				_, err = s.Trials(ctx, damagedStudy, Query{})
-				var ie *IntegrityError
-				if !errors.As(err, &ie) || ie.Trial != id || ie.Study != damagedStudy || !errors.Is(err, ErrDamaged) {
+				_, err = s.Trials(ctx, damagedStudy, store.Query{})
+				var ie *store.IntegrityError
+				if !errors.As(err, &ie) || ie.Trial != id || ie.Study != damagedStudy || !errors.Is(err, store.ErrDamaged) {
 					t.Errorf("trial %d, bit %d: Trials = %v; want an IntegrityError naming trial %s of %s", i, bit, err, id, damagedStudy)
 				}
 				// A slim read, verified by the checksum alone, fails too.
-				if _, err := s.Trials(ctx, damagedStudy, Query{Slim: true, Metrics: []string{trial.TTFT}}); !errors.As(err, &ie) || ie.Trial != id {
+				if _, err := s.Trials(ctx, damagedStudy, store.Query{Slim: true, Metrics: []string{trial.TTFT}}); !errors.As(err, &ie) || ie.Trial != id {
 					t.Errorf("trial %d, bit %d: slim Trials = %v; want an IntegrityError naming trial %s", i, bit, err, id)
 				}
 				// The block is intact: the columnar read is right.
@@ -159,15 +160,15 @@ func TestBitFlips(t *testing.T) {
 		for key, blob := range values {
 			bit := r.IntN(8 * len(blob))
 			path := flipped(t, src, blob, bit)
-			s, err := OpenReadOnly(ctx, path)
+			s, err := store.OpenReadOnly(ctx, path)
 			if err != nil {
 				t.Fatal(err)
 			}
 			// Every column of the block is read, the flipped one included.
-			var all []ColumnSpec
+			var all []store.ColumnSpec
 			for k := range values {
 				metric, dims, _ := strings.Cut(k, "{")
-				spec := ColumnSpec{Metric: metric}
+				spec := store.ColumnSpec{Metric: metric}
 				if dims != "" {
 					if err := spec.Dims.UnmarshalJSON([]byte("{" + dims)); err != nil {
 						t.Fatal(err)
@@ -176,11 +177,11 @@ func TestBitFlips(t *testing.T) {
 				all = append(all, spec)
 			}
 			_, err = s.Columns(ctx, damagedStudy, all, nil)
-			var ie *IntegrityError
+			var ie *store.IntegrityError
 			if !errors.As(err, &ie) || ie.Block == 0 || ie.Study != damagedStudy {
 				t.Errorf("%s, bit %d: Columns = %v; want an IntegrityError naming the block and %s", key, bit, err, damagedStudy)
 			}
-			got, err := s.Trials(ctx, damagedStudy, Query{})
+			got, err := s.Trials(ctx, damagedStudy, store.Query{})
 			if err != nil {
 				t.Errorf("%s, bit %d: Trials = %v; the trials are intact", key, bit, err)
 			} else if diff := cmp.Diff(want, got, cmpopts.EquateNaNs(), cmpopts.EquateEmpty()); diff != "" {
@@ -195,7 +196,7 @@ func TestBitFlips(t *testing.T) {
 	})
 
 	t.Run("sound", func(t *testing.T) {
-		s, err := OpenReadOnly(ctx, loc)
+		s, err := store.OpenReadOnly(ctx, loc)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -204,7 +205,7 @@ func TestBitFlips(t *testing.T) {
 		if err != nil || len(checks) != 1 || len(checks[0].Damage) != 0 || checks[0].Trials != 60 || checks[0].Blocks != 1 {
 			t.Errorf("Check of the sound store = %+v, %v; want 60 trials, 1 block, no damage", checks, err)
 		}
-		if _, err := s.Check(ctx, "nope"); !errors.Is(err, ErrNoStudy) {
+		if _, err := s.Check(ctx, "nope"); !errors.Is(err, store.ErrNoStudy) {
 			t.Errorf("Check(missing study) = %v; want ErrNoStudy", err)
 		}
 	})
@@ -248,14 +249,14 @@ func TestDamagedRows(t *testing.T) {
 						q = fmt.Sprintf(q, victim.ID)
 					}
 					damage(t, s, q, func() {
-						specs := []ColumnSpec{{Metric: trial.TTFT, Dims: trial.StatDims("p99")}}
-						_, terr := s.Trials(ctx, damagedStudy, Query{})
+						specs := []store.ColumnSpec{{Metric: trial.TTFT, Dims: trial.StatDims("p99")}}
+						_, terr := s.Trials(ctx, damagedStudy, store.Query{})
 						_, cerr := s.Columns(ctx, damagedStudy, specs, nil)
 						err := cerr
 						if tt.trial {
 							err = terr
 						}
-						var ie *IntegrityError
+						var ie *store.IntegrityError
 						if !errors.As(err, &ie) || ie.Study != damagedStudy || tt.trial && ie.Trial != victim.ID {
 							t.Errorf("read = %v; want an IntegrityError naming %s", err, map[bool]string{true: "trial " + victim.ID, false: "the block"}[tt.trial])
 						}
@@ -268,7 +269,7 @@ func TestDamagedRows(t *testing.T) {
 							}
 						}
 						if tt.trial { // a streamed read verifies as Trials does
-							serr := s.Scan(ctx, damagedStudy, Query{}, func([]trial.Trial) error { return nil })
+							serr := s.Scan(ctx, damagedStudy, store.Query{}, func([]trial.Trial) error { return nil })
 							if !errors.As(serr, &ie) || ie.Trial != victim.ID {
 								t.Errorf("Scan = %v; want an IntegrityError naming trial %s", serr, victim.ID)
 							}
@@ -285,7 +286,7 @@ func TestDamagedRows(t *testing.T) {
 			s := openT(t, loc)
 			q := fmt.Sprintf(`UPDATE trials SET problem = 'x' WHERE hash = '%s'`, victim.ID)
 			damage(t, s, q, func() {
-				if _, err := s.SetLabels(ctx, damagedStudy, []string{victim.ID}, map[string]string{"k": "v"}); !errors.Is(err, ErrDamaged) {
+				if _, err := s.SetLabels(ctx, damagedStudy, []string{victim.ID}, map[string]string{"k": "v"}); !errors.Is(err, store.ErrDamaged) {
 					t.Errorf("SetLabels of a damaged trial = %v; want ErrDamaged", err)
 				}
 			})
@@ -307,13 +308,13 @@ UPDATE block_values AS b SET vals = v.vals FROM saved_values AS v
 
 // damage saves the rows of the store's tables, runs q, calls fn, and
 // restores the rows.
-func damage(t *testing.T, s Store, q string, fn func()) {
+func damage(t *testing.T, s store.Store, q string, fn func()) {
 	t.Helper()
 	ctx := context.Background()
 	var undo func()
 	switch s := s.(type) {
-	case *sqliteStore:
-		conn, err := s.db.Conn(ctx)
+	case sqliteDB:
+		conn, err := s.DB().Conn(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -335,8 +336,8 @@ func damage(t *testing.T, s Store, q string, fn func()) {
 			}
 			conn.Close()
 		}
-	case *pgStore:
-		if _, err := s.pool.Exec(ctx, `CREATE TABLE IF NOT EXISTS saved_trials AS SELECT * FROM trials WHERE false;
+	case pgPool:
+		if _, err := s.Pool().Exec(ctx, `CREATE TABLE IF NOT EXISTS saved_trials AS SELECT * FROM trials WHERE false;
 			CREATE TABLE IF NOT EXISTS saved_blocks AS SELECT * FROM blocks WHERE false;
 			CREATE TABLE IF NOT EXISTS saved_values AS SELECT * FROM block_values WHERE false;
 			TRUNCATE saved_trials, saved_blocks, saved_values;
@@ -344,11 +345,11 @@ func damage(t *testing.T, s Store, q string, fn func()) {
 			INSERT INTO saved_values SELECT * FROM block_values;`); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.pool.Exec(ctx, q); err != nil {
+		if _, err := s.Pool().Exec(ctx, q); err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}
 		undo = func() {
-			if _, err := s.pool.Exec(ctx, restoreRows); err != nil {
+			if _, err := s.Pool().Exec(ctx, restoreRows); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -383,7 +384,7 @@ func TestVerifiedRoundTrip(t *testing.T) {
 			if _, _, err := s.Ingest(ctx, study, "odd", ts); err != nil {
 				t.Fatal(err)
 			}
-			got, err := s.Trials(ctx, study, Query{})
+			got, err := s.Trials(ctx, study, store.Query{})
 			if err != nil {
 				t.Fatalf("Trials: %v", err)
 			}
@@ -415,7 +416,7 @@ func TestTrialsByID(t *testing.T) {
 			if _, _, err := s.Ingest(ctx, "b", "y", all[1000:]); err != nil {
 				t.Fatal(err)
 			}
-			stored, err := s.Trials(ctx, "a", Query{})
+			stored, err := s.Trials(ctx, "a", store.Query{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -437,7 +438,7 @@ func TestTrialsByID(t *testing.T) {
 			if diff := cmp.Diff(want, got, cmpopts.EquateEmpty(), cmpopts.EquateNaNs()); diff != "" {
 				t.Errorf("TrialsByID (-want +got):\n%s", diff)
 			}
-			if _, err := s.TrialsByID(ctx, "nope", ids); !errors.Is(err, ErrNoStudy) {
+			if _, err := s.TrialsByID(ctx, "nope", ids); !errors.Is(err, store.ErrNoStudy) {
 				t.Errorf("TrialsByID of no study = %v; want ErrNoStudy", err)
 			}
 		})

@@ -1,4 +1,4 @@
-package store
+package store_test
 
 import (
 	"context"
@@ -10,6 +10,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/pareto-llm/pareto/store"
+	"github.com/pareto-llm/pareto/store/internal/codec"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -30,7 +32,7 @@ func TestSetLabels(t *testing.T) {
 			if _, _, err := s.Ingest(ctx, other, "o", append(genTrials(0, 30), genTrial(500))); err != nil {
 				t.Fatal(err)
 			}
-			otherBefore, err := s.Trials(ctx, other, Query{})
+			otherBefore, err := s.Trials(ctx, other, store.Query{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -65,7 +67,7 @@ func TestSetLabels(t *testing.T) {
 				checkStoredLabels(t, s, study, tt.name, model)
 			}
 			// The other study is untouched.
-			otherAfter, err := s.Trials(ctx, other, Query{})
+			otherAfter, err := s.Trials(ctx, other, store.Query{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -76,7 +78,7 @@ func TestSetLabels(t *testing.T) {
 			if added, present, err := s.Ingest(ctx, study, "a", genTrials(0, 30)); err != nil || added != 0 || present != 30 {
 				t.Errorf("re-ingest after SetLabels: %d added, %d present, %v; want 0, 30", added, present, err)
 			}
-			if _, err := s.SetLabels(ctx, study+"-missing", ids, map[string]string{"a": "b"}); !errors.Is(err, ErrNoStudy) {
+			if _, err := s.SetLabels(ctx, study+"-missing", ids, map[string]string{"a": "b"}); !errors.Is(err, store.ErrNoStudy) {
 				t.Errorf("SetLabels(missing study) = %v; want ErrNoStudy", err)
 			}
 			if _, err := s.SetLabels(ctx, study, ids, map[string]string{"": "b"}); err == nil {
@@ -106,17 +108,17 @@ func applyLabels(ts []trial.Trial, ids []string, labels map[string]string) {
 
 // checkStoredLabels compares the stored study with the model, whole and through
 // filters.
-func checkStoredLabels(t *testing.T, s Store, study, step string, model []trial.Trial) {
+func checkStoredLabels(t *testing.T, s store.Store, study, step string, model []trial.Trial) {
 	t.Helper()
 	ctx := context.Background()
-	got, err := s.Trials(ctx, study, Query{})
+	got, err := s.Trials(ctx, study, store.Query{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff(model, got, cmpopts.EquateEmpty()); diff != "" {
 		t.Fatalf("%s: stored trials differ from the model (-want +got):\n%s", step, diff)
 	}
-	specs := []ColumnSpec{{Metric: trial.TTFT, Dims: trial.StatDims("p99")}}
+	specs := []store.ColumnSpec{{Metric: trial.TTFT, Dims: trial.StatDims("p99")}}
 	for _, where := range [][]string{{"gate=admitted"}, {"label.gate=admitted"}, {"gate!=admitted"},
 		{"engine=trt-llm"}, {"engine!=vllm"}, {"cuda=12.8"}, {"cuda>=12.9"}, {"cuda=12.9"},
 		{"engine=vllm", "gate=admitted"}, {"round=2"}, {"batch=x", "engine_version=0.8.5"}} {
@@ -130,7 +132,7 @@ func checkStoredLabels(t *testing.T, s Store, study, step string, model []trial.
 				want = append(want, model[i].ID)
 			}
 		}
-		ts, err := s.Trials(ctx, study, Query{Where: conds})
+		ts, err := s.Trials(ctx, study, store.Query{Where: conds})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -177,9 +179,9 @@ func TestSetLabelsConcurrent(t *testing.T) {
 						slices.Reverse(mine)
 					}
 					for round := range 5 {
-						n, err := s.SetLabels(ctx, study, mine, map[string]string{"w" + itoa(w): itoa(round)})
+						n, err := s.SetLabels(ctx, study, mine, map[string]string{"w" + codec.Itoa(w): codec.Itoa(round)})
 						if err == nil && n != len(ids) {
-							err = errors.New("SetLabels = " + itoa(n) + "; want " + itoa(len(ids)))
+							err = errors.New("SetLabels = " + codec.Itoa(n) + "; want " + codec.Itoa(len(ids)))
 						}
 						if err != nil {
 							errs <- err
@@ -198,7 +200,7 @@ func TestSetLabelsConcurrent(t *testing.T) {
 					t.Error(err)
 				}
 			}
-			got, err := s.Trials(ctx, study, Query{})
+			got, err := s.Trials(ctx, study, store.Query{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -207,7 +209,7 @@ func TestSetLabelsConcurrent(t *testing.T) {
 			}
 			for i := range got[:200] {
 				for w := range writers {
-					if v := got[i].Labels["w"+itoa(w)]; v != "4" {
+					if v := got[i].Labels["w"+codec.Itoa(w)]; v != "4" {
 						t.Fatalf("trial %s: label w%d = %q; want 4", got[i].ID, w, v)
 					}
 				}

@@ -1,7 +1,8 @@
-package store
+package store_test
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -10,28 +11,39 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/pareto-llm/pareto/store"
+	"github.com/pareto-llm/pareto/store/internal/locate"
+	"github.com/pareto-llm/pareto/store/internal/shared"
+)
+
+// sqliteDB and pgPool are the stores of each dialect, as tests reach
+// their databases.
+type (
+	sqliteDB interface{ DB() *sql.DB }
+	pgPool   interface{ Pool() *pgxpool.Pool }
 )
 
 // execRaw runs SQL on the store's database.
-func execRaw(ctx context.Context, s Store, sql string) error {
+func execRaw(ctx context.Context, s store.Store, sql string) error {
 	switch s := s.(type) {
-	case *sqliteStore:
-		_, err := s.db.ExecContext(ctx, sql)
+	case sqliteDB:
+		_, err := s.DB().ExecContext(ctx, sql)
 		return err
-	case *pgStore:
-		_, err := s.pool.Exec(ctx, sql)
+	case pgPool:
+		_, err := s.Pool().Exec(ctx, sql)
 		return err
 	}
 	return fmt.Errorf("unknown store %T", s)
 }
 
 // queryInt runs a query of one integer on the store's database.
-func queryInt(ctx context.Context, s Reader, sql string) (n int64, err error) {
+func queryInt(ctx context.Context, s store.Reader, sql string) (n int64, err error) {
 	switch s := s.(type) {
-	case *sqliteStore:
-		err = s.db.QueryRowContext(ctx, sql).Scan(&n)
-	case *pgStore:
-		err = s.pool.QueryRow(ctx, sql).Scan(&n)
+	case sqliteDB:
+		err = s.DB().QueryRowContext(ctx, sql).Scan(&n)
+	case pgPool:
+		err = s.Pool().QueryRow(ctx, sql).Scan(&n)
 	default:
 		err = fmt.Errorf("unknown store %T", s)
 	}
@@ -48,12 +60,12 @@ CREATE INDEX studies_note ON studies (note);`
 // migrations for the rest of the test.
 func addFutureMigration(t *testing.T, dialect string) {
 	t.Helper()
-	old := known[dialect]
+	old := shared.Known[dialect]
 	if len(old) != 1 {
 		t.Fatalf("%s has %d migrations; the test adds version 2 to the one schema", dialect, len(old))
 	}
-	known[dialect] = append(slices.Clone(old), migration{Version: 2, Name: "0002_note.sql", SQL: futureSQL})
-	t.Cleanup(func() { known[dialect] = old })
+	shared.Known[dialect] = append(slices.Clone(old), shared.Migration{Version: 2, Name: "0002_note.sql", SQL: futureSQL})
+	t.Cleanup(func() { shared.Known[dialect] = old })
 }
 
 // TestFutureMigration is what a later migration must pass: a store of
@@ -76,17 +88,17 @@ func TestFutureMigration(t *testing.T) {
 			}
 			old.Close()
 			addFutureMigration(t, b.name)
-			if SchemaVersion(b.name) != 2 {
-				t.Fatalf("SchemaVersion = %d; want 2", SchemaVersion(b.name))
+			if shared.SchemaVersion(b.name) != 2 {
+				t.Fatalf("SchemaVersion = %d; want 2", shared.SchemaVersion(b.name))
 			}
 
 			var before map[string][32]byte
-			if b.name == kindSQLite {
+			if b.name == locate.SQLite {
 				before = dirHashes(t, filepath.Dir(loc))
 			}
 			for range 2 {
-				_, err := OpenReadOnly(ctx, loc)
-				if !errors.Is(err, ErrOldSchema) || !strings.Contains(err.Error(), "schema version 1 and this pareto reads version 2") ||
+				_, err := store.OpenReadOnly(ctx, loc)
+				if !errors.Is(err, store.ErrOldSchema) || !strings.Contains(err.Error(), "schema version 1 and this pareto reads version 2") ||
 					!strings.Contains(err.Error(), "pareto migrate") {
 					t.Fatalf("OpenReadOnly(version 1) = %v; want ErrOldSchema naming both versions and pareto migrate", err)
 				}
@@ -97,11 +109,11 @@ func TestFutureMigration(t *testing.T) {
 				}
 			}
 
-			if from, to, err := Migrate(ctx, loc); err != nil || from != 1 || to != 2 {
+			if from, to, err := store.Migrate(ctx, loc); err != nil || from != 1 || to != 2 {
 				t.Fatalf("Migrate = %d, %d, %v; want 1, 2", from, to, err)
 			}
 			for i := range 2 {
-				if from, to, err := Migrate(ctx, loc); err != nil || from != 2 || to != 2 {
+				if from, to, err := store.Migrate(ctx, loc); err != nil || from != 2 || to != 2 {
 					t.Fatalf("Migrate again (%d) = %d, %d, %v; want up to date at 2", i, from, to, err)
 				}
 			}
@@ -115,7 +127,7 @@ func TestFutureMigration(t *testing.T) {
 					t.Errorf("%s = %d, %v; want %d", q, n, err, want)
 				}
 			}
-			r, err := OpenReadOnly(ctx, loc)
+			r, err := store.OpenReadOnly(ctx, loc)
 			if err != nil {
 				t.Fatalf("OpenReadOnly after Migrate: %v", err)
 			}
@@ -131,11 +143,11 @@ func TestFutureMigration(t *testing.T) {
 			}
 			s.Close()
 
-			known[b.name] = known[b.name][:1] // a pareto of version 1
-			if _, err := Open(ctx, loc); err == nil || !strings.Contains(err.Error(), "schema version 2 is newer than this pareto supports (1)") {
+			shared.Known[b.name] = shared.Known[b.name][:1] // a pareto of version 1
+			if _, err := store.Open(ctx, loc); err == nil || !strings.Contains(err.Error(), "schema version 2 is newer than this pareto supports (1)") {
 				t.Errorf("Open by a pareto of version 1 = %v; want a refusal to downgrade", err)
 			}
-			if _, err := OpenReadOnly(ctx, loc); err == nil || !strings.Contains(err.Error(), "upgrade pareto") {
+			if _, err := store.OpenReadOnly(ctx, loc); err == nil || !strings.Contains(err.Error(), "upgrade pareto") {
 				t.Errorf("OpenReadOnly by a pareto of version 1 = %v; want a refusal", err)
 			}
 		})
@@ -143,18 +155,18 @@ func TestFutureMigration(t *testing.T) {
 }
 
 func TestMigrationsAreConsecutive(t *testing.T) {
-	for _, d := range []string{kindSQLite, kindPostgres} {
-		ms, err := readMigrations(d)
+	for _, d := range []string{locate.SQLite, locate.Postgres} {
+		ms, err := shared.ReadMigrations(d)
 		if err != nil {
 			t.Errorf("%s: %v", d, err)
 			continue
 		}
-		if ms[0].Name != firstMigration {
-			t.Errorf("%s: version 1 is %s; want %s (it marks a pareto store)", d, ms[0].Name, firstMigration)
+		if ms[0].Name != shared.FirstMigration {
+			t.Errorf("%s: version 1 is %s; want %s (it marks a pareto store)", d, ms[0].Name, shared.FirstMigration)
 		}
 	}
-	if SchemaVersion(kindSQLite) != SchemaVersion(kindPostgres) {
-		t.Errorf("sqlite has %d migrations, postgres %d; keep them in step", SchemaVersion(kindSQLite), SchemaVersion(kindPostgres))
+	if shared.SchemaVersion(locate.SQLite) != shared.SchemaVersion(locate.Postgres) {
+		t.Errorf("sqlite has %d migrations, postgres %d; keep them in step", shared.SchemaVersion(locate.SQLite), shared.SchemaVersion(locate.Postgres))
 	}
 }
 
@@ -165,7 +177,17 @@ func TestNewerSchemaRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.Close()
-	if _, err := Open(context.Background(), loc); err == nil || !strings.Contains(err.Error(), "newer than this pareto supports") {
+	if _, err := store.Open(context.Background(), loc); err == nil || !strings.Contains(err.Error(), "newer than this pareto supports") {
 		t.Errorf("Open(newer schema) = %v; want a clear refusal", err)
 	}
+}
+
+// openAt opens the store at loc for writing with its schema migrated up
+// to version (0: the newest), to create stores of earlier versions.
+func openAt(ctx context.Context, loc string, version int) (store.Store, error) {
+	kind, target, err := locate.Parse(loc)
+	if err != nil {
+		return nil, err
+	}
+	return shared.OpenAt[kind](ctx, target, version, nil)
 }

@@ -1,10 +1,11 @@
-package store
+package store_test
 
 import (
 	"context"
 	"math"
 	"testing"
 
+	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -20,7 +21,7 @@ func TestPostgresTextNaN(t *testing.T) {
 	if err := execRaw(ctx, s, `UPDATE trials SET mean_input_tokens = 'NaN', achieved_concurrency = 'NaN'`); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Trials(ctx, "s", Query{}); err != nil {
+	if _, err := s.Trials(ctx, "s", store.Query{}); err != nil {
 		t.Errorf("a NaN written as text: %v", err)
 	}
 }

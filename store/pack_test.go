@@ -1,4 +1,4 @@
-package store
+package store_test
 
 import (
 	"math"
@@ -9,6 +9,10 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/pareto-llm/pareto/frontier"
+	"github.com/pareto-llm/pareto/store"
+	"github.com/pareto-llm/pareto/store/columnar"
+	"github.com/pareto-llm/pareto/store/internal/codec"
+	"github.com/pareto-llm/pareto/store/internal/shared"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -21,33 +25,33 @@ func TestPackMeasurements(t *testing.T) {
 	}
 	dims := make([]string, len(ms))
 	for i := range ms {
-		dims[i] = encodeDims(ms[i].Dims)
+		dims[i] = codec.EncodeDims(ms[i].Dims)
 	}
-	packed := packMeasurements(nil, ms, dims)
-	got, err := unpackMeasurements(packed, newDecoder(), nil)
+	packed := codec.PackMeasurements(nil, ms, dims)
+	got, err := codec.UnpackMeasurements(packed, codec.NewDecoder(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff(ms, got, cmpopts.EquateNaNs()); diff != "" {
 		t.Errorf("round trip (-want +got):\n%s", diff)
 	}
-	only, err := unpackMeasurements(packed, newDecoder(), metricFilter([]string{"x", "p99_ttft_ms"}))
+	only, err := codec.UnpackMeasurements(packed, codec.NewDecoder(), shared.MetricFilter([]string{"x", "p99_ttft_ms"}))
 	if err != nil || len(only) != 2 || only[0].Metric != "ttft" || only[1].Metric != "x" {
 		t.Errorf("filtered = %v, %v; want ttft (by native name) and x", only, err)
 	}
-	if _, err := unpackMeasurements(packed[:len(packed)-1], newDecoder(), nil); err == nil {
+	if _, err := codec.UnpackMeasurements(packed[:len(packed)-1], codec.NewDecoder(), nil); err == nil {
 		t.Error("truncated blob decoded without error")
 	}
 	// One decoder's scratch is reused: what it returned before stays as it
 	// was, and holds no more than its measurements.
-	d := newDecoder()
-	first, _ := unpackMeasurements(packed, d, nil)
-	other := packMeasurements(nil, ms[1:2], dims[1:2])
-	second, _ := unpackMeasurements(other, d, nil)
+	d := codec.NewDecoder()
+	first, _ := codec.UnpackMeasurements(packed, d, nil)
+	other := codec.PackMeasurements(nil, ms[1:2], dims[1:2])
+	second, _ := codec.UnpackMeasurements(other, d, nil)
 	if diff := cmp.Diff(ms, first, cmpopts.EquateNaNs()); diff != "" || len(second) != 1 || cap(first) != len(ms) || cap(second) != 1 {
 		t.Errorf("a second decode changed the first (-want +got):\n%s; second %v, caps %d, %d", diff, second, cap(first), cap(second))
 	}
-	if got, err := unpackMeasurements(nil, d, nil); got != nil || err != nil {
+	if got, err := codec.UnpackMeasurements(nil, d, nil); got != nil || err != nil {
 		t.Errorf("empty blob = %v, %v; want nil, nil", got, err)
 	}
 }
@@ -63,14 +67,14 @@ func BenchmarkUnpackMeasurements(b *testing.B) {
 	}
 	dims := make([]string, len(ms))
 	for i := range ms {
-		dims[i] = encodeDims(ms[i].Dims)
+		dims[i] = codec.EncodeDims(ms[i].Dims)
 	}
-	packed := packMeasurements(nil, ms, dims)
-	d := newDecoder()
+	packed := codec.PackMeasurements(nil, ms, dims)
+	d := codec.NewDecoder()
 	b.Run("measurements=6", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, err := unpackMeasurements(packed, d, nil); err != nil {
+			if _, err := codec.UnpackMeasurements(packed, d, nil); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -82,18 +86,18 @@ func TestAppendID(t *testing.T) {
 	ids := []string{hash, "0123456789abcdef", strings.ToUpper(hash), "", strings.Repeat("z", 200), hash[:63] + "g", "abc", "0a"}
 	var b []byte
 	for _, id := range ids {
-		b = appendID(b, id)
+		b = codec.AppendID(b, id)
 	}
-	u := unpacker{b: b}
+	u := codec.Unpacker{Buf: b}
 	for _, want := range ids {
-		if got := string(u.nextID(nil)); got != want || u.err != nil {
-			t.Errorf("nextID = %q, %v; want %q", got, u.err, want)
+		if got := string(u.NextID(nil)); got != want || u.Err != nil {
+			t.Errorf("nextID = %q, %v; want %q", got, u.Err, want)
 		}
 	}
-	if len(u.b) != 0 {
-		t.Errorf("%d bytes left", len(u.b))
+	if len(u.Buf) != 0 {
+		t.Errorf("%d bytes left", len(u.Buf))
 	}
-	if hashKey(hash) == hashKey(strings.ToUpper(hash)) || hashKey("a") == hashKey("b") || hashKey("0a") == hashKey("0b") {
+	if codec.HashKey(hash) == codec.HashKey(strings.ToUpper(hash)) || codec.HashKey("a") == codec.HashKey("b") || codec.HashKey("0a") == codec.HashKey("0b") {
 		t.Error("hashKey collides on distinct IDs")
 	}
 }
@@ -103,34 +107,34 @@ func TestAppendID(t *testing.T) {
 // ambiguous and unusable values, and filters.
 func TestColumnsBuilderOrder(t *testing.T) {
 	m := func(metric string, v float64) trial.Measurement { return trial.Measurement{Metric: metric, Value: v} }
-	one := newBlock()
-	one.add(2, "a", "", []trial.Measurement{m("x", 1), m("y", 10)}, []string{"", ""})
-	one.add(5, "b", "", []trial.Measurement{m("x", 2), m("x", 3)}, []string{"", ""})
-	two := newBlock()
-	two.add(3, "c", "broken", []trial.Measurement{m("x", 4)}, []string{""})
-	two.add(4, "d", "", []trial.Measurement{m("x", math.NaN())}, []string{""})
-	b := newColumnsBuilder([]ColumnSpec{{Metric: "x"}, {Metric: "y"}})
-	for id, blk := range map[int64]*block{7: one, 8: two} {
-		k := storedBlock{id: id, first: blk.first, last: blk.last, n: int64(blk.n), rowIDs: blk.rowIDs, ids: blk.ids, problems: blk.problems,
-			checksum: blockChecksum(blk.first, blk.last, int64(blk.n), blk.rowIDs, blk.ids, blk.problems)}
-		if err := b.addBlock(&k); err != nil {
+	one := columnar.NewBlock()
+	one.Add(2, "a", "", []trial.Measurement{m("x", 1), m("y", 10)}, []string{"", ""})
+	one.Add(5, "b", "", []trial.Measurement{m("x", 2), m("x", 3)}, []string{"", ""})
+	two := columnar.NewBlock()
+	two.Add(3, "c", "broken", []trial.Measurement{m("x", 4)}, []string{""})
+	two.Add(4, "d", "", []trial.Measurement{m("x", math.NaN())}, []string{""})
+	b := shared.NewColumnsBuilder([]store.ColumnSpec{{Metric: "x"}, {Metric: "y"}})
+	for id, blk := range map[int64]*columnar.Block{7: one, 8: two} {
+		k := shared.StoredBlock{ID: id, First: blk.First, Last: blk.Last, N: int64(blk.N), RowIDs: blk.RowIDs, IDs: blk.IDs, Problems: blk.Problems,
+			Checksum: codec.BlockChecksum(blk.First, blk.Last, int64(blk.N), blk.RowIDs, blk.IDs, blk.Problems)}
+		if err := b.AddBlock(&k); err != nil {
 			t.Fatal(err)
 		}
 	}
-	b.startValues()
-	for id, blk := range map[int64]*block{7: one, 8: two} {
-		for u, k := range []colKey{{"x", ""}, {"y", ""}} {
-			if blk.cols[k] != nil {
-				if err := b.addValues(u, id, blk.column(k), valuesChecksum(blk.first, k.metric, k.dims, blk.column(k))); err != nil {
+	b.StartValues()
+	for id, blk := range map[int64]*columnar.Block{7: one, 8: two} {
+		for u, k := range []columnar.ColKey{{Metric: "x"}, {Metric: "y"}} {
+			if blk.Cols[k] != nil {
+				if err := b.AddValues(u, id, blk.Column(k), codec.ValuesChecksum(blk.First, k.Metric, k.Dims, blk.Column(k))); err != nil {
 					t.Fatal(err)
 				}
 			}
 		}
 	}
-	b.keepGo = rowSet([]int64{2, 3, 4, 5})
-	got := b.result()
+	b.KeepGo = shared.RowSet([]int64{2, 3, 4, 5})
+	got := b.Result()
 	miss := frontier.Missing
-	want := &Columns{IDs: []string{"a", "c", "d", "b"}, Values: [][]float64{{1, miss, math.NaN(), miss}, {10, miss, miss, miss}},
+	want := &store.Columns{IDs: []string{"a", "c", "d", "b"}, Values: [][]float64{{1, miss, math.NaN(), miss}, {10, miss, miss, miss}},
 		Problems: map[int]string{1: "broken"}}
 	if diff := cmp.Diff(want, got, cmp.Comparer(sameValue)); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)

@@ -1,8 +1,10 @@
-package store
+package store_test
 
 import (
 	"context"
 	"testing"
+
+	"github.com/pareto-llm/pareto/store"
 )
 
 // TestAtomicPerSourcePanic checks that a panic while a source is being
@@ -28,7 +30,7 @@ func TestAtomicPerSourcePanic(t *testing.T) {
 			if recovered != "injected" {
 				t.Fatalf("Ingest: recovered %v; want the injected panic", recovered)
 			}
-			got, err := s.Trials(ctx, study, Query{})
+			got, err := s.Trials(ctx, study, store.Query{})
 			if err != nil {
 				t.Fatal(err)
 			}

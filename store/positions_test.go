@@ -1,4 +1,4 @@
-package store
+package store_test
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -49,7 +50,7 @@ func TestIngestRepeats(t *testing.T) {
 				moved[i].Source.Path, moved[i].Source.Key = "/elsewhere/rep/runs.jsonl", "rep/runs.jsonl"
 			}
 			ingest("/elsewhere/rep/runs.jsonl", moved, 0)
-			got, err := s.Trials(ctx, study, Query{})
+			got, err := s.Trials(ctx, study, store.Query{})
 			if err != nil {
 				t.Fatal(err)
 			}

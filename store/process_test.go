@@ -1,4 +1,4 @@
-package store
+package store_test
 
 import (
 	"bufio"
@@ -13,6 +13,8 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+
+	"github.com/pareto-llm/pareto/store"
 )
 
 // Helper process protocol: the test binary re-executes itself with
@@ -40,7 +42,7 @@ func TestHelperProcess(t *testing.T) {
 		helperRead(ctx, os.Getenv(helperLocEnv), os.Getenv(helperStudyEnv))
 		os.Exit(0)
 	}
-	s, err := Open(ctx, os.Getenv(helperLocEnv))
+	s, err := store.Open(ctx, os.Getenv(helperLocEnv))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(3)
@@ -59,7 +61,7 @@ func TestHelperProcess(t *testing.T) {
 
 // helperIngest writes process p's 10,000 trials in sources of 1,000, then
 // re-ingests the first source of the next process (duplicates).
-func helperIngest(ctx context.Context, s Store, study string, p int) {
+func helperIngest(ctx context.Context, s store.Store, study string, p int) {
 	base := p * procTrials
 	for from := base; from < base+procTrials; from += procSource {
 		src := fmt.Sprintf("proc%d/%d.json", p, from)
@@ -77,7 +79,7 @@ func helperIngest(ctx context.Context, s Store, study string, p int) {
 
 // helperKill commits one small source, then starts a big one and says
 // "mid" once its first batch is written, and waits to be killed.
-func helperKill(ctx context.Context, s Store, study string) {
+func helperKill(ctx context.Context, s store.Store, study string) {
 	if _, _, err := s.Ingest(ctx, study, "committed", genTrials(0, 50)); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(4)
@@ -129,9 +131,9 @@ func TestConcurrentProcesses(t *testing.T) {
 
 // assertComplete checks that the study has want distinct trials, each with
 // every measurement.
-func assertComplete(t *testing.T, s Store, study string, want int) {
+func assertComplete(t *testing.T, s store.Store, study string, want int) {
 	t.Helper()
-	got, err := s.Trials(context.Background(), study, Query{})
+	got, err := s.Trials(context.Background(), study, store.Query{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -259,7 +261,7 @@ func TestOpenAfterKilledWriter(t *testing.T) {
 		t.Fatal(err)
 	}
 	cmd.Wait()
-	s, err := Open(context.Background(), loc)
+	s, err := store.Open(context.Background(), loc)
 	if err != nil {
 		t.Fatalf("opening the store its only writer left mid-transaction: %v", err)
 	}
@@ -289,10 +291,10 @@ func TestOpenHotJournal(t *testing.T) {
 	}
 	loc := filepath.Join(dir, "t.db")
 	ctx := context.Background()
-	if _, err := OpenReadOnly(ctx, loc); err == nil {
+	if _, err := store.OpenReadOnly(ctx, loc); err == nil {
 		t.Fatal("the read-only open rolled back a hot journal: the fixture holds none")
 	}
-	s, err := Open(ctx, loc)
+	s, err := store.Open(ctx, loc)
 	if err != nil {
 		t.Fatalf("opening a store with a hot journal: %v", err)
 	}
@@ -303,12 +305,12 @@ func TestOpenHotJournal(t *testing.T) {
 		t.Errorf("ingest: %d added, %v; want 10", added, err)
 	}
 	s.Close()
-	r, err := OpenReadOnly(ctx, loc)
+	r, err := store.OpenReadOnly(ctx, loc)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	if ts, err := r.Trials(ctx, "s", Query{}); err != nil || len(ts) != 10 {
+	if ts, err := r.Trials(ctx, "s", store.Query{}); err != nil || len(ts) != 10 {
 		t.Errorf("read back %d trials, %v; want 10", len(ts), err)
 	}
 }

@@ -1,4 +1,4 @@
-package store
+package store_test
 
 import (
 	"context"
@@ -20,6 +20,7 @@ import (
 	_ "github.com/ncruces/go-sqlite3/driver"
 
 	"github.com/pareto-llm/pareto/internal/testenv"
+	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -45,16 +46,16 @@ func dirHashes(t *testing.T, dir string) map[string][sha256.Size]byte {
 }
 
 // readAll reads everything a Reader offers of the study.
-func readAll(ctx context.Context, r Reader, study string) ([]Study, []trial.Trial, *Columns, []trial.Skip, error) {
+func readAll(ctx context.Context, r store.Reader, study string) ([]store.Study, []trial.Trial, *store.Columns, []trial.Skip, error) {
 	studies, err := r.Studies(ctx)
 	if err != nil {
 		return nil, nil, nil, nil, err
 	}
-	ts, err := r.Trials(ctx, study, Query{})
+	ts, err := r.Trials(ctx, study, store.Query{})
 	if err != nil {
 		return nil, nil, nil, nil, err
 	}
-	cols, err := r.Columns(ctx, study, []ColumnSpec{{Metric: trial.TTFT, Dims: trial.StatDims("p99")}}, nil)
+	cols, err := r.Columns(ctx, study, []store.ColumnSpec{{Metric: trial.TTFT, Dims: trial.StatDims("p99")}}, nil)
 	if err != nil {
 		return nil, nil, nil, nil, err
 	}
@@ -65,7 +66,7 @@ func readAll(ctx context.Context, r Reader, study string) ([]Study, []trial.Tria
 // helperRead is the "read" helper process: it reads the study read-only
 // and exits 3 with the error on failure.
 func helperRead(ctx context.Context, loc, study string) {
-	r, err := OpenReadOnly(ctx, loc)
+	r, err := store.OpenReadOnly(ctx, loc)
 	if err == nil {
 		var ts []trial.Trial
 		_, ts, _, _, err = readAll(ctx, r, study)
@@ -114,7 +115,7 @@ func TestOpenReadOnly(t *testing.T) {
 			if b.name == "sqlite" {
 				before = dirHashes(t, filepath.Dir(loc))
 			}
-			r, err := OpenReadOnly(ctx, loc)
+			r, err := store.OpenReadOnly(ctx, loc)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -130,12 +131,12 @@ func TestOpenReadOnly(t *testing.T) {
 					t.Errorf("%s read-only differs from read-write (-rw +ro):\n%s", name, d)
 				}
 			}
-			if _, err := r.Trials(ctx, "nope", Query{}); !errors.Is(err, ErrNoStudy) {
+			if _, err := r.Trials(ctx, "nope", store.Query{}); !errors.Is(err, store.ErrNoStudy) {
 				t.Errorf("Trials(missing study) = %v; want ErrNoStudy", err)
 			}
 			// Its connections cannot write, whatever a caller tries.
-			if w, ok := r.(Store); ok {
-				if _, _, err := w.Ingest(ctx, "s", "x", genTrials(1000, 1)); !errors.Is(err, ErrReadOnly) {
+			if w, ok := r.(store.Store); ok {
+				if _, _, err := w.Ingest(ctx, "s", "x", genTrials(1000, 1)); !errors.Is(err, store.ErrReadOnly) {
 					t.Errorf("Ingest through a read-only store = %v; want ErrReadOnly", err)
 				}
 			}
@@ -155,10 +156,10 @@ func TestOpenReadOnlyRefuses(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	missing := filepath.Join(dir, "missing.db")
-	if _, err := OpenReadOnly(ctx, missing); !errors.Is(err, ErrNoStore) {
+	if _, err := store.OpenReadOnly(ctx, missing); !errors.Is(err, store.ErrNoStore) {
 		t.Errorf("OpenReadOnly(missing) = %v; want ErrNoStore", err)
 	}
-	if _, _, err := Migrate(ctx, missing); !errors.Is(err, ErrNoStore) {
+	if _, _, err := store.Migrate(ctx, missing); !errors.Is(err, store.ErrNoStore) {
 		t.Errorf("Migrate(missing) = %v; want ErrNoStore", err)
 	}
 	if _, err := os.Stat(missing); !errors.Is(err, os.ErrNotExist) {
@@ -166,7 +167,7 @@ func TestOpenReadOnlyRefuses(t *testing.T) {
 	}
 	empty := filepath.Join(dir, "empty.db")
 	os.WriteFile(empty, nil, 0o644)
-	if _, err := OpenReadOnly(ctx, empty); !errors.Is(err, ErrNotStore) || !strings.Contains(err.Error(), "empty") {
+	if _, err := store.OpenReadOnly(ctx, empty); !errors.Is(err, store.ErrNotStore) || !strings.Contains(err.Error(), "empty") {
 		t.Errorf("OpenReadOnly(empty file) = %v; want ErrNotStore saying it is empty", err)
 	}
 	for _, tt := range []struct {
@@ -194,12 +195,12 @@ func TestOpenReadOnlyRefuses(t *testing.T) {
 			db.Close()
 			before := dirHashes(t, filepath.Dir(path))
 			for name, open := range map[string]func() error{
-				"OpenReadOnly": func() error { _, err := OpenReadOnly(ctx, path); return err },
-				"Open":         func() error { _, err := Open(ctx, path); return err },
-				"Migrate":      func() error { _, _, err := Migrate(ctx, path); return err },
+				"OpenReadOnly": func() error { _, err := store.OpenReadOnly(ctx, path); return err },
+				"Open":         func() error { _, err := store.Open(ctx, path); return err },
+				"Migrate":      func() error { _, _, err := store.Migrate(ctx, path); return err },
 			} {
 				err := open()
-				if !errors.Is(err, ErrNotStore) || !strings.Contains(err.Error(), "tables "+tt.tables) {
+				if !errors.Is(err, store.ErrNotStore) || !strings.Contains(err.Error(), "tables "+tt.tables) {
 					t.Errorf("%s = %v; want ErrNotStore naming tables %s", name, err, tt.tables)
 				}
 			}
@@ -240,7 +241,7 @@ func TestReadOnlyFiles(t *testing.T) {
 	before := dirHashes(t, dir)
 	if os.Geteuid() != 0 {
 		ctx := context.Background()
-		r, err := OpenReadOnly(ctx, loc)
+		r, err := store.OpenReadOnly(ctx, loc)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -248,7 +249,7 @@ func TestReadOnlyFiles(t *testing.T) {
 			t.Errorf("read %d trials, %v; want 300", len(ts), err)
 		}
 		r.Close()
-		if _, _, err := Migrate(ctx, loc); err == nil {
+		if _, _, err := store.Migrate(ctx, loc); err == nil {
 			t.Error("Migrate of a read-only file succeeded")
 		}
 	} else {
@@ -315,7 +316,7 @@ func TestReadOnlyRole(t *testing.T) {
 		}
 	}
 	roLoc := fmt.Sprintf("postgres://%s:ro@%s:%d/%s?sslmode=disable", role, cfg.Host, cfg.Port, cfg.Database)
-	r, err := OpenReadOnly(ctx, roLoc)
+	r, err := store.OpenReadOnly(ctx, roLoc)
 	if err != nil {
 		t.Fatalf("OpenReadOnly as a SELECT-only role: %v", err)
 	}
@@ -323,7 +324,7 @@ func TestReadOnlyRole(t *testing.T) {
 	if _, ts, _, skips, err := readAll(ctx, r, "s"); err != nil || len(ts) != 300 || len(skips) != 2 {
 		t.Errorf("read %d trials, %d skips, %v; want 300, 2", len(ts), len(skips), err)
 	}
-	if w, err := Open(ctx, roLoc); err == nil {
+	if w, err := store.Open(ctx, roLoc); err == nil {
 		if _, _, err := w.Ingest(ctx, "s", "x", genTrials(1000, 1)); err == nil {
 			t.Error("a SELECT-only role ingested")
 		}
@@ -345,10 +346,10 @@ func TestReadOnlyNotStorePostgres(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, open := range map[string]func() error{
-		"OpenReadOnly": func() error { _, err := OpenReadOnly(ctx, loc); return err },
-		"Open":         func() error { _, err := Open(ctx, loc); return err },
+		"OpenReadOnly": func() error { _, err := store.OpenReadOnly(ctx, loc); return err },
+		"Open":         func() error { _, err := store.Open(ctx, loc); return err },
 	} {
-		if err := open(); !errors.Is(err, ErrNotStore) || !strings.Contains(err.Error(), "tables orders, users") {
+		if err := open(); !errors.Is(err, store.ErrNotStore) || !strings.Contains(err.Error(), "tables orders, users") {
 			t.Errorf("%s = %v; want ErrNotStore naming orders, users", name, err)
 		}
 	}

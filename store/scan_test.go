@@ -1,4 +1,4 @@
-package store
+package store_test
 
 import (
 	"context"
@@ -10,6 +10,10 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/pareto-llm/pareto/internal/safe"
+	"github.com/pareto-llm/pareto/store"
+	"github.com/pareto-llm/pareto/store/columnar"
+	"github.com/pareto-llm/pareto/store/internal/codec"
+	"github.com/pareto-llm/pareto/store/internal/shared"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -17,7 +21,7 @@ import (
 // the same order as Trials, for every query; fn's error is returned as it
 // is and stops the read.
 func TestScan(t *testing.T) {
-	const n = 2*scanBatch + 300
+	const n = 2*shared.ScanBatch + 300
 	for _, b := range backends(t) {
 		t.Run(b.name, func(t *testing.T) {
 			ctx := context.Background()
@@ -28,11 +32,11 @@ func TestScan(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			for _, q := range []Query{
+			for _, q := range []store.Query{
 				{},
 				{Slim: true, Metrics: []string{trial.TTFT}},
-				{Where: []Condition{{Key: "engine", Op: OpEq, Value: "vllm"}}},
-				{Limit: scanBatch + 7},
+				{Where: []store.Condition{{Key: "engine", Op: store.OpEq, Value: "vllm"}}},
+				{Limit: shared.ScanBatch + 7},
 				{Metrics: []string{trial.OutputTokenThroughput}},
 			} {
 				want, err := s.Trials(ctx, study, q)
@@ -42,7 +46,7 @@ func TestScan(t *testing.T) {
 				var got []trial.Trial
 				batches := 0
 				err = s.Scan(ctx, study, q, func(ts []trial.Trial) error {
-					if len(ts) == 0 || len(ts) > scanBatch {
+					if len(ts) == 0 || len(ts) > shared.ScanBatch {
 						t.Errorf("%+v: a batch of %d trials", q, len(ts))
 					}
 					batches++
@@ -55,14 +59,14 @@ func TestScan(t *testing.T) {
 				if len(got) != len(want) || !reflect.DeepEqual(got, want) {
 					t.Errorf("Scan(%+v): %d trials in %d batches, Trials %d; they differ", q, len(got), batches, len(want))
 				}
-				if wantBatches := (len(want) + scanBatch - 1) / scanBatch; batches != wantBatches {
+				if wantBatches := (len(want) + shared.ScanBatch - 1) / shared.ScanBatch; batches != wantBatches {
 					t.Errorf("Scan(%+v): %d batches, want %d", q, batches, wantBatches)
 				}
 			}
 			// Equal label maps are shared in a Scan (fn only reads them),
 			// copied by Trials (whose caller may change them).
 			scanned := map[string]map[uintptr]bool{}
-			if err := s.Scan(ctx, study, Query{}, func(ts []trial.Trial) error {
+			if err := s.Scan(ctx, study, store.Query{}, func(ts []trial.Trial) error {
 				for i := range ts {
 					k := fmt.Sprint(ts[i].Labels)
 					if scanned[k] == nil {
@@ -79,7 +83,7 @@ func TestScan(t *testing.T) {
 					t.Errorf("Scan: labels %s in %d maps; want one shared", k, len(ptrs))
 				}
 			}
-			all, err := s.Trials(ctx, study, Query{})
+			all, err := s.Trials(ctx, study, store.Query{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -88,15 +92,15 @@ func TestScan(t *testing.T) {
 			}
 			stop := errors.New("stop")
 			calls := 0
-			err = s.Scan(ctx, study, Query{}, func([]trial.Trial) error { calls++; return stop })
+			err = s.Scan(ctx, study, store.Query{}, func([]trial.Trial) error { calls++; return stop })
 			if err != stop || calls != 1 {
 				t.Errorf("Scan with a failing fn = %v after %d calls; want its error as it is, after 1", err, calls)
 			}
 			var ie *safe.InternalError
-			if err := s.Scan(ctx, study, Query{}, func([]trial.Trial) error { panic("boom") }); !errors.As(err, &ie) {
+			if err := s.Scan(ctx, study, store.Query{}, func([]trial.Trial) error { panic("boom") }); !errors.As(err, &ie) {
 				t.Errorf("Scan with a panicking fn = %v; want a *safe.InternalError", err)
 			}
-			if err := s.Scan(ctx, "no-such-study", Query{}, func([]trial.Trial) error { return nil }); !errors.Is(err, ErrNoStudy) {
+			if err := s.Scan(ctx, "no-such-study", store.Query{}, func([]trial.Trial) error { return nil }); !errors.Is(err, store.ErrNoStudy) {
 				t.Errorf("Scan of a missing study = %v; want ErrNoStudy", err)
 			}
 		})
@@ -111,21 +115,21 @@ func TestSketchRoundTrip(t *testing.T) {
 	ts[4].Source.Format = "table"
 	ts[5].Labels = map[string]string{"id": "x", "run": "2"} // as the previous
 	ts[6].Labels = map[string]string{trial.LabelTestCase: "c", trial.LabelPhase: "decode", trial.DimBenchmark: "b"}
-	var sk sketcher
+	var sk columnar.Sketcher
 	var want []trial.Sketch
 	for i := range ts {
-		k := sketchKey(&ts[i])
-		sk.add(&ts[i], k)
+		k := codec.SketchKey(&ts[i])
+		sk.Add(&ts[i], k)
 		want = append(want, trial.SketchOf(&ts[i], k))
 	}
-	got, err := unpackSketches(sk.b, len(ts), nil)
+	got, err := columnar.UnpackSketches(sk.Buf, len(ts), nil)
 	if err != nil || !cmp.Equal(got, want) {
 		t.Fatalf("unpackSketches = %v, %v; want %v", got, err, want)
 	}
-	if _, err := unpackSketches(sk.b[:len(sk.b)-1], len(ts), nil); err == nil {
+	if _, err := columnar.UnpackSketches(sk.Buf[:len(sk.Buf)-1], len(ts), nil); err == nil {
 		t.Error("a truncated blob unpacks")
 	}
-	if _, err := unpackSketches(append(slices.Clone(sk.b), 0), len(ts), nil); err == nil {
+	if _, err := columnar.UnpackSketches(append(slices.Clone(sk.Buf), 0), len(ts), nil); err == nil {
 		t.Error("a blob with a trailing byte unpacks")
 	}
 }

@@ -1,4 +1,4 @@
-package store
+package store_test
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -48,7 +49,7 @@ func TestSkips(t *testing.T) {
 				}
 				return got
 			}
-			if _, err := s.Skips(ctx, study, nil); !errors.Is(err, ErrNoStudy) {
+			if _, err := s.Skips(ctx, study, nil); !errors.Is(err, store.ErrNoStudy) {
 				t.Errorf("Skips of a missing study = %v; want ErrNoStudy", err)
 			}
 			want := studySkips()

@@ -2,10 +2,10 @@ package store
 
 import (
 	"context"
-	"fmt"
 	"os"
-	"strings"
 	"time"
+
+	"github.com/pareto-llm/pareto/store/internal/locate"
 
 	"github.com/pareto-llm/pareto/store/tunequeue"
 	"github.com/pareto-llm/pareto/trial"
@@ -15,7 +15,7 @@ import (
 const EnvVar = "PARETO_STORE"
 
 // DefaultLocation is the store used when neither a flag nor EnvVar names one.
-const DefaultLocation = "pareto.db"
+const DefaultLocation = locate.Default
 
 // Reader reads the studies of a store. OpenReadOnly returns one that
 // never writes; every Store is a Reader. Implementations are safe for
@@ -155,56 +155,16 @@ func Location(flag string) string {
 	return DefaultLocation
 }
 
-const (
-	kindSQLite   = "sqlite"
-	kindPostgres = "postgres"
-)
-
 // SQLitePath returns the file a SQLite store location names (local is
 // true), or local false for a PostgreSQL URL; the error is that of a
 // location no backend takes. An empty location is resolved by Location.
 func SQLitePath(location string) (path string, local bool, err error) {
-	kind, target, err := parseLocation(Location(location))
+	kind, target, err := locate.Parse(Location(location))
 	if err != nil {
 		return "", false, err
 	}
-	if kind != kindSQLite {
+	if kind != locate.SQLite {
 		return "", false, nil
 	}
 	return target, true, nil
-}
-
-// parseLocation returns the backend and what to pass to it: a file path
-// for SQLite, the URL for PostgreSQL.
-func parseLocation(loc string) (kind, target string, err error) {
-	if loc == "" {
-		loc = DefaultLocation
-	}
-	lower := strings.ToLower(loc)
-	// A URL-shaped SQLite location's query is SQLite's open options, which
-	// pareto sets itself: it is dropped, but for an encryption key, which
-	// would be silently ignored (the store is not encrypted).
-	sqliteURL := func(rest string) (string, string, error) {
-		p, query, _ := strings.Cut(rest, "?")
-		if strings.Contains(strings.ToLower(query), "key") {
-			return "", "", fmt.Errorf("store %q: SQLite encryption keys are not supported (the store would not be encrypted)", trial.RedactLocation(loc))
-		}
-		if p == "" {
-			return "", "", fmt.Errorf("store %q: missing path", trial.RedactLocation(loc))
-		}
-		return kindSQLite, p, nil
-	}
-	switch {
-	case strings.HasPrefix(lower, "postgres://"), strings.HasPrefix(lower, "postgresql://"):
-		return kindPostgres, loc, nil
-	case strings.HasPrefix(lower, "sqlite://"):
-		return sqliteURL(loc[len("sqlite://"):])
-	case strings.HasPrefix(lower, "sqlite:"):
-		return sqliteURL(loc[len("sqlite:"):])
-	case strings.HasPrefix(lower, "file:"):
-		return sqliteURL(strings.TrimPrefix(loc[len("file:"):], "//"))
-	case strings.Contains(loc, "://"):
-		return "", "", fmt.Errorf("store %q: unknown scheme (want a path, sqlite://PATH or postgres://URL)", trial.RedactLocation(loc))
-	}
-	return kindSQLite, loc, nil
 }

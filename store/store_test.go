@@ -1,4 +1,4 @@
-package store
+package store_test
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -32,7 +33,7 @@ func TestIngestIdempotent(t *testing.T) {
 			check("a.json", trials, 250, 0)
 			check("a.json", trials, 0, 250)
 			check("b.json", append(genTrials(200, 100), genTrial(300)), 51, 50) // 200..249 present, 300 twice
-			got, err := s.Trials(ctx, study, Query{})
+			got, err := s.Trials(ctx, study, store.Query{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -105,7 +106,7 @@ func TestRoundTrip(t *testing.T) {
 					in[i].ID = trial.ComputeID(&in[i])
 				}
 			}
-			got, err := s.Trials(ctx, study, Query{})
+			got, err := s.Trials(ctx, study, store.Query{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -122,7 +123,7 @@ func TestRoundTrip(t *testing.T) {
 			if added, _, err := s.Ingest(ctx, study2, "export", got); err != nil || added != len(got) {
 				t.Fatalf("re-ingest: %d added, %v", added, err)
 			}
-			again, err := s.Trials(ctx, study2, Query{})
+			again, err := s.Trials(ctx, study2, store.Query{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -148,7 +149,7 @@ func TestAtomicPerSource(t *testing.T) {
 				t.Fatal("Ingest with a cancelled transaction succeeded")
 			}
 			setAfterBatch(s, nil)
-			got, err := s.Trials(context.Background(), study, Query{})
+			got, err := s.Trials(context.Background(), study, store.Query{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -163,13 +164,8 @@ func TestAtomicPerSource(t *testing.T) {
 }
 
 // setAfterBatch installs a hook run after every written batch.
-func setAfterBatch(s Store, fn func()) {
-	switch s := s.(type) {
-	case *sqliteStore:
-		s.afterBatch = fn
-	case *pgStore:
-		s.afterBatch = fn
-	}
+func setAfterBatch(s store.Store, fn func()) {
+	s.(interface{ SetAfterBatch(func()) }).SetAfterBatch(fn)
 }
 
 func TestQuery(t *testing.T) {
@@ -199,7 +195,7 @@ func TestQuery(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				got, err := s.Trials(ctx, study, Query{Where: conds})
+				got, err := s.Trials(ctx, study, store.Query{Where: conds})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -218,14 +214,14 @@ func TestQuery(t *testing.T) {
 					}
 				}
 			}
-			got, err := s.Trials(ctx, study, Query{Metrics: []string{trial.TTFT, "request_throughput"}, Limit: 7})
+			got, err := s.Trials(ctx, study, store.Query{Metrics: []string{trial.TTFT, "request_throughput"}, Limit: 7})
 			if err != nil {
 				t.Fatal(err)
 			}
 			if len(got) != 7 || len(got[6].Measurements) != 3 {
 				t.Errorf("Metrics+Limit: %d trials, last with %d measurements; want 7 with 3", len(got), len(got[len(got)-1].Measurements))
 			}
-			if _, err := s.Trials(ctx, study+"-missing", Query{}); !errors.Is(err, ErrNoStudy) {
+			if _, err := s.Trials(ctx, study+"-missing", store.Query{}); !errors.Is(err, store.ErrNoStudy) {
 				t.Errorf("Trials(missing study) = %v; want ErrNoStudy", err)
 			}
 			studies, err := s.Studies(ctx)
@@ -283,7 +279,7 @@ func TestSessions(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				got, err := s.Trials(ctx, study, Query{Where: []Condition{c}})
+				got, err := s.Trials(ctx, study, store.Query{Where: []store.Condition{c}})
 				if err != nil || len(got) != tt.want {
 					t.Errorf("Trials(%s) = %d trials, %v; want %d", tt.where, len(got), err, tt.want)
 				}

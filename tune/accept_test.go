@@ -12,6 +12,7 @@ import (
 	"github.com/pareto-llm/pareto/frontier"
 	"github.com/pareto-llm/pareto/search"
 	"github.com/pareto-llm/pareto/store"
+	_ "github.com/pareto-llm/pareto/store/all" // the store backends
 	"github.com/pareto-llm/pareto/trial"
 	"github.com/pareto-llm/pareto/tune"
 )

@@ -11,6 +11,7 @@ import (
 
 	"github.com/pareto-llm/pareto/internal/cli"
 	"github.com/pareto-llm/pareto/internal/gcpolicy"
+	_ "github.com/pareto-llm/pareto/store/all" // the store backends
 )
 
 func main() {

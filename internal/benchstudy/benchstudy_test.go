@@ -9,6 +9,7 @@ import (
 
 	"github.com/pareto-llm/pareto/repeat"
 	"github.com/pareto-llm/pareto/store"
+	_ "github.com/pareto-llm/pareto/store/all" // the store backends
 )
 
 // TestWrite writes the study to the store named by PARETO_BENCH_STORE

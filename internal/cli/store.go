@@ -20,6 +20,7 @@ import (
 	"github.com/pareto-llm/pareto/internal/enc"
 	"github.com/pareto-llm/pareto/source"
 	"github.com/pareto-llm/pareto/store"
+	_ "github.com/pareto-llm/pareto/store/all" // the store backends
 	"github.com/pareto-llm/pareto/trial"
 )
 

@@ -1,0 +1,41 @@
+package shared
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/pareto-llm/pareto/store/internal/codec"
+	"github.com/pareto-llm/pareto/trial"
+)
+
+// ByIDBatch is the number of trial IDs TrialsByID looks up per statement.
+const ByIDBatch = 500
+
+// RowTrial is a trial read with its row id.
+type RowTrial struct {
+	row int64
+	t   trial.Trial
+}
+
+// VerifiedRow reads the current row into a trial and, when its ID is in
+// want, verifies it and appends it to out.
+func VerifiedRow(rs rowScanner, d *codec.Decoder, r *TrialRow, want map[string]bool, out []RowTrial) ([]RowTrial, error) {
+	t, err := r.Scan(rs, d)
+	if err != nil || !want[t.ID] { // another ID under the same key
+		return out, err
+	}
+	if err := r.Verify(&t, d); err != nil {
+		return out, err
+	}
+	return append(out, RowTrial{r.ID, t}), nil
+}
+
+// ByRow returns the trials in row-id order (ingest order).
+func ByRow(ts []RowTrial) []trial.Trial {
+	slices.SortFunc(ts, func(a, b RowTrial) int { return cmp.Compare(a.row, b.row) })
+	out := make([]trial.Trial, len(ts))
+	for i := range ts {
+		out[i] = ts[i].t
+	}
+	return out
+}

@@ -1,0 +1,329 @@
+package shared
+
+import (
+	"cmp"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+
+	"github.com/pareto-llm/pareto/frontier"
+	"github.com/pareto-llm/pareto/store"
+	"github.com/pareto-llm/pareto/store/columnar"
+	"github.com/pareto-llm/pareto/store/internal/codec"
+	"github.com/pareto-llm/pareto/trial"
+)
+
+// ColumnsBuilder assembles Columns from the blocks of a study (see
+// block), read in any order, and their value columns.
+type ColumnsBuilder struct {
+	specs  []store.ColumnSpec
+	Dims   []string // encoded dims of each spec
+	unique []int    // index of each spec in the deduplicated list
+
+	// KeepSQL and keepGo, when not nil, hold the row ids of the trials
+	// that satisfy the SQL and the Go conditions.
+	KeepSQL, KeepGo map[int64]bool
+
+	spans    map[int64][2]int // block id -> offset and number of trials
+	firsts   map[int64]int64  // block id -> its first row id
+	RowIDs   []int64          // the row ids of the trials, in ingest order
+	arena    []byte
+	ends     []int32
+	problems map[int]string // by offset
+	values   [][]float64    // per unique spec, by offset
+	// sketches are the trials' sketches, by offset, while every block read
+	// has them (unsketched is then false).
+	sketches   []trial.Sketch
+	unsketched bool
+}
+
+// NewColumnsBuilder returns a builder of the columns of specs.
+func NewColumnsBuilder(specs []store.ColumnSpec) *ColumnsBuilder {
+	b := &ColumnsBuilder{specs: specs, unique: make([]int, len(specs)), spans: map[int64][2]int{}, firsts: map[int64]int64{}}
+	seen := map[[2]string]int{}
+	for k, s := range specs {
+		key := [2]string{s.Metric, codec.EncodeDims(s.Dims)}
+		u, ok := seen[key]
+		if !ok {
+			u = len(b.Dims)
+			seen[key] = u
+			b.Dims = append(b.Dims, key[1])
+		}
+		b.unique[k] = u
+	}
+	return b
+}
+
+// Metric returns the metric of unique spec u.
+func (b *ColumnsBuilder) Metric(u int) string { return b.specs[b.specOf(u)].Metric }
+
+// specOf returns the index of the first spec of unique spec u.
+func (b *ColumnsBuilder) specOf(u int) int {
+	for k, x := range b.unique {
+		if x == u {
+			return k
+		}
+	}
+	return 0
+}
+
+// StoredBlock is a blocks row as read.
+type StoredBlock struct {
+	ID, First, Last, N    int64  // row id, first and last trial, trials
+	RowIDs, IDs, Problems []byte // as columnar.Block keeps them
+	Checksum              int64  // codec.BlockChecksum
+	// Sketches, SketchVersion and SketchChecksum are the sketches, read by
+	// Columns alone.
+	Sketches, SketchVersion []byte
+	SketchChecksum          int64
+}
+
+// dest returns the scan targets of BlockColumns.
+func (k *StoredBlock) dest() []any {
+	return []any{&k.ID, &k.First, &k.Last, &k.N, &k.RowIDs, &k.IDs, &k.Problems, &k.Checksum}
+}
+
+// BlockColumns are the blocks columns a read verifies, in scan order.
+const BlockColumns = `id, first_trial, last_trial, trials, row_ids, ids, problems, checksum`
+
+// SketchedBlockColumns are BlockColumns and the sketch columns, which
+// Columns reads.
+const SketchedBlockColumns = BlockColumns + `, sketches, sketch_version, sketch_checksum`
+
+// SketchedDest returns the scan targets of SketchedBlockColumns.
+func (k *StoredBlock) SketchedDest() []any {
+	return append(k.dest(), &k.Sketches, &k.SketchVersion, &k.SketchChecksum)
+}
+
+// Verify checks the block's checksum (BlockChecksum).
+func (k *StoredBlock) Verify() error {
+	if sum := codec.BlockChecksum(k.First, k.Last, k.N, k.RowIDs, k.IDs, k.Problems); sum != k.Checksum {
+		return &store.IntegrityError{Block: k.ID, Detail: fmt.Sprintf("the checksum of its packed row ids, IDs and problems is %d, not %d", sum, k.Checksum)}
+	}
+	return nil
+}
+
+// AddBlock verifies a block and records its trials from its row_ids, ids
+// and problems; the slices may be reused by the caller after the call.
+func (b *ColumnsBuilder) AddBlock(k *StoredBlock) error {
+	if err := k.Verify(); err != nil {
+		return err
+	}
+	id, n, rowIDs, ids, problems := k.ID, int(k.N), k.RowIDs, k.IDs, k.Problems
+	b.firsts[id] = k.First
+	off := len(b.RowIDs)
+	rows, names, probs := codec.Unpacker{Buf: rowIDs}, codec.Unpacker{Buf: ids}, codec.Unpacker{Buf: problems}
+	row := int64(0)
+	for i := range n {
+		row += int64(rows.Uvarint())
+		b.RowIDs = append(b.RowIDs, row)
+		b.arena = names.NextID(b.arena)
+		b.ends = append(b.ends, int32(len(b.arena)))
+		if p := probs.Bytes(); len(p) > 0 {
+			if b.problems == nil {
+				b.problems = map[int]string{}
+			}
+			b.problems[off+i] = string(p)
+		}
+	}
+	if err := errors.Join(rows.Err, names.Err, probs.Err); err != nil {
+		return &store.IntegrityError{Block: id, Detail: fmt.Sprintf("its packed data does not decode (%v)", err)}
+	}
+	if n > 0 && (b.RowIDs[off] != k.First || row != k.Last) {
+		return &store.IntegrityError{Block: id, Detail: fmt.Sprintf("its trials are rows %d to %d, not %d to %d", b.RowIDs[off], row, k.First, k.Last)}
+	}
+	b.spans[id] = [2]int{off, n}
+	return b.addSketches(k)
+}
+
+// addSketches verifies and decodes the block's sketches; a block without
+// sketches of SketchVersion leaves the Columns without any.
+func (b *ColumnsBuilder) addSketches(k *StoredBlock) error {
+	if b.unsketched {
+		return nil
+	}
+	if string(k.SketchVersion) != columnar.SketchVersion {
+		b.unsketched, b.sketches = true, nil
+		return nil
+	}
+	if sum := columnar.SketchChecksum(k.First, k.SketchVersion, k.Sketches); sum != k.SketchChecksum {
+		return &store.IntegrityError{Block: k.ID, Detail: fmt.Sprintf("the checksum of its sketches is %d, not %d", sum, k.SketchChecksum)}
+	}
+	var err error
+	if b.sketches, err = columnar.UnpackSketches(k.Sketches, int(k.N), b.sketches); err != nil {
+		return &store.IntegrityError{Block: k.ID, Detail: fmt.Sprintf("its sketches do not decode (%v)", err)}
+	}
+	return nil
+}
+
+// StartValues allocates the columns once every block is known.
+func (b *ColumnsBuilder) StartValues() {
+	b.values = make([][]float64, len(b.Dims))
+	for u := range b.values {
+		col := make([]float64, len(b.RowIDs))
+		for i := range col {
+			col[i] = frontier.Missing
+		}
+		b.values[u] = col
+	}
+}
+
+// AddValues copies the values of unique spec u in a block; values of
+// blocks not read (other studies) are ignored.
+func (b *ColumnsBuilder) AddValues(u int, blockID int64, vals []byte, checksum int64) error {
+	span, ok := b.spans[blockID]
+	if !ok {
+		return nil
+	}
+	if sum := codec.ValuesChecksum(b.firsts[blockID], b.Metric(u), b.Dims[u], vals); sum != checksum {
+		return &store.IntegrityError{Block: blockID, Detail: fmt.Sprintf("the checksum of its values of %s is %d, not %d",
+			store.ColumnSpec{Metric: b.Metric(u), Dims: b.specs[b.specOf(u)].Dims}, sum, checksum)}
+	}
+	if len(vals) != 8*span[1] {
+		return fmt.Errorf("block %d: %d bytes of values for %d trials: %w", blockID, len(vals), span[1], codec.ErrPacked)
+	}
+	col := b.values[u][span[0] : span[0]+span[1]]
+	for i := range col {
+		col[i] = math.Float64frombits(binary.LittleEndian.Uint64(vals[8*i:]))
+	}
+	return nil
+}
+
+// order returns the offsets of the trials kept, in row-id order, or nil
+// when that is every trial in the order read.
+func (b *ColumnsBuilder) order() []int {
+	byRow := func(i, j int) int { return cmp.Compare(b.RowIDs[i], b.RowIDs[j]) }
+	if b.KeepSQL == nil && b.KeepGo == nil && slices.IsSorted(b.RowIDs) {
+		return nil
+	}
+	out := make([]int, 0, len(b.RowIDs))
+	for i, row := range b.RowIDs {
+		if (b.KeepSQL == nil || b.KeepSQL[row]) && (b.KeepGo == nil || b.KeepGo[row]) {
+			out = append(out, i)
+		}
+	}
+	slices.SortFunc(out, byRow)
+	return out
+}
+
+// Result returns the Columns, one column per spec as given.
+func (b *ColumnsBuilder) Result() *store.Columns {
+	if b.values == nil {
+		b.StartValues()
+	}
+	order := b.order()
+	identity := order == nil
+	if identity {
+		order = make([]int, len(b.RowIDs))
+		for i := range order {
+			order[i] = i
+		}
+	}
+	out := &store.Columns{IDs: make([]string, len(order)), Values: make([][]float64, len(b.specs))}
+	if !b.unsketched && len(b.sketches) == len(b.RowIDs) {
+		out.Sketches = b.sketches
+		if !identity {
+			out.Sketches = make([]trial.Sketch, len(order))
+			for i, k := range order {
+				out.Sketches[i] = b.sketches[k]
+			}
+		}
+	}
+	all := string(b.arena)
+	for i, k := range order {
+		start := int32(0)
+		if k > 0 {
+			start = b.ends[k-1]
+		}
+		out.IDs[i] = all[start:b.ends[k]]
+		if p, ok := b.problems[k]; ok {
+			if out.Problems == nil {
+				out.Problems = map[int]string{}
+			}
+			out.Problems[i] = p
+		}
+	}
+	cols := make([][]float64, len(b.values))
+	for u, v := range b.values {
+		cols[u] = v
+		if !identity {
+			cols[u] = make([]float64, len(order))
+			for i, k := range order {
+				cols[u][i] = v[k]
+			}
+		}
+		for i := range out.Problems {
+			cols[u][i] = frontier.Missing
+		}
+	}
+	used := make([]bool, len(cols))
+	for k, u := range b.unique {
+		if used[u] {
+			out.Values[k] = slices.Clone(cols[u])
+		} else {
+			out.Values[k], used[u] = cols[u], true
+		}
+	}
+	return out
+}
+
+// RowSet returns the set of row ids.
+func RowSet(rows []int64) map[int64]bool {
+	m := make(map[int64]bool, len(rows))
+	for _, r := range rows {
+		m[r] = true
+	}
+	return m
+}
+
+// SplitConditions returns the conditions a Columns query can apply in SQL
+// (an environment column compared with a non-numeric value, so that the
+// comparison is textual in Go too) and the others.
+func SplitConditions(where []store.Condition) (sqlConds, goConds []store.Condition) {
+	for _, c := range where {
+		_, numErr := strconv.ParseFloat(c.Value, 64)
+		if envColumn(c.Key) && numErr != nil {
+			sqlConds = append(sqlConds, c)
+		} else {
+			goConds = append(goConds, c)
+		}
+	}
+	return sqlConds, goConds
+}
+
+func envColumn(key string) bool {
+	return slices.Contains(codec.EnvColumns, key)
+}
+
+// EnvWhere renders sqlConds as " AND col <> ” AND col OP ?" terms (a
+// trial without the label matches no condition); collate is appended to
+// each comparison (PostgreSQL needs byte order: COLLATE "C").
+func EnvWhere(sqlConds []store.Condition, first int, numbered bool, collate string) (string, []any) {
+	var sb []byte
+	var args []any
+	for _, c := range sqlConds {
+		op := string(c.Op)
+		if c.Op == store.OpNe {
+			op = "<>"
+		}
+		args = append(args, c.Value)
+		sb = append(sb, " AND "+c.Key+" <> '' AND "+c.Key+collate+" "+op+" "+placeholder(numbered, first+len(args)-1)...)
+	}
+	return string(sb), args
+}
+
+// placeholder renders parameter i: "$i" when numbered, else "?".
+func placeholder(numbered bool, i int) string {
+	if numbered {
+		return "$" + codec.Itoa(i)
+	}
+	return "?"
+}
+
+// BlockValuesQuery selects the values of one (metric, dims) pair in every
+// block of a study: parameters study id, metric, dims.
+const BlockValuesQuery = `SELECT v.block_id, v.vals, v.checksum FROM blocks b JOIN block_values v ON v.block_id = b.id
+	WHERE b.study_id = ? AND v.metric = ? AND v.dims = ?`

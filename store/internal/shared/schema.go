@@ -1,0 +1,83 @@
+package shared
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/pareto-llm/pareto/store"
+)
+
+// SchemaState is what a database holds, as opening it finds it.
+type SchemaState struct {
+	// tables lists every table, sorted.
+	tables []string
+	// Pareto tells that schema_migrations records pareto's first
+	// migration; version is then the newest migration applied.
+	Pareto  bool
+	Version int // see Pareto
+}
+
+// FirstMigration is the name schema_migrations records for version 1 in
+// a pareto store (other tools keep tables of that name too).
+const FirstMigration = "0001_init.sql"
+
+// ForWriting reports whether Open may migrate the database: a new one
+// (no table) or a pareto store of this version or an older one.
+func (st SchemaState) ForWriting(dialect string) error {
+	switch {
+	case len(st.tables) == 0:
+		return nil
+	case !st.Pareto:
+		return st.notStore()
+	case st.Version > SchemaVersion(dialect):
+		return st.tooNew(dialect)
+	}
+	return nil
+}
+
+// ForReading reports whether a read-only opener can read the database.
+func (st SchemaState) ForReading(dialect string) error {
+	switch {
+	case len(st.tables) == 0:
+		return fmt.Errorf("%w (the database is empty; a command that writes, such as pareto ingest --study, creates the store)", store.ErrNotStore)
+	case !st.Pareto:
+		return st.notStore()
+	case st.Version > SchemaVersion(dialect):
+		return st.tooNew(dialect)
+	case st.Version < SchemaVersion(dialect):
+		return fmt.Errorf("%w: it has schema version %d and this pareto reads version %d: upgrade it with 'pareto migrate' (or any command that writes to it)",
+			store.ErrOldSchema, st.Version, SchemaVersion(dialect))
+	}
+	return nil
+}
+
+func (st SchemaState) notStore() error {
+	const show = 20
+	list := st.tables
+	more := ""
+	if len(list) > show {
+		list, more = list[:show], fmt.Sprintf(" and %d more", len(st.tables)-show)
+	}
+	return fmt.Errorf("%w (it has tables %s%s)", store.ErrNotStore, strings.Join(list, ", "), more)
+}
+
+func (st SchemaState) tooNew(dialect string) error {
+	return fmt.Errorf("schema version %d is newer than this pareto supports (%d): upgrade pareto", st.Version, SchemaVersion(dialect))
+}
+
+// NewSchemaState returns the state of a database holding tables, not
+// (yet) known to be a pareto store.
+func NewSchemaState(tables []string) SchemaState {
+	st := SchemaState{tables: slices.Clone(tables)}
+	slices.Sort(st.tables)
+	return st
+}
+
+// HasMigrations reports whether the database has a schema_migrations
+// table, pareto's or another tool's.
+func (st SchemaState) HasMigrations() bool { return slices.Contains(st.tables, "schema_migrations") }
+
+// SchemaQuery reads the newest version and the name of version 1 of a
+// pareto store's schema_migrations.
+const SchemaQuery = `SELECT COALESCE(MAX(version), 0), COALESCE(MAX(CASE WHEN version = 1 THEN name END), '') FROM schema_migrations`

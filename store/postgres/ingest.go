@@ -1,0 +1,230 @@
+package postgres
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/pareto-llm/pareto/store/columnar"
+	"github.com/pareto-llm/pareto/store/internal/codec"
+	"github.com/pareto-llm/pareto/store/internal/shared"
+	"github.com/pareto-llm/pareto/trial"
+)
+
+// pgTrialBatch is the number of trials per INSERT ... SELECT FROM unnest.
+const pgTrialBatch = 1000
+
+// pgInsertTrials inserts a batch given as one array per column and returns
+// the row id and hash of the trials that were not present.
+const pgInsertTrials = `INSERT INTO trials (id, study_id, hash, source_path, source_format, source_format_version,
+	source_line, source_index, source_key, labels, params, input_tokens, output_tokens, mean_input_tokens, mean_output_tokens,
+	concurrency, achieved_concurrency, request_rate, users, requests, succeeded, failed,
+	problem, warnings, engine, engine_version, cuda, driver, gpu, host, measurements,
+	layout, allocated_gpus, allocated_gpus_unknown, serving_gpus, serving_gpus_unknown, config_path, config,
+	content_id, checksum, session)
+OVERRIDING SYSTEM VALUE
+SELECT id, $1, hash, path, format, version, line, idx, skey, labels::jsonb, params::jsonb, it, ot, mit, mot,
+	conc, aconc, rate, users, requests, succeeded, failed, problem, warnings::jsonb,
+	engine, engine_version, cuda, driver, gpu, host, packed,
+	NULLIF(layout, '')::jsonb, alloc, alloc_why, serving, serving_why, config_path, config, content_id, checksum, session
+FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::bigint[], $8::text[], $9::text[],
+	$10::float8[], $11::float8[], $12::float8[], $13::float8[], $14::float8[], $15::float8[], $16::float8[], $17::float8[],
+	$18::bigint[], $19::bigint[], $20::bigint[], $21::text[], $22::text[],
+	$23::text[], $24::text[], $25::text[], $26::text[], $27::text[], $28::text[], $29::bigint[], $30::bytea[],
+	$31::text[], $32::text[], $33::bigint[], $34::text[], $35::bigint[], $36::text[], $37::text[], $38::bytea[],
+	$39::text[], $40::bigint[], $41::text[])
+	AS u(hash, path, format, version, line, idx, labels, params, it, ot, mit, mot, conc, aconc, rate, users,
+	requests, succeeded, failed, problem, warnings, engine, engine_version, cuda, driver, gpu, host, id, packed, skey,
+	layout, alloc, alloc_why, serving, serving_why, config_path, config, content_id, checksum, session)
+ORDER BY hash
+ON CONFLICT (study_id, hash) DO NOTHING
+RETURNING id, hash`
+
+// pgSourceSupersede records an ingested source and deletes the skips that
+// its trials, of the inputs (files, runs), supersede (see supersedeSkips),
+// in one round trip.
+const pgSourceSupersede = `WITH superseded AS (
+	DELETE FROM skips k USING unnest($5::text[], $6::text[]) AS o(file, run)
+	WHERE k.study_id = $1 AND (k.run = '' OR k.run = o.run)
+	AND (k.file = o.file OR substr(o.file, 1, length(k.file) + 1) = k.file || '/'))
+INSERT INTO sources (study_id, path, added, present) VALUES ($1, $2, $3, $4)`
+
+// Ingest stores one source's trials in one transaction. Row ids are taken
+// from the sequence in source order (so Trials returns a source's trials
+// in the order given), but rows are written in hash order so that
+// concurrent writers wait on each other instead of deadlocking; a deadlock
+// or serialisation failure retries the source.
+func (s *pgStore) Ingest(ctx context.Context, study, source string, trials []trial.Trial) (added, present int, err error) {
+	if err := s.writable(); err != nil {
+		return 0, 0, err
+	}
+	ps, dups := codec.Prepare(trials)
+	studyID, err := s.studyID(ctx, study)
+	if err != nil {
+		return 0, 0, s.wrap("ingesting "+source, err)
+	}
+	if err := s.reserveIDs(ctx, ps); err != nil {
+		return 0, 0, s.wrap("ingesting "+source, err)
+	}
+	codec.SortByID(ps)
+	owners := shared.SkipOwners(trials)
+	for attempt := 0; ; attempt++ {
+		added, err = s.ingestTx(ctx, studyID, source, ps, owners)
+		if err == nil || attempt >= 10 || !retryable(err) {
+			break
+		}
+		time.Sleep(time.Duration(rand.IntN(50)+10) * time.Millisecond)
+	}
+	if err != nil {
+		return 0, 0, s.wrap("ingesting "+source, err)
+	}
+	return added, len(ps) - added + dups, nil
+}
+
+// reserveIDs sets the row id of each trial from the trials sequence, in
+// increasing order.
+func (s *pgStore) reserveIDs(ctx context.Context, ps []codec.Prepared) error {
+	rows, err := s.pool.Query(ctx, `SELECT nextval(pg_get_serial_sequence('trials', 'id')) FROM generate_series(1, $1)`, len(ps))
+	if err != nil {
+		return err
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+	if err != nil {
+		return err
+	}
+	if len(ids) != len(ps) {
+		return fmt.Errorf("reserved %d row ids for %d trials", len(ids), len(ps))
+	}
+	slices.Sort(ids)
+	for i := range ps {
+		ps[i].Row = ids[i]
+	}
+	return nil
+}
+
+// ingestTx writes the new trials of ps and their blocks, and deletes the
+// skips that the trials of owners supersede, in one transaction.
+func (s *pgStore) ingestTx(ctx context.Context, studyID int64, source string, ps []codec.Prepared, owners []shared.SkipOwner) (int, error) {
+	added := 0
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		added = 0
+		var fresh []*codec.Prepared
+		for start := 0; start < len(ps); start += pgTrialBatch {
+			chunk := ps[start:min(start+pgTrialBatch, len(ps))]
+			ids, err := s.insertTrials(ctx, tx, studyID, chunk)
+			if err != nil {
+				return err
+			}
+			s.batchDone()
+			for i := range chunk {
+				if _, ok := ids[chunk[i].ID]; ok {
+					fresh = append(fresh, &chunk[i])
+				}
+			}
+			added += len(ids)
+		}
+		if err := insertBlocks(ctx, tx, studyID, fresh); err != nil {
+			return err
+		}
+		s.batchDone()
+		files, runs := make([]string, len(owners)), make([]string, len(owners))
+		for i, o := range owners {
+			files[i], runs[i] = o.File, o.Run
+		}
+		_, err := tx.Exec(ctx, pgSourceSupersede, studyID, source, added, len(ps)-added, files, runs)
+		return err
+	})
+	return added, err
+}
+
+// insertTrials inserts one batch and maps the hashes of the new trials to
+// their row ids.
+func (s *pgStore) insertTrials(ctx context.Context, tx pgx.Tx, studyID int64, ps []codec.Prepared) (map[string]int64, error) {
+	n := len(ps)
+	str := func() []string { return make([]string, n) }
+	i64 := func() []int64 { return make([]int64, n) }
+	f64 := func() []float64 { return make([]float64, n) }
+	hash, path, format, version, labels, params, problem, warnings := str(), str(), str(), str(), str(), str(), str(), str()
+	keys, layouts, allocWhy, servingWhy, configPaths, contentIDs, sessions := str(), str(), str(), str(), str(), str(), str()
+	alloc, serving, checksums := i64(), i64(), i64()
+	configs := make([][]byte, n)
+	line, idx, requests, succeeded, failed, rowIDs := i64(), i64(), i64(), i64(), i64(), i64()
+	packed := make([][]byte, n)
+	var wl [8][]float64
+	for k := range wl {
+		wl[k] = f64()
+	}
+	var envs [6][]string
+	for k := range envs {
+		envs[k] = str()
+	}
+	for i := range ps {
+		p := &ps[i]
+		t := p.Trial
+		hash[i], path[i], format[i], version[i] = p.ID, t.Source.Path, t.Source.Format, t.Source.FormatVersion
+		line[i], idx[i], rowIDs[i], packed[i] = int64(t.Source.Line), int64(t.Source.Index), p.Row, p.Packed
+		keys[i], sessions[i] = t.Source.Key, t.Source.Session
+		configs[i] = []byte{} // NOT NULL
+		if d := t.Deployment; d != nil {
+			layouts[i], alloc[i], allocWhy[i], serving[i], servingWhy[i] = p.Layout, int64(d.AllocatedGPUs),
+				d.AllocatedGPUsUnknown, int64(d.ServingGPUs), d.ServingGPUsUnknown
+			configPaths[i], configs[i] = d.ConfigPath, []byte(d.Config)
+		}
+		labels[i], params[i], problem[i], warnings[i] = p.Labels, p.Params, t.Problem, p.Warnings
+		contentIDs[i], checksums[i] = p.ContentID, p.Checksum
+		w := &t.Workload
+		for k, v := range [8]float64{w.InputTokens, w.OutputTokens, w.MeanInputTokens, w.MeanOutputTokens,
+			w.Concurrency, w.AchievedConcurrency, w.RequestRate, w.Users} {
+			wl[k][i] = v
+		}
+		requests[i], succeeded[i], failed[i] = w.Requests, t.Succeeded, t.Failed
+		for k, v := range codec.Env(t) {
+			envs[k][i] = v
+		}
+	}
+	rows, err := tx.Query(ctx, pgInsertTrials, studyID, hash, path, format, version, line, idx, labels, params,
+		wl[0], wl[1], wl[2], wl[3], wl[4], wl[5], wl[6], wl[7], requests, succeeded, failed, problem, warnings,
+		envs[0], envs[1], envs[2], envs[3], envs[4], envs[5], rowIDs, packed, keys,
+		layouts, alloc, allocWhy, serving, servingWhy, configPaths, configs, contentIDs, checksums, sessions)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	ids := make(map[string]int64, n)
+	for rows.Next() {
+		var id int64
+		var h string
+		if err := rows.Scan(&id, &h); err != nil {
+			return nil, err
+		}
+		ids[h] = id
+	}
+	return ids, rows.Err()
+}
+
+// insertBlocks writes the blocks of the new trials, in row-id order.
+func insertBlocks(ctx context.Context, tx pgx.Tx, studyID int64, fresh []*codec.Prepared) error {
+	slices.SortFunc(fresh, func(a, b *codec.Prepared) int { return cmp.Compare(a.Row, b.Row) })
+	for start := 0; start < len(fresh); start += columnar.BlockTrials {
+		b := columnar.NewBlock()
+		for _, p := range fresh[start:min(start+columnar.BlockTrials, len(fresh))] {
+			b.Add(p.Row, p.ID, p.Trial.Problem, p.Trial.Measurements, p.Dims)
+			b.Sketch(p.Trial, p.RepeatKey)
+		}
+		if err := columnar.WriteBlock(pgQueryTx{ctx, tx}, studyID, b); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *pgStore) batchDone() {
+	if s.afterBatch != nil {
+		s.afterBatch()
+	}
+}

@@ -1,0 +1,58 @@
+package postgres
+
+import (
+	"context"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/pareto-llm/pareto/store"
+	"github.com/pareto-llm/pareto/store/internal/shared"
+	"github.com/pareto-llm/pareto/trial"
+)
+
+// RecordSkips records the skips of an ingest in one transaction.
+func (s *pgStore) RecordSkips(ctx context.Context, study string, skips []trial.Skip) (added, present int, err error) {
+	if err := s.writable(); err != nil {
+		return 0, 0, err
+	}
+	studyID, err := s.studyID(ctx, study)
+	if err != nil {
+		return 0, 0, s.wrap("recording the skips of "+study, err)
+	}
+	for attempt := 0; ; attempt++ {
+		err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+			var err error
+			added, present, err = shared.RecordSkips(pgQueryTx{ctx, tx}, studyID, skips, "")
+			return err
+		})
+		if err == nil || attempt >= 10 || !retryable(err) {
+			break
+		}
+	}
+	if err != nil {
+		return 0, 0, s.wrap("recording the skips of "+study, err)
+	}
+	return added, present, nil
+}
+
+// Skips returns the study's skips that satisfy where.
+func (s *pgStore) Skips(ctx context.Context, study string, where []store.Condition) ([]trial.Skip, error) {
+	var out []trial.Skip
+	opts := pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}
+	err := pgx.BeginTxFunc(ctx, s.pool, opts, func(tx pgx.Tx) error {
+		studyID, err := pgStudyID(ctx, tx, study)
+		if err != nil {
+			return err
+		}
+		rows, err := pgQueryTx{ctx, tx}.Query(shared.ListSkips, studyID)
+		if err != nil {
+			return err
+		}
+		out, err = shared.ScanSkips(rows)
+		return err
+	})
+	if err != nil {
+		return nil, s.wrap("reading the skips of "+study, err)
+	}
+	return shared.FilterSkips(out, where), nil
+}

@@ -1,0 +1,184 @@
+package sqlite
+
+import (
+	"math"
+	"strings"
+
+	"github.com/ncruces/go-sqlite3"
+
+	"github.com/pareto-llm/pareto/store/internal/codec"
+	"github.com/pareto-llm/pareto/trial"
+)
+
+// binder binds the parameters of a statement in order, keeping the first
+// error.
+type binder struct {
+	st   *sqlite3.Stmt
+	base int // parameters below base are bound once per statement
+	next int
+	err  error
+}
+
+func (b *binder) int(v int64) {
+	b.next++
+	if b.err == nil {
+		b.err = b.st.BindInt64(b.next, v)
+	}
+}
+
+// text binds v, an empty one as NULL: the statements that take text
+// through a binder read it as ifnull(?, ”), which spares SQLite an
+// allocation per empty string.
+func (b *binder) text(v string) {
+	b.next++
+	if b.err != nil {
+		return
+	}
+	if v == "" {
+		b.err = b.st.BindNull(b.next)
+	} else {
+		b.err = b.st.BindText(b.next, v)
+	}
+}
+
+// blob binds v, an empty one as a zero-length blob (not NULL).
+func (b *binder) blob(v []byte) {
+	b.next++
+	if b.err == nil {
+		if v == nil {
+			v = []byte{}
+		}
+		b.err = b.st.BindBlob(b.next, v)
+	}
+}
+
+// float binds v, NaN as NULL (see nullable).
+func (b *binder) float(v float64) {
+	b.next++
+	if b.err != nil {
+		return
+	}
+	if math.IsNaN(v) {
+		b.err = b.st.BindNull(b.next)
+	} else {
+		b.err = b.st.BindFloat(b.next, v)
+	}
+}
+
+// exec runs the statement once all its parameters are bound.
+func (b *binder) exec() error {
+	if b.err != nil {
+		return b.err
+	}
+	b.next = b.base
+	return b.st.Exec()
+}
+
+// sqliteTrialColumns are the columns the SQLite store writes in trials,
+// in the order of trialValues, with the kind of their parameter: 's' for
+// the study id and 'n' for the ingest time (bound once per statement as
+// ?1 and ?2), 't' for text (see binder.text), 'w' for a JSON list ("[]"
+// when bound as NULL), '-' for others.
+var sqliteTrialColumns = []struct {
+	name string
+	kind byte
+}{
+	{"study_id", 's'}, {"ingested_at", 'n'}, {"id", '-'}, {"hash", 't'}, {"hkey", '-'},
+	{"source_path", 't'}, {"source_format", 't'}, {"source_format_version", 't'}, {"source_line", '-'}, {"source_index", '-'}, {"source_key", 't'},
+	{"labels", 't'}, {"params", 't'}, {"input_tokens", '-'}, {"output_tokens", '-'}, {"mean_input_tokens", '-'},
+	{"mean_output_tokens", '-'}, {"concurrency", '-'}, {"achieved_concurrency", '-'}, {"request_rate", '-'}, {"users", '-'},
+	{"requests", '-'}, {"succeeded", '-'}, {"failed", '-'}, {"problem", 't'}, {"warnings", 'w'},
+	{"engine", 't'}, {"engine_version", 't'}, {"cuda", 't'}, {"driver", 't'}, {"gpu", 't'}, {"host", 't'},
+	{"measurements", '-'}, {"layout", 't'}, {"allocated_gpus", '-'}, {"allocated_gpus_unknown", 't'},
+	{"serving_gpus", '-'}, {"serving_gpus_unknown", 't'}, {"config_path", 't'}, {"config", '-'},
+	{"content_id", 't'}, {"checksum", '-'}, {"session", 't'},
+}
+
+// trialInsert returns the statement inserting rows trials.
+func trialInsert(rows int) string {
+	var sb strings.Builder
+	sb.WriteString("INSERT OR FAIL INTO trials (")
+	for i, c := range sqliteTrialColumns {
+		if i > 0 {
+			sb.WriteString(", ")
+		}
+		sb.WriteString(c.name)
+	}
+	sb.WriteString(") VALUES ")
+	k := 2
+	for r := range rows {
+		if r > 0 {
+			sb.WriteByte(',')
+		}
+		for i, c := range sqliteTrialColumns {
+			sb.WriteString([]string{"(", ","}[min(i, 1)])
+			switch c.kind {
+			case 's':
+				sb.WriteString("?1")
+			case 'n':
+				sb.WriteString("?2")
+			case 't':
+				k++
+				sb.WriteString("ifnull(?" + codec.Itoa(k) + ",'')")
+			case 'w':
+				k++
+				sb.WriteString("ifnull(?" + codec.Itoa(k) + ",'[]')")
+			default:
+				k++
+				sb.WriteString("?" + codec.Itoa(k))
+			}
+		}
+		sb.WriteByte(')')
+	}
+	return sb.String()
+}
+
+// bindTrial binds the per-trial values of sqliteTrialColumns for p,
+// stored under row id.
+func bindTrial(b *binder, id int64, p *codec.Prepared) {
+	t := p.Trial
+	w := &t.Workload
+	e := codec.Env(t)
+	b.int(id)
+	b.text(p.ID)
+	b.int(codec.HashKey(p.ID))
+	b.text(t.Source.Path)
+	b.text(t.Source.Format)
+	b.text(t.Source.FormatVersion)
+	b.int(int64(t.Source.Line))
+	b.int(int64(t.Source.Index))
+	b.text(t.Source.Key)
+	b.text(p.Labels)
+	b.text(p.Params)
+	for _, v := range [...]float64{w.InputTokens, w.OutputTokens, w.MeanInputTokens, w.MeanOutputTokens,
+		w.Concurrency, w.AchievedConcurrency, w.RequestRate, w.Users} {
+		b.float(v)
+	}
+	b.int(w.Requests)
+	b.int(t.Succeeded)
+	b.int(t.Failed)
+	b.text(t.Problem)
+	if len(t.Warnings) == 0 {
+		b.text("") // NULL: "[]"
+	} else {
+		b.text(p.Warnings)
+	}
+	for _, v := range e {
+		b.text(v)
+	}
+	b.blob(p.Packed)
+	var dep trial.Deployment
+	if t.Deployment != nil {
+		dep = *t.Deployment
+	}
+	b.text(p.Layout)
+	b.int(int64(dep.AllocatedGPUs))
+	b.text(dep.AllocatedGPUsUnknown)
+	b.int(int64(dep.ServingGPUs))
+	b.text(dep.ServingGPUsUnknown)
+	b.text(dep.ConfigPath)
+	b.blob([]byte(dep.Config))
+	b.text(p.ContentID)
+	b.int(p.Checksum)
+	b.text(t.Source.Session)
+}

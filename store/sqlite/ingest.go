@@ -1,0 +1,359 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/ncruces/go-sqlite3"
+	sqlitedriver "github.com/ncruces/go-sqlite3/driver"
+
+	"github.com/pareto-llm/pareto/store/columnar"
+	"github.com/pareto-llm/pareto/store/internal/codec"
+	"github.com/pareto-llm/pareto/store/internal/shared"
+	"github.com/pareto-llm/pareto/trial"
+)
+
+// Rows per multi-row INSERT statement of the SQLite store. Each statement
+// is prepared once per transaction and rebound for every batch.
+const trialBatch = 50
+
+// Ingest stores one source's trials in one transaction.
+func (s *sqliteStore) Ingest(ctx context.Context, study, source string, trials []trial.Trial) (added, present int, err error) {
+	if err := s.writable(); err != nil {
+		return 0, 0, err
+	}
+	ps, dups := codec.Prepare(trials)
+	owners := shared.SkipOwners(trials)
+	err = retryBusy(ctx, func() error {
+		added, present, err = s.ingestTx(ctx, study, source, ps, owners)
+		return err
+	})
+	if err != nil {
+		return 0, 0, sqliteError(s.path, "ingesting "+source, err)
+	}
+	return added, present + dups, nil
+}
+
+// raw runs fn on a connection of the pool with the low-level API; ctx
+// interrupts the statements fn runs.
+func (s *sqliteStore) raw(ctx context.Context, fn func(c *sqlite3.Conn) error) error {
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	return conn.Raw(func(dc any) error {
+		c := dc.(sqlitedriver.Conn).Raw()
+		old := c.SetInterrupt(ctx)
+		defer c.SetInterrupt(old)
+		return fn(c)
+	})
+}
+
+// inTx runs fn in a transaction begun with begin ("BEGIN IMMEDIATE" for
+// writes, "BEGIN" for reads), committing if fn succeeds and rolling back
+// otherwise, even when ctx is done, and when fn panics (the panic goes on:
+// database/sql then discards the connection).
+func inTx(c *sqlite3.Conn, begin string, fn func() error) (err error) {
+	if err := c.Exec(begin); err != nil {
+		return err
+	}
+	panicked := true
+	defer func() {
+		if panicked {
+			c.SetInterrupt(context.Background())
+			c.Exec("ROLLBACK")
+			return
+		}
+		if err == nil {
+			if err = c.Exec("COMMIT"); err == nil {
+				return
+			}
+		}
+		ctx := c.SetInterrupt(context.Background())
+		if rerr := c.Exec("ROLLBACK"); rerr != nil && !c.GetAutocommit() {
+			err = errors.Join(err, driver.ErrBadConn) // never pool a connection left in a transaction
+		}
+		c.SetInterrupt(ctx)
+	}()
+	err = fn()
+	panicked = false
+	return err
+}
+
+// ingestTx writes the new trials of ps in one write transaction. Write
+// transactions are serialised by SQLite (BEGIN IMMEDIATE), so the hashes
+// looked up at its start stay valid and row ids can be assigned here. The
+// skips that the trials of owners supersede are deleted.
+func (s *sqliteStore) ingestTx(ctx context.Context, study, source string, ps []codec.Prepared, owners []shared.SkipOwner) (added, present int, err error) {
+	err = s.raw(ctx, func(c *sqlite3.Conn) (err error) {
+		// The row ids written are those just inserted, so the foreign
+		// keys hold by construction: checking them would cost a lookup in
+		// trials for every measurement. The pragma is a no-op inside a
+		// transaction, hence its place here.
+		if err := c.Exec("PRAGMA foreign_keys=OFF"); err != nil {
+			return err
+		}
+		defer func() {
+			ctx := c.SetInterrupt(context.Background())
+			if ferr := c.Exec("PRAGMA foreign_keys=ON"); ferr != nil {
+				err = errors.Join(err, ferr, driver.ErrBadConn)
+			}
+			c.SetInterrupt(ctx)
+		}()
+		return inTx(c, "BEGIN IMMEDIATE", func() error {
+			w := &sqliteWriter{c: c, s: s, now: codec.SQLiteTime(time.Now())}
+			defer w.close()
+			studyID, skips, err := w.studyID(study)
+			if err != nil {
+				return err
+			}
+			fresh, err := w.fresh(studyID, ps)
+			if err != nil {
+				return err
+			}
+			next, err := w.QueryInt(`SELECT COALESCE(MAX(id), 0) + 1 FROM trials`)
+			if err != nil {
+				return err
+			}
+			if err := w.insertTrials(studyID, fresh, next); err != nil {
+				return err
+			}
+			if err := w.insertBlocks(studyID, fresh, next); err != nil {
+				return err
+			}
+			if skips {
+				if err := shared.Supersede(w, studyID, owners); err != nil {
+					return err
+				}
+			}
+			added, present = len(fresh), len(ps)-len(fresh)
+			return w.Exec(`INSERT INTO sources (study_id, path, added, present, ingested_at) VALUES (?, ?, ?, ?, ?)`,
+				studyID, source, int64(added), int64(present), w.now)
+		})
+	})
+	return added, present, err
+}
+
+// sqliteWriter holds the statements of one ingest transaction.
+type sqliteWriter struct {
+	c     *sqlite3.Conn
+	s     *sqliteStore
+	now   string
+	stmts []*sqlite3.Stmt
+	// oneOff holds the statements of exec and queryInt by text: a block
+	// inserts one block_values row per (metric, dims), hundreds for a
+	// file of AIPerf results, and preparing each was most of the time.
+	oneOff map[string]*sqlite3.Stmt
+}
+
+// cached returns the statement for query, prepared once per transaction
+// and reset for each use.
+func (w *sqliteWriter) cached(query string) (*sqlite3.Stmt, error) {
+	if st, ok := w.oneOff[query]; ok {
+		st.Reset() // its error is the previous use's, already reported
+		return st, nil
+	}
+	st, err := w.prepare(query)
+	if err != nil {
+		return nil, err
+	}
+	if w.oneOff == nil {
+		w.oneOff = map[string]*sqlite3.Stmt{}
+	}
+	w.oneOff[query] = st
+	return st, nil
+}
+
+func (w *sqliteWriter) close() {
+	for _, st := range w.stmts {
+		st.Close()
+	}
+}
+
+// Numbered implements BlockTx: SQLite statements take '?' parameters.
+func (w *sqliteWriter) Numbered() bool { return false }
+
+func (w *sqliteWriter) prepare(query string) (*sqlite3.Stmt, error) {
+	st, _, err := w.c.Prepare(query)
+	if err != nil {
+		return nil, err
+	}
+	w.stmts = append(w.stmts, st)
+	return st, nil
+}
+
+// exec runs a one-off statement with int64, string and []byte arguments.
+func (w *sqliteWriter) Exec(query string, args ...any) error {
+	st, err := w.cached(query)
+	if err != nil {
+		return err
+	}
+	if err := bindArgs(st, args); err != nil {
+		return err
+	}
+	return st.Exec()
+}
+
+// queryInt returns the first column of the first row of a query.
+func (w *sqliteWriter) QueryInt(query string, args ...any) (int64, error) {
+	st, err := w.cached(query)
+	if err != nil {
+		return 0, err
+	}
+	if err := bindArgs(st, args); err != nil {
+		return 0, err
+	}
+	if !st.Step() {
+		if err := st.Err(); err != nil {
+			return 0, err
+		}
+		return 0, errors.New("no row")
+	}
+	return st.ColumnInt64(0), st.Reset()
+}
+
+// bindArgs binds int64, string and []byte arguments in order.
+func bindArgs(st *sqlite3.Stmt, args []any) error {
+	for i, a := range args {
+		var err error
+		switch a := a.(type) {
+		case int64:
+			err = st.BindInt64(i+1, a)
+		case string:
+			err = st.BindText(i+1, a)
+		case []byte:
+			err = st.BindBlob(i+1, a)
+		default:
+			err = fmt.Errorf("cannot bind %T", a)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// studyID returns the study's row id, creating the study, and whether the
+// study has skips (most have none: the ingest then spares the statement
+// that deletes the skips its trials supersede).
+func (w *sqliteWriter) studyID(study string) (id int64, skips bool, err error) {
+	if study == "" {
+		return 0, false, errors.New("empty study name")
+	}
+	if err := w.Exec(`INSERT INTO studies (name, created_at) VALUES (?, ?) ON CONFLICT (name) DO NOTHING`, study, w.now); err != nil {
+		return 0, false, err
+	}
+	// 2*id + 1 when the study has skips: one statement, one integer.
+	n, err := w.QueryInt(`SELECT 2 * id + EXISTS (SELECT 1 FROM skips WHERE study_id = studies.id) FROM studies WHERE name = ?`, study)
+	return n >> 1, n&1 == 1, err
+}
+
+// freshBatch is the number of hash keys fresh looks up per statement.
+const freshBatch = 250
+
+// fresh returns the trials of ps whose hash is not yet in the study: the
+// trials of the study under the same hash keys are read, a batch of keys
+// per statement, and their hashes compared in full.
+func (w *sqliteWriter) fresh(studyID int64, ps []codec.Prepared) ([]codec.Prepared, error) {
+	stored := map[string]bool{}
+	var full *sqlite3.Stmt
+	for start := 0; start < len(ps); start += freshBatch {
+		chunk := ps[start:min(start+freshBatch, len(ps))]
+		st := full
+		if st == nil || len(chunk) < freshBatch {
+			var err error
+			if st, err = w.prepare(`SELECT hash FROM trials WHERE study_id = ? AND hkey IN (?` +
+				strings.Repeat(",?", len(chunk)-1) + `)`); err != nil {
+				return nil, err
+			}
+			if len(chunk) == freshBatch {
+				full = st
+			}
+		}
+		b := binder{st: st}
+		b.int(studyID)
+		for i := range chunk {
+			b.int(codec.HashKey(chunk[i].ID))
+		}
+		if b.err != nil {
+			return nil, b.err
+		}
+		for st.Step() {
+			stored[string(st.ColumnRawText(0))] = true
+		}
+		if err := st.Reset(); err != nil {
+			return nil, err
+		}
+	}
+	if len(stored) == 0 {
+		return ps, nil
+	}
+	out := make([]codec.Prepared, 0, len(ps))
+	for _, p := range ps {
+		if !stored[p.ID] {
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
+// insertTrials writes ps with row ids first, first+1, ... OR FAIL keeps
+// the rows a failing statement wrote before the failure, which spares
+// SQLite a statement journal; the failure rolls the whole transaction
+// back anyway.
+func (w *sqliteWriter) insertTrials(studyID int64, ps []codec.Prepared, first int64) error {
+	var full *sqlite3.Stmt
+	for start := 0; start < len(ps); start += trialBatch {
+		chunk := ps[start:min(start+trialBatch, len(ps))]
+		st := full
+		if st == nil || len(chunk) < trialBatch {
+			var err error
+			if st, err = w.prepare(trialInsert(len(chunk))); err != nil {
+				return err
+			}
+			if err := errors.Join(st.BindInt64(1, studyID), st.BindText(2, w.now)); err != nil {
+				return err
+			}
+			if len(chunk) == trialBatch {
+				full = st
+			}
+		}
+		b := binder{st: st, base: 2, next: 2}
+		for i := range chunk {
+			bindTrial(&b, first+int64(start+i), &chunk[i])
+		}
+		if err := b.exec(); err != nil {
+			return err
+		}
+		w.s.batchDone()
+	}
+	return nil
+}
+
+// insertBlocks writes the blocks of ps, whose trials have row ids first,
+// first+1, ...
+func (w *sqliteWriter) insertBlocks(studyID int64, ps []codec.Prepared, first int64) error {
+	for start := 0; start < len(ps); start += columnar.BlockTrials {
+		b := columnar.NewBlock()
+		for i, p := range ps[start:min(start+columnar.BlockTrials, len(ps))] {
+			b.Add(first+int64(start+i), p.ID, p.Trial.Problem, p.Trial.Measurements, p.Dims)
+			b.Sketch(p.Trial, p.RepeatKey)
+		}
+		if err := columnar.WriteBlock(w, studyID, b); err != nil {
+			return err
+		}
+		w.s.batchDone()
+	}
+	return nil
+}
+
+func (s *sqliteStore) batchDone() {
+	if s.afterBatch != nil {
+		s.afterBatch()
+	}
+}
