@@ -169,18 +169,28 @@ func objectiveNames(objs []frontier.Objective) string {
 	return strings.Join(names, ", ")
 }
 
-// ParsePercent reads "15%" as 0.15 and "0.15" as 0.15.
+// ParsePercent reads "15%" as 0.15 and "0.15" as 0.15, and refuses a
+// negative or infinite value.
 func ParsePercent(s string) (float64, error) {
-	s = strings.TrimSpace(s)
-	scale := 1.0
-	if t, ok := strings.CutSuffix(s, "%"); ok {
-		s, scale = t, 0.01
-	}
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+	v, ok := parseFraction(s)
+	if !ok || math.IsInf(v, 0) || v < 0 {
 		return 0, errors.New("want a non-negative percentage such as 5% or 0.05")
 	}
-	return v * scale, nil
+	return v, nil
+}
+
+// parseFraction is the one reader of relative values: a percentage
+// ("15%", "15 %") or a fraction ("0.15"), as a fraction; not NaN.
+func parseFraction(s string) (float64, bool) {
+	t, scale := strings.TrimSpace(s), 1.0
+	if u, ok := strings.CutSuffix(t, "%"); ok {
+		t, scale = strings.TrimSpace(u), 0.01
+	}
+	v, err := strconv.ParseFloat(t, 64)
+	if err != nil || math.IsNaN(v) {
+		return 0, false
+	}
+	return v * scale, true
 }
 
 // A BandKind says which relative band a value is, and so its range.
@@ -201,15 +211,10 @@ const (
 // the noise and min_improve of a report configuration (which may also
 // give a number, checked by CheckBand).
 func ParseBand(s string, k BandKind) (float64, error) {
-	t, scale := strings.TrimSpace(s), 1.0
-	if u, ok := strings.CutSuffix(t, "%"); ok {
-		t, scale = strings.TrimSpace(u), 0.01
-	}
-	v, err := strconv.ParseFloat(t, 64)
-	if err != nil || math.IsNaN(v) {
+	v, ok := parseFraction(s)
+	if !ok {
 		return 0, fmt.Errorf("%q is not a percentage such as 5%% or a fraction such as 0.05", s)
 	}
-	v *= scale
 	return v, CheckBand(v, k)
 }
 
