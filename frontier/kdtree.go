@@ -106,17 +106,7 @@ func (ix *orthantIndex) find(le, lt []float64) int32 {
 }
 
 func (ix *orthantIndex) hit(p int, le, lt []float64) bool {
-	q := ix.pts[p*ix.k : p*ix.k+ix.k]
-	strict := false
-	for c, v := range q {
-		if v > le[c] {
-			return false
-		}
-		if v < lt[c] {
-			strict = true
-		}
-	}
-	return strict
+	return cornerHits(ix.pts[p*ix.k:p*ix.k+ix.k], le, lt)
 }
 
 func (ix *orthantIndex) scan(lo, hi int, le, lt []float64) int {
