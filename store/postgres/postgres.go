@@ -38,21 +38,17 @@ type pgStore struct {
 // openPostgres connects to url, checks that the database is empty or a
 // pareto store, and brings the schema to version (0: the newest).
 func openPostgres(ctx context.Context, url string, version int, seen func(shared.SchemaState)) (*pgStore, error) {
-	s, err := connectPostgres(ctx, url, false)
+	s, err := connectChecked(ctx, url, false, func(st shared.SchemaState) error {
+		if err := st.ForWriting(locate.Postgres); err != nil {
+			return err
+		}
+		if seen != nil {
+			seen(st)
+		}
+		return nil
+	})
 	if err != nil {
 		return nil, err
-	}
-	st, err := s.schemaState(ctx)
-	if err != nil {
-		s.Close()
-		return nil, s.wrap("opening", err)
-	}
-	if err := st.ForWriting(locate.Postgres); err != nil {
-		s.Close()
-		return nil, s.fail("opening", err)
-	}
-	if seen != nil {
-		seen(st)
 	}
 	if err := s.migrate(ctx, version); err != nil {
 		s.Close()
@@ -65,7 +61,14 @@ func openPostgres(ctx context.Context, url string, version int, seen func(shared
 // transaction of its connections is read-only (default_transaction_read_only),
 // and nothing is migrated, so a role that may only SELECT suffices.
 func openPostgresReadOnly(ctx context.Context, url string) (*pgStore, error) {
-	s, err := connectPostgres(ctx, url, true)
+	return connectChecked(ctx, url, true, func(st shared.SchemaState) error { return st.ForReading(locate.Postgres) })
+}
+
+// connectChecked connects to url (read-only connections when readOnly)
+// and hands the database's schema state to check; an error of either
+// closes the connection.
+func connectChecked(ctx context.Context, url string, readOnly bool, check func(shared.SchemaState) error) (*pgStore, error) {
+	s, err := connectPostgres(ctx, url, readOnly)
 	if err != nil {
 		return nil, err
 	}
@@ -74,7 +77,7 @@ func openPostgresReadOnly(ctx context.Context, url string) (*pgStore, error) {
 		s.Close()
 		return nil, s.wrap("opening", err)
 	}
-	if err := st.ForReading(locate.Postgres); err != nil {
+	if err := check(st); err != nil {
 		s.Close()
 		return nil, s.fail("opening", err)
 	}
