@@ -47,11 +47,13 @@ type GateSide struct {
 	// messages; the verdict's Baseline is the baseline's Name. Empty means
 	// Selection.Raw.
 	Name string
-	// Sources are the runs to record. When there are any, the side is the
-	// configuration of their trials (for the baseline, that of the first
-	// trial) and Selection is not used.
+	// Sources are the runs to record. When there are any and Selection is
+	// zero, the side is the configuration of their trials (for the
+	// baseline, that of the first trial).
 	Sources []Source
-	// Selection picks the side among the stored trials.
+	// Selection picks the side among the stored trials and the sources'
+	// (an Optuna study's trials selected by number, params or user
+	// attributes are recorded as sources and selected so).
 	Selection repeat.Selection
 }
 
@@ -297,6 +299,9 @@ func (r *gateRun) prepareSources() {
 // record stores the trials of each source, one source per path.
 func (r *gateRun) record() error {
 	for _, s := range r.sources {
+		if len(s.Trials) == 0 { // a selection of an Optuna study that matched none of its trials
+			continue
+		}
 		if _, _, err := r.st.Ingest(r.ctx, r.req.Study, s.Path, s.Trials); err != nil {
 			return fmt.Errorf("recording %s: %w", s.Path, err)
 		}
@@ -336,7 +341,7 @@ func (r *gateRun) load() error {
 func (r *gateRun) candidate() (Arm, error) {
 	side := &r.req.Candidate
 	var groups []*repeat.Group
-	if len(side.Sources) > 0 {
+	if len(side.Sources) > 0 && side.Selection.IsZero() {
 		configs := map[string]bool{}
 		for _, s := range side.Sources {
 			for i := range s.Trials {
@@ -368,7 +373,7 @@ func (r *gateRun) candidate() (Arm, error) {
 func (r *gateRun) baseline(scope repeat.Scope) (Arm, error) {
 	side := &r.req.Baseline
 	sel := side.Selection
-	if len(side.Sources) > 0 {
+	if len(side.Sources) > 0 && sel.IsZero() {
 		first, ok := firstTrial(side.Sources)
 		if !ok {
 			return Arm{}, fmt.Errorf("baseline %s holds no trial", side.name())

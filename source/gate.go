@@ -64,6 +64,13 @@ type GateSpec struct {
 	Session, BaselineSession string
 	// Limits bound the result files read.
 	Limits Limits
+	// Optuna is an Optuna RDB storage (read only) and OptunaStudy its
+	// study (default: the only one): with it, Candidate and Baseline are
+	// selections of the study's complete trials (optuna_trial=N,
+	// params.NAME=V, a user attribute KEY=V, key:HEX, id:HEX), and the
+	// trials of the configurations they select are recorded in Study as
+	// the runs of result paths are.
+	Optuna, OptunaStudy string
 }
 
 // DefaultGate holds the defaults of a GateSpec's levels, repeats and caps
@@ -111,11 +118,56 @@ func (s *GateSpec) Request(ctx context.Context) (decide.GateRequest, error) {
 			MaxRuns: s.MaxRuns, MaxBaselineRuns: s.MaxBaselineRuns, NoRegression: s.NoRegression},
 		MinDuration: s.MinDuration, MinRequests: s.MinRequests, AllowCrossScope: s.AllowCrossScope, NoLabel: s.NoLabel,
 		Session: s.Session, BaselineSession: s.BaselineSession}
+	if s.Optuna != "" {
+		return s.optunaSides(ctx, req)
+	}
 	if req.Candidate, err = gateSide(ctx, "candidate", s.Candidate, s.Limits); err != nil {
 		return req, err
 	}
 	req.Baseline, err = gateSide(ctx, "baseline", []string{s.Baseline}, s.Limits)
 	return req, err
+}
+
+// optunaSides reads the Optuna study and makes each side its selection
+// with, as sources to record, the study's trials of the configurations it
+// selects (repeats grouped by s.ConfigKeys, as the gate groups them).
+func (s *GateSpec) optunaSides(ctx context.Context, req decide.GateRequest) (decide.GateRequest, error) {
+	sides := [...]struct {
+		name  string
+		specs []string
+		side  *decide.GateSide
+	}{{"candidate", s.Candidate, &req.Candidate}, {"baseline", []string{s.Baseline}, &req.Baseline}}
+	for _, sd := range sides {
+		switch {
+		case len(sd.specs) != 1:
+			return req, &field.Error{Field: sd.name, Reason: "must be one selection of the Optuna study's trials"}
+		case len(PathsOf(sd.specs)) > 0:
+			return req, &field.Error{Field: sd.name, Reason: "is a path; with an Optuna study it is a selection of the study's trials"}
+		}
+	}
+	st, name, err := ReadOptuna(ctx, s.Optuna, s.OptunaStudy)
+	if err != nil {
+		return req, err
+	}
+	path := trial.RedactLocation(s.Optuna) + "#" + name // the trials' own, as pareto ingest --optuna records them
+	if len(st.Trials) > 0 {
+		path = st.Trials[0].Source.Path
+	}
+	groups := repeat.GroupRepeats(st.Trials, s.ConfigKeys)
+	for _, sd := range sides {
+		sel, err := repeat.ParseSelection(sd.specs[0])
+		if err != nil {
+			return req, &field.Error{Field: sd.name, Err: err}
+		}
+		src := decide.Source{Path: path}
+		for _, g := range repeat.Select(groups, sel) {
+			for _, t := range g.Trials {
+				src.Trials = append(src.Trials, *t)
+			}
+		}
+		*sd.side = decide.GateSide{Name: sel.Raw, Selection: sel, Sources: []decide.Source{src}}
+	}
+	return req, nil
 }
 
 // gateSide reads a side given as result paths, or parses its selection;

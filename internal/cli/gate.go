@@ -77,6 +77,21 @@ repeats measured in the candidate's environment (engine, engine version,
 CUDA, driver, GPU) are used, and a baseline measured only elsewhere is
 refused unless --allow-cross-scope.
 
+--optuna reads the sides from a study someone ran with Optuna (its RDB
+storage, a SQLite file or a PostgreSQL URL, read only and never written;
+--optuna-study names the study when the storage holds several):
+--candidate and --baseline are then each one selection of the study's
+complete trials, in the words front and pick use for them: the trial
+number (optuna_trial=12), a parameter (params.tensor_parallel_size=2), a
+user attribute (role=baseline, or labels.role=baseline), key:HEX or id:HEX.
+A selection takes every trial of the configurations it matches (trials
+with the same parameters are repeats). The gate records in --store/--study
+what it judged: the selected trials of both sides, as pareto ingest
+--optuna copies them (same trial IDs, labels tool=optuna, optuna_study and
+optuna_trial, kept once when already stored), in the gate's session, and
+on admission the label gate=admitted on the candidate's trials, so that
+the next gate over the study compares with it as an archive member.
+
 Repeats are trials of one configuration (parameters, or only those named by
 --config-key) under one workload in one environment. Differences are judged
 on the log scale from the repeats of both sides (Welch t intervals): a fact
@@ -151,6 +166,7 @@ func newGateCmd(e *env) *cobra.Command {
 	f := c.Flags()
 	f.SortFlags = false
 	o.src.flags(f)
+	o.src.optunaFlags(f)
 	f.StringArrayVar(&o.candidate, "candidate", nil, "candidate result `PATH` or selection, repeatable")
 	f.StringVar(&o.baseline, "baseline", "", "baseline `SELECTION` (KEY=VALUE, key:HEX, id:HEX) or result path")
 	o.obj.flags(f)
@@ -179,6 +195,7 @@ func (o *gateOptions) spec() *source.GateSpec {
 		Candidate: o.candidate, Baseline: o.baseline, MinRepeats: o.minRepeats, Confidence: o.confidence, Futility: o.futility,
 		MaxRuns: o.maxRuns, MaxBaselineRuns: o.maxBaselineRuns, NoRegression: o.noRegression, MinDuration: o.minDuration, MinRequests: o.minRequests,
 		AllowCrossScope: o.allowCrossScope, NoLabel: o.noLabel, Session: o.session, BaselineSession: o.baselineSession,
+		Optuna: o.src.optuna, OptunaStudy: o.src.optunaStudy,
 	}
 }
 
@@ -212,7 +229,7 @@ func runGate(ctx context.Context, e *env, o *gateOptions) error {
 		return queryUsage(err)
 	}
 	if err != nil {
-		return inputError{err: err}
+		return optunaError(err)
 	}
 	st, err := o.src.openStore(ctx, false)
 	if err != nil {
@@ -249,8 +266,8 @@ func runArchive(ctx context.Context, e *env, o *gateOptions) error {
 		return usagef("--archive-list and --revoke: give one")
 	case o.src.study == "":
 		return usagef("--study is required")
-	case len(o.candidate) > 0 || o.baseline != "":
-		return usagef("--archive-list and --revoke take no --candidate or --baseline")
+	case len(o.candidate) > 0 || o.baseline != "" || o.src.optuna != "":
+		return usagef("--archive-list and --revoke take no --candidate, --baseline or --optuna")
 	}
 	where, err := trial.ParseConditions(o.src.where)
 	if err != nil {
