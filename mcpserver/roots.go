@@ -277,6 +277,31 @@ func (sc *scope) side(arg string, specs []string) error {
 	return nil
 }
 
+// optunaAt checks the Optuna storage a tool names (argument optuna; ""
+// is none): a PostgreSQL URL must be one pareto mcp --allow-store names; a
+// SQLite storage must be a plain file path (or sqlite:///PATH, SQLAlchemy's
+// form) in the roots, without URI parameters. It is only read.
+func (sc *scope) optunaAt(loc string) error {
+	if sc == nil || loc == "" {
+		return nil
+	}
+	lower := strings.ToLower(loc)
+	if strings.HasPrefix(lower, "postgres") {
+		if slices.Contains(sc.allow, loc) {
+			return nil
+		}
+		return fmt.Errorf("optuna %q: a PostgreSQL storage must be allowed with pareto mcp --allow-store", trial.RedactLocation(loc))
+	}
+	p := loc
+	if strings.HasPrefix(lower, "sqlite:///") {
+		p = loc[len("sqlite:///"):]
+	}
+	if strings.HasPrefix(strings.ToLower(p), "file:") || strings.ContainsAny(p, "?#") || strings.Contains(p, "://") {
+		return fmt.Errorf("optuna %q: give the storage's file; a SQLite URI or parameters are not allowed", trial.RedactLocation(loc))
+	}
+	return sc.read("optuna", p)
+}
+
 // storeAt checks the store a tool names (argument store; "" is the
 // server's, always allowed): a PostgreSQL URL must be the server's store
 // or one pareto mcp --allow-store names; a SQLite file must be the

@@ -1,6 +1,7 @@
 package mcpserver_test
 
 import (
+	"bytes"
 	"io/fs"
 	"net/url"
 	"os"
@@ -111,6 +112,9 @@ func TestConfinement(t *testing.T) {
 	cs := connectRoots(t, mcpserver.Options{Store: db, Roots: []string{c.root}})
 	obj := []string{"output_token_throughput:max", "ttft.p99:min"}
 	front := func(files ...string) map[string]any { return map[string]any{"files": files, "objectives": obj} }
+	optunaGate := func(loc string) map[string]any {
+		return map[string]any{"study": "tune", "optuna": loc, "candidate": []string{"optuna_trial=12"}, "baseline": "optuna_trial=1", "objectives": obj}
+	}
 	escape := filepath.Join(c.root, "..", filepath.Base(c.outside), "secret.jsonl")
 	cases := []struct {
 		name, tool string
@@ -140,6 +144,13 @@ func TestConfinement(t *testing.T) {
 		{"store symlink out", "ask", map[string]any{"study": "new", "store": filepath.Join(c.root, "db-link.db"), "space": "../examples/tune/space.toml", "objectives": obj, "budget": 3}, []string{"store", "outside the roots"}},
 		{"store etc passwd", "trials", map[string]any{"study": "tune", "store": "/etc/passwd"}, []string{"store", "/etc/passwd", "outside the roots"}},
 		{"store postgres", "trials", map[string]any{"study": "tune", "store": pg}, []string{"store", "--allow-store"}},
+		{"optuna etc passwd", "gate", optunaGate("/etc/passwd"), []string{"optuna", "/etc/passwd", "outside the roots"}},
+		{"optuna sqlite URL outside", "gate", optunaGate("sqlite:///" + filepath.Join(c.outside, "o.db")), []string{"optuna", "outside the roots"}},
+		{"optuna dotdot", "gate", optunaGate(filepath.Join(c.root, "..", filepath.Base(c.outside), "o.db")), []string{"optuna", "outside the roots"}},
+		{"optuna symlink out", "gate", optunaGate(filepath.Join(c.root, "db-link.db")), []string{"optuna", "outside the roots"}},
+		{"optuna SQLite URI", "gate", optunaGate("file:" + filepath.Join(c.root, "o.db") + "?mode=rwc"), []string{"optuna", "not allowed"}},
+		{"optuna parameters", "gate", optunaGate(filepath.Join(c.root, "o.db") + "?_pragma=journal_mode(delete)"), []string{"optuna", "not allowed"}},
+		{"optuna postgres", "gate", optunaGate(pg), []string{"optuna", "--allow-store"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -181,6 +192,27 @@ func TestConfinement(t *testing.T) {
 		"objectives": obj, "budget": 3})
 	if _, err := os.Stat(filepath.Join(c.root, "n.db")); err != nil {
 		t.Errorf("ask did not create its store in the root: %v", err)
+	}
+	// An Optuna storage in the root (the shipped Optuna 5.0 fixture) is
+	// read, never written: trials 12, 17, 18 against 1, 21, 22.
+	fixture, err := os.ReadFile(filepath.Join("..", "optuna", "testdata", "optuna-5.0.0.dev-serving-study.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	odb := filepath.Join(c.root, "optuna.db")
+	os.WriteFile(odb, fixture, 0o644)
+	args := optunaGate("sqlite:///" + odb)
+	args["store"], args["study"], args["objectives"] = filepath.Join(c.root, "g.db"), "judged", []string{"output_tps:max"}
+	args["min_improve"], args["max_runs"], args["max_baseline_runs"] = []string{"3%"}, 3, 3
+	got := string(call(t, cs, "gate", args))
+	for _, want := range []string{`"decision":"admit"`, `"baseline":"optuna_trial=1"`,
+		`"candidate":["09d14d58348215b0","3d7320e4cd74e1c8","54a6baff95297441"]`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("gate over the Optuna study: %s, want %s in it", got, want)
+		}
+	}
+	if after, _ := os.ReadFile(odb); !bytes.Equal(after, fixture) {
+		t.Error("gate wrote to the Optuna storage")
 	}
 }
 

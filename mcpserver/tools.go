@@ -216,6 +216,8 @@ type GateInput struct {
 	NoLabel         bool     `json:"no_label,omitempty" jsonschema:"do not record admission as a label"`
 	Session         string   `json:"session,omitempty" jsonschema:"record the runs given as paths in this session (default: a new one)"`
 	BaselineSession string   `json:"baseline_session,omitempty" jsonschema:"compare with the baseline runs of this session (default: its newest)"`
+	Optuna          string   `json:"optuna,omitempty" jsonschema:"an Optuna RDB storage (a SQLite file in the roots, or an allowed PostgreSQL URL), read only: candidate and baseline are then selections of its study's trials (optuna_trial=N, params.NAME=V, a user attribute KEY=V)"`
+	OptunaStudy     string   `json:"optuna_study,omitempty" jsonschema:"the Optuna study (default: the only one of the storage)"`
 }
 
 func (t *tools) addGate(s *mcp.Server) error {
@@ -231,7 +233,8 @@ func (t *tools) gate(ctx context.Context, in GateInput) (decide.Verdict, error) 
 		Noise: in.Noise, MinImprove: in.MinImprove, SLOs: in.SLOs, Candidate: in.Candidate, Baseline: in.Baseline,
 		MinRepeats: in.MinRepeats, Confidence: in.Confidence, Futility: in.Futility, MaxRuns: in.MaxRuns, MaxBaselineRuns: in.MaxBaselineRuns,
 		NoRegression: in.NoRegression, MinRequests: in.MinRequests, AllowCrossScope: in.AllowCrossScope,
-		NoLabel: in.NoLabel, Session: in.Session, BaselineSession: in.BaselineSession, Limits: t.opts.Limits}
+		NoLabel: in.NoLabel, Session: in.Session, BaselineSession: in.BaselineSession, Limits: t.opts.Limits,
+		Optuna: in.Optuna, OptunaStudy: in.OptunaStudy}
 	if spec.MinRepeats == 0 {
 		spec.MinRepeats = source.DefaultGate.MinRepeats
 	}
@@ -259,6 +262,9 @@ func (t *tools) gate(ctx context.Context, in GateInput) (decide.Verdict, error) 
 	}
 	sc := scopeOf(ctx)
 	if err := sc.storeAt(in.Store); err != nil {
+		return decide.Verdict{}, err
+	}
+	if err := sc.optunaAt(in.Optuna); err != nil {
 		return decide.Verdict{}, err
 	}
 	if err := sc.side("candidate", in.Candidate); err != nil {
