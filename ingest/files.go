@@ -13,12 +13,14 @@ import (
 // error in one file, or a panic while reading it (a *safe.InternalError
 // for that file), does not stop the others.
 func ReadFiles(paths []string, workers int, fn func(i int, ts []trial.Trial, err error)) {
-	readFiles(paths, nil, workers, Limits{}, fn)
+	readFiles(paths, nil, workers, Limits{}, nil, fn)
 }
 
 // readFiles is ReadFiles within lim, with keys[i] (when keys is not nil)
-// as the trial.Source.Key of the trials of paths[i].
-func readFiles(paths, keys []string, workers int, lim Limits, fn func(i int, ts []trial.Trial, err error)) {
+// as the trial.Source.Key of the trials of paths[i]. A path whose pass[i]
+// is set is not read: fn gets no trial and no error for it (the caller
+// reads it otherwise).
+func readFiles(paths, keys []string, workers int, lim Limits, pass []bool, fn func(i int, ts []trial.Trial, err error)) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
@@ -39,6 +41,12 @@ func readFiles(paths, keys []string, workers int, lim Limits, fn func(i int, ts 
 				mu.Unlock()
 				if i >= len(paths) {
 					return
+				}
+				if pass != nil && pass[i] {
+					mu.Lock()
+					fn(i, nil, nil)
+					mu.Unlock()
+					continue
 				}
 				r.key = ""
 				if keys != nil {

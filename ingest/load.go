@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/pareto-llm/pareto/cloudai"
 	"github.com/pareto-llm/pareto/trial"
@@ -50,6 +51,12 @@ type LoadOptions struct {
 	// is no benchmark result is read as a generic CSV/JSONL table
 	// (ReadTable), one trial per row.
 	Table TableOptions
+	// AsTable reads on purpose as a generic CSV/JSONL table (ReadTable),
+	// without looking for a benchmark format, every file named, standard
+	// input, and every .csv or .jsonl file found in a directory (pareto's
+	// --as table); the other files of a directory are read as usual. A
+	// file that is no table is skipped with the table's reason.
+	AsTable bool
 	// Limits bound the size of each input and of each record read (zero:
 	// the defaults).
 	Limits Limits
@@ -80,14 +87,15 @@ type Dataset struct {
 	Runs    []*cloudai.Run
 	Skipped []Skip
 
-	each  func([]trial.Trial, *cloudai.Run) error // LoadOptions.Each
-	err   error                                   // the first error of each
-	table TableOptions                            // LoadOptions.Table
-	gpus  int                                     // LoadOptions.GPUs
-	lim   Limits                                  // LoadOptions.Limits
-	named map[string]bool                         // files named by the caller, read as tables when no result
-	place *placer                                 // names files for trial.Source.Key
-	twins twins                                   // CSV exports held back until their JSON twin may be read
+	each    func([]trial.Trial, *cloudai.Run) error // LoadOptions.Each
+	err     error                                   // the first error of each
+	table   TableOptions                            // LoadOptions.Table
+	asTable bool                                    // LoadOptions.AsTable
+	gpus    int                                     // LoadOptions.GPUs
+	lim     Limits                                  // LoadOptions.Limits
+	named   map[string]bool                         // files named by the caller, read as tables when no result
+	place   *placer                                 // names files for trial.Source.Key
+	twins   twins                                   // CSV exports held back until their JSON twin may be read
 
 	progress    func(done, total int) // LoadOptions.Progress
 	done, total int                   // inputs handed on, and found
@@ -195,7 +203,7 @@ func (d *Dataset) Failed() int {
 // same IDs; reading "runs/a" alone after "runs" does not (it names a's
 // files "a/..."). Source.Key is left empty where it equals Source.Path.
 func Load(paths []string, opts LoadOptions) (*Dataset, error) {
-	d := &Dataset{each: opts.Each, table: opts.Table, gpus: opts.GPUs, lim: opts.Limits, named: map[string]bool{}, progress: opts.Progress}
+	d := &Dataset{each: opts.Each, table: opts.Table, asTable: opts.AsTable, gpus: opts.GPUs, lim: opts.Limits, named: map[string]bool{}, progress: opts.Progress}
 	var onDisk []string
 	for _, p := range paths {
 		if p != "-" {
@@ -274,15 +282,39 @@ func (d *Dataset) readFiles(files []string, opts LoadOptions, strict bool) {
 		keys[i] = d.place.key(d.place.base, f)
 	}
 	d.found(len(files))
-	readFiles(files, keys, opts.Workers, d.lim, func(i int, ts []trial.Trial, err error) {
+	tables := make([]bool, len(files))
+	for i, f := range files {
+		tables[i] = d.isTable(f)
+	}
+	readFiles(files, keys, opts.Workers, d.lim, tables, func(i int, ts []trial.Trial, err error) {
 		results[i], errs[i], done[i] = ts, err, true
 		for ; next < len(files) && done[next]; next++ {
+			if tables[next] {
+				d.flushTwins(files[next])
+				d.addTable(files[next], nil)
+				d.read()
+				continue
+			}
 			d.addFileTwins(files[next], results[next], errs[next], strict)
 			results[next] = nil
 			d.read()
 		}
 	})
 	d.flushTwins("")
+}
+
+// isTable reports whether file f is read as a generic table whatever its
+// content (LoadOptions.AsTable): a file named, or a .csv or .jsonl file
+// found in a directory.
+func (d *Dataset) isTable(f string) bool {
+	if !d.asTable {
+		return false
+	}
+	switch strings.ToLower(filepath.Ext(f)) {
+	case ".csv", ".jsonl":
+		return true
+	}
+	return d.named[f]
 }
 
 // addFile adds the trials of file f, or its skip.
@@ -302,7 +334,7 @@ func (d *Dataset) addFile(f string, ts []trial.Trial, err error, strict bool) {
 		d.addTable(f, nil)
 	case errors.Is(err, ErrUnknownFormat) && !strict:
 		d.skip(d.place.base, Skip{Path: f, Code: SkipUnknownFormat,
-			Reason: "not a benchmark result this version reads (a generic CSV/JSONL table is read when named on its own, not inside a directory)"})
+			Reason: "not a benchmark result this version reads (a generic CSV/JSONL table is read when named on its own, or inside a directory with --as table)"})
 	default:
 		d.skip(d.place.base, Skip{Path: f, Code: SkipError, Reason: err.Error()})
 	}
@@ -336,8 +368,12 @@ func (d *Dataset) addTable(f string, data []byte) {
 		return
 	}
 	if err != nil {
+		why := "as it is no benchmark result pareto recognises"
+		if d.asTable {
+			why = "as --as table asks"
+		}
 		d.skip(d.place.base, Skip{Path: f, Code: SkipError,
-			Reason: fmt.Sprintf("%v (read as a generic CSV/JSONL table, as it is no benchmark result pareto recognises)", err)})
+			Reason: fmt.Sprintf("%v (read as a generic CSV/JSONL table, %s)", err, why)})
 		return
 	}
 	d.add(ts, nil)
@@ -352,6 +388,10 @@ func (d *Dataset) readStdin(opts LoadOptions) {
 	data, err := d.lim.ReadAll(opts.Stdin, "-")
 	if err != nil {
 		d.Skipped = append(d.Skipped, Skip{Path: "-", Code: SkipError, Reason: err.Error()})
+		return
+	}
+	if opts.AsTable {
+		d.addTable("-", data)
 		return
 	}
 	ts, err := readBytesLimited(slices.Clone(data), "-", d.lim)

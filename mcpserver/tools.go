@@ -153,7 +153,7 @@ func (t *tools) tell(ctx context.Context, in TellInput) (tune.TellResult, error)
 		ti.Values = append(ti.Values, name+"="+strconv.FormatFloat(in.Values[name], 'g', -1, 64))
 	}
 	if len(in.Files) > 0 && in.Failed == "" {
-		srcs, err := source.Files(ctx, in.Files, t.opts.Limits)
+		srcs, err := source.Files(ctx, in.Files, source.LoadOptions{Limits: t.opts.Limits})
 		if err != nil {
 			return tune.TellResult{}, err
 		}
@@ -233,7 +233,7 @@ func (t *tools) gate(ctx context.Context, in GateInput) (decide.Verdict, error) 
 		Noise: in.Noise, MinImprove: in.MinImprove, SLOs: in.SLOs, Candidate: in.Candidate, Baseline: in.Baseline,
 		MinRepeats: in.MinRepeats, Confidence: in.Confidence, Futility: in.Futility, MaxRuns: in.MaxRuns, MaxBaselineRuns: in.MaxBaselineRuns,
 		NoRegression: in.NoRegression, MinRequests: in.MinRequests, AllowCrossScope: in.AllowCrossScope,
-		NoLabel: in.NoLabel, Session: in.Session, BaselineSession: in.BaselineSession, Limits: t.opts.Limits,
+		NoLabel: in.NoLabel, Session: in.Session, BaselineSession: in.BaselineSession, Load: source.LoadOptions{Limits: t.opts.Limits},
 		Optuna: in.Optuna, OptunaStudy: in.OptunaStudy}
 	if spec.MinRepeats == 0 {
 		spec.MinRepeats = source.DefaultGate.MinRepeats

@@ -14,13 +14,13 @@ import (
 	"github.com/pareto-llm/pareto/trial"
 )
 
-// Files reads result paths (tables included) within lim, one decide.Source
+// Files reads result paths (tables included) with opts, one decide.Source
 // per path; an input that cannot be read, or yields no trial, is an error
 // naming it.
-func Files(ctx context.Context, paths []string, lim Limits) ([]decide.Source, error) {
+func Files(ctx context.Context, paths []string, opts LoadOptions) ([]decide.Source, error) {
 	var out []decide.Source
 	for _, p := range paths {
-		set, err := Trials(ctx, Spec{Paths: []string{p}, Load: LoadOptions{Limits: lim}})
+		set, err := Trials(ctx, Spec{Paths: []string{p}, Load: opts})
 		if err != nil {
 			return nil, err
 		}
@@ -62,8 +62,8 @@ type GateSpec struct {
 	// decide.GateRequest's.
 	AllowCrossScope, NoLabel bool
 	Session, BaselineSession string
-	// Limits bound the result files read.
-	Limits Limits
+	// Load reads the result files (limits, --gpus, --as table).
+	Load LoadOptions
 	// Optuna is an Optuna RDB storage (read only) and OptunaStudy its
 	// study (default: the only one): with it, Candidate and Baseline are
 	// selections of the study's complete trials (optuna_trial=N,
@@ -121,10 +121,10 @@ func (s *GateSpec) Request(ctx context.Context) (decide.GateRequest, error) {
 	if s.Optuna != "" {
 		return s.optunaSides(ctx, req)
 	}
-	if req.Candidate, err = gateSide(ctx, "candidate", s.Candidate, s.Limits); err != nil {
+	if req.Candidate, err = gateSide(ctx, "candidate", s.Candidate, s.Load); err != nil {
 		return req, err
 	}
-	req.Baseline, err = gateSide(ctx, "baseline", []string{s.Baseline}, s.Limits)
+	req.Baseline, err = gateSide(ctx, "baseline", []string{s.Baseline}, s.Load)
 	return req, err
 }
 
@@ -172,7 +172,7 @@ func (s *GateSpec) optunaSides(ctx context.Context, req decide.GateRequest) (dec
 
 // gateSide reads a side given as result paths, or parses its selection;
 // name is its field.
-func gateSide(ctx context.Context, name string, specs []string, lim Limits) (decide.GateSide, error) {
+func gateSide(ctx context.Context, name string, specs []string, opts LoadOptions) (decide.GateSide, error) {
 	side := decide.GateSide{Name: strings.Join(specs, " ")}
 	paths := PathsOf(specs)
 	switch {
@@ -180,7 +180,7 @@ func gateSide(ctx context.Context, name string, specs []string, lim Limits) (dec
 		return side, &field.Error{Field: name, Reason: "mixes paths and selections"}
 	case len(paths) > 0:
 		var err error
-		side.Sources, err = Files(ctx, paths, lim)
+		side.Sources, err = Files(ctx, paths, opts)
 		return side, err
 	case len(specs) > 1:
 		return side, &field.Error{Field: name, Err: errors.New("give one selection, or result paths")}

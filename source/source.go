@@ -220,7 +220,7 @@ func Rows(ctx context.Context, spec Spec, q *query.Query, rows *query.Rows) ([]t
 	rows.SetInputs(len(spec.Paths))
 	lim := spec.Load.Limits
 	for _, path := range spec.Paths {
-		kind, data, err := sniff(spec.Stdin, path, lim)
+		kind, data, err := sniff(spec.Stdin, path, lim, spec.Load.AsTable)
 		switch {
 		case err != nil:
 			fail(path, err)
@@ -289,10 +289,11 @@ const (
 )
 
 // sniff decides whether a path is a generic table or benchmark results.
-// Directories are benchmark results. Standard input is read whole (up to
-// the input size limit) and returned; files are only peeked at, and
+// Directories are benchmark results; with asTable (LoadOptions.AsTable)
+// every file and standard input is a table. Standard input is read whole
+// (up to the input size limit) and returned; files are only peeked at, and
 // binary data is an error.
-func sniff(stdin io.Reader, path string, lim ingest.Limits) (inputKind, []byte, error) {
+func sniff(stdin io.Reader, path string, lim ingest.Limits, asTable bool) (inputKind, []byte, error) {
 	if path == "-" {
 		if stdin == nil {
 			return 0, nil, errors.New("-: no standard input")
@@ -301,7 +302,7 @@ func sniff(stdin io.Reader, path string, lim ingest.Limits) (inputKind, []byte, 
 		if err != nil {
 			return 0, nil, err
 		}
-		if ingest.Detect(head(data), "-") != ingest.FormatUnknown {
+		if !asTable && ingest.Detect(head(data), "-") != ingest.FormatUnknown {
 			return kindBenchmark, data, nil
 		}
 		return kindTable, data, ingest.CheckHead(data, "-")
@@ -323,7 +324,7 @@ func sniff(stdin io.Reader, path string, lim ingest.Limits) (inputKind, []byte, 
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
 		return 0, nil, fmt.Errorf("%s: %w", path, err)
 	}
-	if ingest.Detect(buf[:n], path) != ingest.FormatUnknown {
+	if !asTable && ingest.Detect(buf[:n], path) != ingest.FormatUnknown {
 		return kindBenchmark, nil, nil
 	}
 	return kindTable, nil, ingest.CheckHead(buf[:n], path)

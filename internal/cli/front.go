@@ -78,6 +78,7 @@ type frontOptions struct {
 	configKeys                          []string
 	allowCrossScope                     bool
 	optuna, optunaStudy                 string
+	as                                  string
 	systemConfig                        string
 	gpus                                int
 	limits                              limitFlags
@@ -117,6 +118,7 @@ func newFrontCmd(e *env) *cobra.Command {
 	addOptunaFlags(f, &o.optuna, &o.optunaStudy)
 	f.StringVar(&o.systemConfig, "system-config", "", "CloudAI system `TOML` (gpus_per_node, for per-allocated-GPU metrics of CloudAI trees)")
 	addGPUsFlag(f, &o.gpus)
+	addAsFlag(f, &o.as)
 	addStoreFlags(f, &o.store)
 	addLimitFlags(f, &o.limits)
 	return c
@@ -195,7 +197,7 @@ func runFront(ctx context.Context, e *env, o *frontOptions, paths []string) erro
 func (o *frontOptions) sourceSpec(e *env, paths []string) (source.Spec, error) {
 	spec := source.Spec{Paths: paths, Stdin: e.stdin, Store: o.store.location, Study: o.store.study,
 		Optuna: o.optuna, OptunaStudy: o.optunaStudy}
-	lo, err := loadOptions(o.systemConfig, 0, o.gpus)
+	lo, err := loadOptions(o.systemConfig, 0, o.gpus, o.as)
 	if err != nil {
 		return spec, err
 	}

@@ -200,9 +200,9 @@ func (o *gateOptions) spec() *source.GateSpec {
 }
 
 // readSources reads result paths (tables included) through the source
-// layer within lim (source.Files).
-func readSources(ctx context.Context, paths []string, lim source.Limits) ([]decide.Source, error) {
-	srcs, err := source.Files(ctx, paths, lim)
+// layer with opts (source.Files).
+func readSources(ctx context.Context, paths []string, opts source.LoadOptions) ([]decide.Source, error) {
+	srcs, err := source.Files(ctx, paths, opts)
 	if err != nil {
 		return nil, inputError{err: err}
 	}
@@ -221,7 +221,10 @@ func runGate(ctx context.Context, e *env, o *gateOptions) error {
 		return queryUsage(err)
 	}
 	var err error
-	if spec.Limits, err = o.src.limits.limits(); err != nil {
+	if spec.Load, err = loadOptions(o.src.systemConfig, 0, o.src.gpus, o.src.as); err != nil {
+		return err
+	}
+	if spec.Load.Limits, err = o.src.limits.limits(); err != nil {
 		return err
 	}
 	req, err := spec.Request(ctx)

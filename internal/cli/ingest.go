@@ -88,6 +88,7 @@ const ingestExample = `  pareto ingest examples/cloudai/results --system-config 
 
 type ingestOptions struct {
 	format, systemConfig, id string
+	as                       string
 	session                  string
 	gpusPerNode, gpus        int
 	optuna, optunaStudy      string
@@ -119,6 +120,7 @@ func newIngestCmd(e *env) *cobra.Command {
 	f.StringVar(&o.systemConfig, "system-config", "", "CloudAI system `TOML` supplying gpus_per_node")
 	f.IntVar(&o.gpusPerNode, "gpus-per-node", 0, "GPUs per node for CloudAI runs (overrides --system-config)")
 	addGPUsFlag(f, &o.gpus)
+	addAsFlag(f, &o.as)
 	addOptunaFlags(f, &o.optuna, &o.optunaStudy)
 	f.BoolVar(&o.keepGoing, "keep-going", false, "exit 0 even when some inputs could not be read")
 	f.StringArrayVar(&o.labels, "label", nil, "add label `k=v` to every trial (repeatable)")
@@ -134,13 +136,23 @@ func addGPUsFlag(f *pflag.FlagSet, n *int) {
 	f.IntVar(n, "gpus", 0, "`N` GPUs served each result file (not CloudAI runs): per-GPU throughput; default the file's own count (AIPerf telemetry)")
 }
 
-// loadOptions turns the CloudAI flags and --gpus into reader options.
-func loadOptions(systemConfig string, gpusPerNode, gpus int) (source.LoadOptions, error) {
+// addAsFlag registers --as: how files are read (as a generic table on
+// purpose, or by their content).
+func addAsFlag(f *pflag.FlagSet, as *string) {
+	f.StringVar(as, "as", "", "read every file named, standard input and every .csv/.jsonl file in a directory as a generic `table`, not as a benchmark result (default: by content)")
+}
+
+// loadOptions turns the CloudAI flags, --gpus and --as into reader
+// options.
+func loadOptions(systemConfig string, gpusPerNode, gpus int, as string) (source.LoadOptions, error) {
 	if gpus < 0 {
 		return source.LoadOptions{}, usagef("--gpus %d: want a positive count of GPUs", gpus)
 	}
+	if as != "" && as != "table" {
+		return source.LoadOptions{}, usagef("--as %q: want table (or leave it out to read files by their content)", as)
+	}
 	opts, err := source.CloudAI(systemConfig, gpusPerNode)
-	opts.GPUs = gpus
+	opts.GPUs, opts.AsTable = gpus, as == "table"
 	if fe, ok := field.As(err); ok {
 		return opts, usageError{errors.New(flagWords(fe))}
 	}
@@ -151,7 +163,7 @@ func loadOptions(systemConfig string, gpusPerNode, gpus int) (source.LoadOptions
 }
 
 func runIngest(ctx context.Context, e *env, o *ingestOptions, paths []string) error {
-	opts, err := loadOptions(o.systemConfig, o.gpusPerNode, o.gpus)
+	opts, err := loadOptions(o.systemConfig, o.gpusPerNode, o.gpus, o.as)
 	if err != nil {
 		return err
 	}

@@ -180,7 +180,7 @@ func loadSourceTrials(ctx context.Context, e *env, src *decideSource, paths []st
 	if err != nil {
 		return nil, usageError{fmt.Errorf("--where: %w", err)}
 	}
-	lo, err := loadOptions(src.systemConfig, 0, src.gpus)
+	lo, err := loadOptions(src.systemConfig, 0, src.gpus, src.as)
 	if err != nil {
 		return nil, err
 	}
@@ -219,7 +219,7 @@ type decideSource struct {
 	storeFlags
 	configKey           string
 	optuna, optunaStudy string
-	systemConfig        string
+	systemConfig, as    string
 	gpus                int
 	limits              limitFlags
 }
@@ -241,6 +241,7 @@ func (s *decideSource) flags(f *pflag.FlagSet) {
 	f.StringVar(&s.configKey, "config-key", "", "repeat identity from these params only: `k1,k2,...`")
 	f.StringVar(&s.systemConfig, "system-config", "", "CloudAI system `TOML` (gpus_per_node, for per-allocated-GPU metrics of CloudAI trees)")
 	addGPUsFlag(f, &s.gpus)
+	addAsFlag(f, &s.as)
 	addLimitFlags(f, &s.limits)
 }
 

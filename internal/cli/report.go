@@ -100,6 +100,7 @@ type generateOptions struct {
 
 type reportOptions struct {
 	config, out, x, y, groupBy, system string
+	as                                 string
 	optuna, optunaStudy                string
 	keepGoing                          bool
 	gpus                               int
@@ -229,7 +230,7 @@ func walkOptions(o *generateOptions) (source.LoadOptions, error) {
 	if system == "" {
 		system = os.Getenv("CLOUDAI_SYSTEM_CONFIG") // as CloudAI reads it
 	}
-	lo, err := loadOptions(system, 0, 0)
+	lo, err := loadOptions(system, 0, 0, "")
 	if err != nil {
 		return lo, err
 	}
@@ -284,6 +285,7 @@ func newReportCmd(e *env) *cobra.Command {
 	f.StringVar(&o.groupBy, "group-by", "", "with -x/-y: one frontier per value of `LABEL`")
 	f.StringVar(&o.system, "system-config", "", "CloudAI system `TOML` (gpus_per_node) for CloudAI trees")
 	addGPUsFlag(f, &o.gpus)
+	addAsFlag(f, &o.as)
 	addOptunaFlags(f, &o.optuna, &o.optunaStudy)
 	f.BoolVar(&o.keepGoing, "keep-going", false, "exit 0 even when some inputs could not be read")
 	o.repeats.add(f, "median")
@@ -301,7 +303,7 @@ func runReport(ctx context.Context, e *env, o *reportOptions, paths []string) er
 	if err != nil {
 		return err
 	}
-	lo, err := loadOptions(o.system, 0, o.gpus)
+	lo, err := loadOptions(o.system, 0, o.gpus, o.as)
 	if err != nil {
 		return err
 	}

@@ -49,6 +49,7 @@ type tellOptions struct {
 	attempt                       int
 	values                        []string
 	limits                        limitFlags
+	as                            string
 }
 
 func newTellCmd(e *env) *cobra.Command {
@@ -71,6 +72,7 @@ func newTellCmd(e *env) *cobra.Command {
 	f.StringVar(&o.failed, "failed", "", "record the run as failed, for `REASON`")
 	f.StringVar(&o.format, "format", "table", "output format: table or json")
 	addLimitFlags(f, &o.limits)
+	addAsFlag(f, &o.as)
 	return c
 }
 
@@ -97,11 +99,14 @@ func runTell(ctx context.Context, e *env, o *tellOptions, args []string) error {
 	}
 	in := tune.TellInput{Driver: o.driver, Attempt: o.attempt, Failed: o.failed, Values: o.values}
 	if len(files) > 0 && o.failed == "" {
-		lim, err := o.limits.limits()
+		opts, err := loadOptions("", 0, 0, o.as)
 		if err != nil {
 			return err
 		}
-		srcs, err := readSources(ctx, files, lim)
+		if opts.Limits, err = o.limits.limits(); err != nil {
+			return err
+		}
+		srcs, err := readSources(ctx, files, opts)
 		if err != nil {
 			return err
 		}
