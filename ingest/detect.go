@@ -16,17 +16,18 @@ type Format string
 
 // Formats recognised by Detect and recorded in trial.Source.Format.
 const (
-	FormatUnknown        Format = ""
-	FormatVLLM           Format = "vllm"              // bench serve / benchmark_serving.py JSON, appended objects, sweep summary arrays
-	FormatVLLMNightly    Format = "vllm-nightly"      // nightly benchmark_results.json table rows
-	FormatSGLang         Format = "sglang"            // bench_serving JSONL
-	FormatAIPerfJSON     Format = "aiperf-json"       // profile_export_aiperf.json
-	FormatGenAIPerfJSON  Format = "genai-perf-json"   // profile_export_genai_perf.json
-	FormatAIPerfCSV      Format = "aiperf-csv"        // profile_export_aiperf.csv
-	FormatGenAIPerfCSV   Format = "genai-perf-csv"    // profile_export_genai_perf.csv
-	FormatInferencePerf  Format = "inference-perf"    // stage_N / summary lifecycle metrics
-	FormatGuideLLM       Format = "guidellm"          // guidellm report v2, and the benchmarks report before it
-	FormatPyTorchSidecar Format = "pytorch-benchmark" // vLLM *.pytorch.json sidecar: not a result, skipped
+	FormatUnknown          Format = ""
+	FormatVLLM             Format = "vllm"               // bench serve / benchmark_serving.py JSON, appended objects, sweep summary arrays
+	FormatVLLMNightly      Format = "vllm-nightly"       // nightly benchmark_results.json table rows
+	FormatSGLang           Format = "sglang"             // bench_serving JSONL
+	FormatAIPerfJSON       Format = "aiperf-json"        // profile_export_aiperf.json
+	FormatGenAIPerfJSON    Format = "genai-perf-json"    // profile_export_genai_perf.json
+	FormatAIPerfCSV        Format = "aiperf-csv"         // profile_export_aiperf.csv
+	FormatGenAIPerfCSV     Format = "genai-perf-csv"     // profile_export_genai_perf.csv
+	FormatGenAIPerfAnalyze Format = "genai-perf-analyze" // analyze_export_genai_perf.csv: genai-perf analyze's sweep table
+	FormatInferencePerf    Format = "inference-perf"     // stage_N / summary lifecycle metrics
+	FormatGuideLLM         Format = "guidellm"           // guidellm report v2, and the benchmarks report before it
+	FormatPyTorchSidecar   Format = "pytorch-benchmark"  // vLLM *.pytorch.json sidecar: not a result, skipped
 
 	// Files that are recognised as no result: Load skips them with code
 	// trial.SkipNotResult and the reason, even when named on their own.

@@ -72,6 +72,7 @@ var registry = []readerEntry{
 	{format: FormatVLLM, tool: trial.ToolVLLM, sniffJSON: sniffVLLM, readJSON: readVLLM},
 	{format: FormatAIPerfJSON, sniffJSON: sniffAIPerfBlocks}, // metric blocks without AIPerf's top-level keys
 	{format: FormatDashboard, sniffJSON: sniffDashboard, notResult: "a dashboard definition (Grafana-style panels), not a benchmark result"},
+	{format: FormatGenAIPerfAnalyze, tool: trial.ToolGenAIPerf, name: "GenAI-Perf", sniffText: sniffGenAIPerfAnalyze, readMem: readGenAIPerfAnalyze},
 	{format: FormatGenAIPerfCSV, tool: trial.ToolGenAIPerf, sniffText: sniffGenAIPerfCSV, readMem: readPerfCSV},
 	{format: FormatAIPerfCSV, tool: trial.ToolAIPerf, sniffText: sniffAIPerfCSV, readMem: readPerfCSV},
 }
