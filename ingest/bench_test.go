@@ -28,6 +28,7 @@ func BenchmarkRead(b *testing.B) {
 		{"aiperf-json", "testdata/aiperf/aiperf-repo_tests-artifacts_dev-0.8.0_configV2_mock_c4_profile_export_aiperf.json"},
 		{"genai-perf-json", "testdata/synthetic/synthetic_genai_perf_nested_profile_export_genai_perf.json"},
 		{"aiperf-csv", "testdata/synthetic/synthetic_profile_export_aiperf.csv"},
+		{"genai-perf-analyze", "testdata/unseen/genai-perf_perf-analyzer_analyze_export_genai_perf.csv"},
 		{"inference-perf", "testdata/other/inference-perf_kubecon-na-2025_vllm-batch_size_stage_0_lifecycle_metrics.json"},
 		{"guidellm", "testdata/other/guidellm_report_v2_llm-d-benchmark-fixture_mock.json"},
 		{"aiperf-json-14kb", ""},

@@ -60,7 +60,7 @@ func FuzzReadSGLang(f *testing.F) {
 }
 
 func FuzzReadAIPerfJSON(f *testing.F) {
-	fuzzRead(f, "profile_export_aiperf.json", "aiperf/*", "synthetic/*aiperf*.json", "bad/*aiperf*.json", "notresults/*.json*")
+	fuzzRead(f, "profile_export_aiperf.json", "aiperf/*", "synthetic/*aiperf*.json", "bad/*aiperf*.json", "notresults/*.json*", "unseen/aiperf*.json*")
 }
 
 func FuzzReadGenAIPerfJSON(f *testing.F) {
@@ -71,8 +71,12 @@ func FuzzReadPerfCSV(f *testing.F) {
 	fuzzRead(f, "profile_export_aiperf.csv", "synthetic/*.csv", "bad/*.csv", "twins/*/*.csv")
 }
 
+func FuzzReadGenAIPerfAnalyze(f *testing.F) {
+	fuzzRead(f, "analyze_export_genai_perf.csv", "unseen/*analyze*.csv")
+}
+
 func FuzzReadInferencePerf(f *testing.F) {
-	fuzzRead(f, "stage_0_lifecycle_metrics.json", "other/inference-perf*")
+	fuzzRead(f, "stage_0_lifecycle_metrics.json", "other/inference-perf*", "unseen/inference-perf*")
 }
 
 func FuzzReadGuideLLM(f *testing.F) {

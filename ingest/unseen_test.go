@@ -1,0 +1,181 @@
+package ingest
+
+import (
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/pareto-llm/pareto/trial"
+)
+
+// unseen holds real files from public repositories that no reader here was
+// written against (testdata/unseen/README.md).
+const unseen = "testdata/unseen"
+
+// TestUnseenResults reads each real result file with the values it holds
+// (taken from the file by hand, seconds converted to ms), named alone.
+func TestUnseenResults(t *testing.T) {
+	type want struct {
+		sel   string
+		value float64
+		unit  string
+	}
+	for _, tt := range []struct {
+		file              string
+		format            string
+		trials            int
+		succeeded, failed int64
+		workload          trial.Workload
+		values            []want
+		labels            map[string]string
+		params            map[string]string
+	}{
+		{file: "aiperf-repo_examples-artifacts-run1_gpt-oss-20b_c100_profile_export_aiperf.json", format: "aiperf-json", trials: 1,
+			succeeded: 89, failed: 11,
+			workload: trial.Workload{OutputTokens: 250, MeanInputTokens: 550, MeanOutputTokens: 242.96629213483146, Concurrency: 100, Requests: 100},
+			values: []want{{"ttft.p50", 2369.317693, "ms"}, {"ttft.p99", 3833.3894000399996, "ms"},
+				{"tpot.p99", 33.73224787406911, "ms"}, {"itl.p50", 22.673047999999998, "ms"},
+				{"output_token_throughput", 2320.7222350404572, "tokens/s"}, {"request_throughput", 9.551622221540914, "requests/s"},
+				{"duration", 9.317788951 * 1000, "ms"}, {"error_rate", 0.11, "ratio"}},
+			labels: map[string]string{"model": "openai/gpt-oss-20b"}},
+		// The CSV twin, named alone: the same run, rounded to 2 decimals.
+		{file: "aiperf-repo_examples-artifacts-run1_gpt-oss-20b_c100_profile_export_aiperf.csv", format: "aiperf-csv", trials: 1,
+			succeeded: 89, failed: 11,
+			values: []want{{"ttft.p50", 2369.32, "ms"}, {"ttft.p99", 3833.39, "ms"}, {"tpot.p99", 33.73, "ms"}, {"itl.p50", 22.67, "ms"},
+				{"output_token_throughput", 2320.72, "tokens/s"}, {"request_throughput", 9.55, "requests/s"}}},
+		{file: "inference-perf_kubecon-na-2025_vllm-eagle_stage_3_lifecycle_metrics.json", format: "inference-perf", trials: 1,
+			succeeded: 3149, failed: 0, workload: trial.Workload{RequestRate: 52.49},
+			values: []want{{"ttft.p99", 0.07221136546693742 * 1000, "ms"}, {"tpot.p50", 0.01075134051282804 * 1000, "ms"},
+				{"itl.p50", 4.890596028417349e-05 * 1000, "ms"}, {"output_token_throughput", 3252.1766733415284, "tokens/s"},
+				{"request_throughput", 51.63746915121225, "requests/s"}}},
+		// genai-perf analyze's sweep table (Dec 2024): 5 run configs.
+		{file: "genai-perf_perf-analyzer_analyze_export_genai_perf.csv", format: "genai-perf-analyze", trials: 5, failed: -1,
+			workload: trial.Workload{InputTokens: 200, Concurrency: 32},
+			values: []want{{"ttft.p99", 184.43, "ms"}, {"tpot.p99", 30.90, "ms"}, {"e2el.p99", 3406.24, "ms"},
+				{"output_sequence_length.p99", 125.98, "tokens"}, {"output_token_throughput", 1134.92, "tokens/s"},
+				{"request_throughput", 10.12, "requests/s"}},
+			labels: map[string]string{"run_config": "gpt2_run_config_3"},
+			params: map[string]string{"concurrency": "32", "isl": "200", "num_prompts": "175"}},
+	} {
+		t.Run(tt.file, func(t *testing.T) {
+			ts, err := ReadFile(filepath.Join(unseen, tt.file))
+			if err != nil || len(ts) != tt.trials {
+				t.Fatalf("ReadFile = %d trials, %v; want %d", len(ts), err, tt.trials)
+			}
+			tr := &ts[0]
+			if tr.Source.Format != tt.format || tr.Succeeded != tt.succeeded || tr.Failed != tt.failed {
+				t.Errorf("format %s, succeeded %d, failed %d; want %s, %d, %d", tr.Source.Format, tr.Succeeded, tr.Failed, tt.format, tt.succeeded, tt.failed)
+			}
+			if tt.workload != (trial.Workload{}) && tr.Workload != tt.workload {
+				t.Errorf("workload %+v; want %+v", tr.Workload, tt.workload)
+			}
+			for _, w := range tt.values {
+				if m := value(t, tr, w.sel); m.Value != w.value || m.Unit != w.unit {
+					t.Errorf("%s = %v %s; want %v %s", w.sel, m.Value, m.Unit, w.value, w.unit)
+				}
+			}
+			for k, v := range tt.labels {
+				if tr.Labels[k] != v {
+					t.Errorf("label %s = %q; want %q", k, tr.Labels[k], v)
+				}
+			}
+			for k, v := range tt.params {
+				if tr.Params[k] != v {
+					t.Errorf("param %s = %q; want %q", k, tr.Params[k], v)
+				}
+			}
+		})
+	}
+	// The analyze table's other rows, in file order.
+	ts, _ := ReadFile(filepath.Join(unseen, "genai-perf_perf-analyzer_analyze_export_genai_perf.csv"))
+	var ttft []float64
+	for i := range ts {
+		ttft = append(ttft, value(t, &ts[i], "ttft.p99").Value)
+	}
+	if want := []float64{184.43, 230.99, 182.46, 185.61, 195.49}; !slices.Equal(ttft, want) {
+		t.Errorf("analyze ttft.p99 per row %v; want %v", ttft, want)
+	}
+}
+
+// TestUnseenNotResults checks that the real look-alikes are skipped as
+// not_a_result, named alone and inside a folder with the results (but for
+// a JSON document of no known format, unknown_format there), where each run
+// gives one trial (the AIPerf CSV is the JSON's duplicate); and that a
+// renamed result file gives the same trial.
+func TestUnseenNotResults(t *testing.T) {
+	looks := []string{
+		"aiperf-repo_examples-artifacts-run1_gpt-oss-20b_c100_profile_export.jsonl",
+		"inference-perf_kubecon-na-2025_vllm-eagle_summary_lifecycle_metrics.json",
+		"inference-perf_kubecon-na-2025_vllm-eagle_stage_3_prometheus_metrics.json",
+		"inference-perf_kubecon-na-2025_vllm-eagle_manifests.yaml",
+		"inference-perf_kubecon-na-2025_analyzed_reports_legend.json",
+	}
+	for _, f := range looks {
+		d, err := Load([]string{filepath.Join(unseen, f)}, LoadOptions{})
+		if err != nil || len(d.Trials) != 0 || len(d.Skipped) != 1 || d.Skipped[0].Code != trial.SkipNotResult {
+			t.Errorf("%s alone: %d trials, skips %+v, %v; want one not_a_result", f, len(d.Trials), d.Skipped, err)
+		}
+	}
+	d, err := Load([]string{unseen}, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	formats := map[string]int{}
+	for _, tr := range d.Trials {
+		formats[tr.Source.Format]++
+	}
+	if want := map[string]int{"aiperf-json": 1, "inference-perf": 1, "genai-perf-analyze": 5}; !maps.Equal(formats, want) {
+		t.Errorf("folder: trials per format %v; want %v", formats, want)
+	}
+	codes := map[string]string{}
+	for _, s := range d.Skipped {
+		codes[filepath.Base(s.Path)] = s.Code
+	}
+	want := map[string]string{"aiperf-repo_examples-artifacts-run1_gpt-oss-20b_c100_profile_export_aiperf.csv": SkipDuplicate}
+	for _, f := range looks {
+		want[f] = trial.SkipNotResult
+	}
+	// A JSON document no reader knows is not read as a table inside a
+	// folder: it is of unknown format there, not_a_result when named.
+	want["inference-perf_kubecon-na-2025_analyzed_reports_legend.json"] = SkipUnknownFormat
+	if !maps.Equal(codes, want) {
+		t.Errorf("folder: skips %v; want %v", codes, want)
+	}
+
+	// Renamed, a result file gives the same trial but for its source.
+	dir := t.TempDir()
+	for _, f := range []string{"aiperf-repo_examples-artifacts-run1_gpt-oss-20b_c100_profile_export_aiperf.json",
+		"inference-perf_kubecon-na-2025_vllm-eagle_stage_3_lifecycle_metrics.json", "genai-perf_perf-analyzer_analyze_export_genai_perf.csv"} {
+		data, err := os.ReadFile(filepath.Join(unseen, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		renamed := filepath.Join(dir, "results.txt")
+		if err := os.WriteFile(renamed, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		a, errA := ReadFile(filepath.Join(unseen, f))
+		b, errB := ReadFile(renamed)
+		if errA != nil || errB != nil || len(a) != len(b) {
+			t.Fatalf("%s: %d and %d trials, %v, %v", f, len(a), len(b), errA, errB)
+		}
+		for i := range a {
+			a[i].Source, b[i].Source = trial.Source{}, trial.Source{}
+			a[i].ID, b[i].ID = "", ""
+			if !sameTrial(&a[i], &b[i]) {
+				t.Errorf("%s renamed: trial %d differs:\n%+v\n%+v", f, i, a[i], b[i])
+			}
+		}
+	}
+}
+
+// sameTrial compares two trials field by field (measurements in order).
+func sameTrial(a, b *trial.Trial) bool {
+	return maps.Equal(a.Labels, b.Labels) && maps.Equal(a.Params, b.Params) && a.Workload == b.Workload &&
+		a.Succeeded == b.Succeeded && a.Failed == b.Failed && a.Problem == b.Problem &&
+		slices.EqualFunc(a.Measurements, b.Measurements, func(x, y trial.Measurement) bool {
+			return x.Metric == y.Metric && x.Value == y.Value && x.Unit == y.Unit && x.Native == y.Native && x.Dims.String() == y.Dims.String()
+		})
+}
