@@ -17,6 +17,7 @@ const unseen = "testdata/unseen"
 // TestUnseenResults reads each real result file with the values it holds
 // (taken from the file by hand, seconds converted to ms), named alone.
 func TestUnseenResults(t *testing.T) {
+	perMinute := 47.693122662953904 // LLMPerf's results_num_completed_requests_per_min
 	type want struct {
 		sel   string
 		value float64
@@ -50,6 +51,11 @@ func TestUnseenResults(t *testing.T) {
 			values: []want{{"ttft.p99", 0.07221136546693742 * 1000, "ms"}, {"tpot.p50", 0.01075134051282804 * 1000, "ms"},
 				{"itl.p50", 4.890596028417349e-05 * 1000, "ms"}, {"output_token_throughput", 3252.1766733415284, "tokens/s"},
 				{"request_throughput", 51.63746915121225, "requests/s"}}},
+		// LLMPerf on TGI (the summary a test here was written against is vLLM's).
+		{file: "llmperf_yi-34b_tgi_4xa10g_c16_550_150_summary.json", format: "llmperf", trials: 1, succeeded: 112, failed: 0,
+			values: []want{{"ttft.p99", 8.589655189989926 * 1000, "ms"}, {"e2el.p50", 17.63698271300018 * 1000, "ms"},
+				{"output_token_throughput", 126.21644247588873, "tokens/s"}, {"request_throughput", perMinute / 60, "requests/s"}},
+			labels: map[string]string{"model": "01-ai/Yi-1.5-34B-Chat"}, params: map[string]string{"num_concurrent_requests": "16"}},
 		// genai-perf analyze's sweep table (Dec 2024): 5 run configs.
 		{file: "genai-perf_perf-analyzer_analyze_export_genai_perf.csv", format: "genai-perf-analyze", trials: 5, failed: -1,
 			workload: trial.Workload{InputTokens: 200, Concurrency: 32},
@@ -126,7 +132,7 @@ func TestUnseenNotResults(t *testing.T) {
 	for _, tr := range d.Trials {
 		formats[tr.Source.Format]++
 	}
-	if want := map[string]int{"aiperf-json": 1, "inference-perf": 1, "genai-perf-analyze": 5}; !maps.Equal(formats, want) {
+	if want := map[string]int{"aiperf-json": 1, "inference-perf": 1, "genai-perf-analyze": 5, "llmperf": 1}; !maps.Equal(formats, want) {
 		t.Errorf("folder: trials per format %v; want %v", formats, want)
 	}
 	codes := map[string]string{}
@@ -140,6 +146,7 @@ func TestUnseenNotResults(t *testing.T) {
 	// A JSON document no reader knows is not read as a table inside a
 	// folder: it is of unknown format there, not_a_result when named.
 	want["inference-perf_kubecon-na-2025_analyzed_reports_legend.json"] = SkipUnknownFormat
+	want["README.md"] = SkipUnknownFormat
 	if !maps.Equal(codes, want) {
 		t.Errorf("folder: skips %v; want %v", codes, want)
 	}
@@ -147,7 +154,8 @@ func TestUnseenNotResults(t *testing.T) {
 	// Renamed, a result file gives the same trial but for its source.
 	dir := t.TempDir()
 	for _, f := range []string{"aiperf-repo_examples-artifacts-run1_gpt-oss-20b_c100_profile_export_aiperf.json",
-		"inference-perf_kubecon-na-2025_vllm-eagle_stage_3_lifecycle_metrics.json", "genai-perf_perf-analyzer_analyze_export_genai_perf.csv"} {
+		"inference-perf_kubecon-na-2025_vllm-eagle_stage_3_lifecycle_metrics.json", "genai-perf_perf-analyzer_analyze_export_genai_perf.csv",
+		"llmperf_yi-34b_tgi_4xa10g_c16_550_150_summary.json"} {
 		data, err := os.ReadFile(filepath.Join(unseen, f))
 		if err != nil {
 			t.Fatal(err)
