@@ -185,8 +185,10 @@ func (d *Dataset) Failed() int {
 // sockets) or make a reader panic (a bug: a *safe.InternalError naming the
 // file) are skipped with code "error". With LoadOptions.Scenario every directory path is
 // that scenario's results directory. A file named in paths (not found in
-// a directory) that is no benchmark result is read as a generic table,
-// and "-" reads LoadOptions.Stdin. The returned error is non-nil only for
+// a directory) that is no benchmark result is read as a generic table
+// (with LoadOptions.AsTable every named file, and the .csv and .jsonl files
+// of directories, are read as tables whatever their content), and "-"
+// reads LoadOptions.Stdin. The returned error is non-nil only for
 // a path that does not exist or cannot be listed, or when LoadOptions.Each
 // fails.
 //
