@@ -27,8 +27,9 @@ import (
 )
 
 const generateLong = `Generate-report writes DIR/pareto.html for a CloudAI scenario results
-directory, following CloudAI's [reports.pareto] table in the scenario TOML:
-one chart per [[reports.pareto.plots]], one frontier per frontiers entry,
+directory, following CloudAI's [reports.pareto] table: the scenario TOML's, else (as
+CloudAI resolves a scenario report) the system TOML's when it is a Slurm
+system's (scheduler = "slurm"), else none, and the report is off. One chart per [[reports.pareto.plots]], one frontier per frontiers entry,
 point details with the serving layout and the executed TOML, a
 measurements table and the exclusions with their reasons.
 
@@ -67,7 +68,8 @@ per-allocated-GPU metrics of CloudAI trees (without it they are absent,
 and each point says why).
 
 Plots come from --config, a pareto.toml with the [reports.pareto] tables
-of a CloudAI scenario, or from -x and -y (objectives METRIC[.STAT][:min|:max]
+of a CloudAI scenario (or a scenario TOML: without the table, that of the
+Slurm system TOML given with --system-config), or from -x and -y (objectives METRIC[.STAT][:min|:max]
 as in 'pareto front -o'), which draw one plot with one frontier, or one per
 value of --group-by.
 
@@ -178,12 +180,17 @@ func runGenerateReport(ctx context.Context, e *env, o *generateOptions) error {
 	if err != nil {
 		return err
 	}
-	cfg, err := report.ReadConfig(o.scenario)
+	cfg, err := report.ReadScenarioConfig(o.scenario, o.systemConfig())
 	if err != nil {
 		return inputError{err: err}
 	}
-	if !cfg.Enable {
-		fmt.Fprintf(e.stderr, "pareto: %s: [reports.pareto] is not enabled (set enable = true); nothing written\n", enc.Safe(o.scenario))
+	notes(e, cfg)
+	switch {
+	case cfg.From == report.FromDefault:
+		fmt.Fprintf(e.stderr, "pareto: %s: no [reports.pareto] in the scenario or the Slurm system TOML: the report is off by default, as in CloudAI; nothing written\n", enc.Safe(o.scenario))
+		return nil
+	case !cfg.Enable:
+		fmt.Fprintf(e.stderr, "pareto: %s: [reports.pareto] is not enabled (set enable = true); nothing written\n", enc.Safe(cfg.File))
 		return nil
 	}
 	opts, err := walkOptions(o)
@@ -217,6 +224,22 @@ func runGenerateReport(ctx context.Context, e *env, o *generateOptions) error {
 	return unreadable(bad, o.keepGoing)
 }
 
+// systemConfig is --system-config, else $CLOUDAI_SYSTEM_CONFIG (as
+// CloudAI reads it).
+func (o *generateOptions) systemConfig() string {
+	if o.system != "" {
+		return o.system
+	}
+	return os.Getenv("CLOUDAI_SYSTEM_CONFIG")
+}
+
+// notes writes what reading cfg passed over to stderr.
+func notes(e *env, cfg *report.Config) {
+	for _, n := range cfg.Notes {
+		fmt.Fprintf(e.stderr, "pareto: %s\n", enc.Safe(n))
+	}
+}
+
 // walkOptions reads the scenario, the system and the tests of
 // generate-report.
 func walkOptions(o *generateOptions) (source.LoadOptions, error) {
@@ -225,11 +248,7 @@ func walkOptions(o *generateOptions) (source.LoadOptions, error) {
 			return source.LoadOptions{}, usagef("--hook-dir %s: not a directory", o.hookDir)
 		}
 	}
-	system := o.system
-	if system == "" {
-		system = os.Getenv("CLOUDAI_SYSTEM_CONFIG") // as CloudAI reads it
-	}
-	lo, err := loadOptions(system, 0, 0)
+	lo, err := loadOptions(o.systemConfig(), 0, 0)
 	if err != nil {
 		return lo, err
 	}
@@ -293,7 +312,7 @@ func newReportCmd(e *env) *cobra.Command {
 }
 
 func runReport(ctx context.Context, e *env, o *reportOptions, paths []string) error {
-	cfg, err := reportConfig(o)
+	cfg, err := reportConfig(e, o)
 	if err != nil {
 		return err
 	}
@@ -378,14 +397,18 @@ func isNothing(err error) bool {
 }
 
 // reportConfig reads --config or builds a one-plot configuration from -x/-y.
-func reportConfig(o *reportOptions) (*report.Config, error) {
+func reportConfig(e *env, o *reportOptions) (*report.Config, error) {
 	switch {
 	case o.config != "" && (o.x != "" || o.y != "" || o.groupBy != ""):
 		return nil, usagef("--config cannot be combined with -x, -y or --group-by")
 	case o.config != "":
-		cfg, err := report.ReadConfig(o.config)
+		cfg, err := report.ReadScenarioConfig(o.config, o.system)
 		if err != nil {
 			return nil, inputError{err: err}
+		}
+		notes(e, cfg)
+		if cfg.From == report.FromDefault {
+			return nil, inputError{err: fmt.Errorf("%s: no [reports.pareto] table (nor in a Slurm system TOML given with --system-config)", o.config)}
 		}
 		cfg.Enable = true
 		return cfg, nil
