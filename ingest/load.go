@@ -244,7 +244,7 @@ func (d *Dataset) walkDir(root string, opts LoadOptions) ([]string, error) {
 			return err
 		}
 		if e.IsDir() {
-			if isCloudAITree(path) {
+			if cloudai.IsResultsTree(path) {
 				d.loadCloudAI(path, opts)
 				return filepath.SkipDir
 			}
@@ -366,29 +366,6 @@ func (d *Dataset) readStdin(opts LoadOptions) {
 	default:
 		d.add(ts, nil)
 	}
-}
-
-// isCloudAITree reports whether dir looks like a CloudAI scenario results
-// directory: <case>/<iteration>[/<step>]/test-run.toml below it, with
-// numeric iteration and step directories.
-func isCloudAITree(dir string) bool {
-	for _, pat := range []string{"*/[0-9]*/test-run.toml", "*/[0-9]*/[0-9]*/test-run.toml"} {
-		if m, _ := filepath.Glob(filepath.Join(globEscape(dir), pat)); len(m) > 0 {
-			return true
-		}
-	}
-	return false
-}
-
-func globEscape(s string) string {
-	out := make([]byte, 0, len(s))
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c == '*' || c == '?' || c == '[' || c == '\\' {
-			out = append(out, '\\')
-		}
-		out = append(out, s[i])
-	}
-	return string(out)
 }
 
 // loadCloudAI walks a CloudAI results tree and turns each successful point

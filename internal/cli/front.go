@@ -79,6 +79,7 @@ type frontOptions struct {
 	allowCrossScope                     bool
 	optuna, optunaStudy                 string
 	systemConfig                        string
+	cloudai                             scenarioFlags
 	gpus                                int
 	limits                              limitFlags
 }
@@ -116,6 +117,7 @@ func newFrontCmd(e *env) *cobra.Command {
 	f.BoolVar(&o.allowCrossScope, "allow-cross-scope", false, "allow a baseline measured with another engine, CUDA, driver or GPU")
 	addOptunaFlags(f, &o.optuna, &o.optunaStudy)
 	f.StringVar(&o.systemConfig, "system-config", "", "CloudAI system `TOML` (gpus_per_node, for per-allocated-GPU metrics of CloudAI trees)")
+	o.cloudai.add(f)
 	addGPUsFlag(f, &o.gpus)
 	addStoreFlags(f, &o.store)
 	addLimitFlags(f, &o.limits)
@@ -195,7 +197,7 @@ func runFront(ctx context.Context, e *env, o *frontOptions, paths []string) erro
 func (o *frontOptions) sourceSpec(e *env, paths []string) (source.Spec, error) {
 	spec := source.Spec{Paths: paths, Stdin: e.stdin, Store: o.store.location, Study: o.store.study,
 		Optuna: o.optuna, OptunaStudy: o.optunaStudy}
-	lo, err := loadOptions(o.systemConfig, 0, o.gpus)
+	lo, err := loadOptions(o.systemConfig, o.cloudai, 0, o.gpus)
 	if err != nil {
 		return spec, err
 	}

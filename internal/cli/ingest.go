@@ -93,6 +93,7 @@ type ingestOptions struct {
 	optuna, optunaStudy      string
 	keepGoing                bool
 	labels                   []string
+	cloudai                  scenarioFlags
 	store                    storeFlags
 	limits                   limitFlags
 }
@@ -118,6 +119,7 @@ func newIngestCmd(e *env) *cobra.Command {
 	f.StringVar(&o.format, "format", "table", "output `table|json`")
 	f.StringVar(&o.systemConfig, "system-config", "", "CloudAI system `TOML` supplying gpus_per_node")
 	f.IntVar(&o.gpusPerNode, "gpus-per-node", 0, "GPUs per node for CloudAI runs (overrides --system-config)")
+	o.cloudai.add(f)
 	addGPUsFlag(f, &o.gpus)
 	addOptunaFlags(f, &o.optuna, &o.optunaStudy)
 	f.BoolVar(&o.keepGoing, "keep-going", false, "exit 0 even when some inputs could not be read")
@@ -134,10 +136,24 @@ func addGPUsFlag(f *pflag.FlagSet, n *int) {
 	f.IntVar(n, "gpus", 0, "`N` GPUs served each result file (not CloudAI runs): per-GPU throughput; default the file's own count (AIPerf telemetry)")
 }
 
+// scenarioFlags are CloudAI's --test-scenario and --tests-dir on a
+// reading command: the scenario whose results trees are read as
+// generate-report reads them, test-run.toml or not.
+type scenarioFlags struct{ scenario, testsDir string }
+
+// add defines the flags.
+func (s *scenarioFlags) add(f *pflag.FlagSet) {
+	f.StringVar(&s.scenario, "test-scenario", "", "CloudAI test-scenario `TOML`: every directory named is a results tree of it, read as CloudAI's reporter reads it (test-run.toml optional)")
+	f.StringVar(&s.testsDir, "tests-dir", "", "CloudAI tests `DIR` (with --test-scenario): the test TOMLs of runs without test-run.toml")
+}
+
 // loadOptions turns the CloudAI flags and --gpus into reader options.
-func loadOptions(systemConfig string, gpusPerNode, gpus int) (source.LoadOptions, error) {
+func loadOptions(systemConfig string, sc scenarioFlags, gpusPerNode, gpus int) (source.LoadOptions, error) {
 	if gpus < 0 {
 		return source.LoadOptions{}, usagef("--gpus %d: want a positive count of GPUs", gpus)
+	}
+	if sc.testsDir != "" && sc.scenario == "" {
+		return source.LoadOptions{}, usagef("--tests-dir needs --test-scenario")
 	}
 	opts, err := source.CloudAI(systemConfig, gpusPerNode)
 	opts.GPUs = gpus
@@ -147,11 +163,24 @@ func loadOptions(systemConfig string, gpusPerNode, gpus int) (source.LoadOptions
 	if err != nil {
 		return opts, inputError{err: err}
 	}
+	if sc.scenario == "" {
+		return opts, nil
+	}
+	opts, err = source.Scenario(opts, sc.scenario, sc.testsDir)
+	if fe, ok := field.As(err); ok && fe.Value != "" {
+		return opts, inputError{err: fmt.Errorf("%w in --tests-dir %s", fe.Err, fe.Value)}
+	}
+	if fe, ok := field.As(err); ok {
+		return opts, inputError{err: fmt.Errorf("--tests-dir: %w", fe.Err)}
+	}
+	if err != nil {
+		return opts, inputError{err: err}
+	}
 	return opts, nil
 }
 
 func runIngest(ctx context.Context, e *env, o *ingestOptions, paths []string) error {
-	opts, err := loadOptions(o.systemConfig, o.gpusPerNode, o.gpus)
+	opts, err := loadOptions(o.systemConfig, o.cloudai, o.gpusPerNode, o.gpus)
 	if err != nil {
 		return err
 	}

@@ -180,7 +180,7 @@ func loadSourceTrials(ctx context.Context, e *env, src *decideSource, paths []st
 	if err != nil {
 		return nil, usageError{fmt.Errorf("--where: %w", err)}
 	}
-	lo, err := loadOptions(src.systemConfig, 0, src.gpus)
+	lo, err := loadOptions(src.systemConfig, src.cloudai, 0, src.gpus)
 	if err != nil {
 		return nil, err
 	}
@@ -220,6 +220,7 @@ type decideSource struct {
 	configKey           string
 	optuna, optunaStudy string
 	systemConfig        string
+	cloudai             scenarioFlags
 	gpus                int
 	limits              limitFlags
 }
@@ -240,6 +241,7 @@ func (s *decideSource) flags(f *pflag.FlagSet) {
 	addStoreFlags(f, &s.storeFlags)
 	f.StringVar(&s.configKey, "config-key", "", "repeat identity from these params only: `k1,k2,...`")
 	f.StringVar(&s.systemConfig, "system-config", "", "CloudAI system `TOML` (gpus_per_node, for per-allocated-GPU metrics of CloudAI trees)")
+	s.cloudai.add(f)
 	addGPUsFlag(f, &s.gpus)
 	addLimitFlags(f, &s.limits)
 }

@@ -14,7 +14,6 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/pareto-llm/pareto/field"
 	"github.com/pareto-llm/pareto/internal/enc"
 	"github.com/pareto-llm/pareto/internal/gcpolicy"
 	"github.com/pareto-llm/pareto/internal/progress"
@@ -105,6 +104,7 @@ type reportOptions struct {
 	optuna, optunaStudy                string
 	keepGoing                          bool
 	gpus                               int
+	cloudai                            scenarioFlags
 	store                              storeFlags
 	repeats                            repeatFlags
 	limits                             limitFlags
@@ -248,21 +248,7 @@ func walkOptions(o *generateOptions) (source.LoadOptions, error) {
 			return source.LoadOptions{}, usagef("--hook-dir %s: not a directory", o.hookDir)
 		}
 	}
-	lo, err := loadOptions(o.systemConfig(), 0, 0)
-	if err != nil {
-		return lo, err
-	}
-	opts, err := source.Scenario(lo, o.scenario, o.testsDir)
-	if fe, ok := field.As(err); ok && fe.Value != "" {
-		return opts, inputError{err: fmt.Errorf("%w in --tests-dir %s", fe.Err, fe.Value)}
-	}
-	if fe, ok := field.As(err); ok {
-		return opts, inputError{err: fmt.Errorf("--tests-dir: %w", fe.Err)}
-	}
-	if err != nil {
-		return opts, inputError{err: err}
-	}
-	return opts, nil
+	return loadOptions(o.systemConfig(), scenarioFlags{o.scenario, o.testsDir}, 0, 0)
 }
 
 // countCode counts the skips with code.
@@ -302,6 +288,7 @@ func newReportCmd(e *env) *cobra.Command {
 	f.StringVarP(&o.y, "y", "y", "", "Y objective `METRIC[.STAT][:min|:max]` (instead of --config)")
 	f.StringVar(&o.groupBy, "group-by", "", "with -x/-y: one frontier per value of `LABEL`")
 	f.StringVar(&o.system, "system-config", "", "CloudAI system `TOML` (gpus_per_node) for CloudAI trees")
+	o.cloudai.add(f)
 	addGPUsFlag(f, &o.gpus)
 	addOptunaFlags(f, &o.optuna, &o.optunaStudy)
 	f.BoolVar(&o.keepGoing, "keep-going", false, "exit 0 even when some inputs could not be read")
@@ -320,7 +307,10 @@ func runReport(ctx context.Context, e *env, o *reportOptions, paths []string) er
 	if err != nil {
 		return err
 	}
-	lo, err := loadOptions(o.system, 0, o.gpus)
+	if sc := &o.cloudai; sc.scenario == "" && cfg.Cases != nil {
+		sc.scenario = o.config // a scenario's report reads its results trees as generate-report does
+	}
+	lo, err := loadOptions(o.system, o.cloudai, 0, o.gpus)
 	if err != nil {
 		return err
 	}
