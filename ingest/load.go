@@ -21,12 +21,13 @@ type LoadOptions struct {
 	GPUsPerNode int
 	// System names the system in CloudAI run labels.
 	System string
-	// GPUs is the number of GPUs that served each result read from a
-	// file (not a CloudAI run, whose tree says), for its per-GPU
-	// metrics: allocated and serving GPUs alike. 0: the file's own count
-	// where it records one (AIPerf's GPU telemetry: the serving GPUs it
-	// saw), else none.
-	GPUs int
+	// GPUs are the GPUs that served each result read from a file (not a
+	// CloudAI run, whose tree says), for its per-GPU metrics: allocated
+	// and serving GPUs alike, their total divides, and with Replicas they
+	// give the trial a one-role layout (trial.GPUs.Deployment). Zero: the
+	// file's own count where it records one (AIPerf's GPU telemetry: the
+	// serving GPUs it saw), else none.
+	GPUs trial.GPUs
 	// Scenario, when set, makes every directory path a CloudAI scenario
 	// results directory walked as that scenario's reporter does (see
 	// cloudai.WalkOptions.Scenario): test-run.toml is then optional.
@@ -83,7 +84,7 @@ type Dataset struct {
 	each  func([]trial.Trial, *cloudai.Run) error // LoadOptions.Each
 	err   error                                   // the first error of each
 	table TableOptions                            // LoadOptions.Table
-	gpus  int                                     // LoadOptions.GPUs
+	gpus  trial.GPUs                              // LoadOptions.GPUs
 	lim   Limits                                  // LoadOptions.Limits
 	named map[string]bool                         // files named by the caller, read as tables when no result
 	place *placer                                 // names files for trial.Source.Key
@@ -135,8 +136,8 @@ func (d *Dataset) gpuCount(t *trial.Trial) {
 	}
 	var dep *trial.Deployment
 	switch n, err := strconv.Atoi(t.Labels[trial.LabelGPUCount]); {
-	case d.gpus > 0:
-		dep = &trial.Deployment{AllocatedGPUs: d.gpus, ServingGPUs: d.gpus}
+	case d.gpus.Total > 0:
+		dep = d.gpus.Deployment(t.Labels[trial.LabelEngine])
 	case err == nil && n > 0:
 		dep = &trial.Deployment{ServingGPUs: n,
 			AllocatedGPUsUnknown: "the file records the GPUs its telemetry saw, not the GPUs allocated"}

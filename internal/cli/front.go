@@ -80,7 +80,7 @@ type frontOptions struct {
 	optuna, optunaStudy                 string
 	systemConfig                        string
 	cloudai                             scenarioFlags
-	gpus                                int
+	gpus                                string
 	limits                              limitFlags
 }
 

@@ -89,7 +89,8 @@ const ingestExample = `  pareto ingest examples/cloudai/results --system-config 
 type ingestOptions struct {
 	format, systemConfig, id string
 	session                  string
-	gpusPerNode, gpus        int
+	gpusPerNode              int
+	gpus                     string
 	optuna, optunaStudy      string
 	keepGoing                bool
 	labels                   []string
@@ -132,8 +133,8 @@ func newIngestCmd(e *env) *cobra.Command {
 }
 
 // addGPUsFlag registers --gpus, the GPUs that served each result file.
-func addGPUsFlag(f *pflag.FlagSet, n *int) {
-	f.IntVar(n, "gpus", 0, "`N` GPUs served each result file (not CloudAI runs): per-GPU throughput; default the file's own count (AIPerf telemetry)")
+func addGPUsFlag(f *pflag.FlagSet, n *string) {
+	f.StringVar(n, "gpus", "", "`N` GPUs, or RxG (R replicas of G GPUs each), served each result file (not CloudAI runs): per-GPU throughput; default the file's own count (AIPerf telemetry)")
 }
 
 // scenarioFlags are CloudAI's --test-scenario and --tests-dir on a
@@ -148,15 +149,19 @@ func (s *scenarioFlags) add(f *pflag.FlagSet) {
 }
 
 // loadOptions turns the CloudAI flags and --gpus into reader options.
-func loadOptions(systemConfig string, sc scenarioFlags, gpusPerNode, gpus int) (source.LoadOptions, error) {
-	if gpus < 0 {
-		return source.LoadOptions{}, usagef("--gpus %d: want a positive count of GPUs", gpus)
+func loadOptions(systemConfig string, sc scenarioFlags, gpusPerNode int, gpus string) (source.LoadOptions, error) {
+	var g trial.GPUs
+	if gpus != "" {
+		var err error
+		if g, err = trial.ParseGPUs(gpus); err != nil {
+			return source.LoadOptions{}, usagef("--gpus %v: give N GPUs, or RxG for R replicas of G GPUs each", err)
+		}
 	}
 	if sc.testsDir != "" && sc.scenario == "" {
 		return source.LoadOptions{}, usagef("--tests-dir needs --test-scenario")
 	}
 	opts, err := source.CloudAI(systemConfig, gpusPerNode)
-	opts.GPUs = gpus
+	opts.GPUs = g
 	if fe, ok := field.As(err); ok {
 		return opts, usageError{errors.New(flagWords(fe))}
 	}

@@ -221,7 +221,7 @@ type decideSource struct {
 	optuna, optunaStudy string
 	systemConfig        string
 	cloudai             scenarioFlags
-	gpus                int
+	gpus                string
 	limits              limitFlags
 }
 

@@ -103,7 +103,7 @@ type reportOptions struct {
 	config, out, x, y, groupBy, system string
 	optuna, optunaStudy                string
 	keepGoing                          bool
-	gpus                               int
+	gpus                               string
 	cloudai                            scenarioFlags
 	store                              storeFlags
 	repeats                            repeatFlags
@@ -248,7 +248,7 @@ func walkOptions(o *generateOptions) (source.LoadOptions, error) {
 			return source.LoadOptions{}, usagef("--hook-dir %s: not a directory", o.hookDir)
 		}
 	}
-	return loadOptions(o.systemConfig(), scenarioFlags{o.scenario, o.testsDir}, 0, 0)
+	return loadOptions(o.systemConfig(), scenarioFlags{o.scenario, o.testsDir}, 0, "")
 }
 
 // countCode counts the skips with code.
