@@ -46,13 +46,17 @@ error at its line, and a table without any is skipped as not_a_result.
 
 --optuna reads an Optuna RDB storage (read only) and adds its study's
 complete trials, as any input's: with --study they are copied into the
-store. --gpus N gives every result file's trials per-GPU throughput.
+store. --gpus N (or RxG: R replicas of G GPUs each) gives every result
+file's trials per-GPU throughput, over all N (R×G) GPUs.
 
 Formats are sniffed from the content, not the file name. In a CloudAI
 results tree each successful iteration, DSE step and AIPerf phase is a
 trial; failed runs are listed as skipped. --system-config (or
 --gpus-per-node) gives gpus_per_node, needed for per-allocated-GPU
-throughput.
+throughput. A tree is known with or without test-run.toml; a run without
+one takes its configuration from --test-scenario and --tests-dir
+(CloudAI's flags), as generate-report reads the tree, and without them is
+skipped as test_unknown.
 
 With --study the trials are kept in a store (--store, default
 $PARETO_STORE or pareto.db, an embedded SQLite file; postgres://… for a

@@ -64,7 +64,9 @@ result files, and directories holding CloudAI results trees.
 
 --system-config reads gpus_per_node from a CloudAI system TOML for the
 per-allocated-GPU metrics of CloudAI trees (without it they are absent,
-and each point says why).
+and each point says why). CloudAI trees are read as generate-report reads
+them: with --config SCENARIO.toml (or --test-scenario, and --tests-dir for
+runs without test-run.toml) the scenario's test runs are its points.
 
 Plots come from --config, a pareto.toml with the [reports.pareto] tables
 of a CloudAI scenario (or a scenario TOML: without the table, that of the
