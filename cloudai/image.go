@@ -8,10 +8,6 @@ import (
 	"github.com/pareto-llm/pareto/trial"
 )
 
-// LabelDynamoVersion is the label of the Dynamo release a run's container
-// image names (nvcr.io/nvidia/ai-dynamo/<engine>-runtime:<release>).
-const LabelDynamoVersion = "dynamo_version"
-
 // Image is what a container image reference records of the serving
 // engine in its repository and tag (ParseImage).
 type Image struct {
@@ -92,7 +88,7 @@ func imageLabels(def *TestDefinition, labels map[string]string) (warning string)
 		labels[trial.LabelEngineVersion] = img.EngineVersion
 	}
 	if img.DynamoVersion != "" {
-		labels[LabelDynamoVersion] = img.DynamoVersion
+		labels[trial.LabelDynamoVersion] = img.DynamoVersion
 	}
 	return ""
 }

@@ -64,8 +64,8 @@ func TestScopeOfCloudAIRuns(t *testing.T) {
 			continue
 		}
 		seen++
-		if s := repeat.ScopeOf(tr).String(); s != w[0] || tr.Labels["dynamo_version"] != w[1] {
-			t.Errorf("%s: scope %q dynamo_version %q; want %q %q", tr.Labels["run"], s, tr.Labels["dynamo_version"], w[0], w[1])
+		if s := repeat.ScopeOf(tr).String(); s != w[0] || tr.Labels[trial.LabelDynamoVersion] != w[1] {
+			t.Errorf("%s: scope %q dynamo_version %q; want %q %q", tr.Labels["run"], s, tr.Labels[trial.LabelDynamoVersion], w[0], w[1])
 		}
 	}
 	if seen != len(want) {
