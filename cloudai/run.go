@@ -92,6 +92,9 @@ func (w *walker) newRun(p runPos, cfg *runConfig, wl Workload) Run {
 	r.Warnings = append(r.Warnings, cfg.warnings...)
 	r.Params = ParamsOf(def, r.Nodes)
 	r.Labels = runLabels(def, wl, w.opts.System)
+	if warn := imageLabels(def, r.Labels); warn != "" {
+		r.Warnings = append(r.Warnings, warn)
+	}
 	maps.Copy(r.Labels, nodeLabels(p.dir, p.iterDir, w.root))
 	r.countGPUs(def, w.opts.GPUsPerNode)
 	if r.AllocatedGPUs > 0 {

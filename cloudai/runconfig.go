@@ -24,6 +24,10 @@ const testRunFile = "test-run.toml"
 // errTestUnknown marks a scenario case whose test TOML was not given.
 var errTestUnknown = errors.New("which is not among the given test TOMLs (CloudAI's --tests-dir)")
 
+// errNoScenario marks a run without test-run.toml in a walk without a
+// scenario.
+var errNoScenario = errors.New("test-run.toml not found, and no test scenario given: the executed configuration is unknown (CloudAI's reporter takes it from --test-scenario and --tests-dir)")
+
 // damageError is a run file that is present but cannot be read (an
 // unreadable, malformed or emptied test-run.toml): the run is excluded
 // as damaged (ExcludeDamaged), which makes a reading command exit 1,
@@ -73,7 +77,7 @@ func (w *walker) runConfig(p runPos) (*runConfig, error) {
 	case !errors.Is(err, fs.ErrNotExist):
 		return nil, &damageError{err}
 	case p.test == nil:
-		return nil, errors.New("test-run.toml not found: the executed configuration is unknown")
+		return nil, errNoScenario
 	}
 	if ref := p.test.Ref(); ref != "" && w.opts.Tests[ref] == nil {
 		return nil, fmt.Errorf("test-run.toml not found, and test case %q names test_name %q, %w", p.caseID, ref, errTestUnknown)

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/pareto-llm/pareto/trial"
 )
@@ -43,7 +44,7 @@ const (
 	ExcludeDamaged       = trial.SkipError   // a file of the run is present but cannot be read (truncated, malformed, emptied): an input error
 	ExcludeNotARun       = "not_a_run"       // a non-numeric directory where iterations or steps live
 	ExcludeNotInScenario = "not_in_scenario" // a results directory of no test case of the scenario
-	ExcludeTestUnknown   = "test_unknown"    // no test-run.toml, and the test TOML the scenario names was not given
+	ExcludeTestUnknown   = "test_unknown"    // no test-run.toml, and no scenario, or not the test TOML the scenario names
 )
 
 // Exclusion is a run (or expected point) that yields no trial, with a reason.
@@ -248,7 +249,7 @@ func (w *walker) walkRun(p runPos) {
 		code := ExcludeConfigError
 		var damaged *damageError
 		switch {
-		case errors.Is(err, errTestUnknown):
+		case errors.Is(err, errTestUnknown), errors.Is(err, errNoScenario):
 			code = ExcludeTestUnknown
 		case errors.As(err, &damaged):
 			code = ExcludeDamaged
@@ -280,4 +281,62 @@ func (w *walker) walkRun(p runPos) {
 func exists(path string) bool {
 	st, err := os.Stat(path)
 	return err == nil && st.Mode().IsRegular()
+}
+
+// runFiles are the files CloudAI writes into a run directory whatever the
+// system: the executed configuration (Slurm systems), the bench logs and
+// results of the vLLM and SGLang workloads, and Dynamo's markers.
+var runFiles = []string{testRunFile, vllmBenchLog, sglangBenchJSONL, dynSuccessMarker, dynFailureMarker}
+
+// IsResultsTree reports whether dir looks like a CloudAI scenario results
+// directory, with or without test-run.toml (CloudAI's reporter does not
+// need one): a <case>/<iteration>[/<step>] directory below it, with
+// numeric iteration and step names, that holds one of the files CloudAI
+// writes into a run (test-run.toml, vllm-bench.log, sglang-bench.jsonl,
+// success-marker.txt, failure-marker.txt), or an iteration that holds a
+// DSE trajectory (trajectory.csv, trajectory.jsonl).
+func IsResultsTree(dir string) bool {
+	q := globEscape(dir)
+	var pats []string
+	for _, f := range runFiles {
+		pats = append(pats, filepath.Join(q, "*", "[0-9]*", f), filepath.Join(q, "*", "[0-9]*", "[0-9]*", f))
+	}
+	pats = append(pats, filepath.Join(q, "*", "[0-9]*", trajectoryCSV), filepath.Join(q, "*", "[0-9]*", trajectoryJSONL))
+	for _, pat := range pats {
+		matches, _ := filepath.Glob(pat)
+		for _, m := range matches {
+			if numericRunPath(dir, m) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// numericRunPath reports whether the directories of match between the
+// case directory and the file are all iteration or step numbers.
+func numericRunPath(dir, match string) bool {
+	rel, err := filepath.Rel(filepath.Clean(dir), match)
+	if err != nil {
+		return false
+	}
+	parts := strings.Split(filepath.ToSlash(rel), "/")
+	for _, p := range parts[1 : len(parts)-1] {
+		if n, err := strconv.Atoi(p); err != nil || n < 0 || strconv.Itoa(n) != p {
+			return false
+		}
+	}
+	return true
+}
+
+// globEscape quotes the pattern characters of a path for filepath.Glob.
+func globEscape(s string) string {
+	out := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == '*' || c == '?' || c == '[' || c == '\\' {
+			out = append(out, '\\')
+		}
+		out = append(out, s[i])
+	}
+	return string(out)
 }

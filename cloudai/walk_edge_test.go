@@ -63,7 +63,7 @@ func TestWalkEdgeCases(t *testing.T) {
 		}, "c/0/0/p1 aiperf aiperf_artifacts/p1/profile_export_aiperf.json|c/0/0/ genai-perf genai_perf_artifacts/m/profile_genai_perf.json",
 			`c/0/0/p2 run_failed: AIPerf phase "p2" did not complete: aiperf_p2_report.csv not written (CloudAI copies it only when the phase exits 0)`},
 		{"missing test-run.toml", map[string]string{"c/0/vllm-bench.json": "{}"}, "",
-			"c/0/0/ config_error: test-run.toml not found: the executed configuration is unknown"},
+			"c/0/0/ test_unknown: test-run.toml not found, and no test scenario given: the executed configuration is unknown (CloudAI's reporter takes it from --test-scenario and --tests-dir)"},
 		{"unknown workload", map[string]string{"c/0/test-run.toml": "[test_definition]\nname = \"n\"\ntest_template_name = \"NcclTest\"\n"}, "",
 			`c/0/0/ config_error: CFG: unsupported test template "NcclTest"`},
 		{"sglang with no completed record", map[string]string{

@@ -12,7 +12,7 @@ import (
 // the serving GPUs it saw and says why the allocated ones are absent.
 func TestLoadGPUs(t *testing.T) {
 	const vllm = "testdata/vllm/surajssd_llama33-70b_tp8_qps_inf.json"
-	d, err := Load([]string{vllm}, LoadOptions{GPUs: 8})
+	d, err := Load([]string{vllm}, LoadOptions{GPUs: trial.GPUs{Total: 8}})
 	if err != nil || len(d.Trials) != 1 {
 		t.Fatalf("%v, %d trials", err, len(d.Trials))
 	}

@@ -22,12 +22,13 @@ type LoadOptions struct {
 	GPUsPerNode int
 	// System names the system in CloudAI run labels.
 	System string
-	// GPUs is the number of GPUs that served each result read from a
-	// file (not a CloudAI run, whose tree says), for its per-GPU
-	// metrics: allocated and serving GPUs alike. 0: the file's own count
-	// where it records one (AIPerf's GPU telemetry: the serving GPUs it
-	// saw), else none.
-	GPUs int
+	// GPUs are the GPUs that served each result read from a file (not a
+	// CloudAI run, whose tree says), for its per-GPU metrics: allocated
+	// and serving GPUs alike, their total divides, and with Replicas they
+	// give the trial a one-role layout (trial.GPUs.Deployment). Zero: the
+	// file's own count where it records one (AIPerf's GPU telemetry: the
+	// serving GPUs it saw), else none.
+	GPUs trial.GPUs
 	// Scenario, when set, makes every directory path a CloudAI scenario
 	// results directory walked as that scenario's reporter does (see
 	// cloudai.WalkOptions.Scenario): test-run.toml is then optional.
@@ -91,7 +92,7 @@ type Dataset struct {
 	err     error                                   // the first error of each
 	table   TableOptions                            // LoadOptions.Table
 	asTable bool                                    // LoadOptions.AsTable
-	gpus    int                                     // LoadOptions.GPUs
+	gpus    trial.GPUs                              // LoadOptions.GPUs
 	lim     Limits                                  // LoadOptions.Limits
 	named   map[string]bool                         // files named by the caller, read as tables when no result
 	place   *placer                                 // names files for trial.Source.Key
@@ -143,8 +144,8 @@ func (d *Dataset) gpuCount(t *trial.Trial) {
 	}
 	var dep *trial.Deployment
 	switch n, err := strconv.Atoi(t.Labels[trial.LabelGPUCount]); {
-	case d.gpus > 0:
-		dep = &trial.Deployment{AllocatedGPUs: d.gpus, ServingGPUs: d.gpus}
+	case d.gpus.Total > 0:
+		dep = d.gpus.Deployment(t.Labels[trial.LabelEngine])
 	case err == nil && n > 0:
 		dep = &trial.Deployment{ServingGPUs: n,
 			AllocatedGPUsUnknown: "the file records the GPUs its telemetry saw, not the GPUs allocated"}
@@ -254,7 +255,7 @@ func (d *Dataset) walkDir(root string, opts LoadOptions) ([]string, error) {
 			return err
 		}
 		if e.IsDir() {
-			if isCloudAITree(path) {
+			if cloudai.IsResultsTree(path) {
 				d.loadCloudAI(path, opts)
 				return filepath.SkipDir
 			}
@@ -408,29 +409,6 @@ func (d *Dataset) readStdin(opts LoadOptions) {
 	default:
 		d.add(ts, nil)
 	}
-}
-
-// isCloudAITree reports whether dir looks like a CloudAI scenario results
-// directory: <case>/<iteration>[/<step>]/test-run.toml below it, with
-// numeric iteration and step directories.
-func isCloudAITree(dir string) bool {
-	for _, pat := range []string{"*/[0-9]*/test-run.toml", "*/[0-9]*/[0-9]*/test-run.toml"} {
-		if m, _ := filepath.Glob(filepath.Join(globEscape(dir), pat)); len(m) > 0 {
-			return true
-		}
-	}
-	return false
-}
-
-func globEscape(s string) string {
-	out := make([]byte, 0, len(s))
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c == '*' || c == '?' || c == '[' || c == '\\' {
-			out = append(out, '\\')
-		}
-		out = append(out, s[i])
-	}
-	return string(out)
 }
 
 // loadCloudAI walks a CloudAI results tree and turns each successful point

@@ -30,6 +30,12 @@ type Config struct {
 	Cases []string
 	// Plots are the [[reports.pareto.plots]] entries in file order.
 	Plots []Plot
+	// From says where ReadScenarioConfig found the table (FromScenario,
+	// FromSystem or FromDefault); empty from ReadConfig and ParseConfig.
+	From ConfigFrom
+	// Notes say what ReadScenarioConfig passed over, e.g. the table of a
+	// system TOML that is not a Slurm system's.
+	Notes []string
 }
 
 // Plot is one chart: two axes and the frontier groups compared on them.
@@ -140,7 +146,11 @@ func ParseConfig(file string, data []byte) (*Config, error) {
 		return nil, decodeError(file, err)
 	}
 	d := &decoder{file: file, ix: position.IndexTOML(data)}
-	cfg := d.document(doc)
+	return d.result(d.document(doc))
+}
+
+// result returns cfg, or the errors found, in file order.
+func (d *decoder) result(cfg *Config) (*Config, error) {
 	if len(d.errs) > 0 {
 		slices.SortStableFunc(d.errs, func(a, b *ConfigError) int {
 			if a.Line != b.Line {
@@ -184,10 +194,16 @@ func (d *decoder) document(doc map[string]any) *Config {
 	if !scenario {
 		d.keys("reports", reports, "pareto")
 	}
-	pareto, ok := d.table("reports.pareto", reports["pareto"])
+	d.pareto(cfg, reports["pareto"])
+	return cfg
+}
+
+// pareto decodes a [reports.pareto] table into cfg.
+func (d *decoder) pareto(cfg *Config, v any) {
+	pareto, ok := d.table("reports.pareto", v)
 	if !ok {
 		d.errs = append(d.errs, &ConfigError{File: d.file, Msg: "no [reports.pareto] table"})
-		return cfg
+		return
 	}
 	d.keys("reports.pareto", pareto, "enable", "plots")
 	if v, ok := pareto["enable"]; ok {
@@ -195,7 +211,6 @@ func (d *decoder) document(doc map[string]any) *Config {
 	}
 	cfg.Plots = d.plots(pareto["plots"])
 	d.checkCases(cfg)
-	return cfg
 }
 
 // testIDs lists the id of every [[Tests]] entry.

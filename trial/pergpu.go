@@ -1,6 +1,10 @@
 package trial
 
-import "fmt"
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
 
 // A PerGPUMetric is a throughput divided by a GPU count: Metric is Of per
 // allocated GPU (nodes × GPUs per node) when Allocated, else per serving
@@ -70,4 +74,74 @@ func PerGPUUnknown(t *Trial, metric string) string {
 		return t.Deployment.ServingGPUsUnknown
 	}
 	return ""
+}
+
+// GPUs is the GPUs that served a result read from a file, as a reading
+// command's --gpus gives them: Total GPUs, in Replicas engine instances
+// (replicas of the model, each serving whole requests) of Total/Replicas
+// GPUs each when Replicas > 0 ("2x4"), else split in an unknown way ("8").
+// The zero GPUs gives none.
+type GPUs struct {
+	Total, Replicas int
+}
+
+// maxGPUs bounds a GPU count given by hand.
+const maxGPUs = 1 << 20
+
+// ParseGPUs reads N (N GPUs) or RxG (R replicas of G GPUs each: R×G
+// GPUs; "×" and "X" are accepted for "x"). Every count must be a positive
+// integer, and the total at most 2^20.
+func ParseGPUs(s string) (GPUs, error) {
+	s = strings.TrimSpace(s)
+	r, g, split := strings.Cut(strings.NewReplacer("×", "x", "X", "x").Replace(s), "x")
+	count := func(part, what string) (int, error) {
+		n, err := strconv.Atoi(strings.TrimSpace(part))
+		if err != nil || n <= 0 || n > maxGPUs {
+			return 0, fmt.Errorf("%q: %s must be a positive integer (at most %d)", s, what, maxGPUs)
+		}
+		return n, nil
+	}
+	if !split {
+		n, err := count(s, "the GPU count")
+		return GPUs{Total: n}, err
+	}
+	nr, err := count(r, "the replica count of RxG")
+	if err != nil {
+		return GPUs{}, err
+	}
+	ng, err := count(g, "the GPUs per replica of RxG")
+	if err != nil {
+		return GPUs{}, err
+	}
+	if nr*ng > maxGPUs {
+		return GPUs{}, fmt.Errorf("%q: %d GPUs in all, more than %d", s, nr*ng, maxGPUs)
+	}
+	return GPUs{Total: nr * ng, Replicas: nr}, nil
+}
+
+// String renders g as ParseGPUs reads it ("8", "2x4"; "" for none).
+func (g GPUs) String() string {
+	switch {
+	case g.Total <= 0:
+		return ""
+	case g.Replicas > 0:
+		return fmt.Sprintf("%dx%d", g.Replicas, g.Total/g.Replicas)
+	}
+	return strconv.Itoa(g.Total)
+}
+
+// Deployment is the deployment g gives a trial of engine (nil for none):
+// every GPU allocated and serving, and with Replicas a layout of one
+// serving role of Replicas instances of Total/Replicas GPUs each, whose
+// parallel sizes and nodes are unknown (0).
+func (g GPUs) Deployment(engine string) *Deployment {
+	if g.Total <= 0 {
+		return nil
+	}
+	d := &Deployment{AllocatedGPUs: g.Total, ServingGPUs: g.Total}
+	if g.Replicas > 0 {
+		d.Layout = &Layout{Engine: engine, Roles: []LayoutRole{{Name: "serving", Instances: g.Replicas,
+			GPUsPerInstance: g.Total / g.Replicas}}}
+	}
+	return d
 }

@@ -23,6 +23,7 @@ const (
 	LabelModel         = "model"          // served model id
 	LabelEngine        = "engine"         // serving engine or backend (vllm, sglang, openai, ...)
 	LabelEngineVersion = "engine_version" // serving engine version, when known
+	LabelDynamoVersion = "dynamo_version" // NVIDIA Dynamo release of a CloudAI run's runtime image
 	LabelHardware      = "hardware"       // GPU or system name, when known (LabelGPU when it names the GPU)
 	LabelGPU           = "gpu"            // GPU model (CloudAI node metadata, AIPerf telemetry)
 	LabelGPUCount      = "gpu_count"      // GPUs the run had (CloudAI: nodes × gpus_per_node; AIPerf: GPUs in its telemetry)

@@ -80,7 +80,8 @@ type frontOptions struct {
 	optuna, optunaStudy                 string
 	as                                  string
 	systemConfig                        string
-	gpus                                int
+	cloudai                             scenarioFlags
+	gpus                                string
 	limits                              limitFlags
 }
 
@@ -117,6 +118,7 @@ func newFrontCmd(e *env) *cobra.Command {
 	f.BoolVar(&o.allowCrossScope, "allow-cross-scope", false, "allow a baseline measured with another engine, CUDA, driver or GPU")
 	addOptunaFlags(f, &o.optuna, &o.optunaStudy)
 	f.StringVar(&o.systemConfig, "system-config", "", "CloudAI system `TOML` (gpus_per_node, for per-allocated-GPU metrics of CloudAI trees)")
+	o.cloudai.add(f)
 	addGPUsFlag(f, &o.gpus)
 	addAsFlag(f, &o.as)
 	addStoreFlags(f, &o.store)
@@ -197,7 +199,7 @@ func runFront(ctx context.Context, e *env, o *frontOptions, paths []string) erro
 func (o *frontOptions) sourceSpec(e *env, paths []string) (source.Spec, error) {
 	spec := source.Spec{Paths: paths, Stdin: e.stdin, Store: o.store.location, Study: o.store.study,
 		Optuna: o.optuna, OptunaStudy: o.optunaStudy}
-	lo, err := loadOptions(o.systemConfig, 0, o.gpus, o.as)
+	lo, err := loadOptions(o.systemConfig, o.cloudai, 0, o.gpus, o.as)
 	if err != nil {
 		return spec, err
 	}

@@ -221,7 +221,7 @@ func runGate(ctx context.Context, e *env, o *gateOptions) error {
 		return queryUsage(err)
 	}
 	var err error
-	if spec.Load, err = loadOptions(o.src.systemConfig, 0, o.src.gpus, o.src.as); err != nil {
+	if spec.Load, err = loadOptions(o.src.systemConfig, o.src.cloudai, 0, o.src.gpus, o.src.as); err != nil {
 		return err
 	}
 	if spec.Load.Limits, err = o.src.limits.limits(); err != nil {

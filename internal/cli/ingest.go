@@ -46,13 +46,17 @@ error at its line, and a table without any is skipped as not_a_result.
 
 --optuna reads an Optuna RDB storage (read only) and adds its study's
 complete trials, as any input's: with --study they are copied into the
-store. --gpus N gives every result file's trials per-GPU throughput.
+store. --gpus N (or RxG: R replicas of G GPUs each) gives every result
+file's trials per-GPU throughput, over all N (R×G) GPUs.
 
 Formats are sniffed from the content, not the file name. In a CloudAI
 results tree each successful iteration, DSE step and AIPerf phase is a
 trial; failed runs are listed as skipped. --system-config (or
 --gpus-per-node) gives gpus_per_node, needed for per-allocated-GPU
-throughput.
+throughput. A tree is known with or without test-run.toml; a run without
+one takes its configuration from --test-scenario and --tests-dir
+(CloudAI's flags), as generate-report reads the tree, and without them is
+skipped as test_unknown.
 
 With --study the trials are kept in a store (--store, default
 $PARETO_STORE or pareto.db, an embedded SQLite file; postgres://… for a
@@ -90,10 +94,12 @@ type ingestOptions struct {
 	format, systemConfig, id string
 	as                       string
 	session                  string
-	gpusPerNode, gpus        int
+	gpusPerNode              int
+	gpus                     string
 	optuna, optunaStudy      string
 	keepGoing                bool
 	labels                   []string
+	cloudai                  scenarioFlags
 	store                    storeFlags
 	limits                   limitFlags
 }
@@ -119,6 +125,7 @@ func newIngestCmd(e *env) *cobra.Command {
 	f.StringVar(&o.format, "format", "table", "output `table|json`")
 	f.StringVar(&o.systemConfig, "system-config", "", "CloudAI system `TOML` supplying gpus_per_node")
 	f.IntVar(&o.gpusPerNode, "gpus-per-node", 0, "GPUs per node for CloudAI runs (overrides --system-config)")
+	o.cloudai.add(f)
 	addGPUsFlag(f, &o.gpus)
 	addAsFlag(f, &o.as)
 	addOptunaFlags(f, &o.optuna, &o.optunaStudy)
@@ -132,8 +139,19 @@ func newIngestCmd(e *env) *cobra.Command {
 }
 
 // addGPUsFlag registers --gpus, the GPUs that served each result file.
-func addGPUsFlag(f *pflag.FlagSet, n *int) {
-	f.IntVar(n, "gpus", 0, "`N` GPUs served each result file (not CloudAI runs): per-GPU throughput; default the file's own count (AIPerf telemetry)")
+func addGPUsFlag(f *pflag.FlagSet, n *string) {
+	f.StringVar(n, "gpus", "", "`N` GPUs, or RxG (R replicas of G GPUs each), served each result file (not CloudAI runs): per-GPU throughput; default the file's own count (AIPerf telemetry)")
+}
+
+// scenarioFlags are CloudAI's --test-scenario and --tests-dir on a
+// reading command: the scenario whose results trees are read as
+// generate-report reads them, test-run.toml or not.
+type scenarioFlags struct{ scenario, testsDir string }
+
+// add defines the flags.
+func (s *scenarioFlags) add(f *pflag.FlagSet) {
+	f.StringVar(&s.scenario, "test-scenario", "", "CloudAI test-scenario `TOML`: every directory named is a results tree of it, read as CloudAI's reporter reads it (test-run.toml optional)")
+	f.StringVar(&s.testsDir, "tests-dir", "", "CloudAI tests `DIR` (with --test-scenario): the test TOMLs of runs without test-run.toml")
 }
 
 // addAsFlag registers --as: how files are read (as a generic table on
@@ -144,17 +162,37 @@ func addAsFlag(f *pflag.FlagSet, as *string) {
 
 // loadOptions turns the CloudAI flags, --gpus and --as into reader
 // options.
-func loadOptions(systemConfig string, gpusPerNode, gpus int, as string) (source.LoadOptions, error) {
-	if gpus < 0 {
-		return source.LoadOptions{}, usagef("--gpus %d: want a positive count of GPUs", gpus)
+func loadOptions(systemConfig string, sc scenarioFlags, gpusPerNode int, gpus, as string) (source.LoadOptions, error) {
+	var g trial.GPUs
+	if gpus != "" {
+		var err error
+		if g, err = trial.ParseGPUs(gpus); err != nil {
+			return source.LoadOptions{}, usagef("--gpus %v: give N GPUs, or RxG for R replicas of G GPUs each", err)
+		}
+	}
+	if sc.testsDir != "" && sc.scenario == "" {
+		return source.LoadOptions{}, usagef("--tests-dir needs --test-scenario")
 	}
 	if as != "" && as != "table" {
 		return source.LoadOptions{}, usagef("--as %q: want table (or leave it out to read files by their content)", as)
 	}
 	opts, err := source.CloudAI(systemConfig, gpusPerNode)
-	opts.GPUs, opts.AsTable = gpus, as == "table"
+	opts.GPUs, opts.AsTable = g, as == "table"
 	if fe, ok := field.As(err); ok {
 		return opts, usageError{errors.New(flagWords(fe))}
+	}
+	if err != nil {
+		return opts, inputError{err: err}
+	}
+	if sc.scenario == "" {
+		return opts, nil
+	}
+	opts, err = source.Scenario(opts, sc.scenario, sc.testsDir)
+	if fe, ok := field.As(err); ok && fe.Value != "" {
+		return opts, inputError{err: fmt.Errorf("%w in --tests-dir %s", fe.Err, fe.Value)}
+	}
+	if fe, ok := field.As(err); ok {
+		return opts, inputError{err: fmt.Errorf("--tests-dir: %w", fe.Err)}
 	}
 	if err != nil {
 		return opts, inputError{err: err}
@@ -163,7 +201,7 @@ func loadOptions(systemConfig string, gpusPerNode, gpus int, as string) (source.
 }
 
 func runIngest(ctx context.Context, e *env, o *ingestOptions, paths []string) error {
-	opts, err := loadOptions(o.systemConfig, o.gpusPerNode, o.gpus, o.as)
+	opts, err := loadOptions(o.systemConfig, o.cloudai, o.gpusPerNode, o.gpus, o.as)
 	if err != nil {
 		return err
 	}

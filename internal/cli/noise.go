@@ -180,7 +180,7 @@ func loadSourceTrials(ctx context.Context, e *env, src *decideSource, paths []st
 	if err != nil {
 		return nil, usageError{fmt.Errorf("--where: %w", err)}
 	}
-	lo, err := loadOptions(src.systemConfig, 0, src.gpus, src.as)
+	lo, err := loadOptions(src.systemConfig, src.cloudai, 0, src.gpus, src.as)
 	if err != nil {
 		return nil, err
 	}
@@ -220,7 +220,8 @@ type decideSource struct {
 	configKey           string
 	optuna, optunaStudy string
 	systemConfig, as    string
-	gpus                int
+	cloudai             scenarioFlags
+	gpus                string
 	limits              limitFlags
 }
 
@@ -240,6 +241,7 @@ func (s *decideSource) flags(f *pflag.FlagSet) {
 	addStoreFlags(f, &s.storeFlags)
 	f.StringVar(&s.configKey, "config-key", "", "repeat identity from these params only: `k1,k2,...`")
 	f.StringVar(&s.systemConfig, "system-config", "", "CloudAI system `TOML` (gpus_per_node, for per-allocated-GPU metrics of CloudAI trees)")
+	s.cloudai.add(f)
 	addGPUsFlag(f, &s.gpus)
 	addAsFlag(f, &s.as)
 	addLimitFlags(f, &s.limits)

@@ -14,7 +14,6 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/pareto-llm/pareto/field"
 	"github.com/pareto-llm/pareto/internal/enc"
 	"github.com/pareto-llm/pareto/internal/gcpolicy"
 	"github.com/pareto-llm/pareto/internal/progress"
@@ -27,8 +26,9 @@ import (
 )
 
 const generateLong = `Generate-report writes DIR/pareto.html for a CloudAI scenario results
-directory, following CloudAI's [reports.pareto] table in the scenario TOML:
-one chart per [[reports.pareto.plots]], one frontier per frontiers entry,
+directory, following CloudAI's [reports.pareto] table: the scenario TOML's, else (as
+CloudAI resolves a scenario report) the system TOML's when it is a Slurm
+system's (scheduler = "slurm"), else none, and the report is off. One chart per [[reports.pareto.plots]], one frontier per frontiers entry,
 point details with the serving layout and the executed TOML, a
 measurements table and the exclusions with their reasons.
 
@@ -64,10 +64,13 @@ result files, and directories holding CloudAI results trees.
 
 --system-config reads gpus_per_node from a CloudAI system TOML for the
 per-allocated-GPU metrics of CloudAI trees (without it they are absent,
-and each point says why).
+and each point says why). CloudAI trees are read as generate-report reads
+them: with --config SCENARIO.toml (or --test-scenario, and --tests-dir for
+runs without test-run.toml) the scenario's test runs are its points.
 
 Plots come from --config, a pareto.toml with the [reports.pareto] tables
-of a CloudAI scenario, or from -x and -y (objectives METRIC[.STAT][:min|:max]
+of a CloudAI scenario (or a scenario TOML: without the table, that of the
+Slurm system TOML given with --system-config), or from -x and -y (objectives METRIC[.STAT][:min|:max]
 as in 'pareto front -o'), which draw one plot with one frontier, or one per
 value of --group-by.
 
@@ -103,7 +106,8 @@ type reportOptions struct {
 	as                                 string
 	optuna, optunaStudy                string
 	keepGoing                          bool
-	gpus                               int
+	gpus                               string
+	cloudai                            scenarioFlags
 	store                              storeFlags
 	repeats                            repeatFlags
 	limits                             limitFlags
@@ -179,12 +183,17 @@ func runGenerateReport(ctx context.Context, e *env, o *generateOptions) error {
 	if err != nil {
 		return err
 	}
-	cfg, err := report.ReadConfig(o.scenario)
+	cfg, err := report.ReadScenarioConfig(o.scenario, o.systemConfig())
 	if err != nil {
 		return inputError{err: err}
 	}
-	if !cfg.Enable {
-		fmt.Fprintf(e.stderr, "pareto: %s: [reports.pareto] is not enabled (set enable = true); nothing written\n", enc.Safe(o.scenario))
+	notes(e, cfg)
+	switch {
+	case cfg.From == report.FromDefault:
+		fmt.Fprintf(e.stderr, "pareto: %s: no [reports.pareto] in the scenario or the Slurm system TOML: the report is off by default, as in CloudAI; nothing written\n", enc.Safe(o.scenario))
+		return nil
+	case !cfg.Enable:
+		fmt.Fprintf(e.stderr, "pareto: %s: [reports.pareto] is not enabled (set enable = true); nothing written\n", enc.Safe(cfg.File))
 		return nil
 	}
 	opts, err := walkOptions(o)
@@ -218,6 +227,22 @@ func runGenerateReport(ctx context.Context, e *env, o *generateOptions) error {
 	return unreadable(bad, o.keepGoing)
 }
 
+// systemConfig is --system-config, else $CLOUDAI_SYSTEM_CONFIG (as
+// CloudAI reads it).
+func (o *generateOptions) systemConfig() string {
+	if o.system != "" {
+		return o.system
+	}
+	return os.Getenv("CLOUDAI_SYSTEM_CONFIG")
+}
+
+// notes writes what reading cfg passed over to stderr.
+func notes(e *env, cfg *report.Config) {
+	for _, n := range cfg.Notes {
+		fmt.Fprintf(e.stderr, "pareto: %s\n", enc.Safe(n))
+	}
+}
+
 // walkOptions reads the scenario, the system and the tests of
 // generate-report.
 func walkOptions(o *generateOptions) (source.LoadOptions, error) {
@@ -226,25 +251,7 @@ func walkOptions(o *generateOptions) (source.LoadOptions, error) {
 			return source.LoadOptions{}, usagef("--hook-dir %s: not a directory", o.hookDir)
 		}
 	}
-	system := o.system
-	if system == "" {
-		system = os.Getenv("CLOUDAI_SYSTEM_CONFIG") // as CloudAI reads it
-	}
-	lo, err := loadOptions(system, 0, 0, "")
-	if err != nil {
-		return lo, err
-	}
-	opts, err := source.Scenario(lo, o.scenario, o.testsDir)
-	if fe, ok := field.As(err); ok && fe.Value != "" {
-		return opts, inputError{err: fmt.Errorf("%w in --tests-dir %s", fe.Err, fe.Value)}
-	}
-	if fe, ok := field.As(err); ok {
-		return opts, inputError{err: fmt.Errorf("--tests-dir: %w", fe.Err)}
-	}
-	if err != nil {
-		return opts, inputError{err: err}
-	}
-	return opts, nil
+	return loadOptions(o.systemConfig(), scenarioFlags{o.scenario, o.testsDir}, 0, "", "")
 }
 
 // countCode counts the skips with code.
@@ -284,6 +291,7 @@ func newReportCmd(e *env) *cobra.Command {
 	f.StringVarP(&o.y, "y", "y", "", "Y objective `METRIC[.STAT][:min|:max]` (instead of --config)")
 	f.StringVar(&o.groupBy, "group-by", "", "with -x/-y: one frontier per value of `LABEL`")
 	f.StringVar(&o.system, "system-config", "", "CloudAI system `TOML` (gpus_per_node) for CloudAI trees")
+	o.cloudai.add(f)
 	addGPUsFlag(f, &o.gpus)
 	addAsFlag(f, &o.as)
 	addOptunaFlags(f, &o.optuna, &o.optunaStudy)
@@ -295,7 +303,7 @@ func newReportCmd(e *env) *cobra.Command {
 }
 
 func runReport(ctx context.Context, e *env, o *reportOptions, paths []string) error {
-	cfg, err := reportConfig(o)
+	cfg, err := reportConfig(e, o)
 	if err != nil {
 		return err
 	}
@@ -303,7 +311,10 @@ func runReport(ctx context.Context, e *env, o *reportOptions, paths []string) er
 	if err != nil {
 		return err
 	}
-	lo, err := loadOptions(o.system, 0, o.gpus, o.as)
+	if sc := &o.cloudai; sc.scenario == "" && cfg.Cases != nil {
+		sc.scenario = o.config // a scenario's report reads its results trees as generate-report does
+	}
+	lo, err := loadOptions(o.system, o.cloudai, 0, o.gpus, o.as)
 	if err != nil {
 		return err
 	}
@@ -380,14 +391,18 @@ func isNothing(err error) bool {
 }
 
 // reportConfig reads --config or builds a one-plot configuration from -x/-y.
-func reportConfig(o *reportOptions) (*report.Config, error) {
+func reportConfig(e *env, o *reportOptions) (*report.Config, error) {
 	switch {
 	case o.config != "" && (o.x != "" || o.y != "" || o.groupBy != ""):
 		return nil, usagef("--config cannot be combined with -x, -y or --group-by")
 	case o.config != "":
-		cfg, err := report.ReadConfig(o.config)
+		cfg, err := report.ReadScenarioConfig(o.config, o.system)
 		if err != nil {
 			return nil, inputError{err: err}
+		}
+		notes(e, cfg)
+		if cfg.From == report.FromDefault {
+			return nil, inputError{err: fmt.Errorf("%s: no [reports.pareto] table (nor in a Slurm system TOML given with --system-config)", o.config)}
 		}
 		cfg.Enable = true
 		return cfg, nil

@@ -99,7 +99,7 @@ func runTell(ctx context.Context, e *env, o *tellOptions, args []string) error {
 	}
 	in := tune.TellInput{Driver: o.driver, Attempt: o.attempt, Failed: o.failed, Values: o.values}
 	if len(files) > 0 && o.failed == "" {
-		opts, err := loadOptions("", 0, 0, o.as)
+		opts, err := loadOptions("", scenarioFlags{}, 0, "", o.as)
 		if err != nil {
 			return err
 		}

@@ -90,10 +90,12 @@ function lengths(cfg, mean) {
 }
 function layoutRows(l, row) {
   if (!l) { return; }
-  row('Layout', (l.disaggregated ? 'disaggregated' : 'aggregated') + ', ' + l.nodes + ' node(s)' + (l.engine ? ', ' + l.engine : '') + (l.workload === 'ai_dynamo' ? ' via Dynamo' : ''));
+  // A layout given by hand (--gpus RxG) knows no nodes or parallel sizes (0): they are left out.
+  row('Layout', (l.disaggregated ? 'disaggregated' : 'aggregated') + (l.nodes ? ', ' + l.nodes + ' node(s)' : '') + (l.engine ? ', ' + l.engine : '') + (l.workload === 'ai_dynamo' ? ' via Dynamo' : ''));
   (l.roles || []).forEach(function (r) {
     var name = r.name ? r.name.charAt(0).toUpperCase() + r.name.slice(1) : 'Serving';
-    row(name, r.instances + ' instance(s) × ' + r.nodes_per_instance + ' node(s) per instance; TP=' + r.tp + ' PP=' + r.pp + ' DP=' + r.dp +
+    row(name, r.instances + ' instance(s)' + (r.nodes_per_instance ? ' × ' + r.nodes_per_instance + ' node(s) per instance' : '') +
+      (r.tp ? '; TP=' + r.tp + ' PP=' + r.pp + ' DP=' + r.dp : '') +
       (r.cp > 1 ? ' CP=' + r.cp : '') + (r.dp_attention ? ' (DP attention)' : '') + '; ' + r.gpus_per_instance + ' GPU(s) per instance');
   });
   if (l.disaggregated) { row('Prefill/decode share nodes', l.shared_nodes ? 'yes' : 'no'); }
