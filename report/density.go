@@ -65,10 +65,15 @@ type Density struct {
 	// axis (rounded towards better), for the page's exactness check.
 	IX Floats `json:"ix"`
 	IY Floats `json:"iy"`
-	// IDs are the binned trials' IDs; Cell[k] is the cell (index into the
-	// triples of C) trial IDs[k] falls in, so that the page finds them.
-	IDs  []string `json:"ids"`
-	Cell []int32  `json:"cell"`
+	// IDs are the binned trials' IDs and Names their names (a generic
+	// table's id column; none when no trial has one); Cell[k] is the cell
+	// (index into the triples of C) binned trial k falls in, so that the
+	// page finds them by either. A table recorded column by column
+	// (Records.AddTable) gives no IDs: they are hashes of every cell of a
+	// row, known only for the rows read again.
+	IDs   []string `json:"ids,omitempty"`
+	Names []string `json:"names,omitempty"`
+	Cell  []int32  `json:"cell"`
 }
 
 // thin replaces, in every plot with more than bound dominated points, the
@@ -180,10 +185,22 @@ func (b *builder) thinSeries(pp *PagePlot, p *Plot, s *Series, keep int, need fl
 		rows = append(rows, r)
 	}
 	slices.Sort(rows)
-	ids := make([]string, len(rows))
+	ids, names := make([]string, len(rows)), []string(nil)
+	known := true // every binned trial's ID is known
 	for k, r := range rows {
 		g.add(s.X[r], s.Y[r])
-		ids[k] = b.recs.id[s.P[r]]
+		i := s.P[r]
+		ids[k] = b.recs.id[i]
+		known = known && ids[k] != ""
+		if n := b.recs.nameOf(i); n != "" {
+			if names == nil {
+				names = make([]string, len(rows))
+			}
+			names[k] = n
+		}
+	}
+	if !known {
+		ids = nil
 	}
 	d := g.result()
 	d.Margin = math.Expm1(L)
@@ -191,7 +208,7 @@ func (b *builder) thinSeries(pp *PagePlot, p *Plot, s *Series, keep int, need fl
 	for k := 0; k < len(d.C); k += 3 {
 		index[d.C[k+1]*int32(d.NX)+d.C[k]] = int32(k / 3)
 	}
-	d.IDs, d.Cell = ids, make([]int32, len(rows))
+	d.IDs, d.Names, d.Cell = ids, names, make([]int32, len(rows))
 	for k, r := range rows {
 		c, _ := g.cell(s.X[r], s.Y[r])
 		d.Cell[k] = index[c]
