@@ -169,7 +169,7 @@ func tableRecords(e *env, cfg *report.Config, opts report.Options, lo source.Loa
 			return nil, nil
 		}
 		t, ok, err := source.TableColumns(path, spec, lo.Limits)
-		if err != nil || !ok {
+		if err != nil || !ok || t.Len() == 0 { // ingest says what it makes of them
 			return nil, nil
 		}
 		base[path] = recs.Len()
