@@ -279,8 +279,9 @@ func orient(a *Axis) func(float64) float64 {
 // log coordinates, u ascending (w descending).
 type stair struct{ u, w []float64 }
 
-// Under the strict relation (strict), the series' frontier points are
-// its strict frontier: the dominated points, each strictly dominated by
+// newStair returns the stair of s in the coordinates tx, ty. Under the
+// strict relation (strict), the series' frontier points are its strict
+// frontier: the dominated points, each strictly dominated by
 // a feasible point, are left out before sorting.
 func newStair(s *Series, tx, ty func(float64) float64, strict bool) *stair {
 	type pt struct{ u, w float64 }
