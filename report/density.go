@@ -280,9 +280,11 @@ func orient(a *Axis) func(float64) float64 {
 type stair struct{ u, w []float64 }
 
 // newStair returns the stair of s in the coordinates tx, ty. Under the
-// strict relation (strict), the series' frontier points are its strict
-// frontier: the dominated points, each strictly dominated by
-// a feasible point, are left out before sorting.
+// strict relation (strict) the series' frontier points are its strict
+// frontier, and the dominated points, each strictly dominated by a
+// feasible point, are left out before sorting: unless a frontier point
+// has no coordinates (a value of 0), for the points only it dominates
+// are then on the stair.
 func newStair(s *Series, tx, ty func(float64) float64, strict bool) *stair {
 	type pt struct{ u, w float64 }
 	var pts []pt
@@ -290,6 +292,8 @@ func newStair(s *Series, tx, ty func(float64) float64, strict bool) *stair {
 		if v == StatusFrontier || (v == StatusDominated && !strict) {
 			if u, w := tx(s.X[j]), ty(s.Y[j]); !math.IsNaN(u) && !math.IsNaN(w) {
 				pts = append(pts, pt{u, w})
+			} else if strict && v == StatusFrontier {
+				return newStair(s, tx, ty, false)
 			}
 		}
 	}
