@@ -31,6 +31,13 @@ type TableOptions struct {
 	// label "id", not a parameter). Empty means "id" when the table has
 	// such a column.
 	ID string
+	// Rows, when set, says which rows of the table at path become trials
+	// (row is 0-based): the others are read but converted to no trial,
+	// and the checks of a row's cells (a numeric cell, the length bounds)
+	// apply to the rows kept. A reader that already knows which rows it
+	// needs (pareto report's second pass over a table it recorded column
+	// by column) then pays for those alone.
+	Rows func(path string, row int) bool
 	// key is the file's trial.Source.Key (set by Load).
 	key string
 }
@@ -128,10 +135,26 @@ func readTableRows(data []byte, name string, opts TableOptions, lim Limits) ([]t
 	if err != nil {
 		return nil, err
 	}
-	out := make([]trial.Trial, t.Len())
-	numeric := make([]bool, len(out)) // the row has a numeric cell (NaN and ±Inf too: the front says why they are invalid)
-	for r := range out {
-		tr := &out[r]
+	if t.Len() == 0 {
+		return nil, &table.SyntaxError{File: name, Line: 2, Col: 1, Msg: "the table has a header but no rows"}
+	}
+	kept := t.Len()
+	if opts.Rows != nil {
+		kept = 0
+		for r := range t.Len() {
+			if opts.Rows(name, r) {
+				kept++
+			}
+		}
+	}
+	out := make([]trial.Trial, 0, kept)
+	numeric := make([]bool, 0, kept) // the row has a numeric cell (NaN and ±Inf too: the front says why they are invalid)
+	for r := range t.Len() {
+		if opts.Rows != nil && !opts.Rows(name, r) {
+			continue
+		}
+		out, numeric = append(out, trial.Trial{}), append(numeric, false)
+		tr, k := &out[len(out)-1], len(out)-1
 		tr.Source = trial.Source{Path: name, Key: opts.key, Format: FormatTable, FormatVersion: t.Format, Line: int(t.Lines[r]), Index: r}
 		tr.Failed = -1
 		// Every cell may become a parameter: a map of that size, not
@@ -165,7 +188,7 @@ func readTableRows(data []byte, name string, opts TableOptions, lim Limits) ([]t
 			if !ok {
 				continue
 			}
-			numeric[r] = true
+			numeric[k] = true
 			if math.IsNaN(v) {
 				continue
 			}
@@ -186,9 +209,6 @@ func readTableRows(data []byte, name string, opts TableOptions, lim Limits) ([]t
 			tr.Measurements = []trial.Measurement{}
 		}
 		tr.Finalize()
-	}
-	if len(out) == 0 {
-		return nil, &table.SyntaxError{File: name, Line: 2, Col: 1, Msg: "the table has a header but no rows"}
 	}
 	if err := measuredRows(out, numeric, name); err != nil {
 		return nil, err

@@ -47,6 +47,15 @@ func pointXY(t *testing.T, tb *tab, c, si, i int) (float64, float64) {
 	return xy[0], xy[1]
 }
 
+// waitSheet waits until the details sheet is placed for the page's scroll
+// position (placeSheet runs on the frame after a scroll event).
+func waitSheet(t *testing.T, tb *tab) {
+	t.Helper()
+	if _, err := chromedp.Run(tb.ctx, chromedp.Poll[bool](`__pareto.sheetY === window.scrollY`, chromedp.WithPollingTimeout(5*time.Second))); err != nil {
+		t.Fatalf("the details sheet was not placed for the scroll position: %v", err)
+	}
+}
+
 func scrollTo(t *testing.T, tb *tab, js string) float64 {
 	t.Helper()
 	return eval[float64](t, tb, `(function(){`+js+`; return window.scrollY;})()`)
@@ -574,15 +583,21 @@ func TestBrowserNarrow(t *testing.T) {
 		t.Errorf("pin at 800 px scrolled from %v to %v", before, after)
 	}
 	checkInView(t, tb, `#plot-0 .details`)
-	// The sheet leaves the chart's X axis (the canvas's bottom 40 px) in
-	// view, at the top of the page and with the chart lower in the window.
-	for _, at := range []string{"start", "end"} {
+	// The sheet leaves the chart's legend, its top quarter and its X axis
+	// (the canvas's bottom 40 px) in view, with the chart at the top, the
+	// middle and the bottom of the window: it is placed once the page has
+	// scrolled (placeSheet, on the next frame), which the test waits for.
+	for _, at := range []string{"start", "center", "end"} {
 		scrollTo(t, tb, `document.querySelector('#plot-0 canvas').scrollIntoView({block:'`+at+`'})`)
-		tb.do(t, chromedp.Sleep(50*time.Millisecond))
-		if cover := eval[[]float64](t, tb, `(function(){var c=document.querySelector('#plot-0 canvas').getBoundingClientRect(),
-			d=document.querySelector('#plot-0 .details').getBoundingClientRect(); var a0=Math.max(c.bottom-40,0), a1=Math.min(c.bottom,innerHeight);
-			var o=Math.max(0,Math.min(a1,d.bottom)-Math.max(a0,d.top)); return [o, a0, a1, d.top, d.bottom];})()`); cover[0] > 0 {
-			t.Errorf("chart at %s: the details sheet (%v–%v px) covers the X axis band %v–%v px", at, cover[3], cover[4], cover[1], cover[2])
+		waitSheet(t, tb)
+		bands := eval[[][]float64](t, tb, `(function(){var c=document.querySelector('#plot-0 canvas').getBoundingClientRect(),
+			l=document.querySelector('#plot-0 .legend').getBoundingClientRect(); return [[l.top, l.bottom], [c.top, c.top+c.height/4], [c.bottom-40, c.bottom]];})()`)
+		d := eval[[]float64](t, tb, `(function(){var d=document.querySelector('#plot-0 .details').getBoundingClientRect(); return [d.top, d.bottom, innerHeight];})()`)
+		for k, what := range []string{"legend", "top quarter of the plot", "X axis band"} {
+			a0, a1 := max(bands[k][0], 0), min(bands[k][1], d[2])
+			if a1 > a0 && min(a1, d[1]) > max(a0, d[0]) {
+				t.Errorf("chart at %s: the details sheet (%v–%v px) covers the %s (%v–%v px)", at, d[0], d[1], what, bands[k][0], bands[k][1])
+			}
 		}
 	}
 	tb.screenshot(t, "narrow-pinned")

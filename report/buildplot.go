@@ -267,7 +267,7 @@ func (b *builder) series(p *Plot, g group, pv *plotValues) (Series, bool, error)
 // apply copies the analysis into the series, dropping invalid rows into the
 // exclusions.
 func (b *builder) apply(p *Plot, s Series, res *frontier.Result, vals []resolved) Series {
-	drop := map[int32]bool{}
+	drop, dropped := make([]bool, len(s.X)), false
 	for _, m := range res.Frontier {
 		s.S[m.Row] = StatusFrontier
 		if len(m.Ties) > 0 {
@@ -300,7 +300,7 @@ func (b *builder) apply(p *Plot, s Series, res *frontier.Result, vals []resolved
 			}
 			s.Notes[inv.Row] = "invalid: " + inv.Reason
 		} else {
-			drop[inv.Row] = true
+			drop[inv.Row], dropped = true, true
 		}
 		for _, i := range members(&s, inv.Row) {
 			if vals[i].ok { // the others are excluded with their reason already
@@ -309,7 +309,7 @@ func (b *builder) apply(p *Plot, s Series, res *frontier.Result, vals []resolved
 		}
 	}
 	s.Frontier = len(res.Frontier)
-	if len(drop) > 0 {
+	if dropped {
 		s = compact(s, drop)
 	}
 	sortLine(&s)
@@ -373,11 +373,11 @@ func nilIfZero[T int8 | int16](col []T) []T {
 }
 
 // compact removes dropped rows and renumbers By, Line and Notes.
-func compact(s Series, drop map[int32]bool) Series {
+func compact(s Series, drop []bool) Series {
 	newIdx := make([]int32, len(s.X))
 	out := Series{Name: s.Name, Frontier: s.Frontier, Line: []int32{}}
 	for j := range s.X {
-		if drop[int32(j)] {
+		if drop[j] {
 			newIdx[j] = -1
 			continue
 		}
@@ -437,10 +437,10 @@ func (s SLOSpec) slo() frontier.SLO {
 
 // compactBase removes dropped rows from a series' baseline columns and
 // renumbers the baseline rows.
-func compactBase(b *SeriesBase, drop map[int32]bool, newIdx []int32) *SeriesBase {
+func compactBase(b *SeriesBase, drop []bool, newIdx []int32) *SeriesBase {
 	out := &SeriesBase{Note: b.Note, Bases: b.Bases, B: []int32{}, DX: []*float64{}, DY: []*float64{}}
 	for j := range b.B {
-		if drop[int32(j)] {
+		if drop[j] {
 			continue
 		}
 		out.B, out.DX, out.DY = append(out.B, b.B[j]), append(out.DX, b.DX[j]), append(out.DY, b.DY[j])

@@ -65,10 +65,15 @@ type Density struct {
 	// axis (rounded towards better), for the page's exactness check.
 	IX Floats `json:"ix"`
 	IY Floats `json:"iy"`
-	// IDs are the binned trials' IDs; Cell[k] is the cell (index into the
-	// triples of C) trial IDs[k] falls in, so that the page finds them.
-	IDs  []string `json:"ids"`
-	Cell []int32  `json:"cell"`
+	// IDs are the binned trials' IDs and Names their names (a generic
+	// table's id column; none when no trial has one); Cell[k] is the cell
+	// (index into the triples of C) binned trial k falls in, so that the
+	// page finds them by either. A table recorded column by column
+	// (Records.AddTable) gives no IDs: they are hashes of every cell of a
+	// row, known only for the rows read again.
+	IDs   []string `json:"ids,omitempty"`
+	Names []string `json:"names,omitempty"`
+	Cell  []int32  `json:"cell"`
 }
 
 // thin replaces, in every plot with more than bound dominated points, the
@@ -110,7 +115,8 @@ func needMargin(a Axis) float64 {
 // about keep of them (at least need, in log units).
 func (b *builder) thinSeries(pp *PagePlot, p *Plot, s *Series, keep int, need float64) {
 	tx, ty := orient(&p.X), orient(&p.Y)
-	st := newStair(s, tx, ty)
+	strict := p.X.Noise == 0 && p.X.MinImprove == 0 && p.Y.Noise == 0 && p.Y.MinImprove == 0
+	st := newStair(s, tx, ty, strict)
 	base := map[int32]bool{}
 	if s.Base != nil {
 		for _, bv := range s.Base.Bases {
@@ -119,12 +125,9 @@ func (b *builder) thinSeries(pp *PagePlot, p *Plot, s *Series, keep int, need fl
 			}
 		}
 	}
-	type cand struct {
-		row int32
-		mu  float64
-	}
-	var cands []cand
-	fixed := 0 // dominated points that are never binned
+	var rows []int32  // the candidates for the layer: dominated, not a baseline, placed
+	var mus []float64 // the margin of each
+	fixed := 0        // dominated points that are never binned
 	for j, v := range s.S {
 		if v != StatusDominated {
 			continue
@@ -134,56 +137,88 @@ func (b *builder) thinSeries(pp *PagePlot, p *Plot, s *Series, keep int, need fl
 			fixed++
 			continue
 		}
-		cands = append(cands, cand{int32(j), st.margin(u, w)})
+		rows, mus = append(rows, int32(j)), append(mus, st.margin(u, w))
 	}
-	slices.SortStableFunc(cands, func(a, c cand) int { return cmp.Compare(a.mu, c.mu) })
 	lo, hi := max(math.Log1p(minMargin), need), max(math.Log1p(maxMargin), need)
 	L := hi
-	if k := keep - fixed; k >= 0 && k < len(cands) {
-		L = min(hi, max(lo, cands[k].mu))
+	if k := keep - fixed; k >= 0 && k < len(mus) {
+		sorted := slices.Clone(mus)
+		slices.Sort(sorted) // the k-th smallest margin: where the points kept end
+		L = min(hi, max(lo, sorted[k]))
 	} else if k < 0 {
 		L = lo
 	}
-	drop := map[int32]bool{}
-	for _, c := range cands {
-		if c.mu > L {
-			drop[c.row] = true
-		}
-	}
-	if len(drop) == 0 {
-		return
-	}
+	drop := make([]bool, len(s.S))
 	g := newDensity(pp, p)
-	// A cell whose best corner is not beyond the margin keeps its points.
-	cells := map[int32][]int32{}
-	for r := range drop {
-		if c, ok := g.cell(s.X[r], s.Y[r]); ok {
-			cells[c] = append(cells[c], r)
+	// The best corner of every cell of the points beyond the margin: a
+	// cell whose best corner is not beyond it keeps its points.
+	cellOf := make([]int32, len(s.S))
+	bx, by, held := make([]float64, densityNX*densityNY), make([]float64, densityNX*densityNY), make([]bool, densityNX*densityNY)
+	better := func(dir frontier.Direction, a, c float64) float64 {
+		if dir == frontier.Maximize {
+			return max(a, c)
 		}
+		return min(a, c)
 	}
-	for c, rows := range cells {
-		ix, iy := bestOf(s.X, rows, p.X.Direction), bestOf(s.Y, rows, p.Y.Direction)
-		if !(st.margin(tx(ix), ty(iy)) > L) {
-			for _, r := range rows {
-				delete(drop, r)
-			}
-			delete(cells, c)
+	ndrop := 0
+	for k, r := range rows {
+		if !(mus[k] > L) {
 			continue
 		}
-		g.ideal[c] = [2]float64{ix, iy}
+		drop[r], cellOf[r] = true, -1
+		ndrop++
+		if c, ok := g.cell(s.X[r], s.Y[r]); ok {
+			cellOf[r] = c
+			if !held[c] {
+				held[c], bx[c], by[c] = true, s.X[r], s.Y[r]
+			} else {
+				bx[c], by[c] = better(p.X.Direction, bx[c], s.X[r]), better(p.Y.Direction, by[c], s.Y[r])
+			}
+		}
 	}
-	if len(drop) == 0 {
+	for c, h := range held {
+		if !h {
+			continue
+		}
+		ix, iy := roundToward(bx[c], p.X.Direction == frontier.Maximize), roundToward(by[c], p.Y.Direction == frontier.Maximize)
+		if st.margin(tx(ix), ty(iy)) > L {
+			g.ideal[int32(c)] = [2]float64{ix, iy}
+		} else {
+			held[c] = false // kept
+		}
+	}
+	binned := rows[:0]
+	for _, r := range rows {
+		if !drop[r] {
+			continue
+		}
+		if c := cellOf[r]; c >= 0 && !held[c] {
+			drop[r] = false
+			ndrop--
+			continue
+		}
+		binned = append(binned, r)
+	}
+	rows = binned
+	if ndrop == 0 {
 		return
 	}
-	rows := make([]int32, 0, len(drop))
-	for r := range drop {
-		rows = append(rows, r)
-	}
-	slices.Sort(rows)
-	ids := make([]string, len(rows))
+	ids, names := make([]string, len(rows)), []string(nil)
+	known := true // every binned trial's ID is known
 	for k, r := range rows {
 		g.add(s.X[r], s.Y[r])
-		ids[k] = b.recs.id[s.P[r]]
+		i := s.P[r]
+		ids[k] = b.recs.id[i]
+		known = known && ids[k] != ""
+		if n := b.recs.nameOf(i); n != "" {
+			if names == nil {
+				names = make([]string, len(rows))
+			}
+			names[k] = n
+		}
+	}
+	if !known {
+		ids = nil
 	}
 	d := g.result()
 	d.Margin = math.Expm1(L)
@@ -191,27 +226,12 @@ func (b *builder) thinSeries(pp *PagePlot, p *Plot, s *Series, keep int, need fl
 	for k := 0; k < len(d.C); k += 3 {
 		index[d.C[k+1]*int32(d.NX)+d.C[k]] = int32(k / 3)
 	}
-	d.IDs, d.Cell = ids, make([]int32, len(rows))
+	d.IDs, d.Names, d.Cell = ids, names, make([]int32, len(rows))
 	for k, r := range rows {
-		c, _ := g.cell(s.X[r], s.Y[r])
-		d.Cell[k] = index[c]
+		d.Cell[k] = index[cellOf[r]]
 	}
 	*s = compact(*s, drop)
 	s.D = d
-}
-
-// bestOf returns the best value of rows on an axis, rounded to six
-// significant digits towards better.
-func bestOf(vs []float64, rows []int32, dir frontier.Direction) float64 {
-	best := vs[rows[0]]
-	for _, r := range rows[1:] {
-		if dir == frontier.Maximize {
-			best = max(best, vs[r])
-		} else {
-			best = min(best, vs[r])
-		}
-	}
-	return roundToward(best, dir == frontier.Maximize)
 }
 
 // roundToward rounds v > 0 to six significant digits, up or down.
@@ -259,13 +279,21 @@ func orient(a *Axis) func(float64) float64 {
 // log coordinates, u ascending (w descending).
 type stair struct{ u, w []float64 }
 
-func newStair(s *Series, tx, ty func(float64) float64) *stair {
+// newStair returns the stair of s in the coordinates tx, ty. Under the
+// strict relation (strict) the series' frontier points are its strict
+// frontier, and the dominated points, each strictly dominated by a
+// feasible point, are left out before sorting: unless a frontier point
+// has no coordinates (a value of 0), for the points only it dominates
+// are then on the stair.
+func newStair(s *Series, tx, ty func(float64) float64, strict bool) *stair {
 	type pt struct{ u, w float64 }
 	var pts []pt
 	for j, v := range s.S {
-		if v == StatusFrontier || v == StatusDominated {
+		if v == StatusFrontier || (v == StatusDominated && !strict) {
 			if u, w := tx(s.X[j]), ty(s.Y[j]); !math.IsNaN(u) && !math.IsNaN(w) {
 				pts = append(pts, pt{u, w})
+			} else if strict && v == StatusFrontier {
+				return newStair(s, tx, ty, false)
 			}
 		}
 	}

@@ -159,3 +159,26 @@ func commas(n int) string {
 	}
 	return s
 }
+
+// TestStairStrict: under the strict relation the stair of a series' frontier
+// points is the stair of all its feasible points (newStair's shortcut).
+func TestStairStrict(t *testing.T) {
+	for _, n := range []int{50, 3_000} {
+		for _, zeros := range []bool{false, true} {
+			cfg := syntheticConfig(t, [2][2]float64{})
+			page, err := Build(cfg, syntheticSim(n, zeros), nil, Options{DensityBound: -1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := &page.Plots[0]
+			tx, ty := orient(&cfg.Plots[0].X), orient(&cfg.Plots[0].Y)
+			for si := range p.Series {
+				s := &p.Series[si]
+				all, fast := newStair(s, tx, ty, false), newStair(s, tx, ty, true)
+				if len(all.u) == 0 || !slices.Equal(all.u, fast.u) || !slices.Equal(all.w, fast.w) {
+					t.Errorf("n=%d zeros=%v series %s: the stair of %d points from the frontier points is %d points", n, zeros, s.Name, len(all.u), len(fast.u))
+				}
+			}
+		}
+	}
+}

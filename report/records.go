@@ -35,7 +35,8 @@ type Records struct {
 	slo       []bool
 	workloads repeat.WorkloadNames // renders the workloads of repeat keys
 
-	id     []string
+	id     []string // "" for a row recorded from a table's columns (AddTable)
+	name   []string // the trial's id label, when one has one (grows lazily)
 	key    []string // repeat key; "" for a trial that repeats no other
 	place  []int32  // index in places
 	line   []int32
@@ -132,6 +133,7 @@ func (r *Records) Add(t *Trial) {
 		}
 	}
 	i, usable := r.add(t.ID, t.Problem, key, pl, t.Source.Line, t.Source.Index)
+	r.setName(i, t.Labels[tableID])
 	if !usable {
 		return
 	}
@@ -357,8 +359,8 @@ func (p *Plan) PageOf(ts []Trial) (*Page, error) {
 		if !p.Listed(i) {
 			continue
 		}
-		if k >= len(ts) || ts[k].ID != r.id[i] {
-			return nil, fmt.Errorf("the inputs changed while they were read: trial %d (%s) is not where it was", i+1, r.id[i])
+		if k >= len(ts) || !r.same(i, &ts[k]) {
+			return nil, fmt.Errorf("the inputs changed while they were read: trial %d (%s) is not where it was", i+1, r.describe(i))
 		}
 		at[i] = &ts[k]
 		k++

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"runtime"
@@ -28,23 +29,50 @@ func filesReportable(o *reportOptions, cfg *report.Config, opts report.Options, 
 // outlive their file), from which the page is decided (report.Plan); the
 // second reads the files again and keeps the trials the page lists alone
 // (report.Plan.Listed). It returns the inputs that could not be read.
+//
+// When every input is a generic table, the first pass reads the columns
+// of the axes alone (tableRecords) and the second has ingest make trials
+// of the rows the page lists alone (ingest.TableOptions.Rows); should
+// ingest then refuse a file, the page is made again from the trials.
 func filesReport(e *env, o *reportOptions, cfg *report.Config, opts report.Options, lo source.LoadOptions, out string, paths []string) ([]trial.Skip, error) {
 	// As for a study: what the reads leave behind is garbage by the next
 	// file, what the records keep grows with the inputs (gcpolicy.Study).
 	if old := gcpolicy.Study(os.Getenv); old >= 0 {
 		defer debug.SetGCPercent(old)
 	}
-	recs := report.NewRecords(cfg, opts)
-	first := func(ts []trial.Trial) error {
-		recs.Grow(len(ts))
-		for i := range ts {
-			recs.Add(&ts[i])
-		}
-		return nil
+	bad, err := filesPage(e, o, cfg, opts, lo, out, paths, true)
+	if errors.Is(err, errColumnsRefused) {
+		bad, err = filesPage(e, o, cfg, opts, lo, out, paths, false)
 	}
-	skips, err := eachFile(e, lo, paths, "reading", first)
-	if err != nil {
-		return nil, err
+	return bad, err
+}
+
+// errColumnsRefused is filesPage's error when ingest refuses, on the
+// second pass, a table recorded column by column.
+var errColumnsRefused = errors.New("a table recorded column by column was refused on the second pass")
+
+// filesPage is filesReport, the tables recorded column by column when
+// columns allows.
+func filesPage(e *env, o *reportOptions, cfg *report.Config, opts report.Options, lo source.LoadOptions, out string, paths []string, columns bool) ([]trial.Skip, error) {
+	var recs *report.Records
+	var base map[string]int
+	if columns {
+		recs, base = tableRecords(e, cfg, opts, lo, paths)
+	}
+	var skips []trial.Skip
+	if recs == nil {
+		recs = report.NewRecords(cfg, opts)
+		first := func(ts []trial.Trial) error {
+			recs.Grow(len(ts))
+			for i := range ts {
+				recs.Add(&ts[i])
+			}
+			return nil
+		}
+		var err error
+		if skips, err = eachFile(e, lo, paths, "reading", first); err != nil {
+			return nil, err
+		}
 	}
 	if recs.Len() == 0 {
 		return nil, inputError{err: source.Nothing(skips)}
@@ -73,8 +101,25 @@ func filesReport(e *env, o *reportOptions, cfg *report.Config, opts report.Optio
 		}
 		return nil
 	}
-	if _, err := eachFile(e, lo, paths, "listing", second); err != nil {
+	if base != nil {
+		// The tables were recorded column by column: ingest makes trials
+		// of the rows the page lists alone, which PageOf checks.
+		lo.Table.Rows = func(path string, row int) bool {
+			b, ok := base[path]
+			return ok && b+row < recs.Len() && plan.Listed(b+row)
+		}
+		second = func(ts []trial.Trial) error {
+			kept = append(kept, ts...)
+			return nil
+		}
+		k = recs.Len()
+	}
+	again, err := eachFile(e, lo, paths, "listing", second)
+	if err != nil {
 		return nil, err
+	}
+	if base != nil && len(source.Failed(again)) > 0 {
+		return nil, errColumnsRefused
 	}
 	if k != recs.Len() {
 		return nil, inputError{err: fmt.Errorf("the inputs changed while they were read: %d trials, then %d", recs.Len(), k)}
@@ -103,4 +148,35 @@ func eachFile(e *env, lo source.LoadOptions, paths []string, what string, each f
 		return nil, inputError{err: err}
 	}
 	return skips, nil
+}
+
+// tableRecords records the inputs paths column by column when every one
+// is a generic table Records.AddTable takes (source.TableColumns: the
+// columns of the axes and the id alone, as front reads a table), and
+// returns the records and the index of each file's first row in them;
+// nil when one is not, and the inputs are then recorded from their trials.
+func tableRecords(e *env, cfg *report.Config, opts report.Options, lo source.LoadOptions, paths []string) (*report.Records, map[string]int) {
+	recs := report.NewRecords(cfg, opts)
+	spec, ok := recs.TableSpec()
+	if !ok || lo.GPUs > 0 || lo.Table.ID != "" {
+		return nil, nil
+	}
+	bar := progress.New(e.stderr, "reading", "inputs")
+	defer bar.Done()
+	base := make(map[string]int, len(paths))
+	for i, path := range paths {
+		if _, dup := base[path]; dup {
+			return nil, nil
+		}
+		t, ok, err := source.TableColumns(path, spec, lo.Limits)
+		if err != nil || !ok || t.Len() == 0 { // ingest says what it makes of them
+			return nil, nil
+		}
+		base[path] = recs.Len()
+		if !recs.AddTable(t, spec) {
+			return nil, nil
+		}
+		bar.Set(i+1, len(paths))
+	}
+	return recs, base
 }

@@ -304,25 +304,31 @@ Chart.prototype.front = function () {
 };
 
 // placeSheet puts a narrow window's details sheet at the bottom or the top
-// of the window, whichever covers less of the pinned chart, and no taller
-// than the room beside the chart there (but at least a quarter of the
-// window): so that the chart's axes stay in view while a point is pinned.
-// When neither side has room it goes to the top, keeping the X axis.
+// of the window, whichever leaves more of the pinned chart in view, and no
+// taller than the room beside the chart there (nor than 40 % of the
+// window): so that the chart's legend, its top and its X axis stay in view
+// while a point is pinned. Only a window too short for a sheet beside the
+// chart (less than SHEET_MIN px on either side) has it cover some. It
+// records the scroll position it placed the sheet for (api.sheetY).
 // Wide windows show the details beside the chart and are left alone.
+var SHEET_MIN = 96;
 function placeSheet() {
   var front = charts.filter(function (c) { return c.selected && !c.details.classList.contains('behind'); }).pop();
   charts.forEach(function (c) {
     if (c !== front) { c.details.classList.remove('sheet-top'); c.details.style.maxHeight = ''; }
   });
+  api.sheetY = window.scrollY;
   if (!front || window.innerWidth >= 1100) {
     if (front) { front.details.classList.remove('sheet-top'); front.details.style.maxHeight = ''; }
     return;
   }
   var h = window.innerHeight, gap = 8, r = front.chartBox.getBoundingClientRect();
-  var above = Math.max(0, Math.min(r.top, h)) - 2 * gap, below = h - Math.min(h, Math.max(r.bottom, 0)) - 2 * gap;
-  var need = h / 4, top = above > below || Math.max(above, below) < need;
+  var head = Math.min(r.top, front.legend.getBoundingClientRect().top); // the legend sits above the chart
+  var clamp = function (v) { return Math.max(0, Math.min(v, h)); };
+  var above = clamp(head) - 2 * gap, below = h - clamp(r.bottom) - 2 * gap;
+  var top = above > below;
   front.details.classList.toggle('sheet-top', top);
-  front.details.style.maxHeight = Math.round(Math.min(0.4 * h, Math.max(need, top ? above : below))) + 'px';
+  front.details.style.maxHeight = Math.round(Math.max(SHEET_MIN, Math.min(0.4 * h, top ? above : below))) + 'px';
 }
 
 Chart.prototype.unpin = function () {

@@ -233,7 +233,7 @@ Chart.prototype.finder = function () {
 };
 
 // find filters the table to the points whose trial ID (or a repeat's)
-// contains q, and lists the binned trials whose ID does.
+// contains q, and lists the binned trials whose ID or name does.
 Chart.prototype.find = function (q) {
   var self = this, rows = this.rows;
   q = String(q || '').trim().toLowerCase();
@@ -248,11 +248,15 @@ Chart.prototype.find = function (q) {
   var hits = [], total = 0;
   this.plot.series.forEach(function (s) {
     var d = s.d;
-    if (!d || !d.ids) { return; }
-    for (var k = 0; k < d.ids.length; k++) {
-      if (d.ids[k].toLowerCase().indexOf(q) < 0) { continue; }
+    if (!d || !d.cell) { return; }
+    // A binned trial is found by its ID or its name (a table's id
+    // column); a table read column by column names its trials alone.
+    var ids = d.ids || [], names = d.names || [];
+    for (var k = 0; k < d.cell.length; k++) {
+      var id = ids[k] || '', name = names[k] || '';
+      if (id.toLowerCase().indexOf(q) < 0 && name.toLowerCase().indexOf(q) < 0) { continue; }
       total++;
-      if (hits.length < 20) { hits.push(d.ids[k] + ' (' + s.name + ', ' + self.cellText(d, d.cell[k]) + ')'); }
+      if (hits.length < 20) { hits.push((name && id ? name + ' · ' + id : name || id) + ' (' + s.name + ', ' + self.cellText(d, d.cell[k]) + ')'); }
     }
   });
   if (total) {
