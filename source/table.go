@@ -9,14 +9,14 @@ import (
 // table, within lim, and reports whether it is one: a directory,
 // standard input ("-") and a benchmark result file are not (false, no
 // error). A JSON array of objects, which ingest reads as no table, is not
-// one either. The error is the table's (a missing column, a syntax
+// one either; asTable is LoadOptions.AsTable. The error is the table's (a missing column, a syntax
 // error): the caller that can read the file as trials instead (Stream)
 // then has ingest say what it makes of it.
-func TableColumns(path string, spec table.Spec, lim Limits) (*table.Table, bool, error) {
+func TableColumns(path string, spec table.Spec, lim Limits, asTable bool) (*table.Table, bool, error) {
 	if path == "-" {
 		return nil, false, nil
 	}
-	kind, _, err := sniff(nil, path, lim)
+	kind, _, err := sniff(nil, path, lim, asTable)
 	if err != nil || kind != kindTable {
 		return nil, false, err
 	}

@@ -78,12 +78,12 @@ func TestReportTableColumns(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			o := &reportOptions{x: "ttft_p99_ms:min", y: "output_tps:max"}
-			cfg, err := reportConfig(o)
+			cfg, err := reportConfig(&env{stderr: &bytes.Buffer{}}, o)
 			if err != nil {
 				t.Fatal(err)
 			}
 			opts := report.Options{Aggregate: repeat.Median, DensityBound: tc.bound}
-			lo, err := loadOptions("", 0, 0)
+			lo, err := loadOptions("", scenarioFlags{}, 0, "", "")
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -158,7 +158,7 @@ func eachFile(e *env, lo source.LoadOptions, paths []string, what string, each f
 func tableRecords(e *env, cfg *report.Config, opts report.Options, lo source.LoadOptions, paths []string) (*report.Records, map[string]int) {
 	recs := report.NewRecords(cfg, opts)
 	spec, ok := recs.TableSpec()
-	if !ok || lo.GPUs > 0 || lo.Table.ID != "" {
+	if !ok || lo.GPUs.Total > 0 || lo.Table.ID != "" {
 		return nil, nil
 	}
 	bar := progress.New(e.stderr, "reading", "inputs")
@@ -168,7 +168,7 @@ func tableRecords(e *env, cfg *report.Config, opts report.Options, lo source.Loa
 		if _, dup := base[path]; dup {
 			return nil, nil
 		}
-		t, ok, err := source.TableColumns(path, spec, lo.Limits)
+		t, ok, err := source.TableColumns(path, spec, lo.Limits, lo.AsTable)
 		if err != nil || !ok || t.Len() == 0 { // ingest says what it makes of them
 			return nil, nil
 		}
