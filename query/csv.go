@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/pareto-llm/pareto/frontier"
+	"github.com/pareto-llm/pareto/internal/enc"
 )
 
 // writeFrontCSV prints one row per trial with its status, values and
@@ -134,7 +135,7 @@ func writeGroupCSV(w *bufio.Writer, rep *Result, g int) {
 			c.winOn(x)
 			for o := range p.Objectives {
 				c.b = append(c.b, ',')
-				c.b = strconv.AppendFloat(c.b, p.Delta(o, x.By, x.Row), 'g', 6, 64)
+				c.b = enc.AppendRel(c.b, p.Delta(o, x.By, x.Row))
 			}
 			dst = append(c.b, ",,,\n"...) // no ties, noise ties or reason
 		}
