@@ -127,15 +127,24 @@ func Analyze(p *Problem) (Result, error) {
 	}
 	var res Result
 	rows := p.rows()
-	feasible := make([]int32, 0, len(rows))
-	for _, r := range rows {
+	var feasible []int32 // nil while every row so far is feasible: then rows itself
+	for i, r := range rows {
 		if reason := p.invalid(r); reason != "" {
 			res.Invalid = append(res.Invalid, Invalid{Row: r, Reason: reason})
 		} else if v := p.violations(r); v != nil {
 			res.Infeasible = append(res.Infeasible, Infeasible{Row: r, Violations: v})
 		} else {
-			feasible = append(feasible, r)
+			if feasible != nil {
+				feasible = append(feasible, r)
+			}
+			continue
 		}
+		if feasible == nil {
+			feasible = append(make([]int32, 0, len(rows)), rows[:i]...)
+		}
+	}
+	if feasible == nil {
+		feasible = rows
 	}
 	p.dominance(feasible, &res)
 	return res, nil
@@ -231,41 +240,70 @@ func (p *Problem) matrix(rows []int32) []float64 {
 }
 
 func (p *Problem) dominance(rows []int32, res *Result) {
-	k := len(p.Objectives)
-	data := p.matrix(rows)
-	nr := NoiseFront(data, p.Objectives)
-	res.Cyclic = nr.Cyclic && anyBand(p.Objectives)
-	var rank []int32
-	if p.Ranks {
-		rank = Ranks(minSpace(data, p.Objectives), k)
-	}
-	nFront := 0
-	for _, by := range nr.By {
-		if by < 0 {
-			nFront++
+	// by[i] is the index into rows of a row beating rows[i] (-1: none);
+	// data holds the values of the rows drows[j] (front and tied index it).
+	var (
+		by, rank, drows []int32
+		tied            [][]int32
+		data            []float64
+		sub             []int32 // data's rows as indices into rows; nil: all of them
+	)
+	if !p.Ranks && !anyBand(p.Objectives) && len(rows) >= pivotFilterMin {
+		by, sub, data = p.columnsFront(rows)
+		drows = make([]int32, len(sub))
+		for j, i := range sub {
+			drows[j] = rows[i]
+		}
+	} else {
+		data, drows = p.matrix(rows), rows
+		nr := NoiseFront(data, p.Objectives)
+		by, tied = nr.By, nr.Tied
+		res.Cyclic = nr.Cyclic && anyBand(p.Objectives)
+		if p.Ranks {
+			rank = Ranks(minSpace(data, p.Objectives), len(p.Objectives))
 		}
 	}
-	front := make([]int32, 0, nFront)
-	res.DominatedCount = len(nr.By) - nFront
+	var front []int32 // indices into data
+	if sub != nil {
+		for j, i := range sub {
+			if by[i] < 0 {
+				front = append(front, int32(j))
+			}
+		}
+	} else {
+		front = make([]int32, 0, len(by)-countDominated(by))
+		for i, b := range by {
+			if b < 0 {
+				front = append(front, int32(i))
+			}
+		}
+	}
+	res.DominatedCount = len(by) - len(front)
 	if !p.CountDominated {
 		res.Dominated = slices.Grow(res.Dominated, res.DominatedCount)
-	}
-	for i, by := range nr.By {
-		if by >= 0 && p.CountDominated {
-			continue
-		}
-		if by >= 0 {
-			d := Dominated{Row: rows[i], By: rows[by]}
-			if rank != nil {
-				d.Rank = rank[i]
+		for i, b := range by {
+			if b >= 0 {
+				d := Dominated{Row: rows[i], By: rows[b]}
+				if rank != nil {
+					d.Rank = rank[i]
+				}
+				res.Dominated = append(res.Dominated, d)
 			}
-			res.Dominated = append(res.Dominated, d)
-			continue
 		}
-		front = append(front, int32(i))
 	}
-	res.Frontier = p.members(data, rows, front, rank, nr.Tied)
+	res.Frontier = p.members(data, drows, front, rank, tied)
 	p.hypervolume(data, front, res)
+}
+
+// countDominated counts the rows with a beater.
+func countDominated(by []int32) int {
+	n := 0
+	for _, b := range by {
+		if b >= 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // members builds the frontier list sorted by objective values (then row),

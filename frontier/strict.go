@@ -31,7 +31,14 @@ func StrictFront(data []float64, k int) []int32 {
 	if n <= 1 {
 		return dom
 	}
-	rows := pivotFilter(data, k, dom)
+	resolveStrict(data, k, pivotFilter(data, k, dom), dom)
+	liftDominators(dom)
+	return dom
+}
+
+// resolveStrict marks in dom a dominator of every dominated row of rows
+// (not yet lifted to the frontier).
+func resolveStrict(data []float64, k int, rows []int32, dom []int32) {
 	switch {
 	case k == 1:
 		front1(data, rows, dom)
@@ -42,8 +49,6 @@ func StrictFront(data []float64, k int) []int32 {
 	default:
 		frontKD(data, k, rows, dom)
 	}
-	liftDominators(dom)
-	return dom
 }
 
 // liftDominators replaces every dominated dominator by its own dominator,
@@ -128,13 +133,7 @@ func findPivots(data []float64, k, n int) []int32 {
 			hi[c] = max(hi[c], v)
 		}
 	}
-	w := make([]float64, k)
-	for c := range w {
-		w[c] = 1
-		if r := hi[c] - lo[c]; r > 0 && !math.IsInf(r, 0) {
-			w[c] = 1 / r
-		}
-	}
+	w := pivotWeights(lo, hi)
 	best := make([]float64, k+1)
 	arg := make([]int32, k+1)
 	for p := range best {
@@ -157,6 +156,19 @@ func findPivots(data []float64, k, n int) []int32 {
 		}
 	}
 	return arg
+}
+
+// pivotWeights returns the weights of findPivots' sums: one over each
+// objective's range (1 when the range is empty or infinite).
+func pivotWeights(lo, hi []float64) []float64 {
+	w := make([]float64, len(lo))
+	for c := range w {
+		w[c] = 1
+		if r := hi[c] - lo[c]; r > 0 && !math.IsInf(r, 0) {
+			w[c] = 1 / r
+		}
+	}
+	return w
 }
 
 // front1 resolves one objective: the minimum and its copies survive.

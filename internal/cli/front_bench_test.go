@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -94,6 +95,51 @@ func BenchmarkFrontRanks(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+		})
+	}
+}
+
+// BenchmarkFrontHypervolume runs pareto front --ref on sets of n mutually
+// non-dominated 5D points (|N(0,1)| vectors on the unit sphere), one group
+// per set (issue 27: end to end against moocore's hv on the same sets).
+func BenchmarkFrontHypervolume(b *testing.B) {
+	for _, c := range []struct{ n, sets int }{{1000, 50}, {10_000, 1}} {
+		path := filepath.Join(b.TempDir(), "sphere.csv")
+		f, err := os.Create(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		w := bufio.NewWriter(f)
+		w.WriteString("id,set,a,b,c,d,e\n")
+		rng := rand.New(rand.NewPCG(1, 2))
+		v := make([]float64, 5)
+		for s := range c.sets {
+			for i := range c.n {
+				norm := 0.0
+				for j := range v {
+					v[j] = math.Abs(rng.NormFloat64())
+					norm += v[j] * v[j]
+				}
+				fmt.Fprintf(w, "%d,s%d", s*c.n+i, s)
+				for j := range v {
+					fmt.Fprintf(w, ",%s", strconv.FormatFloat(v[j]/math.Sqrt(norm), 'g', -1, 64))
+				}
+				w.WriteString("\n")
+			}
+		}
+		if err := w.Flush(); err != nil {
+			b.Fatal(err)
+		}
+		f.Close()
+		args := []string{"front", path, "-o", "a:min", "-o", "b:min", "-o", "c:min", "-o", "d:min", "-o", "e:min",
+			"--ref", "1.1,1.1,1.1,1.1,1.1", "--group-by", "set", "--frontier-only", "--format", "json"}
+		b.Run(fmt.Sprintf("k=5/n=%d/sets=%d/data=sphere", c.n, c.sets), func(b *testing.B) {
+			for b.Loop() {
+				var stderr strings.Builder
+				if code := Main(context.Background(), args, strings.NewReader(""), io.Discard, &stderr); code != 0 {
+					b.Fatalf("exit %d: %s", code, stderr.String())
+				}
+			}
 		})
 	}
 }

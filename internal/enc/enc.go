@@ -291,7 +291,7 @@ func (j *JSON) Rel(v float64) {
 		j.Raw("null")
 		return
 	}
-	j.b = strconv.AppendFloat(j.b, v, 'g', 6, 64)
+	j.b = AppendRel(j.b, v)
 }
 
 // Key appends a member name and its colon.
