@@ -38,7 +38,16 @@ type jreader struct {
 	// rec is the reused state of the records of one file (JSONL and
 	// appended results): see recordScratch.
 	rec recordScratch
+	// emit, when set, takes the records read so far, streamBatch at a
+	// time (pass), so that a file of many records is never held whole;
+	// emitted counts the trials it took.
+	emit    func(ts []trial.Trial) error
+	emitted int
 }
+
+// streamBatch is how many records of a streamed file are handed on at
+// once (jreader.emit): about 1 MB of trials.
+const streamBatch = 256
 
 // recordScratch is what the records of one file reuse: the measurement
 // buffer each record appends to (its trial gets one exact copy, sorted),
@@ -55,11 +64,30 @@ type recordScratch struct {
 // the size of those read so far (n of them), so that a file of many
 // records does not copy its trials as the slice grows.
 func (j *jreader) grow(out []trial.Trial, n int) []trial.Trial {
+	if j.emit != nil {
+		return slices.Grow(out, streamBatch-len(out))
+	}
 	read := j.d.InputOffset()
 	if n != 1 || j.size <= read || read <= 0 {
 		return out
 	}
 	return slices.Grow(out, int(min((j.size-read)/read+1, 1<<20)))
+}
+
+// pass hands the records out on to j.emit once there are streamBatch of
+// them and one holds a measurement (a file of records without any is no
+// result: Load says so of the whole file), and returns what remains to
+// collect. Without emit it returns out.
+func (j *jreader) pass(out []trial.Trial) ([]trial.Trial, error) {
+	if j.emit == nil || len(out) < streamBatch {
+		return out, nil
+	}
+	if j.emitted == 0 && (len(out)%streamBatch != 0 || !measured(out)) {
+		return out, nil
+	}
+	err := j.emit(out)
+	j.emitted += len(out)
+	return nil, err
 }
 
 // builder returns a builder for the next record of the file, with its

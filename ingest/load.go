@@ -274,14 +274,28 @@ func (d *Dataset) readFiles(files []string, opts LoadOptions, strict bool) {
 		keys[i] = d.place.key(d.place.base, f)
 	}
 	d.found(len(files))
+	var part func(i int, ts []trial.Trial) error
+	passed := make([]bool, len(files)) // some of the file's trials went on as read
+	if d.each != nil {
+		part = func(i int, ts []trial.Trial) error { return d.passOn(files, i, next, ts, results, passed) }
+	}
 	readFiles(files, keys, opts.Workers, d.lim, func(i int, ts []trial.Trial, err error) {
+		if results[i] != nil {
+			ts = append(results[i], ts...)
+		}
 		results[i], errs[i], done[i] = ts, err, true
 		for ; next < len(files) && done[next]; next++ {
-			d.addFileTwins(files[next], results[next], errs[next], strict)
+			switch {
+			case errors.Is(errs[next], errLoadStopped):
+			case passed[next]:
+				d.addRest(files[next], results[next], errs[next])
+			default:
+				d.addFileTwins(files[next], results[next], errs[next], strict)
+			}
 			results[next] = nil
 			d.read()
 		}
-	})
+	}, part)
 	d.flushTwins("")
 }
 
@@ -412,7 +426,7 @@ func (d *Dataset) loadCloudAI(dir string, opts LoadOptions) {
 		ts, err := readRun(r, key, d.lim)
 		d.read()
 		if err == nil {
-			err = checkNUL(ts, &source{path: r.Dir}) // the run's parameters come from its TOMLs
+			err = checkNUL(ts, 0, &source{path: r.Dir}) // the run's parameters come from its TOMLs
 		}
 		if err != nil {
 			d.skip(base, Skip{Path: r.Dir, Run: r.ID(), Case: r.Case, Iteration: r.Iteration,

@@ -14,7 +14,9 @@ func readSGLang(j *jreader) ([]trial.Trial, error) {
 		if err != nil {
 			return out, err
 		}
-		out = append(j.grow(out, len(out)), t)
+		if out, err = j.pass(append(j.grow(out, len(out)), t)); err != nil {
+			return out, err
+		}
 	}
 	return out, j.expectEnd()
 }

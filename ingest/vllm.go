@@ -18,10 +18,11 @@ func readVLLM(j *jreader) ([]trial.Trial, error) {
 			err := j.array("summary", func(int) error {
 				t, err := readVLLMRecord(j, index)
 				t.Source.Line = 0 // array elements are identified by Index
-				if err == nil {
-					out = append(out, t)
-					index++
+				if err != nil {
+					return err
 				}
+				index++
+				out, err = j.pass(append(j.grow(out, len(out)), t))
 				return err
 			})
 			if err != nil {
@@ -32,8 +33,10 @@ func readVLLM(j *jreader) ([]trial.Trial, error) {
 			if err != nil {
 				return out, err
 			}
-			out = append(j.grow(out, len(out)), t)
 			index++
+			if out, err = j.pass(append(j.grow(out, len(out)), t)); err != nil {
+				return out, err
+			}
 		}
 	}
 }
