@@ -274,6 +274,7 @@ func (d *Dataset) readFiles(files []string, opts LoadOptions, strict bool) {
 		keys[i] = d.place.key(d.place.base, f)
 	}
 	d.found(len(files))
+	d.twins.expect(files)
 	var part func(i int, ts []trial.Trial) error
 	passed := make([]bool, len(files)) // some of the file's trials went on as read
 	if d.each != nil {
