@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -362,6 +363,57 @@ func BenchmarkReadJSONL100k(b *testing.B) {
 			if cpu := cpuTime() - cpu; cpu > 0 {
 				b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms/op")
 			}
+		})
+	}
+}
+
+// BenchmarkLoadRecords reads one file of 100 000 records (as
+// BenchmarkReadJSONL100k's) through Load with Each, as `pareto ingest
+// FILE` does: the records are handed on in batches as they are read and
+// none is kept, so the heap stays small (live-MB: the heap in use after
+// the last read, a garbage collection forced).
+func BenchmarkLoadRecords(b *testing.B) {
+	for _, c := range []struct{ format, path string }{
+		{"sglang", "testdata/sglang/datacrunch_2024-12_llama_3_3_70b_online_output.jsonl"},
+		{"vllm-append", "testdata/synthetic/synthetic_vllm_bench_serve_append.json"},
+	} {
+		data, err := os.ReadFile(c.path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		lines := bytes.Split(bytes.TrimSpace(data), []byte("\n"))
+		var buf bytes.Buffer
+		const n = 100_000
+		for i := range n {
+			buf.Write(bytes.TrimSpace(lines[i%len(lines)]))
+			buf.WriteByte('\n')
+		}
+		p := filepath.Join(b.TempDir(), "records.jsonl")
+		if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("format=%s/records=%d", c.format, n), func(b *testing.B) {
+			defer debug.SetGCPercent(debug.SetGCPercent(gcpolicy.Percent)) // as the pareto command runs
+			b.SetBytes(int64(buf.Len()))
+			b.ReportAllocs()
+			cpu := cpuTime()
+			for b.Loop() {
+				got := 0
+				d, err := Load([]string{p}, LoadOptions{Each: func(ts []trial.Trial, _ *cloudai.Run) error {
+					got += len(ts)
+					return nil
+				}})
+				if err != nil || got != n || len(d.Skipped) > 0 {
+					b.Fatalf("Load = %d trials, %v, skipped %v; want %d", got, err, d.Skipped, n)
+				}
+			}
+			if cpu := cpuTime() - cpu; cpu > 0 {
+				b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms/op")
+			}
+			var ms runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&ms)
+			b.ReportMetric(float64(ms.HeapInuse)/(1<<20), "live-MB")
 		})
 	}
 }

@@ -35,6 +35,7 @@ type jreader struct {
 	cols  int                     // the members of one object (Limits.MaxColumns; 0: DefaultMaxColumns)
 	size  int64                   // the input's size in bytes, when known (0 otherwise)
 	plans map[string]*servingPlan // member names of vLLM/SGLang records, per file
+	order []*servingPlan          // the plans of the last record's members, in order (planAt)
 	// rec is the reused state of the records of one file (JSONL and
 	// appended results): see recordScratch.
 	rec recordScratch
@@ -58,6 +59,7 @@ type recordScratch struct {
 	ms             []trial.Measurement
 	sort           sortCache
 	params, labels int
+	memo           paramMemo
 }
 
 // grow makes room in out for the records the rest of the input holds at
@@ -98,7 +100,7 @@ func (j *jreader) builder(tool string, format Format) *builder {
 	b.t.Source = trial.Source{Path: j.src.path, Key: j.src.key, Format: string(format)}
 	b.t.Failed = -1
 	b.t.Labels = make(map[string]string, max(8, j.rec.labels))
-	b.t.SetLabel(trial.LabelTool, tool)
+	b.setLabel(trial.LabelTool, tool)
 	b.t.Measurements = j.rec.ms[:0]
 	if j.rec.params > 0 {
 		b.t.Params = make(map[string]string, j.rec.params)
@@ -313,6 +315,32 @@ func (j *jreader) text() (s string, ok bool, err error) {
 		return "", false, err
 	}
 	return string(raw), true, nil
+}
+
+// textOf is text for the value of key in a record, giving the string the
+// record before had there (memo) when the value is the same: records
+// repeating their setup allocate nothing for it.
+func (j *jreader) textOf(memo paramMemo, key string) (s string, ok bool, err error) {
+	if j.d.PeekKind() != '"' {
+		return j.text()
+	}
+	raw, err := j.d.ReadValue() // as written, quotes and escapes included
+	if err != nil {
+		return "", false, err
+	}
+	body := raw[1 : len(raw)-1]
+	if bytes.IndexByte(body, '\\') >= 0 {
+		u, err := jsontext.AppendUnquote(j.key[:0], raw)
+		if err != nil {
+			return "", false, err
+		}
+		j.key = u
+		return string(u), true, nil
+	}
+	if m, ok := memo[key]; ok && !m.isNum && m.raw == string(body) {
+		return m.raw, true, nil
+	}
+	return string(body), true, nil
 }
 
 // flatten reads any value into dotted params: objects add ".key", arrays of

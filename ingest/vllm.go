@@ -47,8 +47,10 @@ func readVLLMRecord(j *jreader, index int) (trial.Trial, error) {
 	start := j.src.base + j.d.InputOffset()
 	s := &servingRecord{b: b}
 	version := "benchmark_serving"
+	n := 0
 	err := j.object("vLLM result", func(name []byte) error {
-		p := j.plan(name, b)
+		p := j.planAt(n, name, b)
+		n++
 		key := p.key
 		switch key {
 		case "endpoint_type", "failed":
@@ -83,14 +85,14 @@ var vllmLabels = map[string]string{
 
 // vllmSetup reads the setup key, which sets label (vllmLabels).
 func vllmSetup(j *jreader, b *builder, key, label string) error {
-	s, ok, err := j.text()
+	s, ok, err := j.textOf(j.rec.memo, key)
 	if ok {
 		if label == trial.LabelEngine {
-			b.t.SetLabel(label, engineOf(s)) // the server, not the client backend
+			b.setLabel(label, engineOf(s)) // the server, not the client backend
 		} else {
-			b.t.SetLabel(label, s)
+			b.setLabel(label, s)
 		}
-		b.t.SetParam(key, s)
+		b.setParam(key, s)
 	}
 	return err
 }
