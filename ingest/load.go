@@ -134,7 +134,11 @@ func (d *Dataset) gpuCount(t *trial.Trial) {
 		return
 	}
 	var dep *trial.Deployment
-	switch n, err := strconv.Atoi(t.Labels[trial.LabelGPUCount]); {
+	n, err := 0, strconv.ErrSyntax
+	if s := t.Labels[trial.LabelGPUCount]; s != "" { // no error built for each trial without the label
+		n, err = strconv.Atoi(s)
+	}
+	switch {
 	case d.gpus > 0:
 		dep = &trial.Deployment{AllocatedGPUs: d.gpus, ServingGPUs: d.gpus}
 	case err == nil && n > 0:
