@@ -114,10 +114,11 @@ func (b *builder) finish() trial.Trial {
 		s.ms = t.Measurements[:0] // grown, for the next record (the jreader, and its pins, end with the file)
 		s.params, s.labels = len(t.Params), len(t.Labels)
 		t.Measurements = sortCopy(t.Measurements, &s.sort)
+		t.ID = s.id.ComputeIDSorted(t) // records of a file repeat their layout
 	} else {
 		t.Measurements = sortMeasurements(t.Measurements)
+		t.ID = trial.ComputeIDSorted(t) // what t.Finalize does once sorted
 	}
-	t.ID = trial.ComputeIDSorted(t) // what t.Finalize does once sorted
 	t.Measurements = dedupe(t.Measurements)
 	return *t
 }

@@ -60,6 +60,7 @@ type recordScratch struct {
 	sort           sortCache
 	params, labels int
 	memo           paramMemo
+	id             trial.IDTemplate // the IDs of the records' layout
 }
 
 // grow makes room in out for the records the rest of the input holds at
