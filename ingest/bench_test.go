@@ -419,7 +419,7 @@ func BenchmarkLoadRecords(b *testing.B) {
 			cpu := cpuTime()
 			for b.Loop() {
 				got := 0
-				d, err := Load([]string{input}, LoadOptions{Each: func(ts []trial.Trial, _ *cloudai.Run) error {
+				d, err := Load([]string{input}, LoadOptions{Batches: true, Each: func(ts []trial.Trial, _ *cloudai.Run) error {
 					got += len(ts)
 					return nil
 				}})

@@ -43,6 +43,14 @@ type LoadOptions struct {
 	// held in memory whole. An error from Each ends the loading (inputs
 	// being read are finished, none is handed over) and Load returns it.
 	Each func(ts []trial.Trial, run *cloudai.Run) error
+	// Batches, with Each, hands the records of a file of many (SGLang
+	// JSONL, vLLM --append-result, a vLLM sweep's summary array) to Each
+	// in batches of a few hundred as they are read, so that no such file
+	// is held whole; otherwise Each gets a file's trials at once. The
+	// batches of a file read before a bad record are kept, and the file
+	// is skipped as unreadable at that record (without Batches, nothing
+	// of it is kept).
+	Batches bool
 	// Stdin is read for the path "-" (nil: no standard input).
 	Stdin io.Reader
 	// Table says how the rows of generic tables become trials. A file
@@ -88,6 +96,8 @@ type Dataset struct {
 	named map[string]bool                         // files named by the caller, read as tables when no result
 	place *placer                                 // names files for trial.Source.Key
 	twins twins                                   // CSV exports held back until their JSON twin may be read
+
+	batches bool // LoadOptions.Batches, with Each
 
 	progress    func(done, total int) // LoadOptions.Progress
 	done, total int                   // inputs handed on, and found
@@ -199,7 +209,7 @@ func (d *Dataset) Failed() int {
 // same IDs; reading "runs/a" alone after "runs" does not (it names a's
 // files "a/..."). Source.Key is left empty where it equals Source.Path.
 func Load(paths []string, opts LoadOptions) (*Dataset, error) {
-	d := &Dataset{each: opts.Each, table: opts.Table, gpus: opts.GPUs, lim: opts.Limits, named: map[string]bool{}, progress: opts.Progress}
+	d := &Dataset{each: opts.Each, batches: opts.Batches && opts.Each != nil, table: opts.Table, gpus: opts.GPUs, lim: opts.Limits, named: map[string]bool{}, progress: opts.Progress}
 	var onDisk []string
 	for _, p := range paths {
 		if p != "-" {
@@ -281,7 +291,7 @@ func (d *Dataset) readFiles(files []string, opts LoadOptions, strict bool) {
 	d.twins.expect(files)
 	var part func(i int, ts []trial.Trial) error
 	passed := make([]bool, len(files)) // some of the file's trials went on as read
-	if d.each != nil {
+	if d.batches {
 		part = func(i int, ts []trial.Trial) error { return d.passOn(files, i, next, ts, results, passed) }
 	}
 	readFiles(files, keys, opts.Workers, d.lim, func(i int, ts []trial.Trial, err error) {

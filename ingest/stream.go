@@ -8,9 +8,10 @@ import (
 
 // Files of many records (SGLang JSONL, vLLM --append-result) are handed on
 // as they are read, a batch of streamBatch trials at a time, when Load has
-// LoadOptions.Each: a file of 10⁵ records is then never held whole. The
-// batches of a file before its first bad record are kept, and the file is
-// listed as unreadable at that record, with its line and field.
+// LoadOptions.Each and Batches: a file of 10⁵ records is then never held
+// whole. The batches of a file before its first bad record are kept, and
+// the file is listed as unreadable at that record, with its line and
+// field.
 
 // errLoadStopped ends the read of a file once LoadOptions.Each has failed: the
 // file is then neither added nor skipped (Load returns Each's error).

@@ -39,7 +39,7 @@ func manyRecords(t *testing.T, src string, n, bad int) string {
 	return p
 }
 
-// TestLoadStreamsRecords: with Each, a file of many records is handed on
+// TestLoadStreamsRecords: with Each and Batches, a file of many records is handed on
 // in batches of at most streamBatch trials, which together are exactly
 // the trials Load without Each returns at once.
 func TestLoadStreamsRecords(t *testing.T) {
@@ -60,7 +60,7 @@ func TestLoadStreamsRecords(t *testing.T) {
 			want := all.Trials
 			var got []trial.Trial
 			var sizes []int
-			d, err := Load([]string{p}, LoadOptions{Each: func(ts []trial.Trial, _ *cloudai.Run) error {
+			d, err := Load([]string{p}, LoadOptions{Batches: true, Each: func(ts []trial.Trial, _ *cloudai.Run) error {
 				sizes = append(sizes, len(ts))
 				got = append(got, ts...)
 				return nil
@@ -89,7 +89,7 @@ func TestLoadStreamsBadRecord(t *testing.T) {
 	const bad = 2*streamBatch + 5
 	p := manyRecords(t, "testdata/sglang/datacrunch_2024-12_llama_3_3_70b_online_output.jsonl", 5*streamBatch, bad)
 	got := 0
-	d, err := Load([]string{p}, LoadOptions{Each: func(ts []trial.Trial, _ *cloudai.Run) error {
+	d, err := Load([]string{p}, LoadOptions{Batches: true, Each: func(ts []trial.Trial, _ *cloudai.Run) error {
 		got += len(ts)
 		return nil
 	}})
@@ -105,10 +105,14 @@ func TestLoadStreamsBadRecord(t *testing.T) {
 	if r := d.Skipped[0].Reason; !strings.Contains(r, fmt.Sprintf(":%d:", bad)) || !strings.Contains(r, "completed") {
 		t.Errorf("reason %q; want line %d and the field completed", r, bad)
 	}
-	// Without Each the file is one batch: nothing of it is kept.
-	d, err = Load([]string{p}, LoadOptions{})
-	if err != nil || len(d.Trials) != 0 || len(d.Skipped) != 1 {
-		t.Errorf("Load without Each = %d trials, %d skipped, %v; want 0, 1", len(d.Trials), len(d.Skipped), err)
+	// Without Batches the file is one batch: nothing of it is kept.
+	got = 0
+	d, err = Load([]string{p}, LoadOptions{Each: func(ts []trial.Trial, _ *cloudai.Run) error {
+		got += len(ts)
+		return nil
+	}})
+	if err != nil || got != 0 || len(d.Skipped) != 1 {
+		t.Errorf("Load without Batches = %d trials, %d skipped, %v; want 0, 1", got, len(d.Skipped), err)
 	}
 }
 
@@ -118,7 +122,7 @@ func TestLoadStreamsStop(t *testing.T) {
 	p := manyRecords(t, "testdata/synthetic/synthetic_vllm_bench_serve_append.json", 4*streamBatch, 0)
 	stop := os.ErrClosed
 	calls := 0
-	d, err := Load([]string{p}, LoadOptions{Each: func([]trial.Trial, *cloudai.Run) error {
+	d, err := Load([]string{p}, LoadOptions{Batches: true, Each: func([]trial.Trial, *cloudai.Run) error {
 		calls++
 		return stop
 	}})

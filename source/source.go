@@ -294,6 +294,7 @@ func benchRows(spec Spec, q *query.Query, paths []string, rows *query.Rows) (*in
 	}
 	stream := rows.StreamTrials()
 	opts := spec.Load
+	opts.Batches = true
 	opts.Each = func(ts []trial.Trial, _ *cloudai.Run) error {
 		spec.noteWarnings(ts)
 		stream.Add(ts)
