@@ -366,3 +366,92 @@ func BenchmarkReadJSONL100k(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkLoadRecords reads, through Load with Each as `pareto ingest`
+// does (no store), one file of 100 000 records (SGLang bench_serving
+// lines, vLLM --append-result objects: the lines of the real datacrunch
+// and synthetic files repeated) and a directory of 2 000 generated ~14 KB
+// AIPerf JSON files (aiperfFile). The records of a file are handed on in
+// batches and none is kept. python-cpu-ms is the CPU time of the Python
+// anchor of issue 27 on the same input (testdata/perf/anchor.py: a
+// json.loads loop extracting the fields the readers map, run once before
+// the loop with /usr/bin/python3), cpu-ratio cpu-ms over it.
+func BenchmarkLoadRecords(b *testing.B) {
+	for _, c := range []struct{ format, path string }{
+		{"sglang", "testdata/sglang/datacrunch_2024-12_llama_3_3_70b_online_output.jsonl"},
+		{"vllm-append", "testdata/synthetic/synthetic_vllm_bench_serve_append.json"},
+		{"aiperf", ""},
+	} {
+		input, mode, n, unit := filepath.Join(b.TempDir(), "records.jsonl"), "jsonl", 100_000, "records"
+		size := 0
+		if c.path == "" {
+			input, mode, n, unit = filepath.Join(b.TempDir(), "runs"), "aiperf", 2000, "files"
+			if err := os.Mkdir(input, 0o755); err != nil {
+				b.Fatal(err)
+			}
+			for i := range n {
+				data := aiperfFile(b, i)
+				size += len(data)
+				if err := os.WriteFile(filepath.Join(input, fmt.Sprintf("run_%05d_profile_export_aiperf.json", i)), data, 0o644); err != nil {
+					b.Fatal(err)
+				}
+			}
+		} else {
+			data, err := os.ReadFile(c.path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			lines := bytes.Split(bytes.TrimSpace(data), []byte("\n"))
+			var buf bytes.Buffer
+			for i := range n {
+				buf.Write(bytes.TrimSpace(lines[i%len(lines)]))
+				buf.WriteByte('\n')
+			}
+			size = buf.Len()
+			if err := os.WriteFile(input, buf.Bytes(), 0o644); err != nil {
+				b.Fatal(err)
+			}
+		}
+		pyCPU, pyErr := pythonAnchorCPU(mode, input)
+		b.Run(fmt.Sprintf("format=%s/%s=%d", c.format, unit, n), func(b *testing.B) {
+			defer debug.SetGCPercent(debug.SetGCPercent(gcpolicy.Percent)) // as the pareto command runs
+			b.SetBytes(int64(size))
+			b.ReportAllocs()
+			cpu := cpuTime()
+			for b.Loop() {
+				got := 0
+				d, err := Load([]string{input}, LoadOptions{Batches: true, Each: func(ts []trial.Trial, _ *cloudai.Run) error {
+					got += len(ts)
+					return nil
+				}})
+				if err != nil || got != n || len(d.Skipped) > 0 {
+					b.Fatalf("Load = %d trials, %v, skipped %v; want %d", got, err, d.Skipped, n)
+				}
+			}
+			cpu = (cpuTime() - cpu) / time.Duration(b.N)
+			b.ReportMetric(float64(cpu.Microseconds())/1e3, "cpu-ms/op")
+			if pyErr != nil {
+				b.Logf("no Python anchor: %v", pyErr)
+				return
+			}
+			b.ReportMetric(float64(pyCPU.Microseconds())/1e3, "python-cpu-ms")
+			b.ReportMetric(cpu.Seconds()/pyCPU.Seconds(), "cpu-ratio")
+		})
+	}
+}
+
+// pythonAnchorCPU runs testdata/perf/anchor.py (mode jsonl or aiperf) on
+// input with /usr/bin/python3 and returns its CPU time (user + system).
+func pythonAnchorCPU(mode, input string) (time.Duration, error) {
+	cmd := exec.Command("/usr/bin/python3", "testdata/perf/anchor.py", mode, input)
+	timer := time.AfterFunc(2*time.Minute, func() {
+		if cmd.Process != nil {
+			cmd.Process.Kill()
+		}
+	})
+	defer timer.Stop()
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return 0, fmt.Errorf("%v: %s", err, out)
+	}
+	return cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime(), nil
+}

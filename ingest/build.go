@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"math"
 	"strconv"
 
 	"github.com/pareto-llm/pareto/trial"
@@ -113,10 +114,11 @@ func (b *builder) finish() trial.Trial {
 		s.ms = t.Measurements[:0] // grown, for the next record (the jreader, and its pins, end with the file)
 		s.params, s.labels = len(t.Params), len(t.Labels)
 		t.Measurements = sortCopy(t.Measurements, &s.sort)
+		t.ID = s.id.ComputeIDSorted(t) // records of a file repeat their layout
 	} else {
 		t.Measurements = sortMeasurements(t.Measurements)
+		t.ID = trial.ComputeIDSorted(t) // what t.Finalize does once sorted
 	}
-	t.ID = trial.ComputeIDSorted(t) // what t.Finalize does once sorted
 	t.Measurements = dedupe(t.Measurements)
 	return *t
 }
@@ -231,3 +233,85 @@ func (b *builder) setFailed(v float64) {
 func ftoa(v float64) string { return trial.FormatFloat(v) }
 
 func itoa(v int64) string { return strconv.FormatInt(v, 10) }
+
+// paramMemo remembers, per parameter or label key, the last value a
+// record of the file set and what it became (trial.RedactParam; for a
+// number, its text): records repeating their setup, as every line of a
+// JSONL file does, neither redact nor format it again.
+type paramMemo map[string]memoValue
+
+type memoValue struct {
+	raw, out string
+	num      uint64 // the bits of a number's value
+	isNum    bool
+}
+
+// maxMemo bounds a paramMemo: past it, new keys are not remembered.
+const maxMemo = 256
+
+func (m *paramMemo) remember(k string, v memoValue) {
+	if *m == nil {
+		*m = paramMemo{}
+	}
+	if len(*m) < maxMemo {
+		(*m)[k] = v
+	}
+}
+
+// redact is trial.RedactParam(k, v), remembered for the next record.
+func (b *builder) redact(k, v string) string {
+	s := b.scratch
+	if s == nil {
+		return trial.RedactParam(k, v)
+	}
+	if m, ok := s.memo[k]; ok && !m.isNum && m.raw == v {
+		return m.out
+	}
+	out := trial.RedactParam(k, v)
+	s.memo.remember(k, memoValue{raw: v, out: out})
+	return out
+}
+
+// setParam is t.SetParam through the memo of the file's records.
+func (b *builder) setParam(k, v string) {
+	if b.t.Params == nil {
+		b.t.Params = make(map[string]string, 16)
+	}
+	b.t.Params[k] = b.redact(k, v)
+}
+
+// setLabel is t.SetLabel through the memo of the file's records.
+func (b *builder) setLabel(k, v string) {
+	if v == "" {
+		return
+	}
+	if b.t.Labels == nil {
+		b.t.Labels = make(map[string]string, 8)
+	}
+	b.t.Labels[k] = b.redact(k, v)
+}
+
+// setParamNum is t.SetParam(k, ftoa(v)) through the memo of the file's
+// records.
+func (b *builder) setParamNum(k string, v float64) {
+	s := b.scratch
+	if s == nil {
+		b.t.SetParam(k, ftoa(v))
+		return
+	}
+	bits := math.Float64bits(v)
+	if m, ok := s.memo[k]; ok && m.isNum && m.num == bits {
+		if b.t.Params == nil {
+			b.t.Params = make(map[string]string, 16)
+		}
+		b.t.Params[k] = m.out
+		return
+	}
+	text := ftoa(v)
+	out := trial.RedactParam(k, text)
+	s.memo.remember(k, memoValue{out: out, num: bits, isNum: true})
+	if b.t.Params == nil {
+		b.t.Params = make(map[string]string, 16)
+	}
+	b.t.Params[k] = out
+}

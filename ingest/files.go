@@ -13,14 +13,17 @@ import (
 // error in one file, or a panic while reading it (a *safe.InternalError
 // for that file), does not stop the others.
 func ReadFiles(paths []string, workers int, fn func(i int, ts []trial.Trial, err error)) {
-	readFiles(paths, nil, workers, Limits{}, nil, fn)
+	readFiles(paths, nil, workers, Limits{}, nil, fn, nil)
 }
 
 // readFiles is ReadFiles within lim, with keys[i] (when keys is not nil)
 // as the trial.Source.Key of the trials of paths[i]. A path whose pass[i]
 // is set is not read: fn gets no trial and no error for it (the caller
-// reads it otherwise).
-func readFiles(paths, keys []string, workers int, lim Limits, pass []bool, fn func(i int, ts []trial.Trial, err error)) {
+// reads it otherwise). With part set, the trials of a file of many
+// records (JSONL, appended results) go to part in batches as they are
+// read, from one goroutine at a time as fn, and fn gets those after the
+// last batch; an error of part ends the file's read and comes to fn.
+func readFiles(paths, keys []string, workers int, lim Limits, pass []bool, fn func(i int, ts []trial.Trial, err error), part func(i int, ts []trial.Trial) error) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
@@ -33,7 +36,7 @@ func readFiles(paths, keys []string, workers int, lim Limits, pass []bool, fn fu
 		wg.Go(func() {
 			r := readers.Get().(*reader)
 			r.lim = lim
-			defer func() { readers.Put(r) }()
+			defer func() { r.part = nil; readers.Put(r) }()
 			for {
 				mu.Lock()
 				i := next
@@ -51,6 +54,14 @@ func readFiles(paths, keys []string, workers int, lim Limits, pass []bool, fn fu
 				r.key = ""
 				if keys != nil {
 					r.key = keys[i]
+				}
+				r.part = nil
+				if part != nil {
+					r.part = func(ts []trial.Trial) error {
+						mu.Lock()
+						defer mu.Unlock()
+						return part(i, ts)
+					}
 				}
 				ts, err := r.safeReadFile(paths[i])
 				if isInternal(err) { // its scratch state may be inconsistent

@@ -35,10 +35,20 @@ type jreader struct {
 	cols  int                     // the members of one object (Limits.MaxColumns; 0: DefaultMaxColumns)
 	size  int64                   // the input's size in bytes, when known (0 otherwise)
 	plans map[string]*servingPlan // member names of vLLM/SGLang records, per file
+	order []*servingPlan          // the plans of the last record's members, in order (planAt)
 	// rec is the reused state of the records of one file (JSONL and
 	// appended results): see recordScratch.
 	rec recordScratch
+	// emit, when set, takes the records read so far, streamBatch at a
+	// time (pass), so that a file of many records is never held whole;
+	// emitted counts the trials it took.
+	emit    func(ts []trial.Trial) error
+	emitted int
 }
+
+// streamBatch is how many records of a streamed file are handed on at
+// once (jreader.emit): about 1 MB of trials.
+const streamBatch = 256
 
 // recordScratch is what the records of one file reuse: the measurement
 // buffer each record appends to (its trial gets one exact copy, sorted),
@@ -49,17 +59,38 @@ type recordScratch struct {
 	ms             []trial.Measurement
 	sort           sortCache
 	params, labels int
+	memo           paramMemo
+	id             trial.IDTemplate // the IDs of the records' layout
 }
 
 // grow makes room in out for the records the rest of the input holds at
 // the size of those read so far (n of them), so that a file of many
 // records does not copy its trials as the slice grows.
 func (j *jreader) grow(out []trial.Trial, n int) []trial.Trial {
+	if j.emit != nil {
+		return slices.Grow(out, streamBatch-len(out))
+	}
 	read := j.d.InputOffset()
 	if n != 1 || j.size <= read || read <= 0 {
 		return out
 	}
 	return slices.Grow(out, int(min((j.size-read)/read+1, 1<<20)))
+}
+
+// pass hands the records out on to j.emit once there are streamBatch of
+// them and one holds a measurement (a file of records without any is no
+// result: Load says so of the whole file), and returns what remains to
+// collect. Without emit it returns out.
+func (j *jreader) pass(out []trial.Trial) ([]trial.Trial, error) {
+	if j.emit == nil || len(out) < streamBatch {
+		return out, nil
+	}
+	if j.emitted == 0 && (len(out)%streamBatch != 0 || !measured(out)) {
+		return out, nil
+	}
+	err := j.emit(out)
+	j.emitted += len(out)
+	return nil, err
 }
 
 // builder returns a builder for the next record of the file, with its
@@ -70,7 +101,7 @@ func (j *jreader) builder(tool string, format Format) *builder {
 	b.t.Source = trial.Source{Path: j.src.path, Key: j.src.key, Format: string(format)}
 	b.t.Failed = -1
 	b.t.Labels = make(map[string]string, max(8, j.rec.labels))
-	b.t.SetLabel(trial.LabelTool, tool)
+	b.setLabel(trial.LabelTool, tool)
 	b.t.Measurements = j.rec.ms[:0]
 	if j.rec.params > 0 {
 		b.t.Params = make(map[string]string, j.rec.params)
@@ -285,6 +316,32 @@ func (j *jreader) text() (s string, ok bool, err error) {
 		return "", false, err
 	}
 	return string(raw), true, nil
+}
+
+// textOf is text for the value of key in a record, giving the string the
+// record before had there (memo) when the value is the same: records
+// repeating their setup allocate nothing for it.
+func (j *jreader) textOf(memo paramMemo, key string) (s string, ok bool, err error) {
+	if j.d.PeekKind() != '"' {
+		return j.text()
+	}
+	raw, err := j.d.ReadValue() // as written, quotes and escapes included
+	if err != nil {
+		return "", false, err
+	}
+	body := raw[1 : len(raw)-1]
+	if bytes.IndexByte(body, '\\') >= 0 {
+		u, err := jsontext.AppendUnquote(j.key[:0], raw)
+		if err != nil {
+			return "", false, err
+		}
+		j.key = u
+		return string(u), true, nil
+	}
+	if m, ok := memo[key]; ok && !m.isNum && m.raw == string(body) {
+		return m.raw, true, nil
+	}
+	return string(body), true, nil
 }
 
 // flatten reads any value into dotted params: objects add ".key", arrays of

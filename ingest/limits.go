@@ -227,14 +227,16 @@ func CheckHead(head []byte, name string) error {
 // MaxParamLen), positioned where the input (data in memory, or file) holds
 // it when it can be found.
 func checkTrials(ts []trial.Trial, path string, data []byte, file *os.File) error {
-	return checkTrialsNUL(ts, path, data, file, data == nil || mayHoldNUL(data))
+	return checkTrialsNUL(ts, 0, path, data, file, data == nil || mayHoldNUL(data))
 }
 
 // checkTrialsNUL is checkTrials for input that may (nul) or cannot hold a
-// NUL in its texts: a stream says so from the bytes it passed on.
-func checkTrialsNUL(ts []trial.Trial, path string, data []byte, file *os.File, nul bool) error {
+// NUL in its texts: a stream says so from the bytes it passed on. first
+// is how many trials of the input came before ts (a stream checks its
+// trials batch by batch), for the "trial N" of a message.
+func checkTrialsNUL(ts []trial.Trial, first int, path string, data []byte, file *os.File, nul bool) error {
 	if nul {
-		if err := checkNUL(ts, &source{path: path, data: data, file: file}); err != nil {
+		if err := checkNUL(ts, first, &source{path: path, data: data, file: file}); err != nil {
 			return err
 		}
 	}
@@ -243,7 +245,7 @@ func checkTrialsNUL(ts []trial.Trial, path string, data []byte, file *os.File, n
 		switch {
 		case what == "":
 		case v == "":
-			return fmt.Errorf("%s: trial %d: %s: %w", path, i+1, what, ErrTooLarge)
+			return fmt.Errorf("%s: trial %d: %s: %w", path, first+i+1, what, ErrTooLarge)
 		default:
 			src := &source{path: path, data: data, file: file}
 			return src.tooLong(what, v, max)

@@ -45,6 +45,14 @@ type LoadOptions struct {
 	// held in memory whole. An error from Each ends the loading (inputs
 	// being read are finished, none is handed over) and Load returns it.
 	Each func(ts []trial.Trial, run *cloudai.Run) error
+	// Batches, with Each, hands the records of a file of many (SGLang
+	// JSONL, vLLM --append-result, a vLLM sweep's summary array) to Each
+	// in batches of a few hundred as they are read, so that no such file
+	// is held whole; otherwise Each gets a file's trials at once. The
+	// batches of a file read before a bad record are kept, and the file
+	// is skipped as unreadable at that record (without Batches, nothing
+	// of it is kept).
+	Batches bool
 	// Stdin is read for the path "-" (nil: no standard input).
 	Stdin io.Reader
 	// Table says how the rows of generic tables become trials. A file
@@ -98,6 +106,8 @@ type Dataset struct {
 	place   *placer                                 // names files for trial.Source.Key
 	twins   twins                                   // CSV exports held back until their JSON twin may be read
 
+	batches bool // LoadOptions.Batches, with Each
+
 	progress    func(done, total int) // LoadOptions.Progress
 	done, total int                   // inputs handed on, and found
 }
@@ -143,7 +153,11 @@ func (d *Dataset) gpuCount(t *trial.Trial) {
 		return
 	}
 	var dep *trial.Deployment
-	switch n, err := strconv.Atoi(t.Labels[trial.LabelGPUCount]); {
+	n, err := 0, strconv.ErrSyntax
+	if s := t.Labels[trial.LabelGPUCount]; s != "" { // no error built for each trial without the label
+		n, err = strconv.Atoi(s)
+	}
+	switch {
 	case d.gpus.Total > 0:
 		dep = d.gpus.Deployment(t.Labels[trial.LabelEngine])
 	case err == nil && n > 0:
@@ -206,7 +220,7 @@ func (d *Dataset) Failed() int {
 // same IDs; reading "runs/a" alone after "runs" does not (it names a's
 // files "a/..."). Source.Key is left empty where it equals Source.Path.
 func Load(paths []string, opts LoadOptions) (*Dataset, error) {
-	d := &Dataset{each: opts.Each, table: opts.Table, asTable: opts.AsTable, gpus: opts.GPUs, lim: opts.Limits, named: map[string]bool{}, progress: opts.Progress}
+	d := &Dataset{each: opts.Each, batches: opts.Batches && opts.Each != nil, table: opts.Table, asTable: opts.AsTable, gpus: opts.GPUs, lim: opts.Limits, named: map[string]bool{}, progress: opts.Progress}
 	var onDisk []string
 	for _, p := range paths {
 		if p != "-" {
@@ -285,11 +299,20 @@ func (d *Dataset) readFiles(files []string, opts LoadOptions, strict bool) {
 		keys[i] = d.place.key(d.place.base, f)
 	}
 	d.found(len(files))
+	d.twins.expect(files)
 	tables := make([]bool, len(files))
 	for i, f := range files {
 		tables[i] = d.isTable(f)
 	}
+	var part func(i int, ts []trial.Trial) error
+	passed := make([]bool, len(files)) // some of the file's trials went on as read
+	if d.batches {
+		part = func(i int, ts []trial.Trial) error { return d.passOn(files, i, next, ts, results, passed) }
+	}
 	readFiles(files, keys, opts.Workers, d.lim, tables, func(i int, ts []trial.Trial, err error) {
+		if results[i] != nil {
+			ts = append(results[i], ts...)
+		}
 		results[i], errs[i], done[i] = ts, err, true
 		for ; next < len(files) && done[next]; next++ {
 			if tables[next] {
@@ -298,11 +321,17 @@ func (d *Dataset) readFiles(files []string, opts LoadOptions, strict bool) {
 				d.read()
 				continue
 			}
-			d.addFileTwins(files[next], results[next], errs[next], strict)
+			switch {
+			case errors.Is(errs[next], errLoadStopped):
+			case passed[next]:
+				d.addRest(files[next], results[next], errs[next])
+			default:
+				d.addFileTwins(files[next], results[next], errs[next], strict)
+			}
 			results[next] = nil
 			d.read()
 		}
-	})
+	}, part)
 	d.flushTwins("")
 }
 
@@ -432,7 +461,7 @@ func (d *Dataset) loadCloudAI(dir string, opts LoadOptions) {
 		ts, err := readRun(r, key, d.lim)
 		d.read()
 		if err == nil {
-			err = checkNUL(ts, &source{path: r.Dir}) // the run's parameters come from its TOMLs
+			err = checkNUL(ts, 0, &source{path: r.Dir}) // the run's parameters come from its TOMLs
 		}
 		if err != nil {
 			d.skip(base, Skip{Path: r.Dir, Run: r.ID(), Case: r.Case, Iteration: r.Iteration,

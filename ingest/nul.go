@@ -26,8 +26,9 @@ func mayHoldNUL(data []byte) bool {
 }
 
 // checkNUL reports the first name or value of ts that holds a NUL byte,
-// positioned in src when the text before the NUL is found there.
-func checkNUL(ts []trial.Trial, src *source) error {
+// positioned in src when the text before the NUL is found there; first
+// is how many trials of src came before ts.
+func checkNUL(ts []trial.Trial, first int, src *source) error {
 	for i := range ts {
 		what, v := nulField(&ts[i])
 		if what == "" {
@@ -39,7 +40,7 @@ func checkNUL(ts []trial.Trial, src *source) error {
 				return src.errorAt(off, ErrNUL, "%s", msg)
 			}
 		}
-		e := &SyntaxError{Msg: fmt.Sprintf("trial %d: %s", i+1, msg), Err: ErrNUL}
+		e := &SyntaxError{Msg: fmt.Sprintf("trial %d: %s", first+i+1, msg), Err: ErrNUL}
 		if src != nil {
 			e.File = src.path
 		}

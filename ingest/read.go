@@ -102,6 +102,10 @@ type reader struct {
 	guess   Format // format of the last file read (readGuessed)
 	slow    bool   // tests: always use the jsontext readers
 	lim     Limits // of the current read
+	// part, when set, takes the trials of a file of many records as they
+	// are read, a batch at a time (jreader.emit): readFile then returns
+	// only those read after the last batch.
+	part func(ts []trial.Trial) error
 }
 
 var readers = sync.Pool{New: func() any { return newReader() }}
@@ -283,14 +287,28 @@ func (r *reader) readStream(f *os.File, path string, size int64) ([]trial.Trial,
 	src.lines = &lineIndex{}
 	in.lines = src.lines
 	dec := jsontext.NewDecoder(in, decOpts...)
-	ts, err := readJSON(&jreader{d: dec, src: src, names: r.names, max: r.lim.maxRecord(), cols: r.lim.maxColumns(), size: size}, format)
+	j := &jreader{d: dec, src: src, names: r.names, max: r.lim.maxRecord(), cols: r.lim.maxColumns(), size: size}
+	if r.part != nil {
+		// Records are checked and handed on a batch at a time, as the
+		// whole file is below.
+		j.emit = func(ts []trial.Trial) error {
+			if src.bad != nil {
+				return src.bad
+			}
+			if err := checkTrialsNUL(ts, j.emitted, path, nil, f, in.mayNUL); err != nil {
+				return err
+			}
+			return r.part(ts)
+		}
+	}
+	ts, err := readJSON(j, format)
 	if err != nil {
 		return ts, src.wrap(err, dec.InputOffset())
 	}
 	if ts, err = src.result(ts, nil); err != nil {
 		return nil, err
 	}
-	return ts, checkTrialsNUL(ts, path, nil, f, in.mayNUL)
+	return ts, checkTrialsNUL(ts, j.emitted, path, nil, f, in.mayNUL)
 }
 
 func unknownFormat(src *source, data []byte) error {

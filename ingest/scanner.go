@@ -19,8 +19,9 @@ import (
 //	if err := s.Err(); err != nil { ... }
 //	skipped := s.Skipped()
 //
-// Inputs are read concurrently ahead of Next (LoadOptions.Workers);
-// LoadOptions.Each is not used.
+// Inputs are read concurrently ahead of Next (LoadOptions.Workers), a
+// file of many records in batches (LoadOptions.Batches); LoadOptions.Each
+// is not used.
 type Scanner struct {
 	batches chan scanBatch
 	stop    chan struct{}
@@ -43,6 +44,7 @@ var errScanClosed = errors.New("ingest: scanner closed")
 // trials, and Close when done (Next returning false closes it).
 func NewScanner(paths []string, opts LoadOptions) *Scanner {
 	s := &Scanner{batches: make(chan scanBatch), stop: make(chan struct{}), done: make(chan struct{}), i: -1}
+	opts.Batches = true // files of many records are handed on as read
 	opts.Each = func(ts []trial.Trial, run *cloudai.Run) error {
 		if len(ts) == 0 {
 			return nil

@@ -149,6 +149,23 @@ func (j *jreader) plan(name []byte, b *builder) *servingPlan {
 	return p
 }
 
+// planAt is plan for member n of a record: records of a file list their
+// members in the same order, so the plan of member n of the previous
+// record is tried first (a comparison instead of a map lookup).
+func (j *jreader) planAt(n int, name []byte, b *builder) *servingPlan {
+	if n < len(j.order) && j.order[n].key == string(name) {
+		return j.order[n]
+	}
+	p := j.plan(name, b)
+	switch {
+	case n < len(j.order):
+		j.order[n] = p
+	case n == len(j.order) && n < 4096:
+		j.order = append(j.order, p)
+	}
+	return p
+}
+
 // member handles one top-level member; setup keys are handled by the
 // caller-specific setup function first.
 func (s *servingRecord) member(j *jreader, p *servingPlan) error {
@@ -211,7 +228,7 @@ func (s *servingRecord) scalar(key string, v float64) {
 // measurements: in vLLM sweep files they are the swept overrides
 // (max_num_seqs, ...), and the result keys of both tools are a closed set.
 func (s *servingRecord) param(j *jreader, key string) error {
-	return j.flatten(key, s.b.t.SetParam)
+	return j.flatten(key, s.b.setParam)
 }
 
 // setupNumber handles the load-point keys common to both tools.
@@ -228,10 +245,10 @@ func (s *servingRecord) setupNumber(j *jreader, key string) (bool, error) {
 		}
 		v, ok := parseFloatText(text)
 		if !ok {
-			s.b.t.SetParam(key, text) // e.g. SGLang "trace"
+			s.b.setParam(key, text) // e.g. SGLang "trace"
 			return true, nil
 		}
-		s.b.t.SetParam(key, ftoa(v))
+		s.b.setParamNum(key, v)
 		if key == "request_rate" {
 			s.b.t.Workload.RequestRate = v
 		}
@@ -241,7 +258,7 @@ func (s *servingRecord) setupNumber(j *jreader, key string) (bool, error) {
 	if err != nil || !ok {
 		return true, err
 	}
-	s.b.t.SetParam(key, ftoa(v))
+	s.b.setParamNum(key, v)
 	switch key {
 	case "request_rate":
 		s.b.t.Workload.RequestRate = v

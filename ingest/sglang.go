@@ -14,7 +14,9 @@ func readSGLang(j *jreader) ([]trial.Trial, error) {
 		if err != nil {
 			return out, err
 		}
-		out = append(j.grow(out, len(out)), t)
+		if out, err = j.pass(append(j.grow(out, len(out)), t)); err != nil {
+			return out, err
+		}
 	}
 	return out, j.expectEnd()
 }
@@ -24,8 +26,10 @@ func readSGLangRecord(j *jreader, index int) (trial.Trial, error) {
 	b.t.Source.Index = index
 	start := j.src.base + j.d.InputOffset()
 	s := &sglangRecord{servingRecord: servingRecord{b: b}}
+	n := 0
 	err := j.object("SGLang result", func(name []byte) error {
-		p := j.plan(name, b)
+		p := j.planAt(n, name, b)
+		n++
 		if ok, err := s.setup(j, p.key); ok || err != nil {
 			return err
 		}
@@ -59,13 +63,16 @@ func (s *sglangRecord) setup(j *jreader, key string) (bool, error) {
 	b := s.b
 	switch key {
 	case "backend", "dataset_name", "tag":
-		v, ok, err := j.text()
+		v, ok, err := j.textOf(j.rec.memo, key)
 		if ok {
-			b.t.SetParam(key, v)
-			if key == "backend" {
-				b.t.SetLabel(trial.LabelEngine, engineOf(v)) // the server, not the client backend
-			} else {
-				b.t.SetLabel(map[string]string{"dataset_name": trial.LabelDataset, "tag": "tag"}[key], v)
+			b.setParam(key, v)
+			switch key {
+			case "backend":
+				b.setLabel(trial.LabelEngine, engineOf(v)) // the server, not the client backend
+			case "dataset_name":
+				b.setLabel(trial.LabelDataset, v)
+			default:
+				b.setLabel("tag", v)
 			}
 			s.random = s.random || (key == "dataset_name" && v == "random")
 		}
@@ -73,7 +80,7 @@ func (s *sglangRecord) setup(j *jreader, key string) (bool, error) {
 	case "random_input_len", "random_output_len":
 		v, ok, err := j.number(key)
 		if ok {
-			b.t.SetParam(key, ftoa(v))
+			b.setParamNum(key, v)
 			if key == "random_input_len" {
 				s.inLen = v
 			} else {
@@ -83,7 +90,7 @@ func (s *sglangRecord) setup(j *jreader, key string) (bool, error) {
 		return true, err
 	case "server_info":
 		s.hasServerInfo = true
-		return true, j.flatten("server_info", b.t.SetParam)
+		return true, j.flatten("server_info", b.setParam)
 	case "duration", "request_throughput":
 		s.hasReqThrough = s.hasReqThrough || key == "request_throughput"
 		if key == "duration" {
@@ -107,14 +114,14 @@ func (s *sglangRecord) finish() trial.Trial {
 	}
 	for _, k := range []string{"server_info.served_model_name", "server_info.model_path"} {
 		if v := b.t.Params[k]; v != "" && b.t.Labels[trial.LabelModel] == "" {
-			b.t.SetLabel(trial.LabelModel, v)
+			b.setLabel(trial.LabelModel, v)
 		}
 	}
 	if v := b.t.Params["server_info.version"]; v != "" {
-		b.t.SetLabel(trial.LabelEngineVersion, v)
+		b.setLabel(trial.LabelEngineVersion, v)
 	}
 	if s.hasServerInfo && b.t.Labels[trial.LabelEngine] == "" {
-		b.t.SetLabel(trial.LabelEngine, "sglang") // server_info is the SGLang server's own report, whatever the client backend
+		b.setLabel(trial.LabelEngine, "sglang") // server_info is the SGLang server's own report, whatever the client backend
 	}
 	b.t.Source.FormatVersion = "lean-2024"
 	if s.hasModernFields || s.hasServerInfo {

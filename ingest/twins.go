@@ -18,9 +18,48 @@ const SkipDuplicate = "duplicate_of"
 // that a CSV export and the JSON export of the same run in one directory
 // give one trial: the CSV is held back until its directory is done, then
 // added unless a JSON export of the same run was found there.
+//
+// A JSON export is kept only while a CSV export of its directory is
+// pending or may still come (a file there not yet added whose name does
+// not end in .json or .jsonl): a directory of thousands of JSON exports
+// holds none of them.
 type twins struct {
 	json    map[string][]twinFile // directory -> JSON exports added
 	pending []twinFile            // CSV exports not yet added, in input order
+	others  map[string]int        // directory -> files to come that may be CSV exports
+}
+
+// expect counts files, in the order they will be added, for mayCome.
+func (w *twins) expect(files []string) {
+	for _, f := range files {
+		if maybeCSV(f) {
+			if w.others == nil {
+				w.others = map[string]int{}
+			}
+			w.others[filepath.Dir(f)]++
+		}
+	}
+}
+
+// maybeCSV reports whether the file f may be a CSV export (by its name:
+// formats are sniffed, but no tool names a CSV export .json).
+func maybeCSV(f string) bool {
+	ext := strings.ToLower(filepath.Ext(f))
+	return ext != ".json" && ext != ".jsonl"
+}
+
+// keep reports whether a JSON export of directory dir is kept for the
+// CSV exports there: one is pending or may come.
+func (w *twins) keep(dir string) bool {
+	if w.others[dir] > 0 {
+		return true
+	}
+	for _, c := range w.pending {
+		if filepath.Dir(c.path) == dir {
+			return true
+		}
+	}
+	return false
 }
 
 type twinFile struct {
@@ -79,6 +118,9 @@ func under(path, dir string) bool {
 // JSON export in the same directory holds.
 func (d *Dataset) addFileTwins(f string, ts []trial.Trial, err error, strict bool) {
 	d.flushTwins(f)
+	if maybeCSV(f) && d.twins.others[filepath.Dir(f)] > 0 {
+		d.twins.others[filepath.Dir(f)]--
+	}
 	switch {
 	case err == nil && isTwinCSV(ts):
 		if d.twins.json == nil {
@@ -86,7 +128,7 @@ func (d *Dataset) addFileTwins(f string, ts []trial.Trial, err error, strict boo
 		}
 		d.twins.pending = append(d.twins.pending, twinFile{f, ts})
 		return
-	case err == nil && isTwinJSON(ts):
+	case err == nil && isTwinJSON(ts) && d.twins.keep(filepath.Dir(f)):
 		if d.twins.json == nil {
 			d.twins.json = map[string][]twinFile{}
 		}

@@ -121,3 +121,42 @@ func tail(p string) string {
 	}
 	return strings.Join(parts[len(parts)-2:], "/")
 }
+
+// TestTwinsKeep: a JSON export is kept for the CSV exports of its
+// directory only while one is pending or a file there that may be one
+// (not .json or .jsonl) is still to come.
+func TestTwinsKeep(t *testing.T) {
+	var w twins
+	w.expect([]string{"d1/a.json", "d1/b.csv", "d2/a.json", "d2/b.JSONL", "d3/a.json", "d3/notes.txt"})
+	for dir, want := range map[string]bool{"d1": true, "d2": false, "d3": true, "d4": false} {
+		if got := w.keep(dir); got != want {
+			t.Errorf("keep(%s) = %v; want %v", dir, got, want)
+		}
+	}
+	d := &Dataset{}
+	d.twins = w
+	d.addFileTwins("d1/b.csv", nil, nil, true) // read (here: empty), so no longer to come
+	if d.twins.keep("d1") {
+		t.Error("keep(d1) after its CSV = true; want false")
+	}
+	d.twins.pending = []twinFile{{path: "d2/c.csv"}}
+	if !d.twins.keep("d2") {
+		t.Error("keep(d2) with a pending CSV = false; want true")
+	}
+}
+
+// TestLoadTwinAfterJSON: a CSV export read after the JSON export of the
+// same run in its directory is still its duplicate (the JSON was kept for
+// it).
+func TestLoadTwinAfterJSON(t *testing.T) {
+	dir := t.TempDir()
+	copyFile(t, "testdata/twins/bare/profile_export_aiperf.json", filepath.Join(dir, "run/a_profile_export_aiperf.json"))
+	copyFile(t, "testdata/twins/bare/profile_export_aiperf.csv", filepath.Join(dir, "run/z_report.csv"))
+	d, err := Load([]string{filepath.Join(dir, "run")}, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Trials) != 1 || len(d.Skipped) != 1 || d.Skipped[0].Code != SkipDuplicate {
+		t.Fatalf("%d trials, skipped %+v; want the JSON's trial and the CSV as its duplicate", len(d.Trials), d.Skipped)
+	}
+}

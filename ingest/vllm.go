@@ -18,10 +18,11 @@ func readVLLM(j *jreader) ([]trial.Trial, error) {
 			err := j.array("summary", func(int) error {
 				t, err := readVLLMRecord(j, index)
 				t.Source.Line = 0 // array elements are identified by Index
-				if err == nil {
-					out = append(out, t)
-					index++
+				if err != nil {
+					return err
 				}
+				index++
+				out, err = j.pass(append(j.grow(out, len(out)), t))
 				return err
 			})
 			if err != nil {
@@ -32,8 +33,10 @@ func readVLLM(j *jreader) ([]trial.Trial, error) {
 			if err != nil {
 				return out, err
 			}
-			out = append(j.grow(out, len(out)), t)
 			index++
+			if out, err = j.pass(append(j.grow(out, len(out)), t)); err != nil {
+				return out, err
+			}
 		}
 	}
 }
@@ -44,8 +47,10 @@ func readVLLMRecord(j *jreader, index int) (trial.Trial, error) {
 	start := j.src.base + j.d.InputOffset()
 	s := &servingRecord{b: b}
 	version := "benchmark_serving"
+	n := 0
 	err := j.object("vLLM result", func(name []byte) error {
-		p := j.plan(name, b)
+		p := j.planAt(n, name, b)
+		n++
 		key := p.key
 		switch key {
 		case "endpoint_type", "failed":
@@ -80,14 +85,14 @@ var vllmLabels = map[string]string{
 
 // vllmSetup reads the setup key, which sets label (vllmLabels).
 func vllmSetup(j *jreader, b *builder, key, label string) error {
-	s, ok, err := j.text()
+	s, ok, err := j.textOf(j.rec.memo, key)
 	if ok {
 		if label == trial.LabelEngine {
-			b.t.SetLabel(label, engineOf(s)) // the server, not the client backend
+			b.setLabel(label, engineOf(s)) // the server, not the client backend
 		} else {
-			b.t.SetLabel(label, s)
+			b.setLabel(label, s)
 		}
-		b.t.SetParam(key, s)
+		b.setParam(key, s)
 	}
 	return err
 }

@@ -135,6 +135,9 @@ func (s *TrialStream) AddTrial(t *trial.Trial) {
 	d, q := s.d, s.d.q
 	row := int32(len(d.ids))
 	d.ids = append(d.ids, "")
+	if t.Source.Format == formatTable {
+		d.tableValues(row, t)
+	}
 	for c, sel := range s.objSel {
 		d.values[c] = append(d.values[c], d.resolve(row, t, sel))
 	}

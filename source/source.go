@@ -250,14 +250,12 @@ func Rows(ctx context.Context, spec Spec, q *query.Query, rows *query.Rows) ([]t
 		}
 	}
 	if len(bench) > 0 {
-		d, err := ingest.Load(bench, spec.Load)
+		d, err := benchRows(spec, q, bench, rows)
 		if err != nil {
 			return bad, err
 		}
 		bad = append(bad, failed(d.Skipped)...)
 		rows.Skip(d.Skipped...)
-		spec.noteWarnings(d.Trials)
-		rows.AddTrials(d.Trials)
 	}
 	if spec.Study != "" {
 		if err := studyRows(ctx, spec, q, rows); err != nil {
@@ -279,6 +277,32 @@ func Rows(ctx context.Context, spec Spec, q *query.Query, rows *query.Rows) ([]t
 		return bad, Nothing(bad)
 	}
 	return bad, nil
+}
+
+// benchRows appends the trials of the benchmark results at paths to rows:
+// streamed (query.TrialStream: a row keeps its values and repeat key, not
+// its trial, and files of many records are read a batch at a time) unless
+// q needs the trials.
+func benchRows(spec Spec, q *query.Query, paths []string, rows *query.Rows) (*ingest.Dataset, error) {
+	if !q.Streamable() {
+		d, err := ingest.Load(paths, spec.Load)
+		if err == nil {
+			spec.noteWarnings(d.Trials)
+			rows.AddTrials(d.Trials)
+		}
+		return d, err
+	}
+	stream := rows.StreamTrials()
+	opts := spec.Load
+	opts.Batches = true
+	opts.Each = func(ts []trial.Trial, _ *cloudai.Run) error {
+		spec.noteWarnings(ts)
+		stream.Add(ts)
+		return nil
+	}
+	d, err := ingest.Load(paths, opts)
+	stream.Done()
+	return d, err
 }
 
 type inputKind int

@@ -143,3 +143,36 @@ func BenchmarkFrontHypervolume(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkFrontRecords runs pareto front --frontier-only in process on
+// 30 000 SGLang bench_serving lines (the real datacrunch file's seven,
+// repeated: most rows tie), from reading to the printed result: issue
+// 27's JSONL front, whose rows keep their objective values and not their
+// trials (query.TrialStream).
+func BenchmarkFrontRecords(b *testing.B) {
+	const n = 30_000
+	data, err := os.ReadFile("../../ingest/testdata/sglang/datacrunch_2024-12_llama_3_3_70b_online_output.jsonl")
+	if err != nil {
+		b.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	var sb strings.Builder
+	for i := range n {
+		sb.WriteString(strings.TrimSpace(lines[i%len(lines)]) + "\n")
+	}
+	path := filepath.Join(b.TempDir(), "sglang.jsonl")
+	if err := os.WriteFile(path, []byte(sb.String()), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	args := []string{"front", path, "-o", "ttft.p50", "-o", "output_token_throughput", "--frontier-only"}
+	b.Run(fmt.Sprintf("format=sglang/records=%d/output=frontier-only", n), func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			var stderr strings.Builder
+			if code := Main(context.Background(), args, strings.NewReader(""), io.Discard, &stderr); code != 0 {
+				b.Fatalf("exit %d: %s", code, stderr.String())
+			}
+		}
+		b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "records/s")
+	})
+}

@@ -246,6 +246,9 @@ func runIngest(ctx context.Context, e *env, o *ingestOptions, paths []string) er
 		return nil
 	}
 	opts.Table.ID = o.id
+	// Without a store, files of many records are counted batch by batch
+	// as read; a store is given each source's trials at once.
+	opts.Batches = sink == nil
 	bar := progress.New(e.stderr, "ingest", "inputs")
 	opts.Progress = bar.Set
 	skipped, err := source.Stream(source.Spec{Paths: paths, Stdin: e.stdin, Load: opts,
