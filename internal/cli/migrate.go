@@ -1,8 +1,8 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
+	"io"
 
 	"github.com/spf13/cobra"
 
@@ -39,36 +39,39 @@ func newMigrateCmd(e *env) *cobra.Command {
 		Example: "  pareto ingest examples/trials.csv --store runs.db --study csv && pareto migrate --store runs.db",
 		Args:    noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			if format != "table" && format != "json" {
-				return usagef("unknown --format %q (want table or json)", format)
+			of, err := parseFormat(format, enc.FormatTable, enc.FormatJSON)
+			if err != nil {
+				return err
 			}
 			loc := f.resolved()
 			from, to, err := store.Migrate(c.Context(), loc)
 			if err != nil {
 				return inputError{err: err}
 			}
-			if format == "json" {
-				b, err := json.Marshal(struct {
-					Store    string `json:"store"`
-					From     int    `json:"from"`
-					To       int    `json:"to"`
-					Upgraded bool   `json:"upgraded"`
-				}{trial.RedactLocation(loc), from, to, from != to})
-				if err != nil {
-					return err
-				}
-				_, err = e.stdout.Write(append(b, '\n'))
-				return err
-			}
-			if from == to {
-				_, err = fmt.Fprintf(e.stdout, "store %s: schema version %d, up to date\n", enc.Safe(trial.RedactLocation(loc)), to)
-			} else {
-				_, err = fmt.Fprintf(e.stdout, "store %s: schema version %d upgraded to %d\n", enc.Safe(trial.RedactLocation(loc)), from, to)
-			}
-			return err
+			return e.write(of, migrateResult{trial.RedactLocation(loc), from, to, from != to})
 		},
 	}
 	f.addStore(c.Flags())
 	c.Flags().StringVar(&format, "format", format, "output `table|json`: the store, its schema version before and after")
 	return c
+}
+
+// migrateResult is what pareto migrate prints: the store (redacted) and
+// its schema version before and after.
+type migrateResult struct {
+	Store    string `json:"store"`
+	From     int    `json:"from"`
+	To       int    `json:"to"`
+	Upgraded bool   `json:"upgraded"`
+}
+
+// WriteTable says whether the store was upgraded, in one line.
+func (r migrateResult) WriteTable(w io.Writer) error {
+	var err error
+	if r.From == r.To {
+		_, err = fmt.Fprintf(w, "store %s: schema version %d, up to date\n", enc.Safe(r.Store), r.To)
+	} else {
+		_, err = fmt.Fprintf(w, "store %s: schema version %d upgraded to %d\n", enc.Safe(r.Store), r.From, r.To)
+	}
+	return err
 }

@@ -5,7 +5,6 @@ package cli
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -261,20 +260,11 @@ unknown).`,
 		Example: "  pareto version\n  pareto version --format json",
 		Args:    noArgs,
 		RunE: func(*cobra.Command, []string) error {
-			bi, ok := debug.ReadBuildInfo()
-			switch format {
-			case "table":
-				_, err := fmt.Fprintln(e.stdout, versionLine(bi, ok))
-				return err
-			case "json":
-				b, err := json.Marshal(buildOf(bi, ok))
-				if err != nil {
-					return err
-				}
-				_, err = e.stdout.Write(append(b, '\n'))
+			f, err := parseFormat(format, enc.FormatTable, enc.FormatJSON)
+			if err != nil {
 				return err
 			}
-			return usagef("unknown --format %q (want table or json)", format)
+			return e.write(f, buildOf(debug.ReadBuildInfo()))
 		},
 	}
 	c.Flags().StringVar(&format, "format", format, "output `table|json`")
@@ -313,9 +303,17 @@ func buildOf(bi *debug.BuildInfo, ok bool) build {
 	return b
 }
 
+// WriteTable writes the build in one line (versionLine).
+func (b build) WriteTable(w io.Writer) error {
+	_, err := fmt.Fprintln(w, b.line())
+	return err
+}
+
 // versionLine describes a build in one line (buildOf).
-func versionLine(bi *debug.BuildInfo, ok bool) string {
-	b := buildOf(bi, ok)
+func versionLine(bi *debug.BuildInfo, ok bool) string { return buildOf(bi, ok).line() }
+
+// line describes the build in one line.
+func (b build) line() string {
 	if b.Revision == "" {
 		return "pareto " + b.Version + " (unknown revision: built without version control information)"
 	}

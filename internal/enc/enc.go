@@ -1,5 +1,12 @@
-// Package enc holds the byte-level encoders the command line and the
-// query results share: aligned text sections and an appending JSON buffer.
+// Package enc encodes typed results: every command's output, and every
+// MCP tool's, goes through Write, which picks the result's encoding by
+// Format (table, JSON, CSV, Markdown, or one of the result's own) and
+// encodes JSON from the value when the result does not stream its own
+// (EncodeJSON, one encoder for all). Below Write sit the byte-level
+// encoders the results share: aligned text sections (Section), numbers
+// as tables print them (AppendNum, AppendPercent) and an appending JSON
+// buffer for results too large to build as values (JSON).
+//
 // Text for terminals goes through Safe (Section does it for every cell):
 // names and values read from inputs may hold escape sequences that would
 // drive the terminal.
