@@ -333,3 +333,21 @@ func (j *JSON) Skips(list []trial.Skip) {
 	}
 	j.Raw("]")
 }
+
+// Skips is a list of skipped inputs as every JSON output prints it: each
+// one's path, run, code and reason.
+type Skips []trial.Skip
+
+// MarshalJSON implements json.Marshaler (JSON.Skips).
+func (s Skips) MarshalJSON() ([]byte, error) {
+	var j JSON
+	j.Skips(s)
+	return j.b, nil
+}
+
+// SkipSection prints skipped inputs as a table: path, run, code, reason.
+func SkipSection(w *bufio.Writer, sk []trial.Skip) {
+	Section(w, []string{"path", "run", "code", "reason"}, len(sk), func(b []byte, r, c int) []byte {
+		return append(b, [...]string{sk[r].Path, sk[r].Run, sk[r].Code, sk[r].Reason}[c]...)
+	})
+}
