@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/pareto-llm/pareto/decide"
@@ -47,8 +48,8 @@ func newDriftCmd(e *env) *cobra.Command {
 			if o.baseline == "" {
 				return usagef("--baseline is required")
 			}
-			if o.format != "table" && o.format != "json" {
-				return usagef("unknown --format %q (want table or json)", o.format)
+			if _, err := parseFormat(o.format, enc.FormatTable, enc.FormatJSON); err != nil {
+				return err
 			}
 			if (o.from == "") != (o.to == "") {
 				return usagef("give both --from and --to, or neither")
@@ -97,14 +98,21 @@ func runDrift(ctx context.Context, e *env, o *driftOptions, paths []string) erro
 		return usagef("%v; name two with --from and --to", err)
 	case err != nil:
 		return inputError{err: err}
-	case o.format == "json":
-		return writeDecideJSON(e, rep)
 	}
-	return writeDriftTable(e, &rep, o.confidence)
+	return e.write(enc.Format(o.format), driftResult{rep, o.confidence})
 }
 
-func writeDriftTable(e *env, rep *decide.DriftReport, conf float64) error {
-	w := bufio.NewWriter(e.stdout)
+// driftResult is what pareto drift prints: the report
+// (docs/schema/drift.schema.json), and the confidence its table names.
+type driftResult struct {
+	decide.DriftReport
+	confidence float64
+}
+
+// WriteTable prints the baseline's change and a row per objective.
+func (d driftResult) WriteTable(out io.Writer) error {
+	rep, conf := &d.DriftReport, d.confidence
+	w := bufio.NewWriter(out)
 	var diffs []string
 	for _, d := range rep.Differs {
 		diffs = append(diffs, fmt.Sprintf("%s %s → %s", d.Field, orDash(d.A), orDash(d.B)))

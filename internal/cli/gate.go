@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/pareto-llm/pareto/decide"
+	"github.com/pareto-llm/pareto/internal/enc"
 	"github.com/pareto-llm/pareto/repeat"
 	"github.com/pareto-llm/pareto/source"
 	"github.com/pareto-llm/pareto/store"
@@ -193,8 +194,8 @@ func readSources(ctx context.Context, paths []string, lim source.Limits) ([]deci
 }
 
 func runGate(ctx context.Context, e *env, o *gateOptions) error {
-	if o.format != "json" && o.format != "table" {
-		return usagef("unknown --format %q (want json or table)", o.format)
+	if _, err := parseFormat(o.format, enc.FormatJSON, enc.FormatTable); err != nil {
+		return err
 	}
 	if o.archiveList || o.revoke != "" {
 		return runArchive(ctx, e, o)
@@ -221,13 +222,7 @@ func runGate(ctx context.Context, e *env, o *gateOptions) error {
 	defer st.Close()
 	v, err := decide.RunGate(ctx, store.Selecting{Store: st}, req)
 	if v.Decision != "" {
-		var werr error
-		if o.format == "table" {
-			werr = writeGateTable(e.stdout, &v)
-		} else {
-			werr = writeDecideJSON(e, v)
-		}
-		if werr != nil {
+		if werr := e.write(enc.Format(o.format), (*verdictResult)(&v)); werr != nil {
 			return werr
 		}
 		for _, w := range v.Warnings {
@@ -285,10 +280,7 @@ func runArchive(ctx context.Context, e *env, o *gateOptions) error {
 
 // writeArchive prints archive members in the format the flags ask for.
 func (o *gateOptions) writeArchive(e *env, members []decide.ArchiveMember) error {
-	if o.format == "table" {
-		return writeArchiveTable(e.stdout, members)
-	}
-	return writeDecideJSON(e, members)
+	return e.write(enc.Format(o.format), archiveResult(members))
 }
 
 // gateHint adds to an error of the library what the flags can do about it.

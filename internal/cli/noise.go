@@ -3,9 +3,9 @@ package cli
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/pareto-llm/pareto/decide"
@@ -50,8 +50,8 @@ func newNoiseCmd(e *env) *cobra.Command {
 			if len(o.metrics) == 0 {
 				return usagef("no metrics: give at least one -o METRIC")
 			}
-			if o.format != "table" && o.format != "json" {
-				return usagef("unknown --format %q (want table or json)", o.format)
+			if _, err := parseFormat(o.format, enc.FormatTable, enc.FormatJSON); err != nil {
+				return err
 			}
 			if !(o.confidence > 0 && o.confidence < 1) {
 				return usagef("--confidence must be between 0 and 1")
@@ -87,37 +87,36 @@ func runNoise(ctx context.Context, e *env, o *noiseOptions, paths []string) erro
 	if err != nil {
 		return inputError{err: err}
 	}
-	if o.format == "json" {
-		return writeNoiseJSON(e, rep)
-	}
-	return writeNoiseTable(e, rep, o)
+	return e.write(enc.Format(o.format), newNoiseResult(rep, o))
 }
 
-func writeNoiseTable(e *env, rep decide.NoiseReport, o *noiseOptions) error {
-	w := bufio.NewWriter(e.stdout)
-	fmt.Fprintf(w, "%d configurations (configuration × workload × environment)\n\n", rep.Configurations)
-	ci := fmt.Sprintf("%g%% CI", 100*o.confidence)
-	enc.Section(w, []string{"metric", "cv", ci, "configs", "df", "suggested --noise"}, len(rep.Metrics), func(b []byte, r, c int) []byte {
-		m := rep.Metrics[r]
+// WriteTable prints the metrics' noise and the configurations with too
+// few repeats.
+func (r noiseResult) WriteTable(out io.Writer) error {
+	w := bufio.NewWriter(out)
+	fmt.Fprintf(w, "%d configurations (configuration × workload × environment)\n\n", r.Configurations)
+	ci := fmt.Sprintf("%g%% CI", 100*r.confidence)
+	enc.Section(w, []string{"metric", "cv", ci, "configs", "df", "suggested --noise"}, len(r.Metrics), func(b []byte, row, c int) []byte {
+		m := r.Metrics[row]
 		switch c {
 		case 0:
 			return append(b, m.Name...)
 		case 1:
-			return appendPct(b, m.CV)
+			return appendPct(b, float64(m.CV))
 		case 2:
-			return appendPct(appendPct(b, m.Low), m.High)
+			return appendPct(appendPct(b, float64(m.Low)), float64(m.High))
 		case 3:
 			return fmt.Appendf(b, "%d", m.Configs)
 		case 4:
 			return fmt.Appendf(b, "%d", m.DF)
 		}
-		return appendPct(b, m.Band)
+		return appendPct(b, float64(m.Suggested))
 	})
-	if len(rep.Few) > 0 {
-		fmt.Fprintf(w, "\nWARNING: %d configurations have fewer than %d repeats\n", len(rep.Few), o.minRepeats)
-		enc.Section(w, []string{"config", "workload", "runs"}, len(rep.Few), func(b []byte, r, c int) []byte {
-			f := rep.Few[r]
-			return append(b, [...]string{"key:" + f.Config, f.Workload.String(), fmt.Sprint(f.N)}[c]...)
+	if few := r.FewRepeats; len(few) > 0 {
+		fmt.Fprintf(w, "\nWARNING: %d configurations have fewer than %d repeats\n", len(few), r.minRepeats)
+		enc.Section(w, []string{"config", "workload", "runs"}, len(few), func(b []byte, row, c int) []byte {
+			f := few[row]
+			return append(b, [...]string{f.Config, f.Workload, fmt.Sprint(f.Runs)}[c]...)
 		})
 	}
 	return w.Flush()
@@ -135,10 +134,16 @@ func appendPct(b []byte, v float64) []byte {
 	return fmt.Appendf(b, "%.1f%%", 100*v)
 }
 
-type noiseJSON struct {
+// noiseResult is what pareto noise prints
+// (docs/schema/noise.schema.json); the confidence and the repeats asked
+// for head the table.
+type noiseResult struct {
 	Configurations int            `json:"configurations"`
 	Metrics        []noiseMetric  `json:"metrics"`
 	FewRepeats     []noiseFewJSON `json:"few_repeats"`
+
+	confidence float64
+	minRepeats int
 }
 
 type noiseMetric struct {
@@ -157,15 +162,16 @@ type noiseFewJSON struct {
 	Runs     int    `json:"runs"`
 }
 
-func writeNoiseJSON(e *env, rep decide.NoiseReport) error {
-	out := noiseJSON{Configurations: rep.Configurations, Metrics: []noiseMetric{}, FewRepeats: []noiseFewJSON{}}
+func newNoiseResult(rep decide.NoiseReport, o *noiseOptions) noiseResult {
+	out := noiseResult{Configurations: rep.Configurations, Metrics: []noiseMetric{}, FewRepeats: []noiseFewJSON{},
+		confidence: o.confidence, minRepeats: o.minRepeats}
 	for _, m := range rep.Metrics {
 		out.Metrics = append(out.Metrics, noiseMetric{m.Name, decide.Num(m.CV), decide.Num(m.Low), decide.Num(m.High), m.Configs, m.DF, decide.Num(m.Band)})
 	}
 	for _, f := range rep.Few {
 		out.FewRepeats = append(out.FewRepeats, noiseFewJSON{"key:" + f.Config, f.Workload.String(), f.N})
 	}
-	return writeDecideJSON(e, out)
+	return out
 }
 
 // loadSourceTrials reads the trials of result paths (tables included) and,
@@ -271,14 +277,6 @@ func (o *decideObjectives) parse() ([]frontier.Objective, []frontier.SLO, error)
 		return nil, nil, queryUsage(err)
 	}
 	return objs, slos, nil
-}
-
-// writeDecideJSON writes v as one line of JSON, without HTML escaping (so
-// that bounds read "ttft<=200").
-func writeDecideJSON(e *env, v any) error {
-	enc := json.NewEncoder(e.stdout)
-	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
 }
 
 // decideIsPath reports whether s names an existing file or directory.

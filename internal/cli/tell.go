@@ -3,9 +3,11 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 
+	"github.com/pareto-llm/pareto/internal/enc"
 	"github.com/pareto-llm/pareto/tune"
 	"github.com/spf13/cobra"
 )
@@ -78,8 +80,8 @@ func runTell(ctx context.Context, e *env, o *tellOptions, args []string) error {
 	if o.study == "" {
 		return usagef("--study is required")
 	}
-	if o.format != "table" && o.format != "json" {
-		return usagef("--format must be table or json")
+	if _, err := parseFormat(o.format, enc.FormatTable, enc.FormatJSON); err != nil {
+		return err
 	}
 	id, err := strconv.ParseInt(args[0], 10, 64)
 	if err != nil || id < 1 {
@@ -133,19 +135,25 @@ func writeTell(e *env, format string, out tune.TellResult) error {
 	for _, m := range out.Mismatches {
 		fmt.Fprintf(e.stderr, "pareto tell: warning: run %d: %s\n", out.Run, m)
 	}
-	if format == "json" {
-		return writeDecideJSON(e, out)
-	}
-	fmt.Fprintf(e.stdout, "run %d (%s, configuration %d) recorded; gate: %s", out.Run, out.Role, out.Number, out.Decision)
+	return e.write(enc.Format(format), tellResult(out))
+}
+
+// tellResult is what pareto tell prints: the run recorded and the gate's
+// decision (docs/schema/tell.schema.json).
+type tellResult tune.TellResult
+
+// WriteTable says what was recorded in one line.
+func (out tellResult) WriteTable(w io.Writer) error {
+	b := fmt.Appendf(nil, "run %d (%s, configuration %d) recorded; gate: %s", out.Run, out.Role, out.Number, out.Decision)
 	if out.Queued > 0 {
-		fmt.Fprintf(e.stdout, " (%d more runs queued: ask again)", out.Queued)
+		b = fmt.Appendf(b, " (%d more runs queued: ask again)", out.Queued)
 	}
 	if out.GateError != "" {
-		fmt.Fprintf(e.stdout, " (%s)", out.GateError)
+		b = fmt.Appendf(b, " (%s)", out.GateError)
 	}
 	if out.Stalled != "" {
-		fmt.Fprintf(e.stdout, " (stalled: %s)", out.Stalled)
+		b = fmt.Appendf(b, " (stalled: %s)", out.Stalled)
 	}
-	fmt.Fprintln(e.stdout)
-	return nil
+	_, err := w.Write(append(b, '\n'))
+	return err
 }

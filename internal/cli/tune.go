@@ -1,10 +1,12 @@
 package cli
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"slices"
 	"strings"
@@ -191,8 +193,8 @@ func runTune(ctx context.Context, e *env, o *tuneOptions) error {
 	if o.study == "" {
 		return usagef("--study is required")
 	}
-	if o.format != "table" && o.format != "json" {
-		return usagef("--format must be table or json")
+	if _, err := parseFormat(o.format, enc.FormatTable, enc.FormatJSON); err != nil {
+		return err
 	}
 	if o.status {
 		return tuneStatus(ctx, e, o)
@@ -519,19 +521,22 @@ func tuneStatus(ctx context.Context, e *env, o *tuneOptions) error {
 		}
 		out.Runs = append(out.Runs, rs)
 	}
-	if o.format == "json" {
-		return writeDecideJSON(e, out)
-	}
-	fmt.Fprintf(e.stdout, "study %s: %d complete, %d failed, %d running, %d queued; budget %d, %d left; %d configurations, session %d\n",
+	return e.write(enc.Format(o.format), out)
+}
+
+// WriteTable prints the counts, then a line per running and failed run.
+func (s tuneStatusJSON) WriteTable(out io.Writer) error {
+	w := bufio.NewWriter(out)
+	fmt.Fprintf(w, "study %s: %d complete, %d failed, %d running, %d queued; budget %d, %d left; %d configurations, session %d\n",
 		s.Study, s.Complete, s.Failed, s.Running, s.Queued, s.Budget, s.BudgetLeft, s.Trials, s.Session)
-	for _, r := range out.Runs {
-		fmt.Fprintf(e.stdout, "  run %d (trial %d) running on %s, %s, attempt %d\n", r.Run, r.Trial, r.Worker, describeHandle(r.Handle), r.Attempt)
+	for _, r := range s.Runs {
+		fmt.Fprintf(w, "  run %d (trial %d) running on %s, %s, attempt %d\n", r.Run, r.Trial, r.Worker, describeHandle(r.Handle), r.Attempt)
 	}
-	for _, r := range out.FailedRuns {
+	for _, r := range s.FailedRuns {
 		reason, _, _ := strings.Cut(r.Reason, "\n")
-		fmt.Fprintf(e.stdout, "  run %d (trial %d) failed: %s\n", r.Run, r.Trial, reason)
+		fmt.Fprintf(w, "  run %d (trial %d) failed: %s\n", r.Run, r.Trial, reason)
 	}
-	return nil
+	return w.Flush()
 }
 
 // describeHandle names an executor's handle for --status: a Slurm job ID
@@ -548,24 +553,30 @@ func describeHandle(h string) string {
 
 // writeTuneSummary prints the summary of a tune.
 func writeTuneSummary(e *env, format string, s tune.Summary) error {
-	if format == "json" {
-		type out struct {
-			Study    string              `json:"study"`
-			Complete int                 `json:"complete"`
-			Failed   int                 `json:"failed"`
-			Queued   int                 `json:"queued"`
-			Budget   int                 `json:"budget_left"`
-			Frontier []int               `json:"frontier"`
-			Trials   []tune.TrialSummary `json:"trials"`
-		}
-		fr := s.Frontier
-		if fr == nil {
-			fr = []int{}
-		}
-		return writeDecideJSON(e, out{s.Status.Study, s.Status.Complete, s.Status.Failed, s.Status.Queued, s.Status.BudgetLeft, fr, s.Trials})
+	fr := s.Frontier
+	if fr == nil {
+		fr = []int{}
 	}
-	fmt.Fprintf(e.stdout, "study %s: %d runs complete, %d failed, %d queued; %d of the budget left\n",
-		s.Status.Study, s.Status.Complete, s.Status.Failed, s.Status.Queued, s.Status.BudgetLeft)
+	return e.write(enc.Format(format), tuneSummary{s.Status.Study, s.Status.Complete, s.Status.Failed, s.Status.Queued, s.Status.BudgetLeft, fr, s.Trials})
+}
+
+// tuneSummary is what pareto tune prints when it ends
+// (docs/schema/tune.schema.json).
+type tuneSummary struct {
+	Study      string              `json:"study"`
+	Complete   int                 `json:"complete"`
+	Failed     int                 `json:"failed"`
+	Queued     int                 `json:"queued"`
+	BudgetLeft int                 `json:"budget_left"`
+	Frontier   []int               `json:"frontier"`
+	Trials     []tune.TrialSummary `json:"trials"`
+}
+
+// WriteTable prints a line per configuration, the frontier's marked *.
+func (s tuneSummary) WriteTable(out io.Writer) error {
+	w := bufio.NewWriter(out)
+	fmt.Fprintf(w, "study %s: %d runs complete, %d failed, %d queued; %d of the budget left\n",
+		s.Study, s.Complete, s.Failed, s.Queued, s.BudgetLeft)
 	onFront := map[int]bool{}
 	for _, n := range s.Frontier {
 		onFront[n] = true
@@ -585,14 +596,14 @@ func writeTuneSummary(e *env, format string, s tune.Summary) error {
 			decision = "-"
 		}
 		counts[decision]++
-		fmt.Fprintf(e.stdout, "%s %-10s %-8s %-12s %v %s\n", mark, label, t.State, decision, fmtValues(t.Values), t.Params)
+		fmt.Fprintf(w, "%s %-10s %-8s %-12s %v %s\n", mark, label, t.State, decision, fmtValues(t.Values), t.Params)
 		for _, r := range t.Reasons {
-			fmt.Fprintf(e.stdout, "      %s\n", r)
+			fmt.Fprintf(w, "      %s\n", r)
 		}
 	}
-	fmt.Fprintf(e.stdout, "frontier (*): %d configurations; admitted %d, rejected %d, inconclusive %d, screened %d\n",
+	fmt.Fprintf(w, "frontier (*): %d configurations; admitted %d, rejected %d, inconclusive %d, screened %d\n",
 		len(s.Frontier), counts["admit"], counts["reject"], counts["inconclusive"], counts[tune.DecisionScreened])
-	return nil
+	return w.Flush()
 }
 
 func fmtValues(v []float64) string {
