@@ -184,8 +184,9 @@ func (o *compareOptions) parse() (*query.Query, compare.Options, error) {
 		return nil, opt, usagef("--resamples must be at least 1")
 	case !(o.confidence > 0 && o.confidence < 1):
 		return nil, opt, usagef("--confidence must be between 0 and 1")
-	case o.format != "table" && o.format != "json" && o.format != "markdown":
-		return nil, opt, usagef("unknown --format %q (want table, json or markdown)", o.format)
+	}
+	if _, err := parseFormat(o.format, enc.FormatTable, enc.FormatJSON, enc.FormatMarkdown); err != nil {
+		return nil, opt, err
 	}
 	return q, opt, nil
 }
@@ -300,7 +301,7 @@ func runCompare(ctx context.Context, e *env, o *compareOptions, args []string) e
 			}
 		}
 	}
-	if err := rep.Write(e.stdout, o.format); err != nil {
+	if err := e.write(enc.Format(o.format), rep); err != nil {
 		return err
 	}
 	if o.html != "" {

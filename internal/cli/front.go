@@ -130,10 +130,8 @@ func parseFrontQuery(o *frontOptions) (*query.Query, error) {
 	if err != nil {
 		return nil, queryUsage(err)
 	}
-	switch o.format {
-	case "table", "json", "csv":
-	default:
-		return nil, usagef("unknown --format %q (want table, json or csv)", o.format)
+	if _, err := parseFormat(o.format, enc.FormatTable, enc.FormatJSON, enc.FormatCSV); err != nil {
+		return nil, err
 	}
 	return q, nil
 }
@@ -177,7 +175,7 @@ func runFront(ctx context.Context, e *env, o *frontOptions, paths []string) erro
 		}
 		return optunaError(err)
 	}
-	if err := res.Write(e.stdout, o.format); err != nil {
+	if err := e.write(enc.Format(o.format), res); err != nil {
 		return err
 	}
 	if o.format == "table" {
