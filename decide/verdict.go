@@ -1,6 +1,7 @@
 package decide
 
 import (
+	"encoding/json"
 	"math"
 	"strconv"
 )
@@ -113,6 +114,20 @@ func (n Num) MarshalJSON() ([]byte, error) {
 	}
 	r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'g', 6, 64), 64)
 	return strconv.AppendFloat(nil, r, 'g', -1, 64), nil
+}
+
+// UnmarshalJSON implements json.Unmarshaler: null, which MarshalJSON
+// writes for NaN and ±Inf, reads as NaN, so that a decoded result
+// encodes as it was.
+func (n *Num) UnmarshalJSON(b []byte) error { return unmarshalNum((*float64)(n), b) }
+
+// unmarshalNum reads a JSON number into v, null as NaN.
+func unmarshalNum(v *float64, b []byte) error {
+	if string(b) == "null" {
+		*v = math.NaN()
+		return nil
+	}
+	return json.Unmarshal(b, v)
 }
 
 // Verdict is Gate's answer, meant to be read by people and agents alike.
