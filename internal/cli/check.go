@@ -32,7 +32,7 @@ the store cannot be read), 2 usage error.`
 
 func newCheckCmd(e *env) *cobra.Command {
 	var f storeFlags
-	format := "table"
+	var format formatFlag
 	c := &cobra.Command{
 		Use:     "check [--store S] [--study NAME] [--format table|json]",
 		Short:   "Verify every trial and block of a store against its content hash and checksums",
@@ -40,7 +40,7 @@ func newCheckCmd(e *env) *cobra.Command {
 		Example: "  pareto ingest examples/trials.csv --store runs.db --study csv && pareto check --store runs.db",
 		Args:    noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			of, err := parseFormat(format, enc.FormatTable, enc.FormatJSON)
+			of, err := format.get()
 			if err != nil {
 				return err
 			}
@@ -60,7 +60,7 @@ func newCheckCmd(e *env) *cobra.Command {
 	fs := c.Flags()
 	f.addStore(fs)
 	fs.StringVar(&f.study, "study", "", "check this study only (default: every study)")
-	fs.StringVar(&format, "format", format, "output `table|json`")
+	format.add(fs, "output `table|json`", enc.FormatTable, enc.FormatJSON)
 	return c
 }
 

@@ -102,7 +102,8 @@ type compareOptions struct {
 	confidence      float64
 	baseline        string
 	allowCrossScope bool
-	format, html    string
+	html            string
+	format          formatFlag
 }
 
 func newCompareCmd(e *env) *cobra.Command {
@@ -132,7 +133,7 @@ func newCompareCmd(e *env) *cobra.Command {
 	f.Float64Var(&o.confidence, "confidence", 0.95, "level of every interval")
 	f.StringVar(&o.baseline, "baseline", "", "compare the baseline `SELECTION` in both sides first (as pareto drift)")
 	f.BoolVar(&o.allowCrossScope, "allow-cross-scope", false, "compare sides measured in other environments")
-	f.StringVar(&o.format, "format", "table", "output `table|json|markdown`")
+	o.format.add(f, "output `table|json|markdown`", enc.FormatTable, enc.FormatJSON, enc.FormatMarkdown)
 	f.StringVar(&o.html, "html", "", "also write the comparison as an HTML page to `FILE`")
 	return c
 }
@@ -185,7 +186,7 @@ func (o *compareOptions) parse() (*query.Query, compare.Options, error) {
 	case !(o.confidence > 0 && o.confidence < 1):
 		return nil, opt, usagef("--confidence must be between 0 and 1")
 	}
-	if _, err := parseFormat(o.format, enc.FormatTable, enc.FormatJSON, enc.FormatMarkdown); err != nil {
+	if _, err := o.format.get(); err != nil {
 		return nil, opt, err
 	}
 	return q, opt, nil
@@ -301,7 +302,7 @@ func runCompare(ctx context.Context, e *env, o *compareOptions, args []string) e
 			}
 		}
 	}
-	if err := e.write(enc.Format(o.format), rep); err != nil {
+	if err := e.write(enc.Format(o.format.value), rep); err != nil {
 		return err
 	}
 	if o.html != "" {
@@ -309,7 +310,7 @@ func runCompare(ctx context.Context, e *env, o *compareOptions, args []string) e
 			return inputError{err: err}
 		}
 	}
-	if o.format != "table" {
+	if o.format.value != "table" {
 		for _, w := range rep.Warnings {
 			fmt.Fprintf(e.stderr, "pareto compare: warning: %s\n", enc.SafeLines(w))
 		}

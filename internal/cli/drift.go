@@ -34,7 +34,7 @@ type driftOptions struct {
 	obj                decideObjectives
 	baseline, from, to string
 	confidence         float64
-	format             string
+	format             formatFlag
 }
 
 func newDriftCmd(e *env) *cobra.Command {
@@ -43,12 +43,12 @@ func newDriftCmd(e *env) *cobra.Command {
 		Use:     "drift --baseline SELECTION -o OBJECTIVE... [--store S --study NAME] [PATH...]",
 		Short:   "Compare the baseline measured in two environments",
 		Long:    driftLong,
-		Example: "  pareto ingest examples/decide/baseline-sglang-0.5.6.jsonl examples/decide/baseline-sglang-0.6.0.jsonl --store runs.db --study tune --label role=baseline && pareto drift --store runs.db --study tune --baseline role=baseline -o output_token_throughput:max -o ttft.p99:min --min-improve 3%",
+		Example: "  " + baselineStudyExample + " && pareto drift --store runs.db --study tune --baseline role=baseline -o output_token_throughput:max -o ttft.p99:min --min-improve 3%",
 		RunE: func(c *cobra.Command, args []string) error {
 			if o.baseline == "" {
 				return usagef("--baseline is required")
 			}
-			if _, err := parseFormat(o.format, enc.FormatTable, enc.FormatJSON); err != nil {
+			if _, err := o.format.get(); err != nil {
 				return err
 			}
 			if (o.from == "") != (o.to == "") {
@@ -66,7 +66,7 @@ func newDriftCmd(e *env) *cobra.Command {
 	f.StringVar(&o.from, "from", "", "older environment `SELECTION`, e.g. engine_version=0.8")
 	f.StringVar(&o.to, "to", "", "newer environment `SELECTION`, e.g. engine_version=0.9")
 	f.Float64Var(&o.confidence, "confidence", 0.95, "level of the interval on each change")
-	f.StringVar(&o.format, "format", "table", "output `table|json`")
+	o.format.add(f, "output `table|json`", enc.FormatTable, enc.FormatJSON)
 	return c
 }
 
@@ -99,7 +99,7 @@ func runDrift(ctx context.Context, e *env, o *driftOptions, paths []string) erro
 	case err != nil:
 		return inputError{err: err}
 	}
-	return e.write(enc.Format(o.format), driftResult{rep, o.confidence})
+	return e.write(enc.Format(o.format.value), driftResult{rep, o.confidence})
 }
 
 // driftResult is what pareto drift prints: the report

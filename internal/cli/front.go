@@ -71,7 +71,8 @@ const frontExample = `  pareto front examples/trials.csv -o ttft_p99_ms:min -o o
 
 type frontOptions struct {
 	objectives, noise, minImprove, slos []string
-	id, groupBy, ref, format            string
+	id, groupBy, ref                    string
+	format                              formatFlag
 	ranks, keepGoing, frontierOnly      bool
 	store                               storeFlags
 	aggregate, baseline                 string
@@ -107,7 +108,7 @@ func newFrontCmd(e *env) *cobra.Command {
 	f.StringVar(&o.groupBy, "group-by", "", "one frontier per value of `COLUMN`")
 	f.BoolVar(&o.ranks, "ranks", false, "report strict non-dominated ranks (0 = frontier)")
 	f.StringVar(&o.ref, "ref", "", "add hypervolume with reference point `auto|v1,v2,...`")
-	f.StringVar(&o.format, "format", "table", "output `table|json|csv`")
+	o.format.add(f, "output `table|json|csv`", enc.FormatTable, enc.FormatJSON, enc.FormatCSV)
 	f.BoolVar(&o.keepGoing, "keep-going", false, "exit 0 even when some inputs could not be read")
 	f.BoolVar(&o.frontierOnly, "frontier-only", false, "print the frontier and the size of every other list, not its members")
 	f.StringVar(&o.aggregate, "aggregate", "median", "combine repeats of a configuration: `median|mean|none`")
@@ -130,7 +131,7 @@ func parseFrontQuery(o *frontOptions) (*query.Query, error) {
 	if err != nil {
 		return nil, queryUsage(err)
 	}
-	if _, err := parseFormat(o.format, enc.FormatTable, enc.FormatJSON, enc.FormatCSV); err != nil {
+	if _, err := o.format.get(); err != nil {
 		return nil, err
 	}
 	return q, nil
@@ -175,10 +176,10 @@ func runFront(ctx context.Context, e *env, o *frontOptions, paths []string) erro
 		}
 		return optunaError(err)
 	}
-	if err := e.write(enc.Format(o.format), res); err != nil {
+	if err := e.write(enc.Format(o.format.value), res); err != nil {
 		return err
 	}
-	if o.format == "table" {
+	if o.format.value == "table" {
 		for _, w := range res.Warnings() {
 			fmt.Fprintf(e.stderr, "pareto front: warning: %s\n", enc.SafeLines(w))
 		}

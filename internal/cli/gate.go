@@ -134,7 +134,7 @@ type gateOptions struct {
 	noRegression             bool
 	archiveList              bool
 	revoke                   string
-	format                   string
+	format                   formatFlag
 }
 
 func newGateCmd(e *env) *cobra.Command {
@@ -169,7 +169,7 @@ func newGateCmd(e *env) *cobra.Command {
 	f.BoolVar(&o.noRegression, "no-regression", false, "reject an admit that is worse than the baseline beyond the noise band on any objective")
 	f.BoolVar(&o.archiveList, "archive-list", false, "list the study's archive members as JSON instead of gating (read only)")
 	f.StringVar(&o.revoke, "revoke", "", "remove the archive members `SELECTION` selects (key:HEX) instead of gating; their runs stay")
-	f.StringVar(&o.format, "format", "json", "output `json|table`: the verdict (or the archive) as JSON, or for a reader")
+	o.format.add(f, "output `json|table`: the verdict (or the archive) as JSON, or for a reader", enc.FormatJSON, enc.FormatTable)
 	return c
 }
 
@@ -194,7 +194,7 @@ func readSources(ctx context.Context, paths []string, lim source.Limits) ([]deci
 }
 
 func runGate(ctx context.Context, e *env, o *gateOptions) error {
-	if _, err := parseFormat(o.format, enc.FormatJSON, enc.FormatTable); err != nil {
+	if _, err := o.format.get(); err != nil {
 		return err
 	}
 	if o.archiveList || o.revoke != "" {
@@ -222,7 +222,7 @@ func runGate(ctx context.Context, e *env, o *gateOptions) error {
 	defer st.Close()
 	v, err := decide.RunGate(ctx, store.Selecting{Store: st}, req)
 	if v.Decision != "" {
-		if werr := e.write(enc.Format(o.format), (*verdictResult)(&v)); werr != nil {
+		if werr := e.write(enc.Format(o.format.value), (*verdictResult)(&v)); werr != nil {
 			return werr
 		}
 		for _, w := range v.Warnings {
@@ -280,7 +280,7 @@ func runArchive(ctx context.Context, e *env, o *gateOptions) error {
 
 // writeArchive prints archive members in the format the flags ask for.
 func (o *gateOptions) writeArchive(e *env, members []decide.ArchiveMember) error {
-	return e.write(enc.Format(o.format), archiveResult(members))
+	return e.write(enc.Format(o.format.value), archiveResult(members))
 }
 
 // gateHint adds to an error of the library what the flags can do about it.

@@ -88,14 +88,15 @@ const ingestExample = `  pareto ingest examples/cloudai/results --system-config 
   pareto ingest examples/decide/tries-sglang-0.6.0.jsonl --store runs.db --study tune`
 
 type ingestOptions struct {
-	format, systemConfig, id string
-	session                  string
-	gpusPerNode, gpus        int
-	optuna, optunaStudy      string
-	keepGoing                bool
-	labels                   []string
-	store                    storeFlags
-	limits                   limitFlags
+	systemConfig, id    string
+	format              formatFlag
+	session             string
+	gpusPerNode, gpus   int
+	optuna, optunaStudy string
+	keepGoing           bool
+	labels              []string
+	store               storeFlags
+	limits              limitFlags
 }
 
 func newIngestCmd(e *env) *cobra.Command {
@@ -109,7 +110,7 @@ func newIngestCmd(e *env) *cobra.Command {
 			if len(args) == 0 && o.optuna == "" {
 				return usagef("no paths given (or --optuna)")
 			}
-			f, err := parseFormat(o.format, enc.FormatTable, enc.FormatJSON)
+			f, err := o.format.get()
 			if err != nil {
 				return err
 			}
@@ -117,7 +118,7 @@ func newIngestCmd(e *env) *cobra.Command {
 		},
 	}
 	f := c.Flags()
-	f.StringVar(&o.format, "format", "table", "output `table|json`")
+	o.format.add(f, "output `table|json`", enc.FormatTable, enc.FormatJSON)
 	f.StringVar(&o.systemConfig, "system-config", "", "CloudAI system `TOML` supplying gpus_per_node")
 	f.IntVar(&o.gpusPerNode, "gpus-per-node", 0, "GPUs per node for CloudAI runs (overrides --system-config)")
 	addGPUsFlag(f, &o.gpus)

@@ -31,7 +31,7 @@ error.`
 
 func newMigrateCmd(e *env) *cobra.Command {
 	var f storeFlags
-	format := "table"
+	var format formatFlag
 	c := &cobra.Command{
 		Use:     "migrate [--store S] [--format table|json]",
 		Short:   "Upgrade a store's schema to this version of pareto",
@@ -39,7 +39,7 @@ func newMigrateCmd(e *env) *cobra.Command {
 		Example: "  pareto ingest examples/trials.csv --store runs.db --study csv && pareto migrate --store runs.db",
 		Args:    noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			of, err := parseFormat(format, enc.FormatTable, enc.FormatJSON)
+			of, err := format.get()
 			if err != nil {
 				return err
 			}
@@ -52,7 +52,7 @@ func newMigrateCmd(e *env) *cobra.Command {
 		},
 	}
 	f.addStore(c.Flags())
-	c.Flags().StringVar(&format, "format", format, "output `table|json`: the store, its schema version before and after")
+	format.add(c.Flags(), "output `table|json`: the store, its schema version before and after", enc.FormatTable, enc.FormatJSON)
 	return c
 }
 

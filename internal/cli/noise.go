@@ -31,12 +31,16 @@ their configuration's typical value. Configurations with fewer than
 Trials come from the study (--store, --study, --where) and/or from result
 paths. Exit status: 0 success, 1 bad input, 2 usage error.`
 
+// baselineStudyExample is the start of the help examples that read the
+// study of example baselines: it ingests them into runs.db.
+const baselineStudyExample = "pareto ingest examples/decide/baseline-sglang-0.5.6.jsonl examples/decide/baseline-sglang-0.6.0.jsonl --store runs.db --study tune --label role=baseline"
+
 type noiseOptions struct {
 	src        decideSource
 	metrics    []string
 	confidence float64
 	minRepeats int
-	format     string
+	format     formatFlag
 }
 
 func newNoiseCmd(e *env) *cobra.Command {
@@ -45,12 +49,12 @@ func newNoiseCmd(e *env) *cobra.Command {
 		Use:     "noise -o METRIC... [--store S --study NAME] [PATH...]",
 		Short:   "Estimate run-to-run noise from repeats and suggest noise bands",
 		Long:    noiseLong,
-		Example: "  pareto ingest examples/decide/baseline-sglang-0.5.6.jsonl examples/decide/baseline-sglang-0.6.0.jsonl --store runs.db --study tune --label role=baseline && pareto noise --store runs.db --study tune -o output_token_throughput -o ttft.p99",
+		Example: "  " + baselineStudyExample + " && pareto noise --store runs.db --study tune -o output_token_throughput -o ttft.p99",
 		RunE: func(c *cobra.Command, args []string) error {
 			if len(o.metrics) == 0 {
 				return usagef("no metrics: give at least one -o METRIC")
 			}
-			if _, err := parseFormat(o.format, enc.FormatTable, enc.FormatJSON); err != nil {
+			if _, err := o.format.get(); err != nil {
 				return err
 			}
 			if !(o.confidence > 0 && o.confidence < 1) {
@@ -66,7 +70,7 @@ func newNoiseCmd(e *env) *cobra.Command {
 	f.StringArrayVarP(&o.metrics, "objective", "o", nil, "metric `SELECTOR` (a direction suffix is ignored), repeatable")
 	f.Float64Var(&o.confidence, "confidence", 0.95, "level of the interval on the coefficient of variation")
 	f.IntVar(&o.minRepeats, "min-repeats", 3, "warn about configurations with fewer repeats")
-	f.StringVar(&o.format, "format", "table", "output `table|json`")
+	o.format.add(f, "output `table|json`", enc.FormatTable, enc.FormatJSON)
 	return c
 }
 
@@ -87,7 +91,7 @@ func runNoise(ctx context.Context, e *env, o *noiseOptions, paths []string) erro
 	if err != nil {
 		return inputError{err: err}
 	}
-	return e.write(enc.Format(o.format), newNoiseResult(rep, o))
+	return e.write(enc.Format(o.format.value), newNoiseResult(rep, o))
 }
 
 // WriteTable prints the metrics' noise and the configurations with too

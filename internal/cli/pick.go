@@ -42,7 +42,8 @@ const pickExample = `  pareto ingest examples/decide/baseline-sglang-0.5.6.jsonl
 type pickOptions struct {
 	src                      decideSource
 	maximize, minimize, slos []string
-	aggregate, format, relax string
+	aggregate, relax         string
+	format                   formatFlag
 }
 
 func newPickCmd(e *env) *cobra.Command {
@@ -65,7 +66,7 @@ func newPickCmd(e *env) *cobra.Command {
 	f.StringArrayVar(&o.slos, "slo", nil, "bound `NAME<=VALUE` (also <, >=, >), repeatable")
 	f.StringVar(&o.aggregate, "aggregate", "median", "repeats become `median|mean|none`")
 	f.StringVar(&o.relax, "relax", "10%", "price each binding bound by relaxing it by `PCT`")
-	f.StringVar(&o.format, "format", "text", "output `text|json|toml|env`")
+	o.format.add(f, "output `text|json|toml|env`", formatText, enc.FormatJSON, formatTOML, formatEnv)
 	return c
 }
 
@@ -81,7 +82,7 @@ func parsePick(o *pickOptions) (*pickQuery, error) {
 	if err != nil {
 		return nil, queryUsage(err)
 	}
-	if _, err := parseFormat(o.format, formatText, enc.FormatJSON, formatTOML, formatEnv); err != nil {
+	if _, err := o.format.get(); err != nil {
 		return nil, err
 	}
 	return &pickQuery{cfg: req.Pick, agg: req.Aggregation}, nil
@@ -101,7 +102,7 @@ func runPick(ctx context.Context, e *env, o *pickOptions, paths []string) error 
 		return inputError{err: err}
 	}
 	pr := &pickReport{q: q, points: rep.Points, res: rep.PickResult, keys: o.src.keys()}
-	if err := e.write(enc.Format(o.format), pr); err != nil {
+	if err := e.write(enc.Format(o.format.value), pr); err != nil {
 		return err
 	}
 	if !rep.Feasible() {

@@ -245,7 +245,7 @@ func noArgs(_ *cobra.Command, args []string) error {
 }
 
 func newVersionCmd(e *env) *cobra.Command {
-	format := "table"
+	var format formatFlag
 	c := &cobra.Command{
 		Use:   "version [--format table|json]",
 		Short: "Print the pareto version and the source revision it was built from",
@@ -260,14 +260,14 @@ unknown).`,
 		Example: "  pareto version\n  pareto version --format json",
 		Args:    noArgs,
 		RunE: func(*cobra.Command, []string) error {
-			f, err := parseFormat(format, enc.FormatTable, enc.FormatJSON)
+			f, err := format.get()
 			if err != nil {
 				return err
 			}
 			return e.write(f, buildOf(debug.ReadBuildInfo()))
 		},
 	}
-	c.Flags().StringVar(&format, "format", format, "output `table|json`")
+	format.add(c.Flags(), "output `table|json`", enc.FormatTable, enc.FormatJSON)
 	return c
 }
 

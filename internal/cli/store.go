@@ -93,7 +93,7 @@ func (f *storeFlags) requireStudy() error {
 
 func newStudiesCmd(e *env) *cobra.Command {
 	var f storeFlags
-	format := "table"
+	var format formatFlag
 	cmd := &cobra.Command{
 		Use:   "studies [--store S] [--format table|json]",
 		Short: "List the studies of a store with trial counts and time ranges",
@@ -106,7 +106,7 @@ trial. It opens the store read-only. --format json prints
   pareto ingest examples/trials.csv --store runs.db --study csv && pareto studies --store runs.db --format json`,
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			of, err := parseFormat(format, enc.FormatTable, enc.FormatJSON)
+			of, err := format.get()
 			if err != nil {
 				return err
 			}
@@ -123,7 +123,7 @@ trial. It opens the store read-only. --format json prints
 		},
 	}
 	addStoreFlags(cmd.Flags(), &f)
-	cmd.Flags().StringVar(&format, "format", format, "output `table|json`")
+	format.add(cmd.Flags(), "output `table|json`", enc.FormatTable, enc.FormatJSON)
 	return cmd
 }
 
@@ -191,7 +191,7 @@ func (r studiesResult) WriteTable(out io.Writer) error {
 
 func newTrialsCmd(e *env) *cobra.Command {
 	var f storeFlags
-	format := "jsonl"
+	var format formatFlag
 	cmd := &cobra.Command{
 		Use:   "trials --store S --study NAME [--where K=V ...] [--format jsonl|csv]",
 		Short: "Export a study's trials (jsonl is lossless and can be ingested again)",
@@ -208,7 +208,7 @@ key=HEX for a configuration or repeat key (the key:HEX pareto gate prints).`,
 			if err := f.requireStudy(); err != nil {
 				return err
 			}
-			of, err := parseFormat(format, formatJSONL, enc.FormatCSV)
+			of, err := format.get()
 			if err != nil {
 				return err
 			}
@@ -225,7 +225,7 @@ key=HEX for a configuration or repeat key (the key:HEX pareto gate prints).`,
 		},
 	}
 	addStoreFlags(cmd.Flags(), &f)
-	cmd.Flags().StringVar(&format, "format", format, "jsonl (one trial.Trial per line) or csv (one column per label, param and measurement)")
+	format.add(cmd.Flags(), "jsonl (one trial.Trial per line) or csv (one column per label, param and measurement)", formatJSONL, enc.FormatCSV)
 	return cmd
 }
 

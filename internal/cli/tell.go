@@ -46,11 +46,12 @@ const tellExample = `  pareto ask --store tune.db --study agent --space examples
     pareto tell --store lane.db --study lanes --driver lane-1 --attempt 1 1 --value output_token_throughput=1790`
 
 type tellOptions struct {
-	db                            storeFlags // --store
-	study, format, failed, driver string
-	attempt                       int
-	values                        []string
-	limits                        limitFlags
+	db                    storeFlags // --store
+	study, failed, driver string
+	format                formatFlag
+	attempt               int
+	values                []string
+	limits                limitFlags
 }
 
 func newTellCmd(e *env) *cobra.Command {
@@ -71,7 +72,7 @@ func newTellCmd(e *env) *cobra.Command {
 	f.IntVar(&o.attempt, "attempt", 0, "the run's attempt pareto ask printed: refused if the run was handed out again since (0: not checked)")
 	f.StringArrayVar(&o.values, "value", nil, "a measurement `NAME=X`, repeatable")
 	f.StringVar(&o.failed, "failed", "", "record the run as failed, for `REASON`")
-	f.StringVar(&o.format, "format", "table", "output format: table or json")
+	o.format.add(f, "output format: table or json", enc.FormatTable, enc.FormatJSON)
 	addLimitFlags(f, &o.limits)
 	return c
 }
@@ -80,7 +81,7 @@ func runTell(ctx context.Context, e *env, o *tellOptions, args []string) error {
 	if o.study == "" {
 		return usagef("--study is required")
 	}
-	if _, err := parseFormat(o.format, enc.FormatTable, enc.FormatJSON); err != nil {
+	if _, err := o.format.get(); err != nil {
 		return err
 	}
 	id, err := strconv.ParseInt(args[0], 10, 64)
@@ -128,14 +129,14 @@ func runTell(ctx context.Context, e *env, o *tellOptions, args []string) error {
 	if err != nil {
 		return inputError{err: err}
 	}
-	return writeTell(e, o.format, out)
+	return writeTell(e, enc.Format(o.format.value), out)
 }
 
-func writeTell(e *env, format string, out tune.TellResult) error {
+func writeTell(e *env, format enc.Format, out tune.TellResult) error {
 	for _, m := range out.Mismatches {
 		fmt.Fprintf(e.stderr, "pareto tell: warning: run %d: %s\n", out.Run, m)
 	}
-	return e.write(enc.Format(format), tellResult(out))
+	return e.write(format, tellResult(out))
 }
 
 // tellResult is what pareto tell prints: the run recorded and the gate's

@@ -120,7 +120,8 @@ const tuneExample = `  # (docs/TUNING.md runs a whole tune on the simulator)
 
 type tuneOptions struct {
 	db                                                     storeFlags // --store
-	study, space, command, sampler, workDir, format        string
+	study, space, command, sampler, workDir                string
+	format                                                 formatFlag
 	results                                                []string
 	budget, repeats, maxRuns, population, screen, attempts int
 	seed                                                   uint64
@@ -184,7 +185,7 @@ func newTuneCmd(e *env) *cobra.Command {
 	f.StringVar(&o.slurm.template, "slurm-template", "", "batch script `TEMPLATE` (Go text/template over executor.SlurmScript; default the built-in one)")
 	f.DurationVar(&o.slurm.poll, "slurm-poll", 10*time.Second, "how often a Slurm job is asked about")
 	f.BoolVar(&o.status, "status", false, "print the study's runs by state and the budget left, and exit")
-	f.StringVar(&o.format, "format", "table", "output format: table or json")
+	o.format.add(f, "output format: table or json", enc.FormatTable, enc.FormatJSON)
 	addLimitFlags(f, &o.limits)
 	return c
 }
@@ -193,7 +194,7 @@ func runTune(ctx context.Context, e *env, o *tuneOptions) error {
 	if o.study == "" {
 		return usagef("--study is required")
 	}
-	if _, err := parseFormat(o.format, enc.FormatTable, enc.FormatJSON); err != nil {
+	if _, err := o.format.get(); err != nil {
 		return err
 	}
 	if o.status {
@@ -333,7 +334,7 @@ func runTune(ctx context.Context, e *env, o *tuneOptions) error {
 	if serr != nil {
 		return inputError{err: serr}
 	}
-	if err := writeTuneSummary(e, o.format, sum); err != nil {
+	if err := writeTuneSummary(e, enc.Format(o.format.value), sum); err != nil {
 		return err
 	}
 	if interrupted {
@@ -521,7 +522,7 @@ func tuneStatus(ctx context.Context, e *env, o *tuneOptions) error {
 		}
 		out.Runs = append(out.Runs, rs)
 	}
-	return e.write(enc.Format(o.format), out)
+	return e.write(enc.Format(o.format.value), out)
 }
 
 // WriteTable prints the counts, then a line per running and failed run.
@@ -552,12 +553,12 @@ func describeHandle(h string) string {
 }
 
 // writeTuneSummary prints the summary of a tune.
-func writeTuneSummary(e *env, format string, s tune.Summary) error {
+func writeTuneSummary(e *env, format enc.Format, s tune.Summary) error {
 	fr := s.Frontier
 	if fr == nil {
 		fr = []int{}
 	}
-	return e.write(enc.Format(format), tuneSummary{s.Status.Study, s.Status.Complete, s.Status.Failed, s.Status.Queued, s.Status.BudgetLeft, fr, s.Trials})
+	return e.write(format, tuneSummary{s.Status.Study, s.Status.Complete, s.Status.Failed, s.Status.Queued, s.Status.BudgetLeft, fr, s.Trials})
 }
 
 // tuneSummary is what pareto tune prints when it ends
