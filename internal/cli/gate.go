@@ -221,6 +221,7 @@ func runGate(ctx context.Context, e *env, o *gateOptions) error {
 	}
 	defer st.Close()
 	v, err := decide.RunGate(ctx, store.Selecting{Store: st}, req)
+	phraseVerdict(&v)
 	if v.Decision != "" {
 		if werr := e.write(enc.Format(o.format.value), (*verdictResult)(&v)); werr != nil {
 			return werr

@@ -136,6 +136,7 @@ func writeTell(e *env, format enc.Format, out tune.TellResult) error {
 	for _, m := range out.Mismatches {
 		fmt.Fprintf(e.stderr, "pareto tell: warning: run %d: %s\n", out.Run, m)
 	}
+	phraseVerdict(out.Verdict)
 	return e.write(format, tellResult(out))
 }
 

@@ -558,6 +558,10 @@ func writeTuneSummary(e *env, format enc.Format, s tune.Summary) error {
 	if fr == nil {
 		fr = []int{}
 	}
+	s.Trials = slices.Clone(s.Trials)
+	for i := range s.Trials {
+		s.Trials[i].Reasons = fieldTexts(s.Trials[i].Reasons) // in the command line's words
+	}
 	return e.write(format, tuneSummary{s.Status.Study, s.Status.Complete, s.Status.Failed, s.Status.Queued, s.Status.BudgetLeft, fr, s.Trials})
 }
 
