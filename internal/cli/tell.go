@@ -137,6 +137,7 @@ func writeTell(e *env, format enc.Format, out tune.TellResult) error {
 		fmt.Fprintf(e.stderr, "pareto tell: warning: run %d: %s\n", out.Run, m)
 	}
 	phraseVerdict(out.Verdict)
+	out.Stalled = fieldText(out.Stalled)
 	return e.write(format, tellResult(out))
 }
 
