@@ -40,10 +40,6 @@ func newCheckCmd(e *env) *cobra.Command {
 		Example: "  pareto ingest examples/trials.csv --store runs.db --study csv && pareto check --store runs.db",
 		Args:    noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			of, err := format.get()
-			if err != nil {
-				return err
-			}
 			ctx := c.Context()
 			s, err := f.openStore(ctx, true)
 			if err != nil {
@@ -54,7 +50,7 @@ func newCheckCmd(e *env) *cobra.Command {
 			if err != nil {
 				return inputError{err: err}
 			}
-			return writeChecks(e, checks, of)
+			return writeChecks(e, checks, format.f)
 		},
 	}
 	fs := c.Flags()

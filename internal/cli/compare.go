@@ -186,9 +186,6 @@ func (o *compareOptions) parse() (*query.Query, compare.Options, error) {
 	case !(o.confidence > 0 && o.confidence < 1):
 		return nil, opt, usagef("--confidence must be between 0 and 1")
 	}
-	if _, err := o.format.get(); err != nil {
-		return nil, opt, err
-	}
 	return q, opt, nil
 }
 
@@ -302,7 +299,7 @@ func runCompare(ctx context.Context, e *env, o *compareOptions, args []string) e
 			}
 		}
 	}
-	if err := e.write(enc.Format(o.format.value), rep); err != nil {
+	if err := e.write(o.format.f, rep); err != nil {
 		return err
 	}
 	if o.html != "" {
@@ -310,7 +307,7 @@ func runCompare(ctx context.Context, e *env, o *compareOptions, args []string) e
 			return inputError{err: err}
 		}
 	}
-	if o.format.value != "table" {
+	if string(o.format.f) != "table" {
 		for _, w := range rep.Warnings {
 			fmt.Fprintf(e.stderr, "pareto compare: warning: %s\n", enc.SafeLines(w))
 		}

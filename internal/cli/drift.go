@@ -48,9 +48,6 @@ func newDriftCmd(e *env) *cobra.Command {
 			if o.baseline == "" {
 				return usagef("--baseline is required")
 			}
-			if _, err := o.format.get(); err != nil {
-				return err
-			}
 			if (o.from == "") != (o.to == "") {
 				return usagef("give both --from and --to, or neither")
 			}
@@ -99,7 +96,7 @@ func runDrift(ctx context.Context, e *env, o *driftOptions, paths []string) erro
 	case err != nil:
 		return inputError{err: err}
 	}
-	return e.write(enc.Format(o.format.value), driftResult{rep, o.confidence})
+	return e.write(o.format.f, driftResult{rep, o.confidence})
 }
 
 // driftResult is what pareto drift prints: the report

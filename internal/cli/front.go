@@ -131,9 +131,6 @@ func parseFrontQuery(o *frontOptions) (*query.Query, error) {
 	if err != nil {
 		return nil, queryUsage(err)
 	}
-	if _, err := o.format.get(); err != nil {
-		return nil, err
-	}
 	return q, nil
 }
 
@@ -176,10 +173,10 @@ func runFront(ctx context.Context, e *env, o *frontOptions, paths []string) erro
 		}
 		return optunaError(err)
 	}
-	if err := e.write(enc.Format(o.format.value), res); err != nil {
+	if err := e.write(o.format.f, res); err != nil {
 		return err
 	}
-	if o.format.value == "table" {
+	if string(o.format.f) == "table" {
 		for _, w := range res.Warnings() {
 			fmt.Fprintf(e.stderr, "pareto front: warning: %s\n", enc.SafeLines(w))
 		}

@@ -194,9 +194,6 @@ func readSources(ctx context.Context, paths []string, lim source.Limits) ([]deci
 }
 
 func runGate(ctx context.Context, e *env, o *gateOptions) error {
-	if _, err := o.format.get(); err != nil {
-		return err
-	}
 	if o.archiveList || o.revoke != "" {
 		return runArchive(ctx, e, o)
 	}
@@ -223,7 +220,7 @@ func runGate(ctx context.Context, e *env, o *gateOptions) error {
 	v, err := decide.RunGate(ctx, store.Selecting{Store: st}, req)
 	phraseVerdict(&v)
 	if v.Decision != "" {
-		if werr := e.write(enc.Format(o.format.value), (*verdictResult)(&v)); werr != nil {
+		if werr := e.write(o.format.f, (*verdictResult)(&v)); werr != nil {
 			return werr
 		}
 		for _, w := range v.Warnings {
@@ -281,7 +278,7 @@ func runArchive(ctx context.Context, e *env, o *gateOptions) error {
 
 // writeArchive prints archive members in the format the flags ask for.
 func (o *gateOptions) writeArchive(e *env, members []decide.ArchiveMember) error {
-	return e.write(enc.Format(o.format.value), archiveResult(members))
+	return e.write(o.format.f, archiveResult(members))
 }
 
 // gateHint adds to an error of the library what the flags can do about it.

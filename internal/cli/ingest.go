@@ -110,11 +110,7 @@ func newIngestCmd(e *env) *cobra.Command {
 			if len(args) == 0 && o.optuna == "" {
 				return usagef("no paths given (or --optuna)")
 			}
-			f, err := o.format.get()
-			if err != nil {
-				return err
-			}
-			return runIngest(c.Context(), e, &o, f, args)
+			return runIngest(c.Context(), e, &o, o.format.f, args)
 		},
 	}
 	f := c.Flags()

@@ -39,16 +39,12 @@ func newMigrateCmd(e *env) *cobra.Command {
 		Example: "  pareto ingest examples/trials.csv --store runs.db --study csv && pareto migrate --store runs.db",
 		Args:    noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			of, err := format.get()
-			if err != nil {
-				return err
-			}
 			loc := f.resolved()
 			from, to, err := store.Migrate(c.Context(), loc)
 			if err != nil {
 				return inputError{err: err}
 			}
-			return e.write(of, migrateResult{trial.RedactLocation(loc), from, to, from != to})
+			return e.write(format.f, migrateResult{trial.RedactLocation(loc), from, to, from != to})
 		},
 	}
 	f.addStore(c.Flags())

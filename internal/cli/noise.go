@@ -54,9 +54,6 @@ func newNoiseCmd(e *env) *cobra.Command {
 			if len(o.metrics) == 0 {
 				return usagef("no metrics: give at least one -o METRIC")
 			}
-			if _, err := o.format.get(); err != nil {
-				return err
-			}
 			if !(o.confidence > 0 && o.confidence < 1) {
 				return usagef("--confidence must be between 0 and 1")
 			}
@@ -91,7 +88,7 @@ func runNoise(ctx context.Context, e *env, o *noiseOptions, paths []string) erro
 	if err != nil {
 		return inputError{err: err}
 	}
-	return e.write(enc.Format(o.format.value), newNoiseResult(rep, o))
+	return e.write(o.format.f, newNoiseResult(rep, o))
 }
 
 // WriteTable prints the metrics' noise and the configurations with too

@@ -82,9 +82,6 @@ func parsePick(o *pickOptions) (*pickQuery, error) {
 	if err != nil {
 		return nil, queryUsage(err)
 	}
-	if _, err := o.format.get(); err != nil {
-		return nil, err
-	}
 	return &pickQuery{cfg: req.Pick, agg: req.Aggregation}, nil
 }
 
@@ -102,7 +99,7 @@ func runPick(ctx context.Context, e *env, o *pickOptions, paths []string) error 
 		return inputError{err: err}
 	}
 	pr := &pickReport{q: q, points: rep.Points, res: rep.PickResult, keys: o.src.keys()}
-	if err := e.write(enc.Format(o.format.value), pr); err != nil {
+	if err := e.write(o.format.f, pr); err != nil {
 		return err
 	}
 	if !rep.Feasible() {

@@ -200,7 +200,12 @@ verdict (gate, compare).`,
 	root.SetIn(e.stdin)
 	root.SetOut(e.stdout)
 	root.SetErr(e.stderr)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
+		if fe := formatUsage(err); fe != err {
+			return fe
+		}
+		return usageError{err}
+	})
 	// --version prints what the version command prints.
 	bi, ok := debug.ReadBuildInfo()
 	root.Version = versionLine(bi, ok)
@@ -260,11 +265,7 @@ unknown).`,
 		Example: "  pareto version\n  pareto version --format json",
 		Args:    noArgs,
 		RunE: func(*cobra.Command, []string) error {
-			f, err := format.get()
-			if err != nil {
-				return err
-			}
-			return e.write(f, buildOf(debug.ReadBuildInfo()))
+			return e.write(format.f, buildOf(debug.ReadBuildInfo()))
 		},
 	}
 	format.add(c.Flags(), "output `table|json`", enc.FormatTable, enc.FormatJSON)

@@ -106,10 +106,6 @@ trial. It opens the store read-only. --format json prints
   pareto ingest examples/trials.csv --store runs.db --study csv && pareto studies --store runs.db --format json`,
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			of, err := format.get()
-			if err != nil {
-				return err
-			}
 			s, err := f.openStore(c.Context(), true)
 			if err != nil {
 				return err
@@ -119,7 +115,7 @@ trial. It opens the store read-only. --format json prints
 			if err != nil {
 				return inputError{err: err}
 			}
-			return e.write(of, newStudiesResult(studies))
+			return e.write(format.f, newStudiesResult(studies))
 		},
 	}
 	addStoreFlags(cmd.Flags(), &f)
@@ -208,10 +204,6 @@ key=HEX for a configuration or repeat key (the key:HEX pareto gate prints).`,
 			if err := f.requireStudy(); err != nil {
 				return err
 			}
-			of, err := format.get()
-			if err != nil {
-				return err
-			}
 			q, keep, err := source.TrialFilter(f.where)
 			if err != nil {
 				return queryUsage(err)
@@ -221,7 +213,7 @@ key=HEX for a configuration or repeat key (the key:HEX pareto gate prints).`,
 				return err
 			}
 			defer s.Close()
-			return e.write(of, trialsExport{c.Context(), s, f.study, q, keep})
+			return e.write(format.f, trialsExport{c.Context(), s, f.study, q, keep})
 		},
 	}
 	addStoreFlags(cmd.Flags(), &f)

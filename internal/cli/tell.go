@@ -81,9 +81,6 @@ func runTell(ctx context.Context, e *env, o *tellOptions, args []string) error {
 	if o.study == "" {
 		return usagef("--study is required")
 	}
-	if _, err := o.format.get(); err != nil {
-		return err
-	}
 	id, err := strconv.ParseInt(args[0], 10, 64)
 	if err != nil || id < 1 {
 		return usagef("TRIAL %q: want the trial number pareto ask printed", args[0])
@@ -129,7 +126,7 @@ func runTell(ctx context.Context, e *env, o *tellOptions, args []string) error {
 	if err != nil {
 		return inputError{err: err}
 	}
-	return writeTell(e, enc.Format(o.format.value), out)
+	return writeTell(e, o.format.f, out)
 }
 
 func writeTell(e *env, format enc.Format, out tune.TellResult) error {

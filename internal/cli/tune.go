@@ -194,9 +194,6 @@ func runTune(ctx context.Context, e *env, o *tuneOptions) error {
 	if o.study == "" {
 		return usagef("--study is required")
 	}
-	if _, err := o.format.get(); err != nil {
-		return err
-	}
 	if o.status {
 		return tuneStatus(ctx, e, o)
 	}
@@ -334,7 +331,7 @@ func runTune(ctx context.Context, e *env, o *tuneOptions) error {
 	if serr != nil {
 		return inputError{err: serr}
 	}
-	if err := writeTuneSummary(e, enc.Format(o.format.value), sum); err != nil {
+	if err := writeTuneSummary(e, o.format.f, sum); err != nil {
 		return err
 	}
 	if interrupted {
@@ -522,7 +519,7 @@ func tuneStatus(ctx context.Context, e *env, o *tuneOptions) error {
 		}
 		out.Runs = append(out.Runs, rs)
 	}
-	return e.write(enc.Format(o.format.value), out)
+	return e.write(o.format.f, out)
 }
 
 // WriteTable prints the counts, then a line per running and failed run.
