@@ -60,14 +60,9 @@ func writeFrontJSON(out io.Writer, rep *Result) error {
 	}
 	j.Raw(`],"skipped":`)
 	j.Skips(rep.data.skipped)
-	j.Raw(`,"warnings":[`)
-	for i, s := range rep.warnings {
-		if i > 0 {
-			j.Raw(",")
-		}
-		j.Str(s)
-	}
-	j.Raw("]}\n")
+	j.Raw(`,"warnings":`)
+	j.Strs(rep.warnings)
+	j.Raw("}\n")
 	if err := j.Flush(w, true); err != nil {
 		return err
 	}
@@ -159,14 +154,8 @@ func writeHypervolumeJSON(j *enc.JSON, res *frontier.Result) {
 	}
 	j.Raw(`,"hypervolume":`)
 	j.Num(res.Hypervolume)
-	j.Raw(`,"reference":[`)
-	for i, v := range res.Reference {
-		if i > 0 {
-			j.Raw(",")
-		}
-		j.Num(v)
-	}
-	j.Raw("]")
+	j.Raw(`,"reference":`)
+	j.Nums(res.Reference)
 }
 
 func writeDominatedJSON(j *enc.JSON, rep *Result, p *frontier.Problem, x frontier.Dominated) {
@@ -256,14 +245,8 @@ func writeRepeatsJSON(j *enc.JSON, rep *Result, r int32) {
 			j.Num(st.Max)
 			j.Raw("}")
 		}
-		j.Raw(`},"members":[`)
-		for i, m := range d.points[r].members {
-			if i > 0 {
-				j.Raw(",")
-			}
-			j.Str(d.memberIDs[m])
-		}
-		j.Raw("]")
+		j.Raw(`},"members":`)
+		writeIDs(j, d.memberIDs, d.points[r].members)
 	}
 	if d.baseline == nil {
 		return

@@ -301,6 +301,30 @@ func (j *JSON) Rel(v float64) {
 	j.b = strconv.AppendFloat(j.b, v, 'g', 6, 64)
 }
 
+// Strs appends a JSON array of strings.
+func (j *JSON) Strs(list []string) {
+	j.Raw("[")
+	for i, s := range list {
+		if i > 0 {
+			j.Raw(",")
+		}
+		j.Str(s)
+	}
+	j.Raw("]")
+}
+
+// Nums appends a JSON array of numbers (Num).
+func (j *JSON) Nums(list []float64) {
+	j.Raw("[")
+	for i, v := range list {
+		if i > 0 {
+			j.Raw(",")
+		}
+		j.Num(v)
+	}
+	j.Raw("]")
+}
+
 // Key appends a member name and its colon.
 func (j *JSON) Key(k string) { j.Str(k); j.b = append(j.b, ':') }
 
