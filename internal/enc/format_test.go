@@ -19,13 +19,22 @@ type result struct {
 	Value float64 `json:"value"`
 }
 
-func (r result) WriteTable(w io.Writer) error { _, err := io.WriteString(w, "table "+r.Name+"\n"); return err }
-func (r result) WriteCSV(w io.Writer) error   { _, err := io.WriteString(w, "name\n"+r.Name+"\n"); return err }
+func (r result) WriteTable(w io.Writer) error {
+	_, err := io.WriteString(w, "table "+r.Name+"\n")
+	return err
+}
+func (r result) WriteCSV(w io.Writer) error {
+	_, err := io.WriteString(w, "name\n"+r.Name+"\n")
+	return err
+}
 
 // streamed writes its own JSON and a format of its own.
 type streamed struct{}
 
-func (streamed) WriteJSON(w io.Writer) error { _, err := io.WriteString(w, "{\"own\":true}\n"); return err }
+func (streamed) WriteJSON(w io.Writer) error {
+	_, err := io.WriteString(w, "{\"own\":true}\n")
+	return err
+}
 func (streamed) WriteFormat(w io.Writer, f Format) error {
 	if f != "env" {
 		return &FormatError{Name: string(f)}
