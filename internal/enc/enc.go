@@ -302,25 +302,19 @@ func (j *JSON) Rel(v float64) {
 }
 
 // Strs appends a JSON array of strings.
-func (j *JSON) Strs(list []string) {
-	j.Raw("[")
-	for i, s := range list {
-		if i > 0 {
-			j.Raw(",")
-		}
-		j.Str(s)
-	}
-	j.Raw("]")
-}
+func (j *JSON) Strs(list []string) { appendArray(j, list, j.Str) }
 
 // Nums appends a JSON array of numbers (Num).
-func (j *JSON) Nums(list []float64) {
+func (j *JSON) Nums(list []float64) { appendArray(j, list, j.Num) }
+
+// appendArray appends a JSON array of list, each element by elem.
+func appendArray[T any](j *JSON, list []T, elem func(T)) {
 	j.Raw("[")
-	for i, v := range list {
+	for i, x := range list {
 		if i > 0 {
 			j.Raw(",")
 		}
-		j.Num(v)
+		elem(x)
 	}
 	j.Raw("]")
 }
@@ -340,11 +334,7 @@ func (j *JSON) Flush(w *bufio.Writer, force bool) error {
 
 // Skips appends a list of skipped inputs.
 func (j *JSON) Skips(list []trial.Skip) {
-	j.Raw("[")
-	for i, s := range list {
-		if i > 0 {
-			j.Raw(",")
-		}
+	appendArray(j, list, func(s trial.Skip) {
 		j.Raw(`{"path":`)
 		j.Str(s.Path)
 		j.Raw(`,"run":`)
@@ -354,8 +344,7 @@ func (j *JSON) Skips(list []trial.Skip) {
 		j.Raw(`,"reason":`)
 		j.Str(s.Reason)
 		j.Raw("}")
-	}
-	j.Raw("]")
+	})
 }
 
 // Skips is a list of skipped inputs as every JSON output prints it: each
