@@ -2,7 +2,6 @@ package compare
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
@@ -12,26 +11,11 @@ import (
 	"github.com/pareto-llm/pareto/internal/enc"
 )
 
-// Write encodes the report as "table", "json" or "markdown".
-func (r *Report) Write(w io.Writer, format string) error {
-	switch format {
-	case "json":
-		return r.WriteJSON(w)
-	case "markdown":
-		return r.WriteMarkdown(w)
-	case "table":
-		return r.WriteTable(w)
-	}
-	return fmt.Errorf("unknown format %q (want table, json or markdown)", format)
-}
-
 // WriteJSON writes the report as one line of JSON
-// (docs/schema/compare.schema.json).
-func (r *Report) WriteJSON(w io.Writer) error {
-	e := json.NewEncoder(w)
-	e.SetEscapeHTML(false)
-	return e.Encode(r)
-}
+// (docs/schema/compare.schema.json, enc.EncodeJSON). A Report also
+// writes itself as a table (WriteTable) and as Markdown (WriteMarkdown):
+// enc.Write picks one by name.
+func (r *Report) WriteJSON(w io.Writer) error { return enc.EncodeJSON(w, r) }
 
 // sig renders v as tables print numbers (enc.AppendNum: 4 significant
 // digits, integers up to 10⁹ in full), "-" when not finite.

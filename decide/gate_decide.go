@@ -166,12 +166,12 @@ func (g *gate) regressions() {
 	}
 	switch {
 	case g.v.Decision == Reject:
-		g.v.Reasons = append([]string{"--no-regression: an objective regresses beyond its noise band"}, g.v.Reasons...)
+		g.v.Reasons = append([]string{"no_regression: an objective regresses beyond its noise band"}, g.v.Reasons...)
 		g.v.ReasonCodes = append([]string{CodeRejectedRegression}, g.v.ReasonCodes...)
 		g.v.MoreRuns = MoreRuns{}
 	case held:
 		g.v.Decision = Inconclusive
-		g.reason(CodeMoreRuns, "--no-regression: cannot tell yet whether an objective regresses beyond its noise band")
+		g.reason(CodeMoreRuns, "no_regression: cannot tell yet whether an objective regresses beyond its noise band")
 	}
 }
 

@@ -102,7 +102,7 @@ func (g *gate) capRuns() {
 		return
 	}
 	g.v.Decision = Reject
-	why := fmt.Sprintf("still undecided with the %d candidate and %d baseline runs per workload --max-runs and --max-baseline-runs allow",
+	why := fmt.Sprintf("still undecided with the %d candidate and %d baseline runs per workload max_runs and max_baseline_runs allow",
 		g.cfg.MaxRuns, g.cfg.MaxBaselineRuns)
 	g.v.Reasons = append([]string{why}, g.v.Reasons...)
 	g.v.ReasonCodes = append([]string{CodeRejectedMaxRuns}, g.v.ReasonCodes...)

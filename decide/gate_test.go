@@ -230,7 +230,7 @@ func TestGateNoiseWarning(t *testing.T) {
 	w := v.Warnings[0]
 	// noisy spreads the runs by ±3%: a CV of 3% on both sides.
 	if w.Code != CodeMinImproveBelowNoise || w.Objective != "tps" || math.Abs(float64(w.CV)-0.03) > 0.001 || w.DF != 4 ||
-		!(w.CVLow < w.CV && w.CV < w.CVHigh) || !strings.Contains(w.Message, "--min-improve tps=1% is below the run-to-run noise") {
+		!(w.CVLow < w.CV && w.CV < w.CVHigh) || !strings.Contains(w.Message, "min_improve tps=1% is below the run-to-run noise") {
 		t.Errorf("warning %+v; want min_improve_below_noise on tps, CV 3%% from 4 degrees of freedom", w)
 	}
 	if v := Gate(GateConfig{Objectives: chainObjs}, jittered("c", []float64{1040, 100}), jittered("b", []float64{1000, 100}), nil); len(v.Warnings) != 0 {

@@ -127,6 +127,9 @@ func (n ExactNum) MarshalJSON() ([]byte, error) {
 	return strconv.AppendFloat(nil, v, 'g', -1, 64), nil
 }
 
+// UnmarshalJSON implements json.Unmarshaler: null reads as NaN (Num).
+func (n *ExactNum) UnmarshalJSON(b []byte) error { return unmarshalNum((*float64)(n), b) }
+
 // PickBinding is a binding bound: relaxed, the primary objective would
 // reach Value (a Gain) with configuration With.
 type PickBinding struct {

@@ -118,9 +118,9 @@ func (g *gate) noise() {
 		}
 		g.v.Warnings = append(g.v.Warnings, Warning{Code: CodeMinImproveBelowNoise, Objective: o.Name,
 			MinImprove: Num(o.MinImprove), CV: Num(e.CV), CVLow: Num(e.Low), CVHigh: Num(e.High), DF: e.DF,
-			Message: fmt.Sprintf("--min-improve %s=%s is below the run-to-run noise of the runs at hand "+
+			Message: fmt.Sprintf("min_improve %s=%s is below the run-to-run noise of the runs at hand "+
 				"(CV %.2f%%, %g%% CI %.2f%% to %.2f%%, %d degrees of freedom): a win that small needs many runs to show, "+
-				"and the gate is likely to stop at --max-runs (rejected_max_runs)",
+				"and the gate is likely to stop at max_runs (rejected_max_runs)",
 				o.Name, strconv.FormatFloat(100*o.MinImprove, 'g', 4, 64)+"%", 100*e.CV, 100*noiseLevel, 100*e.Low, 100*e.High, e.DF)})
 	}
 }

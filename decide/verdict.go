@@ -1,6 +1,7 @@
 package decide
 
 import (
+	"encoding/json"
 	"math"
 	"strconv"
 )
@@ -115,6 +116,20 @@ func (n Num) MarshalJSON() ([]byte, error) {
 	return strconv.AppendFloat(nil, r, 'g', -1, 64), nil
 }
 
+// UnmarshalJSON implements json.Unmarshaler: null, which MarshalJSON
+// writes for NaN and ±Inf, reads as NaN, so that a decoded result
+// encodes as it was.
+func (n *Num) UnmarshalJSON(b []byte) error { return unmarshalNum((*float64)(n), b) }
+
+// unmarshalNum reads a JSON number into v, null as NaN.
+func unmarshalNum(v *float64, b []byte) error {
+	if string(b) == "null" {
+		*v = math.NaN()
+		return nil
+	}
+	return json.Unmarshal(b, v)
+}
+
 // Verdict is Gate's answer, meant to be read by people and agents alike.
 type Verdict struct {
 	Decision Decision `json:"decision"`
@@ -123,7 +138,10 @@ type Verdict struct {
 	// of a refusal.
 	Code string `json:"code"`
 	// Reasons explain the decision, most important first; ReasonCodes
-	// holds the code of each, in the same order.
+	// holds the code of each, in the same order. A reason names the
+	// request's settings as fields (max_runs, no_regression: lower snake
+	// case, see package field); each caller phrases them in its own words
+	// (TextFields).
 	Reasons     []string `json:"reasons"`
 	ReasonCodes []string `json:"reason_codes"`
 	// Candidate, Baseline and Nearest name the configurations compared;
@@ -157,8 +175,14 @@ type Verdict struct {
 	Warnings []Warning `json:"warnings,omitempty"`
 }
 
+// TextFields are the request fields that Reasons and Warning messages
+// name, in lower snake case, for a caller to phrase as it names them (the
+// command line: --max-runs).
+var TextFields = []string{"max_runs", "max_baseline_runs", "min_improve", "no_regression"}
+
 // Warning is a fact about a gate question that makes its answer weak: a
 // minimum improvement below the run-to-run noise of the runs at hand.
+// Message names fields as Reasons do.
 type Warning struct {
 	Code      string `json:"code"`
 	Message   string `json:"message"`

@@ -159,11 +159,9 @@ func stairGaps(st []xy, px, py float64, ref []float64) float64 {
 	return area + (ref[0]-cur)*(top-py)
 }
 
-// stairInsert adds (x, y) to the staircase and returns the area of
-// [x, ref_x) x [y, ref_y) it newly covers (0 if a staircase point weakly
-// dominates it).
-func stairInsert(st []xy, x, y float64, ref []float64) ([]xy, float64) {
-	// b = first index with st[b].x > x; a = b-1 has st[a].x <= x.
+// stairAbove returns the first index of the staircase st (x ascending)
+// whose x is above x, len(st) when none is.
+func stairAbove(st []xy, x float64) int {
 	lo, hi := 0, len(st)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
@@ -173,7 +171,15 @@ func stairInsert(st []xy, x, y float64, ref []float64) ([]xy, float64) {
 			lo = m + 1
 		}
 	}
-	b := lo
+	return lo
+}
+
+// stairInsert adds (x, y) to the staircase and returns the area of
+// [x, ref_x) x [y, ref_y) it newly covers (0 if a staircase point weakly
+// dominates it).
+func stairInsert(st []xy, x, y float64, ref []float64) ([]xy, float64) {
+	// b = first index with st[b].x > x; a = b-1 has st[a].x <= x.
+	b := stairAbove(st, x)
 	top := ref[1]
 	a := b - 1
 	if a >= 0 {

@@ -204,15 +204,7 @@ func searchW(fw []xyzw, w float64) int {
 // unless a point of st weakly dominates it; in reports whether it did, and
 // cov is the dominating point when it did not.
 func stairAdd(st []xy, x, y float64) (out []xy, in bool, cov xy) {
-	lo, hi := 0, len(st) // lo = first index with st.x > x
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if st[m].x > x {
-			hi = m
-		} else {
-			lo = m + 1
-		}
-	}
+	lo := stairAbove(st, x) // the first index with st.x > x
 	if lo > 0 && st[lo-1].y <= y {
 		return st, false, st[lo-1]
 	}

@@ -60,14 +60,9 @@ func writeFrontJSON(out io.Writer, rep *Result) error {
 	}
 	j.Raw(`],"skipped":`)
 	j.Skips(rep.data.skipped)
-	j.Raw(`,"warnings":[`)
-	for i, s := range rep.warnings {
-		if i > 0 {
-			j.Raw(",")
-		}
-		j.Str(s)
-	}
-	j.Raw("]}\n")
+	j.Raw(`,"warnings":`)
+	j.Strs(rep.warnings)
+	j.Raw("}\n")
 	if err := j.Flush(w, true); err != nil {
 		return err
 	}
@@ -83,15 +78,7 @@ func writeGroupJSON(w *bufio.Writer, j *enc.JSON, rep *Result, g int) error {
 		if i > 0 {
 			j.Raw(",")
 		}
-		j.Raw(`{"id":`)
-		j.Str(d.ids[m.Row])
-		j.Raw(`,"values":`)
-		writeValues(j, p, m.Row)
-		writeRepeatsJSON(j, rep, m.Row)
-		if rep.ranks {
-			j.Raw(`,"rank":`)
-			j.Int(int64(m.Rank))
-		}
+		writePointJSON(j, rep, p, m.Row, m.Rank)
 		j.Raw(`,"ties":`)
 		writeIDs(j, d.ids, m.Ties)
 		j.Raw(`,"noise_tied":`)
@@ -130,11 +117,7 @@ func writeGroupJSON(w *bufio.Writer, j *enc.JSON, rep *Result, g int) error {
 		if i > 0 {
 			j.Raw(",")
 		}
-		j.Raw(`{"id":`)
-		j.Str(d.ids[x.Row])
-		j.Raw(`,"values":`)
-		writeValues(j, p, x.Row)
-		writeRepeatsJSON(j, rep, x.Row)
+		writePointJSON(j, rep, p, x.Row, -1)
 		j.Raw(`,"violations":[`)
 		for k, v := range x.Violations {
 			if k > 0 {
@@ -171,27 +154,13 @@ func writeHypervolumeJSON(j *enc.JSON, res *frontier.Result) {
 	}
 	j.Raw(`,"hypervolume":`)
 	j.Num(res.Hypervolume)
-	j.Raw(`,"reference":[`)
-	for i, v := range res.Reference {
-		if i > 0 {
-			j.Raw(",")
-		}
-		j.Num(v)
-	}
-	j.Raw("]")
+	j.Raw(`,"reference":`)
+	j.Nums(res.Reference)
 }
 
 func writeDominatedJSON(j *enc.JSON, rep *Result, p *frontier.Problem, x frontier.Dominated) {
 	ids := rep.data.ids
-	j.Raw(`{"id":`)
-	j.Str(ids[x.Row])
-	j.Raw(`,"values":`)
-	writeValues(j, p, x.Row)
-	writeRepeatsJSON(j, rep, x.Row)
-	if rep.ranks {
-		j.Raw(`,"rank":`)
-		j.Int(int64(x.Rank))
-	}
+	writePointJSON(j, rep, p, x.Row, x.Rank)
 	j.Raw(`,"dominated_by":`)
 	j.Str(ids[x.By])
 	j.Raw(`,"win_on":[`)
@@ -211,6 +180,20 @@ func writeDominatedJSON(j *enc.JSON, rep *Result, p *frontier.Problem, x frontie
 		j.Rel(p.Delta(o, x.By, x.Row))
 	}
 	j.Raw("}}")
+}
+
+// writePointJSON opens the object of point row: its id, values and
+// repeats, and its rank when the query ranks (rank >= 0).
+func writePointJSON(j *enc.JSON, rep *Result, p *frontier.Problem, row, rank int32) {
+	j.Raw(`{"id":`)
+	j.Str(rep.data.ids[row])
+	j.Raw(`,"values":`)
+	writeValues(j, p, row)
+	writeRepeatsJSON(j, rep, row)
+	if rep.ranks && rank >= 0 {
+		j.Raw(`,"rank":`)
+		j.Int(int64(rank))
+	}
 }
 
 func writeValues(j *enc.JSON, p *frontier.Problem, r int32) {
@@ -262,14 +245,8 @@ func writeRepeatsJSON(j *enc.JSON, rep *Result, r int32) {
 			j.Num(st.Max)
 			j.Raw("}")
 		}
-		j.Raw(`},"members":[`)
-		for i, m := range d.points[r].members {
-			if i > 0 {
-				j.Raw(",")
-			}
-			j.Str(d.memberIDs[m])
-		}
-		j.Raw("]")
+		j.Raw(`},"members":`)
+		writeIDs(j, d.memberIDs, d.points[r].members)
 	}
 	if d.baseline == nil {
 		return

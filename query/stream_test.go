@@ -6,6 +6,7 @@ import (
 
 	"github.com/pareto-llm/pareto/frontier"
 	"github.com/pareto-llm/pareto/internal/benchstudy"
+	"github.com/pareto-llm/pareto/internal/enc"
 	"github.com/pareto-llm/pareto/repeat"
 	"github.com/pareto-llm/pareto/trial"
 )
@@ -69,7 +70,7 @@ func answer(t *testing.T, q *Query, add func(*Rows)) map[string][]byte {
 	out := map[string][]byte{}
 	for _, f := range []string{"json", "csv", "table"} {
 		var b bytes.Buffer
-		if err := res.Write(&b, f); err != nil {
+		if err := enc.Write(&b, enc.Format(f), res); err != nil {
 			t.Fatal(err)
 		}
 		out[f] = b.Bytes()

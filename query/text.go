@@ -22,9 +22,7 @@ func writeFrontTable(out io.Writer, rep *Result) error {
 	}
 	if sk := rep.data.skipped; len(sk) > 0 {
 		fmt.Fprintf(w, "\nSKIPPED (inputs and runs that yielded no trial)\n")
-		enc.Section(w, []string{"path", "run", "code", "reason"}, len(sk), func(b []byte, r, c int) []byte {
-			return append(b, [...]string{sk[r].Path, sk[r].Run, sk[r].Code, sk[r].Reason}[c]...)
-		})
+		enc.SkipSection(w, sk)
 	}
 	return w.Flush()
 }

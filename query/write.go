@@ -2,18 +2,7 @@ package query
 
 import "io"
 
-// Write encodes the result as format: "json" (WriteJSON), "csv"
-// (WriteCSV) or "table" (WriteTable, the default).
-func (r *Result) Write(w io.Writer, format string) error {
-	switch format {
-	case "json":
-		return r.WriteJSON(w)
-	case "csv":
-		return r.WriteCSV(w)
-	default:
-		return r.WriteTable(w)
-	}
-}
+// A Result encodes itself in three formats; enc.Write picks one by name.
 
 // WriteJSON writes the JSON contract (docs/COMMANDS.md) of pareto front.
 func (r *Result) WriteJSON(w io.Writer) error { return writeFrontJSON(w, r) }

@@ -229,11 +229,17 @@ func lookup(name string) (*Setting, bool) {
 	return nil, false
 }
 
+// UnknownParamError is a parameter name that is neither a Settings name
+// nor an alias; Settings lists them all.
+type UnknownParamError struct{ Name string }
+
+func (e *UnknownParamError) Error() string { return fmt.Sprintf("unknown parameter %q", e.Name) }
+
 // Set sets the parameter name (a Settings name or alias) from its text.
 func (c *Config) Set(name, value string) error {
 	s, ok := lookup(name)
 	if !ok {
-		return fmt.Errorf("unknown parameter %q (see pareto simulate --help)", name)
+		return &UnknownParamError{Name: name}
 	}
 	if err := s.set(c, strings.TrimSpace(value)); err != nil {
 		return fmt.Errorf("parameter %s: %w", name, err)

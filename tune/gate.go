@@ -380,7 +380,7 @@ func (t *Tuning) recordVerdict(tx *tunequeue.Tx, number int, v decide.Verdict, g
 			case newest[n].State == tunequeue.RunFailed:
 				reason = fmt.Sprintf("the newest run of its configuration %d failed (%s)", n, newest[n].Reason)
 			case want > c.pending && c.all >= t.opts.MaxRuns:
-				reason = fmt.Sprintf("its configuration %d has had its %d runs (--max-runs)", n, t.opts.MaxRuns)
+				reason = fmt.Sprintf("its configuration %d has had its %d runs (max_runs)", n, t.opts.MaxRuns)
 			}
 			if reason != "" {
 				why = append(why, fmt.Sprintf("archive member %s needs %d more runs, which this study cannot run: %s; revoke it (pareto gate --revoke %s) or record more of its runs",

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pareto-llm/pareto/internal/enc"
 	"github.com/pareto-llm/pareto/search"
 	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/store/tunequeue"
@@ -136,5 +137,5 @@ func runAsk(ctx context.Context, e *env, o *askOptions) error {
 	if err != nil {
 		return inputError{err: err}
 	}
-	return writeDecideJSON(e, out)
+	return e.write(enc.FormatJSON, out)
 }

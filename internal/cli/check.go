@@ -2,8 +2,8 @@ package cli
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
+	"io"
 
 	"github.com/spf13/cobra"
 
@@ -32,7 +32,7 @@ the store cannot be read), 2 usage error.`
 
 func newCheckCmd(e *env) *cobra.Command {
 	var f storeFlags
-	format := "table"
+	var format formatFlag
 	c := &cobra.Command{
 		Use:     "check [--store S] [--study NAME] [--format table|json]",
 		Short:   "Verify every trial and block of a store against its content hash and checksums",
@@ -40,9 +40,6 @@ func newCheckCmd(e *env) *cobra.Command {
 		Example: "  pareto ingest examples/trials.csv --store runs.db --study csv && pareto check --store runs.db",
 		Args:    noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			if format != "table" && format != "json" {
-				return usagef("unknown --format %q (want table or json)", format)
-			}
 			ctx := c.Context()
 			s, err := f.openStore(ctx, true)
 			if err != nil {
@@ -53,14 +50,19 @@ func newCheckCmd(e *env) *cobra.Command {
 			if err != nil {
 				return inputError{err: err}
 			}
-			return writeChecks(e, checks, format == "json")
+			return writeChecks(e, checks, format.f)
 		},
 	}
 	fs := c.Flags()
 	f.addStore(fs)
 	fs.StringVar(&f.study, "study", "", "check this study only (default: every study)")
-	fs.StringVar(&format, "format", format, "output `table|json`")
+	format.add(fs, "output `table|json`", enc.FormatTable, enc.FormatJSON)
 	return c
+}
+
+// checkResult is what pareto check prints: one entry per study.
+type checkResult struct {
+	Studies []checkJSON `json:"studies"`
 }
 
 // checkJSON is one study of pareto check --format json.
@@ -79,32 +81,26 @@ type damageJSON struct {
 	Detail string `json:"detail"`
 }
 
-// writeChecks prints one line per study and one per damage (or the JSON
-// document), and fails when anything is damaged.
-func writeChecks(e *env, checks []store.StudyCheck, asJSON bool) error {
-	w := bufio.NewWriter(e.stdout)
-	damaged, studies := 0, 0
-	out := struct {
-		Studies []checkJSON `json:"studies"`
-	}{Studies: []checkJSON{}}
+// newCheckResult turns the store's checks into the result.
+func newCheckResult(checks []store.StudyCheck) checkResult {
+	out := checkResult{Studies: []checkJSON{}}
 	for _, c := range checks {
-		if asJSON {
-			cj := checkJSON{Study: c.Study, Trials: c.Trials, Blocks: c.Blocks, Columns: c.Columns, Damage: []damageJSON{}}
-			for _, d := range c.Damage {
-				cj.Damage = append(cj.Damage, damageJSON{Trial: d.Trial, Block: d.Block, Detail: d.Detail})
-			}
-			out.Studies = append(out.Studies, cj)
-			if n := len(c.Damage); n > 0 {
-				damaged += n
-				studies++
-			}
-			continue
+		cj := checkJSON{Study: c.Study, Trials: c.Trials, Blocks: c.Blocks, Columns: c.Columns, Damage: []damageJSON{}}
+		for _, d := range c.Damage {
+			cj.Damage = append(cj.Damage, damageJSON{Trial: d.Trial, Block: d.Block, Detail: d.Detail})
 		}
+		out.Studies = append(out.Studies, cj)
+	}
+	return out
+}
+
+// WriteTable prints one line per study and one per damage.
+func (r checkResult) WriteTable(out io.Writer) error {
+	w := bufio.NewWriter(out)
+	for _, c := range r.Studies {
 		verdict := "sound"
 		if n := len(c.Damage); n > 0 {
 			verdict = fmt.Sprintf("%d damaged", n)
-			damaged += n
-			studies++
 		}
 		fmt.Fprintf(w, "study %s: %d trials, %d blocks, %d value columns: %s\n", enc.Safe(c.Study), c.Trials, c.Blocks, c.Columns, verdict)
 		for _, d := range c.Damage {
@@ -115,18 +111,24 @@ func writeChecks(e *env, checks []store.StudyCheck, asJSON bool) error {
 			fmt.Fprintf(w, "  %s: %s\n", what, enc.Safe(d.Detail))
 		}
 	}
-	switch {
-	case asJSON:
-		b, err := json.Marshal(out)
-		if err != nil {
-			return err
-		}
-		w.Write(append(b, '\n'))
-	case len(checks) == 0:
+	if len(r.Studies) == 0 {
 		fmt.Fprintln(w, "no study")
 	}
-	if err := w.Flush(); err != nil {
+	return w.Flush()
+}
+
+// writeChecks prints the checks as f, and fails when anything is
+// damaged.
+func writeChecks(e *env, checks []store.StudyCheck, f enc.Format) error {
+	if err := e.write(f, newCheckResult(checks)); err != nil {
 		return err
+	}
+	damaged, studies := 0, 0
+	for _, c := range checks {
+		if n := len(c.Damage); n > 0 {
+			damaged += n
+			studies++
+		}
 	}
 	if damaged > 0 {
 		return inputError{err: fmt.Errorf("%d damaged trials or blocks in %d of %d studies", damaged, studies, len(checks))}

@@ -42,12 +42,17 @@ func TestScripts(t *testing.T) {
 
 // schemaCmd is the script command "schema NAME FILE": FILE (a JSON
 // document, or one per line) must satisfy docs/schema/NAME.schema.json
-// (internal/schematest).
+// (internal/schematest), and be what enc.Write encodes of the typed
+// result decoded from it (roundTrip).
 func schemaCmd(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) != 2 {
 		ts.Fatalf("usage: schema NAME FILE")
 	}
-	err := schematest.Check(args[0], []byte(ts.ReadFile(args[1])))
+	check := schematest.Check
+	if !neg {
+		check = roundTrip
+	}
+	err := check(args[0], []byte(ts.ReadFile(args[1])))
 	switch {
 	case err != nil && !neg:
 		ts.Fatalf("%v", err)

@@ -102,7 +102,8 @@ type compareOptions struct {
 	confidence      float64
 	baseline        string
 	allowCrossScope bool
-	format, html    string
+	html            string
+	format          formatFlag
 }
 
 func newCompareCmd(e *env) *cobra.Command {
@@ -132,7 +133,7 @@ func newCompareCmd(e *env) *cobra.Command {
 	f.Float64Var(&o.confidence, "confidence", 0.95, "level of every interval")
 	f.StringVar(&o.baseline, "baseline", "", "compare the baseline `SELECTION` in both sides first (as pareto drift)")
 	f.BoolVar(&o.allowCrossScope, "allow-cross-scope", false, "compare sides measured in other environments")
-	f.StringVar(&o.format, "format", "table", "output `table|json|markdown`")
+	o.format.add(f, "output `table|json|markdown`", enc.FormatTable, enc.FormatJSON, enc.FormatMarkdown)
 	f.StringVar(&o.html, "html", "", "also write the comparison as an HTML page to `FILE`")
 	return c
 }
@@ -184,8 +185,6 @@ func (o *compareOptions) parse() (*query.Query, compare.Options, error) {
 		return nil, opt, usagef("--resamples must be at least 1")
 	case !(o.confidence > 0 && o.confidence < 1):
 		return nil, opt, usagef("--confidence must be between 0 and 1")
-	case o.format != "table" && o.format != "json" && o.format != "markdown":
-		return nil, opt, usagef("unknown --format %q (want table, json or markdown)", o.format)
 	}
 	return q, opt, nil
 }
@@ -300,7 +299,7 @@ func runCompare(ctx context.Context, e *env, o *compareOptions, args []string) e
 			}
 		}
 	}
-	if err := rep.Write(e.stdout, o.format); err != nil {
+	if err := e.write(o.format.f, rep); err != nil {
 		return err
 	}
 	if o.html != "" {
@@ -308,7 +307,7 @@ func runCompare(ctx context.Context, e *env, o *compareOptions, args []string) e
 			return inputError{err: err}
 		}
 	}
-	if o.format != "table" {
+	if string(o.format.f) != "table" {
 		for _, w := range rep.Warnings {
 			fmt.Fprintf(e.stderr, "pareto compare: warning: %s\n", enc.SafeLines(w))
 		}

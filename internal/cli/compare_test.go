@@ -12,8 +12,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/pareto-llm/pareto/internal/schematest"
 )
 
 // TestCompareJSONSchema holds pareto compare's JSON, baseline drift and
@@ -33,7 +31,7 @@ func TestCompareJSONSchema(t *testing.T) {
 		if code == exitUsage || stdout.Len() == 0 {
 			t.Fatalf("%v: exit %d\n%s", args, code, stderr.String())
 		}
-		schematest.Validate(t, "compare", stdout.Bytes())
+		validateOutput(t, "compare", stdout.Bytes())
 	}
 }
 
@@ -85,7 +83,7 @@ func compareVerdict(t *testing.T, path string, flags ...string) (string, int, st
 	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil || len(rep.Pairs) != 1 {
 		t.Fatalf("%v: exit %d, %v\n%s%s", args, code, err, stdout.String(), stderr.String())
 	}
-	schematest.Validate(t, "compare", stdout.Bytes())
+	validateOutput(t, "compare", stdout.Bytes())
 	return rep.Pairs[0].Verdict, code, strings.Join(rep.Pairs[0].Reasons, "\n")
 }
 
@@ -165,7 +163,7 @@ func TestCompareCloudAI(t *testing.T) {
 		if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil || len(rep.Pairs) != 1 {
 			t.Fatalf("%v: exit %d, %v\n%s", tt.flags, code, err, stderr.String())
 		}
-		schematest.Validate(t, "compare", stdout.Bytes())
+		validateOutput(t, "compare", stdout.Bytes())
 		p := rep.Pairs[0]
 		if p.Verdict != tt.verdict || code != tt.exit {
 			t.Errorf("%v: %s, exit %d; want %s, exit %d", tt.flags, p.Verdict, code, tt.verdict, tt.exit)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/pareto-llm/pareto/decide"
@@ -33,7 +34,7 @@ type driftOptions struct {
 	obj                decideObjectives
 	baseline, from, to string
 	confidence         float64
-	format             string
+	format             formatFlag
 }
 
 func newDriftCmd(e *env) *cobra.Command {
@@ -42,13 +43,10 @@ func newDriftCmd(e *env) *cobra.Command {
 		Use:     "drift --baseline SELECTION -o OBJECTIVE... [--store S --study NAME] [PATH...]",
 		Short:   "Compare the baseline measured in two environments",
 		Long:    driftLong,
-		Example: "  pareto ingest examples/decide/baseline-sglang-0.5.6.jsonl examples/decide/baseline-sglang-0.6.0.jsonl --store runs.db --study tune --label role=baseline && pareto drift --store runs.db --study tune --baseline role=baseline -o output_token_throughput:max -o ttft.p99:min --min-improve 3%",
+		Example: "  " + baselineStudyExample + " && pareto drift --store runs.db --study tune --baseline role=baseline -o output_token_throughput:max -o ttft.p99:min --min-improve 3%",
 		RunE: func(c *cobra.Command, args []string) error {
 			if o.baseline == "" {
 				return usagef("--baseline is required")
-			}
-			if o.format != "table" && o.format != "json" {
-				return usagef("unknown --format %q (want table or json)", o.format)
 			}
 			if (o.from == "") != (o.to == "") {
 				return usagef("give both --from and --to, or neither")
@@ -65,7 +63,7 @@ func newDriftCmd(e *env) *cobra.Command {
 	f.StringVar(&o.from, "from", "", "older environment `SELECTION`, e.g. engine_version=0.8")
 	f.StringVar(&o.to, "to", "", "newer environment `SELECTION`, e.g. engine_version=0.9")
 	f.Float64Var(&o.confidence, "confidence", 0.95, "level of the interval on each change")
-	f.StringVar(&o.format, "format", "table", "output `table|json`")
+	o.format.add(f, "output `table|json`", enc.FormatTable, enc.FormatJSON)
 	return c
 }
 
@@ -97,14 +95,21 @@ func runDrift(ctx context.Context, e *env, o *driftOptions, paths []string) erro
 		return usagef("%v; name two with --from and --to", err)
 	case err != nil:
 		return inputError{err: err}
-	case o.format == "json":
-		return writeDecideJSON(e, rep)
 	}
-	return writeDriftTable(e, &rep, o.confidence)
+	return e.write(o.format.f, driftResult{rep, o.confidence})
 }
 
-func writeDriftTable(e *env, rep *decide.DriftReport, conf float64) error {
-	w := bufio.NewWriter(e.stdout)
+// driftResult is what pareto drift prints: the report
+// (docs/schema/drift.schema.json), and the confidence its table names.
+type driftResult struct {
+	decide.DriftReport
+	confidence float64
+}
+
+// WriteTable prints the baseline's change and a row per objective.
+func (d driftResult) WriteTable(out io.Writer) error {
+	rep, conf := &d.DriftReport, d.confidence
+	w := bufio.NewWriter(out)
 	var diffs []string
 	for _, d := range rep.Differs {
 		diffs = append(diffs, fmt.Sprintf("%s %s → %s", d.Field, orDash(d.A), orDash(d.B)))

@@ -2,8 +2,11 @@ package cli
 
 import (
 	"errors"
+	"regexp"
+	"slices"
 	"strings"
 
+	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/field"
 )
 
@@ -58,4 +61,41 @@ func queryUsage(err error) error {
 		return usageError{errors.New(flagText(err))}
 	}
 	return err
+}
+
+// textFieldRE matches, as whole words, the request fields that verdict
+// reasons and warnings name (decide.TextFields).
+var textFieldRE = regexp.MustCompile(`\b(` + strings.Join(decide.TextFields, "|") + `)\b`)
+
+// fieldText phrases a library text that names fields (a verdict's
+// reason, a warning) in the command line's words: each field becomes its
+// flag (min_improve: --min-improve).
+func fieldText(s string) string { return textFieldRE.ReplaceAllStringFunc(s, flagName) }
+
+// fieldTexts is fieldText of every text of list, in a new slice.
+func fieldTexts(list []string) []string {
+	if list == nil {
+		return nil
+	}
+	out := make([]string, len(list))
+	for i, s := range list {
+		out[i] = fieldText(s)
+	}
+	return out
+}
+
+// phraseVerdict rewrites the reasons and warnings of v in the command
+// line's words (fieldText); v's slices are replaced, not changed.
+func phraseVerdict(v *decide.Verdict) {
+	if v == nil {
+		return
+	}
+	v.Reasons = fieldTexts(v.Reasons)
+	if v.Warnings != nil {
+		ws := slices.Clone(v.Warnings)
+		for i := range ws {
+			ws[i].Message = fieldText(ws[i].Message)
+		}
+		v.Warnings = ws
+	}
 }

@@ -71,7 +71,8 @@ const frontExample = `  pareto front examples/trials.csv -o ttft_p99_ms:min -o o
 
 type frontOptions struct {
 	objectives, noise, minImprove, slos []string
-	id, groupBy, ref, format            string
+	id, groupBy, ref                    string
+	format                              formatFlag
 	ranks, keepGoing, frontierOnly      bool
 	store                               storeFlags
 	aggregate, baseline                 string
@@ -109,7 +110,7 @@ func newFrontCmd(e *env) *cobra.Command {
 	f.StringVar(&o.groupBy, "group-by", "", "one frontier per value of `COLUMN`")
 	f.BoolVar(&o.ranks, "ranks", false, "report strict non-dominated ranks (0 = frontier)")
 	f.StringVar(&o.ref, "ref", "", "add hypervolume with reference point `auto|v1,v2,...`")
-	f.StringVar(&o.format, "format", "table", "output `table|json|csv`")
+	o.format.add(f, "output `table|json|csv`", enc.FormatTable, enc.FormatJSON, enc.FormatCSV)
 	f.BoolVar(&o.keepGoing, "keep-going", false, "exit 0 even when some inputs could not be read")
 	f.BoolVar(&o.frontierOnly, "frontier-only", false, "print the frontier and the size of every other list, not its members")
 	f.StringVar(&o.aggregate, "aggregate", "median", "combine repeats of a configuration: `median|mean|none`")
@@ -133,11 +134,6 @@ func parseFrontQuery(o *frontOptions) (*query.Query, error) {
 		ConfigKeys: o.configKeys, Baseline: o.baseline, AllowCrossScope: o.allowCrossScope}.Query()
 	if err != nil {
 		return nil, queryUsage(err)
-	}
-	switch o.format {
-	case "table", "json", "csv":
-	default:
-		return nil, usagef("unknown --format %q (want table, json or csv)", o.format)
 	}
 	return q, nil
 }
@@ -181,10 +177,10 @@ func runFront(ctx context.Context, e *env, o *frontOptions, paths []string) erro
 		}
 		return optunaError(err)
 	}
-	if err := res.Write(e.stdout, o.format); err != nil {
+	if err := e.write(o.format.f, res); err != nil {
 		return err
 	}
-	if o.format == "table" {
+	if string(o.format.f) == "table" {
 		for _, w := range res.Warnings() {
 			fmt.Fprintf(e.stderr, "pareto front: warning: %s\n", enc.SafeLines(w))
 		}

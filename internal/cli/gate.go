@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/pareto-llm/pareto/decide"
+	"github.com/pareto-llm/pareto/internal/enc"
 	"github.com/pareto-llm/pareto/repeat"
 	"github.com/pareto-llm/pareto/source"
 	"github.com/pareto-llm/pareto/store"
@@ -148,7 +149,7 @@ type gateOptions struct {
 	noRegression             bool
 	archiveList              bool
 	revoke                   string
-	format                   string
+	format                   formatFlag
 }
 
 func newGateCmd(e *env) *cobra.Command {
@@ -184,7 +185,7 @@ func newGateCmd(e *env) *cobra.Command {
 	f.BoolVar(&o.noRegression, "no-regression", false, "reject an admit that is worse than the baseline beyond the noise band on any objective")
 	f.BoolVar(&o.archiveList, "archive-list", false, "list the study's archive members as JSON instead of gating (read only)")
 	f.StringVar(&o.revoke, "revoke", "", "remove the archive members `SELECTION` selects (key:HEX) instead of gating; their runs stay")
-	f.StringVar(&o.format, "format", "json", "output `json|table`: the verdict (or the archive) as JSON, or for a reader")
+	o.format.add(f, "output `json|table`: the verdict (or the archive) as JSON, or for a reader", enc.FormatJSON, enc.FormatTable)
 	return c
 }
 
@@ -210,9 +211,6 @@ func readSources(ctx context.Context, paths []string, opts source.LoadOptions) (
 }
 
 func runGate(ctx context.Context, e *env, o *gateOptions) error {
-	if o.format != "json" && o.format != "table" {
-		return usagef("unknown --format %q (want json or table)", o.format)
-	}
 	if o.archiveList || o.revoke != "" {
 		return runArchive(ctx, e, o)
 	}
@@ -240,14 +238,9 @@ func runGate(ctx context.Context, e *env, o *gateOptions) error {
 	}
 	defer st.Close()
 	v, err := decide.RunGate(ctx, store.Selecting{Store: st}, req)
+	phraseVerdict(&v)
 	if v.Decision != "" {
-		var werr error
-		if o.format == "table" {
-			werr = writeGateTable(e.stdout, &v)
-		} else {
-			werr = writeDecideJSON(e, v)
-		}
-		if werr != nil {
+		if werr := e.write(o.format.f, (*verdictResult)(&v)); werr != nil {
 			return werr
 		}
 		for _, w := range v.Warnings {
@@ -305,10 +298,7 @@ func runArchive(ctx context.Context, e *env, o *gateOptions) error {
 
 // writeArchive prints archive members in the format the flags ask for.
 func (o *gateOptions) writeArchive(e *env, members []decide.ArchiveMember) error {
-	if o.format == "table" {
-		return writeArchiveTable(e.stdout, members)
-	}
-	return writeDecideJSON(e, members)
+	return e.write(o.format.f, archiveResult(members))
 }
 
 // gateHint adds to an error of the library what the flags can do about it.

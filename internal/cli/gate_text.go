@@ -12,9 +12,23 @@ import (
 	"github.com/pareto-llm/pareto/internal/enc"
 )
 
+// verdictResult is what pareto gate prints: the verdict
+// (docs/schema/gate.schema.json).
+type verdictResult decide.Verdict
+
+// WriteTable prints the verdict for a reader (writeGateTable).
+func (v *verdictResult) WriteTable(w io.Writer) error { return writeGateTable(w, (*decide.Verdict)(v)) }
+
+// archiveResult is what pareto gate --archive and --revoke print: the
+// archive members (docs/schema/gate-archive.schema.json).
+type archiveResult []decide.ArchiveMember
+
+// WriteTable prints the members (writeArchiveTable).
+func (a archiveResult) WriteTable(w io.Writer) error { return writeArchiveTable(w, a) }
+
 // writeGateTable prints a verdict for a reader: the decision and its code,
 // the sides, every reason, the per-workload comparison and what more runs
-// would settle it. The JSON (writeDecideJSON) holds everything this omits.
+// would settle it. The JSON holds everything this omits.
 func writeGateTable(w io.Writer, v *decide.Verdict) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "%s (%s): candidate %s, baseline %s", v.Decision, v.Code, enc.Safe(v.Candidate), enc.Safe(v.Baseline))

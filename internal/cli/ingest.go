@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -91,17 +92,18 @@ const ingestExample = `  pareto ingest examples/cloudai/results --system-config 
   pareto ingest examples/decide/tries-sglang-0.6.0.jsonl --store runs.db --study tune`
 
 type ingestOptions struct {
-	format, systemConfig, id string
-	as                       string
-	session                  string
-	gpusPerNode              int
-	gpus                     string
-	optuna, optunaStudy      string
-	keepGoing                bool
-	labels                   []string
-	cloudai                  scenarioFlags
-	store                    storeFlags
-	limits                   limitFlags
+	systemConfig, id    string
+	format              formatFlag
+	as                  string
+	session             string
+	gpusPerNode         int
+	gpus                string
+	optuna, optunaStudy string
+	keepGoing           bool
+	labels              []string
+	cloudai             scenarioFlags
+	store               storeFlags
+	limits              limitFlags
 }
 
 func newIngestCmd(e *env) *cobra.Command {
@@ -115,14 +117,11 @@ func newIngestCmd(e *env) *cobra.Command {
 			if len(args) == 0 && o.optuna == "" {
 				return usagef("no paths given (or --optuna)")
 			}
-			if o.format != "table" && o.format != "json" {
-				return usagef("unknown --format %q (want table or json)", o.format)
-			}
-			return runIngest(c.Context(), e, &o, args)
+			return runIngest(c.Context(), e, &o, o.format.f, args)
 		},
 	}
 	f := c.Flags()
-	f.StringVar(&o.format, "format", "table", "output `table|json`")
+	o.format.add(f, "output `table|json`", enc.FormatTable, enc.FormatJSON)
 	f.StringVar(&o.systemConfig, "system-config", "", "CloudAI system `TOML` supplying gpus_per_node")
 	f.IntVar(&o.gpusPerNode, "gpus-per-node", 0, "GPUs per node for CloudAI runs (overrides --system-config)")
 	o.cloudai.add(f)
@@ -200,7 +199,7 @@ func loadOptions(systemConfig string, sc scenarioFlags, gpusPerNode int, gpus, a
 	return opts, nil
 }
 
-func runIngest(ctx context.Context, e *env, o *ingestOptions, paths []string) error {
+func runIngest(ctx context.Context, e *env, o *ingestOptions, format enc.Format, paths []string) error {
 	opts, err := loadOptions(o.systemConfig, o.cloudai, o.gpusPerNode, o.gpus, o.as)
 	if err != nil {
 		return err
@@ -281,13 +280,7 @@ func runIngest(ctx context.Context, e *env, o *ingestOptions, paths []string) er
 		st.session = session
 		skipped = append(skipped, sink.failed...)
 	}
-	sum := summarize(counts)
-	if o.format == "json" {
-		err = writeIngestJSON(e, total, sum, skipped, st)
-	} else {
-		err = writeIngestTable(e, total, sum, skipped, st)
-	}
-	if err != nil {
+	if err := e.write(format, newIngestResult(total, summarize(counts), skipped, st)); err != nil {
 		return err
 	}
 	if total == 0 {
@@ -307,13 +300,15 @@ type formatKey struct{ format, version, layout string }
 // when it says nothing) and layout (trial.Source.FormatVersion: the shape
 // of the file, AIPerf G0–G3, vLLM bench-serve, …).
 type formatCount struct {
-	Format, Version, Layout string
-	Trials                  int
+	Format  string `json:"format"`
+	Version string `json:"version"`
+	Layout  string `json:"layout"`
+	Trials  int    `json:"trials"`
 }
 
 // summarize lists the trial counts by (format, version, layout).
 func summarize(counts map[formatKey]int) []formatCount {
-	var out []formatCount
+	out := []formatCount{}
 	for k, n := range counts {
 		out = append(out, formatCount{k.format, k.version, k.layout, n})
 	}
@@ -323,17 +318,49 @@ func summarize(counts map[formatKey]int) []formatCount {
 	return out
 }
 
-func writeIngestTable(e *env, total int, sum []formatCount, skipped []trial.Skip, st *stored) error {
-	w := bufio.NewWriter(e.stdout)
-	fmt.Fprintf(w, "%d trials, %d skipped (%d unreadable)\n", total, len(skipped), len(source.Failed(skipped)))
+// ingestResult is what pareto ingest prints
+// (docs/schema/ingest.schema.json): the trials read, what was stored
+// (with --study), the counts per format, and the skipped inputs.
+type ingestResult struct {
+	Trials  int           `json:"trials"`
+	Stored  *storedJSON   `json:"stored,omitempty"`
+	Formats []formatCount `json:"formats"`
+	Skipped enc.Skips     `json:"skipped"`
+}
+
+// storedJSON is what an ingest added to a store (stored).
+type storedJSON struct {
+	Store        string `json:"store"`
+	Study        string `json:"study"`
+	Added        int    `json:"added"`
+	Present      int    `json:"present"`
+	Sources      int    `json:"sources"`
+	SkipsAdded   int    `json:"skips_added"`
+	SkipsPresent int    `json:"skips_present"`
+	Session      string `json:"session"`
+}
+
+func newIngestResult(total int, sum []formatCount, skipped []trial.Skip, st *stored) ingestResult {
+	r := ingestResult{Trials: total, Formats: sum, Skipped: skipped}
 	if st != nil {
-		fmt.Fprintf(w, "study %s in %s: %d added, %d already present, from %d sources\n", enc.Safe(st.study), enc.Safe(st.location), st.added, st.present, st.sources)
-		fmt.Fprintf(w, "session %s\n", enc.Safe(st.session))
-		if st.skipsAdded+st.skipsPresent > 0 {
-			fmt.Fprintf(w, "skips kept in study %s: %d added, %d already present\n", enc.Safe(st.study), st.skipsAdded, st.skipsPresent)
+		r.Stored = &storedJSON{st.location, st.study, st.added, st.present, st.sources, st.skipsAdded, st.skipsPresent, st.session}
+	}
+	return r
+}
+
+// WriteTable prints the counts, what was stored and the skipped inputs.
+func (r ingestResult) WriteTable(out io.Writer) error {
+	w := bufio.NewWriter(out)
+	fmt.Fprintf(w, "%d trials, %d skipped (%d unreadable)\n", r.Trials, len(r.Skipped), len(source.Failed(r.Skipped)))
+	if st := r.Stored; st != nil {
+		fmt.Fprintf(w, "study %s in %s: %d added, %d already present, from %d sources\n", enc.Safe(st.Study), enc.Safe(st.Store), st.Added, st.Present, st.Sources)
+		fmt.Fprintf(w, "session %s\n", enc.Safe(st.Session))
+		if st.SkipsAdded+st.SkipsPresent > 0 {
+			fmt.Fprintf(w, "skips kept in study %s: %d added, %d already present\n", enc.Safe(st.Study), st.SkipsAdded, st.SkipsPresent)
 		}
 	}
 	w.WriteByte('\n')
+	sum := r.Formats
 	enc.Section(w, []string{"format", "version", "layout", "trials"}, len(sum), func(b []byte, r, c int) []byte {
 		switch c {
 		case 0:
@@ -345,59 +372,9 @@ func writeIngestTable(e *env, total int, sum []formatCount, skipped []trial.Skip
 		}
 		return strconv.AppendInt(b, int64(sum[r].Trials), 10)
 	})
-	if sk := skipped; len(sk) > 0 {
+	if sk := r.Skipped; len(sk) > 0 {
 		fmt.Fprintf(w, "\nSKIPPED\n")
-		enc.Section(w, []string{"path", "run", "code", "reason"}, len(sk), func(b []byte, r, c int) []byte {
-			return append(b, [...]string{sk[r].Path, sk[r].Run, sk[r].Code, sk[r].Reason}[c]...)
-		})
-	}
-	return w.Flush()
-}
-
-func writeIngestJSON(e *env, total int, sum []formatCount, skipped []trial.Skip, st *stored) error {
-	j := &enc.JSON{}
-	j.Raw(`{"trials":`)
-	j.Int(int64(total))
-	if st != nil {
-		j.Raw(`,"stored":{"store":`)
-		j.Str(st.location)
-		j.Raw(`,"study":`)
-		j.Str(st.study)
-		j.Raw(`,"added":`)
-		j.Int(int64(st.added))
-		j.Raw(`,"present":`)
-		j.Int(int64(st.present))
-		j.Raw(`,"sources":`)
-		j.Int(int64(st.sources))
-		j.Raw(`,"skips_added":`)
-		j.Int(int64(st.skipsAdded))
-		j.Raw(`,"skips_present":`)
-		j.Int(int64(st.skipsPresent))
-		j.Raw(`,"session":`)
-		j.Str(st.session)
-		j.Raw("}")
-	}
-	j.Raw(`,"formats":[`)
-	for i, s := range sum {
-		if i > 0 {
-			j.Raw(",")
-		}
-		j.Raw(`{"format":`)
-		j.Str(s.Format)
-		j.Raw(`,"version":`)
-		j.Str(s.Version)
-		j.Raw(`,"layout":`)
-		j.Str(s.Layout)
-		j.Raw(`,"trials":`)
-		j.Int(int64(s.Trials))
-		j.Raw("}")
-	}
-	j.Raw(`],"skipped":`)
-	j.Skips(skipped)
-	j.Raw("}\n")
-	w := bufio.NewWriter(e.stdout)
-	if err := j.Flush(w, true); err != nil {
-		return err
+		enc.SkipSection(w, sk)
 	}
 	return w.Flush()
 }

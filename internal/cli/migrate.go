@@ -1,8 +1,8 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
+	"io"
 
 	"github.com/spf13/cobra"
 
@@ -31,7 +31,7 @@ error.`
 
 func newMigrateCmd(e *env) *cobra.Command {
 	var f storeFlags
-	format := "table"
+	var format formatFlag
 	c := &cobra.Command{
 		Use:     "migrate [--store S] [--format table|json]",
 		Short:   "Upgrade a store's schema to this version of pareto",
@@ -39,36 +39,35 @@ func newMigrateCmd(e *env) *cobra.Command {
 		Example: "  pareto ingest examples/trials.csv --store runs.db --study csv && pareto migrate --store runs.db",
 		Args:    noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			if format != "table" && format != "json" {
-				return usagef("unknown --format %q (want table or json)", format)
-			}
 			loc := f.resolved()
 			from, to, err := store.Migrate(c.Context(), loc)
 			if err != nil {
 				return inputError{err: err}
 			}
-			if format == "json" {
-				b, err := json.Marshal(struct {
-					Store    string `json:"store"`
-					From     int    `json:"from"`
-					To       int    `json:"to"`
-					Upgraded bool   `json:"upgraded"`
-				}{trial.RedactLocation(loc), from, to, from != to})
-				if err != nil {
-					return err
-				}
-				_, err = e.stdout.Write(append(b, '\n'))
-				return err
-			}
-			if from == to {
-				_, err = fmt.Fprintf(e.stdout, "store %s: schema version %d, up to date\n", enc.Safe(trial.RedactLocation(loc)), to)
-			} else {
-				_, err = fmt.Fprintf(e.stdout, "store %s: schema version %d upgraded to %d\n", enc.Safe(trial.RedactLocation(loc)), from, to)
-			}
-			return err
+			return e.write(format.f, migrateResult{trial.RedactLocation(loc), from, to, from != to})
 		},
 	}
 	f.addStore(c.Flags())
-	c.Flags().StringVar(&format, "format", format, "output `table|json`: the store, its schema version before and after")
+	format.add(c.Flags(), "output `table|json`: the store, its schema version before and after", enc.FormatTable, enc.FormatJSON)
 	return c
+}
+
+// migrateResult is what pareto migrate prints: the store (redacted) and
+// its schema version before and after.
+type migrateResult struct {
+	Store    string `json:"store"`
+	From     int    `json:"from"`
+	To       int    `json:"to"`
+	Upgraded bool   `json:"upgraded"`
+}
+
+// WriteTable says whether the store was upgraded, in one line.
+func (r migrateResult) WriteTable(w io.Writer) error {
+	var err error
+	if r.From == r.To {
+		_, err = fmt.Fprintf(w, "store %s: schema version %d, up to date\n", enc.Safe(r.Store), r.To)
+	} else {
+		_, err = fmt.Fprintf(w, "store %s: schema version %d upgraded to %d\n", enc.Safe(r.Store), r.From, r.To)
+	}
+	return err
 }

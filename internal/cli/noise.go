@@ -3,9 +3,9 @@ package cli
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/pareto-llm/pareto/decide"
@@ -31,12 +31,16 @@ their configuration's typical value. Configurations with fewer than
 Trials come from the study (--store, --study, --where) and/or from result
 paths. Exit status: 0 success, 1 bad input, 2 usage error.`
 
+// baselineStudyExample is the start of the help examples that read the
+// study of example baselines: it ingests them into runs.db.
+const baselineStudyExample = "pareto ingest examples/decide/baseline-sglang-0.5.6.jsonl examples/decide/baseline-sglang-0.6.0.jsonl --store runs.db --study tune --label role=baseline"
+
 type noiseOptions struct {
 	src        decideSource
 	metrics    []string
 	confidence float64
 	minRepeats int
-	format     string
+	format     formatFlag
 }
 
 func newNoiseCmd(e *env) *cobra.Command {
@@ -45,13 +49,10 @@ func newNoiseCmd(e *env) *cobra.Command {
 		Use:     "noise -o METRIC... [--store S --study NAME] [PATH...]",
 		Short:   "Estimate run-to-run noise from repeats and suggest noise bands",
 		Long:    noiseLong,
-		Example: "  pareto ingest examples/decide/baseline-sglang-0.5.6.jsonl examples/decide/baseline-sglang-0.6.0.jsonl --store runs.db --study tune --label role=baseline && pareto noise --store runs.db --study tune -o output_token_throughput -o ttft.p99",
+		Example: "  " + baselineStudyExample + " && pareto noise --store runs.db --study tune -o output_token_throughput -o ttft.p99",
 		RunE: func(c *cobra.Command, args []string) error {
 			if len(o.metrics) == 0 {
 				return usagef("no metrics: give at least one -o METRIC")
-			}
-			if o.format != "table" && o.format != "json" {
-				return usagef("unknown --format %q (want table or json)", o.format)
 			}
 			if !(o.confidence > 0 && o.confidence < 1) {
 				return usagef("--confidence must be between 0 and 1")
@@ -66,7 +67,7 @@ func newNoiseCmd(e *env) *cobra.Command {
 	f.StringArrayVarP(&o.metrics, "objective", "o", nil, "metric `SELECTOR` (a direction suffix is ignored), repeatable")
 	f.Float64Var(&o.confidence, "confidence", 0.95, "level of the interval on the coefficient of variation")
 	f.IntVar(&o.minRepeats, "min-repeats", 3, "warn about configurations with fewer repeats")
-	f.StringVar(&o.format, "format", "table", "output `table|json`")
+	o.format.add(f, "output `table|json`", enc.FormatTable, enc.FormatJSON)
 	return c
 }
 
@@ -87,37 +88,36 @@ func runNoise(ctx context.Context, e *env, o *noiseOptions, paths []string) erro
 	if err != nil {
 		return inputError{err: err}
 	}
-	if o.format == "json" {
-		return writeNoiseJSON(e, rep)
-	}
-	return writeNoiseTable(e, rep, o)
+	return e.write(o.format.f, newNoiseResult(rep, o))
 }
 
-func writeNoiseTable(e *env, rep decide.NoiseReport, o *noiseOptions) error {
-	w := bufio.NewWriter(e.stdout)
-	fmt.Fprintf(w, "%d configurations (configuration × workload × environment)\n\n", rep.Configurations)
-	ci := fmt.Sprintf("%g%% CI", 100*o.confidence)
-	enc.Section(w, []string{"metric", "cv", ci, "configs", "df", "suggested --noise"}, len(rep.Metrics), func(b []byte, r, c int) []byte {
-		m := rep.Metrics[r]
+// WriteTable prints the metrics' noise and the configurations with too
+// few repeats.
+func (r noiseResult) WriteTable(out io.Writer) error {
+	w := bufio.NewWriter(out)
+	fmt.Fprintf(w, "%d configurations (configuration × workload × environment)\n\n", r.Configurations)
+	ci := fmt.Sprintf("%g%% CI", 100*r.confidence)
+	enc.Section(w, []string{"metric", "cv", ci, "configs", "df", "suggested --noise"}, len(r.Metrics), func(b []byte, row, c int) []byte {
+		m := r.Metrics[row]
 		switch c {
 		case 0:
 			return append(b, m.Name...)
 		case 1:
-			return appendPct(b, m.CV)
+			return appendPct(b, float64(m.CV))
 		case 2:
-			return appendPct(appendPct(b, m.Low), m.High)
+			return appendPct(appendPct(b, float64(m.Low)), float64(m.High))
 		case 3:
 			return fmt.Appendf(b, "%d", m.Configs)
 		case 4:
 			return fmt.Appendf(b, "%d", m.DF)
 		}
-		return appendPct(b, m.Band)
+		return appendPct(b, float64(m.Suggested))
 	})
-	if len(rep.Few) > 0 {
-		fmt.Fprintf(w, "\nWARNING: %d configurations have fewer than %d repeats\n", len(rep.Few), o.minRepeats)
-		enc.Section(w, []string{"config", "workload", "runs"}, len(rep.Few), func(b []byte, r, c int) []byte {
-			f := rep.Few[r]
-			return append(b, [...]string{"key:" + f.Config, f.Workload.String(), fmt.Sprint(f.N)}[c]...)
+	if few := r.FewRepeats; len(few) > 0 {
+		fmt.Fprintf(w, "\nWARNING: %d configurations have fewer than %d repeats\n", len(few), r.minRepeats)
+		enc.Section(w, []string{"config", "workload", "runs"}, len(few), func(b []byte, row, c int) []byte {
+			f := few[row]
+			return append(b, [...]string{f.Config, f.Workload, fmt.Sprint(f.Runs)}[c]...)
 		})
 	}
 	return w.Flush()
@@ -135,10 +135,16 @@ func appendPct(b []byte, v float64) []byte {
 	return fmt.Appendf(b, "%.1f%%", 100*v)
 }
 
-type noiseJSON struct {
+// noiseResult is what pareto noise prints
+// (docs/schema/noise.schema.json); the confidence and the repeats asked
+// for head the table.
+type noiseResult struct {
 	Configurations int            `json:"configurations"`
 	Metrics        []noiseMetric  `json:"metrics"`
 	FewRepeats     []noiseFewJSON `json:"few_repeats"`
+
+	confidence float64
+	minRepeats int
 }
 
 type noiseMetric struct {
@@ -157,15 +163,16 @@ type noiseFewJSON struct {
 	Runs     int    `json:"runs"`
 }
 
-func writeNoiseJSON(e *env, rep decide.NoiseReport) error {
-	out := noiseJSON{Configurations: rep.Configurations, Metrics: []noiseMetric{}, FewRepeats: []noiseFewJSON{}}
+func newNoiseResult(rep decide.NoiseReport, o *noiseOptions) noiseResult {
+	out := noiseResult{Configurations: rep.Configurations, Metrics: []noiseMetric{}, FewRepeats: []noiseFewJSON{},
+		confidence: o.confidence, minRepeats: o.minRepeats}
 	for _, m := range rep.Metrics {
 		out.Metrics = append(out.Metrics, noiseMetric{m.Name, decide.Num(m.CV), decide.Num(m.Low), decide.Num(m.High), m.Configs, m.DF, decide.Num(m.Band)})
 	}
 	for _, f := range rep.Few {
 		out.FewRepeats = append(out.FewRepeats, noiseFewJSON{"key:" + f.Config, f.Workload.String(), f.N})
 	}
-	return writeDecideJSON(e, out)
+	return out
 }
 
 // loadSourceTrials reads the trials of result paths (tables included) and,
@@ -274,14 +281,6 @@ func (o *decideObjectives) parse() ([]frontier.Objective, []frontier.SLO, error)
 		return nil, nil, queryUsage(err)
 	}
 	return objs, slos, nil
-}
-
-// writeDecideJSON writes v as one line of JSON, without HTML escaping (so
-// that bounds read "ttft<=200").
-func writeDecideJSON(e *env, v any) error {
-	enc := json.NewEncoder(e.stdout)
-	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
 }
 
 // decideIsPath reports whether s names an existing file or directory.

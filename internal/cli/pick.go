@@ -3,7 +3,6 @@ package cli
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
@@ -43,7 +42,8 @@ const pickExample = `  pareto ingest examples/decide/baseline-sglang-0.5.6.jsonl
 type pickOptions struct {
 	src                      decideSource
 	maximize, minimize, slos []string
-	aggregate, format, relax string
+	aggregate, relax         string
+	format                   formatFlag
 }
 
 func newPickCmd(e *env) *cobra.Command {
@@ -66,7 +66,7 @@ func newPickCmd(e *env) *cobra.Command {
 	f.StringArrayVar(&o.slos, "slo", nil, "bound `NAME<=VALUE` (also <, >=, >), repeatable")
 	f.StringVar(&o.aggregate, "aggregate", "median", "repeats become `median|mean|none`")
 	f.StringVar(&o.relax, "relax", "10%", "price each binding bound by relaxing it by `PCT`")
-	f.StringVar(&o.format, "format", "text", "output `text|json|toml|env`")
+	o.format.add(f, "output `text|json|toml|env`", formatText, enc.FormatJSON, formatTOML, formatEnv)
 	return c
 }
 
@@ -81,9 +81,6 @@ func parsePick(o *pickOptions) (*pickQuery, error) {
 		Relax: o.relax}.Request()
 	if err != nil {
 		return nil, queryUsage(err)
-	}
-	if !slices.Contains([]string{"text", "json", "toml", "env"}, o.format) {
-		return nil, usagef("unknown --format %q (want text, json, toml or env)", o.format)
 	}
 	return &pickQuery{cfg: req.Pick, agg: req.Aggregation}, nil
 }
@@ -102,7 +99,7 @@ func runPick(ctx context.Context, e *env, o *pickOptions, paths []string) error 
 		return inputError{err: err}
 	}
 	pr := &pickReport{q: q, points: rep.Points, res: rep.PickResult, keys: o.src.keys()}
-	if err := pr.write(e.stdout, o.format); err != nil {
+	if err := e.write(o.format.f, pr); err != nil {
 		return err
 	}
 	if !rep.Feasible() {
@@ -119,22 +116,33 @@ type pickReport struct {
 	keys   []string
 }
 
-func (r *pickReport) write(out io.Writer, format string) error {
+// The formats of pareto pick besides JSON: the choice for a reader, as
+// TOML and as environment variables.
+const (
+	formatText enc.Format = "text"
+	formatTOML enc.Format = "toml"
+	formatEnv  enc.Format = "env"
+)
+
+// WriteJSON writes the pick as decide's PickOutput
+// (docs/schema/pick.schema.json).
+func (r *pickReport) WriteJSON(w io.Writer) error {
+	return enc.EncodeJSON(w, decide.NewPickOutput(decide.PickReport{Points: r.points, PickResult: r.res},
+		decide.PickRequest{ConfigKeys: r.keys, Aggregation: r.q.agg, Pick: r.q.cfg}))
+}
+
+// WriteFormat writes the choice as text, TOML or environment variables,
+// or the closest configurations when none is feasible.
+func (r *pickReport) WriteFormat(out io.Writer, f enc.Format) error {
 	w := bufio.NewWriter(out)
 	switch {
-	case format == "json":
-		enc := json.NewEncoder(w)
-		enc.SetEscapeHTML(false)
-		out := decide.NewPickOutput(decide.PickReport{Points: r.points, PickResult: r.res},
-			decide.PickRequest{ConfigKeys: r.keys, Aggregation: r.q.agg, Pick: r.q.cfg})
-		if err := enc.Encode(out); err != nil {
-			return err
-		}
+	case f != formatText && f != formatTOML && f != formatEnv:
+		return &enc.FormatError{Name: string(f)}
 	case r.res.Choice < 0:
 		r.writeClosest(w)
-	case format == "toml":
+	case f == formatTOML:
 		r.writeTOML(w)
-	case format == "env":
+	case f == formatEnv:
 		r.writeEnv(w)
 	default:
 		r.writeText(w)

@@ -13,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pareto-llm/pareto/internal/schematest"
 	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/store/tunequeue"
 	"golang.org/x/sys/unix"
@@ -145,7 +144,7 @@ func TestTuneScreen(t *testing.T) {
 		"-o", "output_token_throughput:max", "-o", "ttft.p99:min", "--min-improve", "0.5%", "--noise", "0.5%", "--sampler", "grid", "--seed", "1",
 		"--work-dir", filepath.Join(dir, "runs"), "--format", "json"}
 	out := runPareto(t, 0, args...)
-	schematest.Validate(t, "tune", out)
+	validateOutput(t, "tune", out)
 	var sum struct {
 		Trials []struct {
 			Trial    int

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -683,6 +684,18 @@ func writePage(e *env, page *report.Page, out string) error {
 			points += len(s.X)
 		}
 	}
-	_, err := fmt.Fprintf(e.stdout, "wrote %s: %d plot(s), %d point(s), %d exclusion(s)\n", enc.Safe(out), len(page.Plots), points, len(page.Exclusions))
+	return e.write(enc.FormatTable, reportWritten{out, len(page.Plots), points, len(page.Exclusions)})
+}
+
+// reportWritten is what pareto report prints: the page it wrote and what
+// the page holds.
+type reportWritten struct {
+	Path                      string
+	Plots, Points, Exclusions int
+}
+
+// WriteTable says what was written in one line.
+func (r reportWritten) WriteTable(w io.Writer) error {
+	_, err := fmt.Fprintf(w, "wrote %s: %d plot(s), %d point(s), %d exclusion(s)\n", enc.Safe(r.Path), r.Plots, r.Points, r.Exclusions)
 	return err
 }

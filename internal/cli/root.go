@@ -5,7 +5,6 @@ package cli
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -201,7 +200,12 @@ verdict (gate, compare).`,
 	root.SetIn(e.stdin)
 	root.SetOut(e.stdout)
 	root.SetErr(e.stderr)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
+		if fe := formatUsage(err); fe != err {
+			return fe
+		}
+		return usageError{err}
+	})
 	// --version prints what the version command prints.
 	bi, ok := debug.ReadBuildInfo()
 	root.Version = versionLine(bi, ok)
@@ -246,7 +250,7 @@ func noArgs(_ *cobra.Command, args []string) error {
 }
 
 func newVersionCmd(e *env) *cobra.Command {
-	format := "table"
+	var format formatFlag
 	c := &cobra.Command{
 		Use:   "version [--format table|json]",
 		Short: "Print the pareto version and the source revision it was built from",
@@ -261,23 +265,10 @@ unknown).`,
 		Example: "  pareto version\n  pareto version --format json",
 		Args:    noArgs,
 		RunE: func(*cobra.Command, []string) error {
-			bi, ok := debug.ReadBuildInfo()
-			switch format {
-			case "table":
-				_, err := fmt.Fprintln(e.stdout, versionLine(bi, ok))
-				return err
-			case "json":
-				b, err := json.Marshal(buildOf(bi, ok))
-				if err != nil {
-					return err
-				}
-				_, err = e.stdout.Write(append(b, '\n'))
-				return err
-			}
-			return usagef("unknown --format %q (want table or json)", format)
+			return e.write(format.f, buildOf(debug.ReadBuildInfo()))
 		},
 	}
-	c.Flags().StringVar(&format, "format", format, "output `table|json`")
+	format.add(c.Flags(), "output `table|json`", enc.FormatTable, enc.FormatJSON)
 	return c
 }
 
@@ -313,9 +304,17 @@ func buildOf(bi *debug.BuildInfo, ok bool) build {
 	return b
 }
 
+// WriteTable writes the build in one line (versionLine).
+func (b build) WriteTable(w io.Writer) error {
+	_, err := fmt.Fprintln(w, b.line())
+	return err
+}
+
 // versionLine describes a build in one line (buildOf).
-func versionLine(bi *debug.BuildInfo, ok bool) string {
-	b := buildOf(bi, ok)
+func versionLine(bi *debug.BuildInfo, ok bool) string { return buildOf(bi, ok).line() }
+
+// line describes the build in one line.
+func (b build) line() string {
 	if b.Revision == "" {
 		return "pareto " + b.Version + " (unknown revision: built without version control information)"
 	}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -97,6 +98,9 @@ func simulateParamsHelp() string {
 
 func runSimulate(e *env, o *simulateOptions) error {
 	cfg, err := simulate.ParseParams(o.params)
+	if _, ok := errors.AsType[*simulate.UnknownParamError](err); ok {
+		return usageError{fmt.Errorf("--param: %w (see pareto simulate --help)", err)}
+	}
 	if err != nil {
 		return usageError{fmt.Errorf("--param: %w", err)}
 	}

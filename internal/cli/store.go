@@ -11,7 +11,6 @@ import (
 	"slices"
 	"sort"
 	"strconv"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -94,7 +93,7 @@ func (f *storeFlags) requireStudy() error {
 
 func newStudiesCmd(e *env) *cobra.Command {
 	var f storeFlags
-	format := "table"
+	var format formatFlag
 	cmd := &cobra.Command{
 		Use:   "studies [--store S] [--format table|json]",
 		Short: "List the studies of a store with trial counts and time ranges",
@@ -107,9 +106,6 @@ trial. It opens the store read-only. --format json prints
   pareto ingest examples/trials.csv --store runs.db --study csv && pareto studies --store runs.db --format json`,
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			if format != "table" && format != "json" {
-				return usagef("unknown --format %q (want table or json)", format)
-			}
 			s, err := f.openStore(c.Context(), true)
 			if err != nil {
 				return err
@@ -119,15 +115,17 @@ trial. It opens the store read-only. --format json prints
 			if err != nil {
 				return inputError{err: err}
 			}
-			if format == "json" {
-				return writeStudiesJSON(e.stdout, studies)
-			}
-			return writeStudies(e.stdout, studies)
+			return e.write(format.f, newStudiesResult(studies))
 		},
 	}
 	addStoreFlags(cmd.Flags(), &f)
-	cmd.Flags().StringVar(&format, "format", format, "output `table|json`")
+	format.add(cmd.Flags(), "output `table|json`", enc.FormatTable, enc.FormatJSON)
 	return cmd
+}
+
+// studiesResult is what pareto studies prints.
+type studiesResult struct {
+	Studies []studyJSON `json:"studies"`
 }
 
 // studyJSON is one study of pareto studies --format json.
@@ -140,9 +138,9 @@ type studyJSON struct {
 	Last    *string `json:"last"`
 }
 
-// writeStudiesJSON writes studies as {"studies":[...]}, times in RFC 3339
-// (UTC) and null when unknown.
-func writeStudiesJSON(w io.Writer, studies []store.Study) error {
+// newStudiesResult lists studies, times in RFC 3339 (UTC) and nil when
+// unknown.
+func newStudiesResult(studies []store.Study) studiesResult {
 	ts := func(t time.Time) *string {
 		if t.IsZero() {
 			return nil
@@ -150,38 +148,46 @@ func writeStudiesJSON(w io.Writer, studies []store.Study) error {
 		s := t.UTC().Format(time.RFC3339Nano)
 		return &s
 	}
-	out := struct {
-		Studies []studyJSON `json:"studies"`
-	}{Studies: []studyJSON{}}
+	out := studiesResult{Studies: []studyJSON{}}
 	for _, s := range studies {
 		out.Studies = append(out.Studies, studyJSON{s.Name, s.Trials, s.Sources, ts(s.Created), ts(s.First), ts(s.Last)})
 	}
-	b, err := json.Marshal(out)
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(b, '\n'))
-	return err
+	return out
 }
 
-func writeStudies(w io.Writer, studies []store.Study) error {
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "STUDY\tTRIALS\tSOURCES\tFIRST\tLAST")
-	ts := func(t time.Time) string {
-		if t.IsZero() {
-			return "-"
+// WriteTable prints one line per study, times to the second.
+func (r studiesResult) WriteTable(out io.Writer) error {
+	ts := func(b []byte, s *string) []byte {
+		if s == nil {
+			return append(b, '-')
 		}
-		return t.UTC().Format(time.RFC3339)
+		t, err := time.Parse(time.RFC3339Nano, *s)
+		if err != nil {
+			return append(b, *s...)
+		}
+		return t.UTC().AppendFormat(b, time.RFC3339)
 	}
-	for _, s := range studies {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\n", enc.Safe(s.Name), s.Trials, s.Sources, ts(s.First), ts(s.Last))
-	}
-	return tw.Flush()
+	w := bufio.NewWriter(out)
+	enc.Section(w, []string{"STUDY", "TRIALS", "SOURCES", "FIRST", "LAST"}, len(r.Studies), func(b []byte, row, col int) []byte {
+		s := &r.Studies[row]
+		switch col {
+		case 0:
+			return append(b, s.Name...)
+		case 1:
+			return strconv.AppendInt(b, int64(s.Trials), 10)
+		case 2:
+			return strconv.AppendInt(b, int64(s.Sources), 10)
+		case 3:
+			return ts(b, s.First)
+		}
+		return ts(b, s.Last)
+	})
+	return w.Flush()
 }
 
 func newTrialsCmd(e *env) *cobra.Command {
 	var f storeFlags
-	format := "jsonl"
+	var format formatFlag
 	cmd := &cobra.Command{
 		Use:   "trials --store S --study NAME [--where K=V ...] [--format jsonl|csv]",
 		Short: "Export a study's trials (jsonl is lossless and can be ingested again)",
@@ -198,9 +204,6 @@ key=HEX for a configuration or repeat key (the key:HEX pareto gate prints).`,
 			if err := f.requireStudy(); err != nil {
 				return err
 			}
-			if format != "jsonl" && format != "csv" {
-				return usagef("--format %q: want jsonl or csv", format)
-			}
 			q, keep, err := source.TrialFilter(f.where)
 			if err != nil {
 				return queryUsage(err)
@@ -210,20 +213,41 @@ key=HEX for a configuration or repeat key (the key:HEX pareto gate prints).`,
 				return err
 			}
 			defer s.Close()
-			if format == "csv" {
-				return writeTrialsCSV(c.Context(), e.stdout, s, f.study, q, keep)
-			}
-			return writeTrialsJSONL(c.Context(), e.stdout, s, f.study, q, keep)
+			return e.write(format.f, trialsExport{c.Context(), s, f.study, q, keep})
 		},
 	}
 	addStoreFlags(cmd.Flags(), &f)
-	cmd.Flags().StringVar(&format, "format", format, "jsonl (one trial.Trial per line) or csv (one column per label, param and measurement)")
+	format.add(cmd.Flags(), "jsonl (one trial.Trial per line) or csv (one column per label, param and measurement)", formatJSONL, enc.FormatCSV)
 	return cmd
 }
 
-// writeTrialsJSONL streams the study's trials that keep accepts (store.Reader.Scan) as one
+// formatJSONL is the lossless export of pareto trials: one trial.Trial
+// per line.
+const formatJSONL enc.Format = "jsonl"
+
+// trialsExport is what pareto trials prints: the trials of study that
+// keep accepts, streamed from the store (memory does not grow with the
+// study).
+type trialsExport struct {
+	ctx   context.Context
+	s     store.Reader
+	study string
+	q     store.Query
+	keep  func(*trial.Trial) bool
+}
+
+// WriteFormat writes the export as JSON Lines (formatJSONL).
+func (x trialsExport) WriteFormat(w io.Writer, f enc.Format) error {
+	if f != formatJSONL {
+		return &enc.FormatError{Name: string(f)}
+	}
+	return x.writeJSONL(w)
+}
+
+// writeJSONL streams the study's trials that keep accepts (store.Reader.Scan) as one
 // JSON object per line: memory does not grow with the study.
-func writeTrialsJSONL(ctx context.Context, w io.Writer, s store.Reader, study string, q store.Query, keep func(*trial.Trial) bool) error {
+func (x trialsExport) writeJSONL(w io.Writer) error {
+	ctx, s, study, q, keep := x.ctx, x.s, x.study, x.q, x.keep
 	bw := bufio.NewWriterSize(w, 1<<16)
 	enc := json.NewEncoder(bw)
 	err := s.Scan(ctx, study, q, func(ts []trial.Trial) error {
@@ -288,11 +312,12 @@ func scanColumns(ctx context.Context, s store.Reader, study string, q store.Quer
 	return csvColumns{sortedKeys(labels), sortedKeys(params), sortedKeys(metrics)}, err
 }
 
-// writeTrialsCSV writes id, source, then label.K, param.K and one column
+// WriteCSV writes id, source, then label.K, param.K and one column
 // per measurement selector, in sorted order. It streams: one read of the
 // study finds the columns, a second writes the rows (a trial with a
 // column the first did not see, ingested in between, is an error).
-func writeTrialsCSV(ctx context.Context, w io.Writer, s store.Reader, study string, q store.Query, keep func(*trial.Trial) bool) error {
+func (x trialsExport) WriteCSV(w io.Writer) error {
+	ctx, s, study, q, keep := x.ctx, x.s, x.study, x.q, x.keep
 	cols, err := scanColumns(ctx, s, study, q, keep)
 	if err != nil {
 		return inputError{err: err}

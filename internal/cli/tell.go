@@ -3,9 +3,11 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 
+	"github.com/pareto-llm/pareto/internal/enc"
 	"github.com/pareto-llm/pareto/tune"
 	"github.com/spf13/cobra"
 )
@@ -44,12 +46,13 @@ const tellExample = `  pareto ask --store tune.db --study agent --space examples
     pareto tell --store lane.db --study lanes --driver lane-1 --attempt 1 1 --value output_token_throughput=1790`
 
 type tellOptions struct {
-	db                            storeFlags // --store
-	study, format, failed, driver string
-	attempt                       int
-	values                        []string
-	limits                        limitFlags
-	as                            string
+	db                    storeFlags // --store
+	study, failed, driver string
+	format                formatFlag
+	attempt               int
+	values                []string
+	limits                limitFlags
+	as                    string
 }
 
 func newTellCmd(e *env) *cobra.Command {
@@ -70,7 +73,7 @@ func newTellCmd(e *env) *cobra.Command {
 	f.IntVar(&o.attempt, "attempt", 0, "the run's attempt pareto ask printed: refused if the run was handed out again since (0: not checked)")
 	f.StringArrayVar(&o.values, "value", nil, "a measurement `NAME=X`, repeatable")
 	f.StringVar(&o.failed, "failed", "", "record the run as failed, for `REASON`")
-	f.StringVar(&o.format, "format", "table", "output format: table or json")
+	o.format.add(f, "output format: table or json", enc.FormatTable, enc.FormatJSON)
 	addLimitFlags(f, &o.limits)
 	addAsFlag(f, &o.as)
 	return c
@@ -79,9 +82,6 @@ func newTellCmd(e *env) *cobra.Command {
 func runTell(ctx context.Context, e *env, o *tellOptions, args []string) error {
 	if o.study == "" {
 		return usagef("--study is required")
-	}
-	if o.format != "table" && o.format != "json" {
-		return usagef("--format must be table or json")
 	}
 	id, err := strconv.ParseInt(args[0], 10, 64)
 	if err != nil || id < 1 {
@@ -131,26 +131,34 @@ func runTell(ctx context.Context, e *env, o *tellOptions, args []string) error {
 	if err != nil {
 		return inputError{err: err}
 	}
-	return writeTell(e, o.format, out)
+	return writeTell(e, o.format.f, out)
 }
 
-func writeTell(e *env, format string, out tune.TellResult) error {
+func writeTell(e *env, format enc.Format, out tune.TellResult) error {
 	for _, m := range out.Mismatches {
 		fmt.Fprintf(e.stderr, "pareto tell: warning: run %d: %s\n", out.Run, m)
 	}
-	if format == "json" {
-		return writeDecideJSON(e, out)
-	}
-	fmt.Fprintf(e.stdout, "run %d (%s, configuration %d) recorded; gate: %s", out.Run, out.Role, out.Number, out.Decision)
+	phraseVerdict(out.Verdict)
+	out.Stalled = fieldText(out.Stalled)
+	return e.write(format, tellResult(out))
+}
+
+// tellResult is what pareto tell prints: the run recorded and the gate's
+// decision (docs/schema/tell.schema.json).
+type tellResult tune.TellResult
+
+// WriteTable says what was recorded in one line.
+func (out tellResult) WriteTable(w io.Writer) error {
+	b := fmt.Appendf(nil, "run %d (%s, configuration %d) recorded; gate: %s", out.Run, out.Role, out.Number, out.Decision)
 	if out.Queued > 0 {
-		fmt.Fprintf(e.stdout, " (%d more runs queued: ask again)", out.Queued)
+		b = fmt.Appendf(b, " (%d more runs queued: ask again)", out.Queued)
 	}
 	if out.GateError != "" {
-		fmt.Fprintf(e.stdout, " (%s)", out.GateError)
+		b = fmt.Appendf(b, " (%s)", out.GateError)
 	}
 	if out.Stalled != "" {
-		fmt.Fprintf(e.stdout, " (stalled: %s)", out.Stalled)
+		b = fmt.Appendf(b, " (stalled: %s)", out.Stalled)
 	}
-	fmt.Fprintln(e.stdout)
-	return nil
+	_, err := w.Write(append(b, '\n'))
+	return err
 }

@@ -1,10 +1,12 @@
 package cli
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"slices"
 	"strings"
@@ -118,7 +120,8 @@ const tuneExample = `  # (docs/TUNING.md runs a whole tune on the simulator)
 
 type tuneOptions struct {
 	db                                                     storeFlags // --store
-	study, space, command, sampler, workDir, format        string
+	study, space, command, sampler, workDir                string
+	format                                                 formatFlag
 	results                                                []string
 	budget, repeats, maxRuns, population, screen, attempts int
 	seed                                                   uint64
@@ -182,7 +185,7 @@ func newTuneCmd(e *env) *cobra.Command {
 	f.StringVar(&o.slurm.template, "slurm-template", "", "batch script `TEMPLATE` (Go text/template over executor.SlurmScript; default the built-in one)")
 	f.DurationVar(&o.slurm.poll, "slurm-poll", 10*time.Second, "how often a Slurm job is asked about")
 	f.BoolVar(&o.status, "status", false, "print the study's runs by state and the budget left, and exit")
-	f.StringVar(&o.format, "format", "table", "output format: table or json")
+	o.format.add(f, "output format: table or json", enc.FormatTable, enc.FormatJSON)
 	addLimitFlags(f, &o.limits)
 	return c
 }
@@ -190,9 +193,6 @@ func newTuneCmd(e *env) *cobra.Command {
 func runTune(ctx context.Context, e *env, o *tuneOptions) error {
 	if o.study == "" {
 		return usagef("--study is required")
-	}
-	if o.format != "table" && o.format != "json" {
-		return usagef("--format must be table or json")
 	}
 	if o.status {
 		return tuneStatus(ctx, e, o)
@@ -331,7 +331,7 @@ func runTune(ctx context.Context, e *env, o *tuneOptions) error {
 	if serr != nil {
 		return inputError{err: serr}
 	}
-	if err := writeTuneSummary(e, o.format, sum); err != nil {
+	if err := writeTuneSummary(e, o.format.f, sum); err != nil {
 		return err
 	}
 	if interrupted {
@@ -519,19 +519,22 @@ func tuneStatus(ctx context.Context, e *env, o *tuneOptions) error {
 		}
 		out.Runs = append(out.Runs, rs)
 	}
-	if o.format == "json" {
-		return writeDecideJSON(e, out)
-	}
-	fmt.Fprintf(e.stdout, "study %s: %d complete, %d failed, %d running, %d queued; budget %d, %d left; %d configurations, session %d\n",
+	return e.write(o.format.f, out)
+}
+
+// WriteTable prints the counts, then a line per running and failed run.
+func (s tuneStatusJSON) WriteTable(out io.Writer) error {
+	w := bufio.NewWriter(out)
+	fmt.Fprintf(w, "study %s: %d complete, %d failed, %d running, %d queued; budget %d, %d left; %d configurations, session %d\n",
 		s.Study, s.Complete, s.Failed, s.Running, s.Queued, s.Budget, s.BudgetLeft, s.Trials, s.Session)
-	for _, r := range out.Runs {
-		fmt.Fprintf(e.stdout, "  run %d (trial %d) running on %s, %s, attempt %d\n", r.Run, r.Trial, r.Worker, describeHandle(r.Handle), r.Attempt)
+	for _, r := range s.Runs {
+		fmt.Fprintf(w, "  run %d (trial %d) running on %s, %s, attempt %d\n", r.Run, r.Trial, r.Worker, describeHandle(r.Handle), r.Attempt)
 	}
-	for _, r := range out.FailedRuns {
+	for _, r := range s.FailedRuns {
 		reason, _, _ := strings.Cut(r.Reason, "\n")
-		fmt.Fprintf(e.stdout, "  run %d (trial %d) failed: %s\n", r.Run, r.Trial, reason)
+		fmt.Fprintf(w, "  run %d (trial %d) failed: %s\n", r.Run, r.Trial, reason)
 	}
-	return nil
+	return w.Flush()
 }
 
 // describeHandle names an executor's handle for --status: a Slurm job ID
@@ -547,25 +550,35 @@ func describeHandle(h string) string {
 }
 
 // writeTuneSummary prints the summary of a tune.
-func writeTuneSummary(e *env, format string, s tune.Summary) error {
-	if format == "json" {
-		type out struct {
-			Study    string              `json:"study"`
-			Complete int                 `json:"complete"`
-			Failed   int                 `json:"failed"`
-			Queued   int                 `json:"queued"`
-			Budget   int                 `json:"budget_left"`
-			Frontier []int               `json:"frontier"`
-			Trials   []tune.TrialSummary `json:"trials"`
-		}
-		fr := s.Frontier
-		if fr == nil {
-			fr = []int{}
-		}
-		return writeDecideJSON(e, out{s.Status.Study, s.Status.Complete, s.Status.Failed, s.Status.Queued, s.Status.BudgetLeft, fr, s.Trials})
+func writeTuneSummary(e *env, format enc.Format, s tune.Summary) error {
+	fr := s.Frontier
+	if fr == nil {
+		fr = []int{}
 	}
-	fmt.Fprintf(e.stdout, "study %s: %d runs complete, %d failed, %d queued; %d of the budget left\n",
-		s.Status.Study, s.Status.Complete, s.Status.Failed, s.Status.Queued, s.Status.BudgetLeft)
+	s.Trials = slices.Clone(s.Trials)
+	for i := range s.Trials {
+		s.Trials[i].Reasons = fieldTexts(s.Trials[i].Reasons) // in the command line's words
+	}
+	return e.write(format, tuneSummary{s.Status.Study, s.Status.Complete, s.Status.Failed, s.Status.Queued, s.Status.BudgetLeft, fr, s.Trials})
+}
+
+// tuneSummary is what pareto tune prints when it ends
+// (docs/schema/tune.schema.json).
+type tuneSummary struct {
+	Study      string              `json:"study"`
+	Complete   int                 `json:"complete"`
+	Failed     int                 `json:"failed"`
+	Queued     int                 `json:"queued"`
+	BudgetLeft int                 `json:"budget_left"`
+	Frontier   []int               `json:"frontier"`
+	Trials     []tune.TrialSummary `json:"trials"`
+}
+
+// WriteTable prints a line per configuration, the frontier's marked *.
+func (s tuneSummary) WriteTable(out io.Writer) error {
+	w := bufio.NewWriter(out)
+	fmt.Fprintf(w, "study %s: %d runs complete, %d failed, %d queued; %d of the budget left\n",
+		s.Study, s.Complete, s.Failed, s.Queued, s.BudgetLeft)
 	onFront := map[int]bool{}
 	for _, n := range s.Frontier {
 		onFront[n] = true
@@ -585,14 +598,14 @@ func writeTuneSummary(e *env, format string, s tune.Summary) error {
 			decision = "-"
 		}
 		counts[decision]++
-		fmt.Fprintf(e.stdout, "%s %-10s %-8s %-12s %v %s\n", mark, label, t.State, decision, fmtValues(t.Values), t.Params)
+		fmt.Fprintf(w, "%s %-10s %-8s %-12s %v %s\n", mark, label, t.State, decision, fmtValues(t.Values), t.Params)
 		for _, r := range t.Reasons {
-			fmt.Fprintf(e.stdout, "      %s\n", r)
+			fmt.Fprintf(w, "      %s\n", r)
 		}
 	}
-	fmt.Fprintf(e.stdout, "frontier (*): %d configurations; admitted %d, rejected %d, inconclusive %d, screened %d\n",
+	fmt.Fprintf(w, "frontier (*): %d configurations; admitted %d, rejected %d, inconclusive %d, screened %d\n",
 		len(s.Frontier), counts["admit"], counts["reject"], counts["inconclusive"], counts[tune.DecisionScreened])
-	return nil
+	return w.Flush()
 }
 
 func fmtValues(v []float64) string {

@@ -11,7 +11,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pareto-llm/pareto/internal/schematest"
 	"github.com/pareto-llm/pareto/tune"
 )
 
@@ -54,7 +53,7 @@ func TestAskTell(t *testing.T) {
 				"--repeats", "2", "--max-runs", "2", "--sampler", "sobol", "--seed", "1")
 		}
 		out := runPareto(t, 0, args...)
-		schematest.Validate(t, "ask", out)
+		validateOutput(t, "ask", out)
 		var a tune.AskResult
 		if err := json.Unmarshal(out, &a); err != nil {
 			t.Fatal(err)
@@ -65,7 +64,7 @@ func TestAskTell(t *testing.T) {
 		t.Helper()
 		out := runPareto(t, 0, "tell", "--store", db, "--study", "agent", "--driver", a.Driver, "--attempt", fmt.Sprint(a.Attempt), fmt.Sprint(a.Run), "--format", "json",
 			"--value", fmt.Sprintf("output_token_throughput=%g", tput), "--value", fmt.Sprintf("ttft.p99=%g", ttft))
-		schematest.Validate(t, "tell", out)
+		validateOutput(t, "tell", out)
 		var r tune.TellResult
 		if err := json.Unmarshal(out, &r); err != nil {
 			t.Fatal(err)
@@ -101,7 +100,7 @@ func TestAskTell(t *testing.T) {
 		t.Errorf("second tell: exit %d, %s", code, stderr.String())
 	}
 	out := runPareto(t, 0, "tune", "--status", "--store", db, "--study", "agent", "--format", "json")
-	schematest.Validate(t, "tune-status", out)
+	validateOutput(t, "tune-status", out)
 	var st tuneStatusJSON
 	json.Unmarshal(out, &st)
 	if st.Complete != 4 || st.BudgetLeft != 4 || st.Running != 0 || st.Trials != 2 {
@@ -131,7 +130,7 @@ func TestTuneSimulator(t *testing.T) {
 		"--command", "pareto simulate --param max_num_seqs={max_num_seqs} --param enable_chunked_prefill={enable_chunked_prefill} --seed $PARETO_SEED --out result.json",
 		"-o", "output_token_throughput:max", "-o", "ttft.p99:min", "--min-improve", "2%", "--sampler", "sobol", "--seed", "2",
 		"--work-dir", filepath.Join(dir, "runs"), "--format", "json")
-	schematest.Validate(t, "tune", out)
+	validateOutput(t, "tune", out)
 	var sum struct {
 		Complete, Failed int
 		Frontier         []int
@@ -166,7 +165,7 @@ func TestTuneSimulator(t *testing.T) {
 		t.Errorf("%d result files, want 16", len(m))
 	}
 	st := runPareto(t, 0, "tune", "--status", "--store", db, "--study", "sim", "--format", "json")
-	schematest.Validate(t, "tune-status", st)
+	validateOutput(t, "tune-status", st)
 }
 
 // TestTuneWorkerJoins: a tune creates a study, a pareto tune --worker
@@ -205,7 +204,7 @@ func TestTuneWorkerJoins(t *testing.T) {
 	}
 	var st tuneStatusJSON
 	out := runPareto(t, 0, "tune", "--status", "--store", db, "--study", "sim", "--format", "json")
-	schematest.Validate(t, "tune-status", out)
+	validateOutput(t, "tune-status", out)
 	if err := json.Unmarshal(out, &st); err != nil {
 		t.Fatal(err)
 	}

@@ -6,8 +6,6 @@ import (
 	"runtime/debug"
 	"strings"
 	"testing"
-
-	"github.com/pareto-llm/pareto/internal/schematest"
 )
 
 func TestVersionLine(t *testing.T) {
@@ -71,7 +69,7 @@ func TestVersionFlag(t *testing.T) {
 		}
 	}
 	js := run("version", "--format", "json")
-	schematest.Validate(t, "version", []byte(js))
+	validateOutput(t, "version", []byte(js))
 	if !strings.HasPrefix(js, `{"version":"`) {
 		t.Errorf("pareto version --format json = %q", js)
 	}

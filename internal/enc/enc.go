@@ -1,5 +1,12 @@
-// Package enc holds the byte-level encoders the command line and the
-// query results share: aligned text sections and an appending JSON buffer.
+// Package enc encodes typed results: every command's output, and every
+// MCP tool's, goes through Write, which picks the result's encoding by
+// Format (table, JSON, CSV, Markdown, or one of the result's own) and
+// encodes JSON from the value when the result does not stream its own
+// (EncodeJSON, one encoder for all). Below Write sit the byte-level
+// encoders the results share: aligned text sections (Section), numbers
+// as tables print them (AppendNum, AppendPercent) and an appending JSON
+// buffer for results too large to build as values (JSON).
+//
 // Text for terminals goes through Safe (Section does it for every cell):
 // names and values read from inputs may hold escape sequences that would
 // drive the terminal.
@@ -294,6 +301,24 @@ func (j *JSON) Rel(v float64) {
 	j.b = AppendRel(j.b, v)
 }
 
+// Strs appends a JSON array of strings.
+func (j *JSON) Strs(list []string) { appendArray(j, list, j.Str) }
+
+// Nums appends a JSON array of numbers (Num).
+func (j *JSON) Nums(list []float64) { appendArray(j, list, j.Num) }
+
+// appendArray appends a JSON array of list, each element by elem.
+func appendArray[T any](j *JSON, list []T, elem func(T)) {
+	j.Raw("[")
+	for i, x := range list {
+		if i > 0 {
+			j.Raw(",")
+		}
+		elem(x)
+	}
+	j.Raw("]")
+}
+
 // Key appends a member name and its colon.
 func (j *JSON) Key(k string) { j.Str(k); j.b = append(j.b, ':') }
 
@@ -309,11 +334,7 @@ func (j *JSON) Flush(w *bufio.Writer, force bool) error {
 
 // Skips appends a list of skipped inputs.
 func (j *JSON) Skips(list []trial.Skip) {
-	j.Raw("[")
-	for i, s := range list {
-		if i > 0 {
-			j.Raw(",")
-		}
+	appendArray(j, list, func(s trial.Skip) {
 		j.Raw(`{"path":`)
 		j.Str(s.Path)
 		j.Raw(`,"run":`)
@@ -323,6 +344,23 @@ func (j *JSON) Skips(list []trial.Skip) {
 		j.Raw(`,"reason":`)
 		j.Str(s.Reason)
 		j.Raw("}")
-	}
-	j.Raw("]")
+	})
+}
+
+// Skips is a list of skipped inputs as every JSON output prints it: each
+// one's path, run, code and reason.
+type Skips []trial.Skip
+
+// MarshalJSON implements json.Marshaler (JSON.Skips).
+func (s Skips) MarshalJSON() ([]byte, error) {
+	var j JSON
+	j.Skips(s)
+	return j.b, nil
+}
+
+// SkipSection prints skipped inputs as a table: path, run, code, reason.
+func SkipSection(w *bufio.Writer, sk []trial.Skip) {
+	Section(w, []string{"path", "run", "code", "reason"}, len(sk), func(b []byte, r, c int) []byte {
+		return append(b, [...]string{sk[r].Path, sk[r].Run, sk[r].Code, sk[r].Reason}[c]...)
+	})
 }

@@ -282,15 +282,10 @@ func scale(v any, f float64) any {
 // TTFT, TPOT and ITL statistics, its per-request TTFTs and ITLs scaled,
 // and the client's concurrency.
 func vllm(r *simulate.Result) ([]byte, error) {
-	m, err := decode(vllmFile)
+	m, err := decodeTimed(vllmFile, r)
 	if err != nil {
 		return nil, err
 	}
-	thr, err := num(m, "output_throughput")
-	if err != nil {
-		return nil, err
-	}
-	m["duration"] = scale(m["duration"], thr/r.OutputThroughput)
 	for k, x := range map[string]float64{"request_throughput": r.RequestThroughput, "output_throughput": r.OutputThroughput,
 		"total_token_throughput": r.TotalThroughput} {
 		m[k] = number(x)
@@ -314,11 +309,10 @@ func vllm(r *simulate.Result) ([]byte, error) {
 	return encode(m)
 }
 
-// sglang is the first line of the bench_serving JSONL with the model's
-// output throughput and latencies and the client's concurrency.
-func sglang(r *simulate.Result) ([]byte, error) {
-	line, _, _ := bytes.Cut(sglangFile, []byte("\n"))
-	m, err := decode(line)
+// decodeTimed decodes a captured vLLM or SGLang result whose
+// output_throughput the model's replaces, its duration scaled to match.
+func decodeTimed(data []byte, r *simulate.Result) (doc, error) {
+	m, err := decode(data)
 	if err != nil {
 		return nil, err
 	}
@@ -327,6 +321,17 @@ func sglang(r *simulate.Result) ([]byte, error) {
 		return nil, err
 	}
 	m["duration"] = scale(m["duration"], thr/r.OutputThroughput)
+	return m, nil
+}
+
+// sglang is the first line of the bench_serving JSONL with the model's
+// output throughput and latencies and the client's concurrency.
+func sglang(r *simulate.Result) ([]byte, error) {
+	line, _, _ := bytes.Cut(sglangFile, []byte("\n"))
+	m, err := decodeTimed(line, r)
+	if err != nil {
+		return nil, err
+	}
 	for k, x := range map[string]float64{"output_throughput": r.OutputThroughput, "median_ttft_ms": r.TTFT.Median,
 		"median_itl_ms": r.ITL.Median, "mean_e2e_latency_ms": r.E2EL.Mean, "median_e2e_latency_ms": r.E2EL.Median} {
 		m[k] = number(x)

@@ -1,0 +1,51 @@
+package cli
+
+import (
+	"errors"
+
+	"github.com/pareto-llm/pareto/internal/enc"
+	"github.com/spf13/pflag"
+)
+
+// formatUsage phrases a --format the command does not offer
+// (enc.FormatError) as a usage error in the command line's words; other
+// errors are returned as they are.
+func formatUsage(err error) error {
+	if fe, ok := errors.AsType[*enc.FormatError](err); ok {
+		return usagef("unknown --format %q (want %s)", fe.Name, fe.Want())
+	}
+	return err
+}
+
+// write encodes a command's typed result to stdout as f (enc.Write).
+func (e *env) write(f enc.Format, result any) error { return enc.Write(e.stdout, f, result) }
+
+// formatFlag is a command's --format, a pflag.Value: the formats it
+// offers, the first its default. A format not offered is refused while
+// the flags are parsed (enc.ParseFormat; formatUsage phrases it).
+type formatFlag struct {
+	f       enc.Format
+	offered []enc.Format
+}
+
+// add registers --format on fs with usage, offering formats.
+func (f *formatFlag) add(fs *pflag.FlagSet, usage string, offered ...enc.Format) {
+	f.f, f.offered = offered[0], offered
+	fs.Var(f, "format", usage)
+}
+
+// String returns the format (pflag.Value).
+func (f *formatFlag) String() string { return string(f.f) }
+
+// Set sets the format if the command offers it (pflag.Value).
+func (f *formatFlag) Set(s string) error {
+	v, err := enc.ParseFormat(s, f.offered...)
+	if err != nil {
+		return err
+	}
+	f.f = v
+	return nil
+}
+
+// Type names the value in the help as pflag names a string (pflag.Value).
+func (f *formatFlag) Type() string { return "string" }
