@@ -212,7 +212,7 @@ func StudyTrials(ctx context.Context, location, study string, q store.Query) ([]
 // or Optuna storage that cannot be read, or when nothing at all was read.
 func Rows(ctx context.Context, spec Spec, q *query.Query, rows *query.Rows) ([]trial.Skip, error) {
 	var bench []string
-	var bad []trial.Skip
+	var bad, others []trial.Skip // inputs that failed; inputs that are no result
 	fail := func(path string, err error) {
 		bad = append(bad, trial.Skip{Path: path, Code: ingest.SkipError, Reason: err.Error()})
 	}
@@ -256,6 +256,11 @@ func Rows(ctx context.Context, spec Spec, q *query.Query, rows *query.Rows) ([]t
 		}
 		bad = append(bad, failed(d.Skipped)...)
 		rows.Skip(d.Skipped...)
+		for _, k := range d.Skipped {
+			if k.Code != ingest.SkipError {
+				others = append(others, k)
+			}
+		}
 	}
 	if spec.Study != "" {
 		if err := studyRows(ctx, spec, q, rows); err != nil {
@@ -273,8 +278,8 @@ func Rows(ctx context.Context, spec Spec, q *query.Query, rows *query.Rows) ([]t
 		}
 		rows.AddTrials(st.Trials)
 	}
-	if rows.Len() == 0 && len(bad) > 0 {
-		return bad, Nothing(bad)
+	if rows.Len() == 0 && (len(bad) > 0 || len(spec.Paths) > 0 && spec.Study == "" && spec.Optuna == "") {
+		return bad, Nothing(append(bad, others...)) // files named, and nothing usable in them
 	}
 	return bad, nil
 }

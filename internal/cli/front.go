@@ -172,8 +172,11 @@ func runFront(ctx context.Context, e *env, o *frontOptions, paths []string) erro
 	}
 	if err != nil {
 		var se *source.Error
-		if errors.As(err, &se) {
+		if errors.As(err, &se) && len(bad) > 0 { // each printed above
 			return inputError{err: fmt.Errorf("no input could be read")}
+		}
+		if se != nil {
+			return inputError{err: err} // why each input is no result
 		}
 		return optunaError(err)
 	}
