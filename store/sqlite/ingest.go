@@ -230,6 +230,9 @@ type sqliteWriter struct {
 	// inserts one block_values row per (metric, dims), hundreds for a
 	// file of AIPerf results, and preparing each was most of the time.
 	oneOff map[string]*sqlite3.Stmt
+	// freshStmts and insertStmts hold the statements of fresh and
+	// insertTrials by their number of rows.
+	freshStmts, insertStmts map[int]*sqlite3.Stmt
 }
 
 // cached returns the statement for query, prepared once per transaction
@@ -247,6 +250,32 @@ func (w *sqliteWriter) cached(query string) (*sqlite3.Stmt, error) {
 		w.oneOff = map[string]*sqlite3.Stmt{}
 	}
 	w.oneOff[query] = st
+	return st, nil
+}
+
+// sized returns the statement of rows rows that make builds, prepared
+// once per transaction (and then bound by bind), and reset for each use:
+// the statements of a source read in many batches are prepared once, not
+// once per batch (each was held until the transaction ended: thousands of
+// them ran SQLite out of memory).
+func (w *sqliteWriter) sized(stmts *map[int]*sqlite3.Stmt, rows int, make func(int) string, bind func(*sqlite3.Stmt) error) (*sqlite3.Stmt, error) {
+	if st, ok := (*stmts)[rows]; ok {
+		st.Reset() // its error is the previous use's, already reported
+		return st, nil
+	}
+	st, err := w.prepare(make(rows))
+	if err != nil {
+		return nil, err
+	}
+	if bind != nil {
+		if err := bind(st); err != nil {
+			return nil, err
+		}
+	}
+	if *stmts == nil {
+		*stmts = map[int]*sqlite3.Stmt{}
+	}
+	(*stmts)[rows] = st
 	return st, nil
 }
 
@@ -337,24 +366,21 @@ func (w *sqliteWriter) studyByName(study string) (id int64, skips bool, err erro
 // freshBatch is the number of hash keys fresh looks up per statement.
 const freshBatch = 250
 
+// freshQuery looks up the hashes of keys hash keys.
+func freshQuery(keys int) string {
+	return `SELECT hash FROM trials WHERE study_id = ? AND hkey IN (?` + strings.Repeat(",?", keys-1) + `)`
+}
+
 // fresh returns the trials of ps whose hash is not yet in the study: the
 // trials of the study under the same hash keys are read, a batch of keys
 // per statement, and their hashes compared in full.
 func (w *sqliteWriter) fresh(studyID int64, ps []codec.Prepared) ([]codec.Prepared, error) {
 	stored := map[string]bool{}
-	var full *sqlite3.Stmt
 	for start := 0; start < len(ps); start += freshBatch {
 		chunk := ps[start:min(start+freshBatch, len(ps))]
-		st := full
-		if st == nil || len(chunk) < freshBatch {
-			var err error
-			if st, err = w.prepare(`SELECT hash FROM trials WHERE study_id = ? AND hkey IN (?` +
-				strings.Repeat(",?", len(chunk)-1) + `)`); err != nil {
-				return nil, err
-			}
-			if len(chunk) == freshBatch {
-				full = st
-			}
+		st, err := w.sized(&w.freshStmts, len(chunk), freshQuery, nil)
+		if err != nil {
+			return nil, err
 		}
 		b := binder{st: st}
 		b.int(studyID)
@@ -388,21 +414,13 @@ func (w *sqliteWriter) fresh(studyID int64, ps []codec.Prepared) ([]codec.Prepar
 // SQLite a statement journal; the failure rolls the whole transaction
 // back anyway.
 func (w *sqliteWriter) insertTrials(studyID int64, ps []codec.Prepared, first int64) error {
-	var full *sqlite3.Stmt
 	for start := 0; start < len(ps); start += trialBatch {
 		chunk := ps[start:min(start+trialBatch, len(ps))]
-		st := full
-		if st == nil || len(chunk) < trialBatch {
-			var err error
-			if st, err = w.prepare(trialInsert(len(chunk))); err != nil {
-				return err
-			}
-			if err := errors.Join(st.BindInt64(1, studyID), st.BindText(2, w.now)); err != nil {
-				return err
-			}
-			if len(chunk) == trialBatch {
-				full = st
-			}
+		st, err := w.sized(&w.insertStmts, len(chunk), trialInsert, func(st *sqlite3.Stmt) error {
+			return errors.Join(st.BindInt64(1, studyID), st.BindText(2, w.now))
+		})
+		if err != nil {
+			return err
 		}
 		b := binder{st: st, base: 2, next: 2}
 		for i := range chunk {
