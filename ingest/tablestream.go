@@ -225,7 +225,7 @@ func (c *chunker) next() (chunk, error) {
 		}
 		if t := bytes.TrimSpace(c.buf[body:]); first && !c.csv && !c.checked && len(t) > 0 {
 			c.checked = true
-			if jsontext.Value(t).IsValid() {
+			if validLine(t) {
 				continue
 			}
 			// maybe one JSON document over several lines: notTable needs it whole
@@ -279,4 +279,15 @@ func (c *chunker) record() (int, error) {
 			return lines, nil
 		}
 	}
+}
+
+// validLine reports whether line is one JSON value, bare Infinity and NaN
+// read as Python writes them.
+func validLine(line []byte) bool {
+	if needsRewrite(line) {
+		line = bytes.Clone(line)
+		var rw nanRewriter
+		rw.rewrite(line, true)
+	}
+	return jsontext.Value(line).IsValid()
 }
