@@ -58,6 +58,22 @@ func TestIngestBatches(t *testing.T) {
 				}
 			}
 
+			// Into a study with no trial: duplicates of the first and the
+			// second batch in the third are present all the same.
+			empty := study + "-empty"
+			added, present, err = s.IngestBatches(ctx, empty, "dups", func(add func([]trial.Trial) error) error {
+				for _, ts := range [][]trial.Trial{genTrials(0, 5000), genTrials(5000, 5000),
+					append(genTrials(0, 10), genTrials(4990, 20)...), genTrials(10_000, 10)} {
+					if err := add(ts); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+			if err != nil || added != 10_010 || present != 30 {
+				t.Errorf("IngestBatches into a new study = %d added, %d present, %v; want 10010, 30", added, present, err)
+			}
+
 			// A reader's error after two batches: nothing of the source.
 			bad := errors.New("bad.csv:9000:3: not a number")
 			_, _, err = s.IngestBatches(ctx, study, "bad", func(add func([]trial.Trial) error) error {

@@ -149,6 +149,11 @@ func (s *sqliteStore) ingestTx(ctx context.Context, study, source string, fill f
 			if w.next, err = w.QueryInt(`SELECT COALESCE(MAX(id), 0) + 1 FROM trials`); err != nil {
 				return err
 			}
+			none, err := w.QueryInt(`SELECT NOT EXISTS (SELECT 1 FROM trials WHERE study_id = ?)`, w.studyID)
+			if err != nil {
+				return err
+			}
+			w.empty = none == 1
 			if err := fill(w.add); err != nil {
 				return err
 			}
@@ -167,10 +172,11 @@ func (s *sqliteStore) ingestTx(ctx context.Context, study, source string, fill f
 // row ids and join the open block, written when full (flushBlock).
 func (w *sqliteWriter) add(trials []trial.Trial) error {
 	ps, dups := codec.Prepare(trials)
-	fresh, err := w.fresh(w.studyID, ps)
+	fresh, err := w.fresh(w.studyID, ps, w.lookup(ps))
 	if err != nil {
 		return err
 	}
+	w.noteAdded(fresh)
 	if err := w.insertTrials(w.studyID, fresh, w.next); err != nil {
 		return err
 	}
@@ -196,6 +202,46 @@ func (w *sqliteWriter) add(trials []trial.Trial) error {
 	w.added += len(fresh)
 	w.present += len(ps) - len(fresh) + dups
 	return nil
+}
+
+// lookup returns the IDs of ps that may be in the study already: all of
+// them, unless the study had no trial when the transaction began: then
+// none in the first batch (Prepare dropped its duplicates), and in a later
+// batch those the filter of the IDs added says may be.
+func (w *sqliteWriter) lookup(ps []codec.Prepared) []string {
+	var ids []string
+	for i := range ps {
+		if !w.empty || (w.filter != nil && w.filter.has(ps[i].ID)) {
+			ids = append(ids, ps[i].ID)
+		}
+	}
+	return ids
+}
+
+// noteAdded remembers the IDs added to a study that had no trial (lookup):
+// those of the first batch as they are, and from the second batch on in a
+// filter of fixed size, the first batch's IDs then added to it.
+func (w *sqliteWriter) noteAdded(fresh []codec.Prepared) {
+	if !w.empty {
+		return
+	}
+	w.batches++
+	if w.batches == 1 {
+		for i := range fresh {
+			w.firstIDs = append(w.firstIDs, fresh[i].ID)
+		}
+		return
+	}
+	if w.filter == nil {
+		w.filter = newIDFilter()
+		for _, id := range w.firstIDs {
+			w.filter.add(id)
+		}
+		w.firstIDs = nil
+	}
+	for i := range fresh {
+		w.filter.add(fresh[i].ID)
+	}
 }
 
 // flushBlock writes the open block, if any.
@@ -226,6 +272,13 @@ type sqliteWriter struct {
 	next           int64
 	added, present int
 	block          *columnar.Block
+	// empty: the study had no trial when the transaction began, so a
+	// trial can only be present if an earlier batch added it: the IDs
+	// added (firstIDs, then filter) spare looking most of them up.
+	empty    bool
+	batches  int
+	firstIDs []string
+	filter   *idFilter
 	// oneOff holds the statements of exec and queryInt by text: a block
 	// inserts one block_values row per (metric, dims), hundreds for a
 	// file of AIPerf results, and preparing each was most of the time.
@@ -371,21 +424,22 @@ func freshQuery(keys int) string {
 	return `SELECT hash FROM trials WHERE study_id = ? AND hkey IN (?` + strings.Repeat(",?", keys-1) + `)`
 }
 
-// fresh returns the trials of ps whose hash is not yet in the study: the
-// trials of the study under the same hash keys are read, a batch of keys
-// per statement, and their hashes compared in full.
-func (w *sqliteWriter) fresh(studyID int64, ps []codec.Prepared) ([]codec.Prepared, error) {
+// fresh returns the trials of ps whose hash is not yet in the study, of
+// which those with IDs in lookup may be: the trials of the study under
+// their hash keys are read, a batch of keys per statement, and their
+// hashes compared in full.
+func (w *sqliteWriter) fresh(studyID int64, ps []codec.Prepared, lookup []string) ([]codec.Prepared, error) {
 	stored := map[string]bool{}
-	for start := 0; start < len(ps); start += freshBatch {
-		chunk := ps[start:min(start+freshBatch, len(ps))]
+	for start := 0; start < len(lookup); start += freshBatch {
+		chunk := lookup[start:min(start+freshBatch, len(lookup))]
 		st, err := w.sized(&w.freshStmts, len(chunk), freshQuery, nil)
 		if err != nil {
 			return nil, err
 		}
 		b := binder{st: st}
 		b.int(studyID)
-		for i := range chunk {
-			b.int(codec.HashKey(chunk[i].ID))
+		for _, id := range chunk {
+			b.int(codec.HashKey(id))
 		}
 		if b.err != nil {
 			return nil, b.err
