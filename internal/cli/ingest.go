@@ -6,6 +6,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -13,6 +15,7 @@ import (
 
 	"github.com/pareto-llm/pareto/field"
 	"github.com/pareto-llm/pareto/internal/enc"
+	"github.com/pareto-llm/pareto/internal/gcpolicy"
 	"github.com/pareto-llm/pareto/internal/progress"
 	"github.com/pareto-llm/pareto/internal/safe"
 	"github.com/pareto-llm/pareto/optuna"
@@ -205,6 +208,12 @@ func runIngest(ctx context.Context, e *env, o *ingestOptions, paths []string) er
 	opts.EachTable = func(path string, read func() error) error {
 		table = &tableCounts{counts: map[formatKey]int{}}
 		defer func() { table = nil }()
+		// A table's batches are garbage once stored and little is live:
+		// collected at the default pace, not gcpolicy.Batch's, the heap
+		// stays near what is live (a table of any length in ~200 MB).
+		if old := gcpolicy.Study(os.Getenv); old >= 0 {
+			defer debug.SetGCPercent(old)
+		}
 		var err error
 		if sink != nil {
 			err = sink.table(path, read)
