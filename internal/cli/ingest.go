@@ -491,9 +491,7 @@ func (k *ingestSink) table(src string, read func() error) error {
 	var addErr, readErr error
 	added, present, err := k.ingestBatches(src, func(add func([]trial.Trial) error) error {
 		k.add = func(ts []trial.Trial) error {
-			if addErr = add(ts); addErr != nil {
-				addErr = inputError{err: fmt.Errorf("storing %s: %w", src, addErr)}
-			}
+			addErr = add(ts)
 			return addErr
 		}
 		defer func() { k.add = nil }()
@@ -502,8 +500,8 @@ func (k *ingestSink) table(src string, read func() error) error {
 	})
 	var ie *safe.InternalError
 	switch {
-	case addErr != nil:
-		return addErr
+	case addErr != nil: // err is addErr as the store wraps it
+		return inputError{err: fmt.Errorf("storing %s: %w", src, cmp.Or(err, addErr))}
 	case err != nil && readErr != nil && errors.Is(err, readErr):
 		return err // the table's
 	case errors.As(err, &ie): // nothing of src was stored; the next sources are
