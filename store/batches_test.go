@@ -24,9 +24,13 @@ func TestIngestBatches(t *testing.T) {
 			if _, _, err := s.Ingest(ctx, study, "first", genTrials(0, 10)); err != nil {
 				t.Fatal(err)
 			}
-			// 5 batches of 30 000: over a block (columnar.BlockTrials), and
-			// the last batch repeats the first source and the first batch.
-			const batch = 30_000
+			// 5 batches of 30 000: over a block (columnar.BlockTrials; not
+			// in short mode), and the last batch repeats the first source
+			// and the first batch.
+			batch := 30_000
+			if testing.Short() {
+				batch = 3_000
+			}
 			fill := func(add func([]trial.Trial) error) error {
 				for i := range 4 {
 					if err := add(genTrials(10+i*batch, batch)); err != nil {
