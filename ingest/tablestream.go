@@ -18,9 +18,14 @@ import (
 )
 
 // TableBatch is the number of lines of a generic table read, turned into
-// trials and handed on at a time (LoadOptions.Each): a table of any
-// length is held one batch at a time.
+// trials and handed on at a time (LoadOptions.Each), or fewer when they
+// hold more than TableBatchBytes: a table of any length, and of any
+// width, is held one batch at a time.
 const TableBatch = 4096
+
+// TableBatchBytes bounds the text of a batch of TableBatch lines (a batch
+// holds one record at least).
+const TableBatchBytes = 1 << 20
 
 // readTable reads the generic table r (named name) within lim, handing
 // its trials to each batch by batch (TableBatch lines each) as they are
@@ -160,7 +165,7 @@ func (c chunk) shift(err error) error {
 }
 
 // chunker cuts a table's text into chunks of whole records, about
-// TableBatch lines each: a CSV record ends at a line end outside quotes,
+// TableBatch lines (at most TableBatchBytes) each: a CSV record ends at a line end outside quotes,
 // a JSONL record at every line end.
 type chunker struct {
 	br     *bufio.Reader
@@ -210,7 +215,7 @@ func (c *chunker) next() (chunk, error) {
 		out.lines = c.line
 	}
 	body := len(c.buf)
-	for lines := 0; lines < TableBatch; {
+	for lines := 0; lines < TableBatch && len(c.buf)-body < TableBatchBytes; {
 		n, err := c.record()
 		lines += n
 		c.line += n

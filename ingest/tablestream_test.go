@@ -153,3 +153,34 @@ func TestTableBatchErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestTableBatchBytes: wide rows make batches of fewer lines, holding
+// about TableBatchBytes of text each.
+func TestTableBatchBytes(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("id,note,ttft_ms\n")
+	wide := strings.Repeat("w", 1000)
+	const rows = 3000 // 3 MB
+	for i := range rows {
+		fmt.Fprintf(&b, "r%d,%s,%d\n", i, wide, i)
+	}
+	path := filepath.Join(t.TempDir(), "wide.csv")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var sizes []int
+	_, err := Load([]string{path}, LoadOptions{
+		Each:      func(ts []trial.Trial, _ *cloudai.Run) error { sizes = append(sizes, len(ts)); return nil },
+		EachTable: func(_ string, read func() error) error { return read() },
+	})
+	total := 0
+	for _, n := range sizes {
+		total += n
+		if n > TableBatchBytes/1000+1 {
+			t.Errorf("a batch of %d rows of 1 KB; want at most %d", n, TableBatchBytes/1000+1)
+		}
+	}
+	if err != nil || total != rows || len(sizes) < 3 {
+		t.Errorf("Load: %d rows in batches %v, %v; want %d in 3 or more", total, sizes, err, rows)
+	}
+}

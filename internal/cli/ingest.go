@@ -209,10 +209,10 @@ func runIngest(ctx context.Context, e *env, o *ingestOptions, paths []string) er
 		table = &tableCounts{counts: map[formatKey]int{}}
 		defer func() { table = nil }()
 		// A table's batches are garbage once stored and little is live:
-		// collected at the default pace, not gcpolicy.Batch's, the heap
-		// stays near what is live (a table of any length in ~200 MB).
-		if old := gcpolicy.Study(os.Getenv); old >= 0 {
-			defer debug.SetGCPercent(old)
+		// under a soft limit the heap stays small whatever the table's
+		// length.
+		if old := gcpolicy.Stream(os.Getenv); old >= 0 {
+			defer debug.SetMemoryLimit(old)
 		}
 		var err error
 		if sink != nil {
