@@ -1,6 +1,8 @@
 package ingest
 
 import (
+	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -53,6 +55,18 @@ type LoadOptions struct {
 	// is skipped as unreadable at that record (without Batches, nothing
 	// of it is kept).
 	Batches bool
+	// EachTable, when set with Each, brackets each generic table: it is
+	// called with the table's path and read, which reads the table and
+	// hands its trials to Each in batches of TableBatch lines as they are
+	// read, so that a table of any length is held one batch at a time
+	// (without EachTable, Each receives a table's trials in one batch).
+	// read returns the table's error (nil, a positioned error, a
+	// *NotResultError for a table that turns out to be no result, ...),
+	// possibly after some batches were handed on: EachTable undoes them
+	// then (pareto ingest stores each table in one transaction) and
+	// returns that error, and the table is skipped as usual. Any other
+	// error of EachTable, or of Each, ends the loading.
+	EachTable func(path string, read func() error) error
 	// Stdin is read for the path "-" (nil: no standard input).
 	Stdin io.Reader
 	// Table says how the rows of generic tables become trials. A file
@@ -97,8 +111,9 @@ type Dataset struct {
 	Skipped []Skip
 
 	each    func([]trial.Trial, *cloudai.Run) error // LoadOptions.Each
+	table   func(string, func() error) error        // LoadOptions.EachTable
 	err     error                                   // the first error of each
-	table   TableOptions                            // LoadOptions.Table
+	opts    TableOptions                            // LoadOptions.Table
 	asTable bool                                    // LoadOptions.AsTable
 	gpus    trial.GPUs                              // LoadOptions.GPUs
 	lim     Limits                                  // LoadOptions.Limits
@@ -220,7 +235,8 @@ func (d *Dataset) Failed() int {
 // same IDs; reading "runs/a" alone after "runs" does not (it names a's
 // files "a/..."). Source.Key is left empty where it equals Source.Path.
 func Load(paths []string, opts LoadOptions) (*Dataset, error) {
-	d := &Dataset{each: opts.Each, batches: opts.Batches && opts.Each != nil, table: opts.Table, asTable: opts.AsTable, gpus: opts.GPUs, lim: opts.Limits, named: map[string]bool{}, progress: opts.Progress}
+	d := &Dataset{each: opts.Each, batches: opts.Batches && opts.Each != nil, table: opts.EachTable, opts: opts.Table, asTable: opts.AsTable,
+		gpus: opts.GPUs, lim: opts.Limits, named: map[string]bool{}, progress: opts.Progress}
 	var onDisk []string
 	for _, p := range paths {
 		if p != "-" {
@@ -381,34 +397,59 @@ func measured(ts []trial.Trial) bool {
 
 // addTable reads a named file that is no benchmark result as a generic
 // table (data is nil: read the file), or skips it with the table's error.
+// With EachTable, the table's trials are handed on batch by batch.
 func (d *Dataset) addTable(f string, data []byte) {
+	var r io.Reader = bytes.NewReader(data)
 	if data == nil {
-		var err error
-		if data, err = d.lim.ReadFile(f); err != nil {
+		file, _, err := d.lim.open(f)
+		if err != nil {
 			d.skip(d.place.base, Skip{Path: f, Code: SkipError, Reason: err.Error()})
 			return
 		}
+		defer file.Close()
+		r = file
 	}
-	opts := d.table
+	opts := d.opts
 	if f != "-" {
 		opts.key = d.place.key(d.place.base, f)
 	}
-	ts, err := readTable(data, f, opts, d.lim)
-	var nr *NotResultError
-	if errors.As(err, &nr) {
-		d.skip(d.place.base, Skip{Path: f, Code: trial.SkipNotResult, Reason: nr.What})
-		return
+	batches := d.table != nil && d.each != nil && d.err == nil
+	var all []trial.Trial
+	var readErr, eachErr error
+	read := func() error {
+		readErr = readTable(r, f, opts, d.lim, func(ts []trial.Trial) error {
+			if !batches {
+				all = append(all, ts...)
+				return nil
+			}
+			d.add(ts, nil)
+			eachErr = d.err
+			return eachErr
+		})
+		return readErr
 	}
-	if err != nil {
+	var err error
+	if batches {
+		err = d.table(f, read)
+	} else {
+		err = read()
+	}
+	var nr *NotResultError
+	switch {
+	case eachErr != nil || (err != nil && readErr == nil) || (err != nil && !errors.Is(err, readErr)):
+		d.err = cmp.Or(err, eachErr) // the consumer's
+	case errors.As(err, &nr):
+		d.skip(d.place.base, Skip{Path: f, Code: trial.SkipNotResult, Reason: nr.What})
+	case err != nil:
 		why := "as it is no benchmark result pareto recognises"
 		if d.asTable {
 			why = "as --as table asks"
 		}
 		d.skip(d.place.base, Skip{Path: f, Code: SkipError,
 			Reason: fmt.Sprintf("%v (read as a generic CSV/JSONL table, %s)", err, why)})
-		return
+	case !batches:
+		d.add(all, nil)
 	}
-	d.add(ts, nil)
 }
 
 // readStdin reads standard input as a benchmark result, else as a table.

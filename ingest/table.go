@@ -10,8 +10,6 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
-	"github.com/pareto-llm/pareto/internal/safe"
-	"github.com/pareto-llm/pareto/internal/textin"
 	"github.com/pareto-llm/pareto/table"
 	"github.com/pareto-llm/pareto/trial"
 )
@@ -63,22 +61,17 @@ var tableWorkload = map[string]func(*trial.Workload, float64){
 // request_rate of "inf" or "Infinity", unbounded, is +Inf there and no
 // measurement).
 // Errors are *table.SyntaxError values naming the file, line and column.
+// Load reads a table of any length batch by batch instead (TableBatch).
 func ReadTable(data []byte, name string, opts TableOptions) ([]trial.Trial, error) {
-	return readTable(data, name, opts, Limits{})
-}
-
-// readTable is ReadTable within lim; a panic while reading becomes a
-// *safe.InternalError.
-func readTable(data []byte, name string, opts TableOptions, lim Limits) (out []trial.Trial, err error) {
-	defer safe.Recover(&err, "reading", name)
-	if panicHook != nil {
-		panicHook(name)
+	var out []trial.Trial
+	err := readTable(bytes.NewReader(data), name, opts, Limits{}, func(ts []trial.Trial) error {
+		out = append(out, ts...)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	out, err = readTableRows(data, name, opts, lim)
-	if err == nil {
-		err = checkTrials(out, name, data, nil)
-	}
-	return out, err
+	return out, nil
 }
 
 // notTable says why data, which starts with '[' or '{', is no generic
@@ -102,65 +95,38 @@ func notTable(data []byte) string {
 	return ""
 }
 
-func readTableRows(data []byte, name string, opts TableOptions, lim Limits) ([]trial.Trial, error) {
-	if what := notTable(data); what != "" {
-		return nil, &NotResultError{Path: name, What: what}
-	}
-	max := lim.maxRecord()
-	rewritten := false
-	if t := bytes.TrimLeft(data, " \t\r\n\xef\xbb\xbf"); len(t) > 0 && t[0] == '{' && needsRewrite(data) {
-		// JSONL as Python's json.dumps writes it: bare Infinity and NaN
-		// become the strings "Infini" and "N" (same lengths, so positions
-		// hold), read back below
-		data, rewritten = bytes.Clone(data), true
-		var rw nanRewriter
-		rw.rewrite(data, true)
-	}
-	head, err := table.ReadBytes(data, name, table.Spec{MaxRecordSize: max, MaxColumns: lim.maxColumns()})
-	if err != nil {
-		return nil, err
-	}
-	if len(head.Columns) == 0 {
-		return nil, &table.SyntaxError{File: name, Line: 1, Col: 1, Msg: "no columns"}
-	}
-	idCol := opts.ID
-	if idCol == "" && slices.Contains(head.Columns, LabelID) {
-		idCol = LabelID
-	}
-	if idCol != "" && !slices.Contains(head.Columns, idCol) {
-		return nil, &table.SyntaxError{File: name, Line: 1, Col: 1,
-			Msg: fmt.Sprintf("no id column %s (have: %s)", textin.Excerpt(idCol), textin.Names(head.Columns))}
-	}
-	t, err := table.ReadBytes(data, name, table.Spec{OptionalText: head.Columns, MaxRecordSize: max, MaxColumns: lim.maxColumns()})
-	if err != nil {
-		return nil, err
-	}
-	if t.Len() == 0 {
-		return nil, &table.SyntaxError{File: name, Line: 2, Col: 1, Msg: "the table has a header but no rows"}
-	}
+// tableRows turns the rows of t, a batch of the table name starting at
+// row index first, into trials: cols are the text columns t holds (in
+// the order of t.Text), idCol is the id column ("" for none),
+// rewritten says that bare Infinity and NaN were rewritten (see
+// readTable), and shift is added to t's line numbers. numeric[r] says
+// whether row r holds a numeric cell (NaN and ±Inf too: the front says
+// why they are invalid).
+func tableRows(t *table.Table, cols []string, name string, opts TableOptions, idCol string, rewritten bool, first, shift int) (out []trial.Trial, numeric []bool) {
 	kept := t.Len()
 	if opts.Rows != nil {
 		kept = 0
 		for r := range t.Len() {
-			if opts.Rows(name, r) {
+			if opts.Rows(name, first+r) {
 				kept++
 			}
 		}
 	}
-	out := make([]trial.Trial, 0, kept)
-	numeric := make([]bool, 0, kept) // the row has a numeric cell (NaN and ±Inf too: the front says why they are invalid)
+	out = make([]trial.Trial, 0, kept)
+	numeric = make([]bool, 0, kept)
 	for r := range t.Len() {
-		if opts.Rows != nil && !opts.Rows(name, r) {
+		if opts.Rows != nil && !opts.Rows(name, first+r) {
 			continue
 		}
 		out, numeric = append(out, trial.Trial{}), append(numeric, false)
 		tr, k := &out[len(out)-1], len(out)-1
-		tr.Source = trial.Source{Path: name, Key: opts.key, Format: FormatTable, FormatVersion: t.Format, Line: int(t.Lines[r]), Index: r}
+		tr.Source = trial.Source{Path: name, Key: opts.key, Format: FormatTable, FormatVersion: t.Format,
+			Line: int(t.Lines[r]) + shift, Index: first + r}
 		tr.Failed = -1
 		// Every cell may become a parameter: a map of that size, not
 		// SetParam's default (16), which at 10⁶ rows is a gigabyte.
-		tr.Params = make(map[string]string, len(head.Columns))
-		for c, col := range head.Columns {
+		tr.Params = make(map[string]string, len(cols))
+		for c, col := range cols {
 			if t.Text[c] == nil {
 				continue
 			}
@@ -210,49 +176,76 @@ func readTableRows(data []byte, name string, opts TableOptions, lim Limits) ([]t
 		}
 		tr.Finalize()
 	}
-	if err := measuredRows(out, numeric, name); err != nil {
-		return nil, err
-	}
-	if cols := onlySettings(out); cols != nil {
-		return nil, &NotResultError{Path: name, What: fmt.Sprintf("a list of runs' load settings (%s) and no measurement: "+
-			"a harness's own index of its runs, not a benchmark result", strings.Join(cols, ", "))}
-	}
-	return out, nil
+	return out, numeric
 }
 
-// measuredRows checks that every row of a table holds a numeric cell
-// (numeric[i]): a table with none is no result (a NotResultError saying
-// so), and a row without one among rows with some is an error at its
-// line (a row is a trial only with a measurement; none is dropped).
-func measuredRows(rows []trial.Trial, numeric []bool, name string) error {
-	bare := slices.Index(numeric, false)
-	switch {
-	case bare < 0:
-		return nil
-	case !slices.Contains(numeric, true):
-		return &NotResultError{Path: name, What: "a table without a numeric cell in any row: no measurement, not a benchmark result"}
-	}
-	return &table.SyntaxError{File: name, Line: rows[bare].Source.Line, Col: 1,
-		Msg: "a row without a numeric cell: no measurement (a row is a trial only with one)"}
+// tableCheck holds what decides, once a table is read batch by batch,
+// whether it is a result: the first row without a numeric cell and
+// whether any row has one (the one rule of what makes a row a trial), and
+// whether every measurement is a load setting.
+type tableCheck struct {
+	name     string
+	bare     int  // the line of the first row without a numeric cell (0: none yet)
+	numeric  bool // some row has a numeric cell
+	measured bool // some row has a measurement other than a load setting
+	settings []string
 }
 
-// onlySettings returns the numeric columns of rows when every one of them
-// is a load setting (tableWorkload: concurrency, request_rate, ...), and
-// nil when some row holds another number: a table whose only numbers are
-// the load it was run at (a harness's list of runs and their result
-// files, say) measures nothing.
-func onlySettings(rows []trial.Trial) []string {
-	var cols []string
+// add checks a batch of rows (numeric as tableRows returns it). A row
+// without a numeric cell among rows with some is an error at its line, as
+// soon as both are seen (a row is a trial only with a measurement; none is
+// dropped).
+func (c *tableCheck) add(rows []trial.Trial, numeric []bool) error {
+	if i := slices.Index(numeric, false); i >= 0 && c.bare == 0 {
+		c.bare = rows[i].Source.Line
+	}
+	c.numeric = c.numeric || slices.Contains(numeric, true)
 	for i := range rows {
 		for _, m := range rows[i].Measurements {
-			if tableWorkload[m.Metric] == nil {
-				return nil
-			}
-			if !slices.Contains(cols, m.Metric) {
-				cols = append(cols, m.Metric)
+			switch {
+			case c.measured:
+			case tableWorkload[m.Metric] == nil:
+				c.measured, c.settings = true, nil
+			case !slices.Contains(c.settings, m.Metric):
+				c.settings = append(c.settings, m.Metric)
 			}
 		}
 	}
-	slices.Sort(cols)
-	return cols
+	if c.bare > 0 && c.numeric {
+		return &table.SyntaxError{File: c.name, Line: c.bare, Col: 1,
+			Msg: "a row without a numeric cell: no measurement (a row is a trial only with one)"}
+	}
+	return nil
+}
+
+// end says, once every row was added, whether the table is a result: a
+// table without a numeric cell is none, and neither is one whose only
+// numbers are the load it was run at (a harness's list of runs and their
+// result files, say): a *NotResultError says so.
+func (c *tableCheck) end() error {
+	if c.bare > 0 {
+		return &NotResultError{Path: c.name, What: "a table without a numeric cell in any row: no measurement, not a benchmark result"}
+	}
+	if cols := c.onlySettings(); cols != nil {
+		return &NotResultError{Path: c.name, What: fmt.Sprintf("a list of runs' load settings (%s) and no measurement: "+
+			"a harness's own index of its runs, not a benchmark result", strings.Join(cols, ", "))}
+	}
+	return nil
+}
+
+// onlySettings returns the numeric columns of the rows added when every
+// one of them is a load setting (tableWorkload: concurrency,
+// request_rate, ...), and nil when some row holds another number.
+func (c *tableCheck) onlySettings() []string {
+	if c.measured || len(c.settings) == 0 {
+		return nil
+	}
+	return slices.Sorted(slices.Values(c.settings))
+}
+
+// onlySettings is tableCheck.onlySettings of rows.
+func onlySettings(rows []trial.Trial) []string {
+	c := tableCheck{}
+	c.add(rows, nil)
+	return c.onlySettings()
 }

@@ -79,6 +79,19 @@ type Store interface {
 	// besides, for reads to verify (see Integrity in the package
 	// documentation). The study is created if needed.
 	Ingest(ctx context.Context, study, source string, trials []trial.Trial) (added, present int, err error)
+	// IngestBatches is Ingest for a source read batch by batch (a generic
+	// table of any length): in one transaction it calls fill once, and
+	// fill hands the source's trials to add in batches as it reads them;
+	// each batch is written when added, so memory holds one batch. When
+	// fill returns nil the transaction commits and the counts are those
+	// of every batch (a trial of a batch already in the study, from
+	// before or from an earlier batch, is present); when it returns an
+	// error (the reader's, or add's) the transaction is rolled back,
+	// nothing of the source is stored, and that error is returned as it
+	// is (add's errors are the store's, wrapped as Ingest wraps them).
+	// Unlike Ingest, a PostgreSQL deadlock is not retried once fill has
+	// begun: the error is returned and the source is not stored.
+	IngestBatches(ctx context.Context, study, source string, fill func(add func([]trial.Trial) error) error) (added, present int, err error)
 	// SetLabels merges labels into the stored labels of the study's trials
 	// whose IDs are in ids, in one transaction: a non-empty value sets the
 	// label, an empty value removes it, other labels are kept. The

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,6 +16,7 @@ import (
 
 	"github.com/pareto-llm/pareto/field"
 	"github.com/pareto-llm/pareto/internal/enc"
+	"github.com/pareto-llm/pareto/internal/gcpolicy"
 	"github.com/pareto-llm/pareto/internal/progress"
 	"github.com/pareto-llm/pareto/internal/safe"
 	"github.com/pareto-llm/pareto/optuna"
@@ -225,7 +228,14 @@ func runIngest(ctx context.Context, e *env, o *ingestOptions, format enc.Format,
 	}
 	counts := map[formatKey]int{}
 	total := 0
+	// A generic table's trials are counted, and stored, batch by batch,
+	// in one transaction: counted in table until the table is read whole.
+	var table *tableCounts
 	each := func(ts []trial.Trial) error {
+		counts, total := counts, &total
+		if table != nil {
+			counts, total = table.counts, &table.total
+		}
 		for i := range ts {
 			for _, kv := range labels {
 				ts[i].SetLabel(kv[0], kv[1])
@@ -238,11 +248,34 @@ func runIngest(ctx context.Context, e *env, o *ingestOptions, format enc.Format,
 			}
 			counts[formatKey{ts[i].Source.Format, ts[i].Labels[trial.LabelToolVersion], ts[i].Source.FormatVersion}]++
 		}
-		total += len(ts)
+		*total += len(ts)
 		if sink != nil {
 			return sink.store(ts)
 		}
 		return nil
+	}
+	opts.EachTable = func(path string, read func() error) error {
+		table = &tableCounts{counts: map[formatKey]int{}}
+		defer func() { table = nil }()
+		// A table's batches are garbage once stored and little is live:
+		// under a soft limit the heap stays small whatever the table's
+		// length.
+		if old := gcpolicy.Stream(os.Getenv); old >= 0 {
+			defer debug.SetMemoryLimit(old)
+		}
+		var err error
+		if sink != nil {
+			err = sink.table(path, read)
+		} else {
+			err = read()
+		}
+		if err == nil {
+			for k, n := range table.counts {
+				counts[k] += n
+			}
+			total += table.total
+		}
+		return err
 	}
 	opts.Table.ID = o.id
 	// Without a store, files of many records are counted batch by batch
@@ -290,6 +323,12 @@ func runIngest(ctx context.Context, e *env, o *ingestOptions, format enc.Format,
 		return inputError{err: err}
 	}
 	return nil
+}
+
+// tableCounts counts the trials of the table being read (see formatKey).
+type tableCounts struct {
+	counts map[formatKey]int
+	total  int
 }
 
 // formatKey groups the trials of one format, tool version and layout.
@@ -410,6 +449,8 @@ type ingestSink struct {
 	// failed lists the sources whose storing panicked (a bug): reported as
 	// unreadable, while the other sources are stored.
 	failed []trial.Skip
+	// add stores a batch of the table being read (nil: none is).
+	add func([]trial.Trial) error
 }
 
 // storeHook, set by tests only, is called before each source is stored,
@@ -443,8 +484,12 @@ func (k *ingestSink) recordSkips(skips []trial.Skip) error {
 	return nil
 }
 
-// store writes ts grouped by source path, in order of first appearance.
+// store writes ts grouped by source path, in order of first appearance,
+// or, while a table is read, as its next batch.
 func (k *ingestSink) store(ts []trial.Trial) error {
+	if k.add != nil {
+		return k.add(ts)
+	}
 	var order []string
 	bySource := map[string][]trial.Trial{}
 	for _, t := range ts {
@@ -466,6 +511,47 @@ func (k *ingestSink) store(ts []trial.Trial) error {
 		k.added, k.present, k.sources = k.added+added, k.present+present, k.sources+1
 	}
 	return nil
+}
+
+// table stores the generic table src as read reads it, batch by batch
+// (store.IngestBatches: in one transaction). The table's own error (read's)
+// is returned as it is, nothing of the table stored; a storing error ends
+// the ingest, as for other sources.
+func (k *ingestSink) table(src string, read func() error) error {
+	var addErr, readErr error
+	added, present, err := k.ingestBatches(src, func(add func([]trial.Trial) error) error {
+		k.add = func(ts []trial.Trial) error {
+			addErr = add(ts)
+			return addErr
+		}
+		defer func() { k.add = nil }()
+		readErr = read()
+		return readErr
+	})
+	var ie *safe.InternalError
+	switch {
+	case addErr != nil: // err is addErr as the store wraps it
+		return inputError{err: fmt.Errorf("storing %s: %w", src, cmp.Or(err, addErr))}
+	case err != nil && readErr != nil && errors.Is(err, readErr):
+		return err // the table's
+	case errors.As(err, &ie): // nothing of src was stored; the next sources are
+		k.failed = append(k.failed, trial.Skip{Path: src, Code: source.SkipError, Reason: err.Error()})
+		return nil
+	case err != nil:
+		return inputError{err: fmt.Errorf("storing %s: %w", src, err)}
+	}
+	k.added, k.present, k.sources = k.added+added, k.present+present, k.sources+1
+	return nil
+}
+
+// ingestBatches is store.IngestBatches for one table, a panic becoming an
+// error for it.
+func (k *ingestSink) ingestBatches(src string, fill func(add func([]trial.Trial) error) error) (added, present int, err error) {
+	defer safe.Recover(&err, "storing", src)
+	if storeHook != nil {
+		storeHook(src)
+	}
+	return k.s.IngestBatches(k.ctx, k.study, src, fill)
 }
 
 // ingest stores one source's trials, a panic becoming an error for it.

@@ -51,3 +51,19 @@ func Study(getenv func(string) string) int {
 	}
 	return debug.SetGCPercent(StudyPercent)
 }
+
+// StreamLimit is the soft memory limit of Stream.
+const StreamLimit = 128 << 20
+
+// Stream sets a soft memory limit of StreamLimit, unless GOMEMLIMIT is
+// set, for a command that streams batches through and keeps little of
+// them (pareto ingest of a table of any length): the collector then runs
+// at Batch's pace until the heap nears the limit, instead of letting it
+// grow to five times what is live or collecting at every doubling of it.
+// It returns the previous limit (-1 when unchanged).
+func Stream(getenv func(string) string) int64 {
+	if getenv("GOMEMLIMIT") != "" {
+		return -1
+	}
+	return debug.SetMemoryLimit(StreamLimit)
+}

@@ -55,3 +55,20 @@ func TestStudy(t *testing.T) {
 		t.Errorf("GC percent = %d; want the untouched %d", got, Percent)
 	}
 }
+
+func TestStream(t *testing.T) {
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(math.MaxInt64))
+	env := map[string]string{}
+	getenv := func(k string) string { return env[k] }
+	if old := Stream(getenv); old != math.MaxInt64 {
+		t.Errorf("previous limit = %d; want %d", old, int64(math.MaxInt64))
+	}
+	if got := debug.SetMemoryLimit(-1); got != StreamLimit {
+		t.Errorf("limit = %d; want %d", got, StreamLimit)
+	}
+	env["GOMEMLIMIT"] = "1GiB"
+	debug.SetMemoryLimit(math.MaxInt64)
+	if old := Stream(getenv); old != -1 || debug.SetMemoryLimit(-1) != math.MaxInt64 {
+		t.Errorf("with GOMEMLIMIT set: Stream = %d and the limit changed; want -1 and unchanged", old)
+	}
+}

@@ -63,18 +63,9 @@ func (s *pgStore) Ingest(ctx context.Context, study, source string, trials []tri
 	if err := s.writable(); err != nil {
 		return 0, 0, err
 	}
-	ps, dups := codec.Prepare(trials)
-	studyID, err := s.studyID(ctx, study)
-	if err != nil {
-		return 0, 0, s.wrap("ingesting "+source, err)
-	}
-	if err := s.reserveIDs(ctx, ps); err != nil {
-		return 0, 0, s.wrap("ingesting "+source, err)
-	}
-	codec.SortByID(ps)
-	owners := shared.SkipOwners(trials)
+	fill := func(add func([]trial.Trial) error) error { return add(trials) }
 	for attempt := 0; ; attempt++ {
-		added, err = s.ingestTx(ctx, studyID, source, ps, owners)
+		added, present, _, err = s.ingestBatches(ctx, study, source, fill)
 		if err == nil || attempt >= 10 || !retryable(err) {
 			break
 		}
@@ -83,13 +74,30 @@ func (s *pgStore) Ingest(ctx context.Context, study, source string, trials []tri
 	if err != nil {
 		return 0, 0, s.wrap("ingesting "+source, err)
 	}
-	return added, len(ps) - added + dups, nil
+	return added, present, nil
+}
+
+// IngestBatches stores one source's trials, handed over batch by batch by
+// fill, in one transaction, as Ingest does batch by batch; it is not
+// retried (the batches are gone once added).
+func (s *pgStore) IngestBatches(ctx context.Context, study, source string, fill func(add func([]trial.Trial) error) error) (added, present int, err error) {
+	if err := s.writable(); err != nil {
+		return 0, 0, err
+	}
+	added, present, fillErr, err := s.ingestBatches(ctx, study, source, fill)
+	switch {
+	case fillErr != nil:
+		return 0, 0, fillErr
+	case err != nil:
+		return 0, 0, s.wrap("ingesting "+source, err)
+	}
+	return added, present, nil
 }
 
 // reserveIDs sets the row id of each trial from the trials sequence, in
 // increasing order.
-func (s *pgStore) reserveIDs(ctx context.Context, ps []codec.Prepared) error {
-	rows, err := s.pool.Query(ctx, `SELECT nextval(pg_get_serial_sequence('trials', 'id')) FROM generate_series(1, $1)`, len(ps))
+func reserveIDs(ctx context.Context, tx pgx.Tx, ps []codec.Prepared) error {
+	rows, err := tx.Query(ctx, `SELECT nextval(pg_get_serial_sequence('trials', 'id')) FROM generate_series(1, $1)`, len(ps))
 	if err != nil {
 		return err
 	}
@@ -107,39 +115,117 @@ func (s *pgStore) reserveIDs(ctx context.Context, ps []codec.Prepared) error {
 	return nil
 }
 
-// ingestTx writes the new trials of ps and their blocks, and deletes the
-// skips that the trials of owners supersede, in one transaction.
-func (s *pgStore) ingestTx(ctx context.Context, studyID int64, source string, ps []codec.Prepared, owners []shared.SkipOwner) (int, error) {
-	added := 0
-	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		added = 0
-		var fresh []*codec.Prepared
-		for start := 0; start < len(ps); start += pgTrialBatch {
-			chunk := ps[start:min(start+pgTrialBatch, len(ps))]
-			ids, err := s.insertTrials(ctx, tx, studyID, chunk)
-			if err != nil {
-				return err
+// pgWriter is the state of one source's transaction: what was added and
+// found present, the inputs whose skips the trials supersede, and the
+// block the new trials join (nil: none open).
+type pgWriter struct {
+	s              *pgStore
+	tx             pgx.Tx
+	studyID        int64
+	added, present int
+	owners         []shared.SkipOwner
+	seen           map[shared.SkipOwner]bool
+	block          *columnar.Block
+}
+
+// ingestBatches writes the new trials of the batches fill adds and their
+// blocks, and deletes the skips that the trials supersede, in one
+// transaction. fillErr is fill's own error (not add's).
+func (s *pgStore) ingestBatches(ctx context.Context, study, source string, fill func(add func([]trial.Trial) error) error) (added, present int, fillErr, err error) {
+	studyID, err := s.studyID(ctx, study)
+	if err != nil {
+		return 0, 0, nil, err
+	}
+	var w *pgWriter
+	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		w = &pgWriter{s: s, tx: tx, studyID: studyID, seen: map[shared.SkipOwner]bool{}}
+		var addErr error
+		err := fill(func(ts []trial.Trial) error {
+			if addErr == nil {
+				addErr = w.add(ctx, ts)
 			}
-			s.batchDone()
-			for i := range chunk {
-				if _, ok := ids[chunk[i].ID]; ok {
-					fresh = append(fresh, &chunk[i])
-				}
+			return addErr
+		})
+		if err != nil {
+			if addErr == nil {
+				fillErr = err
 			}
-			added += len(ids)
-		}
-		if err := insertBlocks(ctx, tx, studyID, fresh); err != nil {
 			return err
 		}
-		s.batchDone()
-		files, runs := make([]string, len(owners)), make([]string, len(owners))
-		for i, o := range owners {
+		if err := w.flushBlock(ctx); err != nil {
+			return err
+		}
+		files, runs := make([]string, len(w.owners)), make([]string, len(w.owners))
+		for i, o := range w.owners {
 			files[i], runs[i] = o.File, o.Run
 		}
-		_, err := tx.Exec(ctx, pgSourceSupersede, studyID, source, added, len(ps)-added, files, runs)
+		_, err = tx.Exec(ctx, pgSourceSupersede, studyID, source, w.added, w.present, files, runs)
 		return err
 	})
-	return added, err
+	if err != nil {
+		return 0, 0, fillErr, err
+	}
+	return w.added, w.present, nil, nil
+}
+
+// add writes one batch: the new trials, in hash order, and their place in
+// the open block, in row-id order.
+func (w *pgWriter) add(ctx context.Context, trials []trial.Trial) error {
+	ps, dups := codec.Prepare(trials)
+	if err := reserveIDs(ctx, w.tx, ps); err != nil {
+		return err
+	}
+	codec.SortByID(ps)
+	var fresh []*codec.Prepared
+	for start := 0; start < len(ps); start += pgTrialBatch {
+		chunk := ps[start:min(start+pgTrialBatch, len(ps))]
+		ids, err := w.s.insertTrials(ctx, w.tx, w.studyID, chunk)
+		if err != nil {
+			return err
+		}
+		w.s.batchDone()
+		for i := range chunk {
+			if _, ok := ids[chunk[i].ID]; ok {
+				fresh = append(fresh, &chunk[i])
+			}
+		}
+	}
+	slices.SortFunc(fresh, func(a, b *codec.Prepared) int { return cmp.Compare(a.Row, b.Row) })
+	for _, p := range fresh {
+		if w.block == nil {
+			w.block = columnar.NewBlock()
+		}
+		w.block.Add(p.Row, p.ID, p.Trial.Problem, p.Trial.Measurements, p.Dims)
+		w.block.Sketch(p.Trial, p.RepeatKey)
+		if w.block.N == columnar.BlockTrials {
+			if err := w.flushBlock(ctx); err != nil {
+				return err
+			}
+		}
+	}
+	for _, o := range shared.SkipOwners(trials) {
+		if !w.seen[o] {
+			w.seen[o] = true
+			w.owners = append(w.owners, o)
+		}
+	}
+	w.added += len(fresh)
+	w.present += len(ps) - len(fresh) + dups
+	return nil
+}
+
+// flushBlock writes the open block, if any.
+func (w *pgWriter) flushBlock(ctx context.Context) error {
+	if w.block == nil {
+		return nil
+	}
+	b := w.block
+	w.block = nil
+	if err := columnar.WriteBlock(pgQueryTx{ctx, w.tx}, w.studyID, b); err != nil {
+		return err
+	}
+	w.s.batchDone()
+	return nil
 }
 
 // insertTrials inserts one batch and maps the hashes of the new trials to
@@ -205,22 +291,6 @@ func (s *pgStore) insertTrials(ctx context.Context, tx pgx.Tx, studyID int64, ps
 		ids[h] = id
 	}
 	return ids, rows.Err()
-}
-
-// insertBlocks writes the blocks of the new trials, in row-id order.
-func insertBlocks(ctx context.Context, tx pgx.Tx, studyID int64, fresh []*codec.Prepared) error {
-	slices.SortFunc(fresh, func(a, b *codec.Prepared) int { return cmp.Compare(a.Row, b.Row) })
-	for start := 0; start < len(fresh); start += columnar.BlockTrials {
-		b := columnar.NewBlock()
-		for _, p := range fresh[start:min(start+columnar.BlockTrials, len(fresh))] {
-			b.Add(p.Row, p.ID, p.Trial.Problem, p.Trial.Measurements, p.Dims)
-			b.Sketch(p.Trial, p.RepeatKey)
-		}
-		if err := columnar.WriteBlock(pgQueryTx{ctx, tx}, studyID, b); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 func (s *pgStore) batchDone() {

@@ -23,20 +23,54 @@ const trialBatch = 50
 
 // Ingest stores one source's trials in one transaction.
 func (s *sqliteStore) Ingest(ctx context.Context, study, source string, trials []trial.Trial) (added, present int, err error) {
+	return s.IngestBatches(ctx, study, source, func(add func([]trial.Trial) error) error { return add(trials) })
+}
+
+// IngestBatches stores one source's trials, handed over batch by batch by
+// fill, in one transaction.
+func (s *sqliteStore) IngestBatches(ctx context.Context, study, source string, fill func(add func([]trial.Trial) error) error) (added, present int, err error) {
 	if err := s.writable(); err != nil {
 		return 0, 0, err
 	}
-	ps, dups := codec.Prepare(trials)
-	owners := shared.SkipOwners(trials)
+	var fillErr error // fill's own error, returned as it is
+	filled := false   // fill was called: the transaction cannot be retried
 	err = retryBusy(ctx, func() error {
-		added, present, err = s.ingestTx(ctx, study, source, ps, owners)
+		added, present, err = s.ingestTx(ctx, study, source, func(add func([]trial.Trial) error) error {
+			filled = true
+			var addErr error
+			err := fill(func(ts []trial.Trial) error {
+				if addErr == nil {
+					addErr = add(ts)
+				}
+				return addErr
+			})
+			if err != nil && addErr == nil {
+				fillErr = err
+			}
+			return err
+		})
+		if err != nil && filled {
+			return final{err} // its batches are gone: not retried
+		}
 		return err
 	})
-	if err != nil {
+	if f, ok := err.(final); ok {
+		err = f.err
+	}
+	switch {
+	case fillErr != nil:
+		return 0, 0, fillErr
+	case err != nil:
 		return 0, 0, sqliteError(s.path, "ingesting "+source, err)
 	}
-	return added, present + dups, nil
+	return added, present, nil
 }
+
+// final hides an error from retryBusy: an ingest whose fill began cannot
+// be retried.
+type final struct{ err error }
+
+func (f final) Error() string { return f.err.Error() }
 
 // raw runs fn on a connection of the pool with the low-level API; ctx
 // interrupts the statements fn runs.
@@ -85,11 +119,11 @@ func inTx(c *sqlite3.Conn, begin string, fn func() error) (err error) {
 	return err
 }
 
-// ingestTx writes the new trials of ps in one write transaction. Write
-// transactions are serialised by SQLite (BEGIN IMMEDIATE), so the hashes
-// looked up at its start stay valid and row ids can be assigned here. The
-// skips that the trials of owners supersede are deleted.
-func (s *sqliteStore) ingestTx(ctx context.Context, study, source string, ps []codec.Prepared, owners []shared.SkipOwner) (added, present int, err error) {
+// ingestTx writes the new trials of the batches fill adds in one write
+// transaction. Write transactions are serialised by SQLite (BEGIN
+// IMMEDIATE), so the hashes looked up in it stay valid and row ids can be
+// assigned here. The skips that the trials supersede are deleted.
+func (s *sqliteStore) ingestTx(ctx context.Context, study, source string, fill func(add func([]trial.Trial) error) error) (added, present int, err error) {
 	err = s.raw(ctx, func(c *sqlite3.Conn) (err error) {
 		// The row ids written are those just inserted, so the foreign
 		// keys hold by construction: checking them would cost a lookup in
@@ -108,35 +142,120 @@ func (s *sqliteStore) ingestTx(ctx context.Context, study, source string, ps []c
 		return inTx(c, "BEGIN IMMEDIATE", func() error {
 			w := &sqliteWriter{c: c, s: s, now: codec.SQLiteTime(time.Now())}
 			defer w.close()
-			studyID, skips, err := w.studyID(study)
+			var err error
+			if w.studyID, w.skips, err = w.studyByName(study); err != nil {
+				return err
+			}
+			if w.next, err = w.QueryInt(`SELECT COALESCE(MAX(id), 0) + 1 FROM trials`); err != nil {
+				return err
+			}
+			none, err := w.QueryInt(`SELECT NOT EXISTS (SELECT 1 FROM trials WHERE study_id = ?)`, w.studyID)
 			if err != nil {
 				return err
 			}
-			fresh, err := w.fresh(studyID, ps)
-			if err != nil {
+			w.empty = none == 1
+			if err := fill(w.add); err != nil {
 				return err
 			}
-			next, err := w.QueryInt(`SELECT COALESCE(MAX(id), 0) + 1 FROM trials`)
-			if err != nil {
+			if err := w.flushBlock(); err != nil {
 				return err
 			}
-			if err := w.insertTrials(studyID, fresh, next); err != nil {
-				return err
-			}
-			if err := w.insertBlocks(studyID, fresh, next); err != nil {
-				return err
-			}
-			if skips {
-				if err := shared.Supersede(w, studyID, owners); err != nil {
-					return err
-				}
-			}
-			added, present = len(fresh), len(ps)-len(fresh)
+			added, present = w.added, w.present
 			return w.Exec(`INSERT INTO sources (study_id, path, added, present, ingested_at) VALUES (?, ?, ?, ?, ?)`,
-				studyID, source, int64(added), int64(present), w.now)
+				w.studyID, source, int64(w.added), int64(w.present), w.now)
 		})
 	})
 	return added, present, err
+}
+
+// add writes one batch of a source's trials: the new ones get the next
+// row ids and join the open block, written when full (flushBlock).
+func (w *sqliteWriter) add(trials []trial.Trial) error {
+	ps, dups := codec.Prepare(trials)
+	fresh, err := w.fresh(w.studyID, ps, w.lookup(ps))
+	if err != nil {
+		return err
+	}
+	w.noteAdded(fresh)
+	if err := w.insertTrials(w.studyID, fresh, w.next); err != nil {
+		return err
+	}
+	for i := range fresh {
+		if w.block == nil {
+			w.block = columnar.NewBlock()
+		}
+		p := &fresh[i]
+		w.block.Add(w.next+int64(i), p.ID, p.Trial.Problem, p.Trial.Measurements, p.Dims)
+		w.block.Sketch(p.Trial, p.RepeatKey)
+		if w.block.N == columnar.BlockTrials {
+			if err := w.flushBlock(); err != nil {
+				return err
+			}
+		}
+	}
+	if w.skips {
+		if err := shared.Supersede(w, w.studyID, shared.SkipOwners(trials)); err != nil {
+			return err
+		}
+	}
+	w.next += int64(len(fresh))
+	w.added += len(fresh)
+	w.present += len(ps) - len(fresh) + dups
+	return nil
+}
+
+// lookup returns the IDs of ps that may be in the study already: all of
+// them, unless the study had no trial when the transaction began: then
+// none in the first batch (Prepare dropped its duplicates), and in a later
+// batch those the filter of the IDs added says may be.
+func (w *sqliteWriter) lookup(ps []codec.Prepared) []string {
+	var ids []string
+	for i := range ps {
+		if !w.empty || (w.filter != nil && w.filter.has(ps[i].ID)) {
+			ids = append(ids, ps[i].ID)
+		}
+	}
+	return ids
+}
+
+// noteAdded remembers the IDs added to a study that had no trial (lookup):
+// those of the first batch as they are, and from the second batch on in a
+// filter of fixed size, the first batch's IDs then added to it.
+func (w *sqliteWriter) noteAdded(fresh []codec.Prepared) {
+	if !w.empty {
+		return
+	}
+	w.batches++
+	if w.batches == 1 {
+		for i := range fresh {
+			w.firstIDs = append(w.firstIDs, fresh[i].ID)
+		}
+		return
+	}
+	if w.filter == nil {
+		w.filter = newIDFilter()
+		for _, id := range w.firstIDs {
+			w.filter.add(id)
+		}
+		w.firstIDs = nil
+	}
+	for i := range fresh {
+		w.filter.add(fresh[i].ID)
+	}
+}
+
+// flushBlock writes the open block, if any.
+func (w *sqliteWriter) flushBlock() error {
+	if w.block == nil {
+		return nil
+	}
+	b := w.block
+	w.block = nil
+	if err := columnar.WriteBlock(w, w.studyID, b); err != nil {
+		return err
+	}
+	w.s.batchDone()
+	return nil
 }
 
 // sqliteWriter holds the statements of one ingest transaction.
@@ -145,10 +264,28 @@ type sqliteWriter struct {
 	s     *sqliteStore
 	now   string
 	stmts []*sqlite3.Stmt
+	// The source being written: its study, whether the study has skips,
+	// the next row id, what was added and found present so far, and the
+	// block the trials added join (nil: none open).
+	studyID        int64
+	skips          bool
+	next           int64
+	added, present int
+	block          *columnar.Block
+	// empty: the study had no trial when the transaction began, so a
+	// trial can only be present if an earlier batch added it: the IDs
+	// added (firstIDs, then filter) spare looking most of them up.
+	empty    bool
+	batches  int
+	firstIDs []string
+	filter   *idFilter
 	// oneOff holds the statements of exec and queryInt by text: a block
 	// inserts one block_values row per (metric, dims), hundreds for a
 	// file of AIPerf results, and preparing each was most of the time.
 	oneOff map[string]*sqlite3.Stmt
+	// freshStmts and insertStmts hold the statements of fresh and
+	// insertTrials by their number of rows.
+	freshStmts, insertStmts map[int]*sqlite3.Stmt
 }
 
 // cached returns the statement for query, prepared once per transaction
@@ -166,6 +303,32 @@ func (w *sqliteWriter) cached(query string) (*sqlite3.Stmt, error) {
 		w.oneOff = map[string]*sqlite3.Stmt{}
 	}
 	w.oneOff[query] = st
+	return st, nil
+}
+
+// sized returns the statement of rows rows that make builds, prepared
+// once per transaction (and then bound by bind), and reset for each use:
+// the statements of a source read in many batches are prepared once, not
+// once per batch (each was held until the transaction ended: thousands of
+// them ran SQLite out of memory).
+func (w *sqliteWriter) sized(stmts *map[int]*sqlite3.Stmt, rows int, make func(int) string, bind func(*sqlite3.Stmt) error) (*sqlite3.Stmt, error) {
+	if st, ok := (*stmts)[rows]; ok {
+		st.Reset() // its error is the previous use's, already reported
+		return st, nil
+	}
+	st, err := w.prepare(make(rows))
+	if err != nil {
+		return nil, err
+	}
+	if bind != nil {
+		if err := bind(st); err != nil {
+			return nil, err
+		}
+	}
+	if *stmts == nil {
+		*stmts = map[int]*sqlite3.Stmt{}
+	}
+	(*stmts)[rows] = st
 	return st, nil
 }
 
@@ -241,7 +404,7 @@ func bindArgs(st *sqlite3.Stmt, args []any) error {
 // studyID returns the study's row id, creating the study, and whether the
 // study has skips (most have none: the ingest then spares the statement
 // that deletes the skips its trials supersede).
-func (w *sqliteWriter) studyID(study string) (id int64, skips bool, err error) {
+func (w *sqliteWriter) studyByName(study string) (id int64, skips bool, err error) {
 	if study == "" {
 		return 0, false, errors.New("empty study name")
 	}
@@ -256,29 +419,27 @@ func (w *sqliteWriter) studyID(study string) (id int64, skips bool, err error) {
 // freshBatch is the number of hash keys fresh looks up per statement.
 const freshBatch = 250
 
-// fresh returns the trials of ps whose hash is not yet in the study: the
-// trials of the study under the same hash keys are read, a batch of keys
-// per statement, and their hashes compared in full.
-func (w *sqliteWriter) fresh(studyID int64, ps []codec.Prepared) ([]codec.Prepared, error) {
+// freshQuery looks up the hashes of keys hash keys.
+func freshQuery(keys int) string {
+	return `SELECT hash FROM trials WHERE study_id = ? AND hkey IN (?` + strings.Repeat(",?", keys-1) + `)`
+}
+
+// fresh returns the trials of ps whose hash is not yet in the study, of
+// which those with IDs in lookup may be: the trials of the study under
+// their hash keys are read, a batch of keys per statement, and their
+// hashes compared in full.
+func (w *sqliteWriter) fresh(studyID int64, ps []codec.Prepared, lookup []string) ([]codec.Prepared, error) {
 	stored := map[string]bool{}
-	var full *sqlite3.Stmt
-	for start := 0; start < len(ps); start += freshBatch {
-		chunk := ps[start:min(start+freshBatch, len(ps))]
-		st := full
-		if st == nil || len(chunk) < freshBatch {
-			var err error
-			if st, err = w.prepare(`SELECT hash FROM trials WHERE study_id = ? AND hkey IN (?` +
-				strings.Repeat(",?", len(chunk)-1) + `)`); err != nil {
-				return nil, err
-			}
-			if len(chunk) == freshBatch {
-				full = st
-			}
+	for start := 0; start < len(lookup); start += freshBatch {
+		chunk := lookup[start:min(start+freshBatch, len(lookup))]
+		st, err := w.sized(&w.freshStmts, len(chunk), freshQuery, nil)
+		if err != nil {
+			return nil, err
 		}
 		b := binder{st: st}
 		b.int(studyID)
-		for i := range chunk {
-			b.int(codec.HashKey(chunk[i].ID))
+		for _, id := range chunk {
+			b.int(codec.HashKey(id))
 		}
 		if b.err != nil {
 			return nil, b.err
@@ -307,44 +468,19 @@ func (w *sqliteWriter) fresh(studyID int64, ps []codec.Prepared) ([]codec.Prepar
 // SQLite a statement journal; the failure rolls the whole transaction
 // back anyway.
 func (w *sqliteWriter) insertTrials(studyID int64, ps []codec.Prepared, first int64) error {
-	var full *sqlite3.Stmt
 	for start := 0; start < len(ps); start += trialBatch {
 		chunk := ps[start:min(start+trialBatch, len(ps))]
-		st := full
-		if st == nil || len(chunk) < trialBatch {
-			var err error
-			if st, err = w.prepare(trialInsert(len(chunk))); err != nil {
-				return err
-			}
-			if err := errors.Join(st.BindInt64(1, studyID), st.BindText(2, w.now)); err != nil {
-				return err
-			}
-			if len(chunk) == trialBatch {
-				full = st
-			}
+		st, err := w.sized(&w.insertStmts, len(chunk), trialInsert, func(st *sqlite3.Stmt) error {
+			return errors.Join(st.BindInt64(1, studyID), st.BindText(2, w.now))
+		})
+		if err != nil {
+			return err
 		}
 		b := binder{st: st, base: 2, next: 2}
 		for i := range chunk {
 			bindTrial(&b, first+int64(start+i), &chunk[i])
 		}
 		if err := b.exec(); err != nil {
-			return err
-		}
-		w.s.batchDone()
-	}
-	return nil
-}
-
-// insertBlocks writes the blocks of ps, whose trials have row ids first,
-// first+1, ...
-func (w *sqliteWriter) insertBlocks(studyID int64, ps []codec.Prepared, first int64) error {
-	for start := 0; start < len(ps); start += columnar.BlockTrials {
-		b := columnar.NewBlock()
-		for i, p := range ps[start:min(start+columnar.BlockTrials, len(ps))] {
-			b.Add(first+int64(start+i), p.ID, p.Trial.Problem, p.Trial.Measurements, p.Dims)
-			b.Sketch(p.Trial, p.RepeatKey)
-		}
-		if err := columnar.WriteBlock(w, studyID, b); err != nil {
 			return err
 		}
 		w.s.batchDone()
