@@ -2,9 +2,11 @@ package ingest
 
 import (
 	"bytes"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -74,6 +76,91 @@ func TestNonFiniteLiteralText(t *testing.T) {
 			}
 			if ts[1].Source.Line != 2 {
 				t.Errorf("second record at line %d; want 2", ts[1].Source.Line)
+			}
+		})
+	}
+}
+
+// TestNonFiniteLiteralTable: in a JSONL table, a bare Infinity, -Infinity
+// or NaN cell is that text as a parameter (and ±Inf or NaN as a number:
+// no measurement, an unbounded request_rate), one inside an object is
+// kept as written, a genuine string "Infini", "-Infini" or "N" stays a
+// string (no number), a member's last value counts, and errors are where
+// they are in the file with a finite number of the literal's length.
+func TestNonFiniteLiteralTable(t *testing.T) {
+	type row struct {
+		id      string
+		params  map[string]string
+		metrics []string // the measurements, by column
+		rate    float64  // Workload.RequestRate
+	}
+	inf := math.Inf(1)
+	for _, c := range []struct {
+		name, data string
+		want       []row
+		err        string // else the error
+	}{
+		{"literals and strings", `{"id": "a", "x": Infinity, "lo": -Infinity, "nn": NaN, "s1": "Infini", "s2": "-Infini", "s3": "N", "ttft_ms": 20, "o": {"k": NaN, "s": "N"}}` + "\n",
+			[]row{{"a", map[string]string{"x": "Infinity", "lo": "-Infinity", "nn": "NaN", "s1": "Infini", "s2": "-Infini", "s3": "N",
+				"ttft_ms": "20", "o": `{"k": NaN, "s": "N"}`}, []string{"ttft_ms"}, 0}}, ""},
+		{"request_rate", `{"id": "a", "request_rate": Infinity, "ttft_ms": 1}` + "\n" + `{"id": "b", "request_rate": "Infini", "ttft_ms": 2}` + "\n",
+			[]row{{"a", map[string]string{"request_rate": "Infinity", "ttft_ms": "1"}, []string{"ttft_ms"}, inf},
+				{"b", map[string]string{"request_rate": "Infini", "ttft_ms": "2"}, []string{"ttft_ms"}, 0}}, ""},
+		{"ids", `{"id": NaN, "ttft_ms": 1}` + "\n\n" + `{"id": "N", "ttft_ms": 2}` + "\n" + `{"id": "-Infini", "t": -Infinity, "ttft_ms": 3}` + "\n",
+			[]row{{"NaN", map[string]string{"ttft_ms": "1"}, []string{"ttft_ms"}, 0},
+				{"N", map[string]string{"ttft_ms": "2"}, []string{"ttft_ms"}, 0},
+				{"-Infini", map[string]string{"t": "-Infinity", "ttft_ms": "3"}, []string{"ttft_ms"}, 0}}, ""},
+		{"duplicates", `{"id": "a", "d": NaN, "d": "N", "e": "N", "e": NaN, "ttft_ms": 1}` + "\n",
+			[]row{{"a", map[string]string{"d": "N", "e": "NaN", "ttft_ms": "1"}, []string{"ttft_ms"}, 0}}, ""},
+		{"a bare NaN is a numeric cell", `{"id": "a", "ttft_ms": 1}` + "\n" + `{"id": "b", "ttft_ms": NaN}` + "\n",
+			[]row{{"a", map[string]string{"ttft_ms": "1"}, []string{"ttft_ms"}, 0}, {"b", map[string]string{"ttft_ms": "NaN"}, nil, 0}}, ""},
+		{"a genuine N is none", `{"id": "a", "ttft_ms": 1, "x": NaN}` + "\n" + `{"id": "b", "ttft_ms": "N"}` + "\n",
+			nil, "t.jsonl:2:1: a row without a numeric cell: no measurement (a row is a trial only with one)"},
+		{"a literal name", `{"id": "a", "ttft_ms": 1}` + "\n" + `{"id": "b", NaN: 2}` + "\n",
+			nil, "t.jsonl:2:13: invalid JSON: NaN where a member name is expected"},
+		{"a literal name in a nested object", `{"id": "a", "ttft_ms": 1, "o": [{"k": NaN}, {-Infinity: 2}]}` + "\n",
+			nil, "t.jsonl:1:46: invalid JSON: -Infinity where a member name is expected"},
+		{"a syntax error after a literal", `{"id": "a", "ttft_ms": NaN, "x": }` + "\n",
+			nil, "t.jsonl:1:34: invalid JSON: invalid character '}' looking for beginning of value"},
+		{"a syntax error after a literal on a later line", `{"id": "a", "t": 1}` + "\n" + `{"id": "b", "t": Infinity, "x": }` + "\n",
+			nil, "t.jsonl:2:33: invalid JSON: invalid character '}' looking for beginning of value"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ts, err := ReadTable([]byte(c.data), "t.jsonl", TableOptions{})
+			if strings.Contains(c.err, "invalid character") {
+				// where it is with finite numbers of the literals' lengths
+				finite := strings.NewReplacer("-Infinity", "-12345678", "Infinity", "12345678", "NaN", "1.5").Replace(c.data)
+				if _, ferr := ReadTable([]byte(finite), "t.jsonl", TableOptions{}); ferr == nil || err == nil || ferr.Error() != err.Error() {
+					t.Errorf("error %v; with finite numbers %v", err, ferr)
+				}
+			}
+			if c.err != "" || err != nil {
+				if err == nil || err.Error() != c.err {
+					t.Fatalf("error %v; want %s", err, c.err)
+				}
+				return
+			}
+			if len(ts) != len(c.want) {
+				t.Fatalf("%d trials; want %d", len(ts), len(c.want))
+			}
+			for i, w := range c.want {
+				tr := ts[i]
+				if tr.Labels[LabelID] != w.id {
+					t.Errorf("row %d: id %q; want %q", i, tr.Labels[LabelID], w.id)
+				}
+				if !maps.Equal(tr.Params, w.params) {
+					t.Errorf("row %d: params %v; want %v", i, tr.Params, w.params)
+				}
+				var metrics []string
+				for _, m := range tr.Measurements {
+					metrics = append(metrics, m.Metric)
+				}
+				if !slices.Equal(metrics, w.metrics) {
+					t.Errorf("row %d: measurements %v; want %v", i, metrics, w.metrics)
+				}
+				if tr.Workload.RequestRate != w.rate {
+					t.Errorf("row %d: request_rate %v; want %v", i, tr.Workload.RequestRate, w.rate)
+				}
 			}
 		})
 	}
