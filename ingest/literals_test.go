@@ -13,8 +13,8 @@ import (
 	"github.com/pareto-llm/pareto/trial"
 )
 
-// TestNonFiniteLiteralText: a vLLM `--append-result` file (two records of
-// a real result) whose first record holds bare Infinity, -Infinity and NaN
+// TestNonFiniteLiteralText: a vLLM `--append-result` file (three records
+// of a real result) whose first and last records hold bare Infinity, -Infinity and NaN
 // literals (Python's json.dumps) beside genuine strings "Infini", "-Infini"
 // and "N" (what the tolerant pre-pass rewrites the literals to), read in
 // memory and streamed: a literal read as text is the literal as written, a
@@ -34,7 +34,7 @@ func TestNonFiniteLiteralText(t *testing.T) {
 		`"s1": "Infini", "s2": "-Infini", "s3": "N", "s4": "NaN Infinity", "arr": [Infinity, "N", NaN, "Infini"], `+
 		`"obj": {"x": NaN, "y": "Infini", "z": -Infinity}, "label": "N", "request_rate": Infinity,`, 1)
 	rec = strings.Replace(rec, `"request_rate": 4.0, `, ``, 1)
-	data := []byte(rec + "\n" + string(vllm) + "\n")
+	data := []byte(rec + "\n" + string(vllm) + "\n" + rec + "\n")
 	path := filepath.Join(t.TempDir(), "append.json")
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
@@ -57,19 +57,21 @@ func TestNonFiniteLiteralText(t *testing.T) {
 				t.Fatalf("%d bytes: not streamed", len(data))
 			}
 			ts, err := read.fn()
-			if err != nil || len(ts) != 2 {
-				t.Fatalf("%d trials, %v; want 2", len(ts), err)
+			if err != nil || len(ts) != 3 {
+				t.Fatalf("%d trials, %v; want 3", len(ts), err)
 			}
-			for k, want := range wantParams {
-				if got, ok := ts[0].Params[k]; !ok || got != want {
-					t.Errorf("param %s = %q (%v); want %q", k, got, ok, want)
+			for _, i := range []int{0, 2} {
+				for k, want := range wantParams {
+					if got, ok := ts[i].Params[k]; !ok || got != want {
+						t.Errorf("trial %d: param %s = %q (%v); want %q", i, k, got, ok, want)
+					}
 				}
-			}
-			if got := ts[0].Labels["label"]; got != "N" {
-				t.Errorf("label %q; want %q", got, "N")
-			}
-			if got := ts[0].Workload.RequestRate; !math.IsInf(got, 1) {
-				t.Errorf("request_rate %v; want +Inf", got)
+				if got := ts[i].Labels["label"]; got != "N" {
+					t.Errorf("trial %d: label %q; want %q", i, got, "N")
+				}
+				if got := ts[i].Workload.RequestRate; !math.IsInf(got, 1) {
+					t.Errorf("trial %d: request_rate %v; want +Inf", i, got)
+				}
 			}
 			if got := ts[1].Params["burstiness"]; got != "1.0" {
 				t.Errorf("second record: burstiness %q; want 1.0", got)
@@ -78,6 +80,39 @@ func TestNonFiniteLiteralText(t *testing.T) {
 				t.Errorf("second record at line %d; want 2", ts[1].Source.Line)
 			}
 		})
+	}
+}
+
+// TestLiterals: the offsets a rewriter noted name the literal only at
+// those offsets and for the bodies it writes, in any order of lookups, or
+// in stream order when forward (dropping those passed, in place).
+func TestLiterals(t *testing.T) {
+	type look struct {
+		off  int64
+		body string
+		want string // "" for none
+	}
+	looks := []look{{10, "N", "NaN"}, {10, "Infini", "Infinity"}, {15, "N", ""}, {20, "-Infini", "-Infinity"},
+		{20, "NaN", ""}, {20, "n", ""}, {40, "N", "NaN"}, {50, "Infini", "Infinity"}, {60, "N", "NaN"}, {61, "N", ""}}
+	for _, forward := range []bool{false, true} {
+		l := &literals{at: []int64{10, 20, 30, 40, 50, 60}, forward: forward}
+		order := slices.Clone(looks)
+		if !forward {
+			slices.Reverse(order)
+		}
+		for _, lk := range order {
+			got, ok := l.literal(lk.off, lk.body)
+			if ok != (lk.want != "") || ok && got != lk.want {
+				t.Errorf("forward %v: literal(%d, %q) = %q, %v; want %q", forward, lk.off, lk.body, got, ok, lk.want)
+			}
+		}
+		if n := len(l.at); forward && n > 3 || !forward && n != 6 {
+			t.Errorf("forward %v: %d offsets kept: %v", forward, n, l.at)
+		}
+	}
+	var none *literals
+	if _, ok := none.literal(10, "N"); ok || none.any() {
+		t.Errorf("no literals name one")
 	}
 }
 

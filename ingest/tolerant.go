@@ -33,8 +33,8 @@ type nanRewriter struct {
 type literals struct {
 	at []int64
 	// forward is set when lookups come in stream order (a streamed file,
-	// read once): the offsets before one looked up are dropped, so that a
-	// stream does not hold an offset for every literal it ever had.
+	// read once): the offsets before one looked up are dropped (drop), so
+	// that a stream does not hold an offset for every literal it had.
 	forward bool
 }
 
@@ -65,11 +65,14 @@ func (l *literals) literal(off int64, body string) (string, bool) {
 func (l *literals) any() bool { return l != nil && len(l.at) > 0 }
 
 // drop forgets, when lookups come in stream order, the offsets before
-// off: the reader is past them.
+// off, which no later lookup asks for: once they are half of l, in place
+// (the rewriter appends to the same array; each offset is moved once on
+// average).
 func (l *literals) drop(off int64) {
 	if l != nil && l.forward && len(l.at) > 0 && l.at[0] < off {
-		i, _ := slices.BinarySearch(l.at, off)
-		l.at = l.at[i:]
+		if i, _ := slices.BinarySearch(l.at, off); 2*i >= len(l.at) {
+			l.at = l.at[:copy(l.at, l.at[i:])]
+		}
 	}
 }
 
