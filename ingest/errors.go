@@ -40,10 +40,11 @@ var ErrEmpty = errors.New("empty input")
 // line and column numbers on the error path only.
 type source struct {
 	path string
-	key  string   // trial.Source.Key of the file's trials
-	data []byte   // whole input when read into memory
-	file *os.File // streaming input, re-read on error
-	base int64    // offset of data[0] (or of the stream start) in the file
+	key  string    // trial.Source.Key of the file's trials
+	data []byte    // whole input when read into memory
+	file *os.File  // streaming input, re-read on error
+	base int64     // offset of data[0] (or of the stream start) in the file
+	lits *literals // the non-finite literals the tolerant pre-pass rewrote, if any
 
 	// the last position lineCol counted to, from which it counts on when
 	// asked for a later one (the readers ask for the line of each record,

@@ -106,6 +106,15 @@ func FuzzTolerantReader(f *testing.F) {
 		if string(got) != string(want) {
 			t.Fatalf("streaming rewrite %q != in-place %q", got, want)
 		}
+		if !slices.Equal(tr.rw.lits.at, rw.lits.at) {
+			t.Fatalf("%q: streaming rewrite noted literals at %v, in-place at %v", data, tr.rw.lits.at, rw.lits.at)
+		}
+		for _, off := range rw.lits.at { // each names the literal the input has there
+			body, _, _ := bytes.Cut(want[off+1:], []byte(`"`))
+			if lit, ok := rw.lits.literal(off, string(body)); want[off] != '"' || !ok || !bytes.HasPrefix(data[off:], []byte(lit)) {
+				t.Fatalf("%q: literal %q (%v) noted at %d", data, lit, ok, off)
+			}
+		}
 	})
 }
 
@@ -256,8 +265,15 @@ func isNumberCell(s string) bool {
 }
 
 // rewriteRef is the byte-at-a-time nanRewriter.rewrite that the one which
-// jumps through strings replaced: FuzzRewriteRef holds them equal.
+// jumps through strings replaced: FuzzRewriteRef holds them equal, the
+// offsets of the literals replaced included.
 func rewriteRef(r *nanRewriter, buf []byte, eof bool) int {
+	n := scanRef(r, buf, eof)
+	r.pos += int64(n)
+	return n
+}
+
+func scanRef(r *nanRewriter, buf []byte, eof bool) int {
 	for i := 0; i < len(buf); i++ {
 		c := buf[i]
 		if r.inStr {
@@ -294,10 +310,17 @@ func rewriteRef(r *nanRewriter, buf []byte, eof bool) int {
 		}
 		if bytes.HasPrefix(rest, lit) {
 			copy(rest, rep)
+			r.lits.at = append(r.lits.at, r.pos+int64(i))
 			i += len(lit) - 1
 		}
 	}
 	return len(buf)
+}
+
+// sameRewriter reports whether a and b are in the same state and noted
+// the same literals.
+func sameRewriter(a, b *nanRewriter) bool {
+	return a.inStr == b.inStr && a.esc == b.esc && a.pos == b.pos && slices.Equal(a.lits.at, b.lits.at)
 }
 
 // FuzzRewriteRef: the rewriter gives the bytes, the count of final bytes
@@ -311,11 +334,11 @@ func FuzzRewriteRef(f *testing.F) {
 		got, want := append([]byte(nil), data...), append([]byte(nil), data...)
 		var a, b nanRewriter
 		na, nb := a.rewrite(got[:k], false), rewriteRef(&b, want[:k], false)
-		if na != nb || a != b || !bytes.Equal(got, want) {
+		if na != nb || !sameRewriter(&a, &b) || !bytes.Equal(got, want) {
 			t.Fatalf("first part %q: %d %+v %q; reference %d %+v %q", data[:k], na, a, got, nb, b, want)
 		}
 		na, nb = a.rewrite(got[na:], true), rewriteRef(&b, want[nb:], true)
-		if na != nb || a != b || !bytes.Equal(got, want) {
+		if na != nb || !sameRewriter(&a, &b) || !bytes.Equal(got, want) {
 			t.Fatalf("%q: %d %+v %q; reference %d %+v %q", data, na, a, got, nb, b, want)
 		}
 	})

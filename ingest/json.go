@@ -103,6 +103,7 @@ func (j *jreader) builder(tool string, format Format) *builder {
 	b.t.Labels = make(map[string]string, max(8, j.rec.labels))
 	b.setLabel(trial.LabelTool, tool)
 	b.t.Measurements = j.rec.ms[:0]
+	j.src.lits.drop(j.d.InputOffset())
 	if j.rec.params > 0 {
 		b.t.Params = make(map[string]string, j.rec.params)
 	}
@@ -127,7 +128,29 @@ func (j *jreader) valueStart(v []byte) int64 { return j.d.InputOffset() - int64(
 
 // typeError reports a value of the wrong JSON type.
 func (j *jreader) typeError(name string, v []byte, want string) error {
-	return j.src.errorAt(j.src.base+j.valueStart(v), nil, "%s: want %s, got %s", name, want, kindName(v))
+	return j.src.errorAt(j.src.base+j.valueStart(v), nil, "%s: want %s, got %s", name, want, j.kindOf(v))
+}
+
+// kindOf is kindName of the last read value v, naming a rewritten
+// non-finite literal as the file writes it.
+func (j *jreader) kindOf(v []byte) string {
+	if len(v) >= 2 && v[0] == '"' {
+		if lit, ok := j.literalAt(j.valueStart(v), v[1:len(v)-1]); ok {
+			return lit
+		}
+	}
+	return kindName(v)
+}
+
+// literalAt returns the non-finite literal (Infinity, -Infinity, NaN) the
+// file holds where the string token with this body (between its quotes,
+// as read) starts, at decoder offset off, when the tolerant pre-pass put
+// that string there (a genuine string "N" stays a string).
+func (j *jreader) literalAt(off int64, body []byte) (string, bool) {
+	if !j.src.lits.any() {
+		return "", false
+	}
+	return j.src.lits.literal(off, string(body))
 }
 
 func kindName(v []byte) string {
@@ -215,6 +238,9 @@ func (j *jreader) member(what string, n int) (name []byte, more bool, err error)
 			"%s: more than %d members in one object, over the limit (raise it with --max-columns or $PARETO_MAX_COLUMNS)", what, limit)
 	}
 	name = v[1 : len(v)-1]
+	if lit, ok := j.literalAt(j.valueStart(v), name); ok {
+		return nil, false, j.src.errorAt(j.src.base+j.valueStart(v), nil, "%s: %s where a member name is expected", what, lit)
+	}
 	if bytes.IndexByte(name, '\\') >= 0 {
 		j.key, err = jsontext.AppendUnquote(j.key[:0], v)
 		if err != nil {
@@ -252,7 +278,8 @@ func (j *jreader) array(what string, fn func(i int) error) error {
 }
 
 // number reads a number, accepting null (ok=false), the rewritten
-// non-finite literals and numeric strings such as "inf" or "12.5".
+// non-finite literals (literalAt) and numeric strings such as "inf" or
+// "12.5".
 func (j *jreader) number(name string) (v float64, ok bool, err error) {
 	raw, err := j.d.ReadValue()
 	if err != nil {
@@ -263,7 +290,12 @@ func (j *jreader) number(name string) (v float64, ok bool, err error) {
 	case 'n':
 		return 0, false, nil
 	case '"':
-		f, ok := parseFloatText(string(raw[1 : len(raw)-1]))
+		body := raw[1 : len(raw)-1]
+		if lit, ok := j.literalAt(j.valueStart(raw), body); ok {
+			f, _ := parseFloatText(lit)
+			return f, true, nil
+		}
+		f, ok := parseFloatText(string(body))
 		if !ok {
 			return 0, false, j.typeError(name, raw, "number")
 		}
@@ -279,24 +311,23 @@ func (j *jreader) number(name string) (v float64, ok bool, err error) {
 }
 
 // parseFloatText parses the string forms of numbers found in benchmark
-// files: "inf", "Infinity", the rewritten "Infini"/"N", "nan" and plain
-// numbers.
+// files: "inf", "Infinity", "nan" and plain numbers.
 func parseFloatText(s string) (float64, bool) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "inf", "+inf", "infinity", "+infinity", "infini":
+	case "inf", "+inf", "infinity", "+infinity":
 		return math.Inf(1), true
-	case "-inf", "-infinity", "-infini":
+	case "-inf", "-infinity":
 		return math.Inf(-1), true
-	case "nan", "n":
+	case "nan":
 		return math.NaN(), true
 	}
 	f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
 	return f, err == nil
 }
 
-// text reads a scalar and renders it as a string: strings unquoted, numbers
-// and booleans as written, null as ok=false. Objects and arrays are skipped
-// with ok=false.
+// text reads a scalar and renders it as a string: strings unquoted, numbers,
+// booleans and the rewritten non-finite literals (literalAt) as written,
+// null as ok=false. Objects and arrays are skipped with ok=false.
 func (j *jreader) text() (s string, ok bool, err error) {
 	switch j.d.PeekKind() {
 	case '{', '[':
@@ -309,7 +340,12 @@ func (j *jreader) text() (s string, ok bool, err error) {
 		if err != nil {
 			return "", false, err
 		}
-		return tok.String(), true, nil
+		s := tok.String()
+		// a rewritten literal has no escapes: it starts len(s)+2 bytes back
+		if lit, ok := j.src.lits.literal(j.d.InputOffset()-int64(len(s))-2, s); ok {
+			return lit, true, nil
+		}
+		return s, true, nil
 	}
 	raw, err := j.d.ReadValue()
 	if err != nil {
@@ -330,6 +366,9 @@ func (j *jreader) textOf(memo paramMemo, key string) (s string, ok bool, err err
 		return "", false, err
 	}
 	body := raw[1 : len(raw)-1]
+	if lit, ok := j.literalAt(j.valueStart(raw), body); ok {
+		return lit, true, nil
+	}
 	if bytes.IndexByte(body, '\\') >= 0 {
 		u, err := jsontext.AppendUnquote(j.key[:0], raw)
 		if err != nil {
@@ -391,7 +430,7 @@ func (j *jreader) expectEnd() error {
 		if err != nil {
 			return err
 		}
-		return j.src.errorAt(j.src.base+j.valueStart(v), nil, "unexpected %s after the end of the document", kindName(v))
+		return j.src.errorAt(j.src.base+j.valueStart(v), nil, "unexpected %s after the end of the document", j.kindOf(v))
 	}
 	_, err := j.d.ReadToken() // surfaces a pending syntax error, io.EOF otherwise
 	if err != nil && !errors.Is(err, io.EOF) {

@@ -193,8 +193,11 @@ func (r *reader) readData(data []byte, name string) ([]trial.Trial, error) {
 	format := Detect(data[:min(len(data), HeadSize)], name)
 	r.guess = format
 	if isJSON(format) && needsRewrite(data) {
-		var rw nanRewriter
+		rw := new(nanRewriter)
 		rw.rewrite(data, true)
+		if len(rw.lits.at) > 0 {
+			src.lits = &rw.lits
+		}
 	}
 	e := entry(format)
 	switch {
@@ -217,7 +220,7 @@ func (r *reader) readData(data []byte, name string) ([]trial.Trial, error) {
 			return nil, err
 		}
 	}
-	if e.readFast != nil && !r.slow {
+	if e.readFast != nil && !r.slow && src.lits == nil { // the scanner tells no literal from a string
 		if ts, ok := e.readFast(data, src, format, r); ok {
 			return src.result(ts, nil)
 		}
@@ -286,6 +289,8 @@ func (r *reader) readStream(f *os.File, path string, size int64) ([]trial.Trial,
 	in := newTolerantReader(&guardReader{r: io.MultiReader(bytes.NewReader(head), f), g: g})
 	src.lines = &lineIndex{}
 	in.lines = src.lines
+	in.rw.lits.forward = true
+	src.lits = &in.rw.lits
 	dec := jsontext.NewDecoder(in, decOpts...)
 	j := &jreader{d: dec, src: src, names: r.names, max: r.lim.maxRecord(), cols: r.lim.maxColumns(), size: size}
 	if r.part != nil {

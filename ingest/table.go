@@ -98,11 +98,12 @@ func notTable(data []byte) string {
 // tableRows turns the rows of t, a batch of the table name starting at
 // row index first, into trials: cols are the text columns t holds (in
 // the order of t.Text), idCol is the id column ("" for none),
-// rewritten says that bare Infinity and NaN were rewritten (see
-// readTable), and shift is added to t's line numbers. numeric[r] says
+// asWritten holds, by line of t, the cells whose bare Infinity or NaN the
+// tolerant pre-pass rewrote, as the file writes them (literalCells), and
+// shift is added to t's line numbers. numeric[r] says
 // whether row r holds a numeric cell (NaN and ±Inf too: the front says
 // why they are invalid).
-func tableRows(t *table.Table, cols []string, name string, opts TableOptions, idCol string, rewritten bool, first, shift int) (out []trial.Trial, numeric []bool) {
+func tableRows(t *table.Table, cols []string, name string, opts TableOptions, idCol string, asWritten map[int32]map[string]string, first, shift int) (out []trial.Trial, numeric []bool) {
 	kept := t.Len()
 	if opts.Rows != nil {
 		kept = 0
@@ -126,11 +127,15 @@ func tableRows(t *table.Table, cols []string, name string, opts TableOptions, id
 		// Every cell may become a parameter: a map of that size, not
 		// SetParam's default (16), which at 10⁶ rows is a gigabyte.
 		tr.Params = make(map[string]string, len(cols))
+		fixed := asWritten[t.Lines[r]]
 		for c, col := range cols {
 			if t.Text[c] == nil {
 				continue
 			}
 			cell := strings.TrimSpace(t.Text[c][r])
+			if s, ok := fixed[col]; ok {
+				cell = s
+			}
 			if cell == "" {
 				continue
 			}
@@ -138,15 +143,8 @@ func tableRows(t *table.Table, cols []string, name string, opts TableOptions, id
 				tr.SetLabel(LabelID, cell)
 				continue
 			}
-			v, err := strconv.ParseFloat(cell, 64)
+			v, err := strconv.ParseFloat(cell, 64) // a bare Infinity, -Infinity or NaN too
 			ok := err == nil
-			if !ok && rewritten {
-				switch cell {
-				case "Infini", "-Infini", "N": // a bare literal: "inf", "-inf", "nan"
-					v, ok = parseFloatText(cell)
-					cell = trial.FormatFloat(v)
-				}
-			}
 			tr.SetParam(col, cell)
 			if tr.Params[col] == trial.Redacted {
 				continue // a secret column is no measurement
@@ -248,4 +246,102 @@ func onlySettings(rows []trial.Trial) []string {
 	c := tableCheck{}
 	c.add(rows, nil)
 	return c.onlySettings()
+}
+
+// literalCells returns, by line, the cells of a JSONL table that the
+// tolerant pre-pass rewrote from orig into data (at lits) as orig writes
+// them: a member whose value is a bare Infinity, -Infinity or NaN is that
+// text (which strconv.ParseFloat reads as ±Inf and NaN), one whose object
+// or array holds one is its text as written. A genuine string "N" or
+// "Infini" is no literal and stays as the table read it. A literal where
+// a member name is expected is an error at its position, as it is no JSON.
+// A member's last value counts, as in the table.
+func literalCells(orig, data []byte, lits *literals, name string) (map[int32]map[string]string, error) {
+	cells := map[int32]map[string]string{}
+	line, from := int32(1), 0 // the line that starts at data[from]
+	for i := 0; i < len(lits.at); {
+		off := int(lits.at[i])
+		start := bytes.LastIndexByte(data[:off], '\n') + 1
+		end := len(data)
+		if k := bytes.IndexByte(data[off:], '\n'); k >= 0 {
+			end = off + k
+		}
+		line += int32(bytes.Count(data[from:start], []byte{'\n'}))
+		from = start
+		n, _ := slices.BinarySearch(lits.at, int64(end))
+		at := lits.at[i:n] // the literals of this line
+		i = n
+		// holds reports whether data[a:b] (offsets in the line) holds one of at
+		holds := func(a, b int64) bool {
+			k, _ := slices.BinarySearch(at, int64(start)+a)
+			return k < len(at) && at[k] < int64(start)+b
+		}
+		d := jsontext.NewDecoder(bytes.NewReader(data[start:end]), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+		if tok, err := d.ReadToken(); err != nil || tok.Kind() != '{' {
+			continue // no object: the table said so, or its cells are no members
+		}
+		nameError := func(a int64, body string) error {
+			lit, _ := lits.literal(int64(start)+a, body)
+			return &table.SyntaxError{File: name, Line: int(line), Col: int(a) + 1, Msg: "invalid JSON: " + lit + " where a member name is expected"}
+		}
+		for d.PeekKind() == '"' {
+			k, err := d.ReadValue()
+			if err != nil {
+				break
+			}
+			kEnd := d.InputOffset()
+			if holds(kEnd-int64(len(k)), kEnd) {
+				return nil, nameError(kEnd-int64(len(k)), string(k[1:len(k)-1]))
+			}
+			col, err := jsontext.AppendUnquote(nil, k)
+			if err != nil {
+				break
+			}
+			v, err := d.ReadValue()
+			if err != nil {
+				break
+			}
+			vEnd := d.InputOffset()
+			vStart := vEnd - int64(len(v))
+			row := cells[line]
+			switch {
+			case holds(vStart, vEnd):
+				if a, body, ok := literalName(v, vStart, holds); ok {
+					return nil, nameError(a, body)
+				}
+				if row == nil {
+					row = map[string]string{}
+					cells[line] = row
+				}
+				row[string(col)] = string(orig[int64(start)+vStart : int64(start)+vEnd])
+			case row != nil:
+				delete(row, string(col)) // a later duplicate without one
+			}
+		}
+	}
+	return cells, nil
+}
+
+// literalName returns the offset (in the line, where v starts at off) and
+// body of the first name of an object in v that is a rewritten literal
+// (holds tells, of a span of the line).
+func literalName(v []byte, off int64, holds func(a, b int64) bool) (int64, string, bool) {
+	if v[0] != '{' && v[0] != '[' {
+		return 0, "", false
+	}
+	d := jsontext.NewDecoder(bytes.NewReader(v), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	for {
+		kind, n := d.StackIndex(d.StackDepth())
+		tok, err := d.ReadToken()
+		if err != nil {
+			return 0, "", false
+		}
+		if kind == '{' && n%2 == 0 && tok.Kind() == '"' {
+			// a rewritten literal has no escapes: it starts len(s)+2 bytes back
+			s := tok.String()
+			if a := off + d.InputOffset() - int64(len(s)) - 2; holds(a, off+d.InputOffset()) {
+				return a, s, true
+			}
+		}
+	}
 }

@@ -80,14 +80,18 @@ func (tr *tableReader) batch(c chunk) ([]trial.Trial, error) {
 			return nil, &NotResultError{Path: tr.name, What: what}
 		}
 	}
-	rewritten := false
+	orig := data
+	var lits *literals
 	if t := bytes.TrimLeft(data, " \t\r\n\xef\xbb\xbf"); len(t) > 0 && t[0] == '{' && needsRewrite(data) {
 		// JSONL as Python's json.dumps writes it: bare Infinity and NaN
 		// become the strings "Infini" and "N" (same lengths, so positions
-		// hold), read back by tableRows
-		rewritten = true
-		var rw nanRewriter
+		// hold), and their cells are taken back as written (literalCells)
+		data = bytes.Clone(data)
+		rw := new(nanRewriter)
 		rw.rewrite(data, true)
+		if rw.lits.any() {
+			lits = &rw.lits
+		}
 	}
 	spec := table.Spec{MaxRecordSize: tr.lim.maxRecord(), MaxColumns: tr.lim.maxColumns()}
 	head, err := table.ReadBytes(data, tr.name, spec)
@@ -116,7 +120,13 @@ func (tr *tableReader) batch(c chunk) ([]trial.Trial, error) {
 	if err != nil {
 		return nil, c.shift(err)
 	}
-	ts, numeric := tableRows(t, head.Columns, tr.name, tr.opts, tr.idCol, rewritten, tr.rows, c.lines)
+	var asWritten map[int32]map[string]string
+	if lits != nil {
+		if asWritten, err = literalCells(orig, data, lits, tr.name); err != nil {
+			return nil, c.shift(err)
+		}
+	}
+	ts, numeric := tableRows(t, head.Columns, tr.name, tr.opts, tr.idCol, asWritten, tr.rows, c.lines)
 	tr.rows += t.Len() // every row read, kept (TableOptions.Rows) or not
 	if err := checkTrials(ts, tr.name, data, nil); err != nil {
 		return nil, c.shift(err)

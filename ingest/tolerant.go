@@ -3,6 +3,7 @@ package ingest
 import (
 	"bytes"
 	"io"
+	"slices"
 )
 
 // nanRewriter implements the tolerant pre-pass of FORMATS.md §1: bare
@@ -14,10 +15,65 @@ import (
 //	-Infinity -> "-Infini"
 //	NaN       -> "N"
 //
-// parseFloatText accepts these strings as ±Inf and NaN where numbers are
-// expected. Anything else is left alone for the JSON decoder to reject.
+// It notes where each replacement string starts (lits), so that the
+// readers tell a rewritten literal from a genuine string "Infini" or "N":
+// the literal reads back as ±Inf or NaN where a number is expected, and as
+// written (Infinity, -Infinity, NaN) where text is. Anything else is left
+// alone for the JSON decoder to reject.
 type nanRewriter struct {
 	inStr, esc bool
+	pos        int64 // stream offset of the next buf given to rewrite
+	lits       literals
+}
+
+// literals holds the stream offsets (in the decoder's InputOffset terms)
+// at which a nanRewriter put a replacement string, ascending. Most files
+// hold no literal, and a reader only looks one up for a string token that
+// reads "Infini", "-Infini" or "N".
+type literals struct {
+	at []int64
+	// forward is set when lookups come in stream order (a streamed file,
+	// read once): the offsets before one looked up are dropped (drop), so
+	// that a stream does not hold an offset for every literal it had.
+	forward bool
+}
+
+// literal returns the literal the file holds where the string whose body
+// (between its quotes, as read) is body starts at off, when the rewriter
+// put that string there.
+func (l *literals) literal(off int64, body string) (string, bool) {
+	if !l.any() {
+		return "", false
+	}
+	var lit string
+	switch body {
+	case "Infini":
+		lit = "Infinity"
+	case "-Infini":
+		lit = "-Infinity"
+	case "N":
+		lit = "NaN"
+	default:
+		return "", false
+	}
+	l.drop(off)
+	_, ok := slices.BinarySearch(l.at, off)
+	return lit, ok
+}
+
+// any reports whether l holds an offset.
+func (l *literals) any() bool { return l != nil && len(l.at) > 0 }
+
+// drop forgets, when lookups come in stream order, the offsets before
+// off, which no later lookup asks for: once they are half of l, in place
+// (the rewriter appends to the same array; each offset is moved once on
+// average).
+func (l *literals) drop(off int64) {
+	if l != nil && l.forward && len(l.at) > 0 && l.at[0] < off {
+		if i, _ := slices.BinarySearch(l.at, off); 2*i >= len(l.at) {
+			l.at = l.at[:copy(l.at, l.at[i:])]
+		}
+	}
 }
 
 var (
@@ -36,8 +92,15 @@ func needsRewrite(b []byte) bool {
 
 // rewrite processes buf in place and returns how many bytes are final. When
 // a literal may continue past the end of buf and eof is false, the bytes from
-// its start are not processed and must be presented again with more data.
+// its start are not processed and must be presented again with more data:
+// the next buf starts at the first byte not final.
 func (r *nanRewriter) rewrite(buf []byte, eof bool) int {
+	n := r.scan(buf, eof)
+	r.pos += int64(n)
+	return n
+}
+
+func (r *nanRewriter) scan(buf []byte, eof bool) int {
 	for i := 0; i < len(buf); i++ {
 		if r.inStr {
 			// jump to the string's closing quote: the next quote not
@@ -80,6 +143,7 @@ func (r *nanRewriter) rewrite(buf []byte, eof bool) int {
 		}
 		if bytes.HasPrefix(rest, lit) {
 			copy(rest, rep)
+			r.lits.at = append(r.lits.at, r.pos+int64(i))
 			i += len(lit) - 1
 		}
 	}
