@@ -381,12 +381,30 @@ func (d *Dataset) addFile(f string, ts []trial.Trial, err error, strict bool) {
 	case errors.Is(err, ErrUnknownFormat) && d.named[f]:
 		d.addTable(f, nil)
 	case errors.Is(err, ErrUnknownFormat) && !strict:
-		d.skip(d.place.base, Skip{Path: f, Code: SkipUnknownFormat,
-			Reason: "not a benchmark result this version reads (a generic CSV/JSONL table is read when named on its own, or inside a directory with --as table)"})
+		d.skip(d.place.base, unclaimedInDir(f, err))
 	default:
 		d.skip(d.place.base, Skip{Path: f, Code: SkipError, Reason: err.Error()})
 	}
 }
+
+// unclaimedInDir is the skip of a file found in a directory that no
+// reader claims and that unknownFormat did not recognise as no result
+// (err wraps ErrUnknownFormat): binary data and text that is not UTF-8
+// cannot be told (unknown_format); any other text (a CSV or JSONL table,
+// a README, a log) is not_a_result: inside directories only benchmark
+// results are read, a generic table only when named or with --as table.
+func unclaimedInDir(f string, err error) Skip {
+	if errors.Is(err, ErrBinary) || errors.Is(err, errNotText) {
+		return Skip{Path: f, Code: SkipUnknownFormat,
+			Reason: "not a benchmark result this version reads, and not text it can tell (binary data, or not UTF-8)"}
+	}
+	return Skip{Path: f, Code: trial.SkipNotResult, Reason: notResultFile}
+}
+
+// notResultFile says why a text file of no known format found in a
+// directory is no result.
+const notResultFile = "not a result file (text no benchmark reader claims; a CSV or JSONL file is read as a generic table " +
+	"when named on its own, or inside a directory with --as table)"
 
 // measured reports whether some trial of ts holds a measurement: a file
 // whose every record has none (a wrapper list that looks like a result,
