@@ -381,30 +381,41 @@ func (d *Dataset) addFile(f string, ts []trial.Trial, err error, strict bool) {
 	case errors.Is(err, ErrUnknownFormat) && d.named[f]:
 		d.addTable(f, nil)
 	case errors.Is(err, ErrUnknownFormat) && !strict:
-		d.skip(d.place.base, unclaimedInDir(f, err))
+		d.skip(d.place.base, d.unclaimedInDir(f, err))
 	default:
 		d.skip(d.place.base, Skip{Path: f, Code: SkipError, Reason: err.Error()})
 	}
 }
 
 // unclaimedInDir is the skip of a file found in a directory that no
-// reader claims and that unknownFormat did not recognise as no result
-// (err wraps ErrUnknownFormat): binary data and text that is not UTF-8
-// cannot be told (unknown_format); any other text (a CSV or JSONL table,
-// a README, a log) is not_a_result: inside directories only benchmark
-// results are read, a generic table only when named or with --as table.
-func unclaimedInDir(f string, err error) Skip {
+// reader claims and that unknownFormat did not already recognise as no
+// result (err wraps ErrUnknownFormat). Binary data and text that is not
+// UTF-8 cannot be told (unknown_format). Any other text is not_a_result,
+// as inside directories only benchmark results are read: with the
+// table's own reason when the file, read as the generic table it would
+// be read as when named (the trials dropped), says it is no result (so
+// the reason is the same both ways); else with what it is, a table or
+// other text (a README, a log).
+func (d *Dataset) unclaimedInDir(f string, err error) Skip {
 	if errors.Is(err, ErrBinary) || errors.Is(err, errNotText) {
 		return Skip{Path: f, Code: SkipUnknownFormat,
 			Reason: "not a benchmark result this version reads, and not text it can tell (binary data, or not UTF-8)"}
 	}
-	return Skip{Path: f, Code: trial.SkipNotResult, Reason: notResultFile}
+	why := "not a result file (text that is no benchmark result and no CSV/JSONL table)"
+	if file, _, oerr := d.lim.open(f); oerr == nil {
+		terr := readTable(file, f, d.opts, d.lim, func([]trial.Trial) error { return nil })
+		file.Close()
+		var nr *NotResultError
+		switch {
+		case errors.As(terr, &nr):
+			why = nr.What
+		case terr == nil:
+			why = "a generic table, not a benchmark result file: inside directories only results are read " +
+				"(a CSV or JSONL table is read when named on its own, or inside a directory with --as table)"
+		}
+	}
+	return Skip{Path: f, Code: trial.SkipNotResult, Reason: why}
 }
-
-// notResultFile says why a text file of no known format found in a
-// directory is no result.
-const notResultFile = "not a result file (text no benchmark reader claims; a CSV or JSONL file is read as a generic table " +
-	"when named on its own, or inside a directory with --as table)"
 
 // measured reports whether some trial of ts holds a measurement: a file
 // whose every record has none (a wrapper list that looks like a result,
