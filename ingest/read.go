@@ -321,20 +321,20 @@ func (r *reader) readStream(f *os.File, path string, size int64) ([]trial.Trial,
 // of what such a file is (docs/FORMATS.md, "Files no reader claims"):
 //   - binary data (a NUL byte near its start) or text that is not UTF-8:
 //     what it is cannot be told (ErrBinary, or errNotText; both wrap
-//     ErrUnknownFormat): found in a directory it is unknown_format, named
-//     it is an error;
-//   - a JSON array or a pretty-printed JSON document (notTable): no
-//     generic table and no result, a *NotResultError saying so, the same
+//     ErrUnknownFormat): found in a directory it is unknown_format; named,
+//     binary data is an error, and other text is read as below;
+//   - a whole, valid JSON array or pretty-printed JSON document
+//     (notTable): no generic table and no result, a *NotResultError saying so, the same
 //     named on its own or found in a directory;
 //   - anything else (a CSV, JSONL, a README, a log): ErrUnknownFormat;
 //     named on its own it is read as a generic table, found in a
-//     directory it is not_a_result (notResultFile).
+//     directory it is not_a_result (Dataset.unclaimedInDir).
 func unknownFormat(src *source, data []byte) error {
 	if i, ok := textin.Binary(data[:min(len(data), 512)]); ok {
 		return binaryError(src, i)
 	}
-	if what := notTable(data); what != "" {
-		return &NotResultError{Path: src.path, What: what}
+	if what := notTable(data); what != "" && jsontext.Value(bytes.TrimSpace(data)).IsValid() {
+		return &NotResultError{Path: src.path, What: what} // whole: a cut file stays positioned
 	}
 	if i := invalidUTF8(data); i >= 0 {
 		return src.errorAt(int64(i), errors.Join(errNotText, ErrUnknownFormat),

@@ -2,7 +2,6 @@ package ingest
 
 import (
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -106,19 +105,12 @@ func TestUnseenResults(t *testing.T) {
 }
 
 // TestUnseenNotResults checks that the real look-alikes are skipped as
-// not_a_result, named alone and inside a folder with the results (but for
-// a JSON document of no known format, unknown_format there), where each run
-// gives one trial (the AIPerf CSV is the JSON's duplicate); and that a
-// renamed result file gives the same trial.
+// not_a_result, named alone and inside a folder with the results (the
+// README too), where each run gives one trial (the AIPerf CSV is the
+// JSON's duplicate). TestLookAlikes checks the reasons, TestRenamedSameID
+// renamed copies.
 func TestUnseenNotResults(t *testing.T) {
-	looks := []string{
-		"aiperf-repo_examples-artifacts-run1_gpt-oss-20b_c100_profile_export.jsonl",
-		"inference-perf_kubecon-na-2025_vllm-eagle_summary_lifecycle_metrics.json",
-		"inference-perf_kubecon-na-2025_vllm-eagle_stage_3_prometheus_metrics.json",
-		"inference-perf_kubecon-na-2025_vllm-eagle_manifests.yaml",
-		"inference-perf_kubecon-na-2025_analyzed_reports_legend.json",
-	}
-	for _, f := range looks {
+	for _, f := range unseenLooks {
 		d, err := Load([]string{filepath.Join(unseen, f)}, LoadOptions{})
 		if err != nil || len(d.Trials) != 0 || len(d.Skipped) != 1 || d.Skipped[0].Code != trial.SkipNotResult {
 			t.Errorf("%s alone: %d trials, skips %+v, %v; want one not_a_result", f, len(d.Trials), d.Skipped, err)
@@ -139,43 +131,13 @@ func TestUnseenNotResults(t *testing.T) {
 	for _, s := range d.Skipped {
 		codes[filepath.Base(s.Path)] = s.Code
 	}
-	want := map[string]string{"aiperf-repo_examples-artifacts-run1_gpt-oss-20b_c100_profile_export_aiperf.csv": SkipDuplicate}
-	for _, f := range looks {
+	want := map[string]string{"aiperf-repo_examples-artifacts-run1_gpt-oss-20b_c100_profile_export_aiperf.csv": SkipDuplicate,
+		"README.md": trial.SkipNotResult}
+	for _, f := range unseenLooks {
 		want[f] = trial.SkipNotResult
 	}
-	// A JSON document no reader knows is not read as a table inside a
-	// folder: it is of unknown format there, not_a_result when named.
-	want["inference-perf_kubecon-na-2025_analyzed_reports_legend.json"] = SkipUnknownFormat
-	want["README.md"] = SkipUnknownFormat
 	if !maps.Equal(codes, want) {
 		t.Errorf("folder: skips %v; want %v", codes, want)
-	}
-
-	// Renamed, a result file gives the same trial but for its source.
-	dir := t.TempDir()
-	for _, f := range []string{"aiperf-repo_examples-artifacts-run1_gpt-oss-20b_c100_profile_export_aiperf.json",
-		"inference-perf_kubecon-na-2025_vllm-eagle_stage_3_lifecycle_metrics.json", "genai-perf_perf-analyzer_analyze_export_genai_perf.csv",
-		"llmperf_yi-34b_tgi_4xa10g_c16_550_150_summary.json"} {
-		data, err := os.ReadFile(filepath.Join(unseen, f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		renamed := filepath.Join(dir, "results.txt")
-		if err := os.WriteFile(renamed, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		a, errA := ReadFile(filepath.Join(unseen, f))
-		b, errB := ReadFile(renamed)
-		if errA != nil || errB != nil || len(a) != len(b) {
-			t.Fatalf("%s: %d and %d trials, %v, %v", f, len(a), len(b), errA, errB)
-		}
-		for i := range a {
-			a[i].Source, b[i].Source = trial.Source{}, trial.Source{}
-			a[i].ID, b[i].ID = "", ""
-			if !sameTrial(&a[i], &b[i]) {
-				t.Errorf("%s renamed: trial %d differs:\n%+v\n%+v", f, i, a[i], b[i])
-			}
-		}
 	}
 }
 
