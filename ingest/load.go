@@ -209,8 +209,11 @@ func (d *Dataset) Failed() int {
 
 // Load reads every path: a file of any supported format, a CloudAI
 // scenario results directory, or a directory searched recursively for
-// both. Files whose format is not recognised inside directories are
-// skipped with code "unknown_format"; files that fail to parse, are over
+// both. Files inside directories that no reader claims are skipped with
+// code "not_a_result" and why, or "unknown_format" when what they are
+// cannot be told (binary data, not UTF-8; see unknownFormat and
+// Dataset.unclaimedInDir: docs/FORMATS.md, "Files no reader claims");
+// files that fail to parse, are over
 // the LoadOptions.Limits, are not regular files (named pipes, devices,
 // sockets) or make a reader panic (a bug: a *safe.InternalError naming the
 // file) are skipped with code "error". With LoadOptions.Scenario every directory path is

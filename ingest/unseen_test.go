@@ -31,6 +31,7 @@ func TestUnseenResults(t *testing.T) {
 		values            []want
 		labels            map[string]string
 		params            map[string]string
+		layout            string // trial.Source.FormatVersion, when checked
 	}{
 		{file: "aiperf-repo_examples-artifacts-run1_gpt-oss-20b_c100_profile_export_aiperf.json", format: "aiperf-json", trials: 1,
 			succeeded: 89, failed: 11,
@@ -54,7 +55,10 @@ func TestUnseenResults(t *testing.T) {
 		{file: "llmperf_yi-34b_tgi_4xa10g_c16_550_150_summary.json", format: "llmperf", trials: 1, succeeded: 112, failed: 0,
 			values: []want{{"ttft.p99", 8.589655189989926 * 1000, "ms"}, {"e2el.p50", 17.63698271300018 * 1000, "ms"},
 				{"output_token_throughput", 126.21644247588873, "tokens/s"}, {"request_throughput", perMinute / 60, "requests/s"}},
-			labels: map[string]string{"model": "01-ai/Yi-1.5-34B-Chat"}, params: map[string]string{"num_concurrent_requests": "16"}},
+			labels: map[string]string{"model": "01-ai/Yi-1.5-34B-Chat"}, params: map[string]string{"num_concurrent_requests": "16"},
+			// LLMPerf's RESULTS_VERSION (src/llmperf/utils.py): its results
+			// format's version, the layout; LLMPerf writes no version of its own.
+			layout: "2023-08-31"},
 		// genai-perf analyze's sweep table (Dec 2024): 5 run configs.
 		{file: "genai-perf_perf-analyzer_analyze_export_genai_perf.csv", format: "genai-perf-analyze", trials: 5, failed: -1,
 			workload: trial.Workload{InputTokens: 200, Concurrency: 32},
@@ -72,6 +76,9 @@ func TestUnseenResults(t *testing.T) {
 			tr := &ts[0]
 			if tr.Source.Format != tt.format || tr.Succeeded != tt.succeeded || tr.Failed != tt.failed {
 				t.Errorf("format %s, succeeded %d, failed %d; want %s, %d, %d", tr.Source.Format, tr.Succeeded, tr.Failed, tt.format, tt.succeeded, tt.failed)
+			}
+			if tt.layout != "" && (tr.Source.FormatVersion != tt.layout || tr.Labels[trial.LabelToolVersion] != "") {
+				t.Errorf("layout %q, tool version %q; want %q and none", tr.Source.FormatVersion, tr.Labels[trial.LabelToolVersion], tt.layout)
 			}
 			if tt.workload != (trial.Workload{}) && tr.Workload != tt.workload {
 				t.Errorf("workload %+v; want %+v", tr.Workload, tt.workload)
