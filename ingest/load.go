@@ -390,6 +390,12 @@ func (d *Dataset) addFile(f string, ts []trial.Trial, err error, strict bool) {
 	}
 }
 
+// NotResultText is the reason of the not_a_result skip of a text file
+// found in a directory that is neither a benchmark result nor a CSV/JSONL
+// table (a README, a log): it says no more than the file's name, and a
+// list of what a run left (tune) need not repeat it.
+const NotResultText = "not a result file: text that is no benchmark result and no CSV/JSONL table"
+
 // unclaimedInDir is the skip of a file found in a directory that no
 // reader claims and that unknownFormat did not already recognise as no
 // result (err wraps ErrUnknownFormat). Binary data and text that is not
@@ -404,7 +410,7 @@ func (d *Dataset) unclaimedInDir(f string, err error) Skip {
 		return Skip{Path: f, Code: SkipUnknownFormat,
 			Reason: "not a benchmark result this version reads, and not text it can tell (binary data, or not UTF-8)"}
 	}
-	why := "not a result file (text that is no benchmark result and no CSV/JSONL table)"
+	why := NotResultText
 	if file, _, oerr := d.lim.open(f); oerr == nil {
 		terr := readTable(file, f, d.opts, d.lim, func([]trial.Trial) error { return nil })
 		file.Close()
