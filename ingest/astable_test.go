@@ -12,7 +12,8 @@ import (
 // .jsonl files are read as generic tables (one trial per row, format
 // "table"), whatever a reader would take them for (a real SGLang JSONL),
 // and the other files as usual; without it the table in the directory is
-// skipped as unknown_format and the SGLang file is read by its reader.
+// skipped as not_a_result (inside a directory only results are read)
+// and the SGLang file is read by its reader.
 func TestAsTable(t *testing.T) {
 	dir := t.TempDir()
 	sglang, err := os.ReadFile(filepath.Join("testdata", "sglang", "datacrunch_2024-12_llama_3_3_70b_online_output.jsonl"))
@@ -35,8 +36,8 @@ func TestAsTable(t *testing.T) {
 		formats map[string]int // trials per source format
 		skipped []string       // file: code
 	}{
-		{"by content", false, map[string]int{"sglang": 7}, []string{"notes.txt: unknown_format", "runs.csv: unknown_format"}},
-		{"as table", true, map[string]int{"table": 9}, []string{"notes.txt: unknown_format"}},
+		{"by content", false, map[string]int{"sglang": 7}, []string{"notes.txt: not_a_result", "runs.csv: not_a_result"}},
+		{"as table", true, map[string]int{"table": 9}, []string{"notes.txt: not_a_result"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			d, err := Load([]string{dir}, LoadOptions{AsTable: tt.asTable})

@@ -209,8 +209,11 @@ func (d *Dataset) Failed() int {
 
 // Load reads every path: a file of any supported format, a CloudAI
 // scenario results directory, or a directory searched recursively for
-// both. Files whose format is not recognised inside directories are
-// skipped with code "unknown_format"; files that fail to parse, are over
+// both. Files inside directories that no reader claims are skipped with
+// code "not_a_result" and why, or "unknown_format" when what they are
+// cannot be told (binary data, not UTF-8; see unknownFormat and
+// Dataset.unclaimedInDir: docs/FORMATS.md, "Files no reader claims");
+// files that fail to parse, are over
 // the LoadOptions.Limits, are not regular files (named pipes, devices,
 // sockets) or make a reader panic (a bug: a *safe.InternalError naming the
 // file) are skipped with code "error". With LoadOptions.Scenario every directory path is
@@ -381,11 +384,46 @@ func (d *Dataset) addFile(f string, ts []trial.Trial, err error, strict bool) {
 	case errors.Is(err, ErrUnknownFormat) && d.named[f]:
 		d.addTable(f, nil)
 	case errors.Is(err, ErrUnknownFormat) && !strict:
-		d.skip(d.place.base, Skip{Path: f, Code: SkipUnknownFormat,
-			Reason: "not a benchmark result this version reads (a generic CSV/JSONL table is read when named on its own, or inside a directory with --as table)"})
+		d.skip(d.place.base, d.unclaimedInDir(f, err))
 	default:
 		d.skip(d.place.base, Skip{Path: f, Code: SkipError, Reason: err.Error()})
 	}
+}
+
+// NotResultText is the reason of the not_a_result skip of a text file
+// found in a directory that is neither a benchmark result nor a CSV/JSONL
+// table (a README, a log): it says no more than the file's name, and a
+// list of what a run left (tune) need not repeat it.
+const NotResultText = "not a result file: text that is no benchmark result and no CSV/JSONL table"
+
+// unclaimedInDir is the skip of a file found in a directory that no
+// reader claims and that unknownFormat did not already recognise as no
+// result (err wraps ErrUnknownFormat). Binary data and text that is not
+// UTF-8 cannot be told (unknown_format). Any other text is not_a_result,
+// as inside directories only benchmark results are read: with the
+// table's own reason when the file, read as the generic table it would
+// be read as when named (the trials dropped), says it is no result (so
+// the reason is the same both ways); else with what it is, a table or
+// other text (a README, a log).
+func (d *Dataset) unclaimedInDir(f string, err error) Skip {
+	if errors.Is(err, ErrBinary) || errors.Is(err, errNotText) {
+		return Skip{Path: f, Code: SkipUnknownFormat,
+			Reason: "not a benchmark result this version reads, and not text it can tell (binary data, or not UTF-8)"}
+	}
+	why := NotResultText
+	if file, _, oerr := d.lim.open(f); oerr == nil {
+		terr := readTable(file, f, d.opts, d.lim, func([]trial.Trial) error { return nil })
+		file.Close()
+		var nr *NotResultError
+		switch {
+		case errors.As(terr, &nr):
+			why = nr.What
+		case terr == nil:
+			why = "a generic table, not a benchmark result file: inside directories only results are read " +
+				"(a CSV or JSONL table is read when named on its own, or inside a directory with --as table)"
+		}
+	}
+	return Skip{Path: f, Code: trial.SkipNotResult, Reason: why}
 }
 
 // measured reports whether some trial of ts holds a measurement: a file

@@ -106,11 +106,12 @@ func TestLoadNotResults(t *testing.T) {
 	for _, s := range d.Skipped {
 		got = append(got, filepath.Base(s.Path)+" "+s.Code)
 	}
-	want := "README.md unknown_format\ndashboard.json not_a_result\nharness_runs.json unknown_format\n" +
+	want := "README.md not_a_result\ndashboard.json not_a_result\nharness_runs.json not_a_result\n" +
 		"inference-perf_kubecon-na-2025_config.yaml not_a_result\n" +
 		"inference-perf_kubecon-na-2025_vllm-batch_size_stage_3_prometheus_metrics.json not_a_result\n" +
 		"inference-perf_kubecon-na-2025_vllm-batch_size_summary_lifecycle_metrics.json not_a_result\ninputs.json not_a_result\n" +
-		llmperfRequests + " not_a_result\nprofile_export.jsonl not_a_result\nprofile_export_genai_perf.json not_a_result"
+		llmperfRequests + " not_a_result\nprofile_export.jsonl not_a_result\nprofile_export_genai_perf.json not_a_result\n" +
+		"vllm_nightly-benchmarks_serving-tests.json not_a_result"
 	if len(d.Trials) != 0 || strings.Join(got, "\n") != want {
 		t.Errorf("directory: %d trials, skipped\n%s\nwant\n%s", len(d.Trials), strings.Join(got, "\n"), want)
 	}

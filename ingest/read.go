@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
 
@@ -316,9 +317,28 @@ func (r *reader) readStream(f *os.File, path string, size int64) ([]trial.Trial,
 	return ts, checkTrialsNUL(ts, j.emitted, path, nil, f, in.mayNUL)
 }
 
+// unknownFormat is the error for data no reader claims, and the one rule
+// of what such a file is (docs/FORMATS.md, "Files no reader claims"):
+//   - binary data (a NUL byte near its start) or text that is not UTF-8:
+//     what it is cannot be told (ErrBinary, or errNotText; both wrap
+//     ErrUnknownFormat): found in a directory it is unknown_format; named,
+//     binary data is an error, and other text is read as below;
+//   - a whole, valid JSON array or pretty-printed JSON document
+//     (notTable): no generic table and no result, a *NotResultError saying so, the same
+//     named on its own or found in a directory;
+//   - anything else (a CSV, JSONL, a README, a log): ErrUnknownFormat;
+//     named on its own it is read as a generic table, found in a
+//     directory it is not_a_result (Dataset.unclaimedInDir).
 func unknownFormat(src *source, data []byte) error {
 	if i, ok := textin.Binary(data[:min(len(data), 512)]); ok {
 		return binaryError(src, i)
+	}
+	if what := notTable(data); what != "" && jsontext.Value(bytes.TrimSpace(data)).IsValid() {
+		return &NotResultError{Path: src.path, What: what} // whole: a cut file stays positioned
+	}
+	if i := invalidUTF8(data); i >= 0 {
+		return src.errorAt(int64(i), errors.Join(errNotText, ErrUnknownFormat),
+			"not UTF-8 text (byte 0x%02x): not a benchmark result or a CSV/JSONL table pareto reads", data[i])
 	}
 	msg := "not a recognised benchmark result (" + readerNames() + ")"
 	return &SyntaxError{File: src.path, Line: 1, Col: 1, Msg: msg, Err: ErrUnknownFormat}
@@ -329,10 +349,35 @@ func unknownFormat(src *source, data []byte) error {
 // nor as a table.
 var ErrBinary = errors.New("binary data")
 
+// errNotText is returned (wrapped, with ErrUnknownFormat) for input of
+// no known format that is not UTF-8 text: its encoding is not one pareto
+// reads, so what it is cannot be told.
+var errNotText = errors.New("not UTF-8 text")
+
 // binaryError reports binary data with its first NUL at offset off.
 func binaryError(src *source, off int) error {
 	return src.errorAt(int64(off), errors.Join(ErrBinary, ErrUnknownFormat),
 		"binary data (a NUL byte), not a benchmark result or a CSV/JSONL table")
+}
+
+// invalidUTF8 returns the offset of the first byte of data that is not
+// UTF-8, or -1; a character cut at the end of data (a file's head) is
+// not counted.
+func invalidUTF8(data []byte) int {
+	if utf8.Valid(data) {
+		return -1
+	}
+	for i := 0; i < len(data); {
+		r, n := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && n <= 1 {
+			if !utf8.FullRune(data[i:]) {
+				return -1
+			}
+			return i
+		}
+		i += n
+	}
+	return -1
 }
 
 // emptyReader parks pooled decoders so they do not pin the last input.

@@ -2,7 +2,6 @@ package ingest
 
 import (
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -32,6 +31,7 @@ func TestUnseenResults(t *testing.T) {
 		values            []want
 		labels            map[string]string
 		params            map[string]string
+		layout            string // trial.Source.FormatVersion, when checked
 	}{
 		{file: "aiperf-repo_examples-artifacts-run1_gpt-oss-20b_c100_profile_export_aiperf.json", format: "aiperf-json", trials: 1,
 			succeeded: 89, failed: 11,
@@ -55,7 +55,10 @@ func TestUnseenResults(t *testing.T) {
 		{file: "llmperf_yi-34b_tgi_4xa10g_c16_550_150_summary.json", format: "llmperf", trials: 1, succeeded: 112, failed: 0,
 			values: []want{{"ttft.p99", 8.589655189989926 * 1000, "ms"}, {"e2el.p50", 17.63698271300018 * 1000, "ms"},
 				{"output_token_throughput", 126.21644247588873, "tokens/s"}, {"request_throughput", perMinute / 60, "requests/s"}},
-			labels: map[string]string{"model": "01-ai/Yi-1.5-34B-Chat"}, params: map[string]string{"num_concurrent_requests": "16"}},
+			labels: map[string]string{"model": "01-ai/Yi-1.5-34B-Chat"}, params: map[string]string{"num_concurrent_requests": "16"},
+			// LLMPerf's RESULTS_VERSION (src/llmperf/utils.py): its results
+			// format's version, the layout; LLMPerf writes no version of its own.
+			layout: "2023-08-31"},
 		// genai-perf analyze's sweep table (Dec 2024): 5 run configs.
 		{file: "genai-perf_perf-analyzer_analyze_export_genai_perf.csv", format: "genai-perf-analyze", trials: 5, failed: -1,
 			workload: trial.Workload{InputTokens: 200, Concurrency: 32},
@@ -73,6 +76,9 @@ func TestUnseenResults(t *testing.T) {
 			tr := &ts[0]
 			if tr.Source.Format != tt.format || tr.Succeeded != tt.succeeded || tr.Failed != tt.failed {
 				t.Errorf("format %s, succeeded %d, failed %d; want %s, %d, %d", tr.Source.Format, tr.Succeeded, tr.Failed, tt.format, tt.succeeded, tt.failed)
+			}
+			if tt.layout != "" && (tr.Source.FormatVersion != tt.layout || tr.Labels[trial.LabelToolVersion] != "") {
+				t.Errorf("layout %q, tool version %q; want %q and none", tr.Source.FormatVersion, tr.Labels[trial.LabelToolVersion], tt.layout)
 			}
 			if tt.workload != (trial.Workload{}) && tr.Workload != tt.workload {
 				t.Errorf("workload %+v; want %+v", tr.Workload, tt.workload)
@@ -106,19 +112,12 @@ func TestUnseenResults(t *testing.T) {
 }
 
 // TestUnseenNotResults checks that the real look-alikes are skipped as
-// not_a_result, named alone and inside a folder with the results (but for
-// a JSON document of no known format, unknown_format there), where each run
-// gives one trial (the AIPerf CSV is the JSON's duplicate); and that a
-// renamed result file gives the same trial.
+// not_a_result, named alone and inside a folder with the results (the
+// README too), where each run gives one trial (the AIPerf CSV is the
+// JSON's duplicate). TestLookAlikes checks the reasons, TestRenamedSameID
+// renamed copies.
 func TestUnseenNotResults(t *testing.T) {
-	looks := []string{
-		"aiperf-repo_examples-artifacts-run1_gpt-oss-20b_c100_profile_export.jsonl",
-		"inference-perf_kubecon-na-2025_vllm-eagle_summary_lifecycle_metrics.json",
-		"inference-perf_kubecon-na-2025_vllm-eagle_stage_3_prometheus_metrics.json",
-		"inference-perf_kubecon-na-2025_vllm-eagle_manifests.yaml",
-		"inference-perf_kubecon-na-2025_analyzed_reports_legend.json",
-	}
-	for _, f := range looks {
+	for _, f := range unseenLooks {
 		d, err := Load([]string{filepath.Join(unseen, f)}, LoadOptions{})
 		if err != nil || len(d.Trials) != 0 || len(d.Skipped) != 1 || d.Skipped[0].Code != trial.SkipNotResult {
 			t.Errorf("%s alone: %d trials, skips %+v, %v; want one not_a_result", f, len(d.Trials), d.Skipped, err)
@@ -139,43 +138,13 @@ func TestUnseenNotResults(t *testing.T) {
 	for _, s := range d.Skipped {
 		codes[filepath.Base(s.Path)] = s.Code
 	}
-	want := map[string]string{"aiperf-repo_examples-artifacts-run1_gpt-oss-20b_c100_profile_export_aiperf.csv": SkipDuplicate}
-	for _, f := range looks {
+	want := map[string]string{"aiperf-repo_examples-artifacts-run1_gpt-oss-20b_c100_profile_export_aiperf.csv": SkipDuplicate,
+		"README.md": trial.SkipNotResult}
+	for _, f := range unseenLooks {
 		want[f] = trial.SkipNotResult
 	}
-	// A JSON document no reader knows is not read as a table inside a
-	// folder: it is of unknown format there, not_a_result when named.
-	want["inference-perf_kubecon-na-2025_analyzed_reports_legend.json"] = SkipUnknownFormat
-	want["README.md"] = SkipUnknownFormat
 	if !maps.Equal(codes, want) {
 		t.Errorf("folder: skips %v; want %v", codes, want)
-	}
-
-	// Renamed, a result file gives the same trial but for its source.
-	dir := t.TempDir()
-	for _, f := range []string{"aiperf-repo_examples-artifacts-run1_gpt-oss-20b_c100_profile_export_aiperf.json",
-		"inference-perf_kubecon-na-2025_vllm-eagle_stage_3_lifecycle_metrics.json", "genai-perf_perf-analyzer_analyze_export_genai_perf.csv",
-		"llmperf_yi-34b_tgi_4xa10g_c16_550_150_summary.json"} {
-		data, err := os.ReadFile(filepath.Join(unseen, f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		renamed := filepath.Join(dir, "results.txt")
-		if err := os.WriteFile(renamed, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		a, errA := ReadFile(filepath.Join(unseen, f))
-		b, errB := ReadFile(renamed)
-		if errA != nil || errB != nil || len(a) != len(b) {
-			t.Fatalf("%s: %d and %d trials, %v, %v", f, len(a), len(b), errA, errB)
-		}
-		for i := range a {
-			a[i].Source, b[i].Source = trial.Source{}, trial.Source{}
-			a[i].ID, b[i].ID = "", ""
-			if !sameTrial(&a[i], &b[i]) {
-				t.Errorf("%s renamed: trial %d differs:\n%+v\n%+v", f, i, a[i], b[i])
-			}
-		}
 	}
 }
 

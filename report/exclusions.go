@@ -7,12 +7,13 @@ import (
 )
 
 // Exclusions turns the inputs and runs that yielded no trial (what the
-// source layer skipped) into exclusions; files of an unknown format inside
-// directories are not points and are left out.
+// source layer skipped) into exclusions; files that are no result (codes
+// unknown_format and not_a_result: a README, a log, per-request records
+// beside the results) are not points and are left out.
 func Exclusions(skipped []trial.Skip) []Exclusion {
 	var excl []Exclusion
 	for _, s := range skipped {
-		if s.Code != trial.SkipUnknownFormat {
+		if s.Code != trial.SkipUnknownFormat && s.Code != trial.SkipNotResult {
 			excl = append(excl, skipExclusion(s))
 		}
 	}

@@ -552,7 +552,8 @@ type Skip struct {
 	Step      int    `json:"step,omitempty"`
 	Phase     string `json:"phase,omitempty"`
 	// Code classifies the skip: "error" (the input could not be read:
-	// a failure), "unknown_format", or a CloudAI exclusion code.
+	// a failure), "unknown_format", "not_a_result", "duplicate_of", or a
+	// CloudAI exclusion code.
 	Code string `json:"code"`
 	// Reason explains it.
 	Reason string `json:"reason"`
@@ -571,7 +572,8 @@ func (s *Skip) File() string {
 const (
 	// SkipError is an input that could not be read: a failure.
 	SkipError = "error"
-	// SkipUnknownFormat is a file inside a directory that is no result.
+	// SkipUnknownFormat is a file inside a directory whose content cannot
+	// be told (binary data, text that is not UTF-8).
 	SkipUnknownFormat = "unknown_format"
 	// SkipNotResult is a file recognised as no benchmark result (per-request
 	// records, a benchmark's inputs, a dashboard), named or in a directory.

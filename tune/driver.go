@@ -429,11 +429,12 @@ func (e *NoResultError) Error() string {
 }
 
 // noResult lists what a run left in dir, with the reasons of the skips
-// that say what a file is (code not_a_result).
+// that say what a file is (code not_a_result; not for a log or other
+// text, ingest.NotResultText, which says no more than its name).
 func noResult(dir string, patterns []string, skipped []trial.Skip) *NoResultError {
 	what := map[string]string{}
 	for _, s := range skipped {
-		if s.Code == trial.SkipNotResult {
+		if s.Code == trial.SkipNotResult && s.Reason != ingest.NotResultText {
 			what[filepath.Clean(s.Path)] = s.Reason
 		}
 	}
