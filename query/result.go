@@ -31,7 +31,7 @@ type Result struct {
 }
 
 // Run combines repeats, grounds points to the baseline and computes each
-// group's frontier. Its errors are *Error values (a baseline that selects
+// group's frontier (several groups on every core, eachGroup). Its errors are *Error values (a baseline that selects
 // nothing or is measured in another scope).
 func Run(q *Query, d *Rows) (*Result, error) {
 	if err := d.applyRepeats(); err != nil {
