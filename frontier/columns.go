@@ -1,7 +1,5 @@
 package frontier
 
-import "math"
-
 // columnsFront answers the strict frontier of rows (no band) from the
 // columns themselves: StrictFront's pivot filter reads p.Values in place,
 // and only the rows it leaves undecided (sub, as indices into rows) are
@@ -78,18 +76,7 @@ func (p *Problem) columnsFront(rows []int32) (by, sub []int32, data []float64) {
 }
 
 // dominatesPoint reports whether a strictly dominates b (minimised).
-func dominatesPoint(a, b []float64) bool {
-	strict := false
-	for c, v := range a {
-		if v > b[c] {
-			return false
-		}
-		if v < b[c] {
-			strict = true
-		}
-	}
-	return strict
-}
+func dominatesPoint(a, b []float64) bool { return cornerHits(a, b, b) }
 
 // columnPivots is findPivots over the columns of rows (values times sign):
 // the same minimisers, as indices into rows.
@@ -107,28 +94,13 @@ func (p *Problem) columnPivots(rows []int32, sign []float64) []int32 {
 		}
 		lo[c], hi[c] = l, h
 	}
-	w := pivotWeights(lo, hi)
-	best := make([]float64, k+1)
-	arg := make([]int32, k+1)
-	for j := range best {
-		best[j] = math.Inf(1)
-	}
+	pv := newPivots(lo, hi)
 	x := make([]float64, k)
 	for i, r := range rows {
-		s := 0.0
 		for c := range k {
 			x[c] = sign[c] * p.Values[c][r]
-			s += (x[c] - lo[c]) * w[c]
 		}
-		if s < best[0] {
-			best[0], arg[0] = s, int32(i)
-		}
-		for c, v := range x {
-			t := s + 3*(v-lo[c])*w[c]
-			if t < best[c+1] {
-				best[c+1], arg[c+1] = t, int32(i)
-			}
-		}
+		pv.add(int32(i), x)
 	}
-	return arg
+	return pv.arg
 }

@@ -1,5 +1,7 @@
 package frontier
 
+import "cmp"
+
 // orthantIndex answers "is there a stored point q with q_i <= le_i for every
 // i and q_j < lt_j for some j?" over a static set of k-dimensional points.
 // Small sets are scanned linearly; larger ones use a k-d tree whose nodes
@@ -143,24 +145,17 @@ func (ix *orthantIndex) search(n int32, le, lt []float64) int {
 	return ix.search(nd.right, le, lt)
 }
 
-// selectNth partially orders ids so that ids[nth] holds the row with the
-// nth smallest value on axis, smaller ones before it and larger after
-// (Hoare's quickselect with a median-of-three pivot).
-func selectNth(data []float64, k, axis int, ids []int32, nth int) {
-	val := func(i int) float64 { return data[int(ids[i])*k+axis] }
+// selectNth partially orders ids so that ids[nth] holds the id with the
+// nth smallest key[id*stride+off], smaller or equal keys before it and
+// larger or equal after (Hoare's selection with a median-of-three pivot).
+// The k-d trees split their rows with it: stride k and off the axis for
+// row-major values, stride 1 for a column of ranks.
+func selectNth[T cmp.Ordered](key []T, stride, off int, ids []int32, nth int) {
+	val := func(i int) T { return key[int(ids[i])*stride+off] }
 	lo, hi := 0, len(ids)-1
 	for hi > lo {
-		mid := lo + (hi-lo)/2
-		if val(mid) < val(lo) {
-			ids[mid], ids[lo] = ids[lo], ids[mid]
-		}
-		if val(hi) < val(lo) {
-			ids[hi], ids[lo] = ids[lo], ids[hi]
-		}
-		if val(hi) < val(mid) {
-			ids[hi], ids[mid] = ids[mid], ids[hi]
-		}
-		pivot := val(mid)
+		a, b, c := val(lo), val(lo+(hi-lo)/2), val(hi)
+		pivot := max(min(a, b), min(max(a, b), c))
 		i, j := lo, hi
 		for i <= j {
 			for val(i) < pivot {

@@ -83,44 +83,10 @@ func (t *rkTree) build(u [][]int32, lo, hi, depth int, parent int32) {
 		return
 	}
 	mid := (lo + hi) / 2
-	rkSelect(u[depth%t.d+1], t.point[lo:hi], mid-lo)
+	selectNth(u[depth%t.d+1], 1, 0, t.point[lo:hi], mid-lo)
 	t.build(u, lo, mid, depth+1, id)
 	t.nodes[id].right = int32(len(t.nodes))
 	t.build(u, mid, hi, depth+1, id)
-}
-
-// rkSelect reorders ids so that ids[nth] has the nth smallest key[id],
-// smaller or equal keys before it and larger or equal after (Hoare's
-// selection with a median-of-three pivot).
-func rkSelect(key []int32, ids []int32, nth int) {
-	lo, hi := 0, len(ids)-1
-	for hi > lo {
-		m := lo + (hi-lo)/2
-		a, b, c := key[ids[lo]], key[ids[m]], key[ids[hi]]
-		pv := max(min(a, b), min(max(a, b), c))
-		i, j := lo, hi
-		for i <= j {
-			for key[ids[i]] < pv {
-				i++
-			}
-			for key[ids[j]] > pv {
-				j--
-			}
-			if i <= j {
-				ids[i], ids[j] = ids[j], ids[i]
-				i++
-				j--
-			}
-		}
-		switch {
-		case nth <= j:
-			hi = j
-		case nth >= i:
-			lo = i
-		default:
-			return
-		}
-	}
 }
 
 // corners fills every node's record, children before parents (reverse

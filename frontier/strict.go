@@ -133,29 +133,47 @@ func findPivots(data []float64, k, n int) []int32 {
 			hi[c] = max(hi[c], v)
 		}
 	}
-	w := pivotWeights(lo, hi)
-	best := make([]float64, k+1)
-	arg := make([]int32, k+1)
-	for p := range best {
-		best[p] = math.Inf(1)
-	}
+	pv := newPivots(lo, hi)
 	for i := range n {
-		row := data[i*k : i*k+k]
-		s := 0.0
-		for c, v := range row {
-			s += (v - lo[c]) * w[c]
-		}
-		if s < best[0] {
-			best[0], arg[0] = s, int32(i)
-		}
-		for c, v := range row {
-			t := s + 3*(v-lo[c])*w[c]
-			if t < best[c+1] {
-				best[c+1], arg[c+1] = t, int32(i)
-			}
+		pv.add(int32(i), data[i*k:i*k+k])
+	}
+	return pv.arg
+}
+
+// pivots keeps the minimisers of findPivots' k+1 weighted sums over the
+// rows added so far.
+type pivots struct {
+	lo, w []float64
+	best  []float64 // the smallest sum of each weighting
+	arg   []int32   // the row that has it
+}
+
+// newPivots starts the minimisers for rows within [lo, hi].
+func newPivots(lo, hi []float64) *pivots {
+	k := len(lo)
+	pv := &pivots{lo: lo, w: pivotWeights(lo, hi), best: make([]float64, k+1), arg: make([]int32, k+1)}
+	for j := range pv.best {
+		pv.best[j] = math.Inf(1)
+	}
+	return pv
+}
+
+// add scores row i, whose values are x, by every weighted sum.
+func (pv *pivots) add(i int32, x []float64) {
+	lo, w := pv.lo, pv.w
+	s := 0.0
+	for c, v := range x {
+		s += (v - lo[c]) * w[c]
+	}
+	if s < pv.best[0] {
+		pv.best[0], pv.arg[0] = s, i
+	}
+	for c, v := range x {
+		t := s + 3*(v-lo[c])*w[c]
+		if t < pv.best[c+1] {
+			pv.best[c+1], pv.arg[c+1] = t, i
 		}
 	}
-	return arg
 }
 
 // pivotWeights returns the weights of findPivots' sums: one over each
