@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"cmp"
 	"math"
 	"slices"
 
@@ -102,7 +103,7 @@ func (e *engine) curveHV(c *Curve, oref []float64) float64 {
 	}
 	// Oriented, the staircase ascends in the first coordinate and descends
 	// in the second.
-	slices.SortFunc(pts, func(a, b [2]float64) int { return cmpFloat(a[0], b[0]) })
+	slices.SortFunc(pts, func(a, b [2]float64) int { return cmp.Compare(a[0], b[0]) })
 	hv := 0.0
 	for i, p := range pts {
 		next := oref[0]

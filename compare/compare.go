@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -178,7 +179,7 @@ func (e *engine) mayLead(s *Side) []int {
 			front = append(front, i)
 		}
 	}
-	slices.SortFunc(front, func(a, b int) int { return cmpFloat(worst[a*k], worst[b*k]) })
+	slices.SortFunc(front, func(a, b int) int { return cmp.Compare(worst[a*k], worst[b*k]) })
 	out := make([]int, 0, n)
 	for i := range n {
 		if !beatenAlways(best[i*k:i*k+k], worst, front, k, i) {
@@ -322,23 +323,13 @@ func (e *engine) summary(s *Side) SideSummary {
 	if e.k == 2 {
 		// Ascending X, as the curve is read.
 		slices.SortStableFunc(rows, func(a, b int) int {
-			return cmpFloat(s.Points[a].Values[0], s.Points[b].Values[0])
+			return cmp.Compare(s.Points[a].Values[0], s.Points[b].Values[0])
 		})
 	}
 	for _, r := range rows {
 		sum.Frontier = append(sum.Frontier, FrontierPoint{ID: s.Points[r].ID, Values: nums(s.Points[r].Values)})
 	}
 	return sum
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // singleRuns warns when points of s have one run only.

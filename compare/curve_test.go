@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"testing"
@@ -45,7 +46,7 @@ func bruteFront(xs, ys []float64, ox, oy frontier.Objective) [][2]float64 {
 			out = append(out, [2]float64{xs[i], ys[i]})
 		}
 	}
-	slices.SortFunc(out, func(a, b [2]float64) int { return cmpFloat(a[0], b[0]) })
+	slices.SortFunc(out, func(a, b [2]float64) int { return cmp.Compare(a[0], b[0]) })
 	return out
 }
 

@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"cmp"
 	"slices"
 	"sort"
 	"sync"
@@ -93,15 +94,7 @@ func (c *coverIndex) reset(data, oriented []float64, objs []frontier.Objective) 
 		for i := 0; i < len(oriented); i += 2 {
 			c.xy = append(c.xy, xy{oriented[i], oriented[i+1]})
 		}
-		slices.SortFunc(c.xy, func(a, b xy) int { // finite values
-			switch {
-			case a.x < b.x:
-				return -1
-			case a.x > b.x:
-				return 1
-			}
-			return 0
-		})
+		slices.SortFunc(c.xy, func(a, b xy) int { return cmp.Compare(a.x, b.x) }) // finite values
 		for i := 1; i < len(c.xy); i++ {
 			c.xy[i].y = min(c.xy[i].y, c.xy[i-1].y)
 		}
