@@ -312,10 +312,7 @@ func (b *builder) checkSelections() error {
 			}
 		}
 	}
-	if len(errs) > 0 {
-		return errs
-	}
-	return nil
+	return errs.Err()
 }
 
 // selectsAny reports whether frontier f gathers any trial.

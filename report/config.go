@@ -141,12 +141,21 @@ func ReadConfig(path string) (*Config, error) {
 
 // ParseConfig decodes data as ReadConfig does; file names it in errors.
 func ParseConfig(file string, data []byte) (*Config, error) {
+	doc, err := decodeTOML(file, data)
+	if err != nil {
+		return nil, err
+	}
+	d := &decoder{file: file, ix: position.IndexTOML(data)}
+	return d.result(d.document(doc))
+}
+
+// decodeTOML decodes data, the TOML file named file, into a generic tree.
+func decodeTOML(file string, data []byte) (map[string]any, error) {
 	var doc map[string]any
 	if err := toml.Unmarshal(data, &doc); err != nil {
 		return nil, decodeError(file, err)
 	}
-	d := &decoder{file: file, ix: position.IndexTOML(data)}
-	return d.result(d.document(doc))
+	return doc, nil
 }
 
 // result returns cfg, or the errors found, in file order.
@@ -340,10 +349,7 @@ func (c *Config) CheckMetrics(known []string) error {
 			check(&p.SLOs[j].Axis)
 		}
 	}
-	if len(errs) > 0 {
-		return errs
-	}
-	return nil
+	return errs.Err()
 }
 
 // CheckGroupBy reports the plots whose group_by is none of known (the
@@ -357,10 +363,7 @@ func (c *Config) CheckGroupBy(known []string) error {
 		}
 		errs = append(errs, configError(c.File, p.GroupByAt, fmt.Sprintf("group_by %q is no label or parameter of the data (have case, %s)", p.GroupBy, strings.Join(known, ", "))))
 	}
-	if len(errs) > 0 {
-		return errs
-	}
-	return nil
+	return errs.Err()
 }
 
 // CheckCases reports frontier case ids not in known, for standalone
@@ -376,8 +379,5 @@ func (c *Config) CheckCases(known []string) error {
 			}
 		}
 	}
-	if len(errs) > 0 {
-		return errs
-	}
-	return nil
+	return errs.Err()
 }

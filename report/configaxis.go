@@ -2,9 +2,9 @@ package report
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -104,7 +104,7 @@ func (d *decoder) match(path string, v any, metric string, allowed []string) tri
 		return nil
 	}
 	var dims trial.Dims
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		kp := join(path, k)
 		if !slices.Contains(allowed, k) {
 			what := "metric " + strconv.Quote(metric)
@@ -209,7 +209,7 @@ func (d *decoder) fraction(path string, v any, k query.BandKind) float64 {
 
 // keys reports every key of m not in allowed.
 func (d *decoder) keys(path string, m map[string]any, allowed ...string) {
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		if !slices.Contains(allowed, k) {
 			d.errorf(join(path, k), "unknown key %q (allowed: %s)", k, strings.Join(allowed, ", "))
 		}
@@ -301,15 +301,6 @@ func typeName(v any) string {
 		return "a table"
 	}
 	return fmt.Sprintf("%T", v)
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // lastPart returns the last key of a path, skipping array indices.

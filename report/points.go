@@ -3,6 +3,7 @@ package report
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -142,7 +143,7 @@ func (ps Points) columns() pointColumns {
 			keys[k] = true
 		}
 	}
-	for _, k := range sortedLabelKeys(keys) {
+	for _, k := range slices.Sorted(maps.Keys(keys)) {
 		if c.Labels == nil {
 			c.Labels = map[string]*textColumn{}
 		}
@@ -168,15 +169,6 @@ func (ps Points) columns() pointColumns {
 	c.Line = intColumn(n, func(i int) int { return ps[i].Line })
 	c.Index = intColumn(n, func(i int) int { return ps[i].Index })
 	return c
-}
-
-func sortedLabelKeys(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
 }
 
 // UnmarshalJSON decodes what MarshalJSON wrote.

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"os"
 
-	toml "github.com/pelletier/go-toml/v2"
-
 	"github.com/pareto-llm/pareto/internal/position"
 )
 
@@ -34,13 +32,9 @@ const (
 // system TOML. A non-Slurm system's table is passed over with a note in
 // Notes.
 func ReadScenarioConfig(scenario, system string) (*Config, error) {
-	data, err := os.ReadFile(scenario)
+	data, doc, err := readTOML(scenario, "report config")
 	if err != nil {
-		return nil, fmt.Errorf("reading report config: %w", err)
-	}
-	var doc map[string]any
-	if err := toml.Unmarshal(data, &doc); err != nil {
-		return nil, decodeError(scenario, err)
+		return nil, err
 	}
 	tests, isScenario := doc["Tests"]
 	if !isScenario || hasPareto(doc) {
@@ -56,13 +50,9 @@ func ReadScenarioConfig(scenario, system string) (*Config, error) {
 	if system == "" {
 		return cfg, nil
 	}
-	sdata, err := os.ReadFile(system)
+	sdata, sdoc, err := readTOML(system, "system config")
 	if err != nil {
-		return nil, fmt.Errorf("reading system config: %w", err)
-	}
-	var sdoc map[string]any
-	if err := toml.Unmarshal(sdata, &sdoc); err != nil {
-		return nil, decodeError(system, err)
+		return nil, err
 	}
 	if !hasPareto(sdoc) {
 		return cfg, nil
@@ -75,6 +65,17 @@ func ReadScenarioConfig(scenario, system string) (*Config, error) {
 	cfg.File, cfg.From = system, FromSystem
 	sd.pareto(cfg, sdoc["reports"].(map[string]any)["pareto"])
 	return sd.result(cfg)
+}
+
+// readTOML reads and decodes the TOML file at path; what names the file
+// in a read error.
+func readTOML(path, what string) ([]byte, map[string]any, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("reading %s: %w", what, err)
+	}
+	doc, err := decodeTOML(path, data)
+	return data, doc, err
 }
 
 // hasPareto reports whether a decoded TOML document has a reports.pareto

@@ -1,10 +1,6 @@
 package report
 
-import (
-	"strings"
-
-	"github.com/pareto-llm/pareto/internal/position"
-)
+import "github.com/pareto-llm/pareto/internal/position"
 
 // Pos is a 1-based position in a configuration file.
 type Pos = position.Pos
@@ -18,17 +14,9 @@ func configError(file string, p Pos, msg string) *ConfigError {
 	return &ConfigError{File: file, Line: p.Line, Col: p.Col, Msg: msg}
 }
 
-// ConfigErrors is every error found in one configuration, in file order.
-type ConfigErrors []*ConfigError
-
-// Error renders one error per line.
-func (es ConfigErrors) Error() string {
-	lines := make([]string, len(es))
-	for i, e := range es {
-		lines[i] = e.Error()
-	}
-	return strings.Join(lines, "\n")
-}
+// ConfigErrors is every error found in one configuration, in file order
+// (position.List: one error per line).
+type ConfigErrors = position.List
 
 // decodeError converts a go-toml error into a *ConfigError.
 func decodeError(file string, err error) *ConfigError { return position.TOMLError(file, err) }

@@ -33,25 +33,26 @@ var ParetoFrontier = (function () {
   // objective: {dir: 'minimize'|'maximize', noise: σ, improve: δ}.
   function relative(o) { return o.noise !== 0 || o.improve !== 0; }
 
+  // axisBeats compares value a with value b on objective o: -1 when a is
+  // worse beyond the noise band, 1 when it is better beyond the minimum
+  // improvement, 0 otherwise.
+  function axisBeats(a, b, o) {
+    if (o.dir === 'maximize') {
+      if (a < b * (1 - o.noise)) { return -1; }
+      return a > b * (1 + o.improve) ? 1 : 0;
+    }
+    if (a > b * (1 + o.noise)) { return -1; }
+    return a < b * (1 - o.improve) ? 1 : 0;
+  }
+
   // beats reports whether point a ([x, y]) beats point b under the
-  // noise-aware relation of objs (frontier.Beats).
+  // noise-aware relation of objs (frontier.Beats): worse beyond the band
+  // on neither objective, better beyond the minimum improvement on one.
   function beats(a0, a1, b0, b1, objs) {
-    var ox = objs[0], oy = objs[1], win = false;
-    if (ox.dir === 'maximize') {
-      if (a0 < b0 * (1 - ox.noise)) { return false; }
-      if (a0 > b0 * (1 + ox.improve)) { win = true; }
-    } else {
-      if (a0 > b0 * (1 + ox.noise)) { return false; }
-      if (a0 < b0 * (1 - ox.improve)) { win = true; }
-    }
-    if (oy.dir === 'maximize') {
-      if (a1 < b1 * (1 - oy.noise)) { return false; }
-      if (a1 > b1 * (1 + oy.improve)) { win = true; }
-    } else {
-      if (a1 > b1 * (1 + oy.noise)) { return false; }
-      if (a1 < b1 * (1 - oy.improve)) { win = true; }
-    }
-    return win;
+    var bx = axisBeats(a0, b0, objs[0]);
+    if (bx < 0) { return false; }
+    var by = axisBeats(a1, b1, objs[1]);
+    return by >= 0 && (bx > 0 || by > 0);
   }
 
   // cycleSum is Σ s/(s+d) with s = ln(1+σ), d = −ln(1−δ): the relation is
