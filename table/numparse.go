@@ -25,30 +25,27 @@ func fastFloat(s []byte) (float64, bool) {
 	}
 	var mant uint64
 	digits, exp, seen := 0, 0, false
-	for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+	for dot := false; i < len(s); i++ {
+		c := s[i]
+		if c == '.' && !dot {
+			dot = true
+			continue
+		}
+		if c < '0' || c > '9' {
+			break
+		}
 		seen = true
-		if mant == 0 && s[i] == '0' {
+		if dot {
+			exp-- // a fraction digit
+		}
+		if mant == 0 && c == '0' {
 			continue
 		}
 		if digits == 19 {
 			return 0, false
 		}
-		mant = mant*10 + uint64(s[i]-'0')
+		mant = mant*10 + uint64(c-'0')
 		digits++
-	}
-	if i < len(s) && s[i] == '.' {
-		for i++; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
-			seen = true
-			exp--
-			if mant == 0 && s[i] == '0' {
-				continue
-			}
-			if digits == 19 {
-				return 0, false
-			}
-			mant = mant*10 + uint64(s[i]-'0')
-			digits++
-		}
 	}
 	if !seen {
 		return 0, false

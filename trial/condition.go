@@ -224,28 +224,16 @@ func lookup(t *Trial, key string) (string, bool) {
 
 // workloadField returns a known workload field; zero (unknown) is absent.
 func workloadField(w *Workload, name string) (string, bool) {
-	var v float64
-	switch name {
-	case "input_tokens":
-		v = w.InputTokens
-	case "output_tokens":
-		v = w.OutputTokens
-	case "mean_input_tokens":
-		v = w.MeanInputTokens
-	case "mean_output_tokens":
-		v = w.MeanOutputTokens
-	case "concurrency":
-		v = w.Concurrency
-	case "achieved_concurrency":
-		v = w.AchievedConcurrency
-	case "request_rate":
-		v = w.RequestRate
-	case "users":
-		v = w.Users
-	case "requests":
+	v := 0.0
+	if name == "requests" {
 		v = float64(w.Requests)
-	default:
-		return "", false
+	} else {
+		for _, f := range w.floats() {
+			if f.name == name {
+				v = *f.p
+				break
+			}
+		}
 	}
 	if v == 0 {
 		return "", false
