@@ -2,7 +2,6 @@ package cloudai
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -170,16 +169,9 @@ func renderScalar(v any) string {
 
 // renderFloat renders f in the shortest form that reads back exactly, keeping
 // a decimal point for whole numbers so 1.0 stays distinct from 1.
+// Non-finite values are "inf", "-inf" and "nan" (trial.FormatFloat).
 func renderFloat(f float64) string {
-	switch {
-	case math.IsInf(f, 1):
-		return "inf"
-	case math.IsInf(f, -1):
-		return "-inf"
-	case math.IsNaN(f):
-		return "nan"
-	}
-	s := strconv.FormatFloat(f, 'g', -1, 64)
+	s := trial.FormatFloat(f)
 	if !strings.ContainsAny(s, ".eEn") {
 		s += ".0"
 	}

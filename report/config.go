@@ -248,7 +248,17 @@ func (d *decoder) plots(v any) []Plot {
 		d.errorf(path, "plots must be an array of tables")
 		return nil
 	}
-	var out []Plot
+	return namedTables(d, path, list, "duplicate plot name %q (first at plots[%d])", func(p string, m map[string]any) (Plot, string) {
+		plot := d.plot(p, m)
+		return plot, plot.Name
+	})
+}
+
+// namedTables decodes each table of list, the array at path, with decode,
+// which returns the element and its name; a name given again is reported
+// at its name key with dup (the name and the index of its first use).
+func namedTables[T any](d *decoder, path string, list []any, dup string, decode func(path string, m map[string]any) (T, string)) []T {
+	var out []T
 	seen := map[string]int{}
 	for i, el := range list {
 		p := join(path, itoa(i))
@@ -256,12 +266,13 @@ func (d *decoder) plots(v any) []Plot {
 		if !ok {
 			continue
 		}
-		plot := d.plot(p, m)
-		if prev, dup := seen[plot.Name]; dup && plot.Name != "" {
-			d.errorf(join(p, "name"), "duplicate plot name %q (first at plots[%d])", plot.Name, prev)
+		v, name := decode(p, m)
+		if first, again := seen[name]; again && name != "" {
+			d.errorf(join(p, "name"), dup, name, first)
+		} else {
+			seen[name] = i
 		}
-		seen[plot.Name] = i
-		out = append(out, plot)
+		out = append(out, v)
 	}
 	return out
 }
@@ -293,26 +304,13 @@ func (d *decoder) frontiers(plot string, v any) []FrontierSpec {
 		d.errorf(path, "frontiers must be a non-empty array of tables such as [{ name = \"All\" }]")
 		return nil
 	}
-	var out []FrontierSpec
-	seen := map[string]int{}
-	for i, el := range list {
-		p := join(path, itoa(i))
-		m, ok := d.table(p, el)
-		if !ok {
-			continue
-		}
+	return namedTables(d, path, list, "duplicate frontier name %q in the plot (first at frontiers[%d])", func(p string, m map[string]any) (FrontierSpec, string) {
 		d.keys(p, m, "name", "cases", "match")
 		f := FrontierSpec{At: d.ix[p], Name: d.str(join(p, "name"), m["name"], true)}
-		if prev, dup := seen[f.Name]; dup && f.Name != "" {
-			d.errorf(join(p, "name"), "duplicate frontier name %q in the plot (first at frontiers[%d])", f.Name, prev)
-		} else {
-			seen[f.Name] = i
-		}
 		f.Cases, f.CasePos = d.strList(join(p, "cases"), m["cases"])
 		f.Match = d.pointMatch(join(p, "match"), m["match"])
-		out = append(out, f)
-	}
-	return out
+		return f, f.Name
+	})
 }
 
 // checkCases reports frontier case ids that the scenario does not define.

@@ -483,15 +483,8 @@ func (t *Trial) SetParam(key, value string) {
 // FormatFloat renders a float the way params and golden files do: shortest
 // round-trip form, "inf"/"-inf"/"nan" for non-finite values.
 func FormatFloat(v float64) string {
-	switch {
-	case math.IsInf(v, 1):
-		return "inf"
-	case math.IsInf(v, -1):
-		return "-inf"
-	case math.IsNaN(v):
-		return "nan"
-	}
-	return strconv.FormatFloat(v, 'g', -1, 64)
+	var buf [32]byte
+	return string(AppendFloat(buf[:0], v))
 }
 
 // AppendFloat appends FormatFloat(v) to b.
