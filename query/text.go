@@ -60,10 +60,8 @@ func writeGroupTable(w *bufio.Writer, rep *Result, g int) {
 	enc.Section(w, append(h, xh...), len(res.Frontier), func(b []byte, r, c int) []byte {
 		m := res.Frontier[r]
 		switch {
-		case c == 0:
-			return append(b, ids[m.Row]...)
 		case c <= k:
-			return enc.AppendNum(b, p.Values[c-1][m.Row])
+			return appendIDValue(b, ids, p, m.Row, c)
 		case c == k+1:
 			return appendSomeIDs(b, ids, m.Ties)
 		case c == k+2:
@@ -83,11 +81,8 @@ func writeGroupTable(w *bufio.Writer, rep *Result, g int) {
 		fmt.Fprintf(w, "\nINFEASIBLE\n")
 		enc.Section(w, append(append([]string{"id"}, objH...), "violates"), len(res.Infeasible), func(b []byte, r, c int) []byte {
 			x := res.Infeasible[r]
-			switch {
-			case c == 0:
-				return append(b, ids[x.Row]...)
-			case c <= k:
-				return enc.AppendNum(b, p.Values[c-1][x.Row])
+			if c <= k {
+				return appendIDValue(b, ids, p, x.Row, c)
 			}
 			for i, v := range x.Violations {
 				if i > 0 {
@@ -123,10 +118,8 @@ func writeDominatedTable(w *bufio.Writer, rep *Result, g int, objH []string) {
 	enc.Section(w, h, len(res.Dominated), func(b []byte, r, c int) []byte {
 		x := res.Dominated[r]
 		switch {
-		case c == 0:
-			return append(b, ids[x.Row]...)
 		case c <= k:
-			return enc.AppendNum(b, p.Values[c-1][x.Row])
+			return appendIDValue(b, ids, p, x.Row, c)
 		case c == k+1:
 			return append(b, ids[x.By]...)
 		case c == k+2:
@@ -143,6 +136,16 @@ func writeDominatedTable(w *bufio.Writer, rep *Result, g int, objH []string) {
 		}
 		return strconv.AppendInt(b, int64(x.Rank), 10)
 	})
+}
+
+// appendIDValue appends column c (at most k) of row: its id (0) or its
+// objective value c-1, the columns every trial table of a group starts
+// with.
+func appendIDValue(b []byte, ids []string, p *frontier.Problem, row int32, c int) []byte {
+	if c == 0 {
+		return append(b, ids[row]...)
+	}
+	return enc.AppendNum(b, p.Values[c-1][row])
 }
 
 // shownTies is how many ids of a tie group the text table shows.
