@@ -64,7 +64,7 @@ func Summarize(values []float64, agg Aggregation) Stat {
 	sorted := slices.Clone(values)
 	slices.Sort(sorted)
 	s.Min, s.Max = sorted[0], sorted[len(sorted)-1]
-	s.Median, s.Q1, s.Q3 = quantile(sorted, 0.5), quantile(sorted, 0.25), quantile(sorted, 0.75)
+	s.Median, s.Q1, s.Q3 = Quantile(sorted, 0.5), Quantile(sorted, 0.25), Quantile(sorted, 0.75)
 	sum := 0.0
 	for _, v := range sorted {
 		sum += v
@@ -75,16 +75,6 @@ func Summarize(values []float64, agg Aggregation) Stat {
 		s.Value = s.Mean
 	}
 	return s
-}
-
-// quantile interpolates linearly between the order statistics of sorted.
-func quantile(sorted []float64, p float64) float64 {
-	h := p * float64(len(sorted)-1)
-	lo := int(math.Floor(h))
-	if lo+1 >= len(sorted) {
-		return sorted[len(sorted)-1]
-	}
-	return sorted[lo] + (h-float64(lo))*(sorted[lo+1]-sorted[lo])
 }
 
 // Point is a group measured on a list of selectors.
@@ -148,4 +138,11 @@ func Delta(v, base float64) float64 { return (v - base) / math.Abs(base) }
 // Quantile returns the p quantile (0 <= p <= 1) of sorted, non-empty
 // values, interpolating linearly between order statistics (the quartiles
 // of Stat are computed this way).
-func Quantile(sorted []float64, p float64) float64 { return quantile(sorted, p) }
+func Quantile(sorted []float64, p float64) float64 {
+	h := p * float64(len(sorted)-1)
+	lo := int(math.Floor(h))
+	if lo+1 >= len(sorted) {
+		return sorted[len(sorted)-1]
+	}
+	return sorted[lo] + (h-float64(lo))*(sorted[lo+1]-sorted[lo])
+}
