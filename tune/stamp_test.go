@@ -163,8 +163,11 @@ func TestReadRun(t *testing.T) {
 		}
 		_, err = tune.ReadRun(ctx, dir, []string{"out/*.json"}, tuneLimits)
 		var nr *tune.NoResultError
-		if !errors.As(err, &nr) || !strings.Contains(err.Error(), "matching --result out/*.json") {
+		if !errors.As(err, &nr) || !strings.Contains(err.Error(), "matching result out/*.json") {
 			t.Errorf("a pattern matching nothing: %v", err)
+		}
+		if nr != nil && !strings.Contains(nr.Phrase(func(f string) string { return "--" + f }), "matching --result out/*.json") {
+			t.Errorf("phrased with flags: %s", nr.Phrase(func(f string) string { return "--" + f }))
 		}
 		if _, err := tune.ReadRun(ctx, dir, []string{"../*.json"}, tuneLimits); err == nil {
 			t.Error("a pattern outside the run's folder was taken")

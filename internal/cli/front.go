@@ -135,6 +135,7 @@ func parseFrontQuery(o *frontOptions) (*query.Query, error) {
 	if err != nil {
 		return nil, queryUsage(err)
 	}
+	q.Fields = flagName
 	return q, nil
 }
 
@@ -197,7 +198,7 @@ func runFront(ctx context.Context, e *env, o *frontOptions, paths []string) erro
 // sourceSpec names the command's inputs.
 func (o *frontOptions) sourceSpec(e *env, paths []string) (source.Spec, error) {
 	spec := source.Spec{Paths: paths, Stdin: e.stdin, Store: o.store.location, Study: o.store.study,
-		Optuna: o.optuna, OptunaStudy: o.optunaStudy}
+		Optuna: o.optuna, OptunaStudy: o.optunaStudy, Fields: flagName}
 	lo, err := loadOptions(o.systemConfig, o.cloudai, 0, o.gpus, o.as)
 	if err != nil {
 		return spec, err

@@ -60,7 +60,6 @@ func newPickCmd(e *env) *cobra.Command {
 	f := c.Flags()
 	f.SortFlags = false
 	o.src.flags(f)
-	o.src.optunaFlags(f)
 	f.StringArrayVar(&o.maximize, "maximize", nil, "objective `METRIC` to maximise, repeatable (the first is primary)")
 	f.StringArrayVar(&o.minimize, "minimize", nil, "objective `METRIC` to minimise, repeatable")
 	f.StringArrayVar(&o.slos, "slo", nil, "bound `NAME<=VALUE` (also <, >=, >), repeatable")

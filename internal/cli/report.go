@@ -136,7 +136,7 @@ func (r *repeatFlags) options() (report.Options, error) {
 	if err != nil {
 		return o, usageError{err}
 	}
-	o.Aggregate, o.AllowCrossScope = agg, r.allowCrossScope
+	o.Aggregate, o.AllowCrossScope, o.Fields = agg, r.allowCrossScope, flagName
 	for _, k := range strings.Split(r.configKey, ",") {
 		if k = strings.TrimSpace(k); k != "" {
 			o.ConfigKeys = append(o.ConfigKeys, k)
@@ -587,6 +587,7 @@ func loadSources(ctx context.Context, e *env, spec source.Spec) ([]trial.Trial, 
 	}
 	spec.Stdin = e.stdin
 	spec.Note = func(s string) { fmt.Fprintf(e.stderr, "pareto: %s\n", enc.SafeLines(s)) }
+	spec.Fields = flagName
 	bar := progress.New(e.stderr, "reading", "inputs")
 	spec.Load.Progress = bar.Set
 	set, err := source.Trials(ctx, spec)
