@@ -169,7 +169,7 @@ func runFront(ctx context.Context, e *env, o *frontOptions, paths []string) erro
 	spec.Note = func(s string) { fmt.Fprintf(e.stderr, "pareto front: %s\n", enc.SafeLines(s)) }
 	res, bad, err := source.Front(ctx, spec, q)
 	for _, b := range bad {
-		fmt.Fprintf(e.stderr, "pareto front: %s\n", enc.SafeLines(b.Reason))
+		fmt.Fprintf(e.stderr, "pareto front: %s\n", enc.SafeLines(limitText(b.Reason)))
 	}
 	if err != nil {
 		var se *source.Error

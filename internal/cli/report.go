@@ -218,7 +218,7 @@ func runGenerateReport(ctx context.Context, e *env, o *generateOptions) error {
 			return err
 		}
 	}
-	excl := report.Exclusions(skips)
+	excl := report.Exclusions(limitSkips(skips))
 	if err := checkAgainstData(cfg, trials, metricNames(trials)); err != nil {
 		return err
 	}
@@ -356,7 +356,7 @@ func runReport(ctx context.Context, e *env, o *reportOptions, paths []string) er
 			return err
 		}
 	}
-	excl := report.Exclusions(skips)
+	excl := report.Exclusions(limitSkips(skips))
 	if cfg.Cases == nil && o.config != "" {
 		if err := cfg.CheckCases(caseIDs(trials)); err != nil {
 			return inputError{err: err}
@@ -546,7 +546,7 @@ func studyReport(ctx context.Context, e *env, f *storeFlags, cfg *report.Config,
 		return err
 	}
 	runtime.GC() // what the read left behind (see writeReport)
-	plan, err := recs.Plan(report.Exclusions(skips))
+	plan, err := recs.Plan(report.Exclusions(limitSkips(skips)))
 	if err != nil {
 		return inputError{err: err}
 	}
