@@ -2,6 +2,7 @@ package search
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"slices"
@@ -298,11 +299,7 @@ func (d *spaceDecoder) conditions(path, name string, v any) []Condition {
 		d.errorf(path, "parameter %s: when must be a table such as { other = value }", name)
 		return nil
 	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(m))
 	var out []Condition
 	for _, k := range keys {
 		c := Condition{Param: k, At: d.ix[position.JoinKey(path, k)]}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -633,7 +634,7 @@ func groupKeys(trials []trial.Trial) []string {
 			seen[k] = true
 		}
 	}
-	return sortedKeys(seen)
+	return slices.Sorted(maps.Keys(seen))
 }
 
 func metricNames(trials []trial.Trial) []string {
@@ -643,7 +644,7 @@ func metricNames(trials []trial.Trial) []string {
 			seen[m.Metric] = true
 		}
 	}
-	return sortedKeys(seen)
+	return slices.Sorted(maps.Keys(seen))
 }
 
 func caseIDs(trials []trial.Trial) []string {
