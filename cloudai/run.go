@@ -217,11 +217,7 @@ func findKey(m map[string]any, key string, depth int) string {
 	if depth > 4 {
 		return ""
 	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
+	keys := slices.Sorted(maps.Keys(m))
 	for _, k := range keys {
 		if t, ok := m[k].(map[string]any); ok {
 			if v := findKey(t, key, depth+1); v != "" {

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/pareto-llm/pareto/field"
 	"github.com/pareto-llm/pareto/frontier"
 	"github.com/pareto-llm/pareto/repeat"
 )
@@ -60,6 +61,10 @@ type Options struct {
 	Resamples  int
 	Seed       uint64
 	Confidence float64
+	// Fields names the settings that verdict reasons name (an objective's
+	// noise and min_improve) as the caller spells them (the command
+	// line: --noise); nil keeps their own names.
+	Fields field.Namer
 }
 
 // Run compares the first side (A) with every other side (B): hypervolume

@@ -26,8 +26,8 @@ func (e *engine) verdict(p *Pair, a, b int) []string {
 		p.Verdict, p.Status = Inconclusive, RegressionUnsettled
 		for _, o := range e.info {
 			if o.Band == BandUnmeasured {
-				p.Reasons = append(p.Reasons, fmt.Sprintf("%s has no noise band and its repeats cannot measure one (%d degrees of freedom, want at least %d): the verdict cannot tell; give a band (--noise, --min-improve) or repeat configurations",
-					o.Name, o.Measured.DF, MinNoiseDF))
+				p.Reasons = append(p.Reasons, fmt.Sprintf("%s has no noise band and its repeats cannot measure one (%d degrees of freedom, want at least %d): the verdict cannot tell; give a band (%s, %s) or repeat configurations",
+					o.Name, o.Measured.DF, MinNoiseDF, e.opt.Fields.Name("noise"), e.opt.Fields.Name("min_improve")))
 			}
 		}
 		return nil

@@ -113,3 +113,17 @@ func Required(field string, others ...string) *Error {
 
 // As returns the *Error in err's chain, if any.
 func As(err error) (*Error, bool) { return errors.AsType[*Error](err) }
+
+// Namer names fields as a caller spells them (the command line: min_repeats
+// is --min-repeats); a library whose texts name its request's fields
+// takes one, and a nil Namer keeps the fields' own names (the MCP tools'
+// arguments).
+type Namer func(field string) string
+
+// Name returns field as n spells it.
+func (n Namer) Name(field string) string {
+	if n == nil {
+		return field
+	}
+	return n(field)
+}

@@ -54,3 +54,16 @@ func TestAs(t *testing.T) {
 		t.Errorf("As(%v) found a field error", cause)
 	}
 }
+
+// TestNamer keeps a field's own name without a Namer and spells it as
+// the caller does with one.
+func TestNamer(t *testing.T) {
+	var own field.Namer
+	flag := field.Namer(func(f string) string { return "--" + strings.ReplaceAll(f, "_", "-") })
+	if got := own.Name("allow_cross_scope"); got != "allow_cross_scope" {
+		t.Errorf("nil Namer: %q", got)
+	}
+	if got := flag.Name("allow_cross_scope"); got != "--allow-cross-scope" {
+		t.Errorf("flag Namer: %q", got)
+	}
+}

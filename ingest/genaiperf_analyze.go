@@ -100,7 +100,7 @@ func readGenAIPerfAnalyze(data []byte, src *source, f Format, maxRecord int) ([]
 		if off := cr.InputOffset(); off-prev > int64(maxRecord) {
 			line, _ := src.lineCol(prev)
 			return nil, &SyntaxError{File: src.path, Line: line, Col: 1, Offset: prev, Err: ErrTooLarge,
-				Msg: "a line over the record size limit (raise it with --max-record-size or $PARETO_MAX_RECORD_SIZE)"}
+				Msg: "a line over the record size limit (max_record_size)"}
 		} else {
 			prev = off
 		}

@@ -70,7 +70,7 @@ func trailingBackslashes(b []byte, carry int) int {
 
 // tooLong reports the current string, of (or of more than) n bytes.
 func (g *tokenGuard) tooLong(of string, n int64) error {
-	return g.src.errorAt(g.start, ErrTooLarge, "a JSON string %s %s, over the record size limit of %s (raise it with --max-record-size or $PARETO_MAX_RECORD_SIZE)",
+	return g.src.errorAt(g.start, ErrTooLarge, "a JSON string %s %s, over the record size limit of %s (max_record_size)",
 		of, textin.Size(n), textin.Size(g.max))
 }
 

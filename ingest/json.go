@@ -235,7 +235,7 @@ func (j *jreader) member(what string, n int) (name []byte, more bool, err error)
 	}
 	if n == limit {
 		return nil, false, j.src.errorAt(j.src.base+j.valueStart(v), ErrTooLarge,
-			"%s: more than %d members in one object, over the limit (raise it with --max-columns or $PARETO_MAX_COLUMNS)", what, limit)
+			"%s: more than %d members in one object, over the limit (max_columns)", what, limit)
 	}
 	name = v[1 : len(v)-1]
 	if lit, ok := j.literalAt(j.valueStart(v), name); ok {

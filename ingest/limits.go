@@ -14,7 +14,10 @@ import (
 
 // Limits bound what reading one input may hold in memory, so that a huge,
 // endless or hostile input is an error naming it rather than a process
-// that grows without end. A zero field means its default.
+// that grows without end. A zero field means its default. An error over
+// a limit names it as a field in lower snake case, in parentheses
+// ("(max_record_size)"), for a caller to say how it raises it (the
+// command line: --max-record-size).
 type Limits struct {
 	// MaxInputSize is the largest input read, in bytes: a larger file is
 	// refused before it is read, and standard input is read up to it
@@ -125,7 +128,7 @@ func (l Limits) check(path string, st fs.FileInfo) error {
 // checkSize reports an input of size bytes over the input size limit.
 func (l Limits) checkSize(path string, size int64) error {
 	if max := l.maxInput(); max >= 0 && size > max {
-		return fmt.Errorf("%s: %s, %w of %s (raise it with --max-input-size or $PARETO_MAX_INPUT_SIZE)",
+		return fmt.Errorf("%s: %s, %w of %s (max_input_size)",
 			path, textin.Size(size), ErrTooLarge, textin.Size(max))
 	}
 	return nil
@@ -198,7 +201,7 @@ func (l Limits) readAll(r io.Reader, name string, size int64, head bool) ([]byte
 			}
 		}
 		if limit >= 0 && int64(len(buf)) > limit {
-			return nil, fmt.Errorf("%s: more than %s, %w (raise it with --max-input-size or $PARETO_MAX_INPUT_SIZE)",
+			return nil, fmt.Errorf("%s: more than %s, %w (max_input_size)",
 				name, textin.Size(limit), ErrTooLarge)
 		}
 		if err == io.EOF {

@@ -58,9 +58,9 @@ func TestLimitsRefuse(t *testing.T) {
 		want  string
 	}{
 		{"over the input size", []string{small}, LoadOptions{Limits: Limits{MaxInputSize: 1000}},
-			small + ": 7 KiB, over the size limit of 1000 bytes (raise it with --max-input-size or $PARETO_MAX_INPUT_SIZE)"},
+			small + ": 7 KiB, over the size limit of 1000 bytes (max_input_size)"},
 		{"stdin over the input size", []string{"-"}, LoadOptions{Stdin: bytes.NewReader(data), Limits: Limits{MaxInputSize: 1000}},
-			"-: more than 1000 bytes, over the size limit (raise it with --max-input-size or $PARETO_MAX_INPUT_SIZE)"},
+			"-: more than 1000 bytes, over the size limit (max_input_size)"},
 		{"stdin of zeros", []string{"-"}, LoadOptions{Stdin: nulStream{}},
 			"-:1:1: binary data (a NUL byte), not a benchmark result or a CSV/JSONL table"},
 		{"named binary file", []string{bin}, LoadOptions{},

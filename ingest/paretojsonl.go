@@ -56,7 +56,7 @@ func readParetoJSONL(j *jreader) ([]trial.Trial, error) {
 			return out, err
 		}
 		if j.max > 0 && len(v) > j.max {
-			return out, j.src.errorAt(j.src.base+j.valueStart(v), ErrTooLarge, "trial %d: %s, over the record size limit of %s (raise it with --max-record-size or $PARETO_MAX_RECORD_SIZE)",
+			return out, j.src.errorAt(j.src.base+j.valueStart(v), ErrTooLarge, "trial %d: %s, over the record size limit of %s (max_record_size)",
 				len(out)+1, textin.Size(int64(len(v))), textin.Size(int64(j.max)))
 		}
 		out = append(out, trial.Trial{})

@@ -61,7 +61,7 @@ func readPerfCSV(data []byte, src *source, f Format, maxRecord int) ([]trial.Tri
 		if off := cr.InputOffset(); off-prev > int64(maxRecord) {
 			line, _ := src.lineCol(prev)
 			return nil, &SyntaxError{File: src.path, Line: line, Col: 1, Offset: prev, Err: ErrTooLarge,
-				Msg: fmt.Sprintf("a line of %s, over the record size limit of %s (raise it with --max-record-size or $PARETO_MAX_RECORD_SIZE)",
+				Msg: fmt.Sprintf("a line of %s, over the record size limit of %s (max_record_size)",
 					textin.Size(off-prev), textin.Size(int64(maxRecord)))}
 		} else {
 			prev = off

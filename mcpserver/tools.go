@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -149,7 +150,7 @@ func (t *tools) tell(ctx context.Context, in TellInput) (tune.TellResult, error)
 		return tune.TellResult{}, err
 	}
 	ti := tune.TellInput{Driver: in.Driver, Attempt: in.Attempt, Failed: in.Failed}
-	for _, name := range slices.Sorted(mapKeys(in.Values)) {
+	for _, name := range slices.Sorted(maps.Keys(in.Values)) {
 		ti.Values = append(ti.Values, name+"="+strconv.FormatFloat(in.Values[name], 'g', -1, 64))
 	}
 	if len(in.Files) > 0 && in.Failed == "" {
@@ -180,16 +181,6 @@ func (t *tools) tell(ctx context.Context, in TellInput) (tune.TellResult, error)
 		return out, fmt.Errorf("%s: %w", arg, inc)
 	}
 	return out, err
-}
-
-func mapKeys[V any](m map[string]V) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
 }
 
 // GateInput are the gate tool's arguments (pareto gate's flags).

@@ -72,6 +72,11 @@ type Query struct {
 	// of the other lists only; the dominated rows are then counted, not
 	// listed (frontier.Problem.CountDominated).
 	FrontierOnly bool
+	// Fields names the query's fields (allow_cross_scope) in the texts of
+	// its result, warnings and baseline reasons, as the caller spells
+	// them (the command line: --allow-cross-scope); nil keeps their own
+	// names.
+	Fields field.Namer
 }
 
 // Error is a problem with the query or its inputs that is the user's to

@@ -321,11 +321,11 @@ func (d *Rows) groupBaseline(sel repeat.Selection, pts []int32, allowCross bool)
 		bg, cross, err := repeat.BaselineAt(selected, p.group.Scope, p.group.Workload, allowCross)
 		var se *repeat.ScopeError
 		if errors.As(err, &se) && d.q.BaselineScopeAsReason {
-			p.baseWhy = fmt.Sprintf("the baseline %s at %s: %v; --allow-cross-scope compares with it", sel.Raw, p.group.Workload, se)
+			p.baseWhy = fmt.Sprintf("the baseline %s at %s: %v; %s compares with it", sel.Raw, p.group.Workload, se, d.q.Fields.Name("allow_cross_scope"))
 			if !warnedScope[p.group.Scope] {
 				warnedScope[p.group.Scope] = true
-				d.warnings = append(d.warnings, fmt.Sprintf("points measured in %s have no delta: the baseline %s was measured only in another environment (%v); --allow-cross-scope compares with it",
-					p.group.Scope, sel.Raw, se))
+				d.warnings = append(d.warnings, fmt.Sprintf("points measured in %s have no delta: the baseline %s was measured only in another environment (%v); %s compares with it",
+					p.group.Scope, sel.Raw, se, d.q.Fields.Name("allow_cross_scope")))
 			}
 			continue
 		}

@@ -191,7 +191,7 @@ func (b *builder) groupValue(i int, key string) string {
 func (b *builder) series(p *Plot, g group, pv *plotValues) (Series, bool, error) {
 	vals := pv.v
 	q := &query.Query{Objectives: []frontier.Objective{p.X.Objective(), p.Y.Objective()},
-		Aggregate: b.opts.Aggregate, ConfigKeys: b.opts.ConfigKeys, AllowCrossScope: b.opts.AllowCrossScope,
+		Aggregate: b.opts.Aggregate, ConfigKeys: b.opts.ConfigKeys, AllowCrossScope: b.opts.AllowCrossScope, Fields: b.opts.Fields,
 		BaselineMayBeAbsent: true, BaselineScopeAsReason: true}
 	if b.opts.Baseline != nil {
 		q.Baseline = b.opts.Baseline.Raw

@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/pareto-llm/pareto/field"
 	"github.com/pareto-llm/pareto/repeat"
 )
 
@@ -25,6 +26,10 @@ type Options struct {
 	// AllowCrossScope compares points with a baseline measured in another
 	// environment (engine, CUDA, driver or GPU) instead of refusing.
 	AllowCrossScope bool
+	// Fields names the settings the page's texts name (a baseline
+	// reason's allow_cross_scope) as the caller spells them
+	// (query.Query.Fields); nil keeps their own names.
+	Fields field.Namer
 	// DensityBound is the number of dominated points a plot draws one by
 	// one: 0 means DensityBound, a negative value no bound.
 	DensityBound int

@@ -121,45 +121,28 @@ func (p *exprParser) cmp() (cmpOp, bool) {
 	return 0, false
 }
 
-func (p *exprParser) sum() (*node, error) {
-	l, err := p.term()
-	if err != nil {
-		return nil, err
-	}
-	for {
-		p.space()
-		if p.pos >= len(p.s) || (p.s[p.pos] != '+' && p.s[p.pos] != '-') {
-			return l, nil
-		}
-		op, at := opAdd, p.pos
-		if p.s[p.pos] == '-' {
-			op = opSub
-		}
-		p.pos++
-		r, err := p.term()
-		if err != nil {
-			return nil, err
-		}
-		l = &node{op: op, at: at, l: l, r: r}
-	}
-}
+func (p *exprParser) sum() (*node, error) { return p.level(p.term, '+', opAdd, '-', opSub) }
 
-func (p *exprParser) term() (*node, error) {
-	l, err := p.unary()
+func (p *exprParser) term() (*node, error) { return p.level(p.unary, '*', opMul, '/', opDiv) }
+
+// level parses one precedence level: operands read by operand, joined
+// left to right by the operators c1 (op1) and c2 (op2).
+func (p *exprParser) level(operand func() (*node, error), c1 byte, op1 opKind, c2 byte, op2 opKind) (*node, error) {
+	l, err := operand()
 	if err != nil {
 		return nil, err
 	}
 	for {
 		p.space()
-		if p.pos >= len(p.s) || (p.s[p.pos] != '*' && p.s[p.pos] != '/') {
+		if p.pos >= len(p.s) || (p.s[p.pos] != c1 && p.s[p.pos] != c2) {
 			return l, nil
 		}
-		op, at := opMul, p.pos
-		if p.s[p.pos] == '/' {
-			op = opDiv
+		op, at := op1, p.pos
+		if p.s[p.pos] == c2 {
+			op = op2
 		}
 		p.pos++
-		r, err := p.unary()
+		r, err := operand()
 		if err != nil {
 			return nil, err
 		}

@@ -416,29 +416,40 @@ func (s *Study) sobolPoint(u []float64) {
 // after maxDuplicateTries feasible duplicates it takes the first of them.
 func (s *Study) drawUnit(point func([]float64)) ([]float64, Config, error) {
 	u := make([]float64, len(s.space.Params))
+	genes, c, ok := s.firstNew(maxInfeasibleTries, func() ([]float64, Config) {
+		point(u)
+		return s.fromUnit(u)
+	})
+	if !ok {
+		return nil, nil, ErrInfeasible
+	}
+	return genes, c, nil
+}
+
+// firstNew takes up to tries candidates from next and returns the first
+// feasible configuration not asked before; after maxDuplicateTries
+// feasible duplicates, or when the tries run out, the first of those
+// duplicates. ok is false when no candidate was feasible.
+func (s *Study) firstNew(tries int, next func() ([]float64, Config)) (genes []float64, c Config, ok bool) {
 	var dupGenes []float64
 	var dup Config
 	dups := 0
-	for range maxInfeasibleTries {
-		point(u)
-		genes, c := s.fromUnit(u)
+	for range tries {
+		genes, c := next()
 		if !s.space.Feasible(c) {
 			continue
 		}
 		if !s.asked[c.Key()] {
-			return genes, c, nil
+			return genes, c, true
 		}
 		if dup == nil {
 			dupGenes, dup = genes, c
 		}
 		if dups++; dups >= maxDuplicateTries {
-			return dupGenes, dup, nil
+			break
 		}
 	}
-	if dup != nil {
-		return dupGenes, dup, nil
-	}
-	return nil, nil, ErrInfeasible
+	return dupGenes, dup, dup != nil
 }
 
 // breed returns a child of the current parents: two binary tournaments,
@@ -447,25 +458,14 @@ func (s *Study) drawUnit(point func([]float64)) ([]float64, Config, error) {
 // a feasible duplicate is taken if nothing new comes, a random feasible
 // configuration if nothing feasible does.
 func (s *Study) breed() ([]float64, Config, error) {
-	var dupGenes []float64
-	var dup Config
-	for range maxDuplicateTries {
+	genes, c, ok := s.firstNew(maxDuplicateTries, func() ([]float64, Config) {
 		genes := s.child()
-		c := s.decode(genes)
-		if !s.space.Feasible(c) {
-			continue
-		}
-		if !s.asked[c.Key()] {
-			return genes, c, nil
-		}
-		if dup == nil {
-			dupGenes, dup = genes, c
-		}
+		return genes, s.decode(genes)
+	})
+	if !ok {
+		return s.drawUnit(s.randomPoint)
 	}
-	if dup != nil {
-		return dupGenes, dup, nil
-	}
-	return s.drawUnit(s.randomPoint)
+	return genes, c, nil
 }
 
 // child breeds one child's genes from two tournament winners.

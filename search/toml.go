@@ -2,6 +2,7 @@ package search
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"slices"
@@ -156,43 +157,43 @@ func (d *spaceDecoder) document(doc map[string]any) *Space {
 		p.broken = len(d.errs) > before
 		s.Params = append(s.Params, p)
 	}
-	if v, ok := doc["result"]; ok {
-		list, ok := v.([]any)
-		if !ok {
-			d.errorf("result", "result must be an array of glob patterns such as [\"results/*.json\"]")
+	d.stringArray(doc, "result", "result must be an array of glob patterns such as [\"results/*.json\"]", "result pattern", func(path, text string) {
+		if err := CheckResultPattern(text); err != nil {
+			d.errorf(path, "%v", err)
+			return
 		}
-		for i, x := range list {
-			path := position.JoinKey("result", fmt.Sprint(i))
-			text, ok := x.(string)
-			if !ok {
-				d.errorf(path, "result pattern %d must be a string", i+1)
-				continue
-			}
-			if err := CheckResultPattern(text); err != nil {
-				d.errorf(path, "%v", err)
-				continue
-			}
-			at, _ := d.stringStart(d.ix[path], text)
-			s.Results = append(s.Results, ResultPattern{Pattern: text, At: at})
-		}
-	}
-	if v, ok := doc["constraints"]; ok {
-		list, ok := v.([]any)
-		if !ok {
-			d.errorf("constraints", "constraints must be an array of strings such as [\"tp * pp <= gpus\"]")
-		}
-		for i, x := range list {
-			path := position.JoinKey("constraints", fmt.Sprint(i))
-			text, ok := x.(string)
-			if !ok {
-				d.errorf(path, "constraint %d must be a string", i+1)
-				continue
-			}
-			at, exact := d.stringStart(d.ix[path], text)
-			s.Constraints = append(s.Constraints, Constraint{Text: text, At: at, exact: exact})
-		}
-	}
+		at, _ := d.stringStart(d.ix[path], text)
+		s.Results = append(s.Results, ResultPattern{Pattern: text, At: at})
+	})
+	d.stringArray(doc, "constraints", "constraints must be an array of strings such as [\"tp * pp <= gpus\"]", "constraint", func(path, text string) {
+		at, exact := d.stringStart(d.ix[path], text)
+		s.Constraints = append(s.Constraints, Constraint{Text: text, At: at, exact: exact})
+	})
 	return s
+}
+
+// stringArray decodes the array of strings doc[key], when present, giving
+// add each string and its key path; notArray is the error of a value
+// that is no array, item names an element in the error of one that is
+// no string.
+func (d *spaceDecoder) stringArray(doc map[string]any, key, notArray, item string, add func(path, text string)) {
+	v, ok := doc[key]
+	if !ok {
+		return
+	}
+	list, ok := v.([]any)
+	if !ok {
+		d.errorf(key, "%s", notArray)
+	}
+	for i, x := range list {
+		path := position.JoinKey(key, fmt.Sprint(i))
+		text, ok := x.(string)
+		if !ok {
+			d.errorf(path, "%s %d must be a string", item, i+1)
+			continue
+		}
+		add(path, text)
+	}
 }
 
 // param decodes one [params.NAME] table.
@@ -298,11 +299,7 @@ func (d *spaceDecoder) conditions(path, name string, v any) []Condition {
 		d.errorf(path, "parameter %s: when must be a table such as { other = value }", name)
 		return nil
 	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(m))
 	var out []Condition
 	for _, k := range keys {
 		c := Condition{Param: k, At: d.ix[position.JoinKey(path, k)]}

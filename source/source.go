@@ -19,6 +19,7 @@ import (
 	"strings"
 
 	"github.com/pareto-llm/pareto/cloudai"
+	"github.com/pareto-llm/pareto/field"
 	"github.com/pareto-llm/pareto/frontier"
 	"github.com/pareto-llm/pareto/ingest"
 	"github.com/pareto-llm/pareto/internal/safe"
@@ -49,6 +50,10 @@ type Spec struct {
 	// Note, when set, receives things worth telling the user (what an
 	// Optuna study holds).
 	Note func(string)
+	// Fields names the spec's fields in the notes (a where that matches
+	// nothing) as the caller spells them (the command line: --where);
+	// nil keeps their own names.
+	Fields field.Namer
 }
 
 // noteWarnings tells the warnings of trials read from files.
@@ -165,7 +170,7 @@ func Trials(ctx context.Context, spec Spec) (*Set, error) {
 		set.add(ts)
 		if len(ts) == 0 && len(spec.Where) > 0 {
 			if s, err := store.OpenReadOnly(ctx, spec.Store); err == nil {
-				spec.note(whereMisses(ctx, s, spec.Study, spec.Where))
+				spec.note(spec.whereMisses(ctx, s))
 				s.Close()
 			}
 		}
@@ -417,7 +422,7 @@ func addStudyRows(ctx context.Context, s store.Reader, spec Spec, q *query.Query
 			}
 			rows.AddColumns(cols.IDs, cols.Values, cols.Problems)
 			if len(cols.IDs) == 0 {
-				spec.note(whereMisses(ctx, s, spec.Study, spec.Where))
+				spec.note(spec.whereMisses(ctx, s))
 			}
 			return nil
 		}
@@ -445,15 +450,16 @@ func addStudyRows(ctx context.Context, s store.Reader, spec Spec, q *query.Query
 		n = len(ts)
 	}
 	if n == 0 {
-		spec.note(whereMisses(ctx, s, spec.Study, spec.Where))
+		spec.note(spec.whereMisses(ctx, s))
 	}
 	return nil
 }
 
-// whereMisses is the warning for a --where that matches no trial of the
+// whereMisses is the warning for a where that matches no trial of the
 // study: the values each condition's key has there (at most 10 each), or
 // "" when there are no conditions or the study itself is empty.
-func whereMisses(ctx context.Context, s store.Reader, study string, where []store.Condition) string {
+func (spec *Spec) whereMisses(ctx context.Context, s store.Reader) string {
+	study, where := spec.Study, spec.Where
 	if len(where) == 0 {
 		return ""
 	}
@@ -483,8 +489,9 @@ func whereMisses(ctx context.Context, s store.Reader, study string, where []stor
 			parts = append(parts, fmt.Sprintf("%s is one of %s", c.Key, strings.Join(vals, ", ")))
 		}
 	}
-	return fmt.Sprintf("warning: --where %s matches none of the %d trials of study %q: %s",
-		strings.Join(conds, " --where "), len(all), study, strings.Join(parts, "; "))
+	flag := spec.Fields.Name("where")
+	return fmt.Sprintf("warning: %s %s matches none of the %d trials of study %q: %s",
+		flag, strings.Join(conds, " "+flag+" "), len(all), study, strings.Join(parts, "; "))
 }
 
 // columnSpecs maps every objective and SLO selector to a stored (metric,

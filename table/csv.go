@@ -80,7 +80,7 @@ func (c *csvReader) readLine() ([]byte, error) {
 	}
 	if c.max > 0 && len(raw) > c.max {
 		return nil, &SyntaxError{File: c.name, Line: c.line + 1, Col: 1,
-			Msg: fmt.Sprintf("a line of more than %s, over the record size limit of %s (raise it with --max-record-size or $PARETO_MAX_RECORD_SIZE)",
+			Msg: fmt.Sprintf("a line of more than %s, over the record size limit of %s (max_record_size)",
 				textin.Size(int64(c.max)), textin.Size(int64(c.max)))}
 	}
 	if err != nil && err != io.EOF {

@@ -87,13 +87,13 @@ func readJSONArray(br *bufio.Reader, t *Table, spec Spec) error {
 			return &SyntaxError{File: t.Name, Line: 1, Msg: fmt.Sprintf("array element at byte %d: %v", start, err)}
 		}
 		if n := dec.InputOffset() - start; n > int64(spec.maxRecord()) {
-			return &SyntaxError{File: t.Name, Line: 1, Msg: fmt.Sprintf("array element at byte %d: %s, over the record size limit of %s (raise it with --max-record-size or $PARETO_MAX_RECORD_SIZE)",
+			return &SyntaxError{File: t.Name, Line: 1, Msg: fmt.Sprintf("array element at byte %d: %s, over the record size limit of %s (max_record_size)",
 				start, textin.Size(n), textin.Size(int64(spec.maxRecord())))}
 		}
 		if len(raw) >= 5*max {
 			if col := memberOver(raw, max); col > 0 {
 				return &SyntaxError{File: t.Name, Line: 1, Err: ErrTooManyColumns,
-					Msg: fmt.Sprintf("array element at byte %d: more than %d members in one row, over the limit (raise it with --max-columns or $PARETO_MAX_COLUMNS)", start, max)}
+					Msg: fmt.Sprintf("array element at byte %d: more than %d members in one row, over the limit (max_columns)", start, max)}
 			}
 		}
 		var obj map[string]json.RawMessage

@@ -60,7 +60,7 @@ func (s Spec) maxColumns() int {
 // first one over it.
 func tooManyColumns(name string, line, col, max int, what string) error {
 	return &SyntaxError{File: name, Line: line, Col: col, Err: ErrTooManyColumns,
-		Msg: fmt.Sprintf("more than %d %s in one row, over the limit (raise it with --max-columns or $PARETO_MAX_COLUMNS)", max, what)}
+		Msg: fmt.Sprintf("more than %d %s in one row, over the limit (max_columns)", max, what)}
 }
 
 // ErrTooManyColumns is returned (wrapped) for a row over Spec.MaxColumns.

@@ -45,6 +45,10 @@ type Driver struct {
 	// the run's folder holds).
 	Limits  ingest.Limits
 	Results []string
+	// Fields names the driver's fields (result) in the reasons of the
+	// runs it fails, as the caller spells them (the command line:
+	// --result); nil keeps their own names.
+	Fields field.Namer
 	// Progress, when set, is called after every run.
 	Progress func(tunequeue.Status)
 	// Log receives one line per run that failed or was queued again.
@@ -264,8 +268,12 @@ func (d *Driver) one(ctx context.Context, r Run) error {
 	}
 	trials, err := ReadRun(bg, dir, d.Results, d.Limits)
 	if err != nil {
-		d.logf("run %d (trial %d): %v", r.ID, r.Trial, err)
-		return t.Fail(bg, r, err.Error())
+		why := err.Error()
+		if nr, ok := errors.AsType[*NoResultError](err); ok {
+			why = strings.Replace(why, nr.Error(), nr.Phrase(d.Fields), 1)
+		}
+		d.logf("run %d (trial %d): %s", r.ID, r.Trial, why)
+		return t.Fail(bg, r, why)
 	}
 	// A result without one of the study's objectives is a failed run, as
 	// tell refuses it: recorded, it would leave the gate unable to judge.
@@ -397,7 +405,7 @@ const MaxLeftListed = 12
 
 // NoResultError is a run that left no benchmark result in its folder.
 type NoResultError struct {
-	// Dir is the run's folder; Patterns the --result patterns, if any.
+	// Dir is the run's folder; Patterns the result patterns, if any.
 	Dir      string
 	Patterns []string
 	// Left lists the files it left (paths relative to Dir, with what
@@ -407,12 +415,17 @@ type NoResultError struct {
 	More int
 }
 
-// Error renders "no benchmark result in DIR; it left: a.log, b.csv, ...".
-func (e *NoResultError) Error() string {
+// Error renders "no benchmark result in DIR; it left: a.log, b.csv, ...",
+// naming the result patterns by their own name (Phrase).
+func (e *NoResultError) Error() string { return e.Phrase(nil) }
+
+// Phrase renders the error with the result patterns' field (result)
+// named by name: the command line's --result.
+func (e *NoResultError) Phrase(name field.Namer) string {
 	var b strings.Builder
 	b.WriteString("no benchmark result in " + e.Dir)
 	if len(e.Patterns) > 0 {
-		b.WriteString(" matching --result " + strings.Join(e.Patterns, ", "))
+		b.WriteString(" matching " + name.Name("result") + " " + strings.Join(e.Patterns, ", "))
 	}
 	if len(e.Left) == 0 {
 		b.WriteString("; it left no file")
@@ -423,7 +436,7 @@ func (e *NoResultError) Error() string {
 		fmt.Fprintf(&b, " and %d more", e.More)
 	}
 	if len(e.Patterns) == 0 {
-		b.WriteString(" (name the results with --result GLOB if pareto does not recognise them)")
+		b.WriteString(" (name the results with " + name.Name("result") + " GLOB if pareto does not recognise them)")
 	}
 	return b.String()
 }

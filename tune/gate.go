@@ -96,11 +96,7 @@ func (t *Tuning) judge(ctx context.Context, fb Feedback) (Feedback, error) {
 func (t *Tuning) waiting(ctx context.Context) (todo []int, baseRuns int, err error) {
 	err = t.st.UpdateTune(ctx, t.study, func(tx *tunequeue.Tx) error {
 		todo, baseRuns = nil, 0
-		trials, err := tx.Trials()
-		if err != nil {
-			return err
-		}
-		runs, err := tx.Runs()
+		trials, runs, err := queueState(tx)
 		if err != nil {
 			return err
 		}
@@ -280,11 +276,7 @@ func (t *Tuning) tunedMembers(ctx context.Context, asked map[string]int) (map[st
 // when the candidate's alone would not settle the question, so they
 // would spend the budget for nothing.
 func (t *Tuning) recordVerdict(tx *tunequeue.Tx, number int, v decide.Verdict, gerr error, tuned map[string][]tunedRun, queued *int, stalled *string) error {
-	trials, err := tx.Trials()
-	if err != nil {
-		return err
-	}
-	runs, err := tx.Runs()
+	trials, runs, err := queueState(tx)
 	if err != nil {
 		return err
 	}

@@ -59,11 +59,7 @@ func (t *Tuning) screen(tx *tunequeue.Tx) (map[int]int, error) {
 	if !t.opts.screening() {
 		return nil, nil
 	}
-	trials, err := tx.Trials()
-	if err != nil {
-		return nil, err
-	}
-	runs, err := tx.Runs()
+	trials, runs, err := queueState(tx)
 	if err != nil {
 		return nil, err
 	}
@@ -179,4 +175,15 @@ func (t *Tuning) reserved(tx *tunequeue.Tx, waiting map[int]int) bool {
 	}
 	ts := tx.Study()
 	return need > 0 && ts.Budget-ts.Runs-t.opts.firstRuns() < need
+}
+
+// queueState reads the study's configurations and runs in tx: what the
+// gate, screening and the sampler's reconciliation each start from.
+func queueState(tx *tunequeue.Tx) ([]tunequeue.Trial, []tunequeue.Run, error) {
+	trials, err := tx.Trials()
+	if err != nil {
+		return nil, nil, err
+	}
+	runs, err := tx.Runs()
+	return trials, runs, err
 }

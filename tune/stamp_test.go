@@ -163,8 +163,11 @@ func TestReadRun(t *testing.T) {
 		}
 		_, err = tune.ReadRun(ctx, dir, []string{"out/*.json"}, tuneLimits)
 		var nr *tune.NoResultError
-		if !errors.As(err, &nr) || !strings.Contains(err.Error(), "matching --result out/*.json") {
+		if !errors.As(err, &nr) || !strings.Contains(err.Error(), "matching result out/*.json") {
 			t.Errorf("a pattern matching nothing: %v", err)
+		}
+		if nr != nil && !strings.Contains(nr.Phrase(func(f string) string { return "--" + f }), "matching --result out/*.json") {
+			t.Errorf("phrased with flags: %s", nr.Phrase(func(f string) string { return "--" + f }))
 		}
 		if _, err := tune.ReadRun(ctx, dir, []string{"../*.json"}, tuneLimits); err == nil {
 			t.Error("a pattern outside the run's folder was taken")
@@ -187,10 +190,13 @@ func TestReadRun(t *testing.T) {
 			t.Errorf("listed %d and %d more, want %d and %d", len(nr.Left), nr.More, tune.MaxLeftListed, len(files)-tune.MaxLeftListed)
 		}
 		msg := err.Error()
-		for _, w := range []string{"no benchmark result in " + dir, "inputs.json (", "nvidia-smi.csv", "server.log", "and 12 more", "--result GLOB"} {
+		for _, w := range []string{"no benchmark result in " + dir, "inputs.json (", "nvidia-smi.csv", "server.log", "and 12 more", "with result GLOB"} {
 			if !strings.Contains(msg, w) {
 				t.Errorf("%q lacks %q", msg, w)
 			}
+		}
+		if flags := nr.Phrase(func(f string) string { return "--" + f }); !strings.Contains(flags, "with --result GLOB") {
+			t.Errorf("phrased with flags: %q lacks --result GLOB", flags)
 		}
 	})
 	t.Run("unreadable result", func(t *testing.T) {

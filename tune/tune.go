@@ -430,11 +430,7 @@ func (t *Tuning) giveBack(tx *tunequeue.Tx, session int) error {
 	if err := t.reconcile(tx); err != nil {
 		return err
 	}
-	trials, err := tx.Trials()
-	if err != nil {
-		return err
-	}
-	runs, err := tx.Runs()
+	trials, runs, err := queueState(tx)
 	if err != nil {
 		return err
 	}
@@ -805,11 +801,7 @@ func median(v []float64) float64 {
 // reconcile tells the sampler about every configuration whose runs have
 // all ended: the median of its complete runs' values, or a failure.
 func (t *Tuning) reconcile(tx *tunequeue.Tx) error {
-	trials, err := tx.Trials()
-	if err != nil {
-		return err
-	}
-	runs, err := tx.Runs()
+	trials, runs, err := queueState(tx)
 	if err != nil {
 		return err
 	}

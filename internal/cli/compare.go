@@ -120,7 +120,6 @@ func newCompareCmd(e *env) *cobra.Command {
 	f := c.Flags()
 	f.SortFlags = false
 	o.src.flags(f)
-	o.src.optunaFlags(f)
 	f.StringArrayVar(&o.inputs, "input", nil, "result `PATH` whose trials the sides select from, repeatable")
 	f.StringVar(&o.by, "by", "", "one side per value of `LABEL` (label, parameter or environment field)")
 	o.obj.flags(f)
@@ -154,7 +153,7 @@ func (o *compareOptions) parse() (*query.Query, compare.Options, error) {
 	if q.Aggregate, err = repeat.ParseAggregation(o.aggregate); err != nil {
 		return nil, opt, usageError{fmt.Errorf("--aggregate: %w", err)}
 	}
-	opt = compare.Options{Objectives: objs, Aggregate: q.Aggregate, Resamples: o.resamples, Seed: o.seed, Confidence: o.confidence}
+	opt = compare.Options{Objectives: objs, Aggregate: q.Aggregate, Resamples: o.resamples, Seed: o.seed, Confidence: o.confidence, Fields: flagName}
 	var ok bool
 	if opt.Interpolation, ok = compare.ParseInterpolation(o.interp); !ok {
 		return nil, opt, usagef("unknown --interpolate %q (want step or linear)", o.interp)

@@ -135,6 +135,7 @@ func parseFrontQuery(o *frontOptions) (*query.Query, error) {
 	if err != nil {
 		return nil, queryUsage(err)
 	}
+	q.Fields = flagName
 	return q, nil
 }
 
@@ -168,7 +169,7 @@ func runFront(ctx context.Context, e *env, o *frontOptions, paths []string) erro
 	spec.Note = func(s string) { fmt.Fprintf(e.stderr, "pareto front: %s\n", enc.SafeLines(s)) }
 	res, bad, err := source.Front(ctx, spec, q)
 	for _, b := range bad {
-		fmt.Fprintf(e.stderr, "pareto front: %s\n", enc.SafeLines(b.Reason))
+		fmt.Fprintf(e.stderr, "pareto front: %s\n", enc.SafeLines(limitText(b.Reason)))
 	}
 	if err != nil {
 		var se *source.Error
@@ -197,7 +198,7 @@ func runFront(ctx context.Context, e *env, o *frontOptions, paths []string) erro
 // sourceSpec names the command's inputs.
 func (o *frontOptions) sourceSpec(e *env, paths []string) (source.Spec, error) {
 	spec := source.Spec{Paths: paths, Stdin: e.stdin, Store: o.store.location, Study: o.store.study,
-		Optuna: o.optuna, OptunaStudy: o.optunaStudy}
+		Optuna: o.optuna, OptunaStudy: o.optunaStudy, Fields: flagName}
 	lo, err := loadOptions(o.systemConfig, o.cloudai, 0, o.gpus, o.as)
 	if err != nil {
 		return spec, err

@@ -380,7 +380,7 @@ type storedJSON struct {
 }
 
 func newIngestResult(total int, sum []formatCount, skipped []trial.Skip, st *stored) ingestResult {
-	r := ingestResult{Trials: total, Formats: sum, Skipped: skipped}
+	r := ingestResult{Trials: total, Formats: sum, Skipped: limitSkips(skipped)}
 	if st != nil {
 		r.Stored = &storedJSON{st.location, st.study, st.added, st.present, st.sources, st.skipsAdded, st.skipsPresent, st.session}
 	}

@@ -3,10 +3,13 @@ package cli
 import (
 	"fmt"
 	"os"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/pareto-llm/pareto/source"
+	"github.com/pareto-llm/pareto/trial"
 	"github.com/spf13/pflag"
 )
 
@@ -128,4 +131,31 @@ func sizeString(n int64) string {
 		}
 	}
 	return strconv.FormatInt(n, 10)
+}
+
+// limitEnv are the environment variables of the limits, by the field
+// the readers name them with (ingest.Limits).
+var limitEnv = map[string]string{"max_input_size": envMaxInputSize, "max_record_size": envMaxRecordSize, "max_columns": envMaxColumns}
+
+// limitFieldRE matches the readers' note of the limit a refused input is
+// over: "(max_record_size)".
+var limitFieldRE = regexp.MustCompile(`\((max_input_size|max_record_size|max_columns)\)`)
+
+// limitText phrases the readers' limit notes in s in the command line's
+// words: the flag and the environment variable that raise the limit.
+func limitText(s string) string {
+	return limitFieldRE.ReplaceAllStringFunc(s, func(m string) string {
+		f := m[1 : len(m)-1]
+		return "(raise it with " + flagName(f) + " or $" + limitEnv[f] + ")"
+	})
+}
+
+// limitSkips is skips with their reasons' limit notes phrased
+// (limitText), in a new slice.
+func limitSkips(skips []trial.Skip) []trial.Skip {
+	out := slices.Clone(skips)
+	for i := range out {
+		out[i].Reason = limitText(out[i].Reason)
+	}
+	return out
 }

@@ -63,7 +63,6 @@ func newNoiseCmd(e *env) *cobra.Command {
 	f := c.Flags()
 	f.SortFlags = false
 	o.src.flags(f)
-	o.src.optunaFlags(f)
 	f.StringArrayVarP(&o.metrics, "objective", "o", nil, "metric `SELECTOR` (a direction suffix is ignored), repeatable")
 	f.Float64Var(&o.confidence, "confidence", 0.95, "level of the interval on the coefficient of variation")
 	f.IntVar(&o.minRepeats, "min-repeats", 3, "warn about configurations with fewer repeats")
@@ -195,7 +194,7 @@ func loadSourceTrials(ctx context.Context, e *env, src *decideSource, paths []st
 		return nil, err
 	}
 	spec := source.Spec{Paths: paths, Stdin: e.stdin, Load: lo, Store: src.location, Study: src.study, Where: conds,
-		Optuna: src.optuna, OptunaStudy: src.optunaStudy}
+		Optuna: src.optuna, OptunaStudy: src.optunaStudy, Fields: flagName}
 	set, err := source.Trials(ctx, spec)
 	if errors.Is(err, source.ErrOptunaStudy) {
 		return nil, usagef("--optuna-study is required: %v", err)
@@ -232,18 +231,14 @@ type decideSource struct {
 	limits              limitFlags
 }
 
-// optunaFlags adds --optuna and --optuna-study: an Optuna study as one
-// more source of trials.
-func (s *decideSource) optunaFlags(f *pflag.FlagSet) {
-	addOptunaFlags(f, &s.optuna, &s.optunaStudy)
-}
-
 // addOptunaFlags registers --optuna and --optuna-study.
 func addOptunaFlags(f *pflag.FlagSet, storage, study *string) {
 	f.StringVar(storage, "optuna", "", "read an Optuna RDB `STORAGE` (SQLite file or postgresql:// URL; read only)")
 	f.StringVar(study, "optuna-study", "", "the Optuna study `NAME` (default: the only study in the storage)")
 }
 
+// flags adds the sources of a decision's trials: the store, the
+// readers' settings for files, and an Optuna study.
 func (s *decideSource) flags(f *pflag.FlagSet) {
 	addStoreFlags(f, &s.storeFlags)
 	f.StringVar(&s.configKey, "config-key", "", "repeat identity from these params only: `k1,k2,...`")
@@ -252,6 +247,7 @@ func (s *decideSource) flags(f *pflag.FlagSet) {
 	addGPUsFlag(f, &s.gpus)
 	addAsFlag(f, &s.as)
 	addLimitFlags(f, &s.limits)
+	addOptunaFlags(f, &s.optuna, &s.optunaStudy)
 }
 
 func (s *decideSource) keys() []string {

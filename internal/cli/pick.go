@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 
@@ -60,7 +61,6 @@ func newPickCmd(e *env) *cobra.Command {
 	f := c.Flags()
 	f.SortFlags = false
 	o.src.flags(f)
-	o.src.optunaFlags(f)
 	f.StringArrayVar(&o.maximize, "maximize", nil, "objective `METRIC` to maximise, repeatable (the first is primary)")
 	f.StringArrayVar(&o.minimize, "minimize", nil, "objective `METRIC` to minimise, repeatable")
 	f.StringArrayVar(&o.slos, "slo", nil, "bound `NAME<=VALUE` (also <, >=, >), repeatable")
@@ -197,7 +197,7 @@ func (r *pickReport) writeText(w *bufio.Writer) {
 	}
 	params := p.Group.Params(r.keys)
 	fmt.Fprintf(w, "\nCONFIGURATION\n")
-	for _, k := range pickSorted(params) {
+	for _, k := range slices.Sorted(maps.Keys(params)) {
 		fmt.Fprintf(w, "%s = %s\n", enc.Safe(k), enc.Safe(params[k]))
 	}
 }
@@ -227,7 +227,7 @@ func (r *pickReport) writeTOML(w *bufio.Writer) {
 		fmt.Fprintf(w, "# %s = %.6g (%s of %d runs)\n", enc.Safe(n), p.Stats[cols[i]].Value, r.q.agg, p.Stats[cols[i]].N)
 	}
 	params := p.Group.Params(r.keys)
-	for _, k := range pickSorted(params) {
+	for _, k := range slices.Sorted(maps.Keys(params)) {
 		fmt.Fprintf(w, "%s = %s\n", tomlString(k), tomlString(params[k]))
 	}
 }
@@ -236,18 +236,9 @@ func (r *pickReport) writeEnv(w *bufio.Writer) {
 	p := r.points[r.res.Choice]
 	fmt.Fprintf(w, "PARETO_CONFIG_KEY=%s\n", p.Group.Config)
 	params := p.Group.Params(r.keys)
-	for _, k := range pickSorted(params) {
+	for _, k := range slices.Sorted(maps.Keys(params)) {
 		fmt.Fprintf(w, "%s=%s\n", envName(k), executor.ShellQuote(params[k]))
 	}
-}
-
-func pickSorted(m map[string]string) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
 }
 
 // tomlString quotes s as a TOML basic string.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -136,7 +137,7 @@ func (r *repeatFlags) options() (report.Options, error) {
 	if err != nil {
 		return o, usageError{err}
 	}
-	o.Aggregate, o.AllowCrossScope = agg, r.allowCrossScope
+	o.Aggregate, o.AllowCrossScope, o.Fields = agg, r.allowCrossScope, flagName
 	for _, k := range strings.Split(r.configKey, ",") {
 		if k = strings.TrimSpace(k); k != "" {
 			o.ConfigKeys = append(o.ConfigKeys, k)
@@ -218,7 +219,7 @@ func runGenerateReport(ctx context.Context, e *env, o *generateOptions) error {
 			return err
 		}
 	}
-	excl := report.Exclusions(skips)
+	excl := report.Exclusions(limitSkips(skips))
 	if err := checkAgainstData(cfg, trials, metricNames(trials)); err != nil {
 		return err
 	}
@@ -356,7 +357,7 @@ func runReport(ctx context.Context, e *env, o *reportOptions, paths []string) er
 			return err
 		}
 	}
-	excl := report.Exclusions(skips)
+	excl := report.Exclusions(limitSkips(skips))
 	if cfg.Cases == nil && o.config != "" {
 		if err := cfg.CheckCases(caseIDs(trials)); err != nil {
 			return inputError{err: err}
@@ -546,7 +547,7 @@ func studyReport(ctx context.Context, e *env, f *storeFlags, cfg *report.Config,
 		return err
 	}
 	runtime.GC() // what the read left behind (see writeReport)
-	plan, err := recs.Plan(report.Exclusions(skips))
+	plan, err := recs.Plan(report.Exclusions(limitSkips(skips)))
 	if err != nil {
 		return inputError{err: err}
 	}
@@ -587,6 +588,7 @@ func loadSources(ctx context.Context, e *env, spec source.Spec) ([]trial.Trial, 
 	}
 	spec.Stdin = e.stdin
 	spec.Note = func(s string) { fmt.Fprintf(e.stderr, "pareto: %s\n", enc.SafeLines(s)) }
+	spec.Fields = flagName
 	bar := progress.New(e.stderr, "reading", "inputs")
 	spec.Load.Progress = bar.Set
 	set, err := source.Trials(ctx, spec)
@@ -632,7 +634,7 @@ func groupKeys(trials []trial.Trial) []string {
 			seen[k] = true
 		}
 	}
-	return sortedKeys(seen)
+	return slices.Sorted(maps.Keys(seen))
 }
 
 func metricNames(trials []trial.Trial) []string {
@@ -642,7 +644,7 @@ func metricNames(trials []trial.Trial) []string {
 			seen[m.Metric] = true
 		}
 	}
-	return sortedKeys(seen)
+	return slices.Sorted(maps.Keys(seen))
 }
 
 func caseIDs(trials []trial.Trial) []string {

@@ -86,7 +86,7 @@ func filesPage(e *env, o *reportOptions, cfg *report.Config, opts report.Options
 		return nil, err
 	}
 	runtime.GC() // what the read left behind (see writeReport)
-	plan, err := recs.Plan(report.Exclusions(skips))
+	plan, err := recs.Plan(report.Exclusions(limitSkips(skips)))
 	if err != nil {
 		return nil, inputError{err: err}
 	}

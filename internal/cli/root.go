@@ -84,7 +84,7 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 	// An error may quote its input (a cell, a value, a command line): it
 	// is printed through the one redaction policy.
 	// A library's field error is phrased in flag words.
-	msg := flagText(err)
+	msg := limitText(flagText(err))
 	if kindOf(err) == kindUsage {
 		first, _, _ := strings.Cut(msg, "\n")
 		fmt.Fprintf(stderr, "%s: %s (see '%s --help')\n", name, enc.Safe(trial.RedactText(first)), name)

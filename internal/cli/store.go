@@ -8,8 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
-	"sort"
 	"strconv"
 	"time"
 
@@ -309,7 +309,7 @@ func scanColumns(ctx context.Context, s store.Reader, study string, q store.Quer
 		}
 		return nil
 	})
-	return csvColumns{sortedKeys(labels), sortedKeys(params), sortedKeys(metrics)}, err
+	return csvColumns{slices.Sorted(maps.Keys(labels)), slices.Sorted(maps.Keys(params)), slices.Sorted(maps.Keys(metrics))}, err
 }
 
 // WriteCSV writes id, source, then label.K, param.K and one column
@@ -403,13 +403,4 @@ func hasAll(m map[string]string, keys []string) bool {
 		}
 	}
 	return true
-}
-
-func sortedKeys(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return slices.Clip(out)
 }

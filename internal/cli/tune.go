@@ -314,7 +314,7 @@ func runTune(ctx context.Context, e *env, o *tuneOptions) error {
 	}
 	t.Hide(trial.LocationPasswords(loc)...)
 	d := &tune.Driver{Tuning: t, Executor: ex, Command: command, WorkDir: workDir, Lease: o.lease, Join: o.worker, PassEnv: o.passEnv,
-		TimeLimit: o.timeLimit, Limits: lim, Results: t.ResultPatterns(o.results), Log: e.stderr,
+		TimeLimit: o.timeLimit, Limits: lim, Results: t.ResultPatterns(o.results), Fields: flagName, Log: e.stderr,
 		Resources: executor.Resources{Nodes: o.slurm.nodes, GPUsPerNode: o.slurm.gpusPerNode, Partition: o.slurm.partition, Account: o.slurm.account}}
 	if isTerminal(e.stderr) {
 		d.Progress = progressLine(e, time.Now())

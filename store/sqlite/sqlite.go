@@ -194,7 +194,7 @@ func dirWritable(dir string) bool {
 func sqliteExists(path string) error {
 	fi, err := os.Stat(path)
 	if errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("store %s: %w (a command that writes, such as pareto ingest --study, creates it)", path, store.ErrNoStore)
+		return fmt.Errorf("store %s: %w (a command that writes to it creates it)", path, store.ErrNoStore)
 	}
 	if err != nil {
 		return fmt.Errorf("store %s: %w", path, err)

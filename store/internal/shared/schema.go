@@ -40,7 +40,7 @@ func (st SchemaState) ForWriting(dialect string) error {
 func (st SchemaState) ForReading(dialect string) error {
 	switch {
 	case len(st.tables) == 0:
-		return fmt.Errorf("%w (the database is empty; a command that writes, such as pareto ingest --study, creates the store)", store.ErrNotStore)
+		return fmt.Errorf("%w (the database is empty; a command that writes to it creates the store)", store.ErrNotStore)
 	case !st.Pareto:
 		return st.notStore()
 	case st.Version > SchemaVersion(dialect):
