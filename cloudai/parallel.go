@@ -2,6 +2,7 @@ package cloudai
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/pareto-llm/pareto/trial"
 )
@@ -82,6 +83,13 @@ const maxServerGPUs = 1 << 20
 // and vLLM's --nnodes).
 var nodesKeys = []string{"nnodes"}
 
+// ServerSizeKeys returns the spellings of the parallel sizes ServerLayout
+// reads (those of CloudAI layouts): a caller may look for them before
+// calling it.
+func ServerSizeKeys() []string {
+	return slices.Concat(tpKeys, ppKeys, dpKeys, cpKeys)
+}
+
 // ServerLayout derives the layout of one engine server of engine e from
 // the settings a result file records of it: SGLang bench_serving's
 // server_info (the server's args) or the parallel sizes vLLM's benchmark
@@ -93,15 +101,18 @@ var nodesKeys = []string{"nnodes"}
 // the file does not record is 1. ok is false when get has none of the
 // parallel sizes; name prefixes errors ("server_info").
 func ServerLayout(e Engine, name string, get func(key string) (string, bool)) (l *trial.Layout, ok bool, err error) {
-	args := map[string]any{}
-	for _, keys := range [][]string{tpKeys, ppKeys, dpKeys, cpKeys} {
+	var args map[string]any // made at the first size found: most results record none
+	for _, keys := range [...][]string{tpKeys, ppKeys, dpKeys, cpKeys} {
 		for _, k := range keys {
 			if v, found := get(k); found && v != "" {
-				args[k], ok = v, true
+				if args == nil {
+					args = map[string]any{}
+				}
+				args[k] = v
 			}
 		}
 	}
-	if !ok {
+	if args == nil {
 		return nil, false, nil
 	}
 	if v, found := get("enable_dp_attention"); found && v != "" {

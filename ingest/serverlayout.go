@@ -8,13 +8,36 @@ import (
 // serverSettings says where a format records the settings of the server
 // it measured: SGLang bench_serving under server_info (the server's own
 // args), vLLM bench serve at the top level (the parallel sizes vLLM's
-// benchmark suite adds with --metadata tensor_parallel_size=N).
-var serverSettings = map[string]struct {
+// benchmark suite adds with --metadata tensor_parallel_size=N). sizes are
+// the parameters that hold a parallel size (cloudai.ServerSizeKeys under
+// the prefix), looked for before anything else is done.
+var serverSettings = map[string]*serverRecord{
+	string(FormatSGLang): newServerRecord("server_info.", cloudai.EngineSGLang),
+	string(FormatVLLM):   newServerRecord("", cloudai.EngineVLLM),
+}
+
+type serverRecord struct {
 	prefix string
 	engine cloudai.Engine
-}{
-	string(FormatSGLang): {"server_info.", cloudai.EngineSGLang},
-	string(FormatVLLM):   {"", cloudai.EngineVLLM},
+	sizes  []string
+}
+
+func newServerRecord(prefix string, e cloudai.Engine) *serverRecord {
+	r := &serverRecord{prefix: prefix, engine: e}
+	for _, k := range cloudai.ServerSizeKeys() {
+		r.sizes = append(r.sizes, prefix+k)
+	}
+	return r
+}
+
+// records reports whether params hold a parallel size.
+func (r *serverRecord) records(params map[string]string) bool {
+	for _, k := range r.sizes {
+		if _, ok := params[k]; ok {
+			return true
+		}
+	}
+	return false
 }
 
 // recordedDeployment is the deployment t's file records of its server:
@@ -24,8 +47,8 @@ var serverSettings = map[string]struct {
 // disaggregation_mode prefill or decode), or sizes that are no positive
 // integers, give a deployment whose counts are unknown, with why.
 func recordedDeployment(t *trial.Trial) *trial.Deployment {
-	s, ok := serverSettings[t.Source.Format]
-	if !ok || len(t.Params) == 0 {
+	s := serverSettings[t.Source.Format]
+	if s == nil || !s.records(t.Params) {
 		return nil
 	}
 	get := func(k string) (string, bool) {

@@ -103,3 +103,23 @@ func TestRecordedGPUs(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkRecordedDeployment: the look-up Load makes for every trial read
+// from a file, on an SGLang trial without server sizes and with them.
+func BenchmarkRecordedDeployment(b *testing.B) {
+	for _, bc := range []struct {
+		name   string
+		params map[string]string
+	}{
+		{"server_info=none", map[string]string{"backend": "sglang", "dataset_name": "random", "server_info.version": "0.5.9"}},
+		{"server_info=tp4dp2", map[string]string{"backend": "sglang", "server_info.tp_size": "4", "server_info.dp_size": "2",
+			"server_info.pp_size": "1", "server_info.enable_dp_attention": "false", "server_info.nnodes": "1"}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			tr := trial.Trial{Source: trial.Source{Format: string(FormatSGLang)}, Params: bc.params}
+			for b.Loop() {
+				_ = recordedDeployment(&tr)
+			}
+		})
+	}
+}
