@@ -2,6 +2,7 @@ package cloudai
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/pareto-llm/pareto/trial"
 )
@@ -72,4 +73,69 @@ func (p parallelism) role(name string, e Engine, instances, nodesPerInstance, no
 		DPAttention:     p.dpAttention && e == EngineSGLang,
 		GPUsPerInstance: p.gpusPerInstance(e),
 	}
+}
+
+// maxServerGPUs bounds the GPUs a server's recorded parallel sizes give
+// (as pareto's --gpus is bounded).
+const maxServerGPUs = 1 << 20
+
+// nodesKeys are the spellings of the node count one server spans (SGLang's
+// and vLLM's --nnodes).
+var nodesKeys = []string{"nnodes"}
+
+// ServerSizeKeys returns the spellings of the parallel sizes ServerLayout
+// reads (those of CloudAI layouts): a caller may look for them before
+// calling it.
+func ServerSizeKeys() []string {
+	return slices.Concat(tpKeys, ppKeys, dpKeys, cpKeys)
+}
+
+// ServerLayout derives the layout of one engine server of engine e from
+// the settings a result file records of it: SGLang bench_serving's
+// server_info (the server's args) or the parallel sizes vLLM's benchmark
+// suite adds with --metadata tensor_parallel_size=N. get returns a setting
+// by name; it is asked for the keys CloudAI layouts read (tp_size,
+// tensor_parallel_size, ..., enable_dp_attention, nnodes), so that one
+// list of spellings serves both. The layout is one serving role of one
+// instance whose GPUs follow the engine's rule (gpusPerInstance); a size
+// the file does not record is 1. ok is false when get has none of the
+// parallel sizes; name prefixes errors ("server_info").
+func ServerLayout(e Engine, name string, get func(key string) (string, bool)) (l *trial.Layout, ok bool, err error) {
+	var args map[string]any // made at the first size found: most results record none
+	for _, keys := range [...][]string{tpKeys, ppKeys, dpKeys, cpKeys} {
+		for _, k := range keys {
+			if v, found := get(k); found && v != "" {
+				if args == nil {
+					args = map[string]any{}
+				}
+				args[k] = v
+			}
+		}
+	}
+	if args == nil {
+		return nil, false, nil
+	}
+	if v, found := get("enable_dp_attention"); found && v != "" {
+		args["enable_dp_attention"] = v
+	}
+	p, err := parseParallelism(args, "", name)
+	if err != nil {
+		return nil, true, err
+	}
+	n := 1
+	for _, size := range []int{p.tp, p.pp, p.dp, p.cp} {
+		if n *= min(size, maxServerGPUs+1); n > maxServerGPUs {
+			return nil, true, fmt.Errorf("%s: TP=%d PP=%d DP=%d CP=%d is more than %d GPUs", name, p.tp, p.pp, p.dp, p.cp, maxServerGPUs)
+		}
+	}
+	nodes := 1
+	for _, k := range nodesKeys {
+		if v, found := get(k); found && v != "" {
+			if nodes, err = intValue(v); err != nil || nodes <= 0 {
+				return nil, true, fmt.Errorf("%s.%s: %q is not a positive integer", name, k, v)
+			}
+		}
+	}
+	r := p.role(RoleServing, e, 1, nodes, nodes)
+	return &trial.Layout{Engine: string(e), Nodes: nodes, Roles: []trial.LayoutRole{r}}, true, nil
 }

@@ -114,7 +114,7 @@ func digits(s string) int {
 // (engine_version for "engine_version" or its labels), or "".
 func scopeField(key string) string {
 	key = strings.TrimPrefix(strings.TrimPrefix(key, "labels."), "label.")
-	for _, e := range trial.EnvLabels[:5] {
+	for _, e := range trial.ScopeLabels {
 		if e.Column == key || slices.Contains(e.Labels, key) {
 			return e.Column
 		}
@@ -124,7 +124,7 @@ func scopeField(key string) string {
 
 // CheckScopes applies the drift rules to the sides: trials compared must
 // share their environment scope (engine, engine version, CUDA, driver,
-// GPU) except on the fields the sides were selected by (engine also frees
+// GPU, Dynamo release) except on the fields the sides were selected by (engine also frees
 // the engine version: two engines have their own versions). A side that
 // mixes scopes, or a pair of sides that differ on another field, is a
 // *repeat.ScopeError naming the values.

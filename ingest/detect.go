@@ -146,9 +146,23 @@ func sniffDashboard(h *headMarks, _ string) bool { return h.has(`"panels"`) }
 func sniffTOML(head []byte, _ string) bool { return looksTOML(head) }
 
 // sniffYAML recognises a YAML mapping: its first line that is neither
-// blank nor a # comment is "---" or "key:" (a bare key, then a space or
-// the line end). No result format pareto reads is YAML.
+// blank nor a # comment (firstLine) is "---" or "key:" (a bare key, then a
+// space or the line end). No result format pareto reads is YAML.
 func sniffYAML(head []byte, _ string) bool {
+	line, ok := firstLine(head)
+	if !ok {
+		return false
+	}
+	if string(line) == "---" {
+		return true
+	}
+	k, rest, ok := bytes.Cut(line, []byte(":"))
+	return ok && bareKey(k) && (len(rest) == 0 || rest[0] == ' ')
+}
+
+// firstLine returns the first line of head that is neither blank nor a #
+// comment, without its trailing spaces and \r (its indentation kept).
+func firstLine(head []byte) ([]byte, bool) {
 	for len(head) > 0 {
 		line := head
 		if i := bytes.IndexByte(line, '\n'); i >= 0 {
@@ -156,17 +170,13 @@ func sniffYAML(head []byte, _ string) bool {
 		} else {
 			head = nil
 		}
-		line = bytes.TrimRight(line, " \t\r")
-		if len(line) == 0 || line[0] == '#' {
-			continue
+		if t := bytes.TrimLeft(line, " \t\r"); len(t) > 0 && t[0] != '#' {
+			if t = bytes.TrimRight(line, " \t\r"); len(t) > 0 {
+				return t, true
+			}
 		}
-		if string(line) == "---" {
-			return true
-		}
-		k, rest, ok := bytes.Cut(line, []byte(":"))
-		return ok && bareKey(k) && (len(rest) == 0 || rest[0] == ' ')
 	}
-	return false
+	return nil, false
 }
 
 // perfCSVHeader reports whether head starts with the header line of an
@@ -195,28 +205,21 @@ func sniffAIPerfCSV(head []byte, _ string) bool {
 }
 
 // looksTOML reports whether the first line of head that is neither blank
-// nor a # comment is a TOML table header ([name], [[a.b]]) or a key = value
-// assignment: no CSV header, JSON document or JSONL record starts so.
+// nor a # comment (firstLine) is a TOML table header ([name], [[a.b]]) or
+// a key = value assignment: no CSV header, JSON document or JSONL record
+// starts so.
 func looksTOML(head []byte) bool {
-	for len(head) > 0 {
-		line := head
-		if i := bytes.IndexByte(line, '\n'); i >= 0 {
-			line, head = line[:i], head[i+1:]
-		} else {
-			head = nil
-		}
-		line = bytes.TrimSpace(line)
-		if len(line) == 0 || line[0] == '#' {
-			continue
-		}
-		if line[0] == '[' {
-			name := bytes.TrimSuffix(bytes.TrimSuffix(bytes.TrimPrefix(bytes.TrimPrefix(line, []byte("[")), []byte("[")), []byte("]")), []byte("]"))
-			return len(name) > 0 && len(name) < len(line) && line[len(line)-1] == ']' && bareKey(name)
-		}
-		eq := bytes.IndexByte(line, '=')
-		return eq > 0 && bareKey(bytes.TrimSpace(line[:eq]))
+	line, ok := firstLine(head)
+	if !ok {
+		return false
 	}
-	return false
+	line = bytes.TrimLeft(line, " \t\r")
+	if line[0] == '[' {
+		name := bytes.TrimSuffix(bytes.TrimSuffix(bytes.TrimPrefix(bytes.TrimPrefix(line, []byte("[")), []byte("[")), []byte("]")), []byte("]"))
+		return len(name) > 0 && len(name) < len(line) && line[len(line)-1] == ']' && bareKey(name)
+	}
+	eq := bytes.IndexByte(line, '=')
+	return eq > 0 && bareKey(bytes.TrimSpace(line[:eq]))
 }
 
 // bareKey reports whether k is a TOML bare or dotted key.

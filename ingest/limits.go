@@ -291,26 +291,30 @@ func overLong(t *trial.Trial) (what, v string, max int) {
 		}
 	}
 	total := 0
-	for k, v := range t.Labels {
-		total += len(k) + len(v)
-		if len(k) > MaxNameLen {
-			return "label name", k, MaxNameLen
-		}
-		if len(v) > MaxLabelLen {
-			return "label " + textin.Excerpt(k) + " value", v, MaxLabelLen
-		}
+	if what, v, max = overLongIn(t.Labels, "label", MaxLabelLen, &total); what != "" {
+		return what, v, max
 	}
-	for k, v := range t.Params {
-		total += len(k) + len(v)
-		if len(k) > MaxNameLen {
-			return "parameter name", k, MaxNameLen
-		}
-		if len(v) > MaxParamLen {
-			return "parameter " + textin.Excerpt(k) + " value", v, MaxParamLen
-		}
+	if what, v, max = overLongIn(t.Params, "parameter", MaxParamLen, &total); what != "" {
+		return what, v, max
 	}
 	if total > MaxTrialText {
 		return fmt.Sprintf("its parameters and labels hold %s, more than %s", textin.Size(int64(total)), textin.Size(MaxTrialText)), "", 0
+	}
+	return "", "", 0
+}
+
+// overLongIn is overLong for t's labels or parameters m (kind "label" or
+// "parameter"): the first name longer than MaxNameLen or value longer than
+// maxValue. It adds the length of every name and value it passes to total.
+func overLongIn(m map[string]string, kind string, maxValue int, total *int) (what, v string, max int) {
+	for k, val := range m {
+		*total += len(k) + len(val)
+		if len(k) > MaxNameLen {
+			return kind + " name", k, MaxNameLen
+		}
+		if len(val) > maxValue {
+			return kind + " " + textin.Excerpt(k) + " value", val, maxValue
+		}
 	}
 	return "", "", 0
 }

@@ -161,24 +161,25 @@ func (d *Dataset) add(ts []trial.Trial, run *cloudai.Run) {
 }
 
 // gpuCount gives a trial read from a file its GPU counts and per-GPU
-// metrics: LoadOptions.GPUs, else the serving GPUs its file records
+// metrics: LoadOptions.GPUs, else the parallel sizes its file records of
+// the server (recordedDeployment: SGLang's server_info, vLLM's
+// tensor_parallel_size metadata), else the serving GPUs it records
 // (trial.LabelGPUCount, from AIPerf's telemetry), else nothing.
 func (d *Dataset) gpuCount(t *trial.Trial) {
 	if t.Deployment != nil {
 		return
 	}
-	var dep *trial.Deployment
-	n, err := 0, strconv.ErrSyntax
-	if s := t.Labels[trial.LabelGPUCount]; s != "" { // no error built for each trial without the label
-		n, err = strconv.Atoi(s)
+	dep := d.gpus.Deployment(t.Labels[trial.LabelEngine]) // nil without LoadOptions.GPUs
+	if dep == nil {
+		dep = recordedDeployment(t)
 	}
-	switch {
-	case d.gpus.Total > 0:
-		dep = d.gpus.Deployment(t.Labels[trial.LabelEngine])
-	case err == nil && n > 0:
-		dep = &trial.Deployment{ServingGPUs: n,
-			AllocatedGPUsUnknown: "the file records the GPUs its telemetry saw, not the GPUs allocated"}
-	default:
+	if s := t.Labels[trial.LabelGPUCount]; dep == nil && s != "" {
+		if n, err := strconv.Atoi(s); err == nil && n > 0 {
+			dep = &trial.Deployment{ServingGPUs: n,
+				AllocatedGPUsUnknown: "the file records the GPUs its telemetry saw, not the GPUs allocated"}
+		}
+	}
+	if dep == nil {
 		return
 	}
 	t.Deployment = dep

@@ -42,7 +42,7 @@ func TestScopeOfRealFiles(t *testing.T) {
 // TestScopeOfCloudAIRuns: a CloudAI run's scope joins its result file's
 // to what CloudAI records (the engine of the test, the GPU of the node
 // metadata, the CUDA and driver versions when the metadata has them), and
-// its image's Dynamo release is a label (dynamo_version), not the engine
+// its image's Dynamo release is the scope's dynamo_version, not the engine
 // version.
 func TestScopeOfCloudAIRuns(t *testing.T) {
 	d, err := Load([]string{"../cloudai/testdata/results/scenario_2026-08-06_10-00-00"}, LoadOptions{})
@@ -50,11 +50,11 @@ func TestScopeOfCloudAIRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string][2]string{
-		"vllm.agg.1node/0/0/":                          {"engine=vllm cuda=12.8.1 driver=570.124.06 gpu=H100", "1.1.1"},
+		"vllm.agg.1node/0/0/":                          {"engine=vllm cuda=12.8.1 driver=570.124.06 gpu=H100 dynamo_version=1.1.1", "1.1.1"},
 		"vllm.disagg.4nodes/0/0/":                      {"engine=vllm gpu=H100", ""},
 		"sglang.dse/0/1/":                              {"engine=sglang gpu=H100", ""},
-		"test.disagg.single-node/0/0/round_1":          {"engine=vllm gpu=GB200", "1.1.1"},
-		"test.disagg.1p1d.multinode-wideep/0/0/aiperf": {"engine=sglang gpu=H100", "1.3.1"},
+		"test.disagg.single-node/0/0/round_1":          {"engine=vllm gpu=GB200 dynamo_version=1.1.1", "1.1.1"},
+		"test.disagg.1p1d.multinode-wideep/0/0/aiperf": {"engine=sglang gpu=H100 dynamo_version=1.3.1", "1.3.1"},
 	}
 	seen := 0
 	for i := range d.Trials {

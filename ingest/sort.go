@@ -133,23 +133,18 @@ func sameDims(a, b trial.Dims) bool {
 	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
-func (s *sorter) metricIndex(name string) int32 {
-	id, ok := s.metricID[name]
-	if !ok {
-		id = int32(len(s.metrics))
-		s.metricID[name] = id
-		s.metrics = append(s.metrics, name)
-	}
-	return id
-}
+func (s *sorter) metricIndex(name string) int32 { return intern(s.metricID, &s.metrics, name, name) }
 
-func (s *sorter) dimsIndex(d trial.Dims) int32 {
-	k := keyOf(d)
-	id, ok := s.dimsID[k]
+func (s *sorter) dimsIndex(d trial.Dims) int32 { return intern(s.dimsID, &s.dims, keyOf(d), d) }
+
+// intern returns the index of key in ids, first appending v to *vals and
+// giving key its index there when key is new.
+func intern[K comparable, V any](ids map[K]int32, vals *[]V, key K, v V) int32 {
+	id, ok := ids[key]
 	if !ok {
-		id = int32(len(s.dims))
-		s.dimsID[k] = id
-		s.dims = append(s.dims, d)
+		id = int32(len(*vals))
+		ids[key] = id
+		*vals = append(*vals, v)
 	}
 	return id
 }

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"maps"
 	"sort"
 	"testing"
 
@@ -19,6 +20,9 @@ func TestConfigKeyStable(t *testing.T) {
 		"gpu_memory_utilization": "0.90"}, 8)
 	vllm.SetLabel(trial.LabelGPU, "H100")
 	bare := trial.Trial{Params: map[string]string{"x": "1"}}
+	dynamo := mk("a", "0.8.5", maps.Clone(vllm.Params), 8)
+	dynamo.SetLabel(trial.LabelGPU, "H100")
+	dynamo.SetLabel(trial.LabelDynamoVersion, "1.3.1")
 	many := trial.Trial{Params: map[string]string{}}
 	for i := range 40 { // more names than Config's stack buffer holds
 		many.Params[fmt.Sprintf("p%02d", i)] = fmt.Sprintf("%0100d", i)
@@ -30,6 +34,7 @@ func TestConfigKeyStable(t *testing.T) {
 		config, key string // pinned where not empty
 	}{
 		{name: "vllm", t: vllm, config: "47e1a20f7226", key: "cb71258c27be"},
+		{name: "dynamo release", t: dynamo},
 		{name: "explicit keys", t: vllm, keys: []string{"tensor_parallel_size", "max_num_seqs", "max_num_seqs"}},
 		{name: "no labels", t: bare},
 		{name: "empty", t: trial.Trial{}},
@@ -58,8 +63,12 @@ func refConfig(t *trial.Trial, keys []string) string {
 	h := sha256.New()
 	write := func(s string) { h.Write([]byte(s)); h.Write([]byte{0}) }
 	write("pareto-config-v1")
-	for _, v := range ScopeOf(t).fields() {
+	sc := ScopeOf(t).fields()
+	for _, v := range sc[:5] {
 		write(v)
+	}
+	if sc[5] != "" { // the Dynamo release, added after the keys were first pinned
+		write("\x01" + sc[5])
 	}
 	var names []string
 	if len(keys) > 0 {

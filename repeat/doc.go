@@ -17,8 +17,9 @@
 // describe the run rather than the server (RunParams: dates, run numbers,
 // request counts and the workload parameters, which the Workload carries),
 // or, with explicit keys, only the parameters named. Its environment Scope
-// is engine, engine version, CUDA, driver and GPU model, read from the
-// labels the store copies into its environment columns. Config hashes the
+// is engine, engine version, CUDA, driver, GPU model and Dynamo release,
+// read from labels (trial.ScopeLabels; the first five are the store's
+// environment columns). Config hashes the
 // configuration and the scope; Key adds the workload. The keys are stable:
 // they are printed (key:HEX), matched and stored, and KeyVersion names
 // their derivation.

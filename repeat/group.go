@@ -64,8 +64,12 @@ func Config(t *trial.Trial, keys []string) string {
 	names := appendConfigParams(kb[:0], t, keys)
 	var bb [512]byte
 	b := append(append(bb[:0], KeyVersion...), 0)
-	for _, v := range ScopeOf(t).fields() {
+	sc := ScopeOf(t).fields()
+	for _, v := range sc[:5] {
 		b = append(append(b, v...), 0)
+	}
+	if v := sc[5]; v != "" { // the Dynamo release, hashed only when known: the other trials keep their keys
+		b = append(append(append(b, 1), v...), 0)
 	}
 	for _, k := range names {
 		b = append(append(b, k...), 0)

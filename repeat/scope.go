@@ -8,23 +8,26 @@ import (
 )
 
 // Scope is the environment a trial was measured in. Comparisons across
-// scopes mix an engine or driver upgrade with a tuning change.
+// scopes mix an engine, runtime or driver upgrade with a tuning change.
 type Scope struct {
 	Engine        string `json:"engine,omitempty"`
 	EngineVersion string `json:"engine_version,omitempty"`
 	CUDA          string `json:"cuda,omitempty"`
 	Driver        string `json:"driver,omitempty"`
 	GPU           string `json:"gpu,omitempty"`
+	// DynamoVersion is the NVIDIA Dynamo release that served the trial
+	// (a CloudAI Dynamo run's runtime image).
+	DynamoVersion string `json:"dynamo_version,omitempty"`
 }
 
-// scopeNames are the field names used in messages, in Scope order.
-var scopeNames = [5]string{"engine", "engine_version", "cuda", "driver", "gpu"}
+// scopeFields is the number of Scope's fields: trial.ScopeLabels.
+const scopeFields = 6
 
-// ScopeOf returns the environment scope recorded in t's labels: the first
-// five environment fields of trial.EnvLabels (the host is not part of it).
+// ScopeOf returns the environment scope recorded in t's labels: the
+// fields of trial.ScopeLabels.
 func ScopeOf(t *trial.Trial) Scope {
-	var v [5]string
-	for i, e := range trial.EnvLabels[:len(v)] {
+	var v [scopeFields]string
+	for i, e := range trial.ScopeLabels[:scopeFields] {
 		for _, l := range e.Labels {
 			if x := t.Labels[l]; x != "" {
 				v[i] = x
@@ -32,11 +35,11 @@ func ScopeOf(t *trial.Trial) Scope {
 			}
 		}
 	}
-	return Scope{v[0], v[1], v[2], v[3], v[4]}
+	return Scope{v[0], v[1], v[2], v[3], v[4], v[5]}
 }
 
-func (s Scope) fields() [5]string {
-	return [5]string{s.Engine, s.EngineVersion, s.CUDA, s.Driver, s.GPU}
+func (s Scope) fields() [scopeFields]string {
+	return [scopeFields]string{s.Engine, s.EngineVersion, s.CUDA, s.Driver, s.GPU, s.DynamoVersion}
 }
 
 // String renders the scope as "engine=vllm engine_version=0.9", or
@@ -45,7 +48,7 @@ func (s Scope) String() string {
 	var parts []string
 	for i, v := range s.fields() {
 		if v != "" {
-			parts = append(parts, scopeNames[i]+"="+v)
+			parts = append(parts, trial.ScopeLabels[i].Column+"="+v)
 		}
 	}
 	if len(parts) == 0 {
@@ -67,7 +70,7 @@ func (s Scope) Diff(o Scope) []ScopeDiff {
 	var out []ScopeDiff
 	for i := range a {
 		if a[i] != b[i] {
-			out = append(out, ScopeDiff{scopeNames[i], a[i], b[i]})
+			out = append(out, ScopeDiff{trial.ScopeLabels[i].Column, a[i], b[i]})
 		}
 	}
 	return out

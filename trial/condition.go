@@ -6,13 +6,17 @@ import (
 	"strings"
 )
 
-// EnvLabels maps each environment field of a trial (the environment
-// columns of the store's trials table, and the fields a Condition may name
-// directly) to the labels it is read from, first present wins.
-var EnvLabels = []struct {
+// An EnvLabel is one environment field of a trial and the labels it is
+// read from, first present wins.
+type EnvLabel struct {
 	Column string
 	Labels []string
-}{
+}
+
+// EnvLabels are the environment fields of a trial that are the
+// environment columns of the store's trials table, and the fields a
+// Condition may name directly.
+var EnvLabels = []EnvLabel{
 	{"engine", []string{LabelEngine}},
 	{"engine_version", []string{LabelEngineVersion}},
 	{"cuda", []string{LabelCUDA, "cuda_version"}},
@@ -20,6 +24,13 @@ var EnvLabels = []struct {
 	{"gpu", []string{LabelGPU, "gpu_model", LabelHardware}},
 	{"host", []string{"host", "hostname"}},
 }
+
+// ScopeLabels are the environment fields that scope repeats and
+// comparisons (repeat.Scope): EnvLabels but the host, and the release of
+// NVIDIA Dynamo, the runtime that served a CloudAI Dynamo run (its image
+// tag; the engine inside has its own engine_version). A Condition names
+// dynamo_version as the label it is.
+var ScopeLabels = append(EnvLabels[:5:5], EnvLabel{"dynamo_version", []string{LabelDynamoVersion}})
 
 // Op is the comparison of a Condition.
 type Op string

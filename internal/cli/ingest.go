@@ -51,7 +51,11 @@ error at its line, and a table without any is skipped as not_a_result.
 --optuna reads an Optuna RDB storage (read only) and adds its study's
 complete trials, as any input's: with --study they are copied into the
 store. --gpus N (or RxG: R replicas of G GPUs each) gives every result
-file's trials per-GPU throughput, over all N (R×G) GPUs.
+file's trials per-GPU throughput, over all N (R×G) GPUs. Without it a
+file's own count is used: the serving GPUs of the parallel sizes it records
+of the server (SGLang's server_info tp_size, dp_size, pp_size and
+enable_dp_attention; vLLM's tensor_parallel_size, pipeline_parallel_size
+and data_parallel_size metadata), else the GPUs AIPerf's telemetry saw.
 
 Formats are sniffed from the content, not the file name. In a CloudAI
 results tree each successful iteration, DSE step and AIPerf phase is a
@@ -142,7 +146,7 @@ func newIngestCmd(e *env) *cobra.Command {
 
 // addGPUsFlag registers --gpus, the GPUs that served each result file.
 func addGPUsFlag(f *pflag.FlagSet, n *string) {
-	f.StringVar(n, "gpus", "", "`N` GPUs, or RxG (R replicas of G GPUs each), served each result file (not CloudAI runs): per-GPU throughput; default the file's own count (AIPerf telemetry)")
+	f.StringVar(n, "gpus", "", "`N` GPUs, or RxG (R replicas of G GPUs each), served each result file (not CloudAI runs): per-GPU throughput; default the file's own count (the parallel sizes in SGLang's server_info or vLLM's metadata; AIPerf's telemetry)")
 }
 
 // scenarioFlags are CloudAI's --test-scenario and --tests-dir on a
