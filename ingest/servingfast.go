@@ -60,7 +60,7 @@ func readServingFast(data []byte, src *source, f Format, r *reader) ([]trial.Tri
 // before). err is j.emit's.
 func (f *servingFast) read() (out []trial.Trial, ok bool, err error) {
 	j, s := f.j, f.s
-	*s = scanner{cols: j.cols}
+	*s = scanner{cols: j.cols, bare: f.in != nil} // in memory, the tolerant pre-pass ran when the file held a literal
 	p := j.flattener(s)
 	prevEnd := int64(0) // file offset after the last record
 	for index := 0; ; {
