@@ -21,7 +21,7 @@ import (
 // the trials or the positioned error.
 
 const (
-	fastBuf = 1 << 20 // the scanner's buffer over a streamed file, to start with
+	fastBuf = 256 << 10// the scanner's buffer over a streamed file, to start with
 	fastMax = 4 << 20 // its largest size: a larger record takes the jsontext reader
 )
 
