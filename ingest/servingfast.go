@@ -20,10 +20,12 @@ import (
 // start, skipping the records already handed on (jreader.skip), and gives
 // the trials or the positioned error.
 
-const (
-	fastBuf = 256 << 10// the scanner's buffer over a streamed file, to start with
-	fastMax = 4 << 20 // its largest size: a larger record takes the jsontext reader
-)
+// fastBuf is the size the scanner's buffer over a streamed file starts
+// at (a variable for tests, which make it small to refill it often);
+// fastMax its largest size: a larger record takes the jsontext reader.
+var fastBuf = 256 << 10
+
+const fastMax = 4 << 20
 
 // servingFast is the scanner's reading of one vLLM or SGLang file.
 type servingFast struct {

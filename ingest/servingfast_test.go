@@ -156,3 +156,54 @@ func TestServingFastSameStreamed(t *testing.T) {
 		})
 	}
 }
+
+// FuzzFastServing checks that the scanner reads vLLM and SGLang input as
+// the jsontext readers do: in memory, and as a stream through a buffer of
+// 64 bytes that is refilled and grown as records cross its end, with bare
+// Infinity and NaN left for it to read (the same trials, or the same
+// error).
+func FuzzFastServing(f *testing.F) {
+	for _, g := range []string{"sglang/*", "synthetic/*sglang*", "synthetic/*vllm*", "bad/*vllm*", "bad/*sglang*", "vllm/*qps*"} {
+		m, _ := filepath.Glob(filepath.Join("testdata", g))
+		for _, p := range m {
+			if data, err := os.ReadFile(p); err == nil && len(data) < 64<<10 {
+				f.Add(data, strings.HasSuffix(p, ".jsonl"))
+			}
+		}
+	}
+	defer func(n int) { fastBuf = n }(fastBuf)
+	fastBuf = 64
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, data []byte, jsonl bool) {
+		name := "result.json"
+		if jsonl {
+			name = "result.jsonl"
+		}
+		fast, ferr := readBytesWith(bytes.Clone(data), name, false)
+		slow, serr := readBytesWith(bytes.Clone(data), name, true)
+		sameRead(t, "in memory", fast, slow, ferr, serr)
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		stream := func(slow bool) ([]trial.Trial, error) {
+			r := newReader()
+			r.slow = slow
+			var all []trial.Trial
+			r.part = func(ts []trial.Trial) error {
+				all = append(all, ts...)
+				return nil
+			}
+			file, err := os.Open(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer file.Close()
+			ts, err := r.readStream(file, p, int64(len(data)))
+			return append(all, ts...), err
+		}
+		fast, ferr = stream(false)
+		slow, serr = stream(true)
+		sameRead(t, "streamed", fast, slow, ferr, serr)
+	})
+}
