@@ -103,6 +103,7 @@ type reader struct {
 	guess   Format // format of the last file read (readGuessed)
 	slow    bool   // tests: always use the jsontext readers
 	lim     Limits // of the current read
+	noIDs   bool   // the trials of benchmark result files get no ID (LoadOptions.NoIDs)
 	// part, when set, takes the trials of a file of many records as they
 	// are read, a batch at a time (jreader.emit): readFile then returns
 	// only those read after the last batch.
@@ -179,7 +180,7 @@ func (r *reader) readBytes(data []byte, name string) ([]trial.Trial, error) {
 
 // readData is readBytes for UTF-8 data, without the checks of names.
 func (r *reader) readData(data []byte, name string) ([]trial.Trial, error) {
-	src := &source{path: name, key: r.key, data: data}
+	src := &source{path: name, key: r.key, data: data, noIDs: r.noIDs}
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, &SyntaxError{File: name, Line: 1, Col: 1, Msg: "empty file", Err: ErrEmpty}
 	}
@@ -260,7 +261,7 @@ func (r *reader) readStream(f *os.File, path string, size int64) ([]trial.Trial,
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	head = head[:n]
-	src := &source{path: path, key: r.key, file: f}
+	src := &source{path: path, key: r.key, file: f, noIDs: r.noIDs}
 	format := Detect(head[:min(n, 4<<10)], path)
 	if format == FormatUnknown { // as readBytes would see it
 		format = Detect(head, path)
