@@ -368,35 +368,6 @@ func (j *jreader) text() (s string, ok bool, err error) {
 	return string(raw), true, nil
 }
 
-// textOf is text for the value of key in a record, giving the string the
-// record before had there (memo) when the value is the same: records
-// repeating their setup allocate nothing for it.
-func (j *jreader) textOf(memo paramMemo, key string) (s string, ok bool, err error) {
-	if j.d.PeekKind() != '"' {
-		return j.text()
-	}
-	raw, err := j.d.ReadValue() // as written, quotes and escapes included
-	if err != nil {
-		return "", false, err
-	}
-	body := raw[1 : len(raw)-1]
-	if lit, ok := j.literalAt(j.valueStart(raw), body); ok {
-		return lit, true, nil
-	}
-	if bytes.IndexByte(body, '\\') >= 0 {
-		u, err := jsontext.AppendUnquote(j.key[:0], raw)
-		if err != nil {
-			return "", false, err
-		}
-		j.key = u
-		return string(u), true, nil
-	}
-	if m, ok := memo[key]; ok && !m.isNum && m.raw == string(body) {
-		return m.raw, true, nil
-	}
-	return string(body), true, nil
-}
-
 // flatten reads any value into dotted params: objects add ".key", arrays of
 // scalars are joined with ",", arrays of objects add ".index". Empty strings
 // and nulls are dropped (GenAI-Perf writes "" for None).
