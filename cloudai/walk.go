@@ -3,11 +3,11 @@ package cloudai
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/pareto-llm/pareto/trial"
 )
@@ -296,47 +296,58 @@ var runFiles = []string{testRunFile, vllmBenchLog, sglangBenchJSONL, dynSuccessM
 // success-marker.txt, failure-marker.txt), or an iteration that holds a
 // DSE trajectory (trajectory.csv, trajectory.jsonl).
 func IsResultsTree(dir string) bool {
-	q := globEscape(dir)
-	var pats []string
-	for _, f := range runFiles {
-		pats = append(pats, filepath.Join(q, "*", "[0-9]*", f), filepath.Join(q, "*", "[0-9]*", "[0-9]*", f))
-	}
-	pats = append(pats, filepath.Join(q, "*", "[0-9]*", trajectoryCSV), filepath.Join(q, "*", "[0-9]*", trajectoryJSONL))
-	for _, pat := range pats {
-		matches, _ := filepath.Glob(pat)
-		for _, m := range matches {
-			if numericRunPath(dir, m) {
+	// One listing of each directory (a directory of thousands of result
+	// files is listed once, not opened entry by entry for each pattern).
+	cases, _ := os.ReadDir(dir)
+	for _, c := range cases {
+		caseDir := filepath.Join(dir, c.Name())
+		if !isDirEntry(caseDir, c) {
+			continue
+		}
+		iters, _ := os.ReadDir(caseDir)
+		for _, it := range iters {
+			iterDir := filepath.Join(caseDir, it.Name())
+			if !runNumber(it.Name()) || !isDirEntry(iterDir, it) {
+				continue
+			}
+			if holdsAny(iterDir, runFiles...) || holdsAny(iterDir, trajectoryCSV, trajectoryJSONL) {
 				return true
+			}
+			steps, _ := os.ReadDir(iterDir)
+			for _, st := range steps {
+				stepDir := filepath.Join(iterDir, st.Name())
+				if runNumber(st.Name()) && isDirEntry(stepDir, st) && holdsAny(stepDir, runFiles...) {
+					return true
+				}
 			}
 		}
 	}
 	return false
 }
 
-// numericRunPath reports whether the directories of match between the
-// case directory and the file are all iteration or step numbers.
-func numericRunPath(dir, match string) bool {
-	rel, err := filepath.Rel(filepath.Clean(dir), match)
-	if err != nil {
-		return false
+// isDirEntry reports whether the entry e at path is a directory,
+// following a symbolic link.
+func isDirEntry(path string, e fs.DirEntry) bool {
+	if e.Type()&fs.ModeSymlink == 0 {
+		return e.IsDir()
 	}
-	parts := strings.Split(filepath.ToSlash(rel), "/")
-	for _, p := range parts[1 : len(parts)-1] {
-		if n, err := strconv.Atoi(p); err != nil || n < 0 || strconv.Itoa(n) != p {
-			return false
-		}
-	}
-	return true
+	fi, err := os.Stat(path)
+	return err == nil && fi.IsDir()
 }
 
-// globEscape quotes the pattern characters of a path for filepath.Glob.
-func globEscape(s string) string {
-	out := make([]byte, 0, len(s))
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c == '*' || c == '?' || c == '[' || c == '\\' {
-			out = append(out, '\\')
+// holdsAny reports whether dir holds an entry named one of names.
+func holdsAny(dir string, names ...string) bool {
+	for _, n := range names {
+		if _, err := os.Lstat(filepath.Join(dir, n)); err == nil {
+			return true
 		}
-		out = append(out, s[i])
 	}
-	return string(out)
+	return false
+}
+
+// runNumber reports whether name is an iteration or step number as
+// CloudAI writes it: decimal, without sign or leading zeros.
+func runNumber(name string) bool {
+	n, err := strconv.Atoi(name)
+	return err == nil && n >= 0 && strconv.Itoa(n) == name
 }

@@ -110,18 +110,26 @@ func (b *builder) finish() trial.Trial {
 	if t.Failed >= 0 && t.Succeeded+t.Failed > 0 {
 		b.add(trial.ErrorRate, nil, t.ErrorRate(), trial.UnitRatio, "")
 	}
-	if s := b.scratch; s != nil {
+	switch s := b.scratch; {
+	case s != nil:
 		s.ms = t.Measurements[:0] // grown, for the next record (the jreader, and its pins, end with the file)
 		s.params, s.labels = len(t.Params), len(t.Labels)
 		t.Measurements = sortCopy(t.Measurements, &s.sort)
-		t.ID = s.id.ComputeIDSorted(t) // records of a file repeat their layout
-	} else {
+		if !b.noIDs() {
+			t.ID = s.id.ComputeIDSorted(t) // records of a file repeat their layout
+		}
+	default:
 		t.Measurements = sortMeasurements(t.Measurements)
-		t.ID = trial.ComputeIDSorted(t) // what t.Finalize does once sorted
+		if !b.noIDs() {
+			t.ID = trial.ComputeIDSorted(t) // what t.Finalize does once sorted
+		}
 	}
 	t.Measurements = dedupe(t.Measurements)
 	return *t
 }
+
+// noIDs reports whether the trial goes without an ID (LoadOptions.NoIDs).
+func (b *builder) noIDs() bool { return b.src != nil && b.src.noIDs }
 
 // finishRecords is the rest of finish for measurements in b.recs.
 func (b *builder) finishRecords() trial.Trial {
@@ -133,7 +141,9 @@ func (b *builder) finishRecords() trial.Trial {
 		r.add(r.block(trial.ErrorRate, "", b.units(trial.ErrorRate, trial.UnitRatio)), noDims, t.ErrorRate())
 	}
 	t.Measurements = r.measurements()
-	t.ID = r.idTemplate().ComputeIDSorted(t) // records.measurements gives the order of trial.Sort
+	if !b.noIDs() {
+		t.ID = r.idTemplate().ComputeIDSorted(t) // records.measurements gives the order of trial.Sort
+	}
 	t.Measurements = dedupe(t.Measurements)
 	return *t
 }

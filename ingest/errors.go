@@ -45,6 +45,8 @@ type source struct {
 	file *os.File  // streaming input, re-read on error
 	base int64     // offset of data[0] (or of the stream start) in the file
 	lits *literals // the non-finite literals the tolerant pre-pass rewrote, if any
+	// noIDs leaves the ID of the file's trials unset (LoadOptions.NoIDs)
+	noIDs bool
 
 	// the last position lineCol counted to, from which it counts on when
 	// asked for a later one (the readers ask for the line of each record,

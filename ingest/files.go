@@ -13,7 +13,7 @@ import (
 // error in one file, or a panic while reading it (a *safe.InternalError
 // for that file), does not stop the others.
 func ReadFiles(paths []string, workers int, fn func(i int, ts []trial.Trial, err error)) {
-	readFiles(paths, nil, workers, Limits{}, nil, fn, nil)
+	readFiles(paths, nil, workers, readSettings{}, nil, fn, nil)
 }
 
 // readFiles is ReadFiles within lim, with keys[i] (when keys is not nil)
@@ -22,8 +22,15 @@ func ReadFiles(paths []string, workers int, fn func(i int, ts []trial.Trial, err
 // reads it otherwise). With part set, the trials of a file of many
 // records (JSONL, appended results) go to part in batches as they are
 // read, from one goroutine at a time as fn, and fn gets those after the
+// readSettings are what readFiles gives its readers: the limits, and
+// whether the trials go without IDs (LoadOptions.NoIDs).
+type readSettings struct {
+	lim   Limits
+	noIDs bool
+}
+
 // last batch; an error of part ends the file's read and comes to fn.
-func readFiles(paths, keys []string, workers int, lim Limits, pass []bool, fn func(i int, ts []trial.Trial, err error), part func(i int, ts []trial.Trial) error) {
+func readFiles(paths, keys []string, workers int, set readSettings, pass []bool, fn func(i int, ts []trial.Trial, err error), part func(i int, ts []trial.Trial) error) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
@@ -35,8 +42,8 @@ func readFiles(paths, keys []string, workers int, lim Limits, pass []bool, fn fu
 	for range min(workers, len(paths)) {
 		wg.Go(func() {
 			r := readers.Get().(*reader)
-			r.lim = lim
-			defer func() { r.part = nil; readers.Put(r) }()
+			r.lim, r.noIDs = set.lim, set.noIDs
+			defer func() { r.part, r.noIDs = nil, false; readers.Put(r) }()
 			for {
 				mu.Lock()
 				i := next
@@ -66,7 +73,7 @@ func readFiles(paths, keys []string, workers int, lim Limits, pass []bool, fn fu
 				ts, err := r.safeReadFile(paths[i])
 				if isInternal(err) { // its scratch state may be inconsistent
 					r = newReader()
-					r.lim = lim
+					r.lim, r.noIDs = set.lim, set.noIDs
 				}
 				mu.Lock()
 				fn(i, ts, err)

@@ -44,6 +44,18 @@ type jreader struct {
 	// emitted counts the trials it took.
 	emit    func(ts []trial.Trial) error
 	emitted int
+	// skip is how many records of a vLLM or SGLang file the readers skip:
+	// those the scanner read before it gave up (servingFast).
+	skip int
+	flat perfJSON // flattens parameters of vLLM and SGLang records
+}
+
+// flattener returns the perfJSON that flattens the parameters of the
+// file's vLLM and SGLang records read through t.
+func (j *jreader) flattener(t perfTokens) *perfJSON {
+	_, named := t.(*jsonTokens)
+	j.flat = perfJSON{t: t, names: j.names, path: j.flat.path[:0], named: named}
+	return &j.flat
 }
 
 // streamBatch is how many records of a streamed file are handed on at
@@ -103,7 +115,9 @@ func (j *jreader) builder(tool string, format Format) *builder {
 	b.t.Labels = make(map[string]string, max(8, j.rec.labels))
 	b.setLabel(trial.LabelTool, tool)
 	b.t.Measurements = j.rec.ms[:0]
-	j.src.lits.drop(j.d.InputOffset())
+	if j.d != nil {
+		j.src.lits.drop(j.d.InputOffset())
+	}
 	if j.rec.params > 0 {
 		b.t.Params = make(map[string]string, j.rec.params)
 	}
@@ -352,35 +366,6 @@ func (j *jreader) text() (s string, ok bool, err error) {
 		return "", false, err
 	}
 	return string(raw), true, nil
-}
-
-// textOf is text for the value of key in a record, giving the string the
-// record before had there (memo) when the value is the same: records
-// repeating their setup allocate nothing for it.
-func (j *jreader) textOf(memo paramMemo, key string) (s string, ok bool, err error) {
-	if j.d.PeekKind() != '"' {
-		return j.text()
-	}
-	raw, err := j.d.ReadValue() // as written, quotes and escapes included
-	if err != nil {
-		return "", false, err
-	}
-	body := raw[1 : len(raw)-1]
-	if lit, ok := j.literalAt(j.valueStart(raw), body); ok {
-		return lit, true, nil
-	}
-	if bytes.IndexByte(body, '\\') >= 0 {
-		u, err := jsontext.AppendUnquote(j.key[:0], raw)
-		if err != nil {
-			return "", false, err
-		}
-		j.key = u
-		return string(u), true, nil
-	}
-	if m, ok := memo[key]; ok && !m.isNum && m.raw == string(body) {
-		return m.raw, true, nil
-	}
-	return string(body), true, nil
 }
 
 // flatten reads any value into dotted params: objects add ".key", arrays of

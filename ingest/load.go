@@ -55,6 +55,12 @@ type LoadOptions struct {
 	// is skipped as unreadable at that record (without Batches, nothing
 	// of it is kept).
 	Batches bool
+	// NoIDs, with Each, leaves the ID of the trials read from benchmark
+	// result files unset: for a caller that keeps none of them and names
+	// them by their place (pareto front's streamed rows), the SHA-256 of
+	// each trial's content is a fifth of its reading. Tables, CloudAI
+	// runs and trials given their GPU counts still get theirs.
+	NoIDs bool
 	// EachTable, when set with Each, brackets each generic table: it is
 	// called with the table's path and read, which reads the table and
 	// hands its trials to Each in batches of TableBatch lines as they are
@@ -117,6 +123,7 @@ type Dataset struct {
 	asTable bool                                    // LoadOptions.AsTable
 	gpus    trial.GPUs                              // LoadOptions.GPUs
 	lim     Limits                                  // LoadOptions.Limits
+	noIDs   bool                                    // LoadOptions.NoIDs, with Each
 	named   map[string]bool                         // files named by the caller, read as tables when no result
 	place   *placer                                 // names files for trial.Source.Key
 	twins   twins                                   // CSV exports held back until their JSON twin may be read
@@ -184,6 +191,10 @@ func (d *Dataset) gpuCount(t *trial.Trial) {
 	}
 	t.Deployment = dep
 	trial.AddPerGPU(t, dep)
+	if d.noIDs && t.ID == "" { // read without one (LoadOptions.NoIDs)
+		t.Sort()
+		return
+	}
 	t.Finalize()
 }
 
@@ -240,7 +251,7 @@ func (d *Dataset) Failed() int {
 // files "a/..."). Source.Key is left empty where it equals Source.Path.
 func Load(paths []string, opts LoadOptions) (*Dataset, error) {
 	d := &Dataset{each: opts.Each, batches: opts.Batches && opts.Each != nil, table: opts.EachTable, opts: opts.Table, asTable: opts.AsTable,
-		gpus: opts.GPUs, lim: opts.Limits, named: map[string]bool{}, progress: opts.Progress}
+		gpus: opts.GPUs, lim: opts.Limits, named: map[string]bool{}, progress: opts.Progress, noIDs: opts.NoIDs && opts.Each != nil}
 	var onDisk []string
 	for _, p := range paths {
 		if p != "-" {
@@ -329,7 +340,7 @@ func (d *Dataset) readFiles(files []string, opts LoadOptions, strict bool) {
 	if d.batches {
 		part = func(i int, ts []trial.Trial) error { return d.passOn(files, i, next, ts, results, passed) }
 	}
-	readFiles(files, keys, opts.Workers, d.lim, tables, func(i int, ts []trial.Trial, err error) {
+	readFiles(files, keys, opts.Workers, readSettings{lim: d.lim, noIDs: d.noIDs}, tables, func(i int, ts []trial.Trial, err error) {
 		if results[i] != nil {
 			ts = append(results[i], ts...)
 		}

@@ -103,6 +103,7 @@ type reader struct {
 	guess   Format // format of the last file read (readGuessed)
 	slow    bool   // tests: always use the jsontext readers
 	lim     Limits // of the current read
+	noIDs   bool   // the trials of benchmark result files get no ID (LoadOptions.NoIDs)
 	// part, when set, takes the trials of a file of many records as they
 	// are read, a batch at a time (jreader.emit): readFile then returns
 	// only those read after the last batch.
@@ -179,7 +180,7 @@ func (r *reader) readBytes(data []byte, name string) ([]trial.Trial, error) {
 
 // readData is readBytes for UTF-8 data, without the checks of names.
 func (r *reader) readData(data []byte, name string) ([]trial.Trial, error) {
-	src := &source{path: name, key: r.key, data: data}
+	src := &source{path: name, key: r.key, data: data, noIDs: r.noIDs}
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, &SyntaxError{File: name, Line: 1, Col: 1, Msg: "empty file", Err: ErrEmpty}
 	}
@@ -260,7 +261,7 @@ func (r *reader) readStream(f *os.File, path string, size int64) ([]trial.Trial,
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	head = head[:n]
-	src := &source{path: path, key: r.key, file: f}
+	src := &source{path: path, key: r.key, file: f, noIDs: r.noIDs}
 	format := Detect(head[:min(n, 4<<10)], path)
 	if format == FormatUnknown { // as readBytes would see it
 		format = Detect(head, path)
@@ -286,14 +287,26 @@ func (r *reader) readStream(f *os.File, path string, size int64) ([]trial.Trial,
 		}
 		return r.readBytes(data, path)
 	}
+	rest := io.MultiReader(bytes.NewReader(head), f)
+	skip := 0
+	if servingFormat(format) && !r.slow && r.lim.maxRecord() >= fastMax {
+		ts, read, err := r.readServingStream(rest, src, format, f)
+		if read >= 0 {
+			return ts, err
+		}
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		rest, skip = f, -read-1
+	}
 	g := &tokenGuard{max: int64(r.lim.maxRecord()), src: src}
-	in := newTolerantReader(&guardReader{r: io.MultiReader(bytes.NewReader(head), f), g: g})
+	in := newTolerantReader(&guardReader{r: rest, g: g})
 	src.lines = &lineIndex{}
 	in.lines = src.lines
 	in.rw.lits.forward = true
 	src.lits = &in.rw.lits
 	dec := jsontext.NewDecoder(in, decOpts...)
-	j := &jreader{d: dec, src: src, names: r.names, max: r.lim.maxRecord(), cols: r.lim.maxColumns(), size: size}
+	j := &jreader{d: dec, src: src, names: r.names, max: r.lim.maxRecord(), cols: r.lim.maxColumns(), size: size, skip: skip, emitted: skip}
 	if r.part != nil {
 		// Records are checked and handed on a batch at a time, as the
 		// whole file is below.
@@ -315,6 +328,36 @@ func (r *reader) readStream(f *os.File, path string, size int64) ([]trial.Trial,
 		return nil, err
 	}
 	return ts, checkTrialsNUL(ts, j.emitted, path, nil, f, in.mayNUL)
+}
+
+// readServingStream reads the vLLM or SGLang records of the streamed file
+// f (the bytes of in) with the scanner (servingFast). read is how many
+// trials it read, with ts and err the result of the file; or, when the
+// scanner gave up, -1 less the number of trials already handed on to
+// r.part, which the jsontext reader is to skip.
+func (r *reader) readServingStream(in io.Reader, src *source, format Format, f *os.File) (ts []trial.Trial, read int, err error) {
+	j := &jreader{src: src, names: r.names, max: r.lim.maxRecord(), cols: r.lim.maxColumns()}
+	fs := &servingFast{j: j, s: &r.scan, format: format, in: in, buf: make([]byte, fastBuf)}
+	defer func() { r.scan = scanner{} }()
+	if r.part != nil {
+		j.emit = func(ts []trial.Trial) error {
+			if err := checkTrialsNUL(ts, j.emitted, src.path, nil, f, fs.nul); err != nil {
+				return err
+			}
+			return r.part(ts)
+		}
+	}
+	ts, ok, err := fs.read()
+	if err != nil {
+		return nil, 0, src.wrap(err, fs.off)
+	}
+	if !ok {
+		return nil, -1 - j.emitted, nil
+	}
+	if ts, err = src.result(ts, nil); err != nil {
+		return nil, 0, err
+	}
+	return ts, j.emitted + len(ts), checkTrialsNUL(ts, j.emitted, src.path, nil, f, fs.nul)
 }
 
 // unknownFormat is the error for data no reader claims, and the one rule

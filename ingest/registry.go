@@ -68,8 +68,8 @@ var registry = []readerEntry{
 	{format: FormatVLLMNightly, tool: trial.ToolVLLM, name: "vLLM", sniffJSON: sniffVLLMNightly, readJSON: readVLLMNightly},
 	{format: FormatAIPerfJSON, tool: trial.ToolAIPerf, name: "AIPerf", sniffJSON: sniffAIPerfJSON, readJSON: readAIPerfJSON, readFast: readPerfFast},
 	{format: FormatGenAIPerfJSON, tool: trial.ToolGenAIPerf, name: "GenAI-Perf", sniffJSON: sniffGenAIPerfJSON, readJSON: readGenAIPerfJSON, readFast: readPerfFast},
-	{format: FormatSGLang, tool: trial.ToolSGLang, name: "SGLang", sniffJSON: sniffSGLang, readJSON: readSGLang},
-	{format: FormatVLLM, tool: trial.ToolVLLM, sniffJSON: sniffVLLM, readJSON: readVLLM},
+	{format: FormatSGLang, tool: trial.ToolSGLang, name: "SGLang", sniffJSON: sniffSGLang, readJSON: readSGLang, readFast: readServingFast},
+	{format: FormatVLLM, tool: trial.ToolVLLM, sniffJSON: sniffVLLM, readJSON: readVLLM, readFast: readServingFast},
 	{format: FormatAIPerfJSON, sniffJSON: sniffAIPerfBlocks}, // metric blocks without AIPerf's top-level keys
 	{format: FormatDashboard, sniffJSON: sniffDashboard, notResult: "a dashboard definition (Grafana-style panels), not a benchmark result"},
 	{format: FormatGenAIPerfAnalyze, tool: trial.ToolGenAIPerf, name: "GenAI-Perf", sniffText: sniffGenAIPerfAnalyze, readMem: readGenAIPerfAnalyze},

@@ -28,6 +28,12 @@ type scanner struct {
 	// cols bounds the members of one object (Limits.MaxColumns): past
 	// it the scanner gives up, for the jsontext reader's error.
 	cols int
+	// bare, when set, accepts the bare literals Infinity, -Infinity and
+	// NaN as scalars (text, skip), read as written, as the jsontext
+	// readers read them through the tolerant pre-pass: the scanner reads
+	// an input that pass has not rewritten (servingFast). number still
+	// gives up on them.
+	bare bool
 }
 
 // maxScanDepth bounds nesting; deeper documents take the jsontext path.
@@ -323,8 +329,27 @@ func (s *scanner) skip() bool {
 	case 'n':
 		return s.literal("null")
 	}
+	if _, ok := s.nonFinite(); ok {
+		return true
+	}
 	_, ok := s.rawNumber()
 	return ok
+}
+
+// nonFinite consumes a bare Infinity, -Infinity or NaN when s.bare is
+// set, and returns it.
+func (s *scanner) nonFinite() (string, bool) {
+	if !s.bare || s.pos >= len(s.data) {
+		return "", false
+	}
+	rest := s.data[s.pos:]
+	for _, lit := range [...]string{"Infinity", "-Infinity", "NaN"} {
+		if len(rest) >= len(lit) && string(rest[:len(lit)]) == lit {
+			s.pos += len(lit)
+			return lit, true
+		}
+	}
+	return "", false
 }
 
 // text reads a scalar like jreader.text: strings unquoted, numbers and
@@ -347,6 +372,9 @@ func (s *scanner) text() (v string, set, ok bool) {
 		}
 		v, ok := unquote(raw, plain)
 		return v, true, ok
+	}
+	if lit, ok := s.nonFinite(); ok {
+		return lit, true, true
 	}
 	raw, ok := s.rawNumber()
 	return string(raw), true, ok

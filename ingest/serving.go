@@ -42,9 +42,14 @@ var servingArrays = map[string]bool{
 	"generated_texts": true, "errors": true, "start_times": true, "rps_change_events": true,
 }
 
-// servingRecord reads one vLLM or SGLang result object.
+// servingRecord reads one vLLM or SGLang result object through t: the
+// fast scanner, which gives up (ok=false) on anything unusual, or the
+// jsontext reader, which keeps the positioned error (jsonTokens).
 type servingRecord struct {
 	b                    *builder
+	j                    *jreader   // the file's plans and memo
+	t                    perfTokens // the record's values
+	p                    *perfJSON  // flattens parameters through t
 	completed, numPrompt float64
 	inTok, outTok        float64
 	medianTPOT           float64
@@ -168,41 +173,52 @@ func (j *jreader) planAt(n int, name []byte, b *builder) *servingPlan {
 
 // member handles one top-level member; setup keys are handled by the
 // caller-specific setup function first.
-func (s *servingRecord) member(j *jreader, p *servingPlan) error {
+func (s *servingRecord) member(p *servingPlan) bool {
 	switch p.kind {
 	case planScalar:
-		v, ok, err := j.number(p.key)
-		if err != nil || !ok {
-			return err
+		v, _, set, ok := s.t.number(p.key, nil)
+		if !ok || !set {
+			return ok
 		}
 		s.scalar(p.key, v)
 		s.b.addUnits(p.metric, nil, v, p.unit, p.key)
-		return nil
+		return true
 	case planStat:
-		v, ok, err := j.number(p.key)
-		if err != nil || !ok {
-			return err
+		v, _, set, ok := s.t.number(p.key, nil)
+		if !ok || !set {
+			return ok
 		}
 		if p.p50TPOT {
 			s.medianTPOT = v
 		}
 		s.b.addUnits(p.metric, p.dims, v, p.unit, p.key) // Native: the full key, e.g. p99_ttft_ms
-		return nil
+		return true
 	case planArray:
-		return j.d.SkipValue()
+		return s.t.skip()
 	case planNoUnit:
-		raw, err := j.d.ReadValue()
-		if err != nil {
-			return err
-		}
-		return j.src.errorAt(j.src.base+j.valueStart(raw), nil,
-			"%s: a latency keyed without its unit (vLLM and SGLang write %s_ms): milliseconds or seconds? "+
-				"pareto does not guess; rename the key with _ms or _s", p.key, p.key)
+		return s.noUnit(p.key)
 	}
 	if p.near != "" {
 		s.b.t.Warnings = append(s.b.t.Warnings, nearWarning(p.key, p.near))
 	}
-	return s.param(j, p.key)
+	return s.param(p.key)
+}
+
+// noUnit refuses the latency key, keyed without its unit: the jsontext
+// reader at its value's position; the scanner gives up.
+func (s *servingRecord) noUnit(key string) bool {
+	jt, ok := s.t.(*jsonTokens)
+	if !ok {
+		return false
+	}
+	j := jt.j
+	raw, err := j.d.ReadValue()
+	if err != nil {
+		return jt.keep(err)
+	}
+	return jt.keep(j.src.errorAt(j.src.base+j.valueStart(raw), nil,
+		"%s: a latency keyed without its unit (vLLM and SGLang write %s_ms): milliseconds or seconds? "+
+			"pareto does not guess; rename the key with _ms or _s", key, key))
 }
 
 // scalar notes what the result scalar key tells about the run.
@@ -227,36 +243,49 @@ func (s *servingRecord) scalar(key string, v float64) {
 // flattened, arrays of scalars joined. Unknown numbers are parameters, not
 // measurements: in vLLM sweep files they are the swept overrides
 // (max_num_seqs, ...), and the result keys of both tools are a closed set.
-func (s *servingRecord) param(j *jreader, key string) error {
-	return j.flatten(key, s.b.setParam)
+func (s *servingRecord) param(key string) bool {
+	s.p.path = append(s.p.path[:0], key...)
+	return s.p.flatten(len(s.p.path), s.b.setParam)
+}
+
+// textOf reads a scalar as text (perfTokens.text), giving the string the
+// record before had for key (j.rec.memo) when the value is the same:
+// records repeating their setup allocate nothing for it.
+func (s *servingRecord) textOf(key string) (v string, set, ok bool) {
+	if s.t.kind() != '"' {
+		return s.t.text()
+	}
+	raw, set, ok := s.t.textBytes()
+	if !ok || !set {
+		return "", set, ok
+	}
+	if m, found := s.j.rec.memo[key]; found && !m.isNum && m.raw == string(raw) {
+		return m.raw, true, true
+	}
+	return string(raw), true, true
 }
 
 // setupNumber handles the load-point keys common to both tools.
-func (s *servingRecord) setupNumber(j *jreader, key string) (bool, error) {
-	switch key {
-	case "request_rate", "max_concurrency", "num_prompts":
-	default:
-		return false, nil
-	}
-	if j.d.PeekKind() == '"' {
-		text, _, err := j.text()
-		if err != nil {
-			return true, err
-		}
-		v, ok := parseFloatText(text)
+func (s *servingRecord) setupNumber(key string) bool {
+	if s.t.kind() == '"' {
+		text, _, ok := s.t.text()
 		if !ok {
+			return false
+		}
+		v, isNum := parseFloatText(text)
+		if !isNum {
 			s.b.setParam(key, text) // e.g. SGLang "trace"
-			return true, nil
+			return true
 		}
 		s.b.setParamNum(key, v)
 		if key == "request_rate" {
 			s.b.t.Workload.RequestRate = v
 		}
-		return true, nil
+		return true
 	}
-	v, ok, err := j.number(key)
-	if err != nil || !ok {
-		return true, err
+	v, _, set, ok := s.t.number(key, nil)
+	if !ok || !set {
+		return ok
 	}
 	s.b.setParamNum(key, v)
 	switch key {
@@ -268,7 +297,25 @@ func (s *servingRecord) setupNumber(j *jreader, key string) (bool, error) {
 		s.numPrompt = v
 		s.b.t.Workload.Requests = int64(v)
 	}
-	return true, nil
+	return true
+}
+
+// members reads the members of the record object that follows (what
+// names it in errors), handing each to fn with its plan; fn consumes the
+// value.
+func (s *servingRecord) members(what string, fn func(p *servingPlan) bool) bool {
+	if !s.t.open(what, '{') {
+		return false
+	}
+	for n := 0; ; n++ {
+		name, more, ok := s.t.member(what, n)
+		if !ok || !more {
+			return ok
+		}
+		if !fn(s.j.planAt(n, name, s.b)) {
+			return false
+		}
+	}
 }
 
 // finish derives what the tools leave implicit and builds the trial.

@@ -7,46 +7,55 @@ import (
 // readSGLang reads SGLang bench_serving JSONL: one trial per line (any
 // whitespace-separated sequence of objects is accepted). Reading stops at
 // the first bad record; the trials before it are returned with the error.
+// The first j.skip records, read before by the scanner (servingFast), are
+// skipped.
 func readSGLang(j *jreader) ([]trial.Trial, error) {
 	var out []trial.Trial
+	t := &jsonTokens{j: j}
+	p := j.flattener(t)
 	for index := 0; j.d.PeekKind() != 0; index++ {
-		t, err := readSGLangRecord(j, index)
-		if err != nil {
-			return out, err
+		if index < j.skip {
+			if err := j.d.SkipValue(); err != nil {
+				return out, err
+			}
+			continue
 		}
-		if out, err = j.pass(append(j.grow(out, len(out)), t)); err != nil {
+		start := j.src.base + j.d.InputOffset()
+		tr, ok := readSGLangRecord(j, t, p, index)
+		if !ok {
+			return out, t.failure()
+		}
+		tr.Source.Line, _ = j.src.lineCol(start + 1)
+		if start == 0 {
+			tr.Source.Line = 1
+		}
+		var err error
+		if out, err = j.pass(append(j.grow(out, len(out)), tr)); err != nil {
 			return out, err
 		}
 	}
 	return out, j.expectEnd()
 }
 
-func readSGLangRecord(j *jreader, index int) (trial.Trial, error) {
+// readSGLangRecord reads record index through t; ok is false when t
+// stopped. The caller sets the record's line.
+func readSGLangRecord(j *jreader, t perfTokens, p *perfJSON, index int) (tr trial.Trial, ok bool) {
 	b := j.builder(trial.ToolSGLang, FormatSGLang)
 	b.t.Source.Index = index
-	start := j.src.base + j.d.InputOffset()
-	s := &sglangRecord{servingRecord: servingRecord{b: b}}
-	n := 0
-	err := j.object("SGLang result", func(name []byte) error {
-		p := j.planAt(n, name, b)
-		n++
-		if ok, err := s.setup(j, p.key); ok || err != nil {
-			return err
+	s := &sglangRecord{servingRecord: servingRecord{b: b, j: j, t: t, p: p}}
+	ok = s.members("SGLang result", func(p *servingPlan) bool {
+		if done, ok := s.setup(p.key); done || !ok {
+			return ok
 		}
 		if p.setupNum {
-			_, err := s.setupNumber(j, p.key)
-			return err
+			return s.setupNumber(p.key)
 		}
-		return s.member(j, p)
+		return s.member(p)
 	})
-	if err != nil {
-		return trial.Trial{}, err
+	if !ok {
+		return trial.Trial{}, false
 	}
-	b.t.Source.Line, _ = j.src.lineCol(start + 1)
-	if start == 0 {
-		b.t.Source.Line = 1
-	}
-	return s.finish(), nil
+	return s.finish(), true
 }
 
 type sglangRecord struct {
@@ -59,12 +68,13 @@ type sglangRecord struct {
 	hasModernFields bool
 }
 
-func (s *sglangRecord) setup(j *jreader, key string) (bool, error) {
+// setup handles the SGLang setup keys (done: key was one).
+func (s *sglangRecord) setup(key string) (done, ok bool) {
 	b := s.b
 	switch key {
 	case "backend", "dataset_name", "tag":
-		v, ok, err := j.textOf(j.rec.memo, key)
-		if ok {
+		v, set, ok := s.textOf(key)
+		if set {
 			b.setParam(key, v)
 			switch key {
 			case "backend":
@@ -76,10 +86,10 @@ func (s *sglangRecord) setup(j *jreader, key string) (bool, error) {
 			}
 			s.random = s.random || (key == "dataset_name" && v == "random")
 		}
-		return true, err
+		return true, ok
 	case "random_input_len", "random_output_len":
-		v, ok, err := j.number(key)
-		if ok {
+		v, _, set, ok := s.t.number(key, nil)
+		if set {
 			b.setParamNum(key, v)
 			if key == "random_input_len" {
 				s.inLen = v
@@ -87,24 +97,24 @@ func (s *sglangRecord) setup(j *jreader, key string) (bool, error) {
 				s.outLen = v
 			}
 		}
-		return true, err
+		return true, ok
 	case "server_info":
 		s.hasServerInfo = true
-		return true, j.flatten("server_info", b.setParam)
+		return true, s.param(key)
 	case "duration", "request_throughput":
 		s.hasReqThrough = s.hasReqThrough || key == "request_throughput"
 		if key == "duration" {
-			v, ok, err := j.number(key)
-			if ok {
+			v, _, set, ok := s.t.number(key, nil)
+			if set {
 				s.duration = v
 				b.addNative(key, "", v, "s")
 			}
-			return true, err
+			return true, ok
 		}
 	case "mean_ttft_ms", "mean_tpot_ms":
 		s.hasModernFields = true
 	}
-	return false, nil
+	return false, true
 }
 
 func (s *sglangRecord) finish() trial.Trial {

@@ -7,50 +7,68 @@ import (
 // readVLLM reads vLLM bench serve / benchmark_serving.py results: one
 // object, several concatenated objects (--append-result), or a JSON array
 // of objects (vllm bench sweep summary.json). Per-request arrays are
-// skipped token by token and never held in memory.
+// skipped token by token and never held in memory. The first j.skip
+// records, read before by the scanner (servingFast), are skipped.
 func readVLLM(j *jreader) ([]trial.Trial, error) {
 	var out []trial.Trial
+	t := &jsonTokens{j: j}
+	p := j.flattener(t)
 	for index := 0; ; {
 		switch j.d.PeekKind() {
 		case 0:
 			return out, j.expectEnd()
 		case '[':
 			err := j.array("summary", func(int) error {
-				t, err := readVLLMRecord(j, index)
-				t.Source.Line = 0 // array elements are identified by Index
-				if err != nil {
-					return err
+				if index < j.skip {
+					index++
+					return j.d.SkipValue()
 				}
+				tr, ok := readVLLMRecord(j, t, p, index)
+				if !ok {
+					return t.failure()
+				}
+				tr.Source.Line = 0 // array elements are identified by Index
 				index++
-				out, err = j.pass(append(j.grow(out, len(out)), t))
+				var err error
+				out, err = j.pass(append(j.grow(out, len(out)), tr))
 				return err
 			})
 			if err != nil {
 				return out, err
 			}
 		default:
-			t, err := readVLLMRecord(j, index)
-			if err != nil {
-				return out, err
+			if index < j.skip {
+				index++
+				if err := j.d.SkipValue(); err != nil {
+					return out, err
+				}
+				continue
+			}
+			start := j.src.base + j.d.InputOffset()
+			tr, ok := readVLLMRecord(j, t, p, index)
+			if !ok {
+				return out, t.failure()
+			}
+			if index > 0 || j.src.base > 0 {
+				tr.Source.Line, _ = j.src.lineCol(start + 1)
 			}
 			index++
-			if out, err = j.pass(append(j.grow(out, len(out)), t)); err != nil {
+			var err error
+			if out, err = j.pass(append(j.grow(out, len(out)), tr)); err != nil {
 				return out, err
 			}
 		}
 	}
 }
 
-func readVLLMRecord(j *jreader, index int) (trial.Trial, error) {
+// readVLLMRecord reads record index through t; ok is false when t
+// stopped. The caller sets the record's line.
+func readVLLMRecord(j *jreader, t perfTokens, p *perfJSON, index int) (tr trial.Trial, ok bool) {
 	b := j.builder(trial.ToolVLLM, FormatVLLM)
 	b.t.Source.Index = index
-	start := j.src.base + j.d.InputOffset()
-	s := &servingRecord{b: b}
+	s := &servingRecord{b: b, j: j, t: t, p: p}
 	version := "benchmark_serving"
-	n := 0
-	err := j.object("vLLM result", func(name []byte) error {
-		p := j.planAt(n, name, b)
-		n++
+	ok = s.members("vLLM result", func(p *servingPlan) bool {
 		key := p.key
 		switch key {
 		case "endpoint_type", "failed":
@@ -59,22 +77,18 @@ func readVLLMRecord(j *jreader, index int) (trial.Trial, error) {
 			version = "bench-sweep"
 		}
 		if p.isLabel {
-			return vllmSetup(j, b, key, p.label)
+			return s.vllmSetup(key, p.label)
 		}
 		if p.setupNum {
-			_, err := s.setupNumber(j, key)
-			return err
+			return s.setupNumber(key)
 		}
-		return s.member(j, p)
+		return s.member(p)
 	})
-	if err != nil {
-		return trial.Trial{}, err
-	}
-	if index > 0 || j.src.base > 0 {
-		b.t.Source.Line, _ = j.src.lineCol(start + 1)
+	if !ok {
+		return trial.Trial{}, false
 	}
 	b.t.Source.FormatVersion = version
-	return s.finish(), nil
+	return s.finish(), true
 }
 
 // vllmLabels maps setup keys to labels (the value is kept as a param too).
@@ -84,9 +98,10 @@ var vllmLabels = map[string]string{
 }
 
 // vllmSetup reads the setup key, which sets label (vllmLabels).
-func vllmSetup(j *jreader, b *builder, key, label string) error {
-	s, ok, err := j.textOf(j.rec.memo, key)
-	if ok {
+func (r *servingRecord) vllmSetup(key, label string) bool {
+	b := r.b
+	s, set, ok := r.textOf(key)
+	if set {
 		if label == trial.LabelEngine {
 			b.setLabel(label, engineOf(s)) // the server, not the client backend
 		} else {
@@ -94,5 +109,5 @@ func vllmSetup(j *jreader, b *builder, key, label string) error {
 		}
 		b.setParam(key, s)
 	}
-	return err
+	return ok
 }

@@ -108,14 +108,34 @@ func KnownConfig(t *trial.Trial, keys []string) bool {
 		return true
 	}
 	for k := range t.Params {
-		for _, h := range serverHints {
-			if strings.Contains(k, h) {
+		if serverHint(k) {
+			return true
+		}
+	}
+	return false
+}
+
+// serverHint reports whether k contains one of serverHints: at each byte,
+// only the hints that start with it are tried (KnownConfig runs for every
+// trial a query keys).
+func serverHint(k string) bool {
+	for i := 0; i < len(k); i++ {
+		for _, h := range hintsByFirst[k[i]] {
+			if strings.HasPrefix(k[i:], h) {
 				return true
 			}
 		}
 	}
 	return false
 }
+
+// hintsByFirst holds serverHints by their first byte.
+var hintsByFirst = func() (t [256][]string) {
+	for _, h := range serverHints {
+		t[h[0]] = append(t[h[0]], h)
+	}
+	return t
+}()
 
 // serverHints are parameter-name fragments that only server settings have.
 var serverHints = []string{"server_info.", "server_args.", "tensor_parallel", "tensor-parallel", "tp_size",

@@ -2,6 +2,8 @@ package repeat
 
 import (
 	"math"
+	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/pareto-llm/pareto/trial"
@@ -68,5 +70,48 @@ func TestWorkloadString(t *testing.T) {
 		if got := tt.w.String(); got != tt.want {
 			t.Errorf("%+v.String() = %q; want %q", tt.w, got, tt.want)
 		}
+	}
+}
+
+// TestServerHint checks serverHint against strings.Contains over every
+// hint, on the hints themselves, their fragments and random keys built
+// from their bytes.
+func TestServerHint(t *testing.T) {
+	brute := func(k string) bool {
+		for _, h := range serverHints {
+			if strings.Contains(k, h) {
+				return true
+			}
+		}
+		return false
+	}
+	keys := []string{"", "x", "server_info.version", "sglang.server_info", "tp", "tp_siz", "a.tp_size.b", "quantization", "kv-cach"}
+	for _, h := range serverHints {
+		keys = append(keys, h, h[1:], h[:len(h)-1], "pre"+h+"post")
+	}
+	alphabet := strings.Join(serverHints, "")
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 20000 {
+		b := make([]byte, r.IntN(24))
+		for i := range b {
+			if r.IntN(4) == 0 { // a run of a hint, to make matches likely
+				h := serverHints[r.IntN(len(serverHints))]
+				b = append(b[:i], h[:r.IntN(len(h)+1)]...)
+				break
+			}
+			b[i] = alphabet[r.IntN(len(alphabet))]
+		}
+		keys = append(keys, string(b))
+	}
+	matched := 0
+	for _, k := range keys {
+		if got, want := serverHint(k), brute(k); got != want {
+			t.Fatalf("serverHint(%q) = %v; want %v", k, got, want)
+		} else if got {
+			matched++
+		}
+	}
+	if matched < 100 || matched == len(keys) {
+		t.Fatalf("%d of %d keys matched: the keys do not test both outcomes", matched, len(keys))
 	}
 }

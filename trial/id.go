@@ -108,12 +108,16 @@ func computeID(t *Trial, ms []Measurement) string {
 }
 
 // header starts e.b with everything ComputeID hashes but the measurements.
-func (e *idEncoder) header(t *Trial) {
+func (e *idEncoder) header(t *Trial) { e.headerKeys(t, &e.labelKeys, &e.paramKeys) }
+
+// headerKeys is header with the sorted keys of the labels and params last
+// encoded at this place (appendMap) in labelKeys and paramKeys.
+func (e *idEncoder) headerKeys(t *Trial, labelKeys, paramKeys *[]string) {
 	e.b = append(e.b[:0], idVersion...)
 	e.b = appendString(e.b, t.Source.File())
 	e.b = binary.LittleEndian.AppendUint64(e.b, uint64(t.Source.Index))
-	e.appendMap(&e.labelKeys, t.Labels)
-	e.appendMap(&e.paramKeys, t.Params)
+	e.appendMap(labelKeys, t.Labels)
+	e.appendMap(paramKeys, t.Params)
 	w := t.Workload
 	for _, f := range [...]float64{w.InputTokens, w.OutputTokens, w.MeanInputTokens, w.MeanOutputTokens,
 		w.Concurrency, w.AchievedConcurrency, w.RequestRate, w.Users} {

@@ -7,15 +7,30 @@ import (
 )
 
 // IDTemplate computes ComputeIDSorted faster for a series of trials whose
-// measurements differ from those of the trial before only in their values,
+// measurements differ from those of a trial before only in their values,
 // as when a reader goes through a directory of results written by one
-// tool for one configuration: the encoding of the measurements is kept,
-// and only the values are written into it again. The zero value is ready
-// to use; an IDTemplate must not be used concurrently.
+// tool for one configuration, or a file of records that alternate between
+// a few layouts: the encoding of the measurements of each of the last
+// templateLayouts layouts is kept, with the sorted keys of its labels and
+// params, and only the values are written into it again. The zero value
+// is ready to use; an IDTemplate must not be used concurrently.
 type IDTemplate struct {
+	layouts [templateLayouts]idLayout
+	tick    uint64
+}
+
+// templateLayouts is how many layouts an IDTemplate keeps.
+const templateLayouts = 4
+
+// idLayout is the encoding of one layout of measurements.
+type idLayout struct {
 	keys []measurementKey // what the encoding is of, but the values
 	enc  []byte           // appendMeasurements of those measurements
 	offs []int32          // offset of each value in enc
+	// Sorted keys of the labels and params of the trial last encoded
+	// with this layout (see appendMap).
+	labelKeys, paramKeys []string
+	used                 uint64 // tick of the last use
 }
 
 // measurementKey holds the fields of a measurement that ComputeID encodes,
@@ -28,34 +43,48 @@ type measurementKey struct {
 // ComputeIDSorted returns ComputeIDSorted(t).
 func (p *IDTemplate) ComputeIDSorted(t *Trial) string {
 	e := idEncoders.Get().(*idEncoder)
-	e.header(t)
 	ms := t.Measurements
-	if p.same(ms) {
-		for i := range ms {
-			binary.LittleEndian.PutUint64(p.enc[p.offs[i]:], math.Float64bits(ms[i].Value))
+	p.tick++
+	l := &p.layouts[0]
+	found := false
+	for i := range p.layouts {
+		c := &p.layouts[i]
+		if c.same(ms) {
+			l, found = c, true
+			break
 		}
-	} else {
-		p.enc, p.offs = e.appendMeasurements(p.enc[:0], ms, p.offs[:0], true)
-		clear(p.keys)
-		p.keys = p.keys[:0]
-		for i := range ms {
-			p.keys = append(p.keys, measurementKey{ms[i].Metric, ms[i].Unit, ms[i].Dims})
+		if c.used < l.used {
+			l = c
 		}
 	}
-	e.b = append(e.b, p.enc...)
+	l.used = p.tick
+	e.headerKeys(t, &l.labelKeys, &l.paramKeys)
+	if found {
+		for i := range ms {
+			binary.LittleEndian.PutUint64(l.enc[l.offs[i]:], math.Float64bits(ms[i].Value))
+		}
+	} else {
+		l.enc, l.offs = e.appendMeasurements(l.enc[:0], ms, l.offs[:0], true)
+		clear(l.keys)
+		l.keys = l.keys[:0]
+		for i := range ms {
+			l.keys = append(l.keys, measurementKey{ms[i].Metric, ms[i].Unit, ms[i].Dims})
+		}
+	}
+	e.b = append(e.b, l.enc...)
 	return e.sum()
 }
 
 // same reports whether the metric, unit and dims of every measurement of
-// ms are those of p.keys, by identity (the same string and slice data):
+// ms are those of l.keys, by identity (the same string and slice data):
 // the template holds them, so their memory is not reused, and strings and
 // dims are never modified in place, so identical means equal.
-func (p *IDTemplate) same(ms []Measurement) bool {
-	if len(ms) != len(p.keys) || p.enc == nil {
+func (l *idLayout) same(ms []Measurement) bool {
+	if len(ms) != len(l.keys) || l.enc == nil {
 		return false
 	}
 	for i := range ms {
-		m, k := &ms[i], &p.keys[i]
+		m, k := &ms[i], &l.keys[i]
 		if unsafe.StringData(m.Metric) != unsafe.StringData(k.metric) || len(m.Metric) != len(k.metric) ||
 			unsafe.StringData(m.Unit) != unsafe.StringData(k.unit) || len(m.Unit) != len(k.unit) ||
 			unsafe.SliceData(m.Dims) != unsafe.SliceData(k.dims) || len(m.Dims) != len(k.dims) {

@@ -6,32 +6,106 @@
 // quarter of the CPU.
 package gcpolicy
 
-import "runtime/debug"
+import (
+	"math"
+	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
+	"sync/atomic"
+)
 
 // Percent is the GOGC value Batch sets: collect when the heap has grown by
 // four times the live data.
 const Percent = 400
 
 // Batch sets GOGC to Percent unless the GOGC environment variable is set,
-// and, unless GOMEMLIMIT is set, a soft memory limit of three quarters of
-// the machine's physical memory (when it is known), so that a large live
-// set makes the collector run more often instead of letting the heap grow
-// fivefold past the RAM. (A job whose live data alone approaches the limit
+// and, unless GOMEMLIMIT or GOGC is set, a soft memory limit that follows
+// what is live (Follow): Floor while little is, never below what Percent
+// lets the heap grow to once more is, and at most three quarters of the
+// machine's physical memory (when it is known), so that a large live set
+// makes the collector run more often instead of letting the heap grow
+// fivefold past the RAM. (A job whose live data alone approaches that cap
 // is collected often, as it would be by Go's default at that size.)
 // getenv is os.Getenv. It returns the settings it changed, for logs and
 // tests: the previous GC percentage (or -1 when untouched) and memory limit
 // (or -1).
 func Batch(getenv func(string) string) (oldPercent int, oldLimit int64) {
 	oldPercent, oldLimit = -1, -1
-	if getenv("GOGC") == "" {
+	userGC := getenv("GOGC") != ""
+	if !userGC {
 		oldPercent = debug.SetGCPercent(Percent)
 	}
 	if getenv("GOMEMLIMIT") == "" {
+		capLimit := int64(math.MaxInt64)
 		if m := physicalMemory(); m > 0 {
-			oldLimit = debug.SetMemoryLimit(int64(m / 4 * 3))
+			capLimit = int64(m / 4 * 3)
+		}
+		if userGC {
+			oldLimit = debug.SetMemoryLimit(capLimit)
+		} else {
+			oldLimit = Follow(capLimit)
 		}
 	}
 	return oldPercent, oldLimit
+}
+
+// Floor is the soft memory limit Follow keeps while little is live: a
+// command streaming records through (ingest of JSONL, front over benchmark
+// files) keeps a few megabytes, and at Percent alone the heap would still
+// grow to 16 MB and more between collections — further with the
+// records allocated while a collection marks, which it counts as live —
+// on top of the binary's own 17 MB.
+const Floor = 20 << 20
+
+// followed is the limit Follow last set (0: none); capLimit its most.
+var followed, capLimit atomic.Int64
+
+// Follow sets a soft memory limit of Floor and, after every collection,
+// of what the collector's pace lets the heap grow to from what is live
+// (live × (1 + GOGC/100), a tenth more and 2 MB for the runtime's own
+// memory) when that is more, and at most most: so the limit binds only while
+// little is live. A limit set since by someone else (Stream, a test) is
+// left as it is; once it is restored to Follow's, Follow goes on. It
+// returns the previous limit.
+func Follow(most int64) int64 {
+	capLimit.Store(most)
+	want := followLimit()
+	old := debug.SetMemoryLimit(want)
+	if followed.Swap(want) == 0 {
+		armFollow()
+	}
+	return old
+}
+
+// followLimit is the limit Follow sets for what is live now.
+func followLimit() int64 {
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}, {Name: "/gc/gogc:percent"}}
+	metrics.Read(s)
+	var live, pct float64
+	if s[0].Value.Kind() == metrics.KindUint64 {
+		live = float64(s[0].Value.Uint64())
+	}
+	if s[1].Value.Kind() == metrics.KindUint64 {
+		pct = float64(s[1].Value.Uint64())
+	}
+	want := max(Floor, int64(live*(1+pct/100)*1.1)+2<<20)
+	return min(want, capLimit.Load())
+}
+
+// follower is what armFollow hangs a finalizer on: it is collected by the
+// next collection, after which the finalizer adjusts the limit and arms
+// another.
+type follower struct{ _ *int }
+
+func armFollow() {
+	runtime.SetFinalizer(&follower{}, func(*follower) {
+		if last := followed.Load(); debug.SetMemoryLimit(-1) == last {
+			if want := followLimit(); want != last && followed.CompareAndSwap(last, want) {
+				debug.SetMemoryLimit(want)
+			}
+		}
+		armFollow()
+	})
 }
 
 // StudyPercent is the GC percent of a command reading a whole stored
