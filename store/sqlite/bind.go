@@ -75,23 +75,22 @@ func (b *binder) exec() error {
 }
 
 // sqliteTrialColumns are the columns the SQLite store writes in trials,
-// in the order of trialValues, with the kind of their parameter: 's' for
-// the study id and 'n' for the ingest time (bound once per statement as
-// ?1 and ?2), 't' for text (see binder.text), 'w' for a JSON list ("[]"
-// when bound as NULL), '-' for others.
+// in the order of bindTrial, with the kind of their parameter: 's' for
+// the study id (bound once per statement as ?1), 't' for text (see
+// binder.text), '-' for others.
 var sqliteTrialColumns = []struct {
 	name string
 	kind byte
 }{
-	{"study_id", 's'}, {"ingested_at", 'n'}, {"id", '-'}, {"hash", 't'}, {"hkey", '-'},
-	{"source_path", 't'}, {"source_format", 't'}, {"source_format_version", 't'}, {"source_line", '-'}, {"source_index", '-'}, {"source_key", 't'},
-	{"labels", 't'}, {"params", 't'}, {"input_tokens", '-'}, {"output_tokens", '-'}, {"mean_input_tokens", '-'},
+	{"study_id", 's'}, {"id", '-'}, {"hash", 't'}, {"hkey", '-'},
+	{"origin_id", '-'}, {"source_line", '-'}, {"source_index", '-'},
+	{"labels", 't'}, {"params", 't'}, {"param_refs", '-'}, {"input_tokens", '-'}, {"output_tokens", '-'}, {"mean_input_tokens", '-'},
 	{"mean_output_tokens", '-'}, {"concurrency", '-'}, {"achieved_concurrency", '-'}, {"request_rate", '-'}, {"users", '-'},
-	{"requests", '-'}, {"succeeded", '-'}, {"failed", '-'}, {"problem", 't'}, {"warnings", 'w'},
+	{"requests", '-'}, {"succeeded", '-'}, {"failed", '-'}, {"problem", 't'}, {"warnings", 't'},
 	{"engine", 't'}, {"engine_version", 't'}, {"cuda", 't'}, {"driver", 't'}, {"gpu", 't'}, {"host", 't'},
 	{"measurements", '-'}, {"layout", 't'}, {"allocated_gpus", '-'}, {"allocated_gpus_unknown", 't'},
 	{"serving_gpus", '-'}, {"serving_gpus_unknown", 't'}, {"config_path", 't'}, {"config", '-'},
-	{"content_id", 't'}, {"checksum", '-'}, {"session", 't'},
+	{"content_id", 't'}, {"checksum", '-'},
 }
 
 // trialInsert returns the statement inserting rows trials.
@@ -105,7 +104,7 @@ func trialInsert(rows int) string {
 		sb.WriteString(c.name)
 	}
 	sb.WriteString(") VALUES ")
-	k := 2
+	k := 1
 	for r := range rows {
 		if r > 0 {
 			sb.WriteByte(',')
@@ -115,14 +114,9 @@ func trialInsert(rows int) string {
 			switch c.kind {
 			case 's':
 				sb.WriteString("?1")
-			case 'n':
-				sb.WriteString("?2")
 			case 't':
 				k++
 				sb.WriteString("ifnull(?" + codec.Itoa(k) + ",'')")
-			case 'w':
-				k++
-				sb.WriteString("ifnull(?" + codec.Itoa(k) + ",'[]')")
 			default:
 				k++
 				sb.WriteString("?" + codec.Itoa(k))
@@ -134,22 +128,21 @@ func trialInsert(rows int) string {
 }
 
 // bindTrial binds the per-trial values of sqliteTrialColumns for p,
-// stored under row id.
-func bindTrial(b *binder, id int64, p *codec.Prepared) {
+// stored under row id with its origin. Empty labels, params and warnings
+// are stored as ''.
+func bindTrial(b *binder, id, origin int64, p *codec.Prepared) {
 	t := p.Trial
 	w := &t.Workload
 	e := codec.Env(t)
 	b.int(id)
 	b.text(p.ID)
 	b.int(codec.HashKey(p.ID))
-	b.text(t.Source.Path)
-	b.text(t.Source.Format)
-	b.text(t.Source.FormatVersion)
+	b.int(origin)
 	b.int(int64(t.Source.Line))
 	b.int(int64(t.Source.Index))
-	b.text(t.Source.Key)
-	b.text(p.Labels)
-	b.text(p.Params)
+	b.text(emptyJSON(p.Labels))
+	b.text(emptyJSON(p.Params))
+	b.int(p.ParamRefs)
 	for _, v := range [...]float64{w.InputTokens, w.OutputTokens, w.MeanInputTokens, w.MeanOutputTokens,
 		w.Concurrency, w.AchievedConcurrency, w.RequestRate, w.Users} {
 		b.float(v)
@@ -158,11 +151,7 @@ func bindTrial(b *binder, id int64, p *codec.Prepared) {
 	b.int(t.Succeeded)
 	b.int(t.Failed)
 	b.text(t.Problem)
-	if len(t.Warnings) == 0 {
-		b.text("") // NULL: "[]"
-	} else {
-		b.text(p.Warnings)
-	}
+	b.text(emptyJSON(p.Warnings))
 	for _, v := range e {
 		b.text(v)
 	}
@@ -180,5 +169,13 @@ func bindTrial(b *binder, id int64, p *codec.Prepared) {
 	b.blob([]byte(dep.Config))
 	b.text(p.ContentID)
 	b.int(p.Checksum)
-	b.text(t.Source.Session)
+}
+
+// emptyJSON returns "" for an empty JSON object or list, else s: reads
+// decode '' as empty.
+func emptyJSON(s string) string {
+	if s == "{}" || s == "[]" {
+		return ""
+	}
+	return s
 }

@@ -142,6 +142,10 @@ func (s *sqliteStore) ingestTx(ctx context.Context, study, source string, fill f
 		return inTx(c, "BEGIN IMMEDIATE", func() error {
 			w := &sqliteWriter{c: c, s: s, now: codec.SQLiteTime(time.Now())}
 			defer w.close()
+			w.origins.Insert = func(o shared.Origin) (int64, error) {
+				return w.QueryInt(`INSERT INTO origins (path, file_key, format, format_version, session, ingested_at)
+					VALUES (?, ?, ?, ?, ?, ?) RETURNING origin`, o.Path, o.Key, o.Format, o.Version, o.Session, w.now)
+			}
 			var err error
 			if w.studyID, w.skips, err = w.studyByName(study); err != nil {
 				return err
@@ -279,6 +283,8 @@ type sqliteWriter struct {
 	batches  int
 	firstIDs []string
 	filter   *idFilter
+	// origins gives the trials their origin ids.
+	origins shared.Origins
 	// oneOff holds the statements of exec and queryInt by text: a block
 	// inserts one block_values row per (metric, dims), hundreds for a
 	// file of AIPerf results, and preparing each was most of the time.
@@ -471,14 +477,20 @@ func (w *sqliteWriter) insertTrials(studyID int64, ps []codec.Prepared, first in
 	for start := 0; start < len(ps); start += trialBatch {
 		chunk := ps[start:min(start+trialBatch, len(ps))]
 		st, err := w.sized(&w.insertStmts, len(chunk), trialInsert, func(st *sqlite3.Stmt) error {
-			return errors.Join(st.BindInt64(1, studyID), st.BindText(2, w.now))
+			return st.BindInt64(1, studyID)
 		})
 		if err != nil {
 			return err
 		}
-		b := binder{st: st, base: 2, next: 2}
+		origins := make([]int64, len(chunk))
 		for i := range chunk {
-			bindTrial(&b, first+int64(start+i), &chunk[i])
+			if origins[i], err = w.origins.ID(chunk[i].Trial); err != nil {
+				return err
+			}
+		}
+		b := binder{st: st, base: 1, next: 1}
+		for i := range chunk {
+			bindTrial(&b, first+int64(start+i), origins[i], &chunk[i])
 		}
 		if err := b.exec(); err != nil {
 			return err

@@ -32,6 +32,8 @@ func (st SchemaState) ForWriting(dialect string) error {
 		return st.notStore()
 	case st.Version > SchemaVersion(dialect):
 		return st.tooNew(dialect)
+	case st.preRelease():
+		return errPreRelease
 	}
 	return nil
 }
@@ -45,12 +47,26 @@ func (st SchemaState) ForReading(dialect string) error {
 		return st.notStore()
 	case st.Version > SchemaVersion(dialect):
 		return st.tooNew(dialect)
+	case st.preRelease():
+		return errPreRelease
 	case st.Version < SchemaVersion(dialect):
 		return fmt.Errorf("%w: it has schema version %d and this pareto reads version %d: upgrade it with 'pareto migrate' (or any command that writes to it)",
 			store.ErrOldSchema, st.Version, SchemaVersion(dialect))
 	}
 	return nil
 }
+
+// preRelease reports a store of the schema version 1 of before the first
+// release, which kept each trial's file, format and session in the
+// trial's row: it has no origins table (0001_init.sql was changed in
+// place, there being no release to migrate from).
+func (st SchemaState) preRelease() bool {
+	return st.Pareto && st.Version >= 1 && !slices.Contains(st.tables, "origins")
+}
+
+// errPreRelease is the error of a store for which preRelease holds.
+var errPreRelease = fmt.Errorf("%w: it was written by a pre-release pareto, whose schema kept each trial's file and session in the trial's row (it has no origins table); "+
+	"this pareto can neither read nor migrate it: ingest its sources again into a new store", store.ErrOldSchema)
 
 func (st SchemaState) notStore() error {
 	const show = 20
