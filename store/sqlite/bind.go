@@ -129,7 +129,7 @@ func trialInsert(rows int) string {
 
 // bindTrial binds the per-trial values of sqliteTrialColumns for p,
 // stored under row id with its origin. Empty labels, params and warnings
-// are stored as ''.
+// are stored as the empty string.
 func bindTrial(b *binder, id, origin int64, p *codec.Prepared) {
 	t := p.Trial
 	w := &t.Workload
@@ -172,7 +172,7 @@ func bindTrial(b *binder, id, origin int64, p *codec.Prepared) {
 }
 
 // emptyJSON returns "" for an empty JSON object or list, else s: reads
-// decode '' as empty.
+// decode the empty string as empty.
 func emptyJSON(s string) string {
 	if s == "{}" || s == "[]" {
 		return ""

@@ -305,7 +305,7 @@ type Prepared struct {
 	// of what a read returns) when it is not id: an ID the caller set, or a
 	// trial the store keeps in its canonical form (see asStored).
 	ContentID string
-	Checksum  int64  // TrialChecksum of the row
+	Checksum  int64 // TrialChecksum of the row
 	// ParamRefs are the parameters Params leaves out, given back by the
 	// measurements (see "Parameter references").
 	ParamRefs int64
