@@ -93,8 +93,9 @@ var sqliteTrialColumns = []struct {
 	{"content_id", 't'}, {"checksum", '-'},
 }
 
-// trialInsert returns the statement inserting rows trials.
-func trialInsert(rows int) string {
+// trialInsert inserts one trial: the study id is ?1, the values of
+// bindTrial follow.
+var trialInsert = func() string {
 	var sb strings.Builder
 	sb.WriteString("INSERT OR FAIL INTO trials (")
 	for i, c := range sqliteTrialColumns {
@@ -103,29 +104,26 @@ func trialInsert(rows int) string {
 		}
 		sb.WriteString(c.name)
 	}
-	sb.WriteString(") VALUES ")
+	sb.WriteString(") VALUES (")
 	k := 1
-	for r := range rows {
-		if r > 0 {
+	for i, c := range sqliteTrialColumns {
+		if i > 0 {
 			sb.WriteByte(',')
 		}
-		for i, c := range sqliteTrialColumns {
-			sb.WriteString([]string{"(", ","}[min(i, 1)])
-			switch c.kind {
-			case 's':
-				sb.WriteString("?1")
-			case 't':
-				k++
-				sb.WriteString("ifnull(?" + codec.Itoa(k) + ",'')")
-			default:
-				k++
-				sb.WriteString("?" + codec.Itoa(k))
-			}
+		switch c.kind {
+		case 's':
+			sb.WriteString("?1")
+		case 't':
+			k++
+			sb.WriteString("ifnull(?" + codec.Itoa(k) + ",'')")
+		default:
+			k++
+			sb.WriteString("?" + codec.Itoa(k))
 		}
-		sb.WriteByte(')')
 	}
+	sb.WriteByte(')')
 	return sb.String()
-}
+}()
 
 // bindTrial binds the per-trial values of sqliteTrialColumns for p,
 // stored under row id with its origin. Empty labels, params and warnings

@@ -17,8 +17,8 @@ import (
 	"github.com/pareto-llm/pareto/trial"
 )
 
-// Rows per multi-row INSERT statement of the SQLite store. Each statement
-// is prepared once per transaction and rebound for every batch.
+// trialBatch is the number of trials written between calls of the
+// store's afterBatch hook (tests).
 const trialBatch = 50
 
 // Ingest stores one source's trials in one transaction.
@@ -289,9 +289,10 @@ type sqliteWriter struct {
 	// inserts one block_values row per (metric, dims), hundreds for a
 	// file of AIPerf results, and preparing each was most of the time.
 	oneOff map[string]*sqlite3.Stmt
-	// freshStmts and insertStmts hold the statements of fresh and
-	// insertTrials by their number of rows.
-	freshStmts, insertStmts map[int]*sqlite3.Stmt
+	// freshStmts holds the statements of fresh by their number of keys.
+	freshStmts map[int]*sqlite3.Stmt
+	// insert is insertTrials' statement (nil until its first use).
+	insert *sqlite3.Stmt
 }
 
 // cached returns the statement for query, prepared once per transaction
@@ -313,11 +314,11 @@ func (w *sqliteWriter) cached(query string) (*sqlite3.Stmt, error) {
 }
 
 // sized returns the statement of rows rows that make builds, prepared
-// once per transaction (and then bound by bind), and reset for each use:
+// once per transaction, and reset for each use:
 // the statements of a source read in many batches are prepared once, not
 // once per batch (each was held until the transaction ended: thousands of
 // them ran SQLite out of memory).
-func (w *sqliteWriter) sized(stmts *map[int]*sqlite3.Stmt, rows int, make func(int) string, bind func(*sqlite3.Stmt) error) (*sqlite3.Stmt, error) {
+func (w *sqliteWriter) sized(stmts *map[int]*sqlite3.Stmt, rows int, make func(int) string) (*sqlite3.Stmt, error) {
 	if st, ok := (*stmts)[rows]; ok {
 		st.Reset() // its error is the previous use's, already reported
 		return st, nil
@@ -325,11 +326,6 @@ func (w *sqliteWriter) sized(stmts *map[int]*sqlite3.Stmt, rows int, make func(i
 	st, err := w.prepare(make(rows))
 	if err != nil {
 		return nil, err
-	}
-	if bind != nil {
-		if err := bind(st); err != nil {
-			return nil, err
-		}
 	}
 	if *stmts == nil {
 		*stmts = map[int]*sqlite3.Stmt{}
@@ -438,7 +434,7 @@ func (w *sqliteWriter) fresh(studyID int64, ps []codec.Prepared, lookup []string
 	stored := map[string]bool{}
 	for start := 0; start < len(lookup); start += freshBatch {
 		chunk := lookup[start:min(start+freshBatch, len(lookup))]
-		st, err := w.sized(&w.freshStmts, len(chunk), freshQuery, nil)
+		st, err := w.sized(&w.freshStmts, len(chunk), freshQuery)
 		if err != nil {
 			return nil, err
 		}
@@ -469,33 +465,36 @@ func (w *sqliteWriter) fresh(studyID int64, ps []codec.Prepared, lookup []string
 	return out, nil
 }
 
-// insertTrials writes ps with row ids first, first+1, ... OR FAIL keeps
-// the rows a failing statement wrote before the failure, which spares
-// SQLite a statement journal; the failure rolls the whole transaction
-// back anyway.
+// insertTrials writes ps with row ids first, first+1, ... one row per
+// statement: a statement of several rows (an INSERT of a multi-row
+// VALUES) opens a statement journal, into which SQLite copies every page
+// of trials_key it changes (the random places of the hash keys: a tenth of
+// the ingest). OR FAIL spares the statement journal of a single row too;
+// a failure rolls the whole transaction back anyway.
 func (w *sqliteWriter) insertTrials(studyID int64, ps []codec.Prepared, first int64) error {
-	for start := 0; start < len(ps); start += trialBatch {
-		chunk := ps[start:min(start+trialBatch, len(ps))]
-		st, err := w.sized(&w.insertStmts, len(chunk), trialInsert, func(st *sqlite3.Stmt) error {
-			return st.BindInt64(1, studyID)
-		})
+	if w.insert == nil {
+		st, err := w.prepare(trialInsert)
 		if err != nil {
 			return err
 		}
-		origins := make([]int64, len(chunk))
-		for i := range chunk {
-			if origins[i], err = w.origins.ID(chunk[i].Trial); err != nil {
-				return err
-			}
+		if err := st.BindInt64(1, studyID); err != nil {
+			return err
 		}
-		b := binder{st: st, base: 1, next: 1}
-		for i := range chunk {
-			bindTrial(&b, first+int64(start+i), origins[i], &chunk[i])
+		w.insert = st
+	}
+	b := binder{st: w.insert, base: 1, next: 1}
+	for i := range ps {
+		origin, err := w.origins.ID(ps[i].Trial)
+		if err != nil {
+			return err
 		}
+		bindTrial(&b, first+int64(i), origin, &ps[i])
 		if err := b.exec(); err != nil {
 			return err
 		}
-		w.s.batchDone()
+		if (i+1)%trialBatch == 0 || i == len(ps)-1 {
+			w.s.batchDone()
+		}
 	}
 	return nil
 }
