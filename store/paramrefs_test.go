@@ -96,7 +96,8 @@ func TestParamRefs(t *testing.T) {
 			if err != nil || len(checks) != 1 || len(checks[0].Damage) != 0 || checks[0].Trials != len(in) {
 				t.Fatalf("Check = %+v, %v; want one sound study", checks, err)
 			}
-			kept, err := queryInt(ctx, s, `SELECT COUNT(*) FROM trials WHERE CAST(params AS TEXT) LIKE '%0.6764556596678251%' OR CAST(params AS TEXT) LIKE '%12.5%'`)
+			kept, err := queryInt(ctx, s, `SELECT COUNT(*) FROM trials WHERE study_id = (SELECT id FROM studies WHERE name = '`+study+`')
+				AND (CAST(params AS TEXT) LIKE '%0.6764556596678251%' OR CAST(params AS TEXT) LIKE '%12.5%')`)
 			if err != nil || kept != 1 { // only "native differs" keeps ttft's text
 				t.Errorf("rows keeping a referenced parameter's text: %d, %v; want 1 (the parameter no measurement names)", kept, err)
 			}

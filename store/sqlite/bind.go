@@ -17,13 +17,60 @@ type binder struct {
 	base int // parameters below base are bound once per statement
 	next int
 	err  error
+	// memo, when not nil, holds what each parameter was last bound to
+	// among NULL and integers (by parameter number), so that binding the
+	// same again is skipped: bindings outlive the statement's reset, and
+	// most columns of a row of a table (the empty ones, the origin) are
+	// those of the row before. Each bind is a call into SQLite's
+	// WebAssembly module.
+	memo []bound
+}
+
+// bound is a binding that binder.memo remembers: an integer, or NULL.
+type bound struct {
+	null, set bool
+	i         int64
+}
+
+// same reports whether the next parameter holds v already (NULL when
+// null), and remembers v otherwise. A failed bind leaves b.err set and
+// the statement unused.
+func (b *binder) same(null bool, v int64) bool {
+	if b.memo == nil {
+		return false
+	}
+	for len(b.memo) <= b.next {
+		b.memo = append(b.memo, bound{})
+	}
+	m := &b.memo[b.next]
+	if m.set && m.null == null && m.i == v {
+		return true
+	}
+	*m = bound{null: null, set: true, i: v}
+	return false
+}
+
+// forget drops what memo holds of the next parameter (bound to something
+// it does not remember).
+func (b *binder) forget() {
+	if b.next < len(b.memo) {
+		b.memo[b.next] = bound{}
+	}
 }
 
 func (b *binder) int(v int64) {
 	b.next++
-	if b.err == nil {
+	if b.err == nil && !b.same(false, v) {
 		b.err = b.st.BindInt64(b.next, v)
 	}
+}
+
+// null binds NULL.
+func (b *binder) null() error {
+	if b.same(true, 0) {
+		return nil
+	}
+	return b.st.BindNull(b.next)
 }
 
 // text binds v, an empty one as NULL: the statements that take text
@@ -35,8 +82,9 @@ func (b *binder) text(v string) {
 		return
 	}
 	if v == "" {
-		b.err = b.st.BindNull(b.next)
+		b.err = b.null()
 	} else {
+		b.forget()
 		b.err = b.st.BindText(b.next, v)
 	}
 }
@@ -48,6 +96,7 @@ func (b *binder) blob(v []byte) {
 		if v == nil {
 			v = []byte{}
 		}
+		b.forget()
 		b.err = b.st.BindBlob(b.next, v)
 	}
 }
@@ -58,9 +107,15 @@ func (b *binder) float(v float64) {
 	if b.err != nil {
 		return
 	}
-	if math.IsNaN(v) {
-		b.err = b.st.BindNull(b.next)
-	} else {
+	switch {
+	case math.IsNaN(v):
+		b.err = b.null()
+	case v == 0 && !math.Signbit(v):
+		if !b.same(false, 0) { // the NUMERIC column keeps 0.0 as 0 all the same
+			b.err = b.st.BindInt64(b.next, 0)
+		}
+	default:
+		b.forget()
 		b.err = b.st.BindFloat(b.next, v)
 	}
 }

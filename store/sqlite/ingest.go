@@ -158,10 +158,19 @@ func (s *sqliteStore) ingestTx(ctx context.Context, study, source string, fill f
 				return err
 			}
 			w.empty = none == 1
+			if w.next == 1 { // no trial in the store: trials_key is built at the end
+				if err := w.Exec(`DROP INDEX trials_key`); err != nil {
+					return err
+				}
+				w.keyDropped = true
+			}
 			if err := fill(w.add); err != nil {
 				return err
 			}
 			if err := w.flushBlock(); err != nil {
+				return err
+			}
+			if err := w.restoreKey(); err != nil {
 				return err
 			}
 			added, present = w.added, w.present
@@ -176,7 +185,13 @@ func (s *sqliteStore) ingestTx(ctx context.Context, study, source string, fill f
 // row ids and join the open block, written when full (flushBlock).
 func (w *sqliteWriter) add(trials []trial.Trial) error {
 	ps, dups := codec.Prepare(trials)
-	fresh, err := w.fresh(w.studyID, ps, w.lookup(ps))
+	lookup := w.lookup(ps)
+	if len(lookup) > 0 {
+		if err := w.restoreKey(); err != nil {
+			return err
+		}
+	}
+	fresh, err := w.fresh(w.studyID, ps, lookup)
 	if err != nil {
 		return err
 	}
@@ -206,6 +221,23 @@ func (w *sqliteWriter) add(trials []trial.Trial) error {
 	w.added += len(fresh)
 	w.present += len(ps) - len(fresh) + dups
 	return nil
+}
+
+// trialsKey is the index of the trials' hash keys, as the schema creates
+// it (0001_init.sql).
+const trialsKey = `CREATE INDEX trials_key ON trials (study_id, hkey)`
+
+// restoreKey creates trials_key again if the transaction dropped it. An
+// ingest into a store without trials drops it when it begins and creates
+// it once the trials are written (or before a trial is looked up by its
+// hash key), in the same transaction: building an index from a million
+// rows sorted once costs less than a million inserts at random places.
+func (w *sqliteWriter) restoreKey() error {
+	if !w.keyDropped {
+		return nil
+	}
+	w.keyDropped = false
+	return w.Exec(trialsKey)
 }
 
 // lookup returns the IDs of ps that may be in the study already: all of
@@ -283,6 +315,8 @@ type sqliteWriter struct {
 	batches  int
 	firstIDs []string
 	filter   *idFilter
+	// keyDropped: the transaction dropped trials_key (restoreKey).
+	keyDropped bool
 	// origins gives the trials their origin ids.
 	origins shared.Origins
 	// oneOff holds the statements of exec and queryInt by text: a block
@@ -291,8 +325,8 @@ type sqliteWriter struct {
 	oneOff map[string]*sqlite3.Stmt
 	// freshStmts holds the statements of fresh by their number of keys.
 	freshStmts map[int]*sqlite3.Stmt
-	// insert is insertTrials' statement (nil until its first use).
-	insert *sqlite3.Stmt
+	// insert binds insertTrials' statement (st nil until its first use).
+	insert binder
 }
 
 // cached returns the statement for query, prepared once per transaction
@@ -472,7 +506,8 @@ func (w *sqliteWriter) fresh(studyID int64, ps []codec.Prepared, lookup []string
 // the ingest). OR FAIL spares the statement journal of a single row too;
 // a failure rolls the whole transaction back anyway.
 func (w *sqliteWriter) insertTrials(studyID int64, ps []codec.Prepared, first int64) error {
-	if w.insert == nil {
+	b := &w.insert
+	if b.st == nil {
 		st, err := w.prepare(trialInsert)
 		if err != nil {
 			return err
@@ -480,15 +515,14 @@ func (w *sqliteWriter) insertTrials(studyID int64, ps []codec.Prepared, first in
 		if err := st.BindInt64(1, studyID); err != nil {
 			return err
 		}
-		w.insert = st
+		*b = binder{st: st, base: 1, next: 1, memo: []bound{}}
 	}
-	b := binder{st: w.insert, base: 1, next: 1}
 	for i := range ps {
 		origin, err := w.origins.ID(ps[i].Trial)
 		if err != nil {
 			return err
 		}
-		bindTrial(&b, first+int64(i), origin, &ps[i])
+		bindTrial(b, first+int64(i), origin, &ps[i])
 		if err := b.exec(); err != nil {
 			return err
 		}
