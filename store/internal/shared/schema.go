@@ -25,33 +25,37 @@ const FirstMigration = "0001_init.sql"
 // ForWriting reports whether Open may migrate the database: a new one
 // (no table) or a pareto store of this version or an older one.
 func (st SchemaState) ForWriting(dialect string) error {
-	switch {
-	case len(st.tables) == 0:
+	if len(st.tables) == 0 {
 		return nil
-	case !st.Pareto:
-		return st.notStore()
-	case st.Version > SchemaVersion(dialect):
-		return st.tooNew(dialect)
-	case st.preRelease():
-		return errPreRelease
 	}
-	return nil
+	return st.known(dialect)
 }
 
 // ForReading reports whether a read-only opener can read the database.
 func (st SchemaState) ForReading(dialect string) error {
-	switch {
-	case len(st.tables) == 0:
+	if len(st.tables) == 0 {
 		return fmt.Errorf("%w (the database is empty; a command that writes, such as pareto ingest --study, creates the store)", store.ErrNotStore)
+	}
+	if err := st.known(dialect); err != nil {
+		return err
+	}
+	if st.Version < SchemaVersion(dialect) {
+		return fmt.Errorf("%w: it has schema version %d and this pareto reads version %d: upgrade it with 'pareto migrate' (or any command that writes to it)",
+			store.ErrOldSchema, st.Version, SchemaVersion(dialect))
+	}
+	return nil
+}
+
+// known reports whether the database, which has tables, is a pareto store
+// of a schema this pareto can read or migrate.
+func (st SchemaState) known(dialect string) error {
+	switch {
 	case !st.Pareto:
 		return st.notStore()
 	case st.Version > SchemaVersion(dialect):
 		return st.tooNew(dialect)
 	case st.preRelease():
 		return errPreRelease
-	case st.Version < SchemaVersion(dialect):
-		return fmt.Errorf("%w: it has schema version %d and this pareto reads version %d: upgrade it with 'pareto migrate' (or any command that writes to it)",
-			store.ErrOldSchema, st.Version, SchemaVersion(dialect))
 	}
 	return nil
 }
