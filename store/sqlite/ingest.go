@@ -127,14 +127,17 @@ func (s *sqliteStore) ingestTx(ctx context.Context, study, source string, fill f
 	err = s.raw(ctx, func(c *sqlite3.Conn) (err error) {
 		// The row ids written are those just inserted, so the foreign
 		// keys hold by construction: checking them would cost a lookup in
-		// trials for every measurement. The pragma is a no-op inside a
-		// transaction, hence its place here.
-		if err := c.Exec("PRAGMA foreign_keys=OFF"); err != nil {
+		// trials for every measurement. Temporary data (the sort that
+		// builds trials_key, restoreKey) goes to files, not to the
+		// connection's memory, which SQLite compiled to WebAssembly caps
+		// at 256 MiB: a sort held in memory grows with the rows. Neither
+		// pragma can change inside a transaction, hence their place here.
+		if err := c.Exec("PRAGMA foreign_keys=OFF; PRAGMA temp_store=FILE"); err != nil {
 			return err
 		}
 		defer func() {
 			ctx := c.SetInterrupt(context.Background())
-			if ferr := c.Exec("PRAGMA foreign_keys=ON"); ferr != nil {
+			if ferr := c.Exec("PRAGMA foreign_keys=ON; PRAGMA temp_store=MEMORY"); ferr != nil {
 				err = errors.Join(err, ferr, driver.ErrBadConn)
 			}
 			c.SetInterrupt(ctx)
@@ -232,13 +235,25 @@ const trialsKey = `CREATE INDEX trials_key ON trials (study_id, hkey)`
 // it once the trials are written (or before a trial is looked up by its
 // hash key), in the same transaction: building an index from a million
 // rows sorted once costs less than a million inserts at random places.
+//
+// SQLite sorts in memory up to the page cache's size, then in files: the
+// cache is shrunk to sortKiB while the index is built, so that the sort
+// and the cache together stay within what the cache alone takes (the dirty
+// pages it no longer holds go to the WAL, uncommitted).
 func (w *sqliteWriter) restoreKey() error {
 	if !w.keyDropped {
 		return nil
 	}
 	w.keyDropped = false
-	return w.Exec(trialsKey)
+	if err := w.c.Exec(`PRAGMA cache_size=-` + codec.Itoa(sortKiB)); err != nil {
+		return err
+	}
+	return errors.Join(w.Exec(trialsKey), w.c.Exec(`PRAGMA cache_size=-`+codec.Itoa(cacheKiB)))
 }
+
+// sortKiB is the page cache, and so the memory of the sort, while
+// restoreKey builds trials_key.
+const sortKiB = 8 << 10
 
 // lookup returns the IDs of ps that may be in the study already: all of
 // them, unless the study had no trial when the transaction began: then
