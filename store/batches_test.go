@@ -7,6 +7,7 @@ import (
 
 	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/store/columnar"
+	"github.com/pareto-llm/pareto/store/internal/locate"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -102,6 +103,72 @@ func TestIngestBatches(t *testing.T) {
 			}
 			if checks, err := s.Check(ctx, study); err != nil || len(checks[0].Damage) != 0 || checks[0].Trials != 10+4*batch {
 				t.Errorf("Check after the failed source = %+v, %v", checks, err)
+			}
+		})
+	}
+}
+
+// TestIngestNewStore ingests into a store without trials, where the
+// SQLite writer builds trials_key at the end of the transaction: a
+// reader's failure leaves the store as it was, index included; a later
+// batch repeating trials of earlier ones finds them present (the index is
+// built before it is looked up); the trials are read by ID, checked, and
+// ingesting them again adds nothing.
+func TestIngestNewStore(t *testing.T) {
+	for _, b := range backends(t) {
+		t.Run(b.name, func(t *testing.T) {
+			ctx := context.Background()
+			s := openT(t, b.fresh(t))
+			study := studyName(t)
+			bad := errors.New("bad.csv:9000:3: not a number")
+			_, _, err := s.IngestBatches(ctx, study, "bad", func(add func([]trial.Trial) error) error {
+				if err := add(genTrials(0, 1000)); err != nil {
+					return err
+				}
+				return bad
+			})
+			if err != bad {
+				t.Fatalf("IngestBatches with a failing reader = %v; want its error as it is", err)
+			}
+			if b.name == locate.SQLite {
+				if n, err := queryInt(ctx, s, `SELECT COUNT(*) FROM sqlite_schema WHERE name = 'trials_key'`); err != nil || n != 1 {
+					t.Fatalf("trials_key after the failed ingest: %d, %v; want it there", n, err)
+				}
+			}
+			batches := [][]trial.Trial{genTrials(0, 5000), genTrials(5000, 5000),
+				append(genTrials(0, 10), genTrials(4990, 20)...), genTrials(10_000, 10)}
+			fill := func(add func([]trial.Trial) error) error {
+				for _, ts := range batches {
+					if err := add(ts); err != nil {
+						return err
+					}
+				}
+				return nil
+			}
+			added, present, err := s.IngestBatches(ctx, study, "dups", fill)
+			if err != nil || added != 10_010 || present != 30 {
+				t.Fatalf("IngestBatches into a new store = %d added, %d present, %v; want 10010, 30", added, present, err)
+			}
+			if b.name == locate.SQLite {
+				plan, err := queryInt(ctx, s, `SELECT COUNT(*) FROM sqlite_schema WHERE name = 'trials_key' AND sql = 'CREATE INDEX trials_key ON trials (study_id, hkey)'`)
+				if err != nil || plan != 1 {
+					t.Fatalf("trials_key after the ingest: %d, %v; want the schema's index", plan, err)
+				}
+			}
+			var ids []string
+			for _, i := range []int{0, 4999, 5000, 10_009} {
+				tr := genTrial(i)
+				ids = append(ids, trial.ComputeID(&tr))
+			}
+			byID, err := s.TrialsByID(ctx, study, ids)
+			if err != nil || len(byID) != len(ids) {
+				t.Fatalf("TrialsByID = %d trials, %v; want %d", len(byID), err, len(ids))
+			}
+			if checks, err := s.Check(ctx, study); err != nil || len(checks) != 1 || len(checks[0].Damage) != 0 || checks[0].Trials != 10_010 {
+				t.Fatalf("Check = %+v, %v; want 10010 sound trials", checks, err)
+			}
+			if added, present, err := s.IngestBatches(ctx, study, "dups", fill); err != nil || added != 0 || present != 10_040 {
+				t.Errorf("IngestBatches again = %d added, %d present, %v; want 0, 10040", added, present, err)
 			}
 		})
 	}

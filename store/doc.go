@@ -42,9 +42,12 @@
 //
 // # Schema
 //
-// studies (name, creation time); trials (ID, source with its key,
-// labels, params, workload, counts, problem, warnings, environment columns
-// derived from labels, ingest time, the trial's measurements packed in one
+// studies (name, creation time); origins (what the trials of one file
+// share: path, key, format and version, session, ingest time); trials (ID,
+// its origin by id, line and index in the file, labels, params less those
+// its measurements give back (codec.ParamRefs), workload, counts, problem,
+// warnings, environment columns derived from labels, the trial's
+// measurements packed in one
 // blob: metric, dims, unit, native name, source unit and value of each, in
 // order, and its deployment: serving layout as JSON, allocated and serving
 // GPU counts with the reasons when unknown, and the executed configuration's
@@ -187,13 +190,16 @@
 // # Ingest
 //
 // Measurements are packed, and the blocks built, in Go. The SQLite store
-// writes through the low-level API with multi-row INSERT OR FAIL
-// statements prepared once per transaction (the study id and ingest time
-// bound once per statement, empty text as NULL), looks the source's hash
-// keys up 250 per statement, keeps foreign-key checks off for the
-// transaction (the row ids written are those it just inserted), and runs
-// with a 64 MiB page cache and checkpoints every 64 MiB of WAL. The
-// PostgreSQL store inserts trials 1,000 per INSERT ... SELECT FROM unnest.
+// writes through the low-level API with one INSERT OR FAIL statement of
+// one row prepared once per transaction (the study id bound once, empty
+// text as NULL, a parameter rebound only when its NULL or integer changes;
+// a statement of several rows would open a statement journal), writes an
+// origin once per file, looks the source's hash keys up 250 per
+// statement, keeps foreign-key checks off for the transaction (the row ids
+// written are those it just inserted), builds trials_key at the end of an
+// ingest into a store without trials, and runs with a 64 MiB page cache
+// and checkpoints every 64 MiB of WAL. The PostgreSQL store inserts trials
+// 1,000 per INSERT ... SELECT FROM unnest.
 //
 // # Tuning queue
 //

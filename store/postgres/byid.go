@@ -30,7 +30,7 @@ func (s *pgStore) TrialsByID(ctx context.Context, study string, ids []string) ([
 			for _, id := range chunk {
 				want[id] = true
 			}
-			rows, err := tx.Query(ctx, `SELECT `+codec.ReadColumns+` FROM trials WHERE study_id = $1 AND hash = ANY($2::text[])`, studyID, chunk)
+			rows, err := tx.Query(ctx, codec.TrialsSelect(true)+` WHERE study_id = $1 AND hash = ANY($2::text[])`, studyID, chunk)
 			if err != nil {
 				return err
 			}

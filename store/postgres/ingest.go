@@ -21,29 +21,32 @@ const pgTrialBatch = 1000
 
 // pgInsertTrials inserts a batch given as one array per column and returns
 // the row id and hash of the trials that were not present.
-const pgInsertTrials = `INSERT INTO trials (id, study_id, hash, source_path, source_format, source_format_version,
-	source_line, source_index, source_key, labels, params, input_tokens, output_tokens, mean_input_tokens, mean_output_tokens,
+const pgInsertTrials = `INSERT INTO trials (id, study_id, hash, origin_id,
+	source_line, source_index, labels, params, param_refs, input_tokens, output_tokens, mean_input_tokens, mean_output_tokens,
 	concurrency, achieved_concurrency, request_rate, users, requests, succeeded, failed,
 	problem, warnings, engine, engine_version, cuda, driver, gpu, host, measurements,
 	layout, allocated_gpus, allocated_gpus_unknown, serving_gpus, serving_gpus_unknown, config_path, config,
-	content_id, checksum, session)
+	content_id, checksum)
 OVERRIDING SYSTEM VALUE
-SELECT id, $1, hash, path, format, version, line, idx, skey, labels::jsonb, params::jsonb, it, ot, mit, mot,
+SELECT id, $1, hash, origin, line, idx, labels::jsonb, params::jsonb, refs, it, ot, mit, mot,
 	conc, aconc, rate, users, requests, succeeded, failed, problem, warnings::jsonb,
 	engine, engine_version, cuda, driver, gpu, host, packed,
-	NULLIF(layout, '')::jsonb, alloc, alloc_why, serving, serving_why, config_path, config, content_id, checksum, session
-FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::bigint[], $8::text[], $9::text[],
-	$10::float8[], $11::float8[], $12::float8[], $13::float8[], $14::float8[], $15::float8[], $16::float8[], $17::float8[],
-	$18::bigint[], $19::bigint[], $20::bigint[], $21::text[], $22::text[],
-	$23::text[], $24::text[], $25::text[], $26::text[], $27::text[], $28::text[], $29::bigint[], $30::bytea[],
-	$31::text[], $32::text[], $33::bigint[], $34::text[], $35::bigint[], $36::text[], $37::text[], $38::bytea[],
-	$39::text[], $40::bigint[], $41::text[])
-	AS u(hash, path, format, version, line, idx, labels, params, it, ot, mit, mot, conc, aconc, rate, users,
-	requests, succeeded, failed, problem, warnings, engine, engine_version, cuda, driver, gpu, host, id, packed, skey,
-	layout, alloc, alloc_why, serving, serving_why, config_path, config, content_id, checksum, session)
+	NULLIF(layout, '')::jsonb, alloc, alloc_why, serving, serving_why, config_path, config, content_id, checksum
+FROM unnest($2::text[], $3::bigint[], $4::bigint[], $5::bigint[], $6::text[], $7::text[], $8::bigint[],
+	$9::float8[], $10::float8[], $11::float8[], $12::float8[], $13::float8[], $14::float8[], $15::float8[], $16::float8[],
+	$17::bigint[], $18::bigint[], $19::bigint[], $20::text[], $21::text[],
+	$22::text[], $23::text[], $24::text[], $25::text[], $26::text[], $27::text[], $28::bigint[], $29::bytea[],
+	$30::text[], $31::bigint[], $32::text[], $33::bigint[], $34::text[], $35::text[], $36::bytea[],
+	$37::text[], $38::bigint[])
+	AS u(hash, origin, line, idx, labels, params, refs, it, ot, mit, mot, conc, aconc, rate, users,
+	requests, succeeded, failed, problem, warnings, engine, engine_version, cuda, driver, gpu, host, id, packed,
+	layout, alloc, alloc_why, serving, serving_why, config_path, config, content_id, checksum)
 ORDER BY hash
 ON CONFLICT (study_id, hash) DO NOTHING
 RETURNING id, hash`
+
+// pgInsertOrigin writes an origin (shared.Origins).
+const pgInsertOrigin = `INSERT INTO origins (path, file_key, format, format_version, session) VALUES ($1, $2, $3, $4, $5) RETURNING origin`
 
 // pgSourceSupersede records an ingested source and deletes the skips that
 // its trials, of the inputs (files, runs), supersede (see supersedeSkips),
@@ -126,6 +129,7 @@ type pgWriter struct {
 	owners         []shared.SkipOwner
 	seen           map[shared.SkipOwner]bool
 	block          *columnar.Block
+	origins        shared.Origins
 }
 
 // ingestBatches writes the new trials of the batches fill adds and their
@@ -139,6 +143,10 @@ func (s *pgStore) ingestBatches(ctx context.Context, study, source string, fill 
 	var w *pgWriter
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		w = &pgWriter{s: s, tx: tx, studyID: studyID, seen: map[shared.SkipOwner]bool{}}
+		w.origins.Insert = func(o shared.Origin) (id int64, err error) {
+			err = tx.QueryRow(ctx, pgInsertOrigin, o.Path, o.Key, o.Format, o.Version, o.Session).Scan(&id)
+			return id, err
+		}
 		var addErr error
 		err := fill(func(ts []trial.Trial) error {
 			if addErr == nil {
@@ -179,7 +187,7 @@ func (w *pgWriter) add(ctx context.Context, trials []trial.Trial) error {
 	var fresh []*codec.Prepared
 	for start := 0; start < len(ps); start += pgTrialBatch {
 		chunk := ps[start:min(start+pgTrialBatch, len(ps))]
-		ids, err := w.s.insertTrials(ctx, w.tx, w.studyID, chunk)
+		ids, err := w.insertTrials(ctx, chunk)
 		if err != nil {
 			return err
 		}
@@ -230,14 +238,14 @@ func (w *pgWriter) flushBlock(ctx context.Context) error {
 
 // insertTrials inserts one batch and maps the hashes of the new trials to
 // their row ids.
-func (s *pgStore) insertTrials(ctx context.Context, tx pgx.Tx, studyID int64, ps []codec.Prepared) (map[string]int64, error) {
+func (w *pgWriter) insertTrials(ctx context.Context, ps []codec.Prepared) (map[string]int64, error) {
 	n := len(ps)
 	str := func() []string { return make([]string, n) }
 	i64 := func() []int64 { return make([]int64, n) }
 	f64 := func() []float64 { return make([]float64, n) }
-	hash, path, format, version, labels, params, problem, warnings := str(), str(), str(), str(), str(), str(), str(), str()
-	keys, layouts, allocWhy, servingWhy, configPaths, contentIDs, sessions := str(), str(), str(), str(), str(), str(), str()
-	alloc, serving, checksums := i64(), i64(), i64()
+	hash, labels, params, problem, warnings := str(), str(), str(), str(), str()
+	layouts, allocWhy, servingWhy, configPaths, contentIDs := str(), str(), str(), str(), str()
+	alloc, serving, checksums, origins, refs := i64(), i64(), i64(), i64(), i64()
 	configs := make([][]byte, n)
 	line, idx, requests, succeeded, failed, rowIDs := i64(), i64(), i64(), i64(), i64(), i64()
 	packed := make([][]byte, n)
@@ -252,9 +260,12 @@ func (s *pgStore) insertTrials(ctx context.Context, tx pgx.Tx, studyID int64, ps
 	for i := range ps {
 		p := &ps[i]
 		t := p.Trial
-		hash[i], path[i], format[i], version[i] = p.ID, t.Source.Path, t.Source.Format, t.Source.FormatVersion
+		var err error
+		if origins[i], err = w.origins.ID(t); err != nil {
+			return nil, err
+		}
+		hash[i], refs[i] = p.ID, p.ParamRefs
 		line[i], idx[i], rowIDs[i], packed[i] = int64(t.Source.Line), int64(t.Source.Index), p.Row, p.Packed
-		keys[i], sessions[i] = t.Source.Key, t.Source.Session
 		configs[i] = []byte{} // NOT NULL
 		if d := t.Deployment; d != nil {
 			layouts[i], alloc[i], allocWhy[i], serving[i], servingWhy[i] = p.Layout, int64(d.AllocatedGPUs),
@@ -273,10 +284,10 @@ func (s *pgStore) insertTrials(ctx context.Context, tx pgx.Tx, studyID int64, ps
 			envs[k][i] = v
 		}
 	}
-	rows, err := tx.Query(ctx, pgInsertTrials, studyID, hash, path, format, version, line, idx, labels, params,
+	rows, err := w.tx.Query(ctx, pgInsertTrials, w.studyID, hash, origins, line, idx, labels, params, refs,
 		wl[0], wl[1], wl[2], wl[3], wl[4], wl[5], wl[6], wl[7], requests, succeeded, failed, problem, warnings,
-		envs[0], envs[1], envs[2], envs[3], envs[4], envs[5], rowIDs, packed, keys,
-		layouts, alloc, allocWhy, serving, servingWhy, configPaths, configs, contentIDs, checksums, sessions)
+		envs[0], envs[1], envs[2], envs[3], envs[4], envs[5], rowIDs, packed,
+		layouts, alloc, allocWhy, serving, servingWhy, configPaths, configs, contentIDs, checksums)
 	if err != nil {
 		return nil, err
 	}

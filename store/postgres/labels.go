@@ -54,8 +54,8 @@ func (s *pgStore) setLabelsTx(ctx context.Context, study string, ids []string, l
 		if err != nil {
 			return err
 		}
-		rows, err := tx.Query(ctx, `SELECT `+codec.ReadColumns+` FROM trials WHERE study_id = $1 AND hash = ANY($2::text[])
-			ORDER BY id FOR UPDATE`, studyID, ids)
+		rows, err := tx.Query(ctx, codec.TrialsSelect(true)+` WHERE study_id = $1 AND hash = ANY($2::text[])
+			ORDER BY id FOR UPDATE OF trials`, studyID, ids)
 		if err != nil {
 			return err
 		}

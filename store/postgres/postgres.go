@@ -232,8 +232,8 @@ func (s *pgStore) Studies(ctx context.Context) ([]store.Study, error) {
 	rows, err := s.pool.Query(ctx, `SELECT s.name, s.created_at,
 		(SELECT COUNT(*) FROM trials t WHERE t.study_id = s.id),
 		(SELECT COUNT(*) FROM sources o WHERE o.study_id = s.id),
-		(SELECT MIN(ingested_at) FROM trials t WHERE t.study_id = s.id),
-		(SELECT MAX(ingested_at) FROM trials t WHERE t.study_id = s.id)
+		(SELECT MIN(o.ingested_at) FROM trials t JOIN origins o ON o.origin = t.origin_id WHERE t.study_id = s.id),
+		(SELECT MAX(o.ingested_at) FROM trials t JOIN origins o ON o.origin = t.origin_id WHERE t.study_id = s.id)
 		FROM studies s ORDER BY s.name`)
 	if err != nil {
 		return nil, s.wrap("listing studies", err)

@@ -56,7 +56,7 @@ func (s *pgStore) Scan(ctx context.Context, study string, q store.Query, fn func
 }
 
 func pgReadTrials(ctx context.Context, tx pgx.Tx, studyID int64, c *shared.Collector, d *codec.Decoder) error {
-	rows, err := tx.Query(ctx, `SELECT `+codec.ReadColumns+` FROM trials WHERE study_id = $1 ORDER BY id`, studyID)
+	rows, err := tx.Query(ctx, codec.TrialsSelect(true)+` WHERE study_id = $1 ORDER BY id`, studyID)
 	if err != nil {
 		return err
 	}

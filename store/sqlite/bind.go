@@ -17,13 +17,60 @@ type binder struct {
 	base int // parameters below base are bound once per statement
 	next int
 	err  error
+	// memo, when not nil, holds what each parameter was last bound to
+	// among NULL and integers (by parameter number), so that binding the
+	// same again is skipped: bindings outlive the statement's reset, and
+	// most columns of a row of a table (the empty ones, the origin) are
+	// those of the row before. Each bind is a call into SQLite's
+	// WebAssembly module.
+	memo []bound
+}
+
+// bound is a binding that binder.memo remembers: an integer, or NULL.
+type bound struct {
+	null, set bool
+	i         int64
+}
+
+// same reports whether the next parameter holds v already (NULL when
+// null), and remembers v otherwise. A failed bind leaves b.err set and
+// the statement unused.
+func (b *binder) same(null bool, v int64) bool {
+	if b.memo == nil {
+		return false
+	}
+	for len(b.memo) <= b.next {
+		b.memo = append(b.memo, bound{})
+	}
+	m := &b.memo[b.next]
+	if m.set && m.null == null && m.i == v {
+		return true
+	}
+	*m = bound{null: null, set: true, i: v}
+	return false
+}
+
+// forget drops what memo holds of the next parameter (bound to something
+// it does not remember).
+func (b *binder) forget() {
+	if b.next < len(b.memo) {
+		b.memo[b.next] = bound{}
+	}
 }
 
 func (b *binder) int(v int64) {
 	b.next++
-	if b.err == nil {
+	if b.err == nil && !b.same(false, v) {
 		b.err = b.st.BindInt64(b.next, v)
 	}
+}
+
+// null binds NULL.
+func (b *binder) null() error {
+	if b.same(true, 0) {
+		return nil
+	}
+	return b.st.BindNull(b.next)
 }
 
 // text binds v, an empty one as NULL: the statements that take text
@@ -35,8 +82,9 @@ func (b *binder) text(v string) {
 		return
 	}
 	if v == "" {
-		b.err = b.st.BindNull(b.next)
+		b.err = b.null()
 	} else {
+		b.forget()
 		b.err = b.st.BindText(b.next, v)
 	}
 }
@@ -48,6 +96,7 @@ func (b *binder) blob(v []byte) {
 		if v == nil {
 			v = []byte{}
 		}
+		b.forget()
 		b.err = b.st.BindBlob(b.next, v)
 	}
 }
@@ -58,9 +107,15 @@ func (b *binder) float(v float64) {
 	if b.err != nil {
 		return
 	}
-	if math.IsNaN(v) {
-		b.err = b.st.BindNull(b.next)
-	} else {
+	switch {
+	case math.IsNaN(v):
+		b.err = b.null()
+	case v == 0 && !math.Signbit(v):
+		if !b.same(false, 0) { // the NUMERIC column keeps 0.0 as 0 all the same
+			b.err = b.st.BindInt64(b.next, 0)
+		}
+	default:
+		b.forget()
 		b.err = b.st.BindFloat(b.next, v)
 	}
 }
@@ -75,27 +130,27 @@ func (b *binder) exec() error {
 }
 
 // sqliteTrialColumns are the columns the SQLite store writes in trials,
-// in the order of trialValues, with the kind of their parameter: 's' for
-// the study id and 'n' for the ingest time (bound once per statement as
-// ?1 and ?2), 't' for text (see binder.text), 'w' for a JSON list ("[]"
-// when bound as NULL), '-' for others.
+// in the order of bindTrial, with the kind of their parameter: 's' for
+// the study id (bound once per statement as ?1), 't' for text (see
+// binder.text), '-' for others.
 var sqliteTrialColumns = []struct {
 	name string
 	kind byte
 }{
-	{"study_id", 's'}, {"ingested_at", 'n'}, {"id", '-'}, {"hash", 't'}, {"hkey", '-'},
-	{"source_path", 't'}, {"source_format", 't'}, {"source_format_version", 't'}, {"source_line", '-'}, {"source_index", '-'}, {"source_key", 't'},
-	{"labels", 't'}, {"params", 't'}, {"input_tokens", '-'}, {"output_tokens", '-'}, {"mean_input_tokens", '-'},
+	{"study_id", 's'}, {"id", '-'}, {"hash", 't'}, {"hkey", '-'},
+	{"origin_id", '-'}, {"source_line", '-'}, {"source_index", '-'},
+	{"labels", 't'}, {"params", 't'}, {"param_refs", '-'}, {"input_tokens", '-'}, {"output_tokens", '-'}, {"mean_input_tokens", '-'},
 	{"mean_output_tokens", '-'}, {"concurrency", '-'}, {"achieved_concurrency", '-'}, {"request_rate", '-'}, {"users", '-'},
-	{"requests", '-'}, {"succeeded", '-'}, {"failed", '-'}, {"problem", 't'}, {"warnings", 'w'},
+	{"requests", '-'}, {"succeeded", '-'}, {"failed", '-'}, {"problem", 't'}, {"warnings", 't'},
 	{"engine", 't'}, {"engine_version", 't'}, {"cuda", 't'}, {"driver", 't'}, {"gpu", 't'}, {"host", 't'},
 	{"measurements", '-'}, {"layout", 't'}, {"allocated_gpus", '-'}, {"allocated_gpus_unknown", 't'},
 	{"serving_gpus", '-'}, {"serving_gpus_unknown", 't'}, {"config_path", 't'}, {"config", '-'},
-	{"content_id", 't'}, {"checksum", '-'}, {"session", 't'},
+	{"content_id", 't'}, {"checksum", '-'},
 }
 
-// trialInsert returns the statement inserting rows trials.
-func trialInsert(rows int) string {
+// trialInsert inserts one trial: the study id is ?1, the values of
+// bindTrial follow.
+var trialInsert = func() string {
 	var sb strings.Builder
 	sb.WriteString("INSERT OR FAIL INTO trials (")
 	for i, c := range sqliteTrialColumns {
@@ -104,52 +159,43 @@ func trialInsert(rows int) string {
 		}
 		sb.WriteString(c.name)
 	}
-	sb.WriteString(") VALUES ")
-	k := 2
-	for r := range rows {
-		if r > 0 {
+	sb.WriteString(") VALUES (")
+	k := 1
+	for i, c := range sqliteTrialColumns {
+		if i > 0 {
 			sb.WriteByte(',')
 		}
-		for i, c := range sqliteTrialColumns {
-			sb.WriteString([]string{"(", ","}[min(i, 1)])
-			switch c.kind {
-			case 's':
-				sb.WriteString("?1")
-			case 'n':
-				sb.WriteString("?2")
-			case 't':
-				k++
-				sb.WriteString("ifnull(?" + codec.Itoa(k) + ",'')")
-			case 'w':
-				k++
-				sb.WriteString("ifnull(?" + codec.Itoa(k) + ",'[]')")
-			default:
-				k++
-				sb.WriteString("?" + codec.Itoa(k))
-			}
+		switch c.kind {
+		case 's':
+			sb.WriteString("?1")
+		case 't':
+			k++
+			sb.WriteString("ifnull(?" + codec.Itoa(k) + ",'')")
+		default:
+			k++
+			sb.WriteString("?" + codec.Itoa(k))
 		}
-		sb.WriteByte(')')
 	}
+	sb.WriteByte(')')
 	return sb.String()
-}
+}()
 
 // bindTrial binds the per-trial values of sqliteTrialColumns for p,
-// stored under row id.
-func bindTrial(b *binder, id int64, p *codec.Prepared) {
+// stored under row id with its origin. Empty labels, params and warnings
+// are stored as the empty string.
+func bindTrial(b *binder, id, origin int64, p *codec.Prepared) {
 	t := p.Trial
 	w := &t.Workload
 	e := codec.Env(t)
 	b.int(id)
 	b.text(p.ID)
 	b.int(codec.HashKey(p.ID))
-	b.text(t.Source.Path)
-	b.text(t.Source.Format)
-	b.text(t.Source.FormatVersion)
+	b.int(origin)
 	b.int(int64(t.Source.Line))
 	b.int(int64(t.Source.Index))
-	b.text(t.Source.Key)
-	b.text(p.Labels)
-	b.text(p.Params)
+	b.text(emptyJSON(p.Labels))
+	b.text(emptyJSON(p.Params))
+	b.int(p.ParamRefs)
 	for _, v := range [...]float64{w.InputTokens, w.OutputTokens, w.MeanInputTokens, w.MeanOutputTokens,
 		w.Concurrency, w.AchievedConcurrency, w.RequestRate, w.Users} {
 		b.float(v)
@@ -158,11 +204,7 @@ func bindTrial(b *binder, id int64, p *codec.Prepared) {
 	b.int(t.Succeeded)
 	b.int(t.Failed)
 	b.text(t.Problem)
-	if len(t.Warnings) == 0 {
-		b.text("") // NULL: "[]"
-	} else {
-		b.text(p.Warnings)
-	}
+	b.text(emptyJSON(p.Warnings))
 	for _, v := range e {
 		b.text(v)
 	}
@@ -180,5 +222,13 @@ func bindTrial(b *binder, id int64, p *codec.Prepared) {
 	b.blob([]byte(dep.Config))
 	b.text(p.ContentID)
 	b.int(p.Checksum)
-	b.text(t.Source.Session)
+}
+
+// emptyJSON returns "" for an empty JSON object or list, else s: reads
+// decode the empty string as empty.
+func emptyJSON(s string) string {
+	if s == "{}" || s == "[]" {
+		return ""
+	}
+	return s
 }

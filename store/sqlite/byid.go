@@ -33,7 +33,7 @@ func (s *sqliteStore) TrialsByID(ctx context.Context, study string, ids []string
 					args = append(args, codec.HashKey(id))
 					want[id] = true
 				}
-				st, _, err := c.Prepare(`SELECT ` + codec.ReadColumns + ` FROM trials WHERE study_id = ? AND hkey IN (?` +
+				st, _, err := c.Prepare(codec.TrialsSelect(false) + ` WHERE study_id = ? AND hkey IN (?` +
 					strings.Repeat(",?", len(chunk)-1) + `)`)
 				if err != nil {
 					return err

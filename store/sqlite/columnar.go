@@ -75,7 +75,7 @@ func sqliteColumnFilters(c *sqlite3.Conn, b *shared.ColumnsBuilder, studyID int6
 	}
 	cond, args := shared.EnvWhere(sqlConds, 4, false, "")
 	b.KeepSQL = map[int64]bool{}
-	return sqliteEachTrial(c, studyID, "id", cond, args, func(st *sqlite3.Stmt) (bool, error) {
+	return sqliteEachTrial(c, studyID, "SELECT id FROM trials", cond, args, func(st *sqlite3.Stmt) (bool, error) {
 		b.KeepSQL[st.ColumnInt64(0)] = true
 		return true, nil
 	})

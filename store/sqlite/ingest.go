@@ -17,8 +17,8 @@ import (
 	"github.com/pareto-llm/pareto/trial"
 )
 
-// Rows per multi-row INSERT statement of the SQLite store. Each statement
-// is prepared once per transaction and rebound for every batch.
+// trialBatch is the number of trials written between calls of the
+// store's afterBatch hook (tests).
 const trialBatch = 50
 
 // Ingest stores one source's trials in one transaction.
@@ -127,14 +127,17 @@ func (s *sqliteStore) ingestTx(ctx context.Context, study, source string, fill f
 	err = s.raw(ctx, func(c *sqlite3.Conn) (err error) {
 		// The row ids written are those just inserted, so the foreign
 		// keys hold by construction: checking them would cost a lookup in
-		// trials for every measurement. The pragma is a no-op inside a
-		// transaction, hence its place here.
-		if err := c.Exec("PRAGMA foreign_keys=OFF"); err != nil {
+		// trials for every measurement. Temporary data (the sort that
+		// builds trials_key, restoreKey) goes to files, not to the
+		// connection's memory, which SQLite compiled to WebAssembly caps
+		// at 256 MiB: a sort held in memory grows with the rows. Neither
+		// pragma can change inside a transaction, hence their place here.
+		if err := c.Exec("PRAGMA foreign_keys=OFF; PRAGMA temp_store=FILE"); err != nil {
 			return err
 		}
 		defer func() {
 			ctx := c.SetInterrupt(context.Background())
-			if ferr := c.Exec("PRAGMA foreign_keys=ON"); ferr != nil {
+			if ferr := c.Exec("PRAGMA foreign_keys=ON; PRAGMA temp_store=MEMORY"); ferr != nil {
 				err = errors.Join(err, ferr, driver.ErrBadConn)
 			}
 			c.SetInterrupt(ctx)
@@ -142,6 +145,10 @@ func (s *sqliteStore) ingestTx(ctx context.Context, study, source string, fill f
 		return inTx(c, "BEGIN IMMEDIATE", func() error {
 			w := &sqliteWriter{c: c, s: s, now: codec.SQLiteTime(time.Now())}
 			defer w.close()
+			w.origins.Insert = func(o shared.Origin) (int64, error) {
+				return w.QueryInt(`INSERT INTO origins (path, file_key, format, format_version, session, ingested_at)
+					VALUES (?, ?, ?, ?, ?, ?) RETURNING origin`, o.Path, o.Key, o.Format, o.Version, o.Session, w.now)
+			}
 			var err error
 			if w.studyID, w.skips, err = w.studyByName(study); err != nil {
 				return err
@@ -154,10 +161,19 @@ func (s *sqliteStore) ingestTx(ctx context.Context, study, source string, fill f
 				return err
 			}
 			w.empty = none == 1
+			if w.next == 1 { // no trial in the store: trials_key is built at the end
+				if err := w.Exec(`DROP INDEX trials_key`); err != nil {
+					return err
+				}
+				w.keyDropped = true
+			}
 			if err := fill(w.add); err != nil {
 				return err
 			}
 			if err := w.flushBlock(); err != nil {
+				return err
+			}
+			if err := w.restoreKey(); err != nil {
 				return err
 			}
 			added, present = w.added, w.present
@@ -172,7 +188,13 @@ func (s *sqliteStore) ingestTx(ctx context.Context, study, source string, fill f
 // row ids and join the open block, written when full (flushBlock).
 func (w *sqliteWriter) add(trials []trial.Trial) error {
 	ps, dups := codec.Prepare(trials)
-	fresh, err := w.fresh(w.studyID, ps, w.lookup(ps))
+	lookup := w.lookup(ps)
+	if len(lookup) > 0 {
+		if err := w.restoreKey(); err != nil {
+			return err
+		}
+	}
+	fresh, err := w.fresh(w.studyID, ps, lookup)
 	if err != nil {
 		return err
 	}
@@ -203,6 +225,35 @@ func (w *sqliteWriter) add(trials []trial.Trial) error {
 	w.present += len(ps) - len(fresh) + dups
 	return nil
 }
+
+// trialsKey is the index of the trials' hash keys, as the schema creates
+// it (0001_init.sql).
+const trialsKey = `CREATE INDEX trials_key ON trials (study_id, hkey)`
+
+// restoreKey creates trials_key again if the transaction dropped it. An
+// ingest into a store without trials drops it when it begins and creates
+// it once the trials are written (or before a trial is looked up by its
+// hash key), in the same transaction: building an index from a million
+// rows sorted once costs less than a million inserts at random places.
+//
+// SQLite sorts in memory up to the page cache's size, then in files: the
+// cache is shrunk to sortKiB while the index is built, so that the sort
+// and the cache together stay within what the cache alone takes (the dirty
+// pages it no longer holds go to the WAL, uncommitted).
+func (w *sqliteWriter) restoreKey() error {
+	if !w.keyDropped {
+		return nil
+	}
+	w.keyDropped = false
+	if err := w.c.Exec(`PRAGMA cache_size=-` + codec.Itoa(sortKiB)); err != nil {
+		return err
+	}
+	return errors.Join(w.Exec(trialsKey), w.c.Exec(`PRAGMA cache_size=-`+codec.Itoa(cacheKiB)))
+}
+
+// sortKiB is the page cache, and so the memory of the sort, while
+// restoreKey builds trials_key.
+const sortKiB = 8 << 10
 
 // lookup returns the IDs of ps that may be in the study already: all of
 // them, unless the study had no trial when the transaction began: then
@@ -279,13 +330,18 @@ type sqliteWriter struct {
 	batches  int
 	firstIDs []string
 	filter   *idFilter
+	// keyDropped: the transaction dropped trials_key (restoreKey).
+	keyDropped bool
+	// origins gives the trials their origin ids.
+	origins shared.Origins
 	// oneOff holds the statements of exec and queryInt by text: a block
 	// inserts one block_values row per (metric, dims), hundreds for a
 	// file of AIPerf results, and preparing each was most of the time.
 	oneOff map[string]*sqlite3.Stmt
-	// freshStmts and insertStmts hold the statements of fresh and
-	// insertTrials by their number of rows.
-	freshStmts, insertStmts map[int]*sqlite3.Stmt
+	// freshStmts holds the statements of fresh by their number of keys.
+	freshStmts map[int]*sqlite3.Stmt
+	// insert binds insertTrials' statement (st nil until its first use).
+	insert binder
 }
 
 // cached returns the statement for query, prepared once per transaction
@@ -307,11 +363,11 @@ func (w *sqliteWriter) cached(query string) (*sqlite3.Stmt, error) {
 }
 
 // sized returns the statement of rows rows that make builds, prepared
-// once per transaction (and then bound by bind), and reset for each use:
+// once per transaction, and reset for each use:
 // the statements of a source read in many batches are prepared once, not
 // once per batch (each was held until the transaction ended: thousands of
 // them ran SQLite out of memory).
-func (w *sqliteWriter) sized(stmts *map[int]*sqlite3.Stmt, rows int, make func(int) string, bind func(*sqlite3.Stmt) error) (*sqlite3.Stmt, error) {
+func (w *sqliteWriter) sized(stmts *map[int]*sqlite3.Stmt, rows int, make func(int) string) (*sqlite3.Stmt, error) {
 	if st, ok := (*stmts)[rows]; ok {
 		st.Reset() // its error is the previous use's, already reported
 		return st, nil
@@ -319,11 +375,6 @@ func (w *sqliteWriter) sized(stmts *map[int]*sqlite3.Stmt, rows int, make func(i
 	st, err := w.prepare(make(rows))
 	if err != nil {
 		return nil, err
-	}
-	if bind != nil {
-		if err := bind(st); err != nil {
-			return nil, err
-		}
 	}
 	if *stmts == nil {
 		*stmts = map[int]*sqlite3.Stmt{}
@@ -432,7 +483,7 @@ func (w *sqliteWriter) fresh(studyID int64, ps []codec.Prepared, lookup []string
 	stored := map[string]bool{}
 	for start := 0; start < len(lookup); start += freshBatch {
 		chunk := lookup[start:min(start+freshBatch, len(lookup))]
-		st, err := w.sized(&w.freshStmts, len(chunk), freshQuery, nil)
+		st, err := w.sized(&w.freshStmts, len(chunk), freshQuery)
 		if err != nil {
 			return nil, err
 		}
@@ -463,27 +514,36 @@ func (w *sqliteWriter) fresh(studyID int64, ps []codec.Prepared, lookup []string
 	return out, nil
 }
 
-// insertTrials writes ps with row ids first, first+1, ... OR FAIL keeps
-// the rows a failing statement wrote before the failure, which spares
-// SQLite a statement journal; the failure rolls the whole transaction
-// back anyway.
+// insertTrials writes ps with row ids first, first+1, ... one row per
+// statement: a statement of several rows (an INSERT of a multi-row
+// VALUES) opens a statement journal, into which SQLite copies every page
+// of trials_key it changes (the random places of the hash keys: a tenth of
+// the ingest). OR FAIL spares the statement journal of a single row too;
+// a failure rolls the whole transaction back anyway.
 func (w *sqliteWriter) insertTrials(studyID int64, ps []codec.Prepared, first int64) error {
-	for start := 0; start < len(ps); start += trialBatch {
-		chunk := ps[start:min(start+trialBatch, len(ps))]
-		st, err := w.sized(&w.insertStmts, len(chunk), trialInsert, func(st *sqlite3.Stmt) error {
-			return errors.Join(st.BindInt64(1, studyID), st.BindText(2, w.now))
-		})
+	b := &w.insert
+	if b.st == nil {
+		st, err := w.prepare(trialInsert)
 		if err != nil {
 			return err
 		}
-		b := binder{st: st, base: 2, next: 2}
-		for i := range chunk {
-			bindTrial(&b, first+int64(start+i), &chunk[i])
+		if err := st.BindInt64(1, studyID); err != nil {
+			return err
 		}
+		*b = binder{st: st, base: 1, next: 1, memo: []bound{}}
+	}
+	for i := range ps {
+		origin, err := w.origins.ID(ps[i].Trial)
+		if err != nil {
+			return err
+		}
+		bindTrial(b, first+int64(i), origin, &ps[i])
 		if err := b.exec(); err != nil {
 			return err
 		}
-		w.s.batchDone()
+		if (i+1)%trialBatch == 0 || i == len(ps)-1 {
+			w.s.batchDone()
+		}
 	}
 	return nil
 }

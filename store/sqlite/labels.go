@@ -61,7 +61,7 @@ func (s *sqliteStore) setLabelsTx(ctx context.Context, study string, ids []strin
 			args = append(args, codec.HashKey(id))
 			want[id] = true
 		}
-		rows, err := tx.QueryContext(ctx, `SELECT `+codec.ReadColumns+` FROM trials WHERE study_id = ? AND hkey IN (?`+
+		rows, err := tx.QueryContext(ctx, codec.TrialsSelect(false)+` WHERE study_id = ? AND hkey IN (?`+
 			strings.Repeat(",?", len(chunk)-1)+`)`, args...)
 		if err != nil {
 			return 0, err

@@ -62,7 +62,7 @@ func sqliteRawTrials(c *sqlite3.Conn, studyID int64, coll *shared.Collector, d *
 	slim := coll.Q.Slim && len(coll.Q.Where) == 0
 	v := shared.NewVerifier()
 	coll.StartScan(v)
-	err := sqliteEachTrial(c, studyID, codec.ReadColumns, "", nil, func(st *sqlite3.Stmt) (bool, error) {
+	err := sqliteEachTrial(c, studyID, codec.TrialsSelect(false), "", nil, func(st *sqlite3.Stmt) (bool, error) {
 		id, t, err := r.Decode(stmtScanner{st}, d, &coll.Q, slim, v)
 		if err != nil {
 			return false, err
@@ -75,19 +75,19 @@ func sqliteRawTrials(c *sqlite3.Conn, studyID int64, coll *shared.Collector, d *
 	return coll.Finish(err, v.Wait())
 }
 
-// sqliteEachTrial selects cols of the study's trials that satisfy cond
+// sqliteEachTrial runs sel (a SELECT of trials) on the study's trials that satisfy cond
 // (" AND ..." with args after the study id), in row-id order, and calls
 // fn on each row until it returns false. The SQLite store has no index on
 // the study: its trials are found through the row-id ranges of its blocks
 // (the unary + keeps SQLite from using trials_key for the study id
 // instead of the row-id range), whose checksums are verified, and without
 // cond every range must hold the trials its blocks count.
-func sqliteEachTrial(c *sqlite3.Conn, studyID int64, cols, cond string, args []any, fn func(*sqlite3.Stmt) (bool, error)) error {
+func sqliteEachTrial(c *sqlite3.Conn, studyID int64, sel, cond string, args []any, fn func(*sqlite3.Stmt) (bool, error)) error {
 	ranges, err := sqliteStudyRanges(c, studyID)
 	if err != nil || len(ranges) == 0 {
 		return err
 	}
-	st, _, err := c.Prepare(`SELECT ` + cols + ` FROM trials WHERE id BETWEEN ? AND ? AND +study_id = ?` + cond + ` ORDER BY id`)
+	st, _, err := c.Prepare(sel + ` WHERE id BETWEEN ? AND ? AND +study_id = ?` + cond + ` ORDER BY id`)
 	if err != nil {
 		return err
 	}

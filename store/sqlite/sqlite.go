@@ -440,10 +440,12 @@ func (s *sqliteStore) Studies(ctx context.Context) ([]store.Study, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT s.name, s.created_at,
 		(SELECT COALESCE(SUM(trials), 0) FROM blocks b WHERE b.study_id = s.id),
 		(SELECT COUNT(*) FROM sources o WHERE o.study_id = s.id),
-		COALESCE((SELECT MIN(t.ingested_at) FROM blocks b CROSS JOIN trials t
-			ON t.id BETWEEN b.first_trial AND b.last_trial WHERE b.study_id = s.id AND +t.study_id = s.id), ''),
-		COALESCE((SELECT MAX(t.ingested_at) FROM blocks b CROSS JOIN trials t
-			ON t.id BETWEEN b.first_trial AND b.last_trial WHERE b.study_id = s.id AND +t.study_id = s.id), '')
+		COALESCE((SELECT MIN(o.ingested_at) FROM blocks b CROSS JOIN trials t
+			ON t.id BETWEEN b.first_trial AND b.last_trial CROSS JOIN origins o ON o.origin = t.origin_id
+			WHERE b.study_id = s.id AND +t.study_id = s.id), ''),
+		COALESCE((SELECT MAX(o.ingested_at) FROM blocks b CROSS JOIN trials t
+			ON t.id BETWEEN b.first_trial AND b.last_trial CROSS JOIN origins o ON o.origin = t.origin_id
+			WHERE b.study_id = s.id AND +t.study_id = s.id), '')
 		FROM studies s ORDER BY s.name`)
 	if err != nil {
 		return nil, sqliteError(s.path, "listing studies", err)

@@ -148,10 +148,10 @@ func asStored(t *trial.Trial, p *Prepared, d *Decoder) (*trial.Trial, error) {
 	if c.Labels, err = d.DecodeMap([]byte(p.Labels)); err != nil {
 		return nil, err
 	}
-	if c.Params, err = d.DecodeMap([]byte(p.Params)); err != nil {
+	if c.Measurements, err = UnpackMeasurements(p.Packed, d, nil); err != nil {
 		return nil, err
 	}
-	if c.Measurements, err = UnpackMeasurements(p.Packed, d, nil); err != nil {
+	if c.Params, err = d.Params([]byte(p.Params), p.ParamRefs, c.Measurements); err != nil {
 		return nil, err
 	}
 	w := &c.Workload

@@ -305,7 +305,10 @@ type Prepared struct {
 	// of what a read returns) when it is not id: an ID the caller set, or a
 	// trial the store keeps in its canonical form (see asStored).
 	ContentID string
-	Checksum  int64  // TrialChecksum of the row
+	Checksum  int64 // TrialChecksum of the row
+	// ParamRefs are the parameters Params leaves out, given back by the
+	// measurements (see "Parameter references").
+	ParamRefs int64
 	RepeatKey string // SketchKey of the trial as stored
 	Row       int64  // row id reserved by the PostgreSQL store
 }
@@ -356,7 +359,8 @@ func encodeTrials(trials []trial.Trial, out []Prepared, from, to int) {
 			p.ID = trial.ComputeID(t)
 		}
 		p.Labels = strings.Clone(enc.MapString(t.Labels))
-		p.Params = strings.Clone(enc.MapString(t.Params))
+		p.ParamRefs = ParamRefs(t)
+		p.Params = strings.Clone(enc.mapString(t.Params, p.ParamRefs, t.Measurements))
 		p.Dims = make([]string, len(t.Measurements))
 		for j := range t.Measurements {
 			d := t.Measurements[j].Dims
@@ -425,13 +429,19 @@ type JSONEncoder struct {
 
 // MapString renders m ("{}" when empty); the string shares the encoder's
 // buffer and is only valid until the next call.
-func (e *JSONEncoder) MapString(m map[string]string) string {
-	if len(m) == 0 {
-		return "{}"
-	}
+func (e *JSONEncoder) MapString(m map[string]string) string { return e.mapString(m, 0, nil) }
+
+// mapString is MapString leaving out the parameters that refs references
+// in ms (see "Parameter references").
+func (e *JSONEncoder) mapString(m map[string]string, refs int64, ms []trial.Measurement) string {
 	e.keys = e.keys[:0]
 	for k := range m {
-		e.keys = append(e.keys, k)
+		if refs == 0 || !referenced(k, refs, ms) {
+			e.keys = append(e.keys, k)
+		}
+	}
+	if len(e.keys) == 0 {
+		return "{}"
 	}
 	slices.Sort(e.keys)
 	b := append(e.buf[:0], '{')

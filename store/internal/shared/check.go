@@ -118,7 +118,7 @@ func ownRows(k *StoredBlock) map[int64]bool {
 // are marked in covered; a row that two blocks own is damage.
 func rebuildBlock(tx codec.QueryTx, studyID int64, k *StoredBlock, d *codec.Decoder, c *store.StudyCheck, covered map[int64]bool) (*columnar.Block, bool, int, error) {
 	own := ownRows(k)
-	rows, err := tx.Query(`SELECT `+codec.ReadColumns+` FROM trials WHERE id BETWEEN ? AND ? AND +study_id = ? ORDER BY id`,
+	rows, err := tx.Query(codec.TrialsSelect(tx.Numbered())+` WHERE id BETWEEN ? AND ? AND +study_id = ? ORDER BY id`,
 		k.First, k.Last, studyID)
 	if err != nil {
 		return nil, false, 0, err

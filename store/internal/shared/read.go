@@ -35,7 +35,9 @@ type TrialRow struct {
 	checksum  int64
 	// session is the trial's measurement session
 	session []byte
-	dest    []any
+	// refs are the trial's param_refs (codec.ParamRefs)
+	refs int64
+	dest []any
 }
 
 // NewTrialRow returns a TrialRow whose scan destinations are set.
@@ -47,7 +49,7 @@ func NewTrialRow() *TrialRow {
 	}
 	r.dest = append(r.dest, &r.requests, &r.succeeded, &r.failed, &r.problem, &r.warnings, &r.measurements,
 		&r.layout, &r.alloc, &r.allocWhy, &r.serving, &r.servingWhy, &r.configPath, &r.config,
-		&r.contentID, &r.checksum, &r.session)
+		&r.contentID, &r.checksum, &r.session, &r.refs)
 	return r
 }
 
@@ -138,7 +140,7 @@ func (r *TrialRow) Scan(rs rowScanner, d *codec.Decoder) (trial.Trial, error) {
 	if t.Labels, err = d.DecodeMap(r.labels); err != nil {
 		return t, r.damaged("its labels do not decode (%v)", err)
 	}
-	if t.Params, err = d.DecodeMap(r.params); err != nil {
+	if t.Params, err = d.Params(r.params, r.refs, t.Measurements); err != nil {
 		return t, r.damaged("its params do not decode (%v)", err)
 	}
 	w := &t.Workload

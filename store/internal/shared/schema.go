@@ -25,32 +25,52 @@ const FirstMigration = "0001_init.sql"
 // ForWriting reports whether Open may migrate the database: a new one
 // (no table) or a pareto store of this version or an older one.
 func (st SchemaState) ForWriting(dialect string) error {
-	switch {
-	case len(st.tables) == 0:
+	if len(st.tables) == 0 {
 		return nil
-	case !st.Pareto:
-		return st.notStore()
-	case st.Version > SchemaVersion(dialect):
-		return st.tooNew(dialect)
 	}
-	return nil
+	return st.known(dialect)
 }
 
 // ForReading reports whether a read-only opener can read the database.
 func (st SchemaState) ForReading(dialect string) error {
-	switch {
-	case len(st.tables) == 0:
+	if len(st.tables) == 0 {
 		return fmt.Errorf("%w (the database is empty; a command that writes to it creates the store)", store.ErrNotStore)
-	case !st.Pareto:
-		return st.notStore()
-	case st.Version > SchemaVersion(dialect):
-		return st.tooNew(dialect)
-	case st.Version < SchemaVersion(dialect):
+	}
+	if err := st.known(dialect); err != nil {
+		return err
+	}
+	if st.Version < SchemaVersion(dialect) {
 		return fmt.Errorf("%w: it has schema version %d and this pareto reads version %d: upgrade it with 'pareto migrate' (or any command that writes to it)",
 			store.ErrOldSchema, st.Version, SchemaVersion(dialect))
 	}
 	return nil
 }
+
+// known reports whether the database, which has tables, is a pareto store
+// of a schema this pareto can read or migrate.
+func (st SchemaState) known(dialect string) error {
+	switch {
+	case !st.Pareto:
+		return st.notStore()
+	case st.Version > SchemaVersion(dialect):
+		return st.tooNew(dialect)
+	case st.preRelease():
+		return errPreRelease
+	}
+	return nil
+}
+
+// preRelease reports a store of the schema version 1 of before the first
+// release, which kept each trial's file, format and session in the
+// trial's row: it has no origins table (0001_init.sql was changed in
+// place, there being no release to migrate from).
+func (st SchemaState) preRelease() bool {
+	return st.Pareto && st.Version >= 1 && !slices.Contains(st.tables, "origins")
+}
+
+// errPreRelease is the error of a store for which preRelease holds.
+var errPreRelease = fmt.Errorf("%w: it was written by a pre-release pareto, whose schema kept each trial's file and session in the trial's row (it has no origins table); "+
+	"this pareto can neither read nor migrate it: ingest its sources again into a new store", store.ErrOldSchema)
 
 func (st SchemaState) notStore() error {
 	const show = 20

@@ -1,6 +1,8 @@
 -- The schema of a pareto store (PostgreSQL); see "Schema" in the package
 -- documentation of store. A later version is a migration beside this file
--- (0002_name.sql, ...), never an edit of it.
+-- (0002_name.sql, ...), never an edit of it (this one was edited in place
+-- before the first release; a store of its earlier form, without the
+-- origins table, is refused with a message to re-ingest).
 --
 -- There is no frontier table: a frontier is computed from the trials
 -- whenever asked.
@@ -60,30 +62,47 @@ CREATE TABLE block_values (
 -- Packed floats do not compress either.
 ALTER TABLE block_values ALTER COLUMN vals SET STORAGE EXTERNAL;
 
+-- What the trials of one file share (their origin): the file's path and
+-- key (file_key names it independently of the working directory it was
+-- read from, '' when the path says it), its format and format version, the
+-- measurement session and the ingest time. An ingest writes one row per
+-- distinct origin of the trials it writes; a trial refers to it by
+-- origin_id.
+CREATE TABLE origins (
+	origin         BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+	path           TEXT NOT NULL,
+	file_key       TEXT NOT NULL,
+	format         TEXT NOT NULL,
+	format_version TEXT NOT NULL,
+	session        TEXT NOT NULL,
+	ingested_at    TIMESTAMPTZ NOT NULL DEFAULT now()
+);
+
 -- One row per trial; its measurements are one blob (packMeasurements).
 -- The trial ID is UNIQUE per study; trials are indexed by (study, id) and
 -- (study, engine, engine_version).
 --
--- source_key names the file independently of the working directory it
--- was read from ('' when source_path says it). The deployment (what ran
--- the trial, trial.Deployment): the serving layout as JSON (NULL when
--- none), the allocated and serving GPU counts (0 when unknown) with the
--- reasons when unknown, and the executed configuration's path and text,
--- byte for byte. content_id is the content hash (trial.ComputeID) of the
--- trial as stored when it is not its ID ('' when it is); checksum is the
--- CRC-32C of the fields the content hash does not cover (trialChecksum).
--- session is the measurement session the trial was recorded in.
+-- origin_id is the trial's origin (origins); source_line and source_index
+-- its place in the file. params holds the parameters that param_refs does
+-- not: bit j of param_refs is the parameter named as measurement j (its
+-- native name, else its metric) whose text is the shortest form of that
+-- measurement's value (codec.ParamRefs). The deployment (what ran the
+-- trial, trial.Deployment): the serving layout as JSON (NULL when none),
+-- the allocated and serving GPU counts (0 when unknown) with the reasons
+-- when unknown, and the executed configuration's path and text, byte for
+-- byte. content_id is the content hash (trial.ComputeID) of the trial as
+-- stored when it is not its ID ('' when it is); checksum is the CRC-32C of
+-- the fields the content hash does not cover (trialChecksum).
 CREATE TABLE trials (
 	id                     BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
 	study_id               BIGINT NOT NULL REFERENCES studies (id),
 	hash                   TEXT NOT NULL,
-	source_path            TEXT NOT NULL,
-	source_format          TEXT NOT NULL,
-	source_format_version  TEXT NOT NULL,
+	origin_id              BIGINT NOT NULL REFERENCES origins (origin),
 	source_line            BIGINT NOT NULL,
 	source_index           BIGINT NOT NULL,
 	labels                 JSONB NOT NULL,
 	params                 JSONB NOT NULL,
+	param_refs             BIGINT NOT NULL DEFAULT 0,
 	input_tokens           DOUBLE PRECISION,
 	output_tokens          DOUBLE PRECISION,
 	mean_input_tokens      DOUBLE PRECISION,
@@ -103,9 +122,7 @@ CREATE TABLE trials (
 	driver                 TEXT NOT NULL,
 	gpu                    TEXT NOT NULL,
 	host                   TEXT NOT NULL,
-	ingested_at            TIMESTAMPTZ NOT NULL DEFAULT now(),
 	measurements           BYTEA NOT NULL DEFAULT '\x',
-	source_key             TEXT NOT NULL DEFAULT '',
 	layout                 JSONB,
 	allocated_gpus         BIGINT NOT NULL DEFAULT 0,
 	allocated_gpus_unknown TEXT NOT NULL DEFAULT '',
@@ -115,7 +132,6 @@ CREATE TABLE trials (
 	config                 BYTEA NOT NULL DEFAULT '\x',
 	content_id             TEXT NOT NULL DEFAULT '',
 	checksum               BIGINT NOT NULL DEFAULT 0,
-	session                TEXT NOT NULL DEFAULT '',
 	UNIQUE (study_id, hash)
 );
 CREATE INDEX trials_study ON trials (study_id, id);

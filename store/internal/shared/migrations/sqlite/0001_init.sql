@@ -1,6 +1,8 @@
 -- The schema of a pareto store (SQLite); see "Schema" in the package
 -- documentation of store. A later version is a migration beside this file
--- (0002_name.sql, ...), never an edit of it.
+-- (0002_name.sql, ...), never an edit of it (this one was edited in place
+-- before the first release; a store of its earlier form, without the
+-- origins table, is refused with a message to re-ingest).
 --
 -- There is no frontier table: a frontier is computed from the trials
 -- whenever asked.
@@ -56,6 +58,22 @@ CREATE TABLE block_values (
 	PRIMARY KEY (block_id, metric, dims)
 );
 
+-- What the trials of one file share (their origin): the file's path and
+-- key (file_key names it independently of the working directory it was
+-- read from, '' when the path says it), its format and format version, the
+-- measurement session and the ingest time. An ingest writes one row per
+-- distinct origin of the trials it adds; a trial refers to it by
+-- origin_id.
+CREATE TABLE origins (
+	origin         INTEGER PRIMARY KEY,
+	path           TEXT NOT NULL,
+	file_key       TEXT NOT NULL,
+	format         TEXT NOT NULL,
+	format_version TEXT NOT NULL,
+	session        TEXT NOT NULL,
+	ingested_at    TEXT NOT NULL
+);
+
 -- One row per trial; its measurements are one blob (packMeasurements).
 -- The content hash is not indexed as text: trials_key indexes 32 bits of
 -- it (hkey, see hashKey), and the writer, which holds the write lock,
@@ -64,35 +82,37 @@ CREATE TABLE block_values (
 -- place for each trial costs a sixth of the ingest (filters on them scan
 -- the study's rows; create the index by hand if SQL queries need it).
 --
--- source_key names the file independently of the working directory it
--- was read from ('' when source_path says it). The deployment (what ran
--- the trial, trial.Deployment): the serving layout as JSON ('' when
--- none), the allocated and serving GPU counts (0 when unknown) with the
--- reasons when unknown, and the executed configuration's path and text,
--- byte for byte. content_id is the content hash (trial.ComputeID) of the
--- trial as stored when it is not its ID ('' when it is); checksum is the
--- CRC-32C of the fields the content hash does not cover (trialChecksum).
--- session is the measurement session the trial was recorded in.
+-- origin_id is the trial's origin (origins); source_line and source_index
+-- its place in the file. params holds the parameters that param_refs does
+-- not: bit j of param_refs is the parameter named as measurement j (its
+-- native name, else its metric) whose text is the shortest form of that
+-- measurement's value (codec.ParamRefs). Empty params, labels and
+-- warnings are ''. The deployment (what ran the trial, trial.Deployment):
+-- the serving layout as JSON ('' when none), the allocated and serving GPU
+-- counts (0 when unknown) with the reasons when unknown, and the executed
+-- configuration's path and text, byte for byte. content_id is the content
+-- hash (trial.ComputeID) of the trial as stored when it is not its ID (''
+-- when it is); checksum is the CRC-32C of the fields the content hash does
+-- not cover (trialChecksum).
 CREATE TABLE trials (
 	id                     INTEGER PRIMARY KEY,
 	study_id               INTEGER NOT NULL REFERENCES studies (id),
 	hash                   TEXT NOT NULL,
 	hkey                   INTEGER NOT NULL,
-	source_path            TEXT NOT NULL,
-	source_format          TEXT NOT NULL,
-	source_format_version  TEXT NOT NULL,
+	origin_id              INTEGER NOT NULL REFERENCES origins (origin),
 	source_line            INTEGER NOT NULL,
 	source_index           INTEGER NOT NULL,
 	labels                 TEXT NOT NULL,
 	params                 TEXT NOT NULL,
-	input_tokens           REAL,
-	output_tokens          REAL,
-	mean_input_tokens      REAL,
-	mean_output_tokens     REAL,
-	concurrency            REAL,
-	achieved_concurrency   REAL,
-	request_rate           REAL,
-	users                  REAL,
+	param_refs             INTEGER NOT NULL DEFAULT 0,
+	input_tokens           NUMERIC,
+	output_tokens          NUMERIC,
+	mean_input_tokens      NUMERIC,
+	mean_output_tokens     NUMERIC,
+	concurrency            NUMERIC,
+	achieved_concurrency   NUMERIC,
+	request_rate           NUMERIC,
+	users                  NUMERIC,
 	requests               INTEGER NOT NULL,
 	succeeded              INTEGER NOT NULL,
 	failed                 INTEGER NOT NULL,
@@ -104,9 +124,7 @@ CREATE TABLE trials (
 	driver                 TEXT NOT NULL,
 	gpu                    TEXT NOT NULL,
 	host                   TEXT NOT NULL,
-	ingested_at            TEXT NOT NULL,
 	measurements           BLOB NOT NULL,
-	source_key             TEXT NOT NULL DEFAULT '',
 	layout                 TEXT NOT NULL DEFAULT '',
 	allocated_gpus         INTEGER NOT NULL DEFAULT 0,
 	allocated_gpus_unknown TEXT NOT NULL DEFAULT '',
@@ -115,8 +133,7 @@ CREATE TABLE trials (
 	config_path            TEXT NOT NULL DEFAULT '',
 	config                 BLOB NOT NULL DEFAULT x'',
 	content_id             TEXT NOT NULL DEFAULT '',
-	checksum               INTEGER NOT NULL DEFAULT 0,
-	session                TEXT NOT NULL DEFAULT ''
+	checksum               INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX trials_key ON trials (study_id, hkey);
 
