@@ -31,7 +31,11 @@ import (
 // for the two passes plus O(|S|) for each 3D contribution of the second
 // (measured against moocore's recursion in docs/PERFORMANCE.md).
 type hv5Work struct {
-	w4    hv4Work
+	// check makes volume stop at the first point that is weakly
+	// dominated by an earlier one, or ties the 5th coordinate of the
+	// next, and set failed (see hvMutual).
+	check, failed bool
+	w4            hv4Work
 	fz    []xyzw // F sorted by z
 	fw    []xyzw // F sorted by w
 	stair []xy   // (x, y) staircase of S while it is built
@@ -55,18 +59,23 @@ func (h *hv5Work) volume(pts []float64, n int, ref []float64) float64 {
 		keys[i], order[i] = floatKey(pts[5*i+4]), int32(i)
 	}
 	sortByKeyBuf(keys, order, h.tk, h.ti)
-	h.fz, h.fw = h.fz[:0], h.fw[:0]
+	h.fz, h.fw, h.failed = h.fz[:0], h.fw[:0], false
 	vol, v := 0.0, 0.0
 	for j, oi := range order {
 		p := pts[5*int(oi) : 5*int(oi)+5]
 		q := xyzw{p[0], p[1], p[2], p[3]}
-		if c, ok := h.contribution(q, ref); ok {
+		c, ok := h.contribution(q, ref)
+		if ok {
 			v += c
 			h.add(q)
 		}
 		next := ref[4]
 		if j+1 < n {
 			next = pts[5*int(order[j+1])+4]
+		}
+		if h.check && (!ok || next == p[4]) {
+			h.failed = true
+			return 0
 		}
 		vol += v * (next - p[4])
 	}
