@@ -119,7 +119,7 @@ func (w *hv4Work) contribution(p, ref []float64) (c float64, stop int, ok bool) 
 	}
 	for _, q := range in {
 		if q.x < wallX && q.y < wallY {
-			st, _ = stairInsert(st, q.x, q.y, ref)
+			st, _, _ = stairAdd(st, q.x, q.y) // the shape only: the area is stairGaps'
 		}
 	}
 	area := stairGaps(st, px, py, ref)

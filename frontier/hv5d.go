@@ -59,6 +59,9 @@ func (h *hv5Work) volume(pts []float64, n int, ref []float64) float64 {
 		keys[i], order[i] = floatKey(pts[5*i+4]), int32(i)
 	}
 	sortByKeyBuf(keys, order, h.tk, h.ti)
+	if cap(h.fz) < n { // F holds at most n points: no growth while it fills
+		h.fz, h.fw = make([]xyzw, 0, n), make([]xyzw, 0, n)
+	}
 	h.fz, h.fw, h.failed = h.fz[:0], h.fw[:0], false
 	vol, v := 0.0, 0.0
 	for j, oi := range order {
@@ -103,36 +106,37 @@ func (h *hv5Work) contribution(p xyzw, ref []float64) (float64, bool) {
 	}
 	w4 := &h.w4
 	s, st := w4.s[:0], h.stair[:0]
-	c := xy{math.Inf(1), math.Inf(1)} // the last staircase point that covered a limited point
+	// c is the last staircase point that covered a limited point, as a
+	// bound on f itself (see coverBound): the test needs no limiting, and
+	// the covered points (most of them) are never limited.
+	c := xy{math.Inf(1), math.Inf(1)}
 	for _, f := range base {
 		fb, fs := f.z, f.w
 		if swap {
 			fb, fs = f.w, f.z
 		}
-		q := xyz{max(f.x, p.x), max(f.y, p.y), max(fb, pb)}
 		// Skip points above p's w, and points covered by c, with one
 		// branch (each comparison alone is unpredictable).
-		if b2u(fs > ps)|(b2u(c.x <= q.x)&b2u(c.y <= q.y)) != 0 {
+		if b2u(fs > ps)|(b2u(c.x <= f.x)&b2u(c.y <= f.y)) != 0 {
 			continue
 		}
-		if q.x == p.x && q.y == p.y {
-			if q.z == pb {
+		if f.x <= p.x && f.y <= p.y { // limited to p's box, f is (p_x, p_y)
+			if fb <= pb {
 				w4.s, h.stair = s, st
 				return 0, false
 			}
-			// q covers p's (x, y) box from q.z up: every later point is
-			// covered by it.
-			if _, in, _ := stairAdd(st, q.x, q.y); in {
-				s = append(s, q)
-			}
+			// f covers p's (x, y) box from f's z up: every later point is
+			// covered by it (and no point of the staircase covers it).
+			s = append(s, xyz{p.x, p.y, fb})
 			break
 		}
+		q := xyz{max(f.x, p.x), max(f.y, p.y), max(fb, pb)}
 		var in bool
 		var d xy
 		if st, in, d = stairAdd(st, q.x, q.y); in {
 			s = append(s, q)
 		} else {
-			c = d
+			c = xy{coverBound(d.x, p.x), coverBound(d.y, p.y)}
 		}
 	}
 	w4.s, h.stair = s, st
@@ -140,9 +144,9 @@ func (h *hv5Work) contribution(p xyzw, ref []float64) (float64, bool) {
 	area, _, _ := w4.contribution(pp[:], r[:3])
 	// The points above p in the sweep coordinate, in that order.
 	vol, wPrev := 0.0, ps
-	// The last points of S found to cover a limited point: the next is
-	// often covered by one of them too (S only grows, so a point that left
-	// S is still covered by another).
+	// The last points of S found to cover a limited point, as bounds on
+	// f (coverBound): the next is often covered by one of them too (S
+	// only grows, so a point that left S is still covered by another).
 	cov := xyz{math.Inf(1), math.Inf(1), math.Inf(1)}
 	cov2 := cov
 	for _, f := range sweep[loW:] {
@@ -155,29 +159,40 @@ func (h *hv5Work) contribution(p xyzw, ref []float64) (float64, bool) {
 		}
 		vol += area * (fs - wPrev)
 		wPrev = fs
-		q := [3]float64{max(f.x, p.x), max(f.y, p.y), max(fb, pb)}
-		if q[0] == p.x && q[1] == p.y && q[2] == pb {
+		if f.x <= p.x && f.y <= p.y && fb <= pb { // limited, f is p: it covers the rest
 			return vol, true
 		}
-		c1 := b2u(cov.x <= q[0]) & b2u(cov.y <= q[1]) & b2u(cov.z <= q[2])
-		c2 := b2u(cov2.x <= q[0]) & b2u(cov2.y <= q[1]) & b2u(cov2.z <= q[2])
+		c1 := b2u(cov.x <= f.x) & b2u(cov.y <= f.y) & b2u(cov.z <= fb)
+		c2 := b2u(cov2.x <= f.x) & b2u(cov2.y <= f.y) & b2u(cov2.z <= fb)
 		if c1|c2 != 0 {
 			if c1 == 0 {
 				cov, cov2 = cov2, cov
 			}
 			continue
 		}
+		q := [3]float64{max(f.x, p.x), max(f.y, p.y), max(fb, pb)}
 		if c, stop, ok := w4.contribution(q[:], r[:3]); ok {
 			area -= c
 			w4.insert(q[:], stop)
 		} else {
-			cov, cov2 = w4.cov, cov
+			d := w4.cov
+			cov, cov2 = xyz{coverBound(d.x, p.x), coverBound(d.y, p.y), coverBound(d.z, pb)}, cov
 		}
 	}
 	if area <= 0 {
 		return vol, true
 	}
 	return vol + area*(r[3]-wPrev), true
+}
+
+// coverBound turns a coordinate c >= v of a point limited to p's box
+// (v is p's coordinate) into a bound on an unlimited coordinate x:
+// c <= max(x, v) exactly when coverBound(c, v) <= x (-Inf when c = v).
+func coverBound(c, v float64) float64 {
+	if c == v {
+		return math.Inf(-1)
+	}
+	return c
 }
 
 // searchZ returns the index of the first point of fz (sorted by z) above
