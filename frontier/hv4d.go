@@ -101,8 +101,9 @@ func (w *hv4Work) contribution(p, ref []float64) (c float64, stop int, ok bool) 
 			w.cov = q
 			return 0, 0, false
 		}
-		wallY = min(wallY, pick(lx, q.y, inf))
-		wallX = min(wallX, pick(ly, q.x, inf))
+		yy, xx := [2]float64{inf, q.y}, [2]float64{inf, q.x}
+		wallY = min(wallY, yy[lx&1])
+		wallX = min(wallX, xx[ly&1])
 		in[k] = xy{q.x, q.y}
 		k += int(^(lx | ly) & 1)
 	}
@@ -162,6 +163,13 @@ func stairGaps(st []xy, px, py float64, ref []float64) float64 {
 // stairAbove returns the first index of the staircase st (x ascending)
 // whose x is above x, len(st) when none is.
 func stairAbove(st []xy, x float64) int {
+	if len(st) <= 8 { // the usual staircase of a 5D contribution: a scan is cheaper
+		lo := 0
+		for lo < len(st) && st[lo].x <= x {
+			lo++
+		}
+		return lo
+	}
 	lo, hi := 0, len(st)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
