@@ -260,7 +260,7 @@ func (w *hv4Work) insert(p []float64, stop int) {
 // hv4NextDominated returns the first index >= j of a point of s weakly
 // dominated by q in x and y, or len(s).
 func hv4NextDominated(s []xyz, j int, q xyz) int {
-	for j < len(s) && (s[j].x < q.x || s[j].y < q.y) {
+	for j < len(s) && b2u(s[j].x < q.x)|b2u(s[j].y < q.y) != 0 { // one branch, not two
 		j++
 	}
 	return j

@@ -276,7 +276,7 @@ func dropCovered(f []xyzw, lo int, p xyzw) ([]xyzw, bool) {
 		return f, false
 	}
 	for _, g := range f[k+1:] {
-		if g.x < p.x || g.y < p.y || g.z < p.z || g.w < p.w {
+		if !weaklyBelow(p, g) {
 			f[k] = g
 			k++
 		}
