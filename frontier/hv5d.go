@@ -297,9 +297,3 @@ func b2u(b bool) uint8 {
 	}
 	return 0
 }
-
-// pick returns a if b is 1 and c if b is 0, without a branch.
-func pick(b uint8, a, c float64) float64 {
-	m := -uint64(b)
-	return math.Float64frombits(math.Float64bits(a)&m | math.Float64bits(c)&^m)
-}
