@@ -296,6 +296,40 @@ func (p *Problem) dominance(rows []int32, res *Result) {
 	p.hypervolume(data, front, res, hv)
 }
 
+// sortMembers sorts front (indices into data, stride k) by objective
+// values, then by row. From smallSort points on, a radix sort by the first
+// objective comes first (stable, and floatKey orders as cmp.Compare does,
+// ±0 alike), and only the runs of equal first values are compared in full:
+// the order is the same (rows are distinct, so it is unique), at a fraction
+// of the comparisons for a frontier of 10³ points.
+func sortMembers(data []float64, k int, rows, front []int32) {
+	byValues := func(a, b int32) int {
+		if c := slices.Compare(data[int(a)*k:int(a)*k+k], data[int(b)*k:int(b)*k+k]); c != 0 {
+			return c
+		}
+		return cmp.Compare(rows[a], rows[b])
+	}
+	if len(front) < smallSort || slices.ContainsFunc(front, func(f int32) bool { return math.IsNaN(data[int(f)*k]) }) {
+		slices.SortFunc(front, byValues)
+		return
+	}
+	keys := make([]uint64, len(front))
+	for i, f := range front {
+		keys[i] = floatKey(data[int(f)*k])
+	}
+	sortByKeyBuf(keys, front, nil, nil)
+	for i := 0; i < len(front); {
+		j := i + 1
+		for j < len(front) && keys[j] == keys[i] {
+			j++
+		}
+		if j-i > 1 {
+			slices.SortFunc(front[i:j], byValues)
+		}
+		i = j
+	}
+}
+
 // countDominated counts the rows with a beater.
 func countDominated(by []int32) int {
 	n := 0
@@ -312,12 +346,7 @@ func countDominated(by []int32) int {
 // data) mapped back to rows, each group listed once (listGroup).
 func (p *Problem) members(data []float64, rows, front, rank []int32, tied [][]int32) []Member {
 	k := len(p.Objectives)
-	slices.SortFunc(front, func(a, b int32) int {
-		if c := slices.Compare(data[int(a)*k:int(a)*k+k], data[int(b)*k:int(b)*k+k]); c != 0 {
-			return c
-		}
-		return cmp.Compare(rows[a], rows[b])
-	})
+	sortMembers(data, k, rows, front)
 	out := make([]Member, len(front))
 	for i, f := range front {
 		out[i] = Member{Row: rows[f]}
