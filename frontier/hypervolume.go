@@ -3,6 +3,7 @@ package frontier
 import (
 	"fmt"
 	"math"
+	"sync"
 )
 
 // Hypervolume returns the exact hypervolume of the n = len(data)/k points
@@ -54,9 +55,15 @@ func HypervolumeDetail(data []float64, k int, ref []float64) (hv float64, discar
 		return math.Inf(1), discarded
 	}
 	kept, n = thinDominated(kept, k)
-	var e hvEngine
+	e := hvEngines.Get().(*hvEngine)
+	defer hvEngines.Put(e)
 	return e.hvVolume(kept, n, k, ref), discarded
 }
+
+// hvEngines keeps engines between calls: the groups of a query (and the
+// resamples of an interval) reuse the buffers of the last volume instead
+// of growing new ones.
+var hvEngines = sync.Pool{New: func() any { return new(hvEngine) }}
 
 // hvMutual returns Hypervolume(data, 5, ref) of stride-5 points, and
 // ok = true, when it finds in passing that they are mutually non-dominated:
@@ -77,9 +84,11 @@ func hvMutual(data, ref []float64) (hv float64, ok bool) {
 			return 0, false
 		}
 	}
-	var e hvEngine
+	e := hvEngines.Get().(*hvEngine)
+	defer hvEngines.Put(e)
 	e.w5.check = true
 	hv = e.hvVolume(kept, n, 5, ref)
+	e.w5.check = false
 	return hv, !e.w5.failed
 }
 
