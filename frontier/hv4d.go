@@ -130,13 +130,12 @@ func (w *hv4Work) contribution(p, ref []float64) (c float64, stop int, ok bool) 
 		z := s[j].z
 		vol += area * (z - zPrev)
 		zPrev = z
-		x, y := max(s[j].x, px), max(s[j].y, py)
-		if x == px && y == py {
+		if b2u(s[j].x <= px)&b2u(s[j].y <= py) != 0 { // limited, it covers p's whole box
 			area, stop = 0, j
 			break
 		}
 		var gain float64
-		st, gain = stairInsert(st, x, y, ref)
+		st, gain = stairInsert(st, max(s[j].x, px), max(s[j].y, py), ref)
 		area -= gain
 	}
 	w.st = st

@@ -120,7 +120,7 @@ func (h *hv5Work) contribution(p xyzw, ref []float64) (float64, bool) {
 		if b2u(fs > ps)|(b2u(c.x <= f.x)&b2u(c.y <= f.y)) != 0 {
 			continue
 		}
-		if f.x <= p.x && f.y <= p.y { // limited to p's box, f is (p_x, p_y)
+		if b2u(f.x <= p.x)&b2u(f.y <= p.y) != 0 { // limited to p's box, f is (p_x, p_y)
 			if fb <= pb {
 				w4.s, h.stair = s, st
 				return 0, false
@@ -159,7 +159,7 @@ func (h *hv5Work) contribution(p xyzw, ref []float64) (float64, bool) {
 		}
 		vol += area * (fs - wPrev)
 		wPrev = fs
-		if f.x <= p.x && f.y <= p.y && fb <= pb { // limited, f is p: it covers the rest
+		if b2u(f.x <= p.x)&b2u(f.y <= p.y)&b2u(fb <= pb) != 0 { // limited, f is p: it covers the rest
 			return vol, true
 		}
 		c1 := b2u(cov.x <= f.x) & b2u(cov.y <= f.y) & b2u(cov.z <= fb)
