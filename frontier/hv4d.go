@@ -212,14 +212,28 @@ func stairInsert(st []xy, x, y float64, ref []float64) ([]xy, float64) {
 	if a >= 0 && st[a].x == x {
 		b = a
 	}
-	switch removed := e - b; {
-	case removed == 0:
-		st = slices.Insert(st, b, xy{x, y})
-	default:
-		st[b] = xy{x, y}
-		st = slices.Delete(st, b+1, e)
+	return stairPut(st, b, e, xy{x, y}), gain
+}
+
+// stairPut replaces st[b:e] (b <= e) by q. The staircases are a few
+// points: the elements are moved one by one (a memmove's dispatch on the
+// size costs more and mispredicts), and nothing is cleared.
+func stairPut(st []xy, b, e int, q xy) []xy {
+	if e == b {
+		st = append(st, xy{})
+		for i := len(st) - 1; i > b; i-- {
+			st[i] = st[i-1]
+		}
+		st[b] = q
+		return st
 	}
-	return st, gain
+	st[b] = q
+	k := b + 1
+	for _, t := range st[e:] {
+		st[k] = t
+		k++
+	}
+	return st[:k]
 }
 
 // insert adds p's projection to S and drops the points of S it weakly

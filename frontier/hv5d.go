@@ -240,11 +240,7 @@ func stairAdd(st []xy, x, y float64) (out []xy, in bool, cov xy) {
 	for e < len(st) && st[e].y >= y {
 		e++
 	}
-	if e == b {
-		return slices.Insert(st, b, xy{x, y}), true, cov
-	}
-	st[b] = xy{x, y}
-	return slices.Delete(st, b+1, e), true, cov
+	return stairPut(st, b, e, xy{x, y}), true, cov
 }
 
 // add inserts p into F and drops the points of F it weakly dominates.
