@@ -246,10 +246,11 @@ func (p *Problem) dominance(rows []int32, res *Result) {
 		by, rank, drows []int32
 		tied            [][]int32
 		data            []float64
-		sub             []int32 // data's rows as indices into rows; nil: all of them
+		sub             []int32  // data's rows as indices into rows; nil: all of them
+		hv              hvResult // the volume, when found with the frontier
 	)
 	if !p.Ranks && !anyBand(p.Objectives) && len(rows) >= pivotFilterMin {
-		by, sub, data = p.columnsFront(rows)
+		by, sub, data, hv = p.columnsFront(rows)
 		drows = make([]int32, len(sub))
 		for j, i := range sub {
 			drows[j] = rows[i]
@@ -292,7 +293,41 @@ func (p *Problem) dominance(rows []int32, res *Result) {
 		}
 	}
 	res.Frontier = p.members(data, drows, front, rank, tied)
-	p.hypervolume(data, front, res)
+	p.hypervolume(data, front, res, hv)
+}
+
+// sortMembers sorts front (indices into data, stride k) by objective
+// values, then by row. From smallSort points on, a radix sort by the first
+// objective comes first (stable, and floatKey orders as cmp.Compare does,
+// ±0 alike), and only the runs of equal first values are compared in full:
+// the order is the same (rows are distinct, so it is unique), at a fraction
+// of the comparisons for a frontier of 10³ points.
+func sortMembers(data []float64, k int, rows, front []int32) {
+	byValues := func(a, b int32) int {
+		if c := slices.Compare(data[int(a)*k:int(a)*k+k], data[int(b)*k:int(b)*k+k]); c != 0 {
+			return c
+		}
+		return cmp.Compare(rows[a], rows[b])
+	}
+	if len(front) < smallSort || slices.ContainsFunc(front, func(f int32) bool { return math.IsNaN(data[int(f)*k]) }) {
+		slices.SortFunc(front, byValues)
+		return
+	}
+	keys := make([]uint64, len(front))
+	for i, f := range front {
+		keys[i] = floatKey(data[int(f)*k])
+	}
+	sortByKeyBuf(keys, front, nil, nil)
+	for i := 0; i < len(front); {
+		j := i + 1
+		for j < len(front) && keys[j] == keys[i] {
+			j++
+		}
+		if j-i > 1 {
+			slices.SortFunc(front[i:j], byValues)
+		}
+		i = j
+	}
 }
 
 // countDominated counts the rows with a beater.
@@ -311,12 +346,7 @@ func countDominated(by []int32) int {
 // data) mapped back to rows, each group listed once (listGroup).
 func (p *Problem) members(data []float64, rows, front, rank []int32, tied [][]int32) []Member {
 	k := len(p.Objectives)
-	slices.SortFunc(front, func(a, b int32) int {
-		if c := slices.Compare(data[int(a)*k:int(a)*k+k], data[int(b)*k:int(b)*k+k]); c != 0 {
-			return c
-		}
-		return cmp.Compare(rows[a], rows[b])
-	})
+	sortMembers(data, k, rows, front)
 	out := make([]Member, len(front))
 	for i, f := range front {
 		out[i] = Member{Row: rows[f]}
@@ -382,8 +412,13 @@ func listGroup(out []Member, at []int, field func(*Member) *[]int32) {
 	*field(&out[head]) = list
 }
 
-func (p *Problem) hypervolume(data []float64, front []int32, res *Result) {
+func (p *Problem) hypervolume(data []float64, front []int32, res *Result, hv hvResult) {
 	if p.Reference == nil && !p.AutoReference {
+		return
+	}
+	if hv.ok {
+		res.Reference = slices.Clone(minSpace(hv.ref, p.Objectives))
+		res.Hypervolume, res.HasHypervolume = hv.volume, true
 		return
 	}
 	k := len(p.Objectives)
@@ -392,17 +427,33 @@ func (p *Problem) hypervolume(data []float64, front []int32, res *Result) {
 		pts = append(pts, data[int(f)*k:int(f)*k+k]...)
 	}
 	m := minSpace(pts, p.Objectives)
-	var ref []float64
-	if p.Reference != nil {
-		ref = minSpace(p.Reference, p.Objectives)
-	} else if len(front) > 0 {
-		ref = AutoReference(m, k)
-	}
+	ref := p.hvReference(m)
 	if ref == nil {
 		return
 	}
 	res.Reference = slices.Clone(minSpace(ref, p.Objectives)) // back to natural orientation, not the caller's slice
 	res.Hypervolume, res.HasHypervolume = Hypervolume(m, k, ref), true
+}
+
+// hvResult is a hypervolume found with the frontier (columnsFront): ok,
+// the volume and the reference point in min space.
+type hvResult struct {
+	ok     bool
+	volume float64
+	ref    []float64
+}
+
+// hvReference returns the reference point in min space for the frontier
+// points m (min space): Reference, or AutoReference of m; nil when there
+// is none (no reference asked for, or no points for auto).
+func (p *Problem) hvReference(m []float64) []float64 {
+	switch {
+	case p.Reference != nil:
+		return minSpace(p.Reference, p.Objectives)
+	case p.AutoReference && len(m) > 0:
+		return AutoReference(m, len(p.Objectives))
+	}
+	return nil
 }
 
 // WinOn returns the objectives on which row by beats row r by more than

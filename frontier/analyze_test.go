@@ -1,6 +1,7 @@
 package frontier
 
 import (
+	"cmp"
 	"math"
 	"math/rand/v2"
 	"reflect"
@@ -284,5 +285,47 @@ func TestAnalyzeCountDominated(t *testing.T) {
 	}
 	if !reflect.DeepEqual(counted.Frontier, listed.Frontier) {
 		t.Errorf("frontiers differ: %v vs %v", counted.Frontier, listed.Frontier)
+	}
+}
+
+// TestSortMembersMatchesComparison holds sortMembers (radix by the first
+// objective, then comparisons within runs) to one comparison sort by
+// values then row, on sizes around smallSort with many ties in every
+// column, ±0 and duplicate points.
+func TestSortMembersMatchesComparison(t *testing.T) {
+	rng := rand.New(rand.NewPCG(27, 7))
+	for trial := range 60 {
+		k := 1 + trial%4
+		n := smallSort - 4 + rng.IntN(3*smallSort)
+		levels := 1 + rng.IntN(6)
+		data := make([]float64, n*k)
+		for i := range data {
+			data[i] = float64(rng.IntN(levels)) - 1
+			if data[i] == 0 && rng.IntN(2) == 0 {
+				data[i] = math.Copysign(0, -1)
+			}
+		}
+		rows := make([]int32, n)
+		for i := range rows {
+			rows[i] = int32(rng.IntN(10 * n)) // ascending is not required, distinct is
+		}
+		rows = slices.Compact(slices.Sorted(slices.Values(rows)))
+		n = len(rows)
+		rng.Shuffle(n, func(i, j int) { rows[i], rows[j] = rows[j], rows[i] })
+		front := make([]int32, n)
+		for i := range front {
+			front[i] = int32(i)
+		}
+		want := slices.Clone(front)
+		slices.SortFunc(want, func(a, b int32) int {
+			if c := slices.Compare(data[int(a)*k:int(a)*k+k], data[int(b)*k:int(b)*k+k]); c != 0 {
+				return c
+			}
+			return cmp.Compare(rows[a], rows[b])
+		})
+		sortMembers(data[:n*k], k, rows, front)
+		if !slices.Equal(front, want) {
+			t.Fatalf("trial %d k=%d n=%d: order %v, want %v", trial, k, n, front, want)
+		}
 	}
 }

@@ -101,8 +101,9 @@ func (w *hv4Work) contribution(p, ref []float64) (c float64, stop int, ok bool) 
 			w.cov = q
 			return 0, 0, false
 		}
-		wallY = min(wallY, pick(lx, q.y, inf))
-		wallX = min(wallX, pick(ly, q.x, inf))
+		yy, xx := [2]float64{inf, q.y}, [2]float64{inf, q.x}
+		wallY = min(wallY, yy[lx&1])
+		wallX = min(wallX, xx[ly&1])
 		in[k] = xy{q.x, q.y}
 		k += int(^(lx | ly) & 1)
 	}
@@ -119,7 +120,7 @@ func (w *hv4Work) contribution(p, ref []float64) (c float64, stop int, ok bool) 
 	}
 	for _, q := range in {
 		if q.x < wallX && q.y < wallY {
-			st, _ = stairInsert(st, q.x, q.y, ref)
+			st, _, _ = stairAdd(st, q.x, q.y) // the shape only: the area is stairGaps'
 		}
 	}
 	area := stairGaps(st, px, py, ref)
@@ -129,13 +130,12 @@ func (w *hv4Work) contribution(p, ref []float64) (c float64, stop int, ok bool) 
 		z := s[j].z
 		vol += area * (z - zPrev)
 		zPrev = z
-		x, y := max(s[j].x, px), max(s[j].y, py)
-		if x == px && y == py {
+		if b2u(s[j].x <= px)&b2u(s[j].y <= py) != 0 { // limited, it covers p's whole box
 			area, stop = 0, j
 			break
 		}
 		var gain float64
-		st, gain = stairInsert(st, x, y, ref)
+		st, gain = stairInsert(st, max(s[j].x, px), max(s[j].y, py), ref)
 		area -= gain
 	}
 	w.st = st
@@ -162,6 +162,13 @@ func stairGaps(st []xy, px, py float64, ref []float64) float64 {
 // stairAbove returns the first index of the staircase st (x ascending)
 // whose x is above x, len(st) when none is.
 func stairAbove(st []xy, x float64) int {
+	if len(st) <= 8 { // the usual staircase of a 5D contribution: a scan is cheaper
+		lo := 0
+		for lo < len(st) && st[lo].x <= x {
+			lo++
+		}
+		return lo
+	}
 	lo, hi := 0, len(st)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
@@ -205,14 +212,28 @@ func stairInsert(st []xy, x, y float64, ref []float64) ([]xy, float64) {
 	if a >= 0 && st[a].x == x {
 		b = a
 	}
-	switch removed := e - b; {
-	case removed == 0:
-		st = slices.Insert(st, b, xy{x, y})
-	default:
-		st[b] = xy{x, y}
-		st = slices.Delete(st, b+1, e)
+	return stairPut(st, b, e, xy{x, y}), gain
+}
+
+// stairPut replaces st[b:e] (b <= e) by q. The staircases are a few
+// points: the elements are moved one by one (a memmove's dispatch on the
+// size costs more and mispredicts), and nothing is cleared.
+func stairPut(st []xy, b, e int, q xy) []xy {
+	if e == b {
+		st = append(st, xy{})
+		for i := len(st) - 1; i > b; i-- {
+			st[i] = st[i-1]
+		}
+		st[b] = q
+		return st
 	}
-	return st, gain
+	st[b] = q
+	k := b + 1
+	for _, t := range st[e:] {
+		st[k] = t
+		k++
+	}
+	return st[:k]
 }
 
 // insert adds p's projection to S and drops the points of S it weakly
@@ -252,7 +273,7 @@ func (w *hv4Work) insert(p []float64, stop int) {
 // hv4NextDominated returns the first index >= j of a point of s weakly
 // dominated by q in x and y, or len(s).
 func hv4NextDominated(s []xyz, j int, q xyz) int {
-	for j < len(s) && (s[j].x < q.x || s[j].y < q.y) {
+	for j < len(s) && b2u(s[j].x < q.x)|b2u(s[j].y < q.y) != 0 { // one branch, not two
 		j++
 	}
 	return j

@@ -31,7 +31,11 @@ import (
 // for the two passes plus O(|S|) for each 3D contribution of the second
 // (measured against moocore's recursion in docs/PERFORMANCE.md).
 type hv5Work struct {
-	w4    hv4Work
+	// check makes volume stop at the first point that is weakly
+	// dominated by an earlier one, or ties the 5th coordinate of the
+	// next, and set failed (see hvMutual).
+	check, failed bool
+	w4            hv4Work
 	fz    []xyzw // F sorted by z
 	fw    []xyzw // F sorted by w
 	stair []xy   // (x, y) staircase of S while it is built
@@ -55,18 +59,26 @@ func (h *hv5Work) volume(pts []float64, n int, ref []float64) float64 {
 		keys[i], order[i] = floatKey(pts[5*i+4]), int32(i)
 	}
 	sortByKeyBuf(keys, order, h.tk, h.ti)
-	h.fz, h.fw = h.fz[:0], h.fw[:0]
+	if cap(h.fz) < n { // F holds at most n points: no growth while it fills
+		h.fz, h.fw = make([]xyzw, 0, n), make([]xyzw, 0, n)
+	}
+	h.fz, h.fw, h.failed = h.fz[:0], h.fw[:0], false
 	vol, v := 0.0, 0.0
 	for j, oi := range order {
 		p := pts[5*int(oi) : 5*int(oi)+5]
 		q := xyzw{p[0], p[1], p[2], p[3]}
-		if c, ok := h.contribution(q, ref); ok {
+		c, ok := h.contribution(q, ref)
+		if ok {
 			v += c
 			h.add(q)
 		}
 		next := ref[4]
 		if j+1 < n {
 			next = pts[5*int(order[j+1])+4]
+		}
+		if h.check && (!ok || next == p[4]) {
+			h.failed = true
+			return 0
 		}
 		vol += v * (next - p[4])
 	}
@@ -94,36 +106,37 @@ func (h *hv5Work) contribution(p xyzw, ref []float64) (float64, bool) {
 	}
 	w4 := &h.w4
 	s, st := w4.s[:0], h.stair[:0]
-	c := xy{math.Inf(1), math.Inf(1)} // the last staircase point that covered a limited point
+	// c is the last staircase point that covered a limited point, as a
+	// bound on f itself (see coverBound): the test needs no limiting, and
+	// the covered points (most of them) are never limited.
+	c := xy{math.Inf(1), math.Inf(1)}
 	for _, f := range base {
 		fb, fs := f.z, f.w
 		if swap {
 			fb, fs = f.w, f.z
 		}
-		q := xyz{max(f.x, p.x), max(f.y, p.y), max(fb, pb)}
 		// Skip points above p's w, and points covered by c, with one
 		// branch (each comparison alone is unpredictable).
-		if b2u(fs > ps)|(b2u(c.x <= q.x)&b2u(c.y <= q.y)) != 0 {
+		if b2u(fs > ps)|(b2u(c.x <= f.x)&b2u(c.y <= f.y)) != 0 {
 			continue
 		}
-		if q.x == p.x && q.y == p.y {
-			if q.z == pb {
+		if b2u(f.x <= p.x)&b2u(f.y <= p.y) != 0 { // limited to p's box, f is (p_x, p_y)
+			if fb <= pb {
 				w4.s, h.stair = s, st
 				return 0, false
 			}
-			// q covers p's (x, y) box from q.z up: every later point is
-			// covered by it.
-			if _, in, _ := stairAdd(st, q.x, q.y); in {
-				s = append(s, q)
-			}
+			// f covers p's (x, y) box from f's z up: every later point is
+			// covered by it (and no point of the staircase covers it).
+			s = append(s, xyz{p.x, p.y, fb})
 			break
 		}
+		q := xyz{max(f.x, p.x), max(f.y, p.y), max(fb, pb)}
 		var in bool
 		var d xy
 		if st, in, d = stairAdd(st, q.x, q.y); in {
 			s = append(s, q)
 		} else {
-			c = d
+			c = xy{coverBound(d.x, p.x), coverBound(d.y, p.y)}
 		}
 	}
 	w4.s, h.stair = s, st
@@ -131,9 +144,9 @@ func (h *hv5Work) contribution(p xyzw, ref []float64) (float64, bool) {
 	area, _, _ := w4.contribution(pp[:], r[:3])
 	// The points above p in the sweep coordinate, in that order.
 	vol, wPrev := 0.0, ps
-	// The last points of S found to cover a limited point: the next is
-	// often covered by one of them too (S only grows, so a point that left
-	// S is still covered by another).
+	// The last points of S found to cover a limited point, as bounds on
+	// f (coverBound): the next is often covered by one of them too (S
+	// only grows, so a point that left S is still covered by another).
 	cov := xyz{math.Inf(1), math.Inf(1), math.Inf(1)}
 	cov2 := cov
 	for _, f := range sweep[loW:] {
@@ -146,29 +159,40 @@ func (h *hv5Work) contribution(p xyzw, ref []float64) (float64, bool) {
 		}
 		vol += area * (fs - wPrev)
 		wPrev = fs
-		q := [3]float64{max(f.x, p.x), max(f.y, p.y), max(fb, pb)}
-		if q[0] == p.x && q[1] == p.y && q[2] == pb {
+		if b2u(f.x <= p.x)&b2u(f.y <= p.y)&b2u(fb <= pb) != 0 { // limited, f is p: it covers the rest
 			return vol, true
 		}
-		c1 := b2u(cov.x <= q[0]) & b2u(cov.y <= q[1]) & b2u(cov.z <= q[2])
-		c2 := b2u(cov2.x <= q[0]) & b2u(cov2.y <= q[1]) & b2u(cov2.z <= q[2])
+		c1 := b2u(cov.x <= f.x) & b2u(cov.y <= f.y) & b2u(cov.z <= fb)
+		c2 := b2u(cov2.x <= f.x) & b2u(cov2.y <= f.y) & b2u(cov2.z <= fb)
 		if c1|c2 != 0 {
 			if c1 == 0 {
 				cov, cov2 = cov2, cov
 			}
 			continue
 		}
+		q := [3]float64{max(f.x, p.x), max(f.y, p.y), max(fb, pb)}
 		if c, stop, ok := w4.contribution(q[:], r[:3]); ok {
 			area -= c
 			w4.insert(q[:], stop)
 		} else {
-			cov, cov2 = w4.cov, cov
+			d := w4.cov
+			cov, cov2 = xyz{coverBound(d.x, p.x), coverBound(d.y, p.y), coverBound(d.z, pb)}, cov
 		}
 	}
 	if area <= 0 {
 		return vol, true
 	}
 	return vol + area*(r[3]-wPrev), true
+}
+
+// coverBound turns a coordinate c >= v of a point limited to p's box
+// (v is p's coordinate) into a bound on an unlimited coordinate x:
+// c <= max(x, v) exactly when coverBound(c, v) <= x (-Inf when c = v).
+func coverBound(c, v float64) float64 {
+	if c == v {
+		return math.Inf(-1)
+	}
+	return c
 }
 
 // searchZ returns the index of the first point of fz (sorted by z) above
@@ -216,11 +240,7 @@ func stairAdd(st []xy, x, y float64) (out []xy, in bool, cov xy) {
 	for e < len(st) && st[e].y >= y {
 		e++
 	}
-	if e == b {
-		return slices.Insert(st, b, xy{x, y}), true, cov
-	}
-	st[b] = xy{x, y}
-	return slices.Delete(st, b+1, e), true, cov
+	return stairPut(st, b, e, xy{x, y}), true, cov
 }
 
 // add inserts p into F and drops the points of F it weakly dominates.
@@ -252,7 +272,7 @@ func dropCovered(f []xyzw, lo int, p xyzw) ([]xyzw, bool) {
 		return f, false
 	}
 	for _, g := range f[k+1:] {
-		if g.x < p.x || g.y < p.y || g.z < p.z || g.w < p.w {
+		if !weaklyBelow(p, g) {
 			f[k] = g
 			k++
 		}
@@ -272,10 +292,4 @@ func b2u(b bool) uint8 {
 		return 1
 	}
 	return 0
-}
-
-// pick returns a if b is 1 and c if b is 0, without a branch.
-func pick(b uint8, a, c float64) float64 {
-	m := -uint64(b)
-	return math.Float64frombits(math.Float64bits(a)&m | math.Float64bits(c)&^m)
 }

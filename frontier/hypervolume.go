@@ -3,6 +3,7 @@ package frontier
 import (
 	"fmt"
 	"math"
+	"sync"
 )
 
 // Hypervolume returns the exact hypervolume of the n = len(data)/k points
@@ -54,8 +55,41 @@ func HypervolumeDetail(data []float64, k int, ref []float64) (hv float64, discar
 		return math.Inf(1), discarded
 	}
 	kept, n = thinDominated(kept, k)
-	var e hvEngine
+	e := hvEngines.Get().(*hvEngine)
+	defer hvEngines.Put(e)
 	return e.hvVolume(kept, n, k, ref), discarded
+}
+
+// hvEngines keeps engines between calls: the groups of a query (and the
+// resamples of an interval) reuse the buffers of the last volume instead
+// of growing new ones.
+var hvEngines = sync.Pool{New: func() any { return new(hvEngine) }}
+
+// hvMutual returns Hypervolume(data, 5, ref) of stride-5 points, and
+// ok = true, when it finds in passing that they are mutually non-dominated:
+// every point finite and strictly below ref, the 5th coordinates distinct,
+// and no point weakly dominated in the first four by one with a smaller
+// 5th (the 5D sweep rejects exactly those, see hv5Work.contribution). Then
+// no point dominates another, and the frontier is every point. Otherwise
+// ok is false, found at the first point that fails, and the volume is
+// not computed.
+func hvMutual(data, ref []float64) (hv float64, ok bool) {
+	kept, infinite := hvKeep(data, 5, ref)
+	n := len(kept) / 5
+	if n != len(data)/5 || infinite || n < 2 {
+		return 0, false
+	}
+	for _, v := range data {
+		if math.IsInf(v, 0) {
+			return 0, false
+		}
+	}
+	e := hvEngines.Get().(*hvEngine)
+	defer hvEngines.Put(e)
+	e.w5.check = true
+	hv = e.hvVolume(kept, n, 5, ref)
+	e.w5.check = false
+	return hv, !e.w5.failed
 }
 
 // thinDominated drops points dominated by a frontier pivot (one linear

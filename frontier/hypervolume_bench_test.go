@@ -3,7 +3,10 @@ package frontier
 import (
 	"fmt"
 	"math/rand/v2"
+	"path/filepath"
 	"testing"
+
+	"github.com/pareto-llm/pareto/internal/moocore"
 )
 
 // hvtUniform returns n uniform random points in [0,1)^k.
@@ -57,7 +60,7 @@ func BenchmarkHypervolume(b *testing.B) {
 	cases = append(cases, bench{3, 100_000, "simplex"}, bench{3, 1_000_000, "simplex"},
 		bench{4, 10_000, "uniform"}, bench{4, 10_000, "simplex"},
 		bench{5, 1_000, "simplex"}, bench{5, 1_000, "sphere"}, bench{5, 10_000, "simplex"},
-		bench{5, 10_000, "uniform"}, bench{6, 1_000, "simplex"})
+		bench{5, 1_000, "dtlz"}, bench{5, 10_000, "uniform"}, bench{6, 1_000, "simplex"})
 	for _, c := range cases {
 		var data []float64
 		switch c.data {
@@ -65,6 +68,12 @@ func BenchmarkHypervolume(b *testing.B) {
 			data = hvtUniform(c.n, c.k, 1)
 		case "sphere":
 			data = hvtSphere(c.n, c.k, 1)
+		case "dtlz": // moocore's DTLZ sphere front, its first set of 10³
+			sets, err := moocore.ReadSets(filepath.Join(moocoreDir, "data", "DTLZSphereShape.5d.front.1000pts.10"))
+			if err != nil {
+				b.Fatal(err)
+			}
+			data = sets[0].Data
 		default:
 			data = hvtSimplex(c.n, c.k, 1)
 		}
