@@ -51,21 +51,19 @@ type askOptions struct {
 
 func newAskCmd(e *env) *cobra.Command {
 	var o askOptions
-	c := &cobra.Command{
-		Use:     "ask --study NAME [--store S] [--driver ID] [--lease D] [--space SPACE.toml -o OBJECTIVE... --budget N]",
-		Short:   "Give an external driver the next run of a tuning study (JSON)",
-		Long:    askLong,
-		Example: askExample,
-		Args:    noArgs,
-		RunE: func(c *cobra.Command, _ []string) error {
-			if err := checkLimitFlags(c, o.budget, &o.maxAttempts); err != nil {
-				return err
-			}
-			return runAsk(c.Context(), e, &o)
-		},
-	}
-	f := c.Flags()
-	f.SortFlags = false
+	var c *cobra.Command // checkLimitFlags reads which flags were given
+	c, f := newCommand(commandSpec{
+		use:     "ask --study NAME [--store S] [--driver ID] [--lease D] [--space SPACE.toml -o OBJECTIVE... --budget N]",
+		short:   "Give an external driver the next run of a tuning study (JSON)",
+		long:    askLong,
+		example: askExample,
+		args:    noArgs,
+	}, func(ctx context.Context, _ []string) error {
+		if err := checkLimitFlags(c, o.budget, &o.maxAttempts); err != nil {
+			return err
+		}
+		return runAsk(ctx, e, &o)
+	})
 	o.db.addStore(f)
 	f.StringVar(&o.study, "study", "", "study `NAME`")
 	f.StringVar(&o.driver, "driver", tune.DefaultDriver, "the driver's `ID`: its outstanding run is given back first")

@@ -108,17 +108,14 @@ type compareOptions struct {
 
 func newCompareCmd(e *env) *cobra.Command {
 	var o compareOptions
-	c := &cobra.Command{
-		Use:     "compare SIDE SIDE... | --by LABEL  -o OBJECTIVE... [flags]",
-		Short:   "Compare frontiers: hypervolume, uplift and a verdict, with bootstrap intervals",
-		Long:    compareLong,
-		Example: compareExample,
-		RunE: func(c *cobra.Command, args []string) error {
-			return runCompare(c.Context(), e, &o, args)
-		},
-	}
-	f := c.Flags()
-	f.SortFlags = false
+	c, f := newCommand(commandSpec{
+		use:     "compare SIDE SIDE... | --by LABEL  -o OBJECTIVE... [flags]",
+		short:   "Compare frontiers: hypervolume, uplift and a verdict, with bootstrap intervals",
+		long:    compareLong,
+		example: compareExample,
+	}, func(ctx context.Context, args []string) error {
+		return runCompare(ctx, e, &o, args)
+	})
 	o.src.flags(f)
 	f.StringArrayVar(&o.inputs, "input", nil, "result `PATH` whose trials the sides select from, repeatable")
 	f.StringVar(&o.by, "by", "", "one side per value of `LABEL` (label, parameter or environment field)")

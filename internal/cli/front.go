@@ -88,20 +88,17 @@ type frontOptions struct {
 
 func newFrontCmd(e *env) *cobra.Command {
 	var o frontOptions
-	c := &cobra.Command{
-		Use:     "front [flags] FILE...",
-		Short:   "Compute strict or noise-aware Pareto frontiers of results, tables and studies",
-		Long:    frontLong,
-		Example: frontExample,
-		RunE: func(c *cobra.Command, args []string) error {
-			if len(args) == 0 && o.store.study == "" && o.optuna == "" {
-				return usagef("no input files (use - for standard input) and no --study")
-			}
-			return runFront(c.Context(), e, &o, args)
-		},
-	}
-	f := c.Flags()
-	f.SortFlags = false
+	c, f := newCommand(commandSpec{
+		use:     "front [flags] FILE...",
+		short:   "Compute strict or noise-aware Pareto frontiers of results, tables and studies",
+		long:    frontLong,
+		example: frontExample,
+	}, func(ctx context.Context, args []string) error {
+		if len(args) == 0 && o.store.study == "" && o.optuna == "" {
+			return usagef("no input files (use - for standard input) and no --study")
+		}
+		return runFront(ctx, e, &o, args)
+	})
 	f.StringArrayVarP(&o.objectives, "objective", "o", nil, "objective `NAME[:min|:max]`, repeatable, in order")
 	f.StringArrayVar(&o.noise, "noise", nil, "relative noise band `NAME=PCT` (σ), or PCT for every objective")
 	f.StringArrayVar(&o.minImprove, "min-improve", nil, "minimum improvement `NAME=PCT` (δ), or PCT for every objective")

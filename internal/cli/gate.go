@@ -154,18 +154,15 @@ type gateOptions struct {
 
 func newGateCmd(e *env) *cobra.Command {
 	var o gateOptions
-	c := &cobra.Command{
-		Use:     "gate --study NAME --candidate PATH_OR_SELECTION --baseline SELECTION -o OBJECTIVE... [flags]",
-		Short:   "Admit, reject or ask for more runs of a candidate change",
-		Long:    gateLong,
-		Example: gateExample,
-		Args:    noArgs,
-		RunE: func(c *cobra.Command, _ []string) error {
-			return runGate(c.Context(), e, &o)
-		},
-	}
-	f := c.Flags()
-	f.SortFlags = false
+	c, f := newCommand(commandSpec{
+		use:     "gate --study NAME --candidate PATH_OR_SELECTION --baseline SELECTION -o OBJECTIVE... [flags]",
+		short:   "Admit, reject or ask for more runs of a candidate change",
+		long:    gateLong,
+		example: gateExample,
+		args:    noArgs,
+	}, func(ctx context.Context, _ []string) error {
+		return runGate(ctx, e, &o)
+	})
 	o.src.flags(f)
 	f.StringArrayVar(&o.candidate, "candidate", nil, "candidate result `PATH` or selection, repeatable")
 	f.StringVar(&o.baseline, "baseline", "", "baseline `SELECTION` (KEY=VALUE, key:HEX, id:HEX) or result path")

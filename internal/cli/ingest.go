@@ -115,19 +115,18 @@ type ingestOptions struct {
 
 func newIngestCmd(e *env) *cobra.Command {
 	var o ingestOptions
-	c := &cobra.Command{
-		Use:     "ingest [flags] PATH...",
-		Short:   "Read benchmark results and report what was found",
-		Long:    ingestLong,
-		Example: ingestExample,
-		RunE: func(c *cobra.Command, args []string) error {
-			if len(args) == 0 && o.optuna == "" {
-				return usagef("no paths given (or --optuna)")
-			}
-			return runIngest(c.Context(), e, &o, o.format.f, args)
-		},
-	}
-	f := c.Flags()
+	c, f := newCommand(commandSpec{
+		use:       "ingest [flags] PATH...",
+		short:     "Read benchmark results and report what was found",
+		long:      ingestLong,
+		example:   ingestExample,
+		sortFlags: true,
+	}, func(ctx context.Context, args []string) error {
+		if len(args) == 0 && o.optuna == "" {
+			return usagef("no paths given (or --optuna)")
+		}
+		return runIngest(ctx, e, &o, o.format.f, args)
+	})
 	o.format.add(f, "output `table|json`", enc.FormatTable, enc.FormatJSON)
 	f.StringVar(&o.systemConfig, "system-config", "", "CloudAI system `TOML` supplying gpus_per_node")
 	f.IntVar(&o.gpusPerNode, "gpus-per-node", 0, "GPUs per node for CloudAI runs (overrides --system-config)")

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"io"
 
@@ -32,23 +33,23 @@ error.`
 func newMigrateCmd(e *env) *cobra.Command {
 	var f storeFlags
 	var format formatFlag
-	c := &cobra.Command{
-		Use:     "migrate [--store S] [--format table|json]",
-		Short:   "Upgrade a store's schema to this version of pareto",
-		Long:    migrateLong,
-		Example: "  pareto ingest examples/trials.csv --store runs.db --study csv && pareto migrate --store runs.db",
-		Args:    noArgs,
-		RunE: func(c *cobra.Command, _ []string) error {
-			loc := f.resolved()
-			from, to, err := store.Migrate(c.Context(), loc)
-			if err != nil {
-				return inputError{err: err}
-			}
-			return e.write(format.f, migrateResult{trial.RedactLocation(loc), from, to, from != to})
-		},
-	}
-	f.addStore(c.Flags())
-	format.add(c.Flags(), "output `table|json`: the store, its schema version before and after", enc.FormatTable, enc.FormatJSON)
+	c, fs := newCommand(commandSpec{
+		use:       "migrate [--store S] [--format table|json]",
+		short:     "Upgrade a store's schema to this version of pareto",
+		long:      migrateLong,
+		example:   "  pareto ingest examples/trials.csv --store runs.db --study csv && pareto migrate --store runs.db",
+		args:      noArgs,
+		sortFlags: true,
+	}, func(ctx context.Context, _ []string) error {
+		loc := f.resolved()
+		from, to, err := store.Migrate(ctx, loc)
+		if err != nil {
+			return inputError{err: err}
+		}
+		return e.write(format.f, migrateResult{trial.RedactLocation(loc), from, to, from != to})
+	})
+	f.addStore(fs)
+	format.add(fs, "output `table|json`: the store, its schema version before and after", enc.FormatTable, enc.FormatJSON)
 	return c
 }
 

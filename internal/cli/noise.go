@@ -45,23 +45,20 @@ type noiseOptions struct {
 
 func newNoiseCmd(e *env) *cobra.Command {
 	var o noiseOptions
-	c := &cobra.Command{
-		Use:     "noise -o METRIC... [--store S --study NAME] [PATH...]",
-		Short:   "Estimate run-to-run noise from repeats and suggest noise bands",
-		Long:    noiseLong,
-		Example: "  " + baselineStudyExample + " && pareto noise --store runs.db --study tune -o output_token_throughput -o ttft.p99",
-		RunE: func(c *cobra.Command, args []string) error {
-			if len(o.metrics) == 0 {
-				return usagef("no metrics: give at least one -o METRIC")
-			}
-			if !(o.confidence > 0 && o.confidence < 1) {
-				return usagef("--confidence must be between 0 and 1")
-			}
-			return runNoise(c.Context(), e, &o, args)
-		},
-	}
-	f := c.Flags()
-	f.SortFlags = false
+	c, f := newCommand(commandSpec{
+		use:     "noise -o METRIC... [--store S --study NAME] [PATH...]",
+		short:   "Estimate run-to-run noise from repeats and suggest noise bands",
+		long:    noiseLong,
+		example: "  " + baselineStudyExample + " && pareto noise --store runs.db --study tune -o output_token_throughput -o ttft.p99",
+	}, func(ctx context.Context, args []string) error {
+		if len(o.metrics) == 0 {
+			return usagef("no metrics: give at least one -o METRIC")
+		}
+		if !(o.confidence > 0 && o.confidence < 1) {
+			return usagef("--confidence must be between 0 and 1")
+		}
+		return runNoise(ctx, e, &o, args)
+	})
 	o.src.flags(f)
 	f.StringArrayVarP(&o.metrics, "objective", "o", nil, "metric `SELECTOR` (a direction suffix is ignored), repeatable")
 	f.Float64Var(&o.confidence, "confidence", 0.95, "level of the interval on the coefficient of variation")

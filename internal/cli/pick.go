@@ -49,17 +49,14 @@ type pickOptions struct {
 
 func newPickCmd(e *env) *cobra.Command {
 	var o pickOptions
-	c := &cobra.Command{
-		Use:     "pick --maximize METRIC [--minimize METRIC] --slo BOUND... [--store S --study NAME] [PATH...]",
-		Short:   "Choose the configuration to deploy under SLO bounds",
-		Long:    pickLong,
-		Example: pickExample,
-		RunE: func(c *cobra.Command, args []string) error {
-			return runPick(c.Context(), e, &o, args)
-		},
-	}
-	f := c.Flags()
-	f.SortFlags = false
+	c, f := newCommand(commandSpec{
+		use:     "pick --maximize METRIC [--minimize METRIC] --slo BOUND... [--store S --study NAME] [PATH...]",
+		short:   "Choose the configuration to deploy under SLO bounds",
+		long:    pickLong,
+		example: pickExample,
+	}, func(ctx context.Context, args []string) error {
+		return runPick(ctx, e, &o, args)
+	})
 	o.src.flags(f)
 	f.StringArrayVar(&o.maximize, "maximize", nil, "objective `METRIC` to maximise, repeatable (the first is primary)")
 	f.StringArrayVar(&o.minimize, "minimize", nil, "objective `METRIC` to minimise, repeatable")

@@ -155,16 +155,15 @@ func (r *repeatFlags) options() (report.Options, error) {
 
 func newGenerateReportCmd(e *env) *cobra.Command {
 	var o generateOptions
-	c := &cobra.Command{
-		Use:     "generate-report --test-scenario SCENARIO.toml --result-dir DIR",
-		Short:   "Write pareto.html for a CloudAI scenario results directory",
-		Long:    generateLong,
-		Example: "  pareto generate-report --test-scenario examples/cloudai/scenario.toml --system-config examples/cloudai/system.toml --tests-dir examples/cloudai/tests --result-dir examples/cloudai/results",
-		Args:    noArgs,
-		RunE:    func(c *cobra.Command, _ []string) error { return runGenerateReport(c.Context(), e, &o) },
-	}
-	f := c.Flags()
-	f.SortFlags = false
+	c, f := newCommand(commandSpec{
+		use:     "generate-report --test-scenario SCENARIO.toml --result-dir DIR",
+		short:   "Write pareto.html for a CloudAI scenario results directory",
+		long:    generateLong,
+		example: "  pareto generate-report --test-scenario examples/cloudai/scenario.toml --system-config examples/cloudai/system.toml --tests-dir examples/cloudai/tests --result-dir examples/cloudai/results",
+		args:    noArgs,
+	}, func(ctx context.Context, _ []string) error {
+		return runGenerateReport(ctx, e, &o)
+	})
 	f.StringVar(&o.scenario, "test-scenario", "", "CloudAI test-scenario `TOML` with a [reports.pareto] table")
 	f.StringVar(&o.resultDir, "result-dir", "", "scenario results `DIR`; pareto.html is written there")
 	f.StringVar(&o.system, "system-config", "", "CloudAI system `TOML` (gpus_per_node)")
@@ -269,24 +268,21 @@ func countCode(skips []trial.Skip, code string) int {
 
 func newReportCmd(e *env) *cobra.Command {
 	var o reportOptions
-	c := &cobra.Command{
-		Use:   "report [flags] PATH...",
-		Short: "Write an interactive, offline pareto.html for result files and CloudAI trees",
-		Long:  reportLong,
-		Example: `  pareto report examples/cloudai/results --config examples/cloudai/scenario.toml --out pareto.html
+	c, f := newCommand(commandSpec{
+		use:   "report [flags] PATH...",
+		short: "Write an interactive, offline pareto.html for result files and CloudAI trees",
+		long:  reportLong,
+		example: `  pareto report examples/cloudai/results --config examples/cloudai/scenario.toml --out pareto.html
   pareto report examples/cloudai/results -x ttft.p99 -y output_token_throughput --group-by engine --out engines.html
   pareto ingest examples/decide/baseline-sglang-0.5.6.jsonl examples/decide/baseline-sglang-0.6.0.jsonl \
     --store runs.db --study tune --label role=baseline && \
     pareto report --store runs.db --study tune -x ttft.p99 -y output_token_throughput --group-by engine_version --out tune.html`,
-		RunE: func(c *cobra.Command, args []string) error {
-			if len(args) == 0 && o.store.study == "" && o.optuna == "" {
-				return usagef("no inputs: give result files, CloudAI results directories or --study")
-			}
-			return runReport(c.Context(), e, &o, args)
-		},
-	}
-	f := c.Flags()
-	f.SortFlags = false
+	}, func(ctx context.Context, args []string) error {
+		if len(args) == 0 && o.store.study == "" && o.optuna == "" {
+			return usagef("no inputs: give result files, CloudAI results directories or --study")
+		}
+		return runReport(ctx, e, &o, args)
+	})
 	f.StringVar(&o.config, "config", "", "pareto.toml (or scenario TOML) with [reports.pareto] `FILE`")
 	f.StringVar(&o.out, "out", "pareto.html", "output HTML `FILE`")
 	f.StringVarP(&o.x, "x", "x", "", "X objective `METRIC[.STAT][:min|:max]` (instead of --config)")

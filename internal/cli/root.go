@@ -251,10 +251,10 @@ func noArgs(_ *cobra.Command, args []string) error {
 
 func newVersionCmd(e *env) *cobra.Command {
 	var format formatFlag
-	c := &cobra.Command{
-		Use:   "version [--format table|json]",
-		Short: "Print the pareto version and the source revision it was built from",
-		Long: `version prints the module version and the version-control revision Go
+	c, f := newCommand(commandSpec{
+		use:   "version [--format table|json]",
+		short: "Print the pareto version and the source revision it was built from",
+		long: `version prints the module version and the version-control revision Go
 recorded when the binary was built (commit, commit time, and whether the
 working tree had uncommitted changes). A binary built without that record
 (go build -buildvcs=false, a source tree without .git, a git worktree, a
@@ -262,13 +262,13 @@ test binary) says "unknown revision" instead of guessing. pareto --version
 prints the same line; --format json prints
 {"version","revision","time","modified"} (revision and time empty when
 unknown).`,
-		Example: "  pareto version\n  pareto version --format json",
-		Args:    noArgs,
-		RunE: func(*cobra.Command, []string) error {
-			return e.write(format.f, buildOf(debug.ReadBuildInfo()))
-		},
-	}
-	format.add(c.Flags(), "output `table|json`", enc.FormatTable, enc.FormatJSON)
+		example:   "  pareto version\n  pareto version --format json",
+		args:      noArgs,
+		sortFlags: true,
+	}, func(context.Context, []string) error {
+		return e.write(format.f, buildOf(debug.ReadBuildInfo()))
+	})
+	format.add(f, "output `table|json`", enc.FormatTable, enc.FormatJSON)
 	return c
 }
 

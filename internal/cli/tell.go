@@ -57,16 +57,15 @@ type tellOptions struct {
 
 func newTellCmd(e *env) *cobra.Command {
 	var o tellOptions
-	c := &cobra.Command{
-		Use:     "tell --study NAME [--driver ID --attempt N] TRIAL [FILE...] [--value NAME=X]... [--failed REASON]",
-		Short:   "Record the measurement of a run pareto ask gave, and print the gate's feedback",
-		Long:    tellLong,
-		Example: tellExample,
-		Args:    cobra.MinimumNArgs(1),
-		RunE:    func(c *cobra.Command, args []string) error { return runTell(c.Context(), e, &o, args) },
-	}
-	f := c.Flags()
-	f.SortFlags = false
+	c, f := newCommand(commandSpec{
+		use:     "tell --study NAME [--driver ID --attempt N] TRIAL [FILE...] [--value NAME=X]... [--failed REASON]",
+		short:   "Record the measurement of a run pareto ask gave, and print the gate's feedback",
+		long:    tellLong,
+		example: tellExample,
+		args:    cobra.MinimumNArgs(1),
+	}, func(ctx context.Context, args []string) error {
+		return runTell(ctx, e, &o, args)
+	})
 	o.db.addStore(f)
 	f.StringVar(&o.study, "study", "", "study `NAME`")
 	f.StringVar(&o.driver, "driver", tune.DefaultDriver, "the `ID` of the driver that holds the run (pareto ask --driver)")

@@ -142,21 +142,19 @@ type slurmFlags struct {
 
 func newTuneCmd(e *env) *cobra.Command {
 	var o tuneOptions
-	c := &cobra.Command{
-		Use:     "tune --space SPACE.toml --study NAME --command TEMPLATE --budget N -o OBJECTIVE... [flags] | tune --status --study NAME",
-		Short:   "Tune a configuration: propose, run, record and gate within a budget",
-		Long:    tuneLong,
-		Example: tuneExample,
-		Args:    noArgs,
-		RunE: func(c *cobra.Command, _ []string) error {
-			if err := checkLimitFlags(c, o.budget, &o.attempts); err != nil {
-				return err
-			}
-			return runTune(c.Context(), e, &o)
-		},
-	}
-	f := c.Flags()
-	f.SortFlags = false
+	var c *cobra.Command // checkLimitFlags reads which flags were given
+	c, f := newCommand(commandSpec{
+		use:     "tune --space SPACE.toml --study NAME --command TEMPLATE --budget N -o OBJECTIVE... [flags] | tune --status --study NAME",
+		short:   "Tune a configuration: propose, run, record and gate within a budget",
+		long:    tuneLong,
+		example: tuneExample,
+		args:    noArgs,
+	}, func(ctx context.Context, _ []string) error {
+		if err := checkLimitFlags(c, o.budget, &o.attempts); err != nil {
+			return err
+		}
+		return runTune(ctx, e, &o)
+	})
 	o.db.addStore(f)
 	f.StringVar(&o.study, "study", "", "study `NAME`")
 	f.StringVar(&o.space, "space", "", "search space `TOML` file")
