@@ -71,7 +71,7 @@ func newAskCmd(e *env) *cobra.Command {
 	f.StringVar(&o.space, "space", "", "search space `TOML` file (creating the study)")
 	f.IntVar(&o.budget, "budget", 0, "runs of the study in all (creating the study; later: a new budget)")
 	f.IntVar(&o.maxAttempts, "max-attempts", tunequeue.DefaultMaxAttempts, "times a run is handed out before a lost lease fails it (creating the study; later: a new limit)")
-	o.obj.flags(f)
+	o.obj.flags(f, noiseIsMinImprove)
 	f.StringVar(&o.sampler, "sampler", search.NSGA2, "sampler (creating the study): "+strings.Join(search.Samplers, ", "))
 	f.Uint64Var(&o.seed, "seed", 0, "seed of the sampler (creating the study)")
 	f.IntVar(&o.repeats, "repeats", tune.DefaultRepeats, "runs of each configuration (creating the study)")

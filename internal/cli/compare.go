@@ -92,7 +92,7 @@ const compareExample = `  pareto compare examples/decide/baseline-sglang-0.5.6.j
 
 type compareOptions struct {
 	src             decideSource
-	obj             decideObjectives
+	obj             objectiveFlags
 	inputs          []string
 	by              string
 	aggregate       string
@@ -119,8 +119,8 @@ func newCompareCmd(e *env) *cobra.Command {
 	o.src.flags(f)
 	f.StringArrayVar(&o.inputs, "input", nil, "result `PATH` whose trials the sides select from, repeatable")
 	f.StringVar(&o.by, "by", "", "one side per value of `LABEL` (label, parameter or environment field)")
-	o.obj.flags(f)
-	f.StringVar(&o.aggregate, "aggregate", "median", "combine repeats of a configuration: `median|mean|none`")
+	o.obj.flags(f, noiseIsMinImprove)
+	addAggregateFlag(f, &o.aggregate, "median")
 	f.StringVar(&o.ref, "ref", "auto", "hypervolume reference point `auto|v1,v2,...`, common to every side")
 	f.StringVar(&o.at, "at", "", "read both frontiers at these X values: `x1,x2,...` (two objectives)")
 	f.StringVar(&o.interp, "interpolate", "step", "read a frontier between its points: `step|linear`")

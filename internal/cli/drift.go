@@ -31,7 +31,7 @@ Exit status: 0 success, 1 bad input, 2 usage error.`
 
 type driftOptions struct {
 	src                decideSource
-	obj                decideObjectives
+	obj                objectiveFlags
 	baseline, from, to string
 	confidence         float64
 	format             formatFlag
@@ -55,7 +55,7 @@ func newDriftCmd(e *env) *cobra.Command {
 	})
 	o.src.flags(f)
 	f.StringVar(&o.baseline, "baseline", "", "baseline `SELECTION` (KEY=VALUE, key:HEX, id:HEX)")
-	o.obj.flags(f)
+	o.obj.flags(f, noiseIsMinImprove)
 	f.StringVar(&o.from, "from", "", "older environment `SELECTION`, e.g. engine_version=0.8")
 	f.StringVar(&o.to, "to", "", "newer environment `SELECTION`, e.g. engine_version=0.9")
 	f.Float64Var(&o.confidence, "confidence", 0.95, "level of the interval on each change")

@@ -136,7 +136,7 @@ const gateExample = `  pareto ingest examples/decide/baseline-sglang-0.5.6.jsonl
 
 type gateOptions struct {
 	src                      decideSource
-	obj                      decideObjectives
+	obj                      objectiveFlags
 	candidate                []string
 	baseline                 string
 	minRepeats               int
@@ -166,7 +166,7 @@ func newGateCmd(e *env) *cobra.Command {
 	o.src.flags(f)
 	f.StringArrayVar(&o.candidate, "candidate", nil, "candidate result `PATH` or selection, repeatable")
 	f.StringVar(&o.baseline, "baseline", "", "baseline `SELECTION` (KEY=VALUE, key:HEX, id:HEX) or result path")
-	o.obj.flags(f)
+	o.obj.flags(f, noiseIsMinImprove)
 	f.IntVar(&o.minRepeats, "min-repeats", source.DefaultGate.MinRepeats, "runs required per workload on each side")
 	f.DurationVar(&o.minDuration, "min-duration", 0, "refuse candidate runs shorter than `DURATION` (benchmark duration)")
 	f.Int64Var(&o.minRequests, "min-requests", 0, "refuse candidate runs with fewer successful requests")
@@ -215,7 +215,7 @@ func runGate(ctx context.Context, e *env, o *gateOptions) error {
 		return queryUsage(err)
 	}
 	var err error
-	if spec.Load, err = loadOptions(o.src.systemConfig, o.src.cloudai, 0, o.src.gpus, o.src.as); err != nil {
+	if spec.Load, err = o.src.load(); err != nil {
 		return err
 	}
 	if spec.Load.Limits, err = o.src.limits.limits(); err != nil {

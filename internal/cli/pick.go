@@ -60,8 +60,8 @@ func newPickCmd(e *env) *cobra.Command {
 	o.src.flags(f)
 	f.StringArrayVar(&o.maximize, "maximize", nil, "objective `METRIC` to maximise, repeatable (the first is primary)")
 	f.StringArrayVar(&o.minimize, "minimize", nil, "objective `METRIC` to minimise, repeatable")
-	f.StringArrayVar(&o.slos, "slo", nil, "bound `NAME<=VALUE` (also <, >=, >), repeatable")
-	f.StringVar(&o.aggregate, "aggregate", "median", "repeats become `median|mean|none`")
+	addSLOFlag(f, &o.slos)
+	addAggregateFlag(f, &o.aggregate, "median")
 	f.StringVar(&o.relax, "relax", "10%", "price each binding bound by relaxing it by `PCT`")
 	o.format.add(f, "output `text|json|toml|env`", formatText, enc.FormatJSON, formatTOML, formatEnv)
 	return c

@@ -104,15 +104,13 @@ type generateOptions struct {
 }
 
 type reportOptions struct {
-	config, out, x, y, groupBy, system string
-	as                                 string
-	optuna, optunaStudy                string
-	keepGoing                          bool
-	gpus                               string
-	cloudai                            scenarioFlags
-	store                              storeFlags
-	repeats                            repeatFlags
-	limits                             limitFlags
+	config, out, x, y, groupBy string
+	readerFlags
+	optuna, optunaStudy string
+	keepGoing           bool
+	store               storeFlags
+	repeats             repeatFlags
+	limits              limitFlags
 }
 
 // repeatFlags say how a report aggregates repeats and what it compares
@@ -124,7 +122,7 @@ type repeatFlags struct {
 
 // add defines the flags; aggregate is the --aggregate default.
 func (r *repeatFlags) add(f *pflag.FlagSet, aggregate string) {
-	f.StringVar(&r.aggregate, "aggregate", aggregate, "how repeats of a configuration become one point: `median|mean|none`")
+	addAggregateFlag(f, &r.aggregate, aggregate)
 	f.StringVar(&r.configKey, "config-key", "", "repeat identity from these params only: `k1,k2,...`")
 	f.StringVar(&r.baseline, "baseline", "", "baseline `SEL` (KEY=VALUE, key:HEX or id:HEX); every point shows its delta to it")
 	f.BoolVar(&r.allowCrossScope, "allow-cross-scope", false, "compare with a baseline measured in another environment")
@@ -166,10 +164,10 @@ func newGenerateReportCmd(e *env) *cobra.Command {
 	})
 	f.StringVar(&o.scenario, "test-scenario", "", "CloudAI test-scenario `TOML` with a [reports.pareto] table")
 	f.StringVar(&o.resultDir, "result-dir", "", "scenario results `DIR`; pareto.html is written there")
-	f.StringVar(&o.system, "system-config", "", "CloudAI system `TOML` (gpus_per_node)")
+	addSystemConfigFlag(f, &o.system)
 	f.StringVar(&o.testsDir, "tests-dir", "", "CloudAI tests `DIR`: the test TOMLs of runs without test-run.toml")
 	f.StringVar(&o.hookDir, "hook-dir", "", "CloudAI hooks `DIR` (accepted as CloudAI does; hooks yield no result)")
-	f.BoolVar(&o.keepGoing, "keep-going", false, "exit 0 even when some result files could not be read")
+	addKeepGoingFlag(f, &o.keepGoing)
 	o.repeats.add(f, "none")
 	addStoreFlags(f, &o.store)
 	addLimitFlags(f, &o.limits)
@@ -288,12 +286,9 @@ func newReportCmd(e *env) *cobra.Command {
 	f.StringVarP(&o.x, "x", "x", "", "X objective `METRIC[.STAT][:min|:max]` (instead of --config)")
 	f.StringVarP(&o.y, "y", "y", "", "Y objective `METRIC[.STAT][:min|:max]` (instead of --config)")
 	f.StringVar(&o.groupBy, "group-by", "", "with -x/-y: one frontier per value of `LABEL`")
-	f.StringVar(&o.system, "system-config", "", "CloudAI system `TOML` (gpus_per_node) for CloudAI trees")
-	o.cloudai.add(f)
-	addGPUsFlag(f, &o.gpus)
-	addAsFlag(f, &o.as)
+	o.readerFlags.add(f)
 	addOptunaFlags(f, &o.optuna, &o.optunaStudy)
-	f.BoolVar(&o.keepGoing, "keep-going", false, "exit 0 even when some inputs could not be read")
+	addKeepGoingFlag(f, &o.keepGoing)
 	o.repeats.add(f, "median")
 	addStoreFlags(f, &o.store)
 	addLimitFlags(f, &o.limits)
@@ -312,7 +307,7 @@ func runReport(ctx context.Context, e *env, o *reportOptions, paths []string) er
 	if sc := &o.cloudai; sc.scenario == "" && cfg.Cases != nil {
 		sc.scenario = o.config // a scenario's report reads its results trees as generate-report does
 	}
-	lo, err := loadOptions(o.system, o.cloudai, 0, o.gpus, o.as)
+	lo, err := o.load()
 	if err != nil {
 		return err
 	}
@@ -394,7 +389,7 @@ func reportConfig(e *env, o *reportOptions) (*report.Config, error) {
 	case o.config != "" && (o.x != "" || o.y != "" || o.groupBy != ""):
 		return nil, usagef("--config cannot be combined with -x, -y or --group-by")
 	case o.config != "":
-		cfg, err := report.ReadScenarioConfig(o.config, o.system)
+		cfg, err := report.ReadScenarioConfig(o.config, o.systemConfig)
 		if err != nil {
 			return nil, inputError{err: err}
 		}

@@ -128,7 +128,7 @@ type tuneOptions struct {
 	timeLimit, lease                                       time.Duration
 	status, worker                                         bool
 	passEnv                                                []string
-	obj                                                    decideObjectives
+	obj                                                    objectiveFlags
 	limits                                                 limitFlags
 	slurm                                                  slurmFlags
 }
@@ -163,7 +163,7 @@ func newTuneCmd(e *env) *cobra.Command {
 	f.StringArrayVar(&o.results, "result", nil, "a run's result files: `GLOB` relative to its folder, repeatable (default: the space's result = [...], else every benchmark result the folder holds)")
 	f.IntVar(&o.budget, "budget", 0, "runs of the study in all, baseline and repeats included (creating the study; later: a new budget)")
 	f.IntVar(&o.attempts, "max-attempts", tunequeue.DefaultMaxAttempts, "times a run is handed out before a lost lease fails it (creating the study; later: a new limit)")
-	o.obj.flags(f)
+	o.obj.flags(f, noiseIsMinImprove)
 	f.StringVar(&o.sampler, "sampler", search.NSGA2, "sampler: "+strings.Join(search.Samplers, ", "))
 	f.Uint64Var(&o.seed, "seed", 0, "seed of the sampler")
 	f.IntVar(&o.population, "population", 0, "NSGA-II population (default 50)")
