@@ -43,6 +43,15 @@ const askExample = `  pareto ask --store tune.db --study agent --space examples/
     pareto tell --store lanes.db --study lanes --driver lane-1 --attempt 1 1 --value output_token_throughput=1790 && \
     pareto ask --store lanes.db --study lanes --budget 4`
 
+// askHelp is the help of pareto ask.
+var askHelp = commandSpec{
+	use:     "ask --study NAME [--store S] [--driver ID] [--lease D] [--space SPACE.toml -o OBJECTIVE... --budget N]",
+	short:   "Give an external driver the next run of a tuning study (JSON)",
+	long:    askLong,
+	example: askExample,
+	args:    noArgs,
+}
+
 type askOptions struct {
 	tuneOptions
 	driver      string
@@ -52,13 +61,7 @@ type askOptions struct {
 func newAskCmd(e *env) *cobra.Command {
 	var o askOptions
 	var c *cobra.Command // checkLimitFlags reads which flags were given
-	c, f := newCommand(commandSpec{
-		use:     "ask --study NAME [--store S] [--driver ID] [--lease D] [--space SPACE.toml -o OBJECTIVE... --budget N]",
-		short:   "Give an external driver the next run of a tuning study (JSON)",
-		long:    askLong,
-		example: askExample,
-		args:    noArgs,
-	}, func(ctx context.Context, _ []string) error {
+	c, f := newCommand(askHelp, func(ctx context.Context, _ []string) error {
 		if err := checkLimitFlags(c, o.budget, &o.maxAttempts); err != nil {
 			return err
 		}

@@ -31,17 +31,20 @@ values; check lists everything at once, e.g. before restoring a backup.
 Exit status: 0 every study is sound, 1 a trial or block is damaged (or
 the store cannot be read), 2 usage error.`
 
+// checkHelp is the help of pareto check.
+var checkHelp = commandSpec{
+	use:       "check [--store S] [--study NAME] [--format table|json]",
+	short:     "Verify every trial and block of a store against its content hash and checksums",
+	long:      checkLong,
+	example:   "  pareto ingest examples/trials.csv --store runs.db --study csv && pareto check --store runs.db",
+	args:      noArgs,
+	sortFlags: true,
+}
+
 func newCheckCmd(e *env) *cobra.Command {
 	var f storeFlags
 	var format formatFlag
-	c, fs := newCommand(commandSpec{
-		use:       "check [--store S] [--study NAME] [--format table|json]",
-		short:     "Verify every trial and block of a store against its content hash and checksums",
-		long:      checkLong,
-		example:   "  pareto ingest examples/trials.csv --store runs.db --study csv && pareto check --store runs.db",
-		args:      noArgs,
-		sortFlags: true,
-	}, func(ctx context.Context, _ []string) error {
+	c, fs := newCommand(checkHelp, func(ctx context.Context, _ []string) error {
 		s, err := f.openStore(ctx, true)
 		if err != nil {
 			return err

@@ -90,6 +90,14 @@ const compareExample = `  pareto compare examples/decide/baseline-sglang-0.5.6.j
     pareto compare --store runs.db --study tune --where role=baseline engine_version=0.5.6 =0.6.0 \
     -o ttft.p99:min -o output_token_throughput:max --noise ttft.p99=5% --min-improve 3% --baseline max_num_seqs=64 --format json`
 
+// compareHelp is the help of pareto compare.
+var compareHelp = commandSpec{
+	use:     "compare SIDE SIDE... | --by LABEL  -o OBJECTIVE... [flags]",
+	short:   "Compare frontiers: hypervolume, uplift and a verdict, with bootstrap intervals",
+	long:    compareLong,
+	example: compareExample,
+}
+
 type compareOptions struct {
 	src             decideSource
 	obj             objectiveFlags
@@ -108,12 +116,7 @@ type compareOptions struct {
 
 func newCompareCmd(e *env) *cobra.Command {
 	var o compareOptions
-	c, f := newCommand(commandSpec{
-		use:     "compare SIDE SIDE... | --by LABEL  -o OBJECTIVE... [flags]",
-		short:   "Compare frontiers: hypervolume, uplift and a verdict, with bootstrap intervals",
-		long:    compareLong,
-		example: compareExample,
-	}, func(ctx context.Context, args []string) error {
+	c, f := newCommand(compareHelp, func(ctx context.Context, args []string) error {
 		return runCompare(ctx, e, &o, args)
 	})
 	o.src.flags(f)

@@ -29,6 +29,14 @@ are compared oldest first; otherwise name them with --from and --to
 
 Exit status: 0 success, 1 bad input, 2 usage error.`
 
+// driftHelp is the help of pareto drift.
+var driftHelp = commandSpec{
+	use:     "drift --baseline SELECTION -o OBJECTIVE... [--store S --study NAME] [PATH...]",
+	short:   "Compare the baseline measured in two environments",
+	long:    driftLong,
+	example: "  " + baselineStudyExample + " && pareto drift --store runs.db --study tune --baseline role=baseline -o output_token_throughput:max -o ttft.p99:min --min-improve 3%",
+}
+
 type driftOptions struct {
 	src                decideSource
 	obj                objectiveFlags
@@ -39,12 +47,7 @@ type driftOptions struct {
 
 func newDriftCmd(e *env) *cobra.Command {
 	var o driftOptions
-	c, f := newCommand(commandSpec{
-		use:     "drift --baseline SELECTION -o OBJECTIVE... [--store S --study NAME] [PATH...]",
-		short:   "Compare the baseline measured in two environments",
-		long:    driftLong,
-		example: "  " + baselineStudyExample + " && pareto drift --store runs.db --study tune --baseline role=baseline -o output_token_throughput:max -o ttft.p99:min --min-improve 3%",
-	}, func(ctx context.Context, args []string) error {
+	c, f := newCommand(driftHelp, func(ctx context.Context, args []string) error {
 		if o.baseline == "" {
 			return usagef("--baseline is required")
 		}

@@ -69,6 +69,14 @@ const frontExample = `  pareto front examples/trials.csv -o ttft_p99_ms:min -o o
   pareto ingest examples/decide/tries-sglang-0.6.0.jsonl --store runs.db --study tune && \
     pareto front --store runs.db --study tune -o ttft.p99 -o output_token_throughput`
 
+// frontHelp is the help of pareto front.
+var frontHelp = commandSpec{
+	use:     "front [flags] FILE...",
+	short:   "Compute strict or noise-aware Pareto frontiers of results, tables and studies",
+	long:    frontLong,
+	example: frontExample,
+}
+
 type frontOptions struct {
 	obj                            objectiveFlags
 	id, groupBy, ref               string
@@ -85,12 +93,7 @@ type frontOptions struct {
 
 func newFrontCmd(e *env) *cobra.Command {
 	var o frontOptions
-	c, f := newCommand(commandSpec{
-		use:     "front [flags] FILE...",
-		short:   "Compute strict or noise-aware Pareto frontiers of results, tables and studies",
-		long:    frontLong,
-		example: frontExample,
-	}, func(ctx context.Context, args []string) error {
+	c, f := newCommand(frontHelp, func(ctx context.Context, args []string) error {
 		if len(args) == 0 && o.store.study == "" && o.optuna == "" {
 			return usagef("no input files (use - for standard input) and no --study")
 		}

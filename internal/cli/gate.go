@@ -134,6 +134,15 @@ const gateExample = `  pareto ingest examples/decide/baseline-sglang-0.5.6.jsonl
     -o output_token_throughput:max -o ttft.p99:min --min-improve 3% --max-runs 3 --max-baseline-runs 5 && \
     pareto gate --store runs.db --study tune --archive-list`
 
+// gateHelp is the help of pareto gate.
+var gateHelp = commandSpec{
+	use:     "gate --study NAME --candidate PATH_OR_SELECTION --baseline SELECTION -o OBJECTIVE... [flags]",
+	short:   "Admit, reject or ask for more runs of a candidate change",
+	long:    gateLong,
+	example: gateExample,
+	args:    noArgs,
+}
+
 type gateOptions struct {
 	src                      decideSource
 	obj                      objectiveFlags
@@ -154,13 +163,7 @@ type gateOptions struct {
 
 func newGateCmd(e *env) *cobra.Command {
 	var o gateOptions
-	c, f := newCommand(commandSpec{
-		use:     "gate --study NAME --candidate PATH_OR_SELECTION --baseline SELECTION -o OBJECTIVE... [flags]",
-		short:   "Admit, reject or ask for more runs of a candidate change",
-		long:    gateLong,
-		example: gateExample,
-		args:    noArgs,
-	}, func(ctx context.Context, _ []string) error {
+	c, f := newCommand(gateHelp, func(ctx context.Context, _ []string) error {
 		return runGate(ctx, e, &o)
 	})
 	o.src.flags(f)

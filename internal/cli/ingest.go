@@ -98,6 +98,15 @@ const ingestExample = `  pareto ingest examples/cloudai/results --system-config 
     --store runs.db --study tune --label role=baseline
   pareto ingest examples/decide/tries-sglang-0.6.0.jsonl --store runs.db --study tune`
 
+// ingestHelp is the help of pareto ingest.
+var ingestHelp = commandSpec{
+	use:       "ingest [flags] PATH...",
+	short:     "Read benchmark results and report what was found",
+	long:      ingestLong,
+	example:   ingestExample,
+	sortFlags: true,
+}
+
 type ingestOptions struct {
 	systemConfig, id    string
 	format              formatFlag
@@ -115,13 +124,7 @@ type ingestOptions struct {
 
 func newIngestCmd(e *env) *cobra.Command {
 	var o ingestOptions
-	c, f := newCommand(commandSpec{
-		use:       "ingest [flags] PATH...",
-		short:     "Read benchmark results and report what was found",
-		long:      ingestLong,
-		example:   ingestExample,
-		sortFlags: true,
-	}, func(ctx context.Context, args []string) error {
+	c, f := newCommand(ingestHelp, func(ctx context.Context, args []string) error {
 		if len(args) == 0 && o.optuna == "" {
 			return usagef("no paths given (or --optuna)")
 		}

@@ -50,19 +50,22 @@ input; it prints nothing else on standard output.`
 const mcpExample = `  pareto mcp --store tune.db
   pareto mcp --store tune.db --root . --root examples`
 
+// mcpHelp is the help of pareto mcp.
+var mcpHelp = commandSpec{
+	use:       "mcp [--store S] [--root DIR]...",
+	short:     "Serve the Model Context Protocol on stdio (tools ask, tell, gate, front, pick, trials)",
+	long:      mcpLong,
+	example:   mcpExample,
+	args:      noArgs,
+	sortFlags: true,
+}
+
 func newMCPCmd(e *env) *cobra.Command {
 	var maxFrame string
 	var db storeFlags
 	var roots, allow []string
 	var limits limitFlags
-	c, f := newCommand(commandSpec{
-		use:       "mcp [--store S] [--root DIR]...",
-		short:     "Serve the Model Context Protocol on stdio (tools ask, tell, gate, front, pick, trials)",
-		long:      mcpLong,
-		example:   mcpExample,
-		args:      noArgs,
-		sortFlags: true,
-	}, func(ctx context.Context, _ []string) error {
+	c, f := newCommand(mcpHelp, func(ctx context.Context, _ []string) error {
 		lim, err := limits.limits()
 		if err != nil {
 			return err

@@ -30,17 +30,20 @@ Exit status: 0 success (also when the store is up to date), 1 when the
 store is missing, not a pareto store or cannot be upgraded, 2 usage
 error.`
 
+// migrateHelp is the help of pareto migrate.
+var migrateHelp = commandSpec{
+	use:       "migrate [--store S] [--format table|json]",
+	short:     "Upgrade a store's schema to this version of pareto",
+	long:      migrateLong,
+	example:   "  pareto ingest examples/trials.csv --store runs.db --study csv && pareto migrate --store runs.db",
+	args:      noArgs,
+	sortFlags: true,
+}
+
 func newMigrateCmd(e *env) *cobra.Command {
 	var f storeFlags
 	var format formatFlag
-	c, fs := newCommand(commandSpec{
-		use:       "migrate [--store S] [--format table|json]",
-		short:     "Upgrade a store's schema to this version of pareto",
-		long:      migrateLong,
-		example:   "  pareto ingest examples/trials.csv --store runs.db --study csv && pareto migrate --store runs.db",
-		args:      noArgs,
-		sortFlags: true,
-	}, func(ctx context.Context, _ []string) error {
+	c, fs := newCommand(migrateHelp, func(ctx context.Context, _ []string) error {
 		loc := f.resolved()
 		from, to, err := store.Migrate(ctx, loc)
 		if err != nil {

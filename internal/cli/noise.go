@@ -31,6 +31,14 @@ their configuration's typical value. Configurations with fewer than
 Trials come from the study (--store, --study, --where) and/or from result
 paths. Exit status: 0 success, 1 bad input, 2 usage error.`
 
+// noiseHelp is the help of pareto noise.
+var noiseHelp = commandSpec{
+	use:     "noise -o METRIC... [--store S --study NAME] [PATH...]",
+	short:   "Estimate run-to-run noise from repeats and suggest noise bands",
+	long:    noiseLong,
+	example: "  " + baselineStudyExample + " && pareto noise --store runs.db --study tune -o output_token_throughput -o ttft.p99",
+}
+
 // baselineStudyExample is the start of the help examples that read the
 // study of example baselines: it ingests them into runs.db.
 const baselineStudyExample = "pareto ingest examples/decide/baseline-sglang-0.5.6.jsonl examples/decide/baseline-sglang-0.6.0.jsonl --store runs.db --study tune --label role=baseline"
@@ -45,12 +53,7 @@ type noiseOptions struct {
 
 func newNoiseCmd(e *env) *cobra.Command {
 	var o noiseOptions
-	c, f := newCommand(commandSpec{
-		use:     "noise -o METRIC... [--store S --study NAME] [PATH...]",
-		short:   "Estimate run-to-run noise from repeats and suggest noise bands",
-		long:    noiseLong,
-		example: "  " + baselineStudyExample + " && pareto noise --store runs.db --study tune -o output_token_throughput -o ttft.p99",
-	}, func(ctx context.Context, args []string) error {
+	c, f := newCommand(noiseHelp, func(ctx context.Context, args []string) error {
 		if len(o.metrics) == 0 {
 			return usagef("no metrics: give at least one -o METRIC")
 		}

@@ -40,6 +40,14 @@ const pickExample = `  pareto ingest examples/decide/baseline-sglang-0.5.6.jsonl
     pareto pick --store runs.db --study tune --maximize output_token_throughput \
     --minimize ttft.p99 --slo 'ttft.p99<=2000' --format toml`
 
+// pickHelp is the help of pareto pick.
+var pickHelp = commandSpec{
+	use:     "pick --maximize METRIC [--minimize METRIC] --slo BOUND... [--store S --study NAME] [PATH...]",
+	short:   "Choose the configuration to deploy under SLO bounds",
+	long:    pickLong,
+	example: pickExample,
+}
+
 type pickOptions struct {
 	src                      decideSource
 	maximize, minimize, slos []string
@@ -49,12 +57,7 @@ type pickOptions struct {
 
 func newPickCmd(e *env) *cobra.Command {
 	var o pickOptions
-	c, f := newCommand(commandSpec{
-		use:     "pick --maximize METRIC [--minimize METRIC] --slo BOUND... [--store S --study NAME] [PATH...]",
-		short:   "Choose the configuration to deploy under SLO bounds",
-		long:    pickLong,
-		example: pickExample,
-	}, func(ctx context.Context, args []string) error {
+	c, f := newCommand(pickHelp, func(ctx context.Context, args []string) error {
 		return runPick(ctx, e, &o, args)
 	})
 	o.src.flags(f)

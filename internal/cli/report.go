@@ -94,6 +94,18 @@ Exit status: 0 success, 1 bad configuration, input or I/O error (also when
 some result files could not be read: the page is still written, listing
 them, and every one is named on stderr; 0 with --keep-going), 2 usage error.`
 
+// reportHelp is the help of pareto report.
+var reportHelp = commandSpec{
+	use:   "report [flags] PATH...",
+	short: "Write an interactive, offline pareto.html for result files and CloudAI trees",
+	long:  reportLong,
+	example: `  pareto report examples/cloudai/results --config examples/cloudai/scenario.toml --out pareto.html
+  pareto report examples/cloudai/results -x ttft.p99 -y output_token_throughput --group-by engine --out engines.html
+  pareto ingest examples/decide/baseline-sglang-0.5.6.jsonl examples/decide/baseline-sglang-0.6.0.jsonl \
+    --store runs.db --study tune --label role=baseline && \
+    pareto report --store runs.db --study tune -x ttft.p99 -y output_token_throughput --group-by engine_version --out tune.html`,
+}
+
 type generateOptions struct {
 	scenario, resultDir, system, testsDir string
 	hookDir                               string
@@ -151,15 +163,18 @@ func (r *repeatFlags) options() (report.Options, error) {
 	return o, nil
 }
 
+// generateReportHelp is the help of pareto generate-report.
+var generateReportHelp = commandSpec{
+	use:     "generate-report --test-scenario SCENARIO.toml --result-dir DIR",
+	short:   "Write pareto.html for a CloudAI scenario results directory",
+	long:    generateLong,
+	example: "  pareto generate-report --test-scenario examples/cloudai/scenario.toml --system-config examples/cloudai/system.toml --tests-dir examples/cloudai/tests --result-dir examples/cloudai/results",
+	args:    noArgs,
+}
+
 func newGenerateReportCmd(e *env) *cobra.Command {
 	var o generateOptions
-	c, f := newCommand(commandSpec{
-		use:     "generate-report --test-scenario SCENARIO.toml --result-dir DIR",
-		short:   "Write pareto.html for a CloudAI scenario results directory",
-		long:    generateLong,
-		example: "  pareto generate-report --test-scenario examples/cloudai/scenario.toml --system-config examples/cloudai/system.toml --tests-dir examples/cloudai/tests --result-dir examples/cloudai/results",
-		args:    noArgs,
-	}, func(ctx context.Context, _ []string) error {
+	c, f := newCommand(generateReportHelp, func(ctx context.Context, _ []string) error {
 		return runGenerateReport(ctx, e, &o)
 	})
 	f.StringVar(&o.scenario, "test-scenario", "", "CloudAI test-scenario `TOML` with a [reports.pareto] table")
@@ -266,16 +281,7 @@ func countCode(skips []trial.Skip, code string) int {
 
 func newReportCmd(e *env) *cobra.Command {
 	var o reportOptions
-	c, f := newCommand(commandSpec{
-		use:   "report [flags] PATH...",
-		short: "Write an interactive, offline pareto.html for result files and CloudAI trees",
-		long:  reportLong,
-		example: `  pareto report examples/cloudai/results --config examples/cloudai/scenario.toml --out pareto.html
-  pareto report examples/cloudai/results -x ttft.p99 -y output_token_throughput --group-by engine --out engines.html
-  pareto ingest examples/decide/baseline-sglang-0.5.6.jsonl examples/decide/baseline-sglang-0.6.0.jsonl \
-    --store runs.db --study tune --label role=baseline && \
-    pareto report --store runs.db --study tune -x ttft.p99 -y output_token_throughput --group-by engine_version --out tune.html`,
-	}, func(ctx context.Context, args []string) error {
+	c, f := newCommand(reportHelp, func(ctx context.Context, args []string) error {
 		if len(args) == 0 && o.store.study == "" && o.optuna == "" {
 			return usagef("no inputs: give result files, CloudAI results directories or --study")
 		}

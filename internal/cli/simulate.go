@@ -52,16 +52,19 @@ type simulateOptions struct {
 	out    string
 }
 
+// simulateHelp is the help of pareto simulate.
+var simulateHelp = commandSpec{
+	use:   "simulate [--param NAME=VALUE]... [--seed N] [--cv [GROUP=]PCT]... [--out FILE]",
+	short: "Write a simulated vLLM benchmark result (a model, not a measurement)",
+	long:  fmt.Sprintf(simulateLong, simulateParamsHelp()),
+	example: `  pareto simulate --param tp=2 --param max_num_seqs=128 --param concurrency=32 --seed 1 --out sim.json
+  pareto simulate --param enable_chunked_prefill=false --param max_num_batched_tokens=8192 --cv ttft=10% --seed 2 --out -`,
+	args: noArgs,
+}
+
 func newSimulateCmd(e *env) *cobra.Command {
 	var o simulateOptions
-	c, f := newCommand(commandSpec{
-		use:   "simulate [--param NAME=VALUE]... [--seed N] [--cv [GROUP=]PCT]... [--out FILE]",
-		short: "Write a simulated vLLM benchmark result (a model, not a measurement)",
-		long:  fmt.Sprintf(simulateLong, simulateParamsHelp()),
-		example: `  pareto simulate --param tp=2 --param max_num_seqs=128 --param concurrency=32 --seed 1 --out sim.json
-  pareto simulate --param enable_chunked_prefill=false --param max_num_batched_tokens=8192 --cv ttft=10% --seed 2 --out -`,
-		args: noArgs,
-	}, func(context.Context, []string) error {
+	c, f := newCommand(simulateHelp, func(context.Context, []string) error {
 		return runSimulate(e, &o)
 	})
 	f.StringArrayVarP(&o.params, "param", "p", nil, "set a parameter `NAME=VALUE` (see above), repeatable")

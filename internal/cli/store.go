@@ -91,22 +91,25 @@ func (f *storeFlags) requireStudy() error {
 	return nil
 }
 
-func newStudiesCmd(e *env) *cobra.Command {
-	var f storeFlags
-	var format formatFlag
-	cmd, fs := newCommand(commandSpec{
-		use:   "studies [--store S] [--format table|json]",
-		short: "List the studies of a store with trial counts and time ranges",
-		long: `Studies lists the studies of a store: each one's trial count, the number of
+// studiesHelp is the help of pareto studies.
+var studiesHelp = commandSpec{
+	use:   "studies [--store S] [--format table|json]",
+	short: "List the studies of a store with trial counts and time ranges",
+	long: `Studies lists the studies of a store: each one's trial count, the number of
 ingests that wrote to it, and the ingest times of its oldest and newest
 trial. It opens the store read-only. --format json prints
 {"studies":[{"name","trials","sources","created","first","last"}]}
 (docs/schema/studies.schema.json; times in RFC 3339, null when unknown).`,
-		example: `  pareto ingest examples/trials.csv --store runs.db --study csv && pareto studies --store runs.db
+	example: `  pareto ingest examples/trials.csv --store runs.db --study csv && pareto studies --store runs.db
   pareto ingest examples/trials.csv --store runs.db --study csv && pareto studies --store runs.db --format json`,
-		args:      noArgs,
-		sortFlags: true,
-	}, func(ctx context.Context, _ []string) error {
+	args:      noArgs,
+	sortFlags: true,
+}
+
+func newStudiesCmd(e *env) *cobra.Command {
+	var f storeFlags
+	var format formatFlag
+	cmd, fs := newCommand(studiesHelp, func(ctx context.Context, _ []string) error {
 		s, err := f.openStore(ctx, true)
 		if err != nil {
 			return err
@@ -185,23 +188,26 @@ func (r studiesResult) WriteTable(out io.Writer) error {
 	return w.Flush()
 }
 
-func newTrialsCmd(e *env) *cobra.Command {
-	var f storeFlags
-	var format formatFlag
-	cmd, fs := newCommand(commandSpec{
-		use:   "trials --store S --study NAME [--where K=V ...] [--format jsonl|csv]",
-		short: "Export a study's trials (jsonl is lossless and can be ingested again)",
-		long: `Trials exports a study's trials, filtered by --where: KEY OP VALUE on labels,
+// trialsHelp is the help of pareto trials.
+var trialsHelp = commandSpec{
+	use:   "trials --store S --study NAME [--where K=V ...] [--format jsonl|csv]",
+	short: "Export a study's trials (jsonl is lossless and can be ingested again)",
+	long: `Trials exports a study's trials, filtered by --where: KEY OP VALUE on labels,
 params, workload or environment, session=NAME for a measurement session, and
 key=HEX for a configuration or repeat key (the key:HEX pareto gate prints).`,
-		example: `  pareto ingest examples/decide/baseline-sglang-0.5.6.jsonl examples/decide/baseline-sglang-0.6.0.jsonl \
+	example: `  pareto ingest examples/decide/baseline-sglang-0.5.6.jsonl examples/decide/baseline-sglang-0.6.0.jsonl \
     --store runs.db --study tune --label role=baseline && \
     pareto trials --store runs.db --study tune --where role=baseline --format csv
   pareto ingest examples/decide/tries-sglang-0.6.0.jsonl --store runs.db --study tune && \
     pareto trials --store runs.db --study tune`,
-		args:      noArgs,
-		sortFlags: true,
-	}, func(ctx context.Context, _ []string) error {
+	args:      noArgs,
+	sortFlags: true,
+}
+
+func newTrialsCmd(e *env) *cobra.Command {
+	var f storeFlags
+	var format formatFlag
+	cmd, fs := newCommand(trialsHelp, func(ctx context.Context, _ []string) error {
 		if err := f.requireStudy(); err != nil {
 			return err
 		}

@@ -118,6 +118,15 @@ const tuneExample = `  # (docs/TUNING.md runs a whole tune on the simulator)
   pareto ask --store tune.db --study agent --space examples/search/vllm.toml -o output_token_throughput:max -o ttft.p99:min --budget 20 && \
     pareto tune --status --store tune.db --study agent --format json`
 
+// tuneHelp is the help of pareto tune.
+var tuneHelp = commandSpec{
+	use:     "tune --space SPACE.toml --study NAME --command TEMPLATE --budget N -o OBJECTIVE... [flags] | tune --status --study NAME",
+	short:   "Tune a configuration: propose, run, record and gate within a budget",
+	long:    tuneLong,
+	example: tuneExample,
+	args:    noArgs,
+}
+
 type tuneOptions struct {
 	db                                                     storeFlags // --store
 	study, space, command, sampler, workDir                string
@@ -143,13 +152,7 @@ type slurmFlags struct {
 func newTuneCmd(e *env) *cobra.Command {
 	var o tuneOptions
 	var c *cobra.Command // checkLimitFlags reads which flags were given
-	c, f := newCommand(commandSpec{
-		use:     "tune --space SPACE.toml --study NAME --command TEMPLATE --budget N -o OBJECTIVE... [flags] | tune --status --study NAME",
-		short:   "Tune a configuration: propose, run, record and gate within a budget",
-		long:    tuneLong,
-		example: tuneExample,
-		args:    noArgs,
-	}, func(ctx context.Context, _ []string) error {
+	c, f := newCommand(tuneHelp, func(ctx context.Context, _ []string) error {
 		if err := checkLimitFlags(c, o.budget, &o.attempts); err != nil {
 			return err
 		}
