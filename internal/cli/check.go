@@ -45,16 +45,13 @@ func newCheckCmd(e *env) *cobra.Command {
 	var f storeFlags
 	var format formatFlag
 	c, fs := newCommand(checkHelp, func(ctx context.Context, _ []string) error {
-		s, err := f.openStore(ctx, true)
-		if err != nil {
-			return err
-		}
-		defer s.Close()
-		checks, err := s.Check(ctx, f.study)
-		if err != nil {
-			return inputError{err: err}
-		}
-		return writeChecks(e, checks, format.f)
+		return f.read(ctx, func(s store.Store) error {
+			checks, err := s.Check(ctx, f.study)
+			if err != nil {
+				return inputError{err: err}
+			}
+			return writeChecks(e, checks, format.f)
+		})
 	})
 	f.addStore(fs)
 	fs.StringVar(&f.study, "study", "", "check this study only (default: every study)")

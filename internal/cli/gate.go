@@ -270,15 +270,13 @@ func runArchive(ctx context.Context, e *env, o *gateOptions) error {
 	}
 	var members []decide.ArchiveMember
 	if o.archiveList {
-		st, err := o.src.openStore(ctx, true)
-		if err != nil {
-			return err
-		}
-		defer st.Close()
-		if members, err = decide.RunArchive(ctx, store.ReaderSelecting{Reader: st}, o.src.study, where, o.src.keys()); err != nil {
-			return inputError{err: err}
-		}
-		return o.writeArchive(e, members)
+		return o.src.read(ctx, func(st store.Store) error {
+			members, err := decide.RunArchive(ctx, store.ReaderSelecting{Reader: st}, o.src.study, where, o.src.keys())
+			if err != nil {
+				return inputError{err: err}
+			}
+			return o.writeArchive(e, members)
+		})
 	}
 	sel, err := repeat.ParseSelection(o.revoke)
 	if err != nil {

@@ -83,6 +83,17 @@ func (f *storeFlags) openStore(ctx context.Context, readOnly bool) (store.Store,
 	return s, nil
 }
 
+// read opens the store the flags name read-only (openStore), calls fn
+// with it and closes it.
+func (f *storeFlags) read(ctx context.Context, fn func(store.Store) error) error {
+	s, err := f.openStore(ctx, true)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	return fn(s)
+}
+
 // requireStudy fails with a usage error when --study is missing.
 func (f *storeFlags) requireStudy() error {
 	if f.study == "" {
@@ -110,16 +121,13 @@ func newStudiesCmd(e *env) *cobra.Command {
 	var f storeFlags
 	var format formatFlag
 	cmd, fs := newCommand(studiesHelp, func(ctx context.Context, _ []string) error {
-		s, err := f.openStore(ctx, true)
-		if err != nil {
-			return err
-		}
-		defer s.Close()
-		studies, err := s.Studies(ctx)
-		if err != nil {
-			return inputError{err: err}
-		}
-		return e.write(format.f, newStudiesResult(studies))
+		return f.read(ctx, func(s store.Store) error {
+			studies, err := s.Studies(ctx)
+			if err != nil {
+				return inputError{err: err}
+			}
+			return e.write(format.f, newStudiesResult(studies))
+		})
 	})
 	addStoreFlags(fs, &f)
 	format.add(fs, "output `table|json`", enc.FormatTable, enc.FormatJSON)
@@ -215,12 +223,9 @@ func newTrialsCmd(e *env) *cobra.Command {
 		if err != nil {
 			return queryUsage(err)
 		}
-		s, err := f.openStore(ctx, true)
-		if err != nil {
-			return err
-		}
-		defer s.Close()
-		return e.write(format.f, trialsExport{ctx, s, f.study, q, keep})
+		return f.read(ctx, func(s store.Store) error {
+			return e.write(format.f, trialsExport{ctx, s, f.study, q, keep})
+		})
 	})
 	addStoreFlags(fs, &f)
 	format.add(fs, "jsonl (one trial.Trial per line) or csv (one column per label, param and measurement)", formatJSONL, enc.FormatCSV)
