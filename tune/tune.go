@@ -33,6 +33,7 @@ import (
 	"github.com/pareto-llm/pareto/decide"
 	"github.com/pareto-llm/pareto/field"
 	"github.com/pareto-llm/pareto/frontier"
+	"github.com/pareto-llm/pareto/repeat"
 	"github.com/pareto-llm/pareto/search"
 	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/store/tunequeue"
@@ -765,6 +766,12 @@ func (t *Tuning) Repair(ctx context.Context) (int, error) {
 	return n, nil
 }
 
+// median is the median of v (repeat.Quantile at 0.5); v is left as it
+// is.
+func median(v []float64) float64 {
+	return repeat.Quantile(slices.Sorted(slices.Values(v)), 0.5)
+}
+
 // values returns each objective's median over the trials (nil when no
 // trial measured it).
 func (t *Tuning) values(trials []trial.Trial) []*float64 {
@@ -786,16 +793,6 @@ func (t *Tuning) values(trials []trial.Trial) []*float64 {
 		}
 	}
 	return out
-}
-
-func median(v []float64) float64 {
-	s := slices.Clone(v)
-	slices.Sort(s)
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
 }
 
 // reconcile tells the sampler about every configuration whose runs have

@@ -43,6 +43,15 @@ const askExample = `  pareto ask --store tune.db --study agent --space examples/
     pareto tell --store lanes.db --study lanes --driver lane-1 --attempt 1 1 --value output_token_throughput=1790 && \
     pareto ask --store lanes.db --study lanes --budget 4`
 
+// askHelp is the help of pareto ask.
+var askHelp = commandSpec{
+	use:     "ask --study NAME [--store S] [--driver ID] [--lease D] [--space SPACE.toml -o OBJECTIVE... --budget N]",
+	short:   "Give an external driver the next run of a tuning study (JSON)",
+	long:    askLong,
+	example: askExample,
+	args:    noArgs,
+}
+
 type askOptions struct {
 	tuneOptions
 	driver      string
@@ -51,21 +60,13 @@ type askOptions struct {
 
 func newAskCmd(e *env) *cobra.Command {
 	var o askOptions
-	c := &cobra.Command{
-		Use:     "ask --study NAME [--store S] [--driver ID] [--lease D] [--space SPACE.toml -o OBJECTIVE... --budget N]",
-		Short:   "Give an external driver the next run of a tuning study (JSON)",
-		Long:    askLong,
-		Example: askExample,
-		Args:    noArgs,
-		RunE: func(c *cobra.Command, _ []string) error {
-			if err := checkLimitFlags(c, o.budget, &o.maxAttempts); err != nil {
-				return err
-			}
-			return runAsk(c.Context(), e, &o)
-		},
-	}
-	f := c.Flags()
-	f.SortFlags = false
+	var c *cobra.Command // checkLimitFlags reads which flags were given
+	c, f := newCommand(askHelp, func(ctx context.Context, _ []string) error {
+		if err := checkLimitFlags(c, o.budget, &o.maxAttempts); err != nil {
+			return err
+		}
+		return runAsk(ctx, e, &o)
+	})
 	o.db.addStore(f)
 	f.StringVar(&o.study, "study", "", "study `NAME`")
 	f.StringVar(&o.driver, "driver", tune.DefaultDriver, "the driver's `ID`: its outstanding run is given back first")
@@ -73,7 +74,7 @@ func newAskCmd(e *env) *cobra.Command {
 	f.StringVar(&o.space, "space", "", "search space `TOML` file (creating the study)")
 	f.IntVar(&o.budget, "budget", 0, "runs of the study in all (creating the study; later: a new budget)")
 	f.IntVar(&o.maxAttempts, "max-attempts", tunequeue.DefaultMaxAttempts, "times a run is handed out before a lost lease fails it (creating the study; later: a new limit)")
-	o.obj.flags(f)
+	o.obj.flags(f, noiseIsMinImprove)
 	f.StringVar(&o.sampler, "sampler", search.NSGA2, "sampler (creating the study): "+strings.Join(search.Samplers, ", "))
 	f.Uint64Var(&o.seed, "seed", 0, "seed of the sampler (creating the study)")
 	f.IntVar(&o.repeats, "repeats", tune.DefaultRepeats, "runs of each configuration (creating the study)")

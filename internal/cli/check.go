@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"io"
 
@@ -30,30 +31,28 @@ values; check lists everything at once, e.g. before restoring a backup.
 Exit status: 0 every study is sound, 1 a trial or block is damaged (or
 the store cannot be read), 2 usage error.`
 
+// checkHelp is the help of pareto check.
+var checkHelp = commandSpec{
+	use:       "check [--store S] [--study NAME] [--format table|json]",
+	short:     "Verify every trial and block of a store against its content hash and checksums",
+	long:      checkLong,
+	example:   "  pareto ingest examples/trials.csv --store runs.db --study csv && pareto check --store runs.db",
+	args:      noArgs,
+	sortFlags: true,
+}
+
 func newCheckCmd(e *env) *cobra.Command {
 	var f storeFlags
 	var format formatFlag
-	c := &cobra.Command{
-		Use:     "check [--store S] [--study NAME] [--format table|json]",
-		Short:   "Verify every trial and block of a store against its content hash and checksums",
-		Long:    checkLong,
-		Example: "  pareto ingest examples/trials.csv --store runs.db --study csv && pareto check --store runs.db",
-		Args:    noArgs,
-		RunE: func(c *cobra.Command, _ []string) error {
-			ctx := c.Context()
-			s, err := f.openStore(ctx, true)
-			if err != nil {
-				return err
-			}
-			defer s.Close()
+	c, fs := newCommand(checkHelp, func(ctx context.Context, _ []string) error {
+		return f.read(ctx, func(s store.Store) error {
 			checks, err := s.Check(ctx, f.study)
 			if err != nil {
 				return inputError{err: err}
 			}
 			return writeChecks(e, checks, format.f)
-		},
-	}
-	fs := c.Flags()
+		})
+	})
 	f.addStore(fs)
 	fs.StringVar(&f.study, "study", "", "check this study only (default: every study)")
 	format.add(fs, "output `table|json`", enc.FormatTable, enc.FormatJSON)

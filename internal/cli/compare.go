@@ -90,9 +90,17 @@ const compareExample = `  pareto compare examples/decide/baseline-sglang-0.5.6.j
     pareto compare --store runs.db --study tune --where role=baseline engine_version=0.5.6 =0.6.0 \
     -o ttft.p99:min -o output_token_throughput:max --noise ttft.p99=5% --min-improve 3% --baseline max_num_seqs=64 --format json`
 
+// compareHelp is the help of pareto compare.
+var compareHelp = commandSpec{
+	use:     "compare SIDE SIDE... | --by LABEL  -o OBJECTIVE... [flags]",
+	short:   "Compare frontiers: hypervolume, uplift and a verdict, with bootstrap intervals",
+	long:    compareLong,
+	example: compareExample,
+}
+
 type compareOptions struct {
 	src             decideSource
-	obj             decideObjectives
+	obj             objectiveFlags
 	inputs          []string
 	by              string
 	aggregate       string
@@ -108,22 +116,14 @@ type compareOptions struct {
 
 func newCompareCmd(e *env) *cobra.Command {
 	var o compareOptions
-	c := &cobra.Command{
-		Use:     "compare SIDE SIDE... | --by LABEL  -o OBJECTIVE... [flags]",
-		Short:   "Compare frontiers: hypervolume, uplift and a verdict, with bootstrap intervals",
-		Long:    compareLong,
-		Example: compareExample,
-		RunE: func(c *cobra.Command, args []string) error {
-			return runCompare(c.Context(), e, &o, args)
-		},
-	}
-	f := c.Flags()
-	f.SortFlags = false
+	c, f := newCommand(compareHelp, func(ctx context.Context, args []string) error {
+		return runCompare(ctx, e, &o, args)
+	})
 	o.src.flags(f)
 	f.StringArrayVar(&o.inputs, "input", nil, "result `PATH` whose trials the sides select from, repeatable")
 	f.StringVar(&o.by, "by", "", "one side per value of `LABEL` (label, parameter or environment field)")
-	o.obj.flags(f)
-	f.StringVar(&o.aggregate, "aggregate", "median", "combine repeats of a configuration: `median|mean|none`")
+	o.obj.flags(f, noiseIsMinImprove)
+	addAggregateFlag(f, &o.aggregate, "median")
 	f.StringVar(&o.ref, "ref", "auto", "hypervolume reference point `auto|v1,v2,...`, common to every side")
 	f.StringVar(&o.at, "at", "", "read both frontiers at these X values: `x1,x2,...` (two objectives)")
 	f.StringVar(&o.interp, "interpolate", "step", "read a frontier between its points: `step|linear`")

@@ -29,9 +29,17 @@ are compared oldest first; otherwise name them with --from and --to
 
 Exit status: 0 success, 1 bad input, 2 usage error.`
 
+// driftHelp is the help of pareto drift.
+var driftHelp = commandSpec{
+	use:     "drift --baseline SELECTION -o OBJECTIVE... [--store S --study NAME] [PATH...]",
+	short:   "Compare the baseline measured in two environments",
+	long:    driftLong,
+	example: "  " + baselineStudyExample + " && pareto drift --store runs.db --study tune --baseline role=baseline -o output_token_throughput:max -o ttft.p99:min --min-improve 3%",
+}
+
 type driftOptions struct {
 	src                decideSource
-	obj                decideObjectives
+	obj                objectiveFlags
 	baseline, from, to string
 	confidence         float64
 	format             formatFlag
@@ -39,26 +47,18 @@ type driftOptions struct {
 
 func newDriftCmd(e *env) *cobra.Command {
 	var o driftOptions
-	c := &cobra.Command{
-		Use:     "drift --baseline SELECTION -o OBJECTIVE... [--store S --study NAME] [PATH...]",
-		Short:   "Compare the baseline measured in two environments",
-		Long:    driftLong,
-		Example: "  " + baselineStudyExample + " && pareto drift --store runs.db --study tune --baseline role=baseline -o output_token_throughput:max -o ttft.p99:min --min-improve 3%",
-		RunE: func(c *cobra.Command, args []string) error {
-			if o.baseline == "" {
-				return usagef("--baseline is required")
-			}
-			if (o.from == "") != (o.to == "") {
-				return usagef("give both --from and --to, or neither")
-			}
-			return runDrift(c.Context(), e, &o, args)
-		},
-	}
-	f := c.Flags()
-	f.SortFlags = false
+	c, f := newCommand(driftHelp, func(ctx context.Context, args []string) error {
+		if o.baseline == "" {
+			return usagef("--baseline is required")
+		}
+		if (o.from == "") != (o.to == "") {
+			return usagef("give both --from and --to, or neither")
+		}
+		return runDrift(ctx, e, &o, args)
+	})
 	o.src.flags(f)
 	f.StringVar(&o.baseline, "baseline", "", "baseline `SELECTION` (KEY=VALUE, key:HEX, id:HEX)")
-	o.obj.flags(f)
+	o.obj.flags(f, noiseIsMinImprove)
 	f.StringVar(&o.from, "from", "", "older environment `SELECTION`, e.g. engine_version=0.8")
 	f.StringVar(&o.to, "to", "", "newer environment `SELECTION`, e.g. engine_version=0.9")
 	f.Float64Var(&o.confidence, "confidence", 0.95, "level of the interval on each change")

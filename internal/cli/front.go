@@ -69,59 +69,50 @@ const frontExample = `  pareto front examples/trials.csv -o ttft_p99_ms:min -o o
   pareto ingest examples/decide/tries-sglang-0.6.0.jsonl --store runs.db --study tune && \
     pareto front --store runs.db --study tune -o ttft.p99 -o output_token_throughput`
 
+// frontHelp is the help of pareto front.
+var frontHelp = commandSpec{
+	use:     "front [flags] FILE...",
+	short:   "Compute strict or noise-aware Pareto frontiers of results, tables and studies",
+	long:    frontLong,
+	example: frontExample,
+}
+
 type frontOptions struct {
-	objectives, noise, minImprove, slos []string
-	id, groupBy, ref                    string
-	format                              formatFlag
-	ranks, keepGoing, frontierOnly      bool
-	store                               storeFlags
-	aggregate, baseline                 string
-	configKeys                          []string
-	allowCrossScope                     bool
-	optuna, optunaStudy                 string
-	as                                  string
-	systemConfig                        string
-	cloudai                             scenarioFlags
-	gpus                                string
-	limits                              limitFlags
+	obj                            objectiveFlags
+	id, groupBy, ref               string
+	format                         formatFlag
+	ranks, keepGoing, frontierOnly bool
+	store                          storeFlags
+	aggregate, baseline            string
+	configKeys                     []string
+	allowCrossScope                bool
+	optuna, optunaStudy            string
+	readerFlags
+	limits limitFlags
 }
 
 func newFrontCmd(e *env) *cobra.Command {
 	var o frontOptions
-	c := &cobra.Command{
-		Use:     "front [flags] FILE...",
-		Short:   "Compute strict or noise-aware Pareto frontiers of results, tables and studies",
-		Long:    frontLong,
-		Example: frontExample,
-		RunE: func(c *cobra.Command, args []string) error {
-			if len(args) == 0 && o.store.study == "" && o.optuna == "" {
-				return usagef("no input files (use - for standard input) and no --study")
-			}
-			return runFront(c.Context(), e, &o, args)
-		},
-	}
-	f := c.Flags()
-	f.SortFlags = false
-	f.StringArrayVarP(&o.objectives, "objective", "o", nil, "objective `NAME[:min|:max]`, repeatable, in order")
-	f.StringArrayVar(&o.noise, "noise", nil, "relative noise band `NAME=PCT` (σ), or PCT for every objective")
-	f.StringArrayVar(&o.minImprove, "min-improve", nil, "minimum improvement `NAME=PCT` (δ), or PCT for every objective")
-	f.StringArrayVar(&o.slos, "slo", nil, "feasibility bound `NAME<=VALUE` (also <, >=, >), repeatable")
+	c, f := newCommand(frontHelp, func(ctx context.Context, args []string) error {
+		if len(args) == 0 && o.store.study == "" && o.optuna == "" {
+			return usagef("no input files (use - for standard input) and no --study")
+		}
+		return runFront(ctx, e, &o, args)
+	})
+	o.obj.flags(f, "")
 	f.StringVar(&o.id, "id", "", "trial id `COLUMN` (default: id when present, else the 1-based row number)")
 	f.StringVar(&o.groupBy, "group-by", "", "one frontier per value of `COLUMN`")
 	f.BoolVar(&o.ranks, "ranks", false, "report strict non-dominated ranks (0 = frontier)")
 	f.StringVar(&o.ref, "ref", "", "add hypervolume with reference point `auto|v1,v2,...`")
 	o.format.add(f, "output `table|json|csv`", enc.FormatTable, enc.FormatJSON, enc.FormatCSV)
-	f.BoolVar(&o.keepGoing, "keep-going", false, "exit 0 even when some inputs could not be read")
+	addKeepGoingFlag(f, &o.keepGoing)
 	f.BoolVar(&o.frontierOnly, "frontier-only", false, "print the frontier and the size of every other list, not its members")
-	f.StringVar(&o.aggregate, "aggregate", "median", "combine repeats of a configuration: `median|mean|none`")
+	addAggregateFlag(f, &o.aggregate, "median")
 	f.StringSliceVar(&o.configKeys, "config-key", nil, "parameters that identify a configuration (`k1,k2`; default: all but run parameters)")
 	f.StringVar(&o.baseline, "baseline", "", "state every trial's delta to the baseline `SEL` (label k=v, key:HEX or id:ID)")
 	f.BoolVar(&o.allowCrossScope, "allow-cross-scope", false, "allow a baseline measured with another engine, CUDA, driver or GPU")
 	addOptunaFlags(f, &o.optuna, &o.optunaStudy)
-	f.StringVar(&o.systemConfig, "system-config", "", "CloudAI system `TOML` (gpus_per_node, for per-allocated-GPU metrics of CloudAI trees)")
-	o.cloudai.add(f)
-	addGPUsFlag(f, &o.gpus)
-	addAsFlag(f, &o.as)
+	o.readerFlags.add(f)
 	addStoreFlags(f, &o.store)
 	addLimitFlags(f, &o.limits)
 	return c
@@ -129,7 +120,7 @@ func newFrontCmd(e *env) *cobra.Command {
 
 // parseFrontQuery validates the flags into a query (query.Spec).
 func parseFrontQuery(o *frontOptions) (*query.Query, error) {
-	q, err := query.Spec{Objectives: o.objectives, Noise: o.noise, MinImprove: o.minImprove, SLOs: o.slos,
+	q, err := query.Spec{Objectives: o.obj.objectives, Noise: o.obj.noise, MinImprove: o.obj.minImprove, SLOs: o.obj.slos,
 		ID: o.id, GroupBy: o.groupBy, Ranks: o.ranks, FrontierOnly: o.frontierOnly, Ref: o.ref, Aggregate: o.aggregate,
 		ConfigKeys: o.configKeys, Baseline: o.baseline, AllowCrossScope: o.allowCrossScope}.Query()
 	if err != nil {
@@ -140,7 +131,7 @@ func parseFrontQuery(o *frontOptions) (*query.Query, error) {
 }
 
 func runFront(ctx context.Context, e *env, o *frontOptions, paths []string) error {
-	if o.optuna != "" && len(o.objectives) == 0 {
+	if o.optuna != "" && len(o.obj.objectives) == 0 {
 		objs, _, err := source.OptunaObjectives(ctx, o.optuna, o.optunaStudy)
 		if err != nil {
 			return optunaError(err)
@@ -150,7 +141,7 @@ func runFront(ctx context.Context, e *env, o *frontOptions, paths []string) erro
 			if obj.Direction == frontier.Maximize {
 				dir = "max"
 			}
-			o.objectives = append(o.objectives, obj.Name+":"+dir)
+			o.obj.objectives = append(o.obj.objectives, obj.Name+":"+dir)
 		}
 	}
 	q, err := parseFrontQuery(o)
@@ -199,7 +190,7 @@ func runFront(ctx context.Context, e *env, o *frontOptions, paths []string) erro
 func (o *frontOptions) sourceSpec(e *env, paths []string) (source.Spec, error) {
 	spec := source.Spec{Paths: paths, Stdin: e.stdin, Store: o.store.location, Study: o.store.study,
 		Optuna: o.optuna, OptunaStudy: o.optunaStudy, Fields: flagName}
-	lo, err := loadOptions(o.systemConfig, o.cloudai, 0, o.gpus, o.as)
+	lo, err := o.load()
 	if err != nil {
 		return spec, err
 	}

@@ -134,9 +134,18 @@ const gateExample = `  pareto ingest examples/decide/baseline-sglang-0.5.6.jsonl
     -o output_token_throughput:max -o ttft.p99:min --min-improve 3% --max-runs 3 --max-baseline-runs 5 && \
     pareto gate --store runs.db --study tune --archive-list`
 
+// gateHelp is the help of pareto gate.
+var gateHelp = commandSpec{
+	use:     "gate --study NAME --candidate PATH_OR_SELECTION --baseline SELECTION -o OBJECTIVE... [flags]",
+	short:   "Admit, reject or ask for more runs of a candidate change",
+	long:    gateLong,
+	example: gateExample,
+	args:    noArgs,
+}
+
 type gateOptions struct {
 	src                      decideSource
-	obj                      decideObjectives
+	obj                      objectiveFlags
 	candidate                []string
 	baseline                 string
 	minRepeats               int
@@ -154,22 +163,13 @@ type gateOptions struct {
 
 func newGateCmd(e *env) *cobra.Command {
 	var o gateOptions
-	c := &cobra.Command{
-		Use:     "gate --study NAME --candidate PATH_OR_SELECTION --baseline SELECTION -o OBJECTIVE... [flags]",
-		Short:   "Admit, reject or ask for more runs of a candidate change",
-		Long:    gateLong,
-		Example: gateExample,
-		Args:    noArgs,
-		RunE: func(c *cobra.Command, _ []string) error {
-			return runGate(c.Context(), e, &o)
-		},
-	}
-	f := c.Flags()
-	f.SortFlags = false
+	c, f := newCommand(gateHelp, func(ctx context.Context, _ []string) error {
+		return runGate(ctx, e, &o)
+	})
 	o.src.flags(f)
 	f.StringArrayVar(&o.candidate, "candidate", nil, "candidate result `PATH` or selection, repeatable")
 	f.StringVar(&o.baseline, "baseline", "", "baseline `SELECTION` (KEY=VALUE, key:HEX, id:HEX) or result path")
-	o.obj.flags(f)
+	o.obj.flags(f, noiseIsMinImprove)
 	f.IntVar(&o.minRepeats, "min-repeats", source.DefaultGate.MinRepeats, "runs required per workload on each side")
 	f.DurationVar(&o.minDuration, "min-duration", 0, "refuse candidate runs shorter than `DURATION` (benchmark duration)")
 	f.Int64Var(&o.minRequests, "min-requests", 0, "refuse candidate runs with fewer successful requests")
@@ -218,7 +218,7 @@ func runGate(ctx context.Context, e *env, o *gateOptions) error {
 		return queryUsage(err)
 	}
 	var err error
-	if spec.Load, err = loadOptions(o.src.systemConfig, o.src.cloudai, 0, o.src.gpus, o.src.as); err != nil {
+	if spec.Load, err = o.src.load(); err != nil {
 		return err
 	}
 	if spec.Load.Limits, err = o.src.limits.limits(); err != nil {
@@ -270,15 +270,13 @@ func runArchive(ctx context.Context, e *env, o *gateOptions) error {
 	}
 	var members []decide.ArchiveMember
 	if o.archiveList {
-		st, err := o.src.openStore(ctx, true)
-		if err != nil {
-			return err
-		}
-		defer st.Close()
-		if members, err = decide.RunArchive(ctx, store.ReaderSelecting{Reader: st}, o.src.study, where, o.src.keys()); err != nil {
-			return inputError{err: err}
-		}
-		return o.writeArchive(e, members)
+		return o.src.read(ctx, func(st store.Store) error {
+			members, err := decide.RunArchive(ctx, store.ReaderSelecting{Reader: st}, o.src.study, where, o.src.keys())
+			if err != nil {
+				return inputError{err: err}
+			}
+			return o.writeArchive(e, members)
+		})
 	}
 	sel, err := repeat.ParseSelection(o.revoke)
 	if err != nil {

@@ -98,6 +98,15 @@ const ingestExample = `  pareto ingest examples/cloudai/results --system-config 
     --store runs.db --study tune --label role=baseline
   pareto ingest examples/decide/tries-sglang-0.6.0.jsonl --store runs.db --study tune`
 
+// ingestHelp is the help of pareto ingest.
+var ingestHelp = commandSpec{
+	use:       "ingest [flags] PATH...",
+	short:     "Read benchmark results and report what was found",
+	long:      ingestLong,
+	example:   ingestExample,
+	sortFlags: true,
+}
+
 type ingestOptions struct {
 	systemConfig, id    string
 	format              formatFlag
@@ -115,33 +124,38 @@ type ingestOptions struct {
 
 func newIngestCmd(e *env) *cobra.Command {
 	var o ingestOptions
-	c := &cobra.Command{
-		Use:     "ingest [flags] PATH...",
-		Short:   "Read benchmark results and report what was found",
-		Long:    ingestLong,
-		Example: ingestExample,
-		RunE: func(c *cobra.Command, args []string) error {
-			if len(args) == 0 && o.optuna == "" {
-				return usagef("no paths given (or --optuna)")
-			}
-			return runIngest(c.Context(), e, &o, o.format.f, args)
-		},
-	}
-	f := c.Flags()
+	c, f := newCommand(ingestHelp, func(ctx context.Context, args []string) error {
+		if len(args) == 0 && o.optuna == "" {
+			return usagef("no paths given (or --optuna)")
+		}
+		return runIngest(ctx, e, &o, o.format.f, args)
+	})
 	o.format.add(f, "output `table|json`", enc.FormatTable, enc.FormatJSON)
-	f.StringVar(&o.systemConfig, "system-config", "", "CloudAI system `TOML` supplying gpus_per_node")
+	addSystemConfigFlag(f, &o.systemConfig)
 	f.IntVar(&o.gpusPerNode, "gpus-per-node", 0, "GPUs per node for CloudAI runs (overrides --system-config)")
 	o.cloudai.add(f)
 	addGPUsFlag(f, &o.gpus)
 	addAsFlag(f, &o.as)
 	addOptunaFlags(f, &o.optuna, &o.optunaStudy)
-	f.BoolVar(&o.keepGoing, "keep-going", false, "exit 0 even when some inputs could not be read")
+	addKeepGoingFlag(f, &o.keepGoing)
 	f.StringArrayVar(&o.labels, "label", nil, "add label `k=v` to every trial (repeatable)")
 	f.StringVar(&o.id, "id", "", "the id `COLUMN` of generic CSV/JSONL tables (default: id when present)")
 	f.StringVar(&o.session, "session", "", "record the trials in measurement session `NAME` (default: a new session, named by the time; trials exported by pareto trials keep theirs)")
 	addStoreFlags(f, &o.store)
 	addLimitFlags(f, &o.limits)
 	return c
+}
+
+// addKeepGoingFlag registers --keep-going: exit 0 although some inputs
+// could not be read.
+func addKeepGoingFlag(f *pflag.FlagSet, keepGoing *bool) {
+	f.BoolVar(keepGoing, "keep-going", false, "exit 0 even when some inputs could not be read")
+}
+
+// addAggregateFlag registers --aggregate, how repeats of a configuration
+// are combined, defaulting to def.
+func addAggregateFlag(f *pflag.FlagSet, aggregate *string, def string) {
+	f.StringVar(aggregate, "aggregate", def, "combine repeats of a configuration: `median|mean|none`")
 }
 
 // addGPUsFlag registers --gpus, the GPUs that served each result file.
@@ -164,6 +178,32 @@ func (s *scenarioFlags) add(f *pflag.FlagSet) {
 // purpose, or by their content).
 func addAsFlag(f *pflag.FlagSet, as *string) {
 	f.StringVar(as, "as", "", "read every file named, standard input and every .csv/.jsonl file in a directory as a generic `table`, not as a benchmark result (default: by content)")
+}
+
+// addSystemConfigFlag registers --system-config, CloudAI's system TOML.
+func addSystemConfigFlag(f *pflag.FlagSet, path *string) {
+	f.StringVar(path, "system-config", "", "CloudAI system `TOML` (gpus_per_node, for per-allocated-GPU metrics of CloudAI trees)")
+}
+
+// readerFlags are how the commands that read results read files:
+// --system-config, --test-scenario, --tests-dir, --gpus and --as.
+type readerFlags struct {
+	systemConfig string
+	cloudai      scenarioFlags
+	gpus, as     string
+}
+
+// add registers the flags.
+func (r *readerFlags) add(f *pflag.FlagSet) {
+	addSystemConfigFlag(f, &r.systemConfig)
+	r.cloudai.add(f)
+	addGPUsFlag(f, &r.gpus)
+	addAsFlag(f, &r.as)
+}
+
+// load turns the flags into reader options (loadOptions).
+func (r *readerFlags) load() (source.LoadOptions, error) {
+	return loadOptions(r.systemConfig, r.cloudai, 0, r.gpus, r.as)
 }
 
 // loadOptions turns the CloudAI flags, --gpus and --as into reader

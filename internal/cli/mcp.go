@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"context"
+
 	"github.com/spf13/cobra"
 
 	"github.com/pareto-llm/pareto/mcpserver"
@@ -48,41 +50,44 @@ input; it prints nothing else on standard output.`
 const mcpExample = `  pareto mcp --store tune.db
   pareto mcp --store tune.db --root . --root examples`
 
+// mcpHelp is the help of pareto mcp.
+var mcpHelp = commandSpec{
+	use:       "mcp [--store S] [--root DIR]...",
+	short:     "Serve the Model Context Protocol on stdio (tools ask, tell, gate, front, pick, trials)",
+	long:      mcpLong,
+	example:   mcpExample,
+	args:      noArgs,
+	sortFlags: true,
+}
+
 func newMCPCmd(e *env) *cobra.Command {
 	var maxFrame string
 	var db storeFlags
 	var roots, allow []string
 	var limits limitFlags
-	c := &cobra.Command{
-		Use:     "mcp [--store S] [--root DIR]...",
-		Short:   "Serve the Model Context Protocol on stdio (tools ask, tell, gate, front, pick, trials)",
-		Long:    mcpLong,
-		Example: mcpExample,
-		Args:    noArgs,
-		RunE: func(c *cobra.Command, _ []string) error {
-			lim, err := limits.limits()
-			if err != nil {
-				return err
+	c, f := newCommand(mcpHelp, func(ctx context.Context, _ []string) error {
+		lim, err := limits.limits()
+		if err != nil {
+			return err
+		}
+		t := &mcpserver.FrameTransport{Reader: e.stdin, Writer: e.stdout}
+		if maxFrame != "" {
+			n, err := parseSize(maxFrame)
+			if err != nil || n < 1 || n > 1<<30 {
+				return usagef("--max-frame-size %q: want a size from 1 to 1GiB", maxFrame)
 			}
-			t := &mcpserver.FrameTransport{Reader: e.stdin, Writer: e.stdout}
-			if maxFrame != "" {
-				n, err := parseSize(maxFrame)
-				if err != nil || n < 1 || n > 1<<30 {
-					return usagef("--max-frame-size %q: want a size from 1 to 1GiB", maxFrame)
-				}
-				t.MaxFrame = int(n)
-			}
-			o := mcpserver.Options{Store: db.location, Version: Version, Limits: lim, Roots: roots, AllowStores: allow}
-			if err := mcpserver.Serve(c.Context(), o, t); err != nil {
-				return inputError{err: err}
-			}
-			return nil
-		},
-	}
-	addLimitFlags(c.Flags(), &limits)
-	c.Flags().StringArrayVar(&roots, "root", nil, "let the tools read files and create stores under `DIR` (repeatable; default the working directory)")
-	c.Flags().StringArrayVar(&allow, "allow-store", nil, "let a client name this PostgreSQL store `URL` besides --store (repeatable)")
-	c.Flags().StringVar(&maxFrame, "max-frame-size", "", "answer a frame longer than `SIZE` with an error and discard it (default "+sizeString(mcpserver.DefaultMaxFrame)+")")
-	db.addStore(c.Flags())
+			t.MaxFrame = int(n)
+		}
+		o := mcpserver.Options{Store: db.location, Version: Version, Limits: lim, Roots: roots, AllowStores: allow}
+		if err := mcpserver.Serve(ctx, o, t); err != nil {
+			return inputError{err: err}
+		}
+		return nil
+	})
+	addLimitFlags(f, &limits)
+	f.StringArrayVar(&roots, "root", nil, "let the tools read files and create stores under `DIR` (repeatable; default the working directory)")
+	f.StringArrayVar(&allow, "allow-store", nil, "let a client name this PostgreSQL store `URL` besides --store (repeatable)")
+	f.StringVar(&maxFrame, "max-frame-size", "", "answer a frame longer than `SIZE` with an error and discard it (default "+sizeString(mcpserver.DefaultMaxFrame)+")")
+	db.addStore(f)
 	return c
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"io"
 
@@ -29,26 +30,29 @@ Exit status: 0 success (also when the store is up to date), 1 when the
 store is missing, not a pareto store or cannot be upgraded, 2 usage
 error.`
 
+// migrateHelp is the help of pareto migrate.
+var migrateHelp = commandSpec{
+	use:       "migrate [--store S] [--format table|json]",
+	short:     "Upgrade a store's schema to this version of pareto",
+	long:      migrateLong,
+	example:   "  pareto ingest examples/trials.csv --store runs.db --study csv && pareto migrate --store runs.db",
+	args:      noArgs,
+	sortFlags: true,
+}
+
 func newMigrateCmd(e *env) *cobra.Command {
 	var f storeFlags
 	var format formatFlag
-	c := &cobra.Command{
-		Use:     "migrate [--store S] [--format table|json]",
-		Short:   "Upgrade a store's schema to this version of pareto",
-		Long:    migrateLong,
-		Example: "  pareto ingest examples/trials.csv --store runs.db --study csv && pareto migrate --store runs.db",
-		Args:    noArgs,
-		RunE: func(c *cobra.Command, _ []string) error {
-			loc := f.resolved()
-			from, to, err := store.Migrate(c.Context(), loc)
-			if err != nil {
-				return inputError{err: err}
-			}
-			return e.write(format.f, migrateResult{trial.RedactLocation(loc), from, to, from != to})
-		},
-	}
-	f.addStore(c.Flags())
-	format.add(c.Flags(), "output `table|json`: the store, its schema version before and after", enc.FormatTable, enc.FormatJSON)
+	c, fs := newCommand(migrateHelp, func(ctx context.Context, _ []string) error {
+		loc := f.resolved()
+		from, to, err := store.Migrate(ctx, loc)
+		if err != nil {
+			return inputError{err: err}
+		}
+		return e.write(format.f, migrateResult{trial.RedactLocation(loc), from, to, from != to})
+	})
+	f.addStore(fs)
+	format.add(fs, "output `table|json`: the store, its schema version before and after", enc.FormatTable, enc.FormatJSON)
 	return c
 }
 

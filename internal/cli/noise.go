@@ -31,6 +31,14 @@ their configuration's typical value. Configurations with fewer than
 Trials come from the study (--store, --study, --where) and/or from result
 paths. Exit status: 0 success, 1 bad input, 2 usage error.`
 
+// noiseHelp is the help of pareto noise.
+var noiseHelp = commandSpec{
+	use:     "noise -o METRIC... [--store S --study NAME] [PATH...]",
+	short:   "Estimate run-to-run noise from repeats and suggest noise bands",
+	long:    noiseLong,
+	example: "  " + baselineStudyExample + " && pareto noise --store runs.db --study tune -o output_token_throughput -o ttft.p99",
+}
+
 // baselineStudyExample is the start of the help examples that read the
 // study of example baselines: it ingests them into runs.db.
 const baselineStudyExample = "pareto ingest examples/decide/baseline-sglang-0.5.6.jsonl examples/decide/baseline-sglang-0.6.0.jsonl --store runs.db --study tune --label role=baseline"
@@ -45,23 +53,15 @@ type noiseOptions struct {
 
 func newNoiseCmd(e *env) *cobra.Command {
 	var o noiseOptions
-	c := &cobra.Command{
-		Use:     "noise -o METRIC... [--store S --study NAME] [PATH...]",
-		Short:   "Estimate run-to-run noise from repeats and suggest noise bands",
-		Long:    noiseLong,
-		Example: "  " + baselineStudyExample + " && pareto noise --store runs.db --study tune -o output_token_throughput -o ttft.p99",
-		RunE: func(c *cobra.Command, args []string) error {
-			if len(o.metrics) == 0 {
-				return usagef("no metrics: give at least one -o METRIC")
-			}
-			if !(o.confidence > 0 && o.confidence < 1) {
-				return usagef("--confidence must be between 0 and 1")
-			}
-			return runNoise(c.Context(), e, &o, args)
-		},
-	}
-	f := c.Flags()
-	f.SortFlags = false
+	c, f := newCommand(noiseHelp, func(ctx context.Context, args []string) error {
+		if len(o.metrics) == 0 {
+			return usagef("no metrics: give at least one -o METRIC")
+		}
+		if !(o.confidence > 0 && o.confidence < 1) {
+			return usagef("--confidence must be between 0 and 1")
+		}
+		return runNoise(ctx, e, &o, args)
+	})
 	o.src.flags(f)
 	f.StringArrayVarP(&o.metrics, "objective", "o", nil, "metric `SELECTOR` (a direction suffix is ignored), repeatable")
 	f.Float64Var(&o.confidence, "confidence", 0.95, "level of the interval on the coefficient of variation")
@@ -186,7 +186,7 @@ func loadSourceTrials(ctx context.Context, e *env, src *decideSource, paths []st
 	if err != nil {
 		return nil, usageError{fmt.Errorf("--where: %w", err)}
 	}
-	lo, err := loadOptions(src.systemConfig, src.cloudai, 0, src.gpus, src.as)
+	lo, err := src.load()
 	if err != nil {
 		return nil, err
 	}
@@ -223,11 +223,9 @@ func loadDecideTrials(ctx context.Context, src *decideSource, paths []string) ([
 
 type decideSource struct {
 	storeFlags
+	readerFlags
 	configKey           string
 	optuna, optunaStudy string
-	systemConfig, as    string
-	cloudai             scenarioFlags
-	gpus                string
 	limits              limitFlags
 }
 
@@ -242,10 +240,7 @@ func addOptunaFlags(f *pflag.FlagSet, storage, study *string) {
 func (s *decideSource) flags(f *pflag.FlagSet) {
 	addStoreFlags(f, &s.storeFlags)
 	f.StringVar(&s.configKey, "config-key", "", "repeat identity from these params only: `k1,k2,...`")
-	f.StringVar(&s.systemConfig, "system-config", "", "CloudAI system `TOML` (gpus_per_node, for per-allocated-GPU metrics of CloudAI trees)")
-	s.cloudai.add(f)
-	addGPUsFlag(f, &s.gpus)
-	addAsFlag(f, &s.as)
+	s.readerFlags.add(f)
 	addLimitFlags(f, &s.limits)
 	addOptunaFlags(f, &s.optuna, &s.optunaStudy)
 }
@@ -257,21 +252,32 @@ func (s *decideSource) keys() []string {
 	return strings.Split(s.configKey, ",")
 }
 
-// decideObjectives are the objective flags shared by gate and drift.
-type decideObjectives struct {
+// objectiveFlags are the objective flags: -o, --noise, --min-improve and
+// --slo.
+type objectiveFlags struct {
 	objectives, noise, minImprove, slos []string
 }
 
-func (o *decideObjectives) flags(f *pflag.FlagSet) {
+// noiseIsMinImprove is the --noise default of the commands that decide
+// (objectiveFlags.parse).
+const noiseIsMinImprove = " (default: the min improvement)"
+
+// flags registers the flags; noiseDefault ends the help of --noise.
+func (o *objectiveFlags) flags(f *pflag.FlagSet, noiseDefault string) {
 	f.StringArrayVarP(&o.objectives, "objective", "o", nil, "objective `NAME[:min|:max]`, repeatable, in order")
-	f.StringArrayVar(&o.noise, "noise", nil, "relative noise band `NAME=PCT`, or PCT for every objective (default: the min improvement)")
+	f.StringArrayVar(&o.noise, "noise", nil, "relative noise band `NAME=PCT`, or PCT for every objective"+noiseDefault)
 	f.StringArrayVar(&o.minImprove, "min-improve", nil, "minimum improvement `NAME=PCT`, or PCT for every objective")
-	f.StringArrayVar(&o.slos, "slo", nil, "bound `NAME<=VALUE` (also <, >=, >), repeatable")
+	addSLOFlag(f, &o.slos)
+}
+
+// addSLOFlag registers --slo, the feasibility bounds.
+func addSLOFlag(f *pflag.FlagSet, slos *[]string) {
+	f.StringArrayVar(slos, "slo", nil, "bound `NAME<=VALUE` (also <, >=, >), repeatable")
 }
 
 // parse validates the objective flags into objectives and SLOs, whose
 // names must be metric selectors (query.DecideObjectives).
-func (o *decideObjectives) parse() ([]frontier.Objective, []frontier.SLO, error) {
+func (o *objectiveFlags) parse() ([]frontier.Objective, []frontier.SLO, error) {
 	objs, slos, err := query.DecideObjectives(o.objectives, o.noise, o.minImprove, o.slos)
 	if err != nil {
 		return nil, nil, queryUsage(err)

@@ -40,6 +40,14 @@ const pickExample = `  pareto ingest examples/decide/baseline-sglang-0.5.6.jsonl
     pareto pick --store runs.db --study tune --maximize output_token_throughput \
     --minimize ttft.p99 --slo 'ttft.p99<=2000' --format toml`
 
+// pickHelp is the help of pareto pick.
+var pickHelp = commandSpec{
+	use:     "pick --maximize METRIC [--minimize METRIC] --slo BOUND... [--store S --study NAME] [PATH...]",
+	short:   "Choose the configuration to deploy under SLO bounds",
+	long:    pickLong,
+	example: pickExample,
+}
+
 type pickOptions struct {
 	src                      decideSource
 	maximize, minimize, slos []string
@@ -49,22 +57,14 @@ type pickOptions struct {
 
 func newPickCmd(e *env) *cobra.Command {
 	var o pickOptions
-	c := &cobra.Command{
-		Use:     "pick --maximize METRIC [--minimize METRIC] --slo BOUND... [--store S --study NAME] [PATH...]",
-		Short:   "Choose the configuration to deploy under SLO bounds",
-		Long:    pickLong,
-		Example: pickExample,
-		RunE: func(c *cobra.Command, args []string) error {
-			return runPick(c.Context(), e, &o, args)
-		},
-	}
-	f := c.Flags()
-	f.SortFlags = false
+	c, f := newCommand(pickHelp, func(ctx context.Context, args []string) error {
+		return runPick(ctx, e, &o, args)
+	})
 	o.src.flags(f)
 	f.StringArrayVar(&o.maximize, "maximize", nil, "objective `METRIC` to maximise, repeatable (the first is primary)")
 	f.StringArrayVar(&o.minimize, "minimize", nil, "objective `METRIC` to minimise, repeatable")
-	f.StringArrayVar(&o.slos, "slo", nil, "bound `NAME<=VALUE` (also <, >=, >), repeatable")
-	f.StringVar(&o.aggregate, "aggregate", "median", "repeats become `median|mean|none`")
+	addSLOFlag(f, &o.slos)
+	addAggregateFlag(f, &o.aggregate, "median")
 	f.StringVar(&o.relax, "relax", "10%", "price each binding bound by relaxing it by `PCT`")
 	o.format.add(f, "output `text|json|toml|env`", formatText, enc.FormatJSON, formatTOML, formatEnv)
 	return c

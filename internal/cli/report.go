@@ -94,6 +94,18 @@ Exit status: 0 success, 1 bad configuration, input or I/O error (also when
 some result files could not be read: the page is still written, listing
 them, and every one is named on stderr; 0 with --keep-going), 2 usage error.`
 
+// reportHelp is the help of pareto report.
+var reportHelp = commandSpec{
+	use:   "report [flags] PATH...",
+	short: "Write an interactive, offline pareto.html for result files and CloudAI trees",
+	long:  reportLong,
+	example: `  pareto report examples/cloudai/results --config examples/cloudai/scenario.toml --out pareto.html
+  pareto report examples/cloudai/results -x ttft.p99 -y output_token_throughput --group-by engine --out engines.html
+  pareto ingest examples/decide/baseline-sglang-0.5.6.jsonl examples/decide/baseline-sglang-0.6.0.jsonl \
+    --store runs.db --study tune --label role=baseline && \
+    pareto report --store runs.db --study tune -x ttft.p99 -y output_token_throughput --group-by engine_version --out tune.html`,
+}
+
 type generateOptions struct {
 	scenario, resultDir, system, testsDir string
 	hookDir                               string
@@ -104,15 +116,13 @@ type generateOptions struct {
 }
 
 type reportOptions struct {
-	config, out, x, y, groupBy, system string
-	as                                 string
-	optuna, optunaStudy                string
-	keepGoing                          bool
-	gpus                               string
-	cloudai                            scenarioFlags
-	store                              storeFlags
-	repeats                            repeatFlags
-	limits                             limitFlags
+	config, out, x, y, groupBy string
+	readerFlags
+	optuna, optunaStudy string
+	keepGoing           bool
+	store               storeFlags
+	repeats             repeatFlags
+	limits              limitFlags
 }
 
 // repeatFlags say how a report aggregates repeats and what it compares
@@ -124,7 +134,7 @@ type repeatFlags struct {
 
 // add defines the flags; aggregate is the --aggregate default.
 func (r *repeatFlags) add(f *pflag.FlagSet, aggregate string) {
-	f.StringVar(&r.aggregate, "aggregate", aggregate, "how repeats of a configuration become one point: `median|mean|none`")
+	addAggregateFlag(f, &r.aggregate, aggregate)
 	f.StringVar(&r.configKey, "config-key", "", "repeat identity from these params only: `k1,k2,...`")
 	f.StringVar(&r.baseline, "baseline", "", "baseline `SEL` (KEY=VALUE, key:HEX or id:HEX); every point shows its delta to it")
 	f.BoolVar(&r.allowCrossScope, "allow-cross-scope", false, "compare with a baseline measured in another environment")
@@ -153,24 +163,26 @@ func (r *repeatFlags) options() (report.Options, error) {
 	return o, nil
 }
 
+// generateReportHelp is the help of pareto generate-report.
+var generateReportHelp = commandSpec{
+	use:     "generate-report --test-scenario SCENARIO.toml --result-dir DIR",
+	short:   "Write pareto.html for a CloudAI scenario results directory",
+	long:    generateLong,
+	example: "  pareto generate-report --test-scenario examples/cloudai/scenario.toml --system-config examples/cloudai/system.toml --tests-dir examples/cloudai/tests --result-dir examples/cloudai/results",
+	args:    noArgs,
+}
+
 func newGenerateReportCmd(e *env) *cobra.Command {
 	var o generateOptions
-	c := &cobra.Command{
-		Use:     "generate-report --test-scenario SCENARIO.toml --result-dir DIR",
-		Short:   "Write pareto.html for a CloudAI scenario results directory",
-		Long:    generateLong,
-		Example: "  pareto generate-report --test-scenario examples/cloudai/scenario.toml --system-config examples/cloudai/system.toml --tests-dir examples/cloudai/tests --result-dir examples/cloudai/results",
-		Args:    noArgs,
-		RunE:    func(c *cobra.Command, _ []string) error { return runGenerateReport(c.Context(), e, &o) },
-	}
-	f := c.Flags()
-	f.SortFlags = false
+	c, f := newCommand(generateReportHelp, func(ctx context.Context, _ []string) error {
+		return runGenerateReport(ctx, e, &o)
+	})
 	f.StringVar(&o.scenario, "test-scenario", "", "CloudAI test-scenario `TOML` with a [reports.pareto] table")
 	f.StringVar(&o.resultDir, "result-dir", "", "scenario results `DIR`; pareto.html is written there")
-	f.StringVar(&o.system, "system-config", "", "CloudAI system `TOML` (gpus_per_node)")
+	addSystemConfigFlag(f, &o.system)
 	f.StringVar(&o.testsDir, "tests-dir", "", "CloudAI tests `DIR`: the test TOMLs of runs without test-run.toml")
 	f.StringVar(&o.hookDir, "hook-dir", "", "CloudAI hooks `DIR` (accepted as CloudAI does; hooks yield no result)")
-	f.BoolVar(&o.keepGoing, "keep-going", false, "exit 0 even when some result files could not be read")
+	addKeepGoingFlag(f, &o.keepGoing)
 	o.repeats.add(f, "none")
 	addStoreFlags(f, &o.store)
 	addLimitFlags(f, &o.limits)
@@ -269,35 +281,20 @@ func countCode(skips []trial.Skip, code string) int {
 
 func newReportCmd(e *env) *cobra.Command {
 	var o reportOptions
-	c := &cobra.Command{
-		Use:   "report [flags] PATH...",
-		Short: "Write an interactive, offline pareto.html for result files and CloudAI trees",
-		Long:  reportLong,
-		Example: `  pareto report examples/cloudai/results --config examples/cloudai/scenario.toml --out pareto.html
-  pareto report examples/cloudai/results -x ttft.p99 -y output_token_throughput --group-by engine --out engines.html
-  pareto ingest examples/decide/baseline-sglang-0.5.6.jsonl examples/decide/baseline-sglang-0.6.0.jsonl \
-    --store runs.db --study tune --label role=baseline && \
-    pareto report --store runs.db --study tune -x ttft.p99 -y output_token_throughput --group-by engine_version --out tune.html`,
-		RunE: func(c *cobra.Command, args []string) error {
-			if len(args) == 0 && o.store.study == "" && o.optuna == "" {
-				return usagef("no inputs: give result files, CloudAI results directories or --study")
-			}
-			return runReport(c.Context(), e, &o, args)
-		},
-	}
-	f := c.Flags()
-	f.SortFlags = false
+	c, f := newCommand(reportHelp, func(ctx context.Context, args []string) error {
+		if len(args) == 0 && o.store.study == "" && o.optuna == "" {
+			return usagef("no inputs: give result files, CloudAI results directories or --study")
+		}
+		return runReport(ctx, e, &o, args)
+	})
 	f.StringVar(&o.config, "config", "", "pareto.toml (or scenario TOML) with [reports.pareto] `FILE`")
 	f.StringVar(&o.out, "out", "pareto.html", "output HTML `FILE`")
 	f.StringVarP(&o.x, "x", "x", "", "X objective `METRIC[.STAT][:min|:max]` (instead of --config)")
 	f.StringVarP(&o.y, "y", "y", "", "Y objective `METRIC[.STAT][:min|:max]` (instead of --config)")
 	f.StringVar(&o.groupBy, "group-by", "", "with -x/-y: one frontier per value of `LABEL`")
-	f.StringVar(&o.system, "system-config", "", "CloudAI system `TOML` (gpus_per_node) for CloudAI trees")
-	o.cloudai.add(f)
-	addGPUsFlag(f, &o.gpus)
-	addAsFlag(f, &o.as)
+	o.readerFlags.add(f)
 	addOptunaFlags(f, &o.optuna, &o.optunaStudy)
-	f.BoolVar(&o.keepGoing, "keep-going", false, "exit 0 even when some inputs could not be read")
+	addKeepGoingFlag(f, &o.keepGoing)
 	o.repeats.add(f, "median")
 	addStoreFlags(f, &o.store)
 	addLimitFlags(f, &o.limits)
@@ -316,7 +313,7 @@ func runReport(ctx context.Context, e *env, o *reportOptions, paths []string) er
 	if sc := &o.cloudai; sc.scenario == "" && cfg.Cases != nil {
 		sc.scenario = o.config // a scenario's report reads its results trees as generate-report does
 	}
-	lo, err := loadOptions(o.system, o.cloudai, 0, o.gpus, o.as)
+	lo, err := o.load()
 	if err != nil {
 		return err
 	}
@@ -398,7 +395,7 @@ func reportConfig(e *env, o *reportOptions) (*report.Config, error) {
 	case o.config != "" && (o.x != "" || o.y != "" || o.groupBy != ""):
 		return nil, usagef("--config cannot be combined with -x, -y or --group-by")
 	case o.config != "":
-		cfg, err := report.ReadScenarioConfig(o.config, o.system)
+		cfg, err := report.ReadScenarioConfig(o.config, o.systemConfig)
 		if err != nil {
 			return nil, inputError{err: err}
 		}

@@ -249,12 +249,11 @@ func noArgs(_ *cobra.Command, args []string) error {
 	return nil
 }
 
-func newVersionCmd(e *env) *cobra.Command {
-	var format formatFlag
-	c := &cobra.Command{
-		Use:   "version [--format table|json]",
-		Short: "Print the pareto version and the source revision it was built from",
-		Long: `version prints the module version and the version-control revision Go
+// versionHelp is the help of pareto version.
+var versionHelp = commandSpec{
+	use:   "version [--format table|json]",
+	short: "Print the pareto version and the source revision it was built from",
+	long: `version prints the module version and the version-control revision Go
 recorded when the binary was built (commit, commit time, and whether the
 working tree had uncommitted changes). A binary built without that record
 (go build -buildvcs=false, a source tree without .git, a git worktree, a
@@ -262,13 +261,17 @@ test binary) says "unknown revision" instead of guessing. pareto --version
 prints the same line; --format json prints
 {"version","revision","time","modified"} (revision and time empty when
 unknown).`,
-		Example: "  pareto version\n  pareto version --format json",
-		Args:    noArgs,
-		RunE: func(*cobra.Command, []string) error {
-			return e.write(format.f, buildOf(debug.ReadBuildInfo()))
-		},
-	}
-	format.add(c.Flags(), "output `table|json`", enc.FormatTable, enc.FormatJSON)
+	example:   "  pareto version\n  pareto version --format json",
+	args:      noArgs,
+	sortFlags: true,
+}
+
+func newVersionCmd(e *env) *cobra.Command {
+	var format formatFlag
+	c, f := newCommand(versionHelp, func(context.Context, []string) error {
+		return e.write(format.f, buildOf(debug.ReadBuildInfo()))
+	})
+	format.add(f, "output `table|json`", enc.FormatTable, enc.FormatJSON)
 	return c
 }
 

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -51,19 +52,21 @@ type simulateOptions struct {
 	out    string
 }
 
+// simulateHelp is the help of pareto simulate.
+var simulateHelp = commandSpec{
+	use:   "simulate [--param NAME=VALUE]... [--seed N] [--cv [GROUP=]PCT]... [--out FILE]",
+	short: "Write a simulated vLLM benchmark result (a model, not a measurement)",
+	long:  fmt.Sprintf(simulateLong, simulateParamsHelp()),
+	example: `  pareto simulate --param tp=2 --param max_num_seqs=128 --param concurrency=32 --seed 1 --out sim.json
+  pareto simulate --param enable_chunked_prefill=false --param max_num_batched_tokens=8192 --cv ttft=10% --seed 2 --out -`,
+	args: noArgs,
+}
+
 func newSimulateCmd(e *env) *cobra.Command {
 	var o simulateOptions
-	c := &cobra.Command{
-		Use:   "simulate [--param NAME=VALUE]... [--seed N] [--cv [GROUP=]PCT]... [--out FILE]",
-		Short: "Write a simulated vLLM benchmark result (a model, not a measurement)",
-		Long:  fmt.Sprintf(simulateLong, simulateParamsHelp()),
-		Example: `  pareto simulate --param tp=2 --param max_num_seqs=128 --param concurrency=32 --seed 1 --out sim.json
-  pareto simulate --param enable_chunked_prefill=false --param max_num_batched_tokens=8192 --cv ttft=10% --seed 2 --out -`,
-		Args: noArgs,
-		RunE: func(*cobra.Command, []string) error { return runSimulate(e, &o) },
-	}
-	f := c.Flags()
-	f.SortFlags = false
+	c, f := newCommand(simulateHelp, func(context.Context, []string) error {
+		return runSimulate(e, &o)
+	})
 	f.StringArrayVarP(&o.params, "param", "p", nil, "set a parameter `NAME=VALUE` (see above), repeatable")
 	f.Uint64Var(&o.seed, "seed", 0, "seed of the run-to-run noise")
 	f.StringArrayVar(&o.cvs, "cv", nil, "run-to-run coefficient of variation `[GROUP=]PCT` (groups: throughput, ttft, tpot, itl, e2el; default 1.5%, 4%, 2%, 2%, 2%); PCT alone sets every group")

@@ -83,6 +83,17 @@ func (f *storeFlags) openStore(ctx context.Context, readOnly bool) (store.Store,
 	return s, nil
 }
 
+// read opens the store the flags name read-only (openStore), calls fn
+// with it and closes it.
+func (f *storeFlags) read(ctx context.Context, fn func(store.Store) error) error {
+	s, err := f.openStore(ctx, true)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	return fn(s)
+}
+
 // requireStudy fails with a usage error when --study is missing.
 func (f *storeFlags) requireStudy() error {
 	if f.study == "" {
@@ -91,35 +102,35 @@ func (f *storeFlags) requireStudy() error {
 	return nil
 }
 
-func newStudiesCmd(e *env) *cobra.Command {
-	var f storeFlags
-	var format formatFlag
-	cmd := &cobra.Command{
-		Use:   "studies [--store S] [--format table|json]",
-		Short: "List the studies of a store with trial counts and time ranges",
-		Long: `Studies lists the studies of a store: each one's trial count, the number of
+// studiesHelp is the help of pareto studies.
+var studiesHelp = commandSpec{
+	use:   "studies [--store S] [--format table|json]",
+	short: "List the studies of a store with trial counts and time ranges",
+	long: `Studies lists the studies of a store: each one's trial count, the number of
 ingests that wrote to it, and the ingest times of its oldest and newest
 trial. It opens the store read-only. --format json prints
 {"studies":[{"name","trials","sources","created","first","last"}]}
 (docs/schema/studies.schema.json; times in RFC 3339, null when unknown).`,
-		Example: `  pareto ingest examples/trials.csv --store runs.db --study csv && pareto studies --store runs.db
+	example: `  pareto ingest examples/trials.csv --store runs.db --study csv && pareto studies --store runs.db
   pareto ingest examples/trials.csv --store runs.db --study csv && pareto studies --store runs.db --format json`,
-		Args: noArgs,
-		RunE: func(c *cobra.Command, _ []string) error {
-			s, err := f.openStore(c.Context(), true)
-			if err != nil {
-				return err
-			}
-			defer s.Close()
-			studies, err := s.Studies(c.Context())
+	args:      noArgs,
+	sortFlags: true,
+}
+
+func newStudiesCmd(e *env) *cobra.Command {
+	var f storeFlags
+	var format formatFlag
+	cmd, fs := newCommand(studiesHelp, func(ctx context.Context, _ []string) error {
+		return f.read(ctx, func(s store.Store) error {
+			studies, err := s.Studies(ctx)
 			if err != nil {
 				return inputError{err: err}
 			}
 			return e.write(format.f, newStudiesResult(studies))
-		},
-	}
-	addStoreFlags(cmd.Flags(), &f)
-	format.add(cmd.Flags(), "output `table|json`", enc.FormatTable, enc.FormatJSON)
+		})
+	})
+	addStoreFlags(fs, &f)
+	format.add(fs, "output `table|json`", enc.FormatTable, enc.FormatJSON)
 	return cmd
 }
 
@@ -185,39 +196,39 @@ func (r studiesResult) WriteTable(out io.Writer) error {
 	return w.Flush()
 }
 
-func newTrialsCmd(e *env) *cobra.Command {
-	var f storeFlags
-	var format formatFlag
-	cmd := &cobra.Command{
-		Use:   "trials --store S --study NAME [--where K=V ...] [--format jsonl|csv]",
-		Short: "Export a study's trials (jsonl is lossless and can be ingested again)",
-		Long: `Trials exports a study's trials, filtered by --where: KEY OP VALUE on labels,
+// trialsHelp is the help of pareto trials.
+var trialsHelp = commandSpec{
+	use:   "trials --store S --study NAME [--where K=V ...] [--format jsonl|csv]",
+	short: "Export a study's trials (jsonl is lossless and can be ingested again)",
+	long: `Trials exports a study's trials, filtered by --where: KEY OP VALUE on labels,
 params, workload or environment, session=NAME for a measurement session, and
 key=HEX for a configuration or repeat key (the key:HEX pareto gate prints).`,
-		Example: `  pareto ingest examples/decide/baseline-sglang-0.5.6.jsonl examples/decide/baseline-sglang-0.6.0.jsonl \
+	example: `  pareto ingest examples/decide/baseline-sglang-0.5.6.jsonl examples/decide/baseline-sglang-0.6.0.jsonl \
     --store runs.db --study tune --label role=baseline && \
     pareto trials --store runs.db --study tune --where role=baseline --format csv
   pareto ingest examples/decide/tries-sglang-0.6.0.jsonl --store runs.db --study tune && \
     pareto trials --store runs.db --study tune`,
-		Args: noArgs,
-		RunE: func(c *cobra.Command, _ []string) error {
-			if err := f.requireStudy(); err != nil {
-				return err
-			}
-			q, keep, err := source.TrialFilter(f.where)
-			if err != nil {
-				return queryUsage(err)
-			}
-			s, err := f.openStore(c.Context(), true)
-			if err != nil {
-				return err
-			}
-			defer s.Close()
-			return e.write(format.f, trialsExport{c.Context(), s, f.study, q, keep})
-		},
-	}
-	addStoreFlags(cmd.Flags(), &f)
-	format.add(cmd.Flags(), "jsonl (one trial.Trial per line) or csv (one column per label, param and measurement)", formatJSONL, enc.FormatCSV)
+	args:      noArgs,
+	sortFlags: true,
+}
+
+func newTrialsCmd(e *env) *cobra.Command {
+	var f storeFlags
+	var format formatFlag
+	cmd, fs := newCommand(trialsHelp, func(ctx context.Context, _ []string) error {
+		if err := f.requireStudy(); err != nil {
+			return err
+		}
+		q, keep, err := source.TrialFilter(f.where)
+		if err != nil {
+			return queryUsage(err)
+		}
+		return f.read(ctx, func(s store.Store) error {
+			return e.write(format.f, trialsExport{ctx, s, f.study, q, keep})
+		})
+	})
+	addStoreFlags(fs, &f)
+	format.add(fs, "jsonl (one trial.Trial per line) or csv (one column per label, param and measurement)", formatJSONL, enc.FormatCSV)
 	return cmd
 }
 

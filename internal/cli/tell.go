@@ -45,6 +45,15 @@ const tellExample = `  pareto ask --store tune.db --study agent --space examples
   pareto ask --store lane.db --study lanes --space examples/search/vllm.toml -o output_token_throughput:max --budget 20 --driver lane-1 && \
     pareto tell --store lane.db --study lanes --driver lane-1 --attempt 1 1 --value output_token_throughput=1790`
 
+// tellHelp is the help of pareto tell.
+var tellHelp = commandSpec{
+	use:     "tell --study NAME [--driver ID --attempt N] TRIAL [FILE...] [--value NAME=X]... [--failed REASON]",
+	short:   "Record the measurement of a run pareto ask gave, and print the gate's feedback",
+	long:    tellLong,
+	example: tellExample,
+	args:    cobra.MinimumNArgs(1),
+}
+
 type tellOptions struct {
 	db                    storeFlags // --store
 	study, failed, driver string
@@ -57,16 +66,9 @@ type tellOptions struct {
 
 func newTellCmd(e *env) *cobra.Command {
 	var o tellOptions
-	c := &cobra.Command{
-		Use:     "tell --study NAME [--driver ID --attempt N] TRIAL [FILE...] [--value NAME=X]... [--failed REASON]",
-		Short:   "Record the measurement of a run pareto ask gave, and print the gate's feedback",
-		Long:    tellLong,
-		Example: tellExample,
-		Args:    cobra.MinimumNArgs(1),
-		RunE:    func(c *cobra.Command, args []string) error { return runTell(c.Context(), e, &o, args) },
-	}
-	f := c.Flags()
-	f.SortFlags = false
+	c, f := newCommand(tellHelp, func(ctx context.Context, args []string) error {
+		return runTell(ctx, e, &o, args)
+	})
 	o.db.addStore(f)
 	f.StringVar(&o.study, "study", "", "study `NAME`")
 	f.StringVar(&o.driver, "driver", tune.DefaultDriver, "the `ID` of the driver that holds the run (pareto ask --driver)")

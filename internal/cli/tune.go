@@ -118,6 +118,15 @@ const tuneExample = `  # (docs/TUNING.md runs a whole tune on the simulator)
   pareto ask --store tune.db --study agent --space examples/search/vllm.toml -o output_token_throughput:max -o ttft.p99:min --budget 20 && \
     pareto tune --status --store tune.db --study agent --format json`
 
+// tuneHelp is the help of pareto tune.
+var tuneHelp = commandSpec{
+	use:     "tune --space SPACE.toml --study NAME --command TEMPLATE --budget N -o OBJECTIVE... [flags] | tune --status --study NAME",
+	short:   "Tune a configuration: propose, run, record and gate within a budget",
+	long:    tuneLong,
+	example: tuneExample,
+	args:    noArgs,
+}
+
 type tuneOptions struct {
 	db                                                     storeFlags // --store
 	study, space, command, sampler, workDir                string
@@ -128,7 +137,7 @@ type tuneOptions struct {
 	timeLimit, lease                                       time.Duration
 	status, worker                                         bool
 	passEnv                                                []string
-	obj                                                    decideObjectives
+	obj                                                    objectiveFlags
 	limits                                                 limitFlags
 	slurm                                                  slurmFlags
 }
@@ -142,21 +151,13 @@ type slurmFlags struct {
 
 func newTuneCmd(e *env) *cobra.Command {
 	var o tuneOptions
-	c := &cobra.Command{
-		Use:     "tune --space SPACE.toml --study NAME --command TEMPLATE --budget N -o OBJECTIVE... [flags] | tune --status --study NAME",
-		Short:   "Tune a configuration: propose, run, record and gate within a budget",
-		Long:    tuneLong,
-		Example: tuneExample,
-		Args:    noArgs,
-		RunE: func(c *cobra.Command, _ []string) error {
-			if err := checkLimitFlags(c, o.budget, &o.attempts); err != nil {
-				return err
-			}
-			return runTune(c.Context(), e, &o)
-		},
-	}
-	f := c.Flags()
-	f.SortFlags = false
+	var c *cobra.Command // checkLimitFlags reads which flags were given
+	c, f := newCommand(tuneHelp, func(ctx context.Context, _ []string) error {
+		if err := checkLimitFlags(c, o.budget, &o.attempts); err != nil {
+			return err
+		}
+		return runTune(ctx, e, &o)
+	})
 	o.db.addStore(f)
 	f.StringVar(&o.study, "study", "", "study `NAME`")
 	f.StringVar(&o.space, "space", "", "search space `TOML` file")
@@ -165,7 +166,7 @@ func newTuneCmd(e *env) *cobra.Command {
 	f.StringArrayVar(&o.results, "result", nil, "a run's result files: `GLOB` relative to its folder, repeatable (default: the space's result = [...], else every benchmark result the folder holds)")
 	f.IntVar(&o.budget, "budget", 0, "runs of the study in all, baseline and repeats included (creating the study; later: a new budget)")
 	f.IntVar(&o.attempts, "max-attempts", tunequeue.DefaultMaxAttempts, "times a run is handed out before a lost lease fails it (creating the study; later: a new limit)")
-	o.obj.flags(f)
+	o.obj.flags(f, noiseIsMinImprove)
 	f.StringVar(&o.sampler, "sampler", search.NSGA2, "sampler: "+strings.Join(search.Samplers, ", "))
 	f.Uint64Var(&o.seed, "seed", 0, "seed of the sampler")
 	f.IntVar(&o.population, "population", 0, "NSGA-II population (default 50)")
