@@ -432,7 +432,7 @@ func (d *Dataset) unclaimedInDir(f string, err error) Skip {
 			why = nr.What
 		case terr == nil:
 			why = "a generic table, not a benchmark result file: inside directories only results are read " +
-				"(a CSV or JSONL table is read when named on its own, or inside a directory with --as table)"
+				"(a CSV or JSONL table is read when named on its own, or inside a directory when every input is to be read as a table)"
 		}
 	}
 	return Skip{Path: f, Code: trial.SkipNotResult, Reason: why}
@@ -493,7 +493,7 @@ func (d *Dataset) addTable(f string, data []byte) {
 	case err != nil:
 		why := "as it is no benchmark result pareto recognises"
 		if d.asTable {
-			why = "as --as table asks"
+			why = "as every input was to be read as a table"
 		}
 		d.skip(d.place.base, Skip{Path: f, Code: SkipError,
 			Reason: fmt.Sprintf("%v (read as a generic CSV/JSONL table, %s)", err, why)})
