@@ -32,6 +32,7 @@ const (
 	// Files that are recognised as no result: Load skips them with code
 	// trial.SkipNotResult and the reason, even when named on their own.
 	FormatAIPerfRecords   Format = "aiperf-records"    // AIPerf per-request profile_export.jsonl records
+	FormatAIPerfAggregate Format = "aiperf-aggregate"  // AIPerf's aggregate over a sweep's or repeats' profile runs
 	FormatGenAIPerfInputs Format = "genai-perf-inputs" // GenAI-Perf llm_inputs.json / AIPerf inputs.json: the requests sent
 	FormatDashboard       Format = "dashboard"         // a Grafana-style dashboard (panels)
 	FormatTOML            Format = "toml"              // a TOML configuration (CloudAI scenario, test, system; pareto's own)
@@ -94,6 +95,14 @@ func sniffOwnOutput(h *headMarks, _ string) bool   { return ownOutput(h.h) != ""
 
 func sniffAIPerfRecords(h *headMarks, _ string) bool {
 	return h.has(`"x_request_id"`) && h.has(`"metadata"`) && !h.has(`"aiperf_version"`)
+}
+
+// sniffAIPerfAggregate recognises AIPerf's aggregate of several profile
+// runs (profile_export_aiperf_sweep.json of a --concurrency sweep, the
+// confidence aggregate of --num-profile-runs): each run's own export is
+// the trial.
+func sniffAIPerfAggregate(h *headMarks, _ string) bool {
+	return h.has(`"aggregation_type"`) && (h.has(`"per_combination_metrics"`) || h.has(`"num_profile_runs"`))
 }
 
 func sniffGenAIPerfInputs(h *headMarks, _ string) bool {

@@ -56,6 +56,9 @@ var registry = []readerEntry{
 	{format: FormatParetoOutput, sniffJSON: sniffOwnOutput, notResult: "pareto's own output (the JSON of front, compare, gate, pick, noise, drift, ingest, ask, tell or tune, or a test's golden trials), " +
 		"not a benchmark result: ingest the results it was computed from, or a pareto trials --format jsonl export"},
 	{format: FormatAIPerfRecords, sniffJSON: sniffAIPerfRecords, notResult: "AIPerf per-request records (profile_export.jsonl), not a run's summary: read the run's profile_export_aiperf.json"},
+	{format: FormatAIPerfAggregate, sniffJSON: sniffAIPerfAggregate, marks: []string{`"aggregation_type"`, `"per_combination_metrics"`, `"num_profile_runs"`},
+		notResult: "AIPerf's aggregate over several profile runs (profile_export_aiperf_sweep.json or the confidence aggregate): not one run; " +
+			"each run's own profile_export_aiperf.json is its trial"},
 	{format: FormatGenAIPerfInputs, sniffJSON: sniffGenAIPerfInputs, notResult: "the requests a benchmark sends (GenAI-Perf llm_inputs.json or AIPerf inputs.json), not a result"},
 	{format: FormatInferencePerfServer, sniffJSON: sniffInferencePerfServer,
 		marks: []string{`"kv_cache_usage_percentage"`, `"num_preemptions_total"`, `"queue_len"`}, notResult: "inference-perf server-side metrics (prometheus_metrics.json, scraped from the model server): " +
