@@ -491,8 +491,7 @@ func (d *Dataset) addTable(f string, data []byte) {
 	case errors.As(err, &nr):
 		d.skip(d.place.base, Skip{Path: f, Code: trial.SkipNotResult, Reason: nr.What})
 	case err != nil && !d.asTable && prose(f, data, d.lim):
-		d.skip(d.place.base, Skip{Path: f, Code: trial.SkipNotResult,
-			Reason: fmt.Sprintf("%s: its first line starts no CSV header and no JSON (read as a table: %v)", NotResultText, err)})
+		d.skip(d.place.base, Skip{Path: f, Code: trial.SkipNotResult, Reason: NotResultText}) // as inside a folder
 	case err != nil:
 		why := "as it is no benchmark result pareto recognises"
 		if d.asTable {
