@@ -37,6 +37,7 @@ const (
 	FormatDashboard       Format = "dashboard"         // a Grafana-style dashboard (panels)
 	FormatTOML            Format = "toml"              // a TOML configuration (CloudAI scenario, test, system; pareto's own)
 	FormatYAML            Format = "yaml"              // a YAML document (inference-perf config.yaml, manifests)
+	FormatYAMLReport      Format = "yaml-report"       // a benchmark report written as YAML (guidellm, inference-perf)
 
 	FormatInferencePerfServer Format = "inference-perf-server" // inference-perf prometheus_metrics.json: the server's metrics of a stage
 )
@@ -153,6 +154,18 @@ func sniffAIPerfBlocks(h *headMarks, _ string) bool {
 func sniffDashboard(h *headMarks, _ string) bool { return h.has(`"panels"`) }
 
 func sniffTOML(head []byte, _ string) bool { return looksTOML(head) }
+
+// sniffYAMLReport recognises a benchmark report written as YAML: a
+// guidellm report (--output-path benchmarks.yaml) or an inference-perf
+// lifecycle report, by their keys in the head.
+func sniffYAMLReport(head []byte, base string) bool {
+	if !sniffYAML(head, base) {
+		return false
+	}
+	guidellm := bytes.Contains(head, []byte("guidellm_version:")) || bytes.Contains(head, []byte("generative_benchmark"))
+	inferencePerf := bytes.Contains(head, []byte("load_summary:")) && bytes.Contains(head, []byte("successes:"))
+	return guidellm || inferencePerf
+}
 
 // sniffYAML recognises a YAML mapping: its first line that is neither
 // blank nor a # comment (firstLine) is "---" or "key:" (a bare key, then a

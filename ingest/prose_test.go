@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -54,4 +55,35 @@ func TestNamedProse(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestYAMLReport: a guidellm report written as YAML (guidellm
+// --output-path benchmarks.yaml: the JSON report's keys, yaml.dump'd) is
+// not_a_result saying what it is and how to get the JSON pareto reads,
+// not "a configuration"; inference-perf's config.yaml stays a
+// configuration.
+func TestYAMLReport(t *testing.T) {
+	report := "metadata:\n  version: 1\n  guidellm_version: 0.5.0.dev0\nargs:\n  target: http://0.0.0.0:8000\n" +
+		"benchmarks:\n- type_: generative_benchmark\n  metrics:\n    requests_per_second:\n      successful:\n        mean: 1.5\n"
+	for _, c := range []struct{ name, data, reason string }{
+		{"benchmarks.yaml", report, "a benchmark report written as YAML"},
+		{"config.yml", readUnseenConfig(t), "a YAML document (a configuration"},
+	} {
+		ts, err := ReadBytes([]byte(c.data), c.name)
+		var nr *NotResultError
+		if !errors.As(err, &nr) || len(ts) != 0 || !strings.HasPrefix(nr.What, c.reason) {
+			t.Errorf("%s: %d trials, %v; want not_a_result %q", c.name, len(ts), err, c.reason)
+		}
+	}
+}
+
+// readUnseenConfig is the real inference-perf Kubernetes manifests of
+// testdata/unseen, a YAML configuration.
+func readUnseenConfig(t *testing.T) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(unseen, "inference-perf_kubecon-na-2025_vllm-eagle_manifests.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
 }

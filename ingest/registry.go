@@ -50,6 +50,8 @@ type readerEntry struct {
 // Detect tries them: more specific sniffs first.
 var registry = []readerEntry{
 	{format: FormatTOML, sniffText: sniffTOML, notResult: "a TOML configuration (a CloudAI scenario, test or system file, or a pareto configuration), not a benchmark result"},
+	{format: FormatYAMLReport, sniffText: sniffYAMLReport, notResult: "a benchmark report written as YAML (guidellm's or inference-perf's): " +
+		"pareto reads these reports as JSON (guidellm --output-path benchmarks.json)"},
 	{format: FormatYAML, sniffText: sniffYAML, notResult: "a YAML document (a configuration, such as inference-perf's config.yaml or a Kubernetes manifest), not a benchmark result"},
 	{format: FormatPyTorchSidecar, sniffJSON: sniffPyTorch, silent: true},
 	{format: FormatParetoJSONL, sniffJSON: sniffParetoJSONL, readJSON: readParetoJSONL},
