@@ -32,10 +32,12 @@ const (
 	// Files that are recognised as no result: Load skips them with code
 	// trial.SkipNotResult and the reason, even when named on their own.
 	FormatAIPerfRecords   Format = "aiperf-records"    // AIPerf per-request profile_export.jsonl records
+	FormatAIPerfAggregate Format = "aiperf-aggregate"  // AIPerf's aggregate over a sweep's or repeats' profile runs
 	FormatGenAIPerfInputs Format = "genai-perf-inputs" // GenAI-Perf llm_inputs.json / AIPerf inputs.json: the requests sent
 	FormatDashboard       Format = "dashboard"         // a Grafana-style dashboard (panels)
 	FormatTOML            Format = "toml"              // a TOML configuration (CloudAI scenario, test, system; pareto's own)
 	FormatYAML            Format = "yaml"              // a YAML document (inference-perf config.yaml, manifests)
+	FormatYAMLReport      Format = "yaml-report"       // a benchmark report written as YAML (guidellm, inference-perf)
 
 	FormatInferencePerfServer Format = "inference-perf-server" // inference-perf prometheus_metrics.json: the server's metrics of a stage
 )
@@ -96,6 +98,14 @@ func sniffAIPerfRecords(h *headMarks, _ string) bool {
 	return h.has(`"x_request_id"`) && h.has(`"metadata"`) && !h.has(`"aiperf_version"`)
 }
 
+// sniffAIPerfAggregate recognises AIPerf's aggregate of several profile
+// runs (profile_export_aiperf_sweep.json of a --concurrency sweep, the
+// confidence aggregate of --num-profile-runs): each run's own export is
+// the trial.
+func sniffAIPerfAggregate(h *headMarks, _ string) bool {
+	return h.has(`"aggregation_type"`) && (h.has(`"per_combination_metrics"`) || h.has(`"num_profile_runs"`))
+}
+
 func sniffGenAIPerfInputs(h *headMarks, _ string) bool {
 	return h.has(`"payload`) && !h.has(`"unit"`) && !h.has(`"completed"`)
 }
@@ -144,6 +154,18 @@ func sniffAIPerfBlocks(h *headMarks, _ string) bool {
 func sniffDashboard(h *headMarks, _ string) bool { return h.has(`"panels"`) }
 
 func sniffTOML(head []byte, _ string) bool { return looksTOML(head) }
+
+// sniffYAMLReport recognises a benchmark report written as YAML: a
+// guidellm report (--output-path benchmarks.yaml) or an inference-perf
+// lifecycle report, by their keys in the head.
+func sniffYAMLReport(head []byte, base string) bool {
+	if !sniffYAML(head, base) {
+		return false
+	}
+	guidellm := bytes.Contains(head, []byte("guidellm_version:")) || bytes.Contains(head, []byte("generative_benchmark"))
+	inferencePerf := bytes.Contains(head, []byte("load_summary:")) && bytes.Contains(head, []byte("successes:"))
+	return guidellm || inferencePerf
+}
 
 // sniffYAML recognises a YAML mapping: its first line that is neither
 // blank nor a # comment (firstLine) is "---" or "key:" (a bare key, then a

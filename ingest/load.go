@@ -490,6 +490,8 @@ func (d *Dataset) addTable(f string, data []byte) {
 		d.err = cmp.Or(err, eachErr) // the consumer's
 	case errors.As(err, &nr):
 		d.skip(d.place.base, Skip{Path: f, Code: trial.SkipNotResult, Reason: nr.What})
+	case err != nil && !d.asTable && prose(f, data, d.lim):
+		d.skip(d.place.base, Skip{Path: f, Code: trial.SkipNotResult, Reason: NotResultText}) // as inside a folder
 	case err != nil:
 		why := "as it is no benchmark result pareto recognises"
 		if d.asTable {
@@ -500,6 +502,29 @@ func (d *Dataset) addTable(f string, data []byte) {
 	case !batches:
 		d.add(all, nil)
 	}
+}
+
+// prose reports whether the named file f (data, or read again when nil)
+// that failed to read as a table is text and no table: its first
+// non-blank line has no comma and does not start a JSON value (a README,
+// a log), so that the table's parse error is not the reason given.
+func prose(f string, data []byte, lim Limits) bool {
+	if data == nil {
+		file, _, err := lim.open(f)
+		if err != nil {
+			return false
+		}
+		head := make([]byte, 4096)
+		n, _ := io.ReadFull(file, head)
+		file.Close()
+		data = head[:n]
+	}
+	data = bytes.TrimLeft(data, " \t\r\n\xef\xbb\xbf")
+	line, _, _ := bytes.Cut(data, []byte("\n"))
+	if len(line) == 0 || line[0] == '{' || line[0] == '[' && jsonArrayStart(line) {
+		return false
+	}
+	return !bytes.ContainsRune(line, ',') || line[0] == '[' // a Markdown link or badge, commas or not
 }
 
 // readStdin reads standard input as a benchmark result, else as a table.

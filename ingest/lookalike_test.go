@@ -33,6 +33,9 @@ var unseenLooks = []string{
 	"inference-perf_kubecon-na-2025_vllm-eagle_stage_3_prometheus_metrics.json",
 	"inference-perf_kubecon-na-2025_vllm-eagle_manifests.yaml",
 	"inference-perf_kubecon-na-2025_analyzed_reports_legend.json",
+	"inference-perf_kubecon-na-2025_vllm-batch-size_summary_prometheus_metrics.json",
+	"llmperf_yi-34b_vllm_4xa10g_cur_32.json",
+	"llmperf_README.md",
 }
 
 // TestLookAlikes: each look-alike is skipped as not_a_result with the
@@ -121,7 +124,10 @@ func TestRenamedSameID(t *testing.T) {
 		"aiperf-repo_examples-artifacts-run1_gpt-oss-20b_c100_profile_export_aiperf.csv",
 		"inference-perf_kubecon-na-2025_vllm-eagle_stage_3_lifecycle_metrics.json",
 		"genai-perf_perf-analyzer_analyze_export_genai_perf.csv",
-		"llmperf_yi-34b_tgi_4xa10g_c16_550_150_summary.json"} {
+		"llmperf_yi-34b_tgi_4xa10g_c16_550_150_summary.json",
+		"llmperf_yi-34b_vllm_4xa10g_c64_550_150_summary.json",
+		"inference-perf_kubecon-na-2025_vllm-quantization_stage_0_lifecycle_metrics.json",
+		"vllm-ascend_nv-action_tem_res_serving_llama8B_tp1_1.json"} {
 		t.Run(f, func(t *testing.T) {
 			renamed := filepath.Join(dir, "results")
 			copyFile(t, filepath.Join(unseen, f), renamed)

@@ -50,12 +50,17 @@ type readerEntry struct {
 // Detect tries them: more specific sniffs first.
 var registry = []readerEntry{
 	{format: FormatTOML, sniffText: sniffTOML, notResult: "a TOML configuration (a CloudAI scenario, test or system file, or a pareto configuration), not a benchmark result"},
+	{format: FormatYAMLReport, sniffText: sniffYAMLReport, notResult: "a benchmark report written as YAML (guidellm's or inference-perf's): " +
+		"pareto reads these reports as JSON (guidellm --output-path benchmarks.json)"},
 	{format: FormatYAML, sniffText: sniffYAML, notResult: "a YAML document (a configuration, such as inference-perf's config.yaml or a Kubernetes manifest), not a benchmark result"},
 	{format: FormatPyTorchSidecar, sniffJSON: sniffPyTorch, silent: true},
 	{format: FormatParetoJSONL, sniffJSON: sniffParetoJSONL, readJSON: readParetoJSONL},
 	{format: FormatParetoOutput, sniffJSON: sniffOwnOutput, notResult: "pareto's own output (the JSON of front, compare, gate, pick, noise, drift, ingest, ask, tell or tune, or a test's golden trials), " +
 		"not a benchmark result: ingest the results it was computed from, or a pareto trials --format jsonl export"},
 	{format: FormatAIPerfRecords, sniffJSON: sniffAIPerfRecords, notResult: "AIPerf per-request records (profile_export.jsonl), not a run's summary: read the run's profile_export_aiperf.json"},
+	{format: FormatAIPerfAggregate, sniffJSON: sniffAIPerfAggregate, marks: []string{`"aggregation_type"`, `"per_combination_metrics"`, `"num_profile_runs"`},
+		notResult: "AIPerf's aggregate over several profile runs (profile_export_aiperf_sweep.json or the confidence aggregate): not one run; " +
+			"each run's own profile_export_aiperf.json is its trial"},
 	{format: FormatGenAIPerfInputs, sniffJSON: sniffGenAIPerfInputs, notResult: "the requests a benchmark sends (GenAI-Perf llm_inputs.json or AIPerf inputs.json), not a result"},
 	{format: FormatInferencePerfServer, sniffJSON: sniffInferencePerfServer,
 		marks: []string{`"kv_cache_usage_percentage"`, `"num_preemptions_total"`, `"queue_len"`}, notResult: "inference-perf server-side metrics (prometheus_metrics.json, scraped from the model server): " +

@@ -34,12 +34,20 @@ var servingScalars = map[string]string{
 	"concurrency":                     "requests",
 	"accept_length":                   "",
 	"rtfx":                            "",
+	// vLLM bench serve with speculative decoding: outcomes of the run, not
+	// its configuration (as parameters they would split its repeats).
+	"spec_decode_acceptance_length": "",
+	"spec_decode_acceptance_rate":   "%",
+	"spec_decode_accepted_tokens":   "tokens",
+	"spec_decode_draft_tokens":      "tokens",
+	"spec_decode_num_drafts":        "",
 }
 
 // servingArrays are per-request arrays, skipped without being held.
 var servingArrays = map[string]bool{
 	"input_lens": true, "output_lens": true, "ttfts": true, "itls": true,
 	"generated_texts": true, "errors": true, "start_times": true, "rps_change_events": true,
+	"spec_decode_per_position_acceptance_rates": true, // per draft position, not a setting
 }
 
 // servingRecord reads one vLLM or SGLang result object through t: the

@@ -85,6 +85,9 @@ func notTable(data []byte) string {
 	const why = ": no benchmark result pareto reads, and no generic table (a CSV with a header row, or JSONL with one object per line)"
 	switch t[0] {
 	case '[':
+		if !jsonArrayStart(t) {
+			return "" // text that starts with '[' (a Markdown link or badge), not JSON
+		}
 		return "a JSON array" + why
 	case '{':
 		line, _, _ := bytes.Cut(t, []byte("\n"))
@@ -93,6 +96,26 @@ func notTable(data []byte) string {
 		}
 	}
 	return ""
+}
+
+// jsonArrayStart reports whether t, which starts with '[', starts as a
+// JSON array does: its first element (or its end) follows.
+func jsonArrayStart(t []byte) bool {
+	r := bytes.TrimLeft(t[1:], " \t\r\n")
+	if len(r) == 0 {
+		return true // cut at the head's end
+	}
+	switch c := r[0]; {
+	case c == '{' || c == '[' || c == '"' || c == ']' || c == '-' || c >= '0' && c <= '9':
+		return true
+	default:
+		for _, lit := range []string{"true", "false", "null"} {
+			if bytes.HasPrefix(r, []byte(lit)) || bytes.HasPrefix([]byte(lit), r) {
+				return true
+			}
+		}
+		return false
+	}
 }
 
 // tableRows turns the rows of t, a batch of the table name starting at

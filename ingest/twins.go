@@ -2,16 +2,20 @@ package ingest
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/pareto-llm/pareto/trial"
 )
 
 // SkipDuplicate is a file holding the same run as another file read: the
-// CSV export AIPerf and GenAI-Perf write beside their JSON export, or a
-// CloudAI aiperf_report.csv copy. The JSON (the exact values) is kept.
+// CSV export AIPerf and GenAI-Perf write beside their JSON export, a
+// CloudAI aiperf_report.csv copy (the JSON, the exact values, is kept), or
+// the summary.json vLLM bench sweep writes beside the run=N.json files it
+// lists (the run files are kept).
 const SkipDuplicate = "duplicate_of"
 
 // twins holds, per directory, the AIPerf/GenAI-Perf files read so far, so
@@ -23,10 +27,18 @@ const SkipDuplicate = "duplicate_of"
 // pending or may still come (a file there not yet added whose name does
 // not end in .json or .jsonl): a directory of thousands of JSON exports
 // holds none of them.
+//
+// vLLM bench sweep's summary.json (a JSON array of the records of the
+// run=N.json files beside it) is held back the same way until its
+// directory is done, and skipped when every record of it is one of a
+// bench-sweep run file read there: otherwise each run would count twice
+// as a repeat.
 type twins struct {
 	json    map[string][]twinFile // directory -> JSON exports added
 	pending []twinFile            // CSV exports not yet added, in input order
 	others  map[string]int        // directory -> files to come that may be CSV exports
+	runs    map[string][]twinFile // directory -> vLLM bench-sweep run files added
+	sums    []twinFile            // vLLM bench-sweep summaries not yet added, in input order
 }
 
 // expect counts files, in the order they will be added, for mayCome.
@@ -79,6 +91,38 @@ func isTwinJSON(ts []trial.Trial) bool {
 		ts[0].Source.Format == string(FormatGenAIPerfJSON))
 }
 
+// isSweepRun reports whether ts is the one record of a vLLM bench sweep
+// run file; isSweepSummary whether ts are the records of a summary.
+func isSweepRun(ts []trial.Trial) bool {
+	return len(ts) == 1 && isSweepRecord(&ts[0])
+}
+
+func isSweepSummary(ts []trial.Trial) bool {
+	if len(ts) < 2 {
+		return false
+	}
+	for i := range ts {
+		if !isSweepRecord(&ts[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func isSweepRecord(t *trial.Trial) bool {
+	return t.Source.Format == string(FormatVLLM) && t.Source.FormatVersion == "bench-sweep"
+}
+
+// sameRecord reports whether a and b are the same record read from two
+// files: the same labels, parameters, workload, counts and measurements.
+func sameRecord(a, b *trial.Trial) bool {
+	return maps.Equal(a.Labels, b.Labels) && maps.Equal(a.Params, b.Params) && a.Workload == b.Workload &&
+		a.Succeeded == b.Succeeded && a.Failed == b.Failed &&
+		slices.EqualFunc(a.Measurements, b.Measurements, func(x, y trial.Measurement) bool {
+			return x.Metric == y.Metric && x.Value == y.Value && x.Unit == y.Unit && x.Dims.String() == y.Dims.String()
+		})
+}
+
 // sameRun reports whether the CSV trial c and the JSON trial j measure the
 // same run: every measurement they share (at least three) agrees to the
 // CSV's two decimals in the CSV's unit, or to 0.05 % for large values.
@@ -122,6 +166,15 @@ func (d *Dataset) addFileTwins(f string, ts []trial.Trial, err error, strict boo
 		d.twins.others[filepath.Dir(f)]--
 	}
 	switch {
+	case err == nil && isSweepSummary(ts):
+		d.twins.sums = append(d.twins.sums, twinFile{f, ts})
+		return
+	case err == nil && isSweepRun(ts):
+		if d.twins.runs == nil {
+			d.twins.runs = map[string][]twinFile{}
+		}
+		dir := filepath.Dir(f)
+		d.twins.runs[dir] = append(d.twins.runs[dir], twinFile{f, ts})
 	case err == nil && isTwinCSV(ts):
 		if d.twins.json == nil {
 			d.twins.json = map[string][]twinFile{}
@@ -151,11 +204,42 @@ func (d *Dataset) flushTwins(next string) {
 		d.addTwinCSV(c)
 	}
 	d.twins.pending = keep
+	sums := d.twins.sums[:0]
+	for _, c := range d.twins.sums {
+		if next != "" && under(next, filepath.Dir(c.path)) {
+			sums = append(sums, c)
+			continue
+		}
+		d.addSweepSummary(c)
+	}
+	d.twins.sums = sums
 	for dir := range d.twins.json { // the walk never comes back to a directory it left
 		if next == "" || !under(next, dir) {
 			delete(d.twins.json, dir)
 		}
 	}
+	for dir := range d.twins.runs {
+		if next == "" || !under(next, dir) {
+			delete(d.twins.runs, dir)
+		}
+	}
+}
+
+// addSweepSummary adds a vLLM bench-sweep summary, or skips it when every
+// record of it is the record of a run file read in its directory.
+func (d *Dataset) addSweepSummary(c twinFile) {
+	runs := d.twins.runs[filepath.Dir(c.path)]
+	var of []string
+	for i := range c.ts {
+		k := slices.IndexFunc(runs, func(r twinFile) bool { return sameRecord(&c.ts[i], &r.ts[0]) })
+		if k < 0 {
+			d.addFile(c.path, c.ts, nil, false)
+			return
+		}
+		of = append(of, runs[k].path)
+	}
+	d.Skipped = append(d.Skipped, Skip{Path: c.path, Code: SkipDuplicate,
+		Reason: fmt.Sprintf("vLLM bench sweep's summary of the runs read from %s: each run is read once, from its own file", strings.Join(of, ", "))})
 }
 
 // addTwinCSV adds a CSV export, or skips it as the duplicate of a JSON

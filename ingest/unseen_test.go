@@ -59,6 +59,24 @@ func TestUnseenResults(t *testing.T) {
 			// LLMPerf's RESULTS_VERSION (src/llmperf/utils.py): its results
 			// format's version, the layout; LLMPerf writes no version of its own.
 			layout: "2023-08-31"},
+		// Second round (checked after the readers landed): LLMPerf on vLLM at
+		// 64 concurrent requests, an inference-perf stage of another demo,
+		// and vLLM-Ascend's benchmark_serving result of Mar 2025 with
+		// latencies only (no completed, no throughputs).
+		{file: "llmperf_yi-34b_vllm_4xa10g_c64_550_150_summary.json", format: "llmperf", trials: 1, succeeded: 128, failed: 0,
+			workload: trial.Workload{InputTokens: 550, OutputTokens: 150, MeanInputTokens: 550, MeanOutputTokens: 159.40625, Concurrency: 64},
+			values: []want{{"ttft.p99", 30.57152236029999 * 1000, "ms"}, {"e2el.p50", 48.924262237999756 * 1000, "ms"},
+				{"output_token_throughput", 135.38240586364088, "tokens/s"}, {"request_throughput", 50.95750230507558 / 60, "requests/s"}},
+			params: map[string]string{"num_concurrent_requests": "64"}, layout: "2023-08-31"},
+		{file: "inference-perf_kubecon-na-2025_vllm-quantization_stage_0_lifecycle_metrics.json", format: "inference-perf", trials: 1,
+			succeeded: 60, failed: 0, workload: trial.Workload{RequestRate: 1},
+			values: []want{{"ttft.p99", 0.040942011214792726 * 1000, "ms"}, {"tpot.p50", 0.003441656821465134 * 1000, "ms"},
+				{"output_token_throughput", 62.57779895596327, "tokens/s"}, {"request_throughput", 1.000977855867181, "requests/s"}}},
+		{file: "vllm-ascend_nv-action_tem_res_serving_llama8B_tp1_1.json", format: "vllm", trials: 1, failed: -1,
+			workload: trial.Workload{RequestRate: 1, Requests: 200},
+			values: []want{{"ttft.p99", 165.47399744391114, "ms"}, {"tpot.p50", 40.27887061310954, "ms"},
+				{"itl.p99", 83.89740884304047, "ms"}, {"ttft.mean", 111.23647520318627, "ms"}},
+			labels: map[string]string{"date": "20250304-014141"}, layout: "benchmark_serving"},
 		// genai-perf analyze's sweep table (Dec 2024): 5 run configs.
 		{file: "genai-perf_perf-analyzer_analyze_export_genai_perf.csv", format: "genai-perf-analyze", trials: 5, failed: -1,
 			workload: trial.Workload{InputTokens: 200, Concurrency: 32},
@@ -131,7 +149,7 @@ func TestUnseenNotResults(t *testing.T) {
 	for _, tr := range d.Trials {
 		formats[tr.Source.Format]++
 	}
-	if want := map[string]int{"aiperf-json": 1, "inference-perf": 1, "genai-perf-analyze": 5, "llmperf": 1}; !maps.Equal(formats, want) {
+	if want := map[string]int{"aiperf-json": 1, "inference-perf": 2, "genai-perf-analyze": 5, "llmperf": 2, "vllm": 1}; !maps.Equal(formats, want) {
 		t.Errorf("folder: trials per format %v; want %v", formats, want)
 	}
 	codes := map[string]string{}

@@ -22,8 +22,10 @@ var RunParams = []string{
 }
 
 // runParamPrefixes are prefixes of parameter names that describe a run
-// (AIPerf's output locations and UI settings, say); Config ignores them too.
-var runParamPrefixes = []string{"artifacts.", "runtime.", "output."}
+// (AIPerf's output locations and UI settings, say, and AIPerf 0.11's
+// run_info: the run's benchmark and sweep IDs, trial number, run label,
+// seed and command line); Config ignores them too.
+var runParamPrefixes = []string{"artifacts.", "runtime.", "output.", "run_info."}
 
 // IsRunParam reports whether parameter k describes the run, not the
 // configuration (RunParams and the run-parameter prefixes): Config
