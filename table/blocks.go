@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"io"
+	"slices"
 )
 
 // blockSize is the size of the blocks a CSV body is read in: whole lines,
@@ -43,7 +44,10 @@ func (pt *part) reset() {
 }
 
 // add appends a part's rows to t, their lines moved down by off: one
-// string per text column holds the part's cells.
+// string per text column holds the part's cells. A block's numbers and
+// lines were parsed in place, into t's columns past their end (reserve),
+// so that they are only counted in, or moved down over the rows its
+// predecessors left unused (blank lines).
 func (t *Table) add(pt *part, off int) {
 	base := len(t.Lines)
 	for _, ce := range pt.cellErrors {
@@ -51,11 +55,14 @@ func (t *Table) add(pt *part, off int) {
 		ce.Line += off
 		t.CellErrors = append(t.CellErrors, ce)
 	}
-	for _, l := range pt.lines {
-		t.Lines = append(t.Lines, l+int32(off))
+	t.Lines = place(t.Lines, pt.lines)
+	if off != 0 {
+		for i := base; i < len(t.Lines); i++ {
+			t.Lines[i] += int32(off)
+		}
 	}
 	for i := range t.Num {
-		t.Num[i] = append(t.Num[i], pt.num[i]...)
+		t.Num[i] = place(t.Num[i], pt.num[i])
 	}
 	for i, b := range pt.text {
 		if b == nil || len(pt.ends[i]) == 0 {
@@ -69,22 +76,59 @@ func (t *Table) add(pt *part, off int) {
 	}
 }
 
-// grow makes room for about n rows in t.
-func (t *Table) grow(p *csvPlan, n int) {
-	t.Lines = make([]int32, 0, n)
+// place appends src to dst: when src already lies in dst's array right
+// after its end, without copying.
+func place[T any](dst, src []T) []T {
+	n := len(dst)
+	if len(src) > 0 && cap(dst)-n >= len(src) && &dst[:n+1][n] == &src[0] {
+		return dst[:n+len(src)]
+	}
+	return append(dst, src...)
+}
+
+// reserve makes room for n rows in t's columns, keeping those it holds.
+func (t *Table) reserve(p *csvPlan, n int) {
+	t.Lines = slices.Grow(t.Lines, n-len(t.Lines))
 	for i := range t.Num {
-		t.Num[i] = make([]float64, 0, n)
+		t.Num[i] = slices.Grow(t.Num[i], n-len(t.Num[i]))
 	}
 	for _, a := range p.textAt {
-		t.Text[a.col] = make([]string, 0, n)
+		t.Text[a.col] = slices.Grow(t.Text[a.col], n-len(t.Text[a.col]))
 	}
+}
+
+// inPlace points pt's numbers and lines at rows [at, at+n) of t's
+// columns (within their capacity), so that a block parses into the table
+// itself; its text cells stay in pt, sized for n rows.
+func (pt *part) inPlace(t *Table, at, n int) {
+	pt.lines = t.Lines[at : at : at+n]
+	for i := range pt.num {
+		pt.num[i] = t.Num[i][at : at : at+n]
+	}
+	for i := range pt.ends {
+		if pt.text[i] != nil {
+			pt.ends[i] = slices.Grow(pt.ends[i][:0], n)
+		}
+	}
+}
+
+// estimate returns the rows to make room for: the whole input's at the
+// rate of the bytes read so far (read of size, holding rows lines) and a
+// thirty-second more, or twice what is needed when the size is unknown (0).
+func estimate(size, read int64, rows, need int) int {
+	n := 2 * need
+	if size > read && read > 0 {
+		n = int(size * int64(rows) / read)
+		n += n/32 + 1
+	}
+	return max(n, need+need/8)
 }
 
 // body reads the rows after the header: in blocks of whole lines parsed
 // by workers goroutines while there are no quotes, then (from the first
 // block holding a quote, or a line longer than a block) line by line.
 // size is the input's size when known (else 0): the columns are sized
-// from it and the first block.
+// from it and the first block, and workers parse into them in place.
 func (p *csvPlan) body(c *csvReader, t *Table, size int64, workers int) error {
 	if workers < 2 {
 		return p.sequential(c, t, nil)
@@ -111,7 +155,8 @@ func (p *csvPlan) body(c *csvReader, t *Table, size int64, workers int) error {
 		return nil
 	}
 	var carry []byte
-	line, first := c.line, true
+	var read int64              // bytes of the body handed to blocks
+	line, reserved := c.line, 0 // reserved: rows of t's columns handed to blocks
 	for {
 		for len(pending) > workers {
 			if err := collect(); err != nil {
@@ -147,15 +192,26 @@ func (p *csvPlan) body(c *csvReader, t *Table, size int64, workers int) error {
 		}
 		carry = append(carry[:0], data[cut:]...)
 		b.src, b.line = data[:cut], line
+		// Rows of a block are at most its line ends (a line without one
+		// ends the input, an error).
 		lines := bytes.Count(b.src, []byte{'\n'})
-		switch {
-		case !first || lines == 0:
-		case end: // the whole body in one block
-			t.grow(p, lines)
-		case size > 0:
-			t.grow(p, int(size*int64(lines)/int64(cut))+lines/64)
+		read += int64(cut)
+		if need := reserved + lines; need > cap(t.Lines) {
+			for len(pending) > 0 { // no block parses into the columns moved
+				if err := collect(); err != nil {
+					return err
+				}
+			}
+			reserved = len(t.Lines)
+			need = reserved + lines
+			want := need
+			if !end {
+				want = estimate(size, read, need, need)
+			}
+			t.reserve(p, want)
 		}
-		first = false
+		b.part.inPlace(t, reserved, lines)
+		reserved += lines
 		line += lines
 		pending = append(pending, b)
 		jobs <- b

@@ -3,6 +3,7 @@ package table
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"reflect"
 	"strings"
 	"testing"
@@ -57,6 +58,12 @@ func TestBlocksMatchSequential(t *testing.T) {
 
 func check(t *testing.T, data []byte, spec Spec, rows int) {
 	t.Helper()
+	checkFrom(t, data, spec, rows, func(r io.Reader) io.Reader { return r })
+}
+
+// checkFrom is check with the parallel read from wrap's reader of data.
+func checkFrom(t *testing.T, data []byte, spec Spec, rows int, wrap func(io.Reader) io.Reader) {
+	t.Helper()
 	if len(data) < 4*blockSize {
 		t.Fatalf("test input %d bytes is too small for four blocks", len(data))
 	}
@@ -64,7 +71,7 @@ func check(t *testing.T, data []byte, spec Spec, rows int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	par, err := readWith(bytes.NewReader(data), "big.csv", spec, 3)
+	par, err := readWith(wrap(bytes.NewReader(data)), "big.csv", spec, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,6 +92,49 @@ func check(t *testing.T, data []byte, spec Spec, rows int) {
 	}
 	if len(par.CellErrors) != 1 || par.CellErrors[0].Line != 250_003 || par.CellErrors[0].Row != 250_001 {
 		t.Fatalf("cell errors %+v, want one on line 250003", par.CellErrors)
+	}
+}
+
+// TestBlocksInPlace reads inputs whose blocks parse into the table's
+// columns in place: blank lines leave reserved rows unused (the next
+// blocks' rows move down over them), short rows after long ones outgrow
+// the columns sized from the first block, and an input of unknown size
+// grows them from twice the first block's rows.
+func TestBlocksInPlace(t *testing.T) {
+	spec := Spec{Numeric: []string{"tps", "ttft"}, Text: []string{"engine"}, OptionalText: []string{"id"}}
+	bad := func(i int) string {
+		if i == 250_001 {
+			return "x,abc,1,vllm\n"
+		}
+		return ""
+	}
+	long := strings.Repeat("y", 200)
+	for _, tt := range []struct {
+		name string
+		odd  func(i int) string
+		wrap func(io.Reader) io.Reader
+	}{
+		{"blank lines", func(i int) string {
+			if i%1000 == 7 && i > 250_001 {
+				return fmt.Sprintf("\n  \ntrial-%d,%d.125,%d.5,vllm\n\n", i, i%1000, i%777)
+			}
+			return bad(i)
+		}, nil},
+		{"long rows first", func(i int) string {
+			if i < 5000 {
+				return fmt.Sprintf("%s-%d,%d.125,%d.5,vllm\n", long, i, i, i)
+			}
+			return bad(i)
+		}, nil},
+		{"unknown size", bad, func(r io.Reader) io.Reader { return struct{ io.Reader }{r} }},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			wrap := tt.wrap
+			if wrap == nil {
+				wrap = func(r io.Reader) io.Reader { return r }
+			}
+			checkFrom(t, bigCSV(300_000, tt.odd), spec, 300_000, wrap)
+		})
 	}
 }
 
