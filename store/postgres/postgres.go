@@ -14,6 +14,7 @@ import (
 	"github.com/pareto-llm/pareto/store/internal/codec"
 	"github.com/pareto-llm/pareto/store/internal/locate"
 	"github.com/pareto-llm/pareto/store/internal/shared"
+	"github.com/pareto-llm/pareto/store/tunequeue"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -33,6 +34,8 @@ type pgStore struct {
 	// afterBatch, when set (tests only), runs after each batch of rows is
 	// written inside an Ingest transaction.
 	afterBatch func()
+	// OnDialect is the tuning queue, in this store.
+	tunequeue.OnDialect
 }
 
 // openPostgres connects to url, checks that the database is empty or a
@@ -88,6 +91,7 @@ func connectChecked(ctx context.Context, url string, readOnly bool, check func(s
 // readOnly, and checks that the server answers.
 func connectPostgres(ctx context.Context, url string, readOnly bool) (*pgStore, error) {
 	s := &pgStore{url: url, readOnly: readOnly}
+	s.OnDialect = tunequeue.OnDialect{D: s}
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
 		return nil, s.wrap("parsing the URL", err)

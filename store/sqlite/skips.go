@@ -2,9 +2,6 @@ package sqlite
 
 import (
 	"context"
-	"database/sql"
-	"errors"
-	"fmt"
 	"time"
 
 	"github.com/pareto-llm/pareto/store"
@@ -39,32 +36,8 @@ func (s *sqliteStore) RecordSkips(ctx context.Context, study string, skips []tri
 	return added, present, nil
 }
 
-// Skips returns the study's skips that satisfy where.
+// Skips returns the study's skips that satisfy where, in one read-only
+// snapshot.
 func (s *sqliteStore) Skips(ctx context.Context, study string, where []store.Condition) ([]trial.Skip, error) {
-	var out []trial.Skip
-	err := func() error {
-		tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-		if err != nil {
-			return err
-		}
-		defer tx.Rollback()
-		var studyID int64
-		err = tx.QueryRowContext(ctx, `SELECT id FROM studies WHERE name = ?`, study).Scan(&studyID)
-		if errors.Is(err, sql.ErrNoRows) {
-			return fmt.Errorf("study %q: %w", study, store.ErrNoStudy)
-		}
-		if err != nil {
-			return err
-		}
-		rows, err := sqlQueryTx{tx}.Query(shared.ListSkips, studyID)
-		if err != nil {
-			return err
-		}
-		out, err = shared.ScanSkips(rows)
-		return err
-	}()
-	if err != nil {
-		return nil, sqliteError(s.path, "reading the skips of "+study, err)
-	}
-	return shared.FilterSkips(out, where), nil
+	return shared.Skips(ctx, s, study, where)
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/pareto-llm/pareto/store/internal/codec"
 	"github.com/pareto-llm/pareto/store/internal/locate"
 	"github.com/pareto-llm/pareto/store/internal/shared"
+	"github.com/pareto-llm/pareto/store/tunequeue"
 )
 
 // ErrNotSQLite is returned by Open for a file that is not a SQLite database.
@@ -50,6 +51,15 @@ type sqliteStore struct {
 	// afterBatch, when set (tests only), runs after each batch of rows is
 	// written inside an Ingest transaction.
 	afterBatch func()
+	// OnDialect is the tuning queue, in this store.
+	tunequeue.OnDialect
+}
+
+// newStore returns the store of db, the database at path.
+func newStore(db *sql.DB, path string, readOnly bool) *sqliteStore {
+	s := &sqliteStore{db: db, path: path, readOnly: readOnly}
+	s.OnDialect = tunequeue.OnDialect{D: s}
+	return s
 }
 
 // openSQLite opens or creates the database file at path for reading and
@@ -94,7 +104,7 @@ func openSQLite(ctx context.Context, path string, version int, seen func(shared.
 	}
 	db.SetMaxOpenConns(4)
 	db.SetMaxIdleConns(4)
-	s := &sqliteStore{db: db, path: path}
+	s := newStore(db, path, false)
 	if err := s.migrateSafely(ctx, version); err != nil {
 		db.Close()
 		return nil, sqliteError(path, "migrating", err)
@@ -139,7 +149,7 @@ func openSQLiteRO(ctx context.Context, path string) (*sqliteStore, error) {
 		}
 		db.SetMaxOpenConns(4)
 		db.SetMaxIdleConns(4)
-		s := &sqliteStore{db: db, path: path, readOnly: true}
+		s := newStore(db, path, true)
 		if err := db.PingContext(ctx); err != nil {
 			db.Close()
 			return nil, err
@@ -176,7 +186,7 @@ func openSQLiteRecovering(ctx context.Context, path string) (*sqliteStore, error
 		db.Close()
 		return nil, sqliteError(path, "recovering after a killed writer", err)
 	}
-	return &sqliteStore{db: db, path: path, readOnly: true}, nil
+	return newStore(db, path, true), nil
 }
 
 // dirWritable reports whether a file can be created in dir.
