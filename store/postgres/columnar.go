@@ -21,8 +21,7 @@ import (
 // values in every block (one blob per block).
 func (s *pgStore) Columns(ctx context.Context, study string, specs []store.ColumnSpec, where []store.Condition) (*store.Columns, error) {
 	b := shared.NewColumnsBuilder(specs)
-	opts := pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}
-	err := pgx.BeginTxFunc(ctx, s.pool, opts, func(tx pgx.Tx) error {
+	err := s.snapshot(ctx, "reading columns of "+study, func(tx pgx.Tx) error {
 		studyID, err := pgStudyID(ctx, tx, study)
 		if err != nil {
 			return err
@@ -36,7 +35,7 @@ func (s *pgStore) Columns(ctx context.Context, study string, specs []store.Colum
 		return nil
 	})
 	if err != nil {
-		return nil, s.wrap("reading columns of "+study, err)
+		return nil, err
 	}
 	return b.Result(), nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -259,6 +260,28 @@ func (s *pgStore) Studies(ctx context.Context) ([]store.Study, error) {
 		return nil, s.wrap("listing studies", err)
 	}
 	return out, nil
+}
+
+// retry runs fn, and again after a short random pause, up to ten times
+// more, while it fails in a way a retry can fix (retryable).
+func retry(fn func() error) error {
+	for attempt := 0; ; attempt++ {
+		err := fn()
+		if err == nil || attempt >= 10 || !retryable(err) {
+			return err
+		}
+		time.Sleep(time.Duration(rand.IntN(50)+10) * time.Millisecond)
+	}
+}
+
+// snapshot runs fn in one repeatable-read, read-only transaction; op says
+// what for, in errors.
+func (s *pgStore) snapshot(ctx context.Context, op string, fn func(tx pgx.Tx) error) error {
+	opts := pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}
+	if err := pgx.BeginTxFunc(ctx, s.pool, opts, fn); err != nil {
+		return s.wrap(op, err)
+	}
+	return nil
 }
 
 // retryable reports a transaction failure that a retry can fix.

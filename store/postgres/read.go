@@ -17,8 +17,7 @@ import (
 // one repeatable-read snapshot.
 func (s *pgStore) Trials(ctx context.Context, study string, q store.Query) ([]trial.Trial, error) {
 	var out []trial.Trial
-	opts := pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}
-	err := pgx.BeginTxFunc(ctx, s.pool, opts, func(tx pgx.Tx) error {
+	err := s.snapshot(ctx, "reading "+study, func(tx pgx.Tx) error {
 		studyID, err := pgStudyID(ctx, tx, study)
 		if err != nil {
 			return err
@@ -32,7 +31,7 @@ func (s *pgStore) Trials(ctx context.Context, study string, q store.Query) ([]tr
 		return nil
 	})
 	if err != nil {
-		return nil, s.wrap("reading "+study, err)
+		return nil, err
 	}
 	return out, nil
 }
@@ -82,16 +81,12 @@ func pgReadTrials(ctx context.Context, tx pgx.Tx, studyID int64, c *shared.Colle
 // repeatable-read snapshot.
 func (s *pgStore) Check(ctx context.Context, study string) ([]store.StudyCheck, error) {
 	var out []store.StudyCheck
-	opts := pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}
-	err := pgx.BeginTxFunc(ctx, s.pool, opts, func(tx pgx.Tx) error {
+	err := s.snapshot(ctx, "checking", func(tx pgx.Tx) error {
 		var err error
 		out, err = shared.CheckStudies(pgQueryTx{ctx, tx}, study)
 		return err
 	})
-	if err != nil {
-		return out, s.wrap("checking", err)
-	}
-	return out, nil
+	return out, err
 }
 
 // pgStudyID returns the id of the study named study in tx, ErrNoStudy

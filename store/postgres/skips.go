@@ -19,16 +19,13 @@ func (s *pgStore) RecordSkips(ctx context.Context, study string, skips []trial.S
 	if err != nil {
 		return 0, 0, s.wrap("recording the skips of "+study, err)
 	}
-	for attempt := 0; ; attempt++ {
-		err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+	err = retry(func() error {
+		return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 			var err error
 			added, present, err = shared.RecordSkips(pgQueryTx{ctx, tx}, studyID, skips, "")
 			return err
 		})
-		if err == nil || attempt >= 10 || !retryable(err) {
-			break
-		}
-	}
+	})
 	if err != nil {
 		return 0, 0, s.wrap("recording the skips of "+study, err)
 	}

@@ -27,12 +27,7 @@ func (s *pgStore) TuneTx(ctx context.Context, op string, fn func(tx tunequeue.SQ
 // ReadTx implements tunequeue.Dialect and shared.Reader: it runs fn in one
 // repeatable-read, read-only snapshot.
 func (s *pgStore) ReadTx(ctx context.Context, op string, fn func(tx tunequeue.SQL) error) error {
-	opts := pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}
-	err := pgx.BeginTxFunc(ctx, s.pool, opts, func(tx pgx.Tx) error { return fn(pgQueryTx{ctx, tx}) })
-	if err != nil {
-		return s.wrap(op, err)
-	}
-	return nil
+	return s.snapshot(ctx, op, func(tx pgx.Tx) error { return fn(pgQueryTx{ctx, tx}) })
 }
 
 func (s *pgStore) Stamp(t time.Time) any { return t }

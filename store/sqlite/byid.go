@@ -24,17 +24,9 @@ func (s *sqliteStore) TrialsByID(ctx context.Context, study string, ids []string
 				return err
 			}
 			d, r := codec.NewDecoder(), shared.NewTrialRow()
-			for start := 0; start < len(ids); start += shared.ByIDBatch {
-				chunk := ids[start:min(start+shared.ByIDBatch, len(ids))]
-				args := make([]any, 0, len(chunk)+1)
-				args = append(args, studyID)
-				want := make(map[string]bool, len(chunk))
-				for _, id := range chunk {
-					args = append(args, codec.HashKey(id))
-					want[id] = true
-				}
-				st, _, err := c.Prepare(codec.TrialsSelect(false) + ` WHERE study_id = ? AND hkey IN (?` +
-					strings.Repeat(",?", len(chunk)-1) + `)`)
+			for b := range shared.IDBatches(ids, shared.ByIDBatch) {
+				query, args := byHashKey(studyID, b.IDs)
+				st, _, err := c.Prepare(query)
 				if err != nil {
 					return err
 				}
@@ -43,7 +35,7 @@ func (s *sqliteStore) TrialsByID(ctx context.Context, study string, ids []string
 					return err
 				}
 				for st.Step() {
-					if out, err = shared.VerifiedRow(stmtScanner{st}, d, r, want, out); err != nil {
+					if out, err = shared.VerifiedRow(stmtScanner{st}, d, r, b.Want, out); err != nil {
 						st.Close()
 						return shared.InStudy(err, study)
 					}
@@ -59,4 +51,15 @@ func (s *sqliteStore) TrialsByID(ctx context.Context, study string, ids []string
 		return nil, sqliteError(s.path, "reading trials of "+study, err)
 	}
 	return shared.ByRow(out), nil
+}
+
+// byHashKey returns the query of the trials of studyID under the hash
+// keys (codec.HashKey) of ids, and its arguments.
+func byHashKey(studyID int64, ids []string) (string, []any) {
+	args := make([]any, 0, len(ids)+1)
+	args = append(args, studyID)
+	for _, id := range ids {
+		args = append(args, codec.HashKey(id))
+	}
+	return codec.TrialsSelect(false) + ` WHERE study_id = ? AND hkey IN (?` + strings.Repeat(",?", len(ids)-1) + `)`, args
 }

@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
 	"time"
 
 	"github.com/pareto-llm/pareto/store"
@@ -12,26 +13,16 @@ import (
 
 // RecordSkips records the skips of an ingest in one write transaction.
 func (s *sqliteStore) RecordSkips(ctx context.Context, study string, skips []trial.Skip) (added, present int, err error) {
-	if err := s.writable(); err != nil {
-		return 0, 0, err
-	}
-	err = retryBusy(ctx, func() error {
-		tx, err := s.db.BeginTx(ctx, nil) // BEGIN IMMEDIATE: takes the write lock
-		if err != nil {
-			return err
-		}
-		defer tx.Rollback()
+	err = s.writeTx(ctx, "recording the skips of "+study, func(tx *sql.Tx) error {
 		studyID, err := s.studyID(ctx, tx, study)
 		if err != nil {
 			return err
 		}
-		if added, present, err = shared.RecordSkips(sqlQueryTx{tx}, studyID, skips, codec.SQLiteTime(time.Now())); err != nil {
-			return err
-		}
-		return tx.Commit()
+		added, present, err = shared.RecordSkips(sqlQueryTx{tx}, studyID, skips, codec.SQLiteTime(time.Now()))
+		return err
 	})
 	if err != nil {
-		return 0, 0, sqliteError(s.path, "recording the skips of "+study, err)
+		return 0, 0, err
 	}
 	return added, present, nil
 }

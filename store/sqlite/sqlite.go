@@ -411,6 +411,16 @@ func retryBusy(ctx context.Context, fn func() error) error {
 
 // CreateStudy creates the study if it does not exist yet.
 func (s *sqliteStore) CreateStudy(ctx context.Context, study string) error {
+	return s.writeTx(ctx, "creating study "+study, func(tx *sql.Tx) error {
+		_, err := s.studyID(ctx, tx, study)
+		return err
+	})
+}
+
+// writeTx runs fn in a write transaction (BEGIN IMMEDIATE: it takes the
+// database's write lock), committed when fn returns nil and retried while
+// another process holds the lock; op says what for, in errors.
+func (s *sqliteStore) writeTx(ctx context.Context, op string, fn func(tx *sql.Tx) error) error {
 	if err := s.writable(); err != nil {
 		return err
 	}
@@ -420,13 +430,13 @@ func (s *sqliteStore) CreateStudy(ctx context.Context, study string) error {
 			return err
 		}
 		defer tx.Rollback()
-		if _, err := s.studyID(ctx, tx, study); err != nil {
+		if err := fn(tx); err != nil {
 			return err
 		}
 		return tx.Commit()
 	})
 	if err != nil {
-		return sqliteError(s.path, "creating study "+study, err)
+		return sqliteError(s.path, op, err)
 	}
 	return nil
 }

@@ -15,24 +15,7 @@ var _ tunequeue.Queue = (*sqliteStore)(nil)
 // database's write lock, which serialises the queue's changes across
 // processes), retried while another process holds the lock.
 func (s *sqliteStore) TuneTx(ctx context.Context, op string, fn func(tx tunequeue.SQL) error) error {
-	if err := s.writable(); err != nil {
-		return err
-	}
-	err := retryBusy(ctx, func() error {
-		tx, err := s.db.BeginTx(ctx, nil)
-		if err != nil {
-			return err
-		}
-		defer tx.Rollback()
-		if err := fn(sqlQueryTx{tx}); err != nil {
-			return err
-		}
-		return tx.Commit()
-	})
-	if err != nil {
-		return sqliteError(s.path, op, err)
-	}
-	return nil
+	return s.writeTx(ctx, op, func(tx *sql.Tx) error { return fn(sqlQueryTx{tx}) })
 }
 
 // ReadTx implements tunequeue.Dialect and shared.Reader: it runs fn in one
