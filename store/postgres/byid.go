@@ -16,12 +16,8 @@ import (
 func (s *pgStore) TrialsByID(ctx context.Context, study string, ids []string) ([]trial.Trial, error) {
 	ids = shared.UniqueIDs(ids)
 	var out []shared.RowTrial
-	err := s.snapshot(ctx, "reading trials of "+study, func(tx pgx.Tx) error {
+	err := s.readStudy(ctx, study, func(tx pgx.Tx, studyID int64) error {
 		out = out[:0]
-		studyID, err := pgStudyID(ctx, tx, study)
-		if err != nil {
-			return err
-		}
 		d, r := codec.NewDecoder(), shared.NewTrialRow()
 		for b := range shared.IDBatches(ids, shared.ByIDBatch) {
 			rows, err := tx.Query(ctx, codec.TrialsSelect(true)+` WHERE study_id = $1 AND hash = ANY($2::text[])`, studyID, b.IDs)
@@ -42,7 +38,7 @@ func (s *pgStore) TrialsByID(ctx context.Context, study string, ids []string) ([
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, s.wrap("reading trials of "+study, err)
 	}
 	return shared.ByRow(out), nil
 }

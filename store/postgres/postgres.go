@@ -277,11 +277,25 @@ func retry(fn func() error) error {
 // snapshot runs fn in one repeatable-read, read-only transaction; op says
 // what for, in errors.
 func (s *pgStore) snapshot(ctx context.Context, op string, fn func(tx pgx.Tx) error) error {
-	opts := pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}
-	if err := pgx.BeginTxFunc(ctx, s.pool, opts, fn); err != nil {
+	if err := pgx.BeginTxFunc(ctx, s.pool, snapshotTx, fn); err != nil {
 		return s.wrap(op, err)
 	}
 	return nil
+}
+
+// snapshotTx are the options of a read in one snapshot.
+var snapshotTx = pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}
+
+// readStudy runs fn in one repeatable-read, read-only transaction, with
+// the row id of study (ErrNoStudy when there is none).
+func (s *pgStore) readStudy(ctx context.Context, study string, fn func(tx pgx.Tx, studyID int64) error) error {
+	return pgx.BeginTxFunc(ctx, s.pool, snapshotTx, func(tx pgx.Tx) error {
+		studyID, err := pgStudyID(ctx, tx, study)
+		if err != nil {
+			return err
+		}
+		return fn(tx, studyID)
+	})
 }
 
 // retryable reports a transaction failure that a retry can fix.

@@ -17,11 +17,7 @@ import (
 // one repeatable-read snapshot.
 func (s *pgStore) Trials(ctx context.Context, study string, q store.Query) ([]trial.Trial, error) {
 	var out []trial.Trial
-	err := s.snapshot(ctx, "reading "+study, func(tx pgx.Tx) error {
-		studyID, err := pgStudyID(ctx, tx, study)
-		if err != nil {
-			return err
-		}
+	err := s.readStudy(ctx, study, func(tx pgx.Tx, studyID int64) error {
 		c := &shared.Collector{Q: q}
 		d := codec.NewDecoder()
 		if err := pgReadTrials(ctx, tx, studyID, c, d); err != nil {
@@ -31,7 +27,7 @@ func (s *pgStore) Trials(ctx context.Context, study string, q store.Query) ([]tr
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, s.wrap("reading "+study, err)
 	}
 	return out, nil
 }
@@ -39,12 +35,7 @@ func (s *pgStore) Trials(ctx context.Context, study string, q store.Query) ([]tr
 // Scan hands the study's trials, filtered by q, to fn in ingest order, in
 // batches, from one repeatable-read snapshot.
 func (s *pgStore) Scan(ctx context.Context, study string, q store.Query, fn func([]trial.Trial) error) error {
-	opts := pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}
-	err := pgx.BeginTxFunc(ctx, s.pool, opts, func(tx pgx.Tx) error {
-		studyID, err := pgStudyID(ctx, tx, study)
-		if err != nil {
-			return err
-		}
+	err := s.readStudy(ctx, study, func(tx pgx.Tx, studyID int64) error {
 		c := &shared.Collector{Q: q, Emit: fn}
 		if err := pgReadTrials(ctx, tx, studyID, c, codec.NewScanDecoder()); err != nil {
 			return shared.ScanWrap(err, func(err error) error { return fmt.Errorf("reading trials: %w", shared.InStudy(err, study)) })

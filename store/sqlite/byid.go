@@ -17,35 +17,29 @@ import (
 func (s *sqliteStore) TrialsByID(ctx context.Context, study string, ids []string) ([]trial.Trial, error) {
 	ids = shared.UniqueIDs(ids)
 	var out []shared.RowTrial
-	err := s.raw(ctx, func(c *sqlite3.Conn) error {
-		return inTx(c, "BEGIN", func() error {
-			studyID, err := sqliteStudyID(c, study)
+	err := s.readStudy(ctx, study, func(c *sqlite3.Conn, studyID int64) error {
+		d, r := codec.NewDecoder(), shared.NewTrialRow()
+		for b := range shared.IDBatches(ids, shared.ByIDBatch) {
+			query, args := byHashKey(studyID, b.IDs)
+			st, _, err := c.Prepare(query)
 			if err != nil {
 				return err
 			}
-			d, r := codec.NewDecoder(), shared.NewTrialRow()
-			for b := range shared.IDBatches(ids, shared.ByIDBatch) {
-				query, args := byHashKey(studyID, b.IDs)
-				st, _, err := c.Prepare(query)
-				if err != nil {
-					return err
-				}
-				if err := bindArgs(st, args); err != nil {
+			if err := bindArgs(st, args); err != nil {
+				st.Close()
+				return err
+			}
+			for st.Step() {
+				if out, err = shared.VerifiedRow(stmtScanner{st}, d, r, b.Want, out); err != nil {
 					st.Close()
-					return err
-				}
-				for st.Step() {
-					if out, err = shared.VerifiedRow(stmtScanner{st}, d, r, b.Want, out); err != nil {
-						st.Close()
-						return shared.InStudy(err, study)
-					}
-				}
-				if err := st.Close(); err != nil {
-					return err
+					return shared.InStudy(err, study)
 				}
 			}
-			return nil
-		})
+			if err := st.Close(); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 	if err != nil {
 		return nil, sqliteError(s.path, "reading trials of "+study, err)
