@@ -133,16 +133,11 @@ func (s *pgStore) schemaState(ctx context.Context) (shared.SchemaState, error) {
 		return shared.SchemaState{}, err
 	}
 	st := shared.NewSchemaState(tables)
-	if !st.HasMigrations() {
-		return st, nil
-	}
-	var first string
-	err = s.pool.QueryRow(ctx, shared.SchemaQuery).Scan(&st.Version, &first)
-	var pe *pgconn.PgError
-	if errors.As(err, &pe) && pe.Code == "42703" { // undefined_column: another tool's schema_migrations
-		return st, nil
-	}
-	st.Pareto = first == shared.FirstMigration
+	err = st.ReadVersion(func(dest ...any) error { return s.pool.QueryRow(ctx, shared.SchemaQuery).Scan(dest...) },
+		func(err error) bool {
+			var pe *pgconn.PgError
+			return errors.As(err, &pe) && pe.Code == "42703" // undefined_column: another tool's schema_migrations
+		})
 	return st, err
 }
 

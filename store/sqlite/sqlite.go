@@ -235,15 +235,8 @@ func (s *sqliteStore) schemaState(ctx context.Context) (shared.SchemaState, erro
 		return shared.SchemaState{}, err
 	}
 	st := shared.NewSchemaState(tables)
-	if !st.HasMigrations() {
-		return st, nil
-	}
-	var first string
-	err = s.db.QueryRowContext(ctx, shared.SchemaQuery).Scan(&st.Version, &first)
-	if err != nil && strings.Contains(err.Error(), "no such column") {
-		return st, nil // another tool's schema_migrations
-	}
-	st.Pareto = first == shared.FirstMigration
+	err = st.ReadVersion(func(dest ...any) error { return s.db.QueryRowContext(ctx, shared.SchemaQuery).Scan(dest...) },
+		func(err error) bool { return strings.Contains(err.Error(), "no such column") }) // another tool's schema_migrations
 	return st, err
 }
 
