@@ -1,7 +1,8 @@
 // Package tunequeue is the tuning queue of a store: the state of pareto
 // tune, ask and tell beside a study (Queue), and the SQL that keeps it,
-// shared by the SQLite and PostgreSQL stores, which implement Queue with
-// it (see Dialect). Package tune takes a store through this interface.
+// shared by the SQLite and PostgreSQL stores, which implement Queue by
+// embedding OnDialect over their Dialect (their transactions). Package
+// tune takes a store through this interface.
 //
 // A tune study keeps tune_studies (the sampler's state, the driver's
 // options, the budget in runs, the session), tune_trials (one row per
