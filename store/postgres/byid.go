@@ -16,26 +16,16 @@ import (
 func (s *pgStore) TrialsByID(ctx context.Context, study string, ids []string) ([]trial.Trial, error) {
 	ids = shared.UniqueIDs(ids)
 	var out []shared.RowTrial
-	opts := pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}
-	err := pgx.BeginTxFunc(ctx, s.pool, opts, func(tx pgx.Tx) error {
+	err := s.readStudy(ctx, study, func(tx pgx.Tx, studyID int64) error {
 		out = out[:0]
-		studyID, err := pgStudyID(ctx, tx, study)
-		if err != nil {
-			return err
-		}
 		d, r := codec.NewDecoder(), shared.NewTrialRow()
-		for start := 0; start < len(ids); start += shared.ByIDBatch {
-			chunk := ids[start:min(start+shared.ByIDBatch, len(ids))]
-			want := make(map[string]bool, len(chunk))
-			for _, id := range chunk {
-				want[id] = true
-			}
-			rows, err := tx.Query(ctx, codec.TrialsSelect(true)+` WHERE study_id = $1 AND hash = ANY($2::text[])`, studyID, chunk)
+		for b := range shared.IDBatches(ids, shared.ByIDBatch) {
+			rows, err := tx.Query(ctx, codec.TrialsSelect(true)+` WHERE study_id = $1 AND hash = ANY($2::text[])`, studyID, b.IDs)
 			if err != nil {
 				return err
 			}
 			for rows.Next() {
-				if out, err = shared.VerifiedRow(rows, d, r, want, out); err != nil {
+				if out, err = shared.VerifiedRow(rows, d, r, b.Want, out); err != nil {
 					rows.Close()
 					return shared.InStudy(err, study)
 				}

@@ -21,12 +21,7 @@ import (
 // values in every block (one blob per block).
 func (s *pgStore) Columns(ctx context.Context, study string, specs []store.ColumnSpec, where []store.Condition) (*store.Columns, error) {
 	b := shared.NewColumnsBuilder(specs)
-	opts := pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}
-	err := pgx.BeginTxFunc(ctx, s.pool, opts, func(tx pgx.Tx) error {
-		studyID, err := pgStudyID(ctx, tx, study)
-		if err != nil {
-			return err
-		}
+	err := s.readStudy(ctx, study, func(tx pgx.Tx, studyID int64) error {
 		if err := pgColumnFilters(ctx, tx, b, studyID, where); err != nil {
 			return fmt.Errorf("reading trials: %w", shared.InStudy(err, study))
 		}

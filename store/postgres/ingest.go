@@ -4,9 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"math/rand/v2"
 	"slices"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -67,13 +65,10 @@ func (s *pgStore) Ingest(ctx context.Context, study, source string, trials []tri
 		return 0, 0, err
 	}
 	fill := func(add func([]trial.Trial) error) error { return add(trials) }
-	for attempt := 0; ; attempt++ {
+	err = retry(func() (err error) {
 		added, present, _, err = s.ingestBatches(ctx, study, source, fill)
-		if err == nil || attempt >= 10 || !retryable(err) {
-			break
-		}
-		time.Sleep(time.Duration(rand.IntN(50)+10) * time.Millisecond)
-	}
+		return err
+	})
 	if err != nil {
 		return 0, 0, s.wrap("ingesting "+source, err)
 	}

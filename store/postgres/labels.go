@@ -2,8 +2,6 @@ package postgres
 
 import (
 	"context"
-	"math/rand/v2"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/pareto-llm/pareto/store/internal/codec"
@@ -32,14 +30,10 @@ func (s *pgStore) SetLabels(ctx context.Context, study string, ids []string, lab
 	}
 	ids = shared.UniqueIDs(ids)
 	var n int
-	var err error
-	for attempt := 0; ; attempt++ {
+	err := retry(func() (err error) {
 		n, err = s.setLabelsTx(ctx, study, ids, labels)
-		if err == nil || attempt >= 10 || !retryable(err) {
-			break
-		}
-		time.Sleep(time.Duration(rand.IntN(50)+10) * time.Millisecond)
-	}
+		return err
+	})
 	if err != nil {
 		return 0, s.wrap("setting labels in "+study, err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -14,6 +15,7 @@ import (
 	"github.com/pareto-llm/pareto/store/internal/codec"
 	"github.com/pareto-llm/pareto/store/internal/locate"
 	"github.com/pareto-llm/pareto/store/internal/shared"
+	"github.com/pareto-llm/pareto/store/tunequeue"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -33,6 +35,8 @@ type pgStore struct {
 	// afterBatch, when set (tests only), runs after each batch of rows is
 	// written inside an Ingest transaction.
 	afterBatch func()
+	// OnDialect is the tuning queue, in this store.
+	tunequeue.OnDialect
 }
 
 // openPostgres connects to url, checks that the database is empty or a
@@ -88,6 +92,7 @@ func connectChecked(ctx context.Context, url string, readOnly bool, check func(s
 // readOnly, and checks that the server answers.
 func connectPostgres(ctx context.Context, url string, readOnly bool) (*pgStore, error) {
 	s := &pgStore{url: url, readOnly: readOnly}
+	s.OnDialect = tunequeue.OnDialect{D: s}
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
 		return nil, s.wrap("parsing the URL", err)
@@ -128,16 +133,11 @@ func (s *pgStore) schemaState(ctx context.Context) (shared.SchemaState, error) {
 		return shared.SchemaState{}, err
 	}
 	st := shared.NewSchemaState(tables)
-	if !st.HasMigrations() {
-		return st, nil
-	}
-	var first string
-	err = s.pool.QueryRow(ctx, shared.SchemaQuery).Scan(&st.Version, &first)
-	var pe *pgconn.PgError
-	if errors.As(err, &pe) && pe.Code == "42703" { // undefined_column: another tool's schema_migrations
-		return st, nil
-	}
-	st.Pareto = first == shared.FirstMigration
+	err = st.ReadVersion(func(dest ...any) error { return s.pool.QueryRow(ctx, shared.SchemaQuery).Scan(dest...) },
+		func(err error) bool {
+			var pe *pgconn.PgError
+			return errors.As(err, &pe) && pe.Code == "42703" // undefined_column: another tool's schema_migrations
+		})
 	return st, err
 }
 
@@ -255,6 +255,42 @@ func (s *pgStore) Studies(ctx context.Context) ([]store.Study, error) {
 		return nil, s.wrap("listing studies", err)
 	}
 	return out, nil
+}
+
+// retry runs fn, and again after a short random pause, up to ten times
+// more, while it fails in a way a retry can fix (retryable).
+func retry(fn func() error) error {
+	for attempt := 0; ; attempt++ {
+		err := fn()
+		if err == nil || attempt >= 10 || !retryable(err) {
+			return err
+		}
+		time.Sleep(time.Duration(rand.IntN(50)+10) * time.Millisecond)
+	}
+}
+
+// snapshot runs fn in one repeatable-read, read-only transaction; op says
+// what for, in errors.
+func (s *pgStore) snapshot(ctx context.Context, op string, fn func(tx pgx.Tx) error) error {
+	if err := pgx.BeginTxFunc(ctx, s.pool, snapshotTx, fn); err != nil {
+		return s.wrap(op, err)
+	}
+	return nil
+}
+
+// snapshotTx are the options of a read in one snapshot.
+var snapshotTx = pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}
+
+// readStudy runs fn in one repeatable-read, read-only transaction, with
+// the row id of study (ErrNoStudy when there is none).
+func (s *pgStore) readStudy(ctx context.Context, study string, fn func(tx pgx.Tx, studyID int64) error) error {
+	return pgx.BeginTxFunc(ctx, s.pool, snapshotTx, func(tx pgx.Tx) error {
+		studyID, err := pgStudyID(ctx, tx, study)
+		if err != nil {
+			return err
+		}
+		return fn(tx, studyID)
+	})
 }
 
 // retryable reports a transaction failure that a retry can fix.

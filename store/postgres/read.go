@@ -17,12 +17,7 @@ import (
 // one repeatable-read snapshot.
 func (s *pgStore) Trials(ctx context.Context, study string, q store.Query) ([]trial.Trial, error) {
 	var out []trial.Trial
-	opts := pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}
-	err := pgx.BeginTxFunc(ctx, s.pool, opts, func(tx pgx.Tx) error {
-		studyID, err := pgStudyID(ctx, tx, study)
-		if err != nil {
-			return err
-		}
+	err := s.readStudy(ctx, study, func(tx pgx.Tx, studyID int64) error {
 		c := &shared.Collector{Q: q}
 		d := codec.NewDecoder()
 		if err := pgReadTrials(ctx, tx, studyID, c, d); err != nil {
@@ -40,12 +35,7 @@ func (s *pgStore) Trials(ctx context.Context, study string, q store.Query) ([]tr
 // Scan hands the study's trials, filtered by q, to fn in ingest order, in
 // batches, from one repeatable-read snapshot.
 func (s *pgStore) Scan(ctx context.Context, study string, q store.Query, fn func([]trial.Trial) error) error {
-	opts := pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}
-	err := pgx.BeginTxFunc(ctx, s.pool, opts, func(tx pgx.Tx) error {
-		studyID, err := pgStudyID(ctx, tx, study)
-		if err != nil {
-			return err
-		}
+	err := s.readStudy(ctx, study, func(tx pgx.Tx, studyID int64) error {
 		c := &shared.Collector{Q: q, Emit: fn}
 		if err := pgReadTrials(ctx, tx, studyID, c, codec.NewScanDecoder()); err != nil {
 			return shared.ScanWrap(err, func(err error) error { return fmt.Errorf("reading trials: %w", shared.InStudy(err, study)) })
@@ -82,16 +72,12 @@ func pgReadTrials(ctx context.Context, tx pgx.Tx, studyID int64, c *shared.Colle
 // repeatable-read snapshot.
 func (s *pgStore) Check(ctx context.Context, study string) ([]store.StudyCheck, error) {
 	var out []store.StudyCheck
-	opts := pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}
-	err := pgx.BeginTxFunc(ctx, s.pool, opts, func(tx pgx.Tx) error {
+	err := s.snapshot(ctx, "checking", func(tx pgx.Tx) error {
 		var err error
 		out, err = shared.CheckStudies(pgQueryTx{ctx, tx}, study)
 		return err
 	})
-	if err != nil {
-		return out, s.wrap("checking", err)
-	}
-	return out, nil
+	return out, err
 }
 
 // pgStudyID returns the id of the study named study in tx, ErrNoStudy

@@ -17,46 +17,43 @@ import (
 func (s *sqliteStore) TrialsByID(ctx context.Context, study string, ids []string) ([]trial.Trial, error) {
 	ids = shared.UniqueIDs(ids)
 	var out []shared.RowTrial
-	err := s.raw(ctx, func(c *sqlite3.Conn) error {
-		return inTx(c, "BEGIN", func() error {
-			studyID, err := sqliteStudyID(c, study)
+	err := s.readStudy(ctx, study, func(c *sqlite3.Conn, studyID int64) error {
+		d, r := codec.NewDecoder(), shared.NewTrialRow()
+		for b := range shared.IDBatches(ids, shared.ByIDBatch) {
+			query, args := byHashKey(studyID, b.IDs)
+			st, _, err := c.Prepare(query)
 			if err != nil {
 				return err
 			}
-			d, r := codec.NewDecoder(), shared.NewTrialRow()
-			for start := 0; start < len(ids); start += shared.ByIDBatch {
-				chunk := ids[start:min(start+shared.ByIDBatch, len(ids))]
-				args := make([]any, 0, len(chunk)+1)
-				args = append(args, studyID)
-				want := make(map[string]bool, len(chunk))
-				for _, id := range chunk {
-					args = append(args, codec.HashKey(id))
-					want[id] = true
-				}
-				st, _, err := c.Prepare(codec.TrialsSelect(false) + ` WHERE study_id = ? AND hkey IN (?` +
-					strings.Repeat(",?", len(chunk)-1) + `)`)
-				if err != nil {
-					return err
-				}
-				if err := bindArgs(st, args); err != nil {
+			if err := bindArgs(st, args); err != nil {
+				st.Close()
+				return err
+			}
+			for st.Step() {
+				if out, err = shared.VerifiedRow(stmtScanner{st}, d, r, b.Want, out); err != nil {
 					st.Close()
-					return err
-				}
-				for st.Step() {
-					if out, err = shared.VerifiedRow(stmtScanner{st}, d, r, want, out); err != nil {
-						st.Close()
-						return shared.InStudy(err, study)
-					}
-				}
-				if err := st.Close(); err != nil {
-					return err
+					return shared.InStudy(err, study)
 				}
 			}
-			return nil
-		})
+			if err := st.Close(); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 	if err != nil {
 		return nil, sqliteError(s.path, "reading trials of "+study, err)
 	}
 	return shared.ByRow(out), nil
+}
+
+// byHashKey returns the query of the trials of studyID under the hash
+// keys (codec.HashKey) of ids, and its arguments.
+func byHashKey(studyID int64, ids []string) (string, []any) {
+	args := make([]any, 0, len(ids)+1)
+	args = append(args, studyID)
+	for _, id := range ids {
+		args = append(args, codec.HashKey(id))
+	}
+	return codec.TrialsSelect(false) + ` WHERE study_id = ? AND hkey IN (?` + strings.Repeat(",?", len(ids)-1) + `)`, args
 }

@@ -21,20 +21,14 @@ import (
 // then each spec's values in every block (one blob per block).
 func (s *sqliteStore) Columns(ctx context.Context, study string, specs []store.ColumnSpec, where []store.Condition) (*store.Columns, error) {
 	b := shared.NewColumnsBuilder(specs)
-	err := s.raw(ctx, func(c *sqlite3.Conn) error {
-		return inTx(c, "BEGIN", func() error {
-			studyID, err := sqliteStudyID(c, study)
-			if err != nil {
-				return err
-			}
-			if err := sqliteColumnFilters(c, b, studyID, where); err != nil {
-				return fmt.Errorf("reading trials of %s: %w", study, shared.InStudy(err, study))
-			}
-			if err := sqliteColumnBlocks(c, b, studyID); err != nil {
-				return fmt.Errorf("reading blocks of %s: %w", study, shared.InStudy(err, study))
-			}
-			return nil
-		})
+	err := s.readStudy(ctx, study, func(c *sqlite3.Conn, studyID int64) error {
+		if err := sqliteColumnFilters(c, b, studyID, where); err != nil {
+			return fmt.Errorf("reading trials of %s: %w", study, shared.InStudy(err, study))
+		}
+		if err := sqliteColumnBlocks(c, b, studyID); err != nil {
+			return fmt.Errorf("reading blocks of %s: %w", study, shared.InStudy(err, study))
+		}
+		return nil
 	})
 	if err != nil {
 		return nil, sqliteError(s.path, "reading columns of "+study, err)

@@ -3,11 +3,9 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"strings"
 
-	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/store/internal/codec"
 	"github.com/pareto-llm/pareto/store/internal/shared"
 )
@@ -24,27 +22,19 @@ func (s *sqliteStore) SetLabels(ctx context.Context, study string, ids []string,
 	}
 	ids = shared.UniqueIDs(ids)
 	var n int
-	err := retryBusy(ctx, func() (err error) {
-		n, err = s.setLabelsTx(ctx, study, ids, labels)
+	err := s.writeTx(ctx, "setting labels in "+study, func(tx *sql.Tx) (err error) {
+		n, err = setLabelsTx(ctx, tx, study, ids, labels)
 		return err
 	})
 	if err != nil {
-		return 0, sqliteError(s.path, "setting labels in "+study, err)
+		return 0, err
 	}
 	return n, nil
 }
 
-func (s *sqliteStore) setLabelsTx(ctx context.Context, study string, ids []string, labels map[string]string) (int, error) {
-	tx, err := s.db.BeginTx(ctx, nil) // BEGIN IMMEDIATE: takes the write lock
-	if err != nil {
-		return 0, err
-	}
-	defer tx.Rollback()
-	var studyID int64
-	err = tx.QueryRowContext(ctx, `SELECT id FROM studies WHERE name = ?`, study).Scan(&studyID)
-	if errors.Is(err, sql.ErrNoRows) {
-		return 0, fmt.Errorf("study %q: %w", study, store.ErrNoStudy)
-	}
+// setLabelsTx is SetLabels in tx.
+func setLabelsTx(ctx context.Context, tx *sql.Tx, study string, ids []string, labels map[string]string) (int, error) {
+	studyID, err := shared.StudyID(sqlQueryTx{tx}, study)
 	if err != nil {
 		return 0, err
 	}
@@ -52,17 +42,9 @@ func (s *sqliteStore) setLabelsTx(ctx context.Context, study string, ids []strin
 	r := shared.NewTrialRow()
 	var updates []shared.LabelUpdate
 	matched := 0
-	for start := 0; start < len(ids); start += shared.LabelBatch {
-		chunk := ids[start:min(start+shared.LabelBatch, len(ids))]
-		args := make([]any, 0, len(chunk)+1)
-		args = append(args, studyID)
-		want := make(map[string]bool, len(chunk))
-		for _, id := range chunk {
-			args = append(args, codec.HashKey(id))
-			want[id] = true
-		}
-		rows, err := tx.QueryContext(ctx, codec.TrialsSelect(false)+` WHERE study_id = ? AND hkey IN (?`+
-			strings.Repeat(",?", len(chunk)-1)+`)`, args...)
+	for b := range shared.IDBatches(ids, shared.LabelBatch) {
+		query, args := byHashKey(studyID, b.IDs)
+		rows, err := tx.QueryContext(ctx, query, args...)
 		if err != nil {
 			return 0, err
 		}
@@ -70,14 +52,14 @@ func (s *sqliteStore) setLabelsTx(ctx context.Context, study string, ids []strin
 			// The trial is verified before its content hash is renewed:
 			// relabelling never makes a damaged trial look sound.
 			t, err := r.Scan(rows, d)
-			if err == nil && want[t.ID] {
+			if err == nil && b.Want[t.ID] {
 				err = r.Verify(&t, d)
 			}
 			if err != nil {
 				rows.Close()
 				return 0, shared.InStudy(err, study)
 			}
-			if !want[t.ID] {
+			if !b.Want[t.ID] {
 				continue // another ID under the same key
 			}
 			matched++
@@ -108,5 +90,5 @@ func (s *sqliteStore) setLabelsTx(ctx context.Context, study string, ids []strin
 	if err := shared.Resketch(sqlQueryTx{tx}, studyID, shared.SketchesOf(updates)); err != nil {
 		return 0, err
 	}
-	return matched, tx.Commit()
+	return matched, nil
 }

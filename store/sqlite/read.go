@@ -13,21 +13,29 @@ import (
 	"github.com/pareto-llm/pareto/trial"
 )
 
+// readStudy runs fn in one read transaction on a connection of the
+// low-level API, with the row id of study (ErrNoStudy when there is none).
+func (s *sqliteStore) readStudy(ctx context.Context, study string, fn func(c *sqlite3.Conn, studyID int64) error) error {
+	return s.raw(ctx, func(c *sqlite3.Conn) error {
+		return inTx(c, "BEGIN", func() error {
+			studyID, err := sqliteStudyID(c, study)
+			if err != nil {
+				return err
+			}
+			return fn(c, studyID)
+		})
+	})
+}
+
 // Trials returns the study's trials in ingest order, filtered by q, from
 // one read transaction.
 func (s *sqliteStore) Trials(ctx context.Context, study string, q store.Query) ([]trial.Trial, error) {
 	c := &shared.Collector{Q: q}
-	err := s.raw(ctx, func(conn *sqlite3.Conn) error {
-		return inTx(conn, "BEGIN", func() error {
-			studyID, err := sqliteStudyID(conn, study)
-			if err != nil {
-				return err
-			}
-			if err := sqliteRawTrials(conn, studyID, c, codec.NewDecoder()); err != nil {
-				return fmt.Errorf("reading trials of %s: %w", study, shared.InStudy(err, study))
-			}
-			return nil
-		})
+	err := s.readStudy(ctx, study, func(conn *sqlite3.Conn, studyID int64) error {
+		if err := sqliteRawTrials(conn, studyID, c, codec.NewDecoder()); err != nil {
+			return fmt.Errorf("reading trials of %s: %w", study, shared.InStudy(err, study))
+		}
+		return nil
 	})
 	if err != nil {
 		return nil, sqliteError(s.path, "reading "+study, err)
@@ -39,19 +47,13 @@ func (s *sqliteStore) Trials(ctx context.Context, study string, q store.Query) (
 // batches, from one read transaction.
 func (s *sqliteStore) Scan(ctx context.Context, study string, q store.Query, fn func([]trial.Trial) error) error {
 	c := &shared.Collector{Q: q, Emit: fn}
-	err := s.raw(ctx, func(conn *sqlite3.Conn) error {
-		return inTx(conn, "BEGIN", func() error {
-			studyID, err := sqliteStudyID(conn, study)
-			if err != nil {
-				return err
-			}
-			if err := sqliteRawTrials(conn, studyID, c, codec.NewScanDecoder()); err != nil {
-				return shared.ScanWrap(err, func(err error) error {
-					return fmt.Errorf("reading trials of %s: %w", study, shared.InStudy(err, study))
-				})
-			}
-			return nil
-		})
+	err := s.readStudy(ctx, study, func(conn *sqlite3.Conn, studyID int64) error {
+		if err := sqliteRawTrials(conn, studyID, c, codec.NewScanDecoder()); err != nil {
+			return shared.ScanWrap(err, func(err error) error {
+				return fmt.Errorf("reading trials of %s: %w", study, shared.InStudy(err, study))
+			})
+		}
+		return nil
 	})
 	return shared.ScanError(err, func(err error) error { return sqliteError(s.path, "reading "+study, err) })
 }

@@ -3,8 +3,6 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"errors"
-	"fmt"
 	"time"
 
 	"github.com/pareto-llm/pareto/store"
@@ -15,56 +13,22 @@ import (
 
 // RecordSkips records the skips of an ingest in one write transaction.
 func (s *sqliteStore) RecordSkips(ctx context.Context, study string, skips []trial.Skip) (added, present int, err error) {
-	if err := s.writable(); err != nil {
-		return 0, 0, err
-	}
-	err = retryBusy(ctx, func() error {
-		tx, err := s.db.BeginTx(ctx, nil) // BEGIN IMMEDIATE: takes the write lock
-		if err != nil {
-			return err
-		}
-		defer tx.Rollback()
+	err = s.writeTx(ctx, "recording the skips of "+study, func(tx *sql.Tx) error {
 		studyID, err := s.studyID(ctx, tx, study)
 		if err != nil {
 			return err
 		}
-		if added, present, err = shared.RecordSkips(sqlQueryTx{tx}, studyID, skips, codec.SQLiteTime(time.Now())); err != nil {
-			return err
-		}
-		return tx.Commit()
+		added, present, err = shared.RecordSkips(sqlQueryTx{tx}, studyID, skips, codec.SQLiteTime(time.Now()))
+		return err
 	})
 	if err != nil {
-		return 0, 0, sqliteError(s.path, "recording the skips of "+study, err)
+		return 0, 0, err
 	}
 	return added, present, nil
 }
 
-// Skips returns the study's skips that satisfy where.
+// Skips returns the study's skips that satisfy where, in one read-only
+// snapshot.
 func (s *sqliteStore) Skips(ctx context.Context, study string, where []store.Condition) ([]trial.Skip, error) {
-	var out []trial.Skip
-	err := func() error {
-		tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-		if err != nil {
-			return err
-		}
-		defer tx.Rollback()
-		var studyID int64
-		err = tx.QueryRowContext(ctx, `SELECT id FROM studies WHERE name = ?`, study).Scan(&studyID)
-		if errors.Is(err, sql.ErrNoRows) {
-			return fmt.Errorf("study %q: %w", study, store.ErrNoStudy)
-		}
-		if err != nil {
-			return err
-		}
-		rows, err := sqlQueryTx{tx}.Query(shared.ListSkips, studyID)
-		if err != nil {
-			return err
-		}
-		out, err = shared.ScanSkips(rows)
-		return err
-	}()
-	if err != nil {
-		return nil, sqliteError(s.path, "reading the skips of "+study, err)
-	}
-	return shared.FilterSkips(out, where), nil
+	return shared.Skips(ctx, s, study, where)
 }

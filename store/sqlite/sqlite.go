@@ -19,6 +19,7 @@ import (
 	"github.com/pareto-llm/pareto/store/internal/codec"
 	"github.com/pareto-llm/pareto/store/internal/locate"
 	"github.com/pareto-llm/pareto/store/internal/shared"
+	"github.com/pareto-llm/pareto/store/tunequeue"
 )
 
 // ErrNotSQLite is returned by Open for a file that is not a SQLite database.
@@ -50,6 +51,15 @@ type sqliteStore struct {
 	// afterBatch, when set (tests only), runs after each batch of rows is
 	// written inside an Ingest transaction.
 	afterBatch func()
+	// OnDialect is the tuning queue, in this store.
+	tunequeue.OnDialect
+}
+
+// newStore returns the store of db, the database at path.
+func newStore(db *sql.DB, path string, readOnly bool) *sqliteStore {
+	s := &sqliteStore{db: db, path: path, readOnly: readOnly}
+	s.OnDialect = tunequeue.OnDialect{D: s}
+	return s
 }
 
 // openSQLite opens or creates the database file at path for reading and
@@ -94,7 +104,7 @@ func openSQLite(ctx context.Context, path string, version int, seen func(shared.
 	}
 	db.SetMaxOpenConns(4)
 	db.SetMaxIdleConns(4)
-	s := &sqliteStore{db: db, path: path}
+	s := newStore(db, path, false)
 	if err := s.migrateSafely(ctx, version); err != nil {
 		db.Close()
 		return nil, sqliteError(path, "migrating", err)
@@ -139,7 +149,7 @@ func openSQLiteRO(ctx context.Context, path string) (*sqliteStore, error) {
 		}
 		db.SetMaxOpenConns(4)
 		db.SetMaxIdleConns(4)
-		s := &sqliteStore{db: db, path: path, readOnly: true}
+		s := newStore(db, path, true)
 		if err := db.PingContext(ctx); err != nil {
 			db.Close()
 			return nil, err
@@ -176,7 +186,7 @@ func openSQLiteRecovering(ctx context.Context, path string) (*sqliteStore, error
 		db.Close()
 		return nil, sqliteError(path, "recovering after a killed writer", err)
 	}
-	return &sqliteStore{db: db, path: path, readOnly: true}, nil
+	return newStore(db, path, true), nil
 }
 
 // dirWritable reports whether a file can be created in dir.
@@ -225,15 +235,8 @@ func (s *sqliteStore) schemaState(ctx context.Context) (shared.SchemaState, erro
 		return shared.SchemaState{}, err
 	}
 	st := shared.NewSchemaState(tables)
-	if !st.HasMigrations() {
-		return st, nil
-	}
-	var first string
-	err = s.db.QueryRowContext(ctx, shared.SchemaQuery).Scan(&st.Version, &first)
-	if err != nil && strings.Contains(err.Error(), "no such column") {
-		return st, nil // another tool's schema_migrations
-	}
-	st.Pareto = first == shared.FirstMigration
+	err = st.ReadVersion(func(dest ...any) error { return s.db.QueryRowContext(ctx, shared.SchemaQuery).Scan(dest...) },
+		func(err error) bool { return strings.Contains(err.Error(), "no such column") }) // another tool's schema_migrations
 	return st, err
 }
 
@@ -401,6 +404,16 @@ func retryBusy(ctx context.Context, fn func() error) error {
 
 // CreateStudy creates the study if it does not exist yet.
 func (s *sqliteStore) CreateStudy(ctx context.Context, study string) error {
+	return s.writeTx(ctx, "creating study "+study, func(tx *sql.Tx) error {
+		_, err := s.studyID(ctx, tx, study)
+		return err
+	})
+}
+
+// writeTx runs fn in a write transaction (BEGIN IMMEDIATE: it takes the
+// database's write lock), committed when fn returns nil and retried while
+// another process holds the lock; op says what for, in errors.
+func (s *sqliteStore) writeTx(ctx context.Context, op string, fn func(tx *sql.Tx) error) error {
 	if err := s.writable(); err != nil {
 		return err
 	}
@@ -410,13 +423,13 @@ func (s *sqliteStore) CreateStudy(ctx context.Context, study string) error {
 			return err
 		}
 		defer tx.Rollback()
-		if _, err := s.studyID(ctx, tx, study); err != nil {
+		if err := fn(tx); err != nil {
 			return err
 		}
 		return tx.Commit()
 	})
 	if err != nil {
-		return sqliteError(s.path, "creating study "+study, err)
+		return sqliteError(s.path, op, err)
 	}
 	return nil
 }

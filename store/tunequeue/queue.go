@@ -1,7 +1,8 @@
 // Package tunequeue is the tuning queue of a store: the state of pareto
 // tune, ask and tell beside a study (Queue), and the SQL that keeps it,
-// shared by the SQLite and PostgreSQL stores, which implement Queue with
-// it (see Dialect). Package tune takes a store through this interface.
+// shared by the SQLite and PostgreSQL stores, which implement Queue by
+// embedding OnDialect over their Dialect (their transactions). Package
+// tune takes a store through this interface.
 //
 // A tune study keeps tune_studies (the sampler's state, the driver's
 // options, the budget in runs, the session), tune_trials (one row per
@@ -454,6 +455,9 @@ type Rows interface {
 type Dialect interface {
 	// TuneTx runs fn in a write transaction; op says what for, in errors.
 	TuneTx(ctx context.Context, op string, fn func(tx SQL) error) error
+	// ReadTx runs fn in one read-only snapshot; op says what for, in
+	// errors.
+	ReadTx(ctx context.Context, op string, fn func(tx SQL) error) error
 	// Stamp converts a time for the created_at and updated_at columns.
 	Stamp(time.Time) any
 	// ClaimLock is appended to the query that picks a queued run.
@@ -493,8 +497,18 @@ func loadTune(tx SQL, study, lock string) (int64, Study, error) {
 	return id, t, err
 }
 
+// OnDialect implements Queue on a Dialect; a store embeds one set to
+// itself (OnDialect{D: s}), so that both dialects share one queue.
+type OnDialect struct {
+	// D is the store the queue's transactions run in.
+	D Dialect
+}
+
+var _ Queue = OnDialect{}
+
 // OpenTune implements Queue.OpenTune on the dialect.
-func OpenTune(ctx context.Context, d Dialect, study string, setup Setup) (t Study, created bool, err error) {
+func (q OnDialect) OpenTune(ctx context.Context, study string, setup Setup) (t Study, created bool, err error) {
+	d := q.D
 	if setup.MaxAttempts <= 0 {
 		setup.MaxAttempts = DefaultMaxAttempts
 	}
@@ -532,7 +546,8 @@ func OpenTune(ctx context.Context, d Dialect, study string, setup Setup) (t Stud
 }
 
 // UpdateTune implements Queue.UpdateTune on the dialect.
-func UpdateTune(ctx context.Context, d Dialect, study string, fn func(*Tx) error) error {
+func (q OnDialect) UpdateTune(ctx context.Context, study string, fn func(*Tx) error) error {
+	d := q.D
 	return d.TuneTx(ctx, "updating the tuning state of "+study, func(tx SQL) error {
 		id, t, err := loadTune(tx, study, d.LockStudy())
 		if err != nil {
@@ -544,7 +559,8 @@ func UpdateTune(ctx context.Context, d Dialect, study string, fn func(*Tx) error
 }
 
 // ClaimRun implements Queue.ClaimRun on the dialect.
-func ClaimRun(ctx context.Context, d Dialect, study, worker string, lease time.Duration) (r Run, ok bool, err error) {
+func (q OnDialect) ClaimRun(ctx context.Context, study, worker string, lease time.Duration) (r Run, ok bool, err error) {
+	d := q.D
 	if worker == "" {
 		return r, false, errors.New("claiming a run: no worker name")
 	}
@@ -616,7 +632,8 @@ func expire(tx SQL, tuneID int64, stamp any, now time.Time, max int) error {
 }
 
 // RenewRun implements Queue.RenewRun on the dialect.
-func RenewRun(ctx context.Context, d Dialect, study string, id int64, worker string, lease time.Duration) error {
+func (q OnDialect) RenewRun(ctx context.Context, study string, id int64, worker string, lease time.Duration) error {
+	d := q.D
 	return d.TuneTx(ctx, "renewing a lease in "+study, func(tx SQL) error {
 		tuneID, _, err := loadTune(tx, study, "")
 		if err != nil {
@@ -634,8 +651,20 @@ func RenewRun(ctx context.Context, d Dialect, study string, id int64, worker str
 	})
 }
 
-// ReadStatus implements Queue.TuneStatus in tx, one read transaction.
-func ReadStatus(tx SQL, study string) (Status, error) {
+// TuneStatus implements Queue.TuneStatus on the dialect, in one read-only
+// snapshot.
+func (q OnDialect) TuneStatus(ctx context.Context, study string) (Status, error) {
+	var st Status
+	err := q.D.ReadTx(ctx, "reading the tuning state of "+study, func(tx SQL) error {
+		var err error
+		st, err = readStatus(tx, study)
+		return err
+	})
+	return st, err
+}
+
+// readStatus counts the study's runs in tx.
+func readStatus(tx SQL, study string) (Status, error) {
 	id, t, err := loadTune(tx, study, "")
 	if err != nil {
 		return Status{}, err

@@ -1,8 +1,6 @@
 package codec
 
 import (
-	"encoding/binary"
-
 	"github.com/pareto-llm/pareto/repeat"
 	"github.com/pareto-llm/pareto/trial"
 )
@@ -23,13 +21,13 @@ func (c *WorkloadNames) Key(t *trial.Trial) string {
 	return k
 }
 
-// Varint reads a varint.
+// Varint reads a varint, zig-zag encoded as binary.AppendVarint writes
+// it (binary.Varint decodes it the same way, from its Uvarint).
 func (u *Unpacker) Varint() int64 {
-	v, k := binary.Varint(u.Buf)
-	if k <= 0 {
-		u.Err, u.Buf = ErrPacked, nil
-		return 0
+	ux := u.Uvarint()
+	x := int64(ux >> 1)
+	if ux&1 != 0 {
+		x = ^x
 	}
-	u.Buf = u.Buf[k:]
-	return v
+	return x
 }

@@ -2,6 +2,7 @@ package shared
 
 import (
 	"cmp"
+	"iter"
 	"slices"
 
 	"github.com/pareto-llm/pareto/store/internal/codec"
@@ -10,6 +11,30 @@ import (
 
 // ByIDBatch is the number of trial IDs TrialsByID looks up per statement.
 const ByIDBatch = 500
+
+// IDBatch is a batch of trial IDs looked up in one statement, and the
+// set of them: a row found under another ID that shares a hash key
+// (codec.HashKey) is not one of them.
+type IDBatch struct {
+	IDs  []string
+	Want map[string]bool
+}
+
+// IDBatches splits ids into batches of at most n, in order.
+func IDBatches(ids []string, n int) iter.Seq[IDBatch] {
+	return func(yield func(IDBatch) bool) {
+		for start := 0; start < len(ids); start += n {
+			b := IDBatch{IDs: ids[start:min(start+n, len(ids))]}
+			b.Want = make(map[string]bool, len(b.IDs))
+			for _, id := range b.IDs {
+				b.Want[id] = true
+			}
+			if !yield(b) {
+				return
+			}
+		}
+	}
+}
 
 // RowTrial is a trial read with its row id.
 type RowTrial struct {

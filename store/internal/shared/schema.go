@@ -98,6 +98,24 @@ func NewSchemaState(tables []string) SchemaState {
 // table, pareto's or another tool's.
 func (st SchemaState) HasMigrations() bool { return slices.Contains(st.tables, "schema_migrations") }
 
+// ReadVersion sets, for a database that has schema_migrations, its
+// version and whether it is a pareto store, from SchemaQuery's row read
+// by scan; foreign reports the error of SchemaQuery on another tool's
+// schema_migrations (without pareto's columns), which leaves st no
+// pareto store.
+func (st *SchemaState) ReadVersion(scan func(dest ...any) error, foreign func(error) bool) error {
+	if !st.HasMigrations() {
+		return nil
+	}
+	var first string
+	err := scan(&st.Version, &first)
+	if err != nil && foreign(err) {
+		return nil
+	}
+	st.Pareto = first == FirstMigration
+	return err
+}
+
 // SchemaQuery reads the newest version and the name of version 1 of a
 // pareto store's schema_migrations.
 const SchemaQuery = `SELECT COALESCE(MAX(version), 0), COALESCE(MAX(CASE WHEN version = 1 THEN name END), '') FROM schema_migrations`

@@ -1,6 +1,7 @@
 package shared
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -136,12 +137,34 @@ func RecordSkips(tx codec.BlockTx, studyID int64, skips []trial.Skip, now string
 	return added, present, nil
 }
 
-// ListSkips is the query of a study's skips, in the order first recorded.
-const ListSkips = `SELECT path, file, run, case_id, iteration, step, phase, code, reason FROM skips
+// Skips implements store.Store.Skips on r: the study's skips that
+// satisfy where, in the order first recorded.
+func Skips(ctx context.Context, r Reader, study string, where []store.Condition) ([]trial.Skip, error) {
+	var out []trial.Skip
+	err := r.ReadTx(ctx, "reading the skips of "+study, func(tx tunequeue.SQL) error {
+		studyID, err := StudyID(tx, study)
+		if err != nil {
+			return err
+		}
+		rows, err := tx.Query(listSkips, studyID)
+		if err != nil {
+			return err
+		}
+		out, err = scanSkips(rows)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return FilterSkips(out, where), nil
+}
+
+// listSkips is the query of a study's skips, in the order first recorded.
+const listSkips = `SELECT path, file, run, case_id, iteration, step, phase, code, reason FROM skips
 	WHERE study_id = ? ORDER BY id`
 
-// ScanSkips reads the rows of ListSkips.
-func ScanSkips(rows tunequeue.Rows) ([]trial.Skip, error) {
+// scanSkips reads the rows of listSkips.
+func scanSkips(rows tunequeue.Rows) ([]trial.Skip, error) {
 	defer rows.Close()
 	var out []trial.Skip
 	for rows.Next() {
