@@ -225,4 +225,3 @@ func TestHVMutual(t *testing.T) {
 		}
 	})
 }
-

@@ -36,13 +36,13 @@ type hv5Work struct {
 	// next, and set failed (see hvMutual).
 	check, failed bool
 	w4            hv4Work
-	fz    []xyzw // F sorted by z
-	fw    []xyzw // F sorted by w
-	stair []xy   // (x, y) staircase of S while it is built
-	order []int32
-	keys  []uint64
-	tk    []uint64
-	ti    []int32
+	fz            []xyzw // F sorted by z
+	fw            []xyzw // F sorted by w
+	stair         []xy   // (x, y) staircase of S while it is built
+	order         []int32
+	keys          []uint64
+	tk            []uint64
+	ti            []int32
 }
 
 // xyzw is a point of F.

@@ -12,6 +12,9 @@ source scripts/deps.sh
 tree_status() { git status --porcelain --ignored 2>/dev/null || true; }
 status_before="$(tree_status)"
 echo "== go: $(go version)"
+# Every tracked Go file as gofmt writes it.
+unformatted="$(git ls-files -z '*.go' | xargs -0 gofmt -l)"
+if [ -n "$unformatted" ]; then echo "gofmt would change:"; echo "$unformatted"; exit 1; fi
 go vet ./...
 # Static analysis, pinned: staticcheck clean, and no function that nothing
 # reaches, not even a test (deadcode -test: the internal test-support
