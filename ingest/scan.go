@@ -287,33 +287,28 @@ func (s *scanner) literal(lit string) bool {
 // skip validates and skips one value.
 func (s *scanner) skip() bool {
 	switch c := s.ws(); c {
-	case '{':
-		if !s.enter('{') {
+	case '{', '[':
+		// An object's members are a name and a value, an array's elements
+		// a value.
+		object, close := c == '{', byte(']')
+		if object {
+			close = '}'
+		}
+		if !s.enter(c) {
 			return false
 		}
 		for first := true; ; first = false {
-			more, ok := s.more(first, '}')
+			more, ok := s.more(first, close)
 			if !ok {
 				return false
 			}
 			if !more {
 				return true
 			}
-			if _, ok := s.name(); !ok || !s.skip() {
-				return false
-			}
-		}
-	case '[':
-		if !s.enter('[') {
-			return false
-		}
-		for first := true; ; first = false {
-			more, ok := s.more(first, ']')
-			if !ok {
-				return false
-			}
-			if !more {
-				return true
+			if object {
+				if _, ok := s.name(); !ok {
+					return false
+				}
 			}
 			if !s.skip() {
 				return false
