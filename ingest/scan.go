@@ -181,6 +181,15 @@ func (s *scanner) more(first bool, close byte) (more, ok bool) {
 	return true, true
 }
 
+// digitsEnd returns the index of the first byte of d at or after i that
+// is not an ASCII digit.
+func digitsEnd(d []byte, i int) int {
+	for i < len(d) && d[i] >= '0' && d[i] <= '9' {
+		i++
+	}
+	return i
+}
+
 // rawNumber reads a JSON number and returns its raw bytes.
 func (s *scanner) rawNumber() ([]byte, bool) {
 	d, i := s.data, s.pos
@@ -191,34 +200,28 @@ func (s *scanner) rawNumber() ([]byte, bool) {
 	case i < len(d) && d[i] == '0':
 		i++
 	case i < len(d) && d[i] >= '1' && d[i] <= '9':
-		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
-			i++
-		}
+		i = digitsEnd(d, i)
 	default:
 		return nil, false
 	}
 	if i < len(d) && d[i] == '.' {
 		i++
-		j := i
-		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
-			i++
-		}
-		if i == j {
+		j := digitsEnd(d, i)
+		if j == i {
 			return nil, false
 		}
+		i = j
 	}
 	if i < len(d) && (d[i] == 'e' || d[i] == 'E') {
 		i++
 		if i < len(d) && (d[i] == '+' || d[i] == '-') {
 			i++
 		}
-		j := i
-		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
-			i++
-		}
-		if i == j {
+		j := digitsEnd(d, i)
+		if j == i {
 			return nil, false
 		}
+		i = j
 	}
 	raw := d[s.pos:i]
 	s.pos = i
