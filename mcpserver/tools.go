@@ -40,6 +40,29 @@ func requireStudy(study string) error {
 	return nil
 }
 
+// withStore opens the store that a tool's store argument arg names (the
+// server's when empty) with open, store.Open to write or
+// store.OpenReadOnly to read only, calls fn with it and closes it.
+func withStore[S interface{ Close() error }, T any](ctx context.Context, t *tools, arg string,
+	open func(context.Context, string) (S, error), fn func(S) (T, error)) (T, error) {
+	st, err := open(ctx, t.location(arg))
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	defer st.Close()
+	return fn(st)
+}
+
+// parseWhere parses a tool's where argument.
+func parseWhere(where []string) ([]trial.Condition, error) {
+	conds, err := trial.ParseConditions(where)
+	if err != nil {
+		return nil, fmt.Errorf("where: %w", err)
+	}
+	return conds, nil
+}
+
 // AskInput are the ask tool's arguments (pareto ask's flags).
 type AskInput struct {
 	Store       string   `json:"store,omitempty" jsonschema:"store: a SQLite path or postgres:// URL (default: the server's)"`
@@ -92,21 +115,18 @@ func (t *tools) ask(ctx context.Context, in AskInput) (tune.AskResult, error) {
 	if in.Budget < 0 || in.MaxAttempts < 0 {
 		return tune.AskResult{}, fmt.Errorf("budget %d, max_attempts %d: want at least 1 (or none: the study's)", in.Budget, in.MaxAttempts)
 	}
-	st, err := store.Open(ctx, t.location(in.Store))
-	if err != nil {
-		return tune.AskResult{}, err
-	}
-	defer st.Close()
-	tu, err := tune.OpenSpec(ctx, st, in.Study, tune.AskSpec{Space: in.Space, Objectives: in.Objectives, Noise: in.Noise,
-		MinImprove: in.MinImprove, SLOs: in.SLOs, Budget: in.Budget, MaxAttempts: in.MaxAttempts, Sampler: in.Sampler, Seed: in.Seed,
-		Repeats: in.Repeats, MaxRuns: in.MaxRuns})
-	if in.Space == "" && errors.Is(err, tunequeue.ErrNoTune) {
-		return tune.AskResult{}, fmt.Errorf("study %q has no tuning state yet: give space, objectives and budget to create it", in.Study)
-	}
-	if err != nil {
-		return tune.AskResult{}, err
-	}
-	return tu.Ask(ctx, tune.AskOptions{Driver: in.Driver, Lease: lease})
+	return withStore(ctx, t, in.Store, store.Open, func(st store.Store) (tune.AskResult, error) {
+		tu, err := tune.OpenSpec(ctx, st, in.Study, tune.AskSpec{Space: in.Space, Objectives: in.Objectives, Noise: in.Noise,
+			MinImprove: in.MinImprove, SLOs: in.SLOs, Budget: in.Budget, MaxAttempts: in.MaxAttempts, Sampler: in.Sampler, Seed: in.Seed,
+			Repeats: in.Repeats, MaxRuns: in.MaxRuns})
+		if in.Space == "" && errors.Is(err, tunequeue.ErrNoTune) {
+			return tune.AskResult{}, fmt.Errorf("study %q has no tuning state yet: give space, objectives and budget to create it", in.Study)
+		}
+		if err != nil {
+			return tune.AskResult{}, err
+		}
+		return tu.Ask(ctx, tune.AskOptions{Driver: in.Driver, Lease: lease})
+	})
 }
 
 // TellInput are the tell tool's arguments (pareto tell's).
@@ -163,16 +183,13 @@ func (t *tools) tell(ctx context.Context, in TellInput) (tune.TellResult, error)
 		}
 		ti.Source = strings.Join(in.Files, " ")
 	}
-	st, err := store.Open(ctx, t.location(in.Store))
-	if err != nil {
-		return tune.TellResult{}, err
-	}
-	defer st.Close()
-	tu, err := tune.OpenExisting(ctx, st, in.Study)
-	if err != nil {
-		return tune.TellResult{}, err
-	}
-	out, err := tu.Tell(ctx, in.Trial, ti)
+	out, err := withStore(ctx, t, in.Store, store.Open, func(st store.Store) (tune.TellResult, error) {
+		tu, err := tune.OpenExisting(ctx, st, in.Study)
+		if err != nil {
+			return tune.TellResult{}, err
+		}
+		return tu.Tell(ctx, in.Trial, ti)
+	})
 	if inc, ok := errors.AsType[*tune.IncompleteError](err); ok {
 		arg := "files"
 		if len(in.Values) > 0 {
@@ -268,12 +285,9 @@ func (t *tools) gate(ctx context.Context, in GateInput) (decide.Verdict, error) 
 	if err != nil {
 		return decide.Verdict{}, err
 	}
-	st, err := store.Open(ctx, t.location(in.Store))
-	if err != nil {
-		return decide.Verdict{}, err
-	}
-	defer st.Close()
-	v, err := decide.RunGate(ctx, store.Selecting{Store: st}, req)
+	v, err := withStore(ctx, t, in.Store, store.Open, func(st store.Store) (decide.Verdict, error) {
+		return decide.RunGate(ctx, store.Selecting{Store: st}, req)
+	})
 	if v.Decision != "" {
 		return v, nil // a refusal is a verdict too
 	}
@@ -309,34 +323,26 @@ func (t *tools) archive(ctx context.Context, in ArchiveInput) (ArchiveOutput, er
 	if err := scopeOf(ctx).storeAt(in.Store); err != nil {
 		return ArchiveOutput{}, err
 	}
-	where, err := trial.ParseConditions(in.Where)
+	where, err := parseWhere(in.Where)
 	if err != nil {
-		return ArchiveOutput{}, fmt.Errorf("where: %w", err)
+		return ArchiveOutput{}, err
 	}
 	var members []decide.ArchiveMember
 	if in.Revoke == "" {
-		st, err := store.OpenReadOnly(ctx, t.location(in.Store))
-		if err != nil {
-			return ArchiveOutput{}, err
-		}
-		defer st.Close()
-		members, err = decide.RunArchive(ctx, store.ReaderSelecting{Reader: st}, in.Study, where, in.ConfigKey)
-		if err != nil {
-			return ArchiveOutput{}, err
-		}
+		members, err = withStore(ctx, t, in.Store, store.OpenReadOnly, func(st store.Reader) ([]decide.ArchiveMember, error) {
+			return decide.RunArchive(ctx, store.ReaderSelecting{Reader: st}, in.Study, where, in.ConfigKey)
+		})
 	} else {
-		sel, err := repeat.ParseSelection(in.Revoke)
-		if err != nil {
-			return ArchiveOutput{}, fmt.Errorf("revoke: %w", err)
+		sel, perr := repeat.ParseSelection(in.Revoke)
+		if perr != nil {
+			return ArchiveOutput{}, fmt.Errorf("revoke: %w", perr)
 		}
-		st, err := store.Open(ctx, t.location(in.Store))
-		if err != nil {
-			return ArchiveOutput{}, err
-		}
-		defer st.Close()
-		if members, err = decide.Revoke(ctx, store.Selecting{Store: st}, in.Study, where, in.ConfigKey, sel); err != nil {
-			return ArchiveOutput{}, err
-		}
+		members, err = withStore(ctx, t, in.Store, store.Open, func(st store.Store) ([]decide.ArchiveMember, error) {
+			return decide.Revoke(ctx, store.Selecting{Store: st}, in.Study, where, in.ConfigKey, sel)
+		})
+	}
+	if err != nil {
+		return ArchiveOutput{}, err
 	}
 	if members == nil {
 		members = []decide.ArchiveMember{}
@@ -378,13 +384,7 @@ func (t *tools) addFront(s *mcp.Server) error {
 }
 
 func (t *tools) front(ctx context.Context, in FrontInput) (jsonRaw, error) {
-	if in.Study == "" && len(in.Files) == 0 {
-		return nil, errors.New("give study or files")
-	}
-	if err := scopeOf(ctx).storeAt(in.Store); err != nil {
-		return nil, err
-	}
-	if err := scopeOf(ctx).reads("files", in.Files); err != nil {
+	if err := studyOrFiles(ctx, in.Store, in.Study, in.Files); err != nil {
 		return nil, err
 	}
 	q, err := query.Spec{Objectives: in.Objectives, Noise: in.Noise, MinImprove: in.MinImprove, SLOs: in.SLOs,
@@ -393,16 +393,11 @@ func (t *tools) front(ctx context.Context, in FrontInput) (jsonRaw, error) {
 	if err != nil {
 		return nil, err
 	}
-	spec := source.Spec{Paths: in.Files, Stdin: strings.NewReader(""), Study: in.Study}
-	spec.Load.Table.ID, spec.Load.Limits = in.ID, t.opts.Limits
-	if in.Study != "" {
-		spec.Store = t.location(in.Store)
-		sq, err := trial.ParseConditions(in.Where)
-		if err != nil {
-			return nil, fmt.Errorf("where: %w", err)
-		}
-		spec.Where = sq
+	spec, err := t.inputs(in.Store, in.Study, in.Files, in.Where)
+	if err != nil {
+		return nil, err
 	}
+	spec.Load.Table.ID = in.ID
 	res, bad, err := source.Front(ctx, spec, q)
 	if err != nil {
 		return nil, err
@@ -415,6 +410,34 @@ func (t *tools) front(ctx context.Context, in FrontInput) (jsonRaw, error) {
 		return nil, err
 	}
 	return jsonRaw(bytes.TrimSpace(b.Bytes())), nil
+}
+
+// studyOrFiles checks the arguments of a tool that reads a study or
+// result files (front, pick): one of them is given, and the store and the
+// files are within the call's scope.
+func studyOrFiles(ctx context.Context, storeArg, study string, files []string) error {
+	if study == "" && len(files) == 0 {
+		return errors.New("give study or files")
+	}
+	if err := scopeOf(ctx).storeAt(storeArg); err != nil {
+		return err
+	}
+	return scopeOf(ctx).reads("files", files)
+}
+
+// inputs is the source.Spec of a tool's study (its trials matching where,
+// in the store storeArg names) or files (standard input is none).
+func (t *tools) inputs(storeArg, study string, files, where []string) (source.Spec, error) {
+	spec := source.Spec{Paths: files, Stdin: strings.NewReader(""), Study: study}
+	spec.Load.Limits = t.opts.Limits
+	if study != "" {
+		spec.Store = t.location(storeArg)
+		var err error
+		if spec.Where, err = parseWhere(where); err != nil {
+			return source.Spec{}, err
+		}
+	}
+	return spec, nil
 }
 
 // jsonRaw is JSON written by the library (front's byte appender).
@@ -443,13 +466,7 @@ func (t *tools) addPick(s *mcp.Server) error {
 }
 
 func (t *tools) pick(ctx context.Context, in PickInput) (decide.PickOutput, error) {
-	if in.Study == "" && len(in.Files) == 0 {
-		return decide.PickOutput{}, errors.New("give study or files")
-	}
-	if err := scopeOf(ctx).storeAt(in.Store); err != nil {
-		return decide.PickOutput{}, err
-	}
-	if err := scopeOf(ctx).reads("files", in.Files); err != nil {
+	if err := studyOrFiles(ctx, in.Store, in.Study, in.Files); err != nil {
 		return decide.PickOutput{}, err
 	}
 	req, err := decide.PickSpec{Maximize: in.Maximize, Minimize: in.Minimize, SLOs: in.SLOs, Aggregate: in.Aggregate,
@@ -457,13 +474,9 @@ func (t *tools) pick(ctx context.Context, in PickInput) (decide.PickOutput, erro
 	if err != nil {
 		return decide.PickOutput{}, err
 	}
-	spec := source.Spec{Paths: in.Files, Stdin: strings.NewReader(""), Study: in.Study}
-	spec.Load.Limits = t.opts.Limits
-	if in.Study != "" {
-		spec.Store = t.location(in.Store)
-		if spec.Where, err = trial.ParseConditions(in.Where); err != nil {
-			return decide.PickOutput{}, fmt.Errorf("where: %w", err)
-		}
+	spec, err := t.inputs(in.Store, in.Study, in.Files, in.Where)
+	if err != nil {
+		return decide.PickOutput{}, err
 	}
 	set, err := source.Trials(ctx, spec)
 	if errors.Is(err, store.ErrNoStudy) {
@@ -525,27 +538,24 @@ func (t *tools) trials(ctx context.Context, in TrialsInput) (TrialsOutput, error
 	if err != nil {
 		return TrialsOutput{}, err
 	}
-	st, err := store.OpenReadOnly(ctx, t.location(in.Store))
-	if err != nil {
-		return TrialsOutput{}, err
-	}
-	defer st.Close()
-	out := TrialsOutput{Trials: []trial.Trial{}}
-	err = st.Scan(ctx, in.Study, q, func(ts []trial.Trial) error {
-		for i := range ts {
-			if !keep(&ts[i]) {
-				continue
+	return withStore(ctx, t, in.Store, store.OpenReadOnly, func(st store.Reader) (TrialsOutput, error) {
+		out := TrialsOutput{Trials: []trial.Trial{}}
+		err := st.Scan(ctx, in.Study, q, func(ts []trial.Trial) error {
+			for i := range ts {
+				if !keep(&ts[i]) {
+					continue
+				}
+				if len(out.Trials) == limit {
+					out.Truncated = true
+					return errLimit
+				}
+				out.Trials = append(out.Trials, ts[i])
 			}
-			if len(out.Trials) == limit {
-				out.Truncated = true
-				return errLimit
-			}
-			out.Trials = append(out.Trials, ts[i])
+			return nil
+		})
+		if err != nil && !errors.Is(err, errLimit) {
+			return TrialsOutput{}, err
 		}
-		return nil
+		return out, nil
 	})
-	if err != nil && !errors.Is(err, errLimit) {
-		return TrialsOutput{}, err
-	}
-	return out, nil
 }
