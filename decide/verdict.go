@@ -3,7 +3,9 @@ package decide
 import (
 	"encoding/json"
 	"math"
+	"regexp"
 	"strconv"
+	"strings"
 )
 
 // Decision is the outcome of Gate.
@@ -177,8 +179,20 @@ type Verdict struct {
 
 // TextFields are the request fields that Reasons and Warning messages
 // name, in lower snake case, for a caller to phrase as it names them (the
-// command line: --max-runs).
-var TextFields = []string{"max_runs", "max_baseline_runs", "min_improve", "no_regression"}
+// command line: --max-runs; see PhraseFields); revoke is the archive's
+// (Revoke), which the texts of a tuning study's stalled candidate name. A
+// text uses these words only as the fields.
+var TextFields = []string{"max_runs", "max_baseline_runs", "min_improve", "no_regression", "revoke"}
+
+// textFieldRE matches the fields of TextFields as whole words.
+var textFieldRE = regexp.MustCompile(`\b(` + strings.Join(TextFields, "|") + `)\b`)
+
+// PhraseFields is text (a reason, a warning's message) with every field
+// of TextFields it names replaced by name(field): the field as a caller
+// names it.
+func PhraseFields(text string, name func(field string) string) string {
+	return textFieldRE.ReplaceAllStringFunc(text, name)
+}
 
 // Warning is a fact about a gate question that makes its answer weak: a
 // minimum improvement below the run-to-run noise of the runs at hand.

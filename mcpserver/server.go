@@ -185,21 +185,26 @@ func add[In, Out any](ts *tools, s *mcp.Server, t *mcp.Tool, out *jsonschema.Sch
 	return nil
 }
 
-// argNames are the tools' arguments of the library fields (field.Error)
-// named otherwise.
-var argNames = map[string]string{"value": "values", "slo": "slos"}
+// argNames are the tools' arguments of the library fields (field.Error,
+// and the fields texts name: decide.TextFields) named otherwise; revoke,
+// the archive's, is the archive tool's argument, named in the answers of
+// other tools (tell's stalled).
+var argNames = map[string]string{"value": "values", "slo": "slos", "revoke": "the archive tool's revoke"}
+
+// argName is the tools' argument of a library field.
+func argName(f string) string {
+	if n, ok := argNames[f]; ok {
+		return n
+	}
+	return f
+}
 
 // toolMessage is an error's text, with the library field error it holds,
 // if any, phrased in the tools' argument names.
 func toolMessage(err error) string {
 	msg := err.Error()
 	if fe, ok := field.As(err); ok {
-		msg = strings.Replace(msg, fe.Error(), fe.Phrase(func(f string) string {
-			if n, ok := argNames[f]; ok {
-				return n
-			}
-			return f
-		}), 1)
+		msg = strings.Replace(msg, fe.Error(), fe.Phrase(argName), 1)
 	}
 	return msg
 }

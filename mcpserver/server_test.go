@@ -508,3 +508,53 @@ func TestTellRefused(t *testing.T) {
 		t.Errorf("complete tell: %s", out)
 	}
 }
+
+// TestTellStalled: a candidate the gate cannot tell apart from an archive
+// member this study did not tune (ingested, labelled admitted) is stalled,
+// and tell's stalled names the archive tool's revoke, in the tools' words
+// (internal/cli's tell_stalled.txtar is the command line's).
+func TestTellStalled(t *testing.T) {
+	dir := t.TempDir()
+	db, space, member := filepath.Join(dir, "t.db"), filepath.Join(dir, "space.toml"), filepath.Join(dir, "member.jsonl")
+	if err := os.WriteFile(space, []byte("[params.max_num_seqs]\nvalues = [64, 128, 256, 512]\ndefault = 256\n\n"+
+		"[params.enable_chunked_prefill]\nvalues = [true, false]\ndefault = true\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for i, v := range []string{"1115.5", "1150", "1184.5"} {
+		lines = append(lines, fmt.Sprintf(`{"id":"member-%d","source":{"path":"member.jsonl","format":"tell","line":%d},"labels":{"gate":"admitted"},`+
+			`"params":{"max_num_seqs":"1024","enable_chunked_prefill":"true"},"workload":{},"succeeded":0,`+
+			`"measurements":[{"metric":"output_token_throughput","value":%s,"native":"output_token_throughput"}]}`, i+1, i+1, v))
+	}
+	if err := os.WriteFile(member, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cs := connect(t, mcpserver.Options{Store: db})
+	var out []byte
+	measure := func(ask map[string]any, value float64) {
+		t.Helper()
+		var a tune.AskResult
+		if err := json.Unmarshal(call(t, cs, "ask", ask), &a); err != nil {
+			t.Fatal(err)
+		}
+		out = call(t, cs, "tell", map[string]any{"study": "agent", "trial": a.Run, "values": map[string]float64{"output_token_throughput": value}})
+	}
+	measure(map[string]any{"study": "agent", "space": space, "objectives": []string{"output_token_throughput:max"}, "noise": []string{"3%"},
+		"min_improve": []string{"3%"}, "budget": 20, "repeats": 3, "sampler": "sobol", "seed": 1}, 995)
+	for _, v := range []float64{1000, 1005} {
+		measure(map[string]any{"study": "agent"}, v)
+	}
+	runCLI(t, 0, "ingest", member, "--store", db, "--study", "agent")
+	for _, v := range []float64{1235.8, 1242, 1248.2} {
+		measure(map[string]any{"study": "agent"}, v)
+	}
+	schematest.Validate(t, "tell", out)
+	var res tune.TellResult
+	if err := json.Unmarshal(out, &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Decision != "inconclusive" || !strings.Contains(res.Stalled, "; remove it from the archive (the archive tool's revoke key:") ||
+		strings.Contains(res.Stalled, "pareto gate") {
+		t.Errorf("tell = %s; want inconclusive, stalled naming the archive tool's revoke", out)
+	}
+}

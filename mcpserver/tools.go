@@ -197,6 +197,7 @@ func (t *tools) tell(ctx context.Context, in TellInput) (tune.TellResult, error)
 		}
 		return out, fmt.Errorf("%s: %w", arg, inc)
 	}
+	out.Stalled = decide.PhraseFields(out.Stalled, argName) // in the tools' words
 	return out, err
 }
 

@@ -375,7 +375,7 @@ func (t *Tuning) recordVerdict(tx *tunequeue.Tx, number int, v decide.Verdict, g
 				reason = fmt.Sprintf("its configuration %d has had its %d runs (max_runs)", n, t.opts.MaxRuns)
 			}
 			if reason != "" {
-				why = append(why, fmt.Sprintf("archive member %s needs %d more runs, which this study cannot run: %s; revoke it (pareto gate --revoke %s) or record more of its runs",
+				why = append(why, fmt.Sprintf("archive member %s needs %d more runs, which this study cannot run: %s; remove it from the archive (revoke %s) or record more of its runs",
 					key, want, reason, key))
 				continue
 			}

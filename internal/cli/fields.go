@@ -2,7 +2,6 @@ package cli
 
 import (
 	"errors"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -10,10 +9,12 @@ import (
 	"github.com/pareto-llm/pareto/field"
 )
 
-// flagNames are the flags of the library fields (field.Error) that the
-// command line does not spell --FIELD (underscores as dashes); "objective"
-// is a value of -o, named in prose.
-var flagNames = map[string]string{"objectives": "-o", "objective": "objective"}
+// flagNames are the flags of the library fields (field.Error, and the
+// fields texts name: decide.TextFields) that the command line does not
+// spell --FIELD (underscores as dashes); "objective" is a value of -o,
+// named in prose; "revoke", the archive's, is pareto gate's flag, named
+// in the texts of other commands (tell's stalled).
+var flagNames = map[string]string{"objectives": "-o", "objective": "objective", "revoke": "pareto gate --revoke"}
 
 // requiredWords phrase the missing fields that read better whole.
 var requiredWords = map[string]string{
@@ -63,14 +64,11 @@ func queryUsage(err error) error {
 	return err
 }
 
-// textFieldRE matches, as whole words, the request fields that verdict
-// reasons and warnings name (decide.TextFields).
-var textFieldRE = regexp.MustCompile(`\b(` + strings.Join(decide.TextFields, "|") + `)\b`)
-
 // fieldText phrases a library text that names fields (a verdict's
-// reason, a warning) in the command line's words: each field becomes its
-// flag (min_improve: --min-improve).
-func fieldText(s string) string { return textFieldRE.ReplaceAllStringFunc(s, flagName) }
+// reason, a warning, a stalled candidate) in the command line's words:
+// each field becomes its flag (min_improve: --min-improve;
+// decide.PhraseFields).
+func fieldText(s string) string { return decide.PhraseFields(s, flagName) }
 
 // fieldTexts is fieldText of every text of list, in a new slice.
 func fieldTexts(list []string) []string {
