@@ -201,11 +201,6 @@ func (r *readerFlags) add(f *pflag.FlagSet) {
 	addAsFlag(f, &r.as)
 }
 
-// load turns the flags into reader options (loadOptions).
-func (r *readerFlags) load() (source.LoadOptions, error) {
-	return loadOptions(r.systemConfig, r.cloudai, 0, r.gpus, r.as)
-}
-
 // loadOptions turns the CloudAI flags, --gpus and --as into reader
 // options.
 func loadOptions(systemConfig string, sc scenarioFlags, gpusPerNode int, gpus, as string) (source.LoadOptions, error) {

@@ -117,12 +117,9 @@ type generateOptions struct {
 
 type reportOptions struct {
 	config, out, x, y, groupBy string
-	readerFlags
-	optuna, optunaStudy string
-	keepGoing           bool
-	store               storeFlags
-	repeats             repeatFlags
-	limits              limitFlags
+	sourceFlags
+	keepGoing bool
+	repeats   repeatFlags
 }
 
 // repeatFlags say how a report aggregates repeats and what it compares
@@ -282,7 +279,7 @@ func countCode(skips []trial.Skip, code string) int {
 func newReportCmd(e *env) *cobra.Command {
 	var o reportOptions
 	c, f := newCommand(reportHelp, func(ctx context.Context, args []string) error {
-		if len(args) == 0 && o.store.study == "" && o.optuna == "" {
+		if o.none(args) {
 			return usagef("no inputs: give result files, CloudAI results directories or --study")
 		}
 		return runReport(ctx, e, &o, args)
@@ -296,7 +293,7 @@ func newReportCmd(e *env) *cobra.Command {
 	addOptunaFlags(f, &o.optuna, &o.optunaStudy)
 	addKeepGoingFlag(f, &o.keepGoing)
 	o.repeats.add(f, "median")
-	addStoreFlags(f, &o.store)
+	addStoreFlags(f, &o.storeFlags)
 	addLimitFlags(f, &o.limits)
 	return c
 }
@@ -317,9 +314,6 @@ func runReport(ctx context.Context, e *env, o *reportOptions, paths []string) er
 	if err != nil {
 		return err
 	}
-	if lo.Limits, err = o.limits.limits(); err != nil {
-		return err
-	}
 	if filesReportable(o, cfg, opts, paths) {
 		bad, err := filesReport(e, o, cfg, opts, lo, o.out, paths)
 		if err != nil {
@@ -328,11 +322,11 @@ func runReport(ctx context.Context, e *env, o *reportOptions, paths []string) er
 		return unreadable(bad, o.keepGoing)
 	}
 	trials, skips, bad, err := loadSources(ctx, e, source.Spec{Paths: paths, Load: lo, Optuna: o.optuna, OptunaStudy: o.optunaStudy})
-	if err != nil && !(o.store.study != "" && isNothing(err)) {
+	if err != nil && !(o.study != "" && isNothing(err)) {
 		return err
 	}
 	var slim *report.Slimmer
-	if o.store.study != "" {
+	if o.study != "" {
 		if old := gcpolicy.Study(os.Getenv); old >= 0 {
 			defer debug.SetGCPercent(old)
 		}
@@ -340,7 +334,7 @@ func runReport(ctx context.Context, e *env, o *reportOptions, paths []string) er
 			// Only the study is read, and the page decided from records:
 			// the study is read twice, the second time for the trials the
 			// page lists alone.
-			if err := studyReport(ctx, e, &o.store, cfg, opts, o.config != "", o.out); err != nil {
+			if err := studyReport(ctx, e, &o.storeFlags, cfg, opts, o.config != "", o.out); err != nil {
 				return err
 			}
 			return unreadable(bad, o.keepGoing)
@@ -350,7 +344,7 @@ func runReport(ctx context.Context, e *env, o *reportOptions, paths []string) er
 			// streamed, to what the page needs of them.
 			slim = report.NewSlimmer(cfg, opts)
 		}
-		if trials, skips, err = throughStudy(ctx, e, &o.store, trials, skips, slim); err != nil {
+		if trials, skips, err = throughStudy(ctx, e, &o.storeFlags, trials, skips, slim); err != nil {
 			return err
 		}
 	}

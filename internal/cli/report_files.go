@@ -20,7 +20,7 @@ import (
 // Optuna storage, no standard input, which cannot be read twice) can be
 // written in two passes over the files (filesReport).
 func filesReportable(o *reportOptions, cfg *report.Config, opts report.Options, paths []string) bool {
-	return o.store.study == "" && o.optuna == "" && len(paths) > 0 && !slices.Contains(paths, "-") && report.Recordable(cfg, opts)
+	return o.study == "" && o.optuna == "" && len(paths) > 0 && !slices.Contains(paths, "-") && report.Recordable(cfg, opts)
 }
 
 // filesReport writes the page of the inputs paths as studyReport writes a
