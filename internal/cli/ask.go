@@ -67,8 +67,7 @@ func newAskCmd(e *env) *cobra.Command {
 		}
 		return runAsk(ctx, e, &o)
 	})
-	o.db.addStore(f)
-	f.StringVar(&o.study, "study", "", "study `NAME`")
+	o.db.addStudy(f, "study `NAME`")
 	f.StringVar(&o.driver, "driver", tune.DefaultDriver, "the driver's `ID`: its outstanding run is given back first")
 	f.DurationVar(&o.lease, "lease", tune.DefaultAskLease, "lease of the run: after it, the run may be handed out again")
 	f.StringVar(&o.space, "space", "", "search space `TOML` file (creating the study)")
@@ -101,12 +100,12 @@ func checkLimitFlags(c *cobra.Command, budget int, maxAttempts *int) error {
 // openTuning opens the study's tuning state: an existing one, or a new
 // one from the flags when --space is given (tune.OpenSpec).
 func openTuning(ctx context.Context, st store.Store, o *askOptions) (*tune.Tuning, error) {
-	t, err := tune.OpenSpec(ctx, st, o.study, tune.AskSpec{Space: o.space, Objectives: o.obj.objectives, Noise: o.obj.noise,
+	t, err := tune.OpenSpec(ctx, st, o.db.study, tune.AskSpec{Space: o.space, Objectives: o.obj.objectives, Noise: o.obj.noise,
 		MinImprove: o.obj.minImprove, SLOs: o.obj.slos, Budget: o.budget, MaxAttempts: o.maxAttempts, Sampler: o.sampler, Seed: o.seed,
 		Repeats: o.repeats, MaxRuns: o.maxRuns})
 	switch {
 	case o.space == "" && errors.Is(err, tunequeue.ErrNoTune):
-		return nil, usagef("study %q has no tuning state yet: give --space, -o and --budget to create it", o.study)
+		return nil, usagef("study %q has no tuning state yet: give --space, -o and --budget to create it", o.db.study)
 	case isFieldError(err):
 		return nil, queryUsage(err)
 	case err != nil:
@@ -116,8 +115,8 @@ func openTuning(ctx context.Context, st store.Store, o *askOptions) (*tune.Tunin
 }
 
 func runAsk(ctx context.Context, e *env, o *askOptions) error {
-	if o.study == "" {
-		return usagef("--study is required")
+	if err := o.db.requireStudy(); err != nil {
+		return err
 	}
 	if o.lease < time.Second {
 		return usagef("--lease must be at least 1s")

@@ -155,10 +155,11 @@ func runFront(ctx context.Context, e *env, o *frontOptions, paths []string) erro
 			defer debug.SetGCPercent(old)
 		}
 	}
-	spec.Note = func(s string) { fmt.Fprintf(e.stderr, "pareto front: %s\n", enc.SafeLines(s)) }
+	note := e.note("pareto front")
+	spec.Note = note
 	res, bad, err := source.Front(ctx, spec, q)
 	for _, b := range bad {
-		fmt.Fprintf(e.stderr, "pareto front: %s\n", enc.SafeLines(limitText(b.Reason)))
+		note(limitText(b.Reason))
 	}
 	if err != nil {
 		var se *source.Error
@@ -175,7 +176,7 @@ func runFront(ctx context.Context, e *env, o *frontOptions, paths []string) erro
 	}
 	if string(o.format.f) == "table" {
 		for _, w := range res.Warnings() {
-			fmt.Fprintf(e.stderr, "pareto front: warning: %s\n", enc.SafeLines(w))
+			note("warning: " + w)
 		}
 	}
 	if len(bad) > 0 && !o.keepGoing {

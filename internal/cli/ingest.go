@@ -130,7 +130,7 @@ func newIngestCmd(e *env) *cobra.Command {
 		}
 		return runIngest(ctx, e, &o, o.format.f, args)
 	})
-	o.format.add(f, "output `table|json`", enc.FormatTable, enc.FormatJSON)
+	o.format.addTableJSON(f)
 	addSystemConfigFlag(f, &o.systemConfig)
 	f.IntVar(&o.gpusPerNode, "gpus-per-node", 0, "GPUs per node for CloudAI runs (overrides --system-config)")
 	o.cloudai.add(f)
@@ -323,7 +323,7 @@ func runIngest(ctx context.Context, e *env, o *ingestOptions, format enc.Format,
 	bar := progress.New(e.stderr, "ingest", "inputs")
 	opts.Progress = bar.Set
 	skipped, err := source.Stream(source.Spec{Paths: paths, Stdin: e.stdin, Load: opts,
-		Note: func(s string) { fmt.Fprintf(e.stderr, "pareto ingest: %s\n", enc.SafeLines(s)) }}, each)
+		Note: e.note("pareto ingest")}, each)
 	bar.Done()
 	if err == nil && o.optuna != "" { // the study's complete trials, copied as any input's
 		var st *optuna.Study

@@ -66,7 +66,7 @@ func newNoiseCmd(e *env) *cobra.Command {
 	f.StringArrayVarP(&o.metrics, "objective", "o", nil, "metric `SELECTOR` (a direction suffix is ignored), repeatable")
 	f.Float64Var(&o.confidence, "confidence", 0.95, "level of the interval on the coefficient of variation")
 	f.IntVar(&o.minRepeats, "min-repeats", 3, "warn about configurations with fewer repeats")
-	o.format.add(f, "output `table|json`", enc.FormatTable, enc.FormatJSON)
+	o.format.addTableJSON(f)
 	return c
 }
 

@@ -578,7 +578,7 @@ func loadSources(ctx context.Context, e *env, spec source.Spec) ([]trial.Trial, 
 		return nil, nil, nil, nil
 	}
 	spec.Stdin = e.stdin
-	spec.Note = func(s string) { fmt.Fprintf(e.stderr, "pareto: %s\n", enc.SafeLines(s)) }
+	spec.Note = e.note("pareto")
 	spec.Fields = flagName
 	bar := progress.New(e.stderr, "reading", "inputs")
 	spec.Load.Progress = bar.Set

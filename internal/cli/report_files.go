@@ -8,7 +8,6 @@ import (
 	"runtime/debug"
 	"slices"
 
-	"github.com/pareto-llm/pareto/internal/enc"
 	"github.com/pareto-llm/pareto/internal/gcpolicy"
 	"github.com/pareto-llm/pareto/internal/progress"
 	"github.com/pareto-llm/pareto/report"
@@ -140,7 +139,7 @@ func eachFile(e *env, lo source.LoadOptions, paths []string, what string, each f
 	lo.Progress = bar.Set
 	spec := source.Spec{Paths: paths, Load: lo}
 	if what == "reading" {
-		spec.Note = func(s string) { fmt.Fprintf(e.stderr, "pareto: %s\n", enc.SafeLines(s)) }
+		spec.Note = e.note("pareto")
 	}
 	skips, err := source.Stream(spec, each)
 	bar.Done()
