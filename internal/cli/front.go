@@ -188,7 +188,7 @@ func runFront(ctx context.Context, e *env, o *frontOptions, paths []string) erro
 // sourceSpec names the command's inputs (sourceFlags.spec): --where
 // filters the study, when there is one.
 func (o *frontOptions) sourceSpec(e *env, paths []string) (source.Spec, error) {
-	lo, err := o.load()
+	lo, err := o.load(0, o.limits)
 	if err != nil {
 		return source.Spec{}, err
 	}

@@ -217,7 +217,7 @@ func runGate(ctx context.Context, e *env, o *gateOptions) error {
 		return queryUsage(err)
 	}
 	var err error
-	if spec.Load, err = o.src.load(); err != nil {
+	if spec.Load, err = o.src.load(0, o.src.limits); err != nil {
 		return err
 	}
 	req, err := spec.Request(ctx)

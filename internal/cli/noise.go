@@ -186,7 +186,7 @@ func loadSourceTrials(ctx context.Context, e *env, src *decideSource, paths []st
 	if err != nil {
 		return nil, err
 	}
-	lo, err := src.load()
+	lo, err := src.load(0, src.limits)
 	if err != nil {
 		return nil, err
 	}
@@ -231,17 +231,6 @@ type sourceFlags struct {
 // --optuna.
 func (s *sourceFlags) none(paths []string) bool {
 	return len(paths) == 0 && s.study == "" && s.optuna == ""
-}
-
-// load turns the reader flags and the limits into reader options
-// (loadOptions, limitFlags.limits).
-func (s *sourceFlags) load() (source.LoadOptions, error) {
-	lo, err := loadOptions(s.systemConfig, s.cloudai, 0, s.gpus, s.as)
-	if err != nil {
-		return lo, err
-	}
-	lo.Limits, err = s.limits.limits()
-	return lo, err
 }
 
 // spec names the inputs: paths ("-" is standard input), read with lo, the

@@ -211,11 +211,6 @@ func runGenerateReport(ctx context.Context, e *env, o *generateOptions) error {
 	if err != nil {
 		return err
 	}
-	lim, err := o.limits.limits()
-	if err != nil {
-		return err
-	}
-	opts.Limits = lim
 	trials, skips, bad, err := loadSources(ctx, e, source.Spec{Paths: []string{o.resultDir}, Load: opts})
 	if err != nil {
 		return err
@@ -255,14 +250,15 @@ func notes(e *env, cfg *report.Config) {
 }
 
 // walkOptions reads the scenario, the system and the tests of
-// generate-report.
+// generate-report, within the limits.
 func walkOptions(o *generateOptions) (source.LoadOptions, error) {
 	if o.hookDir != "" {
 		if st, err := os.Stat(o.hookDir); err != nil || !st.IsDir() {
 			return source.LoadOptions{}, usagef("--hook-dir %s: not a directory", o.hookDir)
 		}
 	}
-	return loadOptions(o.systemConfig(), scenarioFlags{o.scenario, o.testsDir}, 0, "", "")
+	r := readerFlags{systemConfig: o.systemConfig(), cloudai: scenarioFlags{o.scenario, o.testsDir}}
+	return r.load(0, o.limits)
 }
 
 // countCode counts the skips with code.
@@ -310,7 +306,7 @@ func runReport(ctx context.Context, e *env, o *reportOptions, paths []string) er
 	if sc := &o.cloudai; sc.scenario == "" && cfg.Cases != nil {
 		sc.scenario = o.config // a scenario's report reads its results trees as generate-report does
 	}
-	lo, err := o.load()
+	lo, err := o.load(0, o.limits)
 	if err != nil {
 		return err
 	}

@@ -100,11 +100,8 @@ func runTell(ctx context.Context, e *env, o *tellOptions, args []string) error {
 	}
 	in := tune.TellInput{Driver: o.driver, Attempt: o.attempt, Failed: o.failed, Values: o.values}
 	if len(files) > 0 && o.failed == "" {
-		opts, err := loadOptions("", scenarioFlags{}, 0, "", o.as)
+		opts, err := (&readerFlags{as: o.as}).load(0, o.limits)
 		if err != nil {
-			return err
-		}
-		if opts.Limits, err = o.limits.limits(); err != nil {
 			return err
 		}
 		srcs, err := readSources(ctx, files, opts)
