@@ -12,6 +12,7 @@ import (
 	"github.com/pareto-llm/pareto/store/tunequeue"
 	"github.com/pareto-llm/pareto/tune"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 const askLong = `Ask gives an external driver (a notebook, a CI job, an LLM agent) the next
@@ -72,13 +73,19 @@ func newAskCmd(e *env) *cobra.Command {
 	f.DurationVar(&o.lease, "lease", tune.DefaultAskLease, "lease of the run: after it, the run may be handed out again")
 	f.StringVar(&o.space, "space", "", "search space `TOML` file (creating the study)")
 	f.IntVar(&o.budget, "budget", 0, "runs of the study in all (creating the study; later: a new budget)")
-	f.IntVar(&o.maxAttempts, "max-attempts", tunequeue.DefaultMaxAttempts, "times a run is handed out before a lost lease fails it (creating the study; later: a new limit)")
+	addMaxAttemptsFlag(f, &o.maxAttempts)
 	o.obj.flags(f, noiseIsMinImprove)
 	f.StringVar(&o.sampler, "sampler", search.NSGA2, "sampler (creating the study): "+strings.Join(search.Samplers, ", "))
 	f.Uint64Var(&o.seed, "seed", 0, "seed of the sampler (creating the study)")
 	f.IntVar(&o.repeats, "repeats", tune.DefaultRepeats, "runs of each configuration (creating the study)")
 	f.IntVar(&o.maxRuns, "max-runs", tune.DefaultMaxRuns, "runs of a configuration the gate may ask for (creating the study)")
 	return c
+}
+
+// addMaxAttemptsFlag registers --max-attempts (checkLimitFlags checks
+// it).
+func addMaxAttemptsFlag(f *pflag.FlagSet, n *int) {
+	f.IntVar(n, "max-attempts", tunequeue.DefaultMaxAttempts, "times a run is handed out before a lost lease fails it (creating the study; later: a new limit)")
 }
 
 // checkLimitFlags refuses a --budget or --max-attempts given below 1, and

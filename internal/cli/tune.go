@@ -164,7 +164,7 @@ func newTuneCmd(e *env) *cobra.Command {
 	f.StringArrayVar(&o.passEnv, "pass-env", nil, "environment variable `NAME` the runs need (a token the command reads as $NAME): its value comes from each worker's environment, never stored (repeatable)")
 	f.StringArrayVar(&o.results, "result", nil, "a run's result files: `GLOB` relative to its folder, repeatable (default: the space's result = [...], else every benchmark result the folder holds)")
 	f.IntVar(&o.budget, "budget", 0, "runs of the study in all, baseline and repeats included (creating the study; later: a new budget)")
-	f.IntVar(&o.attempts, "max-attempts", tunequeue.DefaultMaxAttempts, "times a run is handed out before a lost lease fails it (creating the study; later: a new limit)")
+	addMaxAttemptsFlag(f, &o.attempts)
 	o.obj.flags(f, noiseIsMinImprove)
 	f.StringVar(&o.sampler, "sampler", search.NSGA2, "sampler: "+strings.Join(search.Samplers, ", "))
 	f.Uint64Var(&o.seed, "seed", 0, "seed of the sampler")
