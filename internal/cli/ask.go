@@ -12,6 +12,7 @@ import (
 	"github.com/pareto-llm/pareto/store/tunequeue"
 	"github.com/pareto-llm/pareto/tune"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 const askLong = `Ask gives an external driver (a notebook, a CI job, an LLM agent) the next
@@ -67,19 +68,24 @@ func newAskCmd(e *env) *cobra.Command {
 		}
 		return runAsk(ctx, e, &o)
 	})
-	o.db.addStore(f)
-	f.StringVar(&o.study, "study", "", "study `NAME`")
+	o.db.addStudy(f, "study `NAME`")
 	f.StringVar(&o.driver, "driver", tune.DefaultDriver, "the driver's `ID`: its outstanding run is given back first")
 	f.DurationVar(&o.lease, "lease", tune.DefaultAskLease, "lease of the run: after it, the run may be handed out again")
 	f.StringVar(&o.space, "space", "", "search space `TOML` file (creating the study)")
 	f.IntVar(&o.budget, "budget", 0, "runs of the study in all (creating the study; later: a new budget)")
-	f.IntVar(&o.maxAttempts, "max-attempts", tunequeue.DefaultMaxAttempts, "times a run is handed out before a lost lease fails it (creating the study; later: a new limit)")
+	addMaxAttemptsFlag(f, &o.maxAttempts)
 	o.obj.flags(f, noiseIsMinImprove)
 	f.StringVar(&o.sampler, "sampler", search.NSGA2, "sampler (creating the study): "+strings.Join(search.Samplers, ", "))
 	f.Uint64Var(&o.seed, "seed", 0, "seed of the sampler (creating the study)")
 	f.IntVar(&o.repeats, "repeats", tune.DefaultRepeats, "runs of each configuration (creating the study)")
 	f.IntVar(&o.maxRuns, "max-runs", tune.DefaultMaxRuns, "runs of a configuration the gate may ask for (creating the study)")
 	return c
+}
+
+// addMaxAttemptsFlag registers --max-attempts (checkLimitFlags checks
+// it).
+func addMaxAttemptsFlag(f *pflag.FlagSet, n *int) {
+	f.IntVar(n, "max-attempts", tunequeue.DefaultMaxAttempts, "times a run is handed out before a lost lease fails it (creating the study; later: a new limit)")
 }
 
 // checkLimitFlags refuses a --budget or --max-attempts given below 1, and
@@ -101,12 +107,12 @@ func checkLimitFlags(c *cobra.Command, budget int, maxAttempts *int) error {
 // openTuning opens the study's tuning state: an existing one, or a new
 // one from the flags when --space is given (tune.OpenSpec).
 func openTuning(ctx context.Context, st store.Store, o *askOptions) (*tune.Tuning, error) {
-	t, err := tune.OpenSpec(ctx, st, o.study, tune.AskSpec{Space: o.space, Objectives: o.obj.objectives, Noise: o.obj.noise,
+	t, err := tune.OpenSpec(ctx, st, o.db.study, tune.AskSpec{Space: o.space, Objectives: o.obj.objectives, Noise: o.obj.noise,
 		MinImprove: o.obj.minImprove, SLOs: o.obj.slos, Budget: o.budget, MaxAttempts: o.maxAttempts, Sampler: o.sampler, Seed: o.seed,
 		Repeats: o.repeats, MaxRuns: o.maxRuns})
 	switch {
 	case o.space == "" && errors.Is(err, tunequeue.ErrNoTune):
-		return nil, usagef("study %q has no tuning state yet: give --space, -o and --budget to create it", o.study)
+		return nil, usagef("study %q has no tuning state yet: give --space, -o and --budget to create it", o.db.study)
 	case isFieldError(err):
 		return nil, queryUsage(err)
 	case err != nil:
@@ -116,8 +122,8 @@ func openTuning(ctx context.Context, st store.Store, o *askOptions) (*tune.Tunin
 }
 
 func runAsk(ctx context.Context, e *env, o *askOptions) error {
-	if o.study == "" {
-		return usagef("--study is required")
+	if err := o.db.requireStudy(); err != nil {
+		return err
 	}
 	if o.lease < time.Second {
 		return usagef("--lease must be at least 1s")

@@ -53,9 +53,8 @@ func newCheckCmd(e *env) *cobra.Command {
 			return writeChecks(e, checks, format.f)
 		})
 	})
-	f.addStore(fs)
-	fs.StringVar(&f.study, "study", "", "check this study only (default: every study)")
-	format.add(fs, "output `table|json`", enc.FormatTable, enc.FormatJSON)
+	f.addStudy(fs, "check this study only (default: every study)")
+	format.addTableJSON(fs)
 	return c
 }
 

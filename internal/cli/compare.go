@@ -206,7 +206,7 @@ func (o *compareOptions) sides(ctx context.Context, e *env, args []string) ([]co
 	}
 	var pool []compare.Trials
 	if o.by != "" || len(conds) > 0 {
-		if o.src.study == "" && len(o.inputs) == 0 && o.src.optuna == "" {
+		if o.src.none(o.inputs) {
 			return nil, usagef("selections and --by select from --study or --input: give one")
 		}
 		set, err := loadSourceTrials(ctx, e, &o.src, o.inputs)

@@ -62,7 +62,7 @@ func newDriftCmd(e *env) *cobra.Command {
 	f.StringVar(&o.from, "from", "", "older environment `SELECTION`, e.g. engine_version=0.8")
 	f.StringVar(&o.to, "to", "", "newer environment `SELECTION`, e.g. engine_version=0.9")
 	f.Float64Var(&o.confidence, "confidence", 0.95, "level of the interval on each change")
-	o.format.add(f, "output `table|json`", enc.FormatTable, enc.FormatJSON)
+	o.format.addTableJSON(f)
 	return c
 }
 

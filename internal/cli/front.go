@@ -12,6 +12,7 @@ import (
 	"github.com/pareto-llm/pareto/internal/gcpolicy"
 	"github.com/pareto-llm/pareto/query"
 	"github.com/pareto-llm/pareto/source"
+	"github.com/pareto-llm/pareto/store"
 	"github.com/spf13/cobra"
 )
 
@@ -82,19 +83,16 @@ type frontOptions struct {
 	id, groupBy, ref               string
 	format                         formatFlag
 	ranks, keepGoing, frontierOnly bool
-	store                          storeFlags
 	aggregate, baseline            string
 	configKeys                     []string
 	allowCrossScope                bool
-	optuna, optunaStudy            string
-	readerFlags
-	limits limitFlags
+	sourceFlags
 }
 
 func newFrontCmd(e *env) *cobra.Command {
 	var o frontOptions
 	c, f := newCommand(frontHelp, func(ctx context.Context, args []string) error {
-		if len(args) == 0 && o.store.study == "" && o.optuna == "" {
+		if o.none(args) {
 			return usagef("no input files (use - for standard input) and no --study")
 		}
 		return runFront(ctx, e, &o, args)
@@ -113,7 +111,7 @@ func newFrontCmd(e *env) *cobra.Command {
 	f.BoolVar(&o.allowCrossScope, "allow-cross-scope", false, "allow a baseline measured with another engine, CUDA, driver or GPU")
 	addOptunaFlags(f, &o.optuna, &o.optunaStudy)
 	o.readerFlags.add(f)
-	addStoreFlags(f, &o.store)
+	addStoreFlags(f, &o.storeFlags)
 	addLimitFlags(f, &o.limits)
 	return c
 }
@@ -152,15 +150,16 @@ func runFront(ctx context.Context, e *env, o *frontOptions, paths []string) erro
 	if err != nil {
 		return err
 	}
-	if o.store.study != "" {
+	if o.study != "" {
 		if old := gcpolicy.Study(os.Getenv); old >= 0 {
 			defer debug.SetGCPercent(old)
 		}
 	}
-	spec.Note = func(s string) { fmt.Fprintf(e.stderr, "pareto front: %s\n", enc.SafeLines(s)) }
+	note := e.note("pareto front")
+	spec.Note = note
 	res, bad, err := source.Front(ctx, spec, q)
 	for _, b := range bad {
-		fmt.Fprintf(e.stderr, "pareto front: %s\n", enc.SafeLines(limitText(b.Reason)))
+		note(limitText(b.Reason))
 	}
 	if err != nil {
 		var se *source.Error
@@ -177,7 +176,7 @@ func runFront(ctx context.Context, e *env, o *frontOptions, paths []string) erro
 	}
 	if string(o.format.f) == "table" {
 		for _, w := range res.Warnings() {
-			fmt.Fprintf(e.stderr, "pareto front: warning: %s\n", enc.SafeLines(w))
+			note("warning: " + w)
 		}
 	}
 	if len(bad) > 0 && !o.keepGoing {
@@ -186,27 +185,23 @@ func runFront(ctx context.Context, e *env, o *frontOptions, paths []string) erro
 	return nil
 }
 
-// sourceSpec names the command's inputs.
+// sourceSpec names the command's inputs (sourceFlags.spec): --where
+// filters the study, when there is one.
 func (o *frontOptions) sourceSpec(e *env, paths []string) (source.Spec, error) {
-	spec := source.Spec{Paths: paths, Stdin: e.stdin, Store: o.store.location, Study: o.store.study,
-		Optuna: o.optuna, OptunaStudy: o.optunaStudy, Fields: flagName}
-	lo, err := o.load()
+	lo, err := o.load(0, o.limits)
 	if err != nil {
-		return spec, err
+		return source.Spec{}, err
 	}
-	spec.Load = lo
-	spec.Load.Table.ID = o.id
-	if spec.Load.Limits, err = o.limits.limits(); err != nil {
-		return spec, err
-	}
-	if o.store.study != "" {
-		sq, err := o.store.query()
+	lo.Table.ID = o.id
+	var where []store.Condition
+	if o.study != "" {
+		sq, err := o.query()
 		if err != nil {
-			return spec, err
+			return source.Spec{}, err
 		}
-		spec.Where = sq.Where
+		where = sq.Where
 	}
-	return spec, nil
+	return o.spec(e, paths, lo, where), nil
 }
 
 // optunaError maps a failure to read an Optuna storage to its exit status.

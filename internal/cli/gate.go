@@ -12,7 +12,6 @@ import (
 	"github.com/pareto-llm/pareto/repeat"
 	"github.com/pareto-llm/pareto/source"
 	"github.com/pareto-llm/pareto/store"
-	"github.com/pareto-llm/pareto/trial"
 	"github.com/spf13/cobra"
 )
 
@@ -218,10 +217,7 @@ func runGate(ctx context.Context, e *env, o *gateOptions) error {
 		return queryUsage(err)
 	}
 	var err error
-	if spec.Load, err = o.src.load(); err != nil {
-		return err
-	}
-	if spec.Load.Limits, err = o.src.limits.limits(); err != nil {
+	if spec.Load, err = o.src.load(0, o.src.limits); err != nil {
 		return err
 	}
 	req, err := spec.Request(ctx)
@@ -264,10 +260,11 @@ func runArchive(ctx context.Context, e *env, o *gateOptions) error {
 	case len(o.candidate) > 0 || o.baseline != "" || o.src.optuna != "":
 		return usagef("--archive-list and --revoke take no --candidate, --baseline or --optuna")
 	}
-	where, err := trial.ParseConditions(o.src.where)
+	q, err := o.src.query()
 	if err != nil {
-		return usageError{fmt.Errorf("--where: %w", err)}
+		return err
 	}
+	where := q.Where
 	var members []decide.ArchiveMember
 	if o.archiveList {
 		return o.src.read(ctx, func(st store.Store) error {

@@ -108,16 +108,14 @@ var ingestHelp = commandSpec{
 }
 
 type ingestOptions struct {
-	systemConfig, id    string
+	readerFlags
+	id                  string
 	format              formatFlag
-	as                  string
 	session             string
 	gpusPerNode         int
-	gpus                string
 	optuna, optunaStudy string
 	keepGoing           bool
 	labels              []string
-	cloudai             scenarioFlags
 	store               storeFlags
 	limits              limitFlags
 }
@@ -130,12 +128,9 @@ func newIngestCmd(e *env) *cobra.Command {
 		}
 		return runIngest(ctx, e, &o, o.format.f, args)
 	})
-	o.format.add(f, "output `table|json`", enc.FormatTable, enc.FormatJSON)
-	addSystemConfigFlag(f, &o.systemConfig)
+	o.format.addTableJSON(f)
+	o.readerFlags.add(f)
 	f.IntVar(&o.gpusPerNode, "gpus-per-node", 0, "GPUs per node for CloudAI runs (overrides --system-config)")
-	o.cloudai.add(f)
-	addGPUsFlag(f, &o.gpus)
-	addAsFlag(f, &o.as)
 	addOptunaFlags(f, &o.optuna, &o.optunaStudy)
 	addKeepGoingFlag(f, &o.keepGoing)
 	f.StringArrayVar(&o.labels, "label", nil, "add label `k=v` to every trial (repeatable)")
@@ -201,9 +196,16 @@ func (r *readerFlags) add(f *pflag.FlagSet) {
 	addAsFlag(f, &r.as)
 }
 
-// load turns the flags into reader options (loadOptions).
-func (r *readerFlags) load() (source.LoadOptions, error) {
-	return loadOptions(r.systemConfig, r.cloudai, 0, r.gpus, r.as)
+// load turns the flags, the GPUs per node of CloudAI runs (0: as the
+// system config says) and the limits into reader options (loadOptions,
+// limitFlags.limits).
+func (r *readerFlags) load(gpusPerNode int, l limitFlags) (source.LoadOptions, error) {
+	lo, err := loadOptions(r.systemConfig, r.cloudai, gpusPerNode, r.gpus, r.as)
+	if err != nil {
+		return lo, err
+	}
+	lo.Limits, err = l.limits()
+	return lo, err
 }
 
 // loadOptions turns the CloudAI flags, --gpus and --as into reader
@@ -247,11 +249,8 @@ func loadOptions(systemConfig string, sc scenarioFlags, gpusPerNode int, gpus, a
 }
 
 func runIngest(ctx context.Context, e *env, o *ingestOptions, format enc.Format, paths []string) error {
-	opts, err := loadOptions(o.systemConfig, o.cloudai, o.gpusPerNode, o.gpus, o.as)
+	opts, err := o.load(o.gpusPerNode, o.limits)
 	if err != nil {
-		return err
-	}
-	if opts.Limits, err = o.limits.limits(); err != nil {
 		return err
 	}
 	labels, err := parseLabels(o.labels)
@@ -328,7 +327,7 @@ func runIngest(ctx context.Context, e *env, o *ingestOptions, format enc.Format,
 	bar := progress.New(e.stderr, "ingest", "inputs")
 	opts.Progress = bar.Set
 	skipped, err := source.Stream(source.Spec{Paths: paths, Stdin: e.stdin, Load: opts,
-		Note: func(s string) { fmt.Fprintf(e.stderr, "pareto ingest: %s\n", enc.SafeLines(s)) }}, each)
+		Note: e.note("pareto ingest")}, each)
 	bar.Done()
 	if err == nil && o.optuna != "" { // the study's complete trials, copied as any input's
 		var st *optuna.Study

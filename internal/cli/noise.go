@@ -66,7 +66,7 @@ func newNoiseCmd(e *env) *cobra.Command {
 	f.StringArrayVarP(&o.metrics, "objective", "o", nil, "metric `SELECTOR` (a direction suffix is ignored), repeatable")
 	f.Float64Var(&o.confidence, "confidence", 0.95, "level of the interval on the coefficient of variation")
 	f.IntVar(&o.minRepeats, "min-repeats", 3, "warn about configurations with fewer repeats")
-	o.format.add(f, "output `table|json`", enc.FormatTable, enc.FormatJSON)
+	o.format.addTableJSON(f)
 	return c
 }
 
@@ -179,23 +179,18 @@ func newNoiseResult(rep decide.NoiseReport, o *noiseOptions) noiseResult {
 // source layer; inputs that cannot be read, or that yield nothing, are an
 // error naming each.
 func loadSourceTrials(ctx context.Context, e *env, src *decideSource, paths []string) (*source.Set, error) {
-	if src.study == "" && len(paths) == 0 && src.optuna == "" {
+	if src.none(paths) {
 		return nil, usagef("give result paths, --study or --optuna")
 	}
-	conds, err := trial.ParseConditions(src.where)
-	if err != nil {
-		return nil, usageError{fmt.Errorf("--where: %w", err)}
-	}
-	lo, err := src.load()
+	q, err := src.query()
 	if err != nil {
 		return nil, err
 	}
-	if lo.Limits, err = src.limits.limits(); err != nil {
+	lo, err := src.load(0, src.limits)
+	if err != nil {
 		return nil, err
 	}
-	spec := source.Spec{Paths: paths, Stdin: e.stdin, Load: lo, Store: src.location, Study: src.study, Where: conds,
-		Optuna: src.optuna, OptunaStudy: src.optunaStudy, Fields: flagName}
-	set, err := source.Trials(ctx, spec)
+	set, err := source.Trials(ctx, src.spec(e, paths, lo, q.Where))
 	if errors.Is(err, source.ErrOptunaStudy) {
 		return nil, usagef("--optuna-study is required: %v", err)
 	}
@@ -221,12 +216,35 @@ func loadDecideTrials(ctx context.Context, src *decideSource, paths []string) ([
 	return set.Trials, nil
 }
 
-type decideSource struct {
+// sourceFlags are where a reading command takes its trials from: result
+// files, read as readerFlags and limitFlags say, a stored study
+// (storeFlags) and an Optuna study (--optuna, --optuna-study). Each
+// command registers them in the order of its help.
+type sourceFlags struct {
 	storeFlags
 	readerFlags
-	configKey           string
 	optuna, optunaStudy string
 	limits              limitFlags
+}
+
+// none reports whether no input is named: no path, no --study and no
+// --optuna.
+func (s *sourceFlags) none(paths []string) bool {
+	return len(paths) == 0 && s.study == "" && s.optuna == ""
+}
+
+// spec names the inputs: paths ("-" is standard input), read with lo, the
+// study of the flags, its trials filtered by where, and the Optuna study;
+// the notes name fields by their flags.
+func (s *sourceFlags) spec(e *env, paths []string, lo source.LoadOptions, where []store.Condition) source.Spec {
+	return source.Spec{Paths: paths, Stdin: e.stdin, Load: lo, Store: s.location, Study: s.study, Where: where,
+		Optuna: s.optuna, OptunaStudy: s.optunaStudy, Fields: flagName}
+}
+
+// decideSource are the sources of a decision's trials and --config-key.
+type decideSource struct {
+	sourceFlags
+	configKey string
 }
 
 // addOptunaFlags registers --optuna and --optuna-study.

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"errors"
+	"fmt"
 
 	"github.com/pareto-llm/pareto/internal/enc"
 	"github.com/spf13/pflag"
@@ -20,6 +21,12 @@ func formatUsage(err error) error {
 // write encodes a command's typed result to stdout as f (enc.Write).
 func (e *env) write(f enc.Format, result any) error { return enc.Write(e.stdout, f, result) }
 
+// note returns what writes a note (a source.Spec's Note) to standard
+// error as "prefix: note", each of its lines made safe for a terminal.
+func (e *env) note(prefix string) func(string) {
+	return func(s string) { fmt.Fprintf(e.stderr, "%s: %s\n", prefix, enc.SafeLines(s)) }
+}
+
 // formatFlag is a command's --format, a pflag.Value: the formats it
 // offers, the first its default. A format not offered is refused while
 // the flags are parsed (enc.ParseFormat; formatUsage phrases it).
@@ -32,6 +39,12 @@ type formatFlag struct {
 func (f *formatFlag) add(fs *pflag.FlagSet, usage string, offered ...enc.Format) {
 	f.f, f.offered = offered[0], offered
 	fs.Var(f, "format", usage)
+}
+
+// addTableJSON registers the --format of a command that prints a table
+// (the default) or JSON.
+func (f *formatFlag) addTableJSON(fs *pflag.FlagSet) {
+	f.add(fs, "output `table|json`", enc.FormatTable, enc.FormatJSON)
 }
 
 // String returns the format (pflag.Value).

@@ -117,12 +117,9 @@ type generateOptions struct {
 
 type reportOptions struct {
 	config, out, x, y, groupBy string
-	readerFlags
-	optuna, optunaStudy string
-	keepGoing           bool
-	store               storeFlags
-	repeats             repeatFlags
-	limits              limitFlags
+	sourceFlags
+	keepGoing bool
+	repeats   repeatFlags
 }
 
 // repeatFlags say how a report aggregates repeats and what it compares
@@ -214,11 +211,6 @@ func runGenerateReport(ctx context.Context, e *env, o *generateOptions) error {
 	if err != nil {
 		return err
 	}
-	lim, err := o.limits.limits()
-	if err != nil {
-		return err
-	}
-	opts.Limits = lim
 	trials, skips, bad, err := loadSources(ctx, e, source.Spec{Paths: []string{o.resultDir}, Load: opts})
 	if err != nil {
 		return err
@@ -258,14 +250,15 @@ func notes(e *env, cfg *report.Config) {
 }
 
 // walkOptions reads the scenario, the system and the tests of
-// generate-report.
+// generate-report, within the limits.
 func walkOptions(o *generateOptions) (source.LoadOptions, error) {
 	if o.hookDir != "" {
 		if st, err := os.Stat(o.hookDir); err != nil || !st.IsDir() {
 			return source.LoadOptions{}, usagef("--hook-dir %s: not a directory", o.hookDir)
 		}
 	}
-	return loadOptions(o.systemConfig(), scenarioFlags{o.scenario, o.testsDir}, 0, "", "")
+	r := readerFlags{systemConfig: o.systemConfig(), cloudai: scenarioFlags{o.scenario, o.testsDir}}
+	return r.load(0, o.limits)
 }
 
 // countCode counts the skips with code.
@@ -282,7 +275,7 @@ func countCode(skips []trial.Skip, code string) int {
 func newReportCmd(e *env) *cobra.Command {
 	var o reportOptions
 	c, f := newCommand(reportHelp, func(ctx context.Context, args []string) error {
-		if len(args) == 0 && o.store.study == "" && o.optuna == "" {
+		if o.none(args) {
 			return usagef("no inputs: give result files, CloudAI results directories or --study")
 		}
 		return runReport(ctx, e, &o, args)
@@ -296,7 +289,7 @@ func newReportCmd(e *env) *cobra.Command {
 	addOptunaFlags(f, &o.optuna, &o.optunaStudy)
 	addKeepGoingFlag(f, &o.keepGoing)
 	o.repeats.add(f, "median")
-	addStoreFlags(f, &o.store)
+	addStoreFlags(f, &o.storeFlags)
 	addLimitFlags(f, &o.limits)
 	return c
 }
@@ -313,11 +306,8 @@ func runReport(ctx context.Context, e *env, o *reportOptions, paths []string) er
 	if sc := &o.cloudai; sc.scenario == "" && cfg.Cases != nil {
 		sc.scenario = o.config // a scenario's report reads its results trees as generate-report does
 	}
-	lo, err := o.load()
+	lo, err := o.load(0, o.limits)
 	if err != nil {
-		return err
-	}
-	if lo.Limits, err = o.limits.limits(); err != nil {
 		return err
 	}
 	if filesReportable(o, cfg, opts, paths) {
@@ -328,11 +318,11 @@ func runReport(ctx context.Context, e *env, o *reportOptions, paths []string) er
 		return unreadable(bad, o.keepGoing)
 	}
 	trials, skips, bad, err := loadSources(ctx, e, source.Spec{Paths: paths, Load: lo, Optuna: o.optuna, OptunaStudy: o.optunaStudy})
-	if err != nil && !(o.store.study != "" && isNothing(err)) {
+	if err != nil && !(o.study != "" && isNothing(err)) {
 		return err
 	}
 	var slim *report.Slimmer
-	if o.store.study != "" {
+	if o.study != "" {
 		if old := gcpolicy.Study(os.Getenv); old >= 0 {
 			defer debug.SetGCPercent(old)
 		}
@@ -340,7 +330,7 @@ func runReport(ctx context.Context, e *env, o *reportOptions, paths []string) er
 			// Only the study is read, and the page decided from records:
 			// the study is read twice, the second time for the trials the
 			// page lists alone.
-			if err := studyReport(ctx, e, &o.store, cfg, opts, o.config != "", o.out); err != nil {
+			if err := studyReport(ctx, e, &o.storeFlags, cfg, opts, o.config != "", o.out); err != nil {
 				return err
 			}
 			return unreadable(bad, o.keepGoing)
@@ -350,7 +340,7 @@ func runReport(ctx context.Context, e *env, o *reportOptions, paths []string) er
 			// streamed, to what the page needs of them.
 			slim = report.NewSlimmer(cfg, opts)
 		}
-		if trials, skips, err = throughStudy(ctx, e, &o.store, trials, skips, slim); err != nil {
+		if trials, skips, err = throughStudy(ctx, e, &o.storeFlags, trials, skips, slim); err != nil {
 			return err
 		}
 	}
@@ -584,7 +574,7 @@ func loadSources(ctx context.Context, e *env, spec source.Spec) ([]trial.Trial, 
 		return nil, nil, nil, nil
 	}
 	spec.Stdin = e.stdin
-	spec.Note = func(s string) { fmt.Fprintf(e.stderr, "pareto: %s\n", enc.SafeLines(s)) }
+	spec.Note = e.note("pareto")
 	spec.Fields = flagName
 	bar := progress.New(e.stderr, "reading", "inputs")
 	spec.Load.Progress = bar.Set

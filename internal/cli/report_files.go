@@ -8,7 +8,6 @@ import (
 	"runtime/debug"
 	"slices"
 
-	"github.com/pareto-llm/pareto/internal/enc"
 	"github.com/pareto-llm/pareto/internal/gcpolicy"
 	"github.com/pareto-llm/pareto/internal/progress"
 	"github.com/pareto-llm/pareto/report"
@@ -20,7 +19,7 @@ import (
 // Optuna storage, no standard input, which cannot be read twice) can be
 // written in two passes over the files (filesReport).
 func filesReportable(o *reportOptions, cfg *report.Config, opts report.Options, paths []string) bool {
-	return o.store.study == "" && o.optuna == "" && len(paths) > 0 && !slices.Contains(paths, "-") && report.Recordable(cfg, opts)
+	return o.study == "" && o.optuna == "" && len(paths) > 0 && !slices.Contains(paths, "-") && report.Recordable(cfg, opts)
 }
 
 // filesReport writes the page of the inputs paths as studyReport writes a
@@ -140,7 +139,7 @@ func eachFile(e *env, lo source.LoadOptions, paths []string, what string, each f
 	lo.Progress = bar.Set
 	spec := source.Spec{Paths: paths, Load: lo}
 	if what == "reading" {
-		spec.Note = func(s string) { fmt.Fprintf(e.stderr, "pareto: %s\n", enc.SafeLines(s)) }
+		spec.Note = e.note("pareto")
 	}
 	skips, err := source.Stream(spec, each)
 	bar.Done()

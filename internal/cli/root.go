@@ -271,7 +271,7 @@ func newVersionCmd(e *env) *cobra.Command {
 	c, f := newCommand(versionHelp, func(context.Context, []string) error {
 		return e.write(format.f, buildOf(debug.ReadBuildInfo()))
 	})
-	format.add(f, "output `table|json`", enc.FormatTable, enc.FormatJSON)
+	format.addTableJSON(f)
 	return c
 }
 

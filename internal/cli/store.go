@@ -38,10 +38,15 @@ func (f *storeFlags) addStore(fs *pflag.FlagSet) {
 		store.EnvVar+", else "+store.DefaultLocation+")")
 }
 
+// addStudy registers --store and --study, with usage, on fs.
+func (f *storeFlags) addStudy(fs *pflag.FlagSet, usage string) {
+	f.addStore(fs)
+	fs.StringVar(&f.study, "study", "", usage)
+}
+
 // addStoreFlags registers --store, --study and --where on fs.
 func addStoreFlags(fs *pflag.FlagSet, f *storeFlags) {
-	f.addStore(fs)
-	fs.StringVar(&f.study, "study", "", "study `NAME` in the store")
+	f.addStudy(fs, "study `NAME` in the store")
 	fs.StringArrayVar(&f.where, "where", nil, "only stored trials matching `KEY OP VALUE` on labels, params, workload or environment, with = != < <= > >= (repeatable)")
 }
 
@@ -130,7 +135,7 @@ func newStudiesCmd(e *env) *cobra.Command {
 		})
 	})
 	addStoreFlags(fs, &f)
-	format.add(fs, "output `table|json`", enc.FormatTable, enc.FormatJSON)
+	format.addTableJSON(fs)
 	return cmd
 }
 

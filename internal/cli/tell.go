@@ -55,13 +55,13 @@ var tellHelp = commandSpec{
 }
 
 type tellOptions struct {
-	db                    storeFlags // --store
-	study, failed, driver string
-	format                formatFlag
-	attempt               int
-	values                []string
-	limits                limitFlags
-	as                    string
+	db             storeFlags // --store, --study
+	failed, driver string
+	format         formatFlag
+	attempt        int
+	values         []string
+	limits         limitFlags
+	as             string
 }
 
 func newTellCmd(e *env) *cobra.Command {
@@ -69,8 +69,7 @@ func newTellCmd(e *env) *cobra.Command {
 	c, f := newCommand(tellHelp, func(ctx context.Context, args []string) error {
 		return runTell(ctx, e, &o, args)
 	})
-	o.db.addStore(f)
-	f.StringVar(&o.study, "study", "", "study `NAME`")
+	o.db.addStudy(f, "study `NAME`")
 	f.StringVar(&o.driver, "driver", tune.DefaultDriver, "the `ID` of the driver that holds the run (pareto ask --driver)")
 	f.IntVar(&o.attempt, "attempt", 0, "the run's attempt pareto ask printed: refused if the run was handed out again since (0: not checked)")
 	f.StringArrayVar(&o.values, "value", nil, "a measurement `NAME=X`, repeatable")
@@ -82,8 +81,8 @@ func newTellCmd(e *env) *cobra.Command {
 }
 
 func runTell(ctx context.Context, e *env, o *tellOptions, args []string) error {
-	if o.study == "" {
-		return usagef("--study is required")
+	if err := o.db.requireStudy(); err != nil {
+		return err
 	}
 	id, err := strconv.ParseInt(args[0], 10, 64)
 	if err != nil || id < 1 {
@@ -101,11 +100,8 @@ func runTell(ctx context.Context, e *env, o *tellOptions, args []string) error {
 	}
 	in := tune.TellInput{Driver: o.driver, Attempt: o.attempt, Failed: o.failed, Values: o.values}
 	if len(files) > 0 && o.failed == "" {
-		opts, err := loadOptions("", scenarioFlags{}, 0, "", o.as)
+		opts, err := (&readerFlags{as: o.as}).load(0, o.limits)
 		if err != nil {
-			return err
-		}
-		if opts.Limits, err = o.limits.limits(); err != nil {
 			return err
 		}
 		srcs, err := readSources(ctx, files, opts)
@@ -122,7 +118,7 @@ func runTell(ctx context.Context, e *env, o *tellOptions, args []string) error {
 		return err
 	}
 	defer st.Close()
-	t, err := tune.OpenExisting(ctx, st, o.study)
+	t, err := tune.OpenExisting(ctx, st, o.db.study)
 	if err != nil {
 		return inputError{err: err}
 	}

@@ -128,8 +128,8 @@ var tuneHelp = commandSpec{
 }
 
 type tuneOptions struct {
-	db                                                     storeFlags // --store
-	study, space, command, sampler, workDir                string
+	db                                                     storeFlags // --store, --study
+	space, command, sampler, workDir                       string
 	format                                                 formatFlag
 	results                                                []string
 	budget, repeats, maxRuns, population, screen, attempts int
@@ -158,14 +158,13 @@ func newTuneCmd(e *env) *cobra.Command {
 		}
 		return runTune(ctx, e, &o)
 	})
-	o.db.addStore(f)
-	f.StringVar(&o.study, "study", "", "study `NAME`")
+	o.db.addStudy(f, "study `NAME`")
 	f.StringVar(&o.space, "space", "", "search space `TOML` file")
 	f.StringVar(&o.command, "command", "", "command `TEMPLATE` of a run ({param} placeholders)")
 	f.StringArrayVar(&o.passEnv, "pass-env", nil, "environment variable `NAME` the runs need (a token the command reads as $NAME): its value comes from each worker's environment, never stored (repeatable)")
 	f.StringArrayVar(&o.results, "result", nil, "a run's result files: `GLOB` relative to its folder, repeatable (default: the space's result = [...], else every benchmark result the folder holds)")
 	f.IntVar(&o.budget, "budget", 0, "runs of the study in all, baseline and repeats included (creating the study; later: a new budget)")
-	f.IntVar(&o.attempts, "max-attempts", tunequeue.DefaultMaxAttempts, "times a run is handed out before a lost lease fails it (creating the study; later: a new limit)")
+	addMaxAttemptsFlag(f, &o.attempts)
 	o.obj.flags(f, noiseIsMinImprove)
 	f.StringVar(&o.sampler, "sampler", search.NSGA2, "sampler: "+strings.Join(search.Samplers, ", "))
 	f.Uint64Var(&o.seed, "seed", 0, "seed of the sampler")
@@ -192,8 +191,8 @@ func newTuneCmd(e *env) *cobra.Command {
 }
 
 func runTune(ctx context.Context, e *env, o *tuneOptions) error {
-	if o.study == "" {
-		return usagef("--study is required")
+	if err := o.db.requireStudy(); err != nil {
+		return err
 	}
 	if o.status {
 		return tuneStatus(ctx, e, o)
@@ -258,8 +257,8 @@ func runTune(ctx context.Context, e *env, o *tuneOptions) error {
 	var t *tune.Tuning
 	var opts tune.Options
 	if joining {
-		if t, err = tune.OpenExisting(ctx, st, o.study); errors.Is(err, tunequeue.ErrNoTune) {
-			return usagef("study %s has no tuning state yet: give --space, --command, --budget and -o to create it", o.study)
+		if t, err = tune.OpenExisting(ctx, st, o.db.study); errors.Is(err, tunequeue.ErrNoTune) {
+			return usagef("study %s has no tuning state yet: give --space, --command, --budget and -o to create it", o.db.study)
 		} else if err != nil {
 			return inputError{err: err}
 		}
@@ -270,11 +269,11 @@ func runTune(ctx context.Context, e *env, o *tuneOptions) error {
 				return err
 			}
 			if space.Fingerprint() != t.Space().Fingerprint() {
-				return inputError{err: fmt.Errorf("study %s was tuned over another search space than %s", o.study, o.space)}
+				return inputError{err: fmt.Errorf("study %s was tuned over another search space than %s", o.db.study, o.space)}
 			}
 		}
 		if o.budget > 0 {
-			if t, err = tune.Open(ctx, st, o.study, t.Space(), opts, o.budget); err != nil {
+			if t, err = tune.Open(ctx, st, o.db.study, t.Space(), opts, o.budget); err != nil {
 				return tuneOpenError(err)
 			}
 		}
@@ -288,11 +287,11 @@ func runTune(ctx context.Context, e *env, o *tuneOptions) error {
 		for _, s := range slos {
 			opts.SLOs = append(opts.SLOs, s.String())
 		}
-		if t, err = tune.Open(ctx, st, o.study, space, opts, o.budget); err != nil {
+		if t, err = tune.Open(ctx, st, o.db.study, space, opts, o.budget); err != nil {
 			return tuneOpenError(err)
 		}
 		if !o.worker || len(o.obj.objectives) > 0 {
-			warnKept(e, o.study, opts, t.Options())
+			warnKept(e, o.db.study, opts, t.Options())
 		}
 	}
 	if err := t.SetLimits(ctx, tune.Limits{MaxAttempts: o.attempts}); err != nil {
@@ -303,7 +302,7 @@ func runTune(ctx context.Context, e *env, o *tuneOptions) error {
 		command = t.Options().Command
 	}
 	if command == "" {
-		return usagef("study %s keeps no command: give --command", o.study)
+		return usagef("study %s keeps no command: give --command", o.db.study)
 	}
 	if err := tune.CheckTemplate(command, t.Space()); err != nil {
 		return usageError{err}
@@ -311,7 +310,7 @@ func runTune(ctx context.Context, e *env, o *tuneOptions) error {
 	warnSecrets(e, o.command)
 	workDir := o.workDir
 	if workDir == "" {
-		workDir = o.study + ".tune"
+		workDir = o.db.study + ".tune"
 	}
 	t.Hide(trial.LocationPasswords(loc)...)
 	d := &tune.Driver{Tuning: t, Executor: ex, Command: command, WorkDir: workDir, Lease: o.lease, Join: o.worker, PassEnv: o.passEnv,
@@ -502,7 +501,7 @@ func tuneStatus(ctx context.Context, e *env, o *tuneOptions) error {
 	if !ok {
 		return inputError{err: errors.New("this store keeps no tuning state")}
 	}
-	s, err := q.TuneStatus(ctx, o.study)
+	s, err := q.TuneStatus(ctx, o.db.study)
 	if err != nil {
 		return inputError{err: err}
 	}
