@@ -124,7 +124,7 @@ type TestRunDetails struct {
 // DecodeSystem decodes a system TOML; file names the input in errors.
 func DecodeSystem(file string, data []byte) (*SystemConfig, error) {
 	var s SystemConfig
-	if err := decodeTOML(file, data, &s); err != nil {
+	if err := position.DecodeTOML(file, data, &s); err != nil {
 		return nil, err
 	}
 	if err := CheckGPUsPerNode(s.GPUsPerNode); err != nil {
@@ -147,7 +147,7 @@ func CheckGPUsPerNode(n int) error {
 // DecodeTest decodes a test TOML.
 func DecodeTest(file string, data []byte) (*TestDefinition, error) {
 	var t TestDefinition
-	if err := decodeTOML(file, data, &t); err != nil {
+	if err := position.DecodeTOML(file, data, &t); err != nil {
 		return nil, err
 	}
 	if t.Name == "" {
@@ -161,7 +161,7 @@ func DecodeTest(file string, data []byte) (*TestDefinition, error) {
 // (test_template_name). Errors point at the offending [[Tests]] header.
 func DecodeScenario(file string, data []byte) (*Scenario, error) {
 	var s Scenario
-	if err := decodeTOML(file, data, &s); err != nil {
+	if err := position.DecodeTOML(file, data, &s); err != nil {
 		return nil, err
 	}
 	if len(s.Tests) == 0 {
@@ -236,7 +236,7 @@ func (t *ScenarioTest) NodeCount() (int, error) {
 // values, and Flatten redacts them into parameters.
 func DecodeTestRun(file string, data []byte) (*TestRunDetails, error) {
 	var d TestRunDetails
-	if err := decodeTOML(file, data, &d); err != nil {
+	if err := position.DecodeTOML(file, data, &d); err != nil {
 		return nil, err
 	}
 	d.TestCmd, d.FullCmd = trial.RedactText(d.TestCmd), trial.RedactText(d.FullCmd)

@@ -31,6 +31,22 @@ func (w *hv3Work) sortCoord(pts []float64, n, c int, dst []int32) {
 	sortByKeyBuf(keys, dst[:n], w.tk, w.ti)
 }
 
+// prepare readies w for a sweep over the n stride-3 points in pts: it
+// ranks them by x (rankOf, with xr and yr the x and y of each x-rank),
+// empties the tree, and returns their indices sorted by z.
+func (w *hv3Work) prepare(pts []float64, n int) []int32 {
+	w.grow(n)
+	zidx, xidx := w.zidx[:n], w.xidx[:n]
+	w.sortCoord(pts, n, 2, zidx)
+	w.sortCoord(pts, n, 0, xidx)
+	for r, i := range xidx {
+		w.rankOf[i] = int32(r)
+		w.xr[r], w.yr[r] = pts[3*i], pts[3*i+1]
+	}
+	w.tree.reset(n)
+	return zidx
+}
+
 // volume returns the hypervolume of the n stride-3 points in pts, each of
 // which must be strictly below ref on every coordinate (no NaN).
 //
@@ -43,15 +59,7 @@ func (w *hv3Work) volume(pts []float64, n int, ref []float64) float64 {
 	if n == 0 {
 		return 0
 	}
-	w.grow(n)
-	zidx, xidx := w.zidx[:n], w.xidx[:n]
-	w.sortCoord(pts, n, 2, zidx)
-	w.sortCoord(pts, n, 0, xidx)
-	for r, i := range xidx {
-		w.rankOf[i] = int32(r)
-		w.xr[r], w.yr[r] = pts[3*i], pts[3*i+1]
-	}
-	w.tree.reset(n)
+	zidx := w.prepare(pts, n)
 	area, vol := 0.0, 0.0
 	zPrev := pts[3*zidx[0]+2]
 	for _, i := range zidx {
@@ -108,15 +116,7 @@ func (w *hv3Work) excl(p, lim []float64, n int, ref []float64) float64 {
 	if n == 0 {
 		return (ref[0] - p[0]) * (ref[1] - p[1]) * (ref[2] - p[2])
 	}
-	w.grow(n)
-	zidx, xidx := w.zidx[:n], w.xidx[:n]
-	w.sortCoord(lim, n, 2, zidx)
-	w.sortCoord(lim, n, 0, xidx)
-	for r, i := range xidx {
-		w.rankOf[i] = int32(r)
-		w.xr[r], w.yr[r] = lim[3*i], lim[3*i+1]
-	}
-	w.tree.reset(n)
+	zidx := w.prepare(lim, n)
 	j := 0
 	for ; j < n && lim[3*zidx[j]+2] <= p[2]; j++ {
 		w.insert(int(w.rankOf[zidx[j]]), ref)

@@ -44,9 +44,9 @@ type xy struct{ x, y float64 }
 
 type xyz struct{ x, y, z float64 }
 
-// volume returns the hypervolume of the n stride-4 points, all strictly
-// below ref (no NaN).
-func (w *hv4Work) volume(pts []float64, n int, ref []float64) float64 {
+// sortW empties the sweep's 3D front and returns the indices of the n
+// stride-4 points in pts sorted by w.
+func (w *hv4Work) sortW(pts []float64, n int) []int32 {
 	if cap(w.keys) < n {
 		c := max(n, 2*cap(w.keys)) // grown by doubling: the limited sets of a 5D sweep grow by one point at a time
 		w.keys, w.tk, w.ti, w.order = make([]uint64, c), make([]uint64, c), make([]int32, c), make([]int32, c)
@@ -57,6 +57,13 @@ func (w *hv4Work) volume(pts []float64, n int, ref []float64) float64 {
 	}
 	sortByKeyBuf(keys, order, w.tk, w.ti)
 	w.s = w.s[:0]
+	return order
+}
+
+// volume returns the hypervolume of the n stride-4 points, all strictly
+// below ref (no NaN).
+func (w *hv4Work) volume(pts []float64, n int, ref []float64) float64 {
+	order := w.sortW(pts, n)
 	vol, v := 0.0, 0.0
 	for j, oi := range order {
 		p := pts[4*int(oi) : 4*int(oi)+4]
@@ -285,16 +292,7 @@ func hv4NextDominated(s []xyz, j int, q xyz) int {
 // the points at or below p_w and reducing it by each later point's 3D
 // contribution, until nothing is left.
 func (w *hv4Work) excl(p, lim []float64, n int, ref []float64) float64 {
-	if cap(w.keys) < n {
-		c := max(n, 2*cap(w.keys)) // grown by doubling: the limited sets of a 5D sweep grow by one point at a time
-		w.keys, w.tk, w.ti, w.order = make([]uint64, c), make([]uint64, c), make([]int32, c), make([]int32, c)
-	}
-	keys, order := w.keys[:n], w.order[:n]
-	for i := range n {
-		keys[i], order[i] = floatKey(lim[4*i+3]), int32(i)
-	}
-	sortByKeyBuf(keys, order, w.tk, w.ti)
-	w.s = w.s[:0]
+	order := w.sortW(lim, n)
 	j := 0
 	for ; j < n && lim[4*int(order[j])+3] <= p[3]; j++ {
 		q := lim[4*int(order[j]) : 4*int(order[j])+4]

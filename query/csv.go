@@ -2,7 +2,6 @@ package query
 
 import (
 	"bufio"
-	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -13,8 +12,7 @@ import (
 
 // writeFrontCSV prints one row per trial with its status, values and
 // explanation, for spreadsheets and scripts.
-func writeFrontCSV(out io.Writer, rep *Result) error {
-	w := bufio.NewWriterSize(out, 1<<16)
+func writeFrontCSV(w *bufio.Writer, rep *Result) error {
 	objs := rep.query.Objectives
 	h := []string{"group", "id", "status"}
 	for _, o := range objs {
@@ -36,7 +34,7 @@ func writeFrontCSV(out io.Writer, rep *Result) error {
 	for g := range rep.results {
 		writeGroupCSV(w, rep, g)
 	}
-	return w.Flush()
+	return nil
 }
 
 // csvRow accumulates one output row.

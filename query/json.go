@@ -2,16 +2,14 @@ package query
 
 import (
 	"bufio"
-	"io"
 
 	"github.com/pareto-llm/pareto/frontier"
 	"github.com/pareto-llm/pareto/internal/enc"
 )
 
-// jsonBuf appends JSON by hand: the frontier of a million trials is
+// writeFrontJSON appends JSON by hand: the frontier of a million trials is
 // printed in well under a second, with no intermediate structures.
-func writeFrontJSON(out io.Writer, rep *Result) error {
-	w := bufio.NewWriterSize(out, 1<<16)
+func writeFrontJSON(w *bufio.Writer, rep *Result) error {
 	j := &enc.JSON{}
 	j.Raw(`{"objectives":[`)
 	for i, o := range rep.query.Objectives {
@@ -63,10 +61,7 @@ func writeFrontJSON(out io.Writer, rep *Result) error {
 	j.Raw(`,"warnings":`)
 	j.Strs(rep.warnings)
 	j.Raw("}\n")
-	if err := j.Flush(w, true); err != nil {
-		return err
-	}
-	return w.Flush()
+	return j.Flush(w, true)
 }
 
 func writeGroupJSON(w *bufio.Writer, j *enc.JSON, rep *Result, g int) error {

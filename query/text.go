@@ -3,7 +3,6 @@ package query
 import (
 	"bufio"
 	"fmt"
-	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -12,8 +11,7 @@ import (
 	"github.com/pareto-llm/pareto/internal/enc"
 )
 
-func writeFrontTable(out io.Writer, rep *Result) error {
-	w := bufio.NewWriterSize(out, 1<<16)
+func writeFrontTable(w *bufio.Writer, rep *Result) error {
 	for g := range rep.results {
 		if g > 0 {
 			w.WriteByte('\n')
@@ -24,7 +22,7 @@ func writeFrontTable(out io.Writer, rep *Result) error {
 		fmt.Fprintf(w, "\nSKIPPED (inputs and runs that yielded no trial)\n")
 		enc.SkipSection(w, sk)
 	}
-	return w.Flush()
+	return nil
 }
 
 func objectiveHeaders(objs []frontier.Objective) []string {

@@ -6,8 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	toml "github.com/pelletier/go-toml/v2"
-
 	"github.com/pareto-llm/pareto/compare"
 	"github.com/pareto-llm/pareto/frontier"
 	"github.com/pareto-llm/pareto/internal/position"
@@ -152,8 +150,8 @@ func ParseConfig(file string, data []byte) (*Config, error) {
 // decodeTOML decodes data, the TOML file named file, into a generic tree.
 func decodeTOML(file string, data []byte) (map[string]any, error) {
 	var doc map[string]any
-	if err := toml.Unmarshal(data, &doc); err != nil {
-		return nil, decodeError(file, err)
+	if err := position.DecodeTOML(file, data, &doc); err != nil {
+		return nil, err
 	}
 	return doc, nil
 }
@@ -161,12 +159,7 @@ func decodeTOML(file string, data []byte) (map[string]any, error) {
 // result returns cfg, or the errors found, in file order.
 func (d *decoder) result(cfg *Config) (*Config, error) {
 	if len(d.errs) > 0 {
-		slices.SortStableFunc(d.errs, func(a, b *ConfigError) int {
-			if a.Line != b.Line {
-				return a.Line - b.Line
-			}
-			return a.Col - b.Col
-		})
+		d.errs.Sort()
 		return nil, d.errs
 	}
 	return cfg, nil

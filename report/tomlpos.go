@@ -18,7 +18,4 @@ func configError(file string, p Pos, msg string) *ConfigError {
 // (position.List: one error per line).
 type ConfigErrors = position.List
 
-// decodeError converts a go-toml error into a *ConfigError.
-func decodeError(file string, err error) *ConfigError { return position.TOMLError(file, err) }
-
 func join(a, b string) string { return position.JoinKey(a, b) }

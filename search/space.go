@@ -9,7 +9,6 @@ import (
 	"math"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/pareto-llm/pareto/internal/position"
@@ -243,12 +242,7 @@ func (s *Space) compile() error {
 		s.compileConstraint(&s.Constraints[i], fail)
 	}
 	if len(errs) > 0 {
-		sort.SliceStable(errs, func(i, j int) bool {
-			if errs[i].Line != errs[j].Line {
-				return errs[i].Line < errs[j].Line
-			}
-			return errs[i].Col < errs[j].Col
-		})
+		errs.Sort()
 		return errs
 	}
 	return nil

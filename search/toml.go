@@ -9,18 +9,27 @@ import (
 	"sort"
 	"strings"
 
-	toml "github.com/pelletier/go-toml/v2"
-
 	"github.com/pareto-llm/pareto/internal/position"
 )
 
 // ReadSpace reads a search space from a TOML file (see ParseSpace).
 func ReadSpace(path string) (*Space, error) {
+	s, _, err := ReadSpaceText(path)
+	return s, err
+}
+
+// ReadSpaceText reads a search space from a TOML file as ReadSpace does,
+// and returns the file's text with it (what a tuning study keeps).
+func ReadSpaceText(path string) (*Space, string, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("reading search space: %w", err)
+		return nil, "", fmt.Errorf("reading search space: %w", err)
 	}
-	return ParseSpace(path, data)
+	s, err := ParseSpace(path, data)
+	if err != nil {
+		return nil, "", err
+	}
+	return s, string(data), nil
 }
 
 // ParseSpace decodes a search space from TOML; file names it in errors.
@@ -60,8 +69,8 @@ func ReadSpace(path string) (*Space, error) {
 // parameter.
 func ParseSpace(file string, data []byte) (*Space, error) {
 	var doc map[string]any
-	if err := toml.Unmarshal(data, &doc); err != nil {
-		return nil, position.TOMLError(file, err)
+	if err := position.DecodeTOML(file, data, &doc); err != nil {
+		return nil, err
 	}
 	d := &spaceDecoder{file: file, data: data, ix: position.IndexTOML(data)}
 	s := d.document(doc)
@@ -70,12 +79,7 @@ func ParseSpace(file string, data []byte) (*Space, error) {
 		errs = append(errs, err.(position.List)...)
 	}
 	if len(errs) > 0 {
-		sort.SliceStable(errs, func(i, j int) bool {
-			if errs[i].Line != errs[j].Line {
-				return errs[i].Line < errs[j].Line
-			}
-			return errs[i].Col < errs[j].Col
-		})
+		errs.Sort()
 		return nil, errs
 	}
 	return s, nil
@@ -138,11 +142,7 @@ func (d *spaceDecoder) document(doc map[string]any) *Space {
 		names = append(names, k)
 	}
 	sort.Slice(names, func(i, j int) bool { // file order
-		a, b := d.ix["params."+names[i]], d.ix["params."+names[j]]
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		return a.Col < b.Col
+		return d.ix["params."+names[i]].Compare(d.ix["params."+names[j]]) < 0
 	})
 	for _, name := range names {
 		path := "params." + name

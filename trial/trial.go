@@ -552,13 +552,11 @@ type Skip struct {
 	Reason string `json:"reason"`
 }
 
-// File names the skipped input for identity: Key, or Path when Key is
-// empty (as Source.File does for trials).
+// File names the skipped input for identity as Source.File names a
+// trial's file: Key, or Path when Key is empty.
 func (s *Skip) File() string {
-	if s.Key != "" {
-		return s.Key
-	}
-	return s.Path
+	src := Source{Path: s.Path, Key: s.Key}
+	return src.File()
 }
 
 // Skip codes besides the CloudAI exclusion codes.

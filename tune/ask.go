@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -70,7 +69,7 @@ func OpenSpec(ctx context.Context, st Store, study string, spec AskSpec) (*Tunin
 	if err != nil {
 		return nil, err
 	}
-	space, text, err := ReadSpace(spec.Space)
+	space, text, err := search.ReadSpaceText(spec.Space)
 	if err != nil {
 		return nil, err
 	}
@@ -87,19 +86,6 @@ func OpenSpec(ctx context.Context, st Store, study string, spec AskSpec) (*Tunin
 		return nil, err
 	}
 	return t, nil
-}
-
-// ReadSpace reads a search space file and keeps its text.
-func ReadSpace(path string) (*search.Space, string, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, "", fmt.Errorf("reading search space: %w", err)
-	}
-	space, err := search.ParseSpace(path, b)
-	if err != nil {
-		return nil, "", err
-	}
-	return space, string(b), nil
 }
 
 // AskResult is an ask's answer (docs/schema/ask.schema.json): the run to

@@ -421,9 +421,9 @@ func warnKept(e *env, study string, flags, kept tune.Options) {
 }
 
 // readSpace reads the search space file and keeps its text
-// (tune.ReadSpace).
+// (search.ReadSpaceText).
 func readSpace(path string) (*search.Space, string, error) {
-	space, text, err := tune.ReadSpace(path)
+	space, text, err := search.ReadSpaceText(path)
 	if err != nil {
 		return nil, "", inputError{err: err}
 	}

@@ -1,6 +1,9 @@
 package position
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // List is every problem found in one file, in file order; it renders one
 // error per line.
@@ -21,4 +24,10 @@ func (l List) Err() error {
 		return nil
 	}
 	return l
+}
+
+// Sort puts l in file order: by line, then column, keeping the order of
+// errors at the same position.
+func (l List) Sort() {
+	slices.SortStableFunc(l, func(a, b *Error) int { return a.At().Compare(b.At()) })
 }

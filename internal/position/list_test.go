@@ -20,3 +20,15 @@ func TestList(t *testing.T) {
 		t.Errorf("errors.As does not find the list")
 	}
 }
+
+func TestListSort(t *testing.T) {
+	l := List{{Line: 3, Msg: "c"}, {Line: 1, Col: 4, Msg: "b"}, {Line: 3, Msg: "d"}, {Line: 1, Col: 2, Msg: "a"}}
+	l.Sort()
+	var got string
+	for _, e := range l {
+		got += e.Msg
+	}
+	if got != "abcd" {
+		t.Errorf("List.Sort order = %s; want abcd", got)
+	}
+}

@@ -6,11 +6,23 @@
 // type. toml.go indexes the keys of a TOML document by position.
 package position
 
-import "fmt"
+import (
+	"cmp"
+	"fmt"
+)
 
 // Pos is a 1-based position in a file; zero fields are unknown.
 type Pos struct {
 	Line, Col int
+}
+
+// Compare returns -1, 0 or +1 as p comes before, at or after q in the
+// file: by line, then column.
+func (p Pos) Compare(q Pos) int {
+	if c := cmp.Compare(p.Line, q.Line); c != 0 {
+		return c
+	}
+	return cmp.Compare(p.Col, q.Col)
 }
 
 // Error is a problem located in a file. It renders as

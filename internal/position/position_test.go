@@ -58,3 +58,31 @@ func TestTOMLError(t *testing.T) {
 		t.Errorf("TOMLError = %+v (%v)", e, e)
 	}
 }
+
+func TestDecodeTOML(t *testing.T) {
+	var v struct{ N int }
+	if err := DecodeTOML("c.toml", []byte("N = 3\n"), &v); err != nil || v.N != 3 {
+		t.Errorf("DecodeTOML(N = 3) = %v, N = %d; want nil, 3", err, v.N)
+	}
+	err := DecodeTOML("c.toml", []byte("n = 1\nN = \"x\"\n"), &v)
+	var e *Error
+	if !errors.As(err, &e) || e.File != "c.toml" || e.Line != 2 {
+		t.Errorf("DecodeTOML(bad) = %v; want a c.toml:2 *Error", err)
+	}
+}
+
+func TestPosCompare(t *testing.T) {
+	for _, tt := range []struct {
+		p, q Pos
+		want int
+	}{
+		{Pos{1, 5}, Pos{2, 1}, -1},
+		{Pos{2, 1}, Pos{1, 5}, 1},
+		{Pos{3, 2}, Pos{3, 7}, -1},
+		{Pos{3, 7}, Pos{3, 7}, 0},
+	} {
+		if got := tt.p.Compare(tt.q); got != tt.want {
+			t.Errorf("%v.Compare(%v) = %d; want %d", tt.p, tt.q, got, tt.want)
+		}
+	}
+}

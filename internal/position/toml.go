@@ -10,6 +10,15 @@ import (
 	"github.com/pelletier/go-toml/v2/unstable"
 )
 
+// DecodeTOML unmarshals data, the TOML file named file, into v; a go-toml
+// error becomes an *Error (TOMLError).
+func DecodeTOML(file string, data []byte, v any) error {
+	if err := toml.Unmarshal(data, v); err != nil {
+		return TOMLError(file, err)
+	}
+	return nil
+}
+
 // TOMLError converts an error of go-toml (a *toml.DecodeError or a
 // *toml.StrictMissingError) into an *Error named after file, with the
 // key it concerns when go-toml says.
