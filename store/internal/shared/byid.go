@@ -36,15 +36,15 @@ func IDBatches(ids []string, n int) iter.Seq[IDBatch] {
 	}
 }
 
-// RowTrial is a trial read with its row id.
-type RowTrial struct {
+// rowTrial is a trial read with its row id.
+type rowTrial struct {
 	row int64
 	t   trial.Trial
 }
 
-// VerifiedRow reads the current row into a trial and, when its ID is in
+// verifiedRow reads the current row into a trial and, when its ID is in
 // want, verifies it and appends it to out.
-func VerifiedRow(rs rowScanner, d *codec.Decoder, r *TrialRow, want map[string]bool, out []RowTrial) ([]RowTrial, error) {
+func verifiedRow(rs RowScanner, d *codec.Decoder, r *TrialRow, want map[string]bool, out []rowTrial) ([]rowTrial, error) {
 	t, err := r.Scan(rs, d)
 	if err != nil || !want[t.ID] { // another ID under the same key
 		return out, err
@@ -52,12 +52,12 @@ func VerifiedRow(rs rowScanner, d *codec.Decoder, r *TrialRow, want map[string]b
 	if err := r.Verify(&t, d); err != nil {
 		return out, err
 	}
-	return append(out, RowTrial{r.ID, t}), nil
+	return append(out, rowTrial{r.ID, t}), nil
 }
 
-// ByRow returns the trials in row-id order (ingest order).
-func ByRow(ts []RowTrial) []trial.Trial {
-	slices.SortFunc(ts, func(a, b RowTrial) int { return cmp.Compare(a.row, b.row) })
+// byRow returns the trials in row-id order (ingest order).
+func byRow(ts []rowTrial) []trial.Trial {
+	slices.SortFunc(ts, func(a, b rowTrial) int { return cmp.Compare(a.row, b.row) })
 	out := make([]trial.Trial, len(ts))
 	for i := range ts {
 		out[i] = ts[i].t

@@ -17,7 +17,7 @@ type Reader interface {
 
 // StudyID returns the row id of the study named study in tx, ErrNoStudy
 // when there is none.
-func StudyID(tx tunequeue.SQL, study string) (int64, error) {
+func StudyID(tx Querier, study string) (int64, error) {
 	rows, err := tx.Query(`SELECT id FROM studies WHERE name = ?`, study)
 	if err != nil {
 		return 0, err
