@@ -2,8 +2,10 @@ package shared
 
 import (
 	"cmp"
+	"context"
 	"iter"
 	"slices"
+	"strings"
 
 	"github.com/pareto-llm/pareto/store/internal/codec"
 	"github.com/pareto-llm/pareto/trial"
@@ -63,4 +65,47 @@ func byRow(ts []rowTrial) []trial.Trial {
 		out[i] = ts[i].t
 	}
 	return out
+}
+
+// TrialsByID implements store.Reader.TrialsByID: the study's trials
+// whose IDs are in ids, verified, in ingest order; IDs the study does not
+// hold are left out. One snapshot.
+func (r Reads) TrialsByID(ctx context.Context, study string, ids []string) ([]trial.Trial, error) {
+	ids = UniqueIDs(ids)
+	var out []rowTrial
+	err := r.D.ReadStudy(ctx, "reading trials of "+study, study, func(tx StudyTx, studyID int64) error {
+		out = out[:0]
+		dec, row := codec.NewDecoder(), NewTrialRow()
+		for b := range IDBatches(ids, ByIDBatch) {
+			query, args := TrialsByIDQuery(tx.Numbered(), studyID, b.IDs)
+			err := eachRow(tx, query, args, func(rs RowScanner) (err error) {
+				out, err = verifiedRow(rs, dec, row, b.Want, out)
+				return err
+			})
+			if err != nil {
+				return InStudy(err, study)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return byRow(out), nil
+}
+
+// TrialsByIDQuery returns the query of the trials of studyID under ids,
+// and its arguments: PostgreSQL (numbered) looks their hashes up, SQLite
+// their hash keys (codec.HashKey), which its index holds, so that a row
+// it finds may be another ID's under the same key.
+func TrialsByIDQuery(numbered bool, studyID int64, ids []string) (string, []any) {
+	if numbered {
+		return codec.TrialsSelect(true) + ` WHERE study_id = ? AND hash = ANY(?::text[])`, []any{studyID, ids}
+	}
+	args := make([]any, 0, len(ids)+1)
+	args = append(args, studyID)
+	for _, id := range ids {
+		args = append(args, codec.HashKey(id))
+	}
+	return codec.TrialsSelect(false) + ` WHERE study_id = ? AND hkey IN (?` + strings.Repeat(",?", len(ids)-1) + `)`, args
 }
