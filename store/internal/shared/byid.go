@@ -78,12 +78,19 @@ func (r Reads) TrialsByID(ctx context.Context, study string, ids []string) ([]tr
 		dec, row := codec.NewDecoder(), NewTrialRow()
 		for b := range IDBatches(ids, ByIDBatch) {
 			query, args := TrialsByIDQuery(tx.Numbered(), studyID, b.IDs)
-			err := eachRow(tx, query, args, func(rs RowScanner) (err error) {
-				out, err = verifiedRow(rs, dec, row, b.Want, out)
-				return err
-			})
+			rows, err := tx.Query(query, args...)
 			if err != nil {
-				return InStudy(err, study)
+				return err
+			}
+			for rows.Next() {
+				if out, err = verifiedRow(rows, dec, row, b.Want, out); err != nil {
+					rows.Close()
+					return InStudy(err, study)
+				}
+			}
+			rows.Close()
+			if err := rows.Err(); err != nil {
+				return err
 			}
 		}
 		return nil

@@ -108,12 +108,8 @@ func EachBlock(tx Querier, studyID int64, sketched bool, fn func(*StoredBlock) e
 	if sketched {
 		cols, dest = sketchedBlockColumns, k.sketchedDest()
 	}
-	return eachRow(tx, `SELECT `+cols+` FROM blocks WHERE study_id = ? ORDER BY first_trial`, []any{studyID}, func(rs RowScanner) error {
-		if err := rs.Scan(dest...); err != nil {
-			return err
-		}
-		return fn(&k)
-	})
+	return eachRow(tx, `SELECT `+cols+` FROM blocks WHERE study_id = ? ORDER BY first_trial`, []any{studyID}, dest,
+		func() error { return fn(&k) })
 }
 
 // Verify checks the block's checksum (BlockChecksum).
@@ -405,12 +401,8 @@ func (b *ColumnsBuilder) readColumns(tx StudyTx, studyID int64) error {
 	var vals []byte
 	var id, sum int64
 	for u, d := range b.Dims {
-		err := eachRow(tx, blockValuesQuery, []any{studyID, b.Metric(u), d}, func(rs RowScanner) error {
-			if err := rs.Scan(&id, &vals, &sum); err != nil {
-				return err
-			}
-			return b.AddValues(u, id, vals, sum)
-		})
+		err := eachRow(tx, blockValuesQuery, []any{studyID, b.Metric(u), d}, []any{&id, &vals, &sum},
+			func() error { return b.AddValues(u, id, vals, sum) })
 		if err != nil {
 			return err
 		}

@@ -72,16 +72,19 @@ func readTrials(tx StudyTx, studyID int64, c *Collector, d *codec.Decoder) error
 	return c.Finish(err, v.Wait())
 }
 
-// eachRow runs query in tx and calls fn on each row it returns, until fn
-// returns an error.
-func eachRow(tx Querier, query string, args []any, fn func(RowScanner) error) error {
+// eachRow runs query in tx and calls fn after it scans each row into
+// dest, until fn returns an error.
+func eachRow(tx Querier, query string, args []any, dest []any, fn func() error) error {
 	rows, err := tx.Query(query, args...)
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
 	for rows.Next() {
-		if err := fn(rows); err != nil {
+		if err := rows.Scan(dest...); err != nil {
+			return err
+		}
+		if err := fn(); err != nil {
 			return err
 		}
 	}
