@@ -354,7 +354,7 @@ func (r Reads) Columns(ctx context.Context, study string, specs []store.ColumnSp
 			return readingTrials(err, study)
 		}
 		if err := b.readColumns(tx, studyID); err != nil {
-			return fmt.Errorf("reading blocks: %w", InStudy(err, study))
+			return fmt.Errorf("reading blocks of %s: %w", study, InStudy(err, study))
 		}
 		return nil
 	})

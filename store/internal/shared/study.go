@@ -48,7 +48,7 @@ func (r Reads) Scan(ctx context.Context, study string, q store.Query, fn func([]
 
 // readingTrials wraps an error of reading the study's trials.
 func readingTrials(err error, study string) error {
-	return fmt.Errorf("reading trials: %w", InStudy(err, study))
+	return fmt.Errorf("reading trials of %s: %w", study, InStudy(err, study))
 }
 
 // readTrials reads the study's trials into c in row-id order, verified
