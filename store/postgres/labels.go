@@ -44,12 +44,12 @@ func (s *pgStore) setLabelsTx(ctx context.Context, study string, ids []string, l
 	matched := 0
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		matched = 0
-		studyID, err := pgStudyID(ctx, tx, study)
+		studyID, err := shared.StudyID(pgQueryTx{ctx, tx}, study)
 		if err != nil {
 			return err
 		}
-		rows, err := tx.Query(ctx, codec.TrialsSelect(true)+` WHERE study_id = $1 AND hash = ANY($2::text[])
-			ORDER BY id FOR UPDATE OF trials`, studyID, ids)
+		query, args := shared.TrialsByIDQuery(true, studyID, ids)
+		rows, err := tx.Query(ctx, numberPlaceholders(query+` ORDER BY id FOR UPDATE OF trials`), args...)
 		if err != nil {
 			return err
 		}

@@ -37,6 +37,8 @@ type pgStore struct {
 	afterBatch func()
 	// OnDialect is the tuning queue, in this store.
 	tunequeue.OnDialect
+	// Reads are the reads of a study, in this store.
+	shared.Reads
 }
 
 // openPostgres connects to url, checks that the database is empty or a
@@ -92,7 +94,7 @@ func connectChecked(ctx context.Context, url string, readOnly bool, check func(s
 // readOnly, and checks that the server answers.
 func connectPostgres(ctx context.Context, url string, readOnly bool) (*pgStore, error) {
 	s := &pgStore{url: url, readOnly: readOnly}
-	s.OnDialect = tunequeue.OnDialect{D: s}
+	s.OnDialect, s.Reads = tunequeue.OnDialect{D: s}, shared.Reads{D: s}
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
 		return nil, s.wrap("parsing the URL", err)
@@ -281,15 +283,17 @@ func (s *pgStore) snapshot(ctx context.Context, op string, fn func(tx pgx.Tx) er
 // snapshotTx are the options of a read in one snapshot.
 var snapshotTx = pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}
 
-// readStudy runs fn in one repeatable-read, read-only transaction, with
-// the row id of study (ErrNoStudy when there is none).
-func (s *pgStore) readStudy(ctx context.Context, study string, fn func(tx pgx.Tx, studyID int64) error) error {
-	return pgx.BeginTxFunc(ctx, s.pool, snapshotTx, func(tx pgx.Tx) error {
-		studyID, err := pgStudyID(ctx, tx, study)
+// ReadStudy implements shared.Dialect: it runs fn in one repeatable-read,
+// read-only snapshot, with the row id of study (ErrNoStudy when there is
+// none).
+func (s *pgStore) ReadStudy(ctx context.Context, op, study string, fn func(tx shared.StudyTx, studyID int64) error) error {
+	return s.snapshot(ctx, op, func(tx pgx.Tx) error {
+		qt := pgQueryTx{ctx, tx}
+		studyID, err := shared.StudyID(qt, study)
 		if err != nil {
 			return err
 		}
-		return fn(tx, studyID)
+		return fn(qt, studyID)
 	})
 }
 

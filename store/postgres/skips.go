@@ -5,7 +5,6 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/store/internal/shared"
 	"github.com/pareto-llm/pareto/trial"
 )
@@ -30,10 +29,4 @@ func (s *pgStore) RecordSkips(ctx context.Context, study string, skips []trial.S
 		return 0, 0, s.wrap("recording the skips of "+study, err)
 	}
 	return added, present, nil
-}
-
-// Skips returns the study's skips that satisfy where, in one read-only
-// snapshot.
-func (s *pgStore) Skips(ctx context.Context, study string, where []store.Condition) ([]trial.Skip, error) {
-	return shared.Skips(ctx, s, study, where)
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/pareto-llm/pareto/store/internal/codec"
+	"github.com/pareto-llm/pareto/store/internal/shared"
 	"github.com/pareto-llm/pareto/store/tunequeue"
 )
 
@@ -30,6 +31,22 @@ func (t pgQueryTx) Query(query string, args ...any) (tunequeue.Rows, error) {
 }
 
 func (pgQueryTx) Numbered() bool { return true }
+
+// EachTrial implements shared.StudyTx: PostgreSQL finds the study's
+// trials through its index on the study.
+func (t pgQueryTx) EachTrial(studyID int64, sel, cond string, args []any, fn func(shared.RowScanner) (bool, error)) error {
+	rows, err := t.tx.Query(t.ctx, numberPlaceholders(sel+` WHERE study_id = ?`+cond+` ORDER BY id`), append([]any{studyID}, args...)...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if more, err := fn(rows); err != nil || !more {
+			return err
+		}
+	}
+	return rows.Err()
+}
 
 // numberPlaceholders turns each '?' of query into $1, $2, ...
 func numberPlaceholders(query string) string {

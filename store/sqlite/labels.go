@@ -43,7 +43,7 @@ func setLabelsTx(ctx context.Context, tx *sql.Tx, study string, ids []string, la
 	var updates []shared.LabelUpdate
 	matched := 0
 	for b := range shared.IDBatches(ids, shared.LabelBatch) {
-		query, args := byHashKey(studyID, b.IDs)
+		query, args := shared.TrialsByIDQuery(false, studyID, b.IDs)
 		rows, err := tx.QueryContext(ctx, query, args...)
 		if err != nil {
 			return 0, err

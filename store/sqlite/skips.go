@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"time"
 
-	"github.com/pareto-llm/pareto/store"
 	"github.com/pareto-llm/pareto/store/internal/codec"
 	"github.com/pareto-llm/pareto/store/internal/shared"
 	"github.com/pareto-llm/pareto/trial"
@@ -25,10 +24,4 @@ func (s *sqliteStore) RecordSkips(ctx context.Context, study string, skips []tri
 		return 0, 0, err
 	}
 	return added, present, nil
-}
-
-// Skips returns the study's skips that satisfy where, in one read-only
-// snapshot.
-func (s *sqliteStore) Skips(ctx context.Context, study string, where []store.Condition) ([]trial.Skip, error) {
-	return shared.Skips(ctx, s, study, where)
 }

@@ -53,12 +53,14 @@ type sqliteStore struct {
 	afterBatch func()
 	// OnDialect is the tuning queue, in this store.
 	tunequeue.OnDialect
+	// Reads are the reads of a study, in this store.
+	shared.Reads
 }
 
 // newStore returns the store of db, the database at path.
 func newStore(db *sql.DB, path string, readOnly bool) *sqliteStore {
 	s := &sqliteStore{db: db, path: path, readOnly: readOnly}
-	s.OnDialect = tunequeue.OnDialect{D: s}
+	s.OnDialect, s.Reads = tunequeue.OnDialect{D: s}, shared.Reads{D: s}
 	return s
 }
 

@@ -76,21 +76,14 @@ func checkStudy(tx codec.QueryTx, studyID int64, name string) (store.StudyCheck,
 
 // readBlocks reads the study's blocks in row-id order.
 func readBlocks(tx codec.QueryTx, studyID int64) ([]StoredBlock, error) {
-	rows, err := tx.Query(`SELECT `+BlockColumns+` FROM blocks WHERE study_id = ? ORDER BY first_trial`, studyID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
 	var out []StoredBlock
-	for rows.Next() {
-		var k StoredBlock
-		if err := rows.Scan(k.dest()...); err != nil {
-			return nil, err
-		}
-		k.RowIDs, k.IDs, k.Problems = bytes.Clone(k.RowIDs), bytes.Clone(k.IDs), bytes.Clone(k.Problems)
-		out = append(out, k)
-	}
-	return out, rows.Err()
+	err := EachBlock(tx, studyID, false, func(k *StoredBlock) error {
+		kept := *k
+		kept.RowIDs, kept.IDs, kept.Problems = bytes.Clone(k.RowIDs), bytes.Clone(k.IDs), bytes.Clone(k.Problems)
+		out = append(out, kept)
+		return nil
+	})
+	return out, err
 }
 
 // ownRows decodes the row ids a block lists as its own (nil when they do

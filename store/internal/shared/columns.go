@@ -2,6 +2,7 @@ package shared
 
 import (
 	"cmp"
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -81,21 +82,34 @@ type StoredBlock struct {
 	SketchChecksum          int64
 }
 
-// dest returns the scan targets of BlockColumns.
+// dest returns the scan targets of blockColumns.
 func (k *StoredBlock) dest() []any {
 	return []any{&k.ID, &k.First, &k.Last, &k.N, &k.RowIDs, &k.IDs, &k.Problems, &k.Checksum}
 }
 
-// BlockColumns are the blocks columns a read verifies, in scan order.
-const BlockColumns = `id, first_trial, last_trial, trials, row_ids, ids, problems, checksum`
+// blockColumns are the blocks columns a read verifies, in scan order.
+const blockColumns = `id, first_trial, last_trial, trials, row_ids, ids, problems, checksum`
 
-// SketchedBlockColumns are BlockColumns and the sketch columns, which
+// sketchedBlockColumns are blockColumns and the sketch columns, which
 // Columns reads.
-const SketchedBlockColumns = BlockColumns + `, sketches, sketch_version, sketch_checksum`
+const sketchedBlockColumns = blockColumns + `, sketches, sketch_version, sketch_checksum`
 
-// SketchedDest returns the scan targets of SketchedBlockColumns.
-func (k *StoredBlock) SketchedDest() []any {
+// sketchedDest returns the scan targets of sketchedBlockColumns.
+func (k *StoredBlock) sketchedDest() []any {
 	return append(k.dest(), &k.Sketches, &k.SketchVersion, &k.SketchChecksum)
+}
+
+// EachBlock calls fn on each of the study's blocks in row-id order, read
+// with its sketches when sketched; the block's slices are valid until fn
+// returns.
+func EachBlock(tx Querier, studyID int64, sketched bool, fn func(*StoredBlock) error) error {
+	var k StoredBlock
+	cols, dest := blockColumns, k.dest()
+	if sketched {
+		cols, dest = sketchedBlockColumns, k.sketchedDest()
+	}
+	return eachRow(tx, `SELECT `+cols+` FROM blocks WHERE study_id = ? ORDER BY first_trial`, []any{studyID}, dest,
+		func() error { return fn(&k) })
 }
 
 // Verify checks the block's checksum (BlockChecksum).
@@ -279,10 +293,10 @@ func RowSet(rows []int64) map[int64]bool {
 	return m
 }
 
-// SplitConditions returns the conditions a Columns query can apply in SQL
+// splitConditions returns the conditions a Columns query can apply in SQL
 // (an environment column compared with a non-numeric value, so that the
 // comparison is textual in Go too) and the others.
-func SplitConditions(where []store.Condition) (sqlConds, goConds []store.Condition) {
+func splitConditions(where []store.Condition) (sqlConds, goConds []store.Condition) {
 	for _, c := range where {
 		_, numErr := strconv.ParseFloat(c.Value, 64)
 		if envColumn(c.Key) && numErr != nil {
@@ -298,10 +312,14 @@ func envColumn(key string) bool {
 	return slices.Contains(codec.EnvColumns, key)
 }
 
-// EnvWhere renders sqlConds as " AND col <> ” AND col OP ?" terms (a
-// trial without the label matches no condition); collate is appended to
-// each comparison (PostgreSQL needs byte order: COLLATE "C").
-func EnvWhere(sqlConds []store.Condition, first int, numbered bool, collate string) (string, []any) {
+// envWhere renders sqlConds as " AND col <> ” AND col OP ?" terms (a
+// trial without the label matches no condition); PostgreSQL (numbered)
+// compares in byte order, as Go does (COLLATE "C").
+func envWhere(sqlConds []store.Condition, numbered bool) (string, []any) {
+	collate := ""
+	if numbered {
+		collate = ` COLLATE "C"`
+	}
 	var sb []byte
 	var args []any
 	for _, c := range sqlConds {
@@ -310,20 +328,84 @@ func EnvWhere(sqlConds []store.Condition, first int, numbered bool, collate stri
 			op = "<>"
 		}
 		args = append(args, c.Value)
-		sb = append(sb, " AND "+c.Key+" <> '' AND "+c.Key+collate+" "+op+" "+placeholder(numbered, first+len(args)-1)...)
+		sb = append(sb, " AND "+c.Key+" <> '' AND "+c.Key+collate+" "+op+" ?"...)
 	}
 	return string(sb), args
 }
 
-// placeholder renders parameter i: "$i" when numbered, else "?".
-func placeholder(numbered bool, i int) string {
-	if numbered {
-		return "$" + codec.Itoa(i)
+// blockValuesQuery selects the values of one (metric, dims) pair in every
+// block of a study: parameters study id, metric, dims.
+const blockValuesQuery = `SELECT v.block_id, v.vals, v.checksum FROM blocks b JOIN block_values v ON v.block_id = b.id
+	WHERE b.study_id = ? AND v.metric = ? AND v.dims = ?`
+
+// Columns implements store.Reader.Columns: for every trial of the
+// study that satisfies where, its ID and the value of each spec.
+// Conditions on environment columns with non-numeric values are applied
+// in SQL (in byte order, as Go compares), the others by reading the
+// trials as Trials does and filtering them in Go.
+//
+// It reads in one snapshot: the row ids the conditions keep, if any, then
+// the study's blocks, then each spec's values in every block (one blob
+// per block).
+func (r Reads) Columns(ctx context.Context, study string, specs []store.ColumnSpec, where []store.Condition) (*store.Columns, error) {
+	b := NewColumnsBuilder(specs)
+	err := r.D.ReadStudy(ctx, "reading columns of "+study, study, func(tx StudyTx, studyID int64) error {
+		if err := b.filter(tx, studyID, where); err != nil {
+			return readingTrials(err, study)
+		}
+		if err := b.readColumns(tx, studyID); err != nil {
+			return fmt.Errorf("reading blocks of %s: %w", study, InStudy(err, study))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	return "?"
+	return b.Result(), nil
 }
 
-// BlockValuesQuery selects the values of one (metric, dims) pair in every
-// block of a study: parameters study id, metric, dims.
-const BlockValuesQuery = `SELECT v.block_id, v.vals, v.checksum FROM blocks b JOIN block_values v ON v.block_id = b.id
-	WHERE b.study_id = ? AND v.metric = ? AND v.dims = ?`
+// filter sets the row ids that the conditions keep.
+func (b *ColumnsBuilder) filter(tx StudyTx, studyID int64, where []store.Condition) error {
+	sqlConds, goConds := splitConditions(where)
+	if len(goConds) > 0 {
+		c := &Collector{Q: store.Query{Where: goConds, Metrics: []string{}}, RowsOnly: true}
+		if err := readTrials(tx, studyID, c, codec.NewDecoder()); err != nil {
+			return err
+		}
+		b.KeepGo = RowSet(c.RowIDs)
+	}
+	if len(sqlConds) == 0 {
+		return nil
+	}
+	cond, args := envWhere(sqlConds, tx.Numbered())
+	b.KeepSQL = map[int64]bool{}
+	var id int64
+	return tx.EachTrial(studyID, "SELECT id FROM trials", cond, args, func(rs RowScanner) (bool, error) {
+		if err := rs.Scan(&id); err != nil {
+			return false, err
+		}
+		b.KeepSQL[id] = true
+		return true, nil
+	})
+}
+
+// readColumns reads the study's blocks, then each spec's values.
+func (b *ColumnsBuilder) readColumns(tx StudyTx, studyID int64) error {
+	if err := EachBlock(tx, studyID, true, b.AddBlock); err != nil {
+		return err
+	}
+	b.StartValues()
+	if len(b.RowIDs) == 0 {
+		return nil
+	}
+	var vals []byte
+	var id, sum int64
+	for u, d := range b.Dims {
+		err := eachRow(tx, blockValuesQuery, []any{studyID, b.Metric(u), d}, []any{&id, &vals, &sum},
+			func() error { return b.AddValues(u, id, vals, sum) })
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}

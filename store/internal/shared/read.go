@@ -13,8 +13,9 @@ import (
 	"github.com/pareto-llm/pareto/trial"
 )
 
-// rowScanner is what *sql.Rows and pgx.Rows have in common.
-type rowScanner interface {
+// RowScanner scans the current row of a query: what *sql.Rows, pgx.Rows
+// and the rows of a dialect's StudyTx have in common.
+type RowScanner interface {
 	Scan(dest ...any) error
 }
 
@@ -61,7 +62,7 @@ func NewTrialRow() *TrialRow {
 //
 // With v set, the content hash is checked by v (the checksum here):
 // the caller then waits for v before using what it read.
-func (r *TrialRow) Decode(rs rowScanner, d *codec.Decoder, q *store.Query, slim bool, v *Verifier) (int64, trial.Trial, error) {
+func (r *TrialRow) Decode(rs RowScanner, d *codec.Decoder, q *store.Query, slim bool, v *Verifier) (int64, trial.Trial, error) {
 	if slim {
 		t, err := r.scanSlim(rs, d, MetricFilter(q.Metrics))
 		return r.ID, t, err
@@ -92,7 +93,7 @@ func (r *TrialRow) Decode(rs rowScanner, d *codec.Decoder, q *store.Query, slim 
 
 // scanSlim reads one row into a slim trial (ID, source path and the
 // measurements keep selects) verified by the row's checksum.
-func (r *TrialRow) scanSlim(rs rowScanner, d *codec.Decoder, keep func(metric, native []byte) bool) (trial.Trial, error) {
+func (r *TrialRow) scanSlim(rs RowScanner, d *codec.Decoder, keep func(metric, native []byte) bool) (trial.Trial, error) {
 	var t trial.Trial
 	if err := rs.Scan(r.dest...); err != nil {
 		return t, err
@@ -124,7 +125,7 @@ func (r *TrialRow) scanSlim(rs rowScanner, d *codec.Decoder, keep func(metric, n
 }
 
 // Scan reads one row into a whole trial, unverified.
-func (r *TrialRow) Scan(rs rowScanner, d *codec.Decoder) (trial.Trial, error) {
+func (r *TrialRow) Scan(rs RowScanner, d *codec.Decoder) (trial.Trial, error) {
 	var t trial.Trial
 	if err := rs.Scan(r.dest...); err != nil {
 		return t, err
@@ -397,9 +398,9 @@ type emitError struct{ err error }
 
 func (e emitError) Error() string { return e.err.Error() }
 
-// ScanWrap wraps err with wrap unless it is the error of a Scan's
+// scanWrap wraps err with wrap unless it is the error of a Scan's
 // function.
-func ScanWrap(err error, wrap func(error) error) error {
+func scanWrap(err error, wrap func(error) error) error {
 	var ee emitError
 	if err == nil || errors.As(err, &ee) {
 		return err
@@ -407,15 +408,12 @@ func ScanWrap(err error, wrap func(error) error) error {
 	return wrap(err)
 }
 
-// ScanError returns the error of a Scan's function as it is, the others
-// as wrap makes them.
-func ScanError(err error, wrap func(error) error) error {
+// scanError returns the error of a Scan's function as it is (err may
+// wrap it), the others unchanged.
+func scanError(err error) error {
 	var ee emitError
 	if errors.As(err, &ee) {
 		return ee.err
 	}
-	if err == nil {
-		return nil
-	}
-	return wrap(err)
+	return err
 }

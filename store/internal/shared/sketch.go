@@ -16,23 +16,14 @@ func Resketch(tx codec.QueryTx, studyID int64, changed map[int64]trial.Sketch) e
 	if len(changed) == 0 {
 		return nil
 	}
-	rows, err := tx.Query(`SELECT `+SketchedBlockColumns+` FROM blocks WHERE study_id = ? ORDER BY first_trial`, studyID)
-	if err != nil {
-		return err
-	}
 	type update struct {
 		id, first int64
 		sketches  []byte
 	}
 	var ups []update
-	var k StoredBlock
-	for rows.Next() {
-		if err := rows.Scan(k.SketchedDest()...); err != nil {
-			rows.Close()
-			return err
-		}
+	err := EachBlock(tx, studyID, true, func(k *StoredBlock) error {
 		if string(k.SketchVersion) != columnar.SketchVersion {
-			continue
+			return nil
 		}
 		u, row := codec.Unpacker{Buf: k.RowIDs}, int64(0)
 		var at []int
@@ -43,19 +34,16 @@ func Resketch(tx codec.QueryTx, studyID int64, changed map[int64]trial.Sketch) e
 			}
 		}
 		if len(at) == 0 || u.Err != nil {
-			continue
+			return nil
 		}
 		if err := k.Verify(); err != nil {
-			rows.Close()
 			return err
 		}
 		if sum := columnar.SketchChecksum(k.First, k.SketchVersion, k.Sketches); sum != k.SketchChecksum {
-			rows.Close()
 			return &store.IntegrityError{Block: k.ID, Detail: fmt.Sprintf("the checksum of its sketches is %d, not %d", sum, k.SketchChecksum)}
 		}
 		sks, err := columnar.UnpackSketches(k.Sketches, int(k.N), nil)
 		if err != nil {
-			rows.Close()
 			return &store.IntegrityError{Block: k.ID, Detail: fmt.Sprintf("its sketches do not decode (%v)", err)}
 		}
 		u, row = codec.Unpacker{Buf: k.RowIDs}, 0
@@ -70,9 +58,9 @@ func Resketch(tx codec.QueryTx, studyID int64, changed map[int64]trial.Sketch) e
 			sk.AddSketch(s)
 		}
 		ups = append(ups, update{k.ID, k.First, sk.Buf})
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return err
 	}
 	for _, u := range ups {

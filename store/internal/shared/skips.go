@@ -137,11 +137,11 @@ func RecordSkips(tx codec.BlockTx, studyID int64, skips []trial.Skip, now string
 	return added, present, nil
 }
 
-// Skips implements store.Store.Skips on r: the study's skips that
-// satisfy where, in the order first recorded.
-func Skips(ctx context.Context, r Reader, study string, where []store.Condition) ([]trial.Skip, error) {
+// Skips implements store.Store.Skips: the study's skips that satisfy
+// where, in the order first recorded, from one snapshot.
+func (r Reads) Skips(ctx context.Context, study string, where []store.Condition) ([]trial.Skip, error) {
 	var out []trial.Skip
-	err := r.ReadTx(ctx, "reading the skips of "+study, func(tx tunequeue.SQL) error {
+	err := r.D.ReadTx(ctx, "reading the skips of "+study, func(tx tunequeue.SQL) error {
 		studyID, err := StudyID(tx, study)
 		if err != nil {
 			return err
