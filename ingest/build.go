@@ -244,16 +244,21 @@ func ftoa(v float64) string { return trial.FormatFloat(v) }
 
 func itoa(v int64) string { return strconv.FormatInt(v, 10) }
 
-// paramMemo remembers, per parameter or label key, the last value a
-// record of the file set and what it became (trial.RedactParam; for a
+// paramMemo remembers, per parameter or label key, the last two values
+// records of the file set and what they became (trial.RedactParam; for a
 // number, its text): records repeating their setup, as every line of a
-// JSONL file does, neither redact nor format it again.
-type paramMemo map[string]memoValue
+// JSONL file does, or alternating between two (vLLM --append-result
+// files of two runs), neither redact nor format it again.
+type paramMemo map[string]memoPair
+
+// memoPair holds the latest value of a key first.
+type memoPair [2]memoValue
 
 type memoValue struct {
 	raw, out string
 	num      uint64 // the bits of a number's value
 	isNum    bool
+	set      bool // the entry holds a value
 }
 
 // maxMemo bounds a paramMemo: past it, new keys are not remembered.
@@ -263,9 +268,32 @@ func (m *paramMemo) remember(k string, v memoValue) {
 	if *m == nil {
 		*m = paramMemo{}
 	}
-	if len(*m) < maxMemo {
-		(*m)[k] = v
+	v.set = true
+	if p, ok := (*m)[k]; ok {
+		(*m)[k] = memoPair{v, p[0]}
+	} else if len(*m) < maxMemo {
+		(*m)[k] = memoPair{v}
 	}
+}
+
+// memoText returns the remembered text value of key k that is raw.
+func memoText[T string | []byte](m paramMemo, k string, raw T) (memoValue, bool) {
+	for _, v := range m[k] {
+		if v.set && !v.isNum && v.raw == string(raw) {
+			return v, true
+		}
+	}
+	return memoValue{}, false
+}
+
+// number returns the remembered number of k whose bits are bits.
+func (m paramMemo) number(k string, bits uint64) (memoValue, bool) {
+	for _, v := range m[k] {
+		if v.set && v.isNum && v.num == bits {
+			return v, true
+		}
+	}
+	return memoValue{}, false
 }
 
 // redact is trial.RedactParam(k, v), remembered for the next record.
@@ -274,7 +302,7 @@ func (b *builder) redact(k, v string) string {
 	if s == nil {
 		return trial.RedactParam(k, v)
 	}
-	if m, ok := s.memo[k]; ok && !m.isNum && m.raw == v {
+	if m, ok := memoText(s.memo, k, v); ok {
 		return m.out
 	}
 	out := trial.RedactParam(k, v)
@@ -310,7 +338,7 @@ func (b *builder) setParamNum(k string, v float64) {
 		return
 	}
 	bits := math.Float64bits(v)
-	if m, ok := s.memo[k]; ok && m.isNum && m.num == bits {
+	if m, ok := s.memo.number(k, bits); ok {
 		if b.t.Params == nil {
 			b.t.Params = make(map[string]string, 16)
 		}

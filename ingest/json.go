@@ -35,7 +35,7 @@ type jreader struct {
 	cols  int                     // the members of one object (Limits.MaxColumns; 0: DefaultMaxColumns)
 	size  int64                   // the input's size in bytes, when known (0 otherwise)
 	plans map[string]*servingPlan // member names of vLLM/SGLang records, per file
-	order []*servingPlan          // the plans of the last record's members, in order (planAt)
+	first planNext                // the plans records began with last (planAfter)
 	// rec is the reused state of the records of one file (JSONL and
 	// appended results): see recordScratch.
 	rec recordScratch
@@ -48,6 +48,7 @@ type jreader struct {
 	// those the scanner read before it gave up (servingFast).
 	skip int
 	flat perfJSON // flattens parameters of vLLM and SGLang records
+	bld  builder  // the builder of the record being read (builder)
 }
 
 // flattener returns the perfJSON that flattens the parameters of the
@@ -109,7 +110,8 @@ func (j *jreader) pass(out []trial.Trial) ([]trial.Trial, error) {
 // measurements in the reused buffer and its maps sized as the previous
 // record's.
 func (j *jreader) builder(tool string, format Format) *builder {
-	b := &builder{tool: tool, scratch: &j.rec, src: j.src} // newBuilder, with the maps at their size
+	b := &j.bld // one per record at a time: finish hands the trial on by value
+	*b = builder{tool: tool, scratch: &j.rec, src: j.src} // newBuilder, with the maps at their size
 	b.t.Source = trial.Source{Path: j.src.path, Key: j.src.key, Format: string(format)}
 	b.t.Failed = -1
 	b.t.Labels = make(map[string]string, max(8, j.rec.labels))

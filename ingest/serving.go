@@ -109,6 +109,7 @@ type servingPlan struct {
 	unit     unitConv   // planScalar, planStat: the unit normalisation
 	p50TPOT  bool       // planStat: median TPOT, for the per-user rate
 	near     string     // planParam: the known name this one is a near miss of (nearMiss)
+	next     planNext   // the plans of the members that followed this one (planAfter)
 }
 
 const (
@@ -162,20 +163,27 @@ func (j *jreader) plan(name []byte, b *builder) *servingPlan {
 	return p
 }
 
-// planAt is plan for member n of a record: records of a file list their
-// members in the same order, so the plan of member n of the previous
-// record is tried first (a comparison instead of a map lookup).
-func (j *jreader) planAt(n int, name []byte, b *builder) *servingPlan {
-	if n < len(j.order) && j.order[n].key == string(name) {
-		return j.order[n]
+// planNext holds the plans of the members that followed a member (or
+// began a record) in the records before, the latest first: records of a
+// file list their members in the same order, or alternate between a few
+// layouts, so the plan of the next member is one of them (a comparison
+// instead of a map lookup).
+type planNext [2]*servingPlan
+
+// planAfter is plan for the member after prev (nil: the first member of
+// the record).
+func (j *jreader) planAfter(prev *servingPlan, name []byte, b *builder) *servingPlan {
+	next := &j.first
+	if prev != nil {
+		next = &prev.next
+	}
+	for _, p := range next {
+		if p != nil && p.key == string(name) {
+			return p
+		}
 	}
 	p := j.plan(name, b)
-	switch {
-	case n < len(j.order):
-		j.order[n] = p
-	case n == len(j.order) && n < 4096:
-		j.order = append(j.order, p)
-	}
+	next[0], next[1] = p, next[0]
 	return p
 }
 
@@ -252,22 +260,29 @@ func (s *servingRecord) scalar(key string, v float64) {
 // measurements: in vLLM sweep files they are the swept overrides
 // (max_num_seqs, ...), and the result keys of both tools are a closed set.
 func (s *servingRecord) param(key string) bool {
+	if c := s.t.kind(); c != '{' && c != '[' { // a scalar: flatten's, through the memo
+		v, set, ok := s.textOf(key)
+		if set && v != "" {
+			s.b.setParam(key, v)
+		}
+		return ok
+	}
 	s.p.path = append(s.p.path[:0], key...)
 	return s.p.flatten(len(s.p.path), s.b.setParam)
 }
 
-// textOf reads a scalar as text (perfTokens.text), giving the string the
+// textOf reads a scalar as text (perfTokens.text), giving the string a
 // record before had for key (j.rec.memo) when the value is the same:
 // records repeating their setup allocate nothing for it.
 func (s *servingRecord) textOf(key string) (v string, set, ok bool) {
-	if s.t.kind() != '"' {
+	if c := s.t.kind(); c != '"' && (c < '0' || c > '9') {
 		return s.t.text()
 	}
 	raw, set, ok := s.t.textBytes()
 	if !ok || !set {
 		return "", set, ok
 	}
-	if m, found := s.j.rec.memo[key]; found && !m.isNum && m.raw == string(raw) {
+	if m, found := memoText(s.j.rec.memo, key, raw); found {
 		return m.raw, true, true
 	}
 	return string(raw), true, true
@@ -315,12 +330,13 @@ func (s *servingRecord) members(what string, fn func(p *servingPlan) bool) bool 
 	if !s.t.open(what, '{') {
 		return false
 	}
+	var p *servingPlan
 	for n := 0; ; n++ {
 		name, more, ok := s.t.member(what, n)
 		if !ok || !more {
 			return ok
 		}
-		if !fn(s.j.planAt(n, name, s.b)) {
+		if p = s.j.planAfter(p, name, s.b); !fn(p) {
 			return false
 		}
 	}
