@@ -106,6 +106,30 @@ func (j *jreader) pass(out []trial.Trial) ([]trial.Trial, error) {
 	return nil, err
 }
 
+// topRecord reads record index of a file of top-level records (JSONL,
+// appended results) with read, handing it on with those before (out,
+// pass), or skips it when the scanner read it before (j.skip). The record
+// gets the line of the byte after the one before; the first record of a
+// vLLM file gets none, a record at the file's first byte line 1.
+func (j *jreader) topRecord(out []trial.Trial, index int, t *jsonTokens, p *perfJSON,
+	read func(j *jreader, t perfTokens, p *perfJSON, index int) (trial.Trial, bool)) ([]trial.Trial, error) {
+	if index < j.skip {
+		return out, j.d.SkipValue()
+	}
+	start := j.src.base + j.d.InputOffset()
+	tr, ok := read(j, t, p, index)
+	if !ok {
+		return out, t.failure()
+	}
+	switch {
+	case start == 0 && tr.Source.Format == string(FormatSGLang):
+		tr.Source.Line = 1
+	case index > 0 || j.src.base > 0 || tr.Source.Format == string(FormatSGLang):
+		tr.Source.Line, _ = j.src.lineCol(start + 1)
+	}
+	return j.pass(append(j.grow(out, len(out)), tr))
+}
+
 // builder returns a builder for the next record of the file, with its
 // measurements in the reused buffer and its maps sized as the previous
 // record's.

@@ -14,23 +14,8 @@ func readSGLang(j *jreader) ([]trial.Trial, error) {
 	t := &jsonTokens{j: j}
 	p := j.flattener(t)
 	for index := 0; j.d.PeekKind() != 0; index++ {
-		if index < j.skip {
-			if err := j.d.SkipValue(); err != nil {
-				return out, err
-			}
-			continue
-		}
-		start := j.src.base + j.d.InputOffset()
-		tr, ok := readSGLangRecord(j, t, p, index)
-		if !ok {
-			return out, t.failure()
-		}
-		tr.Source.Line, _ = j.src.lineCol(start + 1)
-		if start == 0 {
-			tr.Source.Line = 1
-		}
 		var err error
-		if out, err = j.pass(append(j.grow(out, len(out)), tr)); err != nil {
+		if out, err = j.topRecord(out, index, t, p, readSGLangRecord); err != nil {
 			return out, err
 		}
 	}

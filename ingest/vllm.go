@@ -37,26 +37,11 @@ func readVLLM(j *jreader) ([]trial.Trial, error) {
 				return out, err
 			}
 		default:
-			if index < j.skip {
-				index++
-				if err := j.d.SkipValue(); err != nil {
-					return out, err
-				}
-				continue
-			}
-			start := j.src.base + j.d.InputOffset()
-			tr, ok := readVLLMRecord(j, t, p, index)
-			if !ok {
-				return out, t.failure()
-			}
-			if index > 0 || j.src.base > 0 {
-				tr.Source.Line, _ = j.src.lineCol(start + 1)
-			}
-			index++
 			var err error
-			if out, err = j.pass(append(j.grow(out, len(out)), tr)); err != nil {
+			if out, err = j.topRecord(out, index, t, p, readVLLMRecord); err != nil {
 				return out, err
 			}
+			index++
 		}
 	}
 }
