@@ -15,10 +15,13 @@ type builder struct {
 	// recs, when set, collects the measurements instead of t.Measurements
 	// (fast AIPerf reader).
 	recs *records
-	// scratch, when set, holds the buffer t.Measurements was started in,
+	// scratch, when set, holds the buffer t.Measurements was started in
+	// (or, with refs, the record's references to its measurements),
 	// reused by the next record (jreader.builder): finish gives the trial
 	// its own copy.
 	scratch *recordScratch
+	// refs: the measurements are kept in scratch.refs (appendMeasurement).
+	refs bool
 	// src is the file read, where damaged values are kept (valueOK).
 	src *source
 }
@@ -43,7 +46,7 @@ func (b *builder) add(metric string, dims trial.Dims, v float64, srcUnit, native
 	if !b.valueOK(metric, dims, unit, native, v) {
 		return
 	}
-	b.t.Measurements = append(b.t.Measurements, trial.Measurement{
+	b.appendMeasurement(nil, trial.Measurement{
 		Metric: metric, Dims: dims, Value: val, Unit: unit, Native: native, SourceUnit: srcUnit,
 	})
 }
@@ -69,13 +72,19 @@ func (b *builder) units(metric, srcUnit string) unitConv {
 
 // addUnits is add with the unit normalisation worked out by units.
 func (b *builder) addUnits(metric string, dims trial.Dims, v float64, u unitConv, native string) {
+	b.addUnitsIn(nil, metric, dims, v, u, native)
+}
+
+// addUnitsIn is addUnits keeping the measurement's template in *tmpl
+// (appendMeasurement).
+func (b *builder) addUnitsIn(tmpl *int32, metric string, dims trial.Dims, v float64, u unitConv, native string) {
 	if !b.valueOK(metric, dims, u.unit, native, v) {
 		return
 	}
 	if !u.same {
 		v, _ = trial.NormalizeUnit(v, u.src)
 	}
-	b.t.Measurements = append(b.t.Measurements, trial.Measurement{
+	b.appendMeasurement(tmpl, trial.Measurement{
 		Metric: metric, Dims: dims, Value: v, Unit: u.unit, Native: native, SourceUnit: u.src,
 	})
 }
@@ -105,16 +114,24 @@ func (b *builder) finish() trial.Trial {
 		return b.finishRecords()
 	}
 	if t.Problem == trial.ProblemNoSuccess {
-		t.Measurements = keepCounts(t.Measurements)
+		if b.refs {
+			b.scratch.keepCounts()
+		} else {
+			t.Measurements = keepCounts(t.Measurements)
+		}
 	}
 	if t.Failed >= 0 && t.Succeeded+t.Failed > 0 {
 		b.add(trial.ErrorRate, nil, t.ErrorRate(), trial.UnitRatio, "")
 	}
 	switch s := b.scratch; {
 	case s != nil:
-		s.ms = t.Measurements[:0] // grown, for the next record (the jreader, and its pins, end with the file)
 		s.params, s.labels = len(t.Params), len(t.Labels)
-		t.Measurements = sortCopy(t.Measurements, &s.sort)
+		if b.refs {
+			t.Measurements = s.measurements()
+		} else {
+			s.ms = t.Measurements[:0] // grown, for the next record (the jreader, and its pins, end with the file)
+			t.Measurements = sortCopy(t.Measurements, &s.sort)
+		}
 		if !b.noIDs() {
 			t.ID = s.id.ComputeIDSorted(t) // records of a file repeat their layout
 		}

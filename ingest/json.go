@@ -70,6 +70,9 @@ const streamBatch = 256
 // the first.
 type recordScratch struct {
 	ms             []trial.Measurement
+	refs           []measRef           // the record's measurements (builder.refs)
+	tmpl           []trial.Measurement // the templates refs name: measurements but their value
+	tmplOf         map[tmplKey]int32   // the templates of measurements not read through a plan
 	sort           sortCache
 	params, labels int
 	memo           paramMemo
@@ -140,7 +143,11 @@ func (j *jreader) builder(tool string, format Format) *builder {
 	b.t.Failed = -1
 	b.t.Labels = make(map[string]string, max(8, j.rec.labels))
 	b.setLabel(trial.LabelTool, tool)
-	b.t.Measurements = j.rec.ms[:0]
+	if b.refs = len(j.rec.tmpl) < maxTemplates; b.refs {
+		j.rec.refs = j.rec.refs[:0]
+	} else {
+		b.t.Measurements = j.rec.ms[:0]
+	}
 	if j.d != nil {
 		j.src.lits.drop(j.d.InputOffset())
 	}

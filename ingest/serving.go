@@ -110,6 +110,7 @@ type servingPlan struct {
 	p50TPOT  bool       // planStat: median TPOT, for the per-user rate
 	near     string     // planParam: the known name this one is a near miss of (nearMiss)
 	next     planNext   // the plans of the members that followed this one (planAfter)
+	tmpl     int32      // planScalar, planStat: 1 + its measurement's template (appendMeasurement), 0 before
 }
 
 const (
@@ -197,7 +198,7 @@ func (s *servingRecord) member(p *servingPlan) bool {
 			return ok
 		}
 		s.scalar(p.key, v)
-		s.b.addUnits(p.metric, nil, v, p.unit, p.key)
+		s.b.addUnitsIn(&p.tmpl, p.metric, nil, v, p.unit, p.key)
 		return true
 	case planStat:
 		v, _, set, ok := s.t.number(p.key, nil)
@@ -207,7 +208,7 @@ func (s *servingRecord) member(p *servingPlan) bool {
 		if p.p50TPOT {
 			s.medianTPOT = v
 		}
-		s.b.addUnits(p.metric, p.dims, v, p.unit, p.key) // Native: the full key, e.g. p99_ttft_ms
+		s.b.addUnitsIn(&p.tmpl, p.metric, p.dims, v, p.unit, p.key) // Native: the full key, e.g. p99_ttft_ms
 		return true
 	case planArray:
 		return s.t.skip()
