@@ -22,6 +22,11 @@ type builder struct {
 	scratch *recordScratch
 	// refs: the measurements are kept in scratch.refs (appendMeasurement).
 	refs bool
+	// long: a name or value of t may be over its bound (overLong), or
+	// its parameters and labels hold text (their total so far) over
+	// MaxTrialText.
+	long bool
+	text int
 	// src is the file read, where damaged values are kept (valueOK).
 	src *source
 }
@@ -332,7 +337,18 @@ func (b *builder) setParam(k, v string) {
 	if b.t.Params == nil {
 		b.t.Params = make(map[string]string, 16)
 	}
-	b.t.Params[k] = b.redact(k, v)
+	v = b.redact(k, v)
+	b.noteText(k, v, MaxParamLen)
+	b.t.Params[k] = v
+}
+
+// noteText notes the name k and value v set in the trial (max: the bound
+// of v) for b.long.
+func (b *builder) noteText(k, v string, max int) {
+	b.text += len(k) + len(v)
+	if len(k) > MaxNameLen || len(v) > max || b.text > MaxTrialText {
+		b.long = true
+	}
 }
 
 // setLabel is t.SetLabel through the memo of the file's records.
@@ -343,7 +359,9 @@ func (b *builder) setLabel(k, v string) {
 	if b.t.Labels == nil {
 		b.t.Labels = make(map[string]string, 8)
 	}
-	b.t.Labels[k] = b.redact(k, v)
+	v = b.redact(k, v)
+	b.noteText(k, v, MaxLabelLen)
+	b.t.Labels[k] = v
 }
 
 // setParamNum is t.SetParam(k, ftoa(v)) through the memo of the file's
@@ -359,6 +377,7 @@ func (b *builder) setParamNum(k string, v float64) {
 		if b.t.Params == nil {
 			b.t.Params = make(map[string]string, 16)
 		}
+		b.noteText(k, m.out, MaxParamLen)
 		b.t.Params[k] = m.out
 		return
 	}
@@ -368,5 +387,6 @@ func (b *builder) setParamNum(k string, v float64) {
 	if b.t.Params == nil {
 		b.t.Params = make(map[string]string, 16)
 	}
+	b.noteText(k, out, MaxParamLen)
 	b.t.Params[k] = out
 }

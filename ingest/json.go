@@ -73,6 +73,7 @@ type recordScratch struct {
 	refs           []measRef           // the record's measurements (builder.refs)
 	tmpl           []trial.Measurement // the templates refs name: measurements but their value
 	tmplOf         map[tmplKey]int32   // the templates of measurements not read through a plan
+	longTmpl       bool                // a template may hold a name over its bound (builder.long)
 	sort           sortCache
 	params, labels int
 	memo           paramMemo

@@ -39,6 +39,7 @@ const maxTemplates = 1 << 14
 // names (a plan's); 0 when there is none yet.
 func (b *builder) appendMeasurement(tmpl *int32, m trial.Measurement) {
 	if !b.refs {
+		b.long = b.long || measurementLong(&m)
 		b.t.Measurements = append(b.t.Measurements, m)
 		return
 	}
@@ -52,6 +53,7 @@ func (b *builder) appendMeasurement(tmpl *int32, m trial.Measurement) {
 			*tmpl = id + 1
 		}
 	}
+	b.long = b.long || s.longTmpl
 	s.refs = append(s.refs, measRef{tmpl: id, v: m.Value})
 }
 
@@ -65,6 +67,7 @@ func (s *recordScratch) template(m trial.Measurement) int32 {
 		s.tmplOf = map[tmplKey]int32{}
 	}
 	m.Value = 0
+	s.longTmpl = s.longTmpl || measurementLong(&m)
 	id := int32(len(s.tmpl))
 	s.tmpl = append(s.tmpl, m)
 	s.tmplOf[k] = id
