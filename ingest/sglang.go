@@ -29,7 +29,7 @@ func readSGLangRecord(j *jreader, t perfTokens, p *perfJSON, index int) (tr tria
 	b.t.Source.Index = index
 	s := &sglangRecord{servingRecord: servingRecord{b: b, j: j, t: t, p: p}}
 	ok = s.members("SGLang result", func(p *servingPlan) bool {
-		if done, ok := s.setup(p.key); done || !ok {
+		if done, ok := s.setup(p); done || !ok {
 			return ok
 		}
 		if p.setupNum {
@@ -53,9 +53,9 @@ type sglangRecord struct {
 	hasModernFields bool
 }
 
-// setup handles the SGLang setup keys (done: key was one).
-func (s *sglangRecord) setup(key string) (done, ok bool) {
-	b := s.b
+// setup handles the SGLang setup keys (done: p's key was one).
+func (s *sglangRecord) setup(p *servingPlan) (done, ok bool) {
+	b, key := s.b, p.key
 	switch key {
 	case "backend", "dataset_name", "tag":
 		v, set, ok := s.textOf(key)
@@ -92,7 +92,7 @@ func (s *sglangRecord) setup(key string) (done, ok bool) {
 			v, _, set, ok := s.t.number(key, nil)
 			if set {
 				s.duration = v
-				b.addNative(key, "", v, "s")
+				b.addUnitsIn(&p.tmpl, p.metric, nil, v, p.unit, key) // a result scalar (servingScalars) in s
 			}
 			return true, ok
 		}
