@@ -334,10 +334,14 @@ func (b *builder) redact(k, v string) string {
 
 // setParam is t.SetParam through the memo of the file's records.
 func (b *builder) setParam(k, v string) {
+	b.putParam(k, b.redact(k, v))
+}
+
+// putParam sets parameter k to v, which is redacted already.
+func (b *builder) putParam(k, v string) {
 	if b.t.Params == nil {
 		b.t.Params = make(map[string]string, 16)
 	}
-	v = b.redact(k, v)
 	b.noteText(k, v, MaxParamLen)
 	b.t.Params[k] = v
 }
@@ -374,19 +378,10 @@ func (b *builder) setParamNum(k string, v float64) {
 	}
 	bits := math.Float64bits(v)
 	if m, ok := s.memo.number(k, bits); ok {
-		if b.t.Params == nil {
-			b.t.Params = make(map[string]string, 16)
-		}
-		b.noteText(k, m.out, MaxParamLen)
-		b.t.Params[k] = m.out
+		b.putParam(k, m.out)
 		return
 	}
-	text := ftoa(v)
-	out := trial.RedactParam(k, text)
+	out := trial.RedactParam(k, ftoa(v))
 	s.memo.remember(k, memoValue{out: out, num: bits, isNum: true})
-	if b.t.Params == nil {
-		b.t.Params = make(map[string]string, 16)
-	}
-	b.noteText(k, out, MaxParamLen)
-	b.t.Params[k] = out
+	b.putParam(k, out)
 }

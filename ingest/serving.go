@@ -262,31 +262,38 @@ func (s *servingRecord) scalar(key string, v float64) {
 // (max_num_seqs, ...), and the result keys of both tools are a closed set.
 func (s *servingRecord) param(key string) bool {
 	if c := s.t.kind(); c != '{' && c != '[' { // a scalar: flatten's, through the memo
-		v, set, ok := s.textOf(key)
-		if set && v != "" {
-			s.b.setParam(key, v)
-		}
+		_, _, ok := s.paramText(key, false)
 		return ok
 	}
 	s.p.path = append(s.p.path[:0], key...)
 	return s.p.flatten(len(s.p.path), s.b.setParam)
 }
 
-// textOf reads a scalar as text (perfTokens.text), giving the string a
-// record before had for key (j.rec.memo) when the value is the same:
-// records repeating their setup allocate nothing for it.
-func (s *servingRecord) textOf(key string) (v string, set, ok bool) {
+// paramText reads a scalar as text (perfTokens.text) and, when it is set
+// (and not empty, unless empty), makes it parameter key. A value a record
+// before had for key (j.rec.memo) gives its string and its redaction with
+// one lookup: records repeating their setup allocate nothing for it.
+func (s *servingRecord) paramText(key string, empty bool) (v string, set, ok bool) {
 	if c := s.t.kind(); c != '"' && (c < '0' || c > '9') {
-		return s.t.text()
+		if v, set, ok = s.t.text(); set && (empty || v != "") {
+			s.b.setParam(key, v)
+		}
+		return v, set, ok
 	}
 	raw, set, ok := s.t.textBytes()
-	if !ok || !set {
+	switch {
+	case !ok || !set:
 		return "", set, ok
+	case len(raw) == 0 && !empty:
+		return "", true, true
 	}
 	if m, found := memoText(s.j.rec.memo, key, raw); found {
+		s.b.putParam(key, m.out)
 		return m.raw, true, true
 	}
-	return string(raw), true, true
+	v = string(raw)
+	s.b.setParam(key, v)
+	return v, true, true
 }
 
 // setupNumber handles the load-point keys common to both tools.

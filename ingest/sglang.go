@@ -58,9 +58,8 @@ func (s *sglangRecord) setup(p *servingPlan) (done, ok bool) {
 	b, key := s.b, p.key
 	switch key {
 	case "backend", "dataset_name", "tag":
-		v, set, ok := s.textOf(key)
+		v, set, ok := s.paramText(key, true)
 		if set {
-			b.setParam(key, v)
 			switch key {
 			case "backend":
 				b.setLabel(trial.LabelEngine, engineOf(v)) // the server, not the client backend

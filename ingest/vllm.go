@@ -82,17 +82,17 @@ var vllmLabels = map[string]string{
 	"date": trial.LabelDate, "label": "label", "version": trial.LabelToolVersion,
 }
 
-// vllmSetup reads the setup key, which sets label (vllmLabels).
+// vllmSetup reads the setup key, a parameter which sets label too
+// (vllmLabels).
 func (r *servingRecord) vllmSetup(key, label string) bool {
 	b := r.b
-	s, set, ok := r.textOf(key)
+	s, set, ok := r.paramText(key, true)
 	if set {
 		if label == trial.LabelEngine {
 			b.setLabel(label, engineOf(s)) // the server, not the client backend
 		} else {
 			b.setLabel(label, s)
 		}
-		b.setParam(key, s)
 	}
 	return ok
 }
