@@ -239,10 +239,16 @@ func dimsStringLen(d trial.Dims) int {
 // keepCounts drops every measurement of an all-failed run except request
 // counts, so that zeros written by tools never become latency points.
 func keepCounts(ms []trial.Measurement) []trial.Measurement {
-	out := ms[:0]
-	for _, m := range ms {
-		if m.Metric == trial.RequestCount || m.Metric == trial.ErrorRequestCount {
-			out = append(out, m)
+	return keepCountsOf(ms, func(m trial.Measurement) string { return m.Metric })
+}
+
+// keepCountsOf is keepCounts for items of any kind whose metric is
+// metric's.
+func keepCountsOf[T any](xs []T, metric func(T) string) []T {
+	out := xs[:0]
+	for _, x := range xs {
+		if m := metric(x); m == trial.RequestCount || m == trial.ErrorRequestCount {
+			out = append(out, x)
 		}
 	}
 	return out

@@ -76,13 +76,7 @@ func (s *recordScratch) template(m trial.Measurement) int32 {
 
 // keepCounts is keepCounts for the record's references.
 func (s *recordScratch) keepCounts() {
-	out := s.refs[:0]
-	for _, r := range s.refs {
-		if m := s.tmpl[r.tmpl].Metric; m == trial.RequestCount || m == trial.ErrorRequestCount {
-			out = append(out, r)
-		}
-	}
-	s.refs = out
+	s.refs = keepCountsOf(s.refs, func(r measRef) string { return s.tmpl[r.tmpl].Metric })
 }
 
 // measurements returns the record's measurements, sorted as sortCopy

@@ -214,25 +214,22 @@ func FuzzFastServing(f *testing.F) {
 // scanner checks only the trials whose builders saw such a text
 // (builder.long).
 func TestServingFastStreamedOverBound(t *testing.T) {
-	sg, err := os.ReadFile("testdata/sglang/datacrunch_2024-12_llama_3_3_70b_online_output.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	vl, err := os.ReadFile("testdata/synthetic/synthetic_vllm_bench_serve_append.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	const sg, vl = "sglang/datacrunch_2024-12_llama_3_3_70b_online_output.jsonl", "synthetic/synthetic_vllm_bench_serve_append.json"
 	long := func(n int) string { return strings.Repeat("k", n) }
 	for _, c := range []struct {
 		name, file, old, new string
 	}{
-		{"sglang parameter name", string(sg), `"backend"`, `"` + long(MaxNameLen+1) + `": 1, "backend"`},
-		{"sglang label value", string(sg), `"dataset_name": "`, `"dataset_name": "` + long(MaxLabelLen+1)},
-		{"vllm statistic name", string(vl), `{`, `{"p99_` + long(MaxNameLen) + `_ms": 1, `},
-		{"vllm nested parameter name", string(vl), `{`, `{"a": {"` + long(MaxNameLen) + `": 1}, `},
+		{"sglang parameter name", sg, `"backend"`, `"` + long(MaxNameLen+1) + `": 1, "backend"`},
+		{"sglang label value", sg, `"dataset_name": "`, `"dataset_name": "` + long(MaxLabelLen+1)},
+		{"vllm statistic name", vl, `{`, `{"p99_` + long(MaxNameLen) + `_ms": 1, `},
+		{"vllm nested parameter name", vl, `{`, `{"a": {"` + long(MaxNameLen) + `": 1}, `},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			lines := strings.Split(strings.TrimSpace(c.file), "\n")
+			data, err := os.ReadFile(filepath.Join("testdata", c.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.Split(strings.TrimSpace(string(data)), "\n")
 			var buf strings.Builder
 			for i := 0; buf.Len() <= StreamThreshold+(1<<20); i++ {
 				line := lines[i%len(lines)]
