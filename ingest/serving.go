@@ -299,13 +299,13 @@ func (s *servingRecord) paramText(key string, empty bool) (v string, set, ok boo
 // setupNumber handles the load-point keys common to both tools.
 func (s *servingRecord) setupNumber(key string) bool {
 	if s.t.kind() == '"' {
-		text, _, ok := s.t.text()
+		raw, _, ok := s.t.textBytes()
 		if !ok {
 			return false
 		}
-		v, isNum := parseFloatText(text)
+		v, isNum := parseFloatText(string(raw)) // "inf": no string kept
 		if !isNum {
-			s.b.setParam(key, text) // e.g. SGLang "trace"
+			s.b.setParam(key, string(raw)) // e.g. SGLang "trace"
 			return true
 		}
 		s.b.setParamNum(key, v)
