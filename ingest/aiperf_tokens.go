@@ -101,7 +101,8 @@ func (s *scanner) member(_ string, n int) ([]byte, bool, bool) {
 func (s *scanner) element(n int) (bool, bool) { return s.more(n == 0, ']') }
 
 func (s *scanner) textBytes() ([]byte, bool, bool) {
-	if s.ws() == '"' {
+	switch c := s.ws(); {
+	case c == '"':
 		raw, plain, ok := s.str()
 		if ok && !plain {
 			var v string
@@ -109,6 +110,9 @@ func (s *scanner) textBytes() ([]byte, bool, bool) {
 			raw = []byte(v)
 		}
 		return raw, ok, ok
+	case c >= '0' && c <= '9': // a number, as written (text)
+		raw, ok := s.rawNumber()
+		return raw, true, ok
 	}
 	v, set, ok := s.text()
 	return []byte(v), set, ok

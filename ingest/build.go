@@ -15,10 +15,18 @@ type builder struct {
 	// recs, when set, collects the measurements instead of t.Measurements
 	// (fast AIPerf reader).
 	recs *records
-	// scratch, when set, holds the buffer t.Measurements was started in,
+	// scratch, when set, holds the buffer t.Measurements was started in
+	// (or, with refs, the record's references to its measurements),
 	// reused by the next record (jreader.builder): finish gives the trial
 	// its own copy.
 	scratch *recordScratch
+	// refs: the measurements are kept in scratch.refs (appendMeasurement).
+	refs bool
+	// long: a name or value of t may be over its bound (overLong), or
+	// its parameters and labels hold text (their total so far) over
+	// MaxTrialText.
+	long bool
+	text int
 	// src is the file read, where damaged values are kept (valueOK).
 	src *source
 }
@@ -43,7 +51,7 @@ func (b *builder) add(metric string, dims trial.Dims, v float64, srcUnit, native
 	if !b.valueOK(metric, dims, unit, native, v) {
 		return
 	}
-	b.t.Measurements = append(b.t.Measurements, trial.Measurement{
+	b.appendMeasurement(nil, trial.Measurement{
 		Metric: metric, Dims: dims, Value: val, Unit: unit, Native: native, SourceUnit: srcUnit,
 	})
 }
@@ -69,13 +77,19 @@ func (b *builder) units(metric, srcUnit string) unitConv {
 
 // addUnits is add with the unit normalisation worked out by units.
 func (b *builder) addUnits(metric string, dims trial.Dims, v float64, u unitConv, native string) {
+	b.addUnitsIn(nil, metric, dims, v, u, native)
+}
+
+// addUnitsIn is addUnits keeping the measurement's template in *tmpl
+// (appendMeasurement).
+func (b *builder) addUnitsIn(tmpl *int32, metric string, dims trial.Dims, v float64, u unitConv, native string) {
 	if !b.valueOK(metric, dims, u.unit, native, v) {
 		return
 	}
 	if !u.same {
 		v, _ = trial.NormalizeUnit(v, u.src)
 	}
-	b.t.Measurements = append(b.t.Measurements, trial.Measurement{
+	b.appendMeasurement(tmpl, trial.Measurement{
 		Metric: metric, Dims: dims, Value: v, Unit: u.unit, Native: native, SourceUnit: u.src,
 	})
 }
@@ -105,16 +119,24 @@ func (b *builder) finish() trial.Trial {
 		return b.finishRecords()
 	}
 	if t.Problem == trial.ProblemNoSuccess {
-		t.Measurements = keepCounts(t.Measurements)
+		if b.refs {
+			b.scratch.keepCounts()
+		} else {
+			t.Measurements = keepCounts(t.Measurements)
+		}
 	}
 	if t.Failed >= 0 && t.Succeeded+t.Failed > 0 {
 		b.add(trial.ErrorRate, nil, t.ErrorRate(), trial.UnitRatio, "")
 	}
 	switch s := b.scratch; {
 	case s != nil:
-		s.ms = t.Measurements[:0] // grown, for the next record (the jreader, and its pins, end with the file)
 		s.params, s.labels = len(t.Params), len(t.Labels)
-		t.Measurements = sortCopy(t.Measurements, &s.sort)
+		if b.refs {
+			t.Measurements = s.measurements()
+		} else {
+			s.ms = t.Measurements[:0] // grown, for the next record (the jreader, and its pins, end with the file)
+			t.Measurements = sortCopy(t.Measurements, &s.sort)
+		}
 		if !b.noIDs() {
 			t.ID = s.id.ComputeIDSorted(t) // records of a file repeat their layout
 		}
@@ -217,10 +239,16 @@ func dimsStringLen(d trial.Dims) int {
 // keepCounts drops every measurement of an all-failed run except request
 // counts, so that zeros written by tools never become latency points.
 func keepCounts(ms []trial.Measurement) []trial.Measurement {
-	out := ms[:0]
-	for _, m := range ms {
-		if m.Metric == trial.RequestCount || m.Metric == trial.ErrorRequestCount {
-			out = append(out, m)
+	return keepCountsOf(ms, func(m trial.Measurement) string { return m.Metric })
+}
+
+// keepCountsOf is keepCounts for items of any kind whose metric is
+// metric's.
+func keepCountsOf[T any](xs []T, metric func(T) string) []T {
+	out := xs[:0]
+	for _, x := range xs {
+		if m := metric(x); m == trial.RequestCount || m == trial.ErrorRequestCount {
+			out = append(out, x)
 		}
 	}
 	return out
@@ -244,16 +272,21 @@ func ftoa(v float64) string { return trial.FormatFloat(v) }
 
 func itoa(v int64) string { return strconv.FormatInt(v, 10) }
 
-// paramMemo remembers, per parameter or label key, the last value a
-// record of the file set and what it became (trial.RedactParam; for a
+// paramMemo remembers, per parameter or label key, the last two values
+// records of the file set and what they became (trial.RedactParam; for a
 // number, its text): records repeating their setup, as every line of a
-// JSONL file does, neither redact nor format it again.
-type paramMemo map[string]memoValue
+// JSONL file does, or alternating between two (vLLM --append-result
+// files of two runs), neither redact nor format it again.
+type paramMemo map[string]memoPair
+
+// memoPair holds the latest value of a key first.
+type memoPair [2]memoValue
 
 type memoValue struct {
 	raw, out string
 	num      uint64 // the bits of a number's value
 	isNum    bool
+	set      bool // the entry holds a value
 }
 
 // maxMemo bounds a paramMemo: past it, new keys are not remembered.
@@ -263,9 +296,32 @@ func (m *paramMemo) remember(k string, v memoValue) {
 	if *m == nil {
 		*m = paramMemo{}
 	}
-	if len(*m) < maxMemo {
-		(*m)[k] = v
+	v.set = true
+	if p, ok := (*m)[k]; ok {
+		(*m)[k] = memoPair{v, p[0]}
+	} else if len(*m) < maxMemo {
+		(*m)[k] = memoPair{v}
 	}
+}
+
+// memoText returns the remembered text value of key k that is raw.
+func memoText[T string | []byte](m paramMemo, k string, raw T) (memoValue, bool) {
+	for _, v := range m[k] {
+		if v.set && !v.isNum && v.raw == string(raw) {
+			return v, true
+		}
+	}
+	return memoValue{}, false
+}
+
+// number returns the remembered number of k whose bits are bits.
+func (m paramMemo) number(k string, bits uint64) (memoValue, bool) {
+	for _, v := range m[k] {
+		if v.set && v.isNum && v.num == bits {
+			return v, true
+		}
+	}
+	return memoValue{}, false
 }
 
 // redact is trial.RedactParam(k, v), remembered for the next record.
@@ -274,7 +330,7 @@ func (b *builder) redact(k, v string) string {
 	if s == nil {
 		return trial.RedactParam(k, v)
 	}
-	if m, ok := s.memo[k]; ok && !m.isNum && m.raw == v {
+	if m, ok := memoText(s.memo, k, v); ok {
 		return m.out
 	}
 	out := trial.RedactParam(k, v)
@@ -284,10 +340,25 @@ func (b *builder) redact(k, v string) string {
 
 // setParam is t.SetParam through the memo of the file's records.
 func (b *builder) setParam(k, v string) {
+	b.putParam(k, b.redact(k, v))
+}
+
+// putParam sets parameter k to v, which is redacted already.
+func (b *builder) putParam(k, v string) {
 	if b.t.Params == nil {
 		b.t.Params = make(map[string]string, 16)
 	}
-	b.t.Params[k] = b.redact(k, v)
+	b.noteText(k, v, MaxParamLen)
+	b.t.Params[k] = v
+}
+
+// noteText notes the name k and value v set in the trial (max: the bound
+// of v) for b.long.
+func (b *builder) noteText(k, v string, max int) {
+	b.text += len(k) + len(v)
+	if len(k) > MaxNameLen || len(v) > max || b.text > MaxTrialText {
+		b.long = true
+	}
 }
 
 // setLabel is t.SetLabel through the memo of the file's records.
@@ -298,7 +369,9 @@ func (b *builder) setLabel(k, v string) {
 	if b.t.Labels == nil {
 		b.t.Labels = make(map[string]string, 8)
 	}
-	b.t.Labels[k] = b.redact(k, v)
+	v = b.redact(k, v)
+	b.noteText(k, v, MaxLabelLen)
+	b.t.Labels[k] = v
 }
 
 // setParamNum is t.SetParam(k, ftoa(v)) through the memo of the file's
@@ -310,18 +383,11 @@ func (b *builder) setParamNum(k string, v float64) {
 		return
 	}
 	bits := math.Float64bits(v)
-	if m, ok := s.memo[k]; ok && m.isNum && m.num == bits {
-		if b.t.Params == nil {
-			b.t.Params = make(map[string]string, 16)
-		}
-		b.t.Params[k] = m.out
+	if m, ok := s.memo.number(k, bits); ok {
+		b.putParam(k, m.out)
 		return
 	}
-	text := ftoa(v)
-	out := trial.RedactParam(k, text)
+	out := trial.RedactParam(k, ftoa(v))
 	s.memo.remember(k, memoValue{out: out, num: bits, isNum: true})
-	if b.t.Params == nil {
-		b.t.Params = make(map[string]string, 16)
-	}
-	b.t.Params[k] = out
+	b.putParam(k, out)
 }

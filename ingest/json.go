@@ -35,7 +35,7 @@ type jreader struct {
 	cols  int                     // the members of one object (Limits.MaxColumns; 0: DefaultMaxColumns)
 	size  int64                   // the input's size in bytes, when known (0 otherwise)
 	plans map[string]*servingPlan // member names of vLLM/SGLang records, per file
-	order []*servingPlan          // the plans of the last record's members, in order (planAt)
+	first planNext                // the plans records began with last (planAfter)
 	// rec is the reused state of the records of one file (JSONL and
 	// appended results): see recordScratch.
 	rec recordScratch
@@ -48,6 +48,7 @@ type jreader struct {
 	// those the scanner read before it gave up (servingFast).
 	skip int
 	flat perfJSON // flattens parameters of vLLM and SGLang records
+	bld  builder  // the builder of the record being read (builder)
 }
 
 // flattener returns the perfJSON that flattens the parameters of the
@@ -69,6 +70,10 @@ const streamBatch = 256
 // the first.
 type recordScratch struct {
 	ms             []trial.Measurement
+	refs           []measRef           // the record's measurements (builder.refs)
+	tmpl           []trial.Measurement // the templates refs name: measurements but their value
+	tmplOf         map[tmplKey]int32   // the templates of measurements not read through a plan
+	longTmpl       bool                // a template may hold a name over its bound (builder.long)
 	sort           sortCache
 	params, labels int
 	memo           paramMemo
@@ -105,16 +110,45 @@ func (j *jreader) pass(out []trial.Trial) ([]trial.Trial, error) {
 	return nil, err
 }
 
+// topRecord reads record index of a file of top-level records (JSONL,
+// appended results) with read, handing it on with those before (out,
+// pass), or skips it when the scanner read it before (j.skip). The record
+// gets the line of the byte after the one before; the first record of a
+// vLLM file gets none, a record at the file's first byte line 1.
+func (j *jreader) topRecord(out []trial.Trial, index int, t *jsonTokens, p *perfJSON,
+	read func(j *jreader, t perfTokens, p *perfJSON, index int) (trial.Trial, bool)) ([]trial.Trial, error) {
+	if index < j.skip {
+		return out, j.d.SkipValue()
+	}
+	start := j.src.base + j.d.InputOffset()
+	tr, ok := read(j, t, p, index)
+	if !ok {
+		return out, t.failure()
+	}
+	switch {
+	case start == 0 && tr.Source.Format == string(FormatSGLang):
+		tr.Source.Line = 1
+	case index > 0 || j.src.base > 0 || tr.Source.Format == string(FormatSGLang):
+		tr.Source.Line, _ = j.src.lineCol(start + 1)
+	}
+	return j.pass(append(j.grow(out, len(out)), tr))
+}
+
 // builder returns a builder for the next record of the file, with its
 // measurements in the reused buffer and its maps sized as the previous
 // record's.
 func (j *jreader) builder(tool string, format Format) *builder {
-	b := &builder{tool: tool, scratch: &j.rec, src: j.src} // newBuilder, with the maps at their size
+	b := &j.bld                                           // one per record at a time: finish hands the trial on by value
+	*b = builder{tool: tool, scratch: &j.rec, src: j.src} // newBuilder, with the maps at their size
 	b.t.Source = trial.Source{Path: j.src.path, Key: j.src.key, Format: string(format)}
 	b.t.Failed = -1
 	b.t.Labels = make(map[string]string, max(8, j.rec.labels))
 	b.setLabel(trial.LabelTool, tool)
-	b.t.Measurements = j.rec.ms[:0]
+	if b.refs = len(j.rec.tmpl) < maxTemplates; b.refs {
+		j.rec.refs = j.rec.refs[:0]
+	} else {
+		b.t.Measurements = j.rec.ms[:0]
+	}
 	if j.d != nil {
 		j.src.lits.drop(j.d.InputOffset())
 	}

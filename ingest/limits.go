@@ -230,18 +230,23 @@ func CheckHead(head []byte, name string) error {
 // MaxParamLen), positioned where the input (data in memory, or file) holds
 // it when it can be found.
 func checkTrials(ts []trial.Trial, path string, data []byte, file *os.File) error {
-	return checkTrialsNUL(ts, 0, path, data, file, data == nil || mayHoldNUL(data))
+	return checkTrialsNUL(ts, 0, path, data, file, data == nil || mayHoldNUL(data), false)
 }
 
 // checkTrialsNUL is checkTrials for input that may (nul) or cannot hold a
 // NUL in its texts: a stream says so from the bytes it passed on. first
 // is how many trials of the input came before ts (a stream checks its
-// trials batch by batch), for the "trial N" of a message.
-func checkTrialsNUL(ts []trial.Trial, first int, path string, data []byte, file *os.File, nul bool) error {
+// trials batch by batch), for the "trial N" of a message. bounded says
+// the builders of ts found every name and value within its bound
+// (builder.long): they are not looked at again.
+func checkTrialsNUL(ts []trial.Trial, first int, path string, data []byte, file *os.File, nul, bounded bool) error {
 	if nul {
 		if err := checkNUL(ts, first, &source{path: path, data: data, file: file}); err != nil {
 			return err
 		}
+	}
+	if bounded {
+		return nil
 	}
 	for i := range ts {
 		what, v, max := overLong(&ts[i])
@@ -301,6 +306,20 @@ func overLong(t *trial.Trial) (what, v string, max int) {
 		return fmt.Sprintf("its parameters and labels hold %s, more than %s", textin.Size(int64(total)), textin.Size(MaxTrialText)), "", 0
 	}
 	return "", "", 0
+}
+
+// measurementLong reports whether a name or dims value of m may be over
+// its bound (overLong).
+func measurementLong(m *trial.Measurement) bool {
+	if len(m.Metric)|len(m.Unit)|len(m.SourceUnit)|len(m.Native) >= MaxNameLen {
+		return true
+	}
+	for _, d := range m.Dims {
+		if len(d.Key) > MaxNameLen || len(d.Value) > MaxLabelLen {
+			return true
+		}
+	}
+	return false
 }
 
 // overLongIn is overLong for t's labels or parameters m (kind "label" or

@@ -314,7 +314,7 @@ func (r *reader) readStream(f *os.File, path string, size int64) ([]trial.Trial,
 			if src.bad != nil {
 				return src.bad
 			}
-			if err := checkTrialsNUL(ts, j.emitted, path, nil, f, in.mayNUL); err != nil {
+			if err := checkTrialsNUL(ts, j.emitted, path, nil, f, in.mayNUL, false); err != nil {
 				return err
 			}
 			return r.part(ts)
@@ -327,7 +327,7 @@ func (r *reader) readStream(f *os.File, path string, size int64) ([]trial.Trial,
 	if ts, err = src.result(ts, nil); err != nil {
 		return nil, err
 	}
-	return ts, checkTrialsNUL(ts, j.emitted, path, nil, f, in.mayNUL)
+	return ts, checkTrialsNUL(ts, j.emitted, path, nil, f, in.mayNUL, false)
 }
 
 // readServingStream reads the vLLM or SGLang records of the streamed file
@@ -341,7 +341,7 @@ func (r *reader) readServingStream(in io.Reader, src *source, format Format, f *
 	defer func() { r.scan = scanner{} }()
 	if r.part != nil {
 		j.emit = func(ts []trial.Trial) error {
-			if err := checkTrialsNUL(ts, j.emitted, src.path, nil, f, fs.nul); err != nil {
+			if err := checkTrialsNUL(ts, j.emitted, src.path, nil, f, fs.nul, !fs.long); err != nil {
 				return err
 			}
 			return r.part(ts)
@@ -357,7 +357,7 @@ func (r *reader) readServingStream(in io.Reader, src *source, format Format, f *
 	if ts, err = src.result(ts, nil); err != nil {
 		return nil, 0, err
 	}
-	return ts, j.emitted + len(ts), checkTrialsNUL(ts, j.emitted, src.path, nil, f, fs.nul)
+	return ts, j.emitted + len(ts), checkTrialsNUL(ts, j.emitted, src.path, nil, f, fs.nul, !fs.long)
 }
 
 // unknownFormat is the error for data no reader claims, and the one rule

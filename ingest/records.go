@@ -119,13 +119,7 @@ func (r *records) measuredLengths(w *trial.Workload) {
 
 // keepCounts is keepCounts for records.
 func (r *records) keepCounts() {
-	out := r.recs[:0]
-	for _, x := range r.recs {
-		if m := r.blocks[x.blk].metric; m == trial.RequestCount || m == trial.ErrorRequestCount {
-			out = append(out, x)
-		}
-	}
-	r.recs = out
+	r.recs = keepCountsOf(r.recs, func(x rec) string { return r.blocks[x.blk].metric })
 }
 
 // measurements returns the records as measurements in the order of

@@ -109,6 +109,8 @@ type servingPlan struct {
 	unit     unitConv   // planScalar, planStat: the unit normalisation
 	p50TPOT  bool       // planStat: median TPOT, for the per-user rate
 	near     string     // planParam: the known name this one is a near miss of (nearMiss)
+	next     planNext   // the plans of the members that followed this one (planAfter)
+	tmpl     int32      // planScalar, planStat: 1 + its measurement's template (appendMeasurement), 0 before
 }
 
 const (
@@ -162,20 +164,27 @@ func (j *jreader) plan(name []byte, b *builder) *servingPlan {
 	return p
 }
 
-// planAt is plan for member n of a record: records of a file list their
-// members in the same order, so the plan of member n of the previous
-// record is tried first (a comparison instead of a map lookup).
-func (j *jreader) planAt(n int, name []byte, b *builder) *servingPlan {
-	if n < len(j.order) && j.order[n].key == string(name) {
-		return j.order[n]
+// planNext holds the plans of the members that followed a member (or
+// began a record) in the records before, the latest first: records of a
+// file list their members in the same order, or alternate between a few
+// layouts, so the plan of the next member is one of them (a comparison
+// instead of a map lookup).
+type planNext [2]*servingPlan
+
+// planAfter is plan for the member after prev (nil: the first member of
+// the record).
+func (j *jreader) planAfter(prev *servingPlan, name []byte, b *builder) *servingPlan {
+	next := &j.first
+	if prev != nil {
+		next = &prev.next
+	}
+	for _, p := range next {
+		if p != nil && p.key == string(name) {
+			return p
+		}
 	}
 	p := j.plan(name, b)
-	switch {
-	case n < len(j.order):
-		j.order[n] = p
-	case n == len(j.order) && n < 4096:
-		j.order = append(j.order, p)
-	}
+	next[0], next[1] = p, next[0]
 	return p
 }
 
@@ -189,7 +198,7 @@ func (s *servingRecord) member(p *servingPlan) bool {
 			return ok
 		}
 		s.scalar(p.key, v)
-		s.b.addUnits(p.metric, nil, v, p.unit, p.key)
+		s.b.addUnitsIn(&p.tmpl, p.metric, nil, v, p.unit, p.key)
 		return true
 	case planStat:
 		v, _, set, ok := s.t.number(p.key, nil)
@@ -199,7 +208,7 @@ func (s *servingRecord) member(p *servingPlan) bool {
 		if p.p50TPOT {
 			s.medianTPOT = v
 		}
-		s.b.addUnits(p.metric, p.dims, v, p.unit, p.key) // Native: the full key, e.g. p99_ttft_ms
+		s.b.addUnitsIn(&p.tmpl, p.metric, p.dims, v, p.unit, p.key) // Native: the full key, e.g. p99_ttft_ms
 		return true
 	case planArray:
 		return s.t.skip()
@@ -252,37 +261,51 @@ func (s *servingRecord) scalar(key string, v float64) {
 // measurements: in vLLM sweep files they are the swept overrides
 // (max_num_seqs, ...), and the result keys of both tools are a closed set.
 func (s *servingRecord) param(key string) bool {
+	if c := s.t.kind(); c != '{' && c != '[' { // a scalar: flatten's, through the memo
+		_, _, ok := s.paramText(key, false)
+		return ok
+	}
 	s.p.path = append(s.p.path[:0], key...)
 	return s.p.flatten(len(s.p.path), s.b.setParam)
 }
 
-// textOf reads a scalar as text (perfTokens.text), giving the string the
-// record before had for key (j.rec.memo) when the value is the same:
-// records repeating their setup allocate nothing for it.
-func (s *servingRecord) textOf(key string) (v string, set, ok bool) {
-	if s.t.kind() != '"' {
-		return s.t.text()
+// paramText reads a scalar as text (perfTokens.text) and, when it is set
+// (and not empty, unless empty), makes it parameter key. A value a record
+// before had for key (j.rec.memo) gives its string and its redaction with
+// one lookup: records repeating their setup allocate nothing for it.
+func (s *servingRecord) paramText(key string, empty bool) (v string, set, ok bool) {
+	if c := s.t.kind(); c != '"' && (c < '0' || c > '9') {
+		if v, set, ok = s.t.text(); set && (empty || v != "") {
+			s.b.setParam(key, v)
+		}
+		return v, set, ok
 	}
 	raw, set, ok := s.t.textBytes()
-	if !ok || !set {
+	switch {
+	case !ok || !set:
 		return "", set, ok
+	case len(raw) == 0 && !empty:
+		return "", true, true
 	}
-	if m, found := s.j.rec.memo[key]; found && !m.isNum && m.raw == string(raw) {
+	if m, found := memoText(s.j.rec.memo, key, raw); found {
+		s.b.putParam(key, m.out)
 		return m.raw, true, true
 	}
-	return string(raw), true, true
+	v = string(raw)
+	s.b.setParam(key, v)
+	return v, true, true
 }
 
 // setupNumber handles the load-point keys common to both tools.
 func (s *servingRecord) setupNumber(key string) bool {
 	if s.t.kind() == '"' {
-		text, _, ok := s.t.text()
+		raw, _, ok := s.t.textBytes()
 		if !ok {
 			return false
 		}
-		v, isNum := parseFloatText(text)
+		v, isNum := parseFloatText(string(raw)) // "inf": no string kept
 		if !isNum {
-			s.b.setParam(key, text) // e.g. SGLang "trace"
+			s.b.setParam(key, string(raw)) // e.g. SGLang "trace"
 			return true
 		}
 		s.b.setParamNum(key, v)
@@ -315,12 +338,13 @@ func (s *servingRecord) members(what string, fn func(p *servingPlan) bool) bool 
 	if !s.t.open(what, '{') {
 		return false
 	}
+	var p *servingPlan
 	for n := 0; ; n++ {
 		name, more, ok := s.t.member(what, n)
 		if !ok || !more {
 			return ok
 		}
-		if !fn(s.j.planAt(n, name, s.b)) {
+		if p = s.j.planAfter(p, name, s.b); !fn(p) {
 			return false
 		}
 	}

@@ -42,6 +42,7 @@ type servingFast struct {
 	lines   int
 	counted int64
 	nul     bool // a backslash was read: a text may hold a NUL (checkTrialsNUL)
+	long    bool // a record may hold a name or value over its bound (builder.long)
 }
 
 // servingFormat reports whether f is read by servingFast.
@@ -96,6 +97,7 @@ func (f *servingFast) read() (out []trial.Trial, ok bool, err error) {
 		if !f.nul && bytes.IndexByte(f.buf[from:s.pos], '\\') >= 0 {
 			f.nul = true
 		}
+		f.long = f.long || j.bld.long
 		// the line of the byte after the previous record, as the jsontext
 		// readers count it
 		switch {

@@ -207,3 +207,47 @@ func FuzzFastServing(f *testing.F) {
 		sameRead(t, "streamed", fast, slow, ferr, serr)
 	})
 }
+
+// TestServingFastStreamedOverBound: a streamed file whose record holds a
+// name or value over its bound (MaxNameLen, MaxLabelLen) past its first
+// batches is refused as the jsontext reader refuses it, though the
+// scanner checks only the trials whose builders saw such a text
+// (builder.long).
+func TestServingFastStreamedOverBound(t *testing.T) {
+	const sg, vl = "sglang/datacrunch_2024-12_llama_3_3_70b_online_output.jsonl", "synthetic/synthetic_vllm_bench_serve_append.json"
+	long := func(n int) string { return strings.Repeat("k", n) }
+	for _, c := range []struct {
+		name, file, old, new string
+	}{
+		{"sglang parameter name", sg, `"backend"`, `"` + long(MaxNameLen+1) + `": 1, "backend"`},
+		{"sglang label value", sg, `"dataset_name": "`, `"dataset_name": "` + long(MaxLabelLen+1)},
+		{"vllm statistic name", vl, `{`, `{"p99_` + long(MaxNameLen) + `_ms": 1, `},
+		{"vllm nested parameter name", vl, `{`, `{"a": {"` + long(MaxNameLen) + `": 1}, `},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			data, err := os.ReadFile(filepath.Join("testdata", c.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+			var buf strings.Builder
+			for i := 0; buf.Len() <= StreamThreshold+(1<<20); i++ {
+				line := lines[i%len(lines)]
+				if i == 900 {
+					line = strings.Replace(line, c.old, c.new, 1)
+				}
+				buf.WriteString(line + "\n")
+			}
+			p := filepath.Join(t.TempDir(), "records.jsonl")
+			if err := os.WriteFile(p, []byte(buf.String()), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			fast, ferr := readWith(p, false)
+			slow, serr := readWith(p, true)
+			if serr == nil {
+				t.Fatalf("the jsontext reader read %d trials, want an error", len(slow))
+			}
+			sameRead(t, c.name, fast, slow, ferr, serr)
+		})
+	}
+}

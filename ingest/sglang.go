@@ -14,23 +14,8 @@ func readSGLang(j *jreader) ([]trial.Trial, error) {
 	t := &jsonTokens{j: j}
 	p := j.flattener(t)
 	for index := 0; j.d.PeekKind() != 0; index++ {
-		if index < j.skip {
-			if err := j.d.SkipValue(); err != nil {
-				return out, err
-			}
-			continue
-		}
-		start := j.src.base + j.d.InputOffset()
-		tr, ok := readSGLangRecord(j, t, p, index)
-		if !ok {
-			return out, t.failure()
-		}
-		tr.Source.Line, _ = j.src.lineCol(start + 1)
-		if start == 0 {
-			tr.Source.Line = 1
-		}
 		var err error
-		if out, err = j.pass(append(j.grow(out, len(out)), tr)); err != nil {
+		if out, err = j.topRecord(out, index, t, p, readSGLangRecord); err != nil {
 			return out, err
 		}
 	}
@@ -44,7 +29,7 @@ func readSGLangRecord(j *jreader, t perfTokens, p *perfJSON, index int) (tr tria
 	b.t.Source.Index = index
 	s := &sglangRecord{servingRecord: servingRecord{b: b, j: j, t: t, p: p}}
 	ok = s.members("SGLang result", func(p *servingPlan) bool {
-		if done, ok := s.setup(p.key); done || !ok {
+		if done, ok := s.setup(p); done || !ok {
 			return ok
 		}
 		if p.setupNum {
@@ -68,14 +53,13 @@ type sglangRecord struct {
 	hasModernFields bool
 }
 
-// setup handles the SGLang setup keys (done: key was one).
-func (s *sglangRecord) setup(key string) (done, ok bool) {
-	b := s.b
+// setup handles the SGLang setup keys (done: p's key was one).
+func (s *sglangRecord) setup(p *servingPlan) (done, ok bool) {
+	b, key := s.b, p.key
 	switch key {
 	case "backend", "dataset_name", "tag":
-		v, set, ok := s.textOf(key)
+		v, set, ok := s.paramText(key, true)
 		if set {
-			b.setParam(key, v)
 			switch key {
 			case "backend":
 				b.setLabel(trial.LabelEngine, engineOf(v)) // the server, not the client backend
@@ -107,7 +91,7 @@ func (s *sglangRecord) setup(key string) (done, ok bool) {
 			v, _, set, ok := s.t.number(key, nil)
 			if set {
 				s.duration = v
-				b.addNative(key, "", v, "s")
+				b.addUnitsIn(&p.tmpl, p.metric, nil, v, p.unit, key) // a result scalar (servingScalars) in s
 			}
 			return true, ok
 		}

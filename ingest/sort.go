@@ -183,6 +183,7 @@ type sortLayout struct {
 	metrics []string
 	dims    []dimsKey
 	order   []int32
+	tmpls   []int32 // the templates of the records of this layout (recordScratch.measurements), when known
 	valid   bool
 }
 
@@ -191,14 +192,12 @@ type sortLayout struct {
 // layout and no two of its measurements share a metric and dims (then the
 // order does not depend on the values).
 func sortCopy(ms []trial.Measurement, c *sortCache) []trial.Measurement {
-	for i := range c.layouts {
-		if l := &c.layouts[i]; l.valid && l.matches(ms) {
-			out := make([]trial.Measurement, len(ms))
-			for j, i := range l.order {
-				out[j] = ms[i]
-			}
-			return out
+	if l := c.find(ms); l != nil {
+		out := make([]trial.Measurement, len(ms))
+		for j, i := range l.order {
+			out[j] = ms[i]
 		}
+		return out
 	}
 	s := sorters.Get().(*sorter)
 	defer sorters.Put(s)
@@ -215,7 +214,7 @@ func sortCopy(ms []trial.Measurement, c *sortCache) []trial.Measurement {
 	}
 	l := &c.layouts[c.next]
 	c.next = (c.next + 1) % len(c.layouts)
-	l.metrics, l.dims, l.order = l.metrics[:0], l.dims[:0], l.order[:0]
+	l.metrics, l.dims, l.order, l.tmpls = l.metrics[:0], l.dims[:0], l.order[:0], l.tmpls[:0]
 	for i := range ms {
 		l.metrics = append(l.metrics, ms[i].Metric)
 		l.dims = append(l.dims, keyOf(ms[i].Dims))
@@ -225,6 +224,17 @@ func sortCopy(ms []trial.Measurement, c *sortCache) []trial.Measurement {
 	}
 	l.valid = true
 	return out
+}
+
+// find returns the layout of ms, nil when none is known (or a value is
+// NaN).
+func (c *sortCache) find(ms []trial.Measurement) *sortLayout {
+	for i := range c.layouts {
+		if l := &c.layouts[i]; l.valid && l.matches(ms) {
+			return l
+		}
+	}
+	return nil
 }
 
 // matches reports whether ms has the layout l was made for and no NaN.

@@ -37,26 +37,11 @@ func readVLLM(j *jreader) ([]trial.Trial, error) {
 				return out, err
 			}
 		default:
-			if index < j.skip {
-				index++
-				if err := j.d.SkipValue(); err != nil {
-					return out, err
-				}
-				continue
-			}
-			start := j.src.base + j.d.InputOffset()
-			tr, ok := readVLLMRecord(j, t, p, index)
-			if !ok {
-				return out, t.failure()
-			}
-			if index > 0 || j.src.base > 0 {
-				tr.Source.Line, _ = j.src.lineCol(start + 1)
-			}
-			index++
 			var err error
-			if out, err = j.pass(append(j.grow(out, len(out)), tr)); err != nil {
+			if out, err = j.topRecord(out, index, t, p, readVLLMRecord); err != nil {
 				return out, err
 			}
+			index++
 		}
 	}
 }
@@ -97,17 +82,17 @@ var vllmLabels = map[string]string{
 	"date": trial.LabelDate, "label": "label", "version": trial.LabelToolVersion,
 }
 
-// vllmSetup reads the setup key, which sets label (vllmLabels).
+// vllmSetup reads the setup key, a parameter which sets label too
+// (vllmLabels).
 func (r *servingRecord) vllmSetup(key, label string) bool {
 	b := r.b
-	s, set, ok := r.textOf(key)
+	s, set, ok := r.paramText(key, true)
 	if set {
 		if label == trial.LabelEngine {
 			b.setLabel(label, engineOf(s)) // the server, not the client backend
 		} else {
 			b.setLabel(label, s)
 		}
-		b.setParam(key, s)
 	}
 	return ok
 }

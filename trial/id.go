@@ -131,9 +131,16 @@ func (e *idEncoder) headerKeys(t *Trial, labelKeys, paramKeys *[]string) {
 
 // sum returns the ID of the encoding in e.b and puts e back in the pool.
 func (e *idEncoder) sum() string {
+	sum := e.digest()
+	return hex.EncodeToString(sum[:IDLength/2])
+}
+
+// digest returns the SHA-256 of the encoding in e.b and puts e back in
+// the pool.
+func (e *idEncoder) digest() [sha256.Size]byte {
 	sum := sha256.Sum256(e.b)
 	idEncoders.Put(e)
-	return hex.EncodeToString(sum[:IDLength/2])
+	return sum
 }
 
 // appendMeasurements appends to b the count of ms, then for each

@@ -2,6 +2,7 @@ package trial
 
 import (
 	"encoding/binary"
+	"encoding/hex"
 	"math"
 	"unsafe"
 )
@@ -17,7 +18,19 @@ import (
 type IDTemplate struct {
 	layouts [templateLayouts]idLayout
 	tick    uint64
+	ids     *idChunk // where the IDs are written (one allocation for idChunkIDs of them)
 }
+
+// idChunk holds the text of the IDs an IDTemplate returned: n bytes of
+// buf are used, and never written again (the strings point into them).
+type idChunk struct {
+	buf [idChunkIDs * IDLength]byte
+	n   int
+}
+
+// idChunkIDs is how many IDs share one allocation: few enough that a
+// caller keeping one trial of many pins little.
+const idChunkIDs = 64
 
 // templateLayouts is how many layouts an IDTemplate keeps.
 const templateLayouts = 4
@@ -40,7 +53,8 @@ type measurementKey struct {
 	dims         Dims
 }
 
-// ComputeIDSorted returns ComputeIDSorted(t).
+// ComputeIDSorted returns ComputeIDSorted(t). The text of the ID shares
+// its allocation with those of the IDs before and after it (idChunkIDs).
 func (p *IDTemplate) ComputeIDSorted(t *Trial) string {
 	e := idEncoders.Get().(*idEncoder)
 	ms := t.Measurements
@@ -72,7 +86,14 @@ func (p *IDTemplate) ComputeIDSorted(t *Trial) string {
 		}
 	}
 	e.b = append(e.b, l.enc...)
-	return e.sum()
+	sum := e.digest()
+	if p.ids == nil || p.ids.n == len(p.ids.buf) {
+		p.ids = new(idChunk)
+	}
+	id := p.ids.buf[p.ids.n : p.ids.n+IDLength]
+	hex.Encode(id, sum[:IDLength/2])
+	p.ids.n += IDLength
+	return unsafe.String(&id[0], IDLength)
 }
 
 // same reports whether the metric, unit and dims of every measurement of
