@@ -91,10 +91,10 @@ func (p *perfJSON) member(name []byte) bool {
 	case "warmup_metrics":
 		return p.object("warmup_metrics", func(tag []byte) bool { return p.block(p.blockTag(tag), warmupDims) })
 	case "input_config":
-		return p.flatten(0, b.t.SetParam)
+		return p.flatten(0, b.setParam)
 	case "run_info":
 		p.path = append(p.path[:0], "run_info"...)
-		return p.flatten(len(p.path), b.t.SetParam)
+		return p.flatten(len(p.path), b.setParam)
 	case "telemetry_data":
 		return p.telemetry()
 	case "telemetry_stats":
@@ -107,21 +107,21 @@ func (p *perfJSON) member(name []byte) bool {
 		p.hasSchema = p.hasSchema || key == "schema_version"
 		v, set, ok := t.text()
 		if set {
-			b.t.SetParam(key, v)
+			b.setParam(key, v)
 			switch key {
 			case "aiperf_version":
-				b.t.SetLabel(trial.LabelToolVersion, v)
+				b.setLabel(trial.LabelToolVersion, v)
 			case "benchmark_id":
-				b.t.SetLabel(trial.LabelBenchmarkID, v)
+				b.setLabel(trial.LabelBenchmarkID, v)
 			case "start_time":
-				b.t.SetLabel(trial.LabelDate, v)
+				b.setLabel(trial.LabelDate, v)
 			}
 		}
 		return ok
 	}
 	if t.kind() != '{' {
 		p.path = append(p.path[:0], name...)
-		return p.flatten(len(p.path), b.t.SetParam)
+		return p.flatten(len(p.path), b.setParam)
 	}
 	return p.block(p.blockTag(name), nil)
 }

@@ -66,7 +66,7 @@ func readPerfFastMarks(data []byte, src *source, f Format, r *reader, marks *hea
 		stats: r.stats[:0], path: r.path[:0], with: r.with[:0]}
 	p.b.t.Params = make(map[string]string, max(r.nparams, 16))
 	r.recs.reset()
-	p.b.recs = &r.recs
+	p.b.recs, p.b.memo = &r.recs, &r.memo
 	ok := p.document()
 	s.data, s.marks = nil, nil // the pooled reader must not pin the file
 	if !ok {

@@ -27,6 +27,9 @@ func ReadFiles(paths []string, workers int, fn func(i int, ts []trial.Trial, err
 type readSettings struct {
 	lim   Limits
 	noIDs bool
+	// deploy, when set, has the fast AIPerf reader give its trials their
+	// deployment, with these LoadOptions.GPUs (Dataset.gpuCount).
+	deploy *trial.GPUs
 }
 
 // last batch; an error of part ends the file's read and comes to fn.
@@ -42,8 +45,8 @@ func readFiles(paths, keys []string, workers int, set readSettings, pass []bool,
 	for range min(workers, len(paths)) {
 		wg.Go(func() {
 			r := readers.Get().(*reader)
-			r.lim, r.noIDs = set.lim, set.noIDs
-			defer func() { r.part, r.noIDs = nil, false; readers.Put(r) }()
+			r.lim, r.noIDs, r.deploy = set.lim, set.noIDs, set.deploy
+			defer func() { r.part, r.noIDs, r.deploy = nil, false, nil; readers.Put(r) }()
 			for {
 				mu.Lock()
 				i := next
@@ -73,7 +76,7 @@ func readFiles(paths, keys []string, workers int, set readSettings, pass []bool,
 				ts, err := r.safeReadFile(paths[i])
 				if isInternal(err) { // its scratch state may be inconsistent
 					r = newReader()
-					r.lim, r.noIDs = set.lim, set.noIDs
+					r.lim, r.noIDs, r.deploy = set.lim, set.noIDs, set.deploy
 				}
 				mu.Lock()
 				fn(i, ts, err)

@@ -109,7 +109,7 @@ func (j *jreader) pass(out []trial.Trial) ([]trial.Trial, error) {
 // measurements in the reused buffer and its maps sized as the previous
 // record's.
 func (j *jreader) builder(tool string, format Format) *builder {
-	b := &builder{tool: tool, scratch: &j.rec, src: j.src} // newBuilder, with the maps at their size
+	b := &builder{tool: tool, scratch: &j.rec, memo: &j.rec.memo, src: j.src} // newBuilder, with the maps at their size
 	b.t.Source = trial.Source{Path: j.src.path, Key: j.src.key, Format: string(format)}
 	b.t.Failed = -1
 	b.t.Labels = make(map[string]string, max(8, j.rec.labels))

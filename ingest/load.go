@@ -172,20 +172,13 @@ func (d *Dataset) add(ts []trial.Trial, run *cloudai.Run) {
 // the server (recordedDeployment: SGLang's server_info, vLLM's
 // tensor_parallel_size metadata), else the serving GPUs it records
 // (trial.LabelGPUCount, from AIPerf's telemetry), else nothing.
+// The fast AIPerf reader applies the same rule before it computes the ID
+// (builder.finishRecords), and the trial comes here with its deployment.
 func (d *Dataset) gpuCount(t *trial.Trial) {
 	if t.Deployment != nil {
 		return
 	}
-	dep := d.gpus.Deployment(t.Labels[trial.LabelEngine]) // nil without LoadOptions.GPUs
-	if dep == nil {
-		dep = recordedDeployment(t)
-	}
-	if s := t.Labels[trial.LabelGPUCount]; dep == nil && s != "" {
-		if n, err := strconv.Atoi(s); err == nil && n > 0 {
-			dep = &trial.Deployment{ServingGPUs: n,
-				AllocatedGPUsUnknown: "the file records the GPUs its telemetry saw, not the GPUs allocated"}
-		}
-	}
+	dep := fileDeployment(d.gpus, t)
 	if dep == nil {
 		return
 	}
@@ -196,6 +189,24 @@ func (d *Dataset) gpuCount(t *trial.Trial) {
 		return
 	}
 	t.Finalize()
+}
+
+// fileDeployment is the deployment of a trial read from a file (see
+// Dataset.gpuCount), nil when nothing gives its GPU counts: gpus
+// (LoadOptions.GPUs), else the parallel sizes its file records of the
+// server, else the serving GPUs its telemetry saw.
+func fileDeployment(gpus trial.GPUs, t *trial.Trial) *trial.Deployment {
+	dep := gpus.Deployment(t.Labels[trial.LabelEngine]) // nil without LoadOptions.GPUs
+	if dep == nil {
+		dep = recordedDeployment(t)
+	}
+	if s := t.Labels[trial.LabelGPUCount]; dep == nil && s != "" {
+		if n, err := strconv.Atoi(s); err == nil && n > 0 {
+			dep = &trial.Deployment{ServingGPUs: n,
+				AllocatedGPUsUnknown: "the file records the GPUs its telemetry saw, not the GPUs allocated"}
+		}
+	}
+	return dep
 }
 
 // skip records an input that yielded no trial, naming it for Skip.Key
@@ -340,7 +351,7 @@ func (d *Dataset) readFiles(files []string, opts LoadOptions, strict bool) {
 	if d.batches {
 		part = func(i int, ts []trial.Trial) error { return d.passOn(files, i, next, ts, results, passed) }
 	}
-	readFiles(files, keys, opts.Workers, readSettings{lim: d.lim, noIDs: d.noIDs}, tables, func(i int, ts []trial.Trial, err error) {
+	readFiles(files, keys, opts.Workers, readSettings{lim: d.lim, noIDs: d.noIDs, deploy: &d.gpus}, tables, func(i int, ts []trial.Trial, err error) {
 		if results[i] != nil {
 			ts = append(results[i], ts...)
 		}

@@ -102,6 +102,35 @@ func (r *records) add(blk, dims uint32, v float64) {
 	r.appended = true
 }
 
+// addPerGPU is trial.AddPerGPU for records, its warnings appended to
+// warn: each derived record follows the records it is derived from, so
+// that, sorted, the measurements are those trial.AddPerGPU adds to the
+// measurements of the other records once sorted, provided no record is
+// of a per-GPU metric already (then it adds nothing and returns false)
+// and the measurements hold no repeat for dedupe (the caller checks).
+func (r *records) addPerGPU(d *trial.Deployment, warn *[]string) bool {
+	for i := range r.blocks {
+		if _, ok := trial.PerGPU(r.blocks[i].metric); ok {
+			return false
+		}
+	}
+	n := len(r.recs)
+	trial.EachPerGPU(d, func(p trial.PerGPUMetric, gpus int, native string) {
+		blk, made := uint32(0), false
+		for i := range n {
+			x := r.recs[i]
+			if r.blocks[x.blk].metric != p.Of || !trial.PerGPUDims(r.dims[x.dims]) {
+				continue
+			}
+			if !made {
+				blk, made = r.block(p.Metric, native, unitConv{unit: trial.UnitTokPerSGPU, same: true}), true
+			}
+			r.add(blk, x.dims, x.v/float64(gpus))
+		}
+	}, func(w string) { *warn = append(*warn, w) })
+	return true
+}
+
 // measuredLengths is measuredLengths for records.
 func (r *records) measuredLengths(w *trial.Workload) {
 	for _, x := range r.recs {
