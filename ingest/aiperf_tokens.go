@@ -67,6 +67,8 @@ func readPerfFastMarks(data []byte, src *source, f Format, r *reader, marks *hea
 	p.b.t.Params = make(map[string]string, max(r.nparams, 16))
 	r.recs.reset()
 	p.b.recs, p.b.memo = &r.recs, &r.memo
+	r.recs.spare = r.spare
+	defer func() { r.recs.spare = nil }() // the pooled reader must not pin the Dataset's spares
 	ok := p.document()
 	s.data, s.marks = nil, nil // the pooled reader must not pin the file
 	if !ok {

@@ -30,6 +30,9 @@ type readSettings struct {
 	// deploy, when set, has the fast AIPerf reader give its trials their
 	// deployment, with these LoadOptions.GPUs (Dataset.gpuCount).
 	deploy *trial.GPUs
+	// spare, when set, holds measurement slices for the fast AIPerf
+	// reader to fill (LoadOptions.Transient).
+	spare spares
 }
 
 // last batch; an error of part ends the file's read and comes to fn.
@@ -45,8 +48,8 @@ func readFiles(paths, keys []string, workers int, set readSettings, pass []bool,
 	for range min(workers, len(paths)) {
 		wg.Go(func() {
 			r := readers.Get().(*reader)
-			r.lim, r.noIDs, r.deploy = set.lim, set.noIDs, set.deploy
-			defer func() { r.part, r.noIDs, r.deploy = nil, false, nil; readers.Put(r) }()
+			r.lim, r.noIDs, r.deploy, r.spare = set.lim, set.noIDs, set.deploy, set.spare
+			defer func() { r.part, r.noIDs, r.deploy, r.spare = nil, false, nil, nil; readers.Put(r) }()
 			for {
 				mu.Lock()
 				i := next
@@ -76,7 +79,7 @@ func readFiles(paths, keys []string, workers int, set readSettings, pass []bool,
 				ts, err := r.safeReadFile(paths[i])
 				if isInternal(err) { // its scratch state may be inconsistent
 					r = newReader()
-					r.lim, r.noIDs, r.deploy = set.lim, set.noIDs, set.deploy
+					r.lim, r.noIDs, r.deploy, r.spare = set.lim, set.noIDs, set.deploy, set.spare
 				}
 				mu.Lock()
 				fn(i, ts, err)

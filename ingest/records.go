@@ -35,6 +35,36 @@ type records struct {
 	memos [layoutMemos]sortMemo
 	memo  *sortMemo
 	tick  uint64
+	spare spares // where measurements takes its slice from, when it can
+}
+
+// spares holds measurement slices whose trials are done with
+// (LoadOptions.Transient), to be filled again; a nil spares holds none.
+type spares chan []trial.Measurement
+
+// take returns a slice of n measurements, spare when one is large enough,
+// else new. Every measurement of it is to be set: a spare one holds the
+// values of a trial before.
+func (s spares) take(n int) []trial.Measurement {
+	select {
+	case ms := <-s:
+		if cap(ms) >= n {
+			return ms[:n]
+		}
+	default:
+	}
+	return make([]trial.Measurement, n)
+}
+
+// give keeps ms to be taken again, if there is room.
+func (s spares) give(ms []trial.Measurement) {
+	if s == nil || cap(ms) == 0 {
+		return
+	}
+	select {
+	case s <- ms[:0]:
+	default:
+	}
 }
 
 // layoutMemos is how many layouts a reader remembers: a directory may
@@ -181,13 +211,14 @@ func (r *records) measurements() []trial.Measurement {
 		}
 	}
 	if tmpl != nil { // all but the values as in the last file
-		out := slices.Clone(tmpl)
+		out := r.spare.take(n)
+		copy(out, tmpl)
 		for j, i := range r.order {
 			out[j].Value = r.recs[i].v
 		}
 		return out
 	}
-	out := make([]trial.Measurement, n)
+	out := r.spare.take(n)
 	for j, i := range r.order {
 		x := &r.recs[i]
 		b := &r.blocks[x.blk]
