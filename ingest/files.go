@@ -16,12 +16,6 @@ func ReadFiles(paths []string, workers int, fn func(i int, ts []trial.Trial, err
 	readFiles(paths, nil, workers, readSettings{}, nil, fn, nil)
 }
 
-// readFiles is ReadFiles within lim, with keys[i] (when keys is not nil)
-// as the trial.Source.Key of the trials of paths[i]. A path whose pass[i]
-// is set is not read: fn gets no trial and no error for it (the caller
-// reads it otherwise). With part set, the trials of a file of many
-// records (JSONL, appended results) go to part in batches as they are
-// read, from one goroutine at a time as fn, and fn gets those after the
 // readSettings are what readFiles gives its readers: the limits, and
 // whether the trials go without IDs (LoadOptions.NoIDs).
 type readSettings struct {
@@ -35,7 +29,21 @@ type readSettings struct {
 	spare spares
 }
 
-// last batch; an error of part ends the file's read and comes to fn.
+// readAhead is how far past the first file not yet done readFiles starts
+// reading: a reader held up on one file (a large one, or a thread the
+// system did not run for a while) does not let the others read, and hold,
+// the trials of the whole directory in the meantime. A Dataset hands the
+// files on in order, so those trials would wait for it.
+const readAhead = 16
+
+// readFiles is ReadFiles within lim, with keys[i] (when keys is not nil)
+// as the trial.Source.Key of the trials of paths[i]. A path whose pass[i]
+// is set is not read: fn gets no trial and no error for it (the caller
+// reads it otherwise). With part set, the trials of a file of many
+// records (JSONL, appended results) go to part in batches as they are
+// read, from one goroutine at a time as fn, and fn gets those after the
+// last batch; an error of part ends the file's read and comes to fn. No
+// file is started readAhead files or more after the first not yet done.
 func readFiles(paths, keys []string, workers int, set readSettings, pass []bool, fn func(i int, ts []trial.Trial, err error), part func(i int, ts []trial.Trial) error) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -44,7 +52,20 @@ func readFiles(paths, keys []string, workers int, set readSettings, pass []bool,
 		next int
 		mu   sync.Mutex
 		wg   sync.WaitGroup
+		// Every file before low is done; moved tells when low moves on.
+		low   int
+		done  = make([]bool, len(paths))
+		moved = sync.NewCond(&mu)
 	)
+	finished := func(i int) { // with mu held
+		done[i] = true
+		if i == low {
+			for low < len(paths) && done[low] {
+				low++
+			}
+			moved.Broadcast()
+		}
+	}
 	for range min(workers, len(paths)) {
 		wg.Go(func() {
 			r := readers.Get().(*reader)
@@ -52,6 +73,9 @@ func readFiles(paths, keys []string, workers int, set readSettings, pass []bool,
 			defer func() { r.part, r.noIDs, r.deploy, r.spare = nil, false, nil, nil; readers.Put(r) }()
 			for {
 				mu.Lock()
+				for next < len(paths) && next >= low+readAhead {
+					moved.Wait()
+				}
 				i := next
 				next++
 				mu.Unlock()
@@ -61,6 +85,7 @@ func readFiles(paths, keys []string, workers int, set readSettings, pass []bool,
 				if pass != nil && pass[i] {
 					mu.Lock()
 					fn(i, nil, nil)
+					finished(i)
 					mu.Unlock()
 					continue
 				}
@@ -83,6 +108,7 @@ func readFiles(paths, keys []string, workers int, set readSettings, pass []bool,
 				}
 				mu.Lock()
 				fn(i, ts, err)
+				finished(i)
 				mu.Unlock()
 			}
 		})
