@@ -150,7 +150,7 @@ func (b *builder) finishRecords() trial.Trial {
 	nrecs, nblocks, nwarn := len(r.recs), len(r.blocks), len(t.Warnings)
 	derived := dep != nil && r.addPerGPU(dep, &t.Warnings)
 	t.Measurements = r.measurements()
-	if dep != nil && (!derived || hasRepeats(t.Measurements)) {
+	if dep != nil && (!derived || r.mayRepeat(t.Measurements)) {
 		// What Dataset.gpuCount does to a trial read without its
 		// deployment, as the records cannot tell it apart.
 		r.recs, r.blocks, t.Warnings = r.recs[:nrecs], r.blocks[:nblocks], t.Warnings[:nwarn]

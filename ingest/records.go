@@ -84,6 +84,10 @@ type sortMemo struct {
 	// built from (template).
 	tmpl   []trial.Measurement
 	blocks []recBlock
+	// neighbours says whether two measurements next to each other in
+	// this layout's order render the same metric and dims (mayRepeat): 0
+	// not yet known, 1 no, 2 yes.
+	neighbours int8
 }
 
 type rec struct {
@@ -231,6 +235,28 @@ func (r *records) measurements() []trial.Measurement {
 	return out
 }
 
+// mayRepeat is hasRepeats(ms) for the measurements just built: when no
+// two records of the layout have the same key (metric, dims), their order
+// does not depend on their values, and two neighbours render the same
+// metric and dims in every file of the layout or in none, which is found
+// out once.
+func (r *records) mayRepeat(ms []trial.Measurement) bool {
+	m := r.memo
+	if len(ms) < 2 || m == nil || len(m.runs) > 0 {
+		return hasRepeats(ms)
+	}
+	if m.neighbours == 0 {
+		m.neighbours = 1
+		for i := 1; i < len(ms); i++ {
+			if ms[i-1].Metric == ms[i].Metric && sameDimsString(ms[i-1].Dims, ms[i].Dims) {
+				m.neighbours = 2
+				break
+			}
+		}
+	}
+	return m.neighbours == 2 && hasRepeats(ms)
+}
+
 // template returns the measurements last built for the memoised layout
 // when the blocks (metric, native name, units) are also the same, so that
 // only the values differ; nil otherwise. Dims need not be checked:
@@ -295,7 +321,7 @@ func (r *records) sortKeys(m *sortMemo) {
 	}
 	r.countSort(r.order, r.tmp, len(r.dims), r.dkey)
 	r.countSort(r.tmp, r.order, len(r.blocks), r.mkey)
-	m.tmpl, m.blocks = m.tmpl[:0], m.blocks[:0]
+	m.tmpl, m.blocks, m.neighbours = m.tmpl[:0], m.blocks[:0], 0
 	m.order, m.runs = append(m.order[:0], r.order...), m.runs[:0]
 	for lo := 0; lo < n; {
 		hi := lo + 1
