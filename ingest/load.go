@@ -170,11 +170,11 @@ func (d *Dataset) add(ts []trial.Trial, run *cloudai.Run) {
 	case d.err != nil:
 	case d.each != nil:
 		d.err = d.each(ts, run)
-		if d.err == nil && d.spare != nil && !d.holding {
-			for i := range ts {
-				d.spare.give(ts[i].Measurements)
-				ts[i].Measurements = nil
-			}
+		// The one trial of an AIPerf export is what the fast reader fills
+		// (a slice of its own, not shared with another trial).
+		if d.err == nil && d.spare != nil && !d.holding && isTwinJSON(ts) {
+			d.spare.give(ts[0].Measurements)
+			ts[0].Measurements = nil
 		}
 	default:
 		d.Trials = append(d.Trials, ts...)
