@@ -22,10 +22,14 @@ const (
 // here and in aiperf_config.go; only the tokenizing differs
 // (aiperf_tokens.go).
 type perfJSON struct {
-	t          perfTokens
-	b          *builder
-	names      map[string]string // interned names
-	stats      []statValue       // scratch for one block
+	t     perfTokens
+	b     *builder
+	names map[string]string // interned names
+	// seq, when set, holds the names interned in the file before, in
+	// their order; seqAt is where the next name should be (native).
+	seq        *[]string
+	seqAt      int
+	stats      []statValue // scratch for one block
 	hasRecords bool
 	hasSchema  bool
 	genai      bool
@@ -189,8 +193,27 @@ func (p *perfJSON) join(n int, name []byte) int {
 
 var warmupDims = trial.Dims{{Key: trial.DimPhase, Value: "warmup"}}
 
-// native interns a metric tag.
-func (p *perfJSON) native(name []byte) string { return internIn(p.names, name) }
+// native interns a metric tag. Files of one layout name their blocks,
+// statistics and settings in the same order: the name the file before had
+// at this place is tried first, before the map.
+func (p *perfJSON) native(name []byte) string {
+	seq := p.seq
+	if seq == nil {
+		return internIn(p.names, name)
+	}
+	k := p.seqAt
+	p.seqAt++
+	if k < len(*seq) && (*seq)[k] == string(name) {
+		return (*seq)[k]
+	}
+	s := internIn(p.names, name)
+	if k < len(*seq) {
+		(*seq)[k] = s
+	} else if k == len(*seq) && k < 4096 {
+		*seq = append(*seq, s)
+	}
+	return s
+}
 
 // blockTag is the native name of a metric block keyed name: the key, or
 // for a key that is a display name (early AIPerf builds wrote "Time to
