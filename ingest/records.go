@@ -148,12 +148,22 @@ func (r *records) addPerGPU(d *trial.Deployment, warn *[]string) bool {
 			return false
 		}
 	}
-	n := len(r.recs)
+	n, nb := len(r.recs), len(r.blocks)
 	trial.EachPerGPU(d, func(p trial.PerGPUMetric, gpus int, native string) {
+		of, several := -1, false // the block of p.Of (an export has one)
+		for i := range nb {
+			if r.blocks[i].metric == p.Of {
+				several = of >= 0
+				of = i
+			}
+		}
+		if of < 0 {
+			return
+		}
 		blk, made := uint32(0), false
 		for i := range n {
 			x := r.recs[i]
-			if r.blocks[x.blk].metric != p.Of || !trial.PerGPUDims(r.dims[x.dims]) {
+			if several && r.blocks[x.blk].metric != p.Of || !several && x.blk != uint32(of) || !trial.PerGPUDims(r.dims[x.dims]) {
 				continue
 			}
 			if !made {
