@@ -22,10 +22,14 @@ const (
 // here and in aiperf_config.go; only the tokenizing differs
 // (aiperf_tokens.go).
 type perfJSON struct {
-	t          perfTokens
-	b          *builder
-	names      map[string]string // interned names
-	stats      []statValue       // scratch for one block
+	t     perfTokens
+	b     *builder
+	names map[string]string // interned names
+	// seq, when set, holds the names interned in the file before, in
+	// their order; seqAt is where the next name should be (native).
+	seq        *[]string
+	seqAt      int
+	stats      []statValue // scratch for one block
 	hasRecords bool
 	hasSchema  bool
 	genai      bool
@@ -91,10 +95,10 @@ func (p *perfJSON) member(name []byte) bool {
 	case "warmup_metrics":
 		return p.object("warmup_metrics", func(tag []byte) bool { return p.block(p.blockTag(tag), warmupDims) })
 	case "input_config":
-		return p.flatten(0, b.t.SetParam)
+		return p.flatten(0, b.setParam)
 	case "run_info":
 		p.path = append(p.path[:0], "run_info"...)
-		return p.flatten(len(p.path), b.t.SetParam)
+		return p.flatten(len(p.path), b.setParam)
 	case "telemetry_data":
 		return p.telemetry()
 	case "telemetry_stats":
@@ -107,21 +111,21 @@ func (p *perfJSON) member(name []byte) bool {
 		p.hasSchema = p.hasSchema || key == "schema_version"
 		v, set, ok := t.text()
 		if set {
-			b.t.SetParam(key, v)
+			b.setParam(key, v)
 			switch key {
 			case "aiperf_version":
-				b.t.SetLabel(trial.LabelToolVersion, v)
+				b.setLabel(trial.LabelToolVersion, v)
 			case "benchmark_id":
-				b.t.SetLabel(trial.LabelBenchmarkID, v)
+				b.setLabel(trial.LabelBenchmarkID, v)
 			case "start_time":
-				b.t.SetLabel(trial.LabelDate, v)
+				b.setLabel(trial.LabelDate, v)
 			}
 		}
 		return ok
 	}
 	if t.kind() != '{' {
 		p.path = append(p.path[:0], name...)
-		return p.flatten(len(p.path), b.t.SetParam)
+		return p.flatten(len(p.path), b.setParam)
 	}
 	return p.block(p.blockTag(name), nil)
 }
@@ -189,8 +193,27 @@ func (p *perfJSON) join(n int, name []byte) int {
 
 var warmupDims = trial.Dims{{Key: trial.DimPhase, Value: "warmup"}}
 
-// native interns a metric tag.
-func (p *perfJSON) native(name []byte) string { return internIn(p.names, name) }
+// native interns a metric tag. Files of one layout name their blocks,
+// statistics and settings in the same order: the name the file before had
+// at this place is tried first, before the map.
+func (p *perfJSON) native(name []byte) string {
+	seq := p.seq
+	if seq == nil {
+		return internIn(p.names, name)
+	}
+	k := p.seqAt
+	p.seqAt++
+	if k < len(*seq) && (*seq)[k] == string(name) {
+		return (*seq)[k]
+	}
+	s := internIn(p.names, name)
+	if k < len(*seq) {
+		(*seq)[k] = s
+	} else if k == len(*seq) && k < 4096 {
+		*seq = append(*seq, s)
+	}
+	return s
+}
 
 // blockTag is the native name of a metric block keyed name: the key, or
 // for a key that is a display name (early AIPerf builds wrote "Time to

@@ -46,7 +46,7 @@ func (p *perfJSON) gpu(endpoint, gpu string) bool {
 		case "gpu_name":
 			v, set, ok := t.text()
 			if set && p.b.t.Labels[trial.LabelGPU] == "" {
-				p.b.t.SetLabel(trial.LabelGPU, v)
+				p.b.setLabel(trial.LabelGPU, v)
 			}
 			return ok
 		case "metrics":
@@ -98,14 +98,14 @@ func (p *perfJSON) telemetryStats() bool {
 func (p *perfJSON) finish() trial.Trial {
 	b := p.b
 	if p.gpus > 0 {
-		b.t.SetLabel(trial.LabelGPUCount, strconv.Itoa(p.gpus))
+		b.setLabel(trial.LabelGPUCount, strconv.Itoa(p.gpus))
 	}
 	prm := b.t.Params
 	g3 := prm["models.items.0.name"] != "" || prm["phases.0.name"] != "" || prm["phases.0.type"] != ""
 	switch {
 	case p.genai || prm["perf_analyzer.stimulus.concurrency"] != "" || prm["service_kind"] != "" || prm["subcommand"] != "":
 		b.tool = trial.ToolGenAIPerf
-		b.t.SetLabel(trial.LabelTool, trial.ToolGenAIPerf)
+		b.setLabel(trial.LabelTool, trial.ToolGenAIPerf)
 		b.t.Source.Format = string(FormatGenAIPerfJSON)
 		b.t.Source.FormatVersion = "flat-config"
 		if _, nested := prm["model_names"]; nested || hasPrefix(prm, "perf_analyzer.") {
@@ -156,8 +156,8 @@ func aiperfWorkload(b *builder, g3 bool) {
 		}
 	}
 	model := firstOf(prm, "models.items.0.name", "endpoint.model_names")
-	b.t.SetLabel(trial.LabelModel, firstItem(model))
-	b.t.SetLabel(trial.LabelEndpoint, prm["endpoint.type"])
+	b.setLabel(trial.LabelModel, firstItem(model))
+	b.setLabel(trial.LabelEndpoint, prm["endpoint.type"])
 	w.InputTokens = num(firstOf(prm, "input.prompt.input_tokens.mean", "datasets.0.prompts.isl.mean"))
 	w.OutputTokens = num(firstOf(prm, "input.prompt.output_tokens.mean", "datasets.0.prompts.osl.mean"))
 }
@@ -183,7 +183,7 @@ func profilingPhases(b *builder) {
 		w.RequestRate = num(prm[pre+"rate"])
 		w.Users = num(prm[pre+"users"])
 		w.Requests = int64(num(prm[pre+"requests"]))
-		b.t.SetLabel(trial.LabelPhase, name)
+		b.setLabel(trial.LabelPhase, name)
 	}
 	if n > 1 {
 		b.t.Warnings = append(b.t.Warnings, strconv.Itoa(n)+" profiling phases: this root file aggregates them; prefer phases/<name>/profile_export_aiperf.json")
@@ -215,9 +215,9 @@ func genaiWorkload(b *builder) {
 	w.RequestRate = num(firstOf(prm, "perf_analyzer.stimulus.request_rate", "request_rate"))
 	w.InputTokens = num(firstOf(prm, "input.synthetic_tokens.mean", "synthetic_input_tokens_mean"))
 	w.OutputTokens = num(firstOf(prm, "input.output_tokens.mean", "output_tokens_mean"))
-	b.t.SetLabel(trial.LabelModel, firstItem(firstOf(prm, "model_names", "model")))
-	b.t.SetLabel(trial.LabelEngine, engineOf(firstOf(prm, "endpoint.backend", "backend")))
-	b.t.SetLabel(trial.LabelEndpoint, firstOf(prm, "endpoint.type", "endpoint_type"))
+	b.setLabel(trial.LabelModel, firstItem(firstOf(prm, "model_names", "model")))
+	b.setLabel(trial.LabelEngine, engineOf(firstOf(prm, "endpoint.backend", "backend")))
+	b.setLabel(trial.LabelEndpoint, firstOf(prm, "endpoint.type", "endpoint_type"))
 }
 
 // measuredLengths copies the measured mean ISL/OSL into the workload.

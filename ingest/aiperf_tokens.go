@@ -62,11 +62,13 @@ func readPerfFastMarks(data []byte, src *source, f Format, r *reader, marks *hea
 	}
 	s := &r.scan
 	*s = scanner{data: data, marks: marks, cols: r.lim.maxColumns()}
-	p := &perfJSON{t: s, b: newBuilder(tool, src, f), names: r.names, dims: &r.dims, blocks: r.blocks, genai: f == FormatGenAIPerfJSON,
+	p := &perfJSON{t: s, b: newBuilder(tool, src, f), names: r.names, seq: &r.seq, dims: &r.dims, blocks: r.blocks, genai: f == FormatGenAIPerfJSON,
 		stats: r.stats[:0], path: r.path[:0], with: r.with[:0]}
 	p.b.t.Params = make(map[string]string, max(r.nparams, 16))
 	r.recs.reset()
-	p.b.recs = &r.recs
+	p.b.recs, p.b.memo = &r.recs, &r.memo
+	r.recs.spare = r.spare
+	defer func() { r.recs.spare = nil }() // the pooled reader must not pin the Dataset's spares
 	ok := p.document()
 	s.data, s.marks = nil, nil // the pooled reader must not pin the file
 	if !ok {

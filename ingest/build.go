@@ -27,6 +27,9 @@ type builder struct {
 	// MaxTrialText.
 	long bool
 	text int
+	// memo, when set, remembers the redacted parameters and labels of the
+	// records or files read before (paramMemo).
+	memo *paramMemo
 	// src is the file read, where damaged values are kept (valueOK).
 	src *source
 }
@@ -162,12 +165,43 @@ func (b *builder) finishRecords() trial.Trial {
 	if t.Failed >= 0 && t.Succeeded+t.Failed > 0 {
 		r.add(r.block(trial.ErrorRate, "", b.units(trial.ErrorRate, trial.UnitRatio)), noDims, t.ErrorRate())
 	}
+	var dep *trial.Deployment
+	if b.src != nil && b.src.deploy != nil {
+		dep = fileDeployment(*b.src.deploy, t)
+	}
+	nrecs, nblocks, nwarn := len(r.recs), len(r.blocks), len(t.Warnings)
+	derived := dep != nil && r.addPerGPU(dep, &t.Warnings)
 	t.Measurements = r.measurements()
+	if dep != nil && (!derived || r.mayRepeat(t.Measurements)) {
+		// What Dataset.gpuCount does to a trial read without its
+		// deployment, as the records cannot tell it apart.
+		r.recs, r.blocks, t.Warnings = r.recs[:nrecs], r.blocks[:nblocks], t.Warnings[:nwarn]
+		t.Measurements = dedupe(r.measurements())
+		t.Deployment = dep
+		trial.AddPerGPU(t, dep)
+		if b.noIDs() {
+			t.Sort()
+		} else {
+			t.Finalize()
+		}
+		return *t
+	}
+	t.Deployment = dep
 	if !b.noIDs() {
 		t.ID = r.idTemplate().ComputeIDSorted(t) // records.measurements gives the order of trial.Sort
 	}
 	t.Measurements = dedupe(t.Measurements)
 	return *t
+}
+
+// hasRepeats reports whether dedupe would drop one of the sorted ms.
+func hasRepeats(ms []trial.Measurement) bool {
+	for i := 1; i < len(ms); i++ {
+		if repeats(&ms[i-1], &ms[i]) {
+			return true
+		}
+	}
+	return false
 }
 
 // dedupe drops exact repeats in sorted measurements (guidellm writes the
@@ -179,7 +213,7 @@ func dedupe(ms []trial.Measurement) []trial.Measurement {
 		m := &ms[i]
 		if n > 0 {
 			p := &ms[n-1]
-			if p.Metric == m.Metric && p.Value == m.Value && p.Unit == m.Unit && sameDimsString(p.Dims, m.Dims) {
+			if repeats(p, m) {
 				continue
 			}
 		}
@@ -189,6 +223,11 @@ func dedupe(ms []trial.Measurement) []trial.Measurement {
 		n++
 	}
 	return ms[:n]
+}
+
+// repeats reports whether m repeats p, for dedupe.
+func repeats(p, m *trial.Measurement) bool {
+	return p.Metric == m.Metric && p.Value == m.Value && p.Unit == m.Unit && sameDimsString(p.Dims, m.Dims)
 }
 
 // sameDimsString reports whether a.String() == b.String() without
@@ -326,15 +365,14 @@ func (m paramMemo) number(k string, bits uint64) (memoValue, bool) {
 
 // redact is trial.RedactParam(k, v), remembered for the next record.
 func (b *builder) redact(k, v string) string {
-	s := b.scratch
-	if s == nil {
+	if b.memo == nil {
 		return trial.RedactParam(k, v)
 	}
-	if m, ok := memoText(s.memo, k, v); ok {
+	if m, ok := memoText(*b.memo, k, v); ok {
 		return m.out
 	}
 	out := trial.RedactParam(k, v)
-	s.memo.remember(k, memoValue{raw: v, out: out})
+	b.memo.remember(k, memoValue{raw: v, out: out})
 	return out
 }
 
@@ -377,17 +415,16 @@ func (b *builder) setLabel(k, v string) {
 // setParamNum is t.SetParam(k, ftoa(v)) through the memo of the file's
 // records.
 func (b *builder) setParamNum(k string, v float64) {
-	s := b.scratch
-	if s == nil {
+	if b.memo == nil {
 		b.t.SetParam(k, ftoa(v))
 		return
 	}
 	bits := math.Float64bits(v)
-	if m, ok := s.memo.number(k, bits); ok {
+	if m, ok := b.memo.number(k, bits); ok {
 		b.putParam(k, m.out)
 		return
 	}
 	out := trial.RedactParam(k, ftoa(v))
-	s.memo.remember(k, memoValue{out: out, num: bits, isNum: true})
+	b.memo.remember(k, memoValue{out: out, num: bits, isNum: true})
 	b.putParam(k, out)
 }

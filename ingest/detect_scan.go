@@ -154,12 +154,12 @@ func (m *headMarks) plain(c []byte) {
 	if n == 0 {
 		return
 	}
-	if f := &plainFilter[c[0]]; f.prefix || n < 64 && f.lens>>n&1 != 0 {
+	if f := &plainFilter[c[0]]; n >= f.minPrefix || n < 64 && f.lens>>n&1 != 0 {
 		m.plainAfter(c)
 	}
 	if n >= plainFilter[c[n-1]].minSuffix {
 		for _, k := range marksBefore[c[n-1]] {
-			if bytes.HasSuffix(c, []byte(k.s[:len(k.s)-1])) {
+			if m.found&k.bit == 0 && bytes.HasSuffix(c, []byte(k.s[:len(k.s)-1])) {
 				m.found |= k.bit
 			}
 		}
@@ -168,24 +168,27 @@ func (m *headMarks) plain(c []byte) {
 
 // plainFilter tells, by byte, which plain strings can hold a mark: those
 // starting with it whose content length is one of lens (a bit per length)
-// or any length when a prefix mark starts with it, and those ending with
-// it that are at least minSuffix long.
+// or at least minPrefix (the shortest prefix mark starting with it, or
+// exact mark too long for lens), and those ending with it that are at
+// least minSuffix long.
 var plainFilter [256]struct {
-	lens      uint64
-	prefix    bool
-	minSuffix int
+	lens                 uint64
+	minPrefix, minSuffix int
 }
 
 // initPlainFilter fills plainFilter from marksAfter and marksBefore.
 func initPlainFilter() {
 	f := &plainFilter
 	for c := range f {
-		f[c].minSuffix = 1 << 30
+		f[c].minPrefix, f[c].minSuffix = 1<<30, 1<<30
 		for _, k := range marksAfter[c] {
-			if w := k.s[1:]; w[len(w)-1] == '"' && len(w)-1 < 64 {
+			switch w := k.s[1:]; {
+			case w[len(w)-1] != '"': // a prefix: c holds it when at least as long
+				f[c].minPrefix = min(f[c].minPrefix, len(w))
+			case len(w)-1 < 64:
 				f[c].lens |= 1 << (len(w) - 1)
-			} else {
-				f[c].prefix = true // or too long for lens: always looked at
+			default: // too long for lens
+				f[c].minPrefix = min(f[c].minPrefix, len(w)-1)
 			}
 		}
 		for _, k := range marksBefore[c] {
@@ -194,9 +197,13 @@ func initPlainFilter() {
 	}
 }
 
-// plainAfter is plain for the marks at the opening quote.
+// plainAfter is plain for the marks at the opening quote; a mark found
+// already is not looked for again ("unit" and "avg" open every block).
 func (m *headMarks) plainAfter(c []byte) {
 	for _, k := range marksAfter[c[0]] {
+		if m.found&k.bit != 0 {
+			continue
+		}
 		if w := k.s[1:]; w[len(w)-1] == '"' {
 			if len(c) == len(w)-1 && string(c) == w[:len(w)-1] {
 				m.found |= k.bit

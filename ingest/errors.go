@@ -13,6 +13,7 @@ import (
 
 	"github.com/pareto-llm/pareto/internal/position"
 	"github.com/pareto-llm/pareto/internal/textin"
+	"github.com/pareto-llm/pareto/trial"
 )
 
 // SyntaxError is a problem in a benchmark file, positioned at a line and
@@ -47,6 +48,9 @@ type source struct {
 	lits *literals // the non-finite literals the tolerant pre-pass rewrote, if any
 	// noIDs leaves the ID of the file's trials unset (LoadOptions.NoIDs)
 	noIDs bool
+	// deploy, when set, gives the trials of the fast AIPerf reader their
+	// deployment (readSettings.deploy)
+	deploy *trial.GPUs
 
 	// the last position lineCol counted to, from which it counts on when
 	// asked for a later one (the readers ask for the line of each record,

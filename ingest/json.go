@@ -138,8 +138,8 @@ func (j *jreader) topRecord(out []trial.Trial, index int, t *jsonTokens, p *perf
 // measurements in the reused buffer and its maps sized as the previous
 // record's.
 func (j *jreader) builder(tool string, format Format) *builder {
-	b := &j.bld                                           // one per record at a time: finish hands the trial on by value
-	*b = builder{tool: tool, scratch: &j.rec, src: j.src} // newBuilder, with the maps at their size
+	b := &j.bld                                                              // one per record at a time: finish hands the trial on by value
+	*b = builder{tool: tool, scratch: &j.rec, memo: &j.rec.memo, src: j.src} // newBuilder, with the maps at their size
 	b.t.Source = trial.Source{Path: j.src.path, Key: j.src.key, Format: string(format)}
 	b.t.Failed = -1
 	b.t.Labels = make(map[string]string, max(8, j.rec.labels))

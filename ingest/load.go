@@ -61,6 +61,12 @@ type LoadOptions struct {
 	// each trial's content is a fifth of its reading. Tables, CloudAI
 	// runs and trials given their GPU counts still get theirs.
 	NoIDs bool
+	// Transient, with Each, says that Each keeps no trial's Measurements
+	// slice (nor a pointer into it) once it returns: Load then fills that
+	// memory again with the measurements of files read later, rather than
+	// allocating theirs (a ~14 KB AIPerf export holds 30 KB of them).
+	// Copies of single measurements, and their strings, may be kept.
+	Transient bool
 	// EachTable, when set with Each, brackets each generic table: it is
 	// called with the table's path and read, which reads the table and
 	// hands its trials to Each in batches of TableBatch lines as they are
@@ -129,6 +135,11 @@ type Dataset struct {
 	twins   twins                                   // CSV exports held back until their JSON twin may be read
 
 	batches bool // LoadOptions.Batches, with Each
+	// spare takes the measurements of trials Each is done with
+	// (LoadOptions.Transient) unless holding: the twin rule keeps the
+	// trials being added.
+	spare   spares
+	holding bool
 
 	progress    func(done, total int) // LoadOptions.Progress
 	done, total int                   // inputs handed on, and found
@@ -159,6 +170,12 @@ func (d *Dataset) add(ts []trial.Trial, run *cloudai.Run) {
 	case d.err != nil:
 	case d.each != nil:
 		d.err = d.each(ts, run)
+		// The one trial of an AIPerf export is what the fast reader fills
+		// (a slice of its own, not shared with another trial).
+		if d.err == nil && d.spare != nil && !d.holding && isTwinJSON(ts) {
+			d.spare.give(ts[0].Measurements)
+			ts[0].Measurements = nil
+		}
 	default:
 		d.Trials = append(d.Trials, ts...)
 		for range ts {
@@ -172,20 +189,13 @@ func (d *Dataset) add(ts []trial.Trial, run *cloudai.Run) {
 // the server (recordedDeployment: SGLang's server_info, vLLM's
 // tensor_parallel_size metadata), else the serving GPUs it records
 // (trial.LabelGPUCount, from AIPerf's telemetry), else nothing.
+// The fast AIPerf reader applies the same rule before it computes the ID
+// (builder.finishRecords), and the trial comes here with its deployment.
 func (d *Dataset) gpuCount(t *trial.Trial) {
 	if t.Deployment != nil {
 		return
 	}
-	dep := d.gpus.Deployment(t.Labels[trial.LabelEngine]) // nil without LoadOptions.GPUs
-	if dep == nil {
-		dep = recordedDeployment(t)
-	}
-	if s := t.Labels[trial.LabelGPUCount]; dep == nil && s != "" {
-		if n, err := strconv.Atoi(s); err == nil && n > 0 {
-			dep = &trial.Deployment{ServingGPUs: n,
-				AllocatedGPUsUnknown: "the file records the GPUs its telemetry saw, not the GPUs allocated"}
-		}
-	}
+	dep := fileDeployment(d.gpus, t)
 	if dep == nil {
 		return
 	}
@@ -196,6 +206,24 @@ func (d *Dataset) gpuCount(t *trial.Trial) {
 		return
 	}
 	t.Finalize()
+}
+
+// fileDeployment is the deployment of a trial read from a file (see
+// Dataset.gpuCount), nil when nothing gives its GPU counts: gpus
+// (LoadOptions.GPUs), else the parallel sizes its file records of the
+// server, else the serving GPUs its telemetry saw.
+func fileDeployment(gpus trial.GPUs, t *trial.Trial) *trial.Deployment {
+	dep := gpus.Deployment(t.Labels[trial.LabelEngine]) // nil without LoadOptions.GPUs
+	if dep == nil {
+		dep = recordedDeployment(t)
+	}
+	if s := t.Labels[trial.LabelGPUCount]; dep == nil && s != "" {
+		if n, err := strconv.Atoi(s); err == nil && n > 0 {
+			dep = &trial.Deployment{ServingGPUs: n,
+				AllocatedGPUsUnknown: "the file records the GPUs its telemetry saw, not the GPUs allocated"}
+		}
+	}
+	return dep
 }
 
 // skip records an input that yielded no trial, naming it for Skip.Key
@@ -252,6 +280,9 @@ func (d *Dataset) Failed() int {
 func Load(paths []string, opts LoadOptions) (*Dataset, error) {
 	d := &Dataset{each: opts.Each, batches: opts.Batches && opts.Each != nil, table: opts.EachTable, opts: opts.Table, asTable: opts.AsTable,
 		gpus: opts.GPUs, lim: opts.Limits, named: map[string]bool{}, progress: opts.Progress, noIDs: opts.NoIDs && opts.Each != nil}
+	if opts.Transient && opts.Each != nil {
+		d.spare = make(spares, 32)
+	}
 	var onDisk []string
 	for _, p := range paths {
 		if p != "-" {
@@ -340,7 +371,7 @@ func (d *Dataset) readFiles(files []string, opts LoadOptions, strict bool) {
 	if d.batches {
 		part = func(i int, ts []trial.Trial) error { return d.passOn(files, i, next, ts, results, passed) }
 	}
-	readFiles(files, keys, opts.Workers, readSettings{lim: d.lim, noIDs: d.noIDs}, tables, func(i int, ts []trial.Trial, err error) {
+	readFiles(files, keys, opts.Workers, readSettings{lim: d.lim, noIDs: d.noIDs, deploy: &d.gpus, spare: d.spare}, tables, func(i int, ts []trial.Trial, err error) {
 		if results[i] != nil {
 			ts = append(results[i], ts...)
 		}

@@ -99,11 +99,15 @@ type reader struct {
 	path    []byte
 	dims    dimsCache
 	blocks  map[blockKey]blockUnits
-	nparams int    // params of the last file, to size the next map
-	guess   Format // format of the last file read (readGuessed)
-	slow    bool   // tests: always use the jsontext readers
-	lim     Limits // of the current read
-	noIDs   bool   // the trials of benchmark result files get no ID (LoadOptions.NoIDs)
+	nparams int         // params of the last file, to size the next map
+	memo    paramMemo   // the fast AIPerf reader\'s parameters and labels, as in the files before
+	seq     []string    // the names the fast AIPerf reader interned in the file before, in order (perfJSON.native)
+	guess   Format      // format of the last file read (readGuessed)
+	slow    bool        // tests: always use the jsontext readers
+	lim     Limits      // of the current read
+	noIDs   bool        // the trials of benchmark result files get no ID (LoadOptions.NoIDs)
+	deploy  *trial.GPUs // readSettings.deploy
+	spare   spares      // readSettings.spare
 	// part, when set, takes the trials of a file of many records as they
 	// are read, a batch at a time (jreader.emit): readFile then returns
 	// only those read after the last batch.
@@ -180,7 +184,7 @@ func (r *reader) readBytes(data []byte, name string) ([]trial.Trial, error) {
 
 // readData is readBytes for UTF-8 data, without the checks of names.
 func (r *reader) readData(data []byte, name string) ([]trial.Trial, error) {
-	src := &source{path: name, key: r.key, data: data, noIDs: r.noIDs}
+	src := &source{path: name, key: r.key, data: data, noIDs: r.noIDs, deploy: r.deploy}
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, &SyntaxError{File: name, Line: 1, Col: 1, Msg: "empty file", Err: ErrEmpty}
 	}
@@ -261,7 +265,7 @@ func (r *reader) readStream(f *os.File, path string, size int64) ([]trial.Trial,
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	head = head[:n]
-	src := &source{path: path, key: r.key, file: f, noIDs: r.noIDs}
+	src := &source{path: path, key: r.key, file: f, noIDs: r.noIDs, deploy: r.deploy}
 	format := Detect(head[:min(n, 4<<10)], path)
 	if format == FormatUnknown { // as readBytes would see it
 		format = Detect(head, path)

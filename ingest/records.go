@@ -35,6 +35,36 @@ type records struct {
 	memos [layoutMemos]sortMemo
 	memo  *sortMemo
 	tick  uint64
+	spare spares // where measurements takes its slice from, when it can
+}
+
+// spares holds measurement slices whose trials are done with
+// (LoadOptions.Transient), to be filled again; a nil spares holds none.
+type spares chan []trial.Measurement
+
+// take returns a slice of n measurements, spare when one is large enough,
+// else new. Every measurement of it is to be set: a spare one holds the
+// values of a trial before.
+func (s spares) take(n int) []trial.Measurement {
+	select {
+	case ms := <-s:
+		if cap(ms) >= n {
+			return ms[:n]
+		}
+	default:
+	}
+	return make([]trial.Measurement, n)
+}
+
+// give keeps ms to be taken again, if there is room.
+func (s spares) give(ms []trial.Measurement) {
+	if s == nil || cap(ms) == 0 {
+		return
+	}
+	select {
+	case s <- ms[:0]:
+	default:
+	}
 }
 
 // layoutMemos is how many layouts a reader remembers: a directory may
@@ -54,6 +84,10 @@ type sortMemo struct {
 	// built from (template).
 	tmpl   []trial.Measurement
 	blocks []recBlock
+	// neighbours says whether two measurements next to each other in
+	// this layout's order render the same metric and dims (mayRepeat): 0
+	// not yet known, 1 no, 2 yes.
+	neighbours int8
 }
 
 type rec struct {
@@ -102,6 +136,45 @@ func (r *records) add(blk, dims uint32, v float64) {
 	r.appended = true
 }
 
+// addPerGPU is trial.AddPerGPU for records, its warnings appended to
+// warn: each derived record follows the records it is derived from, so
+// that, sorted, the measurements are those trial.AddPerGPU adds to the
+// measurements of the other records once sorted, provided no record is
+// of a per-GPU metric already (then it adds nothing and returns false)
+// and the measurements hold no repeat for dedupe (the caller checks).
+func (r *records) addPerGPU(d *trial.Deployment, warn *[]string) bool {
+	for i := range r.blocks {
+		if _, ok := trial.PerGPU(r.blocks[i].metric); ok {
+			return false
+		}
+	}
+	n, nb := len(r.recs), len(r.blocks)
+	trial.EachPerGPU(d, func(p trial.PerGPUMetric, gpus int, native string) {
+		of, several := -1, false // the block of p.Of (an export has one)
+		for i := range nb {
+			if r.blocks[i].metric == p.Of {
+				several = of >= 0
+				of = i
+			}
+		}
+		if of < 0 {
+			return
+		}
+		blk, made := uint32(0), false
+		for i := range n {
+			x := r.recs[i]
+			if several && r.blocks[x.blk].metric != p.Of || !several && x.blk != uint32(of) || !trial.PerGPUDims(r.dims[x.dims]) {
+				continue
+			}
+			if !made {
+				blk, made = r.block(p.Metric, native, unitConv{unit: trial.UnitTokPerSGPU, same: true}), true
+			}
+			r.add(blk, x.dims, x.v/float64(gpus))
+		}
+	}, func(w string) { *warn = append(*warn, w) })
+	return true
+}
+
 // measuredLengths is measuredLengths for records.
 func (r *records) measuredLengths(w *trial.Workload) {
 	for _, x := range r.recs {
@@ -146,13 +219,14 @@ func (r *records) measurements() []trial.Measurement {
 		}
 	}
 	if tmpl != nil { // all but the values as in the last file
-		out := slices.Clone(tmpl)
+		out := r.spare.take(n)
+		copy(out, tmpl)
 		for j, i := range r.order {
 			out[j].Value = r.recs[i].v
 		}
 		return out
 	}
-	out := make([]trial.Measurement, n)
+	out := r.spare.take(n)
 	for j, i := range r.order {
 		x := &r.recs[i]
 		b := &r.blocks[x.blk]
@@ -163,6 +237,28 @@ func (r *records) measurements() []trial.Measurement {
 	m.tmpl = append(m.tmpl[:0], out...)
 	m.blocks = append(m.blocks[:0], r.blocks...)
 	return out
+}
+
+// mayRepeat is hasRepeats(ms) for the measurements just built: when no
+// two records of the layout have the same key (metric, dims), their order
+// does not depend on their values, and two neighbours render the same
+// metric and dims in every file of the layout or in none, which is found
+// out once.
+func (r *records) mayRepeat(ms []trial.Measurement) bool {
+	m := r.memo
+	if len(ms) < 2 || m == nil || len(m.runs) > 0 {
+		return hasRepeats(ms)
+	}
+	if m.neighbours == 0 {
+		m.neighbours = 1
+		for i := 1; i < len(ms); i++ {
+			if ms[i-1].Metric == ms[i].Metric && sameDimsString(ms[i-1].Dims, ms[i].Dims) {
+				m.neighbours = 2
+				break
+			}
+		}
+	}
+	return m.neighbours == 2 && hasRepeats(ms)
 }
 
 // template returns the measurements last built for the memoised layout
@@ -229,7 +325,7 @@ func (r *records) sortKeys(m *sortMemo) {
 	}
 	r.countSort(r.order, r.tmp, len(r.dims), r.dkey)
 	r.countSort(r.tmp, r.order, len(r.blocks), r.mkey)
-	m.tmpl, m.blocks = m.tmpl[:0], m.blocks[:0]
+	m.tmpl, m.blocks, m.neighbours = m.tmpl[:0], m.blocks[:0], 0
 	m.order, m.runs = append(m.order[:0], r.order...), m.runs[:0]
 	for lo := 0; lo < n; {
 		hi := lo + 1

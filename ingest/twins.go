@@ -175,6 +175,7 @@ func (d *Dataset) addFileTwins(f string, ts []trial.Trial, err error, strict boo
 		}
 		dir := filepath.Dir(f)
 		d.twins.runs[dir] = append(d.twins.runs[dir], twinFile{f, ts})
+		d.holding = true
 	case err == nil && isTwinCSV(ts):
 		if d.twins.json == nil {
 			d.twins.json = map[string][]twinFile{}
@@ -187,8 +188,10 @@ func (d *Dataset) addFileTwins(f string, ts []trial.Trial, err error, strict boo
 		}
 		dir := filepath.Dir(f)
 		d.twins.json[dir] = append(d.twins.json[dir], twinFile{f, ts})
+		d.holding = true
 	}
 	d.addFile(f, ts, err, strict)
+	d.holding = false
 }
 
 // flushTwins adds the held-back CSV exports whose directory the file next

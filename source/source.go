@@ -306,6 +306,7 @@ func benchRows(spec Spec, q *query.Query, paths []string, rows *query.Rows) (*in
 	opts := spec.Load
 	opts.Batches = true
 	opts.NoIDs = true // the stream names rows by their place and keeps no trial
+	opts.Transient = true
 	opts.Each = func(ts []trial.Trial, _ *cloudai.Run) error {
 		spec.noteWarnings(ts)
 		stream.Add(ts)

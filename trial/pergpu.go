@@ -37,6 +37,22 @@ func PerGPU(metric string) (PerGPUMetric, bool) {
 // per-GPU metrics its deployment d gives a GPU count for, and a warning
 // with the reason for each it does not. A nil d adds nothing.
 func AddPerGPU(t *Trial, d *Deployment) {
+	EachPerGPU(d, func(p PerGPUMetric, gpus int, native string) {
+		for _, m := range t.Measurements {
+			if m.Metric == p.Of && PerGPUDims(m.Dims) {
+				t.Measurements = append(t.Measurements, Measurement{Metric: p.Metric, Dims: m.Dims,
+					Value: m.Value / float64(gpus), Unit: UnitTokPerSGPU, Native: native})
+			}
+		}
+	}, func(warning string) { t.Warnings = append(t.Warnings, warning) })
+}
+
+// EachPerGPU goes through the per-GPU metrics in the order AddPerGPU adds
+// them: derive gets each that deployment d gives a GPU count for, with
+// the count and the Native name of its measurements; absent gets, for
+// each other, the warning AddPerGPU gives the trial. A nil d calls
+// neither.
+func EachPerGPU(d *Deployment, derive func(p PerGPUMetric, gpus int, native string), absent func(warning string)) {
 	if d == nil {
 		return
 	}
@@ -46,18 +62,17 @@ func AddPerGPU(t *Trial, d *Deployment) {
 			gpus, unknown = d.AllocatedGPUs, d.AllocatedGPUsUnknown
 		}
 		if gpus <= 0 {
-			t.Warnings = append(t.Warnings, fmt.Sprintf("%s absent: %s", p.Metric, unknown))
+			absent(p.Metric + " absent: " + unknown)
 			continue
 		}
-		for _, m := range t.Measurements {
-			plain := len(m.Dims) == 0 || len(m.Dims) == 1 && m.Dims[0].Key == DimStatistic
-			if m.Metric == p.Of && plain {
-				t.Measurements = append(t.Measurements, Measurement{Metric: p.Metric, Dims: m.Dims,
-					Value: m.Value / float64(gpus), Unit: UnitTokPerSGPU,
-					Native: fmt.Sprintf("%s / %d GPUs", m.Metric, gpus)})
-			}
-		}
+		derive(p, gpus, p.Of+" / "+strconv.Itoa(gpus)+" GPUs")
 	}
+}
+
+// PerGPUDims reports whether a throughput measured with dims d has a
+// per-GPU counterpart (AddPerGPU): no dims, or a statistic alone.
+func PerGPUDims(d Dims) bool {
+	return len(d) == 0 || len(d) == 1 && d[0].Key == DimStatistic
 }
 
 // PerGPUUnknown says why the per-GPU metric of t is absent: its GPU count

@@ -46,19 +46,22 @@ func tokenBody(c byte, upper bool) bool {
 	return isUpper(c) || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c == '-'
 }
 
-// tokenStart marks the first bytes of the formats' prefixes.
-var tokenStart = func() (m [256]bool) {
+// tokenStart marks the first two bytes of the formats' prefixes (each
+// has more), bit b0<<8 | b1 of the set.
+var tokenStart = func() (m [1 << 16 / 64]uint64) {
 	for _, f := range tokenFormats {
-		m[f.prefix[0]] = true
+		k := uint16(f.prefix[0])<<8 | uint16(f.prefix[1])
+		m[k/64] |= 1 << (k % 64)
 	}
 	return m
 }()
 
 // hasToken reports whether s may hold a token of a known format: a quick
-// test before tokenSpans, one pass over s.
+// test before tokenSpans, one pass over s that tries the prefixes only
+// where two bytes start one of them.
 func hasToken(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if !tokenStart[s[i]] {
+	for i := 0; i+1 < len(s); i++ {
+		if k := uint16(s[i])<<8 | uint16(s[i+1]); tokenStart[k/64]&(1<<(k%64)) == 0 {
 			continue
 		}
 		for _, f := range tokenFormats {

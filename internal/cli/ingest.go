@@ -324,6 +324,7 @@ func runIngest(ctx context.Context, e *env, o *ingestOptions, format enc.Format,
 	// Without a store, files of many records are counted batch by batch
 	// as read; a store is given each source's trials at once.
 	opts.Batches = sink == nil
+	opts.Transient = sink == nil // each keeps counts only
 	bar := progress.New(e.stderr, "ingest", "inputs")
 	opts.Progress = bar.Set
 	skipped, err := source.Stream(source.Spec{Paths: paths, Stdin: e.stdin, Load: opts,
