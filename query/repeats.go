@@ -194,9 +194,15 @@ func gather(col []float64, rows []int32) []float64 {
 	return out
 }
 
-// collapse rewrites the row columns so that row i is point i.
+// collapse rewrites the row columns so that row i is point i. When no
+// rows were merged, point i is row i and the columns are kept as they are,
+// the rows as read being the same columns (nothing writes to them after).
 func (d *Rows) collapse(agg repeat.Aggregation) {
 	n := len(d.points)
+	if n == len(d.ids) {
+		d.memberIDs, d.orig, d.origSLO, d.origTrials = d.ids, d.values, d.slo, d.trials
+		return
+	}
 	ids, trials := make([]string, n), make([]*trial.Trial, n)
 	values, slo := make([][]float64, len(d.values)), make([][]float64, len(d.slo))
 	for o := range values {

@@ -32,7 +32,10 @@ type Rows struct {
 	orig, origSLO [][]float64
 	origTrials    []*trial.Trial
 	warnings      []string       // from combining repeats and the baseline
-	seen          map[string]int // display ids given so far
+	seen          map[string]int // display ids given so far (seenIDs)
+	// unseen are the ids of streamed rows that seen does not count yet
+	// (TrialStream.Done: unique by construction).
+	unseen []string
 	// keys holds the repeat keys of rows streamed without their trial
 	// (TrialStream): noKey for a row that repeats no other, notKeyed for
 	// the rows before them, which have their trial; rows after the last

@@ -30,10 +30,11 @@ func (d *Rows) AddTrials(ts []trial.Trial) {
 	for i := range ts {
 		perFile[ts[i].Source.Path]++
 	}
+	seen := d.seenIDs()
 	for i := range ts {
 		t := &ts[i]
 		row := int32(len(d.ids))
-		d.ids = append(d.ids, uniqueID(d.displayID(t, q.ID, perFile[t.Source.Path] > 1), d.seen))
+		d.ids = append(d.ids, uniqueID(d.displayID(t, q.ID, perFile[t.Source.Path] > 1), seen))
 		d.setTrial(row, t)
 		if t.Source.Format == formatTable {
 			d.tableValues(row, t)
@@ -229,20 +230,68 @@ func (q *Query) Sketchable() bool {
 	return q.Streamable() && len(q.ConfigKeys) == 0 && q.ID == "" && q.GroupBy == ""
 }
 
-// Done names the streamed rows, as AddTrials names its trials.
+// Done names the streamed rows, as AddTrials names its trials. Rows of
+// one file named by their lines (or indexes) alone, before any other name,
+// are unique without a count of every name: the count (seenIDs) is then
+// only made if a later row needs it.
 func (s *TrialStream) Done() {
 	d := s.d
-	if len(d.seen) == 0 {
-		d.seen = make(map[string]int, len(s.names))
+	if len(d.seen) == 0 && d.unseen == nil && s.distinctNames() {
+		for i, n := range s.names {
+			d.ids[int(s.first)+i] = fileID(n.path, int(n.line), int(n.index), s.perFile[n.path] > 1)
+		}
+		d.unseen = d.ids[s.first:len(d.ids):len(d.ids)]
+		s.names, s.perFile = nil, nil
+		return
 	}
+	seen := d.seenIDs()
 	for i, n := range s.names {
 		name := n.fixed
 		if name == "" {
 			name = fileID(n.path, int(n.line), int(n.index), s.perFile[n.path] > 1)
 		}
-		d.ids[int(s.first)+i] = uniqueID(name, d.seen)
+		d.ids[int(s.first)+i] = uniqueID(name, seen)
 	}
 	s.names, s.perFile = nil, nil
+}
+
+// distinctNames reports whether the streamed rows' names are distinct by
+// construction: every row is named by its file, one file for them all,
+// with lines (and indexes of rows without a line) rising.
+func (s *TrialStream) distinctNames() bool {
+	if len(s.perFile) != 1 {
+		return false
+	}
+	prevLine, prevIndex := int32(0), int32(-1)
+	for _, n := range s.names {
+		switch {
+		case n.fixed != "":
+			return false
+		case n.line > 0:
+			if n.line <= prevLine {
+				return false
+			}
+			prevLine = n.line
+		default:
+			if n.index <= prevIndex {
+				return false
+			}
+			prevIndex = n.index
+		}
+	}
+	return true
+}
+
+// seenIDs returns the count of the display ids given so far (uniqueID),
+// first counting the streamed rows Done named without it.
+func (d *Rows) seenIDs() map[string]int {
+	if d.unseen != nil {
+		for _, id := range d.unseen {
+			d.seen[id]++
+		}
+		d.unseen = nil
+	}
+	return d.seen
 }
 
 type selectorOrErr struct {
@@ -377,7 +426,7 @@ func (d *Rows) AddColumns(ids []string, cols [][]float64, problems map[int]strin
 // id; reject, when not empty, says why the row cannot be compared.
 func (d *Rows) AddValues(t *trial.Trial, id string, values, slo []float64, reject string) {
 	row := int32(len(d.ids))
-	d.ids = append(d.ids, uniqueID(id, d.seen))
+	d.ids = append(d.ids, uniqueID(id, d.seenIDs()))
 	d.setTrial(row, t)
 	for c := range d.values {
 		d.values[c] = append(d.values[c], values[c])
