@@ -91,15 +91,23 @@ type TrialStream struct {
 	objSel, sloSel []selectorOrErr
 	first          int32
 	names          []pendingName
-	perFile        map[string]int
-	scratch        trial.Trial // what names a sketched row (AddSketch)
+	files          []streamFile     // the files the rows come from
+	fileIndex      map[string]int32 // a file's place in files
+	fixed          map[int32]string // names that do not depend on the file (fixedID), by row of the stream
+	scratch        trial.Trial      // what names a sketched row (AddSketch)
 }
 
 // pendingName is what names a streamed row once every row is known (a
-// file holding several trials names each by its line or index).
+// file holding several trials names each by its line or index): its file
+// (a place in TrialStream.files), line and index.
 type pendingName struct {
-	fixed, path string
-	line, index int32
+	file, line, index int32
+}
+
+// streamFile is a file streamed rows come from and how many rows it gave.
+type streamFile struct {
+	path string
+	rows int
 }
 
 const (
@@ -120,7 +128,7 @@ func (d *Rows) StreamTrials() *TrialStream {
 	for i, s := range d.q.SLOs {
 		sloSel[i] = parseSel(s.Name)
 	}
-	return &TrialStream{d: d, objSel: selectors(d.q.Objectives), sloSel: sloSel, first: int32(len(d.ids)), perFile: map[string]int{}}
+	return &TrialStream{d: d, objSel: selectors(d.q.Objectives), sloSel: sloSel, first: int32(len(d.ids)), fileIndex: map[string]int32{}}
 }
 
 // Add appends a batch of trials; the stream keeps none of them.
@@ -155,12 +163,8 @@ func (s *TrialStream) AddTrial(t *trial.Trial) {
 		}
 	}
 	d.keys = append(d.keys, key)
-	n := pendingName{path: t.Source.Path, line: int32(t.Source.Line), index: int32(t.Source.Index)}
-	if name, ok := d.fixedID(t, q.ID); ok {
-		n = pendingName{fixed: name}
-	}
-	s.perFile[t.Source.Path]++ // as AddTrials counts them
-	s.names = append(s.names, n)
+	name, fixed := d.fixedID(t, q.ID)
+	s.addName(t.Source.Path, t.Source.Line, t.Source.Index, name, fixed)
 }
 
 // Grow makes room for n more rows (a hint: 0 when unknown).
@@ -214,12 +218,8 @@ func (s *TrialStream) AddSketch(_ string, k *trial.Sketch, problem string, value
 	d.keys = append(d.keys, key)
 	t.Source = trial.Source{Path: k.Path, Format: k.Format, Line: k.Line, Index: k.Index}
 	t.Labels = k.Labels
-	n := pendingName{path: k.Path, line: int32(k.Line), index: int32(k.Index)}
-	if name, ok := d.fixedID(t, q.ID); ok {
-		n = pendingName{fixed: name}
-	}
-	s.perFile[k.Path]++
-	s.names = append(s.names, n)
+	name, fixed := d.fixedID(t, q.ID)
+	s.addName(k.Path, k.Line, k.Index, name, fixed)
 }
 
 // Sketchable reports whether q's rows can be added from sketches
@@ -238,35 +238,62 @@ func (s *TrialStream) Done() {
 	d := s.d
 	if len(d.seen) == 0 && d.unseen == nil && s.distinctNames() {
 		for i, n := range s.names {
-			d.ids[int(s.first)+i] = fileID(n.path, int(n.line), int(n.index), s.perFile[n.path] > 1)
+			d.ids[int(s.first)+i] = s.fileName(n)
 		}
 		d.unseen = d.ids[s.first:len(d.ids):len(d.ids)]
-		s.names, s.perFile = nil, nil
+		s.names, s.files, s.fileIndex, s.fixed = nil, nil, nil, nil
 		return
 	}
 	seen := d.seenIDs()
 	for i, n := range s.names {
-		name := n.fixed
-		if name == "" {
-			name = fileID(n.path, int(n.line), int(n.index), s.perFile[n.path] > 1)
+		name, ok := s.fixed[int32(i)]
+		if !ok {
+			name = s.fileName(n)
 		}
 		d.ids[int(s.first)+i] = uniqueID(name, seen)
 	}
-	s.names, s.perFile = nil, nil
+	s.names, s.files, s.fileIndex, s.fixed = nil, nil, nil, nil
+}
+
+// addName notes what names the next row: its file, line and index, and
+// its name when fixed (fixedID). Every row counts in its file's rows, as
+// AddTrials counts them.
+func (s *TrialStream) addName(path string, line, index int, name string, fixed bool) {
+	f := int32(len(s.files) - 1)
+	if f < 0 || s.files[f].path != path {
+		var ok bool
+		if f, ok = s.fileIndex[path]; !ok {
+			f = int32(len(s.files))
+			s.fileIndex[path] = f
+			s.files = append(s.files, streamFile{path: path})
+		}
+	}
+	s.files[f].rows++
+	if fixed {
+		if s.fixed == nil {
+			s.fixed = map[int32]string{}
+		}
+		s.fixed[int32(len(s.names))] = name
+	}
+	s.names = append(s.names, pendingName{file: f, line: int32(line), index: int32(index)})
+}
+
+// fileName is the name of a row named by its file (fileID).
+func (s *TrialStream) fileName(n pendingName) string {
+	f := s.files[n.file]
+	return fileID(f.path, int(n.line), int(n.index), f.rows > 1)
 }
 
 // distinctNames reports whether the streamed rows' names are distinct by
 // construction: every row is named by its file, one file for them all,
 // with lines (and indexes of rows without a line) rising.
 func (s *TrialStream) distinctNames() bool {
-	if len(s.perFile) != 1 {
+	if len(s.files) != 1 || len(s.fixed) > 0 {
 		return false
 	}
 	prevLine, prevIndex := int32(0), int32(-1)
 	for _, n := range s.names {
 		switch {
-		case n.fixed != "":
-			return false
 		case n.line > 0:
 			if n.line <= prevLine {
 				return false
