@@ -18,11 +18,32 @@ type point struct {
 	members []int32       // rows of the repeats, in input order
 	spread  []repeat.Stat // per objective, over the members' values
 	group   *repeat.Group // the repeats as decide sees them (nil without trials)
-	// base is the baseline this point is compared with (nil without one,
-	// and baseWhy says why); delta the relative delta on each objective.
-	base    *Base
-	baseWhy string
-	delta   []float64
+	cmp     *baseCmp      // nil without a baseline
+}
+
+// baseCmp is how a point compares with the baseline: base is the
+// baseline it is compared with (nil without one, and why says why); delta
+// the relative delta on each objective.
+type baseCmp struct {
+	base  *Base
+	why   string
+	delta []float64
+}
+
+// compared returns p's comparison with the baseline, made on first use.
+func (p *point) compared() *baseCmp {
+	if p.cmp == nil {
+		p.cmp = &baseCmp{}
+	}
+	return p.cmp
+}
+
+// baseline returns p's comparison with the baseline (zero without one).
+func (p *point) baseline() baseCmp {
+	if p.cmp == nil {
+		return baseCmp{}
+	}
+	return *p.cmp
 }
 
 // aggregate replaces repeated rows by one row each holding the median (or
@@ -311,7 +332,7 @@ func (d *Rows) groupBaseline(sel repeat.Selection, pts []int32, allowCross bool)
 	selected := repeat.Select(groups, sel)
 	if len(selected) == 0 {
 		for _, i := range pts {
-			d.points[i].baseWhy = baselineAbsent(sel.Raw)
+			d.points[i].compared().why = baselineAbsent(sel.Raw)
 		}
 		return false, nil
 	}
@@ -321,13 +342,13 @@ func (d *Rows) groupBaseline(sel repeat.Selection, pts []int32, allowCross bool)
 	for _, i := range pts {
 		p := &d.points[i]
 		if p.group == nil {
-			p.baseWhy = "a table row without a trial"
+			p.compared().why = "a table row without a trial"
 			continue
 		}
 		bg, cross, err := repeat.BaselineAt(selected, p.group.Scope, p.group.Workload, allowCross)
 		var se *repeat.ScopeError
 		if errors.As(err, &se) && d.q.BaselineScopeAsReason {
-			p.baseWhy = fmt.Sprintf("the baseline %s at %s: %v; %s compares with it", sel.Raw, p.group.Workload, se, d.q.Fields.Name("allow_cross_scope"))
+			p.compared().why = fmt.Sprintf("the baseline %s at %s: %v; %s compares with it", sel.Raw, p.group.Workload, se, d.q.Fields.Name("allow_cross_scope"))
 			if !warnedScope[p.group.Scope] {
 				warnedScope[p.group.Scope] = true
 				d.warnings = append(d.warnings, fmt.Sprintf("points measured in %s have no delta: the baseline %s was measured only in another environment (%v); %s compares with it",
@@ -341,7 +362,7 @@ func (d *Rows) groupBaseline(sel repeat.Selection, pts []int32, allowCross bool)
 				Reason: strings.ReplaceAll(what, "%", "%%") + "; restrict the comparison with %s or %s, or pass %s"}}
 		}
 		if bg == nil {
-			p.baseWhy = fmt.Sprintf("the baseline %s was not measured at workload %s", sel.Raw, p.group.Workload)
+			p.compared().why = fmt.Sprintf("the baseline %s was not measured at workload %s", sel.Raw, p.group.Workload)
 			continue
 		}
 		if k := [2]repeat.Scope{p.group.Scope, bg.Scope}; cross && !warned[k] {
@@ -357,10 +378,11 @@ func (d *Rows) groupBaseline(sel repeat.Selection, pts []int32, allowCross bool)
 				d.baseline = append(d.baseline, int(base.Point))
 			}
 		}
-		p.base = base
-		p.delta = make([]float64, len(d.values))
+		c := p.compared()
+		c.base = base
+		c.delta = make([]float64, len(d.values))
 		for o := range d.values {
-			p.delta[o] = repeat.Delta(d.values[o][i], base.Values[o])
+			c.delta[o] = repeat.Delta(d.values[o][i], base.Values[o])
 		}
 	}
 	slices.Sort(d.baseline)

@@ -189,7 +189,7 @@ func (r *Result) point(row int32, reason string) Point {
 		for _, m := range d.points[row].members {
 			p.Members = append(p.Members, d.memberIDs[m])
 		}
-		p.Deltas = d.points[row].delta
+		p.Deltas = d.points[row].baseline().delta
 	} else {
 		p.Members = []string{p.ID}
 	}
@@ -217,8 +217,8 @@ func (r *Result) Baseline(p int32) (*Base, string) {
 	if r.data.points == nil {
 		return nil, ""
 	}
-	pt := &r.data.points[p]
-	return pt.base, pt.baseWhy
+	c := r.data.points[p].baseline()
+	return c.base, c.why
 }
 
 // BaselineAbsent is the reason Baseline gives for the points of a group

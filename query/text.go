@@ -220,7 +220,7 @@ func extraColumns(rep *Result) ([]string, func(b []byte, row int32, c int) []byt
 		if d.isBaseline(r) {
 			return append(b, "baseline"...)
 		}
-		if delta := d.points[r].delta; delta != nil {
+		if delta := d.points[r].baseline().delta; delta != nil {
 			return enc.AppendPercent(b, delta[c])
 		}
 		return append(b, "n/a"...)
