@@ -404,13 +404,21 @@ func (d *Rows) fixedID(t *trial.Trial, idKey string) (string, bool) {
 // fileID names a trial by its file, and by its line or index there when
 // the file holds several trials.
 func fileID(path string, line, index int, several bool) string {
-	if several {
-		if line > 0 {
-			return path + ":" + strconv.Itoa(line)
-		}
-		return path + "#" + strconv.Itoa(index)
+	if !several {
+		return path
 	}
-	return path
+	sep, n := byte(':'), line
+	if line <= 0 {
+		sep, n = '#', index
+	}
+	var digits [20]byte // the name is one allocation of its own length
+	num := strconv.AppendInt(digits[:0], int64(n), 10)
+	var b strings.Builder
+	b.Grow(len(path) + 1 + len(num))
+	b.WriteString(path)
+	b.WriteByte(sep)
+	b.Write(num)
+	return b.String()
 }
 
 // uniqueID suffixes repeated ids with ~2, ~3, ...
