@@ -246,7 +246,7 @@ func writeRepeatsJSON(j *enc.JSON, rep *Result, r int32) {
 			j.Raw("}")
 		}
 		j.Raw(`},"members":`)
-		writeIDs(j, d.memberIDs, d.points[r].members)
+		writeIDs(j, d.memberIDs, d.members(int32(r)))
 	}
 	if d.baseline == nil {
 		return

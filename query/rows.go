@@ -27,7 +27,11 @@ type Rows struct {
 	// of the rows as read; baseline lists the baseline rows.
 	points    []point
 	memberIDs []string
-	baseline  []int
+	// memberRows lists the rows of every point (points[i].first, n);
+	// spreads the spread of every point of several rows (points[i].spread).
+	memberRows []int32
+	spreads    []repeat.Stat
+	baseline   []int
 	// orig and origSLO are the columns of the rows as read.
 	orig, origSLO [][]float64
 	origTrials    []*trial.Trial
