@@ -120,6 +120,7 @@ const (
 func (q *Query) Streamable() bool { return q.Baseline == "" }
 
 // StreamTrials starts a stream of trials; call Done after the last batch.
+// The streamed rows are in Len once Done has named them.
 func (d *Rows) StreamTrials() *TrialStream {
 	for len(d.keys) < len(d.ids) {
 		d.keys = append(d.keys, notKeyed)
@@ -142,8 +143,7 @@ func (s *TrialStream) Add(ts []trial.Trial) {
 // of it.
 func (s *TrialStream) AddTrial(t *trial.Trial) {
 	d, q := s.d, s.d.q
-	row := int32(len(d.ids))
-	d.ids = append(d.ids, "")
+	row := s.first + int32(len(s.names)) // named, and so counted in d.ids, by Done
 	if t.Source.Format == formatTable {
 		d.tableValues(row, t)
 	}
@@ -170,7 +170,7 @@ func (s *TrialStream) AddTrial(t *trial.Trial) {
 // Grow makes room for n more rows (a hint: 0 when unknown).
 func (s *TrialStream) Grow(n int) {
 	d := s.d
-	d.ids, d.keys = slices.Grow(d.ids, n), slices.Grow(d.keys, n)
+	d.keys = slices.Grow(d.keys, n) // ids are added by Done, at their length
 	for c := range d.values {
 		d.values[c] = slices.Grow(d.values[c], n)
 	}
@@ -192,8 +192,7 @@ func (s *TrialStream) Grow(n int) {
 func (s *TrialStream) AddSketch(_ string, k *trial.Sketch, problem string, values []float64) {
 	d, q := s.d, s.d.q
 	nObj := len(d.values)
-	row := int32(len(d.ids))
-	d.ids = append(d.ids, "")
+	row := s.first + int32(len(s.names)) // named, and so counted in d.ids, by Done
 	for c, v := range values {
 		if c < nObj {
 			d.values[c] = append(d.values[c], v)
@@ -237,20 +236,22 @@ func (q *Query) Sketchable() bool {
 func (s *TrialStream) Done() {
 	d := s.d
 	if len(d.seen) == 0 && d.unseen == nil && s.distinctNames() {
-		for i, n := range s.names {
-			d.ids[int(s.first)+i] = s.fileName(n)
+		d.ids = slices.Grow(d.ids, len(s.names))
+		for _, n := range s.names {
+			d.ids = append(d.ids, s.fileName(n))
 		}
 		d.unseen = d.ids[s.first:len(d.ids):len(d.ids)]
 		s.names, s.files, s.fileIndex, s.fixed = nil, nil, nil, nil
 		return
 	}
 	seen := d.seenIDs()
+	d.ids = slices.Grow(d.ids, len(s.names))
 	for i, n := range s.names {
 		name, ok := s.fixed[int32(i)]
 		if !ok {
 			name = s.fileName(n)
 		}
-		d.ids[int(s.first)+i] = uniqueID(name, seen)
+		d.ids = append(d.ids, uniqueID(name, seen))
 	}
 	s.names, s.files, s.fileIndex, s.fixed = nil, nil, nil, nil
 }
