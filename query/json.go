@@ -241,7 +241,7 @@ func writeRepeatsJSON(j *enc.JSON, rep *Result, r int32) {
 			j.Raw("}")
 		}
 		j.Raw(`},"members":`)
-		writeIDs(j, d.memberIDs, d.points[r].members)
+		writeIDs(j, d.memberIDs, d.members(int32(r)))
 	}
 	if d.baseline == nil {
 		return
@@ -250,10 +250,11 @@ func writeRepeatsJSON(j *enc.JSON, rep *Result, r int32) {
 		j.Raw(`,"baseline":true`)
 	}
 	j.Raw(`,"baseline_deltas":`)
-	delta := d.points[r].delta
+	bc := d.points[r].baseline()
+	delta := bc.delta
 	if delta == nil {
 		j.Raw("null")
-		if why := d.points[r].baseWhy; why != "" {
+		if why := bc.why; why != "" {
 			j.Raw(`,"baseline_why":`)
 			j.Str(why)
 		}

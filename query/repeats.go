@@ -15,14 +15,38 @@ import (
 // point is one aggregated row: the repeats of one configuration under one
 // workload in one scope (and one --group-by group).
 type point struct {
-	members []int32       // rows of the repeats, in input order
-	spread  []repeat.Stat // per objective, over the members' values
-	group   *repeat.Group // the repeats as decide sees them (nil without trials)
-	// base is the baseline this point is compared with (nil without one,
-	// and baseWhy says why); delta the relative delta on each objective.
-	base    *Base
-	baseWhy string
-	delta   []float64
+	// first and n place the rows of the repeats, in input order, in
+	// Rows.memberRows (Rows.members); spread is where the point's spread
+	// (one Stat per objective, over their values) starts in Rows.spreads,
+	// -1 for a single row (Rows.stat computes it).
+	first, n, spread int32
+	group            *repeat.Group // the repeats as decide sees them (nil without trials)
+	cmp              *baseCmp      // nil without a baseline
+}
+
+// baseCmp is how a point compares with the baseline: base is the
+// baseline it is compared with (nil without one, and why says why); delta
+// the relative delta on each objective.
+type baseCmp struct {
+	base  *Base
+	why   string
+	delta []float64
+}
+
+// compared returns p's comparison with the baseline, made on first use.
+func (p *point) compared() *baseCmp {
+	if p.cmp == nil {
+		p.cmp = &baseCmp{}
+	}
+	return p.cmp
+}
+
+// baseline returns p's comparison with the baseline (zero without one).
+func (p *point) baseline() baseCmp {
+	if p.cmp == nil {
+		return baseCmp{}
+	}
+	return *p.cmp
 }
 
 // aggregate replaces repeated rows by one row each holding the median (or
@@ -75,18 +99,24 @@ func (d *Rows) aggregate(agg repeat.Aggregation, keys []string) {
 			several++
 		}
 	}
-	nv := len(d.values)
-	spreads := make([]repeat.Stat, several*nv)
+	nv := int32(len(d.values))
+	d.memberRows, d.spreads = members, make([]repeat.Stat, int32(several)*nv)
 	d.points = make([]point, len(sizes))
+	at := int32(0) // the next point of several rows' spread
 	for g, n := range sizes {
-		end := next[g] // one past its last member now
-		var spread []repeat.Stat
+		spread := int32(-1)
 		if n > 1 {
-			spread, spreads = spreads[:nv:nv], spreads[nv:]
+			spread, at = at, at+nv
 		}
-		d.points[g] = d.newPoint(members[end-n:end:end], spread, agg)
+		d.points[g] = d.newPoint(next[g]-n, n, spread, agg) // next[g] is one past its last member now
 	}
 	d.collapse(agg)
+}
+
+// members returns the rows point i aggregates, in input order.
+func (d *Rows) members(i int32) []int32 {
+	p := &d.points[i]
+	return d.memberRows[p.first : p.first+p.n : p.first+p.n]
 }
 
 // repeatKey returns the key that row r shares with its repeats, and false
@@ -133,13 +163,16 @@ func (d *Rows) comparable(r int32) bool {
 	return true
 }
 
-// newPoint returns the point of the rows members, its spread (one Stat
-// per objective) in spread: nil for a single row, whose spread stat
-// computes.
-func (d *Rows) newPoint(members []int32, spread []repeat.Stat, agg repeat.Aggregation) point {
-	p := point{members: members, spread: spread}
-	for o := range p.spread {
-		p.spread[o] = repeat.Summarize(gather(d.values[o], members), agg)
+// newPoint returns the point of the n rows at first in memberRows, its
+// spread (one Stat per objective) written at spread in spreads: -1 for a
+// single row, whose spread stat computes.
+func (d *Rows) newPoint(first, n, spread int32, agg repeat.Aggregation) point {
+	p := point{first: first, n: n, spread: spread}
+	members := d.memberRows[first : first+n : first+n]
+	if spread >= 0 {
+		for o := range d.values {
+			d.spreads[spread+int32(o)] = repeat.Summarize(gather(d.values[o], members), agg)
+		}
 	}
 	if t := trialAt(d.trials, members[0]); t != nil {
 		// The group's configuration, scope and workload are filled by
@@ -194,9 +227,15 @@ func gather(col []float64, rows []int32) []float64 {
 	return out
 }
 
-// collapse rewrites the row columns so that row i is point i.
+// collapse rewrites the row columns so that row i is point i. When no
+// rows were merged, point i is row i and the columns are kept as they are,
+// the rows as read being the same columns (nothing writes to them after).
 func (d *Rows) collapse(agg repeat.Aggregation) {
 	n := len(d.points)
+	if n == len(d.ids) {
+		d.memberIDs, d.orig, d.origSLO, d.origTrials = d.ids, d.values, d.slo, d.trials
+		return
+	}
 	ids, trials := make([]string, n), make([]*trial.Trial, n)
 	values, slo := make([][]float64, len(d.values)), make([][]float64, len(d.slo))
 	for o := range values {
@@ -211,7 +250,8 @@ func (d *Rows) collapse(agg repeat.Aggregation) {
 	}
 	rejected := map[int32]string{}
 	for i, p := range d.points {
-		first := p.members[0]
+		members := d.members(int32(i))
+		first := members[0]
 		ids[i], trials[i] = d.ids[first], trialAt(d.trials, first)
 		if group != nil {
 			group[i] = d.group[first]
@@ -220,14 +260,14 @@ func (d *Rows) collapse(agg repeat.Aggregation) {
 			rejected[int32(i)] = why
 		}
 		for o := range values {
-			if len(p.members) == 1 {
+			if p.n == 1 {
 				values[o][i] = d.values[o][first] // keep Missing and NaN as read
 			} else {
-				values[o][i] = p.spread[o].Value
+				values[o][i] = d.spreads[p.spread+int32(o)].Value
 			}
 		}
 		for s := range slo {
-			slo[s][i] = aggregateSLO(d.slo[s], p.members, first, agg)
+			slo[s][i] = aggregateSLO(d.slo[s], members, first, agg)
 		}
 	}
 	d.memberIDs, d.orig, d.origSLO, d.origTrials = d.ids, d.values, d.slo, d.trials
@@ -305,7 +345,7 @@ func (d *Rows) groupBaseline(sel repeat.Selection, pts []int32, allowCross bool)
 	selected := repeat.Select(groups, sel)
 	if len(selected) == 0 {
 		for _, i := range pts {
-			d.points[i].baseWhy = baselineAbsent(sel.Raw)
+			d.points[i].compared().why = baselineAbsent(sel.Raw)
 		}
 		return false, nil
 	}
@@ -315,13 +355,13 @@ func (d *Rows) groupBaseline(sel repeat.Selection, pts []int32, allowCross bool)
 	for _, i := range pts {
 		p := &d.points[i]
 		if p.group == nil {
-			p.baseWhy = "a table row without a trial"
+			p.compared().why = "a table row without a trial"
 			continue
 		}
 		bg, cross, err := repeat.BaselineAt(selected, p.group.Scope, p.group.Workload, allowCross)
 		var se *repeat.ScopeError
 		if errors.As(err, &se) && d.q.BaselineScopeAsReason {
-			p.baseWhy = fmt.Sprintf("the baseline %s at %s: %v; %s compares with it", sel.Raw, p.group.Workload, se, d.q.Fields.Name("allow_cross_scope"))
+			p.compared().why = fmt.Sprintf("the baseline %s at %s: %v; %s compares with it", sel.Raw, p.group.Workload, se, d.q.Fields.Name("allow_cross_scope"))
 			if !warnedScope[p.group.Scope] {
 				warnedScope[p.group.Scope] = true
 				d.warnings = append(d.warnings, fmt.Sprintf("points measured in %s have no delta: the baseline %s was measured only in another environment (%v); %s compares with it",
@@ -335,7 +375,7 @@ func (d *Rows) groupBaseline(sel repeat.Selection, pts []int32, allowCross bool)
 				Reason: strings.ReplaceAll(what, "%", "%%") + "; restrict the comparison with %s or %s, or pass %s"}}
 		}
 		if bg == nil {
-			p.baseWhy = fmt.Sprintf("the baseline %s was not measured at workload %s", sel.Raw, p.group.Workload)
+			p.compared().why = fmt.Sprintf("the baseline %s was not measured at workload %s", sel.Raw, p.group.Workload)
 			continue
 		}
 		if k := [2]repeat.Scope{p.group.Scope, bg.Scope}; cross && !warned[k] {
@@ -351,10 +391,11 @@ func (d *Rows) groupBaseline(sel repeat.Selection, pts []int32, allowCross bool)
 				d.baseline = append(d.baseline, int(base.Point))
 			}
 		}
-		p.base = base
-		p.delta = make([]float64, len(d.values))
+		c := p.compared()
+		c.base = base
+		c.delta = make([]float64, len(d.values))
 		for o := range d.values {
-			p.delta[o] = repeat.Delta(d.values[o][i], base.Values[o])
+			c.delta[o] = repeat.Delta(d.values[o][i], base.Values[o])
 		}
 	}
 	slices.Sort(d.baseline)
@@ -387,17 +428,17 @@ func (d *Rows) measureBase(g *repeat.Group, pts []int32) *Base {
 		N: make([]int, len(d.values)), Why: make([]string, len(d.values))}
 	var rows []int32
 	for _, i := range pts {
-		if _, bad := d.rejected[i]; !bad && (b.Point < 0 || len(d.points[i].members) > len(d.points[b.Point].members)) {
+		if _, bad := d.rejected[i]; !bad && (b.Point < 0 || d.points[i].n > d.points[b.Point].n) {
 			b.Point = i
 		}
-		rows = append(rows, d.points[i].members...)
+		rows = append(rows, d.members(i)...)
 	}
 	slices.Sort(rows)
 	if d.q.Aggregate == repeat.None {
 		rows = rows[len(rows)-1:]
 		b.Point = -1
 		for _, i := range pts {
-			if d.points[i].members[0] == rows[0] {
+			if d.members(i)[0] == rows[0] {
 				if _, bad := d.rejected[i]; !bad {
 					b.Point = i
 				}
@@ -428,7 +469,7 @@ func (d *Rows) measureBase(g *repeat.Group, pts []int32) *Base {
 // rowReason says why input row r has no value (its point's rejection).
 func (d *Rows) rowReason(r int32) string {
 	for i := range d.points {
-		if slices.Contains(d.points[i].members, r) {
+		if slices.Contains(d.members(int32(i)), r) {
 			if why, bad := d.rejected[int32(i)]; bad {
 				return why
 			}
@@ -443,10 +484,10 @@ func (d *Rows) stat(r int32, o int) repeat.Stat {
 		return repeat.Stat{N: 1}
 	}
 	p := &d.points[r]
-	if p.spread == nil { // a single row (d.orig holds the rows as read)
-		return repeat.Summarize(gather(d.orig[o], p.members), d.q.Aggregate)
+	if p.spread < 0 { // a single row (d.orig holds the rows as read)
+		return repeat.Summarize(gather(d.orig[o], d.members(r)), d.q.Aggregate)
 	}
-	return p.spread[o]
+	return d.spreads[p.spread+int32(o)]
 }
 
 // n returns how many runs row r aggregates.
@@ -454,7 +495,7 @@ func (d *Rows) n(r int32) int {
 	if d.points == nil {
 		return 1
 	}
-	return len(d.points[r].members)
+	return int(d.points[r].n)
 }
 
 // isBaseline reports whether row r is a baseline point.

@@ -186,10 +186,10 @@ func (r *Result) point(row int32, reason string) Point {
 		p.SLOValues = append(p.SLOValues, d.slo[s][row])
 	}
 	if d.points != nil {
-		for _, m := range d.points[row].members {
+		for _, m := range d.members(int32(row)) {
 			p.Members = append(p.Members, d.memberIDs[m])
 		}
-		p.Deltas = d.points[row].delta
+		p.Deltas = d.points[row].baseline().delta
 	} else {
 		p.Members = []string{p.ID}
 	}
@@ -208,7 +208,7 @@ func (r *Result) Members(p int32) []int32 {
 	if r.data.points == nil {
 		return []int32{p}
 	}
-	return r.data.points[p].members
+	return r.data.members(p)
 }
 
 // Baseline returns the baseline point p is compared with, or nil and why
@@ -217,8 +217,8 @@ func (r *Result) Baseline(p int32) (*Base, string) {
 	if r.data.points == nil {
 		return nil, ""
 	}
-	pt := &r.data.points[p]
-	return pt.base, pt.baseWhy
+	c := r.data.points[p].baseline()
+	return c.base, c.why
 }
 
 // BaselineAbsent is the reason Baseline gives for the points of a group
@@ -259,7 +259,7 @@ func (r *Result) DecidePoints() []repeat.Point {
 				c := *g
 				p.Group = &c
 			}
-			members = d.points[i].members
+			members = d.members(int32(i))
 			orig, origSLO = d.orig, d.origSLO
 		}
 		for o := range d.values {

@@ -27,12 +27,19 @@ type Rows struct {
 	// of the rows as read; baseline lists the baseline rows.
 	points    []point
 	memberIDs []string
-	baseline  []int
+	// memberRows lists the rows of every point (points[i].first, n);
+	// spreads the spread of every point of several rows (points[i].spread).
+	memberRows []int32
+	spreads    []repeat.Stat
+	baseline   []int
 	// orig and origSLO are the columns of the rows as read.
 	orig, origSLO [][]float64
 	origTrials    []*trial.Trial
 	warnings      []string       // from combining repeats and the baseline
-	seen          map[string]int // display ids given so far
+	seen          map[string]int // display ids given so far (seenIDs)
+	// unseen are the ids of streamed rows that seen does not count yet
+	// (TrialStream.Done: unique by construction).
+	unseen []string
 	// keys holds the repeat keys of rows streamed without their trial
 	// (TrialStream): noKey for a row that repeats no other, notKeyed for
 	// the rows before them, which have their trial; rows after the last

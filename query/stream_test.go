@@ -77,3 +77,33 @@ func answer(t *testing.T, q *Query, add func(*Rows)) map[string][]byte {
 	}
 	return out
 }
+
+// TestTrialStreamNamesCounted checks that the rows of one file that a
+// stream names without counting their names (TrialStream.Done) still make
+// a later row with the same name take a suffix, as AddTrials does.
+func TestTrialStreamNamesCounted(t *testing.T) {
+	ts := make([]trial.Trial, 4)
+	for i := range ts {
+		ts[i] = benchstudy.Trial(i, benchstudy.Configs(4, 1))
+		ts[i].Source.Path, ts[i].Source.Line = "f.jsonl", i+1
+	}
+	ts[3].Source.Path = "g.json"
+	ts[3].SetLabel("id", "f.jsonl:2")
+	q := Query{Aggregate: repeat.Median, Objectives: []frontier.Objective{{Name: "ttft.p99"},
+		{Name: trial.OutputTokenThroughput, Direction: frontier.Maximize}}}
+	want := answer(t, &q, func(r *Rows) { r.AddTrials(ts) })
+	got := answer(t, &q, func(r *Rows) {
+		s := r.StreamTrials()
+		s.Add(ts[:3])
+		s.Done()
+		r.AddTrials(ts[3:])
+	})
+	if !bytes.Contains(want["csv"], []byte("f.jsonl:2~2")) {
+		t.Fatalf("want a suffixed name in:\n%s", want["csv"])
+	}
+	for format, w := range want {
+		if !bytes.Equal(got[format], w) {
+			t.Errorf("%s output differs from AddTrials':\n%s\nwant\n%s", format, got[format], w)
+		}
+	}
+}

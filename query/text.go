@@ -189,7 +189,7 @@ func extraColumns(rep *Result) ([]string, func(b []byte, row int32, c int) []byt
 	d := rep.data
 	objs := rep.query.Objectives
 	var h []string
-	repeats := d.points != nil && slices.ContainsFunc(d.points, func(p point) bool { return len(p.members) > 1 })
+	repeats := d.points != nil && slices.ContainsFunc(d.points, func(p point) bool { return p.n > 1 })
 	if repeats {
 		h = append(h, "n")
 		for _, o := range objs {
@@ -218,7 +218,7 @@ func extraColumns(rep *Result) ([]string, func(b []byte, row int32, c int) []byt
 		if d.isBaseline(r) {
 			return append(b, "baseline"...)
 		}
-		if delta := d.points[r].delta; delta != nil {
+		if delta := d.points[r].baseline().delta; delta != nil {
 			return enc.AppendPercent(b, delta[c])
 		}
 		return append(b, "n/a"...)

@@ -30,10 +30,11 @@ func (d *Rows) AddTrials(ts []trial.Trial) {
 	for i := range ts {
 		perFile[ts[i].Source.Path]++
 	}
+	seen := d.seenIDs()
 	for i := range ts {
 		t := &ts[i]
 		row := int32(len(d.ids))
-		d.ids = append(d.ids, uniqueID(d.displayID(t, q.ID, perFile[t.Source.Path] > 1), d.seen))
+		d.ids = append(d.ids, uniqueID(d.displayID(t, q.ID, perFile[t.Source.Path] > 1), seen))
 		d.setTrial(row, t)
 		if t.Source.Format == formatTable {
 			d.tableValues(row, t)
@@ -90,15 +91,23 @@ type TrialStream struct {
 	objSel, sloSel []selectorOrErr
 	first          int32
 	names          []pendingName
-	perFile        map[string]int
-	scratch        trial.Trial // what names a sketched row (AddSketch)
+	files          []streamFile     // the files the rows come from
+	fileIndex      map[string]int32 // a file's place in files
+	fixed          map[int32]string // names that do not depend on the file (fixedID), by row of the stream
+	scratch        trial.Trial      // what names a sketched row (AddSketch)
 }
 
 // pendingName is what names a streamed row once every row is known (a
-// file holding several trials names each by its line or index).
+// file holding several trials names each by its line or index): its file
+// (a place in TrialStream.files), line and index.
 type pendingName struct {
-	fixed, path string
-	line, index int32
+	file, line, index int32
+}
+
+// streamFile is a file streamed rows come from and how many rows it gave.
+type streamFile struct {
+	path string
+	rows int
 }
 
 const (
@@ -111,6 +120,7 @@ const (
 func (q *Query) Streamable() bool { return q.Baseline == "" }
 
 // StreamTrials starts a stream of trials; call Done after the last batch.
+// The streamed rows are in Len once Done has named them.
 func (d *Rows) StreamTrials() *TrialStream {
 	for len(d.keys) < len(d.ids) {
 		d.keys = append(d.keys, notKeyed)
@@ -119,7 +129,7 @@ func (d *Rows) StreamTrials() *TrialStream {
 	for i, s := range d.q.SLOs {
 		sloSel[i] = parseSel(s.Name)
 	}
-	return &TrialStream{d: d, objSel: selectors(d.q.Objectives), sloSel: sloSel, first: int32(len(d.ids)), perFile: map[string]int{}}
+	return &TrialStream{d: d, objSel: selectors(d.q.Objectives), sloSel: sloSel, first: int32(len(d.ids)), fileIndex: map[string]int32{}}
 }
 
 // Add appends a batch of trials; the stream keeps none of them.
@@ -133,8 +143,7 @@ func (s *TrialStream) Add(ts []trial.Trial) {
 // of it.
 func (s *TrialStream) AddTrial(t *trial.Trial) {
 	d, q := s.d, s.d.q
-	row := int32(len(d.ids))
-	d.ids = append(d.ids, "")
+	row := s.first + int32(len(s.names)) // named, and so counted in d.ids, by Done
 	if t.Source.Format == formatTable {
 		d.tableValues(row, t)
 	}
@@ -154,18 +163,14 @@ func (s *TrialStream) AddTrial(t *trial.Trial) {
 		}
 	}
 	d.keys = append(d.keys, key)
-	n := pendingName{path: t.Source.Path, line: int32(t.Source.Line), index: int32(t.Source.Index)}
-	if name, ok := d.fixedID(t, q.ID); ok {
-		n = pendingName{fixed: name}
-	}
-	s.perFile[t.Source.Path]++ // as AddTrials counts them
-	s.names = append(s.names, n)
+	name, fixed := d.fixedID(t, q.ID)
+	s.addName(t.Source.Path, t.Source.Line, t.Source.Index, name, fixed)
 }
 
 // Grow makes room for n more rows (a hint: 0 when unknown).
 func (s *TrialStream) Grow(n int) {
 	d := s.d
-	d.ids, d.keys = slices.Grow(d.ids, n), slices.Grow(d.keys, n)
+	d.keys = slices.Grow(d.keys, n) // ids are added by Done, at their length
 	for c := range d.values {
 		d.values[c] = slices.Grow(d.values[c], n)
 	}
@@ -187,8 +192,7 @@ func (s *TrialStream) Grow(n int) {
 func (s *TrialStream) AddSketch(_ string, k *trial.Sketch, problem string, values []float64) {
 	d, q := s.d, s.d.q
 	nObj := len(d.values)
-	row := int32(len(d.ids))
-	d.ids = append(d.ids, "")
+	row := s.first + int32(len(s.names)) // named, and so counted in d.ids, by Done
 	for c, v := range values {
 		if c < nObj {
 			d.values[c] = append(d.values[c], v)
@@ -213,12 +217,8 @@ func (s *TrialStream) AddSketch(_ string, k *trial.Sketch, problem string, value
 	d.keys = append(d.keys, key)
 	t.Source = trial.Source{Path: k.Path, Format: k.Format, Line: k.Line, Index: k.Index}
 	t.Labels = k.Labels
-	n := pendingName{path: k.Path, line: int32(k.Line), index: int32(k.Index)}
-	if name, ok := d.fixedID(t, q.ID); ok {
-		n = pendingName{fixed: name}
-	}
-	s.perFile[k.Path]++
-	s.names = append(s.names, n)
+	name, fixed := d.fixedID(t, q.ID)
+	s.addName(k.Path, k.Line, k.Index, name, fixed)
 }
 
 // Sketchable reports whether q's rows can be added from sketches
@@ -229,20 +229,97 @@ func (q *Query) Sketchable() bool {
 	return q.Streamable() && len(q.ConfigKeys) == 0 && q.ID == "" && q.GroupBy == ""
 }
 
-// Done names the streamed rows, as AddTrials names its trials.
+// Done names the streamed rows, as AddTrials names its trials. Rows of
+// one file named by their lines (or indexes) alone, before any other name,
+// are unique without a count of every name: the count (seenIDs) is then
+// only made if a later row needs it.
 func (s *TrialStream) Done() {
 	d := s.d
-	if len(d.seen) == 0 {
-		d.seen = make(map[string]int, len(s.names))
-	}
-	for i, n := range s.names {
-		name := n.fixed
-		if name == "" {
-			name = fileID(n.path, int(n.line), int(n.index), s.perFile[n.path] > 1)
+	if len(d.seen) == 0 && d.unseen == nil && s.distinctNames() {
+		d.ids = slices.Grow(d.ids, len(s.names))
+		for _, n := range s.names {
+			d.ids = append(d.ids, s.fileName(n))
 		}
-		d.ids[int(s.first)+i] = uniqueID(name, d.seen)
+		d.unseen = d.ids[s.first:len(d.ids):len(d.ids)]
+		s.names, s.files, s.fileIndex, s.fixed = nil, nil, nil, nil
+		return
 	}
-	s.names, s.perFile = nil, nil
+	seen := d.seenIDs()
+	d.ids = slices.Grow(d.ids, len(s.names))
+	for i, n := range s.names {
+		name, ok := s.fixed[int32(i)]
+		if !ok {
+			name = s.fileName(n)
+		}
+		d.ids = append(d.ids, uniqueID(name, seen))
+	}
+	s.names, s.files, s.fileIndex, s.fixed = nil, nil, nil, nil
+}
+
+// addName notes what names the next row: its file, line and index, and
+// its name when fixed (fixedID). Every row counts in its file's rows, as
+// AddTrials counts them.
+func (s *TrialStream) addName(path string, line, index int, name string, fixed bool) {
+	f := int32(len(s.files) - 1)
+	if f < 0 || s.files[f].path != path {
+		var ok bool
+		if f, ok = s.fileIndex[path]; !ok {
+			f = int32(len(s.files))
+			s.fileIndex[path] = f
+			s.files = append(s.files, streamFile{path: path})
+		}
+	}
+	s.files[f].rows++
+	if fixed {
+		if s.fixed == nil {
+			s.fixed = map[int32]string{}
+		}
+		s.fixed[int32(len(s.names))] = name
+	}
+	s.names = append(s.names, pendingName{file: f, line: int32(line), index: int32(index)})
+}
+
+// fileName is the name of a row named by its file (fileID).
+func (s *TrialStream) fileName(n pendingName) string {
+	f := s.files[n.file]
+	return fileID(f.path, int(n.line), int(n.index), f.rows > 1)
+}
+
+// distinctNames reports whether the streamed rows' names are distinct by
+// construction: every row is named by its file, one file for them all,
+// with lines (and indexes of rows without a line) rising.
+func (s *TrialStream) distinctNames() bool {
+	if len(s.files) != 1 || len(s.fixed) > 0 {
+		return false
+	}
+	prevLine, prevIndex := int32(0), int32(-1)
+	for _, n := range s.names {
+		switch {
+		case n.line > 0:
+			if n.line <= prevLine {
+				return false
+			}
+			prevLine = n.line
+		default:
+			if n.index <= prevIndex {
+				return false
+			}
+			prevIndex = n.index
+		}
+	}
+	return true
+}
+
+// seenIDs returns the count of the display ids given so far (uniqueID),
+// first counting the streamed rows Done named without it.
+func (d *Rows) seenIDs() map[string]int {
+	if d.unseen != nil {
+		for _, id := range d.unseen {
+			d.seen[id]++
+		}
+		d.unseen = nil
+	}
+	return d.seen
 }
 
 type selectorOrErr struct {
@@ -328,13 +405,21 @@ func (d *Rows) fixedID(t *trial.Trial, idKey string) (string, bool) {
 // fileID names a trial by its file, and by its line or index there when
 // the file holds several trials.
 func fileID(path string, line, index int, several bool) string {
-	if several {
-		if line > 0 {
-			return path + ":" + strconv.Itoa(line)
-		}
-		return path + "#" + strconv.Itoa(index)
+	if !several {
+		return path
 	}
-	return path
+	sep, n := byte(':'), line
+	if line <= 0 {
+		sep, n = '#', index
+	}
+	var digits [20]byte // the name is one allocation of its own length
+	num := strconv.AppendInt(digits[:0], int64(n), 10)
+	var b strings.Builder
+	b.Grow(len(path) + 1 + len(num))
+	b.WriteString(path)
+	b.WriteByte(sep)
+	b.Write(num)
+	return b.String()
 }
 
 // uniqueID suffixes repeated ids with ~2, ~3, ...
@@ -377,7 +462,7 @@ func (d *Rows) AddColumns(ids []string, cols [][]float64, problems map[int]strin
 // id; reject, when not empty, says why the row cannot be compared.
 func (d *Rows) AddValues(t *trial.Trial, id string, values, slo []float64, reject string) {
 	row := int32(len(d.ids))
-	d.ids = append(d.ids, uniqueID(id, d.seen))
+	d.ids = append(d.ids, uniqueID(id, d.seenIDs()))
 	d.setTrial(row, t)
 	for c := range d.values {
 		d.values[c] = append(d.values[c], values[c])
