@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"math"
+	"slices"
 
 	"github.com/pareto-llm/pareto/trial"
 )
@@ -85,12 +86,10 @@ func (s *recordScratch) keepCounts() {
 // noted for the next record).
 func (s *recordScratch) measurements() []trial.Measurement {
 	refs := s.refs
-	if order := s.sort.orderOf(refs); order != nil {
-		out := make([]trial.Measurement, len(refs))
-		for j, i := range order {
-			r := refs[i]
-			out[j] = s.tmpl[r.tmpl]
-			out[j].Value = r.v
+	if l := s.sort.ofRefs(refs); l != nil {
+		out := slices.Clone(l.sorted) // one copy of the names, then the values without pointers
+		for j, i := range l.order {
+			out[j].Value = refs[i].v
 		}
 		return out
 	}
@@ -106,13 +105,19 @@ func (s *recordScratch) measurements() []trial.Measurement {
 		for _, r := range refs {
 			l.tmpls = append(l.tmpls, r.tmpl)
 		}
+		clear(l.sorted)
+		l.sorted = l.sorted[:0]
+		for _, i := range l.order {
+			m := s.tmpl[refs[i].tmpl] // templates are never changed once made
+			l.sorted = append(l.sorted, m)
+		}
 	}
 	return out
 }
 
-// orderOf returns the order of the layout whose records had the
-// templates of refs, nil when none is known (or a value is NaN).
-func (c *sortCache) orderOf(refs []measRef) []int32 {
+// ofRefs returns the layout whose records had the templates of refs, nil
+// when none is known (or a value is NaN).
+func (c *sortCache) ofRefs(refs []measRef) *sortLayout {
 	if len(refs) == 0 {
 		return nil
 	}
@@ -127,7 +132,7 @@ next:
 				continue next
 			}
 		}
-		return l.order
+		return l
 	}
 	return nil
 }
