@@ -89,6 +89,10 @@ func (b *builder) addUnitsIn(tmpl *int32, metric string, dims trial.Dims, v floa
 	if !u.same {
 		v, _ = trial.NormalizeUnit(v, u.src)
 	}
+	if b.refs && tmpl != nil && *tmpl > 0 { // the template holds the names (appendMeasurement): no measurement to build
+		b.appendRef(*tmpl-1, v)
+		return
+	}
 	b.appendMeasurement(tmpl, trial.Measurement{
 		Metric: metric, Dims: dims, Value: v, Unit: u.unit, Native: native, SourceUnit: u.src,
 	})

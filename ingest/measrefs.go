@@ -36,26 +36,26 @@ const maxTemplates = 1 << 14
 
 // appendMeasurement adds m to the record's measurements: to
 // t.Measurements, or as a reference to its template. tmpl, when not nil,
-// keeps 1 + the template's index for the next measurement of the same
-// names (a plan's); 0 when there is none yet.
+// gets 1 + the template's index, for the next measurement of the same
+// names (a plan's; addUnitsIn then adds only its value).
 func (b *builder) appendMeasurement(tmpl *int32, m trial.Measurement) {
 	if !b.refs {
 		b.long = b.long || measurementLong(&m)
 		b.t.Measurements = append(b.t.Measurements, m)
 		return
 	}
-	s := b.scratch
-	var id int32
-	if tmpl != nil && *tmpl > 0 {
-		id = *tmpl - 1
-	} else {
-		id = s.template(m)
-		if tmpl != nil {
-			*tmpl = id + 1
-		}
+	id := b.scratch.template(m)
+	if tmpl != nil {
+		*tmpl = id + 1
 	}
+	b.appendRef(id, m.Value)
+}
+
+// appendRef adds to the record's references the value v of template id.
+func (b *builder) appendRef(id int32, v float64) {
+	s := b.scratch
 	b.long = b.long || s.longTmpl
-	s.refs = append(s.refs, measRef{tmpl: id, v: m.Value})
+	s.refs = append(s.refs, measRef{tmpl: id, v: v})
 }
 
 // template returns the index of the template of m's names.
