@@ -130,7 +130,14 @@ func (b *builder) finish() trial.Trial {
 		}
 	}
 	if t.Failed >= 0 && t.Succeeded+t.Failed > 0 {
-		b.add(trial.ErrorRate, nil, t.ErrorRate(), trial.UnitRatio, "")
+		if s := b.scratch; b.refs {
+			if !s.errorRate.known {
+				s.errorRate.u, s.errorRate.known = b.units(trial.ErrorRate, trial.UnitRatio), true
+			}
+			b.addUnitsIn(&s.errorRate.tmpl, trial.ErrorRate, nil, t.ErrorRate(), s.errorRate.u, "") // as add does
+		} else {
+			b.add(trial.ErrorRate, nil, t.ErrorRate(), trial.UnitRatio, "")
+		}
 	}
 	switch s := b.scratch; {
 	case s != nil:
