@@ -92,6 +92,10 @@ func (b *builder) addUnitsIn(tmpl *int32, metric string, dims trial.Dims, v floa
 	if !u.same {
 		v, _ = trial.NormalizeUnit(v, u.src)
 	}
+	if b.refs && tmpl != nil && *tmpl > 0 { // the template holds the names (appendMeasurement): no measurement to build
+		b.appendRef(*tmpl-1, v)
+		return
+	}
 	b.appendMeasurement(tmpl, trial.Measurement{
 		Metric: metric, Dims: dims, Value: v, Unit: u.unit, Native: native, SourceUnit: u.src,
 	})
@@ -129,7 +133,14 @@ func (b *builder) finish() trial.Trial {
 		}
 	}
 	if t.Failed >= 0 && t.Succeeded+t.Failed > 0 {
-		b.add(trial.ErrorRate, nil, t.ErrorRate(), trial.UnitRatio, "")
+		if s := b.scratch; b.refs {
+			if !s.errorRate.known {
+				s.errorRate.u, s.errorRate.known = b.units(trial.ErrorRate, trial.UnitRatio), true
+			}
+			b.addUnitsIn(&s.errorRate.tmpl, trial.ErrorRate, nil, t.ErrorRate(), s.errorRate.u, "") // as add does
+		} else {
+			b.add(trial.ErrorRate, nil, t.ErrorRate(), trial.UnitRatio, "")
+		}
 	}
 	switch s := b.scratch; {
 	case s != nil:

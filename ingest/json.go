@@ -78,6 +78,15 @@ type recordScratch struct {
 	params, labels int
 	memo           paramMemo
 	id             trial.IDTemplate // the IDs of the records' layout
+	errorRate      errorRateTmpl    // the error rate finish adds to the records
+}
+
+// errorRateTmpl is the unit conversion and template (as addUnitsIn keeps
+// it) of the error rate of a file's records.
+type errorRateTmpl struct {
+	u     unitConv
+	tmpl  int32
+	known bool // u is worked out
 }
 
 // grow makes room in out for the records the rest of the input holds at

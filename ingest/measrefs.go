@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"math"
+	"slices"
 
 	"github.com/pareto-llm/pareto/trial"
 )
@@ -35,26 +36,26 @@ const maxTemplates = 1 << 14
 
 // appendMeasurement adds m to the record's measurements: to
 // t.Measurements, or as a reference to its template. tmpl, when not nil,
-// keeps 1 + the template's index for the next measurement of the same
-// names (a plan's); 0 when there is none yet.
+// gets 1 + the template's index, for the next measurement of the same
+// names (a plan's; addUnitsIn then adds only its value).
 func (b *builder) appendMeasurement(tmpl *int32, m trial.Measurement) {
 	if !b.refs {
 		b.long = b.long || measurementLong(&m)
 		b.t.Measurements = append(b.t.Measurements, m)
 		return
 	}
-	s := b.scratch
-	var id int32
-	if tmpl != nil && *tmpl > 0 {
-		id = *tmpl - 1
-	} else {
-		id = s.template(m)
-		if tmpl != nil {
-			*tmpl = id + 1
-		}
+	id := b.scratch.template(m)
+	if tmpl != nil {
+		*tmpl = id + 1
 	}
+	b.appendRef(id, m.Value)
+}
+
+// appendRef adds to the record's references the value v of template id.
+func (b *builder) appendRef(id int32, v float64) {
+	s := b.scratch
 	b.long = b.long || s.longTmpl
-	s.refs = append(s.refs, measRef{tmpl: id, v: m.Value})
+	s.refs = append(s.refs, measRef{tmpl: id, v: v})
 }
 
 // template returns the index of the template of m's names.
@@ -85,12 +86,10 @@ func (s *recordScratch) keepCounts() {
 // noted for the next record).
 func (s *recordScratch) measurements() []trial.Measurement {
 	refs := s.refs
-	if order := s.sort.orderOf(refs); order != nil {
-		out := make([]trial.Measurement, len(refs))
-		for j, i := range order {
-			r := refs[i]
-			out[j] = s.tmpl[r.tmpl]
-			out[j].Value = r.v
+	if l := s.sort.ofRefs(refs); l != nil {
+		out := slices.Clone(l.sorted) // one copy of the names, then the values without pointers
+		for j, i := range l.order {
+			out[j].Value = refs[i].v
 		}
 		return out
 	}
@@ -106,13 +105,19 @@ func (s *recordScratch) measurements() []trial.Measurement {
 		for _, r := range refs {
 			l.tmpls = append(l.tmpls, r.tmpl)
 		}
+		clear(l.sorted)
+		l.sorted = l.sorted[:0]
+		for _, i := range l.order {
+			m := s.tmpl[refs[i].tmpl] // templates are never changed once made
+			l.sorted = append(l.sorted, m)
+		}
 	}
 	return out
 }
 
-// orderOf returns the order of the layout whose records had the
-// templates of refs, nil when none is known (or a value is NaN).
-func (c *sortCache) orderOf(refs []measRef) []int32 {
+// ofRefs returns the layout whose records had the templates of refs, nil
+// when none is known (or a value is NaN).
+func (c *sortCache) ofRefs(refs []measRef) *sortLayout {
 	if len(refs) == 0 {
 		return nil
 	}
@@ -127,7 +132,7 @@ next:
 				continue next
 			}
 		}
-		return l.order
+		return l
 	}
 	return nil
 }

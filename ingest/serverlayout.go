@@ -1,6 +1,8 @@
 package ingest
 
 import (
+	"slices"
+
 	"github.com/pareto-llm/pareto/cloudai"
 	"github.com/pareto-llm/pareto/trial"
 )
@@ -20,18 +22,32 @@ type serverRecord struct {
 	prefix string
 	engine cloudai.Engine
 	sizes  []string
+	lens   uint64 // bit n is set when a key of sizes is n bytes long (n < 64)
 }
 
 func newServerRecord(prefix string, e cloudai.Engine) *serverRecord {
 	r := &serverRecord{prefix: prefix, engine: e}
 	for _, k := range cloudai.ServerSizeKeys() {
 		r.sizes = append(r.sizes, prefix+k)
+		if len(prefix+k) < 64 {
+			r.lens |= 1 << len(prefix+k)
+		}
 	}
 	return r
 }
 
-// records reports whether params hold a parallel size.
+// records reports whether params hold a parallel size. Params fewer than
+// the spellings are each looked for among them, most ruled out by their
+// length, instead of hashing every spelling.
 func (r *serverRecord) records(params map[string]string) bool {
+	if len(params) < len(r.sizes) {
+		for k := range params {
+			if (len(k) >= 64 || r.lens&(1<<len(k)) != 0) && slices.Contains(r.sizes, k) {
+				return true
+			}
+		}
+		return false
+	}
 	for _, k := range r.sizes {
 		if _, ok := params[k]; ok {
 			return true

@@ -183,7 +183,8 @@ type sortLayout struct {
 	metrics []string
 	dims    []dimsKey
 	order   []int32
-	tmpls   []int32 // the templates of the records of this layout (recordScratch.measurements), when known
+	tmpls   []int32             // the templates of the records of this layout (recordScratch.measurements), when known
+	sorted  []trial.Measurement // with tmpls: those templates in order, their values 0
 	valid   bool
 }
 
@@ -215,6 +216,8 @@ func sortCopy(ms []trial.Measurement, c *sortCache) []trial.Measurement {
 	l := &c.layouts[c.next]
 	c.next = (c.next + 1) % len(c.layouts)
 	l.metrics, l.dims, l.order, l.tmpls = l.metrics[:0], l.dims[:0], l.order[:0], l.tmpls[:0]
+	clear(l.sorted)
+	l.sorted = l.sorted[:0]
 	for i := range ms {
 		l.metrics = append(l.metrics, ms[i].Metric)
 		l.dims = append(l.dims, keyOf(ms[i].Dims))

@@ -113,20 +113,20 @@ func (e *idEncoder) header(t *Trial) { e.headerKeys(t, &e.labelKeys, &e.paramKey
 // headerKeys is header with the sorted keys of the labels and params last
 // encoded at this place (appendMap) in labelKeys and paramKeys.
 func (e *idEncoder) headerKeys(t *Trial, labelKeys, paramKeys *[]string) {
-	e.b = append(e.b[:0], idVersion...)
-	e.b = appendString(e.b, t.Source.File())
-	e.b = binary.LittleEndian.AppendUint64(e.b, uint64(t.Source.Index))
-	e.appendMap(labelKeys, t.Labels)
-	e.appendMap(paramKeys, t.Params)
+	b := append(e.b[:0], idVersion...) // e.b is stored once: each store into e is a write barrier while the collector marks
+	b = appendString(b, t.Source.File())
+	b = binary.LittleEndian.AppendUint64(b, uint64(t.Source.Index))
+	b = appendMap(b, labelKeys, t.Labels)
+	b = appendMap(b, paramKeys, t.Params)
 	w := t.Workload
 	for _, f := range [...]float64{w.InputTokens, w.OutputTokens, w.MeanInputTokens, w.MeanOutputTokens,
 		w.Concurrency, w.AchievedConcurrency, w.RequestRate, w.Users} {
-		e.b = binary.LittleEndian.AppendUint64(e.b, math.Float64bits(f))
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(f))
 	}
-	e.b = binary.LittleEndian.AppendUint64(e.b, uint64(w.Requests))
-	e.b = binary.LittleEndian.AppendUint64(e.b, uint64(t.Succeeded))
-	e.b = binary.LittleEndian.AppendUint64(e.b, uint64(t.Failed))
-	e.b = appendString(e.b, t.Problem)
+	b = binary.LittleEndian.AppendUint64(b, uint64(w.Requests))
+	b = binary.LittleEndian.AppendUint64(b, uint64(t.Succeeded))
+	b = binary.LittleEndian.AppendUint64(b, uint64(t.Failed))
+	e.b = appendString(b, t.Problem)
 }
 
 // sum returns the ID of the encoding in e.b and puts e back in the pool.
@@ -221,14 +221,14 @@ func appendString(b []byte, s string) []byte {
 	return append(b, s...)
 }
 
-// appendMap appends the number of entries of m, then each key and value
-// in key order. keys holds the sorted keys of the map last encoded at this
-// place: the labels and params of trials read from similar files have the
-// same keys, which are then looked up instead of collected and sorted.
-func (e *idEncoder) appendMap(keys *[]string, m map[string]string) {
-	start := len(e.b)
-	e.b = binary.LittleEndian.AppendUint32(e.b, uint32(len(m)))
+// appendMap appends to b the number of entries of m, then each key and
+// value in key order. keys holds the sorted keys of the map last encoded at
+// this place: the labels and params of trials read from similar files have
+// the same keys, which are then looked up instead of collected and sorted.
+func appendMap(b []byte, keys *[]string, m map[string]string) []byte {
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(m)))
 	if len(*keys) == len(m) {
+		start := len(b)
 		ok := true
 		for _, k := range *keys {
 			v, in := m[k]
@@ -236,13 +236,13 @@ func (e *idEncoder) appendMap(keys *[]string, m map[string]string) {
 				ok = false
 				break
 			}
-			e.b = appendString(e.b, k)
-			e.b = appendString(e.b, v)
+			b = appendString(b, k)
+			b = appendString(b, v)
 		}
 		if ok {
-			return
+			return b
 		}
-		e.b = e.b[:start+4]
+		b = b[:start]
 	}
 	ks := (*keys)[:0]
 	for k := range m {
@@ -250,10 +250,11 @@ func (e *idEncoder) appendMap(keys *[]string, m map[string]string) {
 	}
 	slices.Sort(ks)
 	for _, k := range ks {
-		e.b = appendString(e.b, k)
-		e.b = appendString(e.b, m[k])
+		b = appendString(b, k)
+		b = appendString(b, m[k])
 	}
 	*keys = ks
+	return b
 }
 
 // Finalize sorts the measurements and sets the ID. Readers call it last.
