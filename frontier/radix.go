@@ -31,7 +31,8 @@ func sortByKey(keys []uint64, idx []int32) {
 // sortByKeyBuf is sortByKey with scratch buffers (grown when shorter than
 // keys). It is an LSD radix sort that skips digits shared by every key:
 // 8-bit digits below 2^14 keys (the histogram stays tiny), 16-bit digits
-// above (half the passes).
+// above (half the passes). The histogram counts in int32, as idx indexes
+// in int32: the 16-bit one is 256 KB.
 func sortByKeyBuf(keys []uint64, idx []int32, tk []uint64, ti []int32) {
 	n := len(keys)
 	if n < smallSort {
@@ -49,10 +50,10 @@ func sortByKeyBuf(keys []uint64, idx []int32, tk []uint64, ti []int32) {
 		bitsPer = 8
 	}
 	mask := uint64(1)<<bitsPer - 1
-	var small [1 << 8]int // the 8-bit histogram stays on the stack
+	var small [1 << 8]int32 // the 8-bit histogram stays on the stack
 	count := small[:]
 	if bitsPer > 8 {
-		count = make([]int, 1<<bitsPer)
+		count = make([]int32, 1<<bitsPer)
 	}
 	srcK, srcI := keys, idx
 	dstK, dstI := tk[:n], ti[:n]
@@ -61,10 +62,10 @@ func sortByKeyBuf(keys []uint64, idx []int32, tk []uint64, ti []int32) {
 		for _, k := range srcK {
 			count[(k>>shift)&mask]++
 		}
-		if count[(srcK[0]>>shift)&mask] == n {
+		if int(count[(srcK[0]>>shift)&mask]) == n {
 			continue
 		}
-		sum := 0
+		sum := int32(0)
 		for d, c := range count {
 			count[d] = sum
 			sum += c

@@ -62,7 +62,7 @@ func (d *Rows) aggregate(agg repeat.Aggregation, keys []string) {
 	// one array, in input order, each point's capped so that nothing
 	// appends to it.
 	group := make([]int32, len(d.ids))
-	var sizes []int32
+	sizes := make([]int32, 0, len(d.ids)) // at most a point a row
 	index := map[string]int32{}
 	for r := range d.ids {
 		key, ok := "", false
