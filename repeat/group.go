@@ -117,13 +117,14 @@ func KnownConfig(t *trial.Trial, keys []string) bool {
 	return false
 }
 
-// serverHint reports whether k contains one of serverHints: at each byte,
-// only the hints that start with it are tried (KnownConfig runs for every
-// trial a query keys).
+// serverHint reports whether k contains one of serverHints: at each byte
+// from which the shortest hint still fits, only the hints that start with
+// it and go on with the next byte are compared in full (KnownConfig runs
+// for every trial a query keys, on every parameter name).
 func serverHint(k string) bool {
-	for i := 0; i < len(k); i++ {
+	for i := 0; i+minHint <= len(k); i++ {
 		for _, h := range hintsByFirst[k[i]] {
-			if strings.HasPrefix(k[i:], h) {
+			if h[1] == k[i+1] && strings.HasPrefix(k[i:], h) {
 				return true
 			}
 		}
@@ -137,6 +138,16 @@ var hintsByFirst = func() (t [256][]string) {
 		t[h[0]] = append(t[h[0]], h)
 	}
 	return t
+}()
+
+// minHint is the length of the shortest of serverHints (each has two bytes
+// at least).
+var minHint = func() int {
+	n := len(serverHints[0])
+	for _, h := range serverHints {
+		n = min(n, len(h))
+	}
+	return n
 }()
 
 // serverHints are parameter-name fragments that only server settings have.
