@@ -327,9 +327,10 @@ func runIngest(ctx context.Context, e *env, o *ingestOptions, format enc.Format,
 	opts.Transient = sink == nil // each keeps counts only
 	bar := progress.New(e.stderr, "ingest", "inputs")
 	opts.Progress = bar.Set
-	skipped, err := source.Stream(source.Spec{Paths: paths, Stdin: e.stdin, Load: opts,
-		Note: e.note("pareto ingest")}, each)
+	note, flush := e.bufferedNote("pareto ingest")
+	skipped, err := source.Stream(source.Spec{Paths: paths, Stdin: e.stdin, Load: opts, Note: note}, each)
 	bar.Done()
+	flush()
 	if err == nil && o.optuna != "" { // the study's complete trials, copied as any input's
 		var st *optuna.Study
 		var name string
