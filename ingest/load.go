@@ -323,8 +323,14 @@ func Load(paths []string, opts LoadOptions) (*Dataset, error) {
 }
 
 // walkDir collects the result files under root and loads any CloudAI
-// results trees found there directly.
+// results trees found there directly. A root that is a symlink to a
+// directory (a "latest" link to the newest run) is walked through it, as
+// find -H does, with its files named under the link; symlinks below it
+// are not followed.
 func (d *Dataset) walkDir(root string, opts LoadOptions) ([]string, error) {
+	if st, err := os.Lstat(root); err == nil && st.Mode()&fs.ModeSymlink != 0 {
+		root += string(filepath.Separator) // Lstat of "link/" is its directory's
+	}
 	var files []string
 	err := filepath.WalkDir(root, func(path string, e fs.DirEntry, err error) error {
 		if err != nil {

@@ -121,6 +121,53 @@ func TestLoadMixedDirectory(t *testing.T) {
 	}
 }
 
+// TestLoadSymlinkedDir reads a directory named through a symlink (a
+// "latest" link to a run) as the directory itself, its files named under
+// the link, while a symlink inside a directory is still not followed.
+func TestLoadSymlinkedDir(t *testing.T) {
+	real, err := filepath.Abs("testdata/sglang")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := Load([]string{real}, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(want.Trials) == 0 {
+		t.Fatal("no trial in testdata/sglang")
+	}
+	tmp := t.TempDir()
+	link := filepath.Join(tmp, "latest")
+	if err := os.Symlink(real, link); err != nil {
+		t.Skipf("SKIP: no symlinks here: %v", err)
+	}
+	got, err := Load([]string{link}, LoadOptions{})
+	if err != nil {
+		t.Fatalf("Load(%s): %v", link, err)
+	}
+	if len(got.Trials) != len(want.Trials) {
+		t.Fatalf("through the link: %d trials, want %d", len(got.Trials), len(want.Trials))
+	}
+	for i, tr := range got.Trials {
+		if rel, err := filepath.Rel(link, tr.Source.Path); err != nil || strings.HasPrefix(rel, "..") {
+			t.Errorf("trial %d read from %s, want a path under %s", i, tr.Source.Path, link)
+		}
+		if !reflect.DeepEqual(tr.Measurements, want.Trials[i].Measurements) || !reflect.DeepEqual(tr.Params, want.Trials[i].Params) {
+			t.Errorf("trial %d differs through the link", i)
+		}
+	}
+	outer := filepath.Join(tmp, "outer")
+	if err := os.Mkdir(outer, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(real, filepath.Join(outer, "inner")); err != nil {
+		t.Fatal(err)
+	}
+	if d, err := Load([]string{outer}, LoadOptions{}); err == nil && len(d.Trials) != 0 {
+		t.Errorf("a symlink inside a directory was followed: %d trials", len(d.Trials))
+	}
+}
+
 func TestLoadMissingPath(t *testing.T) {
 	if _, err := Load([]string{"testdata/nope"}, LoadOptions{}); err == nil {
 		t.Fatal("Load of a missing path succeeded")
