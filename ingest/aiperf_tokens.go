@@ -62,9 +62,9 @@ func readPerfFastMarks(data []byte, src *source, f Format, r *reader, marks *hea
 	}
 	s := &r.scan
 	*s = scanner{data: data, marks: marks, cols: r.lim.maxColumns()}
-	p := &perfJSON{t: s, b: newBuilder(tool, src, f), names: r.names, seq: &r.seq, dims: &r.dims, blocks: r.blocks, genai: f == FormatGenAIPerfJSON,
+	p := &perfJSON{t: s, b: newBuilderIn(tool, src, f, r.spare.takeMap(8)), names: r.names, seq: &r.seq, dims: &r.dims, blocks: r.blocks, genai: f == FormatGenAIPerfJSON,
 		stats: r.stats[:0], path: r.path[:0], with: r.with[:0]}
-	p.b.t.Params = make(map[string]string, max(r.nparams, 16))
+	p.b.t.Params = r.spare.takeMap(max(r.nparams, 16))
 	r.recs.reset()
 	p.b.recs, p.b.memo = &r.recs, &r.memo
 	r.recs.spare = r.spare
@@ -72,11 +72,14 @@ func readPerfFastMarks(data []byte, src *source, f Format, r *reader, marks *hea
 	ok := p.document()
 	s.data, s.marks = nil, nil // the pooled reader must not pin the file
 	if !ok {
+		r.spare.giveMap(p.b.t.Params)
+		r.spare.giveMap(p.b.t.Labels)
 		return nil, false
 	}
 	r.stats, r.path, r.with = p.stats[:0], p.path[:0], p.with[:0]
 	r.nparams = len(p.b.t.Params)
 	if len(p.b.t.Params) == 0 { // as if SetParam was never called
+		r.spare.giveMap(p.b.t.Params)
 		p.b.t.Params = nil
 	}
 	return []trial.Trial{p.finish()}, true

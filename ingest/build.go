@@ -35,7 +35,14 @@ type builder struct {
 }
 
 func newBuilder(tool string, src *source, format Format) *builder {
+	return newBuilderIn(tool, src, format, nil)
+}
+
+// newBuilderIn is newBuilder whose trial's labels are set in labels, an
+// empty map (nil: a new one).
+func newBuilderIn(tool string, src *source, format Format, labels map[string]string) *builder {
 	b := &builder{tool: tool, src: src}
+	b.t.Labels = labels
 	b.t.Source = trial.Source{Path: src.path, Key: src.key, Format: string(format)}
 	b.t.Failed = -1
 	b.t.SetLabel(trial.LabelTool, tool)

@@ -26,7 +26,7 @@ type readSettings struct {
 	deploy *trial.GPUs
 	// spare, when set, holds measurement slices for the fast AIPerf
 	// reader to fill (LoadOptions.Transient).
-	spare spares
+	spare *spares
 }
 
 // readAhead is how far past the first file not yet done readFiles starts

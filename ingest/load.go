@@ -62,10 +62,11 @@ type LoadOptions struct {
 	// runs and trials given their GPU counts still get theirs.
 	NoIDs bool
 	// Transient, with Each, says that Each keeps no trial's Measurements
-	// slice (nor a pointer into it) once it returns: Load then fills that
-	// memory again with the measurements of files read later, rather than
-	// allocating theirs (a ~14 KB AIPerf export holds 30 KB of them).
-	// Copies of single measurements, and their strings, may be kept.
+	// slice (nor a pointer into it), Params map or Labels map once it
+	// returns: Load then fills that memory again with the measurements,
+	// parameters and labels of files read later, rather than allocating
+	// theirs (a ~14 KB AIPerf export holds 30 KB of measurements, 3 KB of
+	// maps). Copies of single measurements, and strings, may be kept.
 	Transient bool
 	// EachTable, when set with Each, brackets each generic table: it is
 	// called with the table's path and read, which reads the table and
@@ -138,7 +139,7 @@ type Dataset struct {
 	// spare takes the measurements of trials Each is done with
 	// (LoadOptions.Transient) unless holding: the twin rule keeps the
 	// trials being added.
-	spare   spares
+	spare   *spares
 	holding bool
 
 	progress    func(done, total int) // LoadOptions.Progress
@@ -171,10 +172,14 @@ func (d *Dataset) add(ts []trial.Trial, run *cloudai.Run) {
 	case d.each != nil:
 		d.err = d.each(ts, run)
 		// The one trial of an AIPerf export is what the fast reader fills
-		// (a slice of its own, not shared with another trial).
+		// (a slice and maps of its own, not shared with another trial:
+		// every reader makes, or takes, a trial's slice and maps for it).
 		if d.err == nil && d.spare != nil && !d.holding && isTwinJSON(ts) {
-			d.spare.give(ts[0].Measurements)
-			ts[0].Measurements = nil
+			t := &ts[0]
+			d.spare.give(t.Measurements)
+			d.spare.giveMap(t.Params)
+			d.spare.giveMap(t.Labels)
+			t.Measurements, t.Params, t.Labels = nil, nil, nil
 		}
 	default:
 		d.Trials = append(d.Trials, ts...)
@@ -281,7 +286,7 @@ func Load(paths []string, opts LoadOptions) (*Dataset, error) {
 	d := &Dataset{each: opts.Each, batches: opts.Batches && opts.Each != nil, table: opts.EachTable, opts: opts.Table, asTable: opts.AsTable,
 		gpus: opts.GPUs, lim: opts.Limits, named: map[string]bool{}, progress: opts.Progress, noIDs: opts.NoIDs && opts.Each != nil}
 	if opts.Transient && opts.Each != nil {
-		d.spare = make(spares, 32)
+		d.spare = newSpares()
 	}
 	var onDisk []string
 	for _, p := range paths {

@@ -107,7 +107,7 @@ type reader struct {
 	lim     Limits      // of the current read
 	noIDs   bool        // the trials of benchmark result files get no ID (LoadOptions.NoIDs)
 	deploy  *trial.GPUs // readSettings.deploy
-	spare   spares      // readSettings.spare
+	spare   *spares     // readSettings.spare
 	// part, when set, takes the trials of a file of many records as they
 	// are read, a batch at a time (jreader.emit): readFile then returns
 	// only those read after the last batch.

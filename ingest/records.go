@@ -35,34 +35,70 @@ type records struct {
 	memos [layoutMemos]sortMemo
 	memo  *sortMemo
 	tick  uint64
-	spare spares // where measurements takes its slice from, when it can
+	spare *spares // where measurements takes its slice from, when it can
 }
 
-// spares holds measurement slices whose trials are done with
-// (LoadOptions.Transient), to be filled again; a nil spares holds none.
-type spares chan []trial.Measurement
+// spares holds the measurement slices, and the parameter and label maps,
+// of trials whose Each is done with them (LoadOptions.Transient), to be
+// filled again; a nil *spares holds none.
+type spares struct {
+	ms   chan []trial.Measurement
+	maps chan map[string]string
+}
+
+// newSpares returns spares for the files a few readers have under way.
+func newSpares() *spares {
+	return &spares{ms: make(chan []trial.Measurement, 32), maps: make(chan map[string]string, 64)}
+}
 
 // take returns a slice of n measurements, spare when one is large enough,
 // else new. Every measurement of it is to be set: a spare one holds the
 // values of a trial before.
-func (s spares) take(n int) []trial.Measurement {
-	select {
-	case ms := <-s:
-		if cap(ms) >= n {
-			return ms[:n]
+func (s *spares) take(n int) []trial.Measurement {
+	if s != nil {
+		select {
+		case ms := <-s.ms:
+			if cap(ms) >= n {
+				return ms[:n]
+			}
+		default:
 		}
-	default:
 	}
 	return make([]trial.Measurement, n)
 }
 
 // give keeps ms to be taken again, if there is room.
-func (s spares) give(ms []trial.Measurement) {
+func (s *spares) give(ms []trial.Measurement) {
 	if s == nil || cap(ms) == 0 {
 		return
 	}
 	select {
-	case s <- ms[:0]:
+	case s.ms <- ms[:0]:
+	default:
+	}
+}
+
+// takeMap returns an empty map, spare when there is one, else new with
+// room for n.
+func (s *spares) takeMap(n int) map[string]string {
+	if s != nil {
+		select {
+		case m := <-s.maps:
+			return m
+		default:
+		}
+	}
+	return make(map[string]string, n)
+}
+
+// giveMap empties m and keeps it to be taken again, if there is room.
+func (s *spares) giveMap(m map[string]string) {
+	if s == nil || m == nil {
+		return
+	}
+	clear(m)
+	select {
+	case s.maps <- m:
 	default:
 	}
 }

@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -13,9 +14,10 @@ import (
 )
 
 // TestLoadTransient checks that Each gets the same trials with
-// LoadOptions.Transient as without, measurements included, though their
-// memory is filled again once Each returns: generated AIPerf exports (the
-// fast reader, its spare slices), and every fixture (twins, sweeps, CloudAI
+// LoadOptions.Transient as without, measurements, parameters and labels
+// included, though their memory is filled again once Each returns:
+// generated AIPerf exports (the fast reader, its spare slices and maps),
+// and every fixture (twins, sweeps, CloudAI
 // trees), with and without LoadOptions.GPUs.
 func TestLoadTransient(t *testing.T) {
 	runs := filepath.Join(t.TempDir(), "runs")
@@ -40,6 +42,7 @@ func TestLoadTransient(t *testing.T) {
 						Each: func(ts []trial.Trial, _ *cloudai.Run) error {
 							for _, x := range ts {
 								x.Measurements = slices.Clone(x.Measurements)
+								x.Params, x.Labels = maps.Clone(x.Params), maps.Clone(x.Labels)
 								got = append(got, x)
 							}
 							return nil
