@@ -79,6 +79,11 @@ type recordScratch struct {
 	memo           paramMemo
 	id             trial.IDTemplate // the IDs of the records' layout
 	errorRate      errorRateTmpl    // the error rate finish adds to the records
+	// spare, when set (LoadOptions.Transient, a streamed vLLM or SGLang
+	// file), is where the records' measurement slices and parameter and
+	// label maps come from, and the batch of trials handed on is filled
+	// again (jreader.pass).
+	spare *spares
 }
 
 // errorRateTmpl is the unit conversion and template (as addUnitsIn keeps
@@ -116,6 +121,9 @@ func (j *jreader) pass(out []trial.Trial) ([]trial.Trial, error) {
 	}
 	err := j.emit(out)
 	j.emitted += len(out)
+	if j.rec.spare != nil { // Each keeps neither the batch nor its trials' memory (Transient)
+		return out[:0], err
+	}
 	return nil, err
 }
 
@@ -151,7 +159,7 @@ func (j *jreader) builder(tool string, format Format) *builder {
 	*b = builder{tool: tool, scratch: &j.rec, memo: &j.rec.memo, src: j.src} // newBuilder, with the maps at their size
 	b.t.Source = trial.Source{Path: j.src.path, Key: j.src.key, Format: string(format)}
 	b.t.Failed = -1
-	b.t.Labels = make(map[string]string, max(8, j.rec.labels))
+	b.t.Labels = j.rec.spare.takeMap(max(8, j.rec.labels))
 	b.setLabel(trial.LabelTool, tool)
 	if b.refs = len(j.rec.tmpl) < maxTemplates; b.refs {
 		j.rec.refs = j.rec.refs[:0]
@@ -162,7 +170,7 @@ func (j *jreader) builder(tool string, format Format) *builder {
 		j.src.lits.drop(j.d.InputOffset())
 	}
 	if j.rec.params > 0 {
-		b.t.Params = make(map[string]string, j.rec.params)
+		b.t.Params = j.rec.spare.takeMap(j.rec.params)
 	}
 	return b
 }

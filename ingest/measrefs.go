@@ -2,7 +2,6 @@ package ingest
 
 import (
 	"math"
-	"slices"
 
 	"github.com/pareto-llm/pareto/trial"
 )
@@ -87,7 +86,8 @@ func (s *recordScratch) keepCounts() {
 func (s *recordScratch) measurements() []trial.Measurement {
 	refs := s.refs
 	if l := s.sort.ofRefs(refs); l != nil {
-		out := slices.Clone(l.sorted) // one copy of the names, then the values without pointers
+		out := s.spare.take(len(l.sorted))
+		copy(out, l.sorted) // one copy of the names, then the values without pointers
 		for j, i := range l.order {
 			out[j].Value = refs[i].v
 		}

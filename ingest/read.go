@@ -341,6 +341,7 @@ func (r *reader) readStream(f *os.File, path string, size int64) ([]trial.Trial,
 // r.part, which the jsontext reader is to skip.
 func (r *reader) readServingStream(in io.Reader, src *source, format Format, f *os.File) (ts []trial.Trial, read int, err error) {
 	j := &jreader{src: src, names: r.names, max: r.lim.maxRecord(), cols: r.lim.maxColumns()}
+	j.rec.spare = r.spare
 	fs := &servingFast{j: j, s: &r.scan, format: format, in: in, buf: make([]byte, fastBuf)}
 	defer func() { r.scan = scanner{} }()
 	if r.part != nil {

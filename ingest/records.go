@@ -46,9 +46,10 @@ type spares struct {
 	maps chan map[string]string
 }
 
-// newSpares returns spares for the files a few readers have under way.
+// newSpares returns spares for the files a few readers have under way,
+// and for a batch of streamed records (streamBatch), two maps each.
 func newSpares() *spares {
-	return &spares{ms: make(chan []trial.Measurement, 32), maps: make(chan map[string]string, 64)}
+	return &spares{ms: make(chan []trial.Measurement, 2*streamBatch), maps: make(chan map[string]string, 4*streamBatch)}
 }
 
 // take returns a slice of n measurements, spare when one is large enough,

@@ -91,6 +91,18 @@ func isTwinJSON(ts []trial.Trial) bool {
 		ts[0].Source.Format == string(FormatGenAIPerfJSON))
 }
 
+// servingRecords reports whether ts are vLLM or SGLang records (of one
+// file) that no twin rule keeps: a sweep's run and summary are compared
+// after they are added.
+func servingRecords(ts []trial.Trial) bool {
+	for i := range ts {
+		if !servingFormat(Format(ts[i].Source.Format)) || isSweepRecord(&ts[i]) {
+			return false
+		}
+	}
+	return len(ts) > 0
+}
+
 // isSweepRun reports whether ts is the one record of a vLLM bench sweep
 // run file; isSweepSummary whether ts are the records of a summary.
 func isSweepRun(ts []trial.Trial) bool {

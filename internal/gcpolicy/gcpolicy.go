@@ -54,8 +54,11 @@ func Batch(getenv func(string) string) (oldPercent int, oldLimit int64) {
 // files) keeps a few megabytes, and at Percent alone the heap would still
 // grow to 16 MB and more between collections — further with the
 // records allocated while a collection marks, which it counts as live —
-// on top of the binary's own 17 MB.
-const Floor = 20 << 20
+// on top of the binary's own 15–17 MB. 16 MiB since streamed vLLM and
+// SGLang records refill their memory (LoadOptions.Transient): front on
+// 3·10⁴ of them allocates 17 MB, not 80, and collects twice at this
+// floor (docs/PERFORMANCE.md, "Streamed records refill their memory").
+const Floor = 16 << 20
 
 // followed is the limit Follow last set (0: none); capLimit its most.
 var followed, capLimit atomic.Int64
