@@ -6,6 +6,9 @@
 # CPU user+sys and max RSS, medians and per-round ratios.
 #
 #   ingest/testdata/perf/measure.sh BASE_BINARY NEW_BINARY [ROUNDS] [WORKDIR]
+#
+# Build both with CGO_ENABLED=0, as the README does: a cgo-linked binary maps
+# libc too (about 1.5 MB more RSS).
 set -euo pipefail
 base=$(realpath "$1"); new=$(realpath "$2"); rounds=${3:-5}; work=${4:-/tmp/pareto-perf27}
 here=$(cd "$(dirname "$0")" && pwd); ingest=$(cd "$here/../.." && pwd)
