@@ -136,26 +136,76 @@ func checkUTF8(data []byte, src *source) error {
 	return nil
 }
 
-// TrialWarnings returns the warnings of ts as "PATH: warning" lines, each
-// once, with the number of trials it was given for when more than one (a
-// JSONL file of many records warns once per damaged key), through the
-// redaction policy (trial.RedactText: a key may be a token).
+// TrialWarnings returns the warnings of ts as Warnings.Lines gives them.
 func TrialWarnings(ts []trial.Trial) []string {
-	var order []string
-	count := map[string]int{}
+	var w Warnings
+	w.Add(ts)
+	return w.Lines()
+}
+
+// Warnings gathers the warnings of trials read from files, batch after
+// batch, in the order Load hands the trials on (a file's trials together).
+// The zero Warnings is empty and ready.
+type Warnings struct {
+	order []string               // each warning's text, in order of first appearance
+	uses  map[string]*warningUse // by text
+}
+
+// warningUse is where a warning was given: the first file and, when the
+// warning is the same in several files, how many.
+type warningUse struct {
+	first, last   string // the paths of the first and the latest file
+	files, trials int
+}
+
+// Add gathers the warnings of ts.
+func (w *Warnings) Add(ts []trial.Trial) {
 	for i := range ts {
-		for _, w := range ts[i].Warnings {
-			line := trial.RedactText(ts[i].Source.Path + ": " + w)
-			if count[line] == 0 {
-				order = append(order, line)
+		for _, text := range ts[i].Warnings {
+			u := w.uses[text]
+			if u == nil {
+				if w.uses == nil {
+					w.uses = map[string]*warningUse{}
+				}
+				u = &warningUse{}
+				w.uses[text] = u
+				w.order = append(w.order, text)
 			}
-			count[line]++
+			if p := ts[i].Source.Path; u.files == 0 || p != u.last {
+				if u.files == 0 {
+					u.first = p
+				}
+				u.last = p
+				u.files++
+			}
+			u.trials++
 		}
 	}
-	for i, line := range order {
-		if n := count[line]; n > 1 {
-			order[i] = fmt.Sprintf("%s (%d trials)", line, n)
+}
+
+// Lines returns each warning gathered once, in order of first appearance,
+// as "PATH: warning", with the number of trials it was given for when more
+// than one (a JSONL file of many records warns once per damaged key); a
+// warning given by the trials of several files (2,000 AIPerf exports
+// without the GPUs allocated) is "PATH and N other files: warning", PATH
+// the first. Each line goes through the redaction policy
+// (trial.RedactText: a key may be a token).
+func (w *Warnings) Lines() []string {
+	lines := make([]string, 0, len(w.order))
+	for _, text := range w.order {
+		u := w.uses[text]
+		line := u.first
+		switch {
+		case u.files == 2:
+			line += " and 1 other file"
+		case u.files > 2:
+			line += fmt.Sprintf(" and %d other files", u.files-1)
 		}
+		line += ": " + text
+		if u.trials > u.files {
+			line += fmt.Sprintf(" (%d trials)", u.trials)
+		}
+		lines = append(lines, trial.RedactText(line))
 	}
-	return order
+	return lines
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -233,5 +234,41 @@ func TestMemberLimit(t *testing.T) {
 				t.Errorf("%v: not at a member name", err)
 			}
 		}
+	}
+}
+
+// TestWarnings checks how warnings gathered across batches are told: once
+// each, in order of first appearance, a file's repeats counted in trials,
+// a warning of several files once with the first file and the count of
+// the others, and a secret in a key redacted.
+func TestWarnings(t *testing.T) {
+	tr := func(path string, ws ...string) trial.Trial {
+		return trial.Trial{Source: trial.Source{Path: path}, Warnings: ws}
+	}
+	for _, tt := range []struct {
+		name    string
+		batches [][]trial.Trial
+		want    []string
+	}{
+		{"none", [][]trial.Trial{{tr("a.json")}}, []string{}},
+		{"one", [][]trial.Trial{{tr("a.json", "w")}}, []string{"a.json: w"}},
+		{"repeats in a file", [][]trial.Trial{{tr("a.jsonl", "w"), tr("a.jsonl", "w")}, {tr("a.jsonl", "w")}},
+			[]string{"a.jsonl: w (3 trials)"}},
+		{"two files", [][]trial.Trial{{tr("a.json", "w", "v")}, {tr("b.json", "w")}},
+			[]string{"a.json and 1 other file: w", "a.json: v"}},
+		{"many files", [][]trial.Trial{{tr("a.json", "w")}, {tr("b.json", "w"), tr("b.json", "w")}, {tr("c.json", "u", "w")}},
+			[]string{"a.json and 2 other files: w (4 trials)", "c.json: u"}},
+		{"secret", [][]trial.Trial{{tr("a.json", "key hf_abcdefghijklmnopqrstuvwxyz0123 unknown")}},
+			[]string{"a.json: key hf_<redacted> unknown"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var w Warnings
+			for _, b := range tt.batches {
+				w.Add(b)
+			}
+			if got := w.Lines(); !slices.Equal(got, tt.want) {
+				t.Errorf("Lines() = %q, want %q", got, tt.want)
+			}
+		})
 	}
 }

@@ -78,14 +78,17 @@ func Scenario(opts LoadOptions, scenario, testsDir string) (LoadOptions, error) 
 
 // Stream reads the paths of spec as trials handed to each, batch by batch
 // as they are read (a file, or a CloudAI run), keeping none: pareto ingest
-// stores a directory of any size this way. The warnings of each batch go
-// to spec.Note. It returns the inputs and runs that yielded no trial; an
-// error of each ends the read and is returned.
+// stores a directory of any size this way. The warnings of the trials go
+// to spec.Note once all are read, each once (ingest.Warnings). It returns
+// the inputs and runs that yielded no trial; an error of each ends the
+// read and is returned.
 func Stream(spec Spec, each func([]trial.Trial) error) ([]trial.Skip, error) {
 	opts := spec.Load
 	opts.Stdin = spec.Stdin
+	var ws ingest.Warnings
+	defer spec.noteWarnings(&ws)
 	opts.Each = func(ts []trial.Trial, _ *cloudai.Run) error {
-		spec.noteWarnings(ts)
+		ws.Add(ts)
 		return each(ts)
 	}
 	d, err := ingest.Load(spec.Paths, opts)

@@ -56,12 +56,13 @@ type Spec struct {
 	Fields field.Namer
 }
 
-// noteWarnings tells the warnings of trials read from files.
-func (s *Spec) noteWarnings(ts []trial.Trial) {
+// noteWarnings tells the warnings gathered from the trials read from
+// files.
+func (s *Spec) noteWarnings(ws *ingest.Warnings) {
 	if s.Note == nil {
 		return
 	}
-	for _, w := range ingest.TrialWarnings(ts) {
+	for _, w := range ws.Lines() {
 		s.Note("warning: " + w)
 	}
 }
@@ -218,6 +219,7 @@ func StudyTrials(ctx context.Context, location, study string, q store.Query) ([]
 func Rows(ctx context.Context, spec Spec, q *query.Query, rows *query.Rows) ([]trial.Skip, error) {
 	var bench []string
 	var bad, others []trial.Skip // inputs that failed; inputs that are no result
+	var ws ingest.Warnings // told once the files are read
 	fail := func(path string, err error) {
 		bad = append(bad, trial.Skip{Path: path, Code: ingest.SkipError, Reason: err.Error()})
 	}
@@ -248,15 +250,16 @@ func Rows(ctx context.Context, spec Spec, q *query.Query, rows *query.Rows) ([]t
 				continue
 			}
 			bad = append(bad, failed(d.Skipped)...)
-			spec.noteWarnings(d.Trials)
+			ws.Add(d.Trials)
 			rows.AddTrials(d.Trials)
 		default:
 			bench = append(bench, path)
 		}
 	}
 	if len(bench) > 0 {
-		d, err := benchRows(spec, q, bench, rows)
+		d, err := benchRows(spec, q, bench, rows, &ws)
 		if err != nil {
+			spec.noteWarnings(&ws)
 			return bad, err
 		}
 		bad = append(bad, failed(d.Skipped)...)
@@ -267,6 +270,7 @@ func Rows(ctx context.Context, spec Spec, q *query.Query, rows *query.Rows) ([]t
 			}
 		}
 	}
+	spec.noteWarnings(&ws)
 	if spec.Study != "" {
 		if err := studyRows(ctx, spec, q, rows); err != nil {
 			return bad, err
@@ -293,11 +297,11 @@ func Rows(ctx context.Context, spec Spec, q *query.Query, rows *query.Rows) ([]t
 // streamed (query.TrialStream: a row keeps its values and repeat key, not
 // its trial, and files of many records are read a batch at a time) unless
 // q needs the trials.
-func benchRows(spec Spec, q *query.Query, paths []string, rows *query.Rows) (*ingest.Dataset, error) {
+func benchRows(spec Spec, q *query.Query, paths []string, rows *query.Rows, ws *ingest.Warnings) (*ingest.Dataset, error) {
 	if !q.Streamable() {
 		d, err := ingest.Load(paths, spec.Load)
 		if err == nil {
-			spec.noteWarnings(d.Trials)
+			ws.Add(d.Trials)
 			rows.AddTrials(d.Trials)
 		}
 		return d, err
@@ -308,7 +312,7 @@ func benchRows(spec Spec, q *query.Query, paths []string, rows *query.Rows) (*in
 	opts.NoIDs = true // the stream names rows by their place and keeps no trial
 	opts.Transient = true
 	opts.Each = func(ts []trial.Trial, _ *cloudai.Run) error {
-		spec.noteWarnings(ts)
+		ws.Add(ts)
 		stream.Add(ts)
 		return nil
 	}

@@ -325,6 +325,7 @@ func runIngest(ctx context.Context, e *env, o *ingestOptions, format enc.Format,
 	// as read; a store is given each source's trials at once.
 	opts.Batches = sink == nil
 	opts.Transient = sink == nil // each keeps counts only
+	opts.NoIDs = sink == nil     // and needs no trial's ID (a SHA-256 of its content, 7 % of reading an AIPerf export)
 	bar := progress.New(e.stderr, "ingest", "inputs")
 	opts.Progress = bar.Set
 	note, flush := e.bufferedNote("pareto ingest")
