@@ -2,7 +2,8 @@
 # Issue 27's reader ratios (docs/PERFORMANCE.md "Readers"): interleaved
 # rounds of the Python anchor (anchor.py), a base pareto binary and a new
 # one on 2,000 AIPerf files, 10⁵ SGLang lines, 10⁵ vLLM --append-result
-# records and front --frontier-only on 3·10⁴ SGLang lines; /usr/bin/time -v,
+# records, front --frontier-only on 3·10⁴ SGLang lines and on the 2,000
+# AIPerf files (frontaip); /usr/bin/time -v,
 # CPU user+sys and max RSS, medians and per-round ratios.
 #
 #   ingest/testdata/perf/measure.sh BASE_BINARY NEW_BINARY [ROUNDS] [WORKDIR]
@@ -31,12 +32,13 @@ rep("sglang/datacrunch_2024-12_llama_3_3_70b_online_output.jsonl", "sglang30k.js
 rep("synthetic/synthetic_vllm_bench_serve_append.json", "vllm100k.json", 100000)
 PY
 declare -A W=([aiperf]="ingest aiperf2k" [sglang]="ingest sglang100k.jsonl" [vllm]="ingest vllm100k.json"
-  [front]="front sglang30k.jsonl -o ttft.p50 -o output_token_throughput --frontier-only")
-declare -A P=([aiperf]="aiperf aiperf2k" [sglang]="jsonl sglang100k.jsonl" [vllm]="jsonl vllm100k.json" [front]="jsonl sglang30k.jsonl")
+  [front]="front sglang30k.jsonl -o ttft.p50 -o output_token_throughput --frontier-only"
+  [frontaip]="front aiperf2k -o ttft.p50 -o output_token_throughput --frontier-only")
+declare -A P=([aiperf]="aiperf aiperf2k" [sglang]="jsonl sglang100k.jsonl" [vllm]="jsonl vllm100k.json" [front]="jsonl sglang30k.jsonl" [frontaip]="aiperf aiperf2k")
 : > measure.tsv
 echo "start $(date -u +%H:%M:%S) load $(cut -d' ' -f1-3 /proc/loadavg)"
 for r in $(seq "$rounds"); do
-  for w in aiperf sglang vllm front; do
+  for w in aiperf sglang vllm front frontaip; do
     for who in python base new; do
       case $who in
         python) cmd="/usr/bin/python3 $here/anchor.py ${P[$w]}" ;;
@@ -56,11 +58,11 @@ d = collections.defaultdict(list)
 for l in open("measure.tsv"):
     r, w, who, u, s, m = l.split("\t")
     d[(w, who)].append((float(u) + float(s), int(m) / 1024))
-for w in ["aiperf", "sglang", "vllm", "front"]:
+for w in ["aiperf", "sglang", "vllm", "front", "frontaip"]:
     py = d[(w, "python")]
     for who in ["python", "base", "new"]:
         c = [x[0] for x in d[(w, who)]]; m = [x[1] for x in d[(w, who)]]
-        line = f"{w:7} {who:7} CPU {st.median(c):.2f} s [{min(c):.2f}–{max(c):.2f}]  RSS {st.median(m):.1f} MB [{min(m):.1f}–{max(m):.1f}]"
+        line = f"{w:8} {who:7} CPU {st.median(c):.2f} s [{min(c):.2f}–{max(c):.2f}]  RSS {st.median(m):.1f} MB [{min(m):.1f}–{max(m):.1f}]"
         if who != "python":
             rs = [a[0] / b[0] for a, b in zip(d[(w, who)], py)]
             line += f"  CPU/python {st.median(rs):.2f} [{min(rs):.2f}–{max(rs):.2f}]  RSS limit {st.median([x[1] for x in py]) + 16:.1f}"
