@@ -375,7 +375,9 @@ func BenchmarkReadJSONL100k(b *testing.B) {
 // batches and none is kept. python-cpu-ms is the CPU time of the Python
 // anchor of issue 27 on the same input (testdata/perf/anchor.py: a
 // json.loads loop extracting the fields the readers map, run once before
-// the loop with /usr/bin/python3), cpu-ratio cpu-ms over it.
+// the loop with /usr/bin/python3), cpu-ratio cpu-ms over it. as=library
+// is a library caller's options (Batches alone); as=ingest the command's
+// without a store: Transient too, and NoIDs, since it keeps nothing.
 func BenchmarkLoadRecords(b *testing.B) {
 	for _, c := range []struct{ format, path string }{
 		{"sglang", "testdata/sglang/datacrunch_2024-12_llama_3_3_70b_online_output.jsonl"},
@@ -413,30 +415,36 @@ func BenchmarkLoadRecords(b *testing.B) {
 			}
 		}
 		pyCPU, pyErr := pythonAnchorCPU(mode, input)
-		b.Run(fmt.Sprintf("format=%s/%s=%d", c.format, unit, n), func(b *testing.B) {
-			defer debug.SetGCPercent(debug.SetGCPercent(gcpolicy.Percent)) // as the pareto command runs
-			b.SetBytes(int64(size))
-			b.ReportAllocs()
-			cpu := cpuTime()
-			for b.Loop() {
-				got := 0
-				d, err := Load([]string{input}, LoadOptions{Batches: true, Each: func(ts []trial.Trial, _ *cloudai.Run) error {
-					got += len(ts)
-					return nil
-				}})
-				if err != nil || got != n || len(d.Skipped) > 0 {
-					b.Fatalf("Load = %d trials, %v, skipped %v; want %d", got, err, d.Skipped, n)
+		for _, as := range []string{"library", "ingest"} {
+			b.Run(fmt.Sprintf("format=%s/%s=%d/as=%s", c.format, unit, n, as), func(b *testing.B) {
+				defer debug.SetGCPercent(debug.SetGCPercent(gcpolicy.Percent)) // as the pareto command runs
+				b.SetBytes(int64(size))
+				b.ReportAllocs()
+				cpu := cpuTime()
+				for b.Loop() {
+					got := 0
+					opts := LoadOptions{Batches: true, Each: func(ts []trial.Trial, _ *cloudai.Run) error {
+						got += len(ts)
+						return nil
+					}}
+					if as == "ingest" {
+						opts.Transient, opts.NoIDs = true, true
+					}
+					d, err := Load([]string{input}, opts)
+					if err != nil || got != n || len(d.Skipped) > 0 {
+						b.Fatalf("Load = %d trials, %v, skipped %v; want %d", got, err, d.Skipped, n)
+					}
 				}
-			}
-			cpu = (cpuTime() - cpu) / time.Duration(b.N)
-			b.ReportMetric(float64(cpu.Microseconds())/1e3, "cpu-ms/op")
-			if pyErr != nil {
-				b.Logf("no Python anchor: %v", pyErr)
-				return
-			}
-			b.ReportMetric(float64(pyCPU.Microseconds())/1e3, "python-cpu-ms")
-			b.ReportMetric(cpu.Seconds()/pyCPU.Seconds(), "cpu-ratio")
-		})
+				cpu = (cpuTime() - cpu) / time.Duration(b.N)
+				b.ReportMetric(float64(cpu.Microseconds())/1e3, "cpu-ms/op")
+				if pyErr != nil {
+					b.Logf("no Python anchor: %v", pyErr)
+					return
+				}
+				b.ReportMetric(float64(pyCPU.Microseconds())/1e3, "python-cpu-ms")
+				b.ReportMetric(cpu.Seconds()/pyCPU.Seconds(), "cpu-ratio")
+			})
+		}
 	}
 }
 
