@@ -82,8 +82,17 @@ func readPerfFastMarks(data []byte, src *source, f Format, r *reader, marks *hea
 		r.spare.giveMap(p.b.t.Params)
 		p.b.t.Params = nil
 	}
-	return []trial.Trial{p.finish()}, true
+	t := p.finish()
+	// Every parameter and label but the tool's went through the builder
+	// (noteText), every measurement through the records.
+	r.fastBounded = !p.b.long && p.b.text+boundSlack <= MaxTrialText && !r.recs.long()
+	return []trial.Trial{t}, true
 }
+
+// boundSlack is room, in the fast AIPerf reader's count of a trial's
+// parameter and label text, for the text set without the builder (the
+// tool label).
+const boundSlack = 256
 
 // The scanner's perfTokens methods.
 

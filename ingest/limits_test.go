@@ -226,6 +226,59 @@ func TestNamesBounded(t *testing.T) {
 	}
 }
 
+// TestNamesBoundedAfterAIPerf checks the bounds of TestNamesBounded on a
+// file read right after another AIPerf export, as the files of a directory
+// are: the reader then tries the fast AIPerf reader first (readGuessed),
+// which says when its trial has every name within its bound so that it is
+// not checked again. A long name anywhere the file can hold one in 64 KiB
+// (a metric, a unit, a statistic's block inside the warmup or telemetry, a
+// parameter name, a label) is the same error as for the file alone.
+func TestNamesBoundedAfterAIPerf(t *testing.T) {
+	long := strings.Repeat("m", MaxNameLen+1)
+	base, err := os.ReadFile("testdata/synthetic/synthetic_aiperf_g2_profile_export_aiperf.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	versions := []byte(`"aiperf_version": "0.8.0",`)
+	insert := func(member string) []byte {
+		at := bytes.Index(base, versions) + len(versions)
+		return slices.Concat(base[:at], []byte(member+","), base[at:])
+	}
+	for _, c := range []struct{ name, member string }{
+		{"metric name", `"` + long + `": {"unit": "ms", "avg": 1}`},
+		{"unit", `"x_latency": {"unit": "` + long + `", "avg": 1}`},
+		{"warmup metric", `"warmup_metrics": {"` + long + `": {"unit": "ms", "avg": 1}}`},
+		{"parameter name", `"` + long + `": "v"`},
+		{"parameter in input_config", `"input_config": {"endpoint": {"` + long + `": 1}}`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			first, second := filepath.Join(dir, "a_profile_export_aiperf.json"), filepath.Join(dir, "b_profile_export_aiperf.json")
+			data := insert(c.member)
+			if err := os.WriteFile(first, base, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(second, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if len(data) > HeadSize {
+				t.Fatalf("%d bytes: too large for the fast reader", len(data))
+			}
+			alone, n := loadOne(t, []string{second}, LoadOptions{})
+			if n != 0 || !strings.Contains(alone, "is longer than 1 KiB") {
+				t.Fatalf("alone: %d trials, skip %.200q; want the long name refused", n, alone)
+			}
+			d, err := Load([]string{dir}, LoadOptions{Workers: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(d.Trials) != 1 || len(d.Skipped) != 1 || d.Skipped[0].Reason != strings.Replace(alone, second, d.Skipped[0].Path, 1) {
+				t.Errorf("after an AIPerf file: %d trials, skips %.300v; want 1 trial and the skip %.200q", len(d.Trials), d.Skipped, alone)
+			}
+		})
+	}
+}
+
 // manyParams renders n members "pI": v, a parameter each.
 func manyParams(n int, v string) string {
 	var b strings.Builder

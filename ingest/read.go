@@ -108,6 +108,11 @@ type reader struct {
 	noIDs   bool        // the trials of benchmark result files get no ID (LoadOptions.NoIDs)
 	deploy  *trial.GPUs // readSettings.deploy
 	spare   *spares     // readSettings.spare
+	// fastBounded says the fast AIPerf reader's last trial has every name
+	// and value within its bound (records.long, builder.long); bounded
+	// that the trials readData returns are such a trial (readGuessed), so
+	// that readBytes does not look at them again (checkTrialsNUL).
+	fastBounded, bounded bool
 	// part, when set, takes the trials of a file of many records as they
 	// are read, a batch at a time (jreader.emit): readFile then returns
 	// only those read after the last batch.
@@ -175,10 +180,12 @@ func (r *reader) readBytes(data []byte, name string) ([]trial.Trial, error) {
 	if o, bom := textin.UTF16(data); o != textin.NotUTF16 {
 		data = textin.Decode(data, o, bom)
 	}
+	r.bounded = false
 	ts, err := r.readData(data, name)
 	if err == nil {
-		err = checkTrials(ts, name, data, nil)
+		err = checkTrialsNUL(ts, 0, name, data, nil, mayHoldNUL(data), r.bounded)
 	}
+	r.bounded = false
 	return ts, err
 }
 
@@ -250,9 +257,12 @@ func (r *reader) readGuessed(data []byte, src *source) ([]trial.Trial, bool) {
 	}
 	marks := headMarks{h: trimmed}
 	ts, ok := readPerfFastMarks(data, src, FormatAIPerfJSON, r, &marks)
+	bounded := r.fastBounded
+	r.fastBounded = false
 	if !ok || detectFromMarks(&marks, base) != FormatAIPerfJSON {
 		return nil, false
 	}
+	r.bounded = bounded
 	return ts, true
 }
 

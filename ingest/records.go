@@ -155,6 +155,27 @@ func (r *records) block(metric, native string, u unitConv) uint32 {
 	return uint32(len(r.blocks) - 1)
 }
 
+// long reports whether a name, unit or dims value of the records'
+// measurements may be over its bound (measurementLong): each measurement
+// takes its metric, native name and units from a block and its dims from
+// dims, and a template is used only for the same blocks and dims.
+func (r *records) long() bool {
+	for i := range r.blocks {
+		b := &r.blocks[i]
+		if len(b.metric)|len(b.native)|len(b.u.unit)|len(b.u.src) >= MaxNameLen {
+			return true
+		}
+	}
+	for _, d := range r.dims {
+		for _, x := range d {
+			if len(x.Key) > MaxNameLen || len(x.Value) > MaxLabelLen {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // dimsIndex registers d and returns its index.
 func (r *records) dimsIndex(d trial.Dims) uint32 {
 	r.dims = append(r.dims, d)

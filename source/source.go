@@ -219,7 +219,7 @@ func StudyTrials(ctx context.Context, location, study string, q store.Query) ([]
 func Rows(ctx context.Context, spec Spec, q *query.Query, rows *query.Rows) ([]trial.Skip, error) {
 	var bench []string
 	var bad, others []trial.Skip // inputs that failed; inputs that are no result
-	var ws ingest.Warnings // told once the files are read
+	var ws ingest.Warnings       // told once the files are read
 	fail := func(path string, err error) {
 		bad = append(bad, trial.Skip{Path: path, Code: ingest.SkipError, Reason: err.Error()})
 	}
