@@ -254,11 +254,28 @@ func (s *scanner) float() (float64, bool) {
 	if i < len(d) && d[i] == '.' {
 		i++
 		j := i
-		for ; i < len(d) && d[i] >= '0' && d[i] <= '9'; i++ {
-			if mant != 0 || d[i] != '0' {
+		swar := true // eight digits at a time, once a significant one is read, until fewer follow
+		for i < len(d) {
+			if swar && mant != 0 {
+				if i+8 <= len(d) {
+					if v, ok := eightDigits(binary.LittleEndian.Uint64(d[i:])); ok {
+						mant = mant*100_000_000 + v // past 19 digits it wraps: read again below
+						digits += 8
+						i += 8
+						continue
+					}
+				}
+				swar = false
+			}
+			c := d[i]
+			if c < '0' || c > '9' {
+				break
+			}
+			if mant != 0 || c != '0' {
 				digits++
 			}
-			mant = mant*10 + uint64(d[i]-'0')
+			mant = mant*10 + uint64(c-'0')
+			i++
 		}
 		if i == j {
 			return 0, false
@@ -276,6 +293,21 @@ func (s *scanner) float() (float64, bool) {
 		return 0, false
 	}
 	return parseNumber(raw)
+}
+
+// eightDigits returns the value of the eight ASCII digits x holds, the
+// first in its low byte (binary.LittleEndian), and whether all eight are
+// digits. A byte is a digit when its high nibble is 3 and adding 6 keeps it
+// so; then pairs, quads and the halves are combined by multiplication.
+func eightDigits(x uint64) (uint64, bool) {
+	const hi = 0xF0F0F0F0F0F0F0F0
+	if x&hi|(x+0x0606060606060606)&hi>>4 != 0x3333333333333333 {
+		return 0, false
+	}
+	x &= 0x0F0F0F0F0F0F0F0F
+	x = x * (10<<8 + 1) >> 8 & 0x00FF00FF00FF00FF
+	x = x * (100<<16 + 1) >> 16 & 0x0000FFFF0000FFFF
+	return x * (10000<<32 + 1) >> 32, true
 }
 
 // literal consumes the literal lit (true, false, null) at s.pos.
