@@ -135,7 +135,7 @@ func (d *Rows) repeatKey(r int, keys []string) (string, bool) {
 		if t == nil {
 			return "", false
 		}
-		k, ok := repeat.RepeatKey(t, keys, d.names.Render)
+		k, ok := d.keyMemo.Key(t, keys)
 		if !ok {
 			return "", false
 		}

@@ -45,9 +45,9 @@ type Rows struct {
 	// the rows before them, which have their trial; rows after the last
 	// streamed one have no entry.
 	keys      []string
-	names     repeat.WorkloadNames // renders the workloads of repeat keys
-	described bool                 // describeGroups ran
-	several   bool                 // several inputs: table rows are FILE:ROW
+	keyMemo   repeat.KeyMemo // computes repeat keys
+	described bool           // describeGroups ran
+	several   bool           // several inputs: table rows are FILE:ROW
 }
 
 // SetInputs tells how many inputs the rows come from: table rows without

@@ -158,7 +158,7 @@ func (s *TrialStream) AddTrial(t *trial.Trial) {
 	}
 	key := noKey
 	if q.Aggregate != repeat.None {
-		if k, ok := repeat.RepeatKey(t, q.ConfigKeys, d.names.Render); ok {
+		if k, ok := d.keyMemo.Key(t, q.ConfigKeys); ok {
 			key = k
 		}
 	}
@@ -324,12 +324,16 @@ func (d *Rows) seenIDs() map[string]int {
 
 type selectorOrErr struct {
 	sel trial.Selector
+	res *trial.Resolver // sel prepared for many trials (nil with err)
 	err error
 }
 
 func parseSel(name string) selectorOrErr {
 	sel, err := trial.ParseSelector(name)
-	return selectorOrErr{sel, err}
+	if err != nil {
+		return selectorOrErr{sel: sel, err: err}
+	}
+	return selectorOrErr{sel: sel, res: trial.NewResolver(sel)}
 }
 
 func selectors(objs []frontier.Objective) []selectorOrErr {
@@ -347,7 +351,7 @@ func (d *Rows) resolve(row int32, t *trial.Trial, s selectorOrErr) float64 {
 		d.reject(row, s.err.Error())
 		return frontier.Missing
 	}
-	m, err := s.sel.Resolve(t)
+	m, err := s.res.Resolve(t)
 	if err == nil {
 		return m.Value
 	}

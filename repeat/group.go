@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unsafe"
 
 	"github.com/pareto-llm/pareto/trial"
 )
@@ -195,6 +196,59 @@ func RepeatKey(t *trial.Trial, keys []string, render func(Workload) string) (str
 		return KeyOf(Config(t, keys), w.String()), true
 	}
 	return KeyOf(Config(t, keys), render(w)), true
+}
+
+// KeyMemo computes repeat keys for trial after trial (RepeatKey),
+// remembering what recurs across them: the rendering of the last workload
+// (WorkloadNames) and whether recently seen parameter names are server
+// settings (KnownConfig), by the memory of the name: readers intern the
+// names their files share. Its zero value is ready to use; it is not safe
+// for concurrent use.
+type KeyMemo struct {
+	names WorkloadNames
+	hints [64]hintSlot
+}
+
+// hintSlot remembers serverHint of one parameter name; holding the name
+// keeps its memory from holding another.
+type hintSlot struct {
+	name string
+	hint bool
+}
+
+// Key returns RepeatKey(t, keys, nil).
+func (m *KeyMemo) Key(t *trial.Trial, keys []string) (string, bool) {
+	if !m.known(t, keys) {
+		return "", false
+	}
+	return KeyOf(Config(t, keys), m.names.Render(WorkloadOf(t))), true
+}
+
+// Render returns w.String() (WorkloadNames.Render).
+func (m *KeyMemo) Render(w Workload) string { return m.names.Render(w) }
+
+// known is KnownConfig(t, keys).
+func (m *KeyMemo) known(t *trial.Trial, keys []string) bool {
+	if len(keys) > 0 || t.Labels[trial.LabelTestCase] != "" || t.Source.Format == "optuna" {
+		return true
+	}
+	for k := range t.Params {
+		if m.hint(k) {
+			return true
+		}
+	}
+	return false
+}
+
+// hint is serverHint(k), remembered by the memory of k.
+func (m *KeyMemo) hint(k string) bool {
+	p := uintptr(unsafe.Pointer(unsafe.StringData(k)))
+	slot := &m.hints[(uint64(p)>>3^uint64(len(k)))*0x9e3779b97f4a7c15>>58]
+	if len(slot.name) == len(k) && unsafe.StringData(slot.name) == unsafe.StringData(k) {
+		return slot.hint
+	}
+	*slot = hintSlot{k, serverHint(k)}
+	return slot.hint
 }
 
 // WorkloadNames renders workloads (Workload.String) for repeat keys

@@ -2,6 +2,7 @@ package trial
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -151,4 +152,118 @@ func capList(l []string) []string {
 		l = append(l[:maxCandidates:maxCandidates], fmt.Sprintf("… %d more", len(l)-maxCandidates))
 	}
 	return l
+}
+
+// Resolver is a Selector prepared to resolve on many trials: the names it
+// may match, with the dims each wants, are worked out once, and Resolve
+// goes through a trial's measurements once for all of them, where
+// Selector.Resolve goes through them for each name it tries. It gives
+// what Selector.Resolve gives.
+type Resolver struct {
+	sel Selector
+	// cands are the names Resolve tries, in order: the selector's Name
+	// with its Dims (which falls through when no measurement of that name
+	// has those dims), each split of Name at a dot before a statistic, and
+	// last Metric with its Statistic.
+	cands []resolveCand
+}
+
+// resolveCand is one name a Resolver tries, with the dims it wants.
+type resolveCand struct {
+	name string
+	dims Dims
+}
+
+// candMatches is what a pass found of a candidate: whether a measurement
+// has its name, and of those that also have its dims the fewest dims, how
+// many have that many, and the first of them.
+type candMatches struct {
+	found         bool
+	fewest, count int
+	at            int
+}
+
+// NewResolver prepares s (see Resolver).
+func NewResolver(s Selector) *Resolver {
+	r := &Resolver{sel: s}
+	add := func(name string, dims Dims) {
+		for _, c := range r.cands {
+			if c.name == name && slices.Equal(c.dims, dims) {
+				return // the same name and dims as a candidate tried before
+			}
+		}
+		r.cands = append(r.cands, resolveCand{name: name, dims: dims})
+	}
+	add(s.Name, s.Dims)
+	for i := 1; i < len(s.Name); i++ {
+		if s.Name[i] != '.' {
+			continue
+		}
+		if st, ok := NormalizeStatistic(s.Name[i+1:]); ok {
+			add(s.Name[:i], s.dimsWith(st))
+		}
+	}
+	want := s.Dims
+	if s.Statistic != "" {
+		want = s.dimsWith(s.Statistic)
+	}
+	add(s.Metric, want)
+	return r
+}
+
+// Selector returns the selector r resolves.
+func (r *Resolver) Selector() Selector { return r.sel }
+
+// Resolve returns s.Resolve(t) for r's selector s. A Resolver is safe for
+// concurrent use.
+func (r *Resolver) Resolve(t *Trial) (Measurement, error) {
+	if i, ok := r.pass(t); ok {
+		return t.Measurements[i], nil
+	}
+	return r.sel.Resolve(t) // an unusable trial, or no single measurement: its error
+}
+
+// pass goes through t's measurements once and returns the index of the
+// measurement Selector.Resolve picks, when it picks one.
+func (r *Resolver) pass(t *Trial) (int, bool) {
+	var buf [4]candMatches // no allocation: the name, a split or two, Metric
+	if len(r.cands) > len(buf) || t.Problem != "" {
+		return 0, false // more splits than names have: Selector.Resolve
+	}
+	cs := buf[:len(r.cands)]
+	for k := range cs {
+		cs[k].fewest = -1
+	}
+	for i := range t.Measurements {
+		m := &t.Measurements[i]
+		for k := range cs {
+			c := &cs[k]
+			if name := r.cands[k].name; m.Metric != name && m.Native != name {
+				continue
+			}
+			c.found = true
+			if !m.Dims.Contains(r.cands[k].dims) {
+				continue
+			}
+			switch n := len(m.Dims); {
+			case c.fewest < 0 || n < c.fewest:
+				c.fewest, c.count, c.at = n, 1, i
+			case n == c.fewest:
+				c.count++
+			}
+		}
+	}
+	// As Selector.Resolve decides: the name itself when a measurement of
+	// it has the dims, else the first split whose metric is there, else
+	// Metric.
+	for k := range cs {
+		c := &cs[k]
+		switch {
+		case k == 0 && c.count == 0 && len(cs) > 1:
+			continue
+		case k == 0 || c.found || k == len(cs)-1:
+			return c.at, c.count == 1
+		}
+	}
+	return 0, false
 }
