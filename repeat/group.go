@@ -224,9 +224,6 @@ func (m *KeyMemo) Key(t *trial.Trial, keys []string) (string, bool) {
 	return KeyOf(Config(t, keys), m.names.Render(WorkloadOf(t))), true
 }
 
-// Render returns w.String() (WorkloadNames.Render).
-func (m *KeyMemo) Render(w Workload) string { return m.names.Render(w) }
-
 // known is KnownConfig(t, keys).
 func (m *KeyMemo) known(t *trial.Trial, keys []string) bool {
 	if len(keys) > 0 || t.Labels[trial.LabelTestCase] != "" || t.Source.Format == "optuna" {

@@ -211,9 +211,6 @@ func NewResolver(s Selector) *Resolver {
 	return r
 }
 
-// Selector returns the selector r resolves.
-func (r *Resolver) Selector() Selector { return r.sel }
-
 // Resolve returns s.Resolve(t) for r's selector s. A Resolver is safe for
 // concurrent use.
 func (r *Resolver) Resolve(t *Trial) (Measurement, error) {
