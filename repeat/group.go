@@ -106,12 +106,16 @@ func paramOrLabel(t *trial.Trial, k string) string {
 // result file that records only the benchmark client's settings (a vLLM
 // bench serve file, say) cannot tell two server configurations apart, so
 // two such files at the same load are not assumed to be repeats.
-func KnownConfig(t *trial.Trial, keys []string) bool {
+func KnownConfig(t *trial.Trial, keys []string) bool { return knownConfig(t, keys, nil) }
+
+// knownConfig is KnownConfig, through m's memo of server settings when m
+// is not nil.
+func knownConfig(t *trial.Trial, keys []string, m *KeyMemo) bool {
 	if len(keys) > 0 || t.Labels[trial.LabelTestCase] != "" || t.Source.Format == "optuna" {
 		return true
 	}
 	for k := range t.Params {
-		if serverHint(k) {
+		if m == nil && serverHint(k) || m != nil && m.hint(k) {
 			return true
 		}
 	}
@@ -218,23 +222,10 @@ type hintSlot struct {
 
 // Key returns RepeatKey(t, keys, nil).
 func (m *KeyMemo) Key(t *trial.Trial, keys []string) (string, bool) {
-	if !m.known(t, keys) {
+	if !knownConfig(t, keys, m) {
 		return "", false
 	}
 	return KeyOf(Config(t, keys), m.names.Render(WorkloadOf(t))), true
-}
-
-// known is KnownConfig(t, keys).
-func (m *KeyMemo) known(t *trial.Trial, keys []string) bool {
-	if len(keys) > 0 || t.Labels[trial.LabelTestCase] != "" || t.Source.Format == "optuna" {
-		return true
-	}
-	for k := range t.Params {
-		if m.hint(k) {
-			return true
-		}
-	}
-	return false
 }
 
 // hint is serverHint(k), remembered by the memory of k.

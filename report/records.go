@@ -29,11 +29,11 @@ type Records struct {
 	opts Options
 	// cols[p] is the first column of plot p: its x, then y, then its SLOs;
 	// axes holds the axis of every column, slo whether it is an SLO.
-	cols      []int
-	ncol      int
-	axes      []*Axis
-	slo       []bool
-	workloads repeat.WorkloadNames // renders the workloads of repeat keys
+	cols    []int
+	ncol    int
+	axes    []*Axis
+	slo     []bool
+	keyMemo repeat.KeyMemo // computes repeat keys
 
 	id     []string // "" for a row recorded from a table's columns (AddTable)
 	name   []string // the trial's id label, when one has one (grows lazily)
@@ -123,7 +123,7 @@ func (r *Records) Len() int { return len(r.id) }
 func (r *Records) Add(t *Trial) {
 	key := ""
 	if r.opts.Aggregate != repeat.None {
-		key, _ = repeat.RepeatKey(t, r.opts.ConfigKeys, r.workloads.Render)
+		key, _ = r.keyMemo.Key(t, r.opts.ConfigKeys)
 	}
 	pl := place{caseID: CaseOf(t), path: t.Source.Path, iteration: t.Labels[trial.LabelIteration], step: t.Labels[trial.LabelStep],
 		phase: t.Labels[trial.LabelPhase]}
