@@ -104,8 +104,9 @@ func measureGroup(g *Group, sels []trial.Selector, agg Aggregation) Point {
 	p := Point{Group: g, Stats: make([]Stat, len(sels))}
 	for c, sel := range sels {
 		vals := make([]float64, 0, len(g.Trials))
+		r := trial.NewResolver(sel)
 		for _, t := range g.Trials {
-			m, err := sel.Resolve(t)
+			m, err := r.Resolve(t)
 			if err != nil {
 				if p.Err == "" {
 					p.Err = err.Error()

@@ -51,29 +51,9 @@ func (e *ResolveError) Error() string {
 // name that matches no measurement with the requested dims falls back to
 // the dot split.
 func (s Selector) Resolve(t *Trial) (Measurement, error) {
-	if t.Problem != "" {
-		return Measurement{}, &ResolveError{Selector: s.String(), TrialID: t.ID, Reason: ReasonUnusable, Detail: t.Problem}
-	}
-	if hasName(t, s.Name) {
-		m, err := s.pick(t, s.Name, s.Dims)
-		if re, ok := err.(*ResolveError); !ok || re.Reason != ReasonMissing {
-			return m, err
-		}
-	}
-	for i := 1; i < len(s.Name); i++ {
-		if s.Name[i] != '.' {
-			continue
-		}
-		st, ok := NormalizeStatistic(s.Name[i+1:])
-		if ok && hasName(t, s.Name[:i]) {
-			return s.pick(t, s.Name[:i], s.dimsWith(st))
-		}
-	}
-	want := s.Dims
-	if s.Statistic != "" {
-		want = s.dimsWith(s.Statistic)
-	}
-	return s.pick(t, s.Metric, want)
+	var r Resolver // on the stack
+	r.prepare(s)
+	return r.Resolve(t)
 }
 
 func (s Selector) dimsWith(stat string) Dims {
@@ -81,47 +61,6 @@ func (s Selector) dimsWith(stat string) Dims {
 		return StatDims(stat)
 	}
 	return s.Dims.With(DimStatistic, stat)
-}
-
-func hasName(t *Trial, name string) bool {
-	for i := range t.Measurements {
-		if m := &t.Measurements[i]; m.Metric == name || m.Native == name {
-			return true
-		}
-	}
-	return false
-}
-
-func (s Selector) pick(t *Trial, name string, dims Dims) (Measurement, error) {
-	var matches []int
-	fewest := -1
-	for i := range t.Measurements {
-		m := &t.Measurements[i]
-		if (m.Metric != name && m.Native != name) || !m.Dims.Contains(dims) {
-			continue
-		}
-		switch {
-		case fewest < 0 || len(m.Dims) < fewest:
-			fewest = len(m.Dims)
-			matches = append(matches[:0], i)
-		case len(m.Dims) == fewest:
-			matches = append(matches, i)
-		}
-	}
-	if len(matches) == 1 {
-		return t.Measurements[matches[0]], nil
-	}
-	e := &ResolveError{Selector: s.String(), TrialID: t.ID, Reason: ReasonMissing}
-	if len(matches) > 1 {
-		e.Reason = ReasonAmbiguous
-		for _, i := range matches {
-			e.Candidates = append(e.Candidates, t.Measurements[i].String())
-		}
-		e.Candidates = capList(e.Candidates)
-		return Measurement{}, e
-	}
-	e.Candidates = missingCandidates(t, name)
-	return Measurement{}, e
 }
 
 // missingCandidates lists the selectors of the metric if it exists with
@@ -156,16 +95,20 @@ func capList(l []string) []string {
 
 // Resolver is a Selector prepared to resolve on many trials: the names it
 // may match, with the dims each wants, are worked out once, and Resolve
-// goes through a trial's measurements once for all of them, where
-// Selector.Resolve goes through them for each name it tries. It gives
-// what Selector.Resolve gives.
+// goes through a trial's measurements once for all of them. Selector.Resolve
+// is NewResolver(s).Resolve. A Resolver is safe for concurrent use.
 type Resolver struct {
 	sel Selector
-	// cands are the names Resolve tries, in order: the selector's Name
-	// with its Dims (which falls through when no measurement of that name
-	// has those dims), each split of Name at a dot before a statistic, and
-	// last Metric with its Statistic.
-	cands []resolveCand
+	// The names Resolve tries, in order (cand): the selector's Name with
+	// its Dims (which falls through when no measurement of that name has
+	// those dims), each split of Name at a dot before a statistic, and
+	// last Metric with its Statistic, which is cand(final) (the same name
+	// and dims are tried once): the splits are 1 to splits. The first
+	// four are in inline, any others in more.
+	inline        [4]resolveCand
+	more          []resolveCand
+	n             int
+	splits, final int
 }
 
 // resolveCand is one name a Resolver tries, with the dims it wants.
@@ -185,61 +128,112 @@ type candMatches struct {
 
 // NewResolver prepares s (see Resolver).
 func NewResolver(s Selector) *Resolver {
-	r := &Resolver{sel: s}
-	add := func(name string, dims Dims) {
-		for _, c := range r.cands {
-			if c.name == name && slices.Equal(c.dims, dims) {
-				return // the same name and dims as a candidate tried before
-			}
-		}
-		r.cands = append(r.cands, resolveCand{name: name, dims: dims})
-	}
-	add(s.Name, s.Dims)
+	r := &Resolver{}
+	r.prepare(s)
+	return r
+}
+
+// prepare makes r a Resolver of s.
+func (r *Resolver) prepare(s Selector) {
+	r.sel = s
+	r.add(s.Name, s.Dims)
 	for i := 1; i < len(s.Name); i++ {
 		if s.Name[i] != '.' {
 			continue
 		}
 		if st, ok := NormalizeStatistic(s.Name[i+1:]); ok {
-			add(s.Name[:i], s.dimsWith(st))
+			r.add(s.Name[:i], s.dimsWith(st)) // a prefix of Name: neither Name nor another split
+			r.splits++
 		}
 	}
 	want := s.Dims
 	if s.Statistic != "" {
 		want = s.dimsWith(s.Statistic)
 	}
-	add(s.Metric, want)
-	return r
+	r.final = r.add(s.Metric, want)
 }
 
-// Resolve returns s.Resolve(t) for r's selector s. A Resolver is safe for
-// concurrent use.
+// add makes name with dims the next name r tries, unless it is one
+// already, and returns its index.
+func (r *Resolver) add(name string, dims Dims) int {
+	for k := range r.n {
+		if c := r.cand(k); c.name == name && slices.Equal(c.dims, dims) {
+			return k
+		}
+	}
+	if c := (resolveCand{name: name, dims: dims}); r.n < len(r.inline) {
+		r.inline[r.n] = c
+	} else {
+		r.more = append(r.more, c)
+	}
+	r.n++
+	return r.n - 1
+}
+
+// cand returns the k-th name r tries.
+func (r *Resolver) cand(k int) *resolveCand {
+	if k < len(r.inline) {
+		return &r.inline[k]
+	}
+	return &r.more[k-len(r.inline)]
+}
+
+// Resolve returns the single measurement of t that r's selector selects
+// (Selector.Resolve).
 func (r *Resolver) Resolve(t *Trial) (Measurement, error) {
-	if i, ok := r.pass(t); ok {
-		return t.Measurements[i], nil
+	if t.Problem != "" {
+		return Measurement{}, &ResolveError{Selector: r.sel.String(), TrialID: t.ID, Reason: ReasonUnusable, Detail: t.Problem}
 	}
-	return r.sel.Resolve(t) // an unusable trial, or no single measurement: its error
+	var buf [4]candMatches // no allocation for the name, a split and Metric
+	var cs []candMatches
+	if r.n > len(buf) {
+		cs = make([]candMatches, r.n)
+	} else {
+		cs = buf[:r.n]
+	}
+	k := r.pass(t, cs)
+	c := &cs[k]
+	if c.count == 1 {
+		return t.Measurements[c.at], nil
+	}
+	cand := r.cand(k)
+	e := &ResolveError{Selector: r.sel.String(), TrialID: t.ID, Reason: ReasonMissing}
+	if c.count > 1 {
+		e.Reason = ReasonAmbiguous
+		for i := c.at; i < len(t.Measurements); i++ {
+			if m := &t.Measurements[i]; (m.Metric == cand.name || m.Native == cand.name) && len(m.Dims) == c.fewest && m.Dims.Contains(cand.dims) {
+				e.Candidates = append(e.Candidates, m.String())
+			}
+		}
+		e.Candidates = capList(e.Candidates)
+		return Measurement{}, e
+	}
+	e.Candidates = missingCandidates(t, cand.name)
+	return Measurement{}, e
 }
 
-// pass goes through t's measurements once and returns the index of the
-// measurement Selector.Resolve picks, when it picks one.
-func (r *Resolver) pass(t *Trial) (int, bool) {
-	var buf [4]candMatches // no allocation: the name, a split or two, Metric
-	if len(r.cands) > len(buf) || t.Problem != "" {
-		return 0, false // more splits than names have: Selector.Resolve
+// pass goes through t's measurements once, filling cs (one per candidate),
+// and returns the candidate that decides: the selector's Name when a
+// measurement of it has the dims, else the first split whose metric is
+// there, else Metric.
+func (r *Resolver) pass(t *Trial, cs []candMatches) int {
+	cands := r.inline[:min(r.n, len(r.inline))]
+	if len(r.more) > 0 {
+		cands = append(slices.Clone(cands), r.more...)
 	}
-	cs := buf[:len(r.cands)]
 	for k := range cs {
-		cs[k].fewest = -1
+		cs[k] = candMatches{fewest: -1}
 	}
 	for i := range t.Measurements {
 		m := &t.Measurements[i]
-		for k := range cs {
-			c := &cs[k]
-			if name := r.cands[k].name; m.Metric != name && m.Native != name {
+		for k := range cands {
+			cand := &cands[k]
+			if m.Metric != cand.name && m.Native != cand.name {
 				continue
 			}
+			c := &cs[k]
 			c.found = true
-			if !m.Dims.Contains(r.cands[k].dims) {
+			if !m.Dims.Contains(cand.dims) {
 				continue
 			}
 			switch n := len(m.Dims); {
@@ -250,17 +244,13 @@ func (r *Resolver) pass(t *Trial) (int, bool) {
 			}
 		}
 	}
-	// As Selector.Resolve decides: the name itself when a measurement of
-	// it has the dims, else the first split whose metric is there, else
-	// Metric.
-	for k := range cs {
-		c := &cs[k]
-		switch {
-		case k == 0 && c.count == 0 && len(cs) > 1:
-			continue
-		case k == 0 || c.found || k == len(cs)-1:
-			return c.at, c.count == 1
+	if cs[0].count > 0 {
+		return 0
+	}
+	for k := 1; k <= r.splits; k++ {
+		if cs[k].found {
+			return k
 		}
 	}
-	return 0, false
+	return r.final
 }

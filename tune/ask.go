@@ -409,8 +409,9 @@ func (t *Tuning) missing(trials []trial.Trial) []string {
 	for _, o := range t.opts.Objectives {
 		sel, err := trial.ParseSelector(o.Name)
 		ok := err == nil && len(trials) > 0
+		r := trial.NewResolver(sel)
 		for j := 0; ok && j < len(trials); j++ {
-			m, err := sel.Resolve(&trials[j])
+			m, err := r.Resolve(&trials[j])
 			ok = err == nil && !math.IsNaN(m.Value) && !math.IsInf(m.Value, 0)
 		}
 		if !ok {

@@ -782,8 +782,9 @@ func (t *Tuning) values(trials []trial.Trial) []*float64 {
 			continue
 		}
 		var vs []float64
+		r := trial.NewResolver(sel)
 		for j := range trials {
-			if m, err := sel.Resolve(&trials[j]); err == nil && !math.IsNaN(m.Value) && !math.IsInf(m.Value, 0) {
+			if m, err := r.Resolve(&trials[j]); err == nil && !math.IsNaN(m.Value) && !math.IsInf(m.Value, 0) {
 				vs = append(vs, m.Value)
 			}
 		}
