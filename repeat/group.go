@@ -210,7 +210,7 @@ func RepeatKey(t *trial.Trial, keys []string, render func(Workload) string) (str
 // for concurrent use.
 type KeyMemo struct {
 	names WorkloadNames
-	hints [64]hintSlot
+	hints [512]hintSlot // direct-mapped: a few readers' names of a few dozen parameters
 }
 
 // hintSlot remembers serverHint of one parameter name; holding the name
@@ -231,7 +231,7 @@ func (m *KeyMemo) Key(t *trial.Trial, keys []string) (string, bool) {
 // hint is serverHint(k), remembered by the memory of k.
 func (m *KeyMemo) hint(k string) bool {
 	p := uintptr(unsafe.Pointer(unsafe.StringData(k)))
-	slot := &m.hints[(uint64(p)>>3^uint64(len(k)))*0x9e3779b97f4a7c15>>58]
+	slot := &m.hints[(uint64(p)>>3^uint64(len(k)))*0x9e3779b97f4a7c15>>(64-9)]
 	if len(slot.name) == len(k) && unsafe.StringData(slot.name) == unsafe.StringData(k) {
 		return slot.hint
 	}
