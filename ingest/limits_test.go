@@ -170,17 +170,7 @@ func TestRecordLimits(t *testing.T) {
 // excerpt.
 func TestNamesBounded(t *testing.T) {
 	huge := strings.Repeat("m", 2*MaxParamLen)
-	base, err := os.ReadFile("testdata/synthetic/synthetic_aiperf_g2_profile_export_aiperf.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	// after the version members, which say what the file is (the format is
-	// read from the content, not the name)
-	versions := []byte(`"aiperf_version": "0.8.0",`)
-	insert := func(member string) []byte {
-		at := bytes.Index(base, versions) + len(versions)
-		return slices.Concat(base[:at], []byte(member+","), base[at:])
-	}
+	base, insert := aiperfWithMember(t)
 	add := func(member string) []byte { // as the last member, so that it wins over the file's own
 		return slices.Concat(bytes.TrimSuffix(bytes.TrimSpace(base), []byte("}")), []byte(", "+member+"}"))
 	}
@@ -226,6 +216,23 @@ func TestNamesBounded(t *testing.T) {
 	}
 }
 
+// aiperfWithMember returns a synthetic AIPerf G2 export and a function
+// that returns it with one more member, after the version members, which
+// say what the file is (the format is read from the content, not the
+// name).
+func aiperfWithMember(t *testing.T) (base []byte, insert func(member string) []byte) {
+	t.Helper()
+	base, err := os.ReadFile("testdata/synthetic/synthetic_aiperf_g2_profile_export_aiperf.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	versions := []byte(`"aiperf_version": "0.8.0",`)
+	return base, func(member string) []byte {
+		at := bytes.Index(base, versions) + len(versions)
+		return slices.Concat(base[:at], []byte(member+","), base[at:])
+	}
+}
+
 // TestNamesBoundedAfterAIPerf checks the bounds of TestNamesBounded on a
 // file read right after another AIPerf export, as the files of a directory
 // are: the reader then tries the fast AIPerf reader first (readGuessed),
@@ -235,15 +242,7 @@ func TestNamesBounded(t *testing.T) {
 // parameter name, a label) is the same error as for the file alone.
 func TestNamesBoundedAfterAIPerf(t *testing.T) {
 	long := strings.Repeat("m", MaxNameLen+1)
-	base, err := os.ReadFile("testdata/synthetic/synthetic_aiperf_g2_profile_export_aiperf.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	versions := []byte(`"aiperf_version": "0.8.0",`)
-	insert := func(member string) []byte {
-		at := bytes.Index(base, versions) + len(versions)
-		return slices.Concat(base[:at], []byte(member+","), base[at:])
-	}
+	base, insert := aiperfWithMember(t)
 	for _, c := range []struct{ name, member string }{
 		{"metric name", `"` + long + `": {"unit": "ms", "avg": 1}`},
 		{"unit", `"x_latency": {"unit": "` + long + `", "avg": 1}`},
