@@ -192,7 +192,13 @@ func Key(config string, w Workload) string { return KeyOf(config, w.String()) }
 // render, Workload.String when nil), and false when t does not record
 // its configuration (KnownConfig): it then repeats no other trial.
 func RepeatKey(t *trial.Trial, keys []string, render func(Workload) string) (string, bool) {
-	if !KnownConfig(t, keys) {
+	return repeatKey(t, keys, render, nil)
+}
+
+// repeatKey is RepeatKey, through m's memo of server settings when m is
+// not nil.
+func repeatKey(t *trial.Trial, keys []string, render func(Workload) string, m *KeyMemo) (string, bool) {
+	if !knownConfig(t, keys, m) {
 		return "", false
 	}
 	w := WorkloadOf(t)
@@ -222,10 +228,7 @@ type hintSlot struct {
 
 // Key returns RepeatKey(t, keys, nil).
 func (m *KeyMemo) Key(t *trial.Trial, keys []string) (string, bool) {
-	if !knownConfig(t, keys, m) {
-		return "", false
-	}
-	return KeyOf(Config(t, keys), m.names.Render(WorkloadOf(t))), true
+	return repeatKey(t, keys, m.names.Render, m)
 }
 
 // hint is serverHint(k), remembered by the memory of k.
