@@ -52,6 +52,16 @@ var strPlain = func() (t [256]bool) {
 // Runs of spaces (the indentation of pretty-printed files) are skipped
 // eight bytes at a time.
 func (s *scanner) ws() byte {
+	if s.pos < len(s.data) { // no whitespace: inlined
+		if c := s.data[s.pos]; c > ' ' {
+			return c
+		}
+	}
+	return s.wsRun()
+}
+
+// wsRun is ws past at least one byte of whitespace or at the end.
+func (s *scanner) wsRun() byte {
 	d, i := s.data, s.pos
 	for i < len(d) {
 		switch c := d[i]; c {

@@ -71,9 +71,17 @@ type env struct {
 func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
 	root := newRoot(e)
+	prof := addProfileFlags(root)
 	root.SetArgs(args)
 	root.SetContext(ctx)
 	cmd, err := root.ExecuteC()
+	if perr := prof.stop(); perr != nil {
+		if err == nil {
+			err = inputError{perr}
+		} else {
+			fmt.Fprintf(stderr, "pareto: %s\n", enc.Safe(perr.Error()))
+		}
+	}
 	if err == nil {
 		return exitOK
 	}
