@@ -41,8 +41,12 @@ type perfJSON struct {
 	with       []statValue
 	dims       *dimsCache              // dims shared between files; nil: build them every time
 	blocks     map[blockKey]blockUnits // metricUnits cache shared between files; nil: none
-	path       []byte                  // dotted key of flattened config
-	named      bool                    // t reports errors: name config values (what)
+	// bseq, when set, holds the blocks of the file before, in their
+	// order, as seq the names; bseqAt is where the next block should be.
+	bseq   *[]blockMemo
+	bseqAt int
+	path   []byte // dotted key of flattened config
+	named  bool   // t reports errors: name config values (what)
 }
 
 // statValue is one statistic of a block; dims, when set, are the shared
@@ -264,7 +268,14 @@ func (p *perfJSON) block(tag string, extra trial.Dims) bool {
 // stat reads the value of statistic st into p.stats; tag.name names it
 // in errors (tag alone when name is nil).
 func (p *perfJSON) stat(st statInfo, tag string, name []byte) bool {
-	v, pos, set, ok := p.t.number(tag, name)
+	var v float64
+	var pos numPos
+	var set, ok bool
+	if s, fast := p.t.(*scanner); fast { // a static call: no dispatch a statistic
+		v, pos, set, ok = s.number(tag, name)
+	} else {
+		v, pos, set, ok = p.t.number(tag, name)
+	}
 	if set {
 		p.stats = append(p.stats, statValue{stat: st.stat, v: v, dims: st.dims, id: st.id, pos: pos})
 	}
@@ -332,26 +343,58 @@ func (p *perfJSON) emit(tag, unit string, extra trial.Dims) {
 // the reader's cache when there is one.
 func (p *perfJSON) metricUnits(tag, unit string) (string, unitConv, string) {
 	k := blockKey{p.b.tool, tag, unit}
-	if mu, ok := p.blocks[k]; ok {
-		return mu.metric, mu.u, mu.near
+	at := -1
+	if seq := p.bseq; seq != nil { // the block the file before had at this place, first
+		at = p.bseqAt
+		p.bseqAt++
+		if at < len(*seq) && (*seq)[at].key == k {
+			mu := &(*seq)[at].mu
+			return mu.metric, mu.u, mu.near
+		}
 	}
+	mu, ok := p.blocks[k]
+	if !ok {
+		mu = p.deriveUnits(k)
+	}
+	if at >= 0 {
+		if seq := p.bseq; at < len(*seq) {
+			(*seq)[at] = blockMemo{k, mu}
+		} else if at == len(*seq) && at < maxBlockCache {
+			*seq = append(*seq, blockMemo{k, mu})
+		}
+	}
+	return mu.metric, mu.u, mu.near
+}
+
+// deriveUnits works out the blockUnits of k and keeps them in the
+// reader's cache, when there is one.
+func (p *perfJSON) deriveUnits(k blockKey) blockUnits {
+	tag, unit := k.tag, k.unit
 	metric := tag
 	if c, ok := trial.Canonical(p.b.tool, tag); ok {
 		metric = c
 	}
 	u := p.b.units(metric, unit)
 	near := perfNearMiss(p.b.tool, tag)
+	mu := blockUnits{metric, u, near}
 	if p.blocks != nil {
 		if len(p.blocks) >= maxBlockCache {
 			clear(p.blocks)
 		}
-		p.blocks[k] = blockUnits{metric, u, near}
+		p.blocks[k] = mu
 	}
-	return metric, u, near
+	return mu
 }
 
 // blockKey identifies a metric block for metricUnits: tool, tag and unit.
 type blockKey struct{ tool, tag, unit string }
+
+// blockMemo is a blockKey with its blockUnits, at its place among the
+// blocks of a file (perfJSON.bseq).
+type blockMemo struct {
+	key blockKey
+	mu  blockUnits
+}
 
 // blockUnits is what metricUnits derives from a blockKey.
 type blockUnits struct {

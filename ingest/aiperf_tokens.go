@@ -62,7 +62,7 @@ func readPerfFastMarks(data []byte, src *source, f Format, r *reader, marks *hea
 	}
 	s := &r.scan
 	*s = scanner{data: data, marks: marks, cols: r.lim.maxColumns()}
-	p := &perfJSON{t: s, b: newBuilderIn(tool, src, f, r.spare.takeMap(8)), names: r.names, seq: &r.seq, dims: &r.dims, blocks: r.blocks, genai: f == FormatGenAIPerfJSON,
+	p := &perfJSON{t: s, b: newBuilderIn(tool, src, f, r.spare.takeMap(8)), names: r.names, seq: &r.seq, bseq: &r.bseq, dims: &r.dims, blocks: r.blocks, genai: f == FormatGenAIPerfJSON,
 		stats: r.stats[:0], path: r.path[:0], with: r.with[:0]}
 	p.b.t.Params = r.spare.takeMap(max(r.nparams, 16))
 	r.recs.reset()

@@ -258,3 +258,49 @@ func TestScannerWS(t *testing.T) {
 		}
 	}
 }
+
+// TestFastAIPerfReused reads documents one after another with one reader,
+// whose memories of the file before (the names and the metric blocks at
+// each place: perfJSON.native, metricUnits) then meet a block of another
+// tag, unit or tool at the same place, and checks each trial against a
+// fresh reader's.
+func TestFastAIPerfReused(t *testing.T) {
+	block := func(tag, unit string, v float64) string {
+		return fmt.Sprintf(`%q: {"unit": %q, "avg": %g, "p50": %g, "p99": %g}`, tag, unit, v, v, 2*v)
+	}
+	doc := func(blocks ...string) []byte {
+		return []byte(`{"aiperf_version": "0.5.0", ` + strings.Join(blocks, ", ") +
+			`, "request_count": {"unit": "requests", "avg": 10}}`)
+	}
+	docs := []struct {
+		data []byte
+		f    Format
+	}{
+		{doc(block("time_to_first_token", "ms", 5), block("request_latency", "ms", 90)), FormatAIPerfJSON},
+		{doc(block("time_to_first_token", "s", 0.005), block("request_latency", "ms", 90)), FormatAIPerfJSON},
+		{doc(block("request_latency", "sec", 1), block("time_to_first_token", "ms", 5)), FormatAIPerfJSON},
+		{doc(block("time_to_first_token", "ms", 5), block("request_latency", "ms", 90)), FormatGenAIPerfJSON},
+		{doc(block("time_to_first_token", "ns", 5e6), block("inter_token_latency", "ms", 2), block("request_latency", "ms", 90)), FormatAIPerfJSON},
+		{doc(block("time_to_first_token", "ms", 5)), FormatAIPerfJSON},
+		{doc(block("time_to_first_token", "ms", 5), block("request_latency", "ms", 90)), FormatAIPerfJSON},
+	}
+	reused := newReader()
+	for i, d := range docs {
+		name := fmt.Sprintf("doc%d_profile_export_aiperf.json", i)
+		got, ok := readPerfFast(bytes.Clone(d.data), &source{path: name, data: d.data}, d.f, reused)
+		want, wantOK := readPerfFast(bytes.Clone(d.data), &source{path: name, data: d.data}, d.f, newReader())
+		if !ok || !wantOK {
+			t.Fatalf("document %d: fast path gave up (reused %v, fresh %v)", i, ok, wantOK)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("document %d read after the others differs from a fresh reader's\nreused %+v\nfresh  %+v", i, got, want)
+		}
+		sel, err := trial.ParseSelector("ttft.p50")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m, err := sel.Resolve(&got[0]); err != nil || m.Value != 5 {
+			t.Errorf("document %d: ttft.p50 = %v, %v; want 5 (ms)", i, m.Value, err)
+		}
+	}
+}

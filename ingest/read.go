@@ -102,6 +102,7 @@ type reader struct {
 	nparams int         // params of the last file, to size the next map
 	memo    paramMemo   // the fast AIPerf reader\'s parameters and labels, as in the files before
 	seq     []string    // the names the fast AIPerf reader interned in the file before, in order (perfJSON.native)
+	bseq    []blockMemo // the metric blocks of the file before, in order (perfJSON.metricUnits)
 	guess   Format      // format of the last file read (readGuessed)
 	slow    bool        // tests: always use the jsontext readers
 	lim     Limits      // of the current read
