@@ -1,11 +1,9 @@
 package ingest
 
 import (
-	"encoding/binary"
 	"math"
 	"math/rand/v2"
 	"strconv"
-	"strings"
 	"testing"
 )
 
@@ -53,27 +51,6 @@ func TestParseNumber(t *testing.T) {
 	}
 }
 
-// TestEightDigits checks eightDigits against strconv on every window of
-// random bytes, digits most of them.
-func TestEightDigits(t *testing.T) {
-	rng := rand.New(rand.NewPCG(8, 8))
-	for range 200000 {
-		var w [8]byte
-		for k := range w {
-			w[k] = byte('0' + rng.IntN(10))
-			if rng.IntN(12) == 0 {
-				w[k] = byte(rng.IntN(256))
-			}
-		}
-		got, ok := eightDigits(binary.LittleEndian.Uint64(w[:]))
-		want, err := strconv.ParseUint(string(w[:]), 10, 64)
-		digits := err == nil && !strings.ContainsAny(string(w[:]), "+-_")
-		if ok != digits || ok && got != want {
-			t.Fatalf("eightDigits(%q) = %d, %v; want %d, %v", w, got, ok, want, digits)
-		}
-	}
-}
-
 // TestScannerFloat checks that scanner.float reads what number and
 // parseNumber read, and stops at the same place, on random numbers
 // followed by a delimiter or garbage.
@@ -105,7 +82,7 @@ func TestScannerFloat(t *testing.T) {
 			b = strconv.AppendInt(b, int64(rng.IntN(400)), 10)
 		}
 		b = append(b, ",}x."[rng.IntN(4)])
-		if rng.IntN(2) == 0 { // digits after the delimiter, inside eightDigits' window
+		if rng.IntN(2) == 0 { // digits after the delimiter, inside EightDigits' window
 			b = append(b, "12345678"[:rng.IntN(9)]...)
 		}
 		a, c := &scanner{data: b}, &scanner{data: b}

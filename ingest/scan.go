@@ -268,7 +268,7 @@ func (s *scanner) float() (float64, bool) {
 		for i < len(d) {
 			if swar && mant != 0 {
 				if i+8 <= len(d) {
-					if v, ok := eightDigits(binary.LittleEndian.Uint64(d[i:])); ok {
+					if v, ok := decimal.EightDigits(binary.LittleEndian.Uint64(d[i:])); ok {
 						mant = mant*100_000_000 + v // past 19 digits it wraps: read again below
 						digits += 8
 						i += 8
@@ -303,21 +303,6 @@ func (s *scanner) float() (float64, bool) {
 		return 0, false
 	}
 	return parseNumber(raw)
-}
-
-// eightDigits returns the value of the eight ASCII digits x holds, the
-// first in its low byte (binary.LittleEndian), and whether all eight are
-// digits. A byte is a digit when its high nibble is 3 and adding 6 keeps it
-// so; then pairs, quads and the halves are combined by multiplication.
-func eightDigits(x uint64) (uint64, bool) {
-	const hi = 0xF0F0F0F0F0F0F0F0
-	if x&hi|(x+0x0606060606060606)&hi>>4 != 0x3333333333333333 {
-		return 0, false
-	}
-	x &= 0x0F0F0F0F0F0F0F0F
-	x = x * (10<<8 + 1) >> 8 & 0x00FF00FF00FF00FF
-	x = x * (100<<16 + 1) >> 16 & 0x0000FFFF0000FFFF
-	return x * (10000<<32 + 1) >> 32, true
 }
 
 // literal consumes the literal lit (true, false, null) at s.pos.

@@ -119,3 +119,18 @@ var pow10u = func() (p [20]uint64) {
 	}
 	return p
 }()
+
+// EightDigits returns the value of the eight ASCII digits x holds, the
+// first in its low byte (binary.LittleEndian), and whether all eight are
+// digits. A byte is a digit when its high nibble is 3 and adding 6 keeps it
+// so; then pairs, quads and the halves are combined by multiplication.
+func EightDigits(x uint64) (uint64, bool) {
+	const hi = 0xF0F0F0F0F0F0F0F0
+	if x&hi|(x+0x0606060606060606)&hi>>4 != 0x3333333333333333 {
+		return 0, false
+	}
+	x &= 0x0F0F0F0F0F0F0F0F
+	x = x * (10<<8 + 1) >> 8 & 0x00FF00FF00FF00FF
+	x = x * (100<<16 + 1) >> 16 & 0x0000FFFF0000FFFF
+	return x * (10000<<32 + 1) >> 32, true
+}

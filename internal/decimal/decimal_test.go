@@ -1,10 +1,12 @@
 package decimal
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -112,5 +114,26 @@ func BenchmarkFloat(b *testing.B) {
 				i++
 			}
 		})
+	}
+}
+
+// TestEightDigits checks EightDigits against strconv on every window of
+// random bytes, digits most of them.
+func TestEightDigits(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 8))
+	for range 200000 {
+		var w [8]byte
+		for k := range w {
+			w[k] = byte('0' + rng.IntN(10))
+			if rng.IntN(12) == 0 {
+				w[k] = byte(rng.IntN(256))
+			}
+		}
+		got, ok := EightDigits(binary.LittleEndian.Uint64(w[:]))
+		want, err := strconv.ParseUint(string(w[:]), 10, 64)
+		digits := err == nil && !strings.ContainsAny(string(w[:]), "+-_")
+		if ok != digits || ok && got != want {
+			t.Fatalf("EightDigits(%q) = %d, %v; want %d, %v", w, got, ok, want, digits)
+		}
 	}
 }
