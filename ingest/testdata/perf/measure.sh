@@ -17,7 +17,8 @@ mkdir -p "$work"; cd "$work"
 if [ ! -d aiperf2k ]; then # the generated ~14 KB AIPerf files of BenchmarkReadDir
   mkdir -p aiperf10k aiperf2k
   (cd "$ingest" && PARETO_BENCH_AIPERF_DIR="$work/aiperf10k" go test -run '^$' -bench 'BenchmarkReadDir/none' -benchtime 1x . >/dev/null)
-  ls aiperf10k | sort | head -2000 | while read -r f; do cp "aiperf10k/$f" aiperf2k/; done
+  mapfile -t files < <(cd aiperf10k && printf '%s\n' run_*.json | sort) # no pipe into head: pipefail
+  for f in "${files[@]:0:2000}"; do cp "aiperf10k/$f" aiperf2k/; done
 fi
 /usr/bin/python3 - "$ingest/testdata" <<'PY'
 import sys
