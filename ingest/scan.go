@@ -254,39 +254,14 @@ func (s *scanner) float() (float64, bool) {
 	case i < len(d) && d[i] == '0':
 		i++
 	case i < len(d) && d[i] >= '1' && d[i] <= '9':
-		for ; i < len(d) && d[i] >= '0' && d[i] <= '9'; i++ {
-			mant = mant*10 + uint64(d[i]-'0')
-			digits++
-		}
+		i, mant, digits = decimal.Digits(d, i, 0, 0)
 	default:
 		return 0, false
 	}
 	if i < len(d) && d[i] == '.' {
 		i++
 		j := i
-		swar := true // eight digits at a time, once a significant one is read, until fewer follow
-		for i < len(d) {
-			if swar && mant != 0 {
-				if i+8 <= len(d) {
-					if v, ok := decimal.EightDigits(binary.LittleEndian.Uint64(d[i:])); ok {
-						mant = mant*100_000_000 + v // past 19 digits it wraps: read again below
-						digits += 8
-						i += 8
-						continue
-					}
-				}
-				swar = false
-			}
-			c := d[i]
-			if c < '0' || c > '9' {
-				break
-			}
-			if mant != 0 || c != '0' {
-				digits++
-			}
-			mant = mant*10 + uint64(c-'0')
-			i++
-		}
+		i, mant, digits = decimal.Digits(d, i, mant, digits) // past 19 digits mant wraps: read again below
 		if i == j {
 			return 0, false
 		}

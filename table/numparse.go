@@ -1,7 +1,6 @@
 package table
 
 import (
-	"encoding/binary"
 	"strconv"
 
 	"github.com/pareto-llm/pareto/internal/decimal"
@@ -25,37 +24,13 @@ func fastFloat(s []byte) (float64, bool) {
 		i++
 	}
 	var mant uint64
-	digits, exp := 0, 0 // significant digits (past 19 mant has wrapped), fraction digits as -exp
+	var digits, exp int // significant digits (past 19 mant has wrapped), fraction digits as -exp
 	start := i
-	for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
-		if mant != 0 || s[i] != '0' {
-			mant = mant*10 + uint64(s[i]-'0')
-			digits++
-		}
-	}
+	i, mant, digits = decimal.Digits(s, i, 0, 0)
 	seen := i > start
 	if i < len(s) && s[i] == '.' {
-		i++
-		j := i
-		for i < len(s) {
-			if mant != 0 && i+8 <= len(s) { // eight digits at a time once a significant one is read
-				if v, ok := decimal.EightDigits(binary.LittleEndian.Uint64(s[i:])); ok {
-					mant = mant*100_000_000 + v
-					digits += 8
-					i += 8
-					continue
-				}
-			}
-			c := s[i]
-			if c < '0' || c > '9' {
-				break
-			}
-			if mant != 0 || c != '0' {
-				digits++
-			}
-			mant = mant*10 + uint64(c-'0')
-			i++
-		}
+		j := i + 1
+		i, mant, digits = decimal.Digits(s, j, mant, digits)
 		exp = j - i
 		seen = seen || i > j
 	}

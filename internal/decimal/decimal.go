@@ -8,6 +8,7 @@
 package decimal
 
 import (
+	"encoding/binary"
 	"math"
 	"math/bits"
 )
@@ -133,4 +134,37 @@ func EightDigits(x uint64) (uint64, bool) {
 	x = x * (10<<8 + 1) >> 8 & 0x00FF00FF00FF00FF
 	x = x * (100<<16 + 1) >> 16 & 0x0000FFFF0000FFFF
 	return x * (10000<<32 + 1) >> 32, true
+}
+
+// Digits reads the run of ASCII digits of s from i on into the decimal
+// mantissa mant, of which digits digits are significant (leading zeros
+// are not), eight at a time (EightDigits) once a significant digit is
+// read, and returns where the run ends, the mantissa and its significant
+// digits. Past 19 significant digits the mantissa has wrapped: the caller
+// reads such a number another way.
+func Digits(s []byte, i int, mant uint64, digits int) (int, uint64, int) {
+	swar := true // until fewer than eight digits follow
+	for i < len(s) {
+		if swar && mant != 0 {
+			if i+8 <= len(s) {
+				if v, ok := EightDigits(binary.LittleEndian.Uint64(s[i:])); ok {
+					mant = mant*100_000_000 + v
+					digits += 8
+					i += 8
+					continue
+				}
+			}
+			swar = false
+		}
+		c := s[i]
+		if c < '0' || c > '9' {
+			break
+		}
+		if mant != 0 || c != '0' {
+			digits++
+		}
+		mant = mant*10 + uint64(c-'0')
+		i++
+	}
+	return i, mant, digits
 }

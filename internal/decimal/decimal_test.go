@@ -137,3 +137,41 @@ func TestEightDigits(t *testing.T) {
 		}
 	}
 }
+
+// TestDigits checks Digits against a digit-at-a-time loop on random runs
+// of digits (leading zeros, runs shorter and longer than eight, other
+// bytes after them), from every start and mantissa a number may carry in.
+func TestDigits(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 2))
+	for range 200000 {
+		var s []byte
+		for range rng.IntN(4) {
+			s = append(s, '0')
+		}
+		for range rng.IntN(30) {
+			s = append(s, byte('0'+rng.IntN(10)))
+		}
+		if rng.IntN(2) == 0 {
+			s = append(s, ".e,x9"[rng.IntN(5)])
+			for range rng.IntN(10) {
+				s = append(s, byte('0'+rng.IntN(10)))
+			}
+		}
+		at := rng.IntN(len(s) + 1)
+		mant, digits := uint64(0), 0
+		if rng.IntN(2) == 0 {
+			mant, digits = uint64(rng.IntN(1000)+1), 3
+		}
+		wi, wm, wd := at, mant, digits
+		for ; wi < len(s) && s[wi] >= '0' && s[wi] <= '9'; wi++ {
+			if wm != 0 || s[wi] != '0' {
+				wd++
+			}
+			wm = wm*10 + uint64(s[wi]-'0')
+		}
+		i, m, d := Digits(s, at, mant, digits)
+		if i != wi || d != wd || (wd <= 19 && m != wm) {
+			t.Fatalf("Digits(%q, %d, %d, %d) = %d, %d, %d; want %d, %d, %d", s, at, mant, digits, i, m, d, wi, wm, wd)
+		}
+	}
+}
