@@ -211,12 +211,23 @@ func (p *perfJSON) native(name []byte) string {
 		return (*seq)[k]
 	}
 	s := internIn(p.names, name)
-	if k < len(*seq) {
-		(*seq)[k] = s
-	} else if k == len(*seq) && k < 4096 {
-		*seq = append(*seq, s)
-	}
+	rememberAt(seq, k, s)
 	return s
+}
+
+// maxPlaces bounds what a reader remembers of the file before by place
+// (native's names, metricUnits' blocks).
+const maxPlaces = 4096
+
+// rememberAt records e as what the file being read has at place k of seq,
+// the memory of the file before by place: over what that file had there,
+// or at the end, up to maxPlaces.
+func rememberAt[E any](seq *[]E, k int, e E) {
+	if k < len(*seq) {
+		(*seq)[k] = e
+	} else if k == len(*seq) && k < maxPlaces {
+		*seq = append(*seq, e)
+	}
 }
 
 // blockTag is the native name of a metric block keyed name: the key, or
@@ -271,7 +282,7 @@ func (p *perfJSON) stat(st statInfo, tag string, name []byte) bool {
 	var v float64
 	var pos numPos
 	var set, ok bool
-	if s, fast := p.t.(*scanner); fast { // a static call: no dispatch a statistic
+	if s, fast := p.t.(*scanner); fast { // a direct call, not one through perfTokens for every statistic
 		v, pos, set, ok = s.number(tag, name)
 	} else {
 		v, pos, set, ok = p.t.number(tag, name)
@@ -357,11 +368,7 @@ func (p *perfJSON) metricUnits(tag, unit string) (string, unitConv, string) {
 		mu = p.deriveUnits(k)
 	}
 	if at >= 0 {
-		if seq := p.bseq; at < len(*seq) {
-			(*seq)[at] = blockMemo{k, mu}
-		} else if at == len(*seq) && at < maxBlockCache {
-			*seq = append(*seq, blockMemo{k, mu})
-		}
+		rememberAt(p.bseq, at, blockMemo{k, mu})
 	}
 	return mu.metric, mu.u, mu.near
 }
