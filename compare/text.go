@@ -32,7 +32,7 @@ func ci(iv [2]Num) string {
 	if !finite(float64(iv[0])) {
 		return "-"
 	}
-	return pct(iv[0]) + " to " + pct(iv[1])
+	return string(enc.AppendInterval(nil, float64(iv[0]), float64(iv[1])))
 }
 
 func reading(r Reading) string {

@@ -42,19 +42,17 @@ var checkHelp = commandSpec{
 }
 
 func newCheckCmd(e *env) *cobra.Command {
-	var f storeFlags
-	var format formatFlag
-	c, fs := newCommand(checkHelp, func(ctx context.Context, _ []string) error {
-		return f.read(ctx, func(s store.Store) error {
-			checks, err := s.Check(ctx, f.study)
+	c, fs, o := newStoreCommand(checkHelp, func(ctx context.Context, o *storeOptions) error {
+		return o.store.read(ctx, func(s store.Store) error {
+			checks, err := s.Check(ctx, o.store.study)
 			if err != nil {
 				return inputError{err: err}
 			}
-			return writeChecks(e, checks, format.f)
+			return writeChecks(e, checks, o.format.f)
 		})
 	})
-	f.addStudy(fs, "check this study only (default: every study)")
-	format.addTableJSON(fs)
+	o.store.addStudy(fs, "check this study only (default: every study)")
+	o.format.addTableJSON(fs)
 	return c
 }
 

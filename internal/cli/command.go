@@ -32,3 +32,20 @@ func newCommand(spec commandSpec, run func(ctx context.Context, args []string) e
 	f.SortFlags = spec.sortFlags
 	return c, f
 }
+
+// storeOptions are the flags of a command that reads or upgrades a store
+// and prints one result: the store flags and --format.
+type storeOptions struct {
+	store  storeFlags
+	format formatFlag
+}
+
+// newStoreCommand makes the command spec describes (it takes no
+// arguments), running run with the options its flags set, and returns it
+// with its flag set and those options: the caller registers the store
+// flags and the formats it offers.
+func newStoreCommand(spec commandSpec, run func(ctx context.Context, o *storeOptions) error) (*cobra.Command, *pflag.FlagSet, *storeOptions) {
+	o := new(storeOptions)
+	c, f := newCommand(spec, func(ctx context.Context, _ []string) error { return run(ctx, o) })
+	return c, f, o
+}

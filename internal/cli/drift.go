@@ -139,7 +139,7 @@ func (d driftResult) WriteTable(out io.Writer) error {
 		case 4:
 			return enc.AppendPercent(b, float64(x.o.Delta))
 		case 5:
-			return enc.AppendPercent(append(enc.AppendPercent(b, float64(x.o.Low)), " to "...), float64(x.o.High))
+			return enc.AppendInterval(b, float64(x.o.Low), float64(x.o.High))
 		}
 		return append(b, x.o.Verdict...)
 	})

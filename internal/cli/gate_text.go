@@ -69,9 +69,7 @@ func writeGateTable(w io.Writer, v *decide.Verdict) error {
 				return enc.AppendPercent(b, float64(x.o.Delta))
 			case 6:
 				b = fmt.Appendf(b, "%g%% CI ", 100*float64(x.o.Level))
-				b = enc.AppendPercent(b, float64(x.o.Low))
-				b = append(b, " to "...)
-				return enc.AppendPercent(b, float64(x.o.High))
+				return enc.AppendInterval(b, float64(x.o.Low), float64(x.o.High))
 			}
 			return append(b, x.o.Status...)
 		})

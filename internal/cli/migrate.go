@@ -41,18 +41,16 @@ var migrateHelp = commandSpec{
 }
 
 func newMigrateCmd(e *env) *cobra.Command {
-	var f storeFlags
-	var format formatFlag
-	c, fs := newCommand(migrateHelp, func(ctx context.Context, _ []string) error {
-		loc := f.resolved()
+	c, fs, o := newStoreCommand(migrateHelp, func(ctx context.Context, o *storeOptions) error {
+		loc := o.store.resolved()
 		from, to, err := store.Migrate(ctx, loc)
 		if err != nil {
 			return inputError{err: err}
 		}
-		return e.write(format.f, migrateResult{trial.RedactLocation(loc), from, to, from != to})
+		return e.write(o.format.f, migrateResult{trial.RedactLocation(loc), from, to, from != to})
 	})
-	f.addStore(fs)
-	format.add(fs, "output `table|json`: the store, its schema version before and after", enc.FormatTable, enc.FormatJSON)
+	o.store.addStore(fs)
+	o.format.add(fs, "output `table|json`: the store, its schema version before and after", enc.FormatTable, enc.FormatJSON)
 	return c
 }
 

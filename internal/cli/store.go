@@ -123,19 +123,17 @@ trial. It opens the store read-only. --format json prints
 }
 
 func newStudiesCmd(e *env) *cobra.Command {
-	var f storeFlags
-	var format formatFlag
-	cmd, fs := newCommand(studiesHelp, func(ctx context.Context, _ []string) error {
-		return f.read(ctx, func(s store.Store) error {
+	cmd, fs, o := newStoreCommand(studiesHelp, func(ctx context.Context, o *storeOptions) error {
+		return o.store.read(ctx, func(s store.Store) error {
 			studies, err := s.Studies(ctx)
 			if err != nil {
 				return inputError{err: err}
 			}
-			return e.write(format.f, newStudiesResult(studies))
+			return e.write(o.format.f, newStudiesResult(studies))
 		})
 	})
-	addStoreFlags(fs, &f)
-	format.addTableJSON(fs)
+	addStoreFlags(fs, &o.store)
+	o.format.addTableJSON(fs)
 	return cmd
 }
 
@@ -218,22 +216,20 @@ key=HEX for a configuration or repeat key (the key:HEX pareto gate prints).`,
 }
 
 func newTrialsCmd(e *env) *cobra.Command {
-	var f storeFlags
-	var format formatFlag
-	cmd, fs := newCommand(trialsHelp, func(ctx context.Context, _ []string) error {
-		if err := f.requireStudy(); err != nil {
+	cmd, fs, o := newStoreCommand(trialsHelp, func(ctx context.Context, o *storeOptions) error {
+		if err := o.store.requireStudy(); err != nil {
 			return err
 		}
-		q, keep, err := source.TrialFilter(f.where)
+		q, keep, err := source.TrialFilter(o.store.where)
 		if err != nil {
 			return queryUsage(err)
 		}
-		return f.read(ctx, func(s store.Store) error {
-			return e.write(format.f, trialsExport{ctx, s, f.study, q, keep})
+		return o.store.read(ctx, func(s store.Store) error {
+			return e.write(o.format.f, trialsExport{ctx, s, o.store.study, q, keep})
 		})
 	})
-	addStoreFlags(fs, &f)
-	format.add(fs, "jsonl (one trial.Trial per line) or csv (one column per label, param and measurement)", formatJSONL, enc.FormatCSV)
+	addStoreFlags(fs, &o.store)
+	o.format.add(fs, "jsonl (one trial.Trial per line) or csv (one column per label, param and measurement)", formatJSONL, enc.FormatCSV)
 	return cmd
 }
 

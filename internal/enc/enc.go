@@ -231,6 +231,12 @@ func AppendPercent(b []byte, v float64) []byte {
 	return append(b, '%')
 }
 
+// AppendInterval appends an interval of relative differences, each as
+// AppendPercent writes it: "-2.0% to +3.5%".
+func AppendInterval(b []byte, low, high float64) []byte {
+	return AppendPercent(append(AppendPercent(b, low), " to "...), high)
+}
+
 // JSON builds a JSON document by appending, flushed in blocks.
 type JSON struct{ b []byte }
 

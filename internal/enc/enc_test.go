@@ -83,6 +83,24 @@ func TestAppendNum(t *testing.T) {
 	}
 }
 
+// TestAppendPercent: relative differences print signed with one decimal,
+// "n/a" when not finite; an interval joins two of them with " to ".
+func TestAppendPercent(t *testing.T) {
+	for _, tt := range []struct {
+		low, high float64
+		want      string
+	}{
+		{-0.02, 0.035, "-2.0% to +3.5%"},
+		{0, 0, "+0.0% to +0.0%"},
+		{0.12345, 1.5, "+12.3% to +150.0%"},
+		{math.NaN(), math.Inf(1), "n/a to n/a"},
+	} {
+		if got := string(AppendInterval([]byte("CI "), tt.low, tt.high)); got != "CI "+tt.want {
+			t.Errorf("AppendInterval(%v, %v) = %q; want %q", tt.low, tt.high, got, "CI "+tt.want)
+		}
+	}
+}
+
 // TestAppendNumClose: what a table prints reads back within the rounding
 // of 4 significant digits.
 func TestAppendNumClose(t *testing.T) {
