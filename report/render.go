@@ -10,10 +10,9 @@ import (
 	"fmt"
 	"html/template"
 	"io"
-	"os"
-	"path/filepath"
 	"slices"
 
+	"github.com/pareto-llm/pareto/internal/atomicfile"
 	"github.com/pareto-llm/pareto/trial"
 )
 
@@ -196,32 +195,8 @@ func script() ([]byte, error) {
 	return append(out, "}());\n"...), nil
 }
 
-// WriteFile renders the page to path atomically: it writes a temporary file
-// in the same directory and renames it over path, so an interrupted run
-// never leaves a partial report.
-func WriteFile(path string, p *Page) (err error) {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("writing report: %w", err)
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if err = Render(f, p); err != nil {
-		return fmt.Errorf("writing report %s: %w", path, err)
-	}
-	if err = f.Chmod(0o644); err != nil {
-		return fmt.Errorf("writing report: %w", err)
-	}
-	if err = f.Close(); err != nil {
-		return fmt.Errorf("writing report: %w", err)
-	}
-	if err = os.Rename(f.Name(), path); err != nil {
-		return fmt.Errorf("writing report: %w", err)
-	}
-	return nil
+// WriteFile renders the page to path atomically (atomicfile.Write): an
+// interrupted run never leaves a partial report.
+func WriteFile(path string, p *Page) error {
+	return atomicfile.Write(path, func(w io.Writer) error { return Render(w, p) })
 }

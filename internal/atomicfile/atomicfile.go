@@ -6,17 +6,28 @@
 package atomicfile
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 )
 
 // Write creates path with mode 0644 from what write writes. On any error
-// the temporary file is removed and path is left as it was.
+// the temporary file is removed and path is left as it was. Errors name
+// path (never the temporary file): a path that is a directory, or whose
+// directory is missing or not writable, is refused before write runs.
 func Write(path string, write func(w io.Writer) error) (err error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return fmt.Errorf("writing %s: is a directory", path)
+	}
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
+		if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
+			err = fmt.Errorf("directory %s: %w", dir, pe.Err)
+		}
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	defer func() {
@@ -35,6 +46,9 @@ func Write(path string, write func(w io.Writer) error) (err error) {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	if err = os.Rename(f.Name(), path); err != nil {
+		if le := (*os.LinkError)(nil); errors.As(err, &le) {
+			err = le.Err
+		}
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	return nil

@@ -31,3 +31,28 @@ func TestWrite(t *testing.T) {
 		t.Errorf("mode %v; want 0644", st.Mode().Perm())
 	}
 }
+
+// TestWriteRefused: a destination that is a directory, or whose
+// directory is missing, is refused with an error that names the
+// destination and never the temporary file, and write does not run.
+func TestWriteRefused(t *testing.T) {
+	dir := t.TempDir()
+	for _, tt := range []struct {
+		path, want string
+	}{
+		{dir, "writing " + dir + ": is a directory"},
+		{filepath.Join(dir, "missing", "r.html"), "writing " + filepath.Join(dir, "missing", "r.html") + ": directory " + filepath.Join(dir, "missing") + ": no such file or directory"},
+	} {
+		ran := false
+		err := Write(tt.path, func(io.Writer) error { ran = true; return nil })
+		if err == nil || err.Error() != tt.want {
+			t.Errorf("Write(%s) = %v; want %s", tt.path, err, tt.want)
+		}
+		if ran {
+			t.Errorf("Write(%s) ran write for a destination it refuses", tt.path)
+		}
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("%d files left in %s; want none", len(entries), dir)
+	}
+}
