@@ -168,6 +168,15 @@ func TestRedactText(t *testing.T) {
 		{"http://127.0.0.1:8765", "http://127.0.0.1:8765"},
 		{"--tokenizer '<redacted>'", "--tokenizer '<redacted>'"},
 		{"time_to_first_token: 12", "time_to_first_token: 12"},
+		// a file named in a message keeps its place, whatever its name
+		{"in/token.json:1:1113809: p99_ttft_ms: want number", "in/token.json:1:1113809: p99_ttft_ms: want number"},
+		{"secret.jsonl:3: bad line; api_key.csv: no header", "secret.jsonl:3: bad line; api_key.csv: no header"},
+		{"passwd.TOML:2:1: unknown key", "passwd.TOML:2:1: unknown key"},
+		// ... but a key that looks like a file still hides its value
+		{`{"token.json": "abc123"}`, `{"token.json": "<redacted>"}`},
+		{"token.json=abc123", "token.json=<redacted>"},
+		{"token.json:abc123", "token.json:<redacted>"},
+		{"token.bin: abc123", "token.bin: <redacted>"},
 		{"", ""},
 		// idempotent
 		{"https://user:<redacted>@host/", "https://user:<redacted>@host/"},

@@ -198,6 +198,9 @@ func nameValue(s string, i, j int, spans []span) []span {
 		if strings.HasPrefix(s[blank:], "://") || strings.HasPrefix(s[blank:], "::") {
 			return spans
 		}
+		if s[blank] == ':' && !quoted && blank == k && filePosition(name, s[blank+1:]) {
+			return spans // token.json:12:3: ..., a place in a file
+		}
 		v = skipBlanks(s, blank+1)
 	case blank < len(s) && s[blank] == ',' && (flag && quoted || pairStart(s[:i])):
 		v = skipBlanks(s, blank+1)
@@ -212,6 +215,25 @@ func nameValue(s string, i, j int, spans []span) []span {
 	}
 	query := i > 0 && (s[i-1] == '?' || s[i-1] == '&')
 	return value(s, v, query, spans)
+}
+
+// filePosition reports whether an unquoted name followed by ":" and then
+// rest is a file named in a message ("token.json:12:3: ...", "token.csv:
+// no header"), not a secret key: the name ends in the extension of a file
+// pareto reads or writes and a line number or a blank follows the colon.
+func filePosition(name, rest string) bool {
+	if rest == "" || !(rest[0] >= '0' && rest[0] <= '9' || rest[0] == ' ') {
+		return false
+	}
+	dot := strings.LastIndexByte(name, '.')
+	if dot <= 0 {
+		return false
+	}
+	switch strings.ToLower(name[dot+1:]) {
+	case "json", "jsonl", "ndjson", "csv", "tsv", "toml", "yaml", "yml", "txt", "log", "html", "db", "sqlite", "sqlite3", "out", "err":
+		return true
+	}
+	return false
 }
 
 // pairStart reports whether a name preceded by before starts a [name,
