@@ -322,11 +322,7 @@ func Load(paths []string, opts LoadOptions) (*Dataset, error) {
 			d.loadCloudAI(p, opts)
 			continue
 		}
-		found, err := d.walkDir(p, opts)
-		if err != nil {
-			return nil, err
-		}
-		files = append(files, found...)
+		files = append(files, d.walkDir(p, opts)...)
 	}
 	d.readFiles(files, opts, false)
 	return d, d.err
@@ -336,15 +332,21 @@ func Load(paths []string, opts LoadOptions) (*Dataset, error) {
 // results trees found there directly. A root that is a symlink to a
 // directory (a "latest" link to the newest run) is walked through it, as
 // find -H does, with its files named under the link; symlinks below it
-// are not followed.
-func (d *Dataset) walkDir(root string, opts LoadOptions) ([]string, error) {
+// are not followed. A directory that cannot be listed (no permission),
+// root included, is an input that could not be read (a skip with code
+// error): the rest of the tree is still read.
+func (d *Dataset) walkDir(root string, opts LoadOptions) []string {
 	if st, err := os.Lstat(root); err == nil && st.Mode()&fs.ModeSymlink != 0 {
 		root += string(filepath.Separator) // Lstat of "link/" is its directory's
 	}
 	var files []string
-	err := filepath.WalkDir(root, func(path string, e fs.DirEntry, err error) error {
+	filepath.WalkDir(root, func(path string, e fs.DirEntry, err error) error {
 		if err != nil {
-			return err
+			d.skip(d.place.base, Skip{Path: path, Code: SkipError, Reason: err.Error()})
+			if e == nil || e.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
 		}
 		if e.IsDir() {
 			if cloudai.IsResultsTree(path) {
@@ -361,7 +363,7 @@ func (d *Dataset) walkDir(root string, opts LoadOptions) ([]string, error) {
 		}
 		return nil
 	})
-	return files, err
+	return files
 }
 
 // readFiles reads files concurrently, adding each file's trials, or its

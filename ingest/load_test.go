@@ -295,3 +295,65 @@ func TestLoadProgress(t *testing.T) {
 			last[1], len(files), len(d.Trials), len(d.Skipped))
 	}
 }
+
+// TestLoadUnlistableDir: a directory below the one named that cannot be
+// listed is a skip with code error naming it, and every other file of
+// the tree is still read. Made deterministic by removing the directory
+// between the listing of its parent and its own (WalkDir visits in
+// lexical order: a.json, through Ignore, removes z/); with permissions
+// too when the test does not run as root (root lists a mode-000
+// directory).
+func TestLoadUnlistableDir(t *testing.T) {
+	data, err := os.ReadFile("testdata/vllm/surajssd_llama33-70b_tp8_qps_04.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "a.json"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gone := filepath.Join(dir, "z")
+	if err := os.MkdirAll(filepath.Join(gone, "run"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	remove := func(path string) bool {
+		if filepath.Base(path) == "a.json" {
+			os.RemoveAll(gone)
+		}
+		return false
+	}
+	check := func(d *Dataset, what string) {
+		t.Helper()
+		if len(d.Trials) != 1 || d.Trials[0].Source.Path != filepath.Join(dir, "a.json") {
+			t.Errorf("%s: %d trials; want the one of a.json", what, len(d.Trials))
+		}
+		if len(d.Skipped) != 1 || d.Skipped[0].Path != gone || d.Skipped[0].Code != SkipError || !strings.Contains(d.Skipped[0].Reason, gone) {
+			t.Errorf("%s: skipped %+v; want one error naming %s", what, d.Skipped, gone)
+		}
+		if d.Failed() != 1 {
+			t.Errorf("%s: Failed() = %d; want 1", what, d.Failed())
+		}
+	}
+	d, err := Load([]string{dir}, LoadOptions{Ignore: remove})
+	if err != nil {
+		t.Fatalf("Load: %v; want the readable files read", err)
+	}
+	check(d, "removed while walked")
+
+	if os.Geteuid() == 0 {
+		t.Log("running as root: a mode-000 directory is listable, that case is not checked")
+		return
+	}
+	if err := os.MkdirAll(filepath.Join(gone, "run"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(gone, 0); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Chmod(gone, 0o755) })
+	d, err = Load([]string{dir}, LoadOptions{})
+	if err != nil {
+		t.Fatalf("Load: %v; want the readable files read", err)
+	}
+	check(d, "mode 000")
+}
