@@ -357,3 +357,47 @@ func TestLoadUnlistableDir(t *testing.T) {
 	}
 	check(d, "mode 000")
 }
+
+// TestUTF8BOM: a UTF-8 byte order mark before a real result (as an
+// editor on Windows saves it) is dropped: the trials are those of the
+// file without it, read in memory or streamed (the vLLM file is larger
+// than StreamThreshold).
+func TestUTF8BOM(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []string{
+		"testdata/vllm/surajssd_llama33-70b_tp8_qps_04.json",
+		"testdata/aiperf/aiperf-repo_tests-artifacts_dev-0.8.0_configV2_mock_c4_profile_export_aiperf.json",
+		"testdata/sglang/datacrunch_2024-12_llama_3_3_70b_online_output.jsonl",
+	} {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		plain := filepath.Join(dir, "plain-"+filepath.Base(f))
+		marked := filepath.Join(dir, "bom-"+filepath.Base(f))
+		if err := os.WriteFile(plain, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(marked, append([]byte("\xef\xbb\xbf"), data...), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		want, err := Load([]string{plain}, LoadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := Load([]string{marked}, LoadOptions{})
+		if err != nil {
+			t.Errorf("%s with a BOM: %v", f, err)
+			continue
+		}
+		if len(got.Trials) == 0 || len(got.Trials) != len(want.Trials) {
+			t.Errorf("%s with a BOM: %d trials; want %d", f, len(got.Trials), len(want.Trials))
+			continue
+		}
+		for i := range want.Trials {
+			if !reflect.DeepEqual(got.Trials[i].Measurements, want.Trials[i].Measurements) || !reflect.DeepEqual(got.Trials[i].Params, want.Trials[i].Params) {
+				t.Errorf("%s with a BOM: trial %d differs from the file without it", f, i)
+			}
+		}
+	}
+}

@@ -181,6 +181,7 @@ func (r *reader) readBytes(data []byte, name string) ([]trial.Trial, error) {
 	if o, bom := textin.UTF16(data); o != textin.NotUTF16 {
 		data = textin.Decode(data, o, bom)
 	}
+	data = bytes.TrimPrefix(data, utf8BOM) // as editors on Windows write it; positions count after it
 	r.bounded = false
 	ts, err := r.readData(data, name)
 	if err == nil {
@@ -189,6 +190,10 @@ func (r *reader) readBytes(data []byte, name string) ([]trial.Trial, error) {
 	r.bounded = false
 	return ts, err
 }
+
+// utf8BOM is the byte order mark some editors write at the start of UTF-8
+// text.
+var utf8BOM = []byte("\xef\xbb\xbf")
 
 // readData is readBytes for UTF-8 data, without the checks of names.
 func (r *reader) readData(data []byte, name string) ([]trial.Trial, error) {
@@ -281,8 +286,8 @@ func (r *reader) readStream(f *os.File, path string, size int64) ([]trial.Trial,
 	if format == FormatUnknown { // as readBytes would see it
 		format = Detect(head, path)
 	}
-	if o, _ := textin.UTF16(head); o != textin.NotUTF16 {
-		format = FormatUnknown // transcoded by readBytes
+	if o, _ := textin.UTF16(head); o != textin.NotUTF16 || bytes.HasPrefix(head, utf8BOM) {
+		format = FormatUnknown // transcoded, or its mark dropped, by readBytes
 	} else if format == FormatUnknown {
 		return nil, unknownFormat(src, head)
 	}
