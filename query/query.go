@@ -112,6 +112,11 @@ func ParseObjective(s string) (frontier.Objective, error) {
 	if err != nil || name == "" {
 		return frontier.Objective{}, field.Wrap("objective", s, errors.New("want NAME:min or NAME:max"))
 	}
+	if _, twice, ok := cutLast(name, ":"); ok {
+		if _, err := frontier.ParseDirection(twice); err == nil {
+			return frontier.Objective{}, field.Wrap("objective", s, errors.New("two directions: want NAME:min or NAME:max"))
+		}
+	}
 	return frontier.Objective{Name: name, Direction: d}, nil
 }
 

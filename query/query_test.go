@@ -26,6 +26,8 @@ func TestParseObjective(t *testing.T) {
 		{"ttft_p99_latency_ms", "", 0, true}, // no guessing from the name
 		{"ttft:sideways", "", 0, true},
 		{":min", "", 0, true},
+		{"ttft.p99:min:max", "", 0, true}, // two directions
+		{"vllm:num_requests_running:min", "vllm:num_requests_running", frontier.Minimize, false},
 	} {
 		t.Run(tt.in, func(t *testing.T) {
 			o, err := ParseObjective(tt.in)
