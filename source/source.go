@@ -22,6 +22,7 @@ import (
 	"github.com/pareto-llm/pareto/field"
 	"github.com/pareto-llm/pareto/frontier"
 	"github.com/pareto-llm/pareto/ingest"
+	"github.com/pareto-llm/pareto/internal/enc"
 	"github.com/pareto-llm/pareto/internal/safe"
 	"github.com/pareto-llm/pareto/optuna"
 	"github.com/pareto-llm/pareto/query"
@@ -107,20 +108,23 @@ type Error struct {
 	Msg string
 }
 
-// Error renders the summary and one line per input.
+// Error renders the summary and one line per input: a newline or other
+// control character in a path or a reason is escaped (enc.Safe), so that
+// no input's line can pass for another's.
 func (e *Error) Error() string {
 	var b strings.Builder
 	b.WriteString(e.Msg)
 	for _, s := range e.Skips {
-		b.WriteString("\n  ")
+		line := s.Reason
 		if s.Run != "" || !strings.HasPrefix(s.Reason, s.Path+":") {
-			b.WriteString(s.Path)
+			run := ""
 			if s.Run != "" {
-				b.WriteString(" (" + s.Run + ")")
+				run = " (" + s.Run + ")"
 			}
-			b.WriteString(": ")
+			line = s.Path + run + ": " + s.Reason
 		}
-		b.WriteString(s.Reason)
+		b.WriteString("\n  ")
+		b.WriteString(enc.Safe(line))
 	}
 	return b.String()
 }

@@ -159,7 +159,7 @@ func runFront(ctx context.Context, e *env, o *frontOptions, paths []string) erro
 	spec.Note = note
 	res, bad, err := source.Front(ctx, spec, q)
 	for _, b := range bad {
-		note(limitText(b.Reason))
+		note(enc.Safe(limitText(b.Reason))) // one line, whatever the file's name holds
 	}
 	if err != nil {
 		var se *source.Error

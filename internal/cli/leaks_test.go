@@ -102,3 +102,39 @@ func TestTruncatedCSV(t *testing.T) {
 		t.Errorf("exit %d\n%s\nwant %q", code, out, want)
 	}
 }
+
+// TestControlCharsInNames: a file whose name holds a newline, a carriage
+// return or an escape sequence is named on one line of standard error,
+// escaped, in the note of each input and in the summary of the inputs
+// that could not be read: no line can pass for another input's or the
+// command's.
+func TestControlCharsInNames(t *testing.T) {
+	real, err := os.ReadFile("../../ingest/testdata/vllm/surajssd_llama33-70b_tp8_qps_04.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := string(real[:600]) // a truncated vLLM result: an error at its place
+	dir := writeFiles(t, map[string]string{
+		"good.json":           string(real),
+		"new\nline.json":      cut,
+		"cr\rpareto: ok.json": cut,
+		"esc\x1b[31mred.json": cut,
+	})
+	code, _, stderr := run(t, "front", dir, "-o", "ttft.p99:min", "-o", "output_token_throughput:max")
+	if code != 1 {
+		t.Fatalf("exit %d; want 1 (inputs could not be read); stderr:\n%s", code, stderr)
+	}
+	for _, line := range strings.Split(strings.TrimSuffix(stderr, "\n"), "\n") {
+		if !strings.HasPrefix(line, "pareto front: ") && !strings.HasPrefix(line, "  "+dir) {
+			t.Errorf("stderr line %q starts neither with the command's name nor with an input's; stderr:\n%s", line, stderr)
+		}
+		if strings.ContainsAny(line, "\r\x1b") {
+			t.Errorf("stderr line %q holds a raw control character", line)
+		}
+	}
+	for _, want := range []string{`new\nline.json`, `cr\rpareto: ok.json`, `esc\x1b[31mred.json`} {
+		if strings.Count(stderr, want) < 2 {
+			t.Errorf("stderr names %q fewer than twice (its note and the summary); stderr:\n%s", want, stderr)
+		}
+	}
+}
