@@ -1,8 +1,10 @@
 package decide_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -83,5 +85,20 @@ func TestPick(t *testing.T) {
 	bad.Primary.Name = "x{"
 	if _, err := decide.RunPick(ts, decide.PickRequest{Pick: bad}); err == nil {
 		t.Errorf("Pick(objective x{) = nil error; want one")
+	}
+	// A misspelled metric is no "nothing feasible": every trial is
+	// invalid, and the error says why for the first. One trial that has
+	// it is enough to answer.
+	typo := pick("ttft.p99<=420")
+	typo.Primary.Name = "output_tokn_throughput"
+	_, err = decide.RunPick(ts, decide.PickRequest{Aggregation: repeat.Median, Pick: typo})
+	if err == nil || !strings.HasPrefix(err.Error(), fmt.Sprintf("no trial can be compared: all %d are invalid (", len(ts))) ||
+		!strings.Contains(err.Error(), "output_tokn_throughput: missing") {
+		t.Errorf("Pick(output_tokn_throughput) = %v; want every one of the %d trials invalid, with the first's reason", err, len(ts))
+	}
+	one := slices.Clone(ts)
+	one[0].Measurements = append(slices.Clone(one[0].Measurements), trial.Measurement{Metric: "output_tokn_throughput", Value: 1})
+	if _, err := decide.RunPick(one, decide.PickRequest{Aggregation: repeat.None, Pick: typo}); err != nil {
+		t.Errorf("Pick(output_tokn_throughput) with one trial measuring it = %v; want an answer", err)
 	}
 }

@@ -1,6 +1,7 @@
 package query
 
 import (
+	"fmt"
 	"runtime"
 	"slices"
 	"sync"
@@ -69,7 +70,34 @@ func Run(q *Query, d *Rows) (*Result, error) {
 	if len(rep.results) > 0 && rep.results[0].Cyclic {
 		rep.warnings = append(rep.warnings, cycleWarning(q.Objectives))
 	}
+	if n, p := rep.Unusable(); n > 0 {
+		rep.warnings = append(rep.warnings, UnusableText(n, p))
+	}
 	return rep, nil
+}
+
+// Unusable returns, when every point of every group is invalid (none has
+// a value on every objective and SLO: no trial records a metric, or its
+// selector is misspelled or ambiguous), how many there are and the first
+// one; 0 when some point can be compared, or there is none.
+func (r *Result) Unusable() (n int, first Point) {
+	for g := range r.results {
+		res := &r.results[g]
+		if len(res.Frontier) > 0 || res.DominatedCount > 0 || len(res.Dominated) > 0 || len(res.Infeasible) > 0 {
+			return 0, Point{}
+		}
+		if n == 0 && len(res.Invalid) > 0 {
+			first = r.point(res.Invalid[0].Row, res.Invalid[0].Reason)
+		}
+		n += len(res.Invalid)
+	}
+	return n, first
+}
+
+// UnusableText says that none of n points can be compared, with the
+// reason of the first.
+func UnusableText(n int, first Point) string {
+	return fmt.Sprintf("no trial can be compared: all %d are invalid (%s: %s)", n, first.ID, first.Reason)
 }
 
 // eachGroup calls analyze(i) for every group i < n, on every core when

@@ -27,7 +27,9 @@ aggregated first (--aggregate median|mean|none).
 For every binding bound it reports the primary value that relaxing the bound
 by --relax (10%) would buy, and with which configuration. It never relaxes a
 bound by itself: when nothing is feasible it exits 1 and lists the closest
-configurations with what they violate.
+configurations with what they violate. Trials none of which has every
+objective and bound (a misspelled metric) are an error naming the first
+one's missing metric.
 
 --format text prints the choice, its spread and its configuration; json adds
 every detail; toml and env print the configuration only, for deployment.
