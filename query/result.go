@@ -45,6 +45,9 @@ func Run(q *Query, d *Rows) (*Result, error) {
 	}
 	rep.warnings = append(rep.warnings, d.warnings...)
 	names, rows := d.groups()
+	if q.GroupBy != "" && len(d.ids) > 0 && len(names) == 1 && names[0] == "" {
+		rep.warnings = append(rep.warnings, fmt.Sprintf("%s %s: no trial has a value of it, so there is one group", q.Fields.Name("group_by"), q.GroupBy))
+	}
 	problems := make([]*frontier.Problem, len(names))
 	results := make([]frontier.Result, len(names))
 	errs := make([]error, len(names))
