@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 )
@@ -25,7 +24,7 @@ func Write(path string, write func(w io.Writer) error) (err error) {
 	dir := filepath.Dir(path)
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
-		if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
+		if pe := (*os.PathError)(nil); errors.As(err, &pe) {
 			err = fmt.Errorf("directory %s: %w", dir, pe.Err)
 		}
 		return fmt.Errorf("writing %s: %w", path, err)
