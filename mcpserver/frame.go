@@ -9,9 +9,11 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"sync"
 	"unicode/utf8"
 
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -419,6 +421,9 @@ func decodeMessage(b []byte) (m jsonrpc.Message, id jsonrpc.ID, err error) {
 	if string(params) == "null" {
 		params = nil
 	}
+	if err := uniqueNames(params); err != nil {
+		return nil, id, fmt.Errorf(`"params": %w`, err)
+	}
 	if raw, ok := members["method"]; ok {
 		var method string
 		if err := json.Unmarshal(raw, &method); err != nil {
@@ -467,6 +472,27 @@ func objectMembers(b []byte) (map[string]json.RawMessage, error) {
 		members[name] = v
 	}
 	return members, nil
+}
+
+// uniqueNames fails when an object of v, at any depth, names a member
+// twice: the tool the SDK runs and the arguments it reads would be the
+// last ones, while a proxy or an approval screen may have shown the first.
+func uniqueNames(v []byte) error {
+	if len(v) == 0 {
+		return nil
+	}
+	dec := jsontext.NewDecoder(bytes.NewReader(v)) // duplicate names are an error by default
+	for {
+		if _, err := dec.ReadToken(); err == io.EOF {
+			return nil
+		} else if err != nil {
+			var se *jsontext.SyntacticError
+			if errors.As(err, &se) && errors.Is(se.Err, jsontext.ErrDuplicateName) {
+				return fmt.Errorf("member %s given twice", strings.TrimPrefix(string(se.JSONPointer), "/"))
+			}
+			return err
+		}
+	}
 }
 
 // parseID reads a request id: a string or an integer (MCP allows no null

@@ -210,6 +210,11 @@ func frameCases() []frameCase {
 		{"id fractional", []byte(`{"jsonrpc":"2.0","id":1.5,"method":"ping"}` + "\n"), answered("null", invalidRequest)},
 		{"id past 2^53", []byte(`{"jsonrpc":"2.0","id":1e400,"method":"ping"}` + "\n"), answered("null", invalidRequest)},
 		{"member twice", []byte(ping("raw-twice") + `,"method":"tools/list"}` + "\n"), answered(`"raw-twice"`, invalidRequest)},
+		// A proxy or an approval screen may read the first of two names; the
+		// SDK runs the last: refused at any depth.
+		{"tool name twice", []byte(`{"jsonrpc":"2.0","id":"raw-name2","method":"tools/call","params":{"name":"trials","name":"front","arguments":{}}}` + "\n"), answered(`"raw-name2"`, invalidRequest)},
+		{"argument twice", []byte(`{"jsonrpc":"2.0","id":"raw-arg2","method":"tools/call","params":{"name":"archive","arguments":{"study":"s","revoke":"key:00","revoke":""}}}` + "\n"), answered(`"raw-arg2"`, invalidRequest)},
+		{"deep member twice", []byte(`{"jsonrpc":"2.0","id":"raw-deep2","method":"tools/call","params":{"name":"front","arguments":{"x":[{"a":1,"a":2}]}}}` + "\n"), answered(`"raw-deep2"`, invalidRequest)},
 		{"member names in capitals", []byte(`{"JSONRPC":"2.0","ID":"raw-caps","METHOD":"ping"}` + "\n"), answered("null", invalidRequest)},
 		{"trailing data", []byte(ping("raw-trail") + "} x\n"), answered("null", parseError)},
 		{"two objects on a line", []byte(ping("raw-two") + "}" + ping("raw-two2") + "}\n"), answered("null", parseError)},
