@@ -16,6 +16,8 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/pareto-llm/pareto/trial"
 )
 
 // Frame limits of a FrameTransport (zero fields of FrameTransport).
@@ -145,6 +147,9 @@ func (c *frameConn) Write(ctx context.Context, m jsonrpc.Message) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	if r, ok := m.(*jsonrpc.Response); ok {
+		m = redactResponse(r)
+	}
 	b, err := jsonrpc.EncodeMessage(m)
 	if err != nil {
 		return fmt.Errorf("encoding a message: %w", err)
@@ -168,6 +173,53 @@ func (c *frameConn) Write(ctx context.Context, m jsonrpc.Message) error {
 		return err
 	}
 	return c.writeLine(b)
+}
+
+// redactResponse returns r with the secrets its error, or the text of its
+// tool error, quotes replaced (trial.RedactText). The tools' own errors are
+// redacted where they are made; the SDK's are not (an argument of the
+// wrong type or an unknown one, an unknown tool, params that do not
+// decode: checked before a tool runs), and they repeat what the client
+// sent.
+func redactResponse(r *jsonrpc.Response) *jsonrpc.Response {
+	out := *r
+	if r.Error != nil {
+		we := &jsonrpc.Error{Message: r.Error.Error()}
+		if w := (*jsonrpc.Error)(nil); errors.As(r.Error, &w) {
+			we.Code = w.Code
+			if len(trial.Secrets(string(w.Data))) == 0 {
+				we.Data = w.Data
+			}
+		}
+		we.Message = trial.RedactText(we.Message)
+		out.Error = we
+	}
+	if bytes.Contains(r.Result, []byte(`"isError":true`)) {
+		var res map[string]json.RawMessage
+		var content []map[string]json.RawMessage
+		if json.Unmarshal(r.Result, &res) != nil || string(res["isError"]) != "true" || json.Unmarshal(res["content"], &content) != nil {
+			return &out
+		}
+		for _, c := range content { // each text replaced where it stands: the rest keeps its bytes
+			var text string
+			if raw := c["text"]; json.Unmarshal(raw, &text) == nil {
+				if red := trial.RedactText(text); red != text {
+					out.Result = bytes.ReplaceAll(out.Result, raw, marshalText(red))
+				}
+			}
+		}
+	}
+	return &out
+}
+
+// marshalText encodes the string v as the SDK does (no HTML escapes:
+// "<redacted>" stays as it reads).
+func marshalText(v string) json.RawMessage {
+	var b bytes.Buffer
+	e := json.NewEncoder(&b)
+	e.SetEscapeHTML(false)
+	e.Encode(v)
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
 }
 
 // Close implements mcp.Connection. It stops Read; a read of the

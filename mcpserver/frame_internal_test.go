@@ -3,6 +3,8 @@ package mcpserver
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
+	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -171,6 +173,37 @@ func TestArgWording(t *testing.T) {
 	} {
 		if got := argWording(c.in, in); got != c.want {
 			t.Errorf("argWording(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// TestRedactResponse: the SDK's errors and tool errors that quote what
+// the client sent (a wrong argument, an unknown tool) go out with the
+// secrets in them redacted, the code kept; a tool's result is left as it
+// is, byte for byte.
+func TestRedactResponse(t *testing.T) {
+	const secret = "sk-live-abcdef1234567890"
+	id := intID(7)
+	wrapped := fmt.Errorf("calling tool: %w", &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: `unknown tool "api_key=` + secret + `"`, Data: json.RawMessage(`{"arg":"api_key=` + secret + `"}`)})
+	toolErr := json.RawMessage(`{"content":[{"type":"text","text":"validating /properties/where: type: api_key=` + secret + ` has type \"string\""}],"isError":true}`)
+	result := json.RawMessage(`{"content":[{"type":"text","text":"ok <b>api_key=` + secret + `</b>"}],"structuredContent":{"n":1}}`)
+	for _, tt := range []struct {
+		name string
+		in   *jsonrpc.Response
+		want string
+	}{
+		{"error", &jsonrpc.Response{ID: id, Error: wrapped},
+			`{"jsonrpc":"2.0","id":7,"error":{"code":-32602,"message":"calling tool: unknown tool \"api_key=<redacted>\""}}`},
+		{"tool error", &jsonrpc.Response{ID: id, Result: toolErr},
+			`{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"validating /properties/where: type: api_key=<redacted> has type \"string\""}],"isError":true}}`},
+		{"result", &jsonrpc.Response{ID: id, Result: result}, `{"jsonrpc":"2.0","id":7,"result":` + string(result) + `}`},
+	} {
+		b, err := jsonrpc.EncodeMessage(redactResponse(tt.in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(b) != tt.want {
+			t.Errorf("%s:\n got %s\nwant %s", tt.name, b, tt.want)
 		}
 	}
 }
