@@ -1,6 +1,7 @@
 package trial
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -108,16 +109,33 @@ func ParseConditions(list []string) ([]Condition, error) {
 	return out, nil
 }
 
+// Numeric reports whether the condition's value is a number, compared as
+// one with a number (else as text): what strconv.ParseFloat reads, a
+// value beyond the float64 range (1e400) as ±Inf.
+func (c Condition) Numeric() bool {
+	_, ok := number(c.Value)
+	return ok
+}
+
+// number reads s as a number (Numeric).
+func number(s string) (float64, bool) {
+	v, err := strconv.ParseFloat(s, 64)
+	if ne := (*strconv.NumError)(nil); err != nil && !(errors.As(err, &ne) && ne.Err == strconv.ErrRange) {
+		return 0, false
+	}
+	return v, true
+}
+
 // Match reports whether t satisfies the condition.
 func (c Condition) Match(t *Trial) bool {
 	v, ok := lookup(t, c.Key)
 	if !ok {
 		return false
 	}
-	a, errA := strconv.ParseFloat(v, 64)
-	b, errB := strconv.ParseFloat(c.Value, 64)
+	a, okA := number(v)
+	b, okB := number(c.Value)
 	var cmp int
-	if errA == nil && errB == nil {
+	if okA && okB {
 		switch {
 		case a < b:
 			cmp = -1

@@ -57,6 +57,10 @@ func TestConditionMatch(t *testing.T) {
 		{"nan!=1", true}, // NaN differs from every number
 		{"label.role>=b", true},
 		{"nosuch=1", false},
+		{"param.tp>1e400", false}, // beyond float64: +Inf, still a number ("2" > "1e400" as text)
+		{"param.tp<1e400", true},
+		{"concurrency>-1e400", true},
+		{"max_num_seqs>1e-400", true}, // underflow: 0
 	} {
 		c, err := ParseCondition(tt.cond)
 		if err != nil {

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strconv"
 
 	"github.com/pareto-llm/pareto/frontier"
 	"github.com/pareto-llm/pareto/store"
@@ -298,8 +297,7 @@ func RowSet(rows []int64) map[int64]bool {
 // comparison is textual in Go too) and the others.
 func splitConditions(where []store.Condition) (sqlConds, goConds []store.Condition) {
 	for _, c := range where {
-		_, numErr := strconv.ParseFloat(c.Value, 64)
-		if envColumn(c.Key) && numErr != nil {
+		if envColumn(c.Key) && !c.Numeric() {
 			sqlConds = append(sqlConds, c)
 		} else {
 			goConds = append(goConds, c)
