@@ -176,7 +176,8 @@ func (c *frameConn) Write(ctx context.Context, m jsonrpc.Message) error {
 }
 
 // redactResponse returns r with the secrets its error, or the text of its
-// tool error, quotes replaced (trial.RedactText). The tools' own errors are
+// tool error, quotes replaced (trial.RedactText), and an error without a
+// code given -32600 (invalid request). The tools' own errors are
 // redacted where they are made; the SDK's are not (an argument of the
 // wrong type or an unknown one, an unknown tool, params that do not
 // decode: checked before a tool runs), and they repeat what the client
@@ -190,6 +191,9 @@ func redactResponse(r *jsonrpc.Response) *jsonrpc.Response {
 			if len(trial.Secrets(string(w.Data))) == 0 {
 				we.Data = w.Data
 			}
+		}
+		if we.Code == 0 { // the SDK's session-state errors (a call before initialize, initialize twice) have none
+			we.Code = jsonrpc.CodeInvalidRequest
 		}
 		we.Message = trial.RedactText(we.Message)
 		out.Error = we

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -197,6 +198,8 @@ func TestRedactResponse(t *testing.T) {
 		{"tool error", &jsonrpc.Response{ID: id, Result: toolErr},
 			`{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"validating /properties/where: type: api_key=<redacted> has type \"string\""}],"isError":true}}`},
 		{"result", &jsonrpc.Response{ID: id, Result: result}, `{"jsonrpc":"2.0","id":7,"result":` + string(result) + `}`},
+		{"no code", &jsonrpc.Response{ID: id, Error: errors.New(`method "tools/call" is invalid during session initialization`)},
+			`{"jsonrpc":"2.0","id":7,"error":{"code":-32600,"message":"method \"tools/call\" is invalid during session initialization"}}`},
 	} {
 		b, err := jsonrpc.EncodeMessage(redactResponse(tt.in))
 		if err != nil {
