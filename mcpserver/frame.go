@@ -492,12 +492,17 @@ func decodeMessage(b []byte) (m jsonrpc.Message, id jsonrpc.ID, err error) {
 	switch {
 	case !id.IsValid():
 		return nil, id, errors.New(`no "method" (a request) nor "id" (a response)`)
-	case hasResult == hasErr:
+	case hasResult && hasErr:
+		// A response, to a request of the server's: its id is none of the
+		// client's, so the answer carries none (the client would take it
+		// for the answer to its own request of that id).
+		return nil, jsonrpc.ID{}, errors.New(`a response has "result" or "error", not both`)
+	case !hasResult && !hasErr:
 		return nil, id, errors.New(`no "method": a request needs one (a response has "result" or "error")`)
 	case hasErr:
 		var we jsonrpc.Error
 		if err := json.Unmarshal(rawErr, &we); err != nil || rawErr[0] != '{' {
-			return nil, id, errors.New(`"error" must be an object with "code" and "message"`)
+			return nil, jsonrpc.ID{}, errors.New(`"error" must be an object with "code" and "message"`)
 		}
 		return &jsonrpc.Response{ID: id, Error: &we}, id, nil
 	}

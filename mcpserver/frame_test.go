@@ -219,8 +219,8 @@ func frameCases() []frameCase {
 		{"trailing data", []byte(ping("raw-trail") + "} x\n"), answered("null", parseError)},
 		{"two objects on a line", []byte(ping("raw-two") + "}" + ping("raw-two2") + "}\n"), answered("null", parseError)},
 		{"truncated", []byte(`{"jsonrpc":"2.0","id":"raw-trunc","method":"pi` + "\n"), answered("null", parseError)},
-		{"response with result and error", []byte(`{"jsonrpc":"2.0","id":"raw-both","result":{},"error":{"code":1,"message":"x"}}` + "\n"), answered(`"raw-both"`, invalidRequest)},
-		{"error not an object", []byte(`{"jsonrpc":"2.0","id":"raw-errnum","error":5}` + "\n"), answered(`"raw-errnum"`, invalidRequest)},
+		{"response with result and error", []byte(`{"jsonrpc":"2.0","id":"raw-both","result":{},"error":{"code":1,"message":"x"}}` + "\n"), answered("null", invalidRequest)}, // a response's id is the server's, not the client's
+		{"error not an object", []byte(`{"jsonrpc":"2.0","id":"raw-errnum","error":5}` + "\n"), answered("null", invalidRequest)},
 		{"notification params a string", []byte(`{"jsonrpc":"2.0","method":"notifications/initialized","params":"x"}` + "\n"), answered("null", invalidRequest)},
 		{"initialize again", []byte(`{"jsonrpc":"2.0","id":"raw-init","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}` + "\n"), nil},
 		// Frames without an answer: notifications, blank lines.
