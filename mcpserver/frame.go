@@ -313,13 +313,13 @@ func (c *frameConn) frame(line []byte) jsonrpc.Message {
 		c.reply(recoverID(line), jsonrpc.CodeParseError, "parse error: the frame is not valid UTF-8")
 		return nil
 	}
-	if err := syntaxError(line); err != nil {
-		c.reply(jsonrpc.ID{}, jsonrpc.CodeParseError, "parse error: "+err.Error())
-		return nil
-	}
-	if depth(line) > c.maxDepth {
+	if depth(line) > c.maxDepth { // before the syntax: encoding/json gives up past 10,000 levels
 		c.reply(recoverID(line), jsonrpc.CodeInvalidRequest,
 			fmt.Sprintf("invalid request: nesting deeper than %d levels", c.maxDepth))
+		return nil
+	}
+	if err := syntaxError(line); err != nil {
+		c.reply(jsonrpc.ID{}, jsonrpc.CodeParseError, "parse error: "+err.Error())
 		return nil
 	}
 	switch line[0] {

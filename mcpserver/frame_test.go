@@ -187,6 +187,7 @@ func frameCases() []frameCase {
 		{"byte order mark", []byte("\xef\xbb\xbf" + ping("raw-bom") + "}\n"), answered("null", parseError)},
 		{"nesting past the limit", []byte(ping("raw-deep") + `,"params":{"x":` + deep(100) + "}}\n"), answered(`"raw-deep"`, invalidRequest)},
 		{"nesting of 5000", []byte(deep(5000) + "\n"), answered("null", invalidRequest)},
+		{"nesting of 100000", []byte(ping("raw-deeper") + `,"params":{"x":` + deep(100000) + "}}\n"), answered(`"raw-deeper"`, invalidRequest)}, // past encoding/json's own limit
 		{"64 MiB line", big(), answered(`"raw-big"`, invalidRequest)},
 		{"unknown method", []byte(`{"jsonrpc":"2.0","id":"raw-unknown","method":"no/such"}` + "\n"), answered(`"raw-unknown"`, notFound)},
 		{"empty method", []byte(`{"jsonrpc":"2.0","id":"raw-emptym","method":""}` + "\n"), answered(`"raw-emptym"`, notFound)},
