@@ -271,9 +271,10 @@ func (d *Dataset) Failed() int {
 // a directory) that is no benchmark result is read as a generic table
 // (with LoadOptions.AsTable every named file, and the .csv and .jsonl files
 // of directories, are read as tables whatever their content), and "-"
-// reads LoadOptions.Stdin. The returned error is non-nil only for
-// a path that does not exist or cannot be listed, or when LoadOptions.Each
-// fails.
+// reads LoadOptions.Stdin. A path named twice, however written, and a
+// file both named and found in a directory named, are read once. The
+// returned error is non-nil only for a path that does not exist, or when
+// LoadOptions.Each fails.
 //
 // Every trial's Source.Key names its file independently of the working
 // directory and of how the path was written (absolute or relative), for
@@ -295,7 +296,7 @@ func Load(paths []string, opts LoadOptions) (*Dataset, error) {
 	}
 	var onDisk []string
 	for _, p := range paths {
-		if p != "-" {
+		if p != "-" && !slices.ContainsFunc(onDisk, func(q string) bool { return samePath(p, q) }) {
 			onDisk = append(onDisk, p)
 		}
 	}
@@ -308,7 +309,7 @@ func Load(paths []string, opts LoadOptions) (*Dataset, error) {
 		dirs[i] = st.IsDir()
 	}
 	d.place = newPlacer(onDisk, dirs)
-	if len(onDisk) < len(paths) {
+	if slices.Contains(paths, "-") {
 		d.readStdin(opts)
 	}
 	var files []string
@@ -324,9 +325,43 @@ func Load(paths []string, opts LoadOptions) (*Dataset, error) {
 		}
 		files = append(files, d.walkDir(p, opts)...)
 	}
-	d.readFiles(files, opts, false)
+	d.readFiles(d.uniqueFiles(files), opts, false)
 	return d, d.err
 }
+
+// uniqueFiles is files with each file once, as first named or found: a
+// file named twice, or named and found in a directory also named, is one
+// measurement, not two repeats. A file named in any of its spellings
+// counts as named.
+func (d *Dataset) uniqueFiles(files []string) []string {
+	seen := make(map[string]int, len(files))
+	out := files[:0:0]
+	for _, f := range files {
+		k := absPath(f)
+		if i, dup := seen[k]; dup {
+			if d.named[f] {
+				d.named[out[i]] = true
+			}
+			continue
+		}
+		seen[k] = len(out)
+		out = append(out, f)
+	}
+	return out
+}
+
+// absPath is path made absolute and clean (the path itself when the
+// working directory is unknown).
+func absPath(path string) string {
+	if a, err := filepath.Abs(path); err == nil {
+		return a
+	}
+	return filepath.Clean(path)
+}
+
+// samePath reports whether a and b name the same path, however written
+// ("runs", "./runs/", an absolute path).
+func samePath(a, b string) bool { return absPath(a) == absPath(b) }
 
 // walkDir collects the result files under root and loads any CloudAI
 // results trees found there directly. A root that is a symlink to a

@@ -401,3 +401,46 @@ func TestUTF8BOM(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadNamedTwice: a file named twice, however written, or named and
+// found in a directory also named, is one measurement, not two repeats
+// (which would halve the noise a gate sees); a directory named twice is
+// walked once.
+func TestLoadNamedTwice(t *testing.T) {
+	const dir = "testdata/vllm"
+	file := dir + "/surajssd_llama33-70b_tp8_qps_04.json"
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	once, err := Load([]string{dir}, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, paths := range [][]string{
+		{file, file},
+		{file, "./" + file, abs},
+		{dir, dir + "/"},
+		{dir, file},
+		{file, dir},
+	} {
+		d, err := Load(paths, LoadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := len(once.Trials)
+		if !slices.Contains(paths, dir) {
+			want = 1
+		}
+		if len(d.Trials) != want {
+			t.Errorf("Load(%q) = %d trials; want %d", paths, len(d.Trials), want)
+		}
+		ids := map[string]bool{}
+		for _, tr := range d.Trials {
+			if ids[tr.ID] {
+				t.Errorf("Load(%q): trial %s twice", paths, tr.ID)
+			}
+			ids[tr.ID] = true
+		}
+	}
+}
