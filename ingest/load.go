@@ -295,8 +295,11 @@ func Load(paths []string, opts LoadOptions) (*Dataset, error) {
 		d.spare = newSpares()
 	}
 	var onDisk []string
+	cwd, _ := os.Getwd()
+	named := map[string]bool{}
 	for _, p := range paths {
-		if p != "-" && !slices.ContainsFunc(onDisk, func(q string) bool { return samePath(p, q) }) {
+		if k := absPath(cwd, p); p != "-" && !named[k] {
+			named[k] = true
 			onDisk = append(onDisk, p)
 		}
 	}
@@ -325,7 +328,7 @@ func Load(paths []string, opts LoadOptions) (*Dataset, error) {
 		}
 		files = append(files, d.walkDir(p, opts)...)
 	}
-	d.readFiles(d.uniqueFiles(files), opts, false)
+	d.readFiles(d.uniqueFiles(cwd, files), opts, false)
 	return d, d.err
 }
 
@@ -333,11 +336,11 @@ func Load(paths []string, opts LoadOptions) (*Dataset, error) {
 // file named twice, or named and found in a directory also named, is one
 // measurement, not two repeats. A file named in any of its spellings
 // counts as named.
-func (d *Dataset) uniqueFiles(files []string) []string {
+func (d *Dataset) uniqueFiles(cwd string, files []string) []string {
 	seen := make(map[string]int, len(files))
 	out := files[:0:0]
 	for _, f := range files {
-		k := absPath(f)
+		k := absPath(cwd, f)
 		if i, dup := seen[k]; dup {
 			if d.named[f] {
 				d.named[out[i]] = true
@@ -350,18 +353,15 @@ func (d *Dataset) uniqueFiles(files []string) []string {
 	return out
 }
 
-// absPath is path made absolute and clean (the path itself when the
-// working directory is unknown).
-func absPath(path string) string {
-	if a, err := filepath.Abs(path); err == nil {
-		return a
+// absPath is path made absolute from the working directory cwd, and
+// clean: the same for "runs", "./runs/" and "/abs/runs" (clean only when
+// cwd is unknown).
+func absPath(cwd, path string) string {
+	if filepath.IsAbs(path) || cwd == "" {
+		return filepath.Clean(path)
 	}
-	return filepath.Clean(path)
+	return filepath.Join(cwd, path)
 }
-
-// samePath reports whether a and b name the same path, however written
-// ("runs", "./runs/", an absolute path).
-func samePath(a, b string) bool { return absPath(a) == absPath(b) }
 
 // walkDir collects the result files under root and loads any CloudAI
 // results trees found there directly. A root that is a symlink to a
