@@ -296,10 +296,10 @@ func Load(paths []string, opts LoadOptions) (*Dataset, error) {
 	}
 	var onDisk []string
 	cwd, _ := os.Getwd()
-	named := map[string]bool{}
+	given := map[string]bool{} // by absPath: "runs" and "./runs/" are one path
 	for _, p := range paths {
-		if k := absPath(cwd, p); p != "-" && !named[k] {
-			named[k] = true
+		if k := absPath(cwd, p); p != "-" && !given[k] {
+			given[k] = true
 			onDisk = append(onDisk, p)
 		}
 	}
